@@ -1,0 +1,50 @@
+import Foundation
+import SharedKernel
+
+// MARK: - Domain events
+
+/// Event kinds the triage context publishes.
+public enum TriageEventKind {
+    /// A patient was triaged or re-triaged.
+    public static let patientTriaged = "patient.triaged"
+    /// The ER queue changed (admission, re-triage, status change).
+    public static let queueChanged = "triage.queue_changed"
+}
+
+extension QueueChange {
+    /// The events this change should publish, in order. Pure: the caller publishes them on
+    /// the ``EventBus`` after persisting the change. Payloads carry only what the board shows.
+    public func events(practiceID: PracticeID, occurredAt: Date) -> [DomainEvent] {
+        let entry = self.entry
+        var payload: [String: String] = [
+            "patientID": entry.patientID.uuidString.lowercased(),
+            "assessmentID": entry.assessmentID.description,
+            "level": String(entry.level.rawValue),
+            "colour": entry.level.colour,
+            "status": entry.status.rawValue,
+            "targetTime": entry.targetTime.ISO8601Format(),
+        ]
+        let resource = entry.patientID.uuidString.lowercased()
+        switch self {
+        case .admitted:
+            payload["change"] = "admitted"
+            return [
+                DomainEvent(practiceID: practiceID, kind: TriageEventKind.patientTriaged, occurredAt: occurredAt, resourceID: resource, payload: payload),
+                DomainEvent(practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt, resourceID: resource, payload: payload),
+            ]
+        case .retriaged(let previous, _):
+            payload["change"] = "retriaged"
+            payload["previousLevel"] = String(previous.level.rawValue)
+            return [
+                DomainEvent(practiceID: practiceID, kind: TriageEventKind.patientTriaged, occurredAt: occurredAt, resourceID: resource, payload: payload),
+                DomainEvent(practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt, resourceID: resource, payload: payload),
+            ]
+        case .statusChanged(let previous, _):
+            payload["change"] = "status_changed"
+            payload["previousStatus"] = previous.status.rawValue
+            return [
+                DomainEvent(practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt, resourceID: resource, payload: payload),
+            ]
+        }
+    }
+}
