@@ -124,7 +124,10 @@ public struct ComplexityScore: Hashable, Sendable {
             total += points
             contributions.append(ComplexityContribution(factor: factor, input: input, feature: feature, weight: weight, points: points))
         }
-        return ComplexityScore(score: min(1, max(0, total)), contributions: contributions)
+        // Rounded to 1e-9 so the maximal case scores exactly 1 despite binary fractions;
+        // rounding is non-decreasing, so monotonicity is kept.
+        let score = (min(1, max(0, total)) * 1e9).rounded() / 1e9
+        return ComplexityScore(score: score, contributions: contributions)
     }
 }
 

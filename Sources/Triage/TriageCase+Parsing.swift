@@ -19,11 +19,13 @@ extension TriageCase {
             throw ValidationError(field: "$", message: "malformed JSON at byte \(error.offset): \(error.message)")
         }
         var parser = CaseParser()
-        let parsed = parser.parseCase(root)
-        if let parsed { parsed.collectRangeErrors(into: &parser.errors) }
+        let (parsed, hasSpecies) = parser.parseCase(root)
+        // Range checks run even when the species is bad, so every error is reported at once.
+        parsed.collectRangeErrors(into: &parser.errors)
         try parser.finish()
-        // `finish` throws whenever `parsed` is nil: species is then missing or invalid.
-        self = parsed!
+        // `finish` has thrown unless the species was valid (its absence is always an error).
+        precondition(hasSpecies)
+        self = parsed
     }
 
     /// Parses a case from a JSON string (see ``TriageCase/init(jsonData:)``).
@@ -55,28 +57,30 @@ extension TriageCase {
 /// Walks the JSON tree once, collecting every error instead of stopping at the first.
 private struct CaseParser {
     var errors = FieldErrorCollector()
-    /// Input position of each leaf path, so range errors found later sort into input order.
-    private var order: [String: Int] = [:]
+    /// Input position of each path as member indices from the root (`vitals.heartRate` in
+    /// `{"species":…, "vitals":{"mentation":…, "heartRate":…}}` is [1, 1]), so errors found
+    /// in later passes (impossible values) still sort into input order.
+    private var order: [String: [Int]] = ["": []]
 
     mutating func finish() throws(ValidationError) {
         guard !errors.errors.isEmpty else { return }
         let ranked = errors.errors.enumerated().sorted { lhs, rhs in
-            let left = order[lhs.element.field] ?? Int.max, right = order[rhs.element.field] ?? Int.max
-            return left != right ? left < right : lhs.offset < rhs.offset
+            let left = order[lhs.element.field] ?? [Int.max], right = order[rhs.element.field] ?? [Int.max]
+            return left != right ? left.lexicographicallyPrecedes(right) : lhs.offset < rhs.offset
         }
         throw ValidationError(ranked.map(\.element))
     }
 
-    mutating func parseCase(_ root: JSONValue) -> TriageCase? {
-        guard let members = members(of: root, at: "", allowed: TriageCase.WireKeys.root) else { return nil }
+    mutating func parseCase(_ root: JSONValue) -> (TriageCase, hasSpecies: Bool) {
+        var result = TriageCase(species: .other)
+        guard let members = members(of: root, at: "", allowed: TriageCase.WireKeys.root) else { return (result, false) }
         var species: Species?
         var speciesSeen = false
-        var result = TriageCase(species: .other)
         for (key, value) in members {
             switch key {
             case "species":
                 speciesSeen = true
-                if case .null = value { note("species"); errors.add("species", "is required; found null") } else {
+                if case .null = value { errors.add("species", "is required; found null") } else {
                     species = enumeration(value, "species")
                 }
             case "ageWeeks": result.ageWeeks = number(value, "ageWeeks")
@@ -89,10 +93,13 @@ private struct CaseParser {
             default: break
             }
         }
-        if !speciesSeen { errors.add("species", "is required (one of: \(Species.allCases.map(\.rawValue).joined(separator: ", ")))") }
-        guard let species else { return nil }
+        if !speciesSeen {
+            missing("species", under: "")
+            errors.add("species", "is required (one of: \(Species.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        guard let species else { return (result, false) }
         result.species = species
-        return result
+        return (result, true)
     }
 
     // MARK: Sections
@@ -147,14 +154,13 @@ private struct CaseParser {
     private mutating func parseFindings(_ value: JSONValue) -> [DiscriminatorID] {
         if case .null = value { return [] }
         guard case .array(let elements) = value else {
-            note("findings")
             errors.add("findings", "expected an array of finding ids, found \(value.typeName)")
             return []
         }
         var findings: [DiscriminatorID] = []
         for (index, element) in elements.enumerated() {
             let path = "findings[\(index)]"
-            note(path)
+            order[path] = (order["findings"] ?? []) + [index]
             guard case .string(let text) = element else {
                 errors.add(path, "expected a finding id string, found \(element.typeName)")
                 continue
@@ -188,18 +194,18 @@ private struct CaseParser {
             }
         }
         let units = U.allCases.map(\.rawValue).joined(separator: ", ")
-        if !valueSeen { note(path + ".value"); errors.add(path + ".value", "is required when \(path) is given") }
+        if !valueSeen { missing(path + ".value", under: path); errors.add(path + ".value", "is required when \(path) is given") }
         // A reading without its unit is refused: 40 could be a fever in °C or deep hypothermia in °F.
-        if !unitSeen { note(path + ".unit"); errors.add(path + ".unit", "is required (one of: \(units)); a reading without its unit cannot be interpreted safely") }
+        if !unitSeen { missing(path + ".unit", under: path); errors.add(path + ".unit", "is required (one of: \(units)); a reading without its unit cannot be interpreted safely") }
         guard let amount, let unit else { return nil }
         return make(amount, unit)
     }
 
     // MARK: Leaves
 
-    /// Records the input position of a path (first visit wins).
-    private mutating func note(_ path: String) {
-        if order[path] == nil { order[path] = order.count }
+    /// Orders an absent required field after everything present in its parent object.
+    private mutating func missing(_ path: String, under parent: String) {
+        order[path] = (order[parent] ?? []) + [Int.max]
     }
 
     /// The members of an object whose keys are all known; unknown keys are errors.
@@ -207,17 +213,17 @@ private struct CaseParser {
         let label = path.isEmpty ? "$" : path
         if case .null = value, !path.isEmpty { return nil }
         guard case .object(let members) = value else {
-            note(label)
             errors.add(label, "expected an object, found \(value.typeName)")
             return nil
         }
         var known: [(key: String, value: JSONValue)] = []
-        for member in members {
+        let parentOrder = order[path] ?? []
+        for (index, member) in members.enumerated() {
             let memberPath = path.isEmpty ? member.key : path + "." + member.key
+            order[memberPath] = parentOrder + [index]
             if allowed.contains(member.key) {
                 known.append(member)
             } else {
-                note(memberPath)
                 let hint = Suggestion.closest(to: member.key, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
                 errors.add(memberPath, "unknown field: not part of the triage case format and would be ignored\(hint)")
             }
@@ -226,7 +232,6 @@ private struct CaseParser {
     }
 
     private mutating func number(_ value: JSONValue, _ path: String) -> Double? {
-        note(path)
         switch value {
         case .null: return nil
         case .number(let number): return number
@@ -246,7 +251,6 @@ private struct CaseParser {
     }
 
     private mutating func bool(_ value: JSONValue, _ path: String) -> Bool? {
-        note(path)
         switch value {
         case .null: return nil
         case .bool(let flag): return flag
@@ -257,7 +261,6 @@ private struct CaseParser {
     }
 
     private mutating func string(_ value: JSONValue, _ path: String) -> String? {
-        note(path)
         switch value {
         case .null: return nil
         case .string(let text): return text

@@ -77,21 +77,27 @@ public enum Extremities: String, CaseIterable, Codable, Sendable {
 }
 
 /// A severity grade for respiratory distress and pain.
+///
+/// The wire's `"none"` is the case `absent`: a case named `none` would be confused with
+/// `Optional.none` ("not observed") wherever a `Grade?` is expected.
 public enum Grade: String, CaseIterable, Codable, Sendable {
-    case none, mild, moderate, severe
+    case absent = "none"
+    case mild, moderate, severe
 }
 
-/// Haemorrhage, graded by the VTL definitions.
+/// Haemorrhage, graded by the VTL definitions (wire `"none"` is `absent`, see ``Grade``).
 public enum Hemorrhage: String, CaseIterable, Codable, Sendable {
-    case none, controlled
+    case absent = "none"
+    case controlled
     case uncontrollableMinor = "uncontrollable_minor"
     case uncontrollableMajor = "uncontrollable_major"
     case exsanguinating
 }
 
-/// Vomiting frequency.
+/// Vomiting frequency (wire `"none"` is `absent`, see ``Grade``).
 public enum Vomiting: String, CaseIterable, Codable, Sendable {
-    case none, occasional, persistent
+    case absent = "none"
+    case occasional, persistent
 }
 
 // MARK: - Measurements with units

@@ -43,13 +43,13 @@ enum TriageRules {
         case .severe: firings.fire(.respDistressSevere, field: "observations.respiratoryDistress", value: "severe")
         case .moderate: firings.fire(.respDistressModerate, field: "observations.respiratoryDistress", value: "moderate")
         case .mild: firings.fire(.respDistressMild, field: "observations.respiratoryDistress", value: "mild")
-        case .none?, nil: break
+        case .absent?, nil: break
         }
         switch observed.hemorrhage {
         case .exsanguinating: firings.fire(.exsanguinatingHemorrhage, field: "observations.hemorrhage", value: "exsanguinating")
         case .uncontrollableMajor: firings.fire(.uncontrollableMajorHemorrhage, field: "observations.hemorrhage", value: "uncontrollable_major")
         case .uncontrollableMinor: firings.fire(.uncontrollableMinorHemorrhage, field: "observations.hemorrhage", value: "uncontrollable_minor")
-        case .none?, .controlled, nil: break
+        case .absent?, .controlled, nil: break
         }
         if observed.seizingNow == true {
             firings.fire(.seizingNow, field: "observations.seizingNow", value: "true")
@@ -77,12 +77,12 @@ enum TriageRules {
                                                Evidence(field: "onsetHoursAgo", value: onsetText)],
                              rule: "mild pain with onset within 7 days")
             }
-        case .none?, nil: break
+        case .absent?, nil: break
         }
         switch observed.vomiting {
         case .persistent: firings.fire(.vomitingPersistent, field: "observations.vomiting", value: "persistent")
         case .occasional: firings.fire(.vomiting, field: "observations.vomiting", value: "occasional")
-        case .none?, nil: break
+        case .absent?, nil: break
         }
     }
 
@@ -167,7 +167,7 @@ enum TriageRules {
         var evidence = [Evidence(field: "findings", value: "foreign_body_possible (asserted)"),
                         Evidence(field: "onsetHoursAgo", value: Format.decimal(onset) + " h ago")]
         let observed = triageCase.observations
-        if let vomiting = observed.vomiting, vomiting != .none {
+        if let vomiting = observed.vomiting, vomiting != .absent {
             evidence.append(Evidence(field: "observations.vomiting", value: vomiting.rawValue))
         }
         if let fasting = observed.hoursSinceLastMeal, fasting >= ClinicalThresholds.foreignBodyHours {
