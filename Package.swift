@@ -1,0 +1,123 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Swift 6 language mode with strict concurrency everywhere; warnings are treated as bugs.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "VetNet",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "vetnet", targets: ["vetnet"]),
+        .library(name: "SharedKernel", targets: ["SharedKernel"]),
+        .library(name: "PatientRecords", targets: ["PatientRecords"]),
+        .library(name: "Triage", targets: ["Triage"]),
+        .library(name: "Specialists", targets: ["Specialists"]),
+        .library(name: "Scheduling", targets: ["Scheduling"]),
+        .library(name: "Analytics", targets: ["Analytics"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // MARK: - Domain (Foundation + SharedKernel only; portable to Apple platforms unchanged)
+        .target(name: "SharedKernel", swiftSettings: strict),
+        .target(name: "PatientRecords", dependencies: ["SharedKernel"], swiftSettings: strict),
+        .target(name: "Triage", dependencies: ["SharedKernel"], swiftSettings: strict),
+        .target(name: "Specialists", dependencies: ["SharedKernel"], swiftSettings: strict),
+        .target(name: "Scheduling", dependencies: ["SharedKernel"], swiftSettings: strict),
+        .target(name: "Analytics", dependencies: ["SharedKernel"], swiftSettings: strict),
+
+        // MARK: - Adapters
+        .target(
+            name: "StorageSQLite",
+            dependencies: [
+                "SharedKernel", "PatientRecords", "Specialists",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: - Delivery
+        .target(
+            name: "HTTPAPI",
+            dependencies: [
+                "SharedKernel", "PatientRecords", "Specialists", "StorageSQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.copy("openapi.yaml")],
+            swiftSettings: strict,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        .executableTarget(
+            name: "vetnet",
+            dependencies: [
+                "SharedKernel", "StorageSQLite", "HTTPAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            exclude: ["TriageCommand.swift", "OptimizeCommand.swift"],
+            swiftSettings: strict
+        ),
+
+        // MARK: - Tests (domain, storage, application tiers)
+        .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel"], swiftSettings: strict),
+        .testTarget(name: "TriageTests", dependencies: ["Triage", "SharedKernel"], swiftSettings: strict),
+        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "SharedKernel"], swiftSettings: strict),
+        .testTarget(
+            name: "StorageSQLiteTests",
+            dependencies: ["StorageSQLite", "SharedKernel", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HTTPAPITests",
+            dependencies: [
+                "HTTPAPI", "StorageSQLite", "SharedKernel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: - Benchmarks (ordo-one/package-benchmark; `swift package benchmark`)
+        .executableTarget(
+            name: "VetNetBenchmarks",
+            dependencies: [
+                "SharedKernel", "StorageSQLite",
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/VetNetBenchmarks",
+            swiftSettings: strict,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ]
+)

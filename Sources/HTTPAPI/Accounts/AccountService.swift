@@ -1,0 +1,83 @@
+import Foundation
+import SharedKernel
+import StorageSQLite
+
+/// Sign-in, sessions and staff-account management: the rules around the store's accounts.
+public struct AccountService: Sendable {
+    let store: VetNetStore
+    let hasher: PasswordHasher
+    let policy: SessionPolicy
+    let throttle: LoginThrottle
+
+    /// Creates the service.
+    public init(store: VetNetStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy()) {
+        self.store = store
+        self.hasher = hasher
+        self.policy = policy
+        self.throttle = LoginThrottle()
+    }
+
+    /// A successful sign-in.
+    public struct SignedIn: Sendable {
+        /// The bearer token (shown once; only its hash is stored).
+        public let token: String
+        /// When the session ends if left idle.
+        public let expiresAt: Date
+        /// The account.
+        public let account: StaffAccount
+    }
+
+    /// Signs in by email and password, throttling failures per account and per address.
+    /// Every outcome is audited; the error never says whether the email exists.
+    public func login(email: String, password: String, clientAddress: String, requestID: String) async throws -> SignedIn {
+        let now = store.clock.now()
+        if let wait = await throttle.retryAfter(account: email, address: clientAddress, now: now) {
+            try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied,
+                                                    detail: "throttled"), scope: nil)
+            throw APIError.tooManyRequests(retryAfterSeconds: wait)
+        }
+        let stored = try await store.credentials(email: email)
+        let valid = await hasher.verify(password, against: stored?.passwordHash ?? PasswordHasher.decoyHash)
+        guard let stored, valid, !stored.account.disabled else {
+            await throttle.recordFailure(account: email, address: clientAddress, now: now)
+            let scope = stored.map { AccessScope(practiceID: $0.account.practiceID, actorID: $0.account.id, role: $0.account.role, requestID: requestID) }
+            try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", resourceID: stored?.account.id.description,
+                                                    outcome: .failure, detail: stored == nil ? "unknown email" : (stored!.account.disabled ? "account disabled" : "wrong password")),
+                                        scope: scope)
+            throw APIError.unauthorized("The email or password is incorrect.")
+        }
+        await throttle.recordSuccess(account: email)
+        let token = SessionToken.generate()
+        let expiresAt = try await store.createSession(tokenHash: SessionToken.hash(token), account: stored.account, policy: policy, requestID: requestID)
+        return SignedIn(token: token, expiresAt: expiresAt, account: stored.account)
+    }
+
+    /// Resolves a bearer token to its caller, or `nil` when it is unknown, expired or revoked.
+    public func authenticate(token: String, requestID: String) async throws -> Caller? {
+        let tokenHash = SessionToken.hash(token)
+        guard let session = try await store.activeSession(tokenHash: tokenHash, policy: policy) else { return nil }
+        return Caller(account: session.account, tokenHash: tokenHash, sessionExpiresAt: session.expiresAt, requestID: requestID)
+    }
+
+    /// Revokes the caller's session at once.
+    public func logout(_ caller: Caller) async throws {
+        try await store.revokeSession(tokenHash: caller.tokenHash, scope: caller.scope)
+    }
+
+    /// Creates an account after checking the password policy; the password is hashed here and never stored or logged.
+    public func createUser(scope: AccessScope, email: String, displayName: String, role: Role, password: String) async throws -> StaffAccount {
+        var errors = FieldErrorCollector()
+        do { try StaffAccount.validateNew(email: email, displayName: displayName) } catch { errors = FieldErrorCollector(error.errors) }
+        do { try PasswordPolicy.validate(password, email: email) } catch { error.errors.forEach { errors.add($0.field, $0.message) } }
+        try errors.throwIfAny()
+        let hash = await hasher.hash(password)
+        return try await store.createUser(scope: scope, email: email, displayName: displayName, role: role, passwordHash: hash)
+    }
+}
+
+extension FieldErrorCollector {
+    init(_ errors: [FieldError]) {
+        self.init()
+        for error in errors { add(error.field, error.message) }
+    }
+}

@@ -1,0 +1,19 @@
+import Crypto
+import Foundation
+
+/// Bearer tokens: 256 bits from the system CSPRNG, base64url, stored only as SHA-256.
+enum SessionToken {
+    /// A new random token.
+    static func generate() -> String {
+        let key = SymmetricKey(size: .bits256)
+        let data = key.withUnsafeBytes { Data($0) }
+        return data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The stored form of a token.
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Logging
+
+/// Everything the server needs to start, gathered by the command line from flags and
+/// `VETNET_*` environment variables.
+public struct AppConfiguration: Sendable {
+    /// Address to listen on.
+    public var host: String
+    /// Port to listen on (0 picks a free port).
+    public var port: Int
+    /// Directory of the SQLite store, the audit key and documents.
+    public var dataDirectory: URL
+    /// Base64 audit-chain key from the environment; when `nil` the key file in the data directory is used.
+    public var auditKeyBase64: String?
+    /// Seed the demo practice when the store is empty.
+    public var seedDemo: Bool
+    /// Largest accepted request body, in bytes.
+    public var maxBodyBytes: Int
+    /// Session lifetimes.
+    public var idleTimeout: TimeInterval
+    /// Absolute session lifetime.
+    public var absoluteTimeout: TimeInterval
+    /// Log level.
+    public var logLevel: Logger.Level
+
+    /// Creates a configuration with VetNet's defaults.
+    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "vetnet-data"),
+                auditKeyBase64: String? = nil, seedDemo: Bool = false, maxBodyBytes: Int = 1 << 20,
+                idleTimeout: TimeInterval = 30 * 60, absoluteTimeout: TimeInterval = 12 * 3600, logLevel: Logger.Level = .info) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.auditKeyBase64 = auditKeyBase64
+        self.seedDemo = seedDemo
+        self.maxBodyBytes = maxBodyBytes
+        self.idleTimeout = idleTimeout
+        self.absoluteTimeout = absoluteTimeout
+        self.logLevel = logLevel
+    }
+}

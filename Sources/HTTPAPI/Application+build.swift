@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import OpenAPIHummingbird
+import Prometheus
+import ServiceLifecycle
+import SharedKernel
+import StorageSQLite
+
+/// The running pieces the composition root hands back besides the application itself.
+public struct AppServices: Sendable {
+    /// The open store.
+    public let store: VetNetStore
+    /// Sign-in and accounts.
+    public let accounts: AccountService
+    /// In-process domain events.
+    public let events: EventBus
+}
+
+/// The composition root: builds the whole server from configuration. No globals, no service
+/// locator; every dependency is created here and passed down by initializer.
+public func buildApplication(
+    configuration: AppConfiguration, store: VetNetStore, metrics: PrometheusCollectorRegistry? = nil, logger: Logger
+) async throws -> (some ApplicationProtocol, AppServices) {
+    let accounts = AccountService(store: store, policy: SessionPolicy(idleTimeout: configuration.idleTimeout,
+                                                                      absoluteTimeout: configuration.absoluteTimeout))
+    let services = AppServices(store: store, accounts: accounts, events: EventBus())
+    let router = buildRouter(configuration: configuration, services: services, metrics: metrics)
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "VetNet"),
+        logger: logger)
+    // Added before the server starts, shut down after it has drained: in-flight requests
+    // finish, then the store closes.
+    app.addServices(StoreLifecycleService(store: store, logger: logger))
+    return (app, services)
+}
+
+/// The router with every middleware and route; separate so tests can drive it directly.
+func buildRouter(configuration: AppConfiguration, services: AppServices, metrics: PrometheusCollectorRegistry?) -> Router<VetNetRequestContext> {
+    let router = Router(context: VetNetRequestContext.self)
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: ProblemDetailsMiddleware())
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: BodyLimitMiddleware(maxBytes: configuration.maxBodyBytes))
+    router.add(middleware: AuthenticationMiddleware(accounts: services.accounts))
+
+    router.get("/openapi.yaml") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
+    }
+    router.get("/metrics") { request, context in
+        try await MetricsEndpoint.respond(request: request, context: context, registry: metrics, accounts: services.accounts)
+    }
+    let handler = APIHandler(store: services.store, accounts: services.accounts)
+    // Registration only fails on a malformed document, which the build already rejects.
+    try! handler.registerHandlers(on: router)
+    return router
+}
+
+/// Closes the store once the server has stopped accepting and finished in-flight requests.
+struct StoreLifecycleService: Service {
+    let store: VetNetStore
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try store.close()
+        logger.info("store closed")
+    }
+}

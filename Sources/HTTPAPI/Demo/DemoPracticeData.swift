@@ -1,0 +1,66 @@
+import SharedKernel
+
+/// Names and facts the demo practice is drawn from: ordinary names of a UK market town.
+enum DemoPracticeData {
+    static let practiceName = "Riverside Veterinary Hospital"
+    static let timeZone = "Europe/London"
+    static let emailDomain = "riverside-vets.example"
+
+    /// Clinicians: name, credentials, expertise (specialty, proficiency, years), species, cap, complexity ceiling.
+    static let clinicians: [(String, String, [(Specialty, Int, Int)], [Species], Int, Double)] = [
+        ("Dr Amelia Hart", "BVSc MRCVS DipECVECC", [(.emergencyCriticalCare, 5, 14), (.internalMedicine, 3, 10)], [.dog, .cat, .rabbit, .ferret], 14, 1.0),
+        ("Dr Rajesh Patel", "BVetMed MRCVS DipECVS", [(.orthopedics, 5, 12), (.softTissueSurgery, 4, 12)], [.dog, .cat], 8, 1.0),
+        ("Dr Sophie Turner", "BVM&S MRCVS", [(.generalPractice, 4, 7), (.dermatology, 3, 4)], [.dog, .cat, .rabbit], 18, 0.6),
+        ("Dr Tomasz Nowak", "DVM MRCVS DipECVN", [(.neurology, 5, 9), (.internalMedicine, 3, 9)], [.dog, .cat], 10, 1.0),
+        ("Dr Hannah Okafor", "BVSc MRCVS CertAVP(Cardio)", [(.cardiology, 4, 8), (.internalMedicine, 4, 8)], [.dog, .cat, .ferret], 12, 0.9),
+        ("Dr Oliver Bennett", "MA VetMB MRCVS", [(.generalPractice, 3, 3), (.dentistry, 3, 2)], [.dog, .cat, .rabbit], 18, 0.5),
+        ("Dr Isabel Moreno", "DVM MRCVS DipECZM", [(.exotics, 5, 11), (.generalPractice, 3, 11)], [.rabbit, .ferret, .bird, .reptile, .other], 14, 1.0),
+        ("Dr Callum Fraser", "BVMS MRCVS DipECVO", [(.ophthalmology, 5, 10)], [.dog, .cat, .rabbit, .horse], 12, 0.9),
+        ("Dr Priya Sharma", "BVSc MRCVS DipECVIM-CA (Oncology)", [(.oncology, 5, 8), (.internalMedicine, 4, 8)], [.dog, .cat], 10, 1.0),
+        ("Dr Ewan MacLeod", "BVSc MRCVS CertAVP(EM)", [(.emergencyCriticalCare, 4, 6), (.generalPractice, 4, 6), (.theriogenology, 3, 4)], [.dog, .cat, .horse], 14, 0.8),
+    ]
+
+    static let technicians = ["Chloe Adams", "Liam Walsh", "Megan Price"]
+    static let receptionists = ["Grace Hughes", "Daniel Reid"]
+    static let administrator = "Fiona Campbell"
+
+    static let firstNames = ["Oliver", "Amelia", "George", "Isla", "Harry", "Ava", "Noah", "Mia", "Jack", "Emily", "Leo", "Poppy",
+                             "Arthur", "Sophia", "Oscar", "Grace", "Charlie", "Lily", "Thomas", "Freya", "James", "Evie", "William",
+                             "Ella", "Henry", "Ruby", "Alfie", "Alice", "Joshua", "Florence", "Aisha", "Mohammed", "Zofia", "Chen",
+                             "Siobhan", "Rhys", "Niamh", "Kwame", "Anika", "Matteo"]
+    static let lastNames = ["Smith", "Jones", "Taylor", "Brown", "Williams", "Wilson", "Johnson", "Davies", "Robinson", "Wright",
+                            "Thompson", "Evans", "Walker", "White", "Roberts", "Green", "Hall", "Wood", "Jackson", "Clarke",
+                            "Khan", "Ahmed", "Kowalski", "O'Brien", "Murphy", "Lewis", "Harris", "Martin", "Cooper", "Morgan"]
+    static let streets = ["Mill Lane", "Church Street", "Station Road", "Riverside Walk", "Victoria Road", "High Street",
+                          "Orchard Close", "Meadow Way", "Kingfisher Drive", "Abbey Road"]
+
+    static let petNames: [Species: [String]] = [
+        .dog: ["Bella", "Max", "Luna", "Teddy", "Poppy", "Alfie", "Daisy", "Milo", "Rosie", "Bailey", "Archie", "Willow", "Buster", "Nala"],
+        .cat: ["Smudge", "Tigger", "Misty", "Oscar", "Cleo", "Simba", "Pepper", "Felix", "Shadow", "Mittens", "Ginger"],
+        .rabbit: ["Thumper", "Clover", "Biscuit", "Hazel", "Flopsy"],
+        .ferret: ["Bandit", "Ziggy", "Noodle"],
+        .bird: ["Kiwi", "Sunny", "Rio", "Pip"],
+        .horse: ["Duke", "Star", "Bramble"],
+        .reptile: ["Spike", "Rex", "Sheldon"],
+    ]
+    static let breeds: [Species: [String]] = [
+        .dog: ["Labrador Retriever", "Border Collie", "Cocker Spaniel", "French Bulldog", "Staffordshire Bull Terrier",
+               "Jack Russell Terrier", "German Shepherd", "Cavapoo", "Dachshund", "Golden Retriever", "Whippet"],
+        .cat: ["Domestic Shorthair", "Domestic Longhair", "British Shorthair", "Maine Coon", "Siamese", "Ragdoll", "Bengal"],
+        .rabbit: ["Netherland Dwarf", "Lionhead", "Mini Lop", "Rex"],
+        .ferret: ["Sable", "Albino"],
+        .bird: ["Budgerigar", "Cockatiel", "African Grey Parrot"],
+        .horse: ["Welsh Cob", "Thoroughbred", "Irish Draught"],
+        .reptile: ["Bearded Dragon", "Leopard Gecko", "Hermann's Tortoise"],
+    ]
+    static let colours: [Species: [String]] = [
+        .dog: ["black", "yellow", "chocolate", "tricolour", "brindle", "black and white", "red"],
+        .cat: ["tabby", "black", "ginger", "tortoiseshell", "black and white", "grey", "seal point"],
+        .rabbit: ["agouti", "white", "black", "grey"],
+        .ferret: ["sable", "white"],
+        .bird: ["green", "grey", "yellow"],
+        .horse: ["bay", "chestnut", "grey"],
+        .reptile: ["tan", "orange", "olive"],
+    ]
+    static let alerts = ["bites", "penicillin allergy", "nervous: muzzle for exams", "NSAID intolerance", "aggressive with other dogs"]
+}

@@ -1,0 +1,34 @@
+import Foundation
+import SharedKernel
+import StorageSQLite
+
+extension APIHandler {
+    func login(_ input: Operations.Login.Input) async throws -> Operations.Login.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        var errors = FieldErrorCollector()
+        if body.email.trimmingCharacters(in: .whitespaces).isEmpty { errors.add("email", "is required") }
+        if body.password.isEmpty { errors.add("password", "is required") }
+        try errors.throwIfAny()
+        let signedIn = try await accounts.login(email: body.email.trimmingCharacters(in: .whitespaces), password: body.password,
+                                                clientAddress: RequestState.clientAddress, requestID: RequestState.requestID)
+        return .ok(.init(body: .json(.init(token: signedIn.token, expiresAt: signedIn.expiresAt, user: .init(signedIn.account)))))
+    }
+
+    func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
+        try await accounts.logout(try caller())
+        return .noContent(.init())
+    }
+
+    func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
+        let caller = try caller()
+        let practice = try await store.practice(scope: caller.scope)
+        let permissions = Permission.allCases.filter { caller.account.role.allows($0) }.map(\.rawValue)
+        return .ok(.init(body: .json(.init(user: .init(caller.account), practice: .init(practice), permissions: permissions,
+                                           sessionExpiresAt: caller.sessionExpiresAt))))
+    }
+
+    func getPractice(_ input: Operations.GetPractice.Input) async throws -> Operations.GetPractice.Output {
+        let caller = try caller()
+        return .ok(.init(body: .json(.init(try await store.practice(scope: caller.scope)))))
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import SharedKernel
+import StorageSQLite
+
+extension APIHandler {
+    func listUsers(_ input: Operations.ListUsers.Input) async throws -> Operations.ListUsers.Output {
+        let caller = try await authorize(.manageStaff, action: "user.list", resourceType: "user")
+        let page = try await store.users(scope: caller.scope, limit: try Self.pageLimit(input.query.limit), after: input.query.cursor)
+        return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.User.init), nextCursor: page.nextCursor))))
+    }
+
+    func createUser(_ input: Operations.CreateUser.Input) async throws -> Operations.CreateUser.Output {
+        let caller = try await authorize(.manageStaff, action: "user.create", resourceType: "user")
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        let account = try await accounts.createUser(scope: caller.scope, email: body.email, displayName: body.displayName,
+                                                    role: Role(body.role), password: body.password)
+        return .created(.init(headers: .init(eTag: "\"\(account.version)\""), body: .json(.init(account))))
+    }
+
+    func getUser(_ input: Operations.GetUser.Input) async throws -> Operations.GetUser.Output {
+        let caller = try await authorize(.manageStaff, action: "user.read", resourceType: "user", resourceID: input.path.userId)
+        let account = try await store.user(scope: caller.scope, id: try Self.identifier(input.path.userId, resource: "user"))
+        return .ok(.init(headers: .init(eTag: "\"\(account.version)\""), body: .json(.init(account))))
+    }
+
+    func updateUser(_ input: Operations.UpdateUser.Input) async throws -> Operations.UpdateUser.Output {
+        let caller = try await authorize(.manageStaff, action: "user.update", resourceType: "user", resourceID: input.path.userId)
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        let id: UserID = try Self.identifier(input.path.userId, resource: "user")
+        if id == caller.account.id, body.disabled == true || (body.role.map(Role.init) ?? .administrator) != .administrator {
+            throw ValidationError(field: body.disabled == true ? "disabled" : "role",
+                                  message: "administrators cannot disable or demote their own account")
+        }
+        let account = try await store.updateUser(scope: caller.scope, id: id, expectedVersion: try Self.expectedVersion(input.headers.ifMatch),
+                                                 role: body.role.map(Role.init), disabled: body.disabled)
+        return .ok(.init(headers: .init(eTag: "\"\(account.version)\""), body: .json(.init(account))))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import OpenAPIRuntime
+import SharedKernel
+import StorageSQLite
+
+/// Implements the operations generated from `openapi.yaml`. Each operation lives in an
+/// extension named for its resource (`APIHandler+Users.swift`, …).
+struct APIHandler: APIProtocol {
+    let store: VetNetStore
+    let accounts: AccountService
+
+    // MARK: - Access
+
+    /// The signed-in caller; the authentication middleware guarantees one under `/api/v1`.
+    func caller() throws -> Caller {
+        guard let caller = RequestState.caller else { throw APIError.unauthorized("Sign in first.") }
+        return caller
+    }
+
+    /// The caller, if their role grants `permission`; otherwise the refusal is audited and 403 thrown.
+    func authorize(_ permission: Permission, action: String, resourceType: String, resourceID: String? = nil) async throws -> Caller {
+        let caller = try caller()
+        guard caller.account.role.allows(permission) else {
+            try await store.recordAudit(AuditRecord(action: action, resourceType: resourceType, resourceID: resourceID,
+                                                    outcome: .denied, detail: "role=\(caller.account.role.rawValue)"),
+                                        scope: caller.scope)
+            throw DomainError.forbidden(action: action.replacingOccurrences(of: ".", with: " "))
+        }
+        return caller
+    }
+
+    /// Validates `limit` (1–200, default 50).
+    static func pageLimit(_ limit: Int?) throws -> Int {
+        guard let limit else { return 50 }
+        guard (1...200).contains(limit) else { throw ValidationError(field: "limit", message: "must be between 1 and 200") }
+        return limit
+    }
+
+    /// Parses an `If-Match` header into a version; `nil` when absent.
+    static func expectedVersion(_ ifMatch: String?) throws -> Int? {
+        guard let ifMatch else { return nil }
+        let trimmed = ifMatch.trimmingCharacters(in: CharacterSet(charactersIn: "\" W/"))
+        guard let version = Int(trimmed) else { throw APIError.badRequest(field: "If-Match", message: "must be an ETag returned by the server") }
+        return version
+    }
+
+    /// Parses a path UUID; an unparsable id is simply not found.
+    static func identifier<T>(_ text: String, resource: String) throws -> Identifier<T> {
+        guard let id = Identifier<T>(uuidString: text) else { throw DomainError.notFound(resource: resource) }
+        return id
+    }
+}

@@ -1,0 +1,14 @@
+import SharedKernel
+
+/// Failures that exist only at the HTTP edge (the domain's own errors are mapped in
+/// `ProblemDetails+Mapping.swift`).
+enum APIError: Error, Sendable {
+    /// No bearer token, or it is expired or revoked.
+    case unauthorized(String)
+    /// Too many failed attempts; retry after the given number of seconds.
+    case tooManyRequests(retryAfterSeconds: Int)
+    /// Malformed request: a parameter or body field that cannot be read.
+    case badRequest(field: String?, message: String)
+    /// The body exceeds the limit.
+    case payloadTooLarge(limit: Int)
+}

@@ -1,0 +1,32 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Gives every request an id, echoes it as `X-Request-Id` and binds it (and the client
+/// address) to the task so logs, audit entries and problem bodies all carry the same id.
+struct RequestIDMiddleware: RouterMiddleware {
+    typealias Context = VetNetRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let id = UUID().uuidString.lowercased()
+        var context = context
+        context.logger[metadataKey: "request_id"] = .string(id)
+        let response = try await RequestState.$requestID.withValue(id) {
+            try await RequestState.$clientAddress.withValue(context.clientAddress) {
+                try await next(request, context)
+            }
+        }
+        var headers = response.headers
+        headers[.requestID] = id
+        var result = response
+        result.headers = headers
+        return result
+    }
+}
+
+extension HTTPField.Name {
+    /// `X-Request-Id`.
+    static let requestID = Self("X-Request-Id")!
+    /// `Retry-After`.
+    static let retryAfterHeader = Self("Retry-After")!
+}

@@ -1,0 +1,66 @@
+/// The tenant: every record belongs to exactly one practice.
+public enum Practice {}
+/// A staff account.
+public enum User {}
+
+/// Identifies a practice.
+public typealias PracticeID = Identifier<Practice>
+/// Identifies a staff account.
+public typealias UserID = Identifier<User>
+
+/// A staff member's role. The role decides what an account may do (see ``Permission``).
+public enum Role: String, CaseIterable, Codable, Sendable, Comparable {
+    case administrator
+    case veterinarian
+    case technician
+    case receptionist
+
+    private var rank: Int { Self.allCases.firstIndex(of: self)! }
+    public static func < (lhs: Role, rhs: Role) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// What an account may do. The matrix is documented in `docs/permissions.md` and tested
+/// cell by cell so the documentation and the code cannot drift apart.
+public enum Permission: String, CaseIterable, Codable, Sendable {
+    /// Read owners, patients and their medical record.
+    case readRecords
+    /// Create or change owners, patients, weights, vaccinations.
+    case writeRecords
+    /// Write clinical notes, problems, medications (clinical judgement).
+    case writeClinical
+    /// Triage an arrival and manage the ER board.
+    case triage
+    /// Book, move, cancel appointments and check patients in.
+    case book
+    /// Manage clinicians, rooms, availability, appointment types.
+    case manageSchedule
+    /// Run the schedule optimizer and apply its plans.
+    case optimizeSchedule
+    /// Create, disable and change the role of staff accounts.
+    case manageStaff
+    /// Read the audit trail.
+    case readAudit
+    /// Read practice analytics.
+    case readAnalytics
+    /// Purge archived records past retention, export the practice.
+    case administerData
+}
+
+extension Role {
+    /// The permissions granted to this role.
+    public var permissions: Set<Permission> {
+        switch self {
+        case .administrator:
+            return Set(Permission.allCases)
+        case .veterinarian:
+            return [.readRecords, .writeRecords, .writeClinical, .triage, .book, .optimizeSchedule, .readAnalytics]
+        case .technician:
+            return [.readRecords, .writeRecords, .writeClinical, .triage, .book]
+        case .receptionist:
+            return [.readRecords, .writeRecords, .triage, .book]
+        }
+    }
+
+    /// Whether this role may perform `permission`.
+    public func allows(_ permission: Permission) -> Bool { permissions.contains(permission) }
+}

@@ -1,0 +1,20 @@
+/// One page of a list, with the opaque cursor of the next page (`nil` on the last page).
+public struct Page<Item: Sendable>: Sendable {
+    /// The items of this page.
+    public var items: [Item]
+    /// Pass as `cursor` to get the next page; `nil` when there is none.
+    public var nextCursor: String?
+
+    /// Creates a page.
+    public init(items: [Item], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+
+    /// The page with its items transformed.
+    public func map<T: Sendable>(_ transform: (Item) throws -> T) rethrows -> Page<T> {
+        Page<T>(items: try items.map(transform), nextCursor: nextCursor)
+    }
+}
+
+extension Page: Equatable where Item: Equatable {}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// RFC 3339 timestamps as VetNet writes them: UTC, millisecond precision, `Z` suffix.
+public enum Timestamp {
+    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+    private static let withoutFraction = Date.ISO8601FormatStyle(timeZone: .gmt)
+
+    /// Formats `date` as `2026-11-21T09:30:00.000Z`.
+    public static func string(_ date: Date) -> String { withFraction.format(date) }
+
+    /// Parses RFC 3339 text with or without fractional seconds; `nil` if malformed.
+    public static func date(_ text: String) -> Date? {
+        (try? withFraction.parse(text)) ?? (try? withoutFraction.parse(text))
+    }
+
+    /// Milliseconds since 1970, the integer form stored where times are compared in SQL.
+    public static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The date for a millisecond count.
+    public static func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}

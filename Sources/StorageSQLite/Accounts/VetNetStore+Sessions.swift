@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+import SharedKernel
+
+/// Session lifetime rules: sessions end after an idle period and at an absolute age.
+public struct SessionPolicy: Sendable {
+    /// A session unused this long is over.
+    public var idleTimeout: TimeInterval
+    /// No session lives longer than this after sign-in.
+    public var absoluteTimeout: TimeInterval
+
+    /// Creates a policy.
+    public init(idleTimeout: TimeInterval = 30 * 60, absoluteTimeout: TimeInterval = 12 * 60 * 60) {
+        self.idleTimeout = idleTimeout
+        self.absoluteTimeout = absoluteTimeout
+    }
+}
+
+/// A live session resolved from a token.
+public struct ActiveSession: Sendable {
+    /// The signed-in account.
+    public let account: StaffAccount
+    /// When the session ends if it stays idle (never later than the absolute expiry).
+    public let expiresAt: Date
+}
+
+extension VetNetStore {
+    /// Records a new session for `account` by the SHA-256 of its token (the token itself is
+    /// never stored) and audits the sign-in, in one transaction. Returns the idle expiry.
+    public func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?) async throws -> Date {
+        let now = clock.now()
+        let absolute = now.addingTimeInterval(policy.absoluteTimeout)
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [tokenHash, account.id.description, account.practiceID.description, Timestamp.milliseconds(now),
+                            Timestamp.milliseconds(now), Timestamp.milliseconds(absolute)])
+            try self.appendAudit(AuditRecord(action: "auth.login", resourceType: "session", resourceID: account.id.description),
+                                 scope: AccessScope(practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID), db: db)
+        }
+        return min(now.addingTimeInterval(policy.idleTimeout), absolute)
+    }
+
+    /// Resolves a token hash to its session when it is neither revoked, idle-expired, past its
+    /// absolute expiry, nor owned by a disabled account; refreshes its idle timer.
+    public func activeSession(tokenHash: String, policy: SessionPolicy) async throws -> ActiveSession? {
+        let now = clock.now()
+        let nowMs = Timestamp.milliseconds(now)
+        let idleMs = Int64(policy.idleTimeout * 1000)
+        let found = try await writer.read { db -> (StaffAccount, Int64, Int64)? in
+            try Row.fetchOne(db, sql: """
+                SELECT s.last_seen_at_ms, s.expires_at_ms, u.* FROM session s JOIN staff_user u ON u.id = s.user_id
+                WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ? AND s.last_seen_at_ms + ? > ?
+                  AND u.disabled = 0
+                """, arguments: [tokenHash, nowMs, idleMs, nowMs]).map { row in
+                    (Self.account(from: row), row["last_seen_at_ms"], row["expires_at_ms"])
+                }
+        }
+        guard let (account, lastSeen, absolute) = found else { return nil }
+        // Refresh at most every 15 seconds so a busy client does not turn every read into a write.
+        if nowMs - lastSeen > 15_000 {
+            try await writer.write { db in
+                try db.execute(sql: "UPDATE session SET last_seen_at_ms = ? WHERE token_hash = ? AND revoked_at_ms IS NULL",
+                               arguments: [nowMs, tokenHash])
+            }
+        }
+        let idleExpiry = now.addingTimeInterval(policy.idleTimeout)
+        return ActiveSession(account: account, expiresAt: min(idleExpiry, Timestamp.date(milliseconds: absolute)))
+    }
+
+    /// Revokes one session at once (sign-out), audited.
+    public func revokeSession(tokenHash: String, scope: AccessScope) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE session SET revoked_at_ms = ? WHERE token_hash = ? AND practice_id = ? AND revoked_at_ms IS NULL",
+                           arguments: [Timestamp.milliseconds(self.clock.now()), tokenHash, scope.practiceID.description])
+            try self.appendAudit(AuditRecord(action: "auth.logout", resourceType: "session", resourceID: scope.actorID?.description),
+                                 scope: scope, db: db)
+        }
+    }
+
+    /// Deletes sessions that ended more than a day ago (housekeeping; they no longer grant anything).
+    public func pruneSessions() async throws {
+        let cutoff = Timestamp.milliseconds(clock.now().addingTimeInterval(-86_400))
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE expires_at_ms < ? OR revoked_at_ms < ?", arguments: [cutoff, cutoff])
+        }
+    }
+}

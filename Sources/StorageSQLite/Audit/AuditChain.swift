@@ -1,0 +1,59 @@
+import Crypto
+import Foundation
+
+/// The hash-chain arithmetic, kept apart from SQL so it can be checked on its own.
+enum AuditChain {
+    /// The `previousHash` of the first entry.
+    static let genesis = String(repeating: "0", count: 64)
+
+    /// HMAC-SHA256 over the canonical form of `entry` (all fields but `hash`, in a fixed order,
+    /// separated by the ASCII unit separator, which no field can contain unnoticed because
+    /// each field is length-prefixed).
+    static func hash(of entry: AuditEntry, key: AuditKey) -> String {
+        let fields: [String?] = [
+            String(entry.sequence), entry.id.uuidString.lowercased(), entry.occurredAt, entry.practiceID, entry.actorID,
+            entry.action, entry.resourceType, entry.resourceID, entry.outcome.rawValue, entry.requestID, entry.detail,
+            entry.previousHash,
+        ]
+        var canonical = ""
+        for field in fields {
+            if let field {
+                canonical += "\(field.utf8.count):\(field)\u{1F}"
+            } else {
+                canonical += "-\u{1F}"
+            }
+        }
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(canonical.utf8), using: key.symmetricKey)
+        return mac.map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// The outcome of walking the chain.
+public struct AuditVerification: Sendable, CustomStringConvertible {
+    /// Number of entries checked.
+    public let checked: Int
+    /// The first broken entry and why, or `nil` when the chain is intact.
+    public let firstProblem: Problem?
+    /// The hash of the last entry (record it elsewhere to detect later truncation of the tail).
+    public let headHash: String
+
+    /// A break in the chain.
+    public struct Problem: Sendable, CustomStringConvertible {
+        /// Sequence number of the first entry that does not verify.
+        public let sequence: Int64
+        /// Its id as stored.
+        public let id: String
+        /// What is wrong.
+        public let reason: String
+
+        public var description: String { "entry #\(sequence) (id \(id)): \(reason)" }
+    }
+
+    /// Whether the whole chain verified.
+    public var isIntact: Bool { firstProblem == nil }
+
+    public var description: String {
+        if let firstProblem { return "audit chain BROKEN after checking \(checked) entries: \(firstProblem)" }
+        return "audit chain intact: \(checked) entries verified, head \(headHash)"
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SharedKernel
+
+/// Whether an audited action succeeded, was refused for lack of permission, or failed.
+public enum AuditOutcome: String, Codable, Sendable {
+    case success, denied, failure
+}
+
+/// What is being recorded, before the store gives it a sequence number and a hash.
+public struct AuditRecord: Sendable {
+    /// Dotted verb, e.g. `user.create`, `patient.read`, `auth.login`.
+    public var action: String
+    /// Kind of resource, e.g. `user`, `patient`.
+    public var resourceType: String
+    /// The resource's id, when there is one.
+    public var resourceID: String?
+    /// Outcome of the action.
+    public var outcome: AuditOutcome
+    /// Short non-sensitive context (never a password, token or note text).
+    public var detail: String?
+
+    /// Creates a record.
+    public init(action: String, resourceType: String, resourceID: String? = nil, outcome: AuditOutcome = .success, detail: String? = nil) {
+        self.action = action
+        self.resourceType = resourceType
+        self.resourceID = resourceID
+        self.outcome = outcome
+        self.detail = detail
+    }
+}
+
+/// One entry of the audit trail as stored: append-only, chained by HMAC-SHA256.
+public struct AuditEntry: Codable, Hashable, Sendable {
+    /// Position in the chain, starting at 1.
+    public var sequence: Int64
+    /// Stable id of the entry.
+    public var id: UUID
+    /// When it happened, RFC 3339 UTC.
+    public var occurredAt: String
+    /// The practice concerned (`nil` for events before a practice is known, e.g. an unknown login).
+    public var practiceID: String?
+    /// The acting staff member, `nil` for the system.
+    public var actorID: String?
+    /// Dotted verb.
+    public var action: String
+    /// Kind of resource.
+    public var resourceType: String
+    /// Resource id.
+    public var resourceID: String?
+    /// Outcome.
+    public var outcome: AuditOutcome
+    /// Request id that links the entry to the server log.
+    public var requestID: String?
+    /// Non-sensitive context.
+    public var detail: String?
+    /// Hash of the previous entry (64 zeros for the first).
+    public var previousHash: String
+    /// HMAC-SHA256 over this entry's fields and `previousHash`.
+    public var hash: String
+}

@@ -1,0 +1,155 @@
+import GRDB
+
+/// The schema as an append-only list of migrations. A shipped migration is never edited;
+/// changes come as new migrations so every store can be brought forward.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("2026-11-01 practices, staff, sessions, audit", migrate: v1Foundation)
+        migrator.registerMigration("2026-11-02 owners, patients, clinicians", migrate: v2RecordsAndClinicians)
+        return migrator
+    }
+
+    private static func v1Foundation(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE practice (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                time_zone TEXT NOT NULL,
+                opening_hours TEXT NOT NULL,         -- JSON: weekday -> [[open, close]] local "HH:mm"
+                phone TEXT,
+                address TEXT,
+                created_at TEXT NOT NULL
+            );
+
+            CREATE TABLE staff_user (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                email TEXT NOT NULL COLLATE NOCASE UNIQUE,
+                display_name TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('administrator','veterinarian','technician','receptionist')),
+                password_hash TEXT NOT NULL,
+                disabled INTEGER NOT NULL DEFAULT 0,
+                created_at TEXT NOT NULL,
+                version INTEGER NOT NULL DEFAULT 1
+            );
+            CREATE INDEX staff_user_practice ON staff_user(practice_id, display_name);
+
+            -- Only a SHA-256 of each bearer token is stored: a copy of the file grants no session.
+            CREATE TABLE session (
+                token_hash TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL REFERENCES staff_user(id),
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                created_at_ms INTEGER NOT NULL,
+                last_seen_at_ms INTEGER NOT NULL,
+                expires_at_ms INTEGER NOT NULL,
+                revoked_at_ms INTEGER
+            );
+            CREATE INDEX session_user ON session(user_id);
+
+            CREATE TABLE audit_entry (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                id TEXT NOT NULL UNIQUE,
+                occurred_at TEXT NOT NULL,
+                practice_id TEXT,
+                actor_id TEXT,
+                action TEXT NOT NULL,
+                resource_type TEXT NOT NULL,
+                resource_id TEXT,
+                outcome TEXT NOT NULL CHECK (outcome IN ('success','denied','failure')),
+                request_id TEXT,
+                detail TEXT,
+                prev_hash TEXT NOT NULL,
+                hash TEXT NOT NULL
+            );
+            CREATE INDEX audit_entry_practice ON audit_entry(practice_id, seq);
+            CREATE INDEX audit_entry_resource ON audit_entry(practice_id, resource_type, resource_id);
+
+            -- The trail is append-only for every SQL path, not only for the API.
+            CREATE TRIGGER audit_entry_no_update BEFORE UPDATE ON audit_entry
+            BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
+            CREATE TRIGGER audit_entry_no_delete BEFORE DELETE ON audit_entry
+            BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
+            """)
+    }
+
+    private static func v2RecordsAndClinicians(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Per-practice counters (medical record numbers).
+            CREATE TABLE practice_counter (
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                name TEXT NOT NULL,
+                value INTEGER NOT NULL,
+                PRIMARY KEY (practice_id, name)
+            );
+
+            CREATE TABLE owner (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                first_name TEXT NOT NULL,
+                last_name TEXT NOT NULL,
+                email TEXT,
+                phones TEXT NOT NULL,            -- JSON [{label, number}]
+                phone_digits TEXT NOT NULL,      -- space-separated digits, for search
+                address TEXT,                    -- JSON
+                communication TEXT NOT NULL,     -- JSON
+                notes TEXT,
+                archived_at TEXT,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                version INTEGER NOT NULL DEFAULT 1
+            );
+            CREATE INDEX owner_practice_name ON owner(practice_id, last_name, first_name);
+
+            CREATE TABLE patient (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                mrn TEXT NOT NULL,
+                name TEXT NOT NULL,
+                species TEXT NOT NULL CHECK (species IN ('dog','cat','rabbit','ferret','bird','horse','reptile','other')),
+                breed TEXT,
+                sex TEXT NOT NULL,
+                birth_date TEXT,
+                birth_date_estimated INTEGER NOT NULL DEFAULT 0,
+                colour TEXT,
+                microchip TEXT,
+                status TEXT NOT NULL CHECK (status IN ('active','deceased','archived')),
+                alerts TEXT NOT NULL,            -- JSON [String]
+                owner_id TEXT NOT NULL REFERENCES owner(id),
+                co_owner_id TEXT REFERENCES owner(id),
+                archived_at TEXT,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                version INTEGER NOT NULL DEFAULT 1,
+                UNIQUE (practice_id, mrn)
+            );
+            CREATE UNIQUE INDEX patient_microchip ON patient(practice_id, microchip) WHERE microchip IS NOT NULL;
+            CREATE INDEX patient_owner ON patient(owner_id);
+            CREATE INDEX patient_practice_name ON patient(practice_id, name);
+
+            CREATE TABLE clinician (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                user_id TEXT REFERENCES staff_user(id),
+                display_name TEXT NOT NULL,
+                credentials TEXT NOT NULL,
+                species TEXT NOT NULL,           -- JSON [species]
+                max_appointments_per_day INTEGER NOT NULL CHECK (max_appointments_per_day BETWEEN 1 AND 60),
+                complexity_ceiling REAL NOT NULL CHECK (complexity_ceiling BETWEEN 0 AND 1),
+                active INTEGER NOT NULL DEFAULT 1,
+                created_at TEXT NOT NULL,
+                version INTEGER NOT NULL DEFAULT 1
+            );
+            CREATE INDEX clinician_practice ON clinician(practice_id, display_name);
+
+            CREATE TABLE clinician_expertise (
+                clinician_id TEXT NOT NULL REFERENCES clinician(id) ON DELETE CASCADE,
+                specialty TEXT NOT NULL,
+                proficiency INTEGER NOT NULL CHECK (proficiency BETWEEN 1 AND 5),
+                years INTEGER NOT NULL CHECK (years >= 0),
+                PRIMARY KEY (clinician_id, specialty)
+            );
+            CREATE INDEX clinician_expertise_specialty ON clinician_expertise(specialty, proficiency);
+            """)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+import SharedKernel
+import Specialists
+
+extension VetNetStore {
+    /// Creates a clinician with their expertise in the scope's practice (validated, audited).
+    public func createClinician(_ clinician: Clinician, scope: AccessScope) async throws -> Clinician {
+        try clinician.validate()
+        let species = String(decoding: try JSONEncoder().encode(clinician.species.map(\.rawValue).sorted()), as: UTF8.self)
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO clinician (id, practice_id, user_id, display_name, credentials, species, max_appointments_per_day,
+                                           complexity_ceiling, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [clinician.id.description, scope.practiceID.description, clinician.userID?.description, clinician.displayName,
+                            clinician.credentials, species, clinician.maxAppointmentsPerDay, clinician.complexityCeiling,
+                            Timestamp.string(self.clock.now())])
+            for item in clinician.expertise {
+                try db.execute(sql: "INSERT INTO clinician_expertise (clinician_id, specialty, proficiency, years) VALUES (?, ?, ?, ?)",
+                               arguments: [clinician.id.description, item.specialty.rawValue, item.proficiency, item.years])
+            }
+            try self.appendAudit(AuditRecord(action: "clinician.create", resourceType: "clinician", resourceID: clinician.id.description),
+                                 scope: scope, db: db)
+        }
+        return clinician
+    }
+
+    /// The scope's practice's clinicians with their expertise, by name.
+    public func clinicians(scope: AccessScope) async throws -> [Clinician] {
+        try await writer.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM clinician WHERE practice_id = ? AND active = 1 ORDER BY display_name",
+                                        arguments: [scope.practiceID.description])
+            return try rows.map { row in
+                let id: String = row["id"]
+                let expertise = try Row.fetchAll(db, sql: "SELECT * FROM clinician_expertise WHERE clinician_id = ? ORDER BY proficiency DESC, specialty",
+                                                 arguments: [id]).compactMap { item -> Expertise? in
+                    guard let specialty = Specialty(rawValue: item["specialty"]) else { return nil }
+                    return Expertise(specialty: specialty, proficiency: item["proficiency"], years: item["years"])
+                }
+                let speciesJSON: String = row["species"]
+                let species = ((try? JSONDecoder().decode([String].self, from: Data(speciesJSON.utf8))) ?? []).compactMap(Species.init(rawValue:))
+                return Clinician(id: Identifier(uuidString: id)!, userID: (row["user_id"] as String?).flatMap(UserID.init(uuidString:)),
+                                 displayName: row["display_name"], credentials: row["credentials"], expertise: expertise,
+                                 species: Set(species), maxAppointmentsPerDay: row["max_appointments_per_day"],
+                                 complexityCeiling: row["complexity_ceiling"])
+            }
+        }
+    }
+}

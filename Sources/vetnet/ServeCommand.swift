@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import HTTPAPI
+import Hummingbird
+import Logging
+import Metrics
+import Prometheus
+import SharedKernel
+import StorageSQLite
+
+/// `vetnet serve`: runs the HTTP server on the embedded store.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the VetNet server.",
+        discussion: """
+            Environment: VETNET_HOST, VETNET_PORT, VETNET_DATA_DIR, VETNET_DEMO=1, VETNET_AUDIT_KEY (base64, ≥ 32 bytes; \
+            otherwise audit.key in the data directory, created 0600 on first run), VETNET_DEMO_PASSWORD (password of the \
+            demo accounts; random when unset), VETNET_LOG_LEVEL (trace…critical).
+            SIGINT/SIGTERM finish in-flight requests, then close the store.
+            """)
+
+    @Option(help: "Address to listen on (env VETNET_HOST).")
+    var host: String = ProcessInfo.processInfo.environment["VETNET_HOST"] ?? "127.0.0.1"
+
+    @Option(help: "Port to listen on (env VETNET_PORT).")
+    var port: Int = Int(ProcessInfo.processInfo.environment["VETNET_PORT"] ?? "") ?? 8080
+
+    @OptionGroup var store: StoreOptions
+
+    @Flag(help: "Seed the demo practice first if the store is empty (env VETNET_DEMO=1).")
+    var demo: Bool = ProcessInfo.processInfo.environment["VETNET_DEMO"] == "1"
+
+    func run() async throws {
+        let started = Date()
+        let level = ProcessInfo.processInfo.environment["VETNET_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "vetnet")
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+
+        let configuration = AppConfiguration(host: host, port: port, dataDirectory: store.dataURL,
+                                             auditKeyBase64: ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"], seedDemo: demo, logLevel: level)
+        // Migrations run inside open(), before the server accepts any request.
+        let vetStore = try store.openStore()
+        let (app, services) = try await buildApplication(configuration: configuration, store: vetStore, metrics: registry, logger: logger)
+        if demo {
+            if let summary = try await DemoPractice.seedIfEmpty(store: vetStore, accounts: services.accounts,
+                                                                password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"], now: Date()) {
+                print(DemoBanner.text(summary, host: host, port: port))
+            } else {
+                print("The store already holds a practice; the demo was not seeded again. Sign in with the accounts printed when it was seeded.")
+            }
+        }
+        logger.info("VetNet ready", metadata: ["address": "http://\(host):\(port)", "data_dir": "\(store.dataURL.path)",
+                                               "cold_start_ms": "\(Int(Date().timeIntervalSince(started) * 1000))"])
+        try await app.runService()
+    }
+}
+
+/// The sign-in instructions printed after seeding.
+enum DemoBanner {
+    static func text(_ summary: DemoPractice.Summary, host: String, port: Int) -> String {
+        var lines = ["", "Seeded the demo practice \"\(summary.practice.name)\" (\(summary.practice.timeZone)):",
+                     "  \(summary.clinicians) clinicians, \(summary.accounts.count) staff accounts, \(summary.owners) owners, \(summary.patients) patients.",
+                     "Sign in with any of these accounts and the password  \(summary.password)"]
+        for role in Role.allCases {
+            let emails = summary.accounts.filter { $0.role == role }.map(\.email)
+            guard let first = emails.first else { continue }
+            lines.append("  \(role.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(first)\(emails.count > 1 ? "  (+\(emails.count - 1) more)" : "")")
+        }
+        if let admin = summary.accounts.first(where: { $0.role == .administrator }) {
+            lines.append("For example:")
+            lines.append("  curl -s http://\(host):\(port)/api/v1/auth/login -H 'content-type: application/json' \\")
+            lines.append("       -d '{\"email\":\"\(admin.email)\",\"password\":\"\(summary.password)\"}'")
+        }
+        lines.append("")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import StorageSQLite
+
+/// Options shared by every command that opens the store.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Directory of the SQLite store and its keys (env VETNET_DATA_DIR).")
+    var dataDirectory: String = ProcessInfo.processInfo.environment["VETNET_DATA_DIR"] ?? "./vetnet-data"
+
+    /// The data directory as a URL.
+    var dataURL: URL { URL(fileURLWithPath: dataDirectory) }
+
+    /// The audit key from VETNET_AUDIT_KEY (base64) or the key file in the data directory.
+    func auditKey() throws -> AuditKey {
+        try AuditKey.load(configured: ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"], dataDirectory: dataURL)
+    }
+
+    /// Opens (and migrates) the store.
+    func openStore() throws -> VetNetStore {
+        try VetNetStore.open(directory: dataURL, auditKey: try auditKey())
+    }
+}
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

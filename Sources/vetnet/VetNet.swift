@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// The `vetnet` command: a thin shell over the library modules.
+@main
+struct VetNet: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vetnet",
+        abstract: "VetNet veterinary practice intelligence system.",
+        subcommands: [ServeCommand.self, MigrateCommand.self, SeedCommand.self, UsersCommand.self, AuditCommand.self])
+}
