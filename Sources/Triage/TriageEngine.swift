@@ -15,7 +15,7 @@ import SharedKernel
 ///
 /// The engine is a pure value: no I/O, no shared state; its only effect is reading the
 /// injected ``Clock`` for `assessedAt`. Readings where the specification is ambiguous are
-/// resolved towards the more urgent level and listed in `DocumentationNotes.md`.
+/// resolved towards the more urgent level and listed in ``SpecificationReadings``.
 public struct TriageEngine: Sendable {
     /// Version of the rule set; stored with every result so an assessment can be re-played.
     public static let rulesVersion = "vtl-ruys2012+vetnet-1.0.0"
