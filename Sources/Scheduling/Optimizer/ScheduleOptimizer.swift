@@ -59,6 +59,18 @@ public struct OptimizerResult: Hashable, Sendable {
 /// epoch is discarded, so for a given seed the result depends only on how many epochs
 /// completed. Urgent requests are finally moved on time wherever the schedule allows.
 public enum ScheduleOptimizer {
+    /// The constructed schedule alone (priority-ordered best insertion plus re-pack repair,
+    /// urgent requests secured), without the improvement search: a quick, deterministic plan.
+    ///
+    /// - Throws: ``ValidationError`` for a malformed problem.
+    public static func construct(_ problem: SchedulingProblem, seed: UInt64 = 0) throws(ValidationError) -> [SchedulingAssignment] {
+        try problem.validate()
+        let compiled = CompiledProblem(problem)
+        var finisher = SearchWorker(compiled, state: Construction.build(compiled, seed: seed), rng: SplitMix64(seed: seed))
+        finisher.secureUrgentRequests()
+        return RoomAllocation.assignments(problem, compiled, finisher.bestState())
+    }
+
     /// Solves `problem` within about `timeLimit`.
     ///
     /// - Throws: ``ValidationError`` for a malformed problem; `CancellationError` when the
@@ -69,7 +81,10 @@ public enum ScheduleOptimizer {
         try problem.validate()
         let clock = ContinuousClock()
         let started = clock.now
-        let deadline = started.advanced(by: timeLimit)
+        // Keep a little of the budget for the final steps (urgent pass, rooms, evaluation),
+        // so the whole call, not just the search, fits in the limit.
+        let reserve = max(Duration.milliseconds(5), timeLimit / 50)
+        let deadline = started.advanced(by: timeLimit - reserve)
         let compiled = CompiledProblem(problem)
         var best = Construction.build(compiled, seed: seed)
         let constructionScore = compiled.constants.score(points: Int(best.points), deviation: Int(best.deviation)).doubleValue
