@@ -78,13 +78,12 @@ let package = Package(
         .executableTarget(
             name: "vetnet",
             dependencies: [
-                "SharedKernel", "StorageSQLite", "HTTPAPI",
+                "SharedKernel", "Triage", "Scheduling", "StorageSQLite", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            exclude: ["TriageCommand.swift", "OptimizeCommand.swift"],
             swiftSettings: strict
         ),
 
@@ -112,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "VetNetBenchmarks",
             dependencies: [
-                "SharedKernel", "StorageSQLite",
+                "SharedKernel", "Triage", "Scheduling", "StorageSQLite",
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/VetNetBenchmarks",

@@ -18,6 +18,9 @@ struct RequestIDMiddleware: RouterMiddleware {
         }
         var headers = response.headers
         headers[.requestID] = id
+        // The OpenAPI runtime percent-encodes header values, which would turn the quotes an
+        // entity tag requires (RFC 9110 §8.8.3) into %22; restore them.
+        if let etag = headers[.eTag], etag.contains("%") { headers[.eTag] = etag.removingPercentEncoding }
         var result = response
         result.headers = headers
         return result

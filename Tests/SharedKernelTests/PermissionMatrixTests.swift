@@ -1,0 +1,34 @@
+import SharedKernel
+import Testing
+
+/// The permission matrix as documented in docs/permissions.md, cell by cell.
+@Suite("Permission matrix")
+struct PermissionMatrixTests {
+    static let documented: [(Role, Permission, Bool)] = {
+        let yes: [Role: Set<Permission>] = [
+            .administrator: Set(Permission.allCases),
+            .veterinarian: [.readRecords, .writeRecords, .writeClinical, .triage, .book, .optimizeSchedule, .readAnalytics],
+            .technician: [.readRecords, .writeRecords, .writeClinical, .triage, .book],
+            .receptionist: [.readRecords, .writeRecords, .triage, .book],
+        ]
+        return Role.allCases.flatMap { role in Permission.allCases.map { (role, $0, yes[role]!.contains($0)) } }
+    }()
+
+    @Test("every role × permission cell matches the documentation", arguments: documented)
+    func cell(role: Role, permission: Permission, allowed: Bool) {
+        #expect(role.allows(permission) == allowed)
+    }
+
+    @Test("only administrators manage staff or read the audit trail")
+    func adminOnly() {
+        for role in Role.allCases where role != .administrator {
+            #expect(!role.allows(.manageStaff))
+            #expect(!role.allows(.readAudit))
+        }
+    }
+
+    @Test("receptionists cannot write clinical notes")
+    func receptionistClinical() {
+        #expect(!Role.receptionist.allows(.writeClinical))
+    }
+}
