@@ -11,7 +11,8 @@ extension SearchWorker {
         return true
     }
 
-    /// One move: pick a neighbourhood, ruin, recreate, accept if not worse.
+    /// One move: pick a neighbourhood, ruin, recreate; keep it if the objective did not get
+    /// worse (equal moves are kept so the search drifts across plateaus).
     mutating func step() {
         iterations += 1
         let before = state.objective(p)
@@ -23,7 +24,9 @@ extension SearchWorker {
         case 55..<70: ruinRandom(count: 2 + rng.below(5))
         default: targeted = ruinForTarget()
         }
-        addUnassigned(limit: 3)
+        // A failed insertion scans every qualified clinician, so unplaced requests get a
+        // chance in a third of the moves rather than in all of them.
+        if rng.chance(1, in: 3) { addUnassigned(limit: 1) }
         orderPool(first: targeted)
         recreate(prefer: rng.chance(1, in: 2) ? .earliest : .latest)
         let after = state.objective(p)
@@ -134,14 +137,22 @@ extension SearchWorker {
     }
 
     /// Adds up to `limit` random unplaced requests to the pool, so they keep getting chances.
+    /// Drawn from a cache of unplaced requests (pruned lazily), because on large instances
+    /// random sampling would almost never hit the few that are left out.
     mutating func addUnassigned(limit: Int) {
         var added = 0
-        for _ in 0..<(limit * 4) where added < limit {
-            let r = rng.below(p.requestCount)
-            if !state.isAssigned(r) && !poolRequests.contains(r) {
-                ruin(r)
-                added += 1
+        while added < limit && !unassignedCache.isEmpty {
+            let k = rng.below(unassignedCache.count)
+            let r = unassignedCache[k]
+            if state.isAssigned(r) {
+                unassignedCache.swapAt(k, unassignedCache.count - 1)
+                unassignedCache.removeLast()
+                continue
             }
+            if !inPool[r] {
+                ruin(r)
+            }
+            added += 1
         }
     }
 

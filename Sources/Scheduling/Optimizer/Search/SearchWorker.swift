@@ -12,6 +12,8 @@ struct SearchWorker: Sendable {
     var bestClinician: [Int32]
     var bestSlot: [Int32]
     var iterations = 0
+    /// Requests that were unplaced when last seen (may hold stale or repeated entries).
+    var unassignedCache: [Int]
     var acceptedImprovements = 0
 
     /// Removed requests with their old placement, to undo a rejected move.
@@ -20,7 +22,7 @@ struct SearchWorker: Sendable {
     private var insertedLog: [Int] = []
     /// Requests waiting to be re-inserted.
     var pool: [Int] = []
-    private var inPool: [Bool]
+    var inPool: [Bool]
 
     init(_ p: CompiledProblem, state: ScheduleState, rng: SplitMix64) {
         self.p = p
@@ -30,6 +32,7 @@ struct SearchWorker: Sendable {
         bestClinician = state.clinicianOf
         bestSlot = state.slotOf
         inPool = [Bool](repeating: false, count: p.requestCount)
+        unassignedCache = (0..<p.requestCount).filter { !state.isAssigned($0) }
     }
 
     /// The best schedule found, as a state.
@@ -62,6 +65,8 @@ struct SearchWorker: Sendable {
             if let choice = state.bestInsertion(p, request: r, prefer: prefer) {
                 state.place(p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
                 insertedLog.append(r)
+            } else {
+                unassignedCache.append(r)
             }
         }
         pool.removeAll(keepingCapacity: true)
