@@ -30,7 +30,7 @@ struct OptimizeCommand: AsyncParsableCommand {
     var seed: UInt64 = 0
 
     func validate() throws {
-        guard timeLimit.isFinite, timeLimit > 0 else { throw ValidationError("--time-limit must be a positive number of seconds") }
+        guard timeLimit.isFinite, timeLimit > 0 else { throw ArgumentParser.ValidationError("--time-limit must be a positive number of seconds") }
     }
 
     func run() async throws {
