@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import OpenAPIHummingbird
+import OpenAPIRuntime
 import Prometheus
 import ServiceLifecycle
 import SharedKernel
@@ -52,9 +53,9 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
     router.get("/metrics") { request, context in
         try await MetricsEndpoint.respond(request: request, context: context, registry: metrics, accounts: services.accounts)
     }
-    let handler = APIHandler(store: services.store, accounts: services.accounts)
+    let handler = APIHandler(store: services.store, accounts: services.accounts, events: services.events)
     // Registration only fails on a malformed document, which the build already rejects.
-    try! handler.registerHandlers(on: router)
+    try! handler.registerHandlers(on: router, configuration: Configuration(dateTranscoder: FlexibleDateTranscoder()))
     return router
 }
 

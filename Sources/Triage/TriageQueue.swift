@@ -68,6 +68,18 @@ public struct QueueEntry: Hashable, Codable, Sendable {
 
     /// Target time to be seen: arrival + the level's maximum wait.
     public var targetTime: Date { arrival.addingTimeInterval(level.maxWaitSeconds) }
+
+    /// Recreates an entry (for stores that persist the board).
+    public init(assessmentID: Identifier<TriageAssessment>, patientID: UUID, level: TriageLevel, arrival: Date, assessedAt: Date,
+                status: QueueStatus, statusChangedAt: Date) {
+        self.assessmentID = assessmentID
+        self.patientID = patientID
+        self.level = level
+        self.arrival = arrival
+        self.assessedAt = assessedAt
+        self.status = status
+        self.statusChangedAt = statusChangedAt
+    }
 }
 
 // MARK: - Queue

@@ -8,6 +8,7 @@ import StorageSQLite
 struct APIHandler: APIProtocol {
     let store: VetNetStore
     let accounts: AccountService
+    let events: EventBus
 
     // MARK: - Access
 

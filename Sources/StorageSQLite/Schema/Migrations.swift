@@ -7,6 +7,7 @@ enum Migrations {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("2026-11-01 practices, staff, sessions, audit", migrate: v1Foundation)
         migrator.registerMigration("2026-11-02 owners, patients, clinicians", migrate: v2RecordsAndClinicians)
+        migrator.registerMigration("2026-11-03 triage assessments and ER queue", migrate: v3Triage)
         return migrator
     }
 
@@ -150,6 +151,39 @@ enum Migrations {
                 PRIMARY KEY (clinician_id, specialty)
             );
             CREATE INDEX clinician_expertise_specialty ON clinician_expertise(specialty, proficiency);
+            """)
+    }
+
+    private static func v3Triage(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Every assessment is kept: re-triage adds a row, history is never rewritten.
+            CREATE TABLE triage_assessment (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                assessor_id TEXT REFERENCES staff_user(id),
+                arrival_at_ms INTEGER NOT NULL,
+                assessed_at_ms INTEGER NOT NULL,
+                level INTEGER NOT NULL CHECK (level BETWEEN 1 AND 5),
+                rules_version TEXT NOT NULL,
+                case_json TEXT NOT NULL,
+                result_json TEXT NOT NULL
+            );
+            CREATE INDEX triage_assessment_patient ON triage_assessment(practice_id, patient_id, assessed_at_ms);
+
+            -- The ER board: one row per patient, following the latest assessment of the current visit.
+            CREATE TABLE triage_queue_entry (
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                assessment_id TEXT NOT NULL REFERENCES triage_assessment(id),
+                level INTEGER NOT NULL CHECK (level BETWEEN 1 AND 5),
+                arrival_at_ms INTEGER NOT NULL,
+                assessed_at_ms INTEGER NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('waiting','inTreatment','done','leftWithoutBeingSeen')),
+                status_changed_at_ms INTEGER NOT NULL,
+                PRIMARY KEY (practice_id, patient_id)
+            );
+            CREATE INDEX triage_queue_active ON triage_queue_entry(practice_id, status);
             """)
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+import OpenAPIRuntime
+import SharedKernel
+import StorageSQLite
+import Triage
+
+extension APIHandler {
+    func evaluateTriage(_ input: Operations.EvaluateTriage.Input) async throws -> Operations.EvaluateTriage.Output {
+        _ = try await authorize(.triage, action: "triage.evaluate", resourceType: "triage")
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        let triageCase = try TriageCase(jsonData: try JSONEncoder().encode(body))
+        let result = TriageEngine(clock: store.clock).evaluate(triageCase)
+        return .ok(.init(body: .json(try Self.wireResult(result))))
+    }
+
+    func createAssessment(_ input: Operations.CreateAssessment.Input) async throws -> Operations.CreateAssessment.Output {
+        let caller = try await authorize(.triage, action: "triage.assess", resourceType: "patient")
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        guard let patientID = UUID(uuidString: body.patientId) else {
+            throw ValidationError(field: "patientId", message: "must be a patient id (UUID)")
+        }
+        let caseJSON = try JSONEncoder().encode(body._case)
+        let triageCase: TriageCase
+        do { triageCase = try TriageCase(jsonData: caseJSON) } catch {
+            // Field paths are relative to the case; prefix them so they name the field in this body.
+            throw ValidationError(error.errors.map { FieldError(field: $0.field == "$" ? "case" : "case.\($0.field)", message: $0.message) })
+        }
+        let now = store.clock.now()
+        let arrival = body.arrivalTime ?? now
+        if arrival > now.addingTimeInterval(60) { throw ValidationError(field: "arrivalTime", message: "must not be in the future") }
+        let result = TriageEngine(clock: store.clock).evaluate(triageCase, arrival: arrival)
+        let (stored, change) = try await store.recordAssessment(scope: caller.scope, patientID: patientID, caseJSON: caseJSON,
+                                                                result: result, arrival: arrival)
+        for event in change.events(practiceID: caller.account.practiceID, occurredAt: now) { await events.publish(event) }
+        return .created(.init(body: .json(try Self.wireAssessment(stored))))
+    }
+
+    func listAssessments(_ input: Operations.ListAssessments.Input) async throws -> Operations.ListAssessments.Output {
+        let caller = try await authorize(.readRecords, action: "triage.history.read", resourceType: "patient", resourceID: input.path.patientId)
+        guard let patientID = UUID(uuidString: input.path.patientId) else { throw DomainError.notFound(resource: "patient") }
+        var before: Int64?
+        if let cursor = input.query.cursor {
+            guard let value = Int64(cursor) else { throw APIError.badRequest(field: "cursor", message: "is not a cursor returned by the server") }
+            before = value
+        }
+        let page = try await store.assessments(scope: caller.scope, patientID: patientID, limit: try Self.pageLimit(input.query.limit), before: before)
+        return .ok(.init(body: .json(.init(items: try page.items.map(Self.wireAssessment), nextCursor: page.nextCursor))))
+    }
+
+    func getTriageQueue(_ input: Operations.GetTriageQueue.Input) async throws -> Operations.GetTriageQueue.Output {
+        let caller = try await authorize(.triage, action: "triage.queue.read", resourceType: "triage")
+        let now = store.clock.now()
+        let queued = try await store.activeQueue(scope: caller.scope)
+        let byPatient = Dictionary(queued.map { ($0.entry.patientID, $0) }, uniquingKeysWith: { first, _ in first })
+        let rows = TriageQueue(entries: queued.map(\.entry)).board(now: now)
+        return .ok(.init(body: .json(.init(generatedAt: now, items: rows.map { Self.wireBoardEntry($0, patient: byPatient[$0.entry.patientID]) }))))
+    }
+
+    func moveQueueEntry(_ input: Operations.MoveQueueEntry.Input) async throws -> Operations.MoveQueueEntry.Output {
+        let caller = try await authorize(.triage, action: "triage.queue.move", resourceType: "patient", resourceID: input.path.patientId)
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        guard let patientID = UUID(uuidString: input.path.patientId) else { throw DomainError.notFound(resource: "queue entry") }
+        let status = QueueStatus(rawValue: body.status.rawValue)!
+        let change = try await store.moveQueueEntry(scope: caller.scope, patientID: patientID, to: status)
+        let now = store.clock.now()
+        for event in change.events(practiceID: caller.account.practiceID, occurredAt: now) { await events.publish(event) }
+        // A finished or departed patient leaves the board; answer with the entry as it now stands.
+        if let row = TriageQueue(entries: [change.entry]).board(now: now).first {
+            return .ok(.init(body: .json(Self.wireBoardEntry(row, patient: nil))))
+        }
+        let entry = change.entry
+        return .ok(.init(body: .json(.init(
+            patientId: entry.patientID.uuidString.lowercased(), assessmentId: entry.assessmentID.description, level: entry.level.rawValue,
+            colour: entry.level.colour, arrivalTime: entry.arrival, targetTime: entry.targetTime,
+            minutesLeft: Int((entry.targetTime.timeIntervalSince(now) / 60).rounded(.down)), overdue: false,
+            status: .init(rawValue: entry.status.rawValue)!))))
+    }
+
+    // MARK: - Wire forms
+
+    static func wireResult(_ result: TriageResult) throws -> Components.Schemas.TriageResult {
+        try JSONDecoder().decode(Components.Schemas.TriageResult.self, from: result.encodedJSON(prettyPrinted: false))
+    }
+
+    static func wireAssessment(_ stored: StoredAssessment) throws -> Components.Schemas.Assessment {
+        .init(id: stored.id.description, patientId: stored.patientID.uuidString.lowercased(), assessorId: stored.assessorID,
+              arrivalTime: stored.arrival, assessedAt: stored.assessedAt, level: stored.level.rawValue, rulesVersion: stored.rulesVersion,
+              result: try JSONDecoder().decode(Components.Schemas.TriageResult.self, from: stored.resultJSON))
+    }
+
+    static func wireBoardEntry(_ row: BoardRow, patient: QueuedPatient?) -> Components.Schemas.BoardEntry {
+        .init(position: row.position, patientId: row.entry.patientID.uuidString.lowercased(),
+              patientName: patient?.name, medicalRecordNumber: patient?.medicalRecordNumber, species: patient?.species,
+              alerts: patient?.alerts, assessmentId: row.entry.assessmentID.description, level: row.entry.level.rawValue,
+              colour: row.entry.level.colour, arrivalTime: row.entry.arrival, targetTime: row.targetTime, minutesLeft: row.minutesLeft,
+              overdue: row.isOverdue, status: .init(rawValue: row.entry.status.rawValue)!)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import SharedKernel
+import Triage
+
+/// A stored assessment: who assessed which patient when, and the full result.
+public struct StoredAssessment: Sendable {
+    /// Identifier.
+    public let id: Identifier<TriageAssessment>
+    /// The patient.
+    public let patientID: UUID
+    /// The staff member who assessed, `nil` for the system.
+    public let assessorID: String?
+    /// Arrival at the practice.
+    public let arrival: Date
+    /// When the assessment was made.
+    public let assessedAt: Date
+    /// The level.
+    public let level: TriageLevel
+    /// Rules version that produced the result.
+    public let rulesVersion: String
+    /// The result as JSON (the wire format).
+    public let resultJSON: Data
+}
+
+/// A board entry with what the board shows of the patient.
+public struct QueuedPatient: Sendable {
+    /// The queue entry.
+    public let entry: QueueEntry
+    /// Call name.
+    public let name: String
+    /// Medical record number.
+    public let medicalRecordNumber: String
+    /// Species.
+    public let species: String
+    /// Alerts ("bites", …), shown wherever the patient appears.
+    public let alerts: [String]
+}
+
+extension VetNetStore {
+    // MARK: - Assessments
+
+    /// Stores an assessment and moves the ER board in one transaction: admits the patient or
+    /// re-triages them (the board follows the latest assessment). Audited.
+    public func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date) async throws -> (StoredAssessment, QueueChange) {
+        let assessment = TriageAssessment(patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
+        let resultJSON = result.encodedJSON(prettyPrinted: false)
+        return try await writer.write { db in
+            try Self.requirePatient(db: db, scope: scope, patientID: patientID)
+            var queue = TriageQueue(entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
+            let change: QueueChange
+            do { change = try queue.handle(.admit(assessment), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }
+            try db.execute(
+                sql: """
+                    INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level,
+                                                   rules_version, case_json, result_json)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [assessment.id.description, scope.practiceID.description, Self.text(patientID), scope.actorID?.description,
+                            Timestamp.milliseconds(arrival), Timestamp.milliseconds(result.assessedAt), result.level.rawValue,
+                            result.rulesVersion, String(decoding: caseJSON, as: UTF8.self), String(decoding: resultJSON, as: UTF8.self)])
+            try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+            try self.appendAudit(AuditRecord(action: "triage.assess", resourceType: "patient", resourceID: Self.text(patientID),
+                                             detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"), scope: scope, db: db)
+            let stored = StoredAssessment(id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,
+                                          assessedAt: result.assessedAt, level: result.level, rulesVersion: result.rulesVersion, resultJSON: resultJSON)
+            return (stored, change)
+        }
+    }
+
+    /// A patient's assessments, newest first (audited read of the record). The cursor is the
+    /// assessed-at millisecond value to continue below.
+    public func assessments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: Int64?) async throws -> Page<StoredAssessment> {
+        try await writer.write { db in
+            try Self.requirePatient(db: db, scope: scope, patientID: patientID)
+            var sql = "SELECT * FROM triage_assessment WHERE practice_id = ? AND patient_id = ?"
+            var arguments: StatementArguments = [scope.practiceID.description, Self.text(patientID)]
+            if let cursor { sql += " AND assessed_at_ms < ?"; arguments += [cursor] }
+            sql += " ORDER BY assessed_at_ms DESC LIMIT ?"
+            arguments += [limit + 1]
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let items = rows.prefix(limit).map { row in
+                StoredAssessment(id: Identifier(uuidString: row["id"])!, patientID: patientID, assessorID: row["assessor_id"],
+                                 arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
+                                 assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]),
+                                 level: TriageLevel(rawValue: row["level"]) ?? .red, rulesVersion: row["rules_version"],
+                                 resultJSON: Data((row["result_json"] as String).utf8))
+            }
+            try self.appendAudit(AuditRecord(action: "triage.history.read", resourceType: "patient", resourceID: Self.text(patientID)),
+                                 scope: scope, db: db)
+            let next = rows.count > limit ? items.last.map { String(Timestamp.milliseconds($0.assessedAt)) } : nil
+            return Page(items: Array(items), nextCursor: next)
+        }
+    }
+
+    // MARK: - The board
+
+    /// Moves a patient on the board (a legal transition only), audited.
+    public func moveQueueEntry(scope: AccessScope, patientID: UUID, to status: QueueStatus) async throws -> QueueChange {
+        try await writer.write { db in
+            var queue = TriageQueue(entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
+            let change: QueueChange
+            do { change = try queue.handle(.move(patientID: patientID, to: status), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }
+            try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+            try self.appendAudit(AuditRecord(action: "triage.queue.move", resourceType: "patient", resourceID: Self.text(patientID),
+                                             detail: "status=\(status.rawValue)"), scope: scope, db: db)
+            return change
+        }
+    }
+
+    /// The practice's active board entries (waiting and in treatment) with the patient facts the board shows.
+    public func activeQueue(scope: AccessScope) async throws -> [QueuedPatient] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT q.*, p.name, p.mrn, p.species, p.alerts FROM triage_queue_entry q
+                JOIN patient p ON p.id = q.patient_id AND p.practice_id = q.practice_id
+                WHERE q.practice_id = ? AND q.status IN ('waiting', 'inTreatment')
+                """, arguments: [scope.practiceID.description]).map { row in
+                let alertsJSON: String = row["alerts"]
+                return QueuedPatient(entry: Self.queueEntry(from: row), name: row["name"], medicalRecordNumber: row["mrn"], species: row["species"],
+                                     alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [])
+            }
+        }
+    }
+
+    // MARK: - Rows
+
+    static func requirePatient(db: Database, scope: AccessScope, patientID: UUID) throws {
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM patient WHERE id = ? AND practice_id = ?",
+                                     arguments: [text(patientID), scope.practiceID.description]) ?? 0
+        if count == 0 { throw DomainError.notFound(resource: "patient") }
+    }
+
+    static func queueEntry(db: Database, scope: AccessScope, patientID: UUID) throws -> QueueEntry? {
+        try Row.fetchOne(db, sql: "SELECT * FROM triage_queue_entry WHERE practice_id = ? AND patient_id = ?",
+                         arguments: [scope.practiceID.description, text(patientID)]).map(queueEntry(from:))
+    }
+
+    static func queueEntry(from row: Row) -> QueueEntry {
+        QueueEntry(assessmentID: Identifier(uuidString: row["assessment_id"])!, patientID: UUID(uuidString: row["patient_id"])!,
+                   level: TriageLevel(rawValue: row["level"]) ?? .red, arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
+                   assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]), status: QueueStatus(rawValue: row["status"]) ?? .waiting,
+                   statusChangedAt: Timestamp.date(milliseconds: row["status_changed_at_ms"]))
+    }
+
+    static func saveQueueEntry(_ entry: QueueEntry, db: Database, scope: AccessScope) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO triage_queue_entry (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status, status_changed_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (practice_id, patient_id) DO UPDATE SET assessment_id = excluded.assessment_id, level = excluded.level,
+                    arrival_at_ms = excluded.arrival_at_ms, assessed_at_ms = excluded.assessed_at_ms, status = excluded.status,
+                    status_changed_at_ms = excluded.status_changed_at_ms
+                """,
+            arguments: [scope.practiceID.description, text(entry.patientID), entry.assessmentID.description, entry.level.rawValue,
+                        Timestamp.milliseconds(entry.arrival), Timestamp.milliseconds(entry.assessedAt), entry.status.rawValue,
+                        Timestamp.milliseconds(entry.statusChangedAt)])
+    }
+
+    /// Lower-case UUID text, the stored form of ids.
+    static func text(_ uuid: UUID) -> String { uuid.uuidString.lowercased() }
+}
