@@ -90,6 +90,8 @@ let package = Package(
         // MARK: - Tests (domain, storage, application tiers)
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel"], swiftSettings: strict),
         .testTarget(name: "TriageTests", dependencies: ["Triage", "SharedKernel"], swiftSettings: strict),
+        .testTarget(name: "PatientRecordsTests", dependencies: ["PatientRecords", "SharedKernel"], swiftSettings: strict),
+        .testTarget(name: "SpecialistsTests", dependencies: ["Specialists", "SharedKernel"], swiftSettings: strict),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "SharedKernel"], swiftSettings: strict),
         .testTarget(
             name: "StorageSQLiteTests",
