@@ -1,0 +1,55 @@
+import Foundation
+import SharedKernel
+
+// MARK: - Domain events
+
+/// Event kinds the booking context publishes.
+public enum AppointmentEventKind {
+    /// A new appointment.
+    public static let booked = "appointment.booked"
+    /// Rescheduled to another time or clinician.
+    public static let moved = "appointment.moved"
+    /// Called off.
+    public static let cancelled = "appointment.cancelled"
+    /// The patient arrived.
+    public static let checkedIn = "appointment.checked_in"
+    /// The consultation began (lets the board show who is with whom).
+    public static let started = "appointment.started"
+    /// Finished, with the actual duration.
+    public static let completed = "appointment.completed"
+    /// The patient did not come.
+    public static let noShow = "appointment.no_show"
+
+    /// Every kind, for subscribers and documentation.
+    public static let all = [booked, moved, cancelled, checkedIn, started, completed, noShow]
+}
+
+extension AppointmentDecision {
+    /// The events this decision should publish. Pure: the caller publishes them on the
+    /// ``EventBus`` after persisting. Payloads carry identifiers, times and status only —
+    /// never the cancellation reason, which may hold clinical detail.
+    public func events(occurredAt: Date) -> [DomainEvent] {
+        let appointment = current
+        var payload: [String: String] = [
+            "appointmentID": appointment.id.description,
+            "patientID": appointment.patientID.uuidString.lowercased(),
+            "clinicianID": appointment.clinicianID.uuidString.lowercased(),
+            "appointmentTypeID": appointment.appointmentTypeID.description,
+            "status": appointment.status.rawValue,
+            "start": Timestamp.string(appointment.time.start),
+            "end": Timestamp.string(appointment.time.end),
+        ]
+        if let previous, eventKind == AppointmentEventKind.moved {
+            payload["previousStart"] = Timestamp.string(previous.time.start)
+            payload["previousEnd"] = Timestamp.string(previous.time.end)
+            if previous.clinicianID != appointment.clinicianID {
+                payload["previousClinicianID"] = previous.clinicianID.uuidString.lowercased()
+            }
+        }
+        if let minutes = appointment.actualMinutes, eventKind == AppointmentEventKind.completed {
+            payload["actualMinutes"] = String(minutes)
+        }
+        return [DomainEvent(practiceID: appointment.practiceID, kind: eventKind, occurredAt: occurredAt,
+                            resourceID: appointment.id.description, payload: payload)]
+    }
+}

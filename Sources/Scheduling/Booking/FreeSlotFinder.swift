@@ -1,0 +1,178 @@
+import Foundation
+import SharedKernel
+
+/// Finds bookable slots. Pure: give it the practice, its rooms, the clinicians' timetables and
+/// the appointments that may be in the way; ask with a ``SlotQuery``.
+///
+/// A slot `[s, s + duration)` is offered for a clinician when
+/// - it lies inside one of the practice's opening intervals (resolved per local day in the
+///   practice's zone, so daylight-saving changes move the instants, not the wall times) and
+///   inside the clinician's working time, clear of their `unavailable` time;
+/// - `[s, s + duration + buffer)` overlaps no appointment of the clinician that holds time,
+///   each counted with its own buffer (the new appointment's buffer may run past closing:
+///   it is for notes and cleaning, not for the client);
+/// - when a room type is needed, fewer rooms of that type than exist are in use at every
+///   instant of `[s, s + duration + buffer)`;
+/// - the clinician's appointment limit for that local day is not yet reached;
+/// - `s` is a multiple of the grid after local midnight and lies in the query's range.
+public struct FreeSlotFinder: Sendable {
+    /// The practice's calendar.
+    public let calendar: PracticeCalendar
+    let openingHours: [OpeningHours]
+    let roomCapacity: [RoomType: Int]
+    let timetables: [PreparedTimetable]
+    let bookingsByClinician: [UUID: [PreparedBooking]]
+    let roomBookings: [PreparedBooking]
+
+    /// Prepares a finder. Appointments that do not hold time (cancelled, no-show) are ignored.
+    public init(practice: PracticeProfile, rooms: [Room], timetables: [ClinicianTimetable], appointments: [Appointment]) throws(ValidationError) {
+        calendar = try PracticeCalendar(timeZoneIdentifier: practice.timeZone)
+        openingHours = practice.openingHours
+        roomCapacity = Room.capacity(of: rooms)
+        // Deterministic order: slots at the same instant are listed by clinician identifier.
+        self.timetables = timetables
+            .map { PreparedTimetable($0) }
+            .sorted { $0.sortKey < $1.sortKey }
+        let prepared = appointments.filter(\.status.holdsTime).map(PreparedBooking.init).sorted { $0.occupied.start < $1.occupied.start }
+        bookingsByClinician = Dictionary(grouping: prepared, by: \.clinicianID)
+        roomBookings = prepared.filter { $0.roomType != nil }
+    }
+
+    /// Free slots for `query`, earliest first; at one instant, by clinician identifier.
+    public func slots(for query: SlotQuery) throws(ValidationError) -> [FreeSlot] {
+        try query.validate()
+        let duration = Int64(query.durationMinutes * 60), buffer = Int64(query.bufferAfterMinutes * 60)
+        let grid = Int64(query.gridMinutes * 60)
+        let excluded = query.excludingAppointmentID
+
+        // Per-day work with Foundation happens here, once per query, never per clinician.
+        let days = calendar.days(overlapping: query.range)
+        let dayStarts = days.map { Int64($0.start.timeIntervalSince1970.rounded(.down)) }
+        let dayEnds = days.map { Int64($0.end.timeIntervalSince1970.rounded(.down)) }
+        let open = days.flatMap { calendar.openIntervals(openingHours, on: $0) }.map(SecondRange.inner)
+        let requested = [SecondRange.inner(query.range)]
+
+        var roomForbidden: [SecondRange] = []
+        if let roomType = query.roomType {
+            let capacity = roomCapacity[roomType] ?? 0
+            guard capacity > 0 else { return [] }
+            roomForbidden = Self.forbiddenStarts(
+                Self.saturated(roomBookings.filter { $0.roomType == roomType && $0.id != excluded }, capacity: capacity),
+                duration: duration, buffer: buffer)
+        }
+
+        var found: [(start: Int64, order: Int, clinician: UUID)] = []
+        for (order, timetable) in timetables.enumerated() {
+            if let wanted = query.clinicianID, wanted != timetable.clinicianID { continue }
+            if let specialty = query.specialty, !timetable.specialties.contains(specialty) { continue }
+
+            let windows = SecondRange.subtract(timetable.unavailable, from: SecondRange.intersect(timetable.working, open))
+            var starts: [SecondRange] = []
+            for window in windows where window.end - window.start >= duration {
+                starts.append(SecondRange(start: window.start, end: window.end - duration + 1))
+            }
+            starts = SecondRange.intersect(starts, requested)
+            if starts.isEmpty { continue }
+
+            let bookings = (bookingsByClinician[timetable.clinicianID] ?? []).filter { $0.id != excluded }
+            var forbidden = Self.forbiddenStarts(bookings.map(\.occupied), duration: duration, buffer: buffer)
+            if let limit = timetable.maxAppointmentsPerDay {
+                forbidden += Self.fullDays(bookings, limit: limit, dayStarts: dayStarts, dayEnds: dayEnds)
+            }
+            let allowed = SecondRange.subtract(roomForbidden, from: SecondRange.subtract(SecondRange.normalized(forbidden), from: starts))
+
+            for range in allowed {
+                let day = SecondRange.lastIndex(in: dayStarts, notAfter: range.start)
+                let anchor = day >= 0 ? dayStarts[day] : range.start
+                let steps = (range.start - anchor + grid - 1) / grid
+                var start = anchor + steps * grid
+                while start < range.end {
+                    found.append((start, order, timetable.clinicianID))
+                    start += grid
+                }
+            }
+        }
+        found.sort { $0.start != $1.start ? $0.start < $1.start : $0.order < $1.order }
+        if let limit = query.limit, found.count > limit { found.removeLast(found.count - limit) }
+        return found.map {
+            FreeSlot(clinicianID: $0.clinician, start: Date(timeIntervalSince1970: TimeInterval($0.start)),
+                     end: Date(timeIntervalSince1970: TimeInterval($0.start + duration)))
+        }
+    }
+
+    // MARK: - Obstacles as forbidden start times
+
+    /// Starts `s` whose `[s, s + duration + buffer)` would overlap one of `busy`: `(b.start − duration − buffer, b.end)`.
+    static func forbiddenStarts(_ busy: [SecondRange], duration: Int64, buffer: Int64) -> [SecondRange] {
+        SecondRange.normalized(busy.map { SecondRange(start: $0.start - duration - buffer + 1, end: $0.end) })
+    }
+
+    /// Intervals in which at least `capacity` of `bookings` overlap (every room of the type is in use).
+    static func saturated(_ bookings: [PreparedBooking], capacity: Int) -> [SecondRange] {
+        // Ends sort before starts at the same second: half-open intervals that touch do not overlap.
+        let events = (bookings.map { ($0.occupied.start, 1) } + bookings.map { ($0.occupied.end, -1) })
+            .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        var result: [SecondRange] = []
+        var inUse = 0
+        var fullSince: Int64?
+        for (time, delta) in events {
+            inUse += delta
+            if inUse >= capacity, fullSince == nil { fullSince = time }
+            if inUse < capacity, let since = fullSince {
+                if since < time { result.append(SecondRange(start: since, end: time)) }
+                fullSince = nil
+            }
+        }
+        return result
+    }
+
+    /// Whole local days on which the clinician already has `limit` appointments.
+    static func fullDays(_ bookings: [PreparedBooking], limit: Int, dayStarts: [Int64], dayEnds: [Int64]) -> [SecondRange] {
+        var counts = [Int](repeating: 0, count: dayStarts.count)
+        for booking in bookings {
+            let day = SecondRange.lastIndex(in: dayStarts, notAfter: booking.start)
+            if day >= 0, booking.start < dayEnds[day] { counts[day] += 1 }
+        }
+        return counts.indices.filter { counts[$0] >= limit }.map { SecondRange(start: dayStarts[$0], end: dayEnds[$0]) }
+    }
+}
+
+// MARK: - Prepared inputs
+
+/// A timetable with its times converted to sorted second ranges.
+struct PreparedTimetable: Sendable {
+    let clinicianID: UUID
+    let sortKey: String
+    let specialties: Set<Specialty>
+    let working: [SecondRange]
+    let unavailable: [SecondRange]
+    let maxAppointmentsPerDay: Int?
+
+    init(_ timetable: ClinicianTimetable) {
+        clinicianID = timetable.clinicianID
+        sortKey = timetable.clinicianID.uuidString.lowercased()
+        specialties = timetable.specialties
+        working = SecondRange.normalized(timetable.working.map(SecondRange.inner))
+        unavailable = SecondRange.normalized(timetable.unavailable.map(SecondRange.outer))
+        maxAppointmentsPerDay = timetable.maxAppointmentsPerDay
+    }
+}
+
+/// An appointment reduced to what blocks time.
+struct PreparedBooking: Sendable {
+    let id: Identifier<Appointment>
+    let clinicianID: UUID
+    let roomType: RoomType?
+    /// Scheduled start, for counting appointments per day.
+    let start: Int64
+    /// Scheduled time plus buffer.
+    let occupied: SecondRange
+
+    init(_ appointment: Appointment) {
+        id = appointment.id
+        clinicianID = appointment.clinicianID
+        roomType = appointment.roomType
+        occupied = SecondRange.outer(appointment.occupiedTime)
+        start = occupied.start
+    }
+}
