@@ -1,6 +1,7 @@
 import Foundation
 import PatientRecords
 import SharedKernel
+import Synchronization
 import Testing
 
 @Suite("Owners and patients CSV import")
@@ -162,8 +163,40 @@ struct PatientImportPlanTests {
         }
     }
 
+    @Test("the example in docs/import-format.md imports as described")
+    func documentedExample() throws {
+        let text = """
+            owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,owner_country,patient_name,species,breed,sex,birth_date,colour,microchip,alerts
+            Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Rex,dog,Collie,male_neutered,2020-05-01,black,826012345678901,bites;needs muzzle
+            Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Tibbles,cat,,female_spayed,,"tabby, white",,
+            Ann,Lee,,0113 496 0000,,,,,Bun,rabbit,Lionhead,unknown,2024-02-29,,,
+            """
+        let plan = try PatientImportPlan.validate(text, now: Fixture.now)
+        #expect(plan.owners.map(\.fullName) == ["Jo Bloggs", "Ann Lee"])
+        #expect(plan.patients.map(\.name) == ["Rex", "Tibbles", "Bun"])
+        #expect(plan.patients[0].alerts == ["bites", "needs muzzle"])
+    }
+
+    @Test("identifiers come from the injected generator, so a plan is reproducible")
+    func deterministicIDs() throws {
+        func generator() -> IDGenerator {
+            let counter = Counter()
+            return IDGenerator { UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", counter.next()))! }
+        }
+        let text = Self.file(Self.row(name: "Rex"), Self.row(name: "Fido"))
+        let first = try PatientImportPlan.validate(text, now: Fixture.now, ids: generator())
+        let second = try PatientImportPlan.validate(text, now: Fixture.now, ids: generator())
+        #expect(first == second)
+    }
+
     @Test("the documented required columns are exactly the layout's header")
     func documentedLayout() {
         #expect(PatientImportColumn.required.map(\.rawValue).joined(separator: ",") == Self.header)
     }
+}
+
+/// A thread-safe counter for deterministic identifiers in tests.
+private final class Counter: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
 }
