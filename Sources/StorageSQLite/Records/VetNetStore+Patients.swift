@@ -3,36 +3,127 @@ import GRDB
 import PatientRecords
 import SharedKernel
 
+/// Filters of a patient search.
+public struct PatientQuery: Sendable {
+    /// Free text: prefix of a patient or owner name, a phone number, a record number or a microchip.
+    public var text: String?
+    /// Only this species.
+    public var species: Species?
+    /// Only this status (default: any).
+    public var status: Patient.Status?
+
+    /// Creates a query.
+    public init(text: String? = nil, species: Species? = nil, status: Patient.Status? = nil) {
+        self.text = text
+        self.species = species
+        self.status = status
+    }
+}
+
+/// A search hit: the patient and the main owner's name, for result lists.
+public struct PatientSummary: Sendable {
+    /// The patient.
+    public let patient: Versioned<Patient>
+    /// "First Last" of the main owner.
+    public let ownerName: String
+}
+
 extension VetNetStore {
-    /// Creates a patient in the scope's practice, assigning the next medical record number
-    /// in the same transaction (validated, audited). The owners must belong to the practice.
-    public func createPatient(_ patient: Patient, scope: AccessScope) async throws -> Patient {
+    // MARK: - Writing
+
+    /// Creates a patient, assigning the next medical record number in the same transaction
+    /// (validated, audited, idempotent per key). The owners must belong to the practice.
+    public func createPatient(_ patient: Patient, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (Versioned<Patient>, replayed: Bool) {
         try patient.validate(now: clock.now())
-        let encoder = JSONEncoder()
-        let alerts = String(decoding: try encoder.encode(patient.alerts), as: UTF8.self)
-        let now = Timestamp.string(clock.now())
         return try await writer.write { db in
-            for (field, owner) in [("ownerId", Optional(patient.ownerID)), ("coOwnerId", patient.coOwnerID)] {
-                guard let owner else { continue }
-                let exists = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM owner WHERE id = ? AND practice_id = ?",
-                                              arguments: [owner.description, scope.practiceID.description]) ?? 0
-                if exists == 0 { throw ValidationError(field: field, message: "is not an owner of this practice") }
+            let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "patient.create") {
+                try self.insertPatient(patient, db: db, scope: scope)
+                return patient.id.description
             }
-            var created = patient
-            created.medicalRecordNumber = try Self.nextMedicalRecordNumber(db: db, practiceID: scope.practiceID)
+            guard let stored = try Self.patient(db: db, practiceID: scope.practiceID, id: id) else { throw DomainError.notFound(resource: "patient") }
+            return (stored, replayed)
+        }
+    }
+
+    /// Creates a patient (helper for seeding and tests).
+    @discardableResult
+    public func createPatient(_ patient: Patient, scope: AccessScope) async throws -> Patient {
+        try await createPatient(patient, scope: scope, idempotencyKey: nil).0.value
+    }
+
+    /// Replaces a patient's details under optimistic concurrency. The record number never changes.
+    public func updatePatient(_ patient: Patient, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Patient> {
+        try patient.validate(now: clock.now())
+        return try await writer.write { db in
+            guard let current = try Self.patient(db: db, practiceID: scope.practiceID, id: patient.id.description) else {
+                throw DomainError.notFound(resource: "patient")
+            }
+            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+            try Self.requireOwners(of: patient, db: db, scope: scope)
+            var updated = patient
+            updated.medicalRecordNumber = current.value.medicalRecordNumber
+            let archivedAt: String? = updated.status == .archived
+                ? (current.value.status == .archived ? try String.fetchOne(db, sql: "SELECT archived_at FROM patient WHERE id = ?", arguments: [patient.id.description]) : Timestamp.string(self.clock.now()))
+                : nil
             try db.execute(
                 sql: """
-                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour,
-                                         microchip, status, alerts, owner_id, co_owner_id, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    UPDATE patient SET name = ?, species = ?, breed = ?, sex = ?, birth_date = ?, birth_date_estimated = ?, colour = ?,
+                        microchip = ?, status = ?, alerts = ?, owner_id = ?, co_owner_id = ?, archived_at = ?, updated_at = ?, version = version + 1
+                    WHERE id = ? AND practice_id = ?
                     """,
-                arguments: [created.id.description, scope.practiceID.description, created.medicalRecordNumber, created.name,
-                            created.species.rawValue, created.breed, created.sex.rawValue, created.birthDate.map(Self.dayString),
-                            created.birthDateEstimated, created.colour, created.microchip, created.status.rawValue, alerts,
-                            created.ownerID.description, created.coOwnerID?.description, now, now])
-            try self.appendAudit(AuditRecord(action: "patient.create", resourceType: "patient", resourceID: created.id.description),
-                                 scope: scope, db: db)
-            return created
+                arguments: [updated.name, updated.species.rawValue, updated.breed, updated.sex.rawValue, updated.birthDate.map(Self.dayString),
+                            updated.birthDateEstimated, updated.colour, updated.microchip, updated.status.rawValue, try Self.json(updated.alerts),
+                            updated.ownerID.description, updated.coOwnerID?.description, archivedAt, Timestamp.string(self.clock.now()),
+                            updated.id.description, scope.practiceID.description])
+            try Self.reindexPatient(db: db, id: updated.id.description)
+            try self.appendAudit(AuditRecord(action: "patient.update", resourceType: "patient", resourceID: updated.id.description,
+                                             detail: current.value.status != updated.status ? "status=\(updated.status.rawValue)" : nil), scope: scope, db: db)
+            return Versioned(updated, version: current.version + 1)
+        }
+    }
+
+    // MARK: - Reading
+
+    /// One patient (audited read).
+    public func patient(scope: AccessScope, id: Identifier<Patient>) async throws -> Versioned<Patient> {
+        try await writer.write { db in
+            guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: id.description) else {
+                throw DomainError.notFound(resource: "patient")
+            }
+            try self.appendAudit(AuditRecord(action: "patient.read", resourceType: "patient", resourceID: id.description), scope: scope, db: db)
+            return patient
+        }
+    }
+
+    /// Searches the practice's patients: prefix match, case- and diacritic-insensitive, on
+    /// patient and owner names, phone digits, record number and microchip; filtered by species
+    /// and status; ordered by name then id; the cursor is the last id of the page. Audited as
+    /// one search (the query text is not logged: it may contain a name).
+    public func searchPatients(scope: AccessScope, query: PatientQuery, limit: Int, after cursor: String?) async throws -> Page<PatientSummary> {
+        let match = query.text.flatMap(Self.ftsQuery)
+        return try await writer.write { db in
+            var sql = "SELECT p.*, o.first_name AS owner_first, o.last_name AS owner_last FROM patient p JOIN owner o ON o.id = p.owner_id"
+            var arguments: StatementArguments = []
+            if let match {
+                sql += " JOIN (SELECT patient_id FROM patient_search WHERE patient_search MATCH ? AND practice_id = ?) s ON s.patient_id = p.id"
+                arguments += [match, scope.practiceID.description]
+            }
+            sql += " WHERE p.practice_id = ?"
+            arguments += [scope.practiceID.description]
+            if let species = query.species { sql += " AND p.species = ?"; arguments += [species.rawValue] }
+            if let status = query.status { sql += " AND p.status = ?"; arguments += [status.rawValue] }
+            if let cursor {
+                sql += " AND (p.name, p.id) > (SELECT name, id FROM patient WHERE id = ? AND practice_id = ?)"
+                arguments += [cursor, scope.practiceID.description]
+            }
+            sql += " ORDER BY p.name, p.id LIMIT ?"
+            arguments += [limit + 1]
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let items = rows.prefix(limit).map { row in
+                PatientSummary(patient: Self.patient(from: row), ownerName: "\(row["owner_first"] as String) \(row["owner_last"] as String)")
+            }
+            try self.appendAudit(AuditRecord(action: "patient.search", resourceType: "patient", detail: "results=\(items.count)"), scope: scope, db: db)
+            return Page(items: Array(items), nextCursor: rows.count > limit ? items.last?.patient.value.id.description : nil)
         }
     }
 
@@ -43,6 +134,84 @@ extension VetNetStore {
         }
     }
 
+    // MARK: - Rows
+
+    func insertPatient(_ patient: Patient, db: Database, scope: AccessScope) throws {
+        try Self.requireOwners(of: patient, db: db, scope: scope)
+        let mrn = try Self.nextMedicalRecordNumber(db: db, practiceID: scope.practiceID)
+        let now = Timestamp.string(clock.now())
+        do {
+            try db.execute(
+                sql: """
+                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour,
+                                         microchip, status, alerts, owner_id, co_owner_id, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [patient.id.description, scope.practiceID.description, mrn, patient.name, patient.species.rawValue, patient.breed,
+                            patient.sex.rawValue, patient.birthDate.map(Self.dayString), patient.birthDateEstimated, patient.colour,
+                            patient.microchip, patient.status.rawValue, try Self.json(patient.alerts), patient.ownerID.description,
+                            patient.coOwnerID?.description, now, now])
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("microchip") == true {
+            throw ValidationError(field: "microchip", message: "is already recorded for another patient of this practice")
+        }
+        try Self.reindexPatient(db: db, id: patient.id.description)
+        try appendAudit(AuditRecord(action: "patient.create", resourceType: "patient", resourceID: patient.id.description), scope: scope, db: db)
+    }
+
+    static func requireOwners(of patient: Patient, db: Database, scope: AccessScope) throws {
+        for (field, owner) in [("ownerId", Optional(patient.ownerID)), ("coOwnerId", patient.coOwnerID)] {
+            guard let owner else { continue }
+            let exists = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM owner WHERE id = ? AND practice_id = ?",
+                                          arguments: [owner.description, scope.practiceID.description]) ?? 0
+            if exists == 0 { throw ValidationError(field: field, message: "is not an owner of this practice") }
+        }
+    }
+
+    /// Rebuilds the search row of one patient from the patient and its owners.
+    static func reindexPatient(db: Database, id: String) throws {
+        try db.execute(sql: "DELETE FROM patient_search WHERE patient_id = ?", arguments: [id])
+        try db.execute(sql: """
+            INSERT INTO patient_search (patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
+            SELECT p.id, p.practice_id, p.name,
+                   o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, ''),
+                   o.phone_digits || ' ' || (SELECT COALESCE(group_concat(json_extract(value, '$.number'), ' '), '') FROM json_each(o.phones))
+                       || COALESCE(' ' || c.phone_digits, ''),
+                   p.mrn || ' ' || REPLACE(p.mrn, '-', ''), COALESCE(p.microchip, '')
+            FROM patient p JOIN owner o ON o.id = p.owner_id LEFT JOIN owner c ON c.id = p.co_owner_id
+            WHERE p.id = ?
+            """, arguments: [id])
+    }
+
+    /// Turns user text into an FTS5 query: each word becomes a quoted prefix term, all must
+    /// match. Quoting neutralizes FTS syntax in the input; `nil` when nothing searchable remains.
+    static func ftsQuery(_ text: String) -> String? {
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "-" || $0 == "," || $0 == "(" || $0 == ")" })
+            .map { $0.replacingOccurrences(of: "\"", with: "") }
+            .filter { !$0.isEmpty }
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"\($0)\"*" }.joined(separator: " ")
+    }
+
+    static func patient(db: Database, practiceID: PracticeID, id: String) throws -> Versioned<Patient>? {
+        try Row.fetchOne(db, sql: "SELECT * FROM patient WHERE id = ? AND practice_id = ?", arguments: [id, practiceID.description]).map(patient(from:))
+    }
+
+    static func patient(from row: Row) -> Versioned<Patient> {
+        let alertsJSON: String = row["alerts"]
+        let patient = Patient(
+            id: Identifier(uuidString: row["id"])!, medicalRecordNumber: row["mrn"], name: row["name"],
+            species: Species(rawValue: row["species"]) ?? .other, breed: row["breed"], sex: Patient.Sex(rawValue: row["sex"]) ?? .unknown,
+            birthDate: (row["birth_date"] as String?).flatMap(Self.day), birthDateEstimated: row["birth_date_estimated"], colour: row["colour"],
+            microchip: row["microchip"], status: Patient.Status(rawValue: row["status"]) ?? .active,
+            alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [],
+            ownerID: Identifier(uuidString: row["owner_id"])!, coOwnerID: (row["co_owner_id"] as String?).flatMap(Identifier.init(uuidString:)))
+        return Versioned(patient, version: row["version"])
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
     /// `P-000001`, `P-000002`, … per practice; gap-free because it advances inside the creating transaction.
     static func nextMedicalRecordNumber(db: Database, practiceID: PracticeID) throws -> String {
         try db.execute(sql: """
@@ -51,14 +220,25 @@ extension VetNetStore {
             """, arguments: [practiceID.description])
         let value = try Int.fetchOne(db, sql: "SELECT value FROM practice_counter WHERE practice_id = ? AND name = 'mrn'",
                                      arguments: [practiceID.description]) ?? 1
-        return String(format: "P-%06d", value)
+        return String(format: "P-%06ld", value)
     }
 
     /// A calendar date as `yyyy-MM-dd` in UTC (dates of birth carry no time of day).
     static func dayString(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        let parts = utcCalendar.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
     }
+
+    /// Parses `yyyy-MM-dd` as midnight UTC.
+    static func day(_ text: String) -> Date? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        return utcCalendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+    }
+
+    static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
 }

@@ -8,6 +8,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-01 practices, staff, sessions, audit", migrate: v1Foundation)
         migrator.registerMigration("2026-11-02 owners, patients, clinicians", migrate: v2RecordsAndClinicians)
         migrator.registerMigration("2026-11-03 triage assessments and ER queue", migrate: v3Triage)
+        migrator.registerMigration("2026-11-04 record search and idempotency keys", migrate: v4SearchAndIdempotency)
         return migrator
     }
 
@@ -184,6 +185,28 @@ enum Migrations {
                 PRIMARY KEY (practice_id, patient_id)
             );
             CREATE INDEX triage_queue_active ON triage_queue_entry(practice_id, status);
+            """)
+    }
+
+    private static func v4SearchAndIdempotency(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Search over patient name, owners' names and phones, record number and microchip.
+            -- unicode61 with remove_diacritics folds case and accents ("Zoë" matches "zoe").
+            CREATE VIRTUAL TABLE patient_search USING fts5(
+                patient_id UNINDEXED, practice_id UNINDEXED, patient_name, owner_names, phones, mrn, microchip,
+                tokenize = 'unicode61 remove_diacritics 2'
+            );
+
+            -- A repeated create with the same Idempotency-Key answers with the first result.
+            CREATE TABLE idempotency_key (
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                key TEXT NOT NULL,
+                operation TEXT NOT NULL,
+                fingerprint TEXT NOT NULL,
+                resource_id TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                PRIMARY KEY (practice_id, key)
+            );
             """)
     }
 }

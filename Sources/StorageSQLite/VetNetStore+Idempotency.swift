@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+import SharedKernel
+
+/// An `Idempotency-Key` sent with a create, and the fingerprint of the request it came with.
+public struct IdempotencyKey: Sendable {
+    /// The client's key (at most 200 characters).
+    public let key: String
+    /// A hash of the request body: the same key with a different body is an error, not a replay.
+    public let fingerprint: String
+
+    /// Creates a key.
+    public init(key: String, fingerprint: String) {
+        self.key = key
+        self.fingerprint = fingerprint
+    }
+}
+
+extension VetNetStore {
+    /// Runs `create` at most once per idempotency key: the key is claimed in the same
+    /// transaction as the creation, so concurrent retries serialize on SQLite's writer lock and
+    /// all but the first find the key and get the first resource's id. Returns the id and
+    /// whether this was a replay.
+    static func idempotent(db: Database, scope: AccessScope, key: IdempotencyKey?, operation: String,
+                           create: () throws -> String) throws -> (id: String, replayed: Bool) {
+        guard let key else { return (try create(), false) }
+        if let row = try Row.fetchOne(db, sql: "SELECT operation, fingerprint, resource_id FROM idempotency_key WHERE practice_id = ? AND key = ?",
+                                      arguments: [scope.practiceID.description, key.key]) {
+            guard row["operation"] == operation, row["fingerprint"] == key.fingerprint else {
+                throw DomainError.conflict("This Idempotency-Key was already used for a different request.")
+            }
+            return (row["resource_id"], true)
+        }
+        let id = try create()
+        try db.execute(sql: "INSERT INTO idempotency_key (practice_id, key, operation, fingerprint, resource_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: [scope.practiceID.description, key.key, operation, key.fingerprint, id, Timestamp.string(Date())])
+        return (id, false)
+    }
+}
