@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Appointment lifecycle")
 struct AppointmentLifecycleTests {
-    static let start = Fixture.at("2026-06-10T09:00:00Z")
-    static let later = TimeRange(start: Fixture.at("2026-06-11T10:00:00Z"), end: Fixture.at("2026-06-11T10:30:00Z"))!
+    static let start = BookingFixture.at("2026-06-10T09:00:00Z")
+    static let later = TimeRange(start: BookingFixture.at("2026-06-11T10:00:00Z"), end: BookingFixture.at("2026-06-11T10:30:00Z"))!
 
     static let commands: [AppointmentCommand] = [
         .reschedule(to: later, clinicianID: nil), .checkIn, .start, .complete(actualMinutes: nil),
@@ -19,7 +19,7 @@ struct AppointmentLifecycleTests {
     ]
 
     private static func appointment(_ status: AppointmentStatus) -> Appointment {
-        var appointment = Fixture.booking(1, "2026-06-10T09:00:00Z", "2026-06-10T09:30:00Z")
+        var appointment = BookingFixture.booking(1, "2026-06-10T09:00:00Z", "2026-06-10T09:30:00Z")
         appointment.status = status
         if status == .inProgress { appointment.startedAt = start }
         return appointment
@@ -30,7 +30,7 @@ struct AppointmentLifecycleTests {
     func table(status: AppointmentStatus, command: AppointmentCommand) throws {
         let key = "\(status.rawValue)→\(command.targetStatus.rawValue)"
         // Late enough for a no-show, early enough to reschedule into tomorrow.
-        let now = Fixture.at("2026-06-10T09:20:00Z")
+        let now = BookingFixture.at("2026-06-10T09:20:00Z")
         let result = Result { () throws(AppointmentLifecycleError) in try Self.appointment(status).decide(command, at: now) }
         switch result {
         case .success(let decision):
@@ -77,31 +77,31 @@ struct AppointmentLifecycleTests {
     func badReschedule() {
         let appointment = Self.appointment(.booked)
         #expect(throws: AppointmentLifecycleError.self) {
-            try appointment.decide(.reschedule(to: appointment.time, clinicianID: nil), at: Fixture.at("2026-06-01T00:00:00Z"))
+            try appointment.decide(.reschedule(to: appointment.time, clinicianID: nil), at: BookingFixture.at("2026-06-01T00:00:00Z"))
         }
         #expect(throws: AppointmentLifecycleError.self) {
-            try appointment.decide(.reschedule(to: Self.later, clinicianID: nil), at: Fixture.at("2026-06-12T00:00:00Z"))
+            try appointment.decide(.reschedule(to: Self.later, clinicianID: nil), at: BookingFixture.at("2026-06-12T00:00:00Z"))
         }
     }
 
     @Test("a full visit publishes booked, checked_in, started, completed in order; a move carries the old time")
     func events() throws {
-        let now = Fixture.at("2026-06-01T12:00:00Z")
-        let booked = try Appointment.book(practiceID: Fixture.practiceID, patientID: UUID(), clinicianID: Fixture.clinician(1),
-                                          type: Fixture.consult, start: Self.start, now: now)
+        let now = BookingFixture.at("2026-06-01T12:00:00Z")
+        let booked = try Appointment.book(practiceID: BookingFixture.practiceID, patientID: UUID(), clinicianID: BookingFixture.clinician(1),
+                                          type: BookingFixture.consult, start: Self.start, now: now)
         var appointment = booked.current
         #expect(appointment.roomType == .exam && appointment.bufferAfterMinutes == 5 && appointment.durationMinutes == 20)
         var kinds = [booked.eventKind]
-        let moved = try appointment.handle(.reschedule(to: Self.later, clinicianID: Fixture.clinician(2)), at: now)
+        let moved = try appointment.handle(.reschedule(to: Self.later, clinicianID: BookingFixture.clinician(2)), at: now)
         #expect(moved.events(occurredAt: now).first?.payload["previousStart"] == Timestamp.string(Self.start))
-        #expect(moved.events(occurredAt: now).first?.payload["previousClinicianID"] == Fixture.clinician(1).uuidString.lowercased())
+        #expect(moved.events(occurredAt: now).first?.payload["previousClinicianID"] == BookingFixture.clinician(1).uuidString.lowercased())
         kinds.append(moved.eventKind)
         for command in [AppointmentCommand.checkIn, .start, .complete(actualMinutes: 18)] {
             kinds.append(try appointment.handle(command, at: Self.later.start).eventKind)
         }
         #expect(kinds == ["appointment.booked", "appointment.moved", "appointment.checked_in", "appointment.started", "appointment.completed"])
         let event = try #require(booked.events(occurredAt: now).first)
-        #expect(event.practiceID == Fixture.practiceID && event.resourceID == appointment.id.description)
+        #expect(event.practiceID == BookingFixture.practiceID && event.resourceID == appointment.id.description)
         #expect(event.payload["status"] == "booked")
     }
 
@@ -117,8 +117,8 @@ struct AppointmentLifecycleTests {
     @Test("booking checks duration and refuses the past")
     func bookingValidation() {
         do {
-            _ = try Appointment.book(practiceID: Fixture.practiceID, patientID: UUID(), clinicianID: Fixture.clinician(1),
-                                     type: Fixture.consult, start: Self.start, durationMinutes: 0, now: Self.start.addingTimeInterval(60))
+            _ = try Appointment.book(practiceID: BookingFixture.practiceID, patientID: UUID(), clinicianID: BookingFixture.clinician(1),
+                                     type: BookingFixture.consult, start: Self.start, durationMinutes: 0, now: Self.start.addingTimeInterval(60))
             Issue.record("accepted")
         } catch {
             #expect(error.errors.map(\.field) == ["durationMinutes", "start"])

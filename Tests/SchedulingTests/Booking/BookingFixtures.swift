@@ -3,7 +3,7 @@ import Scheduling
 import SharedKernel
 
 /// Shared builders for the booking tests.
-enum Fixture {
+enum BookingFixture {
     static let practiceID = PracticeID()
 
     /// Parses an RFC 3339 instant.

@@ -13,7 +13,7 @@ struct DaylightSavingTests {
 
     private func firstSlot(month: Int, day: Int) throws -> Date? {
         let range = londonDay(month, day)
-        let finder = try FreeSlotFinder(practice: Fixture.practice(), rooms: [], timetables: [Fixture.timetable(1, working: [range])], appointments: [])
+        let finder = try FreeSlotFinder(practice: BookingFixture.practice(), rooms: [], timetables: [BookingFixture.timetable(1, working: [range])], appointments: [])
         return try finder.slots(for: SlotQuery(range: range, durationMinutes: 30, gridMinutes: 30)).first?.start
     }
 
@@ -22,7 +22,7 @@ struct DaylightSavingTests {
         (10, 24, "2026-10-24T08:00:00Z"), (10, 25, "2026-10-25T09:00:00Z"), (10, 26, "2026-10-26T09:00:00Z"),
     ])
     func nineOClock(month: Int, day: Int, expected: String) throws {
-        #expect(try firstSlot(month: month, day: day) == Fixture.at(expected))
+        #expect(try firstSlot(month: month, day: day) == BookingFixture.at(expected))
     }
 
     @Test("local days are 23 hours in spring, 25 in autumn, 24 otherwise", arguments: [(3, 29, 23), (10, 25, 25), (3, 28, 24), (10, 26, 24)])
@@ -35,8 +35,8 @@ struct DaylightSavingTests {
     ])
     func allDay(month: Int, day: Int, count: Int) throws {
         let range = londonDay(month, day)
-        let finder = try FreeSlotFinder(practice: Fixture.practice(opens: 0, closes: 1440), rooms: [],
-                                        timetables: [Fixture.timetable(1, working: [range])], appointments: [])
+        let finder = try FreeSlotFinder(practice: BookingFixture.practice(opens: 0, closes: 1440), rooms: [],
+                                        timetables: [BookingFixture.timetable(1, working: [range])], appointments: [])
         let slots = try finder.slots(for: SlotQuery(range: range, durationMinutes: 15, gridMinutes: 15))
         #expect(slots.count == count)
         let localHours = slots.map { Calendar.london.component(.hour, from: $0.start) }
@@ -49,10 +49,10 @@ struct DaylightSavingTests {
     @Test("opening hours inside the skipped hour produce no time")
     func openingInsideGap() throws {
         let range = londonDay(3, 29)
-        let practice = PracticeProfile(id: Fixture.practiceID, name: "Night Vets", timeZone: "Europe/London",
+        let practice = PracticeProfile(id: BookingFixture.practiceID, name: "Night Vets", timeZone: "Europe/London",
                                        openingHours: [OpeningHours(weekday: 7, opensMinute: 60, closesMinute: 120),
                                                       OpeningHours(weekday: 7, opensMinute: 120, closesMinute: 180)])
-        let finder = try FreeSlotFinder(practice: practice, rooms: [], timetables: [Fixture.timetable(1, working: [range])], appointments: [])
+        let finder = try FreeSlotFinder(practice: practice, rooms: [], timetables: [BookingFixture.timetable(1, working: [range])], appointments: [])
         let slots = try finder.slots(for: SlotQuery(range: range, durationMinutes: 30, gridMinutes: 30))
         #expect(slots.starts == ["2026-03-29T01:00:00Z", "2026-03-29T01:30:00Z"]) // 02:00 and 02:30 BST
     }
@@ -60,8 +60,8 @@ struct DaylightSavingTests {
     @Test("a query spanning both changes resolves each local day in its own offset")
     func spanning() throws {
         let range = TimeRange(start: londonDay(3, 28).start, end: londonDay(3, 30).end)!
-        let finder = try FreeSlotFinder(practice: Fixture.practice(opens: 540, closes: 570), rooms: [],
-                                        timetables: [Fixture.timetable(1, working: [range])], appointments: [])
+        let finder = try FreeSlotFinder(practice: BookingFixture.practice(opens: 540, closes: 570), rooms: [],
+                                        timetables: [BookingFixture.timetable(1, working: [range])], appointments: [])
         let slots = try finder.slots(for: SlotQuery(range: range, durationMinutes: 30, gridMinutes: 30))
         #expect(slots.starts == ["2026-03-28T09:00:00Z", "2026-03-29T08:00:00Z", "2026-03-30T08:00:00Z"])
     }

@@ -6,11 +6,11 @@ import Testing
 @Suite("Duration prediction")
 struct DurationPredictorTests {
     static let dental = AppointmentType(name: "Dental", defaultDurationMinutes: 30, fee: Money(minorUnits: 20000, currency: "GBP"))
-    static let origin = Fixture.at("2026-01-05T09:00:00Z")
+    static let origin = BookingFixture.at("2026-01-05T09:00:00Z")
 
     private static func visits(_ minutes: [Int], species: Species = .dog, clinician: Int = 1, type: AppointmentType = dental) -> [CompletedVisit] {
         minutes.enumerated().map { index, value in
-            CompletedVisit(appointmentTypeID: type.id, species: species, complexity: 0.3, clinicianID: Fixture.clinician(clinician),
+            CompletedVisit(appointmentTypeID: type.id, species: species, complexity: 0.3, clinicianID: BookingFixture.clinician(clinician),
                            actualMinutes: value, completedAt: origin.addingTimeInterval(TimeInterval(index * 3600)))
         }
     }
@@ -18,7 +18,7 @@ struct DurationPredictorTests {
     @Test("no or too little history falls back to the type's default", arguments: [0, 4])
     func fallback(count: Int) {
         let predictor = DurationPredictor(history: Self.visits(Array(repeating: 60, count: count)))
-        let prediction = predictor.predict(type: Self.dental, species: .dog, clinicianID: Fixture.clinician(1))
+        let prediction = predictor.predict(type: Self.dental, species: .dog, clinicianID: BookingFixture.clinician(1))
         #expect(prediction.minutes == 30 && prediction.levels.isEmpty)
     }
 
@@ -42,7 +42,7 @@ struct DurationPredictorTests {
             + Self.visits(Array(repeating: 45, count: 10), species: .dog, clinician: 3)
         let predictor = DurationPredictor(history: history, shrinkage: 0, gridMinutes: 1)
         #expect(predictor.predict(type: Self.dental, species: .rabbit, clinicianID: nil).minutes == 50)
-        let slow = predictor.predict(type: Self.dental, species: .dog, clinicianID: Fixture.clinician(3))
+        let slow = predictor.predict(type: Self.dental, species: .dog, clinicianID: BookingFixture.clinician(3))
         #expect(slow.levels == [.type, .species, .clinician])
         #expect(slow.minutes == 45)
         #expect(predictor.predict(type: Self.dental, species: .cat, clinicianID: nil).levels == [.type])
@@ -67,7 +67,7 @@ struct DurationPredictorTests {
             if species == .rabbit { minutes += 10 }
             if clinician == 4 { minutes = minutes * 3 / 2 }
             minutes = max(5, minutes + minutes * noise() / 100)
-            history.append(CompletedVisit(appointmentTypeID: type.id, species: species, complexity: 0.5, clinicianID: Fixture.clinician(clinician),
+            history.append(CompletedVisit(appointmentTypeID: type.id, species: species, complexity: 0.5, clinicianID: BookingFixture.clinician(clinician),
                                           actualMinutes: minutes, completedAt: Self.origin.addingTimeInterval(TimeInterval(index * 1800))))
         }
         let result = DurationPredictor.evaluate(history: history, types: [consult, surgery])

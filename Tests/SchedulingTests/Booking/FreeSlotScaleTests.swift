@@ -13,15 +13,15 @@ struct FreeSlotScaleTests {
         var appointments: [Appointment] = []
         for n in 0..<50 {
             let start = day.start.addingTimeInterval(TimeInterval((7 + n % 3) * 3600))
-            timetables.append(Fixture.timetable(n, working: [TimeRange(start: start, end: start.addingTimeInterval(9 * 3600))!]))
+            timetables.append(BookingFixture.timetable(n, working: [TimeRange(start: start, end: start.addingTimeInterval(9 * 3600))!]))
             for k in 0..<10 {
                 let begin = start.addingTimeInterval(TimeInterval(k * 50 * 60 + (n % 7) * 300))
-                var booking = Fixture.booking(n, "2026-03-29T00:00:00Z", "2026-03-29T00:20:00Z", buffer: 5)
+                var booking = BookingFixture.booking(n, "2026-03-29T00:00:00Z", "2026-03-29T00:20:00Z", buffer: 5)
                 booking.time = TimeRange(start: begin, end: begin.addingTimeInterval(1200))!
                 appointments.append(booking)
             }
         }
-        let finder = try FreeSlotFinder(practice: Fixture.practice(opens: 480, closes: 1140), rooms: [],
+        let finder = try FreeSlotFinder(practice: BookingFixture.practice(opens: 480, closes: 1140), rooms: [],
                                         timetables: timetables, appointments: appointments)
         let query = SlotQuery(range: day, durationMinutes: 20, bufferAfterMinutes: 5, gridMinutes: 5)
         let clock = ContinuousClock()

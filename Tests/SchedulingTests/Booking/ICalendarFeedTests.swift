@@ -27,13 +27,13 @@ struct ICalendarFeedTests {
 
     @Test("a feed with a booked and a cancelled appointment")
     func document() throws {
-        let booked = Fixture.booking(1, "2026-03-29T08:00:00Z", "2026-03-29T08:30:00Z")
-        let cancelled = Fixture.booking(1, "2026-03-27T09:00:00Z", "2026-03-27T09:20:00Z", status: .cancelled)
+        let booked = BookingFixture.booking(1, "2026-03-29T08:00:00Z", "2026-03-29T08:30:00Z")
+        let cancelled = BookingFixture.booking(1, "2026-03-27T09:00:00Z", "2026-03-27T09:20:00Z", status: .cancelled)
         let text = ICalendarFeed.render(
             calendarName: "Dr Hart, Riverside",
             events: [ICalendarEvent(appointment: booked, patientName: "Rex", appointmentTypeName: "Consultation", roomName: "Consult 2"),
                      ICalendarEvent(appointment: cancelled, patientName: "Mittens; the cat", appointmentTypeName: "Vaccination")],
-            generatedAt: Fixture.at("2026-03-20T12:00:00Z"))
+            generatedAt: BookingFixture.at("2026-03-20T12:00:00Z"))
         #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//VetNet//Scheduling//EN\r\n"))
         #expect(text.hasSuffix("END:VEVENT\r\nEND:VCALENDAR\r\n"))
         #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
