@@ -19,7 +19,7 @@ struct SeedCommand: AsyncParsableCommand {
         defer { try? vetStore.close() }
         let accounts = AccountService(store: vetStore)
         guard let summary = try await DemoPractice.seedIfEmpty(store: vetStore, accounts: accounts,
-                                                               password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"], now: Date()) else {
+                                                               password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }, now: Date()) else {
             printError("The store at \(store.dataURL.path) already holds a practice; the demo is only seeded into an empty store.")
             throw ExitCode(1)
         }

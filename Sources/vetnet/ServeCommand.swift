@@ -50,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
         let (app, services) = try await buildApplication(configuration: configuration, store: vetStore, metrics: registry, logger: logger)
         if demo {
             if let summary = try await DemoPractice.seedIfEmpty(store: vetStore, accounts: services.accounts,
-                                                                password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"], now: Date()) {
+                                                                password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }, now: Date()) {
                 print(DemoBanner.text(summary, host: host, port: port))
             } else {
                 print("The store already holds a practice; the demo was not seeded again. Sign in with the accounts printed when it was seeded.")
