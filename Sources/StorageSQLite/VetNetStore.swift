@@ -12,6 +12,10 @@ public final class VetNetStore: Sendable {
     public let writer: any DatabaseWriter
     /// Key of the audit hash chain.
     let auditKey: AuditKey
+    /// Encrypts note text and documents at rest.
+    let cipher: RecordCipher
+    /// Where document files are kept (`nil` for in-memory stores, which keep none).
+    public let documentsDirectory: URL?
     /// Time source for audit entries and session expiry.
     public let clock: Clock
 
@@ -28,7 +32,7 @@ public final class VetNetStore: Sendable {
     }
 
     /// Opens (creating if needed) `vetnet.sqlite` in `directory`, enforces durability and runs migrations.
-    public static func open(directory: URL, auditKey: AuditKey, clock: Clock = .system) throws -> VetNetStore {
+    public static func open(directory: URL, auditKey: AuditKey, cipher: RecordCipher, clock: Clock = .system) throws -> VetNetStore {
         // Medical records: the directory is private to the service account.
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var configuration = Configuration()
@@ -42,23 +46,31 @@ public final class VetNetStore: Sendable {
             return try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
         }
         guard level == 2 else { throw OpenError.synchronousNotFull(level) }
-        let store = VetNetStore(writer: pool, auditKey: auditKey, clock: clock)
+        let documents = directory.appendingPathComponent("documents")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let store = VetNetStore(writer: pool, auditKey: auditKey, cipher: cipher, documentsDirectory: documents, clock: clock)
         try store.migrate()
         return store
     }
 
     /// An in-memory store for tests, migrated.
-    public static func inMemory(auditKey: AuditKey = AuditKey(bytes: Array(repeating: 7, count: 32)), clock: Clock = .system) throws -> VetNetStore {
+    /// Documents go to `documentsDirectory` when given (tests of uploads pass a temporary one).
+    public static func inMemory(auditKey: AuditKey = AuditKey(bytes: Array(repeating: 7, count: 32)), clock: Clock = .system,
+                                documentsDirectory: URL? = nil) throws -> VetNetStore {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
-        let store = VetNetStore(writer: try DatabaseQueue(configuration: configuration), auditKey: auditKey, clock: clock)
+        let cipher = try RecordCipher(keyBytes: Array(repeating: 9, count: 32))
+        let store = VetNetStore(writer: try DatabaseQueue(configuration: configuration), auditKey: auditKey, cipher: cipher,
+                                documentsDirectory: documentsDirectory, clock: clock)
         try store.migrate()
         return store
     }
 
-    init(writer: any DatabaseWriter, auditKey: AuditKey, clock: Clock) {
+    init(writer: any DatabaseWriter, auditKey: AuditKey, cipher: RecordCipher, documentsDirectory: URL?, clock: Clock) {
         self.writer = writer
         self.auditKey = auditKey
+        self.cipher = cipher
+        self.documentsDirectory = documentsDirectory
         self.clock = clock
     }
 

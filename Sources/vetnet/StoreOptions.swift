@@ -15,9 +15,14 @@ struct StoreOptions: ParsableArguments {
         try AuditKey.load(configured: ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"], dataDirectory: dataURL)
     }
 
+    /// The note and document cipher from VETNET_RECORD_KEY (base64, 32 bytes) or `record.key` in the data directory.
+    func recordCipher() throws -> RecordCipher {
+        try RecordCipher.load(configured: ProcessInfo.processInfo.environment["VETNET_RECORD_KEY"], dataDirectory: dataURL)
+    }
+
     /// Opens (and migrates) the store.
     func openStore() throws -> VetNetStore {
-        try VetNetStore.open(directory: dataURL, auditKey: try auditKey())
+        try VetNetStore.open(directory: dataURL, auditKey: try auditKey(), cipher: try recordCipher())
     }
 }
 

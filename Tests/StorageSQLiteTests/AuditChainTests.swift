@@ -100,10 +100,10 @@ struct AuditChainTests {
     func wrongKey() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-audit-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try VetNetStore.open(directory: directory, auditKey: AuditKey(bytes: Array(repeating: 1, count: 32)))
+        let store = try VetNetStore.open(directory: directory, auditKey: AuditKey(bytes: Array(repeating: 1, count: 32)), cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
         try await store.createPractice(PracticeProfile(id: PracticeID(), name: "K", timeZone: "UTC", openingHours: []))
         try store.close()
-        let other = try VetNetStore.open(directory: directory, auditKey: AuditKey(bytes: Array(repeating: 2, count: 32)))
+        let other = try VetNetStore.open(directory: directory, auditKey: AuditKey(bytes: Array(repeating: 2, count: 32)), cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
         #expect(try await other.verifyAuditChain().firstProblem?.sequence == 1)
         try other.close()
     }

@@ -12,7 +12,7 @@ struct StoreTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-store-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = try AuditKey.load(configured: nil, dataDirectory: directory)
-        let store = try VetNetStore.open(directory: directory, auditKey: key)
+        let store = try VetNetStore.open(directory: directory, auditKey: key, cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
         #expect(try store.synchronousLevel() == 2)
         let mode = try await store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
@@ -22,7 +22,7 @@ struct StoreTests {
         let again = try AuditKey.load(configured: nil, dataDirectory: directory)
         try await store.createPractice(PracticeProfile(id: PracticeID(), name: "P", timeZone: "UTC", openingHours: []))
         try store.close()
-        let reopened = try VetNetStore.open(directory: directory, auditKey: again)
+        let reopened = try VetNetStore.open(directory: directory, auditKey: again, cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
         #expect(try await reopened.verifyAuditChain().isIntact)
         try reopened.close()
     }

@@ -9,6 +9,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-02 owners, patients, clinicians", migrate: v2RecordsAndClinicians)
         migrator.registerMigration("2026-11-03 triage assessments and ER queue", migrate: v3Triage)
         migrator.registerMigration("2026-11-04 record search and idempotency keys", migrate: v4SearchAndIdempotency)
+        migrator.registerMigration("2026-11-05 medical record", migrate: v5MedicalRecord)
         return migrator
     }
 
@@ -207,6 +208,125 @@ enum Migrations {
                 created_at TEXT NOT NULL,
                 PRIMARY KEY (practice_id, key)
             );
+            """)
+    }
+
+    private static func v5MedicalRecord(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE weight (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                value TEXT NOT NULL,               -- exact decimal as entered
+                unit TEXT NOT NULL CHECK (unit IN ('kg','g','lb')),
+                grams INTEGER NOT NULL CHECK (grams > 0),
+                measured_at TEXT NOT NULL,
+                recorded_by TEXT,
+                created_at TEXT NOT NULL
+            );
+            CREATE INDEX weight_patient ON weight(patient_id, measured_at);
+
+            CREATE TABLE problem (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                name TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('active','resolved')),
+                onset_date TEXT,
+                resolved_date TEXT,
+                created_at TEXT NOT NULL,
+                version INTEGER NOT NULL DEFAULT 1
+            );
+            CREATE INDEX problem_patient ON problem(patient_id);
+
+            CREATE TABLE allergy (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                substance TEXT NOT NULL,
+                reaction TEXT,
+                severity TEXT NOT NULL,
+                created_at TEXT NOT NULL
+            );
+            CREATE INDEX allergy_patient ON allergy(patient_id);
+
+            CREATE TABLE medication (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                drug TEXT NOT NULL,
+                concentration_mg_per_ml TEXT NOT NULL,
+                dose_mg_per_kg TEXT NOT NULL,
+                route TEXT NOT NULL,
+                frequency TEXT NOT NULL,
+                start_date TEXT NOT NULL,
+                end_date TEXT,
+                prescribed_by TEXT,
+                created_at TEXT NOT NULL
+            );
+            CREATE INDEX medication_patient ON medication(patient_id);
+
+            CREATE TABLE vaccination (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                vaccine TEXT NOT NULL,
+                administered_date TEXT NOT NULL,
+                batch TEXT,
+                next_due_date TEXT,
+                created_at TEXT NOT NULL
+            );
+            CREATE INDEX vaccination_patient ON vaccination(patient_id);
+            CREATE INDEX vaccination_due ON vaccination(practice_id, next_due_date);
+
+            -- Notes and addenda hold their text encrypted (AES-GCM); the rest stays queryable.
+            -- They are append-only: corrections are addenda. Only a purge of an archived
+            -- patient may delete them.
+            CREATE TABLE clinical_note (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                author_id TEXT NOT NULL,
+                author_name TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                sealed_text BLOB NOT NULL
+            );
+            CREATE INDEX clinical_note_patient ON clinical_note(patient_id, created_at);
+            CREATE TABLE note_addendum (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                note_id TEXT NOT NULL REFERENCES clinical_note(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                author_id TEXT NOT NULL,
+                author_name TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                sealed_text BLOB NOT NULL
+            );
+            CREATE INDEX note_addendum_note ON note_addendum(note_id, created_at);
+            CREATE TRIGGER clinical_note_no_update BEFORE UPDATE ON clinical_note
+            BEGIN SELECT RAISE(ABORT, 'clinical notes are append-only; add an addendum'); END;
+            CREATE TRIGGER note_addendum_no_update BEFORE UPDATE ON note_addendum
+            BEGIN SELECT RAISE(ABORT, 'addenda are append-only'); END;
+            CREATE TRIGGER clinical_note_no_delete BEFORE DELETE ON clinical_note
+            WHEN (SELECT status FROM patient WHERE id = OLD.patient_id) IS NOT 'archived'
+            BEGIN SELECT RAISE(ABORT, 'clinical notes are append-only'); END;
+            CREATE TRIGGER note_addendum_no_delete BEFORE DELETE ON note_addendum
+            WHEN (SELECT status FROM patient WHERE id = OLD.patient_id) IS NOT 'archived'
+            BEGIN SELECT RAISE(ABORT, 'addenda are append-only'); END;
+
+            -- Document bytes live encrypted under documents/ named by their SHA-256.
+            CREATE TABLE document (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                file_name TEXT NOT NULL,
+                content_type TEXT NOT NULL,
+                byte_count INTEGER NOT NULL,
+                sha256 TEXT NOT NULL,
+                uploaded_by TEXT,
+                created_at TEXT NOT NULL
+            );
+            CREATE INDEX document_patient ON document(patient_id);
             """)
     }
 }
