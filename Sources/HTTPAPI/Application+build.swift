@@ -44,7 +44,7 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: ProblemDetailsMiddleware())
     router.add(middleware: MetricsMiddleware())
-    router.add(middleware: BodyLimitMiddleware(maxBytes: configuration.maxBodyBytes))
+    router.add(middleware: BodyLimitMiddleware(jsonLimit: configuration.maxBodyBytes, documentLimit: VetNetStore.maxDocumentBytes + 1))
     router.add(middleware: AuthenticationMiddleware(accounts: services.accounts))
 
     router.get("/openapi.yaml") { _, _ in

@@ -19,8 +19,8 @@ struct AppFixture: Sendable {
     let accountsA: [Role: StaffAccount]
     let adminB: StaffAccount
 
-    static func make(maxBodyBytes: Int = 64 * 1024) async throws -> AppFixture {
-        let store = try VetNetStore.inMemory()
+    static func make(maxBodyBytes: Int = 64 * 1024, documentsDirectory: URL? = nil) async throws -> AppFixture {
+        let store = try VetNetStore.inMemory(documentsDirectory: documentsDirectory)
         let service = AccountService(store: store)
         let a = PracticeProfile(id: PracticeID(), name: "Alpha Vets", timeZone: "Europe/London", openingHours: [])
         let b = PracticeProfile(id: PracticeID(), name: "Beta Vets", timeZone: "Europe/Paris", openingHours: [])

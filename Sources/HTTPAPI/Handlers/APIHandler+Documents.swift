@@ -1,0 +1,52 @@
+import Foundation
+import OpenAPIRuntime
+import PatientRecords
+import SharedKernel
+import StorageSQLite
+
+extension APIHandler {
+    func listDocuments(_ input: Operations.ListDocuments.Input) async throws -> Operations.ListDocuments.Output {
+        let caller = try await authorize(.readRecords, action: "record.document.list", resourceType: "patient", resourceID: input.path.patientId)
+        let documents = try await store.documents(patientID: try Self.identifier(input.path.patientId, resource: "patient"), scope: caller.scope)
+        return .ok(.init(body: .json(.init(items: documents.map(Components.Schemas.Document.init)))))
+    }
+
+    func uploadDocument(_ input: Operations.UploadDocument.Input) async throws -> Operations.UploadDocument.Output {
+        let caller = try await authorize(.writeRecords, action: "record.document.upload", resourceType: "patient", resourceID: input.path.patientId)
+        let (type, body): (String, HTTPBody) = switch input.body {
+        case .pdf(let body): ("application/pdf", body)
+        case .png(let body): ("image/png", body)
+        case .jpeg(let body): ("image/jpeg", body)
+        }
+        let data = try await Data(collecting: body, upTo: VetNetStore.maxDocumentBytes + 1)
+        let info = try await store.addDocument(patientID: try Self.identifier(input.path.patientId, resource: "patient"),
+                                               fileName: input.query.fileName, declaredType: type, data: data, scope: caller.scope)
+        return .created(.init(body: .json(.init(info))))
+    }
+
+    func downloadDocument(_ input: Operations.DownloadDocument.Input) async throws -> Operations.DownloadDocument.Output {
+        let caller = try await authorize(.readRecords, action: "record.document.download", resourceType: "document", resourceID: input.path.documentId)
+        guard let id = UUID(uuidString: input.path.documentId) else { throw DomainError.notFound(resource: "document") }
+        let (info, data) = try await store.document(id: id, patientID: try Self.identifier(input.path.patientId, resource: "patient"), scope: caller.scope)
+        let body = HTTPBody(data)
+        switch DocumentKind(rawValue: info.contentType) {
+        case .png: return .ok(.init(body: .png(body)))
+        case .jpeg: return .ok(.init(body: .jpeg(body)))
+        case .pdf, nil: return .ok(.init(body: .pdf(body)))
+        }
+    }
+
+    func purgeArchived(_ input: Operations.PurgeArchived.Input) async throws -> Operations.PurgeArchived.Output {
+        let caller = try await authorize(.administerData, action: "patient.purge", resourceType: "patient")
+        let years = input.query.retentionYears ?? 7
+        let purged = try await store.purgeArchivedPatients(scope: caller.scope, retention: Double(years) * 365.25 * 86_400)
+        return .ok(.init(body: .json(.init(purged: purged, retentionYears: years))))
+    }
+}
+
+extension Components.Schemas.Document {
+    init(_ info: DocumentInfo) {
+        self.init(id: info.id.uuidString.lowercased(), patientId: info.patientID.description, fileName: info.fileName, contentType: info.contentType,
+                  byteCount: info.byteCount, sha256: info.sha256, createdAt: info.createdAt)
+    }
+}
