@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "StorageSQLite",
             dependencies: [
-                "SharedKernel", "PatientRecords", "Specialists", "Triage",
+                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "SharedKernel", "PatientRecords", "Specialists", "Triage", "StorageSQLite",
+                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "StorageSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -95,13 +95,14 @@ let package = Package(
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "SharedKernel"], swiftSettings: strict),
         .testTarget(
             name: "StorageSQLiteTests",
-            dependencies: ["StorageSQLite", "SharedKernel", "PatientRecords", "Triage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HTTPAPITests",
             dependencies: [
-                "HTTPAPI", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage",
+                "HTTPAPI", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -31,7 +31,7 @@ extension APIHandler {
         let result = TriageEngine(clock: store.clock).evaluate(triageCase, arrival: arrival)
         let (stored, change) = try await store.recordAssessment(scope: caller.scope, patientID: patientID, caseJSON: caseJSON,
                                                                 result: result, arrival: arrival)
-        for event in change.events(practiceID: caller.account.practiceID, occurredAt: now) { await events.publish(event) }
+        for event in change?.events(practiceID: caller.account.practiceID, occurredAt: now) ?? [] { await events.publish(event) }
         return .created(.init(body: .json(try Self.wireAssessment(stored))))
     }
 

@@ -84,6 +84,7 @@ extension Components.Schemas.Patient {
                           birthDateEstimated: patient.birthDateEstimated, colour: patient.colour, microchip: patient.microchip,
                           status: .init(rawValue: patient.status.rawValue), alerts: patient.alerts, ownerId: patient.ownerID.description,
                           coOwnerId: patient.coOwnerID?.description),
-            value2: .init(id: patient.id.description, medicalRecordNumber: patient.medicalRecordNumber ?? "", age: nil, version: stored.version))
+            value2: .init(id: patient.id.description, medicalRecordNumber: patient.medicalRecordNumber ?? "", age: patient.age(now: now)?.description,
+                          version: stored.version))
     }
 }

@@ -136,9 +136,11 @@ extension VetNetStore {
 
     // MARK: - Rows
 
-    func insertPatient(_ patient: Patient, db: Database, scope: AccessScope) throws {
+    /// Inserts a patient with the next record number, or with `recordNumber` when restoring a
+    /// practice that already assigned one (the caller then moves the counter past it).
+    func insertPatient(_ patient: Patient, db: Database, scope: AccessScope, recordNumber: String? = nil) throws {
         try Self.requireOwners(of: patient, db: db, scope: scope)
-        let mrn = try Self.nextMedicalRecordNumber(db: db, practiceID: scope.practiceID)
+        let mrn = try recordNumber ?? Self.nextMedicalRecordNumber(db: db, practiceID: scope.practiceID)
         let now = Timestamp.string(clock.now())
         do {
             try db.execute(
@@ -170,17 +172,20 @@ extension VetNetStore {
     /// Rebuilds the search row of one patient from the patient and its owners.
     static func reindexPatient(db: Database, id: String) throws {
         try db.execute(sql: "DELETE FROM patient_search WHERE patient_id = ?", arguments: [id])
-        try db.execute(sql: """
-            INSERT INTO patient_search (patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
-            SELECT p.id, p.practice_id, p.name,
-                   o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, ''),
-                   o.phone_digits || ' ' || (SELECT COALESCE(group_concat(json_extract(value, '$.number'), ' '), '') FROM json_each(o.phones))
-                       || COALESCE(' ' || c.phone_digits, ''),
-                   p.mrn || ' ' || REPLACE(p.mrn, '-', ''), COALESCE(p.microchip, '')
-            FROM patient p JOIN owner o ON o.id = p.owner_id LEFT JOIN owner c ON c.id = p.co_owner_id
-            WHERE p.id = ?
-            """, arguments: [id])
+        try db.execute(sql: searchRowsSQL + " WHERE p.id = ?", arguments: [id])
     }
+
+    /// Inserts the search rows of the patients a `WHERE` clause appended to it selects; one
+    /// definition, so bulk loads index exactly as single writes do.
+    static let searchRowsSQL = """
+        INSERT INTO patient_search (patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
+        SELECT p.id, p.practice_id, p.name,
+               o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, ''),
+               o.phone_digits || ' ' || (SELECT COALESCE(group_concat(json_extract(value, '$.number'), ' '), '') FROM json_each(o.phones))
+                   || COALESCE(' ' || c.phone_digits, ''),
+               p.mrn || ' ' || REPLACE(p.mrn, '-', ''), COALESCE(p.microchip, '')
+        FROM patient p JOIN owner o ON o.id = p.owner_id LEFT JOIN owner c ON c.id = p.co_owner_id
+        """
 
     /// Turns user text into an FTS5 query: each word becomes a quoted prefix term, all must
     /// match. Quoting neutralizes FTS syntax in the input; `nil` when nothing searchable remains.

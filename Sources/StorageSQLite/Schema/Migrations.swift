@@ -10,6 +10,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-03 triage assessments and ER queue", migrate: v3Triage)
         migrator.registerMigration("2026-11-04 record search and idempotency keys", migrate: v4SearchAndIdempotency)
         migrator.registerMigration("2026-11-05 medical record", migrate: v5MedicalRecord)
+        migrator.registerMigration("2026-11-06 scheduling", migrate: v6Scheduling)
         return migrator
     }
 
@@ -327,6 +328,98 @@ enum Migrations {
                 created_at TEXT NOT NULL
             );
             CREATE INDEX document_patient ON document(patient_id);
+            """)
+    }
+
+    private static func v6Scheduling(_ db: Database) throws {
+        try db.execute(sql: """
+            -- A clinician's week, breaks, time off and extra sessions (validated in the domain).
+            CREATE TABLE clinician_availability (
+                clinician_id TEXT PRIMARY KEY NOT NULL REFERENCES clinician(id),
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                availability TEXT NOT NULL,
+                version INTEGER NOT NULL DEFAULT 1
+            );
+
+            CREATE TABLE room (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                name TEXT NOT NULL,
+                type TEXT NOT NULL CHECK (type IN ('exam','surgery','dental','imaging','isolation')),
+                active INTEGER NOT NULL DEFAULT 1,
+                UNIQUE (practice_id, name)
+            );
+
+            CREATE TABLE appointment_type (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                name TEXT NOT NULL,
+                definition TEXT NOT NULL,          -- JSON of the domain value
+                UNIQUE (practice_id, name)
+            );
+
+            -- holds_time is 1 while the appointment keeps its clinician and room busy; the CHECK
+            -- ties it to the status so no statement can free time without changing status.
+            CREATE TABLE appointment (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                clinician_id TEXT NOT NULL REFERENCES clinician(id),
+                appointment_type_id TEXT NOT NULL REFERENCES appointment_type(id),
+                room_type TEXT,
+                room_id TEXT REFERENCES room(id),
+                start_ms INTEGER NOT NULL,
+                end_ms INTEGER NOT NULL,
+                occupied_end_ms INTEGER NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('booked','checked_in','in_progress','completed','cancelled','no_show')),
+                holds_time INTEGER NOT NULL CHECK (holds_time = (status IN ('booked','checked_in','in_progress','completed'))),
+                checked_in_at_ms INTEGER,
+                started_at_ms INTEGER,
+                completed_at_ms INTEGER,
+                actual_minutes INTEGER,
+                cancellation_reason TEXT,
+                reason TEXT,
+                created_at TEXT NOT NULL,
+                version INTEGER NOT NULL DEFAULT 1,
+                CHECK (start_ms < end_ms AND end_ms <= occupied_end_ms)
+            );
+            CREATE INDEX appointment_clinician_time ON appointment(clinician_id, start_ms);
+            CREATE INDEX appointment_room_time ON appointment(room_id, start_ms);
+            CREATE INDEX appointment_practice_time ON appointment(practice_id, start_ms);
+            CREATE INDEX appointment_patient ON appointment(patient_id);
+
+            -- No two time-holding appointments of one clinician, or of one room, overlap
+            -- (half-open intervals, buffers included) — on every write path, not only the API's.
+            CREATE TRIGGER appointment_no_clinician_overlap_insert BEFORE INSERT ON appointment
+            WHEN NEW.holds_time = 1 AND EXISTS (
+                SELECT 1 FROM appointment a WHERE a.clinician_id = NEW.clinician_id AND a.holds_time = 1 AND a.id <> NEW.id
+                  AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+            BEGIN SELECT RAISE(ABORT, 'appointment overlap: clinician already booked'); END;
+            CREATE TRIGGER appointment_no_room_overlap_insert BEFORE INSERT ON appointment
+            WHEN NEW.holds_time = 1 AND NEW.room_id IS NOT NULL AND EXISTS (
+                SELECT 1 FROM appointment a WHERE a.room_id = NEW.room_id AND a.holds_time = 1 AND a.id <> NEW.id
+                  AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+            BEGIN SELECT RAISE(ABORT, 'appointment overlap: room already booked'); END;
+            CREATE TRIGGER appointment_no_clinician_overlap_update BEFORE UPDATE ON appointment
+            WHEN NEW.holds_time = 1 AND EXISTS (
+                SELECT 1 FROM appointment a WHERE a.clinician_id = NEW.clinician_id AND a.holds_time = 1 AND a.id <> NEW.id
+                  AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+            BEGIN SELECT RAISE(ABORT, 'appointment overlap: clinician already booked'); END;
+            CREATE TRIGGER appointment_no_room_overlap_update BEFORE UPDATE ON appointment
+            WHEN NEW.holds_time = 1 AND NEW.room_id IS NOT NULL AND EXISTS (
+                SELECT 1 FROM appointment a WHERE a.room_id = NEW.room_id AND a.holds_time = 1 AND a.id <> NEW.id
+                  AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+            BEGIN SELECT RAISE(ABORT, 'appointment overlap: room already booked'); END;
+
+            -- Calendar feeds: only a hash of each unguessable token is stored.
+            CREATE TABLE calendar_feed (
+                token_hash TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                clinician_id TEXT NOT NULL REFERENCES clinician(id),
+                created_at TEXT NOT NULL,
+                revoked_at TEXT
+            );
+            CREATE INDEX calendar_feed_clinician ON calendar_feed(clinician_id);
             """)
     }
 }

@@ -42,14 +42,19 @@ extension VetNetStore {
 
     /// Stores an assessment and moves the ER board in one transaction: admits the patient or
     /// re-triages them (the board follows the latest assessment). Audited.
-    public func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date) async throws -> (StoredAssessment, QueueChange) {
+    /// With `admitToQueue` false (a non-urgent intake given a future slot) the assessment is
+    /// kept in the history but the patient does not join the board.
+    public func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
+                                 admitToQueue: Bool = true) async throws -> (StoredAssessment, QueueChange?) {
         let assessment = TriageAssessment(patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
         let resultJSON = result.encodedJSON(prettyPrinted: false)
         return try await writer.write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
             var queue = TriageQueue(entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
-            let change: QueueChange
-            do { change = try queue.handle(.admit(assessment), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }
+            var change: QueueChange?
+            if admitToQueue {
+                do { change = try queue.handle(.admit(assessment), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }
+            }
             try db.execute(
                 sql: """
                     INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level,
@@ -59,7 +64,7 @@ extension VetNetStore {
                 arguments: [assessment.id.description, scope.practiceID.description, Self.text(patientID), scope.actorID?.description,
                             Timestamp.milliseconds(arrival), Timestamp.milliseconds(result.assessedAt), result.level.rawValue,
                             result.rulesVersion, String(decoding: caseJSON, as: UTF8.self), String(decoding: resultJSON, as: UTF8.self)])
-            try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+            if let change { try Self.saveQueueEntry(change.entry, db: db, scope: scope) }
             try self.appendAudit(AuditRecord(action: "triage.assess", resourceType: "patient", resourceID: Self.text(patientID),
                                              detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"), scope: scope, db: db)
             let stored = StoredAssessment(id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,

@@ -1,0 +1,116 @@
+import Foundation
+import OpenAPIRuntime
+import PatientRecords
+import Scheduling
+import SharedKernel
+import Specialists
+import StorageSQLite
+import Triage
+
+extension APIHandler {
+    func matchClinicians(_ input: Operations.MatchClinicians.Input) async throws -> Operations.MatchClinicians.Output {
+        let caller = try await authorize(.book, action: "matching.rank", resourceType: "clinician")
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        var errors = FieldErrorCollector()
+        let specialties = body.specialties.enumerated().compactMap { index, text -> Specialty? in
+            guard let specialty = Specialty(rawValue: text) else { errors.add("specialties[\(index)]", "'\(text)' is not a specialty"); return nil }
+            return specialty
+        }
+        var patientID: UUID?
+        if let text = body.patientId {
+            patientID = UUID(uuidString: text)
+            if patientID == nil { errors.add("patientId", "must be a UUID") }
+        }
+        try errors.throwIfAny()
+        let (result, _) = try await scheduling.match(scope: caller.scope, specialties: specialties, species: Species(rawValue: body.species.rawValue)!,
+                                                     complexity: body.complexity, maxWaitMinutes: body.maxWaitMinutes, patientID: patientID)
+        return .ok(.init(body: .json(.init(ranked: result.ranked.map(Components.Schemas.RankedClinician.init),
+                                           excluded: result.excluded.map { .init(clinicianId: $0.clinicianID.description, displayName: $0.displayName, reason: $0.reason) }))))
+    }
+
+    /// One call for an arrival: the patient (existing or new), the triage, ranked clinicians and
+    /// offered slots within the maximum wait. Red and orange patients join the ER board at once
+    /// with the on-duty emergency clinician instead of a future slot.
+    func intake(_ input: Operations.Intake.Input) async throws -> Operations.Intake.Output {
+        let caller = try await authorize(.triage, action: "intake", resourceType: "patient")
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        let caseJSON = try JSONEncoder().encode(body._case)
+        let triageCase: TriageCase
+        do { triageCase = try TriageCase(jsonData: caseJSON) } catch {
+            throw ValidationError(error.errors.map { FieldError(field: $0.field == "$" ? "case" : "case.\($0.field)", message: $0.message) })
+        }
+        let patientID = try await intakePatient(body, species: triageCase.species, scope: caller.scope)
+        let now = store.clock.now()
+        let record = try await store.medicalRecord(scope: caller.scope, patientID: patientID).0
+        let result = TriageEngine(clock: store.clock).evaluate(triageCase, arrival: now,
+                                                              context: TriageContext(chronicConditionCount: record.activeProblems.count))
+        let emergency = result.level <= .orange
+        let (stored, change) = try await store.recordAssessment(scope: caller.scope, patientID: patientID.rawValue, caseJSON: caseJSON, result: result,
+                                                                arrival: now, admitToQueue: emergency)
+        for event in change?.events(practiceID: caller.account.practiceID, occurredAt: now) ?? [] { await events.publish(event) }
+
+        let specialties = result.specialties.map(\.specialty)
+        let (match, snapshot) = try await scheduling.match(scope: caller.scope, specialties: specialties, species: triageCase.species,
+                                                           complexity: result.complexity.score, maxWaitMinutes: result.level.maxWaitMinutes,
+                                                           patientID: patientID.rawValue)
+        var output = Components.Schemas.IntakeResponse(
+            patientId: patientID.description, assessmentId: stored.id.description, triage: try Self.wireResult(result), emergency: emergency,
+            clinicians: match.ranked.map(Components.Schemas.RankedClinician.init), offeredSlots: [])
+        if emergency {
+            // The on-duty emergency clinician: the best-ranked emergency specialist working now, else the best-ranked working now.
+            let working = { (candidate: ClinicianMatch) -> Bool in
+                guard let availability = snapshot.availabilities[candidate.clinicianID]?.value else { return false }
+                return availability.windows(overlapping: TimeRange(start: now, end: now.addingTimeInterval(60))!, timeZone: snapshot.timeZone).contains { $0.contains(now) }
+            }
+            let isEmergencySpecialist = { (candidate: ClinicianMatch) in
+                snapshot.clinicians.first { $0.id == candidate.clinicianID }?.expertise.contains { $0.specialty == .emergencyCriticalCare } ?? false
+            }
+            let onDuty = match.ranked.first { working($0) && isEmergencySpecialist($0) } ?? match.ranked.first(where: working) ?? match.ranked.first
+            output.onDutyClinician = onDuty.map(Components.Schemas.RankedClinician.init)
+            return .ok(.init(body: .json(output)))
+        }
+        guard let type = intakeType(body.appointmentTypeId, specialties: specialties, types: snapshot.types) else {
+            return .ok(.init(body: .json(output)))
+        }
+        let minutes = try await scheduling.predictedMinutes(scope: caller.scope, type: type, species: triageCase.species, clinicianID: nil)
+        let window = TimeRange(start: now, end: now.addingTimeInterval(Double(result.level.maxWaitMinutes) * 60))!
+        var offered: [FreeSlot] = []
+        for candidate in match.ranked where offered.count < 5 {
+            var query = SlotQuery(range: window, appointmentType: type, durationMinutes: minutes, clinicianID: candidate.clinicianID.rawValue)
+            query.limit = 2
+            offered += try snapshot.finder.slots(for: query).filter { $0.start >= now }
+        }
+        output.offeredSlots = offered.prefix(5).map { Components.Schemas.Slot($0, snapshot: snapshot) }
+        output.appointmentTypeId = type.id.description
+        output.durationMinutes = minutes
+        return .ok(.init(body: .json(output)))
+    }
+
+    /// The patient of an intake: an existing one of this practice, or a new owner and patient.
+    private func intakePatient(_ body: Components.Schemas.IntakeRequest, species: Species, scope: AccessScope) async throws -> Identifier<Patient> {
+        if let text = body.patientId {
+            let id: Identifier<Patient> = try Self.identifier(text, resource: "patient")
+            _ = try await store.patient(scope: scope, id: id)
+            return id
+        }
+        guard let new = body.newPatient else { throw ValidationError(field: "patientId", message: "give an existing patientId or a newPatient") }
+        guard new.patient.species.rawValue == species.rawValue else {
+            throw ValidationError(field: "case.species", message: "must match newPatient.patient.species")
+        }
+        let owner = try await store.createOwner(Owner(wire: new.owner, id: Identifier()), scope: scope)
+        let input = Components.Schemas.PatientInput(name: new.patient.name, species: new.patient.species, breed: new.patient.breed,
+                                                     sex: new.patient.sex.flatMap { .init(rawValue: $0.rawValue) }, birthDate: new.patient.birthDate,
+                                                     ownerId: owner.id.description)
+        return try await store.createPatient(try Patient(wire: input, id: Identifier()), scope: scope).id
+    }
+
+    /// The appointment type of an intake: the one asked for, else the first whose specialty is
+    /// the case's best, else a general one (no specialty and no special room).
+    private func intakeType(_ requested: String?, specialties: [Specialty], types: [AppointmentType]) -> AppointmentType? {
+        if let requested, let type = types.first(where: { $0.id.description == requested.lowercased() }) { return type }
+        for specialty in specialties {
+            if let type = types.first(where: { $0.requiredSpecialty == specialty }) { return type }
+        }
+        return types.first { $0.requiredSpecialty == nil && $0.requiredRoomType == nil || $0.requiredRoomType == .exam && $0.requiredSpecialty == nil }
+    }
+}

@@ -1,0 +1,190 @@
+import Crypto
+import Foundation
+import OpenAPIRuntime
+import Scheduling
+import SharedKernel
+import Specialists
+import StorageSQLite
+
+extension APIHandler {
+    var scheduling: SchedulingService { SchedulingService(store: store, events: events) }
+
+    // MARK: - Clinicians and availability
+
+    func listSpecialists(_ input: Operations.ListSpecialists.Input) async throws -> Operations.ListSpecialists.Output {
+        let caller = try await authorize(.readRecords, action: "clinician.list", resourceType: "clinician")
+        return .ok(.init(body: .json(.init(items: try await store.clinicians(scope: caller.scope).map(Components.Schemas.Specialist.init)))))
+    }
+
+    func getAvailability(_ input: Operations.GetAvailability.Input) async throws -> Operations.GetAvailability.Output {
+        let caller = try await authorize(.readRecords, action: "clinician.availability.read", resourceType: "clinician", resourceID: input.path.clinicianId)
+        let id: Identifier<Clinician> = try Self.identifier(input.path.clinicianId, resource: "clinician")
+        guard try await store.clinicians(scope: caller.scope).contains(where: { $0.id == id }) else { throw DomainError.notFound(resource: "clinician") }
+        let stored = try await store.availabilities(scope: caller.scope)[id] ?? Versioned(ClinicianAvailability(clinicianID: id, weekly: []), version: 0)
+        return .ok(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(stored.value))))
+    }
+
+    func setAvailability(_ input: Operations.SetAvailability.Input) async throws -> Operations.SetAvailability.Output {
+        let caller = try await authorize(.manageSchedule, action: "clinician.availability.update", resourceType: "clinician", resourceID: input.path.clinicianId)
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        let availability = try ClinicianAvailability(wire: body, clinicianID: try Self.identifier(input.path.clinicianId, resource: "clinician"))
+        let stored = try await store.setAvailability(availability, scope: caller.scope, expectedVersion: try Self.expectedVersion(input.headers.ifMatch))
+        return .ok(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(stored.value))))
+    }
+
+    // MARK: - Calendar feeds
+
+    func createCalendarFeed(_ input: Operations.CreateCalendarFeed.Input) async throws -> Operations.CreateCalendarFeed.Output {
+        let caller = try await authorize(.manageSchedule, action: "clinician.calendar_feed.create", resourceType: "clinician", resourceID: input.path.clinicianId)
+        let token = SessionToken.generate()
+        try await store.createCalendarFeed(tokenHash: SessionToken.hash(token), clinicianID: try Self.identifier(input.path.clinicianId, resource: "clinician"),
+                                           scope: caller.scope)
+        return .created(.init(body: .json(.init(url: "/calendar/\(token)"))))
+    }
+
+    func revokeCalendarFeeds(_ input: Operations.RevokeCalendarFeeds.Input) async throws -> Operations.RevokeCalendarFeeds.Output {
+        let caller = try await authorize(.manageSchedule, action: "clinician.calendar_feed.revoke", resourceType: "clinician", resourceID: input.path.clinicianId)
+        try await store.revokeCalendarFeeds(clinicianID: try Self.identifier(input.path.clinicianId, resource: "clinician"), scope: caller.scope)
+        return .noContent(.init())
+    }
+
+    func getCalendarFeed(_ input: Operations.GetCalendarFeed.Input) async throws -> Operations.GetCalendarFeed.Output {
+        guard let (practiceID, clinicianID) = try await store.calendarFeed(tokenHash: SessionToken.hash(input.path.token)) else {
+            throw DomainError.notFound(resource: "calendar")
+        }
+        let scope = AccessScope.system(practiceID, requestID: RequestState.requestID)
+        let now = store.clock.now()
+        let range = TimeRange(start: now.addingTimeInterval(-30 * 86_400), end: now.addingTimeInterval(90 * 86_400))!
+        let appointments = try await store.appointments(scope: scope, overlapping: range, clinicianID: clinicianID.rawValue).map(\.value)
+        let names = try await store.patientNames(ids: appointments.map(\.patientID), scope: scope)
+        let types = Dictionary(try await store.appointmentTypes(scope: scope).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let rooms = Dictionary(try await store.rooms(scope: scope).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let clinician = try await store.clinicians(scope: scope).first { $0.id == clinicianID }
+        let events = appointments.map {
+            ICalendarEvent(appointment: $0, patientName: names[$0.patientID] ?? "Patient", appointmentTypeName: types[$0.appointmentTypeID] ?? "Appointment",
+                           roomName: $0.roomID.flatMap { rooms[$0] })
+        }
+        try await store.recordAudit(AuditRecord(action: "clinician.calendar_feed.read", resourceType: "clinician", resourceID: clinicianID.description), scope: scope)
+        let text = ICalendarFeed.render(calendarName: clinician?.displayName ?? "VetNet", events: events, generatedAt: now)
+        return .ok(.init(body: .textCalendar(HTTPBody(text))))
+    }
+
+    // MARK: - Rooms and types
+
+    func listRooms(_ input: Operations.ListRooms.Input) async throws -> Operations.ListRooms.Output {
+        let caller = try await authorize(.readRecords, action: "room.list", resourceType: "room")
+        return .ok(.init(body: .json(.init(items: try await store.rooms(scope: caller.scope).map(Components.Schemas.Room.init)))))
+    }
+
+    func createRoom(_ input: Operations.CreateRoom.Input) async throws -> Operations.CreateRoom.Output {
+        let caller = try await authorize(.manageSchedule, action: "room.create", resourceType: "room")
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        let room = try await store.createRoom(Room(name: body.name, type: RoomType(rawValue: body._type.rawValue)!), scope: caller.scope)
+        return .created(.init(body: .json(.init(room))))
+    }
+
+    func listAppointmentTypes(_ input: Operations.ListAppointmentTypes.Input) async throws -> Operations.ListAppointmentTypes.Output {
+        let caller = try await authorize(.readRecords, action: "appointment_type.list", resourceType: "appointment_type")
+        return .ok(.init(body: .json(.init(items: try await store.appointmentTypes(scope: caller.scope).map(Components.Schemas.AppointmentType.init)))))
+    }
+
+    func createAppointmentType(_ input: Operations.CreateAppointmentType.Input) async throws -> Operations.CreateAppointmentType.Output {
+        let caller = try await authorize(.manageSchedule, action: "appointment_type.create", resourceType: "appointment_type")
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        var specialty: Specialty?
+        if let text = body.requiredSpecialty {
+            specialty = Specialty(rawValue: text)
+            if specialty == nil { throw ValidationError(field: "requiredSpecialty", message: "'\(text)' is not a specialty") }
+        }
+        let type = AppointmentType(name: body.name, defaultDurationMinutes: body.defaultDurationMinutes, bufferAfterMinutes: body.bufferAfterMinutes ?? 0,
+                                   requiredSpecialty: specialty, requiredRoomType: body.requiredRoomType.flatMap { RoomType(rawValue: $0.rawValue) },
+                                   fee: Money(minorUnits: body.feeMinorUnits ?? 0, currency: body.currency ?? "GBP"))
+        return .created(.init(body: .json(.init(try await store.createAppointmentType(type, scope: caller.scope)))))
+    }
+
+    // MARK: - Slots and appointments
+
+    func findSlots(_ input: Operations.FindSlots.Input) async throws -> Operations.FindSlots.Output {
+        let caller = try await authorize(.book, action: "appointment.slots", resourceType: "appointment")
+        guard let range = TimeRange(start: input.query.from, end: input.query.to) else { throw ValidationError(field: "to", message: "must be after from") }
+        guard range.duration <= 31 * 86_400 else { throw ValidationError(field: "to", message: "the period is at most 31 days") }
+        let snapshot = try await scheduling.snapshot(scope: caller.scope, range: range)
+        let typeID: Identifier<AppointmentType> = try Self.identifier(input.query.appointmentTypeId, resource: "appointment type")
+        guard let type = snapshot.types.first(where: { $0.id == typeID }) else { throw ValidationError(field: "appointmentTypeId", message: "is not an appointment type of this practice") }
+        let clinicianID = try input.query.clinicianId.map { (text: String) -> UUID in
+            guard let id = UUID(uuidString: text) else { throw ValidationError(field: "clinicianId", message: "must be a UUID") }
+            return id
+        }
+        var minutes = input.query.durationMinutes ?? 0
+        if input.query.durationMinutes == nil {
+            minutes = try await scheduling.predictedMinutes(scope: caller.scope, type: type, species: input.query.species.flatMap { Species(rawValue: $0.rawValue) },
+                                                            clinicianID: clinicianID)
+        }
+        var query = SlotQuery(range: range, appointmentType: type, durationMinutes: minutes, clinicianID: clinicianID)
+        query.limit = input.query.limit ?? 50
+        let now = store.clock.now()
+        let slots = try snapshot.finder.slots(for: query).filter { $0.start >= now }
+        return .ok(.init(body: .json(.init(durationMinutes: minutes, items: slots.prefix(query.limit ?? 50).map { Components.Schemas.Slot($0, snapshot: snapshot) }))))
+    }
+
+    func listAppointments(_ input: Operations.ListAppointments.Input) async throws -> Operations.ListAppointments.Output {
+        let caller = try await authorize(.book, action: "appointment.list", resourceType: "appointment")
+        guard let range = TimeRange(start: input.query.from, end: input.query.to) else { throw ValidationError(field: "to", message: "must be after from") }
+        let items = try await store.appointments(scope: caller.scope, overlapping: range, clinicianID: input.query.clinicianId.flatMap(UUID.init(uuidString:)))
+        return .ok(.init(body: .json(.init(items: items.map(Components.Schemas.Appointment.init)))))
+    }
+
+    func bookAppointment(_ input: Operations.BookAppointment.Input) async throws -> Operations.BookAppointment.Output {
+        let caller = try await authorize(.book, action: "appointment.book", resourceType: "appointment")
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        var errors = FieldErrorCollector()
+        let patient = UUID(uuidString: body.patientId), clinician = UUID(uuidString: body.clinicianId)
+        let type = Identifier<AppointmentType>(uuidString: body.appointmentTypeId)
+        if patient == nil { errors.add("patientId", "must be a UUID") }
+        if clinician == nil { errors.add("clinicianId", "must be a UUID") }
+        if type == nil { errors.add("appointmentTypeId", "must be a UUID") }
+        try errors.throwIfAny()
+        do {
+            let stored = try await scheduling.book(scope: caller.scope, patientID: patient!, clinicianID: clinician!, typeID: type!, start: body.start,
+                                                   durationMinutes: body.durationMinutes, reason: body.reason,
+                                                   idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body))
+            return .created(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(stored))))
+        } catch let unavailable as SlotUnavailable {
+            return .conflict(.init(body: .applicationProblemJson(.init(unavailable))))
+        }
+    }
+
+    func transitionAppointment(_ input: Operations.TransitionAppointment.Input) async throws -> Operations.TransitionAppointment.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        let permission: Permission = .book
+        let caller = try await authorize(permission, action: "appointment.\(body.action.rawValue)", resourceType: "appointment", resourceID: input.path.appointmentId)
+        let id: Identifier<Appointment> = try Self.identifier(input.path.appointmentId, resource: "appointment")
+        let command: AppointmentCommand
+        switch body.action {
+        case .reschedule:
+            guard let start = body.start else { throw ValidationError(field: "start", message: "is required to reschedule") }
+            let current = try await store.appointment(scope: caller.scope, id: id).value
+            let time = TimeRange(start: start, end: start.addingTimeInterval(current.time.duration))!
+            command = .reschedule(to: time, clinicianID: body.clinicianId.flatMap(UUID.init(uuidString:)))
+        case .checkIn: command = .checkIn
+        case .start: command = .start
+        case .complete: command = .complete(actualMinutes: body.actualMinutes)
+        case .cancel: command = .cancel(reason: body.reason ?? "")
+        case .noShow: command = .markNoShow
+        }
+        do {
+            let stored = try await scheduling.transition(scope: caller.scope, id: id, command: command, expectedVersion: try Self.expectedVersion(input.headers.ifMatch))
+            return .ok(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(stored))))
+        } catch let unavailable as SlotUnavailable {
+            return .conflict(.init(body: .applicationProblemJson(.init(unavailable))))
+        }
+    }
+
+    func getDurationModel(_ input: Operations.GetDurationModel.Input) async throws -> Operations.GetDurationModel.Output {
+        let caller = try await authorize(.readAnalytics, action: "schedule.duration_model.read", resourceType: "appointment")
+        let history = try await scheduling.completedVisits(scope: caller.scope)
+        let evaluation = DurationPredictor.evaluate(history: history, types: try await store.appointmentTypes(scope: caller.scope))
+        return .ok(.init(body: .json(.init(trainCount: evaluation.trainCount, testCount: evaluation.testCount,
+                                           predictorMAE: evaluation.predictorMAE, defaultMAE: evaluation.defaultMAE))))
+    }
+}

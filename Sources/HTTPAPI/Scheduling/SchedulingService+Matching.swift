@@ -1,0 +1,44 @@
+import Foundation
+import Scheduling
+import SharedKernel
+import Specialists
+import StorageSQLite
+
+extension SchedulingService {
+    /// Ranks the practice's clinicians for a case: each candidate's earliest free start within
+    /// the search window (for the case's top specialty), today's workload and capacity, and
+    /// continuity with the patient.
+    func match(scope: AccessScope, specialties: [Specialty], species: Species, complexity: Double, maxWaitMinutes: Int?,
+               patientID: UUID?, durationMinutes: Int = 20) async throws -> (MatchResult, Snapshot) {
+        let now = store.clock.now()
+        let horizon = max(Double(maxWaitMinutes ?? 0) * 60, 7 * 86_400)
+        let range = TimeRange(start: now, end: now.addingTimeInterval(horizon))!
+        let snapshot = try await snapshot(scope: scope, range: range)
+        let today = snapshot.finder.calendar.day(containing: now)
+        let localToday = LocalDate.containing(now, timeZone: snapshot.timeZone)
+        var previous: Set<Identifier<Clinician>> = []
+        if let patientID { previous = try await store.previousClinicians(patientID: patientID, scope: scope) }
+        let candidates = try snapshot.clinicians.map { clinician -> MatchCandidate in
+            var query = SlotQuery(range: range, durationMinutes: durationMinutes, clinicianID: clinician.id.rawValue)
+            query.limit = 1
+            let earliest = try snapshot.finder.slots(for: query).first?.start
+            let booked = snapshot.appointments.filter { $0.clinicianID == clinician.id.rawValue && $0.status.holdsTime && $0.time.overlaps(today) }
+                .reduce(0) { $0 + $1.durationMinutes }
+            let capacity = localToday.flatMap { snapshot.availabilities[clinician.id]?.value.capacityMinutes(on: $0, timeZone: snapshot.timeZone) } ?? 0
+            return MatchCandidate(clinician: clinician, earliestStart: earliest, bookedMinutes: booked, capacityMinutes: capacity)
+        }
+        let matchCase = MatchCase(specialties: specialties, species: species, complexity: complexity, maxWaitMinutes: maxWaitMinutes,
+                                  patientID: patientID, previousClinicianIDs: previous)
+        return (try ClinicianMatcher().rank(matchCase, candidates: candidates, now: now), snapshot)
+    }
+}
+
+extension LocalDate {
+    /// The local calendar date of `instant` in `timeZone`.
+    static func containing(_ instant: Date, timeZone: TimeZone) -> LocalDate? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+        return LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)
+    }
+}

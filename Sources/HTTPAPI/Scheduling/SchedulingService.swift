@@ -1,0 +1,166 @@
+import Foundation
+import Scheduling
+import SharedKernel
+import Specialists
+import StorageSQLite
+
+/// A booking that cannot be made at the requested time, with the nearest free alternatives.
+struct SlotUnavailable: Error, Sendable {
+    /// Why (never names another patient).
+    let detail: String
+    /// The appointment in the way, when one is.
+    let conflictingTime: TimeRange?
+    /// Nearest free starts before and after the requested one.
+    let alternatives: [FreeSlot]
+}
+
+/// The scheduling rules that need the store: free slots, booking with its race-proof guard,
+/// lifecycle changes, matching, duration prediction. Pure decisions come from the domain
+/// modules; this type loads what they need and persists what they decide.
+struct SchedulingService: Sendable {
+    let store: VetNetStore
+    let events: EventBus
+
+    /// What the free-slot finder and the matcher need for a period.
+    struct Snapshot: Sendable {
+        let practice: PracticeProfile
+        let clinicians: [Clinician]
+        let availabilities: [Identifier<Clinician>: Versioned<ClinicianAvailability>]
+        let types: [AppointmentType]
+        let rooms: [Room]
+        let appointments: [Appointment]
+        let finder: FreeSlotFinder
+
+        var timeZone: TimeZone { finder.calendar.timeZone }
+
+        func clinician(_ id: UUID) -> Clinician? { clinicians.first { $0.id.rawValue == id } }
+    }
+
+    // MARK: - Loading
+
+    /// Loads everything for `range` (bookings a day either side, so buffers and caps are right).
+    func snapshot(scope: AccessScope, range: TimeRange) async throws -> Snapshot {
+        let practice = try await store.practice(scope: scope)
+        let clinicians = try await store.clinicians(scope: scope)
+        let availabilities = try await store.availabilities(scope: scope)
+        let types = try await store.appointmentTypes(scope: scope)
+        let rooms = try await store.rooms(scope: scope)
+        let widened = TimeRange(start: range.start.addingTimeInterval(-86_400), end: range.end.addingTimeInterval(86_400))!
+        let appointments = try await store.appointments(scope: scope, overlapping: widened).map(\.value)
+        guard let zone = TimeZone(identifier: practice.timeZone) else { throw ValidationError(field: "timeZone", message: "unknown") }
+        let timetables = clinicians.map { clinician in
+            ClinicianTimetable(clinicianID: clinician.id.rawValue, specialties: Set(clinician.expertise.map(\.specialty)),
+                               working: availabilities[clinician.id]?.value.windows(overlapping: widened, timeZone: zone) ?? [],
+                               maxAppointmentsPerDay: clinician.maxAppointmentsPerDay)
+        }
+        let finder = try FreeSlotFinder(practice: practice, rooms: rooms, timetables: timetables, appointments: appointments)
+        return Snapshot(practice: practice, clinicians: clinicians, availabilities: availabilities, types: types, rooms: rooms,
+                        appointments: appointments, finder: finder)
+    }
+
+    /// The duration the practice's history predicts for a type (the type's default without history).
+    func predictedMinutes(scope: AccessScope, type: AppointmentType, species: Species?, clinicianID: UUID?) async throws -> Int {
+        let predictor = DurationPredictor(history: try await completedVisits(scope: scope))
+        return predictor.predict(type: type, species: species ?? .other, clinicianID: clinicianID).minutes
+    }
+
+    /// Completed appointments as the duration model's training history.
+    func completedVisits(scope: AccessScope) async throws -> [CompletedVisit] {
+        try await store.completedAppointments(scope: scope).compactMap { appointment, species in
+            guard let minutes = appointment.actualMinutes, let completedAt = appointment.completedAt else { return nil }
+            return CompletedVisit(appointmentTypeID: appointment.appointmentTypeID, species: Species(rawValue: species) ?? .other, complexity: 0,
+                                  clinicianID: appointment.clinicianID, actualMinutes: minutes, completedAt: completedAt)
+        }
+    }
+
+    // MARK: - Booking
+
+    /// Books after checking the slot is free, picks a free room of the needed type, and lets
+    /// the store's triggers settle any race; a refusal becomes ``SlotUnavailable``.
+    func book(scope: AccessScope, patientID: UUID, clinicianID: UUID, typeID: Identifier<AppointmentType>, start: Date,
+              durationMinutes: Int?, reason: String?, idempotencyKey: IdempotencyKey?) async throws -> Versioned<Appointment> {
+        if let existing = try await store.idempotentResource(scope: scope, key: idempotencyKey, operation: "appointment.book") {
+            return try await store.appointment(scope: scope, id: Identifier(uuidString: existing)!)
+        }
+        let now = store.clock.now()
+        let day = TimeRange(start: start.addingTimeInterval(-12 * 3600), end: start.addingTimeInterval(36 * 3600))!
+        let snapshot = try await snapshot(scope: scope, range: day)
+        guard let type = snapshot.types.first(where: { $0.id == typeID }) else {
+            throw ValidationError(field: "appointmentTypeId", message: "is not an appointment type of this practice")
+        }
+        guard snapshot.clinician(clinicianID) != nil else { throw ValidationError(field: "clinicianId", message: "is not a clinician of this practice") }
+        var minutes = type.defaultDurationMinutes
+        if let durationMinutes { minutes = durationMinutes } else {
+            minutes = try await predictedMinutes(scope: scope, type: type, species: nil, clinicianID: clinicianID)
+        }
+        let query = SlotQuery(range: day, appointmentType: type, durationMinutes: minutes, clinicianID: clinicianID)
+        var decision = try Appointment.book(practiceID: scope.practiceID, patientID: patientID, clinicianID: clinicianID, type: type,
+                                            start: start, durationMinutes: minutes, now: now)
+        guard try snapshot.finder.isFree(start, for: query) else {
+            throw try unavailable(snapshot: snapshot, start: start, query: query, clinicianID: clinicianID, now: now,
+                                  detail: "The clinician is not free for \(minutes) minutes at that time.")
+        }
+        if let roomType = type.requiredRoomType {
+            let occupied = decision.current.occupiedTime
+            let busy = Set(snapshot.appointments.filter { $0.status.holdsTime && $0.occupiedTime.overlaps(occupied) }.compactMap(\.roomID))
+            guard let room = snapshot.rooms.first(where: { $0.type == roomType && $0.isActive && !busy.contains($0.id) }) else {
+                throw try unavailable(snapshot: snapshot, start: start, query: query, clinicianID: clinicianID, now: now,
+                                      detail: "No \(roomType.rawValue) room is free at that time.")
+            }
+            decision.current.roomID = room.id
+        }
+        do {
+            let (stored, replayed) = try await store.insertAppointment(decision.current, reason: reason, scope: scope, idempotencyKey: idempotencyKey)
+            if !replayed {
+                for event in decision.events(occurredAt: now) { await events.publish(event) }
+            }
+            return stored
+        } catch let conflict as BookingConflict {
+            // Someone booked the time between the check and the insert: the store refused it.
+            let fresh = try await self.snapshot(scope: scope, range: day)
+            var error = try unavailable(snapshot: fresh, start: start, query: query, clinicianID: clinicianID, now: now,
+                                        detail: "That time was just taken (\(conflict.resource)).")
+            if error.conflictingTime == nil { error = SlotUnavailable(detail: error.detail, conflictingTime: conflict.conflictingTime, alternatives: error.alternatives) }
+            throw error
+        }
+    }
+
+    /// Applies a lifecycle command; a reschedule is checked against free time like a booking.
+    func transition(scope: AccessScope, id: Identifier<Appointment>, command: AppointmentCommand, expectedVersion: Int?) async throws -> Versioned<Appointment> {
+        let now = store.clock.now()
+        let current = try await store.appointment(scope: scope, id: id)
+        let decision: AppointmentDecision
+        do { decision = try current.value.decide(command, at: now) } catch {
+            if let domain = error.domainError { throw domain }
+            if case .invalid(let validation) = error { throw validation }
+            throw DomainError.conflict("\(error)")
+        }
+        if case .reschedule(let time, let clinician) = command {
+            let range = TimeRange(start: time.start.addingTimeInterval(-12 * 3600), end: time.start.addingTimeInterval(36 * 3600))!
+            let snapshot = try await snapshot(scope: scope, range: range)
+            let type = snapshot.types.first { $0.id == current.value.appointmentTypeID }
+            let clinicianID = clinician ?? current.value.clinicianID
+            var query = SlotQuery(range: range, durationMinutes: current.value.durationMinutes, bufferAfterMinutes: current.value.bufferAfterMinutes,
+                                  specialty: type?.requiredSpecialty, roomType: type?.requiredRoomType, clinicianID: clinicianID)
+            query.excludingAppointmentID = id
+            guard try snapshot.finder.isFree(time.start, for: query) else {
+                throw try unavailable(snapshot: snapshot, start: time.start, query: query, clinicianID: clinicianID, now: now,
+                                      detail: "The clinician is not free at the new time.")
+            }
+        }
+        do {
+            let stored = try await store.saveAppointment(decision, scope: scope, expectedVersion: expectedVersion)
+            for event in decision.events(occurredAt: now) { await events.publish(event) }
+            return stored
+        } catch let conflict as BookingConflict {
+            throw SlotUnavailable(detail: "That time was just taken (\(conflict.resource)).", conflictingTime: conflict.conflictingTime, alternatives: [])
+        }
+    }
+
+    private func unavailable(snapshot: Snapshot, start: Date, query: SlotQuery, clinicianID: UUID, now: Date, detail: String) throws -> SlotUnavailable {
+        let requested = TimeRange(start: start, end: start.addingTimeInterval(Double(query.durationMinutes) * 60))!
+        let blocking = snapshot.appointments.first { $0.clinicianID == clinicianID && $0.status.holdsTime && $0.occupiedTime.overlaps(requested) }
+        let alternatives = try snapshot.finder.nearestAlternatives(to: start, for: query, notBefore: now)
+        return SlotUnavailable(detail: detail, conflictingTime: blocking?.time, alternatives: [alternatives.before, alternatives.after].compactMap { $0 })
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import PatientRecords
+import SharedKernel
+
+/// A whole practice as one versioned JSON document (`"format": "vetnet-export-v1"`): the
+/// profile, staff accounts without password hashes, owners, patients with their full medical
+/// records (note text in clear), triage assessments and the metadata of documents.
+///
+/// It is what a practice takes away when it leaves, and what ``VetNetStore/restorePractice(_:requestID:)``
+/// brings back into an empty store. Document bytes are not included: they are listed so the
+/// files can be copied separately.
+public struct PracticeExport: Codable, Hashable, Sendable {
+    /// The format name and version this type reads and writes.
+    public static let currentFormat = "vetnet-export-v1"
+
+    /// Always ``currentFormat``; a reader refuses any other value.
+    public var format: String
+    /// When the export was taken (not part of the practice's data).
+    public var exportedAt: Date
+    /// The practice profile.
+    public var practice: PracticeProfile
+    /// Staff accounts. Password hashes are never exported.
+    public var staff: [StaffAccount]
+    /// Owners, by last then first name.
+    public var owners: [Owner]
+    /// Patients with their records, by record number.
+    public var patients: [ExportedPatient]
+    /// Triage assessments, oldest first.
+    public var triageAssessments: [ExportedAssessment]
+    /// Documents by metadata only.
+    public var documents: [ExportedDocument]
+
+    /// Creates an export document.
+    public init(exportedAt: Date, practice: PracticeProfile, staff: [StaffAccount], owners: [Owner], patients: [ExportedPatient],
+                triageAssessments: [ExportedAssessment], documents: [ExportedDocument]) {
+        self.format = Self.currentFormat
+        self.exportedAt = exportedAt
+        self.practice = practice
+        self.staff = staff
+        self.owners = owners
+        self.patients = patients
+        self.triageAssessments = triageAssessments
+        self.documents = documents
+    }
+
+    // MARK: - JSON
+
+    /// Encodes with sorted keys and RFC 3339 millisecond timestamps, so two exports of the same
+    /// data differ only in `exportedAt`, and stored times survive a round trip exactly.
+    public func jsonData(prettyPrinted: Bool = true) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Timestamp.string(date))
+        }
+        return try encoder.encode(self)
+    }
+
+    /// Reads an export, refusing any other format or version.
+    public static func decode(_ data: Data) throws -> PracticeExport {
+        struct Header: Decodable { let format: String? }
+        let format = try? JSONDecoder().decode(Header.self, from: data).format
+        guard format == currentFormat else { throw FormatError.unsupported(format) }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = Timestamp.date(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an RFC 3339 timestamp"))
+            }
+            return date
+        }
+        return try decoder.decode(PracticeExport.self, from: data)
+    }
+
+    /// Why a file is not a readable export.
+    public enum FormatError: Error, CustomStringConvertible {
+        /// The `format` field is missing or names another format.
+        case unsupported(String?)
+
+        public var description: String {
+            switch self {
+            case .unsupported(let format):
+                return "not a VetNet export: the format is \(format.map { "'\($0)'" } ?? "missing"); expected '\(PracticeExport.currentFormat)'"
+            }
+        }
+    }
+}
+
+/// A patient with everything recorded about them.
+public struct ExportedPatient: Codable, Hashable, Sendable {
+    /// The patient, with id and medical record number.
+    public var patient: Patient
+    /// When the patient was archived, if they are.
+    public var archivedAt: Date?
+    /// Weighings, oldest first.
+    public var weights: [WeightMeasurement]
+    /// Problem list.
+    public var problems: [Problem]
+    /// Allergies.
+    public var allergies: [Allergy]
+    /// Medications, current and past.
+    public var medications: [Medication]
+    /// Vaccinations.
+    public var vaccinations: [Vaccination]
+    /// Clinical notes, decrypted.
+    public var notes: [ClinicalNote]
+    /// Addenda to the notes, decrypted.
+    public var addenda: [Addendum]
+    /// When, and by whom, each weight, problem, allergy, medication and vaccination was
+    /// entered, by entry id: the domain values do not carry it, the record's history does.
+    public var entered: [String: EntryStamp]
+
+    /// The patient's medical record.
+    public var medicalRecord: MedicalRecord {
+        MedicalRecord(patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
+                      vaccinations: vaccinations, notes: notes, addenda: addenda)
+    }
+
+    /// Creates an exported patient from a record and its entry stamps.
+    public init(record: MedicalRecord, archivedAt: Date?, entered: [String: EntryStamp]) {
+        self.patient = record.patient
+        self.archivedAt = archivedAt
+        self.weights = record.weights.measurements
+        self.problems = record.problems
+        self.allergies = record.allergies
+        self.medications = record.medications
+        self.vaccinations = record.vaccinations
+        self.notes = record.notes.notes
+        self.addenda = record.notes.addenda
+        self.entered = entered
+    }
+}
+
+/// When a record entry was entered and by which account.
+public struct EntryStamp: Codable, Hashable, Sendable {
+    /// When it was stored.
+    public var at: Date
+    /// The account that entered it (`nil` for the system or when not recorded).
+    public var by: String?
+
+    /// Creates a stamp.
+    public init(at: Date, by: String?) {
+        self.at = at
+        self.by = by
+    }
+}
+
+/// A stored triage assessment with its case and result as the JSON they were stored as.
+public struct ExportedAssessment: Codable, Hashable, Sendable {
+    /// Assessment id.
+    public var id: String
+    /// The patient assessed.
+    public var patientID: String
+    /// The assessing account, `nil` for the system.
+    public var assessorID: String?
+    /// Arrival at the practice.
+    public var arrivalAt: Date
+    /// When the assessment was made.
+    public var assessedAt: Date
+    /// 1 (most urgent) to 5.
+    public var level: Int
+    /// Version of the triage rules that produced the result.
+    public var rulesVersion: String
+    /// The case as submitted (JSON text).
+    public var caseJSON: String
+    /// The result with its reasons (JSON text).
+    public var resultJSON: String
+}
+
+/// A document's metadata; its bytes stay in the store's document directory.
+public struct ExportedDocument: Codable, Hashable, Sendable {
+    /// Document id.
+    public var id: String
+    /// The patient the document belongs to.
+    public var patientID: String
+    /// File name as uploaded.
+    public var fileName: String
+    /// MIME type.
+    public var contentType: String
+    /// Size of the plain bytes.
+    public var byteCount: Int
+    /// Hex SHA-256 of the plain bytes, to check a copied file.
+    public var sha256: String
+    /// When it was uploaded.
+    public var createdAt: Date
+}

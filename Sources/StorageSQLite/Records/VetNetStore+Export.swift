@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import PatientRecords
+import SharedKernel
+
+extension VetNetStore {
+    /// The scope's whole practice as one ``PracticeExport``, notes decrypted; audited as
+    /// `practice.export`.
+    ///
+    /// The data is read from one snapshot rather than inside a write transaction: an export
+    /// of a large practice takes seconds, and holding the writer lock that long would stall
+    /// the clinic. The audit entry is appended once the snapshot is read, before the caller
+    /// can write the document anywhere, so no export leaves the store unrecorded.
+    public func exportPractice(scope: AccessScope) async throws -> PracticeExport {
+        let exportedAt = clock.now()
+        let export = try await writer.read { db in try self.practiceExport(db: db, practiceID: scope.practiceID, exportedAt: exportedAt) }
+        let counts = "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) documents=\(export.documents.count)"
+        try await recordAudit(AuditRecord(action: "practice.export", resourceType: "practice", resourceID: scope.practiceID.description,
+                                          detail: counts), scope: scope)
+        return export
+    }
+
+    // MARK: - Rows
+
+    func practiceExport(db: Database, practiceID: PracticeID, exportedAt: Date) throws -> PracticeExport {
+        let practiceArgument: StatementArguments = [practiceID.description]
+        guard let practice = try Row.fetchOne(db, sql: "SELECT * FROM practice WHERE id = ?", arguments: practiceArgument).map(Self.practice(from:)) else {
+            throw DomainError.notFound(resource: "practice")
+        }
+        let staff = try Row.fetchAll(db, sql: "SELECT * FROM staff_user WHERE practice_id = ? ORDER BY display_name, id",
+                                     arguments: practiceArgument).map(Self.account(from:))
+        let owners = try Row.fetchAll(db, sql: "SELECT * FROM owner WHERE practice_id = ? ORDER BY last_name, first_name, id",
+                                      arguments: practiceArgument).map { Self.owner(from: $0).value }
+
+        let stamps = try entryStamps(db: db, practiceID: practiceID)
+        // Most patients of a migrated practice have a history; a freshly imported one has
+        // none, and skipping the seven per-patient queries for those keeps large exports quick.
+        let withEntries = try Set(String.fetchAll(db, sql: """
+            SELECT patient_id FROM weight WHERE practice_id = ?1 UNION SELECT patient_id FROM problem WHERE practice_id = ?1
+            UNION SELECT patient_id FROM allergy WHERE practice_id = ?1 UNION SELECT patient_id FROM medication WHERE practice_id = ?1
+            UNION SELECT patient_id FROM vaccination WHERE practice_id = ?1 UNION SELECT patient_id FROM clinical_note WHERE practice_id = ?1
+            """, arguments: practiceArgument))
+        // Record numbers grow past six digits; order by length first so P-1000000 follows P-999999.
+        let patientRows = try Row.fetchCursor(db, sql: "SELECT * FROM patient WHERE practice_id = ? ORDER BY length(mrn), mrn",
+                                              arguments: practiceArgument)
+        var patients: [ExportedPatient] = []
+        while let row = try patientRows.next() {
+            let patient = Self.patient(from: row).value
+            let id = patient.id.description
+            let record = withEntries.contains(id) ? try self.record(db: db, practiceID: practiceID, patient: patient) : MedicalRecord(patient: patient)
+            patients.append(ExportedPatient(record: record, archivedAt: (row["archived_at"] as String?).flatMap(Timestamp.date),
+                                            entered: stamps[id] ?? [:]))
+        }
+
+        let assessments = try Row.fetchAll(db, sql: "SELECT * FROM triage_assessment WHERE practice_id = ? ORDER BY assessed_at_ms, id",
+                                           arguments: practiceArgument).map { row in
+            ExportedAssessment(id: row["id"], patientID: row["patient_id"], assessorID: row["assessor_id"],
+                               arrivalAt: Timestamp.date(milliseconds: row["arrival_at_ms"]), assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]),
+                               level: row["level"], rulesVersion: row["rules_version"], caseJSON: row["case_json"], resultJSON: row["result_json"])
+        }
+        let documents = try Row.fetchAll(db, sql: "SELECT * FROM document WHERE practice_id = ? ORDER BY created_at, id",
+                                         arguments: practiceArgument).map { row in
+            ExportedDocument(id: row["id"], patientID: row["patient_id"], fileName: row["file_name"], contentType: row["content_type"],
+                             byteCount: row["byte_count"], sha256: row["sha256"],
+                             createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
+        }
+        return PracticeExport(exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: patients,
+                              triageAssessments: assessments, documents: documents)
+    }
+
+    /// When and by whom each weight, problem, allergy, medication and vaccination was entered,
+    /// by patient then entry id, in one pass over the practice.
+    private func entryStamps(db: Database, practiceID: PracticeID) throws -> [String: [String: EntryStamp]] {
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT patient_id, id, created_at, recorded_by AS entered_by FROM weight WHERE practice_id = ?1
+            UNION ALL SELECT patient_id, id, created_at, NULL FROM problem WHERE practice_id = ?1
+            UNION ALL SELECT patient_id, id, created_at, NULL FROM allergy WHERE practice_id = ?1
+            UNION ALL SELECT patient_id, id, created_at, prescribed_by FROM medication WHERE practice_id = ?1
+            UNION ALL SELECT patient_id, id, created_at, NULL FROM vaccination WHERE practice_id = ?1
+            """, arguments: [practiceID.description])
+        var stamps: [String: [String: EntryStamp]] = [:]
+        while let row = try rows.next() {
+            let stamp = EntryStamp(at: Timestamp.date(row["created_at"] as String) ?? .distantPast, by: row["entered_by"])
+            stamps[row["patient_id"], default: [:]][row["id"]] = stamp
+        }
+        return stamps
+    }
+}

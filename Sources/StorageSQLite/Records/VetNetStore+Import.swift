@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import PatientRecords
+import SharedKernel
+
+/// Reports how far a long import has come: rows done out of the total.
+public typealias ImportProgressHandler = @Sendable (_ done: Int, _ total: Int) -> Void
+
+/// What a CSV import stored.
+public struct PatientImportResult: Sendable {
+    /// Owners created.
+    public let ownersCreated: Int
+    /// Patients created.
+    public let patientsCreated: Int
+    /// The first and last medical record numbers assigned, when any patient was created.
+    public let recordNumbers: (first: String, last: String)?
+    /// Rows the store refused while skipping them, e.g. a microchip already recorded for
+    /// another patient of the practice (the file alone cannot show that).
+    public let refused: [ImportRowIssue]
+}
+
+extension VetNetStore {
+    // MARK: - CSV import
+
+    /// Stores a validated import plan in one transaction: every owner and patient through the
+    /// same inserts as single creates, so record numbers, the search index and the audit trail
+    /// are exactly as if each had been entered by hand; one `patient.import` entry sums it up.
+    ///
+    /// A row the store refuses (a microchip the practice already has) refuses the whole import
+    /// with ``PatientImportError/invalidRows(_:)``, unless `skipRefused`: then that row alone is
+    /// rolled back and reported in ``PatientImportResult/refused``, and an owner is created only
+    /// with their first stored patient.
+    public func importPatients(_ plan: PatientImportPlan, scope: AccessScope, skipRefused: Bool = false,
+                               progress: ImportProgressHandler? = nil) async throws -> PatientImportResult {
+        let owners = Dictionary(uniqueKeysWithValues: plan.owners.map { ($0.id, $0) })
+        return try await writer.write { db in
+            let counterBefore = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID)
+            var storedOwners = Set<Identifier<Owner>>()
+            var refused: [ImportRowIssue] = []
+            var stored = 0
+            for (index, patient) in plan.patients.enumerated() {
+                let line = plan.patientLines[patient.id] ?? 0
+                do {
+                    try db.inSavepoint {
+                        for ownerID in [patient.ownerID, patient.coOwnerID].compactMap({ $0 }) where !storedOwners.contains(ownerID) {
+                            guard let owner = owners[ownerID] else { throw ValidationError(field: "owner", message: "is not in the import plan") }
+                            try self.insertOwner(owner, db: db, scope: scope)
+                        }
+                        try self.insertPatient(patient, db: db, scope: scope)
+                        return .commit
+                    }
+                    storedOwners.insert(patient.ownerID)
+                    if let coOwner = patient.coOwnerID { storedOwners.insert(coOwner) }
+                    stored += 1
+                } catch let error as ValidationError {
+                    let issue = ImportRowIssue(line: line, errors: error.errors)
+                    guard skipRefused else { throw PatientImportError.invalidRows([issue]) }
+                    refused.append(issue)
+                }
+                if let progress, (index + 1) % 500 == 0 || index + 1 == plan.patients.count { progress(index + 1, plan.patients.count) }
+            }
+            try self.appendAudit(AuditRecord(action: "patient.import", resourceType: "practice", resourceID: scope.practiceID.description,
+                                             detail: "owners=\(storedOwners.count) patients=\(stored) refused=\(refused.count + plan.skippedRows.count)"),
+                                 scope: scope, db: db)
+            let counterAfter = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID)
+            let numbers = counterAfter > counterBefore ? (Self.recordNumber(counterBefore + 1), Self.recordNumber(counterAfter)) : nil
+            return PatientImportResult(ownersCreated: storedOwners.count, patientsCreated: stored, recordNumbers: numbers, refused: refused)
+        }
+    }
+
+    // MARK: - Record numbers
+
+    /// The last record number handed out in the practice (0 before the first).
+    static func recordNumberCounter(db: Database, practiceID: PracticeID) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT value FROM practice_counter WHERE practice_id = ? AND name = 'mrn'", arguments: [practiceID.description]) ?? 0
+    }
+
+    /// Moves the record-number counter to at least `value`, so later patients get higher numbers.
+    static func advanceRecordNumberCounter(db: Database, practiceID: PracticeID, to value: Int) throws {
+        try db.execute(sql: """
+            INSERT INTO practice_counter (practice_id, name, value) VALUES (?, 'mrn', ?)
+            ON CONFLICT (practice_id, name) DO UPDATE SET value = max(value, excluded.value)
+            """, arguments: [practiceID.description, value])
+    }
+
+    /// `P-000042` for 42: the form ``nextMedicalRecordNumber(db:practiceID:)`` assigns.
+    static func recordNumber(_ value: Int) -> String { String(format: "P-%06ld", value) }
+
+    /// The counter value of a record number in the assigned form, `nil` for any other text.
+    static func recordNumberValue(_ text: String) -> Int? {
+        text.hasPrefix("P-") ? Int(text.dropFirst(2)) : nil
+    }
+}

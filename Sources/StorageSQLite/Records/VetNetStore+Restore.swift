@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import PatientRecords
+import SharedKernel
+
+/// What restoring an export stored.
+public struct RestoreSummary: Sendable {
+    /// The restored practice.
+    public let practice: PracticeProfile
+    /// Staff accounts restored; every one must set a new password before signing in.
+    public let staff: [StaffAccount]
+    /// Owners restored.
+    public let owners: Int
+    /// Patients restored, with their ids and record numbers.
+    public let patients: Int
+    /// Weights, problems, allergies, medications, vaccinations, notes and addenda restored.
+    public let recordEntries: Int
+    /// Triage assessments restored.
+    public let triageAssessments: Int
+    /// Documents listed in the export but not restored: their bytes are not part of it.
+    public let documentsNotRestored: Int
+}
+
+/// Why an export cannot be restored.
+public enum RestoreError: Error, CustomStringConvertible {
+    /// The store already holds a practice; a restore never merges into existing data.
+    case storeNotEmpty
+
+    public var description: String {
+        switch self {
+        case .storeNotEmpty: return "the store already holds a practice; restore an export only into an empty store"
+        }
+    }
+}
+
+extension VetNetStore {
+    /// Restores an export into an empty store in one transaction: the practice, staff accounts,
+    /// owners, and patients keeping their ids and record numbers, every record entry, and
+    /// triage assessments. Notes are sealed again with this store's key.
+    ///
+    /// Password hashes are never exported, so each account gets a hash no password matches:
+    /// staff must have a new password set (`vetnet users` or an administrator) before signing in.
+    /// Owners and patients go through the same inserts as single creates, so the search index
+    /// and the audit trail are built as usual; `practice.restore` sums it up.
+    public func restorePractice(_ export: PracticeExport, requestID: String? = nil,
+                                progress: ImportProgressHandler? = nil) async throws -> RestoreSummary {
+        try export.practice.validate()
+        let now = clock.now()
+        for owner in export.owners { try owner.validate() }
+        for item in export.patients { try item.patient.validate(now: now) }
+        let practiceID = export.practice.id
+        let scope = AccessScope.system(practiceID, requestID: requestID)
+        return try await writer.write { db in
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice") == 0 else { throw RestoreError.storeNotEmpty }
+            let stamp = Timestamp.string(now)
+            try db.execute(sql: "INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [practiceID.description, export.practice.name, export.practice.timeZone,
+                                       try Self.json(export.practice.openingHours), export.practice.phone, export.practice.address, stamp])
+            for account in export.staff {
+                try db.execute(sql: """
+                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [account.id.description, practiceID.description, account.email.lowercased(), account.displayName,
+                                     account.role.rawValue, Self.unusablePasswordHash(), account.disabled, Timestamp.string(account.createdAt),
+                                     account.version])
+                try self.appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
+                                                 detail: "restored; password reset required"), scope: scope, db: db)
+            }
+            for owner in export.owners { try self.insertOwner(owner, db: db, scope: scope) }
+            // Move the counter past every restored number first, so a patient without one
+            // (a hand-made file) gets a fresh number that cannot collide.
+            let highest = export.patients.compactMap { $0.patient.medicalRecordNumber.flatMap(Self.recordNumberValue) }.max() ?? 0
+            try Self.advanceRecordNumberCounter(db: db, practiceID: practiceID, to: highest)
+            var entries = 0
+            for (index, item) in export.patients.enumerated() {
+                try self.insertPatient(item.patient, db: db, scope: scope, recordNumber: item.patient.medicalRecordNumber)
+                if item.patient.status == .archived {
+                    try db.execute(sql: "UPDATE patient SET archived_at = ? WHERE id = ?",
+                                   arguments: [Timestamp.string(item.archivedAt ?? now), item.patient.id.description])
+                }
+                entries += try self.insertRecordEntries(of: item, db: db, practiceID: practiceID, fallbackStamp: stamp)
+                if let progress, (index + 1) % 500 == 0 || index + 1 == export.patients.count { progress(index + 1, export.patients.count) }
+            }
+            for assessment in export.triageAssessments {
+                try db.execute(sql: """
+                    INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level,
+                                                   rules_version, case_json, result_json)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [assessment.id, practiceID.description, assessment.patientID, assessment.assessorID,
+                                     Timestamp.milliseconds(assessment.arrivalAt), Timestamp.milliseconds(assessment.assessedAt),
+                                     assessment.level, assessment.rulesVersion, assessment.caseJSON, assessment.resultJSON])
+            }
+            try self.appendAudit(AuditRecord(action: "practice.restore", resourceType: "practice", resourceID: practiceID.description,
+                                             detail: "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) documents_not_restored=\(export.documents.count)"),
+                                 scope: scope, db: db)
+            return RestoreSummary(practice: export.practice, staff: export.staff, owners: export.owners.count, patients: export.patients.count,
+                                  recordEntries: entries, triageAssessments: export.triageAssessments.count,
+                                  documentsNotRestored: export.documents.count)
+        }
+    }
+
+    // MARK: - Rows
+
+    /// Inserts a restored patient's record entries as stored originally (no re-validation
+    /// against today: a dose or weight that was valid when entered stays part of the history).
+    /// Returns how many were inserted.
+    private func insertRecordEntries(of item: ExportedPatient, db: Database, practiceID: PracticeID, fallbackStamp: String) throws -> Int {
+        let practice = practiceID.description
+        let pid = item.patient.id.description
+        let day = { (date: Date) in RecordCalendar.isoDay(date) }
+        func entered(_ id: String) -> (at: String, by: String?) {
+            guard let stamp = item.entered[id] else { return (fallbackStamp, nil) }
+            return (Timestamp.string(stamp.at), stamp.by)
+        }
+        for weight in item.weights {
+            let stamp = entered(weight.id.description)
+            try db.execute(sql: "INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue, weight.roundedGrams,
+                                       Timestamp.string(weight.measuredAt), stamp.by, stamp.at])
+        }
+        for problem in item.problems {
+            try db.execute(sql: "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [problem.id.description, practice, pid, problem.name, problem.status.rawValue,
+                                       problem.onsetDate.map(day), problem.resolvedDate.map(day), entered(problem.id.description).at])
+        }
+        for allergy in item.allergies {
+            try db.execute(sql: "INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [allergy.id.description, practice, pid, allergy.substance, allergy.reaction, allergy.severity.rawValue,
+                                       entered(allergy.id.description).at])
+        }
+        for medication in item.medications {
+            let stamp = entered(medication.id.description)
+            try db.execute(sql: """
+                INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
+                                        start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [medication.id.description, practice, pid, medication.drug, "\(medication.concentrationMgPerML)",
+                                 "\(medication.doseMgPerKg)", medication.route.rawValue, medication.frequency, day(medication.startDate),
+                                 medication.endDate.map(day), stamp.by, stamp.at])
+        }
+        for vaccination in item.vaccinations {
+            try db.execute(sql: "INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [vaccination.id.description, practice, pid, vaccination.vaccine, day(vaccination.administeredDate),
+                                       vaccination.batchNumber, vaccination.nextDueDate.map(day), entered(vaccination.id.description).at])
+        }
+        // Sealed with this store's key and the same associated data as a note entered here.
+        for note in item.notes {
+            let sealed = try cipher.seal(try JSONEncoder().encode(NoteText(note)), context: "\(practice)/note/\(note.id)")
+            try db.execute(sql: "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [note.id.description, practice, pid, note.author.id.description, note.author.displayName,
+                                       Timestamp.string(note.createdAt), sealed])
+        }
+        for addendum in item.addenda {
+            let sealed = try cipher.seal(Data(addendum.text.utf8), context: "\(practice)/addendum/\(addendum.id)")
+            try db.execute(sql: "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
+                                       addendum.author.displayName, Timestamp.string(addendum.createdAt), sealed])
+        }
+        return item.weights.count + item.problems.count + item.allergies.count + item.medications.count + item.vaccinations.count
+            + item.notes.count + item.addenda.count
+    }
+
+    /// A password hash that no password verifies against: it is not a bcrypt hash at all (bcrypt
+    /// refuses anything not starting with `$2`), and the random tail keeps accounts apart.
+    static func unusablePasswordHash() -> String {
+        "!reset-required:" + UUID().uuidString.lowercased()
+    }
+}

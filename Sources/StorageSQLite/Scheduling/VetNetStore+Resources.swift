@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+import Scheduling
+import SharedKernel
+import Specialists
+
+extension VetNetStore {
+    // MARK: - Rooms
+
+    /// Adds a room (audited). Names are unique within a practice.
+    public func createRoom(_ room: Room, scope: AccessScope) async throws -> Room {
+        try room.validate()
+        try await writer.write { db in
+            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ?", arguments: [scope.practiceID.description, room.name])! > 0 {
+                throw ValidationError(field: "name", message: "is already the name of another room")
+            }
+            try db.execute(sql: "INSERT INTO room (id, practice_id, name, type, active) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [room.id.description, scope.practiceID.description, room.name, room.type.rawValue, room.isActive])
+            try self.appendAudit(AuditRecord(action: "room.create", resourceType: "room", resourceID: room.id.description), scope: scope, db: db)
+        }
+        return room
+    }
+
+    /// The practice's rooms by name.
+    public func rooms(scope: AccessScope) async throws -> [Room] {
+        try await writer.read { db in try Self.rooms(db: db, practiceID: scope.practiceID) }
+    }
+
+    static func rooms(db: Database, practiceID: PracticeID) throws -> [Room] {
+        try Row.fetchAll(db, sql: "SELECT * FROM room WHERE practice_id = ? ORDER BY name", arguments: [practiceID.description]).map {
+            Room(id: Identifier(uuidString: $0["id"])!, name: $0["name"], type: RoomType(rawValue: $0["type"]) ?? .exam, isActive: $0["active"])
+        }
+    }
+
+    // MARK: - Appointment types
+
+    /// Adds an appointment type (audited). Names are unique within a practice.
+    public func createAppointmentType(_ type: AppointmentType, scope: AccessScope) async throws -> AppointmentType {
+        try type.validate()
+        let definition = String(decoding: try JSONEncoder().encode(type), as: UTF8.self)
+        try await writer.write { db in
+            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ?",
+                                arguments: [scope.practiceID.description, type.name])! > 0 {
+                throw ValidationError(field: "name", message: "is already the name of another appointment type")
+            }
+            try db.execute(sql: "INSERT INTO appointment_type (id, practice_id, name, definition) VALUES (?, ?, ?, ?)",
+                           arguments: [type.id.description, scope.practiceID.description, type.name, definition])
+            try self.appendAudit(AuditRecord(action: "appointment_type.create", resourceType: "appointment_type", resourceID: type.id.description),
+                                 scope: scope, db: db)
+        }
+        return type
+    }
+
+    /// The practice's appointment types by name.
+    public func appointmentTypes(scope: AccessScope) async throws -> [AppointmentType] {
+        try await writer.read { db in try Self.appointmentTypes(db: db, practiceID: scope.practiceID) }
+    }
+
+    static func appointmentTypes(db: Database, practiceID: PracticeID) throws -> [AppointmentType] {
+        try String.fetchAll(db, sql: "SELECT definition FROM appointment_type WHERE practice_id = ? ORDER BY name", arguments: [practiceID.description])
+            .compactMap { try? JSONDecoder().decode(AppointmentType.self, from: Data($0.utf8)) }
+    }
+
+    // MARK: - Availability
+
+    /// Replaces a clinician's availability under optimistic concurrency (audited).
+    public func setAvailability(_ availability: ClinicianAvailability, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<ClinicianAvailability> {
+        try availability.validate()
+        let json = String(decoding: try JSONEncoder().encode(availability), as: UTF8.self)
+        return try await writer.write { db in
+            let id = availability.clinicianID.description
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinician WHERE id = ? AND practice_id = ?", arguments: [id, scope.practiceID.description])! > 0 else {
+                throw DomainError.notFound(resource: "clinician")
+            }
+            let current = try Int.fetchOne(db, sql: "SELECT version FROM clinician_availability WHERE clinician_id = ?", arguments: [id])
+            if let expectedVersion, expectedVersion != (current ?? 0) { throw DomainError.versionMismatch(current: current ?? 0) }
+            let version = (current ?? 0) + 1
+            try db.execute(sql: """
+                INSERT INTO clinician_availability (clinician_id, practice_id, availability, version) VALUES (?, ?, ?, ?)
+                ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability, version = excluded.version
+                """, arguments: [id, scope.practiceID.description, json, version])
+            try self.appendAudit(AuditRecord(action: "clinician.availability.update", resourceType: "clinician", resourceID: id), scope: scope, db: db)
+            return Versioned(availability, version: version)
+        }
+    }
+
+    /// Every clinician's availability in the practice, by clinician.
+    public func availabilities(scope: AccessScope) async throws -> [Identifier<Clinician>: Versioned<ClinicianAvailability>] {
+        try await writer.read { db in try Self.availabilities(db: db, practiceID: scope.practiceID) }
+    }
+
+    static func availabilities(db: Database, practiceID: PracticeID) throws -> [Identifier<Clinician>: Versioned<ClinicianAvailability>] {
+        var result: [Identifier<Clinician>: Versioned<ClinicianAvailability>] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT availability, version FROM clinician_availability WHERE practice_id = ?", arguments: [practiceID.description]) {
+            let json: String = row["availability"]
+            if let availability = try? JSONDecoder().decode(ClinicianAvailability.self, from: Data(json.utf8)) {
+                result[availability.clinicianID] = Versioned(availability, version: row["version"])
+            }
+        }
+        return result
+    }
+}
