@@ -22,7 +22,8 @@ struct AppFixture: Sendable {
     static func make(maxBodyBytes: Int = 64 * 1024, documentsDirectory: URL? = nil) async throws -> AppFixture {
         let store = try VetNetStore.inMemory(documentsDirectory: documentsDirectory)
         let service = AccountService(store: store)
-        let a = PracticeProfile(id: PracticeID(), name: "Alpha Vets", timeZone: "Europe/London", openingHours: [])
+        let a = PracticeProfile(id: PracticeID(), name: "Alpha Vets", timeZone: "Europe/London",
+                                openingHours: (1...7).map { OpeningHours(weekday: $0, opensMinute: 7 * 60, closesMinute: 20 * 60) })
         let b = PracticeProfile(id: PracticeID(), name: "Beta Vets", timeZone: "Europe/Paris", openingHours: [])
         try await store.createPractice(a)
         try await store.createPractice(b)

@@ -1,5 +1,6 @@
 import Foundation
 import PatientRecords
+import Scheduling
 import SharedKernel
 import Specialists
 import StorageSQLite
@@ -47,13 +48,16 @@ public enum DemoPractice {
         }
 
         _ = try await addUser(DemoPracticeData.administrator, .administrator)
-        for (name, credentials, expertise, species, cap, ceiling) in DemoPracticeData.clinicians {
+        for (index, (name, credentials, expertise, species, cap, ceiling)) in DemoPracticeData.clinicians.enumerated() {
             let account = try await addUser(name, .veterinarian)
-            _ = try await store.createClinician(Clinician(
+            let clinician = try await store.createClinician(Clinician(
                 userID: account.id, displayName: name, credentials: credentials,
                 expertise: expertise.map { Expertise(specialty: $0.0, proficiency: $0.1, years: $0.2) },
                 species: Set(species), maxAppointmentsPerDay: cap, complexityCeiling: ceiling), scope: scope)
+            _ = try await store.setAvailability(DemoPracticeData.availability(for: clinician.id, index: index), scope: scope, expectedVersion: nil)
         }
+        for (name, type) in DemoPracticeData.rooms { _ = try await store.createRoom(Room(name: name, type: type), scope: scope) }
+        for type in DemoPracticeData.appointmentTypes { _ = try await store.createAppointmentType(type, scope: scope) }
         for name in DemoPracticeData.technicians { _ = try await addUser(name, .technician) }
         for name in DemoPracticeData.receptionists { _ = try await addUser(name, .receptionist) }
 

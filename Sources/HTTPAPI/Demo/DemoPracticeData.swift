@@ -1,4 +1,6 @@
+import Scheduling
 import SharedKernel
+import Specialists
 
 /// Names and facts the demo practice is drawn from: ordinary names of a UK market town.
 enum DemoPracticeData {
@@ -63,4 +65,48 @@ enum DemoPracticeData {
         .reptile: ["tan", "orange", "olive"],
     ]
     static let alerts = ["bites", "penicillin allergy", "nervous: muzzle for exams", "NSAID intolerance", "aggressive with other dogs"]
+
+    // MARK: - Schedule
+
+    static let rooms: [(String, RoomType)] = [
+        ("Consult 1", .exam), ("Consult 2", .exam), ("Consult 3", .exam), ("Consult 4", .exam),
+        ("Theatre 1", .surgery), ("Theatre 2", .surgery), ("Dental suite", .dental), ("Imaging", .imaging), ("Isolation ward", .isolation),
+    ]
+
+    static let appointmentTypes: [AppointmentType] = [
+        AppointmentType(name: "Consultation", defaultDurationMinutes: 15, bufferAfterMinutes: 5, requiredRoomType: .exam,
+                        fee: Money(minorUnits: 5_500, currency: "GBP")),
+        AppointmentType(name: "Vaccination", defaultDurationMinutes: 10, bufferAfterMinutes: 5, requiredRoomType: .exam,
+                        fee: Money(minorUnits: 6_200, currency: "GBP")),
+        AppointmentType(name: "Emergency assessment", defaultDurationMinutes: 30, bufferAfterMinutes: 10, requiredSpecialty: .emergencyCriticalCare,
+                        requiredRoomType: .exam, fee: Money(minorUnits: 15_000, currency: "GBP")),
+        AppointmentType(name: "Orthopaedic consultation", defaultDurationMinutes: 30, bufferAfterMinutes: 5, requiredSpecialty: .orthopedics,
+                        requiredRoomType: .exam, fee: Money(minorUnits: 12_000, currency: "GBP")),
+        AppointmentType(name: "Neurology consultation", defaultDurationMinutes: 45, bufferAfterMinutes: 5, requiredSpecialty: .neurology,
+                        requiredRoomType: .exam, fee: Money(minorUnits: 14_000, currency: "GBP")),
+        AppointmentType(name: "Cardiology work-up", defaultDurationMinutes: 45, bufferAfterMinutes: 10, requiredSpecialty: .cardiology,
+                        requiredRoomType: .imaging, fee: Money(minorUnits: 18_000, currency: "GBP")),
+        AppointmentType(name: "Eye examination", defaultDurationMinutes: 30, bufferAfterMinutes: 5, requiredSpecialty: .ophthalmology,
+                        requiredRoomType: .exam, fee: Money(minorUnits: 9_500, currency: "GBP")),
+        AppointmentType(name: "Dental procedure", defaultDurationMinutes: 90, bufferAfterMinutes: 15, requiredSpecialty: .dentistry,
+                        requiredRoomType: .dental, fee: Money(minorUnits: 32_000, currency: "GBP")),
+        AppointmentType(name: "Soft-tissue surgery", defaultDurationMinutes: 120, bufferAfterMinutes: 30, requiredSpecialty: .softTissueSurgery,
+                        requiredRoomType: .surgery, fee: Money(minorUnits: 95_000, currency: "GBP")),
+        AppointmentType(name: "Exotics consultation", defaultDurationMinutes: 30, bufferAfterMinutes: 5, requiredSpecialty: .exotics,
+                        requiredRoomType: .exam, fee: Money(minorUnits: 7_500, currency: "GBP")),
+        AppointmentType(name: "Oncology review", defaultDurationMinutes: 40, bufferAfterMinutes: 5, requiredSpecialty: .oncology,
+                        requiredRoomType: .exam, fee: Money(minorUnits: 13_000, currency: "GBP")),
+    ]
+
+    /// Staggered shifts so the practice is covered 08:00–19:00 on weekdays and Saturday morning.
+    static func availability(for clinician: Identifier<Clinician>, index: Int) -> ClinicianAvailability {
+        let early = index % 2 == 0
+        let start = early ? 8 * 60 : 10 * 60 + 30
+        let end = early ? 16 * 60 + 30 : 19 * 60
+        let lunch = early ? 12 * 60 : 14 * 60
+        var weekly = (1...5).filter { $0 != (index % 5) + 1 || index < 5 }.map { WeeklyInterval(weekday: $0, startMinute: start, endMinute: end) }
+        if index % 3 == 0 { weekly.append(WeeklyInterval(weekday: 6, startMinute: 9 * 60, endMinute: 13 * 60)) }
+        let breaks = (1...5).map { WeeklyInterval(weekday: $0, startMinute: lunch, endMinute: lunch + 45) }
+        return ClinicianAvailability(clinicianID: clinician, weekly: weekly, breaks: breaks, maxBookedMinutesPerDay: nil)
+    }
 }

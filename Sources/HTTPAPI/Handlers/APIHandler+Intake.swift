@@ -51,7 +51,8 @@ extension APIHandler {
 
         let specialties = result.specialties.map(\.specialty)
         let (match, snapshot) = try await scheduling.match(scope: caller.scope, specialties: specialties, species: triageCase.species,
-                                                           complexity: result.complexity.score, maxWaitMinutes: result.level.maxWaitMinutes,
+                                                           // Red's wait is zero: "now" means within one booking grid step.
+                                                           complexity: result.complexity.score, maxWaitMinutes: max(result.level.maxWaitMinutes, 5),
                                                            patientID: patientID.rawValue)
         var output = Components.Schemas.IntakeResponse(
             patientId: patientID.description, assessmentId: stored.id.description, triage: try Self.wireResult(result), emergency: emergency,
