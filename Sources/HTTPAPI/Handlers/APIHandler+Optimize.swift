@@ -1,0 +1,123 @@
+import Foundation
+import Scheduling
+import SharedKernel
+import Specialists
+import StorageSQLite
+
+extension APIHandler {
+    func optimizeSchedule(_ input: Operations.OptimizeSchedule.Input) async throws -> Operations.OptimizeSchedule.Output {
+        let caller = try await authorize(.optimizeSchedule, action: "schedule.optimize", resourceType: "appointment")
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        let now = store.clock.now()
+        let range = TimeRange(start: body.from, end: body.from.addingTimeInterval(Double(body.days) * 86_400))!
+        let snapshot = try await scheduling.snapshot(scope: caller.scope, range: range)
+        let origin = PracticeProblem(snapshot: snapshot, from: body.from, days: body.days, requests: []).origin
+        let minute = { (date: Date) in Int((date.timeIntervalSince(origin) / 60).rounded(.up)) }
+        let nowMinute = (max(minute(now), 0) + 4) / 5 * 5
+
+        var errors = FieldErrorCollector()
+        var requests: [SchedulingRequest] = []
+        var patients: [String: (UUID, AppointmentType)] = [:]
+        for (index, item) in body.requests.enumerated() {
+            let field = "requests[\(index)]"
+            guard let type = snapshot.types.first(where: { $0.id.description == item.appointmentTypeId.lowercased() }) else {
+                errors.add("\(field).appointmentTypeId", "is not an appointment type of this practice"); continue
+            }
+            guard let patient = UUID(uuidString: item.patientId) else { errors.add("\(field).patientId", "must be a UUID"); continue }
+            if patients[item.reference] != nil { errors.add("\(field).reference", "is used by another request"); continue }
+            let duration = try await scheduling.predictedMinutes(scope: caller.scope, type: type, species: nil, clinicianID: nil)
+            let (urgency, weight) = PracticeProblem.urgency(forLevel: item.triageLevel)
+            let earliest = max(item.earliestStart.map(minute) ?? nowMinute, nowMinute)
+            let maxWait = [0, 15, 60, 120, 240][min(max(item.triageLevel, 1), 5) - 1]
+            let deadline = max(item.deadline.map(minute) ?? earliest + maxWait, earliest)
+            let preferred = MinuteInterval(start: item.preferredStart.map(minute) ?? earliest,
+                                           end: item.preferredEnd.map(minute) ?? max(deadline + duration, earliest + duration))
+            patients[item.reference] = (patient, type)
+            requests.append(SchedulingRequest(id: item.reference, specialty: type.requiredSpecialty?.rawValue ?? PracticeProblem.anySpecialty,
+                                              duration: duration, urgency: urgency, weight: weight,
+                                              roomType: type.requiredRoomType?.rawValue ?? PracticeProblem.noRoom, earliestStart: earliest,
+                                              deadline: deadline, preferredWindow: preferred))
+        }
+        try errors.throwIfAny()
+        let built = PracticeProblem(snapshot: snapshot, from: body.from, days: body.days, requests: requests)
+        let seconds = body.timeLimitSeconds ?? 2
+        let result = try await ScheduleOptimizer.solve(built.problem, timeLimit: .milliseconds(Int(seconds * 1000)), seed: UInt64(max(body.seed ?? 0, 0)))
+        var plan: [Components.Schemas.PlannedAppointment] = []
+        for assignment in result.assignments {
+            guard let request = requests.first(where: { $0.id == assignment.requestID }), let clinicianID = UUID(uuidString: assignment.clinicianID) else { continue }
+            var planned = Components.Schemas.PlannedAppointment(
+                reference: assignment.requestID, clinicianId: assignment.clinicianID, clinicianName: snapshot.clinician(clinicianID)?.displayName,
+                start: built.date(assignment.start), end: built.date(assignment.start + request.duration), onTime: assignment.start <= request.deadline)
+            if body.apply == true, let (patient, type) = patients[assignment.requestID] {
+                do {
+                    let booked = try await scheduling.book(scope: caller.scope, patientID: patient, clinicianID: clinicianID, typeID: type.id,
+                                                           start: planned.start, durationMinutes: request.duration, reason: "planned by the optimizer",
+                                                           idempotencyKey: nil)
+                    planned.appointmentId = booked.value.id.description
+                } catch let unavailable as SlotUnavailable {
+                    planned.bookingError = unavailable.detail
+                } catch let error as ValidationError {
+                    planned.bookingError = error.description
+                }
+            }
+            plan.append(planned)
+        }
+        let assigned = Set(result.assignments.map(\.requestID))
+        return .ok(.init(body: .json(.init(score: result.evaluation.score, assigned: assigned.count,
+                                           unassigned: requests.map(\.id).filter { !assigned.contains($0) },
+                                           onTime: result.evaluation.onTime,
+                                           elapsedMilliseconds: Int(result.elapsed.components.seconds * 1000 + result.elapsed.components.attoseconds / 1_000_000_000_000_000),
+                                           plan: plan.sorted { $0.start < $1.start }))))
+    }
+
+    func replanDay(_ input: Operations.ReplanDay.Input) async throws -> Operations.ReplanDay.Output {
+        let caller = try await authorize(.optimizeSchedule, action: "schedule.replan", resourceType: "clinician")
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        guard let absent = UUID(uuidString: body.clinicianId) else { throw ValidationError(field: "clinicianId", message: "must be a UUID") }
+        guard let day = LocalDate(body.date) else { throw ValidationError(field: "date", message: "must be a date like 2026-11-23") }
+        let practice = try await store.practice(scope: caller.scope)
+        let calendar = PracticeCalendar(timeZone: TimeZone(identifier: practice.timeZone) ?? .gmt)
+        guard let dayRange = calendar.day(year: day.year, month: day.month, day: day.day) else { throw ValidationError(field: "date", message: "is not a day") }
+        let snapshot = try await scheduling.snapshot(scope: caller.scope, range: dayRange)
+        guard snapshot.clinician(absent) != nil else { throw DomainError.notFound(resource: "clinician") }
+        let now = store.clock.now()
+        let maxDelay = body.maxDelayMinutes ?? 60
+        // Only appointments still merely booked can move; the rest of the day stays fixed.
+        let movable = snapshot.appointments.filter { $0.status == .booked && $0.time.start >= max(now, dayRange.start) && $0.time.start < dayRange.end }
+        let origin = dayRange.start
+        let minute = { (date: Date) in Int((date.timeIntervalSince(origin) / 60).rounded(.down)) }
+        let nowMinute = (max(minute(now), 0) + 4) / 5 * 5
+        let requests = movable.map { appointment -> SchedulingRequest in
+            let type = snapshot.types.first { $0.id == appointment.appointmentTypeID }
+            let start = minute(appointment.time.start)
+            return SchedulingRequest(id: appointment.id.description, specialty: type?.requiredSpecialty?.rawValue ?? PracticeProblem.anySpecialty,
+                                     duration: appointment.durationMinutes + appointment.bufferAfterMinutes, urgency: 3, weight: 3,
+                                     roomType: appointment.roomType?.rawValue ?? PracticeProblem.noRoom, earliestStart: min(nowMinute, start),
+                                     deadline: start + maxDelay, preferredWindow: MinuteInterval(start: start, end: start + appointment.durationMinutes))
+        }
+        let built = PracticeProblem(snapshot: snapshot, from: dayRange.start, days: 1, requests: requests, excluding: Set(movable.map(\.id)))
+        let assignments = movable.map {
+            SchedulingAssignment(requestID: $0.id.description, clinicianID: Identifier<Clinician>($0.clinicianID).description, start: minute($0.time.start))
+        }
+        let result = try ScheduleReplanner.clinicianUnavailable(built.problem, assignments: assignments, clinicianID: Identifier<Clinician>(absent).description, day: 0)
+        var moved: [Components.Schemas.ReplanResponse.MovedPayloadPayload] = []
+        for move in result.moves {
+            guard let appointmentID = Identifier<Appointment>(uuidString: move.from.requestID), let to = UUID(uuidString: move.to.clinicianID),
+                  let original = movable.first(where: { $0.id == appointmentID }) else { continue }
+            let newStart = built.date(move.to.start)
+            var applied = false
+            if body.apply == true {
+                let time = TimeRange(start: newStart, end: newStart.addingTimeInterval(original.time.duration))!
+                applied = (try? await scheduling.transition(scope: caller.scope, id: appointmentID, command: .reschedule(to: time, clinicianID: to),
+                                                            expectedVersion: nil)) != nil
+            }
+            moved.append(.init(appointmentId: move.from.requestID, fromClinicianId: original.clinicianID.uuidString.lowercased(),
+                               toClinicianId: move.to.clinicianID, fromStart: original.time.start, toStart: newStart, applied: applied))
+        }
+        if body.apply == true, var availability = snapshot.availabilities[Identifier(absent)] {
+            availability.value.timeOff.append(TimeOff(firstDay: day, lastDay: day, reason: "unavailable (re-planned)"))
+            _ = try? await store.setAvailability(availability.value, scope: caller.scope, expectedVersion: availability.version)
+        }
+        return .ok(.init(body: .json(.init(moved: moved, unplaced: result.unplaced.map { .init(appointmentId: $0.assignment.requestID, reason: $0.reason.rawValue) }))))
+    }
+}
