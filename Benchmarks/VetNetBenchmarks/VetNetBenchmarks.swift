@@ -4,4 +4,5 @@ import Benchmark
 let benchmarks: @Sendable () -> Void = {
     triageBenchmarks()
     optimizerBenchmarks()
+    schedulingBenchmarks()
 }

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Booking latency under concurrency, against a running VetNet server on the embedded store.
+
+Seeds nothing itself: start a release server on an empty data directory with the demo
+practice first, e.g.
+
+    swift build -c release --product vetnet
+    VETNET_DEMO_PASSWORD=bench-otter-lantern-7 .build/release/vetnet serve --demo --data-dir /tmp/vetnet-bench --port 8099 &
+    python3 Benchmarks/booking/run_booking_benchmark.py --port 8099 --password bench-otter-lantern-7
+
+It fetches every clinician's free consultation slots over the next working days, then
+CLIENTS threads book distinct slots concurrently (each client its own session), and prints
+p50/p90/p99 of the booking calls. Target: p99 < 20 ms with 32 clients.
+"""
+import argparse
+import json
+import statistics
+import threading
+import time
+import urllib.error
+import urllib.request
+from datetime import datetime, timedelta, timezone
+
+
+def call(base, path, method="GET", token=None, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method)
+    request.add_header("content-type", "application/json")
+    if token:
+        request.add_header("authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--password", required=True)
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--bookings", type=int, default=640)
+    args = parser.parse_args()
+    base = f"http://127.0.0.1:{args.port}"
+
+    emails = ["fiona.campbell@riverside-vets.example", "chloe.adams@riverside-vets.example", "liam.walsh@riverside-vets.example",
+              "megan.price@riverside-vets.example", "grace.hughes@riverside-vets.example", "daniel.reid@riverside-vets.example"]
+    tokens = []
+    for email in emails:
+        status, body = call(base, "/api/v1/auth/login", "POST", body={"email": email, "password": args.password})
+        assert status == 200, (status, body)
+        tokens.append(body["token"])
+    admin = tokens[0]
+    _, types = call(base, "/api/v1/appointment-types", token=admin)
+    consultation = next(t for t in types["items"] if t["name"] == "Consultation")
+    _, patients = call(base, "/api/v1/patients?limit=200", token=admin)
+    patient_ids = [item["patient"]["id"] for item in patients["items"]]
+
+    start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(days=1)
+    slots = []
+    day = 0
+    while len(slots) < args.bookings and day < 30:
+        frm = (start + timedelta(days=day)).strftime("%Y-%m-%dT00:00:00Z")
+        to = (start + timedelta(days=day + 1)).strftime("%Y-%m-%dT00:00:00Z")
+        _, found = call(base, f"/api/v1/appointments/slots?from={frm}&to={to}&appointmentTypeId={consultation['id']}&durationMinutes=15&limit=500", token=admin)
+        taken = set()
+        for slot in found["items"]:
+            # Keep slots of one clinician at least 20 minutes apart so each can be booked.
+            key = (slot["clinicianId"], slot["start"][:15])
+            if key not in taken:
+                taken.add(key)
+                slots.append(slot)
+        day += 1
+    slots = slots[: args.bookings]
+
+    latencies, statuses = [], []
+    lock = threading.Lock()
+    queue = list(enumerate(slots))
+
+    def worker(index):
+        token = tokens[index % len(tokens)]
+        while True:
+            with lock:
+                if not queue:
+                    return
+                n, slot = queue.pop()
+            body = {"patientId": patient_ids[n % len(patient_ids)], "clinicianId": slot["clinicianId"],
+                    "appointmentTypeId": consultation["id"], "start": slot["start"], "durationMinutes": 15}
+            began = time.perf_counter()
+            status, _ = call(base, "/api/v1/appointments", "POST", token=token, body=body)
+            elapsed = (time.perf_counter() - began) * 1000
+            with lock:
+                latencies.append(elapsed)
+                statuses.append(status)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(args.clients)]
+    began = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - began
+    latencies.sort()
+    pct = lambda p: latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))]
+    print(f"booking calls: {len(latencies)} with {args.clients} concurrent clients in {wall:.2f} s "
+          f"({len(latencies) / wall:.0f}/s); 201: {statuses.count(201)}, 409: {statuses.count(409)}, other: {len(statuses) - statuses.count(201) - statuses.count(409)}")
+    print(f"latency ms: p50 {pct(50):.2f}  p90 {pct(90):.2f}  p99 {pct(99):.2f}  max {latencies[-1]:.2f}  mean {statistics.mean(latencies):.2f}")
+    print("target p99 < 20 ms:", "met" if pct(99) < 20 else "MISSED")
+
+
+if __name__ == "__main__":
+    main()
