@@ -7,7 +7,7 @@ import StorageSQLite
 /// `vetnet users …`: staff accounts from the command line.
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "users", abstract: "Manage staff accounts.",
-                                                    subcommands: [Add.self, List.self])
+                                                    subcommands: [Add.self, List.self, SetPassword.self])
 
     /// `vetnet users add`.
     struct Add: AsyncParsableCommand {

@@ -52,7 +52,7 @@ public struct PracticeExport: Codable, Hashable, Sendable {
         encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.string(date))
+            try container.encode(Self.timestamp(date))
         }
         return try encoder.encode(self)
     }
@@ -71,6 +71,19 @@ public struct PracticeExport: Codable, Hashable, Sendable {
             return date
         }
         return try decoder.decode(PracticeExport.self, from: data)
+    }
+
+    /// RFC 3339 UTC text with milliseconds, rounded to the nearest millisecond.
+    ///
+    /// `Timestamp.string` formats with Foundation's ISO 8601 style, which truncates: a time
+    /// parsed from `…40.002Z` can print as `…40.001Z`, so each write-back would lose a
+    /// millisecond. Rounding makes parse-then-format return the stored text, which is what a
+    /// lossless export and restore need.
+    static func timestamp(_ date: Date) -> String {
+        let milliseconds = Timestamp.milliseconds(date)
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let whole = Timestamp.string(Date(timeIntervalSince1970: Double(seconds)))
+        return whole.dropLast(5) + String(format: ".%03dZ", Int(milliseconds - seconds * 1000))
     }
 
     /// Why a file is not a readable export.

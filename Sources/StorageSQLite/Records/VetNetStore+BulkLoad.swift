@@ -41,8 +41,8 @@ extension VetNetStore {
             }
             let insertPatient = try db.makeStatement(sql: """
                 INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour,
-                                     microchip, status, alerts, owner_id, co_owner_id, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     microchip, status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let firstNumber = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID) + 1
             for (index, patient) in patients.enumerated() {
@@ -50,7 +50,7 @@ extension VetNetStore {
                     patient.id.description, practice, Self.recordNumber(firstNumber + index), patient.name, patient.species.rawValue,
                     patient.breed, patient.sex.rawValue, patient.birthDate.map(Self.dayString), patient.birthDateEstimated, patient.colour,
                     patient.microchip, patient.status.rawValue, try Self.json(patient.alerts), patient.ownerID.description,
-                    patient.coOwnerID?.description, stamp, stamp])
+                    patient.coOwnerID?.description, patient.status == .archived ? stamp : nil, stamp, stamp])
                 if let progress, (owners.count + index + 1) % 5_000 == 0 { progress(owners.count + index + 1, total) }
             }
             try Self.advanceRecordNumberCounter(db: db, practiceID: scope.practiceID, to: firstNumber + patients.count - 1)

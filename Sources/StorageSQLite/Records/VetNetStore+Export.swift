@@ -55,7 +55,8 @@ extension VetNetStore {
         let assessments = try Row.fetchAll(db, sql: "SELECT * FROM triage_assessment WHERE practice_id = ? ORDER BY assessed_at_ms, id",
                                            arguments: practiceArgument).map { row in
             ExportedAssessment(id: row["id"], patientID: row["patient_id"], assessorID: row["assessor_id"],
-                               arrivalAt: Timestamp.date(milliseconds: row["arrival_at_ms"]), assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]),
+                               arrivalAt: Self.exportedInstant(milliseconds: row["arrival_at_ms"]),
+                               assessedAt: Self.exportedInstant(milliseconds: row["assessed_at_ms"]),
                                level: row["level"], rulesVersion: row["rules_version"], caseJSON: row["case_json"], resultJSON: row["result_json"])
         }
         let documents = try Row.fetchAll(db, sql: "SELECT * FROM document WHERE practice_id = ? ORDER BY created_at, id",
@@ -66,6 +67,12 @@ extension VetNetStore {
         }
         return PracticeExport(exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: patients,
                               triageAssessments: assessments, documents: documents)
+    }
+
+    /// The instant as the export's text reads back, so an export equals itself after a round trip.
+    private static func exportedInstant(milliseconds: Int64) -> Date {
+        let date = Timestamp.date(milliseconds: milliseconds)
+        return Timestamp.date(PracticeExport.timestamp(date)) ?? date
     }
 
     /// When and by whom each weight, problem, allergy, medication and vaccination was entered,

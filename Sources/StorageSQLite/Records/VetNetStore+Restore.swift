@@ -52,7 +52,7 @@ extension VetNetStore {
         let scope = AccessScope.system(practiceID, requestID: requestID)
         return try await writer.write { db in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice") == 0 else { throw RestoreError.storeNotEmpty }
-            let stamp = Timestamp.string(now)
+            let stamp = PracticeExport.timestamp(now)
             try db.execute(sql: "INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            arguments: [practiceID.description, export.practice.name, export.practice.timeZone,
                                        try Self.json(export.practice.openingHours), export.practice.phone, export.practice.address, stamp])
@@ -61,7 +61,7 @@ extension VetNetStore {
                     INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [account.id.description, practiceID.description, account.email.lowercased(), account.displayName,
-                                     account.role.rawValue, Self.unusablePasswordHash(), account.disabled, Timestamp.string(account.createdAt),
+                                     account.role.rawValue, Self.unusablePasswordHash(), account.disabled, PracticeExport.timestamp(account.createdAt),
                                      account.version])
                 try self.appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
                                                  detail: "restored; password reset required"), scope: scope, db: db)
@@ -74,9 +74,9 @@ extension VetNetStore {
             var entries = 0
             for (index, item) in export.patients.enumerated() {
                 try self.insertPatient(item.patient, db: db, scope: scope, recordNumber: item.patient.medicalRecordNumber)
-                if item.patient.status == .archived {
+                if let archivedAt = item.archivedAt {
                     try db.execute(sql: "UPDATE patient SET archived_at = ? WHERE id = ?",
-                                   arguments: [Timestamp.string(item.archivedAt ?? now), item.patient.id.description])
+                                   arguments: [PracticeExport.timestamp(archivedAt), item.patient.id.description])
                 }
                 entries += try self.insertRecordEntries(of: item, db: db, practiceID: practiceID, fallbackStamp: stamp)
                 if let progress, (index + 1) % 500 == 0 || index + 1 == export.patients.count { progress(index + 1, export.patients.count) }
@@ -110,13 +110,13 @@ extension VetNetStore {
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
         func entered(_ id: String) -> (at: String, by: String?) {
             guard let stamp = item.entered[id] else { return (fallbackStamp, nil) }
-            return (Timestamp.string(stamp.at), stamp.by)
+            return (PracticeExport.timestamp(stamp.at), stamp.by)
         }
         for weight in item.weights {
             let stamp = entered(weight.id.description)
             try db.execute(sql: "INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            arguments: [weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue, weight.roundedGrams,
-                                       Timestamp.string(weight.measuredAt), stamp.by, stamp.at])
+                                       PracticeExport.timestamp(weight.measuredAt), stamp.by, stamp.at])
         }
         for problem in item.problems {
             try db.execute(sql: "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -147,13 +147,13 @@ extension VetNetStore {
             let sealed = try cipher.seal(try JSONEncoder().encode(NoteText(note)), context: "\(practice)/note/\(note.id)")
             try db.execute(sql: "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            arguments: [note.id.description, practice, pid, note.author.id.description, note.author.displayName,
-                                       Timestamp.string(note.createdAt), sealed])
+                                       PracticeExport.timestamp(note.createdAt), sealed])
         }
         for addendum in item.addenda {
             let sealed = try cipher.seal(Data(addendum.text.utf8), context: "\(practice)/addendum/\(addendum.id)")
             try db.execute(sql: "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                            arguments: [addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
-                                       addendum.author.displayName, Timestamp.string(addendum.createdAt), sealed])
+                                       addendum.author.displayName, PracticeExport.timestamp(addendum.createdAt), sealed])
         }
         return item.weights.count + item.problems.count + item.allergies.count + item.medications.count + item.vaccinations.count
             + item.notes.count + item.addenda.count

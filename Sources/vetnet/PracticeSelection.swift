@@ -1,0 +1,17 @@
+import ArgumentParser
+import SharedKernel
+import StorageSQLite
+
+/// The practice named by `--practice`, or the store's only practice when it is omitted; a
+/// store with several practices must be told which one, so a tool never guesses.
+func selectPractice(_ text: String?, store: VetNetStore) async throws -> PracticeProfile {
+    if let text { return try await resolvePractice(text, store: store) }
+    let practices = try await store.allPractices()
+    switch practices.count {
+    case 1: return practices[0]
+    case 0: throw ValidationError("the store holds no practice yet")
+    default:
+        let known = practices.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
+        throw ValidationError("the store holds \(practices.count) practices; choose one with --practice: \(known)")
+    }
+}

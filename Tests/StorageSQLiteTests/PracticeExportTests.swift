@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+import PatientRecords
+import SharedKernel
+import StorageSQLite
+import Testing
+
+@Suite("Practice export and restore")
+struct PracticeExportTests {
+    static let secretHash = "$2b$12$exportMustNeverContainThisHash"
+    static let noteText = "Limping on left fore since Tuesday"
+
+    /// Practice A with two staff, two owners, patients with a full history, a triage
+    /// assessment and a document row; practice B with its own owner, patient and note.
+    static func populated() async throws -> (TwoPractices, rex: Patient) {
+        let fixture = try await TwoPractices.make()
+        let store = fixture.store
+        let scope = fixture.scope(fixture.adminA)
+        // Times with milliseconds, which must survive the round trip exactly.
+        fixture.clock.advance(0.002)
+        let now = fixture.clock.clock.now()
+        let vet = try await store.createUser(scope: scope, email: "vet@alpha.example", displayName: "Dr Vera Vet", role: .veterinarian,
+                                             passwordHash: secretHash)
+        let jo = try await store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs", email: "jo@example.com",
+                                                   phones: [PhoneNumber(label: "mobile", number: "07700 900123")],
+                                                   address: PostalAddress(line1: "1 High St", city: "Leeds", postcode: "LS1 1AA", country: "GB"),
+                                                   notes: "prefers mornings"), scope: scope)
+        let ann = try await store.createOwner(Owner(firstName: "Ann", lastName: "Lee", phones: [PhoneNumber(label: "home", number: "0113 496 0000")]), scope: scope)
+        let rex = try await store.createPatient(Patient(name: "Rex", species: .dog, breed: "Collie", sex: .maleNeutered,
+                                                        birthDate: RecordCalendar.date(fromISODay: "2020-05-01"), microchip: "826012345678901",
+                                                        alerts: ["bites"], ownerID: jo.id, coOwnerID: ann.id), scope: scope)
+        var old = try await store.createPatient(Patient(name: "Old Tom", species: .cat, ownerID: ann.id), scope: scope)
+        old.status = .archived
+        _ = try await store.updatePatient(old, scope: scope, expectedVersion: nil)
+
+        let vetScope = fixture.scope(vet)
+        let author = NoteAuthor(id: vet.id, displayName: vet.displayName)
+        let day = { (text: String) in RecordCalendar.date(fromISODay: text)! }
+        let note = ClinicalNote(patientID: rex.id, author: author, createdAt: now.addingTimeInterval(-3600), subjective: noteText,
+                                objective: "T 38.6", assessment: "soft tissue injury", plan: "rest, recheck in 7 days")
+        for entry: RecordEntry in [
+            .weight(WeightMeasurement(patientID: rex.id, value: Decimal(string: "23.45")!, unit: .kg, measuredAt: now.addingTimeInterval(-86_400))),
+            .problem(Problem(patientID: rex.id, name: "Lameness", onsetDate: day("2026-11-01"))),
+            .allergy(Allergy(patientID: rex.id, substance: "penicillin", reaction: "hives", severity: .moderate)),
+            .medication(Medication(patientID: rex.id, drug: "Meloxicam", concentrationMgPerML: Decimal(string: "1.5")!, doseMgPerKg: Decimal(string: "0.1")!,
+                                   route: .oral, frequency: "once daily", startDate: day("2026-11-10"), endDate: day("2026-11-17"))),
+            .vaccination(Vaccination(patientID: rex.id, vaccine: "DHP", administeredDate: day("2026-01-15"), batchNumber: "B-77",
+                                     nextDueDate: day("2027-01-15"))),
+            .note(note),
+            .addendum(Addendum(noteID: note.id, author: author, createdAt: now.addingTimeInterval(-60), text: "Owner reports improvement")),
+        ] {
+            try await store.addRecordEntry(entry, patientID: rex.id, scope: vetScope)
+            fixture.clock.advance(1.005)
+        }
+        let triageCase = #"{"species":"dog","signs":[]}"#
+        try await store.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, case_json, result_json)
+                VALUES (?, ?, ?, ?, 1795000000001, 1795000060002, 3, 'rules-1', ?, '{"level":3}')
+                """, arguments: [UUID().uuidString.lowercased(), fixture.a.id.description, rex.id.description, vet.id.description, triageCase])
+            try db.execute(sql: """
+                INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
+                VALUES (?, ?, ?, 'xray.png', 'image/png', 1234, 'abc123', ?, '2026-11-18T10:00:00.000Z')
+                """, arguments: [UUID().uuidString.lowercased(), fixture.a.id.description, rex.id.description, vet.id.description])
+        }
+
+        let scopeB = fixture.scope(fixture.adminB)
+        let bee = try await store.createOwner(Owner(firstName: "Bea", lastName: "Otherpractice", email: "bea@example.com"), scope: scopeB)
+        let kit = try await store.createPatient(Patient(name: "Kit", species: .cat, ownerID: bee.id), scope: scopeB)
+        try await store.addRecordEntry(.note(ClinicalNote(patientID: kit.id, author: NoteAuthor(id: fixture.adminB.id, displayName: "Bea Beta"),
+                                                          createdAt: now, subjective: "Practice B only", objective: "", assessment: "", plan: "")),
+                                       patientID: kit.id, scope: scopeB)
+        return (fixture, rex)
+    }
+
+    /// An empty on-disk store with a record key of its own, so a restore must re-encrypt.
+    static func emptyStoreWithOtherKey() throws -> (VetNetStore, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-restore-\(UUID())")
+        let store = try VetNetStore.open(directory: directory, auditKey: AuditKey(bytes: Array(repeating: 3, count: 32)),
+                                         cipher: try RecordCipher(keyBytes: Array(repeating: 5, count: 32)))
+        return (store, directory)
+    }
+
+    @Test("the export holds the whole record with notes in clear and no password hash, and is audited")
+    func exportContents() async throws {
+        let (fixture, rex) = try await Self.populated()
+        let export = try await fixture.store.exportPractice(scope: fixture.scope(fixture.adminA))
+        let json = String(decoding: try export.jsonData(), as: UTF8.self)
+
+        #expect(json.contains("\"format\" : \"vetnet-export-v1\""))
+        #expect(json.contains(Self.noteText))
+        #expect(json.contains("Owner reports improvement"))
+        #expect(!json.contains(Self.secretHash))
+        #expect(!json.lowercased().contains("password"))
+        #expect(export.staff.map(\.email).sorted() == ["admin@alpha.example", "vet@alpha.example"])
+        let exportedRex = try #require(export.patients.first { $0.patient.id == rex.id })
+        #expect(exportedRex.patient.medicalRecordNumber == "P-000001")
+        #expect(exportedRex.weights.map(\.value) == [Decimal(string: "23.45")!])
+        #expect(exportedRex.notes.map(\.subjective) == [Self.noteText])
+        #expect(exportedRex.medications.first.flatMap { exportedRex.entered[$0.id.description]?.by } != nil)
+        #expect(export.patients.first { $0.patient.name == "Old Tom" }?.archivedAt != nil)
+        #expect(export.triageAssessments.count == 1)
+        #expect(export.documents.map(\.fileName) == ["xray.png"])
+
+        let audit = try await fixture.store.auditEntries(scope: fixture.scope(fixture.adminA), limit: 1, before: nil).items
+        #expect(audit.first?.action == "practice.export")
+    }
+
+    @Test("an export holds nothing of another practice")
+    func exportIsolation() async throws {
+        let (fixture, _) = try await Self.populated()
+        let export = try await fixture.store.exportPractice(scope: fixture.scope(fixture.adminA))
+        let json = String(decoding: try export.jsonData(), as: UTF8.self)
+        for text in ["Otherpractice", "bea@example.com", "Kit", "Practice B only", "admin@beta.example", fixture.b.id.description] {
+            #expect(!json.contains(text), "practice A's export mentions \(text)")
+        }
+        let exportB = try await fixture.store.exportPractice(scope: fixture.scope(fixture.adminB))
+        #expect(exportB.patients.map(\.patient.name) == ["Kit"])
+        #expect(exportB.owners.map(\.lastName) == ["Otherpractice"])
+        #expect(exportB.staff.map(\.email) == ["admin@beta.example"])
+        #expect(exportB.documents.isEmpty && exportB.triageAssessments.isEmpty)
+    }
+
+    @Test("export, restore into an empty store with another key, export again: the same practice")
+    func roundTrip() async throws {
+        let (fixture, rex) = try await Self.populated()
+        let first = try await fixture.store.exportPractice(scope: fixture.scope(fixture.adminA))
+        let decoded = try PracticeExport.decode(try first.jsonData())
+        #expect(decoded == first)
+
+        let (target, directory) = try Self.emptyStoreWithOtherKey()
+        defer { try? target.close(); try? FileManager.default.removeItem(at: directory) }
+        let summary = try await target.restorePractice(decoded, requestID: "test-restore")
+        #expect(summary.patients == 2 && summary.owners == 2 && summary.staff.count == 2)
+        #expect(summary.recordEntries == 7)
+        #expect(summary.documentsNotRestored == 1)
+
+        var second = try await target.exportPractice(scope: .system(fixture.a.id))
+        second.exportedAt = first.exportedAt
+        // Documents are listed, not restored: their bytes are not part of an export.
+        #expect(second.documents.isEmpty)
+        second.documents = first.documents
+        #expect(second == first)
+
+        // Notes were sealed again with the target's key: they open there, and the record reads as before.
+        let record = try await target.medicalRecord(scope: .system(fixture.a.id), patientID: rex.id).0
+        #expect(record.notes.notes.map(\.subjective) == [Self.noteText])
+        #expect(try await target.verifyAuditChain().isIntact)
+        // Search works on restored patients.
+        let found = try await target.searchPatients(scope: .system(fixture.a.id), query: PatientQuery(text: "bloggs"), limit: 5, after: nil)
+        #expect(found.items.map(\.patient.value.name) == ["Rex"])
+        // New patients continue after the restored record numbers.
+        let owner = try #require(first.owners.first)
+        let next = try await target.createPatient(Patient(name: "New", species: .cat, ownerID: owner.id), scope: .system(fixture.a.id))
+        #expect(next.medicalRecordNumber == "P-000003")
+    }
+
+    @Test("restored accounts cannot sign in until a password is set, and a restore never merges into a store with data")
+    func restoreRules() async throws {
+        let (fixture, _) = try await Self.populated()
+        let export = try await fixture.store.exportPractice(scope: fixture.scope(fixture.adminA))
+        let (target, directory) = try Self.emptyStoreWithOtherKey()
+        defer { try? target.close(); try? FileManager.default.removeItem(at: directory) }
+        _ = try await target.restorePractice(export)
+
+        let credentials = try #require(try await target.credentials(email: "vet@alpha.example"))
+        #expect(!credentials.passwordHash.hasPrefix("$2"))
+        #expect(credentials.passwordHash != Self.secretHash)
+
+        await #expect(throws: RestoreError.self) { _ = try await target.restorePractice(export) }
+        await #expect(throws: RestoreError.self) { _ = try await fixture.store.restorePractice(export) }
+
+        var wrongFormat = export
+        wrongFormat.format = "vetnet-export-v2"
+        #expect(throws: PracticeExport.FormatError.self) { _ = try PracticeExport.decode(try wrongFormat.jsonData()) }
+    }
+}
