@@ -115,7 +115,7 @@ extension APIHandler {
 
     /// Authorizes, adds the entry, and answers with the record as it now stands.
     private func addEntry(_ entry: RecordEntry, patientID: Identifier<Patient>, permission: Permission) async throws -> Components.Schemas.MedicalRecord {
-        let caller = try await authorize(permission, action: entry.auditActionName, resourceType: "patient", resourceID: patientID.description)
+        let caller = try await authorize(permission, action: entry.auditAction, resourceType: "patient", resourceID: patientID.description)
         try await store.addRecordEntry(entry, patientID: patientID, scope: caller.scope)
         let (record, version) = try await store.medicalRecord(scope: caller.scope, patientID: patientID)
         return .init(record, version: version, now: store.clock.now())
@@ -134,19 +134,5 @@ extension APIHandler {
             return nil
         }
         return date
-    }
-}
-
-extension RecordEntry {
-    var auditActionName: String {
-        switch self {
-        case .weight: return "record.weight.add"
-        case .problem: return "record.problem.add"
-        case .allergy: return "record.allergy.add"
-        case .medication: return "record.medication.add"
-        case .vaccination: return "record.vaccination.add"
-        case .note: return "record.note.add"
-        case .addendum: return "record.addendum.add"
-        }
     }
 }

@@ -13,8 +13,8 @@ public enum RecordEntry: Sendable {
     case note(ClinicalNote)
     case addendum(Addendum)
 
-    /// The audit action and resource type of adding it.
-    var auditAction: String {
+    /// The audit action of adding it (also the action a refusal is audited under).
+    public var auditAction: String {
         switch self {
         case .weight: return "record.weight.add"
         case .problem: return "record.problem.add"
