@@ -38,15 +38,21 @@ struct SchedulingService: Sendable {
 
     // MARK: - Loading
 
-    /// Loads everything for `range` (bookings a day either side, so buffers and caps are right).
-    func snapshot(scope: AccessScope, range: TimeRange) async throws -> Snapshot {
+    /// Loads everything for `range` (bookings a day either side, so buffers and caps are
+    /// right). With `onlyClinician`, only that clinician's timetable is prepared: a booking
+    /// checks one clinician, and skipping the others keeps its latency low.
+    func snapshot(scope: AccessScope, range: TimeRange, onlyClinician: UUID? = nil, roomType: RoomType? = nil) async throws -> Snapshot {
         let practice = try await store.practice(scope: scope)
-        let clinicians = try await store.clinicians(scope: scope)
+        var clinicians = try await store.clinicians(scope: scope)
+        if let onlyClinician { clinicians = clinicians.filter { $0.id.rawValue == onlyClinician } }
         let availabilities = try await store.availabilities(scope: scope)
         let types = try await store.appointmentTypes(scope: scope)
         let rooms = try await store.rooms(scope: scope)
-        let widened = TimeRange(start: range.start.addingTimeInterval(-86_400), end: range.end.addingTimeInterval(86_400))!
-        let appointments = try await store.appointments(scope: scope, overlapping: widened).map(\.value)
+        let margin: TimeInterval = onlyClinician == nil ? 86_400 : 0
+        let widened = TimeRange(start: range.start.addingTimeInterval(-margin), end: range.end.addingTimeInterval(margin))!
+        // For one clinician only their bookings and those sharing the room type matter.
+        let appointments = try await store.appointments(scope: scope, overlapping: widened, clinicianID: onlyClinician,
+                                                        orRoomType: onlyClinician == nil ? nil : roomType).map(\.value)
         guard let zone = TimeZone(identifier: practice.timeZone) else { throw ValidationError(field: "timeZone", message: "unknown") }
         let timetables = clinicians.map { clinician in
             ClinicianTimetable(clinicianID: clinician.id.rawValue, specialties: Set(clinician.expertise.map(\.specialty)),
@@ -83,11 +89,14 @@ struct SchedulingService: Sendable {
             return try await store.appointment(scope: scope, id: Identifier(uuidString: existing)!)
         }
         let now = store.clock.now()
-        let day = TimeRange(start: start.addingTimeInterval(-12 * 3600), end: start.addingTimeInterval(36 * 3600))!
-        let snapshot = try await snapshot(scope: scope, range: day)
-        guard let type = snapshot.types.first(where: { $0.id == typeID }) else {
+        let practice = try await store.practice(scope: scope)
+        // The local day of the start bounds everything a booking depends on (the daily cap,
+        // shifts, rooms in use); a booking may not cross midnight.
+        let day = try PracticeCalendar(timeZoneIdentifier: practice.timeZone).day(containing: start)
+        guard let type = try await store.appointmentTypes(scope: scope).first(where: { $0.id == typeID }) else {
             throw ValidationError(field: "appointmentTypeId", message: "is not an appointment type of this practice")
         }
+        let snapshot = try await snapshot(scope: scope, range: day, onlyClinician: clinicianID, roomType: type.requiredRoomType)
         guard snapshot.clinician(clinicianID) != nil else { throw ValidationError(field: "clinicianId", message: "is not a clinician of this practice") }
         var minutes = type.defaultDurationMinutes
         if let durationMinutes { minutes = durationMinutes } else {
@@ -117,7 +126,7 @@ struct SchedulingService: Sendable {
             return stored
         } catch let conflict as BookingConflict {
             // Someone booked the time between the check and the insert: the store refused it.
-            let fresh = try await self.snapshot(scope: scope, range: day)
+            let fresh = try await self.snapshot(scope: scope, range: day, onlyClinician: clinicianID, roomType: type.requiredRoomType)
             var error = try unavailable(snapshot: fresh, start: start, query: query, clinicianID: clinicianID, now: now,
                                         detail: "That time was just taken (\(conflict.resource)).")
             if error.conflictingTime == nil { error = SlotUnavailable(detail: error.detail, conflictingTime: conflict.conflictingTime, alternatives: error.alternatives) }

@@ -84,9 +84,13 @@ extension VetNetStore {
         }
     }
 
-    /// Appointments overlapping `range` (optionally of one clinician), by start.
-    public func appointments(scope: AccessScope, overlapping range: TimeRange, clinicianID: UUID? = nil) async throws -> [Versioned<Appointment>] {
-        try await writer.read { db in try Self.appointments(db: db, practiceID: scope.practiceID, overlapping: range, clinicianID: clinicianID) }
+    /// Appointments overlapping `range` (optionally of one clinician, plus — with `orRoomType` —
+    /// every appointment using that room type, which room capacity depends on), by start.
+    public func appointments(scope: AccessScope, overlapping range: TimeRange, clinicianID: UUID? = nil,
+                             orRoomType roomType: RoomType? = nil) async throws -> [Versioned<Appointment>] {
+        try await writer.read { db in
+            try Self.appointments(db: db, practiceID: scope.practiceID, overlapping: range, clinicianID: clinicianID, orRoomType: roomType)
+        }
     }
 
     /// Completed appointments with their recorded duration (the duration model's history).
@@ -99,10 +103,15 @@ extension VetNetStore {
         }
     }
 
-    static func appointments(db: Database, practiceID: PracticeID, overlapping range: TimeRange, clinicianID: UUID?) throws -> [Versioned<Appointment>] {
+    static func appointments(db: Database, practiceID: PracticeID, overlapping range: TimeRange, clinicianID: UUID?,
+                             orRoomType roomType: RoomType? = nil) throws -> [Versioned<Appointment>] {
         var sql = "SELECT * FROM appointment WHERE practice_id = ? AND start_ms < ? AND occupied_end_ms > ?"
         var arguments: StatementArguments = [practiceID.description, Timestamp.milliseconds(range.end), Timestamp.milliseconds(range.start)]
-        if let clinicianID { sql += " AND clinician_id = ?"; arguments += [text(clinicianID)] }
+        switch (clinicianID, roomType) {
+        case (let clinician?, let room?): sql += " AND (clinician_id = ? OR room_type = ?)"; arguments += [text(clinician), room.rawValue]
+        case (let clinician?, nil): sql += " AND clinician_id = ?"; arguments += [text(clinician)]
+        default: break
+        }
         return try Row.fetchAll(db, sql: sql + " ORDER BY start_ms", arguments: arguments).map(appointment(from:))
     }
 

@@ -28,22 +28,25 @@ extension VetNetStore {
         return clinician
     }
 
-    /// The scope's practice's clinicians with their expertise, by name.
+    /// The scope's practice's clinicians with their expertise, by name (two queries, whatever the count).
     public func clinicians(scope: AccessScope) async throws -> [Clinician] {
         try await writer.read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM clinician WHERE practice_id = ? AND active = 1 ORDER BY display_name",
                                         arguments: [scope.practiceID.description])
-            return try rows.map { row in
+            var expertise: [String: [Expertise]] = [:]
+            for item in try Row.fetchAll(db, sql: """
+                SELECT e.* FROM clinician_expertise e JOIN clinician c ON c.id = e.clinician_id
+                WHERE c.practice_id = ? ORDER BY e.proficiency DESC, e.specialty
+                """, arguments: [scope.practiceID.description]) {
+                guard let specialty = Specialty(rawValue: item["specialty"]) else { continue }
+                expertise[item["clinician_id"], default: []].append(Expertise(specialty: specialty, proficiency: item["proficiency"], years: item["years"]))
+            }
+            return rows.map { row in
                 let id: String = row["id"]
-                let expertise = try Row.fetchAll(db, sql: "SELECT * FROM clinician_expertise WHERE clinician_id = ? ORDER BY proficiency DESC, specialty",
-                                                 arguments: [id]).compactMap { item -> Expertise? in
-                    guard let specialty = Specialty(rawValue: item["specialty"]) else { return nil }
-                    return Expertise(specialty: specialty, proficiency: item["proficiency"], years: item["years"])
-                }
                 let speciesJSON: String = row["species"]
                 let species = ((try? JSONDecoder().decode([String].self, from: Data(speciesJSON.utf8))) ?? []).compactMap(Species.init(rawValue:))
                 return Clinician(id: Identifier(uuidString: id)!, userID: (row["user_id"] as String?).flatMap(UserID.init(uuidString:)),
-                                 displayName: row["display_name"], credentials: row["credentials"], expertise: expertise,
+                                 displayName: row["display_name"], credentials: row["credentials"], expertise: expertise[id] ?? [],
                                  species: Set(species), maxAppointmentsPerDay: row["max_appointments_per_day"],
                                  complexityCeiling: row["complexity_ceiling"])
             }
