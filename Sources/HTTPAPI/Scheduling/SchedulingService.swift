@@ -42,17 +42,12 @@ struct SchedulingService: Sendable {
     /// right). With `onlyClinician`, only that clinician's timetable is prepared: a booking
     /// checks one clinician, and skipping the others keeps its latency low.
     func snapshot(scope: AccessScope, range: TimeRange, onlyClinician: UUID? = nil, roomType: RoomType? = nil) async throws -> Snapshot {
-        let practice = try await store.practice(scope: scope)
-        var clinicians = try await store.clinicians(scope: scope)
-        if let onlyClinician { clinicians = clinicians.filter { $0.id.rawValue == onlyClinician } }
-        let availabilities = try await store.availabilities(scope: scope)
-        let types = try await store.appointmentTypes(scope: scope)
-        let rooms = try await store.rooms(scope: scope)
         let margin: TimeInterval = onlyClinician == nil ? 86_400 : 0
         let widened = TimeRange(start: range.start.addingTimeInterval(-margin), end: range.end.addingTimeInterval(margin))!
         // For one clinician only their bookings and those sharing the room type matter.
-        let appointments = try await store.appointments(scope: scope, overlapping: widened, clinicianID: onlyClinician,
-                                                        orRoomType: onlyClinician == nil ? nil : roomType).map(\.value)
+        let data = try await store.schedulingData(scope: scope, range: widened, clinicianID: onlyClinician, roomType: roomType)
+        let (practice, clinicians, availabilities, types, rooms, appointments) =
+            (data.practice, data.clinicians, data.availabilities, data.types, data.rooms, data.appointments)
         guard let zone = TimeZone(identifier: practice.timeZone) else { throw ValidationError(field: "timeZone", message: "unknown") }
         let timetables = clinicians.map { clinician in
             ClinicianTimetable(clinicianID: clinician.id.rawValue, specialties: Set(clinician.expertise.map(\.specialty)),

@@ -156,7 +156,9 @@ extension VetNetStore {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("microchip") == true {
             throw ValidationError(field: "microchip", message: "is already recorded for another patient of this practice")
         }
-        try Self.reindexPatient(db: db, id: patient.id.description)
+        // A new patient has no search row yet; skipping reindexPatient's DELETE matters, as
+        // FTS5 can only find a row by an UNINDEXED column by scanning the whole table.
+        try db.execute(sql: Self.searchRowsSQL + " WHERE p.id = ?", arguments: [patient.id.description])
         try appendAudit(AuditRecord(action: "patient.create", resourceType: "patient", resourceID: patient.id.description), scope: scope, db: db)
     }
 

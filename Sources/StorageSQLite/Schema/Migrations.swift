@@ -381,7 +381,7 @@ enum Migrations {
                 reason TEXT,
                 created_at TEXT NOT NULL,
                 version INTEGER NOT NULL DEFAULT 1,
-                CHECK (start_ms < end_ms AND end_ms <= occupied_end_ms)
+                CHECK (start_ms < end_ms AND end_ms <= occupied_end_ms AND occupied_end_ms - start_ms < 86400000)
             );
             CREATE INDEX appointment_clinician_time ON appointment(clinician_id, start_ms);
             CREATE INDEX appointment_room_time ON appointment(room_id, start_ms);
@@ -390,25 +390,27 @@ enum Migrations {
 
             -- No two time-holding appointments of one clinician, or of one room, overlap
             -- (half-open intervals, buffers included) — on every write path, not only the API's.
+            -- An appointment is shorter than a day (CHECK below), so only bookings that start in
+            -- the day before can reach into this one; the bound keeps the check an index range scan.
             CREATE TRIGGER appointment_no_clinician_overlap_insert BEFORE INSERT ON appointment
             WHEN NEW.holds_time = 1 AND EXISTS (
                 SELECT 1 FROM appointment a WHERE a.clinician_id = NEW.clinician_id AND a.holds_time = 1 AND a.id <> NEW.id
-                  AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+                  AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
             BEGIN SELECT RAISE(ABORT, 'appointment overlap: clinician already booked'); END;
             CREATE TRIGGER appointment_no_room_overlap_insert BEFORE INSERT ON appointment
             WHEN NEW.holds_time = 1 AND NEW.room_id IS NOT NULL AND EXISTS (
                 SELECT 1 FROM appointment a WHERE a.room_id = NEW.room_id AND a.holds_time = 1 AND a.id <> NEW.id
-                  AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+                  AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
             BEGIN SELECT RAISE(ABORT, 'appointment overlap: room already booked'); END;
             CREATE TRIGGER appointment_no_clinician_overlap_update BEFORE UPDATE ON appointment
             WHEN NEW.holds_time = 1 AND EXISTS (
                 SELECT 1 FROM appointment a WHERE a.clinician_id = NEW.clinician_id AND a.holds_time = 1 AND a.id <> NEW.id
-                  AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+                  AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
             BEGIN SELECT RAISE(ABORT, 'appointment overlap: clinician already booked'); END;
             CREATE TRIGGER appointment_no_room_overlap_update BEFORE UPDATE ON appointment
             WHEN NEW.holds_time = 1 AND NEW.room_id IS NOT NULL AND EXISTS (
                 SELECT 1 FROM appointment a WHERE a.room_id = NEW.room_id AND a.holds_time = 1 AND a.id <> NEW.id
-                  AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+                  AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
             BEGIN SELECT RAISE(ABORT, 'appointment overlap: room already booked'); END;
 
             -- Calendar feeds: only a hash of each unguessable token is stored.

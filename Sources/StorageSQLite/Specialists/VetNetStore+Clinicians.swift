@@ -30,26 +30,28 @@ extension VetNetStore {
 
     /// The scope's practice's clinicians with their expertise, by name (two queries, whatever the count).
     public func clinicians(scope: AccessScope) async throws -> [Clinician] {
-        try await writer.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM clinician WHERE practice_id = ? AND active = 1 ORDER BY display_name",
-                                        arguments: [scope.practiceID.description])
-            var expertise: [String: [Expertise]] = [:]
-            for item in try Row.fetchAll(db, sql: """
-                SELECT e.* FROM clinician_expertise e JOIN clinician c ON c.id = e.clinician_id
-                WHERE c.practice_id = ? ORDER BY e.proficiency DESC, e.specialty
-                """, arguments: [scope.practiceID.description]) {
-                guard let specialty = Specialty(rawValue: item["specialty"]) else { continue }
-                expertise[item["clinician_id"], default: []].append(Expertise(specialty: specialty, proficiency: item["proficiency"], years: item["years"]))
-            }
-            return rows.map { row in
-                let id: String = row["id"]
-                let speciesJSON: String = row["species"]
-                let species = ((try? JSONDecoder().decode([String].self, from: Data(speciesJSON.utf8))) ?? []).compactMap(Species.init(rawValue:))
-                return Clinician(id: Identifier(uuidString: id)!, userID: (row["user_id"] as String?).flatMap(UserID.init(uuidString:)),
-                                 displayName: row["display_name"], credentials: row["credentials"], expertise: expertise[id] ?? [],
-                                 species: Set(species), maxAppointmentsPerDay: row["max_appointments_per_day"],
-                                 complexityCeiling: row["complexity_ceiling"])
-            }
+        try await writer.read { db in try Self.clinicians(db: db, practiceID: scope.practiceID) }
+    }
+
+    static func clinicians(db: Database, practiceID: PracticeID) throws -> [Clinician] {
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM clinician WHERE practice_id = ? AND active = 1 ORDER BY display_name",
+                                    arguments: [practiceID.description])
+        var expertise: [String: [Expertise]] = [:]
+        for item in try Row.fetchAll(db, sql: """
+            SELECT e.* FROM clinician_expertise e JOIN clinician c ON c.id = e.clinician_id
+            WHERE c.practice_id = ? ORDER BY e.proficiency DESC, e.specialty
+            """, arguments: [practiceID.description]) {
+            guard let specialty = Specialty(rawValue: item["specialty"]) else { continue }
+            expertise[item["clinician_id"], default: []].append(Expertise(specialty: specialty, proficiency: item["proficiency"], years: item["years"]))
+        }
+        return rows.map { row in
+            let id: String = row["id"]
+            let speciesJSON: String = row["species"]
+            let species = ((try? JSONDecoder().decode([String].self, from: Data(speciesJSON.utf8))) ?? []).compactMap(Species.init(rawValue:))
+            return Clinician(id: Identifier(uuidString: id)!, userID: (row["user_id"] as String?).flatMap(UserID.init(uuidString:)),
+                             displayName: row["display_name"], credentials: row["credentials"], expertise: expertise[id] ?? [],
+                             species: Set(species), maxAppointmentsPerDay: row["max_appointments_per_day"],
+                             complexityCeiling: row["complexity_ceiling"])
         }
     }
 }
