@@ -5,8 +5,16 @@ public enum Timestamp {
     private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
     private static let withoutFraction = Date.ISO8601FormatStyle(timeZone: .gmt)
 
-    /// Formats `date` as `2026-11-21T09:30:00.000Z`.
-    public static func string(_ date: Date) -> String { withFraction.format(date) }
+    /// Formats `date` as `2026-11-21T09:30:00.000Z`, rounded to the nearest millisecond (a
+    /// formatter that truncates would write a parsed time back 1 ms early).
+    public static func string(_ date: Date) -> String {
+        let milliseconds = milliseconds(date)
+        let seconds = Date(timeIntervalSince1970: Double(milliseconds.floorDivided(by: 1000)))
+        let fraction = milliseconds - milliseconds.floorDivided(by: 1000) * 1000
+        var text = withoutFraction.format(seconds)
+        text.removeLast() // "Z"
+        return text + "." + String(String(fraction + 1000).dropFirst()) + "Z"
+    }
 
     /// Parses RFC 3339 text with or without fractional seconds; `nil` if malformed.
     public static func date(_ text: String) -> Date? {
@@ -18,4 +26,12 @@ public enum Timestamp {
 
     /// The date for a millisecond count.
     public static func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}
+
+extension Int64 {
+    /// Division rounding toward negative infinity (dates before 1970 keep a positive fraction).
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
 }

@@ -146,13 +146,14 @@ extension VetNetStore {
             try db.execute(
                 sql: """
                     INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour,
-                                         microchip, status, alerts, owner_id, co_owner_id, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                         microchip, status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [patient.id.description, scope.practiceID.description, mrn, patient.name, patient.species.rawValue, patient.breed,
                             patient.sex.rawValue, patient.birthDate.map(Self.dayString), patient.birthDateEstimated, patient.colour,
                             patient.microchip, patient.status.rawValue, try Self.json(patient.alerts), patient.ownerID.description,
-                            patient.coOwnerID?.description, now, now])
+                            // A patient registered as archived starts its retention period now.
+                            patient.coOwnerID?.description, patient.status == .archived ? now : nil, now, now])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("microchip") == true {
             throw ValidationError(field: "microchip", message: "is already recorded for another patient of this practice")
         }
@@ -171,17 +172,18 @@ extension VetNetStore {
         }
     }
 
-    /// Rebuilds the search row of one patient from the patient and its owners.
+    /// Rebuilds the search row of one patient from the patient and its owners. The search row
+    /// shares the patient's rowid, so it is found by key, not by scanning the index.
     static func reindexPatient(db: Database, id: String) throws {
-        try db.execute(sql: "DELETE FROM patient_search WHERE patient_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM patient_search WHERE rowid = (SELECT rowid FROM patient WHERE id = ?)", arguments: [id])
         try db.execute(sql: searchRowsSQL + " WHERE p.id = ?", arguments: [id])
     }
 
     /// Inserts the search rows of the patients a `WHERE` clause appended to it selects; one
     /// definition, so bulk loads index exactly as single writes do.
     static let searchRowsSQL = """
-        INSERT INTO patient_search (patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
-        SELECT p.id, p.practice_id, p.name,
+        INSERT INTO patient_search (rowid, patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
+        SELECT p.rowid, p.id, p.practice_id, p.name,
                o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, ''),
                o.phone_digits || ' ' || (SELECT COALESCE(group_concat(json_extract(value, '$.number'), ' '), '') FROM json_each(o.phones))
                    || COALESCE(' ' || c.phone_digits, ''),

@@ -16,9 +16,10 @@ extension VetNetStore {
             for id in ids {
                 hashes += try String.fetchAll(db, sql: "SELECT sha256 FROM document WHERE patient_id = ?", arguments: [id])
                 for table in ["note_addendum", "clinical_note", "weight", "problem", "allergy", "medication", "vaccination", "document",
-                              "triage_queue_entry", "triage_assessment", "patient_search"] {
+                              "triage_queue_entry", "triage_assessment"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE patient_id = ?", arguments: [id])
                 }
+                try db.execute(sql: "DELETE FROM patient_search WHERE rowid = (SELECT rowid FROM patient WHERE id = ?)", arguments: [id])
                 try db.execute(sql: "DELETE FROM patient WHERE id = ? AND practice_id = ?", arguments: [id, scope.practiceID.description])
                 try self.appendAudit(AuditRecord(action: "patient.purge", resourceType: "patient", resourceID: id), scope: scope, db: db)
             }
