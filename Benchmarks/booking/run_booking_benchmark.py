@@ -60,6 +60,8 @@ def main():
     admin = tokens[0]
     _, types = call(base, "/api/v1/appointment-types", token=admin)
     consultation = next(t for t in types["items"] if t["name"] == "Consultation")
+    _, specialists = call(base, "/api/v1/specialists", token=admin)
+    daily_cap = {item["id"]: item["maxAppointmentsPerDay"] for item in specialists["items"]}
     _, rooms = call(base, "/api/v1/rooms", token=admin)
     exam_rooms = sum(1 for room in rooms["items"] if room["type"] == "exam")
     _, patients = call(base, "/api/v1/patients?limit=200", token=admin)
@@ -68,22 +70,26 @@ def main():
     start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(days=1)
     slots = []
     day = 0
-    while len(slots) < args.bookings and day < 60:
+    while len(slots) < args.bookings and day < 120:
         frm = (start + timedelta(days=day)).strftime("%Y-%m-%dT00:00:00Z")
         to = (start + timedelta(days=day + 1)).strftime("%Y-%m-%dT00:00:00Z")
         _, found = call(base, f"/api/v1/appointments/slots?from={frm}&to={to}&appointmentTypeId={consultation['id']}&durationMinutes=15&limit=500", token=admin)
         last_end = {}
+        per_clinician = {}
         in_use = {}  # 5-minute bucket -> consultations planned in it (rooms are shared)
         for slot in found["items"]:
             # Keep one clinician's slots a consultation plus its buffer apart so each can be booked.
             begins = datetime.fromisoformat(slot["start"].replace("Z", "+00:00"))
             if slot["clinicianId"] in last_end and begins < last_end[slot["clinicianId"]]:
                 continue
+            if per_clinician.get(slot["clinicianId"], 0) >= daily_cap.get(slot["clinicianId"], 0):
+                continue
             buckets = [begins + timedelta(minutes=5 * k) for k in range((15 + consultation["bufferAfterMinutes"]) // 5)]
             if any(in_use.get(b, 0) >= exam_rooms for b in buckets):
                 continue
             for b in buckets:
                 in_use[b] = in_use.get(b, 0) + 1
+            per_clinician[slot["clinicianId"]] = per_clinician.get(slot["clinicianId"], 0) + 1
             last_end[slot["clinicianId"]] = begins + timedelta(minutes=15 + consultation["bufferAfterMinutes"])
             slots.append(slot)
         day += 1
@@ -95,7 +101,7 @@ def main():
                 handle.write(json.dumps({"patientId": patient_ids[n % len(patient_ids)], "clinicianId": slot["clinicianId"],
                                          "appointmentTypeId": consultation["id"], "start": slot["start"], "durationMinutes": 15}) + "\n")
         # Run for about as long as the prepared slots last at a few hundred bookings a second.
-        seconds = max(1, min(10, len(slots) // 600))
+        seconds = max(1, min(10, len(slots) // 800))
         env = dict(os.environ, VETNET_BODIES=handle.name, VETNET_TOKEN=tokens[1], VETNET_THREADS="2")
         script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "book.lua")
         run = subprocess.run(["wrk", "-t2", f"-c{args.clients}", f"-d{seconds}s", "-s", script, base], env=env,
