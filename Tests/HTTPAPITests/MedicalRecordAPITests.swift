@@ -159,3 +159,23 @@ struct DueBody: Decodable {
     let dueSoon: [Item]
     let overdue: [Item]
 }
+
+@Suite("Retried record writes")
+struct RecordRetryTests {
+    @Test("a weight posted again with the same Idempotency-Key is recorded once")
+    func idempotentWeight() async throws {
+        let fixture = try await AppFixture.make()
+        let rex = try await MedicalRecordAPITests.patient(fixture)
+        try await fixture.test { client in
+            let token = try await client.login("technician@alpha.example")
+            for _ in 0..<5 {
+                try await client.call("/api/v1/patients/\(rex.id)/weights", .post, token: token, json: #"{"value":12.5,"unit":"kg"}"#,
+                                      headers: [HTTPField.Name("Idempotency-Key")!: "scale-reading-1"]) { #expect($0.status == .created) }
+            }
+            try await client.call("/api/v1/patients/\(rex.id)/record", token: token) { response in
+                let body = String(buffer: response.body)
+                #expect(body.components(separatedBy: "\"grams\"").count - 1 == 2) // the weight and latestWeight
+            }
+        }
+    }
+}

@@ -15,7 +15,8 @@ extension APIHandler {
         let patientID: Identifier<Patient> = try Self.identifier(input.path.patientId, resource: "patient")
         let weight = WeightMeasurement(patientID: patientID, value: Self.decimal(body.value), unit: WeightUnit(rawValue: body.unit.rawValue)!,
                                        measuredAt: body.measuredAt ?? store.clock.now())
-        return .created(.init(body: .json(try await addEntry(.weight(weight), patientID: patientID, permission: .writeRecords))))
+        return .created(.init(body: .json(try await addEntry(.weight(weight), patientID: patientID, permission: .writeRecords,
+                                                         idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body)))))
     }
 
     func addProblem(_ input: Operations.AddProblem.Input) async throws -> Operations.AddProblem.Output {
@@ -27,7 +28,8 @@ extension APIHandler {
         try errors.throwIfAny()
         let problem = Problem(patientID: patientID, name: body.name, status: body.status.flatMap { Problem.Status(rawValue: $0.rawValue) } ?? .active,
                               onsetDate: onset, resolvedDate: resolved)
-        return .created(.init(body: .json(try await addEntry(.problem(problem), patientID: patientID, permission: .writeClinical))))
+        return .created(.init(body: .json(try await addEntry(.problem(problem), patientID: patientID, permission: .writeClinical,
+                                                         idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body)))))
     }
 
     func addAllergy(_ input: Operations.AddAllergy.Input) async throws -> Operations.AddAllergy.Output {
@@ -35,7 +37,8 @@ extension APIHandler {
         let patientID: Identifier<Patient> = try Self.identifier(input.path.patientId, resource: "patient")
         let allergy = Allergy(patientID: patientID, substance: body.substance, reaction: body.reaction,
                               severity: Allergy.Severity(rawValue: body.severity.rawValue)!)
-        return .created(.init(body: .json(try await addEntry(.allergy(allergy), patientID: patientID, permission: .writeClinical))))
+        return .created(.init(body: .json(try await addEntry(.allergy(allergy), patientID: patientID, permission: .writeClinical,
+                                                         idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body)))))
     }
 
     func addMedication(_ input: Operations.AddMedication.Input) async throws -> Operations.AddMedication.Output {
@@ -48,7 +51,8 @@ extension APIHandler {
         let medication = Medication(patientID: patientID, drug: body.drug, concentrationMgPerML: Self.decimal(body.concentrationMgPerML),
                                     doseMgPerKg: Self.decimal(body.doseMgPerKg), route: Medication.Route(rawValue: body.route.rawValue)!,
                                     frequency: body.frequency, startDate: start!, endDate: end)
-        return .created(.init(body: .json(try await addEntry(.medication(medication), patientID: patientID, permission: .writeClinical))))
+        return .created(.init(body: .json(try await addEntry(.medication(medication), patientID: patientID, permission: .writeClinical,
+                                                         idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body)))))
     }
 
     func addVaccination(_ input: Operations.AddVaccination.Input) async throws -> Operations.AddVaccination.Output {
@@ -59,7 +63,8 @@ extension APIHandler {
         let due = Self.day(body.nextDueDate, field: "nextDueDate", errors: &errors)
         try errors.throwIfAny()
         let vaccination = Vaccination(patientID: patientID, vaccine: body.vaccine, administeredDate: given!, batchNumber: body.batchNumber, nextDueDate: due)
-        return .created(.init(body: .json(try await addEntry(.vaccination(vaccination), patientID: patientID, permission: .writeRecords))))
+        return .created(.init(body: .json(try await addEntry(.vaccination(vaccination), patientID: patientID, permission: .writeRecords,
+                                                         idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body)))))
     }
 
     func addNote(_ input: Operations.AddNote.Input) async throws -> Operations.AddNote.Output {
@@ -69,7 +74,8 @@ extension APIHandler {
         let note = ClinicalNote(patientID: patientID, author: NoteAuthor(id: caller.account.id, displayName: caller.account.displayName),
                                 createdAt: store.clock.now(), subjective: body.subjective ?? "", objective: body.objective ?? "",
                                 assessment: body.assessment ?? "", plan: body.plan ?? "")
-        return .created(.init(body: .json(try await addEntry(.note(note), patientID: patientID, permission: .writeClinical))))
+        return .created(.init(body: .json(try await addEntry(.note(note), patientID: patientID, permission: .writeClinical,
+                                                         idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body)))))
     }
 
     func addAddendum(_ input: Operations.AddAddendum.Input) async throws -> Operations.AddAddendum.Output {
@@ -79,7 +85,8 @@ extension APIHandler {
         let caller = try caller()
         let addendum = Addendum(noteID: noteID, author: NoteAuthor(id: caller.account.id, displayName: caller.account.displayName),
                                 createdAt: store.clock.now(), text: body.text)
-        return .created(.init(body: .json(try await addEntry(.addendum(addendum), patientID: patientID, permission: .writeClinical))))
+        return .created(.init(body: .json(try await addEntry(.addendum(addendum), patientID: patientID, permission: .writeClinical,
+                                                         idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body)))))
     }
 
     func getMedicationDose(_ input: Operations.GetMedicationDose.Input) async throws -> Operations.GetMedicationDose.Output {
@@ -114,9 +121,10 @@ extension APIHandler {
     // MARK: - Helpers
 
     /// Authorizes, adds the entry, and answers with the record as it now stands.
-    private func addEntry(_ entry: RecordEntry, patientID: Identifier<Patient>, permission: Permission) async throws -> Components.Schemas.MedicalRecord {
+    private func addEntry(_ entry: RecordEntry, patientID: Identifier<Patient>, permission: Permission,
+                          idempotencyKey: IdempotencyKey?) async throws -> Components.Schemas.MedicalRecord {
         let caller = try await authorize(permission, action: entry.auditAction, resourceType: "patient", resourceID: patientID.description)
-        try await store.addRecordEntry(entry, patientID: patientID, scope: caller.scope)
+        try await store.addRecordEntry(entry, patientID: patientID, scope: caller.scope, idempotencyKey: idempotencyKey)
         let (record, version) = try await store.medicalRecord(scope: caller.scope, patientID: patientID)
         return .init(record, version: version, now: store.clock.now())
     }

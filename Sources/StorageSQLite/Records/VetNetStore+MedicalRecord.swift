@@ -13,6 +13,19 @@ public enum RecordEntry: Sendable {
     case note(ClinicalNote)
     case addendum(Addendum)
 
+    /// The entry's identifier, as text.
+    var id: String {
+        switch self {
+        case .weight(let value): return value.id.description
+        case .problem(let value): return value.id.description
+        case .allergy(let value): return value.id.description
+        case .medication(let value): return value.id.description
+        case .vaccination(let value): return value.id.description
+        case .note(let value): return value.id.description
+        case .addendum(let value): return value.id.description
+        }
+    }
+
     /// The audit action of adding it (also the action a refusal is audited under).
     public var auditAction: String {
         switch self {
@@ -32,61 +45,66 @@ extension VetNetStore {
 
     /// Adds an entry to a patient's record after checking it against the patient (species for
     /// weights, date of birth for dates), in one audited transaction.
-    public func addRecordEntry(_ entry: RecordEntry, patientID: Identifier<Patient>, scope: AccessScope) async throws {
+    /// With an idempotency key, a retried request adds nothing the second time.
+    public func addRecordEntry(_ entry: RecordEntry, patientID: Identifier<Patient>, scope: AccessScope,
+                               idempotencyKey: IdempotencyKey? = nil) async throws {
         let now = clock.now()
         try await writer.write { db in
-            guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description)?.value else {
-                throw DomainError.notFound(resource: "patient")
-            }
-            let stamp = Timestamp.string(now)
-            let practice = scope.practiceID.description
-            let pid = patientID.description
-            let day = { (date: Date) in RecordCalendar.isoDay(date) }
-            switch entry {
-            case .weight(let weight):
-                try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
-                try db.execute(sql: "INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               arguments: [weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue, weight.roundedGrams,
-                                           Timestamp.string(weight.measuredAt), scope.actorID?.description, stamp])
-            case .problem(let problem):
-                try problem.validate(now: now, birthDate: patient.birthDate)
-                try db.execute(sql: "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                               arguments: [problem.id.description, practice, pid, problem.name, problem.status.rawValue,
-                                           problem.onsetDate.map(day), problem.resolvedDate.map(day), stamp])
-            case .allergy(let allergy):
-                try allergy.validate()
-                try db.execute(sql: "INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                               arguments: [allergy.id.description, practice, pid, allergy.substance, allergy.reaction, allergy.severity.rawValue, stamp])
-            case .medication(let medication):
-                try medication.validate(birthDate: patient.birthDate)
-                try db.execute(sql: """
-                    INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
-                                            start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [medication.id.description, practice, pid, medication.drug, "\(medication.concentrationMgPerML)",
-                                     "\(medication.doseMgPerKg)", medication.route.rawValue, medication.frequency, day(medication.startDate),
-                                     medication.endDate.map(day), scope.actorID?.description, stamp])
-            case .vaccination(let vaccination):
-                try vaccination.validate(now: now, birthDate: patient.birthDate)
-                try db.execute(sql: "INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                               arguments: [vaccination.id.description, practice, pid, vaccination.vaccine, day(vaccination.administeredDate),
-                                           vaccination.batchNumber, vaccination.nextDueDate.map(day), stamp])
-            case .note(let note):
-                try note.validate(now: now)
-                let sealed = try self.cipher.seal(try JSONEncoder().encode(NoteText(note)), context: "\(practice)/note/\(note.id)")
-                try db.execute(sql: "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                               arguments: [note.id.description, practice, pid, note.author.id.description, note.author.displayName,
-                                           Timestamp.string(note.createdAt), sealed])
-            case .addendum(let addendum):
-                guard let note = try self.notes(db: db, practiceID: scope.practiceID, patientID: pid).first(where: { $0.id == addendum.noteID }) else {
-                    throw ValidationError(field: "noteId", message: "is not a note of this patient")
+            _ = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: entry.auditAction) {
+                guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description)?.value else {
+                    throw DomainError.notFound(resource: "patient")
                 }
-                try addendum.validate(for: note, now: now)
-                let sealed = try self.cipher.seal(Data(addendum.text.utf8), context: "\(practice)/addendum/\(addendum.id)")
-                try db.execute(sql: "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                               arguments: [addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
-                                           addendum.author.displayName, Timestamp.string(addendum.createdAt), sealed])
+                let stamp = Timestamp.string(now)
+                let practice = scope.practiceID.description
+                let pid = patientID.description
+                let day = { (date: Date) in RecordCalendar.isoDay(date) }
+                switch entry {
+                case .weight(let weight):
+                    try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
+                    try db.execute(sql: "INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                   arguments: [weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue, weight.roundedGrams,
+                                               Timestamp.string(weight.measuredAt), scope.actorID?.description, stamp])
+                case .problem(let problem):
+                    try problem.validate(now: now, birthDate: patient.birthDate)
+                    try db.execute(sql: "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                   arguments: [problem.id.description, practice, pid, problem.name, problem.status.rawValue,
+                                               problem.onsetDate.map(day), problem.resolvedDate.map(day), stamp])
+                case .allergy(let allergy):
+                    try allergy.validate()
+                    try db.execute(sql: "INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                   arguments: [allergy.id.description, practice, pid, allergy.substance, allergy.reaction, allergy.severity.rawValue, stamp])
+                case .medication(let medication):
+                    try medication.validate(birthDate: patient.birthDate)
+                    try db.execute(sql: """
+                        INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
+                                                start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, arguments: [medication.id.description, practice, pid, medication.drug, "\(medication.concentrationMgPerML)",
+                                         "\(medication.doseMgPerKg)", medication.route.rawValue, medication.frequency, day(medication.startDate),
+                                         medication.endDate.map(day), scope.actorID?.description, stamp])
+                case .vaccination(let vaccination):
+                    try vaccination.validate(now: now, birthDate: patient.birthDate)
+                    try db.execute(sql: "INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                   arguments: [vaccination.id.description, practice, pid, vaccination.vaccine, day(vaccination.administeredDate),
+                                               vaccination.batchNumber, vaccination.nextDueDate.map(day), stamp])
+                case .note(let note):
+                    try note.validate(now: now)
+                    let sealed = try self.cipher.seal(try JSONEncoder().encode(NoteText(note)), context: "\(practice)/note/\(note.id)")
+                    try db.execute(sql: "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                   arguments: [note.id.description, practice, pid, note.author.id.description, note.author.displayName,
+                                               Timestamp.string(note.createdAt), sealed])
+                case .addendum(let addendum):
+                    guard let note = try self.notes(db: db, practiceID: scope.practiceID, patientID: pid).first(where: { $0.id == addendum.noteID }) else {
+                        throw ValidationError(field: "noteId", message: "is not a note of this patient")
+                    }
+                    try addendum.validate(for: note, now: now)
+                    let sealed = try self.cipher.seal(Data(addendum.text.utf8), context: "\(practice)/addendum/\(addendum.id)")
+                    try db.execute(sql: "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                   arguments: [addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
+                                               addendum.author.displayName, Timestamp.string(addendum.createdAt), sealed])
+                }
+                try self.appendAudit(AuditRecord(action: entry.auditAction, resourceType: "patient", resourceID: pid), scope: scope, db: db)
+                return entry.id
             }
-            try self.appendAudit(AuditRecord(action: entry.auditAction, resourceType: "patient", resourceID: pid), scope: scope, db: db)
         }
     }
 
