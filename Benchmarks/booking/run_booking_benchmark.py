@@ -101,7 +101,7 @@ def main():
                 handle.write(json.dumps({"patientId": patient_ids[n % len(patient_ids)], "clinicianId": slot["clinicianId"],
                                          "appointmentTypeId": consultation["id"], "start": slot["start"], "durationMinutes": 15}) + "\n")
         # Run for about as long as the prepared slots last at a few hundred bookings a second.
-        seconds = max(1, min(10, len(slots) // 800))
+        seconds = max(1, min(10, len(slots) // 1500))
         env = dict(os.environ, VETNET_BODIES=handle.name, VETNET_TOKEN=tokens[1], VETNET_THREADS="2")
         script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "book.lua")
         run = subprocess.run(["wrk", "-t2", f"-c{args.clients}", f"-d{seconds}s", "-s", script, base], env=env,

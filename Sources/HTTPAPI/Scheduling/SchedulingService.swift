@@ -41,11 +41,13 @@ struct SchedulingService: Sendable {
     /// Loads everything for `range` (bookings a day either side, so buffers and caps are
     /// right). With `onlyClinician`, only that clinician's timetable is prepared: a booking
     /// checks one clinician, and skipping the others keeps its latency low.
-    func snapshot(scope: AccessScope, range: TimeRange, onlyClinician: UUID? = nil, roomType: RoomType? = nil) async throws -> Snapshot {
+    func snapshot(scope: AccessScope, range: TimeRange, onlyClinician: UUID? = nil,
+                  onlyType: Identifier<AppointmentType>? = nil) async throws -> Snapshot {
         let margin: TimeInterval = onlyClinician == nil ? 86_400 : 0
         let widened = TimeRange(start: range.start.addingTimeInterval(-margin), end: range.end.addingTimeInterval(margin))!
         // For one clinician only their bookings and those sharing the room type matter.
-        let data = try await store.schedulingData(scope: scope, range: widened, clinicianID: onlyClinician, roomType: roomType)
+        let data = try await store.schedulingData(scope: scope, range: widened, clinicianID: onlyClinician,
+                                                  appointmentTypeID: onlyClinician == nil ? nil : onlyType)
         let (practice, clinicians, availabilities, types, rooms, appointments) =
             (data.practice, data.clinicians, data.availabilities, data.types, data.rooms, data.appointments)
         guard let zone = TimeZone(identifier: practice.timeZone) else { throw ValidationError(field: "timeZone", message: "unknown") }
@@ -88,10 +90,10 @@ struct SchedulingService: Sendable {
         // The local day of the start bounds everything a booking depends on (the daily cap,
         // shifts, rooms in use); a booking may not cross midnight.
         let day = try PracticeCalendar(timeZoneIdentifier: practice.timeZone).day(containing: start)
-        guard let type = try await store.appointmentTypes(scope: scope).first(where: { $0.id == typeID }) else {
+        let snapshot = try await snapshot(scope: scope, range: day, onlyClinician: clinicianID, onlyType: typeID)
+        guard let type = snapshot.types.first(where: { $0.id == typeID }) else {
             throw ValidationError(field: "appointmentTypeId", message: "is not an appointment type of this practice")
         }
-        let snapshot = try await snapshot(scope: scope, range: day, onlyClinician: clinicianID, roomType: type.requiredRoomType)
         guard snapshot.clinician(clinicianID) != nil else { throw ValidationError(field: "clinicianId", message: "is not a clinician of this practice") }
         var minutes = type.defaultDurationMinutes
         if let durationMinutes { minutes = durationMinutes } else {
@@ -104,29 +106,40 @@ struct SchedulingService: Sendable {
             throw try unavailable(snapshot: snapshot, start: start, query: query, clinicianID: clinicianID, now: now,
                                   detail: "The clinician is not free for \(minutes) minutes at that time.")
         }
+        // Candidate rooms: every free room of the needed type (one `nil` when none is needed).
+        var rooms: [Identifier<Room>?] = [nil]
         if let roomType = type.requiredRoomType {
             let occupied = decision.current.occupiedTime
             let busy = Set(snapshot.appointments.filter { $0.status.holdsTime && $0.occupiedTime.overlaps(occupied) }.compactMap(\.roomID))
-            guard let room = snapshot.rooms.first(where: { $0.type == roomType && $0.isActive && !busy.contains($0.id) }) else {
+            rooms = snapshot.rooms.filter { $0.type == roomType && $0.isActive && !busy.contains($0.id) }.map(\.id)
+            guard !rooms.isEmpty else {
                 throw try unavailable(snapshot: snapshot, start: start, query: query, clinicianID: clinicianID, now: now,
                                       detail: "No \(roomType.rawValue) room is free at that time.")
             }
-            decision.current.roomID = room.id
         }
-        do {
-            let (stored, replayed) = try await store.insertAppointment(decision.current, reason: reason, scope: scope, idempotencyKey: idempotencyKey)
-            if !replayed {
-                for event in decision.events(occurredAt: now) { await events.publish(event) }
+        var lastConflict: BookingConflict?
+        for room in rooms {
+            decision.current.roomID = room
+            do {
+                let (stored, replayed) = try await store.insertAppointment(decision.current, reason: reason, scope: scope, idempotencyKey: idempotencyKey)
+                if !replayed {
+                    for event in decision.events(occurredAt: now) { await events.publish(event) }
+                }
+                return stored
+            } catch let conflict as BookingConflict {
+                // A concurrent booking took this room first: another free room of the type will do.
+                lastConflict = conflict
+                if conflict.resource != "room" { break }
             }
-            return stored
-        } catch let conflict as BookingConflict {
-            // Someone booked the time between the check and the insert: the store refused it.
-            let fresh = try await self.snapshot(scope: scope, range: day, onlyClinician: clinicianID, roomType: type.requiredRoomType)
-            var error = try unavailable(snapshot: fresh, start: start, query: query, clinicianID: clinicianID, now: now,
-                                        detail: "That time was just taken (\(conflict.resource)).")
-            if error.conflictingTime == nil { error = SlotUnavailable(detail: error.detail, conflictingTime: conflict.conflictingTime, alternatives: error.alternatives) }
-            throw error
         }
+        // Someone booked the time between the check and the insert: the store refused it.
+        let fresh = try await self.snapshot(scope: scope, range: day, onlyClinician: clinicianID, onlyType: typeID)
+        var error = try unavailable(snapshot: fresh, start: start, query: query, clinicianID: clinicianID, now: now,
+                                    detail: "That time was just taken (\(lastConflict?.resource ?? "clinician")).")
+        if error.conflictingTime == nil {
+            error = SlotUnavailable(detail: error.detail, conflictingTime: lastConflict?.conflictingTime, alternatives: error.alternatives)
+        }
+        throw error
     }
 
     /// Applies a lifecycle command; a reschedule is checked against free time like a booking.

@@ -56,8 +56,11 @@ extension VetNetStore {
         try await writer.read { db in try Self.appointmentTypes(db: db, practiceID: scope.practiceID) }
     }
 
-    static func appointmentTypes(db: Database, practiceID: PracticeID) throws -> [AppointmentType] {
-        try String.fetchAll(db, sql: "SELECT definition FROM appointment_type WHERE practice_id = ? ORDER BY name", arguments: [practiceID.description])
+    static func appointmentTypes(db: Database, practiceID: PracticeID, onlyID: Identifier<AppointmentType>? = nil) throws -> [AppointmentType] {
+        var sql = "SELECT definition FROM appointment_type WHERE practice_id = ?"
+        var arguments: StatementArguments = [practiceID.description]
+        if let onlyID { sql += " AND id = ?"; arguments += [onlyID.description] }
+        return try String.fetchAll(db, sql: sql + " ORDER BY name", arguments: arguments)
             .compactMap { try? JSONDecoder().decode(AppointmentType.self, from: Data($0.utf8)) }
     }
 
@@ -89,9 +92,12 @@ extension VetNetStore {
         try await writer.read { db in try Self.availabilities(db: db, practiceID: scope.practiceID) }
     }
 
-    static func availabilities(db: Database, practiceID: PracticeID) throws -> [Identifier<Clinician>: Versioned<ClinicianAvailability>] {
+    static func availabilities(db: Database, practiceID: PracticeID, clinicianID: UUID? = nil) throws -> [Identifier<Clinician>: Versioned<ClinicianAvailability>] {
         var result: [Identifier<Clinician>: Versioned<ClinicianAvailability>] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT availability, version FROM clinician_availability WHERE practice_id = ?", arguments: [practiceID.description]) {
+        var sql = "SELECT availability, version FROM clinician_availability WHERE practice_id = ?"
+        var arguments: StatementArguments = [practiceID.description]
+        if let clinicianID { sql += " AND clinician_id = ?"; arguments += [Identifier<Clinician>(clinicianID).description] }
+        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
             let json: String = row["availability"]
             if let availability = try? JSONDecoder().decode(ClinicianAvailability.self, from: Data(json.utf8)) {
                 result[availability.clinicianID] = Versioned(availability, version: row["version"])
