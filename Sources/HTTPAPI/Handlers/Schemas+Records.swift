@@ -37,7 +37,7 @@ extension Patient {
         var errors = FieldErrorCollector()
         var birthDate: Date?
         if let text = wire.birthDate {
-            birthDate = Self.parseDay(text)
+            birthDate = RecordCalendar.date(fromISODay: text)
             if birthDate == nil { errors.add("birthDate", "must be a date like 2021-03-14") }
         }
         let owner = Identifier<Owner>(uuidString: wire.ownerId)
@@ -54,25 +54,6 @@ extension Patient {
                   status: wire.status.flatMap { Patient.Status(rawValue: $0.rawValue) } ?? .active, alerts: wire.alerts ?? [],
                   ownerID: owner!, coOwnerID: coOwner)
     }
-
-    /// `yyyy-MM-dd` as midnight UTC; `nil` for anything else, including impossible dates.
-    static func parseDay(_ text: String) -> Date? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let components = DateComponents(year: year, month: month, day: day)
-        guard components.isValidDate(in: calendar) else { return nil }
-        return calendar.date(from: components)
-    }
-
-    static func formatDay(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04ld-%02ld-%02ld", parts.year!, parts.month!, parts.day!)
-    }
 }
 
 extension Components.Schemas.Patient {
@@ -80,7 +61,7 @@ extension Components.Schemas.Patient {
         let patient = stored.value
         self.init(
             value1: .init(name: patient.name, species: .init(rawValue: patient.species.rawValue)!, breed: patient.breed,
-                          sex: .init(rawValue: patient.sex.rawValue), birthDate: patient.birthDate.map(Patient.formatDay),
+                          sex: .init(rawValue: patient.sex.rawValue), birthDate: patient.birthDate.map { RecordCalendar.isoDay($0) },
                           birthDateEstimated: patient.birthDateEstimated, colour: patient.colour, microchip: patient.microchip,
                           status: .init(rawValue: patient.status.rawValue), alerts: patient.alerts, ownerId: patient.ownerID.description,
                           coOwnerId: patient.coOwnerID?.description),

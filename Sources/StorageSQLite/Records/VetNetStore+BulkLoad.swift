@@ -48,7 +48,7 @@ extension VetNetStore {
             for (index, patient) in patients.enumerated() {
                 try insertPatient.execute(arguments: [
                     patient.id.description, practice, Self.recordNumber(firstNumber + index), patient.name, patient.species.rawValue,
-                    patient.breed, patient.sex.rawValue, patient.birthDate.map(Self.dayString), patient.birthDateEstimated, patient.colour,
+                    patient.breed, patient.sex.rawValue, patient.birthDate.map { RecordCalendar.isoDay($0) }, patient.birthDateEstimated, patient.colour,
                     patient.microchip, patient.status.rawValue, try Self.json(patient.alerts), patient.ownerID.description,
                     patient.coOwnerID?.description, patient.status == .archived ? stamp : nil, stamp, stamp])
                 if let progress, (owners.count + index + 1) % 5_000 == 0 { progress(owners.count + index + 1, total) }

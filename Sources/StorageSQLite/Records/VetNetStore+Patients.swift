@@ -71,7 +71,7 @@ extension VetNetStore {
                         microchip = ?, status = ?, alerts = ?, owner_id = ?, co_owner_id = ?, archived_at = ?, updated_at = ?, version = version + 1
                     WHERE id = ? AND practice_id = ?
                     """,
-                arguments: [updated.name, updated.species.rawValue, updated.breed, updated.sex.rawValue, updated.birthDate.map(Self.dayString),
+                arguments: [updated.name, updated.species.rawValue, updated.breed, updated.sex.rawValue, updated.birthDate.map { RecordCalendar.isoDay($0) },
                             updated.birthDateEstimated, updated.colour, updated.microchip, updated.status.rawValue, try Self.json(updated.alerts),
                             updated.ownerID.description, updated.coOwnerID?.description, archivedAt, Timestamp.string(self.clock.now()),
                             updated.id.description, scope.practiceID.description])
@@ -150,7 +150,7 @@ extension VetNetStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [patient.id.description, scope.practiceID.description, mrn, patient.name, patient.species.rawValue, patient.breed,
-                            patient.sex.rawValue, patient.birthDate.map(Self.dayString), patient.birthDateEstimated, patient.colour,
+                            patient.sex.rawValue, patient.birthDate.map { RecordCalendar.isoDay($0) }, patient.birthDateEstimated, patient.colour,
                             patient.microchip, patient.status.rawValue, try Self.json(patient.alerts), patient.ownerID.description,
                             // A patient registered as archived starts its retention period now.
                             patient.coOwnerID?.description, patient.status == .archived ? now : nil, now, now])
@@ -210,7 +210,7 @@ extension VetNetStore {
         let patient = Patient(
             id: Identifier(uuidString: row["id"])!, medicalRecordNumber: row["mrn"], name: row["name"],
             species: Species(rawValue: row["species"]) ?? .other, breed: row["breed"], sex: Patient.Sex(rawValue: row["sex"]) ?? .unknown,
-            birthDate: (row["birth_date"] as String?).flatMap(Self.day), birthDateEstimated: row["birth_date_estimated"], colour: row["colour"],
+            birthDate: (row["birth_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) }, birthDateEstimated: row["birth_date_estimated"], colour: row["colour"],
             microchip: row["microchip"], status: Patient.Status(rawValue: row["status"]) ?? .active,
             alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [],
             ownerID: Identifier(uuidString: row["owner_id"])!, coOwnerID: (row["co_owner_id"] as String?).flatMap(Identifier.init(uuidString:)))
@@ -232,22 +232,4 @@ extension VetNetStore {
         return String(format: "P-%06ld", value)
     }
 
-    /// A calendar date as `yyyy-MM-dd` in UTC (dates of birth carry no time of day).
-    static func dayString(_ date: Date) -> String {
-        let parts = utcCalendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-    }
-
-    /// Parses `yyyy-MM-dd` as midnight UTC.
-    static func day(_ text: String) -> Date? {
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        return utcCalendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
-    }
-
-    static let utcCalendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
 }
