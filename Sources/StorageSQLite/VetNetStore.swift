@@ -18,6 +18,8 @@ public final class VetNetStore: Sendable {
     public let documentsDirectory: URL?
     /// Time source for audit entries and session expiry.
     public let clock: Clock
+    /// Each practice's scheduling configuration, valid while `practice.config_version` is unchanged.
+    let schedulingCache = SchedulingConfigurationCache()
 
     /// Errors raised while opening the store.
     public enum OpenError: Error, CustomStringConvertible {

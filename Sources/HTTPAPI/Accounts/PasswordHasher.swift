@@ -1,4 +1,5 @@
 import Crypto
+import SharedKernel
 import Dispatch
 import Foundation
 import HummingbirdBcrypt
@@ -30,7 +31,7 @@ public struct PasswordHasher: Sendable {
     static let decoyHash = Bcrypt.hash(UUID().uuidString, cost: 12)
 
     static func prehash(_ password: String) -> String {
-        SHA256.hash(data: Data(password.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Data(password.utf8)))
     }
 
     /// bcrypt blocks its thread for a quarter second; keep it off Swift's cooperative pool

@@ -1,4 +1,5 @@
 import Crypto
+import SharedKernel
 import Foundation
 
 /// Bearer tokens: 256 bits from the system CSPRNG, base64url, stored only as SHA-256.
@@ -14,6 +15,6 @@ enum SessionToken {
 
     /// The stored form of a token.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Data(token.utf8)))
     }
 }

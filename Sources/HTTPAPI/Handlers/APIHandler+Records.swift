@@ -78,6 +78,6 @@ extension APIHandler {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let digest = SHA256.hash(data: try encoder.encode(body))
-        return IdempotencyKey(key: key, fingerprint: digest.map { String(format: "%02x", $0) }.joined())
+        return IdempotencyKey(key: key, fingerprint: Hex.encode(digest))
     }
 }

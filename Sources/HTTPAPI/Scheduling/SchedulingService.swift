@@ -34,13 +34,26 @@ struct SchedulingService: Sendable {
         var timeZone: TimeZone { finder.calendar.timeZone }
 
         func clinician(_ id: UUID) -> Clinician? { clinicians.first { $0.id.rawValue == id } }
+
+        /// Prepares the clinicians' working windows over `range` and the free-slot finder.
+        init(data: SchedulingData, range: TimeRange) throws {
+            guard let zone = TimeZone(identifier: data.practice.timeZone) else { throw ValidationError(field: "timeZone", message: "unknown") }
+            let timetables = data.clinicians.map { clinician in
+                ClinicianTimetable(clinicianID: clinician.id.rawValue, specialties: Set(clinician.expertise.map(\.specialty)),
+                                   working: data.availabilities[clinician.id]?.value.windows(overlapping: range, timeZone: zone) ?? [],
+                                   maxAppointmentsPerDay: clinician.maxAppointmentsPerDay)
+            }
+            (practice, clinicians, availabilities, types, rooms, appointments) =
+                (data.practice, data.clinicians, data.availabilities, data.types, data.rooms, data.appointments)
+            finder = try FreeSlotFinder(practice: data.practice, rooms: data.rooms, timetables: timetables, appointments: data.appointments)
+        }
     }
 
     // MARK: - Loading
 
     /// Loads everything for `range` (bookings a day either side, so buffers and caps are
-    /// right). With `onlyClinician`, only that clinician's timetable is prepared: a booking
-    /// checks one clinician, and skipping the others keeps its latency low.
+    /// right). With `onlyClinician`, only that clinician's timetable is prepared: a check of
+    /// one clinician skips the others.
     func snapshot(scope: AccessScope, range: TimeRange, onlyClinician: UUID? = nil,
                   onlyType: Identifier<AppointmentType>? = nil) async throws -> Snapshot {
         let margin: TimeInterval = onlyClinician == nil ? 86_400 : 0
@@ -48,17 +61,7 @@ struct SchedulingService: Sendable {
         // For one clinician only their bookings and those sharing the room type matter.
         let data = try await store.schedulingData(scope: scope, range: widened, clinicianID: onlyClinician,
                                                   appointmentTypeID: onlyClinician == nil ? nil : onlyType)
-        let (practice, clinicians, availabilities, types, rooms, appointments) =
-            (data.practice, data.clinicians, data.availabilities, data.types, data.rooms, data.appointments)
-        guard let zone = TimeZone(identifier: practice.timeZone) else { throw ValidationError(field: "timeZone", message: "unknown") }
-        let timetables = clinicians.map { clinician in
-            ClinicianTimetable(clinicianID: clinician.id.rawValue, specialties: Set(clinician.expertise.map(\.specialty)),
-                               working: availabilities[clinician.id]?.value.windows(overlapping: widened, timeZone: zone) ?? [],
-                               maxAppointmentsPerDay: clinician.maxAppointmentsPerDay)
-        }
-        let finder = try FreeSlotFinder(practice: practice, rooms: rooms, timetables: timetables, appointments: appointments)
-        return Snapshot(practice: practice, clinicians: clinicians, availabilities: availabilities, types: types, rooms: rooms,
-                        appointments: appointments, finder: finder)
+        return try Snapshot(data: data, range: widened)
     }
 
     /// The duration the practice's history predicts for a type (the type's default without history).
@@ -78,68 +81,81 @@ struct SchedulingService: Sendable {
 
     // MARK: - Booking
 
-    /// Books after checking the slot is free, picks a free room of the needed type, and lets
-    /// the store's triggers settle any race; a refusal becomes ``SlotUnavailable``.
+    /// Books in one store transaction: the slot is checked against the clinician's day and a
+    /// free room of the needed type is chosen while no other booking can be written; the
+    /// store's triggers refuse anything that would still overlap. A refusal becomes
+    /// ``SlotUnavailable`` with the nearest alternatives.
     func book(scope: AccessScope, patientID: UUID, clinicianID: UUID, typeID: Identifier<AppointmentType>, start: Date,
               durationMinutes: Int?, reason: String?, idempotencyKey: IdempotencyKey?) async throws -> Versioned<Appointment> {
-        if let existing = try await store.idempotentResource(scope: scope, key: idempotencyKey, operation: "appointment.book") {
-            return try await store.appointment(scope: scope, id: Identifier(uuidString: existing)!)
-        }
         let now = store.clock.now()
-        let practice = try await store.practice(scope: scope)
-        // The local day of the start bounds everything a booking depends on (the daily cap,
-        // shifts, rooms in use); a booking may not cross midnight.
-        let day = try PracticeCalendar(timeZoneIdentifier: practice.timeZone).day(containing: start)
-        let snapshot = try await snapshot(scope: scope, range: day, onlyClinician: clinicianID, onlyType: typeID)
+        var predicted: Int?
+        if durationMinutes == nil, let type = try await store.appointmentType(scope: scope, id: typeID) {
+            // No length asked for: the practice's history predicts it (the type's default without history).
+            predicted = try await predictedMinutes(scope: scope, type: type, species: nil, clinicianID: clinicianID)
+        }
+        let minutes = durationMinutes ?? predicted
+        let practiceID = scope.practiceID
+        do {
+            let (stored, replayed) = try await store.bookAppointment(
+                scope: scope, patientID: patientID, clinicianID: clinicianID, appointmentTypeID: typeID, reason: reason, idempotencyKey: idempotencyKey,
+                range: { practice in try Self.bookingDay(of: start, practice: practice) },
+                decide: { data in
+                    try Self.decideBooking(data: data, practiceID: practiceID, patientID: patientID, clinicianID: clinicianID, typeID: typeID,
+                                           start: start, durationMinutes: minutes, now: now)
+                })
+            if !replayed {
+                let decision = AppointmentDecision(previous: nil, current: stored.value, eventKind: AppointmentEventKind.booked)
+                for event in decision.events(occurredAt: now) { await events.publish(event) }
+            }
+            return stored
+        } catch let conflict as BookingConflict {
+            // The store refused a write the check allowed (another process wrote in between).
+            let practice = try await store.schedulingPractice(scope: scope)
+            let day = try Self.bookingDay(of: start, practice: practice)
+            let fresh = try await snapshot(scope: scope, range: day, onlyClinician: clinicianID, onlyType: typeID)
+            guard let type = fresh.types.first(where: { $0.id == typeID }) else { throw conflict }
+            let query = SlotQuery(range: day, appointmentType: type, durationMinutes: minutes ?? type.defaultDurationMinutes, clinicianID: clinicianID)
+            let error = try Self.unavailable(snapshot: fresh, start: start, query: query, clinicianID: clinicianID, now: now,
+                                             detail: "That time was just taken (\(conflict.resource)).")
+            throw SlotUnavailable(detail: error.detail, conflictingTime: error.conflictingTime ?? conflict.conflictingTime, alternatives: error.alternatives)
+        }
+    }
+
+    /// The local day of a booking's start: it bounds everything the booking depends on (the
+    /// daily cap, shifts, rooms in use); a booking may not cross midnight.
+    static func bookingDay(of start: Date, practice: PracticeProfile) throws -> TimeRange {
+        try PracticeCalendar(timeZoneIdentifier: practice.timeZone).day(containing: start)
+    }
+
+    /// The booking decision on the picture of the clinician's day: the type and clinician
+    /// exist, the time is free, and a room of the needed type is free; throws
+    /// ``SlotUnavailable`` (with alternatives) or a validation error otherwise.
+    static func decideBooking(data: SchedulingData, practiceID: PracticeID, patientID: UUID, clinicianID: UUID, typeID: Identifier<AppointmentType>,
+                              start: Date, durationMinutes: Int?, now: Date) throws -> Appointment {
+        let day = try bookingDay(of: start, practice: data.practice)
+        let snapshot = try Snapshot(data: data, range: day)
         guard let type = snapshot.types.first(where: { $0.id == typeID }) else {
             throw ValidationError(field: "appointmentTypeId", message: "is not an appointment type of this practice")
         }
         guard snapshot.clinician(clinicianID) != nil else { throw ValidationError(field: "clinicianId", message: "is not a clinician of this practice") }
-        var minutes = type.defaultDurationMinutes
-        if let durationMinutes { minutes = durationMinutes } else {
-            minutes = try await predictedMinutes(scope: scope, type: type, species: nil, clinicianID: clinicianID)
-        }
+        let minutes = durationMinutes ?? type.defaultDurationMinutes
         let query = SlotQuery(range: day, appointmentType: type, durationMinutes: minutes, clinicianID: clinicianID)
-        var decision = try Appointment.book(practiceID: scope.practiceID, patientID: patientID, clinicianID: clinicianID, type: type,
-                                            start: start, durationMinutes: minutes, now: now)
+        var appointment = try Appointment.book(practiceID: practiceID, patientID: patientID, clinicianID: clinicianID, type: type,
+                                               start: start, durationMinutes: minutes, now: now).current
         guard try snapshot.finder.isFree(start, for: query) else {
             throw try unavailable(snapshot: snapshot, start: start, query: query, clinicianID: clinicianID, now: now,
                                   detail: "The clinician is not free for \(minutes) minutes at that time.")
         }
-        // Candidate rooms: every free room of the needed type (one `nil` when none is needed).
-        var rooms: [Identifier<Room>?] = [nil]
         if let roomType = type.requiredRoomType {
-            let occupied = decision.current.occupiedTime
+            let occupied = appointment.occupiedTime
             let busy = Set(snapshot.appointments.filter { $0.status.holdsTime && $0.occupiedTime.overlaps(occupied) }.compactMap(\.roomID))
-            rooms = snapshot.rooms.filter { $0.type == roomType && $0.isActive && !busy.contains($0.id) }.map(\.id)
-            guard !rooms.isEmpty else {
+            guard let room = snapshot.rooms.first(where: { $0.type == roomType && $0.isActive && !busy.contains($0.id) }) else {
                 throw try unavailable(snapshot: snapshot, start: start, query: query, clinicianID: clinicianID, now: now,
                                       detail: "No \(roomType.rawValue) room is free at that time.")
             }
+            appointment.roomID = room.id
         }
-        var lastConflict: BookingConflict?
-        for room in rooms {
-            decision.current.roomID = room
-            do {
-                let (stored, replayed) = try await store.insertAppointment(decision.current, reason: reason, scope: scope, idempotencyKey: idempotencyKey)
-                if !replayed {
-                    for event in decision.events(occurredAt: now) { await events.publish(event) }
-                }
-                return stored
-            } catch let conflict as BookingConflict {
-                // A concurrent booking took this room first: another free room of the type will do.
-                lastConflict = conflict
-                if conflict.resource != "room" { break }
-            }
-        }
-        // Someone booked the time between the check and the insert: the store refused it.
-        let fresh = try await self.snapshot(scope: scope, range: day, onlyClinician: clinicianID, onlyType: typeID)
-        var error = try unavailable(snapshot: fresh, start: start, query: query, clinicianID: clinicianID, now: now,
-                                    detail: "That time was just taken (\(lastConflict?.resource ?? "clinician")).")
-        if error.conflictingTime == nil {
-            error = SlotUnavailable(detail: error.detail, conflictingTime: lastConflict?.conflictingTime, alternatives: error.alternatives)
-        }
-        throw error
+        return appointment
     }
 
     /// Applies a lifecycle command; a reschedule is checked against free time like a booking.
@@ -161,8 +177,8 @@ struct SchedulingService: Sendable {
                                   specialty: type?.requiredSpecialty, roomType: type?.requiredRoomType, clinicianID: clinicianID)
             query.excludingAppointmentID = id
             guard try snapshot.finder.isFree(time.start, for: query) else {
-                throw try unavailable(snapshot: snapshot, start: time.start, query: query, clinicianID: clinicianID, now: now,
-                                      detail: "The clinician is not free at the new time.")
+                throw try Self.unavailable(snapshot: snapshot, start: time.start, query: query, clinicianID: clinicianID, now: now,
+                                           detail: "The clinician is not free at the new time.")
             }
         }
         do {
@@ -174,7 +190,7 @@ struct SchedulingService: Sendable {
         }
     }
 
-    private func unavailable(snapshot: Snapshot, start: Date, query: SlotQuery, clinicianID: UUID, now: Date, detail: String) throws -> SlotUnavailable {
+    private static func unavailable(snapshot: Snapshot, start: Date, query: SlotQuery, clinicianID: UUID, now: Date, detail: String) throws -> SlotUnavailable {
         let requested = TimeRange(start: start, end: start.addingTimeInterval(Double(query.durationMinutes) * 60))!
         let blocking = snapshot.appointments.first { $0.clinicianID == clinicianID && $0.status.holdsTime && $0.occupiedTime.overlaps(requested) }
         let alternatives = try snapshot.finder.nearestAlternatives(to: start, for: query, notBefore: now)

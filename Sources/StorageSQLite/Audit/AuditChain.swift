@@ -1,4 +1,5 @@
 import Crypto
+import SharedKernel
 import Foundation
 
 /// The hash-chain arithmetic, kept apart from SQL so it can be checked on its own.
@@ -24,7 +25,7 @@ enum AuditChain {
             }
         }
         let mac = HMAC<SHA256>.authenticationCode(for: Data(canonical.utf8), using: key.symmetricKey)
-        return mac.map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(mac)
     }
 }
 

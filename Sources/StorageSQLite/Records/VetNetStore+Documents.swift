@@ -58,7 +58,7 @@ extension VetNetStore {
         try errors.throwIfAny()
         guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
 
-        let sha = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let sha = Hex.encode(SHA256.hash(data: data))
         let fileURL = directory.appendingPathComponent(sha)
         if !FileManager.default.fileExists(atPath: fileURL.path) {
             let sealed = try cipher.seal(data, context: "document/\(sha)")

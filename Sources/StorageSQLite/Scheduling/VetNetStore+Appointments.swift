@@ -14,34 +14,61 @@ public struct BookingConflict: Error, Sendable {
 extension VetNetStore {
     // MARK: - Writing
 
-    /// Inserts a booked appointment. The database's triggers refuse any overlap for the
-    /// clinician or room (with buffers), so two racing bookings cannot both succeed; a refusal
-    /// is a ``BookingConflict``. Idempotent per key; audited.
-    public func insertAppointment(_ appointment: Appointment, reason: String?, scope: AccessScope,
-                                  idempotencyKey: IdempotencyKey?) async throws -> (Versioned<Appointment>, replayed: Bool) {
+    /// Books in one write transaction: reads the scheduling picture of the booking's period
+    /// (`range`, from the practice's profile) for `clinicianID` and the room type of
+    /// `appointmentTypeID`, lets `decide` check it and choose the appointment (it throws to
+    /// refuse), then inserts it with its audit entry. SQLite has one writer, so nothing can
+    /// book between the check and the insert; the overlap triggers still refuse any write
+    /// that would double-book (a ``BookingConflict``), whoever makes it. Idempotent per key: a
+    /// replay returns the first appointment without deciding again.
+    public func bookAppointment(scope: AccessScope, patientID: UUID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
+                                reason: String?, idempotencyKey: IdempotencyKey?,
+                                range: @escaping @Sendable (PracticeProfile) throws -> TimeRange,
+                                decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool) {
         do {
             return try await writer.write { db in
-                try Self.requirePatient(db: db, scope: scope, patientID: appointment.patientID)
+                try Self.requirePatient(db: db, scope: scope, patientID: patientID)
                 let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "appointment.book") {
-                    try db.execute(sql: """
-                        INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms,
-                                                 end_ms, occupied_end_ms, status, holds_time, reason, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, arguments: [appointment.id.description, scope.practiceID.description, Self.text(appointment.patientID),
-                                         Self.text(appointment.clinicianID), appointment.appointmentTypeID.description, appointment.roomType?.rawValue,
-                                         appointment.roomID?.description, Timestamp.milliseconds(appointment.time.start),
-                                         Timestamp.milliseconds(appointment.time.end), Timestamp.milliseconds(appointment.occupiedTime.end),
-                                         appointment.status.rawValue, appointment.status.holdsTime, reason, Timestamp.string(self.clock.now())])
-                    try self.appendAudit(AuditRecord(action: "appointment.book", resourceType: "appointment", resourceID: appointment.id.description,
-                                                     detail: "patient=\(Self.text(appointment.patientID))"), scope: scope, db: db)
+                    let data = try self.schedulingData(db: db, practiceID: scope.practiceID, range: range, clinicianID: clinicianID,
+                                                       appointmentTypeID: appointmentTypeID)
+                    let appointment = try decide(data)
+                    try self.insert(appointment, reason: reason, scope: scope, db: db)
                     return appointment.id.description
                 }
                 guard let stored = try Self.appointment(db: db, practiceID: scope.practiceID, id: id) else { throw DomainError.notFound(resource: "appointment") }
                 return (stored, replayed)
             }
-        } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {
-            throw try await conflict(for: appointment, message: error.message ?? "", scope: scope)
+        } catch let refusal as OverlapRefusal {
+            throw try await conflict(for: refusal.appointment, message: refusal.message, scope: scope)
         }
+    }
+
+    /// The overlap triggers refused `appointment` (turned into a ``BookingConflict`` once the
+    /// transaction has rolled back).
+    private struct OverlapRefusal: Error {
+        let appointment: Appointment
+        let message: String
+    }
+
+    /// The row and its audit entry, in the caller's transaction.
+    private func insert(_ appointment: Appointment, reason: String?, scope: AccessScope, db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms,
+                                     end_ms, occupied_end_ms, status, holds_time, reason, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        do {
+            try statement.execute(arguments: [
+                appointment.id.description, scope.practiceID.description, Self.text(appointment.patientID),
+                Self.text(appointment.clinicianID), appointment.appointmentTypeID.description, appointment.roomType?.rawValue,
+                appointment.roomID?.description, Timestamp.milliseconds(appointment.time.start),
+                Timestamp.milliseconds(appointment.time.end), Timestamp.milliseconds(appointment.occupiedTime.end),
+                appointment.status.rawValue, appointment.status.holdsTime, reason, Timestamp.string(clock.now())])
+        } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {
+            throw OverlapRefusal(appointment: appointment, message: error.message ?? "")
+        }
+        try appendAudit(AuditRecord(action: "appointment.book", resourceType: "appointment", resourceID: appointment.id.description,
+                                    detail: "patient=\(Self.text(appointment.patientID))"), scope: scope, db: db)
     }
 
     /// Writes a lifecycle decision (reschedule, check-in, start, complete, cancel, no-show)
@@ -97,53 +124,73 @@ extension VetNetStore {
     public func completedAppointments(scope: AccessScope) async throws -> [(Appointment, species: String)] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT a.*, p.species FROM appointment a JOIN patient p ON p.id = a.patient_id
+                SELECT \(Self.appointmentColumns(prefix: "a.")), p.species FROM appointment a JOIN patient p ON p.id = a.patient_id
                 WHERE a.practice_id = ? AND a.status = 'completed' AND a.actual_minutes IS NOT NULL ORDER BY a.start_ms
-                """, arguments: [scope.practiceID.description]).map { (Self.appointment(from: $0).value, $0["species"]) }
+                """, arguments: [scope.practiceID.description]).map { (Self.appointment(from: $0).value, $0[Self.appointmentColumnNames.count]) }
         }
     }
 
     static func appointments(db: Database, practiceID: PracticeID, overlapping range: TimeRange, clinicianID: UUID?,
                              orRoomType roomType: RoomType? = nil) throws -> [Versioned<Appointment>] {
-        var sql = "SELECT * FROM appointment WHERE practice_id = ? AND start_ms < ? AND occupied_end_ms > ?"
-        var arguments: StatementArguments = [practiceID.description, Timestamp.milliseconds(range.end), Timestamp.milliseconds(range.start)]
+        // An appointment is shorter than a day (a CHECK of the table), so only those starting
+        // in the day before the range can reach into it: the lower bound keeps this an index
+        // range scan however long the practice's history grows.
+        var sql = "SELECT \(appointmentColumns()) FROM appointment WHERE practice_id = ? AND start_ms < ? AND start_ms > ? AND occupied_end_ms > ?"
+        var arguments: StatementArguments = [practiceID.description, Timestamp.milliseconds(range.end),
+                                             Timestamp.milliseconds(range.start) - 86_400_000, Timestamp.milliseconds(range.start)]
         switch (clinicianID, roomType) {
         case (let clinician?, let room?): sql += " AND (clinician_id = ? OR room_type = ?)"; arguments += [text(clinician), room.rawValue]
         case (let clinician?, nil): sql += " AND clinician_id = ?"; arguments += [text(clinician)]
         default: break
         }
-        return try Row.fetchAll(db, sql: sql + " ORDER BY start_ms", arguments: arguments).map(appointment(from:))
+        return try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY start_ms"), arguments: arguments).map(appointment(from:))
     }
 
     static func appointment(db: Database, practiceID: PracticeID, id: String) throws -> Versioned<Appointment>? {
-        try Row.fetchOne(db, sql: "SELECT * FROM appointment WHERE id = ? AND practice_id = ?", arguments: [id, practiceID.description]).map(appointment(from:))
+        let statement = try db.cachedStatement(sql: "SELECT \(appointmentColumns()) FROM appointment WHERE id = ? AND practice_id = ?")
+        return try Row.fetchOne(statement, arguments: [id, practiceID.description]).map(appointment(from:))
     }
 
+    /// The columns ``appointment(from:)`` reads, in the order it reads them (by position:
+    /// looking columns up by name costs more than the rest of the decoding).
+    static let appointmentColumnNames = [
+        "id", "practice_id", "patient_id", "clinician_id", "appointment_type_id", "room_type", "room_id", "start_ms", "end_ms",
+        "occupied_end_ms", "status", "checked_in_at_ms", "started_at_ms", "completed_at_ms", "actual_minutes", "cancellation_reason", "version",
+    ]
+
+    /// ``appointmentColumnNames`` as a select list, each name after `prefix` (a table alias).
+    static func appointmentColumns(prefix: String = "") -> String {
+        appointmentColumnNames.map { prefix + $0 }.joined(separator: ", ")
+    }
+
+    /// Decodes a row whose first columns are ``appointmentColumnNames``.
     static func appointment(from row: Row) -> Versioned<Appointment> {
-        let start = Timestamp.date(milliseconds: row["start_ms"])
-        let end = Timestamp.date(milliseconds: row["end_ms"])
-        let occupiedEnd: Int64 = row["occupied_end_ms"]
-        let endMs: Int64 = row["end_ms"]
+        let startMs: Int64 = row[7], endMs: Int64 = row[8], occupiedEnd: Int64 = row[9]
         let appointment = Appointment(
-            id: Identifier(uuidString: row["id"])!, practiceID: PracticeID(uuidString: row["practice_id"])!,
-            patientID: UUID(uuidString: row["patient_id"])!, clinicianID: UUID(uuidString: row["clinician_id"])!,
-            appointmentTypeID: Identifier(uuidString: row["appointment_type_id"])!, roomType: (row["room_type"] as String?).flatMap(RoomType.init(rawValue:)),
-            roomID: (row["room_id"] as String?).flatMap(Identifier.init(uuidString:)), time: TimeRange(start: start, end: end)!,
-            bufferAfterMinutes: Int((occupiedEnd - endMs) / 60_000), status: AppointmentStatus(rawValue: row["status"]) ?? .booked,
-            checkedInAt: (row["checked_in_at_ms"] as Int64?).map(Timestamp.date(milliseconds:)),
-            startedAt: (row["started_at_ms"] as Int64?).map(Timestamp.date(milliseconds:)),
-            completedAt: (row["completed_at_ms"] as Int64?).map(Timestamp.date(milliseconds:)),
-            actualMinutes: row["actual_minutes"], cancellationReason: row["cancellation_reason"])
-        return Versioned(appointment, version: row["version"])
+            id: Identifier(uuidString: row[0])!, practiceID: PracticeID(uuidString: row[1])!,
+            patientID: UUID(uuidString: row[2])!, clinicianID: UUID(uuidString: row[3])!,
+            appointmentTypeID: Identifier(uuidString: row[4])!, roomType: (row[5] as String?).flatMap(RoomType.init(rawValue:)),
+            roomID: (row[6] as String?).flatMap(Identifier.init(uuidString:)),
+            time: TimeRange(start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs))!,
+            bufferAfterMinutes: Int((occupiedEnd - endMs) / 60_000), status: AppointmentStatus(rawValue: row[10]) ?? .booked,
+            checkedInAt: (row[11] as Int64?).map(Timestamp.date(milliseconds:)),
+            startedAt: (row[12] as Int64?).map(Timestamp.date(milliseconds:)),
+            completedAt: (row[13] as Int64?).map(Timestamp.date(milliseconds:)),
+            actualMinutes: row[14], cancellationReason: row[15])
+        return Versioned(appointment, version: row[16])
     }
 
     /// Builds the conflict error, naming the time of the appointment in the way.
     private func conflict(for appointment: Appointment, message: String, scope: AccessScope) async throws -> BookingConflict {
         let isRoom = message.contains("room")
         let blocking = try await writer.read { db -> TimeRange? in
-            var sql = "SELECT start_ms, end_ms FROM appointment WHERE practice_id = ? AND holds_time = 1 AND id <> ? AND start_ms < ? AND occupied_end_ms > ?"
+            var sql = """
+                SELECT start_ms, end_ms FROM appointment WHERE practice_id = ? AND holds_time = 1 AND id <> ? AND start_ms < ? AND start_ms > ?
+                  AND occupied_end_ms > ?
+                """
             var arguments: StatementArguments = [scope.practiceID.description, appointment.id.description,
-                                                 Timestamp.milliseconds(appointment.occupiedTime.end), Timestamp.milliseconds(appointment.time.start)]
+                                                 Timestamp.milliseconds(appointment.occupiedTime.end),
+                                                 Timestamp.milliseconds(appointment.time.start) - 86_400_000, Timestamp.milliseconds(appointment.time.start)]
             if isRoom, let room = appointment.roomID { sql += " AND room_id = ?"; arguments += [room.description] } else {
                 sql += " AND clinician_id = ?"; arguments += [Self.text(appointment.clinicianID)]
             }

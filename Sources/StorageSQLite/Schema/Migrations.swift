@@ -11,6 +11,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-04 record search and idempotency keys", migrate: v4SearchAndIdempotency)
         migrator.registerMigration("2026-11-05 medical record", migrate: v5MedicalRecord)
         migrator.registerMigration("2026-11-06 scheduling", migrate: v6Scheduling)
+        migrator.registerMigration("2026-11-21 scheduling configuration version", migrate: v7ConfigurationVersion)
         return migrator
     }
 
@@ -422,6 +423,48 @@ enum Migrations {
                 revoked_at TEXT
             );
             CREATE INDEX calendar_feed_clinician ON calendar_feed(clinician_id);
+            """)
+    }
+
+    private static func v7ConfigurationVersion(_ db: Database) throws {
+        try db.execute(sql: """
+            -- What scheduling reads on every call (the practice's hours and time zone, clinicians,
+            -- expertise, availability, rooms, appointment types) is cached in memory; this counter
+            -- changes with any write to any of it, whatever statement makes the write, so a cached
+            -- copy is used only while its version is current.
+            ALTER TABLE practice ADD COLUMN config_version INTEGER NOT NULL DEFAULT 0;
+            CREATE TRIGGER practice_config_update AFTER UPDATE OF name, time_zone, opening_hours, phone, address ON practice
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.id; END;
+            CREATE TRIGGER clinician_config_insert AFTER INSERT ON clinician
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.practice_id; END;
+            CREATE TRIGGER clinician_config_update AFTER UPDATE ON clinician
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id IN (OLD.practice_id, NEW.practice_id); END;
+            CREATE TRIGGER clinician_config_delete AFTER DELETE ON clinician
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = OLD.practice_id; END;
+            CREATE TRIGGER clinician_availability_config_insert AFTER INSERT ON clinician_availability
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.practice_id; END;
+            CREATE TRIGGER clinician_availability_config_update AFTER UPDATE ON clinician_availability
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id IN (OLD.practice_id, NEW.practice_id); END;
+            CREATE TRIGGER clinician_availability_config_delete AFTER DELETE ON clinician_availability
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = OLD.practice_id; END;
+            CREATE TRIGGER room_config_insert AFTER INSERT ON room
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.practice_id; END;
+            CREATE TRIGGER room_config_update AFTER UPDATE ON room
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id IN (OLD.practice_id, NEW.practice_id); END;
+            CREATE TRIGGER room_config_delete AFTER DELETE ON room
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = OLD.practice_id; END;
+            CREATE TRIGGER appointment_type_config_insert AFTER INSERT ON appointment_type
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.practice_id; END;
+            CREATE TRIGGER appointment_type_config_update AFTER UPDATE ON appointment_type
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id IN (OLD.practice_id, NEW.practice_id); END;
+            CREATE TRIGGER appointment_type_config_delete AFTER DELETE ON appointment_type
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = OLD.practice_id; END;
+            CREATE TRIGGER clinician_expertise_config_insert AFTER INSERT ON clinician_expertise
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = (SELECT practice_id FROM clinician WHERE id = NEW.clinician_id); END;
+            CREATE TRIGGER clinician_expertise_config_update AFTER UPDATE ON clinician_expertise
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id IN ((SELECT practice_id FROM clinician WHERE id = OLD.clinician_id), (SELECT practice_id FROM clinician WHERE id = NEW.clinician_id)); END;
+            CREATE TRIGGER clinician_expertise_config_delete AFTER DELETE ON clinician_expertise
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = (SELECT practice_id FROM clinician WHERE id = OLD.clinician_id); END;
             """)
     }
 }

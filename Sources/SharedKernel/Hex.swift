@@ -1,0 +1,16 @@
+/// Lower-case hexadecimal text of bytes: the one spelling of every stored digest, MAC and
+/// fingerprint (session tokens, the audit chain, document names, idempotency fingerprints).
+public enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// Two lower-case hex digits per byte, most significant nibble first.
+    public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
