@@ -16,14 +16,14 @@ public struct Identifier<Entity>: Hashable, Comparable, Codable, Sendable, Custo
 
     /// Parses the canonical textual form; `nil` when the text is not a UUID.
     public init?(uuidString: String) {
-        guard let uuid = UUID(uuidString: uuidString) else { return nil }
+        guard let uuid = UUIDText.parse(uuidString) else { return nil }
         self.rawValue = uuid
     }
 
     /// Lower-case canonical UUID text, the form used on the wire and in the store.
-    public var description: String { rawValue.uuidString.lowercased() }
+    public var description: String { UUIDText.lowercase(rawValue) }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue.uuidString < rhs.rawValue.uuidString }
+    public static func < (lhs: Self, rhs: Self) -> Bool { UUIDText.lowercase(lhs.rawValue) < UUIDText.lowercase(rhs.rawValue) }
 
     public init(from decoder: any Decoder) throws {
         self.rawValue = try decoder.singleValueContainer().decode(UUID.self)

@@ -24,7 +24,7 @@ extension VetNetStore {
     static func idempotent(db: Database, scope: AccessScope, key: IdempotencyKey?, operation: String,
                            create: () throws -> String) throws -> (id: String, replayed: Bool) {
         guard let key else { return (try create(), false) }
-        if let row = try Row.fetchOne(db, sql: "SELECT operation, fingerprint, resource_id FROM idempotency_key WHERE practice_id = ? AND key = ?",
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, fingerprint, resource_id FROM idempotency_key WHERE practice_id = ? AND key = ?"),
                                       arguments: [scope.practiceID.description, key.key]) {
             guard row["operation"] == operation, row["fingerprint"] == key.fingerprint else {
                 throw DomainError.conflict("This Idempotency-Key was already used for a different request.")

@@ -17,14 +17,14 @@ extension QueueChange {
     public func events(practiceID: PracticeID, occurredAt: Date) -> [DomainEvent] {
         let entry = self.entry
         var payload: [String: String] = [
-            "patientID": entry.patientID.uuidString.lowercased(),
+            "patientID": UUIDText.lowercase(entry.patientID),
             "assessmentID": entry.assessmentID.description,
             "level": String(entry.level.rawValue),
             "colour": entry.level.colour,
             "status": entry.status.rawValue,
             "targetTime": entry.targetTime.ISO8601Format(),
         ]
-        let resource = entry.patientID.uuidString.lowercased()
+        let resource = UUIDText.lowercase(entry.patientID)
         switch self {
         case .admitted:
             payload["change"] = "admitted"

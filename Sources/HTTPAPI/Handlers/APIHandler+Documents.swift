@@ -26,7 +26,7 @@ extension APIHandler {
 
     func downloadDocument(_ input: Operations.DownloadDocument.Input) async throws -> Operations.DownloadDocument.Output {
         let caller = try await authorize(.readRecords, action: "record.document.download", resourceType: "document", resourceID: input.path.documentId)
-        guard let id = UUID(uuidString: input.path.documentId) else { throw DomainError.notFound(resource: "document") }
+        guard let id = UUIDText.parse(input.path.documentId) else { throw DomainError.notFound(resource: "document") }
         let (info, data) = try await store.document(id: id, patientID: try Self.identifier(input.path.patientId, resource: "patient"), scope: caller.scope)
         let body = HTTPBody(data)
         switch DocumentKind(rawValue: info.contentType) {
@@ -46,7 +46,7 @@ extension APIHandler {
 
 extension Components.Schemas.Document {
     init(_ info: DocumentInfo) {
-        self.init(id: info.id.uuidString.lowercased(), patientId: info.patientID.description, fileName: info.fileName, contentType: info.contentType,
+        self.init(id: UUIDText.lowercase(info.id), patientId: info.patientID.description, fileName: info.fileName, contentType: info.contentType,
                   byteCount: info.byteCount, sha256: info.sha256, createdAt: info.createdAt)
     }
 }

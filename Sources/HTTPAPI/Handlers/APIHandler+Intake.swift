@@ -18,7 +18,7 @@ extension APIHandler {
         }
         var patientID: UUID?
         if let text = body.patientId {
-            patientID = UUID(uuidString: text)
+            patientID = UUIDText.parse(text)
             if patientID == nil { errors.add("patientId", "must be a UUID") }
         }
         try errors.throwIfAny()

@@ -23,7 +23,7 @@ extension APIHandler {
             guard let type = snapshot.types.first(where: { $0.id.description == item.appointmentTypeId.lowercased() }) else {
                 errors.add("\(field).appointmentTypeId", "is not an appointment type of this practice"); continue
             }
-            guard let patient = UUID(uuidString: item.patientId) else { errors.add("\(field).patientId", "must be a UUID"); continue }
+            guard let patient = UUIDText.parse(item.patientId) else { errors.add("\(field).patientId", "must be a UUID"); continue }
             if patients[item.reference] != nil { errors.add("\(field).reference", "is used by another request"); continue }
             let duration = try await scheduling.predictedMinutes(scope: caller.scope, type: type, species: nil, clinicianID: nil)
             let (urgency, weight) = PracticeProblem.urgency(forLevel: item.triageLevel)
@@ -44,7 +44,7 @@ extension APIHandler {
         let result = try await ScheduleOptimizer.solve(built.problem, timeLimit: .milliseconds(Int(seconds * 1000)), seed: UInt64(max(body.seed ?? 0, 0)))
         var plan: [Components.Schemas.PlannedAppointment] = []
         for assignment in result.assignments {
-            guard let request = requests.first(where: { $0.id == assignment.requestID }), let clinicianID = UUID(uuidString: assignment.clinicianID) else { continue }
+            guard let request = requests.first(where: { $0.id == assignment.requestID }), let clinicianID = UUIDText.parse(assignment.clinicianID) else { continue }
             var planned = Components.Schemas.PlannedAppointment(
                 reference: assignment.requestID, clinicianId: assignment.clinicianID, clinicianName: snapshot.clinician(clinicianID)?.displayName,
                 start: built.date(assignment.start), end: built.date(assignment.start + request.duration), onTime: assignment.start <= request.deadline)
@@ -73,7 +73,7 @@ extension APIHandler {
     func replanDay(_ input: Operations.ReplanDay.Input) async throws -> Operations.ReplanDay.Output {
         let caller = try await authorize(.optimizeSchedule, action: "schedule.replan", resourceType: "clinician")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
-        guard let absent = UUID(uuidString: body.clinicianId) else { throw ValidationError(field: "clinicianId", message: "must be a UUID") }
+        guard let absent = UUIDText.parse(body.clinicianId) else { throw ValidationError(field: "clinicianId", message: "must be a UUID") }
         guard let day = LocalDate(body.date) else { throw ValidationError(field: "date", message: "must be a date like 2026-11-23") }
         let practice = try await store.practice(scope: caller.scope)
         let calendar = PracticeCalendar(timeZone: TimeZone(identifier: practice.timeZone) ?? .gmt)
@@ -102,7 +102,7 @@ extension APIHandler {
         let result = try ScheduleReplanner.clinicianUnavailable(built.problem, assignments: assignments, clinicianID: Identifier<Clinician>(absent).description, day: 0)
         var moved: [Components.Schemas.ReplanResponse.MovedPayloadPayload] = []
         for move in result.moves {
-            guard let appointmentID = Identifier<Appointment>(uuidString: move.from.requestID), let to = UUID(uuidString: move.to.clinicianID),
+            guard let appointmentID = Identifier<Appointment>(uuidString: move.from.requestID), let to = UUIDText.parse(move.to.clinicianID),
                   let original = movable.first(where: { $0.id == appointmentID }) else { continue }
             let newStart = built.date(move.to.start)
             var applied = false
@@ -111,7 +111,7 @@ extension APIHandler {
                 applied = (try? await scheduling.transition(scope: caller.scope, id: appointmentID, command: .reschedule(to: time, clinicianID: to),
                                                             expectedVersion: nil)) != nil
             }
-            moved.append(.init(appointmentId: move.from.requestID, fromClinicianId: original.clinicianID.uuidString.lowercased(),
+            moved.append(.init(appointmentId: move.from.requestID, fromClinicianId: UUIDText.lowercase(original.clinicianID),
                                toClinicianId: move.to.clinicianID, fromStart: original.time.start, toStart: newStart, applied: applied))
         }
         if body.apply == true, var availability = snapshot.availabilities[Identifier(absent)] {

@@ -112,7 +112,7 @@ extension APIHandler {
         let typeID: Identifier<AppointmentType> = try Self.identifier(input.query.appointmentTypeId, resource: "appointment type")
         guard let type = snapshot.types.first(where: { $0.id == typeID }) else { throw ValidationError(field: "appointmentTypeId", message: "is not an appointment type of this practice") }
         let clinicianID = try input.query.clinicianId.map { (text: String) -> UUID in
-            guard let id = UUID(uuidString: text) else { throw ValidationError(field: "clinicianId", message: "must be a UUID") }
+            guard let id = UUIDText.parse(text) else { throw ValidationError(field: "clinicianId", message: "must be a UUID") }
             return id
         }
         var minutes = input.query.durationMinutes ?? 0
@@ -130,7 +130,7 @@ extension APIHandler {
     func listAppointments(_ input: Operations.ListAppointments.Input) async throws -> Operations.ListAppointments.Output {
         let caller = try await authorize(.book, action: "appointment.list", resourceType: "appointment")
         guard let range = TimeRange(start: input.query.from, end: input.query.to) else { throw ValidationError(field: "to", message: "must be after from") }
-        let items = try await store.appointments(scope: caller.scope, overlapping: range, clinicianID: input.query.clinicianId.flatMap(UUID.init(uuidString:)))
+        let items = try await store.appointments(scope: caller.scope, overlapping: range, clinicianID: input.query.clinicianId.flatMap(UUIDText.parse))
         return .ok(.init(body: .json(.init(items: items.map(Components.Schemas.Appointment.init)))))
     }
 
@@ -138,7 +138,7 @@ extension APIHandler {
         let caller = try await authorize(.book, action: "appointment.book", resourceType: "appointment")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         var errors = FieldErrorCollector()
-        let patient = UUID(uuidString: body.patientId), clinician = UUID(uuidString: body.clinicianId)
+        let patient = UUIDText.parse(body.patientId), clinician = UUIDText.parse(body.clinicianId)
         let type = Identifier<AppointmentType>(uuidString: body.appointmentTypeId)
         if patient == nil { errors.add("patientId", "must be a UUID") }
         if clinician == nil { errors.add("clinicianId", "must be a UUID") }

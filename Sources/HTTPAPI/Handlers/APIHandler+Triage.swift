@@ -16,7 +16,7 @@ extension APIHandler {
     func createAssessment(_ input: Operations.CreateAssessment.Input) async throws -> Operations.CreateAssessment.Output {
         let caller = try await authorize(.triage, action: "triage.assess", resourceType: "patient")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
-        guard let patientID = UUID(uuidString: body.patientId) else {
+        guard let patientID = UUIDText.parse(body.patientId) else {
             throw ValidationError(field: "patientId", message: "must be a patient id (UUID)")
         }
         let caseJSON = try JSONEncoder().encode(body._case)
@@ -37,7 +37,7 @@ extension APIHandler {
 
     func listAssessments(_ input: Operations.ListAssessments.Input) async throws -> Operations.ListAssessments.Output {
         let caller = try await authorize(.readRecords, action: "triage.history.read", resourceType: "patient", resourceID: input.path.patientId)
-        guard let patientID = UUID(uuidString: input.path.patientId) else { throw DomainError.notFound(resource: "patient") }
+        guard let patientID = UUIDText.parse(input.path.patientId) else { throw DomainError.notFound(resource: "patient") }
         var before: Int64?
         if let cursor = input.query.cursor {
             guard let value = Int64(cursor) else { throw APIError.badRequest(field: "cursor", message: "is not a cursor returned by the server") }
@@ -59,7 +59,7 @@ extension APIHandler {
     func moveQueueEntry(_ input: Operations.MoveQueueEntry.Input) async throws -> Operations.MoveQueueEntry.Output {
         let caller = try await authorize(.triage, action: "triage.queue.move", resourceType: "patient", resourceID: input.path.patientId)
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
-        guard let patientID = UUID(uuidString: input.path.patientId) else { throw DomainError.notFound(resource: "queue entry") }
+        guard let patientID = UUIDText.parse(input.path.patientId) else { throw DomainError.notFound(resource: "queue entry") }
         let status = QueueStatus(rawValue: body.status.rawValue)!
         let change = try await store.moveQueueEntry(scope: caller.scope, patientID: patientID, to: status)
         let now = store.clock.now()
@@ -70,7 +70,7 @@ extension APIHandler {
         }
         let entry = change.entry
         return .ok(.init(body: .json(.init(
-            patientId: entry.patientID.uuidString.lowercased(), assessmentId: entry.assessmentID.description, level: entry.level.rawValue,
+            patientId: UUIDText.lowercase(entry.patientID), assessmentId: entry.assessmentID.description, level: entry.level.rawValue,
             colour: entry.level.colour, arrivalTime: entry.arrival, targetTime: entry.targetTime,
             minutesLeft: Int((entry.targetTime.timeIntervalSince(now) / 60).rounded(.down)), overdue: false,
             status: .init(rawValue: entry.status.rawValue)!))))
@@ -83,13 +83,13 @@ extension APIHandler {
     }
 
     static func wireAssessment(_ stored: StoredAssessment) throws -> Components.Schemas.Assessment {
-        .init(id: stored.id.description, patientId: stored.patientID.uuidString.lowercased(), assessorId: stored.assessorID,
+        .init(id: stored.id.description, patientId: UUIDText.lowercase(stored.patientID), assessorId: stored.assessorID,
               arrivalTime: stored.arrival, assessedAt: stored.assessedAt, level: stored.level.rawValue, rulesVersion: stored.rulesVersion,
               result: try JSONDecoder().decode(Components.Schemas.TriageResult.self, from: stored.resultJSON))
     }
 
     static func wireBoardEntry(_ row: BoardRow, patient: QueuedPatient?) -> Components.Schemas.BoardEntry {
-        .init(position: row.position, patientId: row.entry.patientID.uuidString.lowercased(),
+        .init(position: row.position, patientId: UUIDText.lowercase(row.entry.patientID),
               patientName: patient?.name, medicalRecordNumber: patient?.medicalRecordNumber, species: patient?.species,
               alerts: patient?.alerts, assessmentId: row.entry.assessmentID.description, level: row.entry.level.rawValue,
               colour: row.entry.level.colour, arrivalTime: row.entry.arrival, targetTime: row.targetTime, minutesLeft: row.minutesLeft,

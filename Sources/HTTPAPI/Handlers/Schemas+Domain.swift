@@ -31,7 +31,7 @@ extension Components.Schemas.Practice {
 
 extension Components.Schemas.AuditEntry {
     init(_ entry: AuditEntry) {
-        self.init(sequence: entry.sequence, id: entry.id.uuidString.lowercased(), occurredAt: Timestamp.date(entry.occurredAt) ?? Date(timeIntervalSince1970: 0),
+        self.init(sequence: entry.sequence, id: UUIDText.lowercase(entry.id), occurredAt: Timestamp.date(entry.occurredAt) ?? Date(timeIntervalSince1970: 0),
                   practiceId: entry.practiceID, actorId: entry.actorID, action: entry.action, resourceType: entry.resourceType,
                   resourceId: entry.resourceID, outcome: .init(rawValue: entry.outcome.rawValue)!, requestId: entry.requestID,
                   detail: entry.detail, hash: entry.hash)

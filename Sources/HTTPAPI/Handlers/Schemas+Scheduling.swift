@@ -60,7 +60,7 @@ extension Components.Schemas.AppointmentType {
 
 extension Components.Schemas.Slot {
     init(_ slot: FreeSlot, snapshot: SchedulingService.Snapshot) {
-        self.init(clinicianId: slot.clinicianID.uuidString.lowercased(), clinicianName: snapshot.clinician(slot.clinicianID)?.displayName,
+        self.init(clinicianId: UUIDText.lowercase(slot.clinicianID), clinicianName: snapshot.clinician(slot.clinicianID)?.displayName,
                   start: slot.start, end: slot.end)
     }
 }
@@ -68,8 +68,8 @@ extension Components.Schemas.Slot {
 extension Components.Schemas.Appointment {
     init(_ stored: Versioned<Appointment>) {
         let appointment = stored.value
-        self.init(id: appointment.id.description, patientId: appointment.patientID.uuidString.lowercased(),
-                  clinicianId: appointment.clinicianID.uuidString.lowercased(), appointmentTypeId: appointment.appointmentTypeID.description,
+        self.init(id: appointment.id.description, patientId: UUIDText.lowercase(appointment.patientID),
+                  clinicianId: UUIDText.lowercase(appointment.clinicianID), appointmentTypeId: appointment.appointmentTypeID.description,
                   roomId: appointment.roomID?.description, start: appointment.time.start, end: appointment.time.end,
                   bufferAfterMinutes: appointment.bufferAfterMinutes, status: .init(rawValue: appointment.status.rawValue)!,
                   actualMinutes: appointment.actualMinutes, cancellationReason: appointment.cancellationReason, version: stored.version)
@@ -80,7 +80,7 @@ extension Components.Schemas.BookingConflict {
     init(_ unavailable: SlotUnavailable) {
         self.init(_type: "https://vetnet.dev/problems/409", title: "Conflict", status: 409, detail: unavailable.detail, requestId: RequestState.requestID,
                   conflictingStart: unavailable.conflictingTime?.start, conflictingEnd: unavailable.conflictingTime?.end,
-                  alternatives: unavailable.alternatives.map { .init(clinicianId: $0.clinicianID.uuidString.lowercased(), start: $0.start, end: $0.end) })
+                  alternatives: unavailable.alternatives.map { .init(clinicianId: UUIDText.lowercase($0.clinicianID), start: $0.start, end: $0.end) })
     }
 }
 

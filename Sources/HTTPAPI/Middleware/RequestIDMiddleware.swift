@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SharedKernel
 
 /// Gives every request an id, echoes it as `X-Request-Id` and binds it (and the client
 /// address) to the task so logs, audit entries and problem bodies all carry the same id.
@@ -8,7 +9,7 @@ struct RequestIDMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let id = UUID().uuidString.lowercased()
+        let id = UUIDText.lowercase(UUID())
         var context = context
         context.logger[metadataKey: "request_id"] = .string(id)
         let response = try await RequestState.$requestID.withValue(id) {

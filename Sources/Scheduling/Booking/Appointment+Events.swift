@@ -32,8 +32,8 @@ extension AppointmentDecision {
         let appointment = current
         var payload: [String: String] = [
             "appointmentID": appointment.id.description,
-            "patientID": appointment.patientID.uuidString.lowercased(),
-            "clinicianID": appointment.clinicianID.uuidString.lowercased(),
+            "patientID": UUIDText.lowercase(appointment.patientID),
+            "clinicianID": UUIDText.lowercase(appointment.clinicianID),
             "appointmentTypeID": appointment.appointmentTypeID.description,
             "status": appointment.status.rawValue,
             "start": Timestamp.string(appointment.time.start),
@@ -43,7 +43,7 @@ extension AppointmentDecision {
             payload["previousStart"] = Timestamp.string(previous.time.start)
             payload["previousEnd"] = Timestamp.string(previous.time.end)
             if previous.clinicianID != appointment.clinicianID {
-                payload["previousClinicianID"] = previous.clinicianID.uuidString.lowercased()
+                payload["previousClinicianID"] = UUIDText.lowercase(previous.clinicianID)
             }
         }
         if let minutes = appointment.actualMinutes, eventKind == AppointmentEventKind.completed {

@@ -35,7 +35,7 @@ extension DurationPredictor {
         let ordered = history.filter { catalogue[$0.appointmentTypeID] != nil }.sorted { a, b in
             if a.completedAt != b.completedAt { return a.completedAt < b.completedAt }
             if a.appointmentTypeID != b.appointmentTypeID { return a.appointmentTypeID < b.appointmentTypeID }
-            if a.clinicianID != b.clinicianID { return a.clinicianID.uuidString < b.clinicianID.uuidString }
+            if a.clinicianID != b.clinicianID { return UUIDText.lowercase(a.clinicianID) < UUIDText.lowercase(b.clinicianID) }
             if a.species != b.species { return a.species.rawValue < b.species.rawValue }
             return a.actualMinutes < b.actualMinutes
         }

@@ -150,7 +150,7 @@ struct PreparedTimetable: Sendable {
 
     init(_ timetable: ClinicianTimetable) {
         clinicianID = timetable.clinicianID
-        sortKey = timetable.clinicianID.uuidString.lowercased()
+        sortKey = UUIDText.lowercase(timetable.clinicianID)
         specialties = timetable.specialties
         working = SecondRange.normalized(timetable.working.map(SecondRange.inner))
         unavailable = SecondRange.normalized(timetable.unavailable.map(SecondRange.outer))

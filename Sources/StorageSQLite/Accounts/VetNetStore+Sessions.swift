@@ -51,11 +51,11 @@ extension VetNetStore {
         let nowMs = Timestamp.milliseconds(now)
         let idleMs = Int64(policy.idleTimeout * 1000)
         let found = try await writer.read { db -> (StaffAccount, Int64, Int64)? in
-            try Row.fetchOne(db, sql: """
+            try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT s.last_seen_at_ms, s.expires_at_ms, u.* FROM session s JOIN staff_user u ON u.id = s.user_id
                 WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ? AND s.last_seen_at_ms + ? > ?
                   AND u.disabled = 0
-                """, arguments: [tokenHash, nowMs, idleMs, nowMs]).map { row in
+                """), arguments: [tokenHash, nowMs, idleMs, nowMs]).map { row in
                     (Self.account(from: row), row["last_seen_at_ms"], row["expires_at_ms"])
                 }
         }

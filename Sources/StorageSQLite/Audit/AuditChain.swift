@@ -12,7 +12,7 @@ enum AuditChain {
     /// each field is length-prefixed).
     static func hash(of entry: AuditEntry, key: AuditKey) -> String {
         let fields: [String?] = [
-            String(entry.sequence), entry.id.uuidString.lowercased(), entry.occurredAt, entry.practiceID, entry.actorID,
+            String(entry.sequence), UUIDText.lowercase(entry.id), entry.occurredAt, entry.practiceID, entry.actorID,
             entry.action, entry.resourceType, entry.resourceID, entry.outcome.rawValue, entry.requestID, entry.detail,
             entry.previousHash,
         ]

@@ -10,7 +10,7 @@ extension VetNetStore {
     /// chain head here cannot race with another append.
     @discardableResult
     public func appendAudit(_ record: AuditRecord, scope: AccessScope?, db: Database) throws -> AuditEntry {
-        let head = try Row.fetchOne(db, sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1")
+        let head = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1"))
         let previousHash: String = head?["hash"] ?? AuditChain.genesis
         let sequence: Int64 = (head?["seq"] as Int64? ?? 0) + 1
         var entry = AuditEntry(
@@ -20,13 +20,11 @@ extension VetNetStore {
             outcome: record.outcome, requestID: scope?.requestID, detail: record.detail,
             previousHash: previousHash, hash: "")
         entry.hash = AuditChain.hash(of: entry, key: auditKey)
-        try db.execute(
-            sql: """
-                INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type,
-                    resource_id, outcome, request_id, detail, prev_hash, hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [entry.sequence, entry.id.uuidString.lowercased(), entry.occurredAt, entry.practiceID, entry.actorID,
+        try db.cachedStatement(sql: """
+            INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type,
+                resource_id, outcome, request_id, detail, prev_hash, hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [entry.sequence, UUIDText.lowercase(entry.id), entry.occurredAt, entry.practiceID, entry.actorID,
                         entry.action, entry.resourceType, entry.resourceID, entry.outcome.rawValue, entry.requestID,
                         entry.detail, entry.previousHash, entry.hash])
         return entry
@@ -92,7 +90,7 @@ extension VetNetStore {
 
     static func auditEntry(from row: Row) -> AuditEntry {
         AuditEntry(
-            sequence: row["seq"], id: UUID(uuidString: row["id"] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            sequence: row["seq"], id: UUIDText.parse(row["id"] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
             occurredAt: row["occurred_at"], practiceID: row["practice_id"], actorID: row["actor_id"],
             action: row["action"], resourceType: row["resource_type"], resourceID: row["resource_id"],
             outcome: AuditOutcome(rawValue: row["outcome"]) ?? .failure, requestID: row["request_id"],

@@ -77,9 +77,9 @@ extension VetNetStore {
             try db.execute(sql: """
                 INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [info.id.uuidString.lowercased(), scope.practiceID.description, patientID.description, info.fileName,
+                """, arguments: [UUIDText.lowercase(info.id), scope.practiceID.description, patientID.description, info.fileName,
                                  info.contentType, info.byteCount, sha, scope.actorID?.description, Timestamp.string(info.createdAt)])
-            try self.appendAudit(AuditRecord(action: "record.document.upload", resourceType: "document", resourceID: info.id.uuidString.lowercased(),
+            try self.appendAudit(AuditRecord(action: "record.document.upload", resourceType: "document", resourceID: UUIDText.lowercase(info.id),
                                              detail: "patient=\(patientID)"), scope: scope, db: db)
         }
         return info
@@ -100,10 +100,10 @@ extension VetNetStore {
     public func document(id: UUID, patientID: Identifier<Patient>, scope: AccessScope) async throws -> (DocumentInfo, Data) {
         let info = try await writer.write { db -> DocumentInfo in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM document WHERE id = ? AND patient_id = ? AND practice_id = ?",
-                                             arguments: [id.uuidString.lowercased(), patientID.description, scope.practiceID.description]) else {
+                                             arguments: [UUIDText.lowercase(id), patientID.description, scope.practiceID.description]) else {
                 throw DomainError.notFound(resource: "document")
             }
-            try self.appendAudit(AuditRecord(action: "record.document.download", resourceType: "document", resourceID: id.uuidString.lowercased()),
+            try self.appendAudit(AuditRecord(action: "record.document.download", resourceType: "document", resourceID: UUIDText.lowercase(id)),
                                  scope: scope, db: db)
             return Self.document(from: row)
         }
@@ -115,7 +115,7 @@ extension VetNetStore {
     }
 
     static func document(from row: Row) -> DocumentInfo {
-        DocumentInfo(id: UUID(uuidString: row["id"])!, patientID: Identifier(uuidString: row["patient_id"])!, fileName: row["file_name"],
+        DocumentInfo(id: UUIDText.parse(row["id"])!, patientID: Identifier(uuidString: row["patient_id"])!, fileName: row["file_name"],
                      contentType: row["content_type"], byteCount: row["byte_count"], sha256: row["sha256"],
                      createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
     }

@@ -162,6 +162,6 @@ extension VetNetStore {
     /// A password hash that no password verifies against: it is not a bcrypt hash at all (bcrypt
     /// refuses anything not starting with `$2`), and the random tail keeps accounts apart.
     static func unusablePasswordHash() -> String {
-        "!reset-required:" + UUID().uuidString.lowercased()
+        "!reset-required:" + UUIDText.lowercase(UUID())
     }
 }

@@ -168,7 +168,7 @@ extension VetNetStore {
         let startMs: Int64 = row[7], endMs: Int64 = row[8], occupiedEnd: Int64 = row[9]
         let appointment = Appointment(
             id: Identifier(uuidString: row[0])!, practiceID: PracticeID(uuidString: row[1])!,
-            patientID: UUID(uuidString: row[2])!, clinicianID: UUID(uuidString: row[3])!,
+            patientID: UUIDText.parse(row[2])!, clinicianID: UUIDText.parse(row[3])!,
             appointmentTypeID: Identifier(uuidString: row[4])!, roomType: (row[5] as String?).flatMap(RoomType.init(rawValue:)),
             roomID: (row[6] as String?).flatMap(Identifier.init(uuidString:)),
             time: TimeRange(start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs))!,

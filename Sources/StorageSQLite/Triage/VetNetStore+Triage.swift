@@ -131,7 +131,7 @@ extension VetNetStore {
     // MARK: - Rows
 
     static func requirePatient(db: Database, scope: AccessScope, patientID: UUID) throws {
-        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM patient WHERE id = ? AND practice_id = ?",
+        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM patient WHERE id = ? AND practice_id = ?"),
                                      arguments: [text(patientID), scope.practiceID.description]) ?? 0
         if count == 0 { throw DomainError.notFound(resource: "patient") }
     }
@@ -142,7 +142,7 @@ extension VetNetStore {
     }
 
     static func queueEntry(from row: Row) -> QueueEntry {
-        QueueEntry(assessmentID: Identifier(uuidString: row["assessment_id"])!, patientID: UUID(uuidString: row["patient_id"])!,
+        QueueEntry(assessmentID: Identifier(uuidString: row["assessment_id"])!, patientID: UUIDText.parse(row["patient_id"])!,
                    level: TriageLevel(rawValue: row["level"]) ?? .red, arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
                    assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]), status: QueueStatus(rawValue: row["status"]) ?? .waiting,
                    statusChangedAt: Timestamp.date(milliseconds: row["status_changed_at_ms"]))
@@ -163,5 +163,5 @@ extension VetNetStore {
     }
 
     /// Lower-case UUID text, the stored form of ids.
-    static func text(_ uuid: UUID) -> String { uuid.uuidString.lowercased() }
+    static func text(_ uuid: UUID) -> String { UUIDText.lowercase(uuid) }
 }
