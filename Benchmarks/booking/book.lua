@@ -1,4 +1,5 @@
--- wrk script: each request books a different prepared slot (one JSON body per line).
+-- wrk script: each request books a different prepared slot (one JSON body per line); a
+-- thread stops once its share of the slots is used, so no slot is ever requested twice.
 local threads = {}
 local bodies = {}
 for line in io.lines(os.getenv("VETNET_BODIES")) do bodies[#bodies + 1] = line end
@@ -18,7 +19,10 @@ end
 function request()
   local index = id + counter * thread_count + 1
   counter = counter + 1
-  if index > #bodies then index = #bodies end
+  if index > #bodies then
+    wrk.thread:stop()
+    index = #bodies
+  end
   return wrk.format("POST", "/api/v1/appointments",
     {["content-type"] = "application/json", ["authorization"] = "Bearer " .. token}, bodies[index])
 end

@@ -46,7 +46,7 @@ def main():
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--password", required=True)
     parser.add_argument("--clients", type=int, default=32)
-    parser.add_argument("--bookings", type=int, default=4000)
+    parser.add_argument("--bookings", type=int, default=8000)
     args = parser.parse_args()
     base = f"http://127.0.0.1:{args.port}"
 
@@ -70,7 +70,7 @@ def main():
     start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(days=1)
     slots = []
     day = 0
-    while len(slots) < args.bookings and day < 120:
+    while len(slots) < args.bookings and day < 365:
         frm = (start + timedelta(days=day)).strftime("%Y-%m-%dT00:00:00Z")
         to = (start + timedelta(days=day + 1)).strftime("%Y-%m-%dT00:00:00Z")
         _, found = call(base, f"/api/v1/appointments/slots?from={frm}&to={to}&appointmentTypeId={consultation['id']}&durationMinutes=15&limit=500", token=admin)
@@ -94,14 +94,16 @@ def main():
             slots.append(slot)
         day += 1
     slots = slots[: args.bookings]
+    print(f"prepared {len(slots)} bookable slots over {day} days; booking them with {args.clients} concurrent clients")
 
     if shutil.which("wrk"):
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
             for n, slot in enumerate(slots):
                 handle.write(json.dumps({"patientId": patient_ids[n % len(patient_ids)], "clinicianId": slot["clinicianId"],
                                          "appointmentTypeId": consultation["id"], "start": slot["start"], "durationMinutes": 15}) + "\n")
-        # Run for about as long as the prepared slots last at a few hundred bookings a second.
-        seconds = max(1, min(10, len(slots) // 1500))
+        # Each wrk thread stops when its share of the prepared slots is used up; the duration
+        # is only an upper bound.
+        seconds = 60
         env = dict(os.environ, VETNET_BODIES=handle.name, VETNET_TOKEN=tokens[1], VETNET_THREADS="2")
         script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "book.lua")
         run = subprocess.run(["wrk", "-t2", f"-c{args.clients}", f"-d{seconds}s", "-s", script, base], env=env,

@@ -81,6 +81,13 @@ struct SchedulingService: Sendable {
 
     // MARK: - Booking
 
+    /// A booking refused on the picture it was decided on; the alternatives are worked out
+    /// after the store's transaction, so refusals do not hold up other bookings.
+    struct BookingRefusal: Error {
+        let detail: String
+        let conflictingTime: TimeRange?
+    }
+
     /// Books in one store transaction: the slot is checked against the clinician's day and a
     /// free room of the needed type is chosen while no other booking can be written; the
     /// store's triggers refuse anything that would still overlap. A refusal becomes
@@ -98,7 +105,11 @@ struct SchedulingService: Sendable {
         do {
             let (stored, replayed) = try await store.bookAppointment(
                 scope: scope, patientID: patientID, clinicianID: clinicianID, appointmentTypeID: typeID, reason: reason, idempotencyKey: idempotencyKey,
-                range: { practice in try Self.bookingDay(of: start, practice: practice) },
+                reads: { practice, type in
+                    let occupiedMinutes = (minutes ?? type?.defaultDurationMinutes ?? 0) + (type?.bufferAfterMinutes ?? 0)
+                    return BookingReads(clinicianPeriod: try Self.bookingDay(of: start, practice: practice),
+                                        roomWindow: TimeRange(start: start, end: start.addingTimeInterval(Double(max(1, occupiedMinutes)) * 60))!)
+                },
                 decide: { data in
                     try Self.decideBooking(data: data, practiceID: practiceID, patientID: patientID, clinicianID: clinicianID, typeID: typeID,
                                            start: start, durationMinutes: minutes, now: now)
@@ -108,17 +119,27 @@ struct SchedulingService: Sendable {
                 for event in decision.events(occurredAt: now) { await events.publish(event) }
             }
             return stored
+        } catch let refusal as BookingRefusal {
+            throw try await unavailable(scope: scope, clinicianID: clinicianID, typeID: typeID, start: start, minutes: minutes, now: now,
+                                        detail: refusal.detail, conflictingTime: refusal.conflictingTime)
         } catch let conflict as BookingConflict {
             // The store refused a write the check allowed (another process wrote in between).
-            let practice = try await store.schedulingPractice(scope: scope)
-            let day = try Self.bookingDay(of: start, practice: practice)
-            let fresh = try await snapshot(scope: scope, range: day, onlyClinician: clinicianID, onlyType: typeID)
-            guard let type = fresh.types.first(where: { $0.id == typeID }) else { throw conflict }
-            let query = SlotQuery(range: day, appointmentType: type, durationMinutes: minutes ?? type.defaultDurationMinutes, clinicianID: clinicianID)
-            let error = try Self.unavailable(snapshot: fresh, start: start, query: query, clinicianID: clinicianID, now: now,
-                                             detail: "That time was just taken (\(conflict.resource)).")
-            throw SlotUnavailable(detail: error.detail, conflictingTime: error.conflictingTime ?? conflict.conflictingTime, alternatives: error.alternatives)
+            throw try await unavailable(scope: scope, clinicianID: clinicianID, typeID: typeID, start: start, minutes: minutes, now: now,
+                                        detail: "That time was just taken (\(conflict.resource)).", conflictingTime: conflict.conflictingTime)
         }
+    }
+
+    /// A refused booking with the nearest free alternatives on the clinician's day as it is now.
+    private func unavailable(scope: AccessScope, clinicianID: UUID, typeID: Identifier<AppointmentType>, start: Date, minutes: Int?, now: Date,
+                             detail: String, conflictingTime: TimeRange?) async throws -> SlotUnavailable {
+        let day = try Self.bookingDay(of: start, practice: try await store.schedulingPractice(scope: scope))
+        let snapshot = try await snapshot(scope: scope, range: day, onlyClinician: clinicianID, onlyType: typeID)
+        guard let type = snapshot.types.first(where: { $0.id == typeID }) else {
+            return SlotUnavailable(detail: detail, conflictingTime: conflictingTime, alternatives: [])
+        }
+        let query = SlotQuery(range: day, appointmentType: type, durationMinutes: minutes ?? type.defaultDurationMinutes, clinicianID: clinicianID)
+        let found = try Self.unavailable(snapshot: snapshot, start: start, query: query, clinicianID: clinicianID, now: now, detail: detail)
+        return SlotUnavailable(detail: detail, conflictingTime: conflictingTime ?? found.conflictingTime, alternatives: found.alternatives)
     }
 
     /// The local day of a booking's start: it bounds everything the booking depends on (the
@@ -127,9 +148,9 @@ struct SchedulingService: Sendable {
         try PracticeCalendar(timeZoneIdentifier: practice.timeZone).day(containing: start)
     }
 
-    /// The booking decision on the picture of the clinician's day: the type and clinician
-    /// exist, the time is free, and a room of the needed type is free; throws
-    /// ``SlotUnavailable`` (with alternatives) or a validation error otherwise.
+    /// The booking decision on the picture of the clinician's day and the room type's use
+    /// during the booking: the type and clinician exist, the time is free, and a room of the
+    /// needed type is free; throws ``BookingRefusal`` or a validation error otherwise.
     static func decideBooking(data: SchedulingData, practiceID: PracticeID, patientID: UUID, clinicianID: UUID, typeID: Identifier<AppointmentType>,
                               start: Date, durationMinutes: Int?, now: Date) throws -> Appointment {
         let day = try bookingDay(of: start, practice: data.practice)
@@ -143,15 +164,16 @@ struct SchedulingService: Sendable {
         var appointment = try Appointment.book(practiceID: practiceID, patientID: patientID, clinicianID: clinicianID, type: type,
                                                start: start, durationMinutes: minutes, now: now).current
         guard try snapshot.finder.isFree(start, for: query) else {
-            throw try unavailable(snapshot: snapshot, start: start, query: query, clinicianID: clinicianID, now: now,
-                                  detail: "The clinician is not free for \(minutes) minutes at that time.")
+            let blocking = snapshot.appointments.first {
+                $0.clinicianID == clinicianID && $0.status.holdsTime && $0.occupiedTime.overlaps(appointment.time)
+            }
+            throw BookingRefusal(detail: "The clinician is not free for \(minutes) minutes at that time.", conflictingTime: blocking?.time)
         }
         if let roomType = type.requiredRoomType {
             let occupied = appointment.occupiedTime
             let busy = Set(snapshot.appointments.filter { $0.status.holdsTime && $0.occupiedTime.overlaps(occupied) }.compactMap(\.roomID))
             guard let room = snapshot.rooms.first(where: { $0.type == roomType && $0.isActive && !busy.contains($0.id) }) else {
-                throw try unavailable(snapshot: snapshot, start: start, query: query, clinicianID: clinicianID, now: now,
-                                      detail: "No \(roomType.rawValue) room is free at that time.")
+                throw BookingRefusal(detail: "No \(roomType.rawValue) room is free at that time.", conflictingTime: nil)
             }
             appointment.roomID = room.id
         }

@@ -14,23 +14,24 @@ public struct BookingConflict: Error, Sendable {
 extension VetNetStore {
     // MARK: - Writing
 
-    /// Books in one write transaction: reads the scheduling picture of the booking's period
-    /// (`range`, from the practice's profile) for `clinicianID` and the room type of
-    /// `appointmentTypeID`, lets `decide` check it and choose the appointment (it throws to
-    /// refuse), then inserts it with its audit entry. SQLite has one writer, so nothing can
-    /// book between the check and the insert; the overlap triggers still refuse any write
-    /// that would double-book (a ``BookingConflict``), whoever makes it. Idempotent per key: a
-    /// replay returns the first appointment without deciding again.
+    /// Books in one write transaction: `reads` names, from the practice's profile and the
+    /// requested type, the period of the clinician's appointments and the time window of the
+    /// room type's appointments that the decision depends on; `decide` checks that picture and
+    /// returns the appointment (it throws to refuse); the appointment is then inserted with
+    /// its audit entry. SQLite has one writer, so nothing can book between the check and the
+    /// insert; the overlap triggers still refuse any write that would double-book (a
+    /// ``BookingConflict``), whoever makes it. Idempotent per key: a replay returns the first
+    /// appointment without deciding again.
     public func bookAppointment(scope: AccessScope, patientID: UUID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
                                 reason: String?, idempotencyKey: IdempotencyKey?,
-                                range: @escaping @Sendable (PracticeProfile) throws -> TimeRange,
+                                reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
                                 decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool) {
         do {
             return try await writer.write { db in
                 try Self.requirePatient(db: db, scope: scope, patientID: patientID)
                 let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "appointment.book") {
-                    let data = try self.schedulingData(db: db, practiceID: scope.practiceID, range: range, clinicianID: clinicianID,
-                                                       appointmentTypeID: appointmentTypeID)
+                    let data = try self.bookingData(db: db, practiceID: scope.practiceID, clinicianID: clinicianID,
+                                                    appointmentTypeID: appointmentTypeID, reads: reads)
                     let appointment = try decide(data)
                     try self.insert(appointment, reason: reason, scope: scope, db: db)
                     return appointment.id.description
@@ -135,7 +136,10 @@ extension VetNetStore {
         // An appointment is shorter than a day (a CHECK of the table), so only those starting
         // in the day before the range can reach into it: the lower bound keeps this an index
         // range scan however long the practice's history grows.
-        var sql = "SELECT \(appointmentColumns()) FROM appointment WHERE practice_id = ? AND start_ms < ? AND start_ms > ? AND occupied_end_ms > ?"
+        // For one clinician alone, their (clinician_id, start_ms) index is the narrowest; the
+        // unary `+` keeps SQLite from choosing the practice-wide one instead.
+        let practiceColumn = clinicianID != nil && roomType == nil ? "+practice_id" : "practice_id"
+        var sql = "SELECT \(appointmentColumns()) FROM appointment WHERE \(practiceColumn) = ? AND start_ms < ? AND start_ms > ? AND occupied_end_ms > ?"
         var arguments: StatementArguments = [practiceID.description, Timestamp.milliseconds(range.end),
                                              Timestamp.milliseconds(range.start) - 86_400_000, Timestamp.milliseconds(range.start)]
         switch (clinicianID, roomType) {

@@ -15,6 +15,23 @@ public struct SchedulingData: Sendable {
     public let appointments: [Appointment]
 }
 
+/// What a booking decision depends on: the clinician's appointments over `clinicianPeriod`
+/// (their day: shifts, buffers, the daily cap) and the appointments of the needed room type
+/// over `roomWindow` (the booking's occupied time: room capacity). Reading no more than that
+/// keeps the single-writer booking transaction short however busy the day is.
+public struct BookingReads: Sendable {
+    /// The clinician's appointments overlapping this period are read.
+    public var clinicianPeriod: TimeRange
+    /// Other clinicians' appointments of the type's room type overlapping this window are read.
+    public var roomWindow: TimeRange
+
+    /// Creates the description of a booking's reads.
+    public init(clinicianPeriod: TimeRange, roomWindow: TimeRange) {
+        self.clinicianPeriod = clinicianPeriod
+        self.roomWindow = roomWindow
+    }
+}
+
 extension VetNetStore {
     /// Reads the scheduling picture for `range`; with `clinicianID`, only that clinician, their
     /// availability and the appointments that share their time or the room type of
@@ -23,7 +40,7 @@ extension VetNetStore {
     public func schedulingData(scope: AccessScope, range: TimeRange, clinicianID: UUID? = nil,
                                appointmentTypeID: Identifier<AppointmentType>? = nil) async throws -> SchedulingData {
         try await writer.read { db in
-            try self.schedulingData(db: db, practiceID: scope.practiceID, range: { _ in range }, clinicianID: clinicianID,
+            try self.schedulingData(db: db, practiceID: scope.practiceID, range: range, clinicianID: clinicianID,
                                     appointmentTypeID: appointmentTypeID)
         }
     }
@@ -38,9 +55,34 @@ extension VetNetStore {
         try await writer.read { db in try self.schedulingConfiguration(db: db, practiceID: scope.practiceID).types.first { $0.id == id } }
     }
 
-    /// The scheduling picture inside the caller's transaction; `range` is computed from the
-    /// practice (a booking's local day depends on its time zone).
-    func schedulingData(db: Database, practiceID: PracticeID, range: (PracticeProfile) throws -> TimeRange, clinicianID: UUID?,
+    /// The picture a booking of `clinicianID` for `appointmentTypeID` decides on, inside the
+    /// booking's transaction: `reads` says which appointments matter.
+    func bookingData(db: Database, practiceID: PracticeID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
+                     reads: (PracticeProfile, AppointmentType?) throws -> BookingReads) throws -> SchedulingData {
+        let configuration = try schedulingConfiguration(db: db, practiceID: practiceID)
+        let type = configuration.types.first { $0.id == appointmentTypeID }
+        let periods = try reads(configuration.practice, type)
+        var appointments = try Self.appointments(db: db, practiceID: practiceID, overlapping: periods.clinicianPeriod, clinicianID: clinicianID)
+        if let roomType = type?.requiredRoomType {
+            let statement = try db.cachedStatement(sql: """
+                SELECT \(Self.appointmentColumns()) FROM appointment
+                WHERE practice_id = ? AND room_type = ? AND start_ms < ? AND start_ms > ? AND occupied_end_ms > ? AND clinician_id <> ?
+                """)
+            let window = periods.roomWindow
+            appointments += try Row.fetchAll(statement, arguments: [
+                practiceID.description, roomType.rawValue, Timestamp.milliseconds(window.end),
+                Timestamp.milliseconds(window.start) - 86_400_000, Timestamp.milliseconds(window.start), Self.text(clinicianID),
+            ]).map(Self.appointment(from:))
+            appointments.sort { $0.value.time.start < $1.value.time.start }
+        }
+        return SchedulingData(
+            practice: configuration.practice, clinicians: configuration.clinicians.filter { $0.id.rawValue == clinicianID },
+            availabilities: configuration.availabilities.filter { $0.key.rawValue == clinicianID }, types: type.map { [$0] } ?? [],
+            rooms: configuration.rooms, appointments: appointments.map(\.value))
+    }
+
+    /// The scheduling picture for `range` inside the caller's transaction.
+    func schedulingData(db: Database, practiceID: PracticeID, range: TimeRange, clinicianID: UUID?,
                         appointmentTypeID: Identifier<AppointmentType>?) throws -> SchedulingData {
         let configuration = try schedulingConfiguration(db: db, practiceID: practiceID)
         var clinicians = configuration.clinicians, availabilities = configuration.availabilities, types = configuration.types
@@ -50,10 +92,9 @@ extension VetNetStore {
         }
         if let appointmentTypeID { types = types.filter { $0.id == appointmentTypeID } }
         let roomType = appointmentTypeID.flatMap { id in types.first { $0.id == id } }?.requiredRoomType
-        let period = try range(configuration.practice)
         return SchedulingData(
             practice: configuration.practice, clinicians: clinicians, availabilities: availabilities, types: types, rooms: configuration.rooms,
-            appointments: try Self.appointments(db: db, practiceID: practiceID, overlapping: period, clinicianID: clinicianID,
+            appointments: try Self.appointments(db: db, practiceID: practiceID, overlapping: range, clinicianID: clinicianID,
                                                 orRoomType: clinicianID == nil ? nil : roomType).map(\.value))
     }
 }

@@ -433,6 +433,8 @@ enum Migrations {
             -- changes with any write to any of it, whatever statement makes the write, so a cached
             -- copy is used only while its version is current.
             ALTER TABLE practice ADD COLUMN config_version INTEGER NOT NULL DEFAULT 0;
+            -- A booking checks room capacity over its own time window only.
+            CREATE INDEX appointment_practice_room_type_time ON appointment(practice_id, room_type, start_ms);
             CREATE TRIGGER practice_config_update AFTER UPDATE OF name, time_zone, opening_hours, phone, address ON practice
             BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.id; END;
             CREATE TRIGGER clinician_config_insert AFTER INSERT ON clinician
