@@ -20,6 +20,8 @@ public final class VetNetStore: Sendable {
     public let clock: Clock
     /// Each practice's scheduling configuration, valid while `practice.config_version` is unchanged.
     let schedulingCache = SchedulingConfigurationCache()
+    /// Bookings that arrive together share one commit.
+    let bookingCommits: GroupCommit
 
     /// Errors raised while opening the store.
     public enum OpenError: Error, CustomStringConvertible {
@@ -74,6 +76,7 @@ public final class VetNetStore: Sendable {
         self.cipher = cipher
         self.documentsDirectory = documentsDirectory
         self.clock = clock
+        self.bookingCommits = GroupCommit(writer: writer)
     }
 
     /// Applies every pending migration (they are frozen history: never edited once shipped).

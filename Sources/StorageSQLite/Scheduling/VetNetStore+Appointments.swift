@@ -14,7 +14,8 @@ public struct BookingConflict: Error, Sendable {
 extension VetNetStore {
     // MARK: - Writing
 
-    /// Books in one write transaction: `reads` names, from the practice's profile and the
+    /// Books in one write transaction (shared with the bookings that arrive at the same time,
+    /// each in its own savepoint: see ``GroupCommit``): `reads` names, from the practice's profile and the
     /// requested type, the period of the clinician's appointments and the time window of the
     /// room type's appointments that the decision depends on; `decide` checks that picture and
     /// returns the appointment (it throws to refuse); the appointment is then inserted with
@@ -27,7 +28,7 @@ extension VetNetStore {
                                 reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
                                 decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool) {
         do {
-            return try await writer.write { db in
+            return try await bookingCommits.write { db in
                 try Self.requirePatient(db: db, scope: scope, patientID: patientID)
                 let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "appointment.book") {
                     let data = try self.bookingData(db: db, practiceID: scope.practiceID, clinicianID: clinicianID,
