@@ -36,7 +36,8 @@ function done(summary, latency, requests)
   for _, thread in ipairs(threads) do
     c = c + thread:get("created"); x = x + thread:get("conflicts"); o = o + thread:get("others")
   end
-  io.write(string.format("responses: 201 %d, 409 %d, other %d\n", c, x, o))
+  io.write(string.format("responses: 201 %d, 409 %d, other %d in %.2f s: %.0f bookings/s\n", c, x, o,
+    summary.duration / 1e6, summary.requests / (summary.duration / 1e6)))
   io.write(string.format("latency ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n",
     latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000))
 end
