@@ -63,6 +63,9 @@ final class GroupCommit: Sendable {
         }
     }
 
+    /// Writes waiting for the next group.
+    var waiting: Int { state.withLock { $0.pending.count } }
+
     private func scheduleGroup() {
         writer.asyncWriteWithoutTransaction { db in
             let jobs = self.state.withLock { state -> [Job] in

@@ -66,21 +66,26 @@ struct GroupCommitTests {
         let (pool, directory) = try pool()
         defer { try? FileManager.default.removeItem(at: directory) }
         let commits = GroupCommit(writer: pool)
-        // Hold the writer so the next two writes queue up and form one group.
-        let gate = Task { try await pool.write { _ in Thread.sleep(forTimeInterval: 0.3) } }
-        try await Task.sleep(for: .milliseconds(50))
-        async let first: Void = commits.write { db in try db.execute(sql: "INSERT INTO item (number, note) VALUES (1, 'first')") }
-        try await Task.sleep(for: .milliseconds(20))
-        async let second: Void = commits.write { db in
-            try db.execute(sql: "INSERT INTO item (number, note) VALUES (2, 'second')")
-            Thread.sleep(forTimeInterval: 0.2)
+        // Hold the writer until both writes below are waiting, so they form one group.
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let gate = Task { try await pool.write { _ in entered.signal(); release.wait() } }
+        await withCheckedContinuation { continuation in DispatchQueue.global().async { entered.wait(); continuation.resume() } }
+        let first = Task { try await commits.write { db in try db.execute(sql: "INSERT INTO item (number, note) VALUES (1, 'first')") } }
+        let second = Task {
+            try await commits.write { db in
+                try db.execute(sql: "INSERT INTO item (number, note) VALUES (2, 'second')")
+                Thread.sleep(forTimeInterval: 0.2)
+            }
         }
-        try await first
+        for _ in 0..<500 where commits.waiting < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(commits.waiting == 2)
+        release.signal()
+        try await first.value
         // Had `first` been answered before the group's commit, neither row would be visible yet.
         let observer = try DatabaseQueue(path: directory.appendingPathComponent("db.sqlite").path)
         let visible = try await observer.read { db in try Int.fetchAll(db, sql: "SELECT number FROM item ORDER BY number") }
         #expect(visible == [1, 2])
-        try await second
+        try await second.value
         try await gate.value
     }
 }
