@@ -43,6 +43,7 @@ struct ExportCommand: AsyncParsableCommand {
         try handle.write(contentsOf: data)
         try handle.close()
         printError("Exported \(profile.name): \(export.staff.count) staff, \(export.owners.count) owners, \(export.patients.count) patients, "
-                   + "\(export.triageAssessments.count) triage assessments, \(export.documents.count) documents listed -> \(path)")
+                   + "\(export.triageAssessments.count) triage assessments, \(export.schedule?.clinicians.count ?? 0) clinicians, "
+                   + "\(export.schedule?.appointments.count ?? 0) appointments, \(export.documents.count) documents listed -> \(path)")
     }
 }

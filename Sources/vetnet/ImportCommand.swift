@@ -104,7 +104,7 @@ struct ImportCommand: AsyncParsableCommand {
             print("""
                 Restored \(summary.practice.name) (\(summary.practice.id)): \(summary.staff.count) staff account(s), \(summary.owners) owner(s), \
                 \(summary.patients) patient(s), \(summary.recordEntries) record entr\(summary.recordEntries == 1 ? "y" : "ies"), \
-                \(summary.triageAssessments) triage assessment(s).
+                \(summary.triageAssessments) triage assessment(s), \(summary.clinicians) clinician(s), \(summary.appointments) appointment(s).
                 """)
             if summary.documentsNotRestored > 0 {
                 print("\(summary.documentsNotRestored) document(s) are listed in the export but their files are not part of it; copy them separately.")

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import PatientRecords
+import Scheduling
 import SharedKernel
+import Specialists
 import StorageSQLite
 import Testing
 
@@ -64,6 +66,8 @@ struct PracticeExportTests {
                 """, arguments: [UUID().uuidString.lowercased(), fixture.a.id.description, rex.id.description, vet.id.description])
         }
 
+        try await schedule(for: rex, in: fixture)
+
         let scopeB = fixture.scope(fixture.adminB)
         let bee = try await store.createOwner(Owner(firstName: "Bea", lastName: "Otherpractice", email: "bea@example.com"), scope: scopeB)
         let kit = try await store.createPatient(Patient(name: "Kit", species: .cat, ownerID: bee.id), scope: scopeB)
@@ -71,6 +75,45 @@ struct PracticeExportTests {
                                                           createdAt: now, subjective: "Practice B only", objective: "", assessment: "", plan: "")),
                                        patientID: kit.id, scope: scopeB)
         return (fixture, rex)
+    }
+
+    /// Practice A's schedule: a clinician with availability, one who has left, a room, a type,
+    /// and appointments that were completed, cancelled and are still booked.
+    static func schedule(for rex: Patient, in fixture: TwoPractices) async throws {
+        let store = fixture.store, scope = fixture.scope(fixture.adminA)
+        let vet = try await store.createClinician(
+            Clinician(displayName: "Dr Vera Vet", credentials: "BVSc MRCVS", expertise: [Expertise(specialty: .orthopedics, proficiency: 4, years: 8)],
+                      species: [.dog, .cat], maxAppointmentsPerDay: 14, complexityCeiling: 0.9), scope: scope)
+        let leaver = try await store.createClinician(
+            Clinician(displayName: "Dr Lee Left", credentials: "BVM&S", expertise: [], species: [.cat], maxAppointmentsPerDay: 8, complexityCeiling: 0.5),
+            scope: scope)
+        _ = try await store.setAvailability(ClinicianAvailability(clinicianID: vet.id, weekly: (1...5).map { WeeklyInterval(weekday: $0, from: (8, 30), to: (17, 0)) }),
+                                            scope: scope, expectedVersion: nil)
+        let room = try await store.createRoom(Room(name: "Consult 1", type: .exam), scope: scope)
+        let consult = try await store.createAppointmentType(
+            AppointmentType(name: "Consultation", defaultDurationMinutes: 20, bufferAfterMinutes: 5, requiredRoomType: .exam,
+                            fee: Money(minorUnits: 4800, currency: "GBP")), scope: scope)
+        let now = fixture.clock.clock.now()
+        func book(_ clinician: Clinician, hoursFromNow: Double, reason: String) async throws -> Appointment {
+            let start = now.addingTimeInterval(hoursFromNow * 3600)
+            var appointment = try Appointment.book(practiceID: fixture.a.id, patientID: rex.id.rawValue, clinicianID: clinician.id.rawValue, type: consult,
+                                                   start: start, now: start.addingTimeInterval(-3600)).current
+            appointment.roomID = room.id
+            let prepared = appointment
+            return try await store.bookAppointment(
+                scope: scope, patientID: rex.id.rawValue, clinicianID: clinician.id.rawValue, appointmentTypeID: consult.id, reason: reason,
+                idempotencyKey: nil, reads: { _, _ in BookingReads(clinicianPeriod: prepared.time, roomWindow: prepared.occupiedTime) },
+                decide: { _ in prepared }).0.value
+        }
+        var done = try await book(vet, hoursFromNow: -48, reason: "limping")
+        for (command, minutes) in [(AppointmentCommand.checkIn, -5.0), (.start, 1), (.complete(actualMinutes: 27), 28)] {
+            let decision = try done.decide(command, at: done.time.start.addingTimeInterval(minutes * 60))
+            done = try await store.saveAppointment(decision, scope: scope, expectedVersion: nil).value
+        }
+        let cancelled = try await book(leaver, hoursFromNow: 30, reason: "vaccination")
+        _ = try await store.saveAppointment(try cancelled.decide(.cancel(reason: "owner away"), at: now), scope: scope, expectedVersion: nil)
+        _ = try await book(vet, hoursFromNow: 26, reason: "recheck")
+        try await store.writer.write { db in try db.execute(sql: "UPDATE clinician SET active = 0 WHERE id = ?", arguments: [leaver.id.description]) }
     }
 
     /// An empty on-disk store with a record key of its own, so a restore must re-encrypt.
@@ -101,6 +144,13 @@ struct PracticeExportTests {
         #expect(export.patients.first { $0.patient.name == "Old Tom" }?.archivedAt != nil)
         #expect(export.triageAssessments.count == 1)
         #expect(export.documents.map(\.fileName) == ["xray.png"])
+        let schedule = try #require(export.schedule)
+        #expect(schedule.clinicians.map { "\($0.clinician.displayName) \($0.active)" } == ["Dr Lee Left false", "Dr Vera Vet true"])
+        #expect(schedule.availabilities.map(\.version) == [1])
+        #expect(schedule.rooms.map(\.name) == ["Consult 1"] && schedule.appointmentTypes.map(\.name) == ["Consultation"])
+        #expect(schedule.appointments.map(\.appointment.status) == [.completed, .booked, .cancelled])
+        #expect(schedule.appointments.map(\.reason) == ["limping", "recheck", "vaccination"])
+        #expect(schedule.appointments.first?.appointment.actualMinutes == 27)
 
         let audit = try await fixture.store.auditEntries(scope: fixture.scope(fixture.adminA), limit: 1, before: nil).items
         #expect(audit.first?.action == "practice.export")
@@ -119,6 +169,7 @@ struct PracticeExportTests {
         #expect(exportB.owners.map(\.lastName) == ["Otherpractice"])
         #expect(exportB.staff.map(\.email) == ["admin@beta.example"])
         #expect(exportB.documents.isEmpty && exportB.triageAssessments.isEmpty)
+        #expect(exportB.schedule?.clinicians.isEmpty == true && exportB.schedule?.appointments.isEmpty == true)
     }
 
     @Test("export, restore into an empty store with another key, export again: the same practice")
@@ -134,6 +185,7 @@ struct PracticeExportTests {
         #expect(summary.patients == 2 && summary.owners == 2 && summary.staff.count == 2)
         #expect(summary.recordEntries == 7)
         #expect(summary.documentsNotRestored == 1)
+        #expect(summary.clinicians == 2 && summary.appointments == 3)
 
         var second = try await target.exportPractice(scope: .system(fixture.a.id))
         second.exportedAt = first.exportedAt
@@ -169,6 +221,18 @@ struct PracticeExportTests {
 
         await #expect(throws: RestoreError.self) { _ = try await target.restorePractice(export) }
         await #expect(throws: RestoreError.self) { _ = try await fixture.store.restorePractice(export) }
+
+        // A hand-made file that double-books a clinician is refused whole.
+        var doubleBooked = export
+        var schedule = try #require(doubleBooked.schedule)
+        var copy = try #require(schedule.appointments.first { $0.appointment.status == .booked })
+        copy.appointment.id = Identifier()
+        schedule.appointments.append(copy)
+        doubleBooked.schedule = schedule
+        let (other, otherDirectory) = try Self.emptyStoreWithOtherKey()
+        defer { try? other.close(); try? FileManager.default.removeItem(at: otherDirectory) }
+        await #expect(throws: RestoreError.overlappingAppointment(id: copy.appointment.id.description)) { _ = try await other.restorePractice(doubleBooked) }
+        #expect(try await other.isEmpty())
 
         var wrongFormat = export
         wrongFormat.format = "vetnet-export-v2"

@@ -4,7 +4,8 @@ import SharedKernel
 
 /// A whole practice as one versioned JSON document (`"format": "vetnet-export-v1"`): the
 /// profile, staff accounts without password hashes, owners, patients with their full medical
-/// records (note text in clear), triage assessments and the metadata of documents.
+/// records (note text in clear), triage assessments, the metadata of documents, and the
+/// schedule (clinicians, availability, rooms, appointment types, appointments).
 ///
 /// It is what a practice takes away when it leaves, and what ``VetNetStore/restorePractice(_:requestID:)``
 /// brings back into an empty store. Document bytes are not included: they are listed so the
@@ -29,10 +30,13 @@ public struct PracticeExport: Codable, Hashable, Sendable {
     public var triageAssessments: [ExportedAssessment]
     /// Documents by metadata only.
     public var documents: [ExportedDocument]
+    /// The schedule; absent in exports written before it was part of the format, which
+    /// restore without one.
+    public var schedule: ExportedSchedule?
 
     /// Creates an export document.
     public init(exportedAt: Date, practice: PracticeProfile, staff: [StaffAccount], owners: [Owner], patients: [ExportedPatient],
-                triageAssessments: [ExportedAssessment], documents: [ExportedDocument]) {
+                triageAssessments: [ExportedAssessment], documents: [ExportedDocument], schedule: ExportedSchedule?) {
         self.format = Self.currentFormat
         self.exportedAt = exportedAt
         self.practice = practice
@@ -41,6 +45,7 @@ public struct PracticeExport: Codable, Hashable, Sendable {
         self.patients = patients
         self.triageAssessments = triageAssessments
         self.documents = documents
+        self.schedule = schedule
     }
 
     // MARK: - JSON

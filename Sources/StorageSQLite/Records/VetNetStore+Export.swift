@@ -15,6 +15,7 @@ extension VetNetStore {
         let exportedAt = clock.now()
         let export = try await writer.read { db in try self.practiceExport(db: db, practiceID: scope.practiceID, exportedAt: exportedAt) }
         let counts = "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) documents=\(export.documents.count)"
+            + " clinicians=\(export.schedule?.clinicians.count ?? 0) appointments=\(export.schedule?.appointments.count ?? 0)"
         try await recordAudit(AuditRecord(action: "practice.export", resourceType: "practice", resourceID: scope.practiceID.description,
                                           detail: counts), scope: scope)
         return export
@@ -66,13 +67,37 @@ extension VetNetStore {
                              createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
         }
         return PracticeExport(exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: patients,
-                              triageAssessments: assessments, documents: documents)
+                              triageAssessments: assessments, documents: documents, schedule: try schedule(db: db, practiceID: practiceID))
+    }
+
+    /// Clinicians (active or not), availability, rooms, appointment types and every appointment.
+    private func schedule(db: Database, practiceID: PracticeID) throws -> ExportedSchedule {
+        let availabilities = try Self.availabilities(db: db, practiceID: practiceID).values
+            .sorted { $0.value.clinicianID < $1.value.clinicianID }
+            .map { ExportedAvailability(availability: $0.value, version: $0.version) }
+        let appointments = try Row.fetchAll(db, sql: """
+            SELECT \(Self.appointmentColumns()), reason, created_at FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
+            """, arguments: [practiceID.description]).map { row in
+            let stored = Self.appointment(from: row)
+            let count = Self.appointmentColumnNames.count
+            return ExportedAppointment(appointment: stored.value, reason: row[count],
+                                       bookedAt: Timestamp.date(row[count + 1] as String).map(Self.exportedInstant) ?? .distantPast,
+                                       version: stored.version)
+        }
+        return ExportedSchedule(
+            clinicians: try Self.clinicians(db: db, practiceID: practiceID, includingInactive: true).map { ExportedClinician(clinician: $0.clinician, active: $0.active) },
+            availabilities: availabilities, rooms: try Self.rooms(db: db, practiceID: practiceID),
+            appointmentTypes: try Self.appointmentTypes(db: db, practiceID: practiceID), appointments: appointments)
     }
 
     /// The instant as the export's text reads back, so an export equals itself after a round trip.
     private static func exportedInstant(milliseconds: Int64) -> Date {
-        let date = Timestamp.date(milliseconds: milliseconds)
-        return Timestamp.date(PracticeExport.timestamp(date)) ?? date
+        exportedInstant(Timestamp.date(milliseconds: milliseconds))
+    }
+
+    /// The instant as the export's text reads back.
+    private static func exportedInstant(_ date: Date) -> Date {
+        Timestamp.date(PracticeExport.timestamp(date)) ?? date
     }
 
     /// When and by whom each weight, problem, allergy, medication and vaccination was entered,

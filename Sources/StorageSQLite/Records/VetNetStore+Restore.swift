@@ -17,18 +17,26 @@ public struct RestoreSummary: Sendable {
     public let recordEntries: Int
     /// Triage assessments restored.
     public let triageAssessments: Int
+    /// Clinicians restored (with their availability).
+    public let clinicians: Int
+    /// Appointments restored, in every status.
+    public let appointments: Int
     /// Documents listed in the export but not restored: their bytes are not part of it.
     public let documentsNotRestored: Int
 }
 
 /// Why an export cannot be restored.
-public enum RestoreError: Error, CustomStringConvertible {
+public enum RestoreError: Error, Equatable, CustomStringConvertible {
     /// The store already holds a practice; a restore never merges into existing data.
     case storeNotEmpty
+    /// Two appointments of the file hold one clinician or one room at the same time.
+    case overlappingAppointment(id: String)
 
     public var description: String {
         switch self {
         case .storeNotEmpty: return "the store already holds a practice; restore an export only into an empty store"
+        case .overlappingAppointment(let id):
+            return "schedule.appointments: appointment \(id) overlaps another of the same clinician or room"
         }
     }
 }
@@ -36,7 +44,8 @@ public enum RestoreError: Error, CustomStringConvertible {
 extension VetNetStore {
     /// Restores an export into an empty store in one transaction: the practice, staff accounts,
     /// owners, and patients keeping their ids and record numbers, every record entry, and
-    /// triage assessments. Notes are sealed again with this store's key.
+    /// triage assessments, and the schedule (clinicians, availability, rooms, appointment types,
+    /// appointments in every status). Notes are sealed again with this store's key.
     ///
     /// Password hashes are never exported, so each account gets a hash no password matches:
     /// staff must have a new password set (`vetnet users` or an administrator) before signing in.
@@ -48,6 +57,15 @@ extension VetNetStore {
         let now = clock.now()
         for owner in export.owners { try owner.validate() }
         for item in export.patients { try item.patient.validate(now: now) }
+        if let schedule = export.schedule {
+            for item in schedule.clinicians { try item.clinician.validate() }
+            for item in schedule.availabilities { try item.availability.validate() }
+            for room in schedule.rooms { try room.validate() }
+            for type in schedule.appointmentTypes { try type.validate() }
+            if let stray = schedule.appointments.first(where: { $0.appointment.practiceID != export.practice.id }) {
+                throw ValidationError(field: "schedule.appointments", message: "appointment \(stray.appointment.id) belongs to another practice")
+            }
+        }
         let practiceID = export.practice.id
         let scope = AccessScope.system(practiceID, requestID: requestID)
         return try await writer.write { db in
@@ -90,16 +108,35 @@ extension VetNetStore {
                                      Timestamp.milliseconds(assessment.arrivalAt), Timestamp.milliseconds(assessment.assessedAt),
                                      assessment.level, assessment.rulesVersion, assessment.caseJSON, assessment.resultJSON])
             }
+            if let schedule = export.schedule { try self.restoreSchedule(schedule, practiceID: practiceID, createdAt: now, db: db) }
+            let clinicians = export.schedule?.clinicians.count ?? 0, appointments = export.schedule?.appointments.count ?? 0
             try self.appendAudit(AuditRecord(action: "practice.restore", resourceType: "practice", resourceID: practiceID.description,
-                                             detail: "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) documents_not_restored=\(export.documents.count)"),
+                                             detail: "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
+                                                + "clinicians=\(clinicians) appointments=\(appointments) documents_not_restored=\(export.documents.count)"),
                                  scope: scope, db: db)
             return RestoreSummary(practice: export.practice, staff: export.staff, owners: export.owners.count, patients: export.patients.count,
-                                  recordEntries: entries, triageAssessments: export.triageAssessments.count,
-                                  documentsNotRestored: export.documents.count)
+                                  recordEntries: entries, triageAssessments: export.triageAssessments.count, clinicians: clinicians,
+                                  appointments: appointments, documentsNotRestored: export.documents.count)
         }
     }
 
     // MARK: - Rows
+
+    /// The schedule's rows. Appointments go through the same overlap triggers as bookings, so
+    /// a hand-made file cannot double-book anyone.
+    private func restoreSchedule(_ schedule: ExportedSchedule, practiceID: PracticeID, createdAt: Date, db: Database) throws {
+        for item in schedule.clinicians { try Self.insertClinician(item.clinician, active: item.active, practiceID: practiceID, createdAt: createdAt, db: db) }
+        for item in schedule.availabilities { try Self.storeAvailability(item.availability, version: item.version, practiceID: practiceID, db: db) }
+        for room in schedule.rooms { try Self.insertRoom(room, practiceID: practiceID, db: db) }
+        for type in schedule.appointmentTypes { try Self.insertAppointmentType(type, practiceID: practiceID, db: db) }
+        for item in schedule.appointments {
+            do {
+                try Self.insertRow(item.appointment, reason: item.reason, createdAt: item.bookedAt, version: item.version, practiceID: practiceID, db: db)
+            } catch is OverlapRefusal {
+                throw RestoreError.overlappingAppointment(id: item.appointment.id.description)
+            }
+        }
+    }
 
     /// Inserts a restored patient's record entries as stored originally (no re-validation
     /// against today: a dose or weight that was valid when entered stays part of the history).

@@ -47,30 +47,39 @@ extension VetNetStore {
 
     /// The overlap triggers refused `appointment` (turned into a ``BookingConflict`` once the
     /// transaction has rolled back).
-    private struct OverlapRefusal: Error {
+    struct OverlapRefusal: Error {
         let appointment: Appointment
         let message: String
     }
 
     /// The row and its audit entry, in the caller's transaction.
     private func insert(_ appointment: Appointment, reason: String?, scope: AccessScope, db: Database) throws {
+        try Self.insertRow(appointment, reason: reason, createdAt: clock.now(), version: 1, practiceID: scope.practiceID, db: db)
+        try appendAudit(AuditRecord(action: "appointment.book", resourceType: "appointment", resourceID: appointment.id.description,
+                                    detail: "patient=\(Self.text(appointment.patientID))"), scope: scope, db: db)
+    }
+
+    /// An appointment's row with its whole lifecycle (bookings and restore); the overlap
+    /// triggers' refusal becomes an ``OverlapRefusal``.
+    static func insertRow(_ appointment: Appointment, reason: String?, createdAt: Date, version: Int, practiceID: PracticeID, db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms,
-                                     end_ms, occupied_end_ms, status, holds_time, reason, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     end_ms, occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms, completed_at_ms,
+                                     actual_minutes, cancellation_reason, reason, created_at, version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         do {
             try statement.execute(arguments: [
-                appointment.id.description, scope.practiceID.description, Self.text(appointment.patientID),
-                Self.text(appointment.clinicianID), appointment.appointmentTypeID.description, appointment.roomType?.rawValue,
+                appointment.id.description, practiceID.description, text(appointment.patientID),
+                text(appointment.clinicianID), appointment.appointmentTypeID.description, appointment.roomType?.rawValue,
                 appointment.roomID?.description, Timestamp.milliseconds(appointment.time.start),
                 Timestamp.milliseconds(appointment.time.end), Timestamp.milliseconds(appointment.occupiedTime.end),
-                appointment.status.rawValue, appointment.status.holdsTime, reason, Timestamp.string(clock.now())])
+                appointment.status.rawValue, appointment.status.holdsTime, appointment.checkedInAt.map(Timestamp.milliseconds),
+                appointment.startedAt.map(Timestamp.milliseconds), appointment.completedAt.map(Timestamp.milliseconds),
+                appointment.actualMinutes, appointment.cancellationReason, reason, Timestamp.string(createdAt), version])
         } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {
             throw OverlapRefusal(appointment: appointment, message: error.message ?? "")
         }
-        try appendAudit(AuditRecord(action: "appointment.book", resourceType: "appointment", resourceID: appointment.id.description,
-                                    detail: "patient=\(Self.text(appointment.patientID))"), scope: scope, db: db)
     }
 
     /// Writes a lifecycle decision (reschedule, check-in, start, complete, cancel, no-show)

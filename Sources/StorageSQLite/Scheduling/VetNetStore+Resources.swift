@@ -14,8 +14,7 @@ extension VetNetStore {
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ?", arguments: [scope.practiceID.description, room.name])! > 0 {
                 throw ValidationError(field: "name", message: "is already the name of another room")
             }
-            try db.execute(sql: "INSERT INTO room (id, practice_id, name, type, active) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [room.id.description, scope.practiceID.description, room.name, room.type.rawValue, room.isActive])
+            try Self.insertRoom(room, practiceID: scope.practiceID, db: db)
             try self.appendAudit(AuditRecord(action: "room.create", resourceType: "room", resourceID: room.id.description), scope: scope, db: db)
         }
         return room
@@ -24,6 +23,12 @@ extension VetNetStore {
     /// The practice's rooms by name.
     public func rooms(scope: AccessScope) async throws -> [Room] {
         try await writer.read { db in try Self.rooms(db: db, practiceID: scope.practiceID) }
+    }
+
+    /// The room's row (creation and restore).
+    static func insertRoom(_ room: Room, practiceID: PracticeID, db: Database) throws {
+        try db.execute(sql: "INSERT INTO room (id, practice_id, name, type, active) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [room.id.description, practiceID.description, room.name, room.type.rawValue, room.isActive])
     }
 
     static func rooms(db: Database, practiceID: PracticeID) throws -> [Room] {
@@ -37,14 +42,12 @@ extension VetNetStore {
     /// Adds an appointment type (audited). Names are unique within a practice.
     public func createAppointmentType(_ type: AppointmentType, scope: AccessScope) async throws -> AppointmentType {
         try type.validate()
-        let definition = String(decoding: try JSONEncoder().encode(type), as: UTF8.self)
         try await writer.write { db in
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ?",
                                 arguments: [scope.practiceID.description, type.name])! > 0 {
                 throw ValidationError(field: "name", message: "is already the name of another appointment type")
             }
-            try db.execute(sql: "INSERT INTO appointment_type (id, practice_id, name, definition) VALUES (?, ?, ?, ?)",
-                           arguments: [type.id.description, scope.practiceID.description, type.name, definition])
+            try Self.insertAppointmentType(type, practiceID: scope.practiceID, db: db)
             try self.appendAudit(AuditRecord(action: "appointment_type.create", resourceType: "appointment_type", resourceID: type.id.description),
                                  scope: scope, db: db)
         }
@@ -54,6 +57,13 @@ extension VetNetStore {
     /// The practice's appointment types by name.
     public func appointmentTypes(scope: AccessScope) async throws -> [AppointmentType] {
         try await writer.read { db in try Self.appointmentTypes(db: db, practiceID: scope.practiceID) }
+    }
+
+    /// The type's row, its definition as JSON (creation and restore).
+    static func insertAppointmentType(_ type: AppointmentType, practiceID: PracticeID, db: Database) throws {
+        let definition = String(decoding: try JSONEncoder().encode(type), as: UTF8.self)
+        try db.execute(sql: "INSERT INTO appointment_type (id, practice_id, name, definition) VALUES (?, ?, ?, ?)",
+                       arguments: [type.id.description, practiceID.description, type.name, definition])
     }
 
     static func appointmentTypes(db: Database, practiceID: PracticeID, onlyID: Identifier<AppointmentType>? = nil) throws -> [AppointmentType] {
@@ -69,7 +79,6 @@ extension VetNetStore {
     /// Replaces a clinician's availability under optimistic concurrency (audited).
     public func setAvailability(_ availability: ClinicianAvailability, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<ClinicianAvailability> {
         try availability.validate()
-        let json = String(decoding: try JSONEncoder().encode(availability), as: UTF8.self)
         return try await writer.write { db in
             let id = availability.clinicianID.description
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinician WHERE id = ? AND practice_id = ?", arguments: [id, scope.practiceID.description])! > 0 else {
@@ -78,13 +87,19 @@ extension VetNetStore {
             let current = try Int.fetchOne(db, sql: "SELECT version FROM clinician_availability WHERE clinician_id = ?", arguments: [id])
             if let expectedVersion, expectedVersion != (current ?? 0) { throw DomainError.versionMismatch(current: current ?? 0) }
             let version = (current ?? 0) + 1
-            try db.execute(sql: """
-                INSERT INTO clinician_availability (clinician_id, practice_id, availability, version) VALUES (?, ?, ?, ?)
-                ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability, version = excluded.version
-                """, arguments: [id, scope.practiceID.description, json, version])
+            try Self.storeAvailability(availability, version: version, practiceID: scope.practiceID, db: db)
             try self.appendAudit(AuditRecord(action: "clinician.availability.update", resourceType: "clinician", resourceID: id), scope: scope, db: db)
             return Versioned(availability, version: version)
         }
+    }
+
+    /// Writes (or replaces) the availability row at `version` (updates and restore).
+    static func storeAvailability(_ availability: ClinicianAvailability, version: Int, practiceID: PracticeID, db: Database) throws {
+        let json = String(decoding: try JSONEncoder().encode(availability), as: UTF8.self)
+        try db.execute(sql: """
+            INSERT INTO clinician_availability (clinician_id, practice_id, availability, version) VALUES (?, ?, ?, ?)
+            ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability, version = excluded.version
+            """, arguments: [availability.clinicianID.description, practiceID.description, json, version])
     }
 
     /// Every clinician's availability in the practice, by clinician.
