@@ -37,20 +37,3 @@ extension VetNetStore {
         return (id, false)
     }
 }
-
-extension VetNetStore {
-    /// The resource a previous request with this key created, if any; a different request
-    /// under the same key is a conflict. Lets a caller answer a replay before re-checking
-    /// conditions the first request itself changed (a booked slot is no longer free).
-    public func idempotentResource(scope: AccessScope, key: IdempotencyKey?, operation: String) async throws -> String? {
-        guard let key else { return nil }
-        return try await writer.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT operation, fingerprint, resource_id FROM idempotency_key WHERE practice_id = ? AND key = ?",
-                                             arguments: [scope.practiceID.description, key.key]) else { return nil }
-            guard row["operation"] == operation, row["fingerprint"] == key.fingerprint else {
-                throw DomainError.conflict("This Idempotency-Key was already used for a different request.")
-            }
-            return row["resource_id"]
-        }
-    }
-}
