@@ -437,36 +437,26 @@ enum Migrations {
             CREATE INDEX appointment_practice_room_type_time ON appointment(practice_id, room_type, start_ms);
             CREATE TRIGGER practice_config_update AFTER UPDATE OF name, time_zone, opening_hours, phone, address ON practice
             BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.id; END;
-            CREATE TRIGGER clinician_config_insert AFTER INSERT ON clinician
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.practice_id; END;
-            CREATE TRIGGER clinician_config_update AFTER UPDATE ON clinician
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id IN (OLD.practice_id, NEW.practice_id); END;
-            CREATE TRIGGER clinician_config_delete AFTER DELETE ON clinician
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = OLD.practice_id; END;
-            CREATE TRIGGER clinician_availability_config_insert AFTER INSERT ON clinician_availability
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.practice_id; END;
-            CREATE TRIGGER clinician_availability_config_update AFTER UPDATE ON clinician_availability
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id IN (OLD.practice_id, NEW.practice_id); END;
-            CREATE TRIGGER clinician_availability_config_delete AFTER DELETE ON clinician_availability
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = OLD.practice_id; END;
-            CREATE TRIGGER room_config_insert AFTER INSERT ON room
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.practice_id; END;
-            CREATE TRIGGER room_config_update AFTER UPDATE ON room
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id IN (OLD.practice_id, NEW.practice_id); END;
-            CREATE TRIGGER room_config_delete AFTER DELETE ON room
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = OLD.practice_id; END;
-            CREATE TRIGGER appointment_type_config_insert AFTER INSERT ON appointment_type
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.practice_id; END;
-            CREATE TRIGGER appointment_type_config_update AFTER UPDATE ON appointment_type
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id IN (OLD.practice_id, NEW.practice_id); END;
-            CREATE TRIGGER appointment_type_config_delete AFTER DELETE ON appointment_type
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = OLD.practice_id; END;
-            CREATE TRIGGER clinician_expertise_config_insert AFTER INSERT ON clinician_expertise
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = (SELECT practice_id FROM clinician WHERE id = NEW.clinician_id); END;
-            CREATE TRIGGER clinician_expertise_config_update AFTER UPDATE ON clinician_expertise
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id IN ((SELECT practice_id FROM clinician WHERE id = OLD.clinician_id), (SELECT practice_id FROM clinician WHERE id = NEW.clinician_id)); END;
-            CREATE TRIGGER clinician_expertise_config_delete AFTER DELETE ON clinician_expertise
-            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = (SELECT practice_id FROM clinician WHERE id = OLD.clinician_id); END;
             """)
+        // Each configuration table bumps its practice's counter on insert, update and delete.
+        // `row` is NEW or OLD; expertise rows reach their practice through the clinician.
+        let practiceOf: [(table: String, practice: (String) -> String)] = [
+            ("clinician", { "\($0).practice_id" }),
+            ("clinician_availability", { "\($0).practice_id" }),
+            ("room", { "\($0).practice_id" }),
+            ("appointment_type", { "\($0).practice_id" }),
+            ("clinician_expertise", { "(SELECT practice_id FROM clinician WHERE id = \($0).clinician_id)" }),
+        ]
+        let bump = "UPDATE practice SET config_version = config_version + 1 WHERE id"
+        for (table, practice) in practiceOf {
+            try db.execute(sql: """
+                CREATE TRIGGER \(table)_config_insert AFTER INSERT ON \(table)
+                BEGIN \(bump) = \(practice("NEW")); END;
+                CREATE TRIGGER \(table)_config_update AFTER UPDATE ON \(table)
+                BEGIN \(bump) IN (\(practice("OLD")), \(practice("NEW"))); END;
+                CREATE TRIGGER \(table)_config_delete AFTER DELETE ON \(table)
+                BEGIN \(bump) = \(practice("OLD")); END;
+                """)
+        }
     }
 }
