@@ -42,7 +42,8 @@ public enum ABCDELetter: String, CaseIterable, Codable, Sendable {
 public enum DiscriminatorSource: String, Codable, Sendable {
     /// The published Veterinary Triage List (Ruys et al. 2012 and its teaching definitions).
     case vtl
-    /// A project choice where the published list is silent (e.g. dystocia, urethral obstruction floor).
+    /// A project choice where the published list is silent (e.g. dystocia, urethral obstruction
+    /// floor, the §4.4 vital-sign safety net compiled from the VTL, MTS and Animal Trauma Triage).
     case projectChoice = "project_choice"
 }
 

@@ -5,7 +5,9 @@ import SharedKernel
 /// The discriminator catalogue of spec §3 as data: one ``Discriminator`` per ``DiscriminatorID``.
 ///
 /// Definitions are quoted from the spec; `routing` follows the §7 table (the presentation a
-/// sign belongs to), most specific service first.
+/// sign belongs to), most specific service first. The five entries of the objective
+/// vital-sign safety net (§4.4, rules `vetnet-1.1.0`) close each level's block, after the
+/// §3 rows, so their table follows §3's and no earlier entry changed its order.
 public enum DiscriminatorCatalogue {
     /// Every entry in catalogue order (red first, then the spec's table order).
     public static let all: [Discriminator] = rows.enumerated().map { index, row in
@@ -70,6 +72,8 @@ public enum DiscriminatorCatalogue {
             "rectal temperature >= 41.0 °C (dogs and cats)"),
         row(.tempLe36_7, .red, .generalised, .exposure, .derived, routing: [.emergencyCriticalCare, .internalMedicine],
             "rectal temperature <= 36.7 °C (dogs and cats)"),
+        row(.cyanosis, .red, .respiratory, .breathing, .derived, source: .projectChoice, routing: [.emergencyCriticalCare],
+            "mucous membranes cyanotic, any species (the VTL counts cyanosis as severe respiratory distress; §4.4 safety net)"),
 
         // MARK: Orange
         row(.respDistressModerate, .orange, .respiratory, .breathing, .derived, routing: [.emergencyCriticalCare],
@@ -126,6 +130,12 @@ public enum DiscriminatorCatalogue {
             "40.5 <= T < 41.0 °C (dogs and cats)"),
         row(.dystocia, .orange, .obstetric, nil, source: .projectChoice, routing: [.theriogenology, .softTissueSurgery],
             "any published dystocia criterion, e.g. strong contractions 30 min without delivery, > 4 h since last neonate, green discharge without delivery within 2 h, gestation > 70 days"),
+        row(.spo2VeryLow, .orange, .respiratory, .breathing, .derived, source: .projectChoice, routing: [.emergencyCriticalCare],
+            "SpO2 < 90 %, any species with a reading (Manchester Triage System \"very low SaO2\"; §4.4 safety net)"),
+        row(.abnormalPulse, .orange, .circulatory, .circulation, .derived, source: .projectChoice, routing: [.cardiology, .emergencyCriticalCare],
+            "dog HR < 60 or > 180 /min; cat HR <= 120 or > 260 /min (Animal Trauma Triage grades); or pulse quality weak or absent, any species (Manchester Triage System \"abnormal pulse\"; §4.4 safety net)"),
+        row(.hypotension, .orange, .circulatory, .circulation, .derived, source: .projectChoice, routing: [.emergencyCriticalCare, .internalMedicine],
+            "systolic BP < 90 mmHg (dogs and cats; §4.4 safety net)"),
 
         // MARK: Yellow
         row(.respDistressMild, .yellow, .respiratory, .breathing, .derived, routing: [.internalMedicine],
@@ -168,6 +178,8 @@ public enum DiscriminatorCatalogue {
             "age < 12 weeks and >= 12 h since last meal"),
         row(.temp40_0To40_4, .yellow, .generalised, .exposure, .derived, routing: [.internalMedicine],
             "40.0 <= T < 40.5 °C (dogs and cats)"),
+        row(.spo2Low, .yellow, .respiratory, .breathing, .derived, source: .projectChoice, routing: [.internalMedicine, .emergencyCriticalCare],
+            "90 % <= SpO2 < 95 %, any species with a reading (Manchester Triage System \"low SaO2\"; §4.4 safety net)"),
 
         // MARK: Green
         row(.localInflammation, .green, .generalised, .exposure, routing: [.generalPractice],

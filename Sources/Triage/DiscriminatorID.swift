@@ -1,7 +1,8 @@
 // MARK: - Discriminator ids
 
-/// The stable id of every catalogue entry (spec §3). The raw value is the wire id; the
-/// declaration order is the catalogue order (most urgent level first, then table order).
+/// The stable id of every catalogue entry (spec §3, and §4.4 for the vital-sign safety net).
+/// The raw value is the wire id; the declaration order is the catalogue order (most urgent
+/// level first, then the §3 table order, then the §4.4 table order).
 public enum DiscriminatorID: String, CaseIterable, Codable, Sendable {
     // MARK: Red
     case respDistressSevere = "resp_distress_severe"
@@ -13,6 +14,7 @@ public enum DiscriminatorID: String, CaseIterable, Codable, Sendable {
     case hypoglycemia = "hypoglycemia"
     case tempGe41 = "temp_ge_41"
     case tempLe36_7 = "temp_le_36_7"
+    case cyanosis = "cyanosis"
 
     // MARK: Orange
     case respDistressModerate = "resp_distress_moderate"
@@ -42,6 +44,9 @@ public enum DiscriminatorID: String, CaseIterable, Codable, Sendable {
     case dehydrationSevere = "dehydration_severe"
     case temp40_5To40_9 = "temp_40_5_to_40_9"
     case dystocia = "dystocia"
+    case spo2VeryLow = "spo2_very_low"
+    case abnormalPulse = "abnormal_pulse"
+    case hypotension = "hypotension"
 
     // MARK: Yellow
     case respDistressMild = "resp_distress_mild"
@@ -64,6 +69,7 @@ public enum DiscriminatorID: String, CaseIterable, Codable, Sendable {
     case pruritusSevere = "pruritus_severe"
     case anorexiaNeonate = "anorexia_neonate"
     case temp40_0To40_4 = "temp_40_0_to_40_4"
+    case spo2Low = "spo2_low"
 
     // MARK: Green
     case localInflammation = "local_inflammation"

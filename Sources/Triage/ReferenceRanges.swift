@@ -40,13 +40,14 @@ public enum ClinicalThresholds {
     public static let prolongedCRTSeconds = 2.0
     /// CRT below this (s) is hyperdynamic.
     public static let hyperdynamicCRTSeconds = 1.0
-    /// Systolic BP below this (mmHg) is hypotension.
+    /// Systolic BP below this (mmHg) is hypotension (an abnormal vital in every species, the
+    /// `hypotension` discriminator in dogs and cats, §4.4).
     public static let hypotensionBelow = 90.0
     /// Systolic BP at or above this (mmHg) is severe hypertension.
     public static let severeHypertensionAtOrAbove = 180.0
-    /// SpO₂ below this (%) is hypoxaemia.
+    /// SpO₂ below this (%) is hypoxaemia (`spo2_low`, §4.4).
     public static let hypoxaemiaBelow = 95.0
-    /// SpO₂ below this (%) is severe hypoxaemia.
+    /// SpO₂ below this (%) is severe hypoxaemia (`spo2_very_low`, §4.4).
     public static let severeHypoxaemiaBelow = 90.0
     /// Hypoglycaemia at or below this (mmol/L): the larger of 3.3 mmol/L and 60 mg/dL
     /// (= 3.3304 mmol/L), because the spec's two figures disagree and firing on either is safer.
@@ -60,6 +61,15 @@ public enum ClinicalThresholds {
     public static let catShockBradycardiaBelow = 120.0
     /// Shock sign in dogs: heart rate above this (/min).
     public static let dogShockTachycardiaAbove = 160.0
+    /// Abnormal pulse in dogs (§4.4, Animal Trauma Triage grade): heart rate below this (/min).
+    public static let dogAbnormalPulseBelow = 60.0
+    /// Abnormal pulse in dogs (§4.4): heart rate above this (/min).
+    public static let dogAbnormalPulseAbove = 180.0
+    /// Abnormal pulse in cats (§4.4): heart rate at or below this (/min). Inclusive, unlike
+    /// the shock sign's `< 120`: the two rules come from different sources and both are kept as published.
+    public static let catAbnormalPulseAtOrBelow = 120.0
+    /// Abnormal pulse in cats (§4.4): heart rate above this (/min).
+    public static let catAbnormalPulseAbove = 260.0
     /// Onset within this many hours is a "recent problem" (7 days).
     public static let recentOnsetHours = 168.0
     /// Neonate: younger than this many weeks.

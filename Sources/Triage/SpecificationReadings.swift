@@ -25,9 +25,45 @@
 ///
 /// ## Decompensated shock (§4.2)
 /// The project rule is implemented exactly. Readings: "pale" membranes for the shock sign
-/// are pale, white, grey and cyanotic (as listed), *not* pale_pink; "cool extremities or
-/// T < 37.8 °C" is one sign however many of the two are present; CRT absent fires alone;
-/// the 37.8 °C sign applies to every species, the heart-rate signs only to cats and dogs.
+/// are pale, white, grey and cyanotic (as listed), *not* pale_pink (cyanotic membranes also
+/// fire `cyanosis`, §4.4); "cool extremities or T < 37.8 °C" is one sign however many of
+/// the two are present; CRT absent fires alone; the 37.8 °C sign applies to every species,
+/// the heart-rate signs only to cats and dogs.
+///
+/// ## Objective vital-sign safety net (§4.4, rules `vetnet-1.1.0`)
+/// The five discriminators are implemented exactly as the §4.4 table states, thresholds
+/// included: SpO₂ 90.0 fires `spo2_low` and 95.0 nothing; dog HR 60 and 180 fire nothing,
+/// 59.9 and 180.1 fire `abnormal_pulse`; cat HR 120 fires it, 120.1 and 260 do not, 260.1
+/// does; systolic BP 90 fires nothing, 89.9 fires `hypotension`. Readings:
+/// - **Alongside shock, not instead of it.** Unlike `pale_membranes_no_shock`, the table
+///   gives no "while shock did not fire" condition, so these fire whether or not
+///   `shock_decompensated` does, and whatever the staff observed (severe respiratory
+///   distress and `cyanosis` are both reported). The level is unchanged by this (shock is
+///   red), and the explanation shows every sign that was measured (§2.3). Cyanotic
+///   membranes therefore count as a shock sign (§4.2) *and* fire `cyanosis`.
+/// - **Cat heart rate 120.** `abnormal_pulse` fires at ≤ 120 /min while the shock sign is
+///   < 120 /min and the reference range (§5) starts at 120: the sources differ and each
+///   rule keeps its published boundary, so a cat at exactly 120 /min is orange
+///   (`abnormal_pulse`) with no shock sign and no bradycardia flag.
+/// - **Species.** `cyanosis`, the SpO₂ bands and a weak or absent pulse apply to every
+///   species (with `validatedForSpecies: false` outside dogs and cats); the heart-rate
+///   grades and `hypotension` apply to dogs and cats only. Another species' heart rate or
+///   low pressure stays an abnormal vital against its reference range (§5).
+/// - **One entry per sign.** SpO₂ fires one band, never both. `abnormal_pulse` fires once
+///   with the heart rate and the pulse quality as evidence when both are abnormal. A
+///   bounding pulse is not `abnormal_pulse` (the table names weak or absent); it remains a
+///   flagged abnormal vital.
+/// - **Catalogue data the table does not give.** Subcategory: `cyanosis` and the SpO₂
+///   bands are respiratory, `abnormal_pulse` and `hypotension` circulatory (their ABCDE
+///   letters). Source: project choice, each definition naming the published sign it comes
+///   from. Routing: emergency & critical care for `cyanosis`, `spo2_very_low` and
+///   `hypotension`; cardiology first for `abnormal_pulse` (arrhythmia, §7); internal
+///   medicine first for `spo2_low`, like `resp_distress_mild`. Each may also be asserted in `findings`, like any derived id.
+/// - **Respiratory rate** is not a discriminator (panting dogs); it stays a flagged
+///   abnormal vital, as the spec says.
+/// - **Stored assessments** keep the rules version they were made with (it is stored with
+///   each result); a re-triage evaluates with the current rules, so its version may differ
+///   from the assessment it follows.
 ///
 /// ## Temperature bands and species (§3)
 /// Derived temperature bands apply to dogs and cats only; other species get an abnormal

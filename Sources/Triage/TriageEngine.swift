@@ -6,7 +6,8 @@ import SharedKernel
 /// Triages a case with the Veterinary Triage List (Ruys et al. 2012), reductively as the
 /// Manchester Triage System does (spec §2):
 ///
-/// 1. every catalogue discriminator is evaluated (asserted findings and derived rules, §4);
+/// 1. every catalogue discriminator is evaluated (asserted findings and derived rules, §4,
+///    including the objective vital-sign safety net of §4.4);
 /// 2. the level is the most urgent among those that fired ("highest level wins");
 /// 3. every fired discriminator is returned with its evidence;
 /// 4. if nothing fired: green when the problem began within 7 days **or onset is unknown**,
@@ -18,7 +19,11 @@ import SharedKernel
 /// resolved towards the more urgent level and listed in ``SpecificationReadings``.
 public struct TriageEngine: Sendable {
     /// Version of the rule set; stored with every result so an assessment can be re-played.
-    public static let rulesVersion = "vtl-ruys2012+vetnet-1.0.0"
+    ///
+    /// `vetnet-1.1.0` added the objective vital-sign safety net (§4.4: `cyanosis`,
+    /// `spo2_very_low`, `spo2_low`, `abnormal_pulse`, `hypotension`). A stored assessment keeps
+    /// the version it was made with; a re-triage evaluates with this one.
+    public static let rulesVersion = "vtl-ruys2012+vetnet-1.1.0"
 
     /// Source of `assessedAt`.
     public var clock: Clock

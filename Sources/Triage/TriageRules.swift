@@ -24,6 +24,7 @@ enum TriageRules {
             firings.fire(.paleMembranesNoShock, field: "vitals.mucousMembranes", value: membranes.rawValue,
                          rule: "pale, white or grey membranes without decompensated shock")
         }
+        VitalSignSafetyNet.apply(triageCase, into: &firings)
         return notes
     }
 

@@ -3,13 +3,15 @@ import SharedKernel
 import Testing
 @testable import Triage
 
-/// The catalogue restated from spec §3, row by row: the oracle the data must match.
+/// The catalogue restated from spec §3, row by row, with the five §4.4 safety-net rows at the
+/// end of their level's block: the oracle the data must match.
 /// (id, level, subcategory, ABCDE letter or "-")
 let specTable: [(String, Int, String, String)] = [
     ("resp_distress_severe", 1, "respiratory", "B"), ("shock_decompensated", 1, "circulatory", "C"),
     ("exsanguinating_hemorrhage", 1, "circulatory", "C"), ("seizing_now", 1, "neurological", "D"),
     ("unresponsive", 1, "neurological", "D"), ("rapid_abdominal_distension", 1, "gastrointestinal", "C"),
     ("hypoglycemia", 1, "generalised", "E"), ("temp_ge_41", 1, "generalised", "E"), ("temp_le_36_7", 1, "generalised", "E"),
+    ("cyanosis", 1, "respiratory", "B"), // §4.4
     ("resp_distress_moderate", 2, "respiratory", "B"), ("acute_stridor", 2, "respiratory", "A"),
     ("subcutaneous_emphysema", 2, "respiratory", "A"), ("uncontrollable_major_hemorrhage", 2, "circulatory", "C"),
     ("arterial_thromboembolism", 2, "circulatory", "C"), ("pale_membranes_no_shock", 2, "circulatory", "C"),
@@ -23,6 +25,7 @@ let specTable: [(String, Int, String, String)] = [
     ("hyperglycemia_ketosis", 2, "generalised", "E"), ("pain_severe", 2, "generalised", "-"),
     ("generalised_weakness", 2, "generalised", "D"), ("dehydration_severe", 2, "generalised", "C"),
     ("temp_40_5_to_40_9", 2, "generalised", "E"), ("dystocia", 2, "obstetric", "-"),
+    ("spo2_very_low", 2, "respiratory", "B"), ("abnormal_pulse", 2, "circulatory", "C"), ("hypotension", 2, "circulatory", "C"), // §4.4
     ("resp_distress_mild", 3, "respiratory", "B"), ("uncontrollable_minor_hemorrhage", 3, "circulatory", "C"),
     ("acute_neuro_deficit", 3, "neurological", "D"), ("head_tilt", 3, "neurological", "D"),
     ("history_unconsciousness", 3, "neurological", "D"), ("envenomation_moderate", 3, "trauma", "E"),
@@ -33,23 +36,25 @@ let specTable: [(String, Int, String, String)] = [
     ("facial_edema", 3, "generalised", "A"), ("pain_moderate", 3, "generalised", "-"),
     ("dehydration_moderate", 3, "generalised", "C"), ("pruritus_severe", 3, "generalised", "E"),
     ("anorexia_neonate", 3, "generalised", "-"), ("temp_40_0_to_40_4", 3, "generalised", "E"),
+    ("spo2_low", 3, "respiratory", "B"), // §4.4
     ("local_inflammation", 4, "generalised", "E"), ("stranguria_tenesmus", 4, "generalised", "-"),
     ("vomiting", 4, "generalised", "-"), ("mild_pain_recent", 4, "generalised", "-"),
     ("pruritus_recent", 4, "generalised", "E"), ("seizure_recent_isolated", 4, "generalised", "D"),
     ("swelling", 4, "generalised", "E"), ("temp_39_0_to_39_9", 4, "generalised", "E"),
 ]
 
-/// Ids the spec marks "derived".
+/// Ids the spec marks "derived" (§3), and the §4.4 safety net, derived from measured vitals.
 let specDerived: Set<String> = [
     "shock_decompensated", "hypoglycemia", "temp_ge_41", "temp_le_36_7", "pale_membranes_no_shock", "altered_consciousness",
     "cluster_seizures", "hyperglycemia_ketosis", "dehydration_severe", "temp_40_5_to_40_9", "vomiting_persistent",
     "dehydration_moderate", "anorexia_neonate", "temp_40_0_to_40_4", "vomiting", "mild_pain_recent",
     "seizure_recent_isolated", "temp_39_0_to_39_9",
+    "cyanosis", "spo2_very_low", "spo2_low", "abnormal_pulse", "hypotension",
 ]
 
 @Suite("Discriminator catalogue")
 struct CatalogueTests {
-    @Test("the catalogue holds exactly the spec's 64 ids, each once, in table order")
+    @Test("the catalogue holds exactly the spec's 69 ids (64 of §3, 5 of §4.4), each once, in table order")
     func catalogueMatchesSpecIds() {
         #expect(DiscriminatorCatalogue.all.map(\.id.rawValue) == specTable.map(\.0))
         #expect(Set(DiscriminatorCatalogue.all.map(\.id)).count == DiscriminatorID.allCases.count)
@@ -83,6 +88,10 @@ struct CatalogueTests {
         #expect(DiscriminatorID.dystocia.discriminator.source == .projectChoice)
         #expect(DiscriminatorID.urethralObstruction.discriminator.source == .projectChoice)
         #expect(DiscriminatorID.shockDecompensated.discriminator.source == .projectChoice)
+        // The §4.4 safety net is the project's rule set (vetnet-1.1.0), compiled from the VTL, MTS and ATT.
+        for id in [DiscriminatorID.cyanosis, .spo2VeryLow, .spo2Low, .abnormalPulse, .hypotension] {
+            #expect(id.discriminator.source == .projectChoice)
+        }
         #expect(DiscriminatorID.toxinIngestion.discriminator.source == .vtl)
     }
 

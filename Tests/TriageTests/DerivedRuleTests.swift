@@ -36,6 +36,12 @@ let derivedCases: [(DiscriminatorID, TriageCase, String)] = [
     (.mildPainRecent, dog(observations: Observations(pain: .mild), onset: 30), "observations.pain"),
     (.seizureRecentIsolated, dog(observations: Observations(seizuresLast24h: 1, seizingNow: false)), "observations.seizuresLast24h"),
     (.temp39_0To39_9, dog(Vitals(temperature: Temperature(39.4, .celsius))), "vitals.temperature"),
+    // §4.4 safety net
+    (.cyanosis, dog(Vitals(mucousMembranes: .cyanotic)), "vitals.mucousMembranes"),
+    (.spo2VeryLow, cat(Vitals(spo2: 85)), "vitals.spo2"),
+    (.spo2Low, dog(Vitals(spo2: 92)), "vitals.spo2"),
+    (.abnormalPulse, dog(Vitals(heartRate: 200)), "vitals.heartRate"),
+    (.hypotension, cat(Vitals(systolicBP: 75)), "vitals.systolicBP"),
 ]
 
 @Suite("Derived discriminators (§4)")

@@ -120,7 +120,9 @@ struct SpeciesTests {
 
     @Test("cyanosis shows under B, pallor under C")
     func membraneLetters() {
-        #expect(triage(TriageCase(species: .bird, vitals: Vitals(mucousMembranes: .cyanotic))).abcde[.breathing] == .abnormal)
+        // §4.4: cyanotic membranes fire the red `cyanosis` discriminator (letter B) in every
+        // species, so B is critical, not just abnormal as the flag alone would make it.
+        #expect(triage(TriageCase(species: .bird, vitals: Vitals(mucousMembranes: .cyanotic))).abcde[.breathing] == .critical)
         #expect(triage(TriageCase(species: .bird, vitals: Vitals(mucousMembranes: .pale))).abcde[.circulation] == .abnormal)
     }
 }
