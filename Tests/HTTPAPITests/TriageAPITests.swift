@@ -50,6 +50,32 @@ struct TriageAPITests {
         }
     }
 
+    @Test("evaluate applies the objective vital-sign safety net (§4.4): one measured vital raises the level")
+    func safetyNet() async throws {
+        let fixture = try await AppFixture.make()
+        let cases: [(String, Int, String)] = [
+            (#"{"species":"dog","vitals":{"mucousMembranes":"cyanotic"}}"#, 1, "cyanosis"),
+            (#"{"species":"dog","vitals":{"spo2":85}}"#, 2, "spo2_very_low"),
+            (#"{"species":"dog","vitals":{"heartRate":280}}"#, 2, "abnormal_pulse"),
+            (#"{"species":"dog","vitals":{"heartRate":30}}"#, 2, "abnormal_pulse"),
+            (#"{"species":"dog","vitals":{"systolicBP":70}}"#, 2, "hypotension"),
+        ]
+        try await fixture.test { client in
+            let token = try await client.login("receptionist@alpha.example")
+            for (json, level, id) in cases {
+                try await client.call("/api/v1/triage/evaluate", .post, token: token, json: json) { response in
+                    #expect(response.status == .ok)
+                    let result = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as! [String: Any]
+                    #expect(result["level"] as? Int == level, "\(json)")
+                    #expect(result["colour"] as? String == (level == 1 ? "red" : "orange"), "\(json)")
+                    let fired = (result["fired"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                    #expect(fired == [id], "\(json)")
+                    #expect(result["rulesVersion"] as? String == "vtl-ruys2012+vetnet-1.1.0")
+                }
+            }
+        }
+    }
+
     @Test("bad cases are 422 naming each field", arguments: [
         (#"{"species":"dog","vitals":{"heartRate":-5}}"#, "vitals.heartRate"),
         (#"{"species":"unicorn"}"#, "species"),
