@@ -34,7 +34,8 @@ public func buildApplication(
         logger: logger)
     // Added before the server starts, shut down after it has drained: in-flight requests
     // finish, then the store closes.
-    app.addServices(StoreLifecycleService(store: store, logger: logger))
+    app.addServices(StoreLifecycleService(store: store, logger: logger),
+                    AuditCheckpointService(store: store, interval: .seconds(1), logger: logger))
     return (app, services)
 }
 
@@ -46,6 +47,7 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: BodyLimitMiddleware(jsonLimit: configuration.maxBodyBytes, documentLimit: VetNetStore.maxDocumentBytes + 1))
     router.add(middleware: AuthenticationMiddleware(accounts: services.accounts))
+    router.add(middleware: ContractMiddleware(contract: .bundled, bodyLimit: configuration.maxBodyBytes))
 
     router.get("/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))

@@ -27,4 +27,8 @@ public enum RequestState {
     @TaskLocal public static var requestID: String = "none"
     /// The client's address, set by ``RequestIDMiddleware``.
     @TaskLocal public static var clientAddress: String = "unknown"
+    /// The JSON body exactly as the client sent it, set by ``ContractMiddleware`` for parsers
+    /// stricter than the generated decoder (the triage case refuses duplicate keys, which
+    /// decoding and re-encoding would silently resolve).
+    @TaskLocal public static var jsonBody: [UInt8]?
 }

@@ -22,7 +22,17 @@ public enum Timestamp {
     }
 
     /// Milliseconds since 1970, the integer form stored where times are compared in SQL.
-    public static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    ///
+    /// Total: a date too far out for 64 bits (`Date.distantFuture` plus years of minutes, say)
+    /// is clamped to the end of the range rather than trapping — callers bound the dates they
+    /// accept, and a clamped bound still compares correctly with every storable time.
+    public static func milliseconds(_ date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1000).rounded()
+        guard value.isFinite else { return value.isNaN ? 0 : (value < 0 ? .min : .max) }
+        if value >= 9_223_372_036_854_774_784 { return .max }
+        if value <= -9_223_372_036_854_774_784 { return .min }
+        return Int64(value)
+    }
 
     /// The date for a millisecond count.
     public static func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }

@@ -22,6 +22,8 @@ public final class VetNetStore: Sendable {
     let schedulingCache = SchedulingConfigurationCache()
     /// Bookings that arrive together share one commit.
     let bookingCommits: GroupCommit
+    /// Where the signed head of the audit chain is kept, outside the database (`nil`: none).
+    public let auditCheckpoint: AuditCheckpointFile?
 
     /// Errors raised while opening the store.
     public enum OpenError: Error, CustomStringConvertible {
@@ -36,7 +38,10 @@ public final class VetNetStore: Sendable {
     }
 
     /// Opens (creating if needed) `vetnet.sqlite` in `directory`, enforces durability and runs migrations.
-    public static func open(directory: URL, auditKey: AuditKey, cipher: RecordCipher, clock: Clock = .system) throws -> VetNetStore {
+    /// The audit checkpoint is `checkpoint`, by default `audit.checkpoint` in `directory`
+    /// (docs/audit.md explains why it is better kept elsewhere).
+    public static func open(directory: URL, auditKey: AuditKey, cipher: RecordCipher, clock: Clock = .system,
+                            checkpoint: URL? = nil) throws -> VetNetStore {
         // Medical records: the directory is private to the service account.
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var configuration = Configuration()
@@ -52,7 +57,9 @@ public final class VetNetStore: Sendable {
         guard level == 2 else { throw OpenError.synchronousNotFull(level) }
         let documents = directory.appendingPathComponent("documents")
         try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let store = VetNetStore(writer: pool, auditKey: auditKey, cipher: cipher, documentsDirectory: documents, clock: clock)
+        let checkpointFile = AuditCheckpointFile(url: checkpoint ?? directory.appendingPathComponent("audit.checkpoint"))
+        let store = VetNetStore(writer: pool, auditKey: auditKey, cipher: cipher, documentsDirectory: documents, clock: clock,
+                                auditCheckpoint: checkpointFile)
         try store.migrate()
         return store
     }
@@ -60,17 +67,19 @@ public final class VetNetStore: Sendable {
     /// An in-memory store for tests, migrated.
     /// Documents go to `documentsDirectory` when given (tests of uploads pass a temporary one).
     public static func inMemory(auditKey: AuditKey = AuditKey(bytes: Array(repeating: 7, count: 32)), clock: Clock = .system,
-                                documentsDirectory: URL? = nil) throws -> VetNetStore {
+                                documentsDirectory: URL? = nil, auditCheckpoint: AuditCheckpointFile? = nil) throws -> VetNetStore {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         let cipher = try RecordCipher(keyBytes: Array(repeating: 9, count: 32))
         let store = VetNetStore(writer: try DatabaseQueue(configuration: configuration), auditKey: auditKey, cipher: cipher,
-                                documentsDirectory: documentsDirectory, clock: clock)
+                                documentsDirectory: documentsDirectory, clock: clock, auditCheckpoint: auditCheckpoint)
         try store.migrate()
         return store
     }
 
-    init(writer: any DatabaseWriter, auditKey: AuditKey, cipher: RecordCipher, documentsDirectory: URL?, clock: Clock) {
+    init(writer: any DatabaseWriter, auditKey: AuditKey, cipher: RecordCipher, documentsDirectory: URL?, clock: Clock,
+         auditCheckpoint: AuditCheckpointFile? = nil) {
+        self.auditCheckpoint = auditCheckpoint
         self.writer = writer
         self.auditKey = auditKey
         self.cipher = cipher
@@ -94,8 +103,11 @@ public final class VetNetStore: Sendable {
         (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
     }
 
-    /// Closes the store; later calls fail. Called on graceful shutdown.
+    /// Records the audit checkpoint, then closes the store; later calls fail. Called on
+    /// graceful shutdown and when a command finishes.
     public func close() throws {
+        // A checkpoint that cannot advance (the chain was cut) is left as it is for `verify`.
+        _ = try? writeAuditCheckpoint()
         if let pool = writer as? DatabasePool { try pool.close() }
         if let queue = writer as? DatabaseQueue { try queue.close() }
     }

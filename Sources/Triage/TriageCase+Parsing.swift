@@ -18,13 +18,19 @@ extension TriageCase {
         } catch {
             throw ValidationError(field: "$", message: "malformed JSON at byte \(error.offset): \(error.message)")
         }
+        try self.init(root: root)
+    }
+
+    /// Parses and validates a case already read as JSON (field paths relative to it).
+    init(root: JSONValue) throws(ValidationError) {
         var parser = CaseParser()
         let (parsed, hasSpecies) = parser.parseCase(root)
         // Range checks run even when the species is bad, so every error is reported at once.
         parsed.collectRangeErrors(into: &parser.errors)
         try parser.finish()
-        // `finish` has thrown unless the species was valid (its absence is always an error).
-        precondition(hasSpecies)
+        // `finish` has thrown unless the species was valid; should that ever change, the
+        // case is still refused rather than triaged as the placeholder species.
+        guard hasSpecies else { throw ValidationError(field: "species", message: "is required") }
         self = parsed
     }
 

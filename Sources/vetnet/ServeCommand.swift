@@ -51,9 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
         if demo {
             if let summary = try await DemoPractice.seedIfEmpty(store: vetStore, accounts: services.accounts,
                                                                 password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }, now: Date()) {
-                print(DemoBanner.text(summary, host: host, port: port))
+                printNow(DemoBanner.text(summary, host: host, port: port))
             } else {
-                print("The store already holds a practice; the demo was not seeded again. Sign in with the accounts printed when it was seeded.")
+                printNow("The store already holds a practice; the demo was not seeded again. Sign in with the accounts printed when it was seeded.")
             }
         }
         logger.info("VetNet ready", metadata: ["address": "http://\(host):\(port)", "data_dir": "\(store.dataURL.path)",

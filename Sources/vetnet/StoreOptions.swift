@@ -7,6 +7,10 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Directory of the SQLite store and its keys (env VETNET_DATA_DIR).")
     var dataDirectory: String = ProcessInfo.processInfo.environment["VETNET_DATA_DIR"] ?? "./vetnet-data"
 
+    @Option(name: .customLong("audit-checkpoint"),
+            help: "File of the signed audit-chain head, best on another volume (env VETNET_AUDIT_CHECKPOINT; default: audit.checkpoint in the data directory).")
+    var auditCheckpoint: String? = ProcessInfo.processInfo.environment["VETNET_AUDIT_CHECKPOINT"].flatMap { $0.isEmpty ? nil : $0 }
+
     /// The data directory as a URL.
     var dataURL: URL { URL(fileURLWithPath: dataDirectory) }
 
@@ -22,8 +26,16 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens (and migrates) the store.
     func openStore() throws -> VetNetStore {
-        try VetNetStore.open(directory: dataURL, auditKey: try auditKey(), cipher: try recordCipher())
+        try VetNetStore.open(directory: dataURL, auditKey: try auditKey(), cipher: try recordCipher(),
+                             checkpoint: auditCheckpoint.map { URL(fileURLWithPath: $0) })
     }
+}
+
+/// Writes a line to standard output at once. `print` is block-buffered when standard output
+/// is not a terminal (a service manager, a log file, `| tee`), so a long-running command's
+/// instructions would otherwise appear only when it exits.
+func printNow(_ message: String) {
+    FileHandle.standardOutput.write(Data((message + "\n").utf8))
 }
 
 /// Writes a line to standard error.

@@ -7,8 +7,10 @@ import Triage
 extension APIHandler {
     func evaluateTriage(_ input: Operations.EvaluateTriage.Input) async throws -> Operations.EvaluateTriage.Output {
         _ = try await authorize(.triage, action: "triage.evaluate", resourceType: "triage")
-        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
-        let triageCase = try TriageCase(jsonData: try JSONEncoder().encode(body))
+        guard case .json = input.body, let raw = RequestState.jsonBody else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        // The bytes the client sent, not the decoded body re-encoded: the case parser refuses
+        // what decoding would hide (a duplicate key keeping only its last value).
+        let triageCase = try TriageCase(jsonData: Data(raw))
         let result = TriageEngine(clock: store.clock).evaluate(triageCase)
         return .ok(.init(body: .json(try Self.wireResult(result))))
     }
@@ -19,12 +21,10 @@ extension APIHandler {
         guard let patientID = UUIDText.parse(body.patientId) else {
             throw ValidationError(field: "patientId", message: "must be a patient id (UUID)")
         }
+        guard let raw = RequestState.jsonBody else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        // Parsed from the bytes sent, like a bare case (see `evaluateTriage`); stored re-encoded.
+        let triageCase = try TriageCase(jsonData: Data(raw), member: "case")
         let caseJSON = try JSONEncoder().encode(body._case)
-        let triageCase: TriageCase
-        do { triageCase = try TriageCase(jsonData: caseJSON) } catch {
-            // Field paths are relative to the case; prefix them so they name the field in this body.
-            throw ValidationError(error.errors.map { FieldError(field: $0.field == "$" ? "case" : "case.\($0.field)", message: $0.message) })
-        }
         let now = store.clock.now()
         let arrival = body.arrivalTime ?? now
         if arrival > now.addingTimeInterval(60) { throw ValidationError(field: "arrivalTime", message: "must not be in the future") }

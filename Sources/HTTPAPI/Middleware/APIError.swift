@@ -11,4 +11,9 @@ enum APIError: Error, Sendable {
     case badRequest(field: String?, message: String)
     /// The body exceeds the limit.
     case payloadTooLarge(limit: Int)
+    /// The request's shape is wrong: wrong JSON types, missing or unknown fields, values
+    /// outside an enumeration; every field named.
+    case invalidRequest([FieldError])
+    /// The path exists but does not take this method; `allowed` lists the methods it takes.
+    case methodNotAllowed(allowed: [String])
 }

@@ -64,6 +64,12 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
                 return (ProblemDetails(status: .badRequest, detail: message, errors: field.map { [FieldError(field: $0, message: message)] }), [:])
             case .payloadTooLarge(let limit):
                 return (ProblemDetails(status: .contentTooLarge, detail: "The request body exceeds the limit of \(limit) bytes."), [:])
+            case .invalidRequest(let errors):
+                return (ProblemDetails(status: .badRequest, detail: "The request is not valid: " + errors.map(\.description).joined(separator: "; "),
+                                       errors: errors), [:])
+            case .methodNotAllowed(let allowed):
+                return (ProblemDetails(status: .methodNotAllowed, detail: "This path takes \(allowed.joined(separator: ", ")) only."),
+                        [.allow: allowed.joined(separator: ", ")])
             }
         case let error as HTTPError:
             if error.status.code >= 500 {

@@ -5,11 +5,19 @@ import Specialists
 import StorageSQLite
 
 extension SchedulingService {
+    /// The longest wait a match may be asked to respect: one week (the longest VTL wait is 4 h).
+    static let maxWaitMinutesLimit = 10_080
+
     /// Ranks the practice's clinicians for a case: each candidate's earliest free start within
     /// the search window (for the case's top specialty), today's workload and capacity, and
     /// continuity with the patient.
     func match(scope: AccessScope, specialties: [Specialty], species: Species, complexity: Double, maxWaitMinutes: Int?,
                patientID: UUID?, durationMinutes: Int = 20) async throws -> (MatchResult, Snapshot) {
+        // The search looks at most a week ahead whatever the wait; a longer or negative wait is
+        // refused before it can size a search window.
+        if let maxWaitMinutes, !(0...Self.maxWaitMinutesLimit).contains(maxWaitMinutes) {
+            throw ValidationError(field: "maxWaitMinutes", message: "must be between 0 and \(Self.maxWaitMinutesLimit)")
+        }
         let now = store.clock.now()
         let horizon = max(Double(maxWaitMinutes ?? 0) * 60, 7 * 86_400)
         let range = TimeRange(start: now, end: now.addingTimeInterval(horizon))!

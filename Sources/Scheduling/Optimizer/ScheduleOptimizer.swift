@@ -92,7 +92,10 @@ public enum ScheduleOptimizer {
         let search = EpochSearch(problem: compiled, seed: seed, workers: max(1, options.workers),
                                  movesPerEpoch: options.movesPerEpoch ?? EpochSearch.defaultMoves(compiled))
         var epochs = 0, moves = 0
-        while options.maxEpochs.map({ epochs < $0 }) ?? true, clock.now < deadline {
+        // With nothing to place, or nobody to place it with, there is nothing to improve: the
+        // moves draw random requests and clinicians, and an empty problem has none to draw.
+        let searchable = compiled.requestCount > 0 && compiled.clinicianCount > 0
+        while searchable, options.maxEpochs.map({ epochs < $0 }) ?? true, clock.now < deadline {
             try Task.checkCancellation()
             guard let outcome = await search.runEpoch(epochs, from: best, deadline: deadline) else { break }
             best = outcome.state

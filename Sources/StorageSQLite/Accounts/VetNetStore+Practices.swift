@@ -7,7 +7,7 @@ extension VetNetStore {
     public func createPractice(_ profile: PracticeProfile, requestID: String? = nil) async throws {
         try profile.validate()
         let hours = String(decoding: try JSONEncoder().encode(profile.openingHours), as: UTF8.self)
-        try await writer.write { db in
+        try await write { db in
             try db.execute(
                 sql: "INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 arguments: [profile.id.description, profile.name, profile.timeZone, hours, profile.phone, profile.address,

@@ -30,7 +30,7 @@ extension VetNetStore {
     public func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?) async throws -> Date {
         let now = clock.now()
         let absolute = now.addingTimeInterval(policy.absoluteTimeout)
-        try await writer.write { db in
+        try await write { db in
             try db.execute(
                 sql: """
                     INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms)
@@ -62,7 +62,7 @@ extension VetNetStore {
         guard let (account, lastSeen, absolute) = found else { return nil }
         // Refresh at most every 15 seconds so a busy client does not turn every read into a write.
         if nowMs - lastSeen > 15_000 {
-            try await writer.write { db in
+            try await write { db in
                 try db.execute(sql: "UPDATE session SET last_seen_at_ms = ? WHERE token_hash = ? AND revoked_at_ms IS NULL",
                                arguments: [nowMs, tokenHash])
             }
@@ -73,7 +73,7 @@ extension VetNetStore {
 
     /// Revokes one session at once (sign-out), audited.
     public func revokeSession(tokenHash: String, scope: AccessScope) async throws {
-        try await writer.write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE session SET revoked_at_ms = ? WHERE token_hash = ? AND practice_id = ? AND revoked_at_ms IS NULL",
                            arguments: [Timestamp.milliseconds(self.clock.now()), tokenHash, scope.practiceID.description])
             try self.appendAudit(AuditRecord(action: "auth.logout", resourceType: "session", resourceID: scope.actorID?.description),
@@ -84,7 +84,7 @@ extension VetNetStore {
     /// Deletes sessions that ended more than a day ago (housekeeping; they no longer grant anything).
     public func pruneSessions() async throws {
         let cutoff = Timestamp.milliseconds(clock.now().addingTimeInterval(-86_400))
-        try await writer.write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM session WHERE expires_at_ms < ? OR revoked_at_ms < ?", arguments: [cutoff, cutoff])
         }
     }

@@ -18,7 +18,7 @@ extension VetNetStore {
         try StaffAccount.validateNew(email: email, displayName: displayName)
         let account = StaffAccount(id: UserID(), practiceID: scope.practiceID, email: email.lowercased(), displayName: displayName,
                                    role: role, disabled: false, createdAt: clock.now(), version: 1)
-        return try await writer.write { db in
+        return try await write { db in
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staff_user WHERE email = ?", arguments: [account.email])! > 0 {
                 throw ValidationError(field: "email", message: "is already used by another account")
             }
@@ -38,7 +38,7 @@ extension VetNetStore {
     /// Changes an account's role and/or disabled flag under optimistic concurrency. Disabling
     /// revokes every session of the account in the same transaction.
     public func updateUser(scope: AccessScope, id: UserID, expectedVersion: Int?, role: Role?, disabled: Bool?) async throws -> StaffAccount {
-        try await writer.write { db in
+        try await write { db in
             guard var account = try Self.user(db: db, practiceID: scope.practiceID, id: id) else {
                 throw DomainError.notFound(resource: "user")
             }
@@ -64,7 +64,7 @@ extension VetNetStore {
 
     /// Replaces an account's password hash and revokes its sessions (audited).
     public func setPassword(scope: AccessScope, id: UserID, passwordHash: String) async throws {
-        try await writer.write { db in
+        try await write { db in
             guard try Self.user(db: db, practiceID: scope.practiceID, id: id) != nil else { throw DomainError.notFound(resource: "user") }
             try db.execute(sql: "UPDATE staff_user SET password_hash = ?, version = version + 1 WHERE id = ? AND practice_id = ?",
                            arguments: [passwordHash, id.description, scope.practiceID.description])
@@ -78,7 +78,7 @@ extension VetNetStore {
 
     /// One account of the scope's practice (audited read); another practice's id is not found.
     public func user(scope: AccessScope, id: UserID) async throws -> StaffAccount {
-        try await writer.write { db in
+        try await write { db in
             guard let account = try Self.user(db: db, practiceID: scope.practiceID, id: id) else {
                 throw DomainError.notFound(resource: "user")
             }

@@ -35,8 +35,12 @@ public struct AuditVerification: Sendable, CustomStringConvertible {
     public let checked: Int
     /// The first broken entry and why, or `nil` when the chain is intact.
     public let firstProblem: Problem?
-    /// The hash of the last entry (record it elsewhere to detect later truncation of the tail).
+    /// The hash of the last entry verified.
     public let headHash: String
+    /// The sequence number of the last entry verified.
+    public let headSequence: Int64
+    /// The checkpoint the chain was held to, if one was found.
+    public let checkpoint: AuditCheckpoint?
 
     /// A break in the chain.
     public struct Problem: Sendable, CustomStringConvertible {
@@ -55,6 +59,8 @@ public struct AuditVerification: Sendable, CustomStringConvertible {
 
     public var description: String {
         if let firstProblem { return "audit chain BROKEN after checking \(checked) entries: \(firstProblem)" }
-        return "audit chain intact: \(checked) entries verified, head \(headHash)"
+        let held = checkpoint.map { "; checkpoint of \($0.writtenAt) at entry #\($0.sequence) matches" }
+            ?? (checked > 0 ? "; no checkpoint found, so deletion of the newest entries cannot be ruled out" : "")
+        return "audit chain intact: \(checked) entries verified, head #\(headSequence) \(headHash)\(held)"
     }
 }

@@ -32,7 +32,7 @@ extension VetNetStore {
 
     /// Appends an entry in a transaction of its own (for denials and reads that change nothing).
     public func recordAudit(_ record: AuditRecord, scope: AccessScope?) async throws {
-        try await writer.write { db in _ = try self.appendAudit(record, scope: scope, db: db) }
+        try await write { db in _ = try self.appendAudit(record, scope: scope, db: db) }
     }
 
     // MARK: - Reading
@@ -58,8 +58,50 @@ extension VetNetStore {
     // MARK: - Verifying
 
     /// Walks the whole chain in sequence order and names the first entry that was edited,
-    /// deleted, inserted or reordered.
+    /// deleted, inserted or reordered; then holds the chain to the signed checkpoint, which
+    /// shows entries deleted from the end.
     public func verifyAuditChain() async throws -> AuditVerification {
+        var checkpoint: AuditCheckpoint?
+        var checkpointProblem: String?
+        if let file = auditCheckpoint {
+            do { checkpoint = try file.read(key: auditKey) } catch { checkpointProblem = "\(error)" }
+        }
+        let walked = try await walkAuditChain(checkpoint: checkpoint)
+        if let checkpointProblem, walked.isIntact {
+            return AuditVerification(checked: walked.checked, firstProblem: .init(sequence: walked.headSequence, id: "-", reason: checkpointProblem),
+                                     headHash: walked.headHash, headSequence: walked.headSequence, checkpoint: nil)
+        }
+        return walked
+    }
+
+    /// Records the chain's current head in the checkpoint file; returns it, or `nil` when the
+    /// store keeps no checkpoint or the chain is empty.
+    ///
+    /// The checkpoint only moves forward along the same chain: when the chain no longer holds
+    /// the entry the previous checkpoint recorded (deleted, or rewritten), nothing is written
+    /// and ``AuditCheckpointFile/ReadError/chainDoesNotExtend(path:sequence:)`` is thrown, so
+    /// the evidence of tampering is kept for `verify`.
+    @discardableResult
+    public func writeAuditCheckpoint() throws -> AuditCheckpoint? {
+        guard let file = auditCheckpoint else { return nil }
+        let previous = try file.read(key: auditKey)
+        let (head, recorded) = try writer.read { db -> ((sequence: Int64, hash: String)?, String?) in
+            let head = try Row.fetchOne(db, sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1")
+                .map { (sequence: $0["seq"] as Int64, hash: $0["hash"] as String) }
+            let recorded = try previous.flatMap { try String.fetchOne(db, sql: "SELECT hash FROM audit_entry WHERE seq = ?", arguments: [$0.sequence]) }
+            return (head, recorded)
+        }
+        if let previous, recorded != previous.headHash {
+            throw AuditCheckpointFile.ReadError.chainDoesNotExtend(path: file.url.path, sequence: previous.sequence)
+        }
+        guard let head else { return nil }
+        if let previous, previous.sequence == head.sequence { return previous }
+        let checkpoint = AuditCheckpoint(sequence: head.sequence, headHash: head.hash, writtenAt: Timestamp.string(clock.now()), key: auditKey)
+        try file.write(checkpoint)
+        return checkpoint
+    }
+
+    private func walkAuditChain(checkpoint: AuditCheckpoint?) async throws -> AuditVerification {
         try await writer.read { db in
             var expectedPrevious = AuditChain.genesis
             var expectedSequence: Int64 = 1
@@ -69,7 +111,8 @@ extension VetNetStore {
                 let entry = Self.auditEntry(from: row)
                 let storedID: String = row["id"]
                 func broken(_ reason: String) -> AuditVerification {
-                    AuditVerification(checked: checked, firstProblem: .init(sequence: entry.sequence, id: storedID, reason: reason), headHash: expectedPrevious)
+                    AuditVerification(checked: checked, firstProblem: .init(sequence: entry.sequence, id: storedID, reason: reason),
+                                      headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: checkpoint)
                 }
                 if AuditChain.hash(of: entry, key: self.auditKey) != entry.hash {
                     return broken("its content does not match its hash: the entry was edited, or inserted without the key")
@@ -80,11 +123,22 @@ extension VetNetStore {
                 if entry.previousHash != expectedPrevious {
                     return broken("it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it")
                 }
+                if let checkpoint, checkpoint.sequence == entry.sequence, checkpoint.headHash != entry.hash {
+                    return broken("it is not the entry the checkpoint of \(checkpoint.writtenAt) recorded: the chain was rewritten from here")
+                }
                 expectedPrevious = entry.hash
                 expectedSequence += 1
                 checked += 1
             }
-            return AuditVerification(checked: checked, firstProblem: nil, headHash: expectedPrevious)
+            let head = expectedSequence - 1
+            if let checkpoint, checkpoint.sequence > head {
+                let missing = checkpoint.sequence - head
+                return AuditVerification(
+                    checked: checked,
+                    firstProblem: .init(sequence: head + 1, id: "-", reason: "the chain ends at entry #\(head), but the checkpoint of \(checkpoint.writtenAt) recorded entry #\(checkpoint.sequence): \(missing) entr\(missing == 1 ? "y was" : "ies were") deleted from the end"),
+                    headHash: expectedPrevious, headSequence: head, checkpoint: checkpoint)
+            }
+            return AuditVerification(checked: checked, firstProblem: nil, headHash: expectedPrevious, headSequence: head, checkpoint: checkpoint)
         }
     }
 

@@ -24,7 +24,7 @@ extension VetNetStore {
         let practice = scope.practiceID.description
         let stamp = Timestamp.string(now)
         let total = owners.count + patients.count
-        return try await writer.write { db in
+        return try await write { db in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice WHERE id = ?", arguments: [practice]) == 1 else {
                 throw DomainError.notFound(resource: "practice")
             }

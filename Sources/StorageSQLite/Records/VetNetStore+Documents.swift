@@ -72,7 +72,7 @@ extension VetNetStore {
         }
         let info = DocumentInfo(id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue, byteCount: data.count,
                                 sha256: sha, createdAt: clock.now())
-        try await writer.write { db in
+        try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue)
             try db.execute(sql: """
                 INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
@@ -87,7 +87,7 @@ extension VetNetStore {
 
     /// A patient's documents, newest first (audited).
     public func documents(patientID: Identifier<Patient>, scope: AccessScope) async throws -> [DocumentInfo] {
-        try await writer.write { db in
+        try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue)
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM document WHERE patient_id = ? AND practice_id = ? ORDER BY created_at DESC",
                                         arguments: [patientID.description, scope.practiceID.description])
@@ -98,7 +98,7 @@ extension VetNetStore {
 
     /// A document's metadata and decrypted bytes (audited download).
     public func document(id: UUID, patientID: Identifier<Patient>, scope: AccessScope) async throws -> (DocumentInfo, Data) {
-        let info = try await writer.write { db -> DocumentInfo in
+        let info = try await write { db -> DocumentInfo in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM document WHERE id = ? AND patient_id = ? AND practice_id = ?",
                                              arguments: [UUIDText.lowercase(id), patientID.description, scope.practiceID.description]) else {
                 throw DomainError.notFound(resource: "document")

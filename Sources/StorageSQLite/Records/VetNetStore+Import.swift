@@ -33,7 +33,7 @@ extension VetNetStore {
     public func importPatients(_ plan: PatientImportPlan, scope: AccessScope, skipRefused: Bool = false,
                                progress: ImportProgressHandler? = nil) async throws -> PatientImportResult {
         let owners = Dictionary(uniqueKeysWithValues: plan.owners.map { ($0.id, $0) })
-        return try await writer.write { db in
+        return try await write { db in
             let counterBefore = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID)
             var storedOwners = Set<Identifier<Owner>>()
             var refused: [ImportRowIssue] = []

@@ -49,7 +49,7 @@ extension VetNetStore {
     public func addRecordEntry(_ entry: RecordEntry, patientID: Identifier<Patient>, scope: AccessScope,
                                idempotencyKey: IdempotencyKey? = nil) async throws {
         let now = clock.now()
-        try await writer.write { db in
+        try await write { db in
             _ = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: entry.auditAction) {
                 guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description)?.value else {
                     throw DomainError.notFound(resource: "patient")
@@ -112,7 +112,7 @@ extension VetNetStore {
 
     /// The whole medical record of a patient, notes decrypted (audited read).
     public func medicalRecord(scope: AccessScope, patientID: Identifier<Patient>) async throws -> (MedicalRecord, version: Int) {
-        try await writer.write { db in
+        try await write { db in
             guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description) else {
                 throw DomainError.notFound(resource: "patient")
             }
@@ -125,7 +125,7 @@ extension VetNetStore {
     /// Vaccinations of active patients due within `days` of `asOf` or overdue, practice-wide,
     /// with the patient's name (audited).
     public func vaccinationReminders(scope: AccessScope, asOf: Date, withinDays days: Int) async throws -> (report: VaccinationDueReport, patientNames: [Identifier<Patient>: String]) {
-        try await writer.write { db in
+        try await write { db in
             let horizon = RecordCalendar.isoDay(asOf.addingTimeInterval(Double(days) * 86_400))
             let rows = try Row.fetchAll(db, sql: """
                 SELECT v.*, p.name AS patient_name FROM vaccination v JOIN patient p ON p.id = v.patient_id

@@ -9,7 +9,7 @@ extension VetNetStore {
     /// Creates an owner in the scope's practice (validated, audited, idempotent per key).
     public func createOwner(_ owner: Owner, scope: AccessScope, idempotencyKey: IdempotencyKey? = nil) async throws -> (Versioned<Owner>, replayed: Bool) {
         try owner.validate()
-        return try await writer.write { db in
+        return try await write { db in
             let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "owner.create") {
                 try self.insertOwner(owner, db: db, scope: scope)
                 return owner.id.description
@@ -28,7 +28,7 @@ extension VetNetStore {
     /// Replaces an owner's details under optimistic concurrency; re-indexes their patients for search.
     public func updateOwner(_ owner: Owner, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Owner> {
         try owner.validate()
-        return try await writer.write { db in
+        return try await write { db in
             guard let current = try Self.owner(db: db, practiceID: scope.practiceID, id: owner.id.description) else {
                 throw DomainError.notFound(resource: "owner")
             }
@@ -55,7 +55,7 @@ extension VetNetStore {
 
     /// One owner (audited read).
     public func owner(scope: AccessScope, id: Identifier<Owner>) async throws -> Versioned<Owner> {
-        try await writer.write { db in
+        try await write { db in
             guard let owner = try Self.owner(db: db, practiceID: scope.practiceID, id: id.description) else {
                 throw DomainError.notFound(resource: "owner")
             }

@@ -35,7 +35,7 @@ extension VetNetStore {
     /// (validated, audited, idempotent per key). The owners must belong to the practice.
     public func createPatient(_ patient: Patient, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (Versioned<Patient>, replayed: Bool) {
         try patient.validate(now: clock.now())
-        return try await writer.write { db in
+        return try await write { db in
             let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "patient.create") {
                 try self.insertPatient(patient, db: db, scope: scope)
                 return patient.id.description
@@ -54,7 +54,7 @@ extension VetNetStore {
     /// Replaces a patient's details under optimistic concurrency. The record number never changes.
     public func updatePatient(_ patient: Patient, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Patient> {
         try patient.validate(now: clock.now())
-        return try await writer.write { db in
+        return try await write { db in
             guard let current = try Self.patient(db: db, practiceID: scope.practiceID, id: patient.id.description) else {
                 throw DomainError.notFound(resource: "patient")
             }
@@ -86,7 +86,7 @@ extension VetNetStore {
 
     /// One patient (audited read).
     public func patient(scope: AccessScope, id: Identifier<Patient>) async throws -> Versioned<Patient> {
-        try await writer.write { db in
+        try await write { db in
             guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: id.description) else {
                 throw DomainError.notFound(resource: "patient")
             }
@@ -101,7 +101,13 @@ extension VetNetStore {
     /// one search (the query text is not logged: it may contain a name).
     public func searchPatients(scope: AccessScope, query: PatientQuery, limit: Int, after cursor: String?) async throws -> Page<PatientSummary> {
         let match = query.text.flatMap(Self.ftsQuery)
-        return try await writer.write { db in
+        // Text with no letter or digit in it ("🐶", "***") matches no name, number or chip.
+        let nothingSearchable = match == nil && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true
+        return try await write { db in
+            if nothingSearchable {
+                try self.appendAudit(AuditRecord(action: "patient.search", resourceType: "patient", detail: "results=0"), scope: scope, db: db)
+                return Page(items: [], nextCursor: nil)
+            }
             var sql = "SELECT p.*, o.first_name AS owner_first, o.last_name AS owner_last FROM patient p JOIN owner o ON o.id = p.owner_id"
             var arguments: StatementArguments = []
             if let match {
@@ -191,14 +197,18 @@ extension VetNetStore {
         FROM patient p JOIN owner o ON o.id = p.owner_id LEFT JOIN owner c ON c.id = p.co_owner_id
         """
 
-    /// Turns user text into an FTS5 query: each word becomes a quoted prefix term, all must
-    /// match. Quoting neutralizes FTS syntax in the input; `nil` when nothing searchable remains.
+    /// Turns user text into an FTS5 query that matches it literally: the text is cut into
+    /// words where the index's tokenizer (unicode61) cuts it — at anything that is not a letter
+    /// or a digit — and each word becomes a quoted prefix term; all must match. What staff type
+    /// is never read as FTS5 syntax: quotes, `*`, `-`, `AND`, `NEAR`, `^` and the like are
+    /// separators or quoted words. `nil` when no letter or digit remains.
     static func ftsQuery(_ text: String) -> String? {
-        let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "-" || $0 == "," || $0 == "(" || $0 == ")" })
-            .map { $0.replacingOccurrences(of: "\"", with: "") }
-            .filter { !$0.isEmpty }
+        let words = text.split { character in
+            !character.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+        }
         guard !words.isEmpty else { return nil }
-        return words.map { "\"\($0)\"*" }.joined(separator: " ")
+        // A word holds only letters and digits here, so it cannot close its quotes.
+        return words.prefix(16).map { "\"\($0)\"*" }.joined(separator: " ")
     }
 
     static func patient(db: Database, practiceID: PracticeID, id: String) throws -> Versioned<Patient>? {

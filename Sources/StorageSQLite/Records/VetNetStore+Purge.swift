@@ -9,7 +9,7 @@ extension VetNetStore {
     /// still be clients.
     public func purgeArchivedPatients(scope: AccessScope, retention: TimeInterval) async throws -> Int {
         let cutoff = Timestamp.string(clock.now().addingTimeInterval(-retention))
-        let (count, orphanedFiles) = try await writer.write { db -> (Int, [String]) in
+        let (count, orphanedFiles) = try await write { db -> (Int, [String]) in
             let ids = try String.fetchAll(db, sql: "SELECT id FROM patient WHERE practice_id = ? AND status = 'archived' AND archived_at < ?",
                                           arguments: [scope.practiceID.description, cutoff])
             var hashes: [String] = []

@@ -68,7 +68,7 @@ extension VetNetStore {
         }
         let practiceID = export.practice.id
         let scope = AccessScope.system(practiceID, requestID: requestID)
-        return try await writer.write { db in
+        return try await write { db in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice") == 0 else { throw RestoreError.storeNotEmpty }
             let stamp = PracticeExport.timestamp(now)
             try db.execute(sql: "INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",

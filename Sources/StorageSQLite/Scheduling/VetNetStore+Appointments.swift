@@ -87,7 +87,7 @@ extension VetNetStore {
     public func saveAppointment(_ decision: AppointmentDecision, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Appointment> {
         let next = decision.current
         do {
-            return try await writer.write { db in
+            return try await write { db in
                 guard let current = try Self.appointment(db: db, practiceID: scope.practiceID, id: next.id.description) else {
                     throw DomainError.notFound(resource: "appointment")
                 }

@@ -6,7 +6,7 @@ import Specialists
 extension VetNetStore {
     /// Records a feed token for a clinician by its SHA-256 (audited).
     public func createCalendarFeed(tokenHash: String, clinicianID: Identifier<Clinician>, scope: AccessScope) async throws {
-        try await writer.write { db in
+        try await write { db in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinician WHERE id = ? AND practice_id = ?",
                                    arguments: [clinicianID.description, scope.practiceID.description])! > 0 else {
                 throw DomainError.notFound(resource: "clinician")
@@ -20,7 +20,7 @@ extension VetNetStore {
 
     /// Revokes every live feed of a clinician at once (audited).
     public func revokeCalendarFeeds(clinicianID: Identifier<Clinician>, scope: AccessScope) async throws {
-        try await writer.write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE calendar_feed SET revoked_at = ? WHERE clinician_id = ? AND practice_id = ? AND revoked_at IS NULL",
                            arguments: [Timestamp.string(self.clock.now()), clinicianID.description, scope.practiceID.description])
             try self.appendAudit(AuditRecord(action: "clinician.calendar_feed.revoke", resourceType: "clinician", resourceID: clinicianID.description),

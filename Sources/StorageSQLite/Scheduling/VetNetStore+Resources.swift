@@ -10,7 +10,7 @@ extension VetNetStore {
     /// Adds a room (audited). Names are unique within a practice.
     public func createRoom(_ room: Room, scope: AccessScope) async throws -> Room {
         try room.validate()
-        try await writer.write { db in
+        try await write { db in
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ?", arguments: [scope.practiceID.description, room.name])! > 0 {
                 throw ValidationError(field: "name", message: "is already the name of another room")
             }
@@ -42,7 +42,7 @@ extension VetNetStore {
     /// Adds an appointment type (audited). Names are unique within a practice.
     public func createAppointmentType(_ type: AppointmentType, scope: AccessScope) async throws -> AppointmentType {
         try type.validate()
-        try await writer.write { db in
+        try await write { db in
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ?",
                                 arguments: [scope.practiceID.description, type.name])! > 0 {
                 throw ValidationError(field: "name", message: "is already the name of another appointment type")
@@ -79,7 +79,7 @@ extension VetNetStore {
     /// Replaces a clinician's availability under optimistic concurrency (audited).
     public func setAvailability(_ availability: ClinicianAvailability, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<ClinicianAvailability> {
         try availability.validate()
-        return try await writer.write { db in
+        return try await write { db in
             let id = availability.clinicianID.description
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinician WHERE id = ? AND practice_id = ?", arguments: [id, scope.practiceID.description])! > 0 else {
                 throw DomainError.notFound(resource: "clinician")

@@ -7,7 +7,7 @@ extension VetNetStore {
     /// Creates a clinician with their expertise in the scope's practice (validated, audited).
     public func createClinician(_ clinician: Clinician, scope: AccessScope) async throws -> Clinician {
         try clinician.validate()
-        try await writer.write { db in
+        try await write { db in
             try Self.insertClinician(clinician, active: true, practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
             try self.appendAudit(AuditRecord(action: "clinician.create", resourceType: "clinician", resourceID: clinician.id.description),
                                  scope: scope, db: db)

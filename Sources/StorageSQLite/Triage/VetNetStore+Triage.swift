@@ -48,7 +48,7 @@ extension VetNetStore {
                                  admitToQueue: Bool = true) async throws -> (StoredAssessment, QueueChange?) {
         let assessment = TriageAssessment(patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
         let resultJSON = result.encodedJSON(prettyPrinted: false)
-        return try await writer.write { db in
+        return try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
             var queue = TriageQueue(entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
             var change: QueueChange?
@@ -76,7 +76,7 @@ extension VetNetStore {
     /// A patient's assessments, newest first (audited read of the record). The cursor is the
     /// assessed-at millisecond value to continue below.
     public func assessments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: Int64?) async throws -> Page<StoredAssessment> {
-        try await writer.write { db in
+        try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
             var sql = "SELECT * FROM triage_assessment WHERE practice_id = ? AND patient_id = ?"
             var arguments: StatementArguments = [scope.practiceID.description, Self.text(patientID)]
@@ -102,7 +102,7 @@ extension VetNetStore {
 
     /// Moves a patient on the board (a legal transition only), audited.
     public func moveQueueEntry(scope: AccessScope, patientID: UUID, to status: QueueStatus) async throws -> QueueChange {
-        try await writer.write { db in
+        try await write { db in
             var queue = TriageQueue(entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
             let change: QueueChange
             do { change = try queue.handle(.move(patientID: patientID, to: status), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }

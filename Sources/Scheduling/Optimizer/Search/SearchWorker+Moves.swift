@@ -14,6 +14,8 @@ extension SearchWorker {
     /// One move: pick a neighbourhood, ruin, recreate; keep it if the objective did not get
     /// worse (equal moves are kept so the search drifts across plateaus).
     mutating func step() {
+        // Every neighbourhood draws a request or a clinician at random.
+        guard p.requestCount > 0, p.clinicianCount > 0 else { return }
         iterations += 1
         let before = state.objective(p)
         let roll = rng.below(100)

@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import SharedKernel
+
+/// Holds every request to the OpenAPI document before a handler sees it:
+///
+/// - a declared path asked with an undeclared method gets 405 with `Allow`;
+/// - query and header parameters are checked against their schemas;
+/// - a JSON body is checked against the operation's schema — types, bounds, lengths,
+///   patterns, enumerations, required and unknown fields — and refused with 422 naming every
+///   bad field.
+///
+/// Handlers therefore start from input that is within the documented bounds, and the
+/// document states exactly what the server enforces. Rules that need the store or the
+/// domain (an appointment type that exists, a start before an end) stay with the handlers.
+struct ContractMiddleware: RouterMiddleware {
+    typealias Context = VetNetRequestContext
+    let contract: OpenAPIContract
+    /// The most a JSON body may hold (the body limit has refused larger ones already).
+    let bodyLimit: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let route = contract.route(for: request.uri.path) else { return try await next(request, context) }
+        guard let operation = route.operations[request.method] else {
+            throw APIError.methodNotAllowed(allowed: route.operations.keys.map(\.rawValue).sorted())
+        }
+        var errors = parameterErrors(request, operation)
+        var request = request
+        var raw: [UInt8]?
+        if let schema = operation.jsonBody, Self.isJSON(request.headers[.contentType]) {
+            let buffer = try await request.collectBody(upTo: bodyLimit)
+            if buffer.readableBytes == 0 {
+                if operation.bodyRequired { errors.add("body", "is required", shape: true) }
+            } else {
+                let bytes = Array(buffer: buffer)
+                let body: JSONNode
+                do { body = try JSONNode.parse(Data(bytes)) } catch {
+                    throw APIError.badRequest(field: "body", message: "The request body is not well-formed JSON.")
+                }
+                contract.validator.validate(body, against: schema, path: "", into: &errors)
+                raw = bytes
+            }
+        }
+        if errors.shape { throw APIError.invalidRequest(errors.errors) }
+        if !errors.errors.isEmpty { throw ValidationError(errors.errors) }
+        return try await RequestState.$jsonBody.withValue(raw) { try await next(request, context) }
+    }
+
+    private func parameterErrors(_ request: Request, _ operation: OpenAPIContract.Operation) -> SchemaFindings {
+        var errors = SchemaFindings()
+        let query = request.uri.queryParameters
+        for parameter in operation.parameters {
+            let texts: [String]
+            switch parameter.location {
+            case "query": texts = query.getAll(parameter.name).map { String($0) }
+            case "header":
+                guard let name = HTTPField.Name(parameter.name) else { continue }
+                texts = request.headers[values: name]
+            default: continue
+            }
+            guard !texts.isEmpty else {
+                if parameter.required { errors.add(parameter.name, "is required", shape: true) }
+                continue
+            }
+            let schema = contract.validator.resolve(parameter.schema)
+            let value: JSONNode?
+            if schema["type"]?.string == "array" {
+                let itemSchema = contract.validator.resolve(schema["items"] ?? .object([:]))
+                let items = texts.map { Self.coerce($0, to: itemSchema["type"]?.string) }
+                value = items.contains(nil) ? nil : .array(items.compactMap { $0 })
+            } else {
+                if texts.count > 1 { errors.add(parameter.name, "must be given once", shape: true); continue }
+                value = Self.coerce(texts[0], to: schema["type"]?.string)
+            }
+            guard let value else {
+                errors.add(parameter.name, "must be \(Self.article(schema["type"]?.string ?? schema["items"]?["type"]?.string))", shape: true)
+                continue
+            }
+            contract.validator.validate(value, against: schema, path: parameter.name, into: &errors)
+        }
+        return errors
+    }
+
+    /// Query and header text read as the schema's type; `nil` when it cannot be.
+    private static func coerce(_ text: String, to type: String?) -> JSONNode? {
+        switch type {
+        case "integer":
+            guard let number = Int64(text) else { return nil }
+            return .number(Double(number))
+        case "number":
+            guard let number = Double(text), number.isFinite else { return nil }
+            return .number(number)
+        case "boolean":
+            switch text { case "true": return .bool(true); case "false": return .bool(false); default: return nil }
+        default:
+            return .string(text)
+        }
+    }
+
+    private static func article(_ type: String?) -> String {
+        switch type {
+        case "integer": return "an integer"
+        case "number": return "a number"
+        case "boolean": return "true or false"
+        default: return "valid"
+        }
+    }
+
+    private static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType = contentType?.lowercased() else { return false }
+        let essence = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return essence == "application/json" || essence.hasSuffix("+json")
+    }
+}

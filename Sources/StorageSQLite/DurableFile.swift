@@ -1,0 +1,52 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes files so that, once a call returns, their content survives a crash or power loss:
+/// data flushed before the rename that publishes it, and the directory flushed after, so the
+/// new name itself is durable. (Foundation's atomic write renames but does not flush.)
+enum DurableFile {
+    /// A failed system call, with the path and `errno`.
+    struct Failure: Error, CustomStringConvertible {
+        let operation: String
+        let path: String
+        let code: Int32
+        var description: String { "\(operation) \(path) failed: \(String(cString: strerror(code)))" }
+    }
+
+    /// Creates `url` (which must not exist) with `mode`, writes `data` and flushes it.
+    static func create(_ data: Data, at url: URL, mode: mode_t) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw Failure(operation: "create", path: url.path, code: errno) }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(operation: "write", path: url.path, code: errno)
+                }
+                offset += written
+            }
+        }
+        guard fsync(descriptor) == 0 else { throw Failure(operation: "fsync", path: url.path, code: errno) }
+    }
+
+    /// Renames `temporary` over `target` and flushes the directory that holds them.
+    static func replace(_ target: URL, with temporary: URL) throws {
+        guard rename(temporary.path, target.path) == 0 else { throw Failure(operation: "rename", path: target.path, code: errno) }
+        try syncDirectory(target.deletingLastPathComponent())
+    }
+
+    /// Flushes a directory's entries (new, renamed or removed names).
+    static func syncDirectory(_ directory: URL) throws {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(operation: "open", path: directory.path, code: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw Failure(operation: "fsync", path: directory.path, code: errno) }
+    }
+}

@@ -1,0 +1,685 @@
+#!/usr/bin/env python3
+"""Contract fuzzing of the VetNet HTTP API against its own OpenAPI document.
+
+Starts `vetnet serve --demo` on a private data directory and a free loopback port, signs in
+as the demo administrator and a demo receptionist, and runs Schemathesis (every phase, every
+check) once per role. Operations that would end a run — signing out, purging archived
+patients, changing an account's role or disabling it — are left out of those runs and fuzzed
+afterwards in small runs of their own, each with a freshly created account. Finally the
+server must still be up, and `vetnet audit verify` must find the audit chain intact.
+
+Standard library plus schemathesis (see requirements.txt). Exit status 0 only when every run
+passed, the server never went down and the audit chain verified.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+import xml.etree.ElementTree as ET
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SCHEMATHESIS_VERSION = "4.32.5"
+DEMO_DOMAIN = "riverside-vets.example"
+DEMO_ADMIN_EMAIL = f"fiona.campbell@{DEMO_DOMAIN}"
+PHASES = "examples,coverage,fuzzing,stateful"
+# Operations that end or disturb the run that calls them; fuzzed only in isolated runs.
+ISOLATED_OPERATIONS = ("logout", "purgeArchived", "updateUser")
+# Optimization may legitimately take its whole time limit (`timeLimitSeconds`, at most 30 s by
+# the document), so the response-time check allows a little more than that.
+MAX_RESPONSE_SECONDS = 40
+REQUEST_TIMEOUT_SECONDS = 60
+MAX_SERVER_RESTARTS = 25
+# A server that does not answer /health for this long is hung (longer than any legitimate
+# request: optimization stops at 30 s and runs on one of the cooperative threads).
+HANG_SECONDS = 60
+HEALTH_POLL_SECONDS = 2
+
+
+# --------------------------------------------------------------------------------------------
+# HTTP helpers (standard library only)
+
+def http_json(method: str, url: str, *, token: str | None = None, body: object | None = None,
+              timeout: float = 30) -> tuple[int, object | None]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            raw = response.read()
+            status = response.status
+    except urllib.error.HTTPError as error:
+        raw = error.read()
+        status = error.code
+    try:
+        return status, json.loads(raw) if raw else None
+    except ValueError:
+        return status, None
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def describe_exit(code: int | None) -> str:
+    if code is None:
+        return "running"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+# --------------------------------------------------------------------------------------------
+# The server under test, restarted by a watchdog if it goes down so the runs can go on
+
+@dataclass
+class Crash:
+    during: str
+    at: float
+    exit: str
+    stderr_tail: str
+    reason: str
+
+
+class Server:
+    def __init__(self, binary: Path, data_dir: Path, password: str, log_dir: Path) -> None:
+        self.binary = binary
+        self.data_dir = data_dir
+        self.password = password
+        self.log_dir = log_dir
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+        self.crashes: list[Crash] = []
+        self.current_run = "start-up"
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._watchdog: threading.Thread | None = None
+        self._stderr_path = log_dir / "server.stderr.log"
+        self._stdout_path = log_dir / "server.stdout.log"
+        self._launches = 0
+        self._launch_offset = 0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _launch(self) -> None:
+        env = dict(os.environ)
+        env["VETNET_DEMO_PASSWORD"] = self.password
+        env.setdefault("VETNET_LOG_LEVEL", "info")
+        for name in ("VETNET_HOST", "VETNET_PORT", "VETNET_DATA_DIR", "VETNET_DEMO"):
+            env.pop(name, None)
+        self._launches += 1
+        self._launch_offset = self._stderr_path.stat().st_size if self._stderr_path.exists() else 0
+        with open(self._stderr_path, "ab") as err, open(self._stdout_path, "ab") as out:
+            marker = f"\n===== launch {self._launches} ({time.strftime('%H:%M:%S')}) =====\n".encode()
+            err.write(marker)
+            out.write(marker)
+            err.flush()
+            out.flush()
+            self.process = subprocess.Popen(
+                [str(self.binary), "serve", "--demo", "--data-dir", str(self.data_dir),
+                 "--host", "127.0.0.1", "--port", str(self.port)],
+                env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
+
+    def start(self, timeout: float = 180) -> None:
+        self._launch()
+        self.wait_healthy(timeout)
+        self._watchdog = threading.Thread(target=self._watch, name="server-watchdog", daemon=True)
+        self._watchdog.start()
+
+    def wait_healthy(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(f"vetnet serve stopped during start-up ({describe_exit(self.process.returncode)}); "
+                                   f"see {self._stderr_path}")
+            if self.healthy(timeout=2):
+                return
+            time.sleep(0.25)
+        raise RuntimeError(f"vetnet serve did not answer /health within {timeout:.0f} s; see {self._stderr_path}")
+
+    def healthy(self, timeout: float = 5) -> bool:
+        try:
+            status, body = http_json("GET", self.base_url + "/health", timeout=timeout)
+        except (OSError, urllib.error.URLError):
+            return False
+        return status == 200 and isinstance(body, dict) and body.get("status") == "ok"
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None and self.healthy()
+
+    def _stderr_since_launch(self) -> list[str]:
+        try:
+            with open(self._stderr_path, "rb") as stream:
+                stream.seek(self._launch_offset)
+                return stream.read().decode(errors="replace").splitlines()
+        except OSError:
+            return []
+
+    @staticmethod
+    def _crash_reason(lines: list[str]) -> str:
+        for pattern in ("Fatal error", "fatal error", "Program crashed", "panic"):
+            for line in lines:
+                if pattern in line:
+                    return line.strip()
+        return next((line.strip() for line in reversed(lines) if line.strip()), "no output")
+
+    @staticmethod
+    def _busy_frames(lines: list[str], count: int = 4) -> str:
+        """The project's own frames of the thread that was working when a hung server was aborted."""
+        frames: list[str] = []
+        for line in lines:
+            if line.startswith("Thread "):
+                if frames:
+                    break
+                continue
+            match = re.search(r"\] +0x[0-9a-f]+ (.+?) \+ \d+ in vetnet at (?:.*/)?Sources/(\S+?):(\d+)", line) \
+                or re.search(r"\] +0x[0-9a-f]+ (.+?) in vetnet at (?:.*/)?Sources/(\S+?):(\d+)", line)
+            if match and "/.build/" not in line:
+                function = re.sub(r"\(.*", "", match.group(1))
+                frames.append(f"{function} ({match.group(2)}:{match.group(3)})")
+        return " <- ".join(frames[:count])
+
+    def _record_and_restart(self, exit_text: str, reason: str | None) -> bool:
+        lines = self._stderr_since_launch()
+        crash = Crash(during=self.current_run, at=time.time(), exit=exit_text,
+                      stderr_tail="\n".join(lines[-60:]), reason=reason or self._crash_reason(lines))
+        self.crashes.append(crash)
+        print(f"  !! server went down during the {crash.during} run ({crash.exit}): {crash.reason[:200]}", flush=True)
+        if len(self.crashes) > MAX_SERVER_RESTARTS:
+            print("  !! too many crashes; not restarting again", flush=True)
+            self.process = None
+            return False
+        # Same port, so the running fuzzer can carry on; sessions live in the store.
+        for _ in range(40):
+            if port_is_free(self.port):
+                break
+            time.sleep(0.25)
+        try:
+            self._launch()
+            self.wait_healthy(120)
+        except RuntimeError as error:
+            print(f"  !! restart failed: {error}", flush=True)
+        return True
+
+    def _watch(self) -> None:
+        last_answer = time.monotonic()
+        while not self._stopping.wait(HEALTH_POLL_SECONDS):
+            with self._lock:
+                if self._stopping.is_set() or self.process is None:
+                    continue
+                if self.process.poll() is not None:
+                    if not self._record_and_restart(describe_exit(self.process.returncode), None):
+                        return
+                    last_answer = time.monotonic()
+                    continue
+            if self.healthy(timeout=HEALTH_POLL_SECONDS * 2):
+                last_answer = time.monotonic()
+                continue
+            if time.monotonic() - last_answer < HANG_SECONDS:
+                continue
+            with self._lock:
+                if self._stopping.is_set() or self.process is None or self.process.poll() is not None:
+                    continue
+                # Hung: abort it so the runtime prints every thread's backtrace, then start afresh.
+                process = self.process
+                process.send_signal(signal.SIGABRT)
+                try:
+                    process.wait(60)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+                frames = self._busy_frames(self._stderr_since_launch())
+                reason = f"hung: no answer to /health for {HANG_SECONDS} s" + (f"; busy in {frames}" if frames else "")
+                if not self._record_and_restart(f"aborted after hanging, {describe_exit(process.returncode)}", reason):
+                    return
+                last_answer = time.monotonic()
+
+    def stop(self, timeout: float = 30) -> str:
+        self._stopping.set()
+        with self._lock:
+            process = self.process
+        if process is None:
+            return "not running"
+        if process.poll() is not None:
+            return describe_exit(process.returncode)
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        return describe_exit(process.returncode)
+
+
+# --------------------------------------------------------------------------------------------
+# Accounts
+
+def login(server: Server, email: str, password: str) -> dict:
+    status, body = http_json("POST", server.base_url + "/api/v1/auth/login", body={"email": email, "password": password})
+    if status != 200 or not isinstance(body, dict) or "token" not in body:
+        raise RuntimeError(f"sign-in as {email} failed: HTTP {status} {body}")
+    return body
+
+
+def find_account(server: Server, admin_token: str, role: str) -> str:
+    cursor = None
+    while True:
+        url = server.base_url + "/api/v1/users?limit=200" + (f"&cursor={urllib.request.quote(cursor)}" if cursor else "")
+        status, body = http_json("GET", url, token=admin_token)
+        if status != 200 or not isinstance(body, dict):
+            raise RuntimeError(f"listing accounts failed: HTTP {status} {body}")
+        emails = sorted(user["email"] for user in body.get("items", []) if user.get("role") == role and not user.get("disabled"))
+        if emails:
+            return emails[0]
+        cursor = body.get("nextCursor")
+        if not cursor:
+            raise RuntimeError(f"the demo practice has no {role} account")
+
+
+def create_account(server: Server, admin_token: str, email: str, role: str, password: str) -> None:
+    status, body = http_json("POST", server.base_url + "/api/v1/users", token=admin_token,
+                             body={"email": email, "displayName": f"Contract fuzzing ({role})", "role": role, "password": password})
+    if status != 201:
+        raise RuntimeError(f"creating {email} failed: HTTP {status} {body}")
+
+
+# --------------------------------------------------------------------------------------------
+# Schemathesis runs
+
+@dataclass
+class RunSpec:
+    name: str
+    role: str
+    token: str
+    filters: list[str]
+    weight: float
+    description: str
+
+
+@dataclass
+class RunResult:
+    spec: RunSpec
+    exit_code: int | None = None
+    seconds: float = 0.0
+    interrupted: bool = False
+    operations_selected: int = 0
+    operations_tested: int = 0
+    cases: int = 0
+    failures_by_check: Counter = field(default_factory=Counter)
+    failing_operations: dict = field(default_factory=dict)
+    errors: list = field(default_factory=list)
+    report_dir: Path | None = None
+    note: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.failures_by_check) or bool(self.errors) or self.exit_code != 0 or self.interrupted
+
+
+def check_names_for(code: str, type_name: str) -> str:
+    try:
+        from schemathesis.failure_codes import get_failure_class
+        cls = get_failure_class(code)
+        if cls is not None and cls.checks:
+            return cls.checks[0]
+    except Exception:  # pragma: no cover - older or newer schemathesis layouts
+        pass
+    return type_name or code
+
+
+def schemathesis_command(server: Server, spec: RunSpec, args: argparse.Namespace, report_dir: Path) -> list[str]:
+    command = [
+        sys.executable, "-m", "schemathesis.cli", "run", server.base_url + "/openapi.yaml",
+        "--url", server.base_url,
+        "--phases", PHASES,
+        "--checks", "all",
+        "--continue-on-failure",
+        "--max-response-time", str(MAX_RESPONSE_SECONDS),
+        "--mode", "all",
+        "--seed", str(args.seed),
+        "--max-examples", str(args.max_examples),
+        "--workers", str(args.workers),
+        "--request-timeout", str(REQUEST_TIMEOUT_SECONDS),
+        "--wait-for-schema", "30",
+        "--suppress-health-check", "all",
+        "--generation-database", "none",
+        "--header", f"Authorization: Bearer {spec.token}",
+        "--report", "junit,json,ndjson",
+        "--report-dir", str(report_dir),
+        "--report-junit-path", str(report_dir / "junit.xml"),
+        "--report-json-path", str(report_dir / "report.json"),
+        "--report-ndjson-path", str(report_dir / "events.ndjson"),
+        "--output-truncate", "false",
+        "--no-color",
+    ]
+    if args.deterministic:
+        command.append("--generation-deterministic")
+    command += spec.filters
+    for operation_id in args.exclude_operation_id:
+        command += ["--exclude-operation-id", operation_id]
+    return command
+
+
+def redact(command: list[str], token: str) -> str:
+    return " ".join(part.replace(token, "<token>") if token else part for part in command)
+
+
+def run_schemathesis(server: Server, spec: RunSpec, args: argparse.Namespace, report_root: Path, allowed: float) -> RunResult:
+    report_dir = report_root / spec.name
+    if report_dir.exists():
+        shutil.rmtree(report_dir)
+    report_dir.mkdir(parents=True)
+    result = RunResult(spec=spec, report_dir=report_dir)
+    command = schemathesis_command(server, spec, args, report_dir)
+    (report_dir / "command.txt").write_text(redact(command, spec.token) + "\n")
+    server.current_run = spec.name
+    print(f"-- {spec.name}: {spec.description} (budget {allowed:.0f} s)", flush=True)
+    started = time.monotonic()
+    env = dict(os.environ, PYTHONUNBUFFERED="1", NO_COLOR="1")
+    with open(report_dir / "schemathesis.log", "wb") as log:
+        # The run's directory is the working directory: Schemathesis keeps its replayable
+        # crash files (`st replay ID`) in ./.schemathesis there.
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                                   cwd=report_dir)
+        try:
+            result.exit_code = process.wait(timeout=max(allowed, 1))
+        except subprocess.TimeoutExpired:
+            result.interrupted = True
+            process.send_signal(signal.SIGINT)  # Schemathesis stops and still writes its reports
+            try:
+                result.exit_code = process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                result.exit_code = process.wait()
+    result.seconds = time.monotonic() - started
+    collect_results(result)
+    if result.interrupted:
+        result.note = f"stopped at its time budget ({allowed:.0f} s); raise --budget-seconds or lower --max-examples"
+    print(f"   done in {result.seconds:.0f} s: exit {result.exit_code}, {result.cases} test cases, "
+          f"{sum(result.failures_by_check.values())} failures, {len(result.errors)} error kinds", flush=True)
+    return result
+
+
+def collect_results(result: RunResult) -> None:
+    report_dir = result.report_dir
+    assert report_dir is not None
+    report_path = report_dir / "report.json"
+    if report_path.exists():
+        report = json.loads(report_path.read_text())
+        operations = report.get("operations") or {}
+        result.operations_selected = operations.get("selected", 0)
+        result.operations_tested = operations.get("tested", 0)
+        result.cases = (report.get("test_cases") or {}).get("generated", 0)
+        for group in report.get("failures") or []:
+            check = check_names_for(group.get("code", ""), group.get("type", ""))
+            result.failures_by_check[check] += group.get("count", 0)
+        result.errors = [f"{error['title']} ×{error['count']}" for error in report.get("errors") or []]
+    else:
+        result.errors = ["no report written (see schemathesis.log)"]
+    # The operation each failing check was run against (stateful failures included).
+    events = report_dir / "events.ndjson"
+    if events.exists():
+        for line in events.open(encoding="utf-8", errors="replace"):
+            if '"failure_info"' not in line:
+                continue
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            recorder = (event.get("ScenarioFinished") or {}).get("recorder") or {}
+            for checks in (recorder.get("checks") or {}).values():
+                for check in checks:
+                    failure = (check.get("failure_info") or {}).get("failure") or {}
+                    if failure.get("operation"):
+                        result.failing_operations.setdefault(check.get("name"), set()).add(failure["operation"])
+    write_failure_digest(result)
+
+
+def write_failure_digest(result: RunResult) -> None:
+    """failures.md: every failure Schemathesis printed, by operation, with its curl reproduction."""
+    report_dir = result.report_dir
+    assert report_dir is not None
+    junit = report_dir / "junit.xml"
+    if not junit.exists():
+        return
+    lines = [f"# {result.spec.name}: failures and errors", ""]
+    try:
+        tree = ET.parse(junit)
+    except ET.ParseError as error:
+        (report_dir / "failures.md").write_text(f"junit.xml could not be read: {error}\n")
+        return
+    for case in tree.iter("testcase"):
+        for kind in ("failure", "error"):
+            for element in case.findall(kind):
+                lines += [f"## {case.get('name')} ({kind})", "", "```", (element.text or element.get("message") or "").strip(), "```", ""]
+    (report_dir / "failures.md").write_text("\n".join(lines) + "\n")
+
+
+# --------------------------------------------------------------------------------------------
+# Audit chain
+
+def verify_audit(binary: Path, data_dir: Path, log_dir: Path) -> tuple[bool, str]:
+    env = {key: value for key, value in os.environ.items() if key != "VETNET_DATA_DIR"}
+    completed = subprocess.run([str(binary), "audit", "verify", "--data-dir", str(data_dir)], capture_output=True,
+                               text=True, env=env, timeout=300)
+    output = (completed.stdout + completed.stderr).strip()
+    (log_dir / "audit-verify.txt").write_text(f"exit {completed.returncode}\n{output}\n")
+    return completed.returncode == 0, output
+
+
+# --------------------------------------------------------------------------------------------
+# Summary
+
+def print_summary(args, results: list[RunResult], server: Server, alive: bool, audit_ok: bool | None, audit_text: str,
+                  report_root: Path, elapsed: float, problems: list[str]) -> None:
+    print()
+    print("=" * 78)
+    print(f"VetNet contract fuzzing: schemathesis {SCHEMATHESIS_VERSION}, seed {args.seed}, "
+          f"max-examples {args.max_examples}, workers {args.workers}, {elapsed:.0f} s")
+    print(f"{'run':<15}{'role':<15}{'operations':>11}{'cases':>8}{'failures':>10}{'errors':>8}{'time':>8}")
+    for result in results:
+        print(f"{result.spec.name:<15}{result.spec.role:<15}"
+              f"{f'{result.operations_tested}/{result.operations_selected}':>11}{result.cases:>8}"
+              f"{sum(result.failures_by_check.values()):>10}{len(result.errors):>8}{result.seconds:>7.0f}s")
+        for check, count in sorted(result.failures_by_check.items(), key=lambda item: (-item[1], item[0])):
+            operations = sorted(result.failing_operations.get(check, ()))
+            shown = ", ".join(operations[:3]) + (f", +{len(operations) - 3} more" if len(operations) > 3 else "")
+            print(f"    {check:<30}{count:>4}  {shown}")
+        for error in result.errors:
+            print(f"    error: {error}")
+        if result.note:
+            print(f"    note: {result.note}")
+    if server.crashes:
+        print(f"server alive: {'yes' if alive else 'no'} at the end, but it went down {len(server.crashes)} time(s) and was restarted:")
+        for crash in server.crashes:
+            print(f"    during {crash.during} ({crash.exit}): {crash.reason[:160]}")
+    else:
+        print(f"server alive: {'yes' if alive else 'no'}")
+    if audit_ok is None:
+        print("audit chain verified: not run")
+    else:
+        first = audit_text.splitlines()[0] if audit_text else ""
+        print(f"audit chain verified: {'yes' if audit_ok else 'no'} ({first[:120]})")
+    for problem in problems:
+        print(f"problem: {problem}")
+    verdict = "PASS" if not any(r.failed for r in results) and alive and not server.crashes and audit_ok and not problems else "FAIL"
+    print(f"result: {verdict}; reports in {report_root} (failures.md per run)")
+    print("=" * 78)
+
+
+# --------------------------------------------------------------------------------------------
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--vetnet", required=True, type=Path, help="the vetnet binary to test")
+    parser.add_argument("--seed", type=int, default=20261123, help="Schemathesis seed (default %(default)s)")
+    parser.add_argument("--max-examples", type=int, default=8,
+                        help="test cases per operation and phase (default %(default)s)")
+    parser.add_argument("--budget-seconds", type=float, default=480,
+                        help="wall-clock budget for all Schemathesis runs together (default %(default)s)")
+    parser.add_argument("--report", type=Path, default=Path("contract-report"),
+                        help="directory for the reports (default %(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="concurrent Schemathesis workers (default %(default)s)")
+    parser.add_argument("--deterministic", action="store_true",
+                        help="add --generation-deterministic (same cases on every run, fewer distinct inputs)")
+    parser.add_argument("--exclude-operation-id", action="append", default=[], metavar="ID",
+                        help="leave an operation out of every run (repeatable; for investigating)")
+    parser.add_argument("--only", action="append", default=[], metavar="RUN",
+                        help="run only these runs: administrator, receptionist, logout, purge, staff-updates (repeatable)")
+    parser.add_argument("--keep-data", action="store_true", help="keep the server's data directory")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    args = parse_arguments(argv)
+    started = time.monotonic()
+    binary = args.vetnet.resolve()
+    if not os.access(binary, os.X_OK):
+        print(f"not an executable: {binary}", file=sys.stderr)
+        return 2
+    try:
+        import schemathesis  # noqa: F401
+        from schemathesis.core.version import SCHEMATHESIS_VERSION as installed
+    except ImportError:
+        print("schemathesis is not installed: pip install -r Tests/contract/requirements.txt", file=sys.stderr)
+        return 2
+    if installed != SCHEMATHESIS_VERSION:
+        print(f"warning: schemathesis {installed} is installed; this harness is pinned to {SCHEMATHESIS_VERSION}", file=sys.stderr)
+
+    report_root = args.report.resolve()
+    report_root.mkdir(parents=True, exist_ok=True)
+    data_dir = Path(tempfile.mkdtemp(prefix="vetnet-contract-"))  # mode 0700
+    os.chmod(data_dir, 0o700)
+    password = "Ct-" + secrets.token_urlsafe(18)
+    server = Server(binary, data_dir, password, report_root)
+    results: list[RunResult] = []
+    problems: list[str] = []
+    alive = False
+    audit_ok: bool | None = None
+    audit_text = ""
+    try:
+        print(f"starting {binary} serve --demo on {server.base_url} (data {data_dir})", flush=True)
+        server.start()
+        admin = login(server, DEMO_ADMIN_EMAIL, password)
+        admin_token = admin["token"]
+        receptionist_email = find_account(server, admin_token, "receptionist")
+        receptionist_token = login(server, receptionist_email, password)["token"]
+        # Accounts of the isolated runs are created and signed in now: fuzzing sign-in with wrong
+        # passwords soon throttles every sign-in from this address for a quarter of an hour.
+        suffix = secrets.token_hex(3)
+        extra = {
+            "logout": (f"contract.logout.{suffix}@{DEMO_DOMAIN}", "receptionist"),
+            "purge": (f"contract.purge.{suffix}@{DEMO_DOMAIN}", "administrator"),
+            "staff-updates": (f"contract.staff.{suffix}@{DEMO_DOMAIN}", "administrator"),
+        }
+        extra_tokens = {}
+        for name, (email, role) in extra.items():
+            create_account(server, admin_token, email, role, password)
+            extra_tokens[name] = login(server, email, password)["token"]
+
+        excluded = [flag for operation_id in ISOLATED_OPERATIONS for flag in ("--exclude-operation-id", operation_id)]
+        specs = [
+            RunSpec("administrator", "administrator", admin_token, excluded, 40,
+                    f"every operation but {', '.join(ISOLATED_OPERATIONS)}, as {DEMO_ADMIN_EMAIL}"),
+            RunSpec("receptionist", "receptionist", receptionist_token, excluded, 34,
+                    f"every operation but {', '.join(ISOLATED_OPERATIONS)}, as {receptionist_email}"),
+            RunSpec("logout", "receptionist", extra_tokens["logout"], ["--include-operation-id", "logout"], 4,
+                    f"POST /api/v1/auth/logout only, as {extra['logout'][0]}"),
+            RunSpec("purge", "administrator", extra_tokens["purge"], ["--include-operation-id", "purgeArchived"], 4,
+                    f"POST /api/v1/admin/purge only, as {extra['purge'][0]}"),
+            RunSpec("staff-updates", "administrator", extra_tokens["staff-updates"],
+                    [flag for operation_id in ("updateUser", "createUser", "listUsers", "getUser")
+                     for flag in ("--include-operation-id", operation_id)], 18,
+                    f"PATCH /api/v1/users/{{userId}} with the user operations that feed it real ids, as {extra['staff-updates'][0]}"),
+        ]
+        if args.only:
+            unknown = set(args.only) - {spec.name for spec in specs}
+            if unknown:
+                print(f"unknown run(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+                return 2
+            specs = [spec for spec in specs if spec.name in args.only]
+
+        budget_end = time.monotonic() + args.budget_seconds
+        for index, spec in enumerate(specs):
+            remaining_weight = sum(s.weight for s in specs[index:])
+            remaining = max(budget_end - time.monotonic(), 0)
+            allowed = max(remaining * spec.weight / remaining_weight, 20)
+            results.append(run_schemathesis(server, spec, args, report_root, allowed))
+
+        server.current_run = "final health check"
+        time.sleep(1)  # let the watchdog notice a crash caused by the very last request
+        alive = server.alive()
+    except Exception as error:  # noqa: BLE001 - any harness failure is reported, and fails the run
+        problems.append(f"{type(error).__name__}: {error}")
+    except BaseException:
+        server.stop()
+        if not args.keep_data:
+            shutil.rmtree(data_dir, ignore_errors=True)
+        raise
+    stopped = server.stop()
+    if stopped not in ("exit status 0", "not running"):
+        problems.append(f"the server did not stop cleanly on SIGTERM ({stopped})")
+    try:
+        audit_ok, audit_text = verify_audit(binary, data_dir, report_root)
+    except (OSError, subprocess.SubprocessError) as error:
+        audit_ok, audit_text = False, f"vetnet audit verify failed to run: {error}"
+    finally:
+        if args.keep_data:
+            print(f"data directory kept: {data_dir}")
+        else:
+            shutil.rmtree(data_dir, ignore_errors=True)
+    summary = {
+        "seed": args.seed, "maxExamples": args.max_examples, "workers": args.workers,
+        "seconds": round(time.monotonic() - started, 1),
+        "runs": [{"name": r.spec.name, "role": r.spec.role, "exitCode": r.exit_code, "seconds": round(r.seconds, 1),
+                  "interrupted": r.interrupted, "operationsTested": r.operations_tested,
+                  "operationsSelected": r.operations_selected, "testCases": r.cases,
+                  "failuresByCheck": dict(r.failures_by_check),
+                  "failingOperations": {k: sorted(v) for k, v in r.failing_operations.items()},
+                  "errors": r.errors} for r in results],
+        "serverAlive": alive and not server.crashes,
+        "crashes": [{"during": c.during, "exit": c.exit, "reason": c.reason, "stderrTail": c.stderr_tail} for c in server.crashes],
+        "auditVerified": audit_ok, "auditOutput": audit_text, "problems": problems,
+    }
+    (report_root / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print_summary(args, results, server, alive, audit_ok, audit_text, report_root, time.monotonic() - started, problems)
+    ok = not problems and alive and not server.crashes and audit_ok and results and not any(r.failed for r in results)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
