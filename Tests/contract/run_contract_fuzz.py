@@ -18,6 +18,7 @@ import json
 import os
 import re
 import secrets
+import selectors
 import shutil
 import signal
 import socket
@@ -32,6 +33,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 SCHEMATHESIS_VERSION = "4.32.5"
 DEMO_DOMAIN = "riverside-vets.example"
@@ -48,6 +50,7 @@ MAX_SERVER_RESTARTS = 25
 # request: optimization stops at 30 s and runs on one of the cooperative threads).
 HANG_SECONDS = 60
 HEALTH_POLL_SECONDS = 2
+ABORT_GRACE_SECONDS = 25
 
 
 # --------------------------------------------------------------------------------------------
@@ -80,16 +83,6 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def port_is_free(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
 def describe_exit(code: int | None) -> str:
     if code is None:
         return "running"
@@ -99,6 +92,83 @@ def describe_exit(code: int | None) -> str:
         except ValueError:
             return f"killed by signal {-code}"
     return f"exit status {code}"
+
+
+# --------------------------------------------------------------------------------------------
+# A loopback TCP relay in front of the server. Schemathesis talks to it, so a server restart
+# (after a crash or a hang) looks like a slow answer rather than a dead host: the relay holds
+# new connections until the server is back. The request that brought the server down still
+# sees its connection closed, and is reported.
+
+class RestartTolerantProxy:
+    def __init__(self, upstream_port: Callable[[], int], wait_seconds: float) -> None:
+        self._upstream_port = upstream_port
+        self._wait_seconds = wait_seconds
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(128)
+        self.port = self._listener.getsockname()[1]
+        self._closed = threading.Event()
+        threading.Thread(target=self._accept, name="proxy-accept", daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def close(self) -> None:
+        self._closed.set()
+        try:
+            self._listener.close()
+        except OSError:
+            pass
+
+    def _accept(self) -> None:
+        while not self._closed.is_set():
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._relay, args=(client,), name="proxy-relay", daemon=True).start()
+
+    def _connect_upstream(self) -> socket.socket | None:
+        deadline = time.monotonic() + self._wait_seconds
+        while not self._closed.is_set() and time.monotonic() < deadline:
+            try:
+                return socket.create_connection(("127.0.0.1", self._upstream_port()), timeout=2)
+            except OSError:
+                time.sleep(0.2)
+        return None
+
+    def _relay(self, client: socket.socket) -> None:
+        upstream = self._connect_upstream()
+        if upstream is None:
+            client.close()
+            return
+        upstream.settimeout(None)
+        sockets = {client: upstream, upstream: client}
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(client, selectors.EVENT_READ)
+                selector.register(upstream, selectors.EVENT_READ)
+                while not self._closed.is_set():
+                    for key, _ in selector.select(timeout=1):
+                        source = key.fileobj
+                        try:
+                            data = source.recv(65536)
+                        except OSError:
+                            data = b""
+                        if not data:
+                            return
+                        sockets[source].sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (client, upstream):
+                try:
+                    sock.close()
+                except OSError:
+                    pass
 
 
 # --------------------------------------------------------------------------------------------
@@ -142,6 +212,7 @@ class Server:
         for name in ("VETNET_HOST", "VETNET_PORT", "VETNET_DATA_DIR", "VETNET_DEMO"):
             env.pop(name, None)
         self._launches += 1
+        self.port = free_port()
         self._launch_offset = self._stderr_path.stat().st_size if self._stderr_path.exists() else 0
         with open(self._stderr_path, "ab") as err, open(self._stdout_path, "ab") as out:
             marker = f"\n===== launch {self._launches} ({time.strftime('%H:%M:%S')}) =====\n".encode()
@@ -223,11 +294,7 @@ class Server:
             print("  !! too many crashes; not restarting again", flush=True)
             self.process = None
             return False
-        # Same port, so the running fuzzer can carry on; sessions live in the store.
-        for _ in range(40):
-            if port_is_free(self.port):
-                break
-            time.sleep(0.25)
+        # Sessions live in the store, so the fuzzer's tokens stay valid; the relay hides the new port.
         try:
             self._launch()
             self.wait_healthy(120)
@@ -258,7 +325,8 @@ class Server:
                 process = self.process
                 process.send_signal(signal.SIGABRT)
                 try:
-                    process.wait(60)
+                    # The backtracer prints every thread, then the process may linger: give it time to print.
+                    process.wait(ABORT_GRACE_SECONDS)
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
@@ -361,10 +429,10 @@ def check_names_for(code: str, type_name: str) -> str:
     return type_name or code
 
 
-def schemathesis_command(server: Server, spec: RunSpec, args: argparse.Namespace, report_dir: Path) -> list[str]:
+def schemathesis_command(base_url: str, spec: RunSpec, args: argparse.Namespace, report_dir: Path) -> list[str]:
     command = [
-        sys.executable, "-m", "schemathesis.cli", "run", server.base_url + "/openapi.yaml",
-        "--url", server.base_url,
+        sys.executable, "-m", "schemathesis.cli", "run", base_url + "/openapi.yaml",
+        "--url", base_url,
         "--phases", PHASES,
         "--checks", "all",
         "--continue-on-failure",
@@ -398,13 +466,14 @@ def redact(command: list[str], token: str) -> str:
     return " ".join(part.replace(token, "<token>") if token else part for part in command)
 
 
-def run_schemathesis(server: Server, spec: RunSpec, args: argparse.Namespace, report_root: Path, allowed: float) -> RunResult:
+def run_schemathesis(server: Server, base_url: str, spec: RunSpec, args: argparse.Namespace, report_root: Path,
+                     allowed: float) -> RunResult:
     report_dir = report_root / spec.name
     if report_dir.exists():
         shutil.rmtree(report_dir)
     report_dir.mkdir(parents=True)
     result = RunResult(spec=spec, report_dir=report_dir)
-    command = schemathesis_command(server, spec, args, report_dir)
+    command = schemathesis_command(base_url, spec, args, report_dir)
     (report_dir / "command.txt").write_text(redact(command, spec.token) + "\n")
     server.current_run = spec.name
     print(f"-- {spec.name}: {spec.description} (budget {allowed:.0f} s)", flush=True)
@@ -594,6 +663,7 @@ def main(argv: list[str]) -> int:
     try:
         print(f"starting {binary} serve --demo on {server.base_url} (data {data_dir})", flush=True)
         server.start()
+        proxy = RestartTolerantProxy(lambda: server.port, wait_seconds=180)
         admin = login(server, DEMO_ADMIN_EMAIL, password)
         admin_token = admin["token"]
         receptionist_email = find_account(server, admin_token, "receptionist")
@@ -638,7 +708,7 @@ def main(argv: list[str]) -> int:
             remaining_weight = sum(s.weight for s in specs[index:])
             remaining = max(budget_end - time.monotonic(), 0)
             allowed = max(remaining * spec.weight / remaining_weight, 20)
-            results.append(run_schemathesis(server, spec, args, report_root, allowed))
+            results.append(run_schemathesis(server, proxy.url, spec, args, report_root, allowed))
 
         server.current_run = "final health check"
         time.sleep(1)  # let the watchdog notice a crash caused by the very last request
