@@ -57,18 +57,20 @@ extension VetNetStore {
         if !data.isEmpty, DocumentKind.detect(data) != declared { errors.add("Content-Type", "does not match the file's content") }
         try errors.throwIfAny()
         guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
+        // The patient first: an upload for another practice's or a made-up patient writes nothing.
+        try await writer.read { db in try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue) }
 
         let sha = Hex.encode(SHA256.hash(data: data))
         let fileURL = directory.appendingPathComponent(sha)
         if !FileManager.default.fileExists(atPath: fileURL.path) {
             let sealed = try cipher.seal(data, context: "document/\(sha)")
-            // Write then rename, so a crash never leaves a half-written file under the final name.
-            let temporary = directory.appendingPathComponent(".\(sha).\(UUID().uuidString)")
-            guard FileManager.default.createFile(atPath: temporary.path, contents: sealed, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteUnknown)
-            }
-            _ = try? FileManager.default.replaceItemAt(fileURL, withItemAt: temporary)
-            if !FileManager.default.fileExists(atPath: fileURL.path) { try FileManager.default.moveItem(at: temporary, to: fileURL) }
+            // Written under a temporary name and flushed, then renamed and the directory
+            // flushed: a crash leaves the whole file or none, never a torn one under the final
+            // name. Should the record below not commit, the file is an orphan that
+            // `sweepOrphanDocuments` removes.
+            let temporary = directory.appendingPathComponent(".\(sha).\(UUID().uuidString).tmp")
+            try DurableFile.create(sealed, at: temporary, mode: 0o600)
+            try DurableFile.replace(fileURL, with: temporary)
         }
         let info = DocumentInfo(id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue, byteCount: data.count,
                                 sha256: sha, createdAt: clock.now())
@@ -112,6 +114,36 @@ extension VetNetStore {
             throw DomainError.notFound(resource: "document content")
         }
         return (info, try cipher.open(sealed, context: "document/\(info.sha256)"))
+    }
+
+    /// Removes files in the documents directory that no document record names — left by an
+    /// upload whose record did not commit, or by a purge — and temporary files older than an
+    /// hour. Returns how many were removed. Runs when the server starts.
+    @discardableResult
+    public func sweepOrphanDocuments() async throws -> Int {
+        guard let directory = documentsDirectory else { return 0 }
+        let referenced = Set(try await writer.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM document") })
+        let cutoff = clock.now().addingTimeInterval(-3600)
+        var removed = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            let url = directory.appendingPathComponent(name)
+            let isTemporary = name.hasPrefix(".")
+            if isTemporary {
+                // A temporary file may belong to an upload in progress: only old ones go.
+                let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? .distantPast
+                guard modified < cutoff else { continue }
+            } else if referenced.contains(name) || name.count != 64 {
+                continue
+            }
+            // A file recorded between the read above and here keeps its name; only unrecorded ones go.
+            if !isTemporary, try await writer.read({ db in try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM document WHERE sha256 = ?)", arguments: [name]) }) == true {
+                continue
+            }
+            try FileManager.default.removeItem(at: url)
+            removed += 1
+        }
+        if removed > 0 { try DurableFile.syncDirectory(directory) }
+        return removed
     }
 
     static func document(from row: Row) -> DocumentInfo {
