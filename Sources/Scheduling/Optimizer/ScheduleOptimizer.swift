@@ -92,7 +92,10 @@ public enum ScheduleOptimizer {
         let search = EpochSearch(problem: compiled, seed: seed, workers: max(1, options.workers),
                                  movesPerEpoch: options.movesPerEpoch ?? EpochSearch.defaultMoves(compiled))
         var epochs = 0, moves = 0
-        while options.maxEpochs.map({ epochs < $0 }) ?? true, clock.now < deadline {
+        // Without requests or clinicians there is nothing to move (and the moves would draw
+        // from empty ranges): the constructed, empty plan is the answer.
+        let searchable = compiled.requestCount > 0 && compiled.clinicianCount > 0
+        while searchable, options.maxEpochs.map({ epochs < $0 }) ?? true, clock.now < deadline {
             try Task.checkCancellation()
             guard let outcome = await search.runEpoch(epochs, from: best, deadline: deadline) else { break }
             best = outcome.state
