@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // MARK: - Domain (Foundation + SharedKernel only; portable to Apple platforms unchanged)
@@ -89,10 +90,26 @@ let package = Package(
 
         // MARK: - Tests (domain, storage, application tiers)
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel"], swiftSettings: strict),
-        .testTarget(name: "TriageTests", dependencies: ["Triage", "SharedKernel"], swiftSettings: strict),
-        .testTarget(name: "PatientRecordsTests", dependencies: ["PatientRecords", "SharedKernel"], swiftSettings: strict),
-        .testTarget(name: "SpecialistsTests", dependencies: ["Specialists", "SharedKernel"], swiftSettings: strict),
-        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "SharedKernel"], swiftSettings: strict),
+        .testTarget(
+            name: "TriageTests",
+            dependencies: ["Triage", "SharedKernel", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PatientRecordsTests",
+            dependencies: ["PatientRecords", "SharedKernel", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SpecialistsTests",
+            dependencies: ["Specialists", "SharedKernel", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SchedulingTests",
+            dependencies: ["Scheduling", "SharedKernel", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "StorageSQLiteTests",
             dependencies: ["StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists",

@@ -35,6 +35,7 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
             if !(1...7).contains(hours.weekday) { errors.add("openingHours[\(index)].weekday", "must be 1 (Monday) to 7 (Sunday)") }
             if hours.opensMinute >= hours.closesMinute { errors.add("openingHours[\(index)]", "must open before it closes") }
         }
+        OpeningHours.validateMinutes(openingHours, into: &errors)
         try errors.throwIfAny()
     }
 }
@@ -53,5 +54,19 @@ public struct OpeningHours: Codable, Hashable, Sendable {
         self.weekday = weekday
         self.opensMinute = opensMinute
         self.closesMinute = closesMinute
+    }
+
+    /// Adds an error for each opening or closing time outside the day (opening 0–1439,
+    /// closing 1–1440, where 1440 is the following midnight): a calendar cannot place
+    /// minute 10 000 000 of a day.
+    public static func validateMinutes(_ hours: [OpeningHours], into errors: inout FieldErrorCollector) {
+        for (index, interval) in hours.enumerated() {
+            if !(0...1439).contains(interval.opensMinute) {
+                errors.add("openingHours[\(index)].opensMinute", "must be 0 to 1439 minutes after midnight")
+            }
+            if !(1...1440).contains(interval.closesMinute) {
+                errors.add("openingHours[\(index)].closesMinute", "must be 1 to 1440 minutes after midnight")
+            }
+        }
     }
 }

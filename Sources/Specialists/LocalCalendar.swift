@@ -20,13 +20,19 @@ struct LocalCalendar: Sendable {
         let day = date.adding(days: minute / 1440)
         let rest = minute % 1440
         let components = DateComponents(year: day.year, month: day.month, day: day.day, hour: rest / 60, minute: rest % 60)
-        // Every Gregorian date and wall time resolves to some instant in a valid zone.
-        return calendar.date(from: components)!
+        // Every Gregorian date and wall time resolves to some instant in a valid zone, as far
+        // as Foundation's calendar reaches (about 4713 BC to AD 500 000). Beyond that no zone
+        // has rules anyway: the wall time is read at the zone's offset for that instant.
+        if let instant = calendar.date(from: components) { return instant }
+        let wallClock = Date(timeIntervalSince1970: (Double(day.dayNumber) * 1440 + Double(rest)) * 60)
+        return wallClock.addingTimeInterval(-Double(calendar.timeZone.secondsFromGMT(for: wallClock)))
     }
 
     /// The local date `instant` falls on.
     func localDate(of instant: Date) -> LocalDate {
         let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+        // Foundation's calendar always yields these components, with years inside
+        // ``LocalDate/supportedYears`` (it stops counting at about AD 500 000).
         return LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)!
     }
 }

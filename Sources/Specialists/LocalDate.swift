@@ -13,18 +13,25 @@ public struct LocalDate: Hashable, Comparable, Codable, Sendable, CustomStringCo
     /// Day of the month, 1–31.
     public let day: Int
 
-    /// Creates a date; `nil` when the day does not exist (e.g. 2026-02-30).
+    /// Years a date may have: far beyond any calendar a practice keeps, and small enough that
+    /// day-number arithmetic on them cannot overflow.
+    public static let supportedYears = -1_000_000...1_000_000
+
+    /// Creates a date; `nil` when the day does not exist (e.g. 2026-02-30) or the year is
+    /// outside ``supportedYears``.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+        guard Self.supportedYears.contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
         let roundTrip = LocalDate(dayNumber: LocalDate.dayNumber(year: year, month: month, day: day))
         guard roundTrip.year == year, roundTrip.month == month, roundTrip.day == day else { return nil }
         self = roundTrip
     }
 
-    /// Parses `yyyy-MM-dd`; `nil` when malformed or not a real date.
+    /// Parses `yyyy-MM-dd` (ASCII digits only); `nil` when malformed or not a real date.
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        // Digits only: `Int` would also read "+1" and "-1", so "2026-+1-05" would pass as January.
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
         self.init(year: year, month: month, day: day)
     }

@@ -19,7 +19,7 @@ extension CaseParser {
         var known: [(key: String, value: JSONValue)] = []
         let parentOrder = order[path] ?? []
         for (index, member) in members.enumerated() {
-            let memberPath = path.isEmpty ? member.key : path + "." + member.key
+            let memberPath = Self.path(of: member.key, under: path)
             order[memberPath] = parentOrder + [index]
             if allowed.contains(member.key) {
                 known.append(member)
@@ -29,6 +29,13 @@ extension CaseParser {
             }
         }
         return known
+    }
+
+    /// The dotted path of `key` in the object at `parent`. An empty key is written `[""]`
+    /// (`$[""]` at the top level), so that the error about it still names a field.
+    static func path(of key: String, under parent: String) -> String {
+        if key.isEmpty { return (parent.isEmpty ? "$" : parent) + "[\"\"]" }
+        return parent.isEmpty ? key : parent + "." + key
     }
 
     mutating func number(_ value: JSONValue, _ path: String) -> Double? {

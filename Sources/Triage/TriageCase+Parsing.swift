@@ -28,9 +28,11 @@ extension TriageCase {
         // Range checks run even when the species is bad, so every error is reported at once.
         parsed.collectRangeErrors(into: &parser.errors)
         try parser.finish()
-        // `finish` has thrown unless the species was valid; should that ever change, the
-        // case is still refused rather than triaged as the placeholder species.
-        guard hasSpecies else { throw ValidationError(field: "species", message: "is required") }
+        // `finish` has thrown unless the species was valid (its absence is always an error);
+        // should that ever change, the case is still refused rather than triaged as `other`.
+        guard hasSpecies else {
+            throw ValidationError(field: "species", message: "is required (one of: \(Species.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
         self = parsed
     }
 

@@ -35,7 +35,9 @@ public enum SpeciesWeightRange {
 
     /// Whether `measurement` is plausible for `species`.
     public static func contains(_ measurement: WeightMeasurement, for species: Species) -> Bool {
-        kilograms(for: species).contains(measurement.kilograms)
+        let kilograms = measurement.kilograms
+        // Decimal's NaN compares as below every number, so a range would claim to contain it.
+        return !kilograms.isNaN && self.kilograms(for: species).contains(kilograms)
     }
 
     /// Decimal literals go through text: a `Double` literal such as 0.05 is not exactly 0.05.

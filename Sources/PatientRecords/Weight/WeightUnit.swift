@@ -26,9 +26,17 @@ public enum WeightUnit: String, Codable, Sendable, CaseIterable {
     public static let gramsPerPound = Decimal(sign: .plus, exponent: -5, significand: 45_359_237)
 
     /// Converts `value` in this unit to `unit`. Exact to Decimal's 38 significant digits; only
-    /// conversions *into* pounds can be non-terminating and are cut there.
+    /// conversions *into* pounds can be non-terminating and are cut there. A value written with
+    /// more than ``maximumFractionDigits`` decimal places (1e-127 kg) converts to NaN, which
+    /// validation refuses; no weighing needs such precision.
     public func convert(_ value: Decimal, to unit: WeightUnit) -> Decimal {
         if unit == self { return value }
+        // Decimal's multiplication traps when a product's exponent falls below its range
+        // (about 10^-128), so such values never reach it. Overflow at the other end yields NaN.
+        guard value.isZero || value.exponent >= -Self.maximumFractionDigits else { return .nan }
         return value * grams / unit.grams
     }
+
+    /// Most decimal places a value may have and still be converted (see ``convert(_:to:)``).
+    public static let maximumFractionDigits = 100
 }

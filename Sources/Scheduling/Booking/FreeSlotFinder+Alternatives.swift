@@ -59,7 +59,11 @@ extension FreeSlotFinder {
     public func isFree(_ start: Date, for query: SlotQuery) throws(ValidationError) -> Bool {
         var window = query
         window.limit = nil
-        window.range = TimeRange(start: start, end: start.addingTimeInterval(1))!
+        // An instant so far out that adding a second does not change it has no one-second window.
+        guard let range = TimeRange(start: start, end: start.addingTimeInterval(1)) else {
+            throw ValidationError(field: "start", message: "must be a date in the years 1 to 9999")
+        }
+        window.range = range
         return try slots(for: window).contains { $0.start == start }
     }
 }

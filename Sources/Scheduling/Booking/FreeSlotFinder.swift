@@ -25,7 +25,13 @@ public struct FreeSlotFinder: Sendable {
     let roomBookings: [PreparedBooking]
 
     /// Prepares a finder. Appointments that do not hold time (cancelled, no-show) are ignored.
+    ///
+    /// - Throws: ``ValidationError`` for an unknown time zone or opening hours outside the day
+    ///   (`openingHours[2].closesMinute`), which the calendar could not turn into instants.
     public init(practice: PracticeProfile, rooms: [Room], timetables: [ClinicianTimetable], appointments: [Appointment]) throws(ValidationError) {
+        var errors = FieldErrorCollector()
+        OpeningHours.validateMinutes(practice.openingHours, into: &errors)
+        try errors.throwIfAny()
         calendar = try PracticeCalendar(timeZoneIdentifier: practice.timeZone)
         openingHours = practice.openingHours
         roomCapacity = Room.capacity(of: rooms)

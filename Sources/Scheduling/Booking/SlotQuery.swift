@@ -57,8 +57,15 @@ public struct SlotQuery: Hashable, Codable, Sendable {
         if let limit, limit < 1 { errors.add("limit", "must be at least 1") }
         // A bound that keeps one request from asking for years of slots.
         if range.duration > 62 * 86_400 { errors.add("range", "must span at most 62 days") }
+        // Slot arithmetic works in whole seconds; instants outside the calendar years 1–9999
+        // are no appointment time, and far enough out would not fit in an integer.
+        if !Self.bookableInstants.contains(range.start.timeIntervalSince1970) { errors.add("range.start", "must be a date in the years 1 to 9999") }
+        if !Self.bookableInstants.contains(range.end.timeIntervalSince1970) { errors.add("range.end", "must be a date in the years 1 to 9999") }
         try errors.throwIfAny()
     }
+
+    /// Seconds since 1970 of 0001-01-01T00:00:00Z through 9999-12-31T23:59:59Z.
+    static let bookableInstants: ClosedRange<TimeInterval> = -62_135_596_800...253_402_300_799
 }
 
 /// A bookable slot: a clinician and a time.

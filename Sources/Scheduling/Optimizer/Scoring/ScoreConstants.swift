@@ -29,6 +29,13 @@ struct ScoreConstants: Sendable {
     /// Integer coefficients (a, b) such that `score` is an increasing affine function of
     /// `a·points − b·deviation`: score = rs·points/maxPoints + bs·(1 − deviation/(2T)).
     var objectiveCoefficients: (points: Int64, deviation: Int64) {
+        let (a, b) = exactObjectiveCoefficients
+        // `SchedulingProblem.validate()` refuses problems whose objective does not fit (``objectiveFits(_:)``).
+        return (Int64(a), Int64(b))
+    }
+
+    /// ``objectiveCoefficients`` before narrowing to 64 bits.
+    private var exactObjectiveCoefficients: (points: Int128, deviation: Int128) {
         guard maxPoints > 0, totalDemand > 0 else { return (1, 0) }
         let rs = requestShare, bs = balanceShare
         // Multiply the score by maxPoints·2T·rs.den·bs.den: points·rs.num·bs.den·2T − dev·bs.num·rs.den·maxPoints.
@@ -37,7 +44,21 @@ struct ScoreConstants: Sendable {
         let g = Int128(ExactFraction.gcd(a.magnitude, b.magnitude))
         a /= g
         b /= g
-        return (Int64(a), Int64(b))
+        return (a, b)
+    }
+
+    /// Whether the search's 64-bit objective `a·points − b·deviation` holds for every schedule
+    /// of `problem`, with room to spare for the differences the search adds up. Deviation
+    /// Σ|booked − target| is at most everything that can be booked plus every target.
+    ///
+    /// Only meaningful for a problem whose numbers are within ``SchedulingLimits``, where this
+    /// arithmetic cannot overflow 128 bits.
+    func objectiveFits(_ problem: SchedulingProblem) -> Bool {
+        let (a, b) = exactObjectiveCoefficients
+        let fixed = problem.fixedBookings.reduce(Int128(0)) { $0 + Int128($1.interval.end - $1.interval.start) }
+        let targets = problem.clinicians.reduce(Int128(0)) { $0 + Int128($1.targetMinutes) }
+        let maxDeviation = fixed + Int128(totalDemand) + targets
+        return a * Int128(maxPoints) + b * maxDeviation <= SchedulingLimits.maxObjective
     }
 
     /// The exact score of a schedule with these request points and balance deviation.
