@@ -27,6 +27,9 @@ public func buildApplication(
     let accounts = AccountService(store: store, policy: SessionPolicy(idleTimeout: configuration.idleTimeout,
                                                                       absoluteTimeout: configuration.absoluteTimeout))
     let services = AppServices(store: store, accounts: accounts, events: EventBus())
+    // Files left by uploads whose record never committed (a crash between the two) go now.
+    let swept = try await store.sweepOrphanDocuments()
+    if swept > 0 { logger.info("removed orphaned document files", metadata: ["count": "\(swept)"]) }
     let router = buildRouter(configuration: configuration, services: services, metrics: metrics)
     var app = Application(
         router: router,
@@ -45,8 +48,11 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: ProblemDetailsMiddleware())
     router.add(middleware: MetricsMiddleware())
-    router.add(middleware: BodyLimitMiddleware(jsonLimit: configuration.maxBodyBytes, documentLimit: VetNetStore.maxDocumentBytes + 1))
+    // Who is asking is settled before any body is read, so an anonymous client cannot make
+    // the server buffer one; only the declared upload route takes a document-sized body.
     router.add(middleware: AuthenticationMiddleware(accounts: services.accounts))
+    router.add(middleware: BodyLimitMiddleware(jsonLimit: configuration.maxBodyBytes, documentLimit: VetNetStore.maxDocumentBytes + 1,
+                                               contract: .bundled))
     router.add(middleware: ContractMiddleware(contract: .bundled, bodyLimit: configuration.maxBodyBytes))
 
     router.get("/openapi.yaml") { _, _ in

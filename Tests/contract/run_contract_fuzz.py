@@ -616,7 +616,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--vetnet", required=True, type=Path, help="the vetnet binary to test")
     parser.add_argument("--seed", type=int, default=20261123, help="Schemathesis seed (default %(default)s)")
-    parser.add_argument("--max-examples", type=int, default=8,
+    parser.add_argument("--max-examples", type=int, default=40,
                         help="test cases per operation and phase (default %(default)s)")
     parser.add_argument("--budget-seconds", type=float, default=480,
                         help="wall-clock budget for all Schemathesis runs together (default %(default)s)")

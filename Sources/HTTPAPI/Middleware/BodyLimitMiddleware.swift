@@ -2,14 +2,20 @@ import HTTPTypes
 import Hummingbird
 
 /// Refuses request bodies over the configured limit with 413 before any handler decodes them.
-/// Document uploads have a limit of their own.
+/// Document uploads — the declared upload operation only, not any path that ends like it —
+/// have a limit of their own.
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
     let jsonLimit: Int
     let documentLimit: Int
+    let contract: OpenAPIContract
+
+    /// The path template of the one operation that takes document-sized bodies.
+    static let uploadTemplate = "/api/v1/patients/{patientId}/documents"
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let maxBytes = request.method == .post && request.uri.path.hasSuffix("/documents") ? documentLimit : jsonLimit
+        let isUpload = request.method == .post && contract.route(for: request.uri.path)?.template == Self.uploadTemplate
+        let maxBytes = isUpload ? documentLimit : jsonLimit
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes {
             throw APIError.payloadTooLarge(limit: maxBytes)
         }
