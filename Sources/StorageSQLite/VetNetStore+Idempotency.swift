@@ -21,19 +21,27 @@ extension VetNetStore {
     /// transaction as the creation, so concurrent retries serialize on SQLite's writer lock and
     /// all but the first find the key and get the first resource's id. Returns the id and
     /// whether this was a replay.
-    static func idempotent(db: Database, scope: AccessScope, key: IdempotencyKey?, operation: String,
-                           create: () throws -> String) throws -> (id: String, replayed: Bool) {
+    ///
+    /// A key belongs to the account that first sent it: a replay returns the resource, so a
+    /// key sent by anyone else is refused (as a key reused for a different request is), and
+    /// every replay is audited as a read of what it returns.
+    func idempotent(db: Database, scope: AccessScope, key: IdempotencyKey?, operation: String,
+                    create: () throws -> String) throws -> (id: String, replayed: Bool) {
         guard let key else { return (try create(), false) }
-        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, fingerprint, resource_id FROM idempotency_key WHERE practice_id = ? AND key = ?"),
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, fingerprint, resource_id, actor_id FROM idempotency_key WHERE practice_id = ? AND key = ?"),
                                       arguments: [scope.practiceID.description, key.key]) {
-            guard row["operation"] == operation, row["fingerprint"] == key.fingerprint else {
+            guard row["operation"] == operation, row["fingerprint"] == key.fingerprint, (row["actor_id"] as String?) == scope.actorID?.description else {
                 throw DomainError.conflict("This Idempotency-Key was already used for a different request.")
             }
-            return (row["resource_id"], true)
+            let id: String = row["resource_id"]
+            let resource = operation.split(separator: ".").first.map(String.init) ?? operation
+            try appendAudit(AuditRecord(action: "\(operation).replay", resourceType: resource, resourceID: id), scope: scope, db: db)
+            return (id, true)
         }
         let id = try create()
-        try db.execute(sql: "INSERT INTO idempotency_key (practice_id, key, operation, fingerprint, resource_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [scope.practiceID.description, key.key, operation, key.fingerprint, id, Timestamp.string(Date())])
+        try db.execute(sql: "INSERT INTO idempotency_key (practice_id, key, operation, fingerprint, resource_id, created_at, actor_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [scope.practiceID.description, key.key, operation, key.fingerprint, id, Timestamp.string(clock.now()),
+                                   scope.actorID?.description])
         return (id, false)
     }
 }

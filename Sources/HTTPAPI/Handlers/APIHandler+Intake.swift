@@ -24,6 +24,10 @@ extension APIHandler {
         try errors.throwIfAny()
         let (result, _) = try await scheduling.match(scope: caller.scope, specialties: specialties, species: Species(rawValue: body.species.rawValue)!,
                                                      complexity: body.complexity, maxWaitMinutes: body.maxWaitMinutes, patientID: patientID)
+        // With a patient, the ranking reads who saw them before: a read of their record.
+        if let patientID {
+            try await auditRead(caller, action: "matching.rank", resourceType: "patient", resourceID: UUIDText.lowercase(patientID))
+        }
         return .ok(.init(body: .json(.init(ranked: result.ranked.map(Components.Schemas.RankedClinician.init),
                                            excluded: result.excluded.map { .init(clinicianId: $0.clinicianID.description, displayName: $0.displayName, reason: $0.reason) }))))
     }

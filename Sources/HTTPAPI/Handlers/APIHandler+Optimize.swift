@@ -62,6 +62,8 @@ extension APIHandler {
             }
             plan.append(planned)
         }
+        try await auditRead(caller, action: "schedule.optimize", resourceType: "appointment",
+                            detail: "requests=\(requests.count) fixed=\(snapshot.appointments.count) apply=\(body.apply == true)")
         let assigned = Set(result.assignments.map(\.requestID))
         return .ok(.init(body: .json(.init(score: result.evaluation.score, assigned: assigned.count,
                                            unassigned: requests.map(\.id).filter { !assigned.contains($0) },
@@ -118,6 +120,8 @@ extension APIHandler {
             availability.value.timeOff.append(TimeOff(firstDay: day, lastDay: day, reason: "unavailable (re-planned)"))
             _ = try? await store.setAvailability(availability.value, scope: caller.scope, expectedVersion: availability.version)
         }
+        try await auditRead(caller, action: "schedule.replan", resourceType: "clinician", resourceID: UUIDText.lowercase(absent),
+                            detail: "date=\(body.date) moved=\(moved.count) apply=\(body.apply == true)")
         return .ok(.init(body: .json(.init(moved: moved, unplaced: result.unplaced.map { .init(appointmentId: $0.assignment.requestID, reason: $0.reason.rawValue) }))))
     }
 }

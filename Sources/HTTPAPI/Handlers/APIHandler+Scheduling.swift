@@ -131,6 +131,7 @@ extension APIHandler {
         let caller = try await authorize(.book, action: "appointment.list", resourceType: "appointment")
         guard let range = TimeRange(start: input.query.from, end: input.query.to) else { throw ValidationError(field: "to", message: "must be after from") }
         let items = try await store.appointments(scope: caller.scope, overlapping: range, clinicianID: input.query.clinicianId.flatMap(UUIDText.parse))
+        try await auditRead(caller, action: "appointment.list", resourceType: "appointment", detail: "results=\(items.count)")
         return .ok(.init(body: .json(.init(items: items.map(Components.Schemas.Appointment.init)))))
     }
 

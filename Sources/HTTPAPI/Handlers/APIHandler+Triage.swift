@@ -51,6 +51,7 @@ extension APIHandler {
         let caller = try await authorize(.triage, action: "triage.queue.read", resourceType: "triage")
         let now = store.clock.now()
         let queued = try await store.activeQueue(scope: caller.scope)
+        try await auditRead(caller, action: "triage.queue.read", resourceType: "triage", detail: "results=\(queued.count)")
         let byPatient = Dictionary(queued.map { ($0.entry.patientID, $0) }, uniquingKeysWith: { first, _ in first })
         let rows = TriageQueue(entries: queued.map(\.entry)).board(now: now)
         return .ok(.init(body: .json(.init(generatedAt: now, items: rows.map { Self.wireBoardEntry($0, patient: byPatient[$0.entry.patientID]) }))))

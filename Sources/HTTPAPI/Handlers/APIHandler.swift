@@ -30,6 +30,12 @@ struct APIHandler: APIProtocol {
         return caller
     }
 
+    /// Audits a successful read of patient data that the store did not audit itself (lists
+    /// and views assembled from several reads: the schedule, the ER board, matching, plans).
+    func auditRead(_ caller: Caller, action: String, resourceType: String, resourceID: String? = nil, detail: String? = nil) async throws {
+        try await store.recordAudit(AuditRecord(action: action, resourceType: resourceType, resourceID: resourceID, detail: detail), scope: caller.scope)
+    }
+
     /// Validates `limit` (1–200, default 50).
     static func pageLimit(_ limit: Int?) throws -> Int {
         guard let limit else { return 50 }

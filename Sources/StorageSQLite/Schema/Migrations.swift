@@ -12,6 +12,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-05 medical record", migrate: v5MedicalRecord)
         migrator.registerMigration("2026-11-06 scheduling", migrate: v6Scheduling)
         migrator.registerMigration("2026-11-21 scheduling configuration version", migrate: v7ConfigurationVersion)
+        migrator.registerMigration("2026-11-23 idempotency keys belong to an account", migrate: v8IdempotencyOwner)
         return migrator
     }
 
@@ -458,5 +459,12 @@ enum Migrations {
                 BEGIN \(bump) = \(practice("OLD")); END;
                 """)
         }
+    }
+
+    private static func v8IdempotencyOwner(_ db: Database) throws {
+        // A replay answers with the first request's resource, so only the account that sent
+        // the first request may replay it. Keys written before this have no owner and are
+        // replayable by nobody but a request identical in every respect.
+        try db.execute(sql: "ALTER TABLE idempotency_key ADD COLUMN actor_id TEXT")
     }
 }
