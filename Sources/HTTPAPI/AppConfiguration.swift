@@ -22,11 +22,17 @@ public struct AppConfiguration: Sendable {
     public var absoluteTimeout: TimeInterval
     /// Log level.
     public var logLevel: Logger.Level
+    /// The bearer token a remote Prometheus scraper presents for `/metrics` (`nil`: loopback
+    /// scrapers only). Metrics cover every practice on the machine, so no practice's staff
+    /// account may read them.
+    public var metricsToken: String?
 
     /// Creates a configuration with VetNet's defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "vetnet-data"),
                 auditKeyBase64: String? = nil, seedDemo: Bool = false, maxBodyBytes: Int = 1 << 20,
-                idleTimeout: TimeInterval = 30 * 60, absoluteTimeout: TimeInterval = 12 * 3600, logLevel: Logger.Level = .info) {
+                idleTimeout: TimeInterval = 30 * 60, absoluteTimeout: TimeInterval = 12 * 3600, logLevel: Logger.Level = .info,
+                metricsToken: String? = nil) {
+        self.metricsToken = metricsToken
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory

@@ -59,7 +59,7 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
         Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
     }
     router.get("/metrics") { request, context in
-        try await MetricsEndpoint.respond(request: request, context: context, registry: metrics, accounts: services.accounts)
+        try await MetricsEndpoint.respond(request: request, context: context, registry: metrics, operatorToken: configuration.metricsToken)
     }
     let handler = APIHandler(store: services.store, accounts: services.accounts, events: services.events)
     // Registration only fails on a malformed document, which the build already rejects.

@@ -16,7 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Environment: VETNET_HOST, VETNET_PORT, VETNET_DATA_DIR, VETNET_DEMO=1, VETNET_AUDIT_KEY (base64, ≥ 32 bytes; \
             otherwise audit.key in the data directory, created 0600 on first run), VETNET_DEMO_PASSWORD (password of the \
-            demo accounts; random when unset), VETNET_LOG_LEVEL (trace…critical).
+            demo accounts; random when unset), VETNET_LOG_LEVEL (trace…critical), VETNET_METRICS_TOKEN (bearer token for remote \
+            /metrics scrapers; loopback only when unset), VETNET_AUDIT_CHECKPOINT (signed audit head, best on another volume).
             SIGINT/SIGTERM finish in-flight requests, then close the store.
             """)
 
@@ -44,7 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
         let configuration = AppConfiguration(host: host, port: port, dataDirectory: store.dataURL,
-                                             auditKeyBase64: ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"], seedDemo: demo, logLevel: level)
+                                             auditKeyBase64: ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"], seedDemo: demo, logLevel: level,
+                                             metricsToken: ProcessInfo.processInfo.environment["VETNET_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
         // Migrations run inside open(), before the server accepts any request.
         let vetStore = try store.openStore()
         let (app, services) = try await buildApplication(configuration: configuration, store: vetStore, metrics: registry, logger: logger)

@@ -18,7 +18,7 @@ extension APIHandler {
 
     func verifyAudit(_ input: Operations.VerifyAudit.Input) async throws -> Operations.VerifyAudit.Output {
         let caller = try await authorize(.readAudit, action: "audit.verify", resourceType: "audit")
-        let result = try await store.verifyAuditChain()
+        let result = try await store.verifyAuditChain(visibleTo: caller.scope)
         try await store.recordAudit(AuditRecord(action: "audit.verify", resourceType: "audit", outcome: .success,
                                                 detail: result.isIntact ? "intact" : "broken at #\(result.firstProblem!.sequence)"), scope: caller.scope)
         return .ok(.init(body: .json(.init(

@@ -74,6 +74,31 @@ extension VetNetStore {
         return walked
     }
 
+    /// The verification as one practice may see it. The chain is one for the whole
+    /// installation, so the whole chain is walked and the answer says whether it is intact;
+    /// but the count and head are the practice's own entries, and a broken entry is named only
+    /// when it is the practice's — otherwise the answer says the break lies elsewhere and the
+    /// operator's `vetnet audit verify` names it. No practice learns another's activity.
+    public func verifyAuditChain(visibleTo scope: AccessScope) async throws -> AuditVerification {
+        let whole = try await verifyAuditChain()
+        let practice = scope.practiceID.description
+        let (count, head, problemPractice) = try await writer.read { db -> (Int, Row?, String?) in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audit_entry WHERE practice_id = ?", arguments: [practice]) ?? 0
+            let head = try Row.fetchOne(db, sql: "SELECT seq, hash FROM audit_entry WHERE practice_id = ? ORDER BY seq DESC LIMIT 1", arguments: [practice])
+            let owner = try whole.firstProblem.flatMap {
+                try String.fetchOne(db, sql: "SELECT practice_id FROM audit_entry WHERE seq = ?", arguments: [$0.sequence])
+            }
+            return (count, head, owner)
+        }
+        var problem = whole.firstProblem
+        if problem != nil, problemPractice != practice {
+            problem = .init(sequence: 0, id: "-",
+                            reason: "the installation's audit trail is broken outside this practice's entries; the operator's `vetnet audit verify` names the entry")
+        }
+        return AuditVerification(checked: count, firstProblem: problem, headHash: head?["hash"] ?? AuditChain.genesis,
+                                 headSequence: head?["seq"] ?? 0, checkpoint: nil)
+    }
+
     /// Records the chain's current head in the checkpoint file; returns it, or `nil` when the
     /// store keeps no checkpoint or the chain is empty.
     ///

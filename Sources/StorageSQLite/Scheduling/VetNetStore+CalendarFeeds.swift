@@ -21,6 +21,11 @@ extension VetNetStore {
     /// Revokes every live feed of a clinician at once (audited).
     public func revokeCalendarFeeds(clinicianID: Identifier<Clinician>, scope: AccessScope) async throws {
         try await write { db in
+            // Another practice's clinician is not found, exactly like one that does not exist.
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM clinician WHERE id = ? AND practice_id = ?)",
+                                    arguments: [clinicianID.description, scope.practiceID.description]) == true else {
+                throw DomainError.notFound(resource: "clinician")
+            }
             try db.execute(sql: "UPDATE calendar_feed SET revoked_at = ? WHERE clinician_id = ? AND practice_id = ? AND revoked_at IS NULL",
                            arguments: [Timestamp.string(self.clock.now()), clinicianID.description, scope.practiceID.description])
             try self.appendAudit(AuditRecord(action: "clinician.calendar_feed.revoke", resourceType: "clinician", resourceID: clinicianID.description),
