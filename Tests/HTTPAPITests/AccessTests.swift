@@ -50,7 +50,7 @@ struct AccessTests {
         try await fixture.test { client in
             let token = try await client.login("administrator@alpha.example")
             try await client.call("/api/v1/users", .post, token: token,
-                                  json: #"{"email":"not-an-email","displayName":"","role":"technician","password":"password123"}"#) { response in
+                                  json: #"{"email":"not-an-email","displayName":"  ","role":"technician","password":"password123"}"#) { response in
                 #expect(response.status == .unprocessableContent)
                 let fields = try Problem(response).errors?.map(\.field) ?? []
                 #expect(fields == ["email", "displayName", "password"])
