@@ -19,6 +19,7 @@ import os
 import re
 import secrets
 import selectors
+import shlex
 import shutil
 import signal
 import socket
@@ -44,12 +45,14 @@ ISOLATED_OPERATIONS = ("logout", "purgeArchived", "updateUser")
 # Optimization may legitimately take its whole time limit (`timeLimitSeconds`, at most 30 s by
 # the document), so the response-time check allows a little more than that.
 MAX_RESPONSE_SECONDS = 40
-REQUEST_TIMEOUT_SECONDS = 60
+REQUEST_TIMEOUT_SECONDS = 45
 MAX_SERVER_RESTARTS = 25
 # A server that does not answer /health for this long is hung (longer than any legitimate
 # request: optimization stops at 30 s and runs on one of the cooperative threads).
 HANG_SECONDS = 45
 HEALTH_POLL_SECONDS = 2
+# After this many crashes or hangs on the same operation within one run, the relay refuses it.
+CRASHES_BEFORE_QUARANTINE = 3
 ABORT_GRACE_SECONDS = 25
 
 
@@ -98,9 +101,49 @@ def describe_exit(code: int | None) -> str:
 # A loopback TCP relay in front of the server. Schemathesis talks to it, so a server restart
 # (after a crash or a hang) looks like a slow answer rather than a dead host: the relay holds
 # new connections until the server is back. The request that brought the server down still
-# sees its connection closed, and is reported.
+# sees its connection closed, and is reported. The relay also remembers the requests that
+# never got an answer (the ones a crash or a hang swallowed), and can refuse an operation that
+# keeps crashing the server, so shrinking a crash does not restart the server over and over.
+
+@dataclass
+class SwallowedRequest:
+    key: str  # "METHOD /path"
+    raw: bytes
+    at: float
+
+
+def request_key(raw: bytes) -> str:
+    line = raw.split(b"\r\n", 1)[0].decode("latin-1", "replace")
+    parts = line.split(" ")
+    if len(parts) < 2:
+        return line[:80]
+    return f"{parts[0]} {parts[1].split('?', 1)[0]}"
+
+
+def curl_for(raw: bytes, base_url: str) -> str:
+    """A curl command for a raw HTTP/1.1 request, the bearer token replaced by $TOKEN."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1", "replace").split("\r\n")
+    method, target = (lines[0].split(" ") + ["", ""])[:2]
+    command = ["curl", "-X", method]
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        if name.lower() in ("host", "user-agent", "accept-encoding", "accept", "connection", "content-length",
+                            "x-schemathesis-testcaseid"):
+            continue
+        if name.lower() == "authorization":
+            value = " Bearer $TOKEN"
+        command += ["-H", f"{name}:{value}"]
+    if body:
+        command += ["--data-binary", body.decode("utf-8", "replace")]
+    command.append(base_url + target)
+    return " ".join(part if part in ("curl", "-X", "-H", "--data-binary") or part == method else shlex.quote(part)
+                    for part in command)
+
 
 class RestartTolerantProxy:
+    MAX_REMEMBERED_BYTES = 256 * 1024
+
     def __init__(self, upstream_port: Callable[[], int], wait_seconds: float) -> None:
         self._upstream_port = upstream_port
         self._wait_seconds = wait_seconds
@@ -110,6 +153,12 @@ class RestartTolerantProxy:
         self._listener.listen(128)
         self.port = self._listener.getsockname()[1]
         self._closed = threading.Event()
+        self._lock = threading.Lock()
+        self._generation = 0
+        self._open: set[socket.socket] = set()
+        self._swallowed: list[SwallowedRequest] = []
+        self._quarantined: set[str] = set()
+        self.refused = Counter()
         threading.Thread(target=self._accept, name="proxy-accept", daemon=True).start()
 
     @property
@@ -122,6 +171,29 @@ class RestartTolerantProxy:
             self._listener.close()
         except OSError:
             pass
+        self.reset()
+
+    def reset(self) -> None:
+        """Drops every connection of the finished run, so none is replayed to the next server."""
+        with self._lock:
+            self._generation += 1
+            sockets, self._open = self._open, set()
+            self._quarantined = set()
+            self._swallowed = []
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def quarantine(self, key: str) -> None:
+        with self._lock:
+            self._quarantined.add(key)
+
+    def take_swallowed(self) -> list[SwallowedRequest]:
+        with self._lock:
+            taken, self._swallowed = self._swallowed, []
+        return taken
 
     def _accept(self) -> None:
         while not self._closed.is_set():
@@ -129,25 +201,44 @@ class RestartTolerantProxy:
                 client, _ = self._listener.accept()
             except OSError:
                 return
-            threading.Thread(target=self._relay, args=(client,), name="proxy-relay", daemon=True).start()
+            with self._lock:
+                self._open.add(client)
+                generation = self._generation
+            threading.Thread(target=self._relay, args=(client, generation), name="proxy-relay", daemon=True).start()
 
-    def _connect_upstream(self) -> socket.socket | None:
+    def _connect_upstream(self, generation: int) -> socket.socket | None:
         deadline = time.monotonic() + self._wait_seconds
-        while not self._closed.is_set() and time.monotonic() < deadline:
+        while not self._closed.is_set() and time.monotonic() < deadline and generation == self._generation:
             try:
                 return socket.create_connection(("127.0.0.1", self._upstream_port()), timeout=2)
             except OSError:
                 time.sleep(0.2)
         return None
 
-    def _relay(self, client: socket.socket) -> None:
-        upstream = self._connect_upstream()
-        if upstream is None:
-            client.close()
-            return
-        upstream.settimeout(None)
-        sockets = {client: upstream, upstream: client}
+    def _is_quarantined(self, key: str) -> bool:
+        with self._lock:
+            if key in self._quarantined:
+                self.refused[key] += 1
+                return True
+        return False
+
+    def _relay(self, client: socket.socket, generation: int) -> None:
+        upstream: socket.socket | None = None
+        request: bytearray | None = None  # the request in flight on this connection, if unanswered
         try:
+            client.settimeout(self._wait_seconds)
+            first = client.recv(65536)
+            if not first or self._is_quarantined(request_key(first)):
+                return
+            upstream = self._connect_upstream(generation)
+            if upstream is None or generation != self._generation:
+                return
+            upstream.settimeout(None)
+            client.settimeout(None)
+            with self._lock:
+                self._open.add(upstream)
+            upstream.sendall(first)
+            request = bytearray(first)
             with selectors.DefaultSelector() as selector:
                 selector.register(client, selectors.EVENT_READ)
                 selector.register(upstream, selectors.EVENT_READ)
@@ -160,11 +251,29 @@ class RestartTolerantProxy:
                             data = b""
                         if not data:
                             return
-                        sockets[source].sendall(data)
+                        if source is upstream:
+                            request = None
+                            client.sendall(data)
+                        else:
+                            if request is None:
+                                if self._is_quarantined(request_key(data)):
+                                    return
+                                request = bytearray()
+                            if len(request) < self.MAX_REMEMBERED_BYTES:
+                                request += data
+                            upstream.sendall(data)
         except OSError:
             pass
         finally:
+            with self._lock:
+                if request and generation == self._generation:
+                    self._swallowed.append(SwallowedRequest(request_key(bytes(request)), bytes(request), time.time()))
+                self._open.discard(client)
+                if upstream is not None:
+                    self._open.discard(upstream)
             for sock in (client, upstream):
+                if sock is None:
+                    continue
                 try:
                     sock.close()
                 except OSError:
@@ -181,6 +290,8 @@ class Crash:
     exit: str
     stderr_tail: str
     reason: str
+    operation: str = "?"  # "METHOD /path" of the request the crash or hang swallowed
+    requests: list[str] = field(default_factory=list)  # curl commands of the swallowed requests
 
 
 class Server:
@@ -200,6 +311,8 @@ class Server:
         self._stdout_path = log_dir / "server.stdout.log"
         self._launches = 0
         self._launch_offset = 0
+        self.proxy: RestartTolerantProxy | None = None
+        self.quarantined: list[tuple[str, str]] = []  # (run, "METHOD /path")
 
     @property
     def base_url(self) -> str:
@@ -269,6 +382,18 @@ class Server:
         return next((line.strip() for line in reversed(lines) if line.strip()), "no output")
 
     @staticmethod
+    def _crash_excerpt(lines: list[str]) -> str:
+        """The fatal error and the first frames of the crashed (or, after SIGABRT, the busy) thread."""
+        fatal = list(dict.fromkeys(line for line in lines if "Fatal error" in line or "runtime failure" in line))[:2]
+        start = next((i for i, line in enumerate(lines) if "crashed:" in line and "Thread" in line), None)
+        if start is not None and "sigsuspend" in " ".join(lines[start:start + 3]):
+            # Aborted from outside: the signal landed on an idle thread; show the next working one.
+            start = next((i for i in range(start + 1, len(lines))
+                          if lines[i].startswith("Thread ") and "Sources/" in " ".join(lines[i:i + 6])), start)
+        frames = [line for line in lines[start:start + 30] if line.strip()] if start is not None else lines[-30:]
+        return "\n".join(fatal + frames)
+
+    @staticmethod
     def _busy_frames(lines: list[str], count: int = 4) -> str:
         """The project's own frames of the thread that was working when a hung server was aborted."""
         frames: list[str] = []
@@ -287,9 +412,23 @@ class Server:
     def _record_and_restart(self, exit_text: str, reason: str | None) -> bool:
         lines = self._stderr_since_launch()
         crash = Crash(during=self.current_run, at=time.time(), exit=exit_text,
-                      stderr_tail="\n".join(lines[-60:]), reason=reason or self._crash_reason(lines))
+                      stderr_tail=self._crash_excerpt(lines), reason=reason or self._crash_reason(lines))
+        if self.proxy is not None:
+            time.sleep(0.5)  # let the relay see the closed connection
+            swallowed = self.proxy.take_swallowed()
+            if swallowed:
+                crash.operation = swallowed[-1].key
+                crash.requests = [curl_for(item.raw, "http://127.0.0.1:8080") for item in swallowed[-3:]]
         self.crashes.append(crash)
-        print(f"  !! server went down during the {crash.during} run ({crash.exit}): {crash.reason[:200]}", flush=True)
+        print(f"  !! server went down during the {crash.during} run on {crash.operation} ({crash.exit}): {crash.reason[:160]}",
+              flush=True)
+        same = sum(1 for c in self.crashes if c.during == crash.during and c.operation == crash.operation)
+        if self.proxy is not None and crash.operation != "?" and same == CRASHES_BEFORE_QUARANTINE:
+            # Shrinking a crash would restart the server again and again: refuse the operation for
+            # the rest of this run (its connection is closed, as the crash did).
+            self.proxy.quarantine(crash.operation)
+            self.quarantined.append((crash.during, crash.operation))
+            print(f"  !! {crash.operation} brought the server down {same} times: refused for the rest of the run", flush=True)
         if len(self.crashes) > MAX_SERVER_RESTARTS:
             print("  !! too many crashes; not restarting again", flush=True)
             self.process = None
@@ -573,6 +712,19 @@ def verify_audit(binary: Path, data_dir: Path, log_dir: Path) -> tuple[bool, str
 # --------------------------------------------------------------------------------------------
 # Summary
 
+def write_crash_digest(report_root: Path, server: Server) -> None:
+    """crashes.md: every crash and hang, with the requests it swallowed (captured by the relay)."""
+    lines = ["# Server crashes and hangs", ""]
+    if not server.crashes:
+        lines.append("None.")
+    for number, crash in enumerate(server.crashes, 1):
+        lines += [f"## {number}. {crash.operation} during the {crash.during} run ({crash.exit})", "",
+                  f"{crash.reason}", "", "Requests in flight (server at http://127.0.0.1:8080):", ""]
+        lines += [f"```sh\n{command}\n```" for command in crash.requests] or ["(none captured)"]
+        lines += ["", "<details><summary>server log</summary>", "", "```", crash.stderr_tail, "```", "</details>", ""]
+    (report_root / "crashes.md").write_text("\n".join(lines) + "\n")
+
+
 def print_summary(args, results: list[RunResult], server: Server, alive: bool, audit_ok: bool | None, audit_text: str,
                   report_root: Path, elapsed: float, problems: list[str]) -> None:
     print()
@@ -594,8 +746,14 @@ def print_summary(args, results: list[RunResult], server: Server, alive: bool, a
             print(f"    note: {result.note}")
     if server.crashes:
         print(f"server alive: {'yes' if alive else 'no'} at the end, but it went down {len(server.crashes)} time(s) and was restarted:")
-        for crash in server.crashes:
-            print(f"    during {crash.during} ({crash.exit}): {crash.reason[:160]}")
+        grouped = Counter((crash.during, crash.operation, crash.exit, crash.reason) for crash in server.crashes)
+        for (during, operation, exit_text, reason), count in grouped.items():
+            times = f" ×{count}" if count > 1 else ""
+            print(f"    {during}{times}: {operation} ({exit_text}): {reason[:130]}")
+        for during, operation in server.quarantined:
+            print(f"    {during}: {operation} refused after {CRASHES_BEFORE_QUARANTINE} crashes "
+                  f"({server.proxy.refused[operation] if server.proxy else 0} requests refused)")
+        print(f"    crashing requests: {report_root / 'crashes.md'}")
     else:
         print(f"server alive: {'yes' if alive else 'no'}")
     if audit_ok is None:
@@ -606,8 +764,11 @@ def print_summary(args, results: list[RunResult], server: Server, alive: bool, a
     for problem in problems:
         print(f"problem: {problem}")
     verdict = "PASS" if not any(r.failed for r in results) and alive and not server.crashes and audit_ok and not problems else "FAIL"
-    print(f"result: {verdict}; reports in {report_root} (failures.md per run)")
+    print(f"result: {verdict}; reports in {report_root} (failures.md per run, crashes.md)")
     print("=" * 78)
+    # One plain closing line: each run, the server staying up and the audit chain are one test each.
+    outcomes = [not r.failed for r in results] + [alive and not server.crashes, bool(audit_ok)]
+    print(f"contract: {sum(outcomes)} passed, {len(outcomes) - sum(outcomes)} failed")
 
 
 # --------------------------------------------------------------------------------------------
@@ -658,12 +819,14 @@ def main(argv: list[str]) -> int:
     results: list[RunResult] = []
     problems: list[str] = []
     alive = False
+    proxy: RestartTolerantProxy | None = None
     audit_ok: bool | None = None
     audit_text = ""
     try:
         print(f"starting {binary} serve --demo on {server.base_url} (data {data_dir})", flush=True)
         server.start()
         proxy = RestartTolerantProxy(lambda: server.port, wait_seconds=180)
+        server.proxy = proxy
         admin = login(server, DEMO_ADMIN_EMAIL, password)
         admin_token = admin["token"]
         receptionist_email = find_account(server, admin_token, "receptionist")
@@ -709,6 +872,7 @@ def main(argv: list[str]) -> int:
             later = sum(s.reserve for s in specs[index + 1:]) * scale
             allowed = max(budget_end - time.monotonic() - later, spec.reserve * scale, 20)
             results.append(run_schemathesis(server, proxy.url, spec, args, report_root, allowed))
+            proxy.reset()
 
         server.current_run = "final health check"
         time.sleep(1)  # let the watchdog notice a crash caused by the very last request
@@ -716,10 +880,14 @@ def main(argv: list[str]) -> int:
     except Exception as error:  # noqa: BLE001 - any harness failure is reported, and fails the run
         problems.append(f"{type(error).__name__}: {error}")
     except BaseException:
+        if proxy is not None:
+            proxy.close()
         server.stop()
         if not args.keep_data:
             shutil.rmtree(data_dir, ignore_errors=True)
         raise
+    if proxy is not None:
+        proxy.close()
     stopped = server.stop()
     if stopped not in ("exit status 0", "not running"):
         problems.append(f"the server did not stop cleanly on SIGTERM ({stopped})")
@@ -742,10 +910,13 @@ def main(argv: list[str]) -> int:
                   "failingOperations": {k: sorted(v) for k, v in r.failing_operations.items()},
                   "errors": r.errors} for r in results],
         "serverAlive": alive and not server.crashes,
-        "crashes": [{"during": c.during, "exit": c.exit, "reason": c.reason, "stderrTail": c.stderr_tail} for c in server.crashes],
+        "crashes": [{"during": c.during, "operation": c.operation, "exit": c.exit, "reason": c.reason, "requests": c.requests,
+                     "stderrTail": c.stderr_tail} for c in server.crashes],
+        "quarantined": [{"during": run, "operation": operation} for run, operation in server.quarantined],
         "auditVerified": audit_ok, "auditOutput": audit_text, "problems": problems,
     }
     (report_root / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    write_crash_digest(report_root, server)
     print_summary(args, results, server, alive, audit_ok, audit_text, report_root, time.monotonic() - started, problems)
     ok = not problems and alive and not server.crashes and audit_ok and results and not any(r.failed for r in results)
     return 0 if ok else 1

@@ -42,11 +42,11 @@ extension VetNetStore {
         try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice") == 0 }
     }
 
-    static func practice(from row: Row) -> PracticeProfile {
+    static func practice(from row: Row) throws -> PracticeProfile {
         let hoursJSON: String = row["opening_hours"]
         let hours = (try? JSONDecoder().decode([OpeningHours].self, from: Data(hoursJSON.utf8))) ?? []
         return PracticeProfile(
-            id: PracticeID(uuidString: row["id"])!, name: row["name"], timeZone: row["time_zone"],
+            id: try row.identifier("id"), name: row["name"], timeZone: row["time_zone"],
             openingHours: hours, phone: row["phone"], address: row["address"])
     }
 }

@@ -56,7 +56,7 @@ extension VetNetStore {
                 WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ? AND s.last_seen_at_ms + ? > ?
                   AND u.disabled = 0
                 """), arguments: [tokenHash, nowMs, idleMs, nowMs]).map { row in
-                    (Self.account(from: row), row["last_seen_at_ms"], row["expires_at_ms"])
+                    (try Self.account(from: row), row["last_seen_at_ms"], row["expires_at_ms"])
                 }
         }
         guard let (account, lastSeen, absolute) = found else { return nil }

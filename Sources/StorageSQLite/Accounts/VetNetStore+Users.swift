@@ -19,7 +19,7 @@ extension VetNetStore {
         let account = StaffAccount(id: UserID(), practiceID: scope.practiceID, email: email.lowercased(), displayName: displayName,
                                    role: role, disabled: false, createdAt: clock.now(), version: 1)
         return try await write { db in
-            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staff_user WHERE email = ?", arguments: [account.email])! > 0 {
+            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staff_user WHERE email = ?", arguments: [account.email]) ?? 0) > 0 {
                 throw ValidationError(field: "email", message: "is already used by another account")
             }
             try db.execute(
@@ -99,7 +99,7 @@ extension VetNetStore {
             sql += " ORDER BY display_name, id LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let accounts = rows.prefix(limit).map(Self.account(from:))
+            let accounts = try rows.prefix(limit).map(Self.account(from:))
             return Page(items: Array(accounts), nextCursor: rows.count > limit ? accounts.last?.id.description : nil)
         }
     }
@@ -109,7 +109,7 @@ extension VetNetStore {
     public func credentials(email: String) async throws -> StoredCredentials? {
         try await writer.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM staff_user WHERE email = ?", arguments: [email.lowercased()]).map {
-                StoredCredentials(account: Self.account(from: $0), passwordHash: $0["password_hash"])
+                StoredCredentials(account: try Self.account(from: $0), passwordHash: $0["password_hash"])
             }
         }
     }
@@ -127,9 +127,9 @@ extension VetNetStore {
                          arguments: [id.description, practiceID.description]).map(account(from:))
     }
 
-    static func account(from row: Row) -> StaffAccount {
+    static func account(from row: Row) throws -> StaffAccount {
         StaffAccount(
-            id: UserID(uuidString: row["id"])!, practiceID: PracticeID(uuidString: row["practice_id"])!,
+            id: try row.identifier("id"), practiceID: try row.identifier("practice_id"),
             email: row["email"], displayName: row["display_name"], role: Role(rawValue: row["role"]) ?? .receptionist,
             disabled: row["disabled"], createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast, version: row["version"])
     }

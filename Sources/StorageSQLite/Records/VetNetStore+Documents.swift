@@ -94,7 +94,7 @@ extension VetNetStore {
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM document WHERE patient_id = ? AND practice_id = ? ORDER BY created_at DESC",
                                         arguments: [patientID.description, scope.practiceID.description])
             try self.appendAudit(AuditRecord(action: "record.document.list", resourceType: "patient", resourceID: patientID.description), scope: scope, db: db)
-            return rows.map(Self.document(from:))
+            return try rows.map(Self.document(from:))
         }
     }
 
@@ -107,7 +107,7 @@ extension VetNetStore {
             }
             try self.appendAudit(AuditRecord(action: "record.document.download", resourceType: "document", resourceID: UUIDText.lowercase(id)),
                                  scope: scope, db: db)
-            return Self.document(from: row)
+            return try Self.document(from: row)
         }
         guard let directory = documentsDirectory,
               let sealed = FileManager.default.contents(atPath: directory.appendingPathComponent(info.sha256).path) else {
@@ -146,8 +146,8 @@ extension VetNetStore {
         return removed
     }
 
-    static func document(from row: Row) -> DocumentInfo {
-        DocumentInfo(id: UUIDText.parse(row["id"])!, patientID: Identifier(uuidString: row["patient_id"])!, fileName: row["file_name"],
+    static func document(from row: Row) throws -> DocumentInfo {
+        DocumentInfo(id: try row.uuid("id"), patientID: try row.identifier("patient_id"), fileName: row["file_name"],
                      contentType: row["content_type"], byteCount: row["byte_count"], sha256: row["sha256"],
                      createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
     }

@@ -31,7 +31,7 @@ extension VetNetStore {
         let staff = try Row.fetchAll(db, sql: "SELECT * FROM staff_user WHERE practice_id = ? ORDER BY display_name, id",
                                      arguments: practiceArgument).map(Self.account(from:))
         let owners = try Row.fetchAll(db, sql: "SELECT * FROM owner WHERE practice_id = ? ORDER BY last_name, first_name, id",
-                                      arguments: practiceArgument).map { Self.owner(from: $0).value }
+                                      arguments: practiceArgument).map { try Self.owner(from: $0).value }
 
         let stamps = try entryStamps(db: db, practiceID: practiceID)
         // Most patients of a migrated practice have a history; a freshly imported one has
@@ -46,7 +46,7 @@ extension VetNetStore {
                                               arguments: practiceArgument)
         var patients: [ExportedPatient] = []
         while let row = try patientRows.next() {
-            let patient = Self.patient(from: row).value
+            let patient = try Self.patient(from: row).value
             let id = patient.id.description
             let record = withEntries.contains(id) ? try self.record(db: db, practiceID: practiceID, patient: patient) : MedicalRecord(patient: patient)
             patients.append(ExportedPatient(record: record, archivedAt: (row["archived_at"] as String?).flatMap(Timestamp.date),
@@ -78,7 +78,7 @@ extension VetNetStore {
         let appointments = try Row.fetchAll(db, sql: """
             SELECT \(Self.appointmentColumns()), reason, created_at FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
             """, arguments: [practiceID.description]).map { row in
-            let stored = Self.appointment(from: row)
+            let stored = try Self.appointment(from: row)
             let count = Self.appointmentColumnNames.count
             return ExportedAppointment(appointment: stored.value, reason: row[count],
                                        bookedAt: Timestamp.date(row[count + 1] as String).map(Self.exportedInstant) ?? .distantPast,

@@ -139,7 +139,7 @@ extension VetNetStore {
                 vaccinations += try Row.fetchAll(db, sql: "SELECT * FROM vaccination WHERE patient_id = ? AND practice_id = ?",
                                                  arguments: [id, scope.practiceID.description]).map(Self.vaccination(from:))
             }
-            for row in rows { names[Identifier(uuidString: row["patient_id"])!] = row["patient_name"] }
+            for row in rows { names[try row.identifier("patient_id")] = row["patient_name"] }
             let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
             try self.appendAudit(AuditRecord(action: "record.vaccinations_due.read", resourceType: "vaccination",
                                              detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope, db: db)
@@ -154,19 +154,19 @@ extension VetNetStore {
         let filter = "WHERE patient_id = ? AND practice_id = ?"
         let day = { (text: String?) in text.flatMap { RecordCalendar.date(fromISODay: $0) } }
         let weights = try Row.fetchAll(db, sql: "SELECT * FROM weight \(filter) ORDER BY measured_at", arguments: args).map { row in
-            WeightMeasurement(id: Identifier(uuidString: row["id"])!, patientID: patient.id, value: Decimal(string: row["value"]) ?? 0,
+            WeightMeasurement(id: try row.identifier("id"), patientID: patient.id, value: Decimal(string: row["value"]) ?? 0,
                               unit: WeightUnit(rawValue: row["unit"]) ?? .kg, measuredAt: Timestamp.date(row["measured_at"] as String) ?? .distantPast)
         }
         let problems = try Row.fetchAll(db, sql: "SELECT * FROM problem \(filter) ORDER BY created_at", arguments: args).map { row in
-            Problem(id: Identifier(uuidString: row["id"])!, patientID: patient.id, name: row["name"],
+            Problem(id: try row.identifier("id"), patientID: patient.id, name: row["name"],
                     status: Problem.Status(rawValue: row["status"]) ?? .active, onsetDate: day(row["onset_date"]), resolvedDate: day(row["resolved_date"]))
         }
         let allergies = try Row.fetchAll(db, sql: "SELECT * FROM allergy \(filter) ORDER BY created_at", arguments: args).map { row in
-            Allergy(id: Identifier(uuidString: row["id"])!, patientID: patient.id, substance: row["substance"], reaction: row["reaction"],
+            Allergy(id: try row.identifier("id"), patientID: patient.id, substance: row["substance"], reaction: row["reaction"],
                     severity: Allergy.Severity(rawValue: row["severity"]) ?? .severe)
         }
         let medications = try Row.fetchAll(db, sql: "SELECT * FROM medication \(filter) ORDER BY start_date", arguments: args).map { row in
-            Medication(id: Identifier(uuidString: row["id"])!, patientID: patient.id, drug: row["drug"],
+            Medication(id: try row.identifier("id"), patientID: patient.id, drug: row["drug"],
                        concentrationMgPerML: Decimal(string: row["concentration_mg_per_ml"]) ?? 0, doseMgPerKg: Decimal(string: row["dose_mg_per_kg"]) ?? 0,
                        route: Medication.Route(rawValue: row["route"]) ?? .oral, frequency: row["frequency"],
                        startDate: day(row["start_date"]) ?? .distantPast, endDate: day(row["end_date"]))
@@ -176,7 +176,7 @@ extension VetNetStore {
         let addenda = try Row.fetchAll(db, sql: "SELECT * FROM note_addendum \(filter) ORDER BY created_at", arguments: args).map { row -> Addendum in
             let id: String = row["id"]
             let text = try cipher.open(row["sealed_text"], context: "\(practiceID)/addendum/\(id)")
-            return Addendum(id: Identifier(uuidString: id)!, noteID: Identifier(uuidString: row["note_id"])!,
+            return Addendum(id: try row.identifier("id"), noteID: try row.identifier("note_id"),
                             author: NoteAuthor(id: UserID(uuidString: row["author_id"]) ?? UserID(), displayName: row["author_name"]),
                             createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast, text: String(decoding: text, as: UTF8.self))
         }
@@ -189,15 +189,15 @@ extension VetNetStore {
                          arguments: [patientID, practiceID.description]).map { row in
             let id: String = row["id"]
             let text = try JSONDecoder().decode(NoteText.self, from: try cipher.open(row["sealed_text"], context: "\(practiceID)/note/\(id)"))
-            return ClinicalNote(id: Identifier(uuidString: id)!, patientID: Identifier(uuidString: patientID)!,
+            return ClinicalNote(id: try row.identifier("id"), patientID: try row.identifier("patient_id"),
                                 author: NoteAuthor(id: UserID(uuidString: row["author_id"]) ?? UserID(), displayName: row["author_name"]),
                                 createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast,
                                 subjective: text.subjective, objective: text.objective, assessment: text.assessment, plan: text.plan)
         }
     }
 
-    static func vaccination(from row: Row) -> Vaccination {
-        Vaccination(id: Identifier(uuidString: row["id"])!, patientID: Identifier(uuidString: row["patient_id"])!, vaccine: row["vaccine"],
+    static func vaccination(from row: Row) throws -> Vaccination {
+        Vaccination(id: try row.identifier("id"), patientID: try row.identifier("patient_id"), vaccine: row["vaccine"],
                     administeredDate: RecordCalendar.date(fromISODay: row["administered_date"]) ?? .distantPast, batchNumber: row["batch"],
                     nextDueDate: (row["next_due_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) })
     }

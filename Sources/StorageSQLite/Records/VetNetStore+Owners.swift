@@ -100,12 +100,12 @@ extension VetNetStore {
         try Row.fetchOne(db, sql: "SELECT * FROM owner WHERE id = ? AND practice_id = ?", arguments: [id, practiceID.description]).map(owner(from:))
     }
 
-    static func owner(from row: Row) -> Versioned<Owner> {
+    static func owner(from row: Row) throws -> Versioned<Owner> {
         let decoder = JSONDecoder()
         func decode<T: Decodable>(_ type: T.Type, _ column: String) -> T? {
             (row[column] as String?).flatMap { try? decoder.decode(T.self, from: Data($0.utf8)) }
         }
-        let owner = Owner(id: Identifier(uuidString: row["id"])!, firstName: row["first_name"], lastName: row["last_name"], email: row["email"],
+        let owner = Owner(id: try row.identifier("id"), firstName: row["first_name"], lastName: row["last_name"], email: row["email"],
                           phones: decode([PhoneNumber].self, "phones") ?? [], address: decode(PostalAddress.self, "address"),
                           communication: decode(CommunicationPreferences.self, "communication") ?? .init(), notes: row["notes"])
         return Versioned(owner, version: row["version"])

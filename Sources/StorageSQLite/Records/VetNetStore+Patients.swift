@@ -125,8 +125,8 @@ extension VetNetStore {
             sql += " ORDER BY p.name, p.id LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let items = rows.prefix(limit).map { row in
-                PatientSummary(patient: Self.patient(from: row), ownerName: "\(row["owner_first"] as String) \(row["owner_last"] as String)")
+            let items = try rows.prefix(limit).map { row in
+                PatientSummary(patient: try Self.patient(from: row), ownerName: "\(row["owner_first"] as String) \(row["owner_last"] as String)")
             }
             try self.appendAudit(AuditRecord(action: "patient.search", resourceType: "patient", detail: "results=\(items.count)"), scope: scope, db: db)
             return Page(items: Array(items), nextCursor: rows.count > limit ? items.last?.patient.value.id.description : nil)
@@ -215,15 +215,15 @@ extension VetNetStore {
         try Row.fetchOne(db, sql: "SELECT * FROM patient WHERE id = ? AND practice_id = ?", arguments: [id, practiceID.description]).map(patient(from:))
     }
 
-    static func patient(from row: Row) -> Versioned<Patient> {
+    static func patient(from row: Row) throws -> Versioned<Patient> {
         let alertsJSON: String = row["alerts"]
         let patient = Patient(
-            id: Identifier(uuidString: row["id"])!, medicalRecordNumber: row["mrn"], name: row["name"],
+            id: try row.identifier("id"), medicalRecordNumber: row["mrn"], name: row["name"],
             species: Species(rawValue: row["species"]) ?? .other, breed: row["breed"], sex: Patient.Sex(rawValue: row["sex"]) ?? .unknown,
             birthDate: (row["birth_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) }, birthDateEstimated: row["birth_date_estimated"], colour: row["colour"],
             microchip: row["microchip"], status: Patient.Status(rawValue: row["status"]) ?? .active,
             alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [],
-            ownerID: Identifier(uuidString: row["owner_id"])!, coOwnerID: (row["co_owner_id"] as String?).flatMap(Identifier.init(uuidString:)))
+            ownerID: try row.identifier("owner_id"), coOwnerID: (row["co_owner_id"] as String?).flatMap(Identifier.init(uuidString:)))
         return Versioned(patient, version: row["version"])
     }
 

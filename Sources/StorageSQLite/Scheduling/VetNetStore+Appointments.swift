@@ -137,7 +137,7 @@ extension VetNetStore {
             try Row.fetchAll(db, sql: """
                 SELECT \(Self.appointmentColumns(prefix: "a.")), p.species FROM appointment a JOIN patient p ON p.id = a.patient_id
                 WHERE a.practice_id = ? AND a.status = 'completed' AND a.actual_minutes IS NOT NULL ORDER BY a.start_ms
-                """, arguments: [scope.practiceID.description]).map { (Self.appointment(from: $0).value, $0[Self.appointmentColumnNames.count]) }
+                """, arguments: [scope.practiceID.description]).map { (try Self.appointment(from: $0).value, $0[Self.appointmentColumnNames.count]) }
         }
     }
 
@@ -178,15 +178,22 @@ extension VetNetStore {
     }
 
     /// Decodes a row whose first columns are ``appointmentColumnNames``.
-    static func appointment(from row: Row) -> Versioned<Appointment> {
+    static func appointment(from row: Row) throws -> Versioned<Appointment> {
         let startMs: Int64 = row[7], endMs: Int64 = row[8], occupiedEnd: Int64 = row[9]
+        func uuid(_ index: Int, _ column: String) throws -> UUID {
+            guard let uuid = (row[index] as String?).flatMap(UUIDText.parse) else { throw StoreCorruption(column: "appointment.\(column)", reason: "not a UUID") }
+            return uuid
+        }
+        guard let time = TimeRange(start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs)), occupiedEnd >= endMs else {
+            throw StoreCorruption(column: "appointment.end_ms", reason: "does not end after it starts")
+        }
         let appointment = Appointment(
-            id: Identifier(uuidString: row[0])!, practiceID: PracticeID(uuidString: row[1])!,
-            patientID: UUIDText.parse(row[2])!, clinicianID: UUIDText.parse(row[3])!,
-            appointmentTypeID: Identifier(uuidString: row[4])!, roomType: (row[5] as String?).flatMap(RoomType.init(rawValue:)),
+            id: Identifier(try uuid(0, "id")), practiceID: PracticeID(try uuid(1, "practice_id")),
+            patientID: try uuid(2, "patient_id"), clinicianID: try uuid(3, "clinician_id"),
+            appointmentTypeID: Identifier(try uuid(4, "appointment_type_id")), roomType: (row[5] as String?).flatMap(RoomType.init(rawValue:)),
             roomID: (row[6] as String?).flatMap(Identifier.init(uuidString:)),
-            time: TimeRange(start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs))!,
-            bufferAfterMinutes: Int((occupiedEnd - endMs) / 60_000), status: AppointmentStatus(rawValue: row[10]) ?? .booked,
+            time: time,
+            bufferAfterMinutes: Int(clamping: (occupiedEnd - endMs) / 60_000), status: AppointmentStatus(rawValue: row[10]) ?? .booked,
             checkedInAt: (row[11] as Int64?).map(Timestamp.date(milliseconds:)),
             startedAt: (row[12] as Int64?).map(Timestamp.date(milliseconds:)),
             completedAt: (row[13] as Int64?).map(Timestamp.date(milliseconds:)),

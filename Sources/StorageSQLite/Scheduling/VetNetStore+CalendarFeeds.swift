@@ -7,8 +7,7 @@ extension VetNetStore {
     /// Records a feed token for a clinician by its SHA-256 (audited).
     public func createCalendarFeed(tokenHash: String, clinicianID: Identifier<Clinician>, scope: AccessScope) async throws {
         try await write { db in
-            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinician WHERE id = ? AND practice_id = ?",
-                                   arguments: [clinicianID.description, scope.practiceID.description])! > 0 else {
+            guard try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinician WHERE id = ? AND practice_id = ?", arguments: [clinicianID.description, scope.practiceID.description]) ?? 0) > 0 else {
                 throw DomainError.notFound(resource: "clinician")
             }
             try db.execute(sql: "INSERT INTO calendar_feed (token_hash, practice_id, clinician_id, created_at) VALUES (?, ?, ?, ?)",
@@ -37,7 +36,7 @@ extension VetNetStore {
     public func calendarFeed(tokenHash: String) async throws -> (PracticeID, Identifier<Clinician>)? {
         try await writer.read { db in
             try Row.fetchOne(db, sql: "SELECT practice_id, clinician_id FROM calendar_feed WHERE token_hash = ? AND revoked_at IS NULL",
-                             arguments: [tokenHash]).map { (PracticeID(uuidString: $0["practice_id"])!, Identifier(uuidString: $0["clinician_id"])!) }
+                             arguments: [tokenHash]).map { (try $0.identifier("practice_id"), try $0.identifier("clinician_id")) }
         }
     }
 

@@ -11,7 +11,7 @@ extension VetNetStore {
     public func createRoom(_ room: Room, scope: AccessScope) async throws -> Room {
         try room.validate()
         try await write { db in
-            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ?", arguments: [scope.practiceID.description, room.name])! > 0 {
+            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ?", arguments: [scope.practiceID.description, room.name]) ?? 0) > 0 {
                 throw ValidationError(field: "name", message: "is already the name of another room")
             }
             try Self.insertRoom(room, practiceID: scope.practiceID, db: db)
@@ -33,7 +33,7 @@ extension VetNetStore {
 
     static func rooms(db: Database, practiceID: PracticeID) throws -> [Room] {
         try Row.fetchAll(db, sql: "SELECT * FROM room WHERE practice_id = ? ORDER BY name", arguments: [practiceID.description]).map {
-            Room(id: Identifier(uuidString: $0["id"])!, name: $0["name"], type: RoomType(rawValue: $0["type"]) ?? .exam, isActive: $0["active"])
+            Room(id: try $0.identifier("id"), name: $0["name"], type: RoomType(rawValue: $0["type"]) ?? .exam, isActive: $0["active"])
         }
     }
 
@@ -43,8 +43,7 @@ extension VetNetStore {
     public func createAppointmentType(_ type: AppointmentType, scope: AccessScope) async throws -> AppointmentType {
         try type.validate()
         try await write { db in
-            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ?",
-                                arguments: [scope.practiceID.description, type.name])! > 0 {
+            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ?", arguments: [scope.practiceID.description, type.name]) ?? 0) > 0 {
                 throw ValidationError(field: "name", message: "is already the name of another appointment type")
             }
             try Self.insertAppointmentType(type, practiceID: scope.practiceID, db: db)
@@ -81,7 +80,7 @@ extension VetNetStore {
         try availability.validate()
         return try await write { db in
             let id = availability.clinicianID.description
-            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinician WHERE id = ? AND practice_id = ?", arguments: [id, scope.practiceID.description])! > 0 else {
+            guard try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinician WHERE id = ? AND practice_id = ?", arguments: [id, scope.practiceID.description]) ?? 0) > 0 else {
                 throw DomainError.notFound(resource: "clinician")
             }
             let current = try Int.fetchOne(db, sql: "SELECT version FROM clinician_availability WHERE clinician_id = ?", arguments: [id])

@@ -56,11 +56,11 @@ extension VetNetStore {
             guard let specialty = Specialty(rawValue: item["specialty"]) else { continue }
             expertise[item["clinician_id"], default: []].append(Expertise(specialty: specialty, proficiency: item["proficiency"], years: item["years"]))
         }
-        return rows.map { row in
+        return try rows.map { row in
             let id: String = row["id"]
             let speciesJSON: String = row["species"]
             let species = ((try? JSONDecoder().decode([String].self, from: Data(speciesJSON.utf8))) ?? []).compactMap(Species.init(rawValue:))
-            let clinician = Clinician(id: Identifier(uuidString: id)!, userID: (row["user_id"] as String?).flatMap(UserID.init(uuidString:)),
+            let clinician = Clinician(id: try row.identifier("id"), userID: (row["user_id"] as String?).flatMap(UserID.init(uuidString:)),
                                       displayName: row["display_name"], credentials: row["credentials"], expertise: expertise[id] ?? [],
                                       species: Set(species), maxAppointmentsPerDay: row["max_appointments_per_day"],
                                       complexityCeiling: row["complexity_ceiling"])

@@ -84,8 +84,8 @@ extension VetNetStore {
             sql += " ORDER BY assessed_at_ms DESC LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let items = rows.prefix(limit).map { row in
-                StoredAssessment(id: Identifier(uuidString: row["id"])!, patientID: patientID, assessorID: row["assessor_id"],
+            let items = try rows.prefix(limit).map { row in
+                StoredAssessment(id: try row.identifier("id"), patientID: patientID, assessorID: row["assessor_id"],
                                  arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
                                  assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]),
                                  level: TriageLevel(rawValue: row["level"]) ?? .red, rulesVersion: row["rules_version"],
@@ -122,7 +122,7 @@ extension VetNetStore {
                 WHERE q.practice_id = ? AND q.status IN ('waiting', 'inTreatment')
                 """, arguments: [scope.practiceID.description]).map { row in
                 let alertsJSON: String = row["alerts"]
-                return QueuedPatient(entry: Self.queueEntry(from: row), name: row["name"], medicalRecordNumber: row["mrn"], species: row["species"],
+                return QueuedPatient(entry: try Self.queueEntry(from: row), name: row["name"], medicalRecordNumber: row["mrn"], species: row["species"],
                                      alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [])
             }
         }
@@ -141,8 +141,8 @@ extension VetNetStore {
                          arguments: [scope.practiceID.description, text(patientID)]).map(queueEntry(from:))
     }
 
-    static func queueEntry(from row: Row) -> QueueEntry {
-        QueueEntry(assessmentID: Identifier(uuidString: row["assessment_id"])!, patientID: UUIDText.parse(row["patient_id"])!,
+    static func queueEntry(from row: Row) throws -> QueueEntry {
+        QueueEntry(assessmentID: try row.identifier("assessment_id"), patientID: try row.uuid("patient_id"),
                    level: TriageLevel(rawValue: row["level"]) ?? .red, arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
                    assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]), status: QueueStatus(rawValue: row["status"]) ?? .waiting,
                    statusChangedAt: Timestamp.date(milliseconds: row["status_changed_at_ms"]))
