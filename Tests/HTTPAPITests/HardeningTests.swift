@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -136,6 +137,24 @@ struct HardeningTests {
                 #expect(response.status == .badRequest)
                 let fields = try Problem(response).errors?.map(\.field)
                 #expect(fields == ["limit"])
+            }
+            try await Self.expectAlive(client)
+        }
+    }
+
+    @Test("a row damaged outside VetNet fails the request that reads it with a 500, and the server keeps serving")
+    func damagedRow() async throws {
+        let fixture = try await ScheduleFixture.make()
+        try await fixture.app.store.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "UPDATE patient SET owner_id = 'not-a-uuid' WHERE id = ?", arguments: [fixture.patient.id.description])
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        try await fixture.app.test { client in
+            let token = try await client.login("receptionist@alpha.example")
+            try await client.call("/api/v1/patients/\(fixture.patient.id)", token: token) { response in
+                #expect(response.status == .internalServerError)
+                #expect(!String(buffer: response.body).contains("not-a-uuid"))
             }
             try await Self.expectAlive(client)
         }
