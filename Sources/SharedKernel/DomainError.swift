@@ -10,3 +10,21 @@ public enum DomainError: Error, Hashable, Sendable {
     /// The caller's role does not allow the action.
     case forbidden(action: String)
 }
+
+/// A value that must be unique — a microchip, a room's name, an account's email — is already
+/// taken. Maps to HTTP 409 naming the field: the request was well formed, it collides with
+/// what exists.
+public struct UniquenessConflict: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The field whose value is taken.
+    public let field: String
+    /// Why, for a person.
+    public let message: String
+
+    /// Creates the conflict.
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { "\(field): \(message)" }
+}

@@ -27,7 +27,7 @@ enum ConstraintRefusal {
         switch error.extendedResultCode {
         case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY:
             let (table, field) = column(in: message, after: "UNIQUE constraint failed:")
-            return ValidationError(field: field ?? "body", message: "is already used by another \(table ?? "record") of this practice")
+            return UniquenessConflict(field: field ?? "body", message: "is already used by another \(table ?? "record") of this practice")
         case .SQLITE_CONSTRAINT_NOTNULL:
             let (_, field) = column(in: message, after: "NOT NULL constraint failed:")
             return ValidationError(field: field ?? "body", message: "is required")

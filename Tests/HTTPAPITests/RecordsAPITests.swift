@@ -142,7 +142,7 @@ struct RecordsAPITests {
                 #expect(page.items.isEmpty)
             }
             try await client.call("/api/v1/patients", .post, token: token, json: #"{"name":"Sneaky","species":"dog","ownerId":"\#(ownerB.id)"}"#) {
-                #expect($0.status == .unprocessableContent)
+                #expect($0.status == .notFound)
             }
         }
     }

@@ -89,7 +89,7 @@ struct AuditChainTests {
     func atomicWithChange() async throws {
         let fixture = try await TwoPractices.make()
         let before = try await fixture.store.verifyAuditChain().checked
-        await #expect(throws: SharedKernel.ValidationError.self) {
+        await #expect(throws: UniquenessConflict.self) {
             _ = try await fixture.store.createUser(scope: fixture.scope(fixture.adminA), email: "admin@beta.example",
                                                    displayName: "Duplicate", role: .technician, passwordHash: "x")
         }

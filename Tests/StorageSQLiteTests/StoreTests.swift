@@ -117,7 +117,8 @@ struct StoreTests {
         #expect(first.medicalRecordNumber == "P-000001")
         #expect(second.medicalRecordNumber == "P-000002")
         #expect(otherPractice.medicalRecordNumber == "P-000001")
-        await #expect(throws: SharedKernel.ValidationError(field: "ownerId", message: "is not an owner of this practice")) {
+        // Another practice's owner is not found, exactly like one that does not exist.
+        await #expect(throws: DomainError.notFound(resource: "owner")) {
             _ = try await fixture.store.createPatient(Patient(name: "Sneaky", species: .dog, ownerID: ownerB.id), scope: scopeA)
         }
     }

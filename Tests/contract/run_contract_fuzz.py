@@ -38,6 +38,9 @@ from typing import Callable
 
 SCHEMATHESIS_VERSION = "4.32.5"
 DEMO_DOMAIN = "riverside-vets.example"
+# The demo administrator (Sources/HTTPAPI/Demo/DemoPracticeData.swift). The sign-in banner
+# `serve --demo` prints goes to a pipe here, where it stays buffered until the process exits,
+# so the harness knows the administrator's address and finds the other accounts through the API.
 DEMO_ADMIN_EMAIL = f"fiona.campbell@{DEMO_DOMAIN}"
 PHASES = "examples,coverage,fuzzing,stateful"
 # Operations that end or disturb the run that calls them; fuzzed only in isolated runs.
@@ -206,9 +209,25 @@ class RestartTolerantProxy:
                 generation = self._generation
             threading.Thread(target=self._relay, args=(client, generation), name="proxy-relay", daemon=True).start()
 
-    def _connect_upstream(self, generation: int) -> socket.socket | None:
+    @staticmethod
+    def _client_gone(client: socket.socket) -> bool:
+        timeout = client.gettimeout()
+        client.setblocking(False)
+        try:
+            return client.recv(1, socket.MSG_PEEK) == b""
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
+        finally:
+            client.settimeout(timeout)
+
+    def _connect_upstream(self, client: socket.socket, generation: int) -> socket.socket | None:
+        """Waits for the server (it may be restarting), as long as the client is still there."""
         deadline = time.monotonic() + self._wait_seconds
         while not self._closed.is_set() and time.monotonic() < deadline and generation == self._generation:
+            if self._client_gone(client):
+                return None
             try:
                 return socket.create_connection(("127.0.0.1", self._upstream_port()), timeout=2)
             except OSError:
@@ -230,7 +249,7 @@ class RestartTolerantProxy:
             first = client.recv(65536)
             if not first or self._is_quarantined(request_key(first)):
                 return
-            upstream = self._connect_upstream(generation)
+            upstream = self._connect_upstream(client, generation)
             if upstream is None or generation != self._generation:
                 return
             upstream.settimeout(None)

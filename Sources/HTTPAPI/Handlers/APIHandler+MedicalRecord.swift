@@ -106,7 +106,8 @@ extension APIHandler {
         case .failure(.invalidPrescription(let validation)):
             throw validation
         case .failure(let error):
-            throw ValidationError(field: "weight", message: error.description)
+            // The request is sound; the record lacks a current weight: a conflict with its state.
+            throw DomainError.conflict(error.description)
         }
     }
 

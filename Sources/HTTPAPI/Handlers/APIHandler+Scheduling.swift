@@ -110,7 +110,7 @@ extension APIHandler {
         guard range.duration <= 31 * 86_400 else { throw ValidationError(field: "to", message: "the period is at most 31 days") }
         let snapshot = try await scheduling.snapshot(scope: caller.scope, range: range)
         let typeID: Identifier<AppointmentType> = try Self.identifier(input.query.appointmentTypeId, resource: "appointment type")
-        guard let type = snapshot.types.first(where: { $0.id == typeID }) else { throw ValidationError(field: "appointmentTypeId", message: "is not an appointment type of this practice") }
+        guard let type = snapshot.types.first(where: { $0.id == typeID }) else { throw DomainError.notFound(resource: "appointment type") }
         let clinicianID = try input.query.clinicianId.map { (text: String) -> UUID in
             guard let id = UUIDText.parse(text) else { throw ValidationError(field: "clinicianId", message: "must be a UUID") }
             return id

@@ -26,7 +26,8 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
         case let error as ServerError:
             // The OpenAPI runtime wraps handler and decoding errors; the cause decides the answer.
             if error.underlyingError is ServerError || error.underlyingError is ValidationError || error.underlyingError is DomainError
-                || error.underlyingError is APIError || error.underlyingError is DecodingError || error.underlyingError is HTTPError {
+                || error.underlyingError is APIError || error.underlyingError is DecodingError || error.underlyingError is HTTPError
+                || error.underlyingError is UniquenessConflict {
                 return problem(for: error.underlyingError, logger: logger)
             }
             if String(describing: type(of: error.underlyingError)) == "RuntimeError" {
@@ -41,6 +42,9 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
             let (field, message) = Self.describe(error)
             return (ProblemDetails(status: .badRequest, detail: "The request body is not valid: \(field): \(message)",
                                    errors: [FieldError(field: field, message: message)]), [:])
+        case let error as UniquenessConflict:
+            return (ProblemDetails(status: .conflict, detail: "\(error.field) \(error.message).",
+                                   errors: [FieldError(field: error.field, message: error.message)]), [:])
         case let error as DomainError:
             switch error {
             case .notFound(let resource):

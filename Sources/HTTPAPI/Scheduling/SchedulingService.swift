@@ -156,9 +156,9 @@ struct SchedulingService: Sendable {
         let day = try bookingDay(of: start, practice: data.practice)
         let snapshot = try Snapshot(data: data, range: day)
         guard let type = snapshot.types.first(where: { $0.id == typeID }) else {
-            throw ValidationError(field: "appointmentTypeId", message: "is not an appointment type of this practice")
+            throw DomainError.notFound(resource: "appointment type")
         }
-        guard snapshot.clinician(clinicianID) != nil else { throw ValidationError(field: "clinicianId", message: "is not a clinician of this practice") }
+        guard snapshot.clinician(clinicianID) != nil else { throw DomainError.notFound(resource: "clinician") }
         let minutes = durationMinutes ?? type.defaultDurationMinutes
         let query = SlotQuery(range: day, appointmentType: type, durationMinutes: minutes, clinicianID: clinicianID)
         var appointment = try Appointment.book(practiceID: practiceID, patientID: patientID, clinicianID: clinicianID, type: type,

@@ -20,7 +20,7 @@ extension VetNetStore {
                                    role: role, disabled: false, createdAt: clock.now(), version: 1)
         return try await write { db in
             if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staff_user WHERE email = ?", arguments: [account.email]) ?? 0) > 0 {
-                throw ValidationError(field: "email", message: "is already used by another account")
+                throw UniquenessConflict(field: "email", message: "is already used by another account")
             }
             try db.execute(
                 sql: """

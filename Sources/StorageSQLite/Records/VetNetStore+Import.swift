@@ -56,6 +56,10 @@ extension VetNetStore {
                     let issue = ImportRowIssue(line: line, errors: error.errors)
                     guard skipRefused else { throw PatientImportError.invalidRows([issue]) }
                     refused.append(issue)
+                } catch let error as UniquenessConflict {
+                    let issue = ImportRowIssue(line: line, errors: [FieldError(field: error.field, message: error.message)])
+                    guard skipRefused else { throw PatientImportError.invalidRows([issue]) }
+                    refused.append(issue)
                 }
                 if let progress, (index + 1) % 500 == 0 || index + 1 == plan.patients.count { progress(index + 1, plan.patients.count) }
             }

@@ -94,7 +94,7 @@ extension VetNetStore {
                                                Timestamp.string(note.createdAt), sealed])
                 case .addendum(let addendum):
                     guard let note = try self.notes(db: db, practiceID: scope.practiceID, patientID: pid).first(where: { $0.id == addendum.noteID }) else {
-                        throw ValidationError(field: "noteId", message: "is not a note of this patient")
+                        throw DomainError.notFound(resource: "note")
                     }
                     try addendum.validate(for: note, now: now)
                     let sealed = try self.cipher.seal(Data(addendum.text.utf8), context: "\(practice)/addendum/\(addendum.id)")

@@ -161,7 +161,7 @@ extension VetNetStore {
                             // A patient registered as archived starts its retention period now.
                             patient.coOwnerID?.description, patient.status == .archived ? now : nil, now, now])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("microchip") == true {
-            throw ValidationError(field: "microchip", message: "is already recorded for another patient of this practice")
+            throw UniquenessConflict(field: "microchip", message: "is already recorded for another patient of this practice")
         }
         // A new patient has no search row yet; skipping reindexPatient's DELETE matters, as
         // FTS5 can only find a row by an UNINDEXED column by scanning the whole table.
@@ -174,7 +174,7 @@ extension VetNetStore {
             guard let owner else { continue }
             let exists = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM owner WHERE id = ? AND practice_id = ?",
                                           arguments: [owner.description, scope.practiceID.description]) ?? 0
-            if exists == 0 { throw ValidationError(field: field, message: "is not an owner of this practice") }
+            if exists == 0 { throw DomainError.notFound(resource: "owner") }
         }
     }
 

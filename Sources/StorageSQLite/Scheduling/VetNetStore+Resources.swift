@@ -12,7 +12,7 @@ extension VetNetStore {
         try room.validate()
         try await write { db in
             if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ?", arguments: [scope.practiceID.description, room.name]) ?? 0) > 0 {
-                throw ValidationError(field: "name", message: "is already the name of another room")
+                throw UniquenessConflict(field: "name", message: "is already the name of another room")
             }
             try Self.insertRoom(room, practiceID: scope.practiceID, db: db)
             try self.appendAudit(AuditRecord(action: "room.create", resourceType: "room", resourceID: room.id.description), scope: scope, db: db)
@@ -44,7 +44,7 @@ extension VetNetStore {
         try type.validate()
         try await write { db in
             if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ?", arguments: [scope.practiceID.description, type.name]) ?? 0) > 0 {
-                throw ValidationError(field: "name", message: "is already the name of another appointment type")
+                throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
             }
             try Self.insertAppointmentType(type, practiceID: scope.practiceID, db: db)
             try self.appendAudit(AuditRecord(action: "appointment_type.create", resourceType: "appointment_type", resourceID: type.id.description),
