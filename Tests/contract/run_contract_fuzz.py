@@ -113,6 +113,7 @@ class SwallowedRequest:
     key: str  # "METHOD /path"
     raw: bytes
     at: float
+    label: str  # the run that sent it
 
 
 def request_key(raw: bytes) -> str:
@@ -162,6 +163,7 @@ class RestartTolerantProxy:
         self._swallowed: list[SwallowedRequest] = []
         self._quarantined: set[str] = set()
         self.refused = Counter()
+        self.label = ""  # the run now talking through the relay
         threading.Thread(target=self._accept, name="proxy-accept", daemon=True).start()
 
     @property
@@ -182,7 +184,6 @@ class RestartTolerantProxy:
             self._generation += 1
             sockets, self._open = self._open, set()
             self._quarantined = set()
-            self._swallowed = []
         for sock in sockets:
             try:
                 sock.shutdown(socket.SHUT_RDWR)
@@ -207,7 +208,8 @@ class RestartTolerantProxy:
             with self._lock:
                 self._open.add(client)
                 generation = self._generation
-            threading.Thread(target=self._relay, args=(client, generation), name="proxy-relay", daemon=True).start()
+            threading.Thread(target=self._relay, args=(client, generation, self.label), name="proxy-relay",
+                             daemon=True).start()
 
     @staticmethod
     def _client_gone(client: socket.socket) -> bool:
@@ -241,7 +243,7 @@ class RestartTolerantProxy:
                 return True
         return False
 
-    def _relay(self, client: socket.socket, generation: int) -> None:
+    def _relay(self, client: socket.socket, generation: int, label: str) -> None:
         upstream: socket.socket | None = None
         request: bytearray | None = None  # the request in flight on this connection, if unanswered
         try:
@@ -285,8 +287,8 @@ class RestartTolerantProxy:
             pass
         finally:
             with self._lock:
-                if request and generation == self._generation:
-                    self._swallowed.append(SwallowedRequest(request_key(bytes(request)), bytes(request), time.time()))
+                if request:
+                    self._swallowed.append(SwallowedRequest(request_key(bytes(request)), bytes(request), time.time(), label))
                 self._open.discard(client)
                 if upstream is not None:
                     self._open.discard(upstream)
@@ -437,6 +439,7 @@ class Server:
             swallowed = self.proxy.take_swallowed()
             if swallowed:
                 crash.operation = swallowed[-1].key
+                crash.during = swallowed[-1].label or crash.during  # a crash may surface after its run ended
                 crash.requests = [curl_for(item.raw, "http://127.0.0.1:8080") for item in swallowed[-3:]]
         self.crashes.append(crash)
         print(f"  !! server went down during the {crash.during} run on {crash.operation} ({crash.exit}): {crash.reason[:160]}",
@@ -493,6 +496,19 @@ class Server:
                 if not self._record_and_restart(f"aborted after hanging, {describe_exit(process.returncode)}", reason):
                     return
                 last_answer = time.monotonic()
+
+    def settle(self, timeout: float = 150) -> bool:
+        """Waits until the server has answered /health three times in a row, one second apart,
+        so that a crash caused at the very end of a run is noticed (and blamed) before the next."""
+        deadline = time.monotonic() + timeout
+        answers = 0
+        while time.monotonic() < deadline:
+            process = self.process
+            answers = answers + 1 if process is not None and process.poll() is None and self.healthy(timeout=2) else 0
+            if answers >= 3:
+                return True
+            time.sleep(1)
+        return False
 
     def stop(self, timeout: float = 30) -> str:
         self._stopping.set()
@@ -589,7 +605,8 @@ def check_names_for(code: str, type_name: str) -> str:
 
 def schemathesis_command(base_url: str, spec: RunSpec, args: argparse.Namespace, report_dir: Path) -> list[str]:
     command = [
-        sys.executable, "-m", "schemathesis.cli", "run", base_url + "/openapi.yaml",
+        sys.executable, "-m", "schemathesis.cli", "--config-file", str(Path(__file__).resolve().parent / "schemathesis.toml"),
+        "run", base_url + "/openapi.yaml",
         "--url", base_url,
         "--phases", PHASES,
         "--checks", "all",
@@ -890,7 +907,9 @@ def main(argv: list[str]) -> int:
         for index, spec in enumerate(specs):
             later = sum(s.reserve for s in specs[index + 1:]) * scale
             allowed = max(budget_end - time.monotonic() - later, spec.reserve * scale, 20)
+            proxy.label = spec.name
             results.append(run_schemathesis(server, proxy.url, spec, args, report_root, allowed))
+            server.settle()
             proxy.reset()
 
         server.current_run = "final health check"
