@@ -38,6 +38,11 @@ extension APIHandler {
 
     func purgeArchived(_ input: Operations.PurgeArchived.Input) async throws -> Operations.PurgeArchived.Output {
         let caller = try await authorize(.administerData, action: "patient.purge", resourceType: "patient")
+        // The contract refuses a missing or different confirmation before the handler runs;
+        // checked again here because nothing may be deleted without it.
+        guard case .json(let body) = input.body, body.confirm == .purge else {
+            throw ValidationError(field: "confirm", message: #"is required to confirm this action ("purge")"#)
+        }
         let summary = try await store.purgeArchivedPatients(scope: caller.scope,
                                                             retentionYears: input.query.retentionYears ?? RetentionPeriod.standard.years)
         return .ok(.init(body: .json(.init(purged: summary.patients, retentionYears: summary.retention.years, appointments: summary.appointments,
