@@ -80,4 +80,77 @@ struct SecurityRegressionTests {
         let availability = try await fixture.app.store.availabilities(scope: scope)[fixture.clinician.id]
         #expect(availability?.value.timeOff.count == 1)
     }
+
+    // MARK: - The sign-in throttle cannot be raced
+
+    /// `count` sign-ins sent at once; their statuses.
+    static func concurrentLogins(_ client: some TestClientProtocol, count: Int, email: @escaping @Sendable (Int) -> String) async throws -> [HTTPResponse.Status] {
+        try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+            for index in 0..<count {
+                let json = #"{"email":"\#(email(index))","password":"wrong-guess-\#(index)"}"#
+                group.addTask { try await client.call("/api/v1/auth/login", .post, token: nil, json: json) { $0.status } }
+            }
+            return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+        }
+    }
+
+    @Test("30 wrong passwords for one account sent at once: only the 10 the limit allows are checked (401), the rest are 429")
+    func concurrentGuessesForOneAccount() async throws {
+        let fixture = try await AppFixture.make()
+        try await fixture.test { client in
+            let statuses = try await Self.concurrentLogins(client, count: 30) { _ in "technician@alpha.example" }
+            #expect(statuses.filter { $0 == .unauthorized }.count == 10)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 20)
+            // Still locked, even with the right password.
+            try await client.call("/api/v1/auth/login", .post, token: nil,
+                                  json: #"{"email":"technician@alpha.example","password":"\#(AppFixture.password)"}"#) { #expect($0.status == .tooManyRequests) }
+        }
+        let checked = try await fixture.store.auditEntries(scope: .system(fixture.practiceA.id), limit: 200, before: nil).items
+            .filter { $0.action == "auth.login" && $0.outcome == .failure }
+        #expect(checked.count == 10)
+    }
+
+    @Test("wrong passwords for many accounts from one address sent at once: only the address's limit is checked, the rest are 429")
+    func concurrentGuessesFromOneAddress() async throws {
+        let fixture = try await AppFixture.make().withThrottle(LoginThrottle(accountLimit: 10, addressLimit: 12))
+        try await fixture.test { client in
+            let statuses = try await Self.concurrentLogins(client, count: 30) { "nobody-\($0)@alpha.example" }
+            #expect(statuses.filter { $0 == .unauthorized }.count == 12)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 18)
+        }
+    }
+
+    @Test("a successful sign-in frees its own place and clears the account's failures")
+    func successSettlesTheReservation() async throws {
+        let throttle = LoginThrottle(accountLimit: 3, addressLimit: 100)
+        let now = Date()
+        for _ in 0..<2 {
+            guard case .proceed(let ticket) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
+                Issue.record("refused under the limit"); return
+            }
+            await throttle.settle(ticket, as: .failed)
+        }
+        guard case .proceed(let ticket) = await throttle.reserve(account: "A@x.example", address: "10.0.0.1", now: now) else {
+            Issue.record("refused under the limit"); return
+        }
+        await throttle.settle(ticket, as: .succeeded)
+        for _ in 0..<3 {
+            guard case .proceed(let ticket) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
+                Issue.record("the failures before the sign-in still counted"); return
+            }
+            await throttle.settle(ticket, as: .failed)
+        }
+        guard case .refused = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
+            Issue.record("a fourth failure in the window was allowed"); return
+        }
+    }
+}
+
+extension AppFixture {
+    /// The same practices and store behind a sign-in throttle of its own.
+    func withThrottle(_ throttle: LoginThrottle) -> AppFixture {
+        let accounts = AccountService(store: store, throttle: throttle)
+        return AppFixture(store: store, services: AppServices(store: store, accounts: accounts, events: services.events), configuration: configuration,
+                          practiceA: practiceA, practiceB: practiceB, accountsA: accountsA, adminB: adminB)
+    }
 }
