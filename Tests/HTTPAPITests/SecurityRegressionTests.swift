@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -125,17 +126,17 @@ struct SecurityRegressionTests {
         let throttle = LoginThrottle(accountLimit: 3, addressLimit: 100)
         let now = Date()
         for _ in 0..<2 {
-            guard case .proceed(let ticket) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
+            guard case .proceed(let ticket, _) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
                 Issue.record("refused under the limit"); return
             }
             await throttle.settle(ticket, as: .failed)
         }
-        guard case .proceed(let ticket) = await throttle.reserve(account: "A@x.example", address: "10.0.0.1", now: now) else {
+        guard case .proceed(let ticket, _) = await throttle.reserve(account: "A@x.example", address: "10.0.0.1", now: now) else {
             Issue.record("refused under the limit"); return
         }
         await throttle.settle(ticket, as: .succeeded)
         for _ in 0..<3 {
-            guard case .proceed(let ticket) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
+            guard case .proceed(let ticket, _) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
                 Issue.record("the failures before the sign-in still counted"); return
             }
             await throttle.settle(ticket, as: .failed)
@@ -143,6 +144,72 @@ struct SecurityRegressionTests {
         guard case .refused = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
             Issue.record("a fourth failure in the window was allowed"); return
         }
+    }
+}
+
+extension SecurityRegressionTests {
+    // MARK: - Refused sign-ins cannot flood the audit trail
+
+    /// Audit entries of refused (throttled) sign-ins, whatever their practice.
+    static func throttledEntries(_ store: VetNetStore) async throws -> [String] {
+        try await store.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT detail FROM audit_entry WHERE action = 'auth.login' AND outcome = 'denied' ORDER BY seq")
+        }
+    }
+
+    @Test("200 refused sign-ins for a locked account write one audit entry, not 200")
+    func throttledAttemptsForOneAccount() async throws {
+        let fixture = try await AppFixture.make()
+        try await fixture.test { client in
+            for index in 0..<10 {
+                try await client.call("/api/v1/auth/login", .post, token: nil,
+                                      json: #"{"email":"technician@alpha.example","password":"wrong-guess-\#(index)"}"#) { #expect($0.status == .unauthorized) }
+            }
+            for batch in 0..<4 {
+                let statuses = try await Self.concurrentLogins(client, count: 50) { _ in "technician@alpha.example" }
+                #expect(statuses.allSatisfy { $0 == .tooManyRequests }, "batch \(batch)")
+            }
+        }
+        let entries = try await Self.throttledEntries(fixture.store)
+        #expect(entries.count == 1)
+        #expect(entries.first?.hasPrefix("throttled (account over its limit)") == true)
+    }
+
+    @Test("200 refused sign-ins for different accounts from a locked address write one audit entry")
+    func throttledAttemptsFromOneAddress() async throws {
+        let fixture = try await AppFixture.make().withThrottle(LoginThrottle(accountLimit: 10, addressLimit: 5))
+        try await fixture.test { client in
+            let first = try await Self.concurrentLogins(client, count: 5) { "first-\($0)@alpha.example" }
+            #expect(first.allSatisfy { $0 == .unauthorized })
+            let refused = try await Self.concurrentLogins(client, count: 200) { "spray-\($0)@alpha.example" }
+            #expect(refused.allSatisfy { $0 == .tooManyRequests })
+        }
+        let entries = try await Self.throttledEntries(fixture.store)
+        #expect(entries == ["throttled (address over its limit)"])
+    }
+
+    @Test("refusals without entries of their own are counted and reported once the window has passed")
+    func unauditedRefusalsAreReported() async throws {
+        let throttle = LoginThrottle(window: 60, accountLimit: 2, addressLimit: 100)
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        for _ in 0..<2 {
+            guard case .proceed(let ticket, nil) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start) else {
+                Issue.record("refused under the limit"); return
+            }
+            await throttle.settle(ticket, as: .failed)
+        }
+        var audited: [String] = []
+        for second in 0..<30 {
+            guard case .refused(_, let audit) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start.addingTimeInterval(Double(second))) else {
+                Issue.record("allowed over the limit"); return
+            }
+            if let audit { audited.append(audit) }
+        }
+        #expect(audited == ["throttled (account over its limit)"])
+        guard case .proceed(_, let unreported?) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start.addingTimeInterval(61)) else {
+            Issue.record("the refusals in the window were not reported"); return
+        }
+        #expect(unreported.contains("throttled (account over its limit): 29 further attempts refused without entries of their own"))
     }
 }
 

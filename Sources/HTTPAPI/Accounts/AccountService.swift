@@ -40,18 +40,25 @@ public struct AccountService: Sendable {
     /// one fails.
     public func login(email: String, password: String, clientAddress: String, requestID: String) async throws -> SignedIn {
         let now = store.clock.now()
-        let ticket: LoginThrottle.Ticket
+        let ticket: LoginThrottle.Ticket, unreported: String?
+        // Refusals cost no password check, so they could be sent by the thousand: the throttle
+        // says which of them to audit (one per account or address per window, with a count of
+        // the others), so they cannot flood the append-only trail.
         switch await throttle.reserve(account: email, address: clientAddress, now: now) {
-        case .refused(let wait):
-            try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied,
-                                                    detail: "throttled"), scope: nil)
+        case .refused(let wait, let audit):
+            if let audit {
+                try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied, detail: audit), scope: nil)
+            }
             throw APIError.tooManyRequests(retryAfterSeconds: wait)
-        case .proceed(let reserved):
-            ticket = reserved
+        case .proceed(let reserved, let report):
+            (ticket, unreported) = (reserved, report)
         }
         let stored: StoredCredentials?
         let valid: Bool
         do {
+            if let unreported {
+                try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied, detail: unreported), scope: nil)
+            }
             stored = try await store.credentials(email: email)
             valid = await hasher.verify(password, against: stored?.passwordHash ?? PasswordHasher.decoyHash)
         } catch {
