@@ -44,6 +44,8 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
     let router = Router(context: VetNetRequestContext.self)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: ProblemDetailsMiddleware())
+    // Before anything that reads the path (metrics, authentication, the contract, handlers).
+    router.add(middleware: PathNormalizationMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: BodyLimitMiddleware(jsonLimit: configuration.maxBodyBytes, documentLimit: VetNetStore.maxDocumentBytes + 1))
     router.add(middleware: AuthenticationMiddleware(accounts: services.accounts))

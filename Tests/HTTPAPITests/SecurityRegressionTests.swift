@@ -213,6 +213,58 @@ extension SecurityRegressionTests {
     }
 }
 
+extension SecurityRegressionTests {
+    // MARK: - Paths are canonical before anything reads them
+
+    static let nonCanonicalPaths = ["//api/v1/me", "/api/v1//me", "/api//v1/me", "/api/v1/me/", "/api/v1/./me", "/api/v1/x/../me",
+                                    "/api/v1/%2e%2E/v1/me", "//api/v1/users", "//health"]
+
+    @Test("a path with empty, '.' or '..' segments is 404 with or without a session, before authentication or any handler",
+          arguments: nonCanonicalPaths)
+    func nonCanonicalPath(_ path: String) async throws {
+        let fixture = try await AppFixture.make()
+        try await fixture.test { client in
+            let token = try await client.login("administrator@alpha.example")
+            for bearer in [nil, token] {
+                try await client.call(path, token: bearer) { response in
+                    #expect(response.status == .notFound, "\(path) with\(bearer == nil ? "out" : "") a token: \(String(buffer: response.body))")
+                    #expect(response.headers[.contentType] == "application/problem+json")
+                    #expect(!String(buffer: response.body).contains("Alpha Vets"))
+                }
+            }
+            try await client.call("/api/v1/me", token: token) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test("canonical paths are exactly those without empty, '.' or '..' segments")
+    func canonicalPaths() {
+        for path in ["/", "/health", "/api/v1/me", "/api/v1/patients/3f1c/record", "/api/v1/.well", "/api/v1/..x", "/calendar/abc.ics"] {
+            #expect(PathNormalizationMiddleware.isCanonical(path), "\(path)")
+        }
+        for path in Self.nonCanonicalPaths + ["", "api/v1/me", "/api/v1/%2E", "/api/v1/.%2e/me"] {
+            #expect(!PathNormalizationMiddleware.isCanonical(path), "\(path)")
+        }
+    }
+
+    @Test("authentication alone treats //api/v1/… as under /api/v1 (defence in depth)")
+    func authenticationSeesRouterSegments() async throws {
+        let fixture = try await AppFixture.make()
+        let router = Router(context: VetNetRequestContext.self)
+        router.add(middleware: ProblemDetailsMiddleware())
+        router.add(middleware: AuthenticationMiddleware(accounts: fixture.services.accounts))
+        router.get("/api/v1/me") { _, _ in "reached the handler" }
+        router.post("/api/v1/auth/login") { _, _ in "signing in" }
+        try await Application(router: router).test(.router) { client in
+            for path in ["//api/v1/me", "/api//v1/me", "/api/v1//me"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .unauthorized, "\(path)")
+                }
+            }
+            try await client.execute(uri: "//api/v1/auth/login", method: .post) { #expect($0.status == .ok) }
+        }
+    }
+}
+
 extension AppFixture {
     /// The same practices and store behind a sign-in throttle of its own.
     func withThrottle(_ throttle: LoginThrottle) -> AppFixture {
