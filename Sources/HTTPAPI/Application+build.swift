@@ -33,9 +33,10 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "VetNet"),
         logger: logger)
     // Added before the server starts, shut down after it has drained: in-flight requests
-    // finish, then the store closes.
+    // finish, then the services stop in reverse order (housekeeping first), then the store closes.
     app.addServices(StoreLifecycleService(store: store, logger: logger),
-                    AuditCheckpointService(store: store, interval: .seconds(1), logger: logger))
+                    AuditCheckpointService(store: store, interval: .seconds(1), logger: logger),
+                    HousekeepingService(store: store, policy: accounts.policy, interval: .seconds(60 * 60), logger: logger))
     return (app, services)
 }
 

@@ -14,6 +14,10 @@ public struct IdempotencyKey: Sendable {
         self.key = key
         self.fingerprint = fingerprint
     }
+
+    /// How long a key is remembered: a client retries a create within minutes, not days, and
+    /// the table would otherwise grow with every create for ever. After this a key may be reused.
+    public static let retention: TimeInterval = 24 * 60 * 60
 }
 
 extension VetNetStore {
@@ -21,7 +25,8 @@ extension VetNetStore {
     /// transaction as the creation, so concurrent retries serialize on SQLite's writer lock and
     /// all but the first find the key and get the first resource's id. Returns the id and
     /// whether this was a replay.
-    static func idempotent(db: Database, scope: AccessScope, key: IdempotencyKey?, operation: String,
+    /// `now` is when the key is claimed, by the store's clock (housekeeping forgets keys by it).
+    static func idempotent(db: Database, scope: AccessScope, key: IdempotencyKey?, operation: String, now: Date,
                            create: () throws -> String) throws -> (id: String, replayed: Bool) {
         guard let key else { return (try create(), false) }
         if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, fingerprint, resource_id FROM idempotency_key WHERE practice_id = ? AND key = ?"),
@@ -33,7 +38,18 @@ extension VetNetStore {
         }
         let id = try create()
         try db.execute(sql: "INSERT INTO idempotency_key (practice_id, key, operation, fingerprint, resource_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [scope.practiceID.description, key.key, operation, key.fingerprint, id, Timestamp.string(Date())])
+                       arguments: [scope.practiceID.description, key.key, operation, key.fingerprint, id, Timestamp.string(now)])
         return (id, false)
+    }
+
+    /// Forgets idempotency keys claimed more than `age` ago (by default
+    /// ``IdempotencyKey/retention``, 24 hours), in every practice. Housekeeping; returns how many.
+    @discardableResult
+    public func pruneIdempotencyKeys(olderThan age: TimeInterval = IdempotencyKey.retention) async throws -> Int {
+        let cutoff = Timestamp.string(clock.now().addingTimeInterval(-age))
+        return try await write { db in
+            try db.execute(sql: "DELETE FROM idempotency_key WHERE created_at < ?", arguments: [cutoff])
+            return db.changesCount
+        }
     }
 }

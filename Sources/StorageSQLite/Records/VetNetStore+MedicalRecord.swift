@@ -50,7 +50,7 @@ extension VetNetStore {
                                idempotencyKey: IdempotencyKey? = nil) async throws {
         let now = clock.now()
         try await write { db in
-            _ = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: entry.auditAction) {
+            _ = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: entry.auditAction, now: now) {
                 guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description)?.value else {
                     throw DomainError.notFound(resource: "patient")
                 }

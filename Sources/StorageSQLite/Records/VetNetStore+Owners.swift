@@ -10,7 +10,7 @@ extension VetNetStore {
     public func createOwner(_ owner: Owner, scope: AccessScope, idempotencyKey: IdempotencyKey? = nil) async throws -> (Versioned<Owner>, replayed: Bool) {
         try owner.validate()
         return try await write { db in
-            let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "owner.create") {
+            let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "owner.create", now: self.clock.now()) {
                 try self.insertOwner(owner, db: db, scope: scope)
                 return owner.id.description
             }

@@ -36,7 +36,7 @@ extension VetNetStore {
     public func createPatient(_ patient: Patient, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (Versioned<Patient>, replayed: Bool) {
         try patient.validate(now: clock.now())
         return try await write { db in
-            let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "patient.create") {
+            let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "patient.create", now: self.clock.now()) {
                 try self.insertPatient(patient, db: db, scope: scope)
                 return patient.id.description
             }

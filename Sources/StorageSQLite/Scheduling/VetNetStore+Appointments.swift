@@ -30,7 +30,7 @@ extension VetNetStore {
         do {
             return try await bookingCommits.write { db in
                 try Self.requirePatient(db: db, scope: scope, patientID: patientID)
-                let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "appointment.book") {
+                let (id, replayed) = try Self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "appointment.book", now: self.clock.now()) {
                     let data = try self.bookingData(db: db, practiceID: scope.practiceID, clinicianID: clinicianID,
                                                     appointmentTypeID: appointmentTypeID, reads: reads)
                     let appointment = try decide(data)
