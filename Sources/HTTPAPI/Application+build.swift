@@ -36,9 +36,10 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "VetNet"),
         logger: logger)
     // Added before the server starts, shut down after it has drained: in-flight requests
-    // finish, then the store closes.
+    // finish, then the services stop in reverse order (housekeeping first), then the store closes.
     app.addServices(StoreLifecycleService(store: store, logger: logger),
-                    AuditCheckpointService(store: store, interval: .seconds(1), logger: logger))
+                    AuditCheckpointService(store: store, interval: .seconds(1), logger: logger),
+                    HousekeepingService(store: store, policy: accounts.policy, interval: .seconds(60 * 60), logger: logger))
     return (app, services)
 }
 
@@ -47,6 +48,8 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
     let router = Router(context: VetNetRequestContext.self)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: ProblemDetailsMiddleware())
+    // Before anything that reads the path (metrics, authentication, the contract, handlers).
+    router.add(middleware: PathNormalizationMiddleware())
     router.add(middleware: MetricsMiddleware())
     // Who is asking is settled before any body is read, so an anonymous client cannot make
     // the server buffer one; only the declared upload route takes a document-sized body.

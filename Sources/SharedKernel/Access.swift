@@ -64,3 +64,14 @@ extension Role {
     /// Whether this role may perform `permission`.
     public func allows(_ permission: Permission) -> Bool { permissions.contains(permission) }
 }
+
+extension Permission {
+    /// What applying an optimizer plan needs: it books appointments, so running the
+    /// optimizer must not become a way to book without `book`.
+    public static let applyOptimizedPlan: [Permission] = [.optimizeSchedule, .book]
+
+    /// What applying a re-plan needs: it moves appointments (`book`) and marks the absent
+    /// clinician's day as time off in their availability (`manageSchedule`), so it needs
+    /// every permission those changes need on their own. A preview needs `optimizeSchedule` only.
+    public static let applyReplan: [Permission] = [.optimizeSchedule, .book, .manageSchedule]
+}

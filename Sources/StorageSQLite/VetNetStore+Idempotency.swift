@@ -14,6 +14,10 @@ public struct IdempotencyKey: Sendable {
         self.key = key
         self.fingerprint = fingerprint
     }
+
+    /// How long a key is remembered: a client retries a create within minutes, not days, and
+    /// the table would otherwise grow with every create for ever. After this a key may be reused.
+    public static let retention: TimeInterval = 24 * 60 * 60
 }
 
 extension VetNetStore {
@@ -43,5 +47,16 @@ extension VetNetStore {
                        arguments: [scope.practiceID.description, key.key, operation, key.fingerprint, id, Timestamp.string(clock.now()),
                                    scope.actorID?.description])
         return (id, false)
+    }
+
+    /// Forgets idempotency keys claimed more than `age` ago (by default
+    /// ``IdempotencyKey/retention``, 24 hours), in every practice. Housekeeping; returns how many.
+    @discardableResult
+    public func pruneIdempotencyKeys(olderThan age: TimeInterval = IdempotencyKey.retention) async throws -> Int {
+        let cutoff = Timestamp.string(clock.now().addingTimeInterval(-age))
+        return try await write { db in
+            try db.execute(sql: "DELETE FROM idempotency_key WHERE created_at < ?", arguments: [cutoff])
+            return db.changesCount
+        }
     }
 }

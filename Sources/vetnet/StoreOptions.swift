@@ -9,10 +9,24 @@ struct StoreOptions: ParsableArguments {
 
     @Option(name: .customLong("audit-checkpoint"),
             help: "File of the signed audit-chain head, best on another volume (env VETNET_AUDIT_CHECKPOINT; default: audit.checkpoint in the data directory).")
-    var auditCheckpoint: String? = ProcessInfo.processInfo.environment["VETNET_AUDIT_CHECKPOINT"].flatMap { $0.isEmpty ? nil : $0 }
+    var auditCheckpointOption: String?
+
+    @Flag(name: .customLong("allow-shared-data-dir"),
+          help: "Open the store even though the data directory grants group or other users access (env VETNET_ALLOW_SHARED_DATA_DIR=1). The database files are made 0600 regardless.")
+    var allowSharedDataDirectoryFlag = false
 
     /// The data directory as a URL.
     var dataURL: URL { URL(fileURLWithPath: dataDirectory) }
+
+    /// The audit checkpoint file: the option, else VETNET_AUDIT_CHECKPOINT when set and not empty.
+    var auditCheckpoint: String? {
+        auditCheckpointOption ?? ProcessInfo.processInfo.environment["VETNET_AUDIT_CHECKPOINT"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether a data directory open to group or others is accepted (the flag or VETNET_ALLOW_SHARED_DATA_DIR=1).
+    var allowSharedDataDirectory: Bool {
+        allowSharedDataDirectoryFlag || ProcessInfo.processInfo.environment["VETNET_ALLOW_SHARED_DATA_DIR"] == "1"
+    }
 
     /// The audit key from VETNET_AUDIT_KEY (base64) or the key file in the data directory.
     func auditKey() throws -> AuditKey {
@@ -24,10 +38,12 @@ struct StoreOptions: ParsableArguments {
         try RecordCipher.load(configured: ProcessInfo.processInfo.environment["VETNET_RECORD_KEY"], dataDirectory: dataURL)
     }
 
-    /// Opens (and migrates) the store.
+    /// Opens (and migrates) the store. The data directory is checked (or created private)
+    /// before the keys kept in it are read or created.
     func openStore() throws -> VetNetStore {
-        try VetNetStore.open(directory: dataURL, auditKey: try auditKey(), cipher: try recordCipher(),
-                             checkpoint: auditCheckpoint.map { URL(fileURLWithPath: $0) })
+        try VetNetStore.prepareDataDirectory(dataURL, allowShared: allowSharedDataDirectory)
+        return try VetNetStore.open(directory: dataURL, auditKey: try auditKey(), cipher: try recordCipher(),
+                                    checkpoint: auditCheckpoint.map { URL(fileURLWithPath: $0) }, allowSharedDirectory: allowSharedDataDirectory)
     }
 }
 

@@ -11,10 +11,15 @@ public struct AccountService: Sendable {
 
     /// Creates the service.
     public init(store: VetNetStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy()) {
+        self.init(store: store, hasher: hasher, policy: policy, throttle: LoginThrottle())
+    }
+
+    /// Creates the service with its own sign-in throttle (tests use smaller limits).
+    init(store: VetNetStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy(), throttle: LoginThrottle) {
         self.store = store
         self.hasher = hasher
         self.policy = policy
-        self.throttle = LoginThrottle()
+        self.throttle = throttle
     }
 
     /// A successful sign-in.
@@ -27,26 +32,49 @@ public struct AccountService: Sendable {
         public let account: StaffAccount
     }
 
-    /// Signs in by email and password, throttling failures per account and per address.
+    /// Signs in by email and password, throttling attempts per account and per address.
     /// Every outcome is audited; the error never says whether the email exists.
+    ///
+    /// The attempt takes its place under the throttle's limits before the password is checked
+    /// (see ``LoginThrottle``), so concurrent guesses cannot all be checked before the first
+    /// one fails.
     public func login(email: String, password: String, clientAddress: String, requestID: String) async throws -> SignedIn {
         let now = store.clock.now()
-        if let wait = await throttle.retryAfter(account: email, address: clientAddress, now: now) {
-            try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied,
-                                                    detail: "throttled"), scope: nil)
+        let ticket: LoginThrottle.Ticket, unreported: String?
+        // Refusals cost no password check, so they could be sent by the thousand: the throttle
+        // says which of them to audit (one per account or address per window, with a count of
+        // the others), so they cannot flood the append-only trail.
+        switch await throttle.reserve(account: email, address: clientAddress, now: now) {
+        case .refused(let wait, let audit):
+            if let audit {
+                try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied, detail: audit), scope: nil)
+            }
             throw APIError.tooManyRequests(retryAfterSeconds: wait)
+        case .proceed(let reserved, let report):
+            (ticket, unreported) = (reserved, report)
         }
-        let stored = try await store.credentials(email: email)
-        let valid = await hasher.verify(password, against: stored?.passwordHash ?? PasswordHasher.decoyHash)
+        let stored: StoredCredentials?
+        let valid: Bool
+        do {
+            if let unreported {
+                try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied, detail: unreported), scope: nil)
+            }
+            stored = try await store.credentials(email: email)
+            valid = await hasher.verify(password, against: stored?.passwordHash ?? PasswordHasher.decoyHash)
+        } catch {
+            // Nothing was checked: the attempt gives its place back.
+            await throttle.settle(ticket, as: .abandoned)
+            throw error
+        }
         guard let stored, valid, !stored.account.disabled else {
-            await throttle.recordFailure(account: email, address: clientAddress, now: now)
+            await throttle.settle(ticket, as: .failed)
             let scope = stored.map { AccessScope(practiceID: $0.account.practiceID, actorID: $0.account.id, role: $0.account.role, requestID: requestID) }
             try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", resourceID: stored?.account.id.description,
                                                     outcome: .failure, detail: stored == nil ? "unknown email" : (stored!.account.disabled ? "account disabled" : "wrong password")),
                                         scope: scope)
             throw APIError.unauthorized("The email or password is incorrect.")
         }
-        await throttle.recordSuccess(account: email)
+        await throttle.settle(ticket, as: .succeeded)
         let token = SessionToken.generate()
         let expiresAt = try await store.createSession(tokenHash: SessionToken.hash(token), account: stored.account, policy: policy, requestID: requestID)
         return SignedIn(token: token, expiresAt: expiresAt, account: stored.account)

@@ -29,10 +29,13 @@ struct ContractMiddleware: RouterMiddleware {
         var errors = parameterErrors(request, operation)
         var request = request
         var raw: [UInt8]?
-        if let schema = operation.jsonBody, Self.isJSON(request.headers[.contentType]) {
+        let contentType = request.headers[.contentType]
+        if let schema = operation.jsonBody, contentType == nil || Self.isJSON(contentType) {
             let buffer = try await request.collectBody(upTo: bodyLimit)
             if buffer.readableBytes == 0 {
-                if operation.bodyRequired { errors.add("body", "is required", shape: true) }
+                if operation.bodyRequired { errors.merge(missingBody(schema)) }
+            } else if contentType == nil {
+                // Not declared as JSON: left to the handler's decoder, as before.
             } else {
                 let bytes = Array(buffer: buffer)
                 let body: JSONNode
@@ -46,6 +49,18 @@ struct ContractMiddleware: RouterMiddleware {
         if errors.shape { throw APIError.invalidRequest(errors.errors) }
         if !errors.errors.isEmpty { throw ValidationError(errors.errors) }
         return try await RequestState.$jsonBody.withValue(raw) { try await next(request, context) }
+    }
+
+    /// What a required body that was not sent lacks: its confirmation when that is all the
+    /// body must hold (a purge sent without `"confirm": "purge"` is a refusal naming
+    /// `confirm`, as if `{}` had been sent); otherwise simply the body.
+    private func missingBody(_ schema: JSONNode) -> SchemaFindings {
+        var asEmpty = SchemaFindings()
+        contract.validator.validate(.object([:]), against: schema, path: "", into: &asEmpty)
+        if !asEmpty.errors.isEmpty, !asEmpty.shape { return asEmpty }
+        var findings = SchemaFindings()
+        findings.add("body", "is required", shape: true)
+        return findings
     }
 
     private func parameterErrors(_ request: Request, _ operation: OpenAPIContract.Operation) -> SchemaFindings {

@@ -7,6 +7,11 @@ import SharedKernel
 /// `date-time`), array sizes and `uniqueItems`, `required`, `properties` and
 /// `additionalProperties`. Every failure names the value's path (`requests[2].duration`).
 ///
+/// A property marked `x-confirmation: true` (the `"confirm": "purge"` of a purge) is the
+/// caller's deliberate consent to an irreversible action, not part of the request's shape:
+/// leaving it out or sending another value is a refusal of the action (422), not a malformed
+/// request (400).
+///
 /// Running the document's own schemas on every request keeps the contract and the server
 /// from drifting apart: a bound stated in `openapi.yaml` is a bound the server enforces.
 struct SchemaValidator: Sendable {
@@ -60,12 +65,13 @@ struct SchemaValidator: Sendable {
             if matching > 1 { return errors.add(field, "matches more than one of the allowed forms", shape: true) }
         }
 
+        let shape = !Self.isConfirmation(schema)
         if let allowed = Self.types(of: schema), !value.typeNames.contains(where: allowed.contains) {
-            return errors.add(field, "must be \(Self.describe(allowed))", shape: true)
+            return errors.add(field, "must be \(Self.describe(allowed))", shape: shape)
         }
         if let options = schema["enum"]?.array, !options.contains(value) {
             let listed = options.compactMap { $0.string ?? $0.number.map { String($0) } }.joined(separator: ", ")
-            return errors.add(field, "must be one of: \(listed)", shape: true)
+            return errors.add(field, shape ? "must be one of: \(listed)" : "must be \(listed) to confirm this action", shape: shape)
         }
         if let constant = schema["const"], constant != value {
             return errors.add(field, "must be \(constant.string ?? "the documented constant")", shape: true)
@@ -145,7 +151,13 @@ struct SchemaValidator: Sendable {
     private func checkObject(_ members: [String: JSONNode], _ schema: JSONNode, path: String, depth: Int, into errors: inout SchemaFindings) {
         let properties = schema["properties"]?.object ?? [:]
         for key in (schema["required"]?.array ?? []).compactMap(\.string) where members[key] == nil {
-            errors.add(join(path, key), "is required", shape: true)
+            let property = properties[key].map(resolve) ?? .object([:])
+            if Self.isConfirmation(property) {
+                let value = property["enum"]?.array?.first?.string.map { #" ("\#($0)")"# } ?? ""
+                errors.add(join(path, key), "is required to confirm this action\(value)")
+            } else {
+                errors.add(join(path, key), "is required", shape: true)
+            }
         }
         if let maximum = schema["maxProperties"]?.number, Double(members.count) > maximum {
             errors.add(name(path), "must have at most \(Self.format(maximum)) entries")
@@ -163,6 +175,11 @@ struct SchemaValidator: Sendable {
                 }
             }
         }
+    }
+
+    /// Whether `schema` is a confirmation (`x-confirmation: true`).
+    private static func isConfirmation(_ schema: JSONNode) -> Bool {
+        schema["x-confirmation"] == .bool(true)
     }
 
     private func closestReasons(_ value: JSONNode, _ options: [JSONNode], path: String, depth: Int) -> SchemaFindings {

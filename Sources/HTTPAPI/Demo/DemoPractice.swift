@@ -106,12 +106,8 @@ public enum DemoPractice {
         return (48, patientCount)
     }
 
-    /// Four random words from a fixed list plus digits: easy to type, about 40 bits of entropy.
+    /// A random passphrase of five words and two digits, about 46.6 bits (see ``DemoPassphrase``).
     static func randomPassphrase() -> String {
-        let words = ["otter", "maple", "harbour", "copper", "willow", "falcon", "meadow", "ember", "quartz", "lantern",
-                     "thistle", "juniper", "cobalt", "saffron", "badger", "heron", "pebble", "orchid", "tundra", "violet"]
-        var generator = SystemRandomNumberGenerator()
-        let chosen = (0..<4).map { _ in words.randomElement(using: &generator)! }
-        return chosen.joined(separator: "-") + "-" + String(Int.random(in: 10...99, using: &generator))
+        DemoPassphrase.generate()
     }
 }

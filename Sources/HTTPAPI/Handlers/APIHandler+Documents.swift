@@ -38,9 +38,16 @@ extension APIHandler {
 
     func purgeArchived(_ input: Operations.PurgeArchived.Input) async throws -> Operations.PurgeArchived.Output {
         let caller = try await authorize(.administerData, action: "patient.purge", resourceType: "patient")
-        let years = input.query.retentionYears ?? 7
-        let purged = try await store.purgeArchivedPatients(scope: caller.scope, retention: Double(years) * 365.25 * 86_400)
-        return .ok(.init(body: .json(.init(purged: purged, retentionYears: years))))
+        // The contract refuses a missing or different confirmation before the handler runs;
+        // checked again here because nothing may be deleted without it.
+        guard case .json(let body) = input.body, body.confirm == .purge else {
+            throw ValidationError(field: "confirm", message: #"is required to confirm this action ("purge")"#)
+        }
+        let summary = try await store.purgeArchivedPatients(scope: caller.scope,
+                                                            retentionYears: input.query.retentionYears ?? RetentionPeriod.standard.years)
+        return .ok(.init(body: .json(.init(purged: summary.patients, retentionYears: summary.retention.years, appointments: summary.appointments,
+                                           futureAppointments: summary.futureAppointments, assessments: summary.assessments,
+                                           documents: summary.documents))))
     }
 }
 

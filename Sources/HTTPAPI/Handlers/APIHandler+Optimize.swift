@@ -6,8 +6,11 @@ import StorageSQLite
 
 extension APIHandler {
     func optimizeSchedule(_ input: Operations.OptimizeSchedule.Input) async throws -> Operations.OptimizeSchedule.Output {
-        let caller = try await authorize(.optimizeSchedule, action: "schedule.optimize", resourceType: "appointment")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        // Applying books appointments: the caller needs what booking needs, checked before anything is written.
+        let caller = try await authorize(all: body.apply == true ? Permission.applyOptimizedPlan : [.optimizeSchedule],
+                                         action: "schedule.optimize", resourceType: "appointment",
+                                         refusal: body.apply == true ? "book the optimizer's plan" : nil)
         let now = store.clock.now()
         let range = TimeRange(start: body.from, end: body.from.addingTimeInterval(Double(body.days) * 86_400))!
         let snapshot = try await scheduling.snapshot(scope: caller.scope, range: range)
@@ -73,8 +76,12 @@ extension APIHandler {
     }
 
     func replanDay(_ input: Operations.ReplanDay.Input) async throws -> Operations.ReplanDay.Output {
-        let caller = try await authorize(.optimizeSchedule, action: "schedule.replan", resourceType: "clinician")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        // Applying moves appointments and writes time off into the clinician's availability, so it
+        // needs the permissions of both changes, checked before either is made; a preview does not.
+        let caller = try await authorize(all: body.apply == true ? Permission.applyReplan : [.optimizeSchedule],
+                                         action: "schedule.replan", resourceType: "clinician", resourceID: body.clinicianId,
+                                         refusal: body.apply == true ? "apply a re-plan, which moves appointments and changes clinician availability" : nil)
         guard let absent = UUIDText.parse(body.clinicianId) else { throw ValidationError(field: "clinicianId", message: "must be a UUID") }
         guard let day = LocalDate(body.date) else { throw ValidationError(field: "date", message: "must be a date like 2026-11-23") }
         let practice = try await store.practice(scope: caller.scope)

@@ -18,14 +18,29 @@ struct APIHandler: APIProtocol {
         return caller
     }
 
-    /// The caller, if their role grants `permission`; otherwise the refusal is audited and 403 thrown.
-    func authorize(_ permission: Permission, action: String, resourceType: String, resourceID: String? = nil) async throws -> Caller {
+    /// The caller, if their role grants `permission`; otherwise the refusal is audited (naming
+    /// the missing permission) and 403 thrown. `refusal` words what was refused for the
+    /// problem detail ("Your role may not …"); by default the action with dots as spaces.
+    func authorize(_ permission: Permission, action: String, resourceType: String, resourceID: String? = nil,
+                   refusal: String? = nil) async throws -> Caller {
         let caller = try caller()
         guard caller.account.role.allows(permission) else {
-            try await store.recordAudit(AuditRecord(action: action, resourceType: resourceType, resourceID: resourceID,
-                                                    outcome: .denied, detail: "role=\(caller.account.role.rawValue)"),
+            try await store.recordAudit(AuditRecord(action: action, resourceType: resourceType, resourceID: resourceID, outcome: .denied,
+                                                    detail: "role=\(caller.account.role.rawValue) lacks=\(permission.rawValue)"),
                                         scope: caller.scope)
-            throw DomainError.forbidden(action: action.replacingOccurrences(of: ".", with: " "))
+            throw DomainError.forbidden(action: refusal ?? action.replacingOccurrences(of: ".", with: " "))
+        }
+        return caller
+    }
+
+    /// The caller, if their role grants every one of `permissions`; the first missing one is
+    /// refused as ``authorize(_:action:resourceType:resourceID:)`` refuses it (audited, 403),
+    /// before anything is changed.
+    func authorize(all permissions: [Permission], action: String, resourceType: String, resourceID: String? = nil,
+                   refusal: String? = nil) async throws -> Caller {
+        var caller = try caller()
+        for permission in permissions {
+            caller = try await authorize(permission, action: action, resourceType: resourceType, resourceID: resourceID, refusal: refusal)
         }
         return caller
     }

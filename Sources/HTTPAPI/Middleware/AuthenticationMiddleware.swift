@@ -9,8 +9,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let accounts: AccountService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let path = request.uri.path
-        guard path.hasPrefix("/api/v1/"), path != "/api/v1/auth/login" else {
+        // Segments as the router sees them (it skips empty ones), so `//api/v1/me` is under
+        // `/api/v1` here too, even if it ever got past ``PathNormalizationMiddleware``.
+        let segments = request.uri.path.split(separator: "/")
+        guard segments.count > 2, segments[0] == "api", segments[1] == "v1", segments[2...] != ["auth", "login"] else {
             return try await next(request, context)
         }
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {

@@ -81,11 +81,18 @@ extension VetNetStore {
         }
     }
 
-    /// Deletes sessions that ended more than a day ago (housekeeping; they no longer grant anything).
-    public func pruneSessions() async throws {
-        let cutoff = Timestamp.milliseconds(clock.now().addingTimeInterval(-86_400))
-        try await write { db in
-            try db.execute(sql: "DELETE FROM session WHERE expires_at_ms < ? OR revoked_at_ms < ?", arguments: [cutoff, cutoff])
+    /// Deletes every session that has ended — signed out, past its absolute expiry, or idle
+    /// longer than `policy` allows — in every practice. Such a session grants nothing any more
+    /// (``activeSession(tokenHash:policy:)`` refuses it) and the sign-in and sign-out stay in
+    /// the audit trail. Housekeeping, run hourly; returns how many were deleted.
+    @discardableResult
+    public func pruneSessions(policy: SessionPolicy) async throws -> Int {
+        let nowMs = Timestamp.milliseconds(clock.now())
+        let idleMs = Int64(policy.idleTimeout * 1000)
+        return try await write { db in
+            try db.execute(sql: "DELETE FROM session WHERE revoked_at_ms IS NOT NULL OR expires_at_ms <= ? OR last_seen_at_ms + ? <= ?",
+                           arguments: [nowMs, idleMs, nowMs])
+            return db.changesCount
         }
     }
 }

@@ -50,7 +50,8 @@ public enum SecretFile {
     /// Reads the secret named `name` in `directory`, creating it from the system CSPRNG with
     /// permissions 0600 if it does not exist. The file holds the bytes base64-encoded.
     public static func loadOrCreate(named name: String, in directory: URL, byteCount: Int) throws -> [UInt8] {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Private like the store beside it (an existing directory is checked when the store opens).
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) {
             guard let text = try? String(contentsOf: url, encoding: .utf8),

@@ -1,35 +1,104 @@
 import Foundation
 import GRDB
+import PatientRecords
 import SharedKernel
 
+/// What a retention purge removed.
+public struct PurgeSummary: Hashable, Sendable {
+    /// The retention period it applied.
+    public var retention: RetentionPeriod
+    /// Patients removed.
+    public var patients = 0
+    /// Their appointments, whatever their status.
+    public var appointments = 0
+    /// Of those, appointments still open (booked, checked in, in progress) that had not yet
+    /// started: an archived patient should have none, so each one is counted on its own.
+    public var futureAppointments = 0
+    /// Their triage assessments.
+    public var assessments = 0
+    /// Their documents.
+    public var documents = 0
+
+    /// The counts as `key=value` pairs, for the audit detail.
+    var auditDetail: String {
+        "retentionYears=\(retention.years) patients=\(patients) appointments=\(appointments) futureAppointments=\(futureAppointments) "
+            + "assessments=\(assessments) documents=\(documents)"
+    }
+}
+
 extension VetNetStore {
-    /// Permanently removes patients archived for longer than `retention` (their whole record,
-    /// assessments, documents and search rows), one audit entry per patient, in one
-    /// transaction. Returns the number purged. Owners left without patients stay: they may
-    /// still be clients.
-    public func purgeArchivedPatients(scope: AccessScope, retention: TimeInterval) async throws -> Int {
-        let cutoff = Timestamp.string(clock.now().addingTimeInterval(-retention))
-        let (count, orphanedFiles) = try await write { db -> (Int, [String]) in
+    /// Tables holding a patient's record, children before parents (foreign keys are enforced).
+    /// Clinical notes and addenda refuse deletion unless their patient is archived (a trigger).
+    static let patientRecordTables = ["note_addendum", "clinical_note", "weight", "problem", "allergy", "medication", "vaccination",
+                                      "document", "triage_queue_entry", "triage_assessment", "appointment"]
+
+    /// Permanently removes patients archived longer than `retentionYears` (1–100, refused
+    /// naming `retentionYears` otherwise) with their whole record: notes and addenda, weights,
+    /// problems, allergies, medications, vaccinations, documents, triage assessments and ER
+    /// board entry, appointments (past ones are the purged patient's clinical history; open
+    /// future ones should not exist for an archived patient and are counted apart), search
+    /// rows and the idempotency keys that named any of them. One transaction: all or nothing.
+    ///
+    /// The audit trail is never purged: each patient gets a `patient.purge` entry with its
+    /// counts, and the run a `records.purge` entry with the totals (written even when nothing
+    /// was due). Owners left without patients stay: they may still be clients.
+    public func purgeArchivedPatients(scope: AccessScope, retentionYears: Int) async throws -> PurgeSummary {
+        let retention = try RetentionPeriod(years: retentionYears)
+        let now = clock.now()
+        let cutoff = Timestamp.string(retention.cutoff(now: now))
+        let practice = scope.practiceID.description
+        let (summary, orphanedFiles) = try await write { db -> (PurgeSummary, [String]) in
+            var summary = PurgeSummary(retention: retention)
             let ids = try String.fetchAll(db, sql: "SELECT id FROM patient WHERE practice_id = ? AND status = 'archived' AND archived_at < ?",
-                                          arguments: [scope.practiceID.description, cutoff])
+                                          arguments: [practice, cutoff])
             var hashes: [String] = []
             for id in ids {
-                hashes += try String.fetchAll(db, sql: "SELECT sha256 FROM document WHERE patient_id = ?", arguments: [id])
-                for table in ["note_addendum", "clinical_note", "weight", "problem", "allergy", "medication", "vaccination", "document",
-                              "triage_queue_entry", "triage_assessment"] {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE patient_id = ?", arguments: [id])
+                let scoped: StatementArguments = [id, practice]
+                let appointments = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM appointment WHERE patient_id = ? AND practice_id = ?",
+                                                    arguments: scoped) ?? 0
+                let future = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM appointment WHERE patient_id = ? AND practice_id = ?
+                      AND status IN ('booked','checked_in','in_progress') AND start_ms > ?
+                    """, arguments: scoped + [Timestamp.milliseconds(now)]) ?? 0
+                let assessments = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM triage_assessment WHERE patient_id = ? AND practice_id = ?",
+                                                   arguments: scoped) ?? 0
+                let documentHashes = try String.fetchAll(db, sql: "SELECT sha256 FROM document WHERE patient_id = ? AND practice_id = ?",
+                                                         arguments: scoped)
+                hashes += documentHashes
+
+                // A replayed Idempotency-Key must not answer with the id of something purged.
+                var resourceIDs = [id]
+                for table in Self.patientRecordTables where table != "triage_queue_entry" {
+                    resourceIDs += try String.fetchAll(db, sql: "SELECT id FROM \(table) WHERE patient_id = ? AND practice_id = ?", arguments: scoped)
+                }
+                for batch in stride(from: 0, to: resourceIDs.count, by: 500).map({ Array(resourceIDs[$0..<min($0 + 500, resourceIDs.count)]) }) {
+                    let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
+                    try db.execute(sql: "DELETE FROM idempotency_key WHERE practice_id = ? AND resource_id IN (\(marks))",
+                                   arguments: StatementArguments([practice] + batch))
+                }
+                for table in Self.patientRecordTables {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE patient_id = ? AND practice_id = ?", arguments: scoped)
                 }
                 try db.execute(sql: "DELETE FROM patient_search WHERE rowid = (SELECT rowid FROM patient WHERE id = ?)", arguments: [id])
-                try db.execute(sql: "DELETE FROM patient WHERE id = ? AND practice_id = ?", arguments: [id, scope.practiceID.description])
-                try self.appendAudit(AuditRecord(action: "patient.purge", resourceType: "patient", resourceID: id), scope: scope, db: db)
+                try db.execute(sql: "DELETE FROM patient WHERE id = ? AND practice_id = ?", arguments: scoped)
+                try self.appendAudit(AuditRecord(action: "patient.purge", resourceType: "patient", resourceID: id,
+                                                 detail: "appointments=\(appointments) futureAppointments=\(future) assessments=\(assessments) documents=\(documentHashes.count)"),
+                                     scope: scope, db: db)
+                summary.patients += 1
+                summary.appointments += appointments
+                summary.futureAppointments += future
+                summary.assessments += assessments
+                summary.documents += documentHashes.count
             }
+            try self.appendAudit(AuditRecord(action: "records.purge", resourceType: "practice", resourceID: practice, detail: summary.auditDetail),
+                                 scope: scope, db: db)
             // A file is shared by identical uploads; remove it only when no row refers to it any more.
-            let orphaned = try hashes.filter { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document WHERE sha256 = ?", arguments: [$0]) == 0 }
-            return (ids.count, orphaned)
+            let orphaned = try Set(hashes).filter { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document WHERE sha256 = ?", arguments: [$0]) == 0 }
+            return (summary, Array(orphaned))
         }
         if let directory = documentsDirectory {
-            for hash in Set(orphanedFiles) { try? FileManager.default.removeItem(at: directory.appendingPathComponent(hash)) }
+            for hash in orphanedFiles { try? FileManager.default.removeItem(at: directory.appendingPathComponent(hash)) }
         }
-        return count
+        return summary
     }
 }
