@@ -15,8 +15,8 @@ extension SchedulingService {
                patientID: UUID?, durationMinutes: Int = 20) async throws -> (MatchResult, Snapshot) {
         // The search looks at most a week ahead whatever the wait; a longer or negative wait is
         // refused before it can size a search window.
-        if let maxWaitMinutes, !(0...Self.maxWaitMinutesLimit).contains(maxWaitMinutes) {
-            throw ValidationError(field: "maxWaitMinutes", message: "must be between 0 and \(Self.maxWaitMinutesLimit)")
+        if let maxWaitMinutes, !(1...Self.maxWaitMinutesLimit).contains(maxWaitMinutes) {
+            throw ValidationError(field: "maxWaitMinutes", message: "must be between 1 and \(Self.maxWaitMinutesLimit)")
         }
         let now = store.clock.now()
         let horizon = max(Double(maxWaitMinutes ?? 0) * 60, 7 * 86_400)
