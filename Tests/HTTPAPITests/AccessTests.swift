@@ -152,4 +152,19 @@ struct AccessTests {
             }
         }
     }
+
+    @Test("an administrator may not disable or demote their own account: 403, audited, nothing changes")
+    func noSelfLockout() async throws {
+        let fixture = try await AppFixture.make()
+        let admin = try #require(fixture.accountsA[.administrator])
+        try await fixture.test { client in
+            let token = try await client.login(admin.email)
+            for json in [#"{"disabled":true}"#, #"{"role":"receptionist"}"#] {
+                try await client.call("/api/v1/users/\(admin.id)", .patch, token: token, json: json) { #expect($0.status == .forbidden) }
+            }
+            try await client.call("/api/v1/me", token: token) { #expect($0.status == .ok) }
+        }
+        let entries = try await fixture.store.auditEntries(scope: .system(fixture.practiceA.id), limit: 100, before: nil).items
+        #expect(entries.filter { $0.action == "user.update" && $0.outcome == .denied }.count == 2)
+    }
 }

@@ -28,8 +28,11 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         let id: UserID = try Self.identifier(input.path.userId, resource: "user")
         if id == caller.account.id, body.disabled == true || (body.role.map(Role.init) ?? .administrator) != .administrator {
-            throw ValidationError(field: body.disabled == true ? "disabled" : "role",
-                                  message: "administrators cannot disable or demote their own account")
+            // A well-formed request the caller may not make on this account: forbidden, and
+            // audited like every refusal, so a practice cannot lock itself out.
+            try await store.recordAudit(AuditRecord(action: "user.update", resourceType: "user", resourceID: input.path.userId, outcome: .denied,
+                                                    detail: "own account"), scope: caller.scope)
+            throw DomainError.forbidden(action: "disable or demote your own account")
         }
         let account = try await store.updateUser(scope: caller.scope, id: id, expectedVersion: try Self.expectedVersion(input.headers.ifMatch),
                                                  role: body.role.map(Role.init), disabled: body.disabled)
