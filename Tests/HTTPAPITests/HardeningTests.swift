@@ -160,6 +160,23 @@ struct HardeningTests {
         }
     }
 
+    @Test("text with a NUL character is refused naming the field (the store would cut it short)",
+          arguments: [#"{"firstName":"Jo","lastName":"Bloggs","email":"jo\u0000@example.com"}"#,
+                      #"{"firstName":"Jo","lastName":"Bloggs","notes":"gate code \u0000 1234"}"#,
+                      #"{"firstName":"Jo\u0000","lastName":"Bloggs"}"#])
+    func nulRefused(_ json: String) async throws {
+        let fixture = try await AppFixture.make()
+        try await fixture.test { client in
+            let token = try await client.login("receptionist@alpha.example")
+            try await client.call("/api/v1/owners", .post, token: token, json: json) { response in
+                #expect(response.status == .unprocessableContent)
+                let fields = try Problem(response).errors?.map(\.field) ?? []
+                #expect(fields.count == 1 && ["email", "notes", "firstName"].contains(fields[0]))
+            }
+        }
+        #expect(try await fixture.store.ownerCount(scope: .system(fixture.practiceA.id)) == 0)
+    }
+
     // MARK: - One case, one answer
 
     /// Cases the API and the command line must answer identically, refusals included.
