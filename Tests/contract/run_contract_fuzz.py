@@ -438,6 +438,9 @@ class Server:
             time.sleep(0.5)  # let the relay see the closed connection
             swallowed = self.proxy.take_swallowed()
             if swallowed:
+                # Requests a client gave up on earlier (a hang's timeouts) are not this crash's.
+                latest = swallowed[-1]
+                swallowed = [item for item in swallowed if item.label == latest.label and item.at >= latest.at - 90]
                 crash.operation = swallowed[-1].key
                 crash.during = swallowed[-1].label or crash.during  # a crash may surface after its run ended
                 crash.requests = [curl_for(item.raw, "http://127.0.0.1:8080") for item in swallowed[-3:]]
@@ -454,6 +457,8 @@ class Server:
         if len(self.crashes) > MAX_SERVER_RESTARTS:
             print("  !! too many crashes; not restarting again", flush=True)
             self.process = None
+            return False
+        if self._stopping.is_set():
             return False
         # Sessions live in the store, so the fuzzer's tokens stay valid; the relay hides the new port.
         try:
@@ -512,19 +517,20 @@ class Server:
 
     def stop(self, timeout: float = 30) -> str:
         self._stopping.set()
+        # Under the watchdog's lock: a restart in progress finishes first, and none follows.
         with self._lock:
             process = self.process
-        if process is None:
-            return "not running"
-        if process.poll() is not None:
+            if process is None:
+                return "not running"
+            if process.poll() is not None:
+                return describe_exit(process.returncode)
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
             return describe_exit(process.returncode)
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        return describe_exit(process.returncode)
 
 
 # --------------------------------------------------------------------------------------------
@@ -669,6 +675,10 @@ def run_schemathesis(server: Server, base_url: str, spec: RunSpec, args: argpars
             except subprocess.TimeoutExpired:
                 process.kill()
                 result.exit_code = process.wait()
+        finally:
+            if process.poll() is None:  # the harness itself is being stopped
+                process.kill()
+                process.wait()
     result.seconds = time.monotonic() - started
     collect_results(result)
     if result.interrupted:
@@ -682,8 +692,11 @@ def collect_results(result: RunResult) -> None:
     report_dir = result.report_dir
     assert report_dir is not None
     report_path = report_dir / "report.json"
-    if report_path.exists():
-        report = json.loads(report_path.read_text())
+    try:
+        report = json.loads(report_path.read_text()) if report_path.exists() else None
+    except ValueError:
+        report = None  # Schemathesis was stopped before it could write its report
+    if report is not None:
         operations = report.get("operations") or {}
         result.operations_selected = operations.get("selected", 0)
         result.operations_tested = operations.get("tested", 0)
@@ -693,7 +706,8 @@ def collect_results(result: RunResult) -> None:
             result.failures_by_check[check] += group.get("count", 0)
         result.errors = [f"{error['title']} ×{error['count']}" for error in report.get("errors") or []]
     else:
-        result.errors = ["no report written (see schemathesis.log)"]
+        how = f"Schemathesis {describe_exit(result.exit_code)}" if result.exit_code is not None else "Schemathesis"
+        result.errors = [f"no report written: {how} (see schemathesis.log)"]
     # The operation each failing check was run against (stateful failures included).
     events = report_dir / "events.ndjson"
     if events.exists():
@@ -830,8 +844,15 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _stop_on_sigterm(signum, frame):  # noqa: ARG001
+    raise KeyboardInterrupt(f"stopped by signal {signum}")
+
+
 def main(argv: list[str]) -> int:
     args = parse_arguments(argv)
+    # SIGTERM (e.g. a CI timeout) unwinds like Ctrl-C: the server and Schemathesis are stopped
+    # and the data directory removed.
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     started = time.monotonic()
     binary = args.vetnet.resolve()
     if not os.access(binary, os.X_OK):
