@@ -203,9 +203,19 @@ extension VetNetStore {
     /// is never read as FTS5 syntax: quotes, `*`, `-`, `AND`, `NEAR`, `^` and the like are
     /// separators or quoted words. `nil` when no letter or digit remains.
     static func ftsQuery(_ text: String) -> String? {
-        let words = text.split { character in
-            !character.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+        // Scalar by scalar, not character by character: a quote with a combining mark on it is
+        // one character that holds a letter, and must not carry the quote into the query.
+        var words: [String] = []
+        var word = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                word.append(scalar)
+            } else if !word.isEmpty {
+                words.append(String(word))
+                word = String.UnicodeScalarView()
+            }
         }
+        if !word.isEmpty { words.append(String(word)) }
         guard !words.isEmpty else { return nil }
         // A word holds only letters and digits here, so it cannot close its quotes.
         return words.prefix(16).map { "\"\($0)\"*" }.joined(separator: " ")
