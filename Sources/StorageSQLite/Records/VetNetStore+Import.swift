@@ -52,12 +52,16 @@ extension VetNetStore {
                     storedOwners.insert(patient.ownerID)
                     if let coOwner = patient.coOwnerID { storedOwners.insert(coOwner) }
                     stored += 1
-                } catch let error as ValidationError {
-                    let issue = ImportRowIssue(line: line, errors: error.errors)
-                    guard skipRefused else { throw PatientImportError.invalidRows([issue]) }
-                    refused.append(issue)
-                } catch let error as UniquenessConflict {
-                    let issue = ImportRowIssue(line: line, errors: [FieldError(field: error.field, message: error.message)])
+                } catch {
+                    // A row the store refuses — an invalid value, or a microchip already taken —
+                    // is this row's problem; anything else ends the import.
+                    let errors: [FieldError]
+                    switch error {
+                    case let invalid as ValidationError: errors = invalid.errors
+                    case let taken as UniquenessConflict: errors = [FieldError(field: taken.field, message: taken.message)]
+                    default: throw error
+                    }
+                    let issue = ImportRowIssue(line: line, errors: errors)
                     guard skipRefused else { throw PatientImportError.invalidRows([issue]) }
                     refused.append(issue)
                 }
