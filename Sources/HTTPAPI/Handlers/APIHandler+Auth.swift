@@ -15,7 +15,9 @@ extension APIHandler {
     }
 
     func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
-        try await accounts.logout(try caller())
+        let caller = try caller()
+        try await accounts.logout(caller)
+        live.endSession(tokenHash: caller.tokenHash)
         return .noContent(.init())
     }
 

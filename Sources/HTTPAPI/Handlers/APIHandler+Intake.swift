@@ -49,9 +49,8 @@ extension APIHandler {
         let result = TriageEngine(clock: store.clock).evaluate(triageCase, arrival: now,
                                                               context: TriageContext(chronicConditionCount: record.activeProblems.count))
         let emergency = result.level <= .orange
-        let (stored, change) = try await store.recordAssessment(scope: caller.scope, patientID: patientID.rawValue, caseJSON: caseJSON, result: result,
+        let (stored, _) = try await store.recordAssessment(scope: caller.scope, patientID: patientID.rawValue, caseJSON: caseJSON, result: result,
                                                                 arrival: now, admitToQueue: emergency)
-        for event in change?.events(practiceID: caller.account.practiceID, occurredAt: now) ?? [] { await events.publish(event) }
 
         let specialties = result.specialties.map(\.specialty)
         let (match, snapshot) = try await scheduling.match(scope: caller.scope, specialties: specialties, species: triageCase.species,

@@ -83,6 +83,8 @@ extension VetNetStore {
                                  info.contentType, info.byteCount, sha, scope.actorID?.description, Timestamp.string(info.createdAt)])
             try self.appendAudit(AuditRecord(action: "record.document.upload", resourceType: "document", resourceID: UUIDText.lowercase(info.id),
                                              detail: "patient=\(patientID)"), scope: scope, db: db)
+            try self.appendEvent(.recordEntryAdded(patientID: patientID, entryType: "document", entryID: UUIDText.lowercase(info.id),
+                                                   practiceID: scope.practiceID, occurredAt: info.createdAt), scope: scope, db: db)
         }
         return info
     }

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The live practice under load, against a server this script starts (release build advised):
+
+1. Latency from a booking's commit to its event arriving at 100 concurrent SSE subscribers
+   of the practice. A booking is committed before the server answers 201, so the time from
+   sending the request to each arrival is an upper bound of commit-to-arrival; the time from
+   the 201 to each arrival is shown too (negative when the event beat the answer).
+   Target: p99 < 100 ms.
+2. Booking throughput of 16 concurrent clients with no subscribers and with 100 connected
+   (every booking fans out to all of them). Target: within 10 %.
+3. Memory per idle subscriber: the server's RSS before and after 1,000 idle streams.
+   Target: 1,000 idle subscribers < 100 MB of additional RSS.
+
+    swift build -c release --product vetnet
+    python3 Benchmarks/live/run_live_benchmark.py --vetnet .build/release/vetnet
+"""
+import argparse
+import resource
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "live"))
+from vetnet_live import DEMO_ADMIN, EventStream, Server, call, read_until  # noqa: E402
+from run_live_checks import Practice  # noqa: E402
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def open_streams(server: Server, tokens: list[str], count: int) -> list[EventStream]:
+    streams = [EventStream(server.port, tokens[i % len(tokens)]) for i in range(count)]
+    ready = read_until(streams, lambda: all(any(f.get("event") == "ready" for f in s.frames) for s in streams), 60)
+    if not ready:
+        raise RuntimeError("not every stream opened")
+    return streams
+
+
+def throughput(server: Server, practice: Practice, clients: int, bookings: int) -> tuple[float, list[float]]:
+    bodies = []
+    for n in range(bookings):
+        slot = practice.free_slot()
+        bodies.append({"patientId": practice.patients[n % len(practice.patients)], "clinicianId": slot["clinicianId"],
+                       "appointmentTypeId": practice.consultation["id"], "start": slot["start"], "durationMinutes": 15})
+    lock = threading.Lock()
+    latencies: list[float] = []
+    statuses: list[int] = []
+
+    def worker() -> None:
+        while True:
+            with lock:
+                if not bodies:
+                    return
+                body = bodies.pop()
+            began = time.perf_counter()
+            status, _ = call(server.base, "/api/v1/appointments", "POST", token=practice.token, body=body)
+            with lock:
+                latencies.append((time.perf_counter() - began) * 1000)
+                statuses.append(status)
+
+    threads = [threading.Thread(target=worker) for _ in range(clients)]
+    began = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - began
+    if statuses.count(201) != len(statuses):
+        print(f"  note: {len(statuses) - statuses.count(201)} of {len(statuses)} bookings were not 201")
+    return statuses.count(201) / wall, latencies
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--vetnet", type=Path, default=ROOT / ".build/release/vetnet")
+    parser.add_argument("--subscribers", type=int, default=100)
+    parser.add_argument("--bookings", type=int, default=100, help="bookings timed for latency")
+    parser.add_argument("--throughput-bookings", type=int, default=400)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--idle", type=int, default=1000)
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 3 * args.idle + 512)), hard))
+
+    with tempfile.TemporaryDirectory(prefix="vetnet-live-bench-") as temporary:
+        server = Server(args.vetnet.resolve(), Path(temporary) / "data", "live-bench-heron-4", Path(temporary) / "server.log")
+        server.start()
+        try:
+            admin = server.login(DEMO_ADMIN)
+            readers = [server.login(server.account(admin, role)) for role in ("veterinarian", "technician", "receptionist")]
+            practice = Practice(server, server.login(server.account(admin, "receptionist")))
+
+            # Throughput without subscribers first, on a warm server.
+            throughput(server, practice, args.clients, 50)
+            alone, alone_latency = throughput(server, practice, args.clients, args.throughput_bookings)
+
+            streams = open_streams(server, readers, args.subscribers)
+            # 1. Latency: one booking at a time, every subscriber timestamping its arrival.
+            from_send: list[float] = []
+            from_ack: list[float] = []
+            for _ in range(args.bookings):
+                for stream in streams:
+                    stream.frames.clear()
+                sent = time.perf_counter()
+                booking = practice.book()
+                acked = time.perf_counter()
+                arrived = read_until(streams, lambda: all(any(f.get("json", {}).get("resourceId") == booking["id"] for f in s.frames)
+                                                          for s in streams), 10)
+                if not arrived:
+                    print("a booking's event did not reach every subscriber within 10 s")
+                    return 1
+                for stream in streams:
+                    at = next(f["at"] for f in stream.frames if f.get("json", {}).get("resourceId") == booking["id"])
+                    from_send.append((at - sent) * 1000)
+                    from_ack.append((at - acked) * 1000)
+            print(f"latency booking -> event at {args.subscribers} subscribers ({args.bookings} bookings, {len(from_send)} deliveries):")
+            print(f"  from request sent: p50 {percentile(from_send, 50):.1f} ms  p99 {percentile(from_send, 99):.1f} ms  max {max(from_send):.1f} ms")
+            print(f"  from 201 received: p50 {percentile(from_ack, 50):.1f} ms  p99 {percentile(from_ack, 99):.1f} ms")
+            print("  target p99 < 100 ms:", "met" if percentile(from_send, 99) < 100 else "MISSED")
+
+            # 2. Throughput with the subscribers connected (drained by a reader thread).
+            stop = threading.Event()
+            drained = threading.Thread(target=lambda: read_until(streams, stop.is_set, 3600))
+            drained.start()
+            loaded, loaded_latency = throughput(server, practice, args.clients, args.throughput_bookings)
+            stop.set()
+            drained.join()
+            change = (loaded - alone) / alone * 100
+            print(f"booking throughput, {args.clients} clients: {alone:.0f}/s without subscribers (p99 {percentile(alone_latency, 99):.1f} ms), "
+                  f"{loaded:.0f}/s with {args.subscribers} (p99 {percentile(loaded_latency, 99):.1f} ms): {change:+.1f} %")
+            print("  target within 10 %:", "met" if change > -10 else "MISSED")
+            for stream in streams:
+                stream.close()
+            time.sleep(1)
+
+            # 3. Memory of idle subscribers.
+            before = server.rss_kib()
+            idle = open_streams(server, readers, args.idle)
+            time.sleep(1)
+            after = server.rss_kib()
+            added_mb = (after - before) / 1024
+            print(f"memory: RSS {before / 1024:.1f} MB -> {after / 1024:.1f} MB with {args.idle} idle subscribers: "
+                  f"+{added_mb:.1f} MB, {(after - before) / args.idle:.1f} KiB each")
+            print(f"  target {args.idle} idle < 100 MB:", "met" if added_mb < 100 * args.idle / 1000 else "MISSED")
+            for stream in idle:
+                stream.close()
+        finally:
+            server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
