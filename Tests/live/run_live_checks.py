@@ -5,6 +5,8 @@ Last-Event-ID after a restart gets exactly the changes it missed; a change ackno
 before the server is killed with SIGKILL is in the feed after restart; signing out ends the
 session's stream. Exit status 0 only when every check passes."""
 import argparse
+import json
+import subprocess
 import sys
 import tempfile
 import time
@@ -130,6 +132,22 @@ def main() -> int:
             check("signing out ends the stream", ended and final == "session_ended",
                   f"last frame {final!r}, closed after {(time.perf_counter() - signed_out) * 1000:.0f} ms")
             ending.close()
+
+            # 5. `vetnet events tail` beside the running server prints the same log, live.
+            position = head(server, reception)
+            tail = subprocess.Popen([str(args.vetnet.resolve()), "events", "tail", "--data-dir", str(data), "--after", str(position),
+                                     "--format", "json", "--interval", "0.1"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            try:
+                time.sleep(1.5)
+                tailed = practice.book()
+                line = tail.stdout.readline()
+            finally:
+                tail.terminate()
+                tail.wait()
+            printed = json.loads(line) if line.strip() else {}
+            check("vetnet events tail prints a booking as it is committed",
+                  printed.get("kind") == "appointment.booked" and printed.get("resourceId") == tailed["id"]
+                  and printed.get("sequence") == position + 1, f"printed {line.strip()[:120]!r}")
         finally:
             server.stop()
     failed = [name for name, ok, _ in results if not ok]
