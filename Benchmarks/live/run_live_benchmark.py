@@ -15,6 +15,7 @@
     python3 Benchmarks/live/run_live_benchmark.py --vetnet .build/release/vetnet
 """
 import argparse
+import multiprocessing
 import resource
 import statistics
 import sys
@@ -27,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "Tests" / "live"))
 from vetnet_live import DEMO_ADMIN, EventStream, Server, call, read_until  # noqa: E402
 from run_live_checks import Practice  # noqa: E402
+sys.path.insert(0, str(ROOT / "Benchmarks" / "booking"))
+from run_booking_benchmark import bookable_slots  # noqa: E402
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -42,12 +45,11 @@ def open_streams(server: Server, tokens: list[str], count: int) -> list[EventStr
     return streams
 
 
-def throughput(server: Server, practice: Practice, clients: int, bookings: int) -> tuple[float, list[float]]:
-    bodies = []
-    for n in range(bookings):
-        slot = practice.free_slot()
-        bodies.append({"patientId": practice.patients[n % len(practice.patients)], "clinicianId": slot["clinicianId"],
-                       "appointmentTypeId": practice.consultation["id"], "start": slot["start"], "durationMinutes": 15})
+def throughput(server: Server, practice: Practice, clients: int, slots: list[dict]) -> tuple[float, list[float]]:
+    """Books every slot with `clients` concurrent clients; bookings per second and latencies."""
+    bodies = [{"patientId": practice.patients[n % len(practice.patients)], "clinicianId": slot["clinicianId"],
+               "appointmentTypeId": practice.consultation["id"], "start": slot["start"], "durationMinutes": 15}
+              for n, slot in enumerate(slots)]
     lock = threading.Lock()
     latencies: list[float] = []
     statuses: list[int] = []
@@ -76,12 +78,22 @@ def throughput(server: Server, practice: Practice, clients: int, bookings: int) 
     return statuses.count(201) / wall, latencies
 
 
+def drain(port: int, tokens: list[str], count: int, ready, stop, received) -> None:
+    """In a process of its own (so reading the streams does not take the booking clients'
+    interpreter lock): opens `count` streams and reads them until `stop`."""
+    streams = [EventStream(port, tokens[i % len(tokens)]) for i in range(count)]
+    read_until(streams, lambda: all(any(f.get("event") == "ready" for f in s.frames) for s in streams), 60)
+    ready.set()
+    read_until(streams, stop.is_set, 3600)
+    received.value = sum(sum(1 for f in s.frames if f.get("event") == "appointment.booked") for s in streams)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--vetnet", type=Path, default=ROOT / ".build/release/vetnet")
     parser.add_argument("--subscribers", type=int, default=100)
     parser.add_argument("--bookings", type=int, default=100, help="bookings timed for latency")
-    parser.add_argument("--throughput-bookings", type=int, default=400)
+    parser.add_argument("--throughput-bookings", type=int, default=600)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--idle", type=int, default=1000)
     args = parser.parse_args()
@@ -96,12 +108,14 @@ def main() -> int:
             readers = [server.login(server.account(admin, role)) for role in ("veterinarian", "technician", "receptionist")]
             practice = Practice(server, server.login(server.account(admin, "receptionist")))
 
-            # Throughput without subscribers first, on a warm server.
-            throughput(server, practice, args.clients, 50)
-            alone, alone_latency = throughput(server, practice, args.clients, args.throughput_bookings)
+            # Slots for the throughput runs, far enough ahead to stay clear of the latency bookings.
+            slots, _ = bookable_slots(server.base, practice.token, practice.consultation, 50 + 2 * args.throughput_bookings, first_day=30)
+            warm, alone_slots, loaded_slots = slots[:50], slots[50:50 + args.throughput_bookings], slots[50 + args.throughput_bookings:]
+            throughput(server, practice, args.clients, warm)
+            alone, alone_latency = throughput(server, practice, args.clients, alone_slots)
 
-            streams = open_streams(server, readers, args.subscribers)
             # 1. Latency: one booking at a time, every subscriber timestamping its arrival.
+            streams = open_streams(server, readers, args.subscribers)
             from_send: list[float] = []
             from_ack: list[float] = []
             for _ in range(args.bookings):
@@ -119,24 +133,28 @@ def main() -> int:
                     at = next(f["at"] for f in stream.frames if f.get("json", {}).get("resourceId") == booking["id"])
                     from_send.append((at - sent) * 1000)
                     from_ack.append((at - acked) * 1000)
+            for stream in streams:
+                stream.close()
             print(f"latency booking -> event at {args.subscribers} subscribers ({args.bookings} bookings, {len(from_send)} deliveries):")
             print(f"  from request sent: p50 {percentile(from_send, 50):.1f} ms  p99 {percentile(from_send, 99):.1f} ms  max {max(from_send):.1f} ms")
             print(f"  from 201 received: p50 {percentile(from_ack, 50):.1f} ms  p99 {percentile(from_ack, 99):.1f} ms")
             print("  target p99 < 100 ms:", "met" if percentile(from_send, 99) < 100 else "MISSED")
 
-            # 2. Throughput with the subscribers connected (drained by a reader thread).
-            stop = threading.Event()
-            drained = threading.Thread(target=lambda: read_until(streams, stop.is_set, 3600))
-            drained.start()
-            loaded, loaded_latency = throughput(server, practice, args.clients, args.throughput_bookings)
+            # 2. Throughput with the subscribers connected, read by another process.
+            ready, stop = multiprocessing.Event(), multiprocessing.Event()
+            received = multiprocessing.Value("q", 0)
+            reader = multiprocessing.Process(target=drain, args=(server.port, readers, args.subscribers, ready, stop, received))
+            reader.start()
+            ready.wait(60)
+            loaded, loaded_latency = throughput(server, practice, args.clients, loaded_slots)
+            time.sleep(1)
             stop.set()
-            drained.join()
+            reader.join()
             change = (loaded - alone) / alone * 100
             print(f"booking throughput, {args.clients} clients: {alone:.0f}/s without subscribers (p99 {percentile(alone_latency, 99):.1f} ms), "
-                  f"{loaded:.0f}/s with {args.subscribers} (p99 {percentile(loaded_latency, 99):.1f} ms): {change:+.1f} %")
+                  f"{loaded:.0f}/s with {args.subscribers} (p99 {percentile(loaded_latency, 99):.1f} ms): {change:+.1f} %; "
+                  f"{received.value} events delivered during the run")
             print("  target within 10 %:", "met" if change > -10 else "MISSED")
-            for stream in streams:
-                stream.close()
             time.sleep(1)
 
             # 3. Memory of idle subscribers.

@@ -35,7 +35,7 @@ final class LiveItemReader: @unchecked Sendable {
     func events(_ count: Int) async -> [DomainEvent] {
         var events: [DomainEvent] = []
         while events.count < count, let item = await next() {
-            if case .event(let event) = item { events.append(event) }
+            if case .event(let frame) = item { events.append(frame.event) }
             if case .ended = item { break }
         }
         return events

@@ -10,12 +10,27 @@ public enum LiveItem: Sendable, Equatable {
     /// The stream is open; the practice's log had reached `headSequence` (a client that
     /// asked to resume gets everything after its position before anything newer).
     case ready(headSequence: Int64)
-    /// An event of the practice the subscriber may see.
-    case event(DomainEvent)
+    /// An event of the practice the subscriber may see, with its stream frame.
+    case event(LiveEventFrame)
     /// Nothing happened for a while; proxies and the client know the stream is alive.
     case heartbeat
     /// The stream ends here: the client must reload (`reset`) or sign in again.
     case ended(LiveStreamEnd)
+}
+
+/// An event and its `text/event-stream` frame, encoded once however many subscribers get it.
+public struct LiveEventFrame: Sendable, Equatable {
+    /// The event.
+    public let event: DomainEvent
+    /// `id:`, `event:` and `data:` lines of the frame.
+    let bytes: ArraySlice<UInt8>
+
+    init(_ event: DomainEvent) {
+        self.event = event
+        bytes = ServerSentEventStream.frame(id: event.sequence, event: event.kind, data: ServerSentEventStream.json(event))
+    }
+
+    public static func == (lhs: LiveEventFrame, rhs: LiveEventFrame) -> Bool { lhs.event == rhs.event }
 }
 
 /// Why a live stream ended.
@@ -68,7 +83,7 @@ public final class LiveEventHub: Sendable {
         let userID: UserID
         /// Events that arrived while the subscriber was still replaying its backlog (`nil`
         /// once it is live).
-        var pending: [DomainEvent]?
+        var pending: [LiveEventFrame]?
 
         func wants(_ event: DomainEvent) -> Bool {
             event.isVisible(to: role) && (kinds?.contains(event.kind) ?? true)
@@ -177,18 +192,21 @@ public final class LiveEventHub: Sendable {
                 return
             }
             var closing: [Closing] = []
+            // Encoded here, outside the lock, once for every subscriber.
+            let frames = page.events.map(LiveEventFrame.init)
             let again = channels.withLock { channels -> Bool in
                 guard var channel = channels[practiceID] else { return false }
                 defer { channels[practiceID] = channel }
-                for event in page.events where event.sequence > channel.cursor {
+                for frame in frames where frame.event.sequence > channel.cursor {
+                    let event = frame.event
                     for (id, subscriber) in channel.subscribers where subscriber.wants(event) {
                         if subscriber.pending != nil {
-                            channel.subscribers[id]?.pending?.append(event)
+                            channel.subscribers[id]?.pending?.append(frame)
                             if (channel.subscribers[id]?.pending?.count ?? 0) > configuration.subscriberBuffer {
                                 finish(&channel, id, .reset(reason: "The client fell behind the practice's changes.", headSequence: page.headSequence),
                                        into: &closing)
                             }
-                        } else if !deliver(.event(event), to: subscriber) {
+                        } else if !deliver(.event(frame), to: subscriber) {
                             finish(&channel, id, .reset(reason: "The client fell behind the practice's changes.", headSequence: page.headSequence),
                                    into: &closing)
                         }
@@ -222,7 +240,7 @@ public final class LiveEventHub: Sendable {
                 let subscriber = channels.withLock { $0[practiceID]?.subscribers[id] }
                 guard let subscriber else { return }
                 for event in page.events where event.sequence <= target {
-                    if subscriber.wants(event), !deliver(.event(event), to: subscriber) {
+                    if subscriber.wants(event), !deliver(.event(LiveEventFrame(event)), to: subscriber) {
                         resetReason = "The client fell behind the practice's changes."
                         break
                     }
@@ -245,7 +263,7 @@ public final class LiveEventHub: Sendable {
                 finish(&channel, id, .reset(reason: resetReason, headSequence: channel.cursor), into: &closing)
                 return closing
             }
-            for event in subscriber.pending ?? [] where !deliver(.event(event), to: subscriber) {
+            for frame in subscriber.pending ?? [] where !deliver(.event(frame), to: subscriber) {
                 finish(&channel, id, .reset(reason: "The client fell behind the practice's changes.", headSequence: channel.cursor), into: &closing)
                 return closing
             }

@@ -27,8 +27,8 @@ struct ServerSentEventStream: AsyncSequence, Sendable {
             case .ready(let head):
                 return ServerSentEventStream.frame(id: nil, event: EventStreamKind.ready, data: #"{"headSequence":\#(head)}"#,
                                                    retry: ServerSentEventStream.retryMilliseconds)
-            case .event(let event):
-                return ServerSentEventStream.frame(id: event.sequence, event: event.kind, data: ServerSentEventStream.json(event))
+            case .event(let frame):
+                return frame.bytes
             case .heartbeat:
                 if await sessionIsActive() { return ArraySlice(": heartbeat\n\n".utf8) }
                 finished = true
