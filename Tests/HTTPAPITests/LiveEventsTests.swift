@@ -15,7 +15,16 @@ final class LiveItemReader: @unchecked Sendable {
     // Only ever used from one test task at a time.
     private var iterator: AsyncStream<LiveItem>.AsyncIterator
 
-    init(_ stream: AsyncStream<LiveItem>) { iterator = stream.makeAsyncIterator() }
+    /// Reads `subscription` through a forwarding task, so a timed-out read here does not
+    /// cancel the subscription itself.
+    init(_ subscription: LiveSubscription) {
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveItem.self)
+        Task {
+            for await batch in subscription { for item in batch { continuation.yield(item) } }
+            continuation.finish()
+        }
+        iterator = stream.makeAsyncIterator()
+    }
 
     /// The next item, or `nil` when the stream ended or nothing came within `seconds`.
     func next(within seconds: Double = 5) async -> LiveItem? {
@@ -233,12 +242,13 @@ struct LiveEventsTests {
         configuration.subscriberBuffer = 4
         let hub = LiveEventHub(store: fixture.store, configuration: configuration)
         let scope = AccessScope.system(fixture.practiceA.id)
-        let slow = LiveItemReader(try await hub.subscribe(practiceID: fixture.practiceA.id, role: .receptionist, userID: UserID(), tokenHash: "s"))
+        let slow = try await hub.subscribe(practiceID: fixture.practiceA.id, role: .receptionist, userID: UserID(), tokenHash: "s")
         let owner = try await fixture.store.createOwner(Owner(firstName: "Sam", lastName: "Slow"), scope: scope)
         for index in 0..<12 { _ = try await fixture.store.createPatient(Patient(name: "Pet \(index)", species: .dog, ownerID: owner.id), scope: scope) }
         try await Task.sleep(for: .milliseconds(300))
+        // Only now does the client read: what waited, then the end.
         var items: [LiveItem] = []
-        while let item = await slow.next(within: 1) { items.append(item) }
+        for await batch in slow { items += batch }
         guard case .ended(.reset)? = items.last else { Issue.record("expected a final reset, got \(items)"); return }
         #expect(items.count <= 4 + 2)
         #expect(hub.subscriberCount(practiceID: fixture.practiceA.id) == 0)

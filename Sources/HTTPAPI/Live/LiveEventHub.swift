@@ -76,7 +76,7 @@ public final class LiveEventHub: Sendable {
 
     /// One subscriber's filter and buffer.
     private struct Subscriber {
-        let continuation: AsyncStream<LiveItem>.Continuation
+        let subscription: LiveSubscription
         let role: Role
         let kinds: Set<String>?
         let tokenHash: String
@@ -124,25 +124,24 @@ public final class LiveEventHub: Sendable {
     /// and in order — across restarts, since the log is durable — or a reset when the
     /// position is pruned, unknown or too far behind.
     public func subscribe(practiceID: PracticeID, role: Role, userID: UserID, tokenHash: String, kinds: Set<String>? = nil,
-                          after position: Int64? = nil) async throws -> AsyncStream<LiveItem> {
+                          after position: Int64? = nil) async throws -> LiveSubscription {
         let head = try await store.eventHead(practiceID: practiceID)
-        let (stream, continuation) = AsyncStream.makeStream(of: LiveItem.self, bufferingPolicy: .bufferingOldest(configuration.subscriberBuffer + 2))
         let id = UUID()
+        let subscription = LiveSubscription(capacity: configuration.subscriberBuffer) { [weak self] in self?.remove(id, from: practiceID) }
         let start = channels.withLock { channels -> Int64 in
             var channel = channels[practiceID] ?? Channel(cursor: head)
-            channel.subscribers[id] = Subscriber(continuation: continuation, role: role, kinds: kinds, tokenHash: tokenHash, userID: userID,
+            channel.subscribers[id] = Subscriber(subscription: subscription, role: role, kinds: kinds, tokenHash: tokenHash, userID: userID,
                                                  pending: position == nil ? nil : [])
             channels[practiceID] = channel
             return channel.cursor
         }
-        continuation.onTermination = { [weak self] _ in self?.remove(id, from: practiceID) }
-        continuation.yield(.ready(headSequence: start))
+        _ = subscription.push(.ready(headSequence: start))
         if let position {
             await replay(subscriber: id, practiceID: practiceID, after: position, through: start)
         }
         // A commit between reading the head and joining the channel is picked up now.
         wake(practiceID)
-        return stream
+        return subscription
     }
 
     /// Ends every stream of the session whose token hashes to `tokenHash` (sign-out).
@@ -217,6 +216,11 @@ public final class LiveEventHub: Sendable {
                 if !more || channel.subscribers.isEmpty { channel.reading = false }
                 return more && !channel.subscribers.isEmpty
             }
+            // The last subscriber left while this read ran: forget the channel, so the next
+            // one starts from the head rather than from this stale position.
+            channels.withLock { channels in
+                if channels[practiceID]?.subscribers.isEmpty == true, channels[practiceID]?.reading == false { channels[practiceID] = nil }
+            }
             close(closing)
             if !again { return }
         }
@@ -275,32 +279,25 @@ public final class LiveEventHub: Sendable {
 
     // MARK: - Delivery
 
-    /// Yields `item`; `false` when the subscriber's buffer is now full but for the slot kept
-    /// for its final item (the stream must then be closed with a reset).
+    /// Queues `item`; `false` when the subscriber's queue is full (the stream must then be
+    /// closed with a reset).
     private func deliver(_ item: LiveItem, to subscriber: Subscriber) -> Bool {
-        switch subscriber.continuation.yield(item) {
-        case .enqueued(let remaining): return remaining >= 2
-        case .dropped, .terminated: return false
-        @unknown default: return false
-        }
+        subscriber.subscription.push(item)
     }
 
     /// A stream to close once the lock is released: finishing a stream runs its termination
     /// handler, which takes the lock to remove the subscriber.
-    private typealias Closing = (continuation: AsyncStream<LiveItem>.Continuation, reason: LiveStreamEnd)
+    private typealias Closing = (subscription: LiveSubscription, reason: LiveStreamEnd)
 
     /// Removes the subscriber and notes its stream for ``close(_:)``.
     private func finish(_ channel: inout Channel, _ id: UUID, _ reason: LiveStreamEnd, into closing: inout [Closing]) {
         guard let subscriber = channel.subscribers.removeValue(forKey: id) else { return }
-        closing.append((subscriber.continuation, reason))
+        closing.append((subscriber.subscription, reason))
     }
 
     /// Sends each stream its final item and closes it (outside the lock).
     private func close(_ closing: [Closing]) {
-        for (continuation, reason) in closing {
-            continuation.yield(.ended(reason))
-            continuation.finish()
-        }
+        for (subscription, reason) in closing { subscription.finish(with: .ended(reason)) }
     }
 
     private func end(where matches: (Subscriber) -> Bool, reason: LiveStreamEnd) {

@@ -2,14 +2,15 @@ import Foundation
 import SharedKernel
 
 /// The bytes of a live stream in the `text/event-stream` format: each ``LiveItem`` becomes
-/// one frame (`id:`, `event:`, `data:`), a heartbeat a comment line. At each heartbeat the
-/// session is checked (without counting as activity), so a revoked or expired session's
-/// stream ends within one heartbeat even when it was ended on another instance.
+/// one frame (`id:`, `event:`, `data:`), a heartbeat a comment line; the items that were
+/// waiting together go out in one write. At each heartbeat the session is checked (without
+/// counting as activity), so a revoked or expired session's stream ends within one heartbeat
+/// even when it was ended on another instance.
 struct ServerSentEventStream: AsyncSequence, Sendable {
     typealias Element = ArraySlice<UInt8>
 
     /// The subscriber's items from ``LiveEventHub``.
-    let items: AsyncStream<LiveItem>
+    let items: LiveSubscription
     /// Whether the session behind the stream is still live.
     let sessionIsActive: @Sendable () async -> Bool
 
@@ -17,26 +18,33 @@ struct ServerSentEventStream: AsyncSequence, Sendable {
     static let retryMilliseconds = 2000
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        var items: AsyncStream<LiveItem>.AsyncIterator
+        var items: LiveSubscription.AsyncIterator
         let sessionIsActive: @Sendable () async -> Bool
         var finished = false
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
-            guard !finished, let item = await items.next() else { return nil }
-            switch item {
-            case .ready(let head):
-                return ServerSentEventStream.frame(id: nil, event: EventStreamKind.ready, data: #"{"headSequence":\#(head)}"#,
-                                                   retry: ServerSentEventStream.retryMilliseconds)
-            case .event(let frame):
-                return frame.bytes
-            case .heartbeat:
-                if await sessionIsActive() { return ArraySlice(": heartbeat\n\n".utf8) }
-                finished = true
-                return ServerSentEventStream.end(.sessionEnded)
-            case .ended(let reason):
-                finished = true
-                return ServerSentEventStream.end(reason)
+            guard !finished, let batch = await items.next() else { return nil }
+            var bytes = ArraySlice<UInt8>()
+            for item in batch {
+                switch item {
+                case .ready(let head):
+                    bytes += ServerSentEventStream.frame(id: nil, event: EventStreamKind.ready, data: #"{"headSequence":\#(head)}"#,
+                                                         retry: ServerSentEventStream.retryMilliseconds)
+                case .event(let frame):
+                    bytes += frame.bytes
+                case .heartbeat:
+                    if await sessionIsActive() {
+                        bytes += ": heartbeat\n\n".utf8
+                    } else {
+                        finished = true
+                        return bytes + ServerSentEventStream.end(.sessionEnded)
+                    }
+                case .ended(let reason):
+                    finished = true
+                    return bytes + ServerSentEventStream.end(reason)
+                }
             }
+            return bytes
         }
     }
 
