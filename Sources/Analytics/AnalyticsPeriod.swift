@@ -31,10 +31,10 @@ public struct AnalyticsPeriod: Hashable, Sendable {
     }
 
     /// The local days `first…last` (both included): from local midnight of `first` to local
-    /// midnight after `last`; `nil` when `last` is before `first` or a date is out of the
-    /// calendar's reach.
+    /// midnight after `last`; `nil` when `last` is before `first` or a year is outside 1–9999.
     public init?(from first: LocalDate, through last: LocalDate, timeZone: TimeZone) {
-        guard first <= last else { return nil }
+        // Years 1–9999 only: beyond them the calendar's arithmetic is not to be trusted.
+        guard first <= last, (1...9999).contains(first.year), (1...9999).contains(last.year) else { return nil }
         let calendar = PracticeCalendar(timeZone: timeZone)
         guard let start = calendar.day(year: first.year, month: first.month, day: first.day)?.start,
               let end = calendar.day(year: last.year, month: last.month, day: last.day)?.end else { return nil }

@@ -111,11 +111,12 @@ extension PracticeAnalytics {
                                vtl: vtl, efficiency: efficiency, dataQuality: quality)
     }
 
-    /// The period's instants as seconds, clamped to the years the calendar is trusted in.
+    /// The period's instants as seconds, clamped to the years the calendar is trusted in and
+    /// to at most ``DayGrid/maximumDays`` days, so an absurd period cannot stall the caller.
     func bounds(of period: AnalyticsPeriod) -> (Double, Double) {
         let from = max(period.interval.start, DayGrid.earliest).timeIntervalSince1970
         let to = min(period.interval.end, DayGrid.latest).timeIntervalSince1970
-        return (from, max(from, to))
+        return (from, min(max(from, to), from + Double(DayGrid.maximumDays) * 86_400))
     }
 
     /// The efficiency score of the practice's figures and VTL compliance.
