@@ -16,23 +16,25 @@ struct Catalogue: Sendable {
     private(set) var clinicianNames: [String] = []
     private(set) var clinicians: [Clinician?] = []
     private(set) var availabilities: [ClinicianAvailability?] = []
-    private var clinicianIndex: [UUID: Int32] = [:]
+    private var clinicianIndex = UUIDTable()
 
     // Appointment types.
     private(set) var typeIDs: [UUID] = []
     private(set) var types: [AppointmentType?] = []
-    private var typeIndex: [UUID: Int32] = [:]
+    private var typeIndex = UUIDTable()
 
     // Rooms.
     private(set) var roomIDs: [UUID] = []
     private(set) var rooms: [Room?] = []
-    private var roomIndex: [UUID: Int32] = [:]
+    private var roomIndex = UUIDTable()
 
     /// Currencies of the type fees, so revenue tallies are small arrays.
     private(set) var currencies: [String] = []
     /// Per type position: currency position (-1 for unknown types) and fee in minor units.
     private(set) var typeCurrency: [Int] = []
     private(set) var typeFee: [Int] = []
+    /// Per type position: the specialty it counts under (`Specialty.allCases` position), -1 for unknown types.
+    private(set) var typeSpecialty: [Int8] = []
 
     /// Clinician positions per specialty (by `Specialty.allCases` position). General practice
     /// is every known clinician: a type requiring no specialty can be booked with anyone.
@@ -44,20 +46,20 @@ struct Catalogue: Sendable {
     private(set) var knownRooms = 0
 
     init(history: PracticeHistory) {
-        for clinician in history.clinicians where clinicianIndex[clinician.id.rawValue] == nil {
-            clinicianIndex[clinician.id.rawValue] = Int32(clinicianIDs.count)
+        for clinician in history.clinicians where clinicianIndex.find(clinician.id.rawValue) == nil {
+            clinicianIndex.insert(clinician.id.rawValue, Int32(clinicianIDs.count))
             clinicianIDs.append(clinician.id.rawValue)
             clinicianNames.append(clinician.displayName)
             clinicians.append(clinician)
             availabilities.append(nil)
         }
         for availability in history.availabilities {
-            if let index = clinicianIndex[availability.clinicianID.rawValue], availabilities[Int(index)] == nil {
+            if let index = clinicianIndex.find(availability.clinicianID.rawValue), availabilities[Int(index)] == nil {
                 availabilities[Int(index)] = availability
             }
         }
-        for type in history.appointmentTypes where typeIndex[type.id.rawValue] == nil {
-            typeIndex[type.id.rawValue] = Int32(typeIDs.count)
+        for type in history.appointmentTypes where typeIndex.find(type.id.rawValue) == nil {
+            typeIndex.insert(type.id.rawValue, Int32(typeIDs.count))
             typeIDs.append(type.id.rawValue)
             types.append(type)
             var currency = currencies.firstIndex(of: type.fee.currency) ?? -1
@@ -67,9 +69,10 @@ struct Catalogue: Sendable {
             }
             typeCurrency.append(currency)
             typeFee.append(type.fee.minorUnits)
+            typeSpecialty.append(Int8(Visit.specialties.firstIndex(of: type.requiredSpecialty ?? .generalPractice)!))
         }
-        for room in history.rooms where roomIndex[room.id.rawValue] == nil {
-            roomIndex[room.id.rawValue] = Int32(roomIDs.count)
+        for room in history.rooms where roomIndex.find(room.id.rawValue) == nil {
+            roomIndex.insert(room.id.rawValue, Int32(roomIDs.count))
             roomIDs.append(room.id.rawValue)
             rooms.append(room)
         }
@@ -87,9 +90,9 @@ struct Catalogue: Sendable {
     // MARK: - Positions (adding unknown ids)
 
     mutating func clinician(_ id: UUID) -> Int32 {
-        if let index = clinicianIndex[id] { return index }
+        if let index = clinicianIndex.find(id) { return index }
         let index = Int32(clinicianIDs.count)
-        clinicianIndex[id] = index
+        clinicianIndex.insert(id, index)
         clinicianIDs.append(id)
         clinicianNames.append("Unknown clinician")
         clinicians.append(nil)
@@ -98,20 +101,21 @@ struct Catalogue: Sendable {
     }
 
     mutating func type(_ id: UUID) -> Int32 {
-        if let index = typeIndex[id] { return index }
+        if let index = typeIndex.find(id) { return index }
         let index = Int32(typeIDs.count)
-        typeIndex[id] = index
+        typeIndex.insert(id, index)
         typeIDs.append(id)
         types.append(nil)
         typeCurrency.append(-1)
         typeFee.append(0)
+        typeSpecialty.append(-1)
         return index
     }
 
     mutating func room(_ id: UUID) -> Int32 {
-        if let index = roomIndex[id] { return index }
+        if let index = roomIndex.find(id) { return index }
         let index = Int32(roomIDs.count)
-        roomIndex[id] = index
+        roomIndex.insert(id, index)
         roomIDs.append(id)
         rooms.append(nil)
         return index
@@ -132,11 +136,11 @@ struct Catalogue: Sendable {
     }
 
     /// Position of a clinician in the catalogue, if known.
-    func knownClinician(_ id: UUID) -> Int? { clinicianIndex[id].map(Int.init) }
+    func knownClinician(_ id: UUID) -> Int? { clinicianIndex.find(id).map(Int.init) }
     /// Position of a type, if known.
-    func knownType(_ id: UUID) -> Int? { typeIndex[id].map(Int.init) }
+    func knownType(_ id: UUID) -> Int? { typeIndex.find(id).map(Int.init) }
     /// Position of a room, if known.
-    func knownRoom(_ id: UUID) -> Int? { roomIndex[id].map(Int.init) }
+    func knownRoom(_ id: UUID) -> Int? { roomIndex.find(id).map(Int.init) }
 }
 
 // MARK: - One indexed appointment
@@ -179,12 +183,7 @@ struct Visit: Sendable {
         let type = catalogue.type(appointment.appointmentTypeID.rawValue)
         self.type = type
         self.room = appointment.roomID.map { catalogue.room($0.rawValue) } ?? -1
-        if let known = catalogue.types[Int(type)] {
-            let specialty = known.requiredSpecialty ?? .generalPractice
-            self.specialty = Int8(Self.specialties.firstIndex(of: specialty)!)
-        } else {
-            self.specialty = -1
-        }
+        self.specialty = catalogue.typeSpecialty[Int(type)]
         self.species = record.species.map { Int8(Self.speciesList.firstIndex(of: $0)!) } ?? -1
         self.patient = patient
         let valid = start.isFinite && end.isFinite && start < end && end - start <= 86_400

@@ -30,6 +30,7 @@ extension PracticeAnalytics {
         let from = metrics.interval.start.timeIntervalSince1970, to = metrics.interval.end.timeIntervalSince1970
         let grid = DayGrid(covering: metrics.interval, timeZone: timeZone)
         var result: [Insight] = []
+        var emergencyRota: [IntervalSet]?
         for level in TriageLevel.allCases {
             guard let figures = metrics.vtl.level(level), let compliance = figures.compliance,
                   compliance < thresholds.triageComplianceBelow else { continue }
@@ -65,7 +66,10 @@ extension PracticeAnalytics {
                                InsightFigure("windowEndHour", Double((window.start + window.width) % 24), "hour"),
                                InsightFigure("breachesInWindow", Double(window.count), "count")]
             }
-            if let onDuty = emergencyCliniciansOnDuty(at: breaches.map { $0.arrival.timeIntervalSince1970 }, from: from, to: to) {
+            // Resolved once, and only when some level is worth reporting.
+            let rota = emergencyRota ?? emergencyWindows(from: from, to: to)
+            emergencyRota = rota
+            if let onDuty = Self.onDuty(rota, at: breaches.map { $0.arrival.timeIntervalSince1970 }) {
                 message += onDuty == 0
                     ? ", when no emergency clinician was on duty"
                     : ", when \(onDuty) emergency clinician\(onDuty == 1 ? " was" : "s were") on duty"
@@ -95,14 +99,18 @@ extension PracticeAnalytics {
         return nil
     }
 
-    /// How many emergency clinicians were working at each instant, when it is the same for
-    /// all of them; `nil` when it varies or the practice has no emergency clinicians.
-    private func emergencyCliniciansOnDuty(at instants: [Double], from: Double, to: Double) -> Int? {
+    /// The working windows of every clinician with emergency expertise over `[from, to)`.
+    private func emergencyWindows(from: Double, to: Double) -> [IntervalSet] {
         let members = catalogue.specialtyMembers[Visit.specialties.firstIndex(of: .emergencyCriticalCare)!]
-        guard !members.isEmpty, !instants.isEmpty,
-              let range = TimeRange(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to)) else { return nil }
-        let windows = members.map { IntervalSet(catalogue.availabilities[$0]?.windows(overlapping: range, timeZone: timeZone) ?? []) }
-        let counts = Set(instants.map { instant in windows.filter { $0.contains(instant) }.count })
+        guard let range = TimeRange(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to)) else { return [] }
+        return members.map { IntervalSet(catalogue.availabilities[$0]?.windows(overlapping: range, timeZone: timeZone) ?? []) }
+    }
+
+    /// How many of `rota` were working at each instant, when it is the same for all of them;
+    /// `nil` when it varies or the practice has no emergency clinicians.
+    static func onDuty(_ rota: [IntervalSet], at instants: [Double]) -> Int? {
+        guard !rota.isEmpty, !instants.isEmpty else { return nil }
+        let counts = Set(instants.map { instant in rota.filter { $0.contains(instant) }.count })
         return counts.count == 1 ? counts.first : nil
     }
 

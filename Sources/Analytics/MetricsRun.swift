@@ -117,7 +117,7 @@ extension PracticeAnalytics {
         var history: [CompletedVisit] = []
         for visit in visits[visitRange(startingIn: -.infinity, start)] {
             guard let actual = visit.actualMinutes, visit.completedAt < start, visit.species >= 0,
-                  catalogue.types[Int(visit.type)] != nil else { continue }
+                  Int(visit.type) < catalogue.knownTypes else { continue }
             history.append(CompletedVisit(appointmentTypeID: Identifier(catalogue.typeIDs[Int(visit.type)]),
                                           species: Visit.speciesList[Int(visit.species)], complexity: 0,
                                           clinicianID: catalogue.clinicianIDs[Int(visit.clinician)],
@@ -129,30 +129,42 @@ extension PracticeAnalytics {
 }
 
 /// Memoised predictions: the model's clinician level walks that clinician's history, so each
-/// (type, species, clinician) is predicted once per run rather than once per appointment.
+/// (type, species, clinician) is predicted once per run rather than once per appointment. A
+/// flat table indexed by the three positions (-2 = not yet asked, -1 = not predictable); a
+/// dictionary instead when a huge catalogue would make the table too big to allocate per run.
 struct PredictionCache {
-    private struct Key: Hashable {
-        let type: Int32
-        let species: Int8
-        let clinician: Int32
+    let predictor: DurationPredictor
+    private var table: [Int]
+    private var overflow: [Int: Int] = [:]
+    private let speciesCount = Visit.speciesList.count
+    private let clinicianCount: Int
+
+    init(predictor: DurationPredictor, catalogue: Catalogue) {
+        self.predictor = predictor
+        clinicianCount = max(1, catalogue.clinicianIDs.count)
+        let size = catalogue.knownTypes * speciesCount * clinicianCount
+        table = size <= 1 << 18 ? Array(repeating: -2, count: size) : []
     }
 
-    let predictor: DurationPredictor
-    private var minutes: [Key: Int] = [:]
-
-    init(predictor: DurationPredictor) { self.predictor = predictor }
-
     mutating func minutes(for visit: Visit, catalogue: Catalogue) -> Int? {
+        guard visit.species >= 0, Int(visit.type) < catalogue.knownTypes else { return nil }
+        let slot = (Int(visit.type) * speciesCount + Int(visit.species)) * clinicianCount + Int(visit.clinician)
+        if table.isEmpty {
+            if let known = overflow[slot] { return known >= 0 ? known : nil }
+            let predicted = predict(visit, catalogue: catalogue)
+            overflow[slot] = predicted ?? -1
+            return predicted
+        }
+        if table[slot] == -2 { table[slot] = predict(visit, catalogue: catalogue) ?? -1 }
+        return table[slot] >= 0 ? table[slot] : nil
+    }
+
+    private func predict(_ visit: Visit, catalogue: Catalogue) -> Int? {
         // A type whose default is outside what a booking can be would make the model's own
         // arithmetic meaningless; such types are left unpredicted.
-        guard visit.species >= 0, let type = catalogue.types[Int(visit.type)], (1...1440).contains(type.defaultDurationMinutes)
-        else { return nil }
-        let key = Key(type: visit.type, species: visit.species, clinician: visit.clinician)
-        if let known = minutes[key] { return known }
-        let predicted = predictor.predict(type: type, species: Visit.speciesList[Int(visit.species)],
-                                          clinicianID: catalogue.clinicianIDs[Int(visit.clinician)]).minutes
-        minutes[key] = predicted
-        return predicted
+        guard let type = catalogue.types[Int(visit.type)], (1...1440).contains(type.defaultDurationMinutes) else { return nil }
+        return predictor.predict(type: type, species: Visit.speciesList[Int(visit.species)],
+                                 clinicianID: catalogue.clinicianIDs[Int(visit.clinician)]).minutes
     }
 }
 
@@ -243,9 +255,10 @@ extension PracticeAnalytics {
     }
 
     private func note(_ visit: Visit, in quality: inout DataQuality) {
-        if catalogue.types[Int(visit.type)] == nil { quality.unknownAppointmentType += 1 }
-        if catalogue.clinicians[Int(visit.clinician)] == nil { quality.unknownClinician += 1 }
-        if visit.room >= 0, catalogue.rooms[Int(visit.room)] == nil { quality.unknownRoom += 1 }
+        // Known entries come first in the catalogue; positions past them are ids the history lacks.
+        if Int(visit.type) >= catalogue.knownTypes { quality.unknownAppointmentType += 1 }
+        if Int(visit.clinician) >= catalogue.knownClinicians { quality.unknownClinician += 1 }
+        if visit.room >= 0, Int(visit.room) >= catalogue.knownRooms { quality.unknownRoom += 1 }
         if !visit.hasValidTime { quality.invalidTime += 1 }
         if visit.status == .completed, visit.actualMinutes == nil { quality.completedWithoutDuration += 1 }
         if visit.species < 0 { quality.unknownSpecies += 1 }

@@ -50,7 +50,7 @@ public struct PracticeAnalytics: Sendable {
         self.openRequests = history.openRequests
 
         var catalogue = Catalogue(history: history)
-        var patientIndex: [UUID: Int32] = [:]
+        var patientIndex = UUIDTable(capacity: history.firstVisits.count)
         var patients: [UUID] = []
         var visits: [Visit] = []
         visits.reserveCapacity(history.appointments.count)
@@ -62,16 +62,21 @@ public struct PracticeAnalytics: Sendable {
                 continue
             }
             let patient: Int32
-            if let known = patientIndex[record.appointment.patientID] {
+            if let known = patientIndex.find(record.appointment.patientID) {
                 patient = known
             } else {
                 patient = Int32(truncatingIfNeeded: patients.count)
-                patientIndex[record.appointment.patientID] = patient
+                patientIndex.insert(record.appointment.patientID, patient)
                 patients.append(record.appointment.patientID)
             }
             visits.append(Visit(record: record, patient: patient, catalogue: &catalogue))
         }
-        visits.sort { $0.start < $1.start }
+        // A store hands appointments over in start order already; otherwise sort compact
+        // (start, position) pairs rather than moving the larger records around.
+        if zip(visits, visits.dropFirst()).contains(where: { $0.start > $1.start }) {
+            let order = visits.indices.map { (start: visits[$0].start, index: $0) }.sorted { $0.start < $1.start }
+            visits = order.map { visits[$0.index] }
+        }
         self.unreadableAppointments = unreadable
         self.catalogue = catalogue
         self.visits = visits
@@ -80,8 +85,10 @@ public struct PracticeAnalytics: Sendable {
         self.patientCount = patients.count
         self.firstVisit = patients.map { history.firstVisits[$0].map(\.timeIntervalSince1970) }
 
-        let arrivals = history.triageArrivals.filter { $0.arrival.timeIntervalSince1970.isFinite }
-            .sorted { $0.arrival < $1.arrival }
+        var arrivals = history.triageArrivals.filter { $0.arrival.timeIntervalSince1970.isFinite }
+        if zip(arrivals, arrivals.dropFirst()).contains(where: { $0.arrival > $1.arrival }) {
+            arrivals.sort { $0.arrival < $1.arrival }
+        }
         self.arrivals = arrivals
         self.arrivalTimes = arrivals.map { $0.arrival.timeIntervalSince1970 }
     }

@@ -77,7 +77,7 @@ extension PracticeAnalytics {
         let (from, to) = bounds(of: period)
         let layout = SegmentLayout(catalogue)
         let capacity = capacity(from: from, to: to)
-        var predictions = PredictionCache(predictor: durationModel(before: from))
+        var predictions = PredictionCache(predictor: durationModel(before: from), catalogue: catalogue)
         var quality = DataQuality()
         quality.unreadableAppointments = unreadableAppointments
         let tallies = tally(from: from, to: to, only: nil, layout: layout, predictions: &predictions, quality: &quality)

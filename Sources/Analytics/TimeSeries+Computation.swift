@@ -19,7 +19,7 @@ extension PracticeAnalytics {
         let layout = SegmentLayout(catalogue)
         let index = segmentIndex(segment, layout: layout)
         let capacity = capacity(from: from, to: to)
-        var predictions = PredictionCache(predictor: durationModel(before: from))
+        var predictions = PredictionCache(predictor: durationModel(before: from), catalogue: catalogue)
         let asOfSeconds = asOf.timeIntervalSince1970.isFinite ? asOf.timeIntervalSince1970 : to
         // Arrivals carry no clinician, type or room: triage figures exist for the practice and per species only.
         let triageScope: (applies: Bool, species: Species?) = switch segment.dimension {
