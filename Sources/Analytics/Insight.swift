@@ -38,6 +38,7 @@ public enum InsightSeverity: String, Codable, Sendable, Comparable {
 
     private var rank: Int { self == .info ? 0 : self == .warning ? 1 : 2 }
 
+    /// Orders by urgency: `info < warning < critical`.
     public static func < (lhs: InsightSeverity, rhs: InsightSeverity) -> Bool { lhs.rank < rhs.rank }
 }
 
