@@ -38,20 +38,39 @@ public struct WeekHourCounts: Hashable, Codable, Sendable {
     public var total: Int { counts.reduce(0) { $0 + $1.reduce(0, +) } }
 }
 
+/// Triage arrivals of one VTL level by weekday and hour.
+public struct LevelArrivals: Hashable, Codable, Sendable {
+    /// The level.
+    public let level: TriageLevel
+    /// Its arrivals.
+    public let counts: WeekHourCounts
+
+    /// Creates the counts of a level.
+    public init(level: TriageLevel, counts: WeekHourCounts) {
+        self.level = level
+        self.counts = counts
+    }
+}
+
 /// When patients arrive: triage arrivals and appointment starts by weekday and hour.
 public struct ArrivalPattern: Hashable, Codable, Sendable {
     /// Triage arrivals (walk-in and emergency demand).
     public let triage: WeekHourCounts
-    /// Triage arrivals per level.
-    public let triageByLevel: [TriageLevel: WeekHourCounts]
+    /// Triage arrivals per level, red to blue.
+    public let triageByLevel: [LevelArrivals]
     /// Starts of appointments that were not cancelled (booked demand).
     public let appointments: WeekHourCounts
 
     /// Creates a pattern.
-    public init(triage: WeekHourCounts, triageByLevel: [TriageLevel: WeekHourCounts], appointments: WeekHourCounts) {
+    public init(triage: WeekHourCounts, triageByLevel: [LevelArrivals], appointments: WeekHourCounts) {
         self.triage = triage
         self.triageByLevel = triageByLevel
         self.appointments = appointments
+    }
+
+    /// The triage arrivals of `level` (all zero when none arrived).
+    public func triage(_ level: TriageLevel) -> WeekHourCounts {
+        triageByLevel.first { $0.level == level }?.counts ?? .empty
     }
 }
 
@@ -73,7 +92,7 @@ extension PracticeAnalytics {
             guard let (day, hour) = grid.weekdayAndHour(of: visits[index].start) else { continue }
             appointments[day][hour] += 1
         }
-        let levels = Dictionary(uniqueKeysWithValues: TriageLevel.allCases.map { ($0, WeekHourCounts(counts: byLevel[$0.rawValue - 1])) })
+        let levels = TriageLevel.allCases.map { LevelArrivals(level: $0, counts: WeekHourCounts(counts: byLevel[$0.rawValue - 1])) }
         return ArrivalPattern(triage: WeekHourCounts(counts: triage), triageByLevel: levels, appointments: WeekHourCounts(counts: appointments))
     }
 }

@@ -272,7 +272,12 @@ extension PracticeAnalytics {
 /// on every server and in every test.
 enum Format {
     /// `0.956` → `96%`.
-    static func percent(_ ratio: Double) -> String { "\(Int((ratio * 100).rounded()))%" }
+    static func percent(_ ratio: Double) -> String {
+        let value = (ratio * 100).rounded()
+        // A ratio with nothing sensible to print (demand of billions of minutes) must not trap.
+        guard value.isFinite, abs(value) < 1e15 else { return "\(ratio * 100)%" }
+        return "\(Int(value))%"
+    }
 
     /// One decimal unless whole: `12` → `12`, `4.06` → `4.1`.
     static func decimal(_ value: Double) -> String {

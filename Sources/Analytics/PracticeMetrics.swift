@@ -173,10 +173,12 @@ extension PracticeAnalytics {
         let utilization = availableSeconds(index, layout: layout, capacity: capacity, from: from, to: to)
             .map { Utilization(bookedMinutes: booked, availableMinutes: $0 / 60) }
         let leadCount = tally.leadHours.count
+        // Only currencies something was earned in: a practice pricing in two currencies should
+        // not show a zero line in the other on every segment.
         let revenue = catalogue.currencies.indices.compactMap { currency -> CurrencyAmount? in
             guard !tally.revenue.isEmpty else { return nil }
             let minor = tally.revenueCarry[currency] + Decimal(tally.revenue[currency])
-            return CurrencyAmount(currency: catalogue.currencies[currency], minorUnits: minor)
+            return minor == 0 ? nil : CurrencyAmount(currency: catalogue.currencies[currency], minorUnits: minor)
         }
         return SegmentMetrics(
             segment: segment(at: index, layout: layout),

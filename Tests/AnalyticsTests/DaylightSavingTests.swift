@@ -110,8 +110,8 @@ struct DaylightSavingTests {
         #expect(spring.triage.byHour[0] == 1)
         #expect(spring.triage.byHour[1] == 0)
         #expect(spring.triage.byHour[2] == 1)
-        #expect(spring.triageByLevel[.orange]?.count(weekday: 7, hour: 2) == 1)
-        #expect(spring.triageByLevel[.green]?.total == 0)
+        #expect(spring.triage(.orange).count(weekday: 7, hour: 2) == 1)
+        #expect(spring.triage(.green).total == 0)
     }
 
     @Test("a clinician's day off has no available time: no utilization that day, the other days measured")

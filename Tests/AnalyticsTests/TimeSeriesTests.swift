@@ -73,4 +73,19 @@ struct TimeSeriesTests {
         #expect(series(.newPatients).prefix(2) == [.count(1), .count(0)])
         #expect(series(.returningPatients).prefix(2) == [.count(1), .count(0)])
     }
+
+    @Test("arrivals by weekday and hour: triage arrivals and the appointments that were not cancelled")
+    func arrivalPattern() {
+        let pattern = analytics.arrivalPattern(for: WeekFixture.period)
+        #expect(pattern.triage.byWeekday == [2, 2, 3, 0, 0, 0, 0])
+        #expect(pattern.triage.count(weekday: 1, hour: 17) == 2)
+        #expect(pattern.triage(.orange).count(weekday: 2, hour: 18) == 1)
+        #expect(pattern.triage(.red).total == 1)
+        // Monday 09:00 twice (Dr Hart and Dr Okafor), 10:00; Tuesday's no-show at 09:00 and the
+        // cardiology at 10:00; Thursday 09:00. The two cancellations are not demand that came.
+        #expect(pattern.appointments.count(weekday: 1, hour: 9) == 2)
+        #expect(pattern.appointments.byWeekday == [3, 2, 0, 1, 0, 0, 0])
+        #expect(pattern.appointments.byHour[9] == 4)
+        #expect(pattern.appointments.total == 6)
+    }
 }
