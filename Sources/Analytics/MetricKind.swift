@@ -48,6 +48,22 @@ public enum MetricKind: Hashable, Codable, Sendable {
     /// The efficiency score, 0–100.
     case efficiencyScore
 
+    /// Whether computing the metric needs the appointments (the pure triage figures do not).
+    var usesAppointments: Bool {
+        switch self {
+        case .triageArrivals, .vtlCompliance, .vtlBreaches, .medianWait, .p90Wait: return false
+        default: return true
+        }
+    }
+
+    /// Whether the metric needs the clinicians' working time or the opening hours.
+    var usesCapacity: Bool {
+        switch self {
+        case .utilization, .roomUtilization, .efficiencyScore: return true
+        default: return false
+        }
+    }
+
     /// Whether computing the metric needs the triage arrivals.
     var usesTriage: Bool {
         switch self {

@@ -133,7 +133,7 @@ extension PracticeAnalytics {
 /// flat table indexed by the three positions (-2 = not yet asked, -1 = not predictable); a
 /// dictionary instead when a huge catalogue would make the table too big to allocate per run.
 struct PredictionCache {
-    let predictor: DurationPredictor
+    let predictor: DurationPredictor?
     private var table: [Int]
     private var overflow: [Int: Int] = [:]
     private let speciesCount = Visit.speciesList.count
@@ -146,8 +146,17 @@ struct PredictionCache {
         table = size <= 1 << 18 ? Array(repeating: -2, count: size) : []
     }
 
+    private init() {
+        predictor = nil
+        table = []
+        clinicianCount = 1
+    }
+
+    /// Predicts nothing: for figures that do not report the model's error.
+    static let disabled = PredictionCache()
+
     mutating func minutes(for visit: Visit, catalogue: Catalogue) -> Int? {
-        guard visit.species >= 0, Int(visit.type) < catalogue.knownTypes else { return nil }
+        guard predictor != nil, visit.species >= 0, Int(visit.type) < catalogue.knownTypes else { return nil }
         let slot = (Int(visit.type) * speciesCount + Int(visit.species)) * clinicianCount + Int(visit.clinician)
         if table.isEmpty {
             if let known = overflow[slot] { return known >= 0 ? known : nil }
@@ -162,7 +171,8 @@ struct PredictionCache {
     private func predict(_ visit: Visit, catalogue: Catalogue) -> Int? {
         // A type whose default is outside what a booking can be would make the model's own
         // arithmetic meaningless; such types are left unpredicted.
-        guard let type = catalogue.types[Int(visit.type)], (1...1440).contains(type.defaultDurationMinutes) else { return nil }
+        guard let predictor, let type = catalogue.types[Int(visit.type)], (1...1440).contains(type.defaultDurationMinutes)
+        else { return nil }
         return predictor.predict(type: type, species: Visit.speciesList[Int(visit.species)],
                                  clinicianID: catalogue.clinicianIDs[Int(visit.clinician)]).minutes
     }

@@ -18,8 +18,12 @@ extension PracticeAnalytics {
         let buckets = DayGrid(covering: interval, timeZone: period.timeZone).buckets(size, clippedTo: interval)
         let layout = SegmentLayout(catalogue)
         let index = segmentIndex(segment, layout: layout)
-        let capacity = capacity(from: from, to: to)
-        var predictions = PredictionCache(predictor: durationModel(before: from), catalogue: catalogue)
+        // Working time and the duration model cost more than a bucket's tally: resolved only for
+        // the metrics that read them (left empty otherwise, which those metrics never look at).
+        let capacity = metric.usesCapacity ? capacity(from: from, to: to) : capacity(from: from, to: from)
+        var predictions = metric == .durationModelError
+            ? PredictionCache(predictor: durationModel(before: from), catalogue: catalogue)
+            : PredictionCache.disabled
         let asOfSeconds = asOf.timeIntervalSince1970.isFinite ? asOf.timeIntervalSince1970 : to
         // Arrivals carry no clinician, type or room: triage figures exist for the practice and per species only.
         let triageScope: (applies: Bool, species: Species?) = switch segment.dimension {
@@ -32,7 +36,7 @@ extension PracticeAnalytics {
             let start = bucket.start.timeIntervalSince1970, end = bucket.end.timeIntervalSince1970
             var quality = DataQuality()
             var figures: SegmentMetrics?
-            if let index {
+            if let index, metric.usesAppointments {
                 let tallies = tally(from: start, to: end, only: index, layout: layout, predictions: &predictions, quality: &quality)
                 figures = segmentMetrics(index, tallies: tallies, layout: layout, capacity: capacity, from: start, to: end)
                 if metric == .roomUtilization, index == 0 {
