@@ -69,6 +69,10 @@ public final class LiveEventHub: Sendable {
         public var pageSize = 500
         /// A resuming client further behind than this reloads instead of replaying.
         public var maxReplay: Int64 = 10_000
+        /// How long a woken reader waits before reading, so the commits of a busy moment go
+        /// out together: each subscriber then gets one write for the lot instead of one per
+        /// event, which is most of what a delivery costs.
+        public var coalescingWindow: Duration = .milliseconds(10)
 
         /// The production configuration.
         public init() {}
@@ -176,7 +180,9 @@ public final class LiveEventHub: Sendable {
 
     /// The practice's reader: fetches what follows its cursor and delivers it, until caught up.
     private func read(_ practiceID: PracticeID) async {
+        var caughtUp = true
         while true {
+            if caughtUp, configuration.coalescingWindow > .zero { try? await Task.sleep(for: configuration.coalescingWindow) }
             guard let cursor = channels.withLock({ channels -> Int64? in
                 channels[practiceID]?.readAgain = false
                 return channels[practiceID]?.cursor
@@ -223,6 +229,7 @@ public final class LiveEventHub: Sendable {
             }
             close(closing)
             if !again { return }
+            caughtUp = !page.hasMore
         }
     }
 
