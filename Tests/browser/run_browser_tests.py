@@ -357,6 +357,31 @@ class Run:
             self.snapshot(driver, "invalid-vital")
             raise
 
+    def session_expiry_keeps_typing(self, driver) -> str:
+        try:
+            go(driver, self.server, "#/intake", "h1#intake-title")
+            Select(field_input(driver, "Species")).select_by_value("dog")
+            complaint = field_input(driver, "Presenting complaint")
+            type_into(complaint, "lame on the left fore since yesterday")
+            visible(driver, ".result-level .level")
+            # The session ends (as after 30 idle minutes): the browser no longer has it.
+            driver.delete_cookie("vetnet_session")
+            type_into(field_input(driver, "Heart rate"), "190")
+            dialog = visible(driver, "dialog[open] .sign-in-form", 10)
+            email = dialog.find_element(By.CSS_SELECTOR, "input[name=email]")
+            assert email.get_attribute("value") == self.receptionist_email, "the dialog knows who was signed in"
+            type_into(dialog.find_element(By.CSS_SELECTOR, "input[name=password]"), self.server.password)
+            dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), 10, "the sign-in dialog closes")
+            assert field_input(driver, "Presenting complaint").get_attribute("value") == "lame on the left fore since yesterday", "what was typed is kept"
+            assert field_input(driver, "Heart rate").get_attribute("value") == "190"
+            # The interrupted evaluation went through once signed in again: 190/min in a dog fires abnormal_pulse.
+            wait(driver, lambda d: "abnormal_pulse" in d.find_element(By.CSS_SELECTOR, ".result-panel").text, 10, "the evaluation resumes")
+            return "signed in again over the screen; the complaint and heart rate were kept"
+        except Exception:
+            self.snapshot(driver, "session-expiry")
+            raise
+
     # MARK: schedule
 
     def schedule_conflict(self, driver) -> str:
@@ -580,6 +605,7 @@ def main(argv: list[str]) -> int:
         run.check("intake: new patient, orange triage, booked slot, on the ER board", run.intake_orange_to_booking, reception)
         run.check("intake: temperature 60 °C shows the API's message at the field and saves nothing", run.invalid_vital, reception)
         run.check("schedule: a move onto an occupied time is refused with alternatives", run.schedule_conflict, reception)
+        run.check("intake: an ended session asks to sign in again and keeps what was typed", run.session_expiry_keeps_typing, reception)
 
         clinician = browser()
         drivers.append(clinician)
