@@ -471,6 +471,21 @@ class Run:
         finally:
             second.quit()
 
+    def session_safety(self, driver) -> str:
+        """The token stays out of reach of scripts, URLs and storage; signing out ends it."""
+        go(driver, self.server, "#/home", "h1#home-title")
+        assert "vetnet_session" not in driver.execute_script("return document.cookie"), "scripts cannot read the session cookie"
+        assert driver.execute_script("return localStorage.length + sessionStorage.length") == 0, "nothing is kept in web storage"
+        cookie = driver.get_cookie("vetnet_session")
+        assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", f"HttpOnly, SameSite=Strict: {cookie}"
+        assert cookie["value"] not in driver.current_url
+        button_with_text(driver, "Sign out").click()
+        visible(driver, "input[name=email]", 10)
+        assert driver.get_cookie("vetnet_session") is None and driver.get_cookie("vetnet_csrf") is None, "both cookies are cleared"
+        status, _ = self.admin.call("GET", "/api/v1/me", token=None, headers={"Cookie": f"vetnet_session={cookie['value']}"})
+        assert status == 401, f"the old cookie no longer opens anything: {status}"
+        return "HttpOnly and SameSite=Strict, not in storage or the URL; revoked at sign-out"
+
     # MARK: every screen: axe-core and screenshots
 
     def screens(self, driver, record_patient: str | None) -> list[tuple[str, str, str]]:
@@ -481,7 +496,7 @@ class Run:
             ("er-board", "#/er", "h1#er-title"),
             ("schedule", f"#/schedule?date={next_weekday().isoformat()}", ".sched-grid"),
             ("patients", "#/patients", ".patient-list"),
-            ("record", f"#/patients/{record_patient}" if record_patient else "#/patients", ".record-weight svg, .patient-list"),
+            ("record", f"#/patients/{record_patient}", ".record-weight svg") if record_patient else ("record", "#/patients", ".patient-list"),
             ("clinicians", "#/clinicians", ".clinician"),
             ("admin-users", "#/admin?tab=users", ".data-table"),
             ("admin-audit", "#/admin?tab=audit", ".data-table"),
@@ -532,9 +547,13 @@ class Run:
                 def prepare(name=name):
                     if name == "intake":
                         # The screen with a result on it: the parts axe must see.
-                        Select(field_input(driver, "Species")).select_by_value("cat")
-                        type_into(field_input(driver, "Heart rate"), "250")
-                        visible(driver, ".result-level .level")
+                        Select(field_input(driver, "Species")).select_by_value("dog")
+                        type_into(field_input(driver, "Presenting complaint"), "ate a bar of dark chocolate an hour ago, trembling")
+                        type_into(field_input(driver, "Temperature"), "40.6")
+                        type_into(field_input(driver, "Heart rate"), "150")
+                        Select(field_input(driver, "Pain")).select_by_value("moderate")
+                        field_input(driver, "Toxin ingestion").click()
+                        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".fired-list > li")) == 3, 10, "three discriminators fired")
                     if name == "record" and record_patient:
                         button_with_text(driver, "Calculate dose").click()
                         wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".dose-result").text or False)
@@ -622,6 +641,8 @@ def main(argv: list[str]) -> int:
         run.check("administrator signs in through the form", signed_in, administrator, DEMO_ADMIN_EMAIL)
         run.check("every screen: axe-core (0 serious/critical) and screenshots at 1366×1024 and 1024×768",
                   run.every_screen, administrator, record.get("id"))
+        run.check("sign-out clears the session cookie, which was never readable by scripts", run.session_safety, administrator)
+
         def no_policy_violations():
             errors = [e for d in drivers for e in console_errors(d)]
             refused = [e for e in errors if "Content Security Policy" in e or "Refused to" in e]

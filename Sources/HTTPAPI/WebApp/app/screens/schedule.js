@@ -49,7 +49,8 @@ export function render(container, { session, query }) {
         h('button', { type: 'button', class: 'button', on: { click: () => setDay(today()) } }, 'Today'),
         h('button', { type: 'button', class: 'button', on: { click: () => setDay(addDays(day, 1)) } }, 'Next day', h('span', { 'aria-hidden': 'true' }, ' ›')),
         dateInput),
-      h('div', { class: 'toolbar' }, field('Free slots for', typeSelect))),
+      h('div', { class: 'toolbar' }, field('Free slots for', typeSelect),
+        session.can('optimizeSchedule') ? h('button', { type: 'button', class: 'button', on: { click: () => openReplan() } }, 'Re-plan for an absence…') : null)),
     moveBanner, message, grid, extra));
 
   dateInput.addEventListener('change', () => { if (dateInput.value) setDay(dateInput.value); });
@@ -430,6 +431,64 @@ export function render(container, { session, query }) {
     document.body.append(dialog);
     dialog.showModal();
     searchInput.focus();
+  }
+
+  // MARK: - Re-planning a day for an absent clinician
+
+  function openReplan() {
+    const dialog = h('dialog', { class: 'dialog glass screen-dialog', 'aria-labelledby': 'replan-title' });
+    const close = () => { dialog.close(); dialog.remove(); };
+    dialog.addEventListener('close', () => dialog.remove());
+    const who = select(clinicians.map((c) => [c.id, c.displayName]));
+    const dayInput = h('input', { type: 'date', value: day });
+    const delay = h('input', { type: 'number', min: 0, max: 480, step: 5, value: '60', inputmode: 'numeric' });
+    const preview = h('button', { type: 'submit', class: 'button primary' }, 'Preview the moves');
+    const result = h('div', { 'aria-live': 'polite' });
+    const form = h('form', { novalidate: true },
+      h('div', { class: 'grid-fields' },
+        field('Absent clinician', who, { fieldName: 'clinicianId' }),
+        field('Day', dayInput, { fieldName: 'date' }),
+        field('Longest delay', delay, { fieldName: 'maxDelayMinutes', unit: 'min' })),
+      h('div', { class: 'row end' }, preview));
+    const request = () => ({ clinicianId: who.value, date: dayInput.value, maxDelayMinutes: delay.value === '' ? undefined : Number(delay.value) });
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      await busy(preview, async () => {
+        try {
+          const plan = await api.post('/schedule/replan', request());
+          await loadNames(plan.moved.map((m) => ({ patientId: appointments.find((a) => a.id === m.appointmentId)?.patientId })).filter((a) => a.patientId));
+          showPlan(plan);
+        } catch (error) { if (error.errors.length) showErrors(form, error.errors); else replace(result, notice(error.message)); }
+      }, 'Planning…');
+    });
+    function showPlan(plan, applied = false) {
+      const label = (id) => { const a = appointments.find((x) => x.id === id); return a ? patientNames.get(a.patientId) || 'Appointment' : 'Appointment'; };
+      const apply = h('button', { type: 'button', class: 'button primary' }, 'Apply these moves');
+      apply.addEventListener('click', () => busy(apply, async () => {
+        try {
+          const done = await api.post('/schedule/replan', { ...request(), apply: true });
+          toast(`${done.moved.length} appointments moved; the day is marked as time off`, 'success');
+          showPlan(done, true);
+          loadDay();
+        } catch (error) { replace(result, notice(error.message)); }
+      }, 'Applying…'));
+      replace(result,
+        h('h3', {}, applied ? 'Moved' : 'Proposed moves'),
+        plan.moved.length ? h('ul', { class: 'plain entries' }, plan.moved.map((m) => h('li', {},
+          h('strong', {}, label(m.appointmentId)), ` ${time(m.fromStart)} ${clinicianName(m.fromClinicianId)} → ${time(m.toStart)} ${clinicianName(m.toClinicianId)}`)))
+          : h('p', {}, 'Nothing to move.'),
+        plan.unplaced.length ? [h('h3', {}, 'Could not be placed'), h('ul', { class: 'plain entries' }, plan.unplaced.map((u) =>
+          h('li', {}, `${label(u.appointmentId)}: ${u.reason}`)))] : null,
+        !applied && plan.moved.length && session.can('manageSchedule') && session.can('book') ? h('div', { class: 'row end' }, apply)
+          : !applied && plan.moved.length ? h('p', { class: 'muted' }, 'Applying a re-plan needs an administrator (it also writes the time off).') : null);
+    }
+    dialog.append(h('h2', { id: 'replan-title' }, 'Re-plan a day for an absent clinician'),
+      h('p', {}, 'Nothing changes until you apply the moves.'), form, result,
+      h('div', { class: 'row end' }, h('button', { type: 'button', class: 'button quiet', on: { click: close } }, 'Close')));
+    document.body.append(dialog);
+    dialog.showModal();
+    who.focus();
   }
 
   const onKey = (event) => { if (event.key === 'Escape' && moving) stopMoving(); };
