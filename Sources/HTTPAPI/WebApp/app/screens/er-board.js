@@ -30,7 +30,7 @@ export function render(container, { session }) {
       h('h1', { id: 'er-title' }, 'ER board'),
       clock,
       h('a', { class: 'button primary', href: '#/intake' }, 'New arrival')),
-    counts, message, board));
+    counts, h('p', { class: 'muted keys-hint' }, 'Tip: arrow keys move between patients.'), message, board));
 
   const sections = {};
   for (const level of [1, 2, 3, 4, 5]) {
@@ -160,7 +160,7 @@ export function render(container, { session }) {
       const overdue = seconds < 0 && item.status === 'waiting';
       const abs = Math.abs(seconds);
       const text = `${Math.floor(abs / 60)}:${String(abs % 60).padStart(2, '0')}`;
-      if (item.status !== 'waiting') view.countdown.textContent = `In treatment since arrival ${time(item.arrivalTime)}`;
+      if (item.status !== 'waiting') view.countdown.textContent = `In treatment · waited from ${time(item.arrivalTime)}`;
       else view.countdown.textContent = overdue ? `Overdue by ${text}` : `${text} left`;
       view.card.classList.toggle('overdue', overdue);
       if (overdue && !announcedOverdue.has(id)) {
@@ -171,6 +171,19 @@ export function render(container, { session }) {
     }
   }
   const ticker = setInterval(tick, 1000);
+
+  // Arrow keys move between patients (board order), Home and End to the first and last.
+  board.addEventListener('keydown', (event) => {
+    if (!['ArrowDown', 'ArrowUp', 'ArrowRight', 'ArrowLeft', 'Home', 'End'].includes(event.key)) return;
+    const all = [...board.querySelectorAll('.board-card')];
+    const current = all.findIndex((card) => card.contains(document.activeElement));
+    if (current < 0) return;
+    const forward = event.key === 'ArrowDown' || event.key === 'ArrowRight';
+    const next = event.key === 'Home' ? 0 : event.key === 'End' ? all.length - 1 : current + (forward ? 1 : -1);
+    if (next < 0 || next >= all.length) return;
+    event.preventDefault();
+    all[next].querySelector('a, button')?.focus();
+  });
 
   const unsubscribe = live.subscribe(['triage.queue_changed', 'patient.triaged', 'patient.updated', 'patient.archived'], () => load());
   load();

@@ -548,19 +548,19 @@ export function render(container, { session, query }) {
         h('details', {}, h('summary', {}, 'Reasons'), h('ul', { class: 'plain' }, r.parts.map((p) => h('li', {}, `${p.detail} (${words(p.factor)} +${Number(p.contribution).toFixed(2)})`))))))));
   }
 
-  function renderSlots(box, { slots, within, wait, typeId, duration, reason }) {
+  function renderSlots(box, { slots, within, wait, typeId, duration, reason, title }) {
     if (!slots.length) { replace(box, h('h3', {}, 'Free slots'), h('p', {}, 'No free slot in the coming week for this case.')); return; }
     replace(box,
-      h('h3', {}, within ? `Free slots within ${wait} minutes` : 'Free slots'),
+      h('h3', {}, title || (within ? `Free slots within ${wait} minutes` : 'Free slots')),
       within ? null : h('p', { class: 'notice notice-warning' }, `No slot is free within the ${wait}-minute maximum wait; these are the nearest.`),
       h('ul', { class: 'slot-list' }, slots.map((slot) => h('li', {}, h('button', {
         type: 'button', class: 'button slot-button', dataset: { start: slot.start, clinician: slot.clinicianId },
-        on: { click: (event) => book(event.currentTarget, { slot, typeId, duration, reason, box }) },
+        on: { click: (event) => book(event.currentTarget, { slot, typeId, duration, reason, box, wait }) },
       }, h('span', { class: 'slot-time' }, `${time(slot.start)}–${time(slot.end)}`), h('span', {}, ` ${date(slot.start)} · ${slot.clinicianName || 'Clinician'}`),
       h('span', { class: 'visually-hidden' }, ' — book'))))));
   }
 
-  async function book(button, { slot, typeId, duration, reason, box }) {
+  async function book(button, { slot, typeId, duration, reason, box, wait }) {
     await busy(button, async () => {
       try {
         const body = { patientId: patient.id, clinicianId: slot.clinicianId, appointmentTypeId: typeId, start: slot.start };
@@ -579,7 +579,7 @@ export function render(container, { session, query }) {
         announce(`Booked ${patient.name} at ${time(appointment.start)} with ${slot.clinicianName || 'the clinician'}`);
       } catch (error) {
         if (error.status === 409 && Array.isArray(error.problem.alternatives)) {
-          renderSlots(box, { slots: error.problem.alternatives, within: true, wait: 0, typeId, duration, reason });
+          renderSlots(box, { slots: error.problem.alternatives, within: true, wait, typeId, duration, reason, title: 'Nearest free alternatives' });
           box.prepend(h('p', { class: 'notice notice-warning', role: 'alert' }, 'That slot was just taken. The nearest free alternatives:'));
         } else {
           box.prepend(notice(error.message));
