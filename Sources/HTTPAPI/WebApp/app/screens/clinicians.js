@@ -4,7 +4,7 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, field, busy, notice, toast, words, hhmm, plainDate, today, showErrors, clearErrors } from '../ui.js';
+import { h, replace, field, busy, notice, toast, words, hhmm, minutesOf, plainDate, today, showErrors, clearErrors, uid } from '../ui.js';
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -125,7 +125,49 @@ export function render(container, { session }) {
 
     replace(box, table,
       availability.maxBookedMinutesPerDay ? h('p', { class: 'muted' }, `At most ${availability.maxBookedMinutesPerDay} booked minutes a day.`) : null,
+      canManage ? weekEditor() : null,
       h('h3', {}, 'Time off'), timeOffList, form);
+
+    /** Working hours and one break per day, edited in place (a day with several sessions is
+     *  edited by replacing them with one). */
+    function weekEditor() {
+      const first = (list, weekday) => list.find((e) => e.weekday === weekday);
+      const rows = DAYS.map((name, i) => {
+        const work = first(availability.weekly || [], i + 1);
+        const pause = first(availability.breaks || [], i + 1);
+        const input = (minutes, label) => h('input', { type: 'time', step: 300, value: minutes === undefined ? '' : hhmm(minutes), 'aria-label': `${name} ${label}` });
+        return { weekday: i + 1, name, start: input(work?.startMinute, 'starts'), end: input(work?.endMinute, 'ends'),
+          breakStart: input(pause?.startMinute, 'break starts'), breakEnd: input(pause?.endMinute, 'break ends') };
+      });
+      const errors = h('div', { class: 'form-errors', role: 'alert', hidden: true });
+      const submit = h('button', { type: 'submit', class: 'button' }, 'Save weekly hours');
+      const editor = h('form', { class: 'stack-form', novalidate: true },
+        h('table', { class: 'week-table' },
+          h('caption', {}, 'Edit weekly hours (leave a day empty when not working)'),
+          h('thead', {}, h('tr', {}, ['Day', 'Starts', 'Ends', 'Break from', 'Break to'].map((x) => h('th', { scope: 'col' }, x)))),
+          h('tbody', {}, rows.map((r) => h('tr', {}, h('th', { scope: 'row' }, r.name), h('td', {}, r.start), h('td', {}, r.end), h('td', {}, r.breakStart), h('td', {}, r.breakEnd))))),
+        errors, submit);
+      editor.addEventListener('submit', (event) => {
+        event.preventDefault();
+        const weekly = [];
+        const breaks = [];
+        const problems = [];
+        for (const r of rows) {
+          const pair = (a, b, what) => {
+            if (!a.value && !b.value) return null;
+            if (!a.value || !b.value || minutesOf(a.value) >= minutesOf(b.value)) { problems.push(`${r.name}: the ${what} needs a start before its end`); return null; }
+            return { weekday: r.weekday, startMinute: minutesOf(a.value), endMinute: minutesOf(b.value) };
+          };
+          const work = pair(r.start, r.end, 'working time');
+          const pause = pair(r.breakStart, r.breakEnd, 'break');
+          if (work) weekly.push(work);
+          if (pause) breaks.push(pause);
+        }
+        if (problems.length) { errors.hidden = false; replace(errors, h('ul', {}, problems.map((x) => h('li', {}, x)))); return; }
+        save(submit, { ...availability, weekly, breaks }, 'Weekly hours saved', editor);
+      });
+      return h('details', { class: 'add-entry', id: uid('week') }, h('summary', {}, 'Edit weekly hours and breaks'), editor);
+    }
   }
 
   const unsubscribe = live.subscribe(['clinician.availability_changed'], () => load());
