@@ -72,7 +72,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            resources: [.copy("openapi.yaml"), .copy("openapi-contract.json")],
+            resources: [.copy("openapi.yaml"), .copy("openapi-contract.json"), .copy("WebApp")],
             swiftSettings: strict,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),

@@ -56,6 +56,8 @@ public func buildApplication(
 func buildRouter(configuration: AppConfiguration, services: AppServices, metrics: PrometheusCollectorRegistry?) -> Router<VetNetRequestContext> {
     let router = Router(context: VetNetRequestContext.self)
     router.add(middleware: RequestIDMiddleware())
+    // Outside the problem mapping, so a refused expired cookie is cleared on the 401 too.
+    router.add(middleware: SessionCookieMiddleware())
     router.add(middleware: ProblemDetailsMiddleware())
     // Before anything that reads the path (metrics, authentication, the contract, handlers).
     router.add(middleware: PathNormalizationMiddleware())
@@ -67,6 +69,7 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
                                                contract: .bundled))
     router.add(middleware: ContractMiddleware(contract: .bundled, bodyLimit: configuration.maxBodyBytes))
 
+    WebAppRoutes(assets: .bundled).register(on: router)
     router.get("/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
     }
