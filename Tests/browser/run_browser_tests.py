@@ -39,7 +39,7 @@ from zoneinfo import ZoneInfo
 
 from axe_selenium_python import Axe
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -184,7 +184,9 @@ def set_viewport(driver: webdriver.Chrome, width: int, height: int) -> None:
 
 
 def wait(driver, condition, timeout: float = 10, message: str = ""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition, message)
+    # A screen may redraw when a live update arrives; an element found just before is then
+    # stale, and the condition is simply asked again.
+    return WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=[StaleElementReferenceException]).until(condition, message)
 
 
 def visible(driver, css: str, timeout: float = 10):
@@ -434,9 +436,9 @@ class Run:
             type_into(weight, "25.3")
             button_with_text(driver, "Record weight").click()
             wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "svg.weight-chart circle.weight-point")) == 3, 10, "three points on the weight chart")
-            chart = driver.find_element(By.CSS_SELECTOR, "svg.weight-chart")
-            assert "25.3 kg" in chart.find_element(By.TAG_NAME, "desc").get_attribute("textContent"), "the chart's description names the latest weight"
-            assert driver.find_element(By.CSS_SELECTOR, "svg.weight-chart polyline.weight-line"), "a line joins the weights"
+            wait(driver, lambda d: "25.3 kg" in d.find_element(By.CSS_SELECTOR, "svg.weight-chart desc").get_attribute("textContent"), 5,
+                 "the chart's description names the latest weight")
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.weight-chart polyline.weight-line"), 5, "a line joins the weights")
             button_with_text(driver, "Calculate dose").click()
             result = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".dose-result").text or False, 10, "a dose is shown")
             assert "2.53 mg" in result and "1.687 mL" in result and "25.3 kg" in result, f"0.1 mg/kg × 25.3 kg = 2.53 mg = 1.687 mL at 1.5 mg/mL: {result!r}"

@@ -12,8 +12,8 @@ import { time } from './ui.js';
 export const KINDS = [
   'appointment.booked', 'appointment.moved', 'appointment.cancelled', 'appointment.checked_in', 'appointment.started',
   'appointment.completed', 'appointment.no_show', 'patient.triaged', 'triage.queue_changed', 'patient.created',
-  'patient.updated', 'patient.archived', 'owner.created', 'owner.updated', 'record.entry_added',
-  'clinician.availability_changed', 'schedule.optimized', 'schedule.replanned',
+  'patient.updated', 'patient.archived', 'patient.purged', 'owner.created', 'owner.updated', 'record.entry_added',
+  'records.imported', 'clinician.availability_changed', 'schedule.optimized', 'schedule.replanned',
 ];
 
 const POLL_SECONDS = 30;
@@ -65,9 +65,10 @@ export function stop() {
   setState('idle');
 }
 
-function open() {
+function open(after = null) {
   setState(everOpened ? 'reconnecting' : 'connecting');
-  const stream = new EventSource('/api/v1/events');
+  // A stream opened anew carries no Last-Event-ID; `after` resumes it where the app stands.
+  const stream = new EventSource(after === null ? '/api/v1/events' : `/api/v1/events?after=${after}`);
   source = stream;
   stream.addEventListener('open', async () => {
     const resumed = everOpened || state === 'unavailable';
@@ -92,13 +93,35 @@ function open() {
   const onFrame = (frame) => {
     let event;
     try { event = JSON.parse(frame.data); } catch { return; }
-    if (frame.type === 'reset') { reset(event); return; }
+    if (frame.type === 'ready') {
+      if (lastSequence === null && typeof event.headSequence === 'number') lastSequence = event.headSequence;
+      return;
+    }
+    if (frame.type === 'reset') {
+      // The position cannot be continued: the browser would reconnect with the same
+      // Last-Event-ID and be told so again, so this stream is closed and a new one opened
+      // from the head once the screens have reloaded.
+      stream.close();
+      source = null;
+      reset(event);
+      if (typeof event.headSequence === 'number') open(event.headSequence); else scheduleRetry(1);
+      return;
+    }
+    if (frame.type === 'session_ended') {
+      // Signed out or revoked: the next call asks to sign in again (keeping what was typed).
+      stream.close();
+      source = null;
+      setState('reconnecting');
+      get('/me').catch(() => {});
+      scheduleRetry(5);
+      return;
+    }
     if (event.sequence === undefined && frame.lastEventId) event.sequence = Number(frame.lastEventId);
     if (!event.kind) event.kind = frame.type;
     deliver(event);
   };
   for (const kind of KINDS) stream.addEventListener(kind, onFrame);
-  stream.addEventListener('reset', onFrame);
+  for (const kind of ['ready', 'reset', 'session_ended']) stream.addEventListener(kind, onFrame);
   stream.addEventListener('message', onFrame);
 }
 

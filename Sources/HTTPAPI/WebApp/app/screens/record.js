@@ -17,6 +17,7 @@ export function render(container, { params, session }) {
   const patientId = params.id;
   let record = null;
   let owner = null;
+  let ownChangeUntil = 0;
   const canClinical = session.can('writeClinical');
   const canWrite = session.can('writeRecords');
 
@@ -319,6 +320,9 @@ export function render(container, { params, session }) {
       try {
         record = await api.post(`/patients/${patientId}/${path}`, body(), { idempotencyKey: api.newKey() });
         if (!alive) return;
+        // The answer already holds the change; its event, arriving a moment later, must not
+        // redraw the record under the user's hands.
+        ownChangeUntil = Date.now() + 5000;
         toast(done, 'success');
         announce(done);
         drawHeader(); drawWeight(); drawMedications(); drawProblems(); drawAllergies(); drawVaccinations(); drawNotes();
@@ -333,9 +337,10 @@ export function render(container, { params, session }) {
   }
 
   const reloadSoon = () => load();
+  const ownEcho = (e) => e.actorId === session.user.id && e.kind === 'record.entry_added' && Date.now() < ownChangeUntil;
   const unsubscribe = live.subscribe(['record.entry_added', 'patient.updated', 'patient.triaged', 'appointment.*'], (events) => {
-    if (events.some((e) => e.kind === 'reset' || e.kind === 'poll' || e.resourceID === patientId || e.payload?.patientId === patientId
-      || e.payload?.patientID === patientId)) reloadSoon();
+    if (events.some((e) => e.kind === 'reset' || e.kind === 'poll'
+      || (!ownEcho(e) && (e.resourceId === patientId || e.payload?.patientID === patientId)))) reloadSoon();
   });
   load();
   return () => { alive = false; unsubscribe(); };
