@@ -64,8 +64,8 @@ extension APIHandler {
         if emergency {
             // The on-duty emergency clinician: the best-ranked emergency specialist working now, else the best-ranked working now.
             let working = { (candidate: ClinicianMatch) -> Bool in
-                guard let availability = snapshot.availabilities[candidate.clinicianID]?.value else { return false }
-                return availability.windows(overlapping: TimeRange(start: now, end: now.addingTimeInterval(60))!, timeZone: snapshot.timeZone).contains { $0.contains(now) }
+                guard let minute = TimeRange(start: now, end: now.addingTimeInterval(60)) else { return false }
+                return snapshot.workingWindows(candidate.clinicianID, overlapping: minute).contains { $0.contains(now) }
             }
             let isEmergencySpecialist = { (candidate: ClinicianMatch) in
                 snapshot.clinicians.first { $0.id == candidate.clinicianID }?.expertise.contains { $0.specialty == .emergencyCriticalCare } ?? false

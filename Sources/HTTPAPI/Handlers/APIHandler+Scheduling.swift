@@ -11,11 +11,6 @@ extension APIHandler {
 
     // MARK: - Clinicians and availability
 
-    func listSpecialists(_ input: Operations.ListSpecialists.Input) async throws -> Operations.ListSpecialists.Output {
-        let caller = try await authorize(.readRecords, action: "clinician.list", resourceType: "clinician")
-        return .ok(.init(body: .json(.init(items: try await store.clinicians(scope: caller.scope).map(Components.Schemas.Specialist.init)))))
-    }
-
     func getAvailability(_ input: Operations.GetAvailability.Input) async throws -> Operations.GetAvailability.Output {
         let caller = try await authorize(.readRecords, action: "clinician.availability.read", resourceType: "clinician", resourceID: input.path.clinicianId)
         let id: Identifier<Clinician> = try Self.identifier(input.path.clinicianId, resource: "clinician")
@@ -79,7 +74,8 @@ extension APIHandler {
     func createRoom(_ input: Operations.CreateRoom.Input) async throws -> Operations.CreateRoom.Output {
         let caller = try await authorize(.manageSchedule, action: "room.create", resourceType: "room")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
-        let room = try await store.createRoom(Room(name: body.name, type: RoomType(rawValue: body._type.rawValue)!), scope: caller.scope)
+        guard let roomType = RoomType(rawValue: body._type.rawValue) else { throw ValidationError(field: "type", message: "is not a room type") }
+        let room = try await store.createRoom(Room(name: body.name, type: roomType), scope: caller.scope)
         return .created(.init(body: .json(.init(room))))
     }
 
@@ -92,11 +88,17 @@ extension APIHandler {
         let caller = try await authorize(.manageSchedule, action: "appointment_type.create", resourceType: "appointment_type")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         var specialty: Specialty?
+        let practice = try await store.practice(scope: caller.scope)
         if let text = body.requiredSpecialty {
             specialty = Specialty(rawValue: text)
-            if specialty == nil { throw ValidationError(field: "requiredSpecialty", message: "'\(text)' is not a specialty") }
+            guard let specialty else { throw ValidationError(field: "requiredSpecialty", message: "'\(text)' is not a specialty") }
+            guard practice.offers(specialty) else {
+                throw ValidationError(field: "requiredSpecialty", message: "is not among the services the practice offers (its settings list them)")
+            }
         }
-        let type = AppointmentType(name: body.name, defaultDurationMinutes: body.defaultDurationMinutes, bufferAfterMinutes: body.bufferAfterMinutes ?? 0,
+        // A type that states no buffer gets the practice's default.
+        let type = AppointmentType(name: body.name, defaultDurationMinutes: body.defaultDurationMinutes,
+                                   bufferAfterMinutes: body.bufferAfterMinutes ?? practice.defaultBufferMinutes,
                                    requiredSpecialty: specialty, requiredRoomType: body.requiredRoomType.flatMap { RoomType(rawValue: $0.rawValue) },
                                    fee: Money(minorUnits: body.feeMinorUnits ?? 0, currency: body.currency ?? "GBP"))
         return .created(.init(body: .json(.init(try await store.createAppointmentType(type, scope: caller.scope)))))

@@ -7,11 +7,47 @@ import StorageSQLite
 // Conversions between scheduling values and the generated wire types.
 
 extension Components.Schemas.Specialist {
-    init(_ clinician: Clinician) {
+    init(_ clinician: Clinician, version: Int? = nil) {
         self.init(id: clinician.id.description, displayName: clinician.displayName, credentials: clinician.credentials,
                   expertise: clinician.expertise.map { .init(specialty: $0.specialty.rawValue, proficiency: $0.proficiency, years: $0.years) },
                   species: clinician.species.map(\.rawValue).sorted(), maxAppointmentsPerDay: clinician.maxAppointmentsPerDay,
-                  complexityCeiling: clinician.complexityCeiling)
+                  complexityCeiling: clinician.complexityCeiling, userId: clinician.userID?.description,
+                  preferences: Components.Schemas.CaseloadPreferences(clinician.preferences), retiredAt: clinician.retiredAt, version: version)
+    }
+
+    init(_ stored: Versioned<Clinician>) { self.init(stored.value, version: stored.version) }
+}
+
+extension Components.Schemas.CaseloadPreferences {
+    init(_ preferences: CaseloadPreferences) {
+        self.init(preferredAppointmentTypeIds: preferences.preferredAppointmentTypeIDs.map(UUIDText.lowercase),
+                  maxConsecutiveSurgeryMinutes: preferences.maxConsecutiveSurgeryMinutes)
+    }
+}
+
+extension CaseloadPreferences {
+    /// The wire form; every id must be a UUID (named by index otherwise).
+    init(wire: Components.Schemas.CaseloadPreferences, field: String) throws {
+        var errors = FieldErrorCollector()
+        let ids = (wire.preferredAppointmentTypeIds ?? []).enumerated().compactMap { index, text -> UUID? in
+            guard let id = UUIDText.parse(text) else { errors.add("\(field).preferredAppointmentTypeIds[\(index)]", "must be a UUID"); return nil }
+            return id
+        }
+        try errors.throwIfAny()
+        self.init(preferredAppointmentTypeIDs: ids, maxConsecutiveSurgeryMinutes: wire.maxConsecutiveSurgeryMinutes)
+    }
+}
+
+extension Expertise {
+    /// The wire form's entries; an unknown specialty is named by index.
+    static func list(wire: [Components.Schemas.ExpertiseInput], errors: inout FieldErrorCollector) -> [Expertise] {
+        wire.enumerated().compactMap { index, item in
+            guard let specialty = Specialty(rawValue: item.specialty) else {
+                errors.add("expertise[\(index)].specialty", "'\(item.specialty)' is not a specialty")
+                return nil
+            }
+            return Expertise(specialty: specialty, proficiency: item.proficiency, years: item.years)
+        }
     }
 }
 

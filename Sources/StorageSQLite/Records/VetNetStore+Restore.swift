@@ -71,9 +71,13 @@ extension VetNetStore {
         return try await write { db in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice") == 0 else { throw RestoreError.storeNotEmpty }
             let stamp = PracticeExport.timestamp(now)
-            try db.execute(sql: "INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [practiceID.description, export.practice.name, export.practice.timeZone,
-                                       try Self.json(export.practice.openingHours), export.practice.phone, export.practice.address, stamp])
+            let practice = export.practice
+            try db.execute(sql: """
+                INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at, closures, slot_grid_minutes,
+                                      default_buffer_minutes, services, retention_years) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [practiceID.description, practice.name, practice.timeZone, try Self.json(practice.openingHours), practice.phone,
+                                 practice.address, stamp, try Self.json(practice.closures), practice.slotGridMinutes, practice.defaultBufferMinutes,
+                                 try Self.json(practice.services.map(\.rawValue)), practice.retentionYears])
             for account in export.staff {
                 try db.execute(sql: """
                     INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
