@@ -32,6 +32,8 @@ public struct PracticeClosure: Codable, Hashable, Sendable {
     public static let maxReasonLength = 120
     /// Longest closure, in days: a closure is a holiday, not a way to shut the practice for good.
     public static let maxDays = 366
+    /// Longest yearly closure, in days: a season's holiday, not most of every year.
+    public static let maxYearlyDays = 62
 
     /// Creates a closure; ``validate()`` checks it.
     public init(id: Identifier<PracticeClosure> = .init(), firstDay: LocalDate, lastDay: LocalDate? = nil, fromMinute: Int = 0,
@@ -63,8 +65,8 @@ public struct PracticeClosure: Codable, Hashable, Sendable {
         if trimmed.count > Self.maxReasonLength { errors.add(prefix + "reason", "must be at most \(Self.maxReasonLength) characters") }
         if lastDay < firstDay {
             errors.add(prefix + "lastDay", "must not be before the first day (\(firstDay))")
-        } else if lastDay.dayNumber - firstDay.dayNumber >= (recursYearly ? 365 : Self.maxDays) {
-            errors.add(prefix + "lastDay", recursYearly ? "a yearly closure must be shorter than a year"
+        } else if lastDay.dayNumber - firstDay.dayNumber >= (recursYearly ? Self.maxYearlyDays : Self.maxDays) {
+            errors.add(prefix + "lastDay", recursYearly ? "a yearly closure lasts at most \(Self.maxYearlyDays) days"
                                                         : "a closure lasts at most \(Self.maxDays) days")
         }
         if !(1900...9999).contains(firstDay.year) { errors.add(prefix + "firstDay", "must be a date in the years 1900 to 9999") }
