@@ -143,18 +143,49 @@ extension APIHandler {
         var errors = FieldErrorCollector()
         let patient = UUIDText.parse(body.patientId), clinician = UUIDText.parse(body.clinicianId)
         let type = Identifier<AppointmentType>(uuidString: body.appointmentTypeId)
+        let assessment = body.assessmentId.flatMap(UUIDText.parse)
         if patient == nil { errors.add("patientId", "must be a UUID") }
         if clinician == nil { errors.add("clinicianId", "must be a UUID") }
         if type == nil { errors.add("appointmentTypeId", "must be a UUID") }
+        if body.assessmentId != nil, assessment == nil { errors.add("assessmentId", "must be a UUID") }
         try errors.throwIfAny()
+        guard let patient, let clinician, let type else { throw ValidationError(field: "body", message: "names no patient, clinician or type") }
         do {
-            let stored = try await scheduling.book(scope: caller.scope, patientID: patient!, clinicianID: clinician!, typeID: type!, start: body.start,
-                                                   durationMinutes: body.durationMinutes, reason: body.reason,
+            let stored = try await scheduling.book(scope: caller.scope, patientID: patient, clinicianID: clinician, typeID: type, start: body.start,
+                                                   durationMinutes: body.durationMinutes, reason: body.reason, staffNotes: body.staffNotes,
+                                                   assessmentID: assessment,
                                                    idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body))
-            return .created(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(stored))))
+            let details = try await store.appointmentDetails(scope: caller.scope, id: stored.value.id)
+            return .created(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(details))))
         } catch let unavailable as SlotUnavailable {
             return .conflict(.init(body: .applicationProblemJson(.init(unavailable))))
         }
+    }
+
+    func getAppointment(_ input: Operations.GetAppointment.Input) async throws -> Operations.GetAppointment.Output {
+        let caller = try await authorize(.book, action: "appointment.read", resourceType: "appointment", resourceID: input.path.appointmentId)
+        let details = try await store.appointmentDetails(scope: caller.scope, id: try Self.identifier(input.path.appointmentId, resource: "appointment"))
+        try await auditRead(caller, action: "appointment.read", resourceType: "appointment", resourceID: details.appointment.value.id.description)
+        return .ok(.init(headers: .init(eTag: Self.etag(details.appointment.version)), body: .json(.init(details))))
+    }
+
+    func updateAppointment(_ input: Operations.UpdateAppointment.Input) async throws -> Operations.UpdateAppointment.Output {
+        let caller = try await authorize(.book, action: "appointment.notes.update", resourceType: "appointment", resourceID: input.path.appointmentId)
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        let details = try await store.updateAppointmentNotes(scope: caller.scope, id: try Self.identifier(input.path.appointmentId, resource: "appointment"),
+                                                             reason: body.reason, staffNotes: body.staffNotes,
+                                                             expectedVersion: try Self.expectedVersion(input.headers.ifMatch))
+        return .ok(.init(headers: .init(eTag: Self.etag(details.appointment.version)), body: .json(.init(details))))
+    }
+
+    func listPatientAppointments(_ input: Operations.ListPatientAppointments.Input) async throws -> Operations.ListPatientAppointments.Output {
+        let caller = try await authorize(.readRecords, action: "patient.appointments.read", resourceType: "patient", resourceID: input.path.patientId)
+        guard let patientID = UUIDText.parse(input.path.patientId) else { throw DomainError.notFound(resource: "patient") }
+        let result = try await store.patientAppointments(scope: caller.scope, patientID: patientID, limit: try Self.pageLimit(input.query.limit),
+                                                         before: input.query.cursor)
+        return .ok(.init(body: .json(.init(items: result.page.items.map(Components.Schemas.Appointment.init), nextCursor: result.page.nextCursor,
+                                           lastSeen: result.lastSeen.map { Components.Schemas.Appointment($0) },
+                                           next: result.next.map { Components.Schemas.Appointment($0) }))))
     }
 
     func transitionAppointment(_ input: Operations.TransitionAppointment.Input) async throws -> Operations.TransitionAppointment.Output {

@@ -110,6 +110,24 @@ extension Components.Schemas.Appointment {
                   bufferAfterMinutes: appointment.bufferAfterMinutes, status: .init(rawValue: appointment.status.rawValue)!,
                   actualMinutes: appointment.actualMinutes, cancellationReason: appointment.cancellationReason, version: stored.version)
     }
+
+    init(_ details: AppointmentDetails) {
+        self.init(details.appointment)
+        reason = details.reason
+        staffNotes = details.staffNotes
+        intake = details.basis.map(Components.Schemas.BookingBasis.init)
+        visitId = details.visitID
+    }
+}
+
+extension Components.Schemas.BookingBasis {
+    init(_ basis: BookingBasis) {
+        let colours = ["red", "orange", "yellow", "green", "blue"]
+        self.init(assessmentId: UUIDText.lowercase(basis.assessmentID), level: basis.triageLevel,
+                  colour: (1...5).contains(basis.triageLevel) ? colours[basis.triageLevel - 1] : "unknown",
+                  rankedPosition: basis.rankedPosition, score: basis.score,
+                  reasons: basis.reasons.map { .init(factor: $0.factor, contribution: $0.contribution, detail: $0.detail) })
+    }
 }
 
 extension Components.Schemas.BookingConflict {

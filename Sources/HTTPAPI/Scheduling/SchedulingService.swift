@@ -103,7 +103,8 @@ struct SchedulingService: Sendable {
     /// store's triggers refuse anything that would still overlap. A refusal becomes
     /// ``SlotUnavailable`` with the nearest alternatives.
     func book(scope: AccessScope, patientID: UUID, clinicianID: UUID, typeID: Identifier<AppointmentType>, start: Date,
-              durationMinutes: Int?, reason: String?, idempotencyKey: IdempotencyKey?) async throws -> Versioned<Appointment> {
+              durationMinutes: Int?, reason: String?, staffNotes: String? = nil, assessmentID: UUID? = nil,
+              idempotencyKey: IdempotencyKey?) async throws -> Versioned<Appointment> {
         let now = store.clock.now()
         var predicted: Int?
         if durationMinutes == nil, let type = try await store.appointmentType(scope: scope, id: typeID) {
@@ -114,7 +115,8 @@ struct SchedulingService: Sendable {
         let practiceID = scope.practiceID
         do {
             let (stored, replayed) = try await store.bookAppointment(
-                scope: scope, patientID: patientID, clinicianID: clinicianID, appointmentTypeID: typeID, reason: reason, idempotencyKey: idempotencyKey,
+                scope: scope, patientID: patientID, clinicianID: clinicianID, appointmentTypeID: typeID, reason: reason, staffNotes: staffNotes,
+                assessmentID: assessmentID, idempotencyKey: idempotencyKey,
                 reads: { practice, type in
                     let occupiedMinutes = (minutes ?? type?.defaultDurationMinutes ?? 0) + (type?.bufferAfterMinutes ?? 0)
                     return BookingReads(clinicianPeriod: try Self.bookingDay(of: start, practice: practice),
