@@ -167,3 +167,44 @@ struct RecallsBody: Decodable {
     let dueSoon: [Item]
     let overdue: [Item]
 }
+
+@Suite("Species-aware patient forms over HTTP")
+struct SpeciesFormAPITests {
+    @Test("the breed catalogue lists a species' breeds; a patient is saved with its plausibility warnings, never refused for them")
+    func warnings() async throws {
+        let fixture = try await ScheduleFixture.make()
+        let owner = fixture.patient.ownerID
+        try await fixture.app.test { client in
+            let token = try await client.login("receptionist@alpha.example")
+            try await client.call("/api/v1/breeds?species=cat", token: token) { response in
+                let body = try JSONDecoder().decode(BreedsBody.self, from: Data(buffer: response.body))
+                #expect(body.items.contains("Maine Coon") && !body.items.contains("Labrador Retriever"))
+            }
+            let born = London.calendar.date(byAdding: .year, value: -28, to: Date())!
+            let birth = RecordCalendar.isoDay(born)
+            try await client.call("/api/v1/patients", .post, token: token,
+                                  json: #"{"name":"Granny","species":"cat","breed":"siamese","birthDate":"\#(birth)","ownerId":"\#(owner)"}"#) { response in
+                #expect(response.status == .created, "\(String(buffer: response.body))")
+                let body = try JSONDecoder().decode(WarnedPatient.self, from: Data(buffer: response.body))
+                #expect(body.breedInCatalogue == true)
+                #expect(body.warnings.map(\.field) == ["birthDate"])
+            }
+            try await client.call("/api/v1/patients", .post, token: token,
+                                  json: #"{"name":"Scruff","species":"dog","breed":"Lurcher x Collie","ownerId":"\#(owner)"}"#) { response in
+                #expect(response.status == .created)
+                let body = try JSONDecoder().decode(WarnedPatient.self, from: Data(buffer: response.body))
+                #expect(body.breed == "Lurcher x Collie")
+                #expect(body.breedInCatalogue == false)
+                #expect(body.warnings.map(\.field) == ["breed"])
+            }
+        }
+    }
+}
+
+struct BreedsBody: Decodable { let species: String; let items: [String] }
+struct WarnedPatient: Decodable {
+    struct Warning: Decodable { let field: String; let message: String }
+    let breed: String?
+    let breedInCatalogue: Bool?
+    let warnings: [Warning]
+}

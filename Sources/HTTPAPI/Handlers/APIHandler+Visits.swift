@@ -66,6 +66,14 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(asOf: RecordCalendar.isoDay(now), dueSoon: dueSoon.map(wire), overdue: overdue.map(wire)))))
     }
 
+    // MARK: - Breeds
+
+    func listBreeds(_ input: Operations.ListBreeds.Input) async throws -> Operations.ListBreeds.Output {
+        _ = try await authorize(.readRecords, action: "breeds.list", resourceType: "patient")
+        guard let species = Species(rawValue: input.query.species.rawValue) else { throw ValidationError(field: "species", message: "is not a species") }
+        return .ok(.init(body: .json(.init(species: species.rawValue, items: BreedCatalogue.breeds(of: species).sorted()))))
+    }
+
     // MARK: - Wire form
 
     /// The stored visit in the document's shape (built as JSON, so the vitals go out as the
