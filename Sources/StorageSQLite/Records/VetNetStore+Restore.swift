@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PatientRecords
+import Scheduling
 import SharedKernel
 
 /// What restoring an export stored.
@@ -113,6 +114,13 @@ extension VetNetStore {
                                      assessment.level, assessment.rulesVersion, assessment.caseJSON, assessment.resultJSON])
             }
             if let schedule = export.schedule { try self.restoreSchedule(schedule, practiceID: practiceID, createdAt: now, db: db) }
+            // Visits refer to appointments and clinicians, so they come after the schedule.
+            for item in export.patients {
+                for visit in item.visits ?? [] where visit.patientID == item.patient.id {
+                    try Self.insertVisitRow(visit, practiceID: practiceID, recordedBy: visit.recordedBy?.id.description,
+                                            createdAt: PracticeExport.timestamp(visit.occurredAt), db: db)
+                }
+            }
             let clinicians = export.schedule?.clinicians.count ?? 0, appointments = export.schedule?.appointments.count ?? 0
             try self.appendAudit(AuditRecord(action: "practice.restore", resourceType: "practice", resourceID: practiceID.description,
                                              detail: "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
@@ -136,6 +144,12 @@ extension VetNetStore {
         for item in schedule.appointments {
             do {
                 try Self.insertRow(item.appointment, reason: item.reason, createdAt: item.bookedAt, version: item.version, practiceID: practiceID, db: db)
+                if item.staffNotes != nil || item.intake != nil {
+                    try db.execute(sql: "UPDATE appointment SET staff_notes = ?, assessment_id = ?, triage_level = ?, match_basis = ? WHERE id = ?",
+                                   arguments: [item.staffNotes, item.intake.map { Self.text($0.assessmentID) }, item.intake?.triageLevel,
+                                               try item.intake.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
+                                               item.appointment.id.description])
+                }
             } catch is OverlapRefusal {
                 throw RestoreError.overlappingAppointment(id: item.appointment.id.description)
             }

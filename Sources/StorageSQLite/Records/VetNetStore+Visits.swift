@@ -86,13 +86,7 @@ extension VetNetStore {
                                      arguments: [record.appointmentID.map(Self.text)]) == true {
                     throw UniquenessConflict(field: "appointmentId", message: "already has a visit record")
                 }
-                try db.execute(sql: """
-                    INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at, record, follow_up_date, recorded_by, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [record.id.description, scope.practiceID.description, patient.id.description, record.appointmentID.map(Self.text),
-                                     record.clinicianID.map(Self.text), Timestamp.string(record.occurredAt),
-                                     String(decoding: try JSONEncoder().encode(record), as: UTF8.self),
-                                     record.recall.map { RecordCalendar.isoDay($0.dueDate) }, scope.actorID?.description, stamp])
+                try Self.insertVisitRow(record, practiceID: scope.practiceID, recordedBy: scope.actorID?.description, createdAt: stamp, db: db)
                 let added = record.diagnoses.filter(\.addToProblemList).count
                 try self.appendAudit(AuditRecord(action: "record.visit.add", resourceType: "patient", resourceID: patient.id.description,
                                                  detail: "visit=\(record.id)" + (record.appointmentID.map { " appointment=\(Self.text($0))" } ?? "")
@@ -171,6 +165,16 @@ extension VetNetStore {
     }
 
     // MARK: - Rows
+
+    /// The visit's row (recording and restore).
+    static func insertVisitRow(_ visit: Visit, practiceID: PracticeID, recordedBy: String?, createdAt: String, db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at, record, follow_up_date, recorded_by, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [visit.id.description, practiceID.description, visit.patientID.description, visit.appointmentID.map(text),
+                             visit.clinicianID.map(text), Timestamp.string(visit.occurredAt), String(decoding: try JSONEncoder().encode(visit), as: UTF8.self),
+                             visit.recall.map { RecordCalendar.isoDay($0.dueDate) }, recordedBy, createdAt])
+    }
 
     static func visit(db: Database, practiceID: PracticeID, id: String) throws -> StoredVisit? {
         try Row.fetchOne(db, sql: "SELECT * FROM visit WHERE id = ? AND practice_id = ?", arguments: [id.lowercased(), practiceID.description])

@@ -132,7 +132,7 @@ extension VetNetStore {
                 """,
             arguments: [clinician.id.description, practiceID.description, clinician.userID?.description, clinician.displayName,
                         clinician.credentials, try speciesJSON(clinician), clinician.maxAppointmentsPerDay, clinician.complexityCeiling, active,
-                        Timestamp.string(createdAt), try preferencesJSON(clinician), clinician.retiredAt.map(Timestamp.string)])
+                        Timestamp.string(createdAt), try preferencesJSON(clinician), clinician.retiredAt.map(PracticeExport.timestamp)])
         try insertExpertise(clinician, db: db)
     }
 
