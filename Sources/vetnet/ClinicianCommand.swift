@@ -16,8 +16,8 @@ struct ClinicianCommand: AsyncParsableCommand {
         @Option(help: "Post-nominals, e.g. 'BVSc MRCVS'.") var credentials: String?
         @Option(help: "Species treated, comma-separated: dog,cat,rabbit,ferret,bird,horse,reptile,other.") var species: String?
         @Option(help: "Expertise as specialty:proficiency(1-5):years, e.g. general_practice:4:8 (repeatable).") var expertise: [String] = []
-        @Option(name: .customLong("max-per-day"), help: "Most appointments in one day (1–60).") var maxPerDay: Int?
-        @Option(name: .customLong("complexity-ceiling"), help: "Highest case complexity taken, 0–1.") var complexityCeiling: Double?
+        @Option(name: .customLong("max-per-day"), help: "Most appointments in one day (1–60; a new clinician: 20).") var maxPerDay: Int?
+        @Option(name: .customLong("complexity-ceiling"), help: "Highest case complexity taken, 0–1 (a new clinician: 1).") var complexityCeiling: Double?
         @Option(name: .customLong("max-consecutive-surgery"), help: "Longest run of back-to-back surgery, minutes (30–720).")
         var maxConsecutiveSurgery: Int?
 

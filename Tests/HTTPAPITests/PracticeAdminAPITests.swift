@@ -114,6 +114,35 @@ struct PracticeAdminAPITests {
         #expect(actions.contains("practice.closure.add") && actions.contains("practice.closure.remove"))
     }
 
+    @Test("a retried closure with the same Idempotency-Key adds one closure and answers with it; yearly closures come back")
+    func idempotentYearlyClosure() async throws {
+        let fixture = try await ScheduleFixture.make()
+        try await fixture.app.test { client in
+            let admin = try await client.login("administrator@alpha.example")
+            let json = #"{"firstDay":"\#(London.date(daysFromToday: 4))","recursYearly":true,"reason":"Founders' day"}"#
+            var ids = Set<String>()
+            for _ in 0..<3 {
+                ids.insert(try await client.call("/api/v1/practice/closures", .post, token: admin, json: json,
+                                                 headers: [HTTPField.Name("Idempotency-Key")!: "founders-day"]) { response in
+                    #expect(response.status == .created)
+                    return try JSONDecoder().decode(ClosureAddedBody.self, from: Data(buffer: response.body)).closure.id
+                })
+            }
+            #expect(ids.count == 1)
+            try await client.call("/api/v1/practice/closures", token: admin) { response in
+                #expect(String(buffer: response.body).components(separatedBy: "Founders' day").count == 2)
+            }
+            // A year later the day is closed again.
+            let receptionist = try await client.login("receptionist@alpha.example")
+            let nextYear = London.calendar.date(byAdding: .year, value: 1, to: London.time(daysFromToday: 4, 10))!
+            try await client.call("/api/v1/appointments", .post, token: receptionist, json: fixture.bookingJSON(start: nextYear)) { response in
+                #expect(response.status == .conflict)
+                let problem = try Problem(response)
+                #expect(problem.detail?.contains("Founders' day") == true)
+            }
+        }
+    }
+
     @Test("the optimizer plans nothing into a closed day")
     func optimizeAroundClosure() async throws {
         let fixture = try await ScheduleFixture.make()

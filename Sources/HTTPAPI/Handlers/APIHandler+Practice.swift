@@ -72,9 +72,10 @@ extension APIHandler {
         guard let first, let last, let from, let until else { throw ValidationError(field: "firstDay", message: "must be a date like 2026-12-24") }
         let closure = PracticeClosure(firstDay: first, lastDay: last, fromMinute: from, untilMinute: until, recursYearly: body.recursYearly ?? false,
                                       reason: body.reason.trimmingCharacters(in: .whitespacesAndNewlines))
-        let result = try await store.addClosure(closure, scope: caller.scope, expectedVersion: try Self.expectedVersion(input.headers.ifMatch))
+        let result = try await store.addClosure(closure, scope: caller.scope, expectedVersion: try Self.expectedVersion(input.headers.ifMatch),
+                                                idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body))
         return .created(.init(headers: .init(eTag: Self.etag(result.practice.version)),
-                              body: .json(.init(closure: .init(closure),
+                              body: .json(.init(closure: .init(result.closure),
                                                 appointmentsToReplan: result.appointmentsToReplan.map { Components.Schemas.Appointment($0) }))))
     }
 

@@ -12,6 +12,16 @@ public struct PracticeChangeResult: Sendable {
     public let appointmentsToReplan: [Versioned<Appointment>]
 }
 
+/// A closure as added, with the practice after it and the bookings it strands.
+public struct ClosureAddition: Sendable {
+    /// The practice as now stored, with its version.
+    public let practice: Versioned<PracticeProfile>
+    /// The closure (on a replayed request, the first request's).
+    public let closure: PracticeClosure
+    /// Appointments still to come that fall in the closure, by start, kept for re-planning.
+    public let appointmentsToReplan: [Versioned<Appointment>]
+}
+
 /// The first administrator of a new practice.
 public struct FirstAdministrator: Sendable {
     /// Sign-in email.
@@ -107,21 +117,35 @@ extension VetNetStore {
     }
 
     /// Adds a closure (audited). Bookings that fall into it stay booked and are returned for
-    /// re-planning; from now on nothing can be booked in it.
-    public func addClosure(_ closure: PracticeClosure, scope: AccessScope, expectedVersion: Int?) async throws -> PracticeChangeResult {
+    /// re-planning; from now on nothing can be booked in it. With an idempotency key, a
+    /// retried request adds nothing and answers with the first closure as it now stands.
+    public func addClosure(_ closure: PracticeClosure, scope: AccessScope, expectedVersion: Int?,
+                           idempotencyKey: IdempotencyKey? = nil) async throws -> ClosureAddition {
         let now = clock.now()
         return try await write { db in
-            let current = try Self.versionedPractice(db: db, id: scope.practiceID)
-            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
-            let next = try current.value.adding(closure)
-            try self.storeSettings(next, version: current.version + 1, db: db)
+            let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "practice.closure.add") {
+                let current = try Self.versionedPractice(db: db, id: scope.practiceID)
+                if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+                let next = try current.value.adding(closure)
+                try self.storeSettings(next, version: current.version + 1, db: db)
+                try self.appendAudit(AuditRecord(action: "practice.closure.add", resourceType: "practice", resourceID: scope.practiceID.description,
+                                                 detail: "closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) yearly=\(closure.recursYearly)"),
+                                     scope: scope, db: db)
+                return closure.id.description
+            }
+            let stored = try Self.versionedPractice(db: db, id: scope.practiceID)
+            guard let added = stored.value.closures.first(where: { $0.id.description == id }) else {
+                // Replayed after the closure was removed again.
+                throw DomainError.notFound(resource: "closure")
+            }
             let open = try Self.openAppointments(db: db, practiceID: scope.practiceID, now: now)
-            let zone = TimeZone(identifier: next.timeZone) ?? .gmt
-            let affected = Self.stranded(open, by: { ScheduleImpact.appointments($0, closedBy: closure, timeZone: zone, now: now) })
-            try self.appendAudit(AuditRecord(action: "practice.closure.add", resourceType: "practice", resourceID: scope.practiceID.description,
-                                             detail: "closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) yearly=\(closure.recursYearly) "
-                                                + "affected_appointments=\(affected.count)"), scope: scope, db: db)
-            return PracticeChangeResult(practice: Versioned(next, version: current.version + 1), appointmentsToReplan: affected)
+            let zone = TimeZone(identifier: stored.value.timeZone) ?? .gmt
+            let affected = Self.stranded(open, by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
+            if !replayed, !affected.isEmpty {
+                try self.appendAudit(AuditRecord(action: "practice.closure.affected", resourceType: "practice", resourceID: scope.practiceID.description,
+                                                 detail: "closure=\(added.id) affected_appointments=\(affected.count)"), scope: scope, db: db)
+            }
+            return ClosureAddition(practice: stored, closure: added, appointmentsToReplan: affected)
         }
     }
 
