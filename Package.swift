@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "Triage", dependencies: ["SharedKernel"], swiftSettings: strict),
         .target(name: "Specialists", dependencies: ["SharedKernel"], swiftSettings: strict),
         .target(name: "Scheduling", dependencies: ["SharedKernel"], swiftSettings: strict),
-        .target(name: "Analytics", dependencies: ["SharedKernel"], swiftSettings: strict),
+        .target(name: "Analytics", dependencies: ["SharedKernel", "Scheduling", "Specialists", "Triage"], swiftSettings: strict),
 
         // MARK: - Adapters
         .target(
@@ -72,7 +72,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            resources: [.copy("openapi.yaml"), .copy("openapi-contract.json")],
+            resources: [.copy("openapi.yaml"), .copy("openapi-contract.json"), .copy("WebApp")],
             swiftSettings: strict,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
@@ -108,6 +108,11 @@ let package = Package(
         .testTarget(
             name: "SchedulingTests",
             dependencies: ["Scheduling", "SharedKernel", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AnalyticsTests",
+            dependencies: ["Analytics", "SharedKernel", "Scheduling", "Specialists", "Triage"],
             swiftSettings: strict
         ),
         .testTarget(

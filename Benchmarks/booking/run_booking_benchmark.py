@@ -41,6 +41,43 @@ def call(base, path, method="GET", token=None, body=None):
         return error.code, json.loads(error.read() or b"null")
 
 
+def bookable_slots(base, token, consultation, count, first_day=1):
+    """Up to `count` free consultation slots from `first_day` days ahead, spaced so that every
+    one can be booked: one clinician's slots a consultation plus its buffer apart, within
+    each clinician's daily cap and the exam rooms' capacity. Returns (slots, days looked at)."""
+    _, specialists = call(base, "/api/v1/specialists", token=token)
+    daily_cap = {item["id"]: item["maxAppointmentsPerDay"] for item in specialists["items"]}
+    _, rooms = call(base, "/api/v1/rooms", token=token)
+    exam_rooms = sum(1 for room in rooms["items"] if room["type"] == "exam")
+    start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(days=first_day)
+    slots = []
+    day = 0
+    while len(slots) < count and day < 365:
+        frm = (start + timedelta(days=day)).strftime("%Y-%m-%dT00:00:00Z")
+        to = (start + timedelta(days=day + 1)).strftime("%Y-%m-%dT00:00:00Z")
+        _, found = call(base, f"/api/v1/appointments/slots?from={frm}&to={to}&appointmentTypeId={consultation['id']}&durationMinutes=15&limit=500", token=token)
+        last_end = {}
+        per_clinician = {}
+        in_use = {}  # 5-minute bucket -> consultations planned in it (rooms are shared)
+        for slot in found["items"]:
+            # Keep one clinician's slots a consultation plus its buffer apart so each can be booked.
+            begins = datetime.fromisoformat(slot["start"].replace("Z", "+00:00"))
+            if slot["clinicianId"] in last_end and begins < last_end[slot["clinicianId"]]:
+                continue
+            if per_clinician.get(slot["clinicianId"], 0) >= daily_cap.get(slot["clinicianId"], 0):
+                continue
+            buckets = [begins + timedelta(minutes=5 * k) for k in range((15 + consultation["bufferAfterMinutes"]) // 5)]
+            if any(in_use.get(b, 0) >= exam_rooms for b in buckets):
+                continue
+            for b in buckets:
+                in_use[b] = in_use.get(b, 0) + 1
+            per_clinician[slot["clinicianId"]] = per_clinician.get(slot["clinicianId"], 0) + 1
+            last_end[slot["clinicianId"]] = begins + timedelta(minutes=15 + consultation["bufferAfterMinutes"])
+            slots.append(slot)
+        day += 1
+    return slots[:count], day
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=8080)
@@ -61,40 +98,10 @@ def main():
     admin = tokens[0]
     _, types = call(base, "/api/v1/appointment-types", token=admin)
     consultation = next(t for t in types["items"] if t["name"] == "Consultation")
-    _, specialists = call(base, "/api/v1/specialists", token=admin)
-    daily_cap = {item["id"]: item["maxAppointmentsPerDay"] for item in specialists["items"]}
-    _, rooms = call(base, "/api/v1/rooms", token=admin)
-    exam_rooms = sum(1 for room in rooms["items"] if room["type"] == "exam")
     _, patients = call(base, "/api/v1/patients?limit=200", token=admin)
     patient_ids = [item["patient"]["id"] for item in patients["items"]]
 
-    start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(days=1)
-    slots = []
-    day = 0
-    while len(slots) < args.bookings and day < 365:
-        frm = (start + timedelta(days=day)).strftime("%Y-%m-%dT00:00:00Z")
-        to = (start + timedelta(days=day + 1)).strftime("%Y-%m-%dT00:00:00Z")
-        _, found = call(base, f"/api/v1/appointments/slots?from={frm}&to={to}&appointmentTypeId={consultation['id']}&durationMinutes=15&limit=500", token=admin)
-        last_end = {}
-        per_clinician = {}
-        in_use = {}  # 5-minute bucket -> consultations planned in it (rooms are shared)
-        for slot in found["items"]:
-            # Keep one clinician's slots a consultation plus its buffer apart so each can be booked.
-            begins = datetime.fromisoformat(slot["start"].replace("Z", "+00:00"))
-            if slot["clinicianId"] in last_end and begins < last_end[slot["clinicianId"]]:
-                continue
-            if per_clinician.get(slot["clinicianId"], 0) >= daily_cap.get(slot["clinicianId"], 0):
-                continue
-            buckets = [begins + timedelta(minutes=5 * k) for k in range((15 + consultation["bufferAfterMinutes"]) // 5)]
-            if any(in_use.get(b, 0) >= exam_rooms for b in buckets):
-                continue
-            for b in buckets:
-                in_use[b] = in_use.get(b, 0) + 1
-            per_clinician[slot["clinicianId"]] = per_clinician.get(slot["clinicianId"], 0) + 1
-            last_end[slot["clinicianId"]] = begins + timedelta(minutes=15 + consultation["bufferAfterMinutes"])
-            slots.append(slot)
-        day += 1
-    slots = slots[: args.bookings]
+    slots, day = bookable_slots(base, admin, consultation, args.bookings)
     print(f"prepared {len(slots)} bookable slots over {day} days; booking them with {args.clients} concurrent clients")
 
     if shutil.which("wrk"):

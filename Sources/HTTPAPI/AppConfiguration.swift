@@ -26,13 +26,19 @@ public struct AppConfiguration: Sendable {
     /// scrapers only). Metrics cover every practice on the machine, so no practice's staff
     /// account may read them.
     public var metricsToken: String?
+    /// Days the event log keeps changes for clients catching up (1–3650, default 30).
+    public var eventRetentionDays: Int
+    /// Tuning of the live streams (heartbeat, polling, buffers).
+    public var live: LiveEventHub.Configuration
 
     /// Creates a configuration with VetNet's defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "vetnet-data"),
                 auditKeyBase64: String? = nil, seedDemo: Bool = false, maxBodyBytes: Int = 1 << 20,
                 idleTimeout: TimeInterval = 30 * 60, absoluteTimeout: TimeInterval = 12 * 3600, logLevel: Logger.Level = .info,
-                metricsToken: String? = nil) {
+                metricsToken: String? = nil, eventRetentionDays: Int = 30, live: LiveEventHub.Configuration = .init()) {
         self.metricsToken = metricsToken
+        self.eventRetentionDays = eventRetentionDays
+        self.live = live
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory

@@ -15,8 +15,15 @@ public struct AppServices: Sendable {
     public let store: VetNetStore
     /// Sign-in and accounts.
     public let accounts: AccountService
-    /// In-process domain events.
-    public let events: EventBus
+    /// Fans the practice's event log out to live streams.
+    public let live: LiveEventHub
+
+    /// Bundles the running pieces.
+    public init(store: VetNetStore, accounts: AccountService, live: LiveEventHub) {
+        self.store = store
+        self.accounts = accounts
+        self.live = live
+    }
 }
 
 /// The composition root: builds the whole server from configuration. No globals, no service
@@ -26,7 +33,7 @@ public func buildApplication(
 ) async throws -> (some ApplicationProtocol, AppServices) {
     let accounts = AccountService(store: store, policy: SessionPolicy(idleTimeout: configuration.idleTimeout,
                                                                       absoluteTimeout: configuration.absoluteTimeout))
-    let services = AppServices(store: store, accounts: accounts, events: EventBus())
+    let services = AppServices(store: store, accounts: accounts, live: LiveEventHub(store: store, configuration: configuration.live, logger: logger))
     // Files left by uploads whose record never committed (a crash between the two) go now.
     let swept = try await store.sweepOrphanDocuments()
     if swept > 0 { logger.info("removed orphaned document files", metadata: ["count": "\(swept)"]) }
@@ -38,8 +45,10 @@ public func buildApplication(
     // Added before the server starts, shut down after it has drained: in-flight requests
     // finish, then the services stop in reverse order (housekeeping first), then the store closes.
     app.addServices(StoreLifecycleService(store: store, logger: logger),
+                    LiveEventService(hub: services.live),
                     AuditCheckpointService(store: store, interval: .seconds(1), logger: logger),
-                    HousekeepingService(store: store, policy: accounts.policy, interval: .seconds(60 * 60), logger: logger))
+                    HousekeepingService(store: store, policy: accounts.policy, interval: .seconds(60 * 60), logger: logger,
+                                        eventRetentionDays: configuration.eventRetentionDays))
     return (app, services)
 }
 
@@ -47,6 +56,8 @@ public func buildApplication(
 func buildRouter(configuration: AppConfiguration, services: AppServices, metrics: PrometheusCollectorRegistry?) -> Router<VetNetRequestContext> {
     let router = Router(context: VetNetRequestContext.self)
     router.add(middleware: RequestIDMiddleware())
+    // Outside the problem mapping, so a refused expired cookie is cleared on the 401 too.
+    router.add(middleware: SessionCookieMiddleware())
     router.add(middleware: ProblemDetailsMiddleware())
     // Before anything that reads the path (metrics, authentication, the contract, handlers).
     router.add(middleware: PathNormalizationMiddleware())
@@ -58,13 +69,14 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
                                                contract: .bundled))
     router.add(middleware: ContractMiddleware(contract: .bundled, bodyLimit: configuration.maxBodyBytes))
 
+    WebAppRoutes(assets: .bundled).register(on: router)
     router.get("/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
     }
     router.get("/metrics") { request, context in
         try await MetricsEndpoint.respond(request: request, context: context, registry: metrics, operatorToken: configuration.metricsToken)
     }
-    let handler = APIHandler(store: services.store, accounts: services.accounts, events: services.events)
+    let handler = APIHandler(store: services.store, accounts: services.accounts, live: services.live)
     // Registration only fails on a malformed document, which the build already rejects.
     try! handler.registerHandlers(on: router, configuration: Configuration(dateTranscoder: FlexibleDateTranscoder()))
     return router

@@ -1,77 +1,74 @@
 import Foundation
 
-/// Something that happened in a practice, published in-process so that the ER board,
-/// analytics and the live stream can follow without the publisher knowing them.
+/// Something that happened in a practice that other devices must see: the ER board, the
+/// front desk's schedule and every vet's tablet follow the practice through these.
+///
+/// Events are written to the practice's durable event log in the same store transaction as
+/// the change they describe, so a change never commits without its event and no event
+/// survives a change that rolled back. The log gives each event the next number of its
+/// practice's sequence; clients resume after the last number they saw.
+///
+/// Payloads carry identifiers and what a board shows (status, times, triage level) — never
+/// note text, reasons or other clinical detail: the stream reaches every device of the
+/// practice, and a record's detail is read (and audited) through the record itself.
 public struct DomainEvent: Codable, Hashable, Sendable {
-    /// Monotonic sequence within the process; the live stream uses it as the event id.
-    public var sequence: Int
+    /// Position in the practice's event log (1, 2, 3, …); 0 until the log assigns it.
+    public var sequence: Int64
     /// The practice the event belongs to; subscribers only ever see their own practice.
     public var practiceID: PracticeID
     /// Dotted event kind, e.g. `appointment.booked`, `triage.queue_changed`.
     public var kind: String
     /// When it happened.
     public var occurredAt: Date
+    /// What sort of resource changed (`appointment`, `patient`, `owner`, `triage`, `clinician`,
+    /// `schedule`, `record`), so a client knows what to fetch again.
+    public var resourceType: String
     /// The resource concerned.
     public var resourceID: String?
-    /// Small JSON-compatible payload (no medical detail beyond what the board shows).
+    /// The staff member whose request made the change (`nil` for the system).
+    public var actorID: String?
+    /// Small payload of identifiers and board facts.
     public var payload: [String: String]
 
-    /// Creates an event; the bus assigns the sequence.
-    public init(practiceID: PracticeID, kind: String, occurredAt: Date, resourceID: String? = nil, payload: [String: String] = [:]) {
+    /// Creates an event; the log assigns the sequence and the actor. `resourceType` defaults
+    /// to the kind's first part (`appointment.booked` → `appointment`).
+    public init(practiceID: PracticeID, kind: String, occurredAt: Date, resourceType: String? = nil, resourceID: String? = nil,
+                actorID: String? = nil, payload: [String: String] = [:]) {
         self.sequence = 0
         self.practiceID = practiceID
         self.kind = kind
         self.occurredAt = occurredAt
+        self.resourceType = resourceType ?? String(kind.prefix { $0 != "." })
         self.resourceID = resourceID
+        self.actorID = actorID
         self.payload = payload
+    }
+
+    /// The permission a subscriber needs to receive this event. Everything on the board and
+    /// in the record needs `readRecords`; practice metrics need `readAnalytics`.
+    public var requiredPermission: Permission {
+        Self.requiredPermission(forKind: kind)
+    }
+
+    /// The permission needed to receive events of `kind` (see ``requiredPermission``).
+    public static func requiredPermission(forKind kind: String) -> Permission {
+        kind.hasPrefix("metrics.") ? .readAnalytics : .readRecords
+    }
+
+    /// Whether an account with `role` may receive this event.
+    public func isVisible(to role: Role) -> Bool {
+        role.allows(requiredPermission)
     }
 }
 
-/// An in-process publish/subscribe hub for ``DomainEvent``s with a bounded replay buffer,
-/// so a subscriber that reconnects with the last id it saw misses nothing still retained.
-public actor EventBus {
-    private var nextSequence = 1
-    private var retained: [DomainEvent] = []
-    private let retention: Int
-    private var subscribers: [UUID: (PracticeID, AsyncStream<DomainEvent>.Continuation)] = [:]
-
-    /// Creates a bus that keeps the last `retention` events for replay.
-    public init(retention: Int = 1000) { self.retention = retention }
-
-    /// Publishes an event to every subscriber of its practice and returns it with its sequence.
-    @discardableResult
-    public func publish(_ event: DomainEvent) -> DomainEvent {
-        var event = event
-        event.sequence = nextSequence
-        nextSequence += 1
-        retained.append(event)
-        if retained.count > retention { retained.removeFirst(retained.count - retention) }
-        for (_, (practice, continuation)) in subscribers where practice == event.practiceID {
-            continuation.yield(event)
-        }
-        return event
-    }
-
-    /// Subscribes to one practice's events, first replaying retained events after `lastSequence`.
-    public func subscribe(practiceID: PracticeID, after lastSequence: Int? = nil) -> AsyncStream<DomainEvent> {
-        let (stream, continuation) = AsyncStream<DomainEvent>.makeStream(bufferingPolicy: .bufferingNewest(retention))
-        if let lastSequence {
-            for event in retained where event.practiceID == practiceID && event.sequence > lastSequence {
-                continuation.yield(event)
-            }
-        }
-        let token = UUID()
-        subscribers[token] = (practiceID, continuation)
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(token) }
-        }
-        return stream
-    }
-
-    private func unsubscribe(_ token: UUID) { subscribers[token] = nil }
-
-    /// Events retained for a practice, oldest first (for tests and diagnostics).
-    public func retainedEvents(practiceID: PracticeID) -> [DomainEvent] {
-        retained.filter { $0.practiceID == practiceID }
-    }
+/// Event kinds that belong to no single bounded context: the stream's own signals.
+public enum EventStreamKind {
+    /// The resume point is older than the log keeps (or unknown): reload everything.
+    public static let reset = "reset"
+    /// Sent once when a stream opens, with the practice's current head sequence.
+    public static let ready = "ready"
+    /// The session behind the stream was signed out, revoked or expired: sign in again.
+    public static let sessionEnded = "session_ended"
+    /// The server is shutting down: reconnect with the last id seen.
+    public static let shutdown = "shutdown"
 }

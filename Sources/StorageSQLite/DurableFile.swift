@@ -22,18 +22,22 @@ enum DurableFile {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw Failure(operation: "create", path: url.path, code: errno) }
         defer { close(descriptor) }
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(operation: "write", path: url.path, code: errno)
-                }
-                offset += written
-            }
-        }
+        try data.withUnsafeBytes { try writeAll($0, to: descriptor, path: url.path) }
         guard fsync(descriptor) == 0 else { throw Failure(operation: "fsync", path: url.path, code: errno) }
+    }
+
+    /// Writes every byte of `buffer` to `descriptor`, retrying short and interrupted writes.
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, base + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Failure(operation: "write", path: path, code: errno)
+            }
+            offset += written
+        }
     }
 
     /// Renames `temporary` over `target` and flushes the directory that holds them.

@@ -29,6 +29,8 @@ public final class VetNetStore: Sendable {
     let bookingCommits: GroupCommit
     /// Where the signed head of the audit chain is kept, outside the database (`nil`: none).
     public let auditCheckpoint: AuditCheckpointFile?
+    /// Tells observers (the live stream) that a transaction appending events has committed.
+    public let eventCommits = EventCommitSignal()
 
     /// Errors raised while opening the store.
     public enum OpenError: Error, Equatable, CustomStringConvertible {

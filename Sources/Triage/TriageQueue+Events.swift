@@ -48,3 +48,15 @@ extension QueueChange {
         }
     }
 }
+
+extension TriageAssessment {
+    /// The `patient.triaged` event of an assessment that did not join the board (a non-urgent
+    /// intake booked into a later slot): the patient, the level and its colour.
+    public func assessedEvent(practiceID: PracticeID, occurredAt: Date) -> DomainEvent {
+        let patient = UUIDText.lowercase(patientID)
+        return DomainEvent(practiceID: practiceID, kind: TriageEventKind.patientTriaged, occurredAt: occurredAt, resourceType: "patient",
+                           resourceID: patient,
+                           payload: ["patientID": patient, "assessmentID": id.description, "level": String(level.rawValue),
+                                     "colour": level.colour, "change": "assessed"])
+    }
+}

@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
             Environment: VETNET_HOST, VETNET_PORT, VETNET_DATA_DIR, VETNET_DEMO=1, VETNET_AUDIT_KEY (base64, ≥ 32 bytes; \
             otherwise audit.key in the data directory, created 0600 on first run), VETNET_DEMO_PASSWORD (password of the \
             demo accounts; random when unset), VETNET_LOG_LEVEL (trace…critical), VETNET_METRICS_TOKEN (bearer token for remote \
-            /metrics scrapers; loopback only when unset), VETNET_AUDIT_CHECKPOINT (signed audit head, best on another volume).
+            /metrics scrapers; loopback only when unset), VETNET_AUDIT_CHECKPOINT (signed audit head, best on another volume), \
+            VETNET_EVENT_RETENTION_DAYS (days the change feed keeps events; 30 when unset).
             SIGINT/SIGTERM finish in-flight requests, then close the store.
             """)
 
@@ -29,8 +30,17 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @Option(help: "Days the event log keeps changes for clients catching up, 1–3650 (env VETNET_EVENT_RETENTION_DAYS).")
+    var eventRetentionDays: Int = Int(ProcessInfo.processInfo.environment["VETNET_EVENT_RETENTION_DAYS"] ?? "") ?? 30
+
     @Flag(help: "Seed the demo practice first if the store is empty (env VETNET_DEMO=1).")
     var demo: Bool = ProcessInfo.processInfo.environment["VETNET_DEMO"] == "1"
+
+    func validate() throws {
+        guard (1...3650).contains(eventRetentionDays) else {
+            throw ArgumentParser.ValidationError("--event-retention-days must be between 1 and 3650 (got \(eventRetentionDays))")
+        }
+    }
 
     func run() async throws {
         let started = Date()
@@ -46,7 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
 
         let configuration = AppConfiguration(host: host, port: port, dataDirectory: store.dataURL,
                                              auditKeyBase64: ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"], seedDemo: demo, logLevel: level,
-                                             metricsToken: ProcessInfo.processInfo.environment["VETNET_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
+                                             metricsToken: ProcessInfo.processInfo.environment["VETNET_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
+                                             eventRetentionDays: eventRetentionDays)
         // Migrations run inside open(), before the server accepts any request.
         let vetStore = try store.openStore()
         let (app, services) = try await buildApplication(configuration: configuration, store: vetStore, metrics: registry, logger: logger)

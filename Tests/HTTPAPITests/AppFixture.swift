@@ -35,7 +35,7 @@ struct AppFixture: Sendable {
         }
         let adminB = try await store.createUser(scope: .system(b.id), email: "admin@beta.example", displayName: "Beta Admin",
                                                 role: .administrator, passwordHash: hash)
-        let services = AppServices(store: store, accounts: service, events: EventBus())
+        let services = AppServices(store: store, accounts: service, live: LiveEventHub(store: store))
         return AppFixture(store: store, services: services, configuration: AppConfiguration(maxBodyBytes: maxBodyBytes), practiceA: a, practiceB: b, accountsA: accounts, adminB: adminB)
     }
 

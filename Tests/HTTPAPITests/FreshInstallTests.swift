@@ -14,7 +14,7 @@ struct FreshInstallTests {
     static func fresh() async throws -> (VetNetStore, AccountService, AppServices) {
         let store = try VetNetStore.inMemory()
         let accounts = AccountService(store: store)
-        return (store, accounts, AppServices(store: store, accounts: accounts, events: EventBus()))
+        return (store, accounts, AppServices(store: store, accounts: accounts, live: LiveEventHub(store: store)))
     }
 
     @Test("a practice is created with its first administrator, who signs in and sets the practice up through the API until a booking is made")

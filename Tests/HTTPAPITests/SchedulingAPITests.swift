@@ -162,7 +162,7 @@ struct SchedulingAPITests {
             }
             try await client.call("/api/v1/appointments/\(id)/transitions", .post, token: token, json: #"{"action":"cancel","reason":"x"}"#) { #expect($0.status == .conflict) }
         }
-        let kinds = await fixture.app.services.events.retainedEvents(practiceID: fixture.app.practiceA.id).map(\.kind)
+        let kinds = try await fixture.app.store.events(practiceID: fixture.app.practiceA.id, after: 0, limit: 1000).events.map(\.kind)
         #expect(kinds.contains("appointment.booked"))
         #expect(kinds.contains("appointment.completed"))
     }

@@ -269,7 +269,7 @@ extension AppFixture {
     /// The same practices and store behind a sign-in throttle of its own.
     func withThrottle(_ throttle: LoginThrottle) -> AppFixture {
         let accounts = AccountService(store: store, throttle: throttle)
-        return AppFixture(store: store, services: AppServices(store: store, accounts: accounts, events: services.events), configuration: configuration,
+        return AppFixture(store: store, services: AppServices(store: store, accounts: accounts, live: services.live), configuration: configuration,
                           practiceA: practiceA, practiceB: practiceB, accountsA: accountsA, adminB: adminB)
     }
 }

@@ -149,7 +149,7 @@ struct TriageAPITests {
                 #expect(board.items.map(\.patientName) == ["Early Green", "Yellow"])
             }
         }
-        let events = await fixture.services.events.retainedEvents(practiceID: fixture.practiceA.id).map(\.kind)
+        let events = try await fixture.store.events(practiceID: fixture.practiceA.id, after: 0, limit: 1000).events.map(\.kind)
         #expect(events.filter { $0 == "patient.triaged" }.count == 4)
         #expect(events.filter { $0 == "triage.queue_changed" }.count == 6)
         let audit = try await fixture.store.auditEntries(scope: .system(fixture.practiceA.id), limit: 200, before: nil).items

@@ -87,6 +87,11 @@ public struct AccountService: Sendable {
         return Caller(account: session.account, tokenHash: tokenHash, sessionExpiresAt: session.expiresAt, requestID: requestID)
     }
 
+    /// Whether the session behind `tokenHash` is still live, without refreshing its idle timer.
+    public func sessionIsActive(tokenHash: String) async -> Bool {
+        (try? await store.sessionIsActive(tokenHash: tokenHash, policy: policy)) ?? false
+    }
+
     /// Revokes the caller's session at once.
     public func logout(_ caller: Caller) async throws {
         try await store.revokeSession(tokenHash: caller.tokenHash, scope: caller.scope)

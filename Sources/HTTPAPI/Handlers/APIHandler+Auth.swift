@@ -11,11 +11,23 @@ extension APIHandler {
         try errors.throwIfAny()
         let signedIn = try await accounts.login(email: body.email.trimmingCharacters(in: .whitespaces), password: body.password,
                                                 clientAddress: RequestState.clientAddress, requestID: RequestState.requestID)
+        if body.session == .cookie {
+            // A browser: the token goes only into the HttpOnly cookie, never to the page's scripts.
+            guard let cookies = SessionCookieInstructions.current else {
+                throw APIError.badRequest(field: "session", message: "cookie sessions are not available here")
+            }
+            cookies.start(token: signedIn.token)
+            return .ok(.init(body: .json(.init(expiresAt: signedIn.expiresAt, user: .init(signedIn.account)))))
+        }
         return .ok(.init(body: .json(.init(token: signedIn.token, expiresAt: signedIn.expiresAt, user: .init(signedIn.account)))))
     }
 
     func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
-        try await accounts.logout(try caller())
+        let caller = try caller()
+        try await accounts.logout(caller)
+        live.endSession(tokenHash: caller.tokenHash)
+        // Whichever way this session was presented, a browser keeps no cookie of it.
+        SessionCookieInstructions.current?.clear()
         return .noContent(.init())
     }
 

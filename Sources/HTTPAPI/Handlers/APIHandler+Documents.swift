@@ -18,9 +18,16 @@ extension APIHandler {
         case .png(let body): ("image/png", body)
         case .jpeg(let body): ("image/jpeg", body)
         }
-        let data = try await Data(collecting: body, upTo: VetNetStore.maxDocumentBytes + 1)
-        let info = try await store.addDocument(patientID: try Self.identifier(input.path.patientId, resource: "patient"),
-                                               fileName: input.query.fileName, declaredType: type, data: data, scope: caller.scope)
+        let patientID: Identifier<Patient> = try Self.identifier(input.path.patientId, resource: "patient")
+        // Checked before a byte of the body is read; then the body is encrypted to disk as it
+        // arrives, so an upload holds one 64 KiB chunk in memory, not the whole document.
+        let upload = try await store.beginDocument(patientID: patientID, fileName: input.query.fileName, declaredType: type, scope: caller.scope)
+        do {
+            for try await chunk in body { try upload.append(chunk) }
+        } catch let tooLarge as DocumentTooLarge {
+            throw APIError.payloadTooLarge(limit: tooLarge.limit)
+        }
+        let info = try await store.addDocument(upload, patientID: patientID, fileName: input.query.fileName, declaredType: type, scope: caller.scope)
         return .created(.init(body: .json(.init(info))))
     }
 

@@ -61,9 +61,9 @@ extension APIHandler {
             RankedCandidate(clinicianID: $0.clinicianID.rawValue, score: $0.score,
                             reasons: $0.parts.map { BookingReason(factor: $0.factor.rawValue, contribution: $0.contribution, detail: $0.detail) })
         })
-        let (stored, change) = try await store.recordAssessment(scope: caller.scope, patientID: patientID.rawValue, caseJSON: caseJSON, result: result,
-                                                                arrival: now, admitToQueue: emergency, intakeRanking: ranking)
-        for event in change?.events(practiceID: caller.account.practiceID, occurredAt: now) ?? [] { await events.publish(event) }
+        // The board's change is written to the practice's event log in the same transaction.
+        let (stored, _) = try await store.recordAssessment(scope: caller.scope, patientID: patientID.rawValue, caseJSON: caseJSON, result: result,
+                                                           arrival: now, admitToQueue: emergency, intakeRanking: ranking)
 
         var output = Components.Schemas.IntakeResponse(
             patientId: patientID.description, assessmentId: stored.id.description, triage: try Self.wireResult(result), emergency: emergency,

@@ -65,6 +65,13 @@ extension APIHandler {
             }
             plan.append(planned)
         }
+        let booked = plan.filter { $0.appointmentId != nil }.count
+        if booked > 0 {
+            try await store.recordEvents([DomainEvent(practiceID: caller.account.practiceID, kind: ScheduleEventKind.optimized, occurredAt: store.clock.now(),
+                                                      resourceType: "schedule",
+                                                      payload: ["from": Timestamp.string(body.from), "days": String(body.days), "booked": String(booked)])],
+                                         scope: caller.scope)
+        }
         try await auditRead(caller, action: "schedule.optimize", resourceType: "appointment",
                             detail: "requests=\(requests.count) fixed=\(snapshot.appointments.count) apply=\(body.apply == true)")
         let assigned = Set(result.assignments.map(\.requestID))
@@ -132,6 +139,13 @@ extension APIHandler {
         if body.apply == true, var availability = snapshot.availabilities[Identifier(absent)] {
             availability.value.timeOff.append(TimeOff(firstDay: day, lastDay: day, reason: "unavailable (re-planned)"))
             _ = try? await store.setAvailability(availability.value, scope: caller.scope, expectedVersion: availability.version)
+        }
+        let applied = moved.filter(\.applied).count
+        if body.apply == true {
+            try await store.recordEvents([DomainEvent(practiceID: caller.account.practiceID, kind: ScheduleEventKind.replanned, occurredAt: store.clock.now(),
+                                                      resourceType: "schedule", resourceID: UUIDText.lowercase(absent),
+                                                      payload: ["clinicianID": UUIDText.lowercase(absent), "date": body.date, "moved": String(applied)])],
+                                         scope: caller.scope)
         }
         try await auditRead(caller, action: "schedule.replan", resourceType: "clinician", resourceID: UUIDText.lowercase(absent),
                             detail: "date=\(body.date) moved=\(moved.count) apply=\(body.apply == true)")

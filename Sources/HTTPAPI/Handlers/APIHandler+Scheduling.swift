@@ -7,7 +7,7 @@ import Specialists
 import StorageSQLite
 
 extension APIHandler {
-    var scheduling: SchedulingService { SchedulingService(store: store, events: events) }
+    var scheduling: SchedulingService { SchedulingService(store: store) }
 
     // MARK: - Clinicians and availability
 

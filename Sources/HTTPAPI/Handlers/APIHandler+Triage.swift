@@ -31,7 +31,6 @@ extension APIHandler {
         let result = TriageEngine(clock: store.clock).evaluate(triageCase, arrival: arrival)
         let (stored, change) = try await store.recordAssessment(scope: caller.scope, patientID: patientID, caseJSON: caseJSON,
                                                                 result: result, arrival: arrival)
-        for event in change?.events(practiceID: caller.account.practiceID, occurredAt: now) ?? [] { await events.publish(event) }
         return .created(.init(body: .json(try Self.wireAssessment(stored))))
     }
 
@@ -64,7 +63,6 @@ extension APIHandler {
         let status = QueueStatus(rawValue: body.status.rawValue)!
         let change = try await store.moveQueueEntry(scope: caller.scope, patientID: patientID, to: status)
         let now = store.clock.now()
-        for event in change.events(practiceID: caller.account.practiceID, occurredAt: now) { await events.publish(event) }
         // A finished or departed patient leaves the board; answer with the entry as it now stands.
         if let row = TriageQueue(entries: [change.entry]).board(now: now).first {
             return .ok(.init(body: .json(Self.wireBoardEntry(row, patient: nil))))

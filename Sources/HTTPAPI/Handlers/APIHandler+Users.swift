@@ -36,6 +36,8 @@ extension APIHandler {
         }
         let account = try await store.updateUser(scope: caller.scope, id: id, expectedVersion: try Self.expectedVersion(input.headers.ifMatch),
                                                  role: body.role.map(Role.init), disabled: body.disabled)
+        // A disabled account's streams end now; a new role's stream must be filtered anew.
+        if body.disabled == true || body.role != nil { live.endSessions(userID: id) }
         return .ok(.init(headers: .init(eTag: "\"\(account.version)\""), body: .json(.init(account))))
     }
 }

@@ -8,7 +8,8 @@ import StorageSQLite
 struct APIHandler: APIProtocol {
     let store: VetNetStore
     let accounts: AccountService
-    let events: EventBus
+    /// The practice's live stream (ended for a session at sign-out).
+    let live: LiveEventHub
 
     // MARK: - Access
 

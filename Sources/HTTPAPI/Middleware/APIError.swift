@@ -16,4 +16,6 @@ enum APIError: Error, Sendable {
     case invalidRequest([FieldError])
     /// The path exists but does not take this method; `allowed` lists the methods it takes.
     case methodNotAllowed(allowed: [String])
+    /// A change authenticated by the session cookie without the session's `X-CSRF-Token`.
+    case csrfRejected
 }

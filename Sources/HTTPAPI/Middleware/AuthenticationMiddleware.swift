@@ -2,8 +2,14 @@ import HTTPTypes
 import Hummingbird
 import SharedKernel
 
-/// Requires a live bearer session for everything under `/api/v1` except sign-in, and binds
-/// the caller to the task for the handlers.
+/// Requires a live session for everything under `/api/v1` except sign-in, and binds the
+/// caller to the task for the handlers.
+///
+/// The session is the bearer token of the `Authorization` header or, when there is none, the
+/// browser's `vetnet_session` cookie. A cookie is sent by the browser whichever page caused
+/// the request, so a cookie-authenticated POST, PUT, PATCH or DELETE must also carry
+/// `X-CSRF-Token` matching the session (see ``SessionCookie``); otherwise it is refused
+/// before the store is touched.
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
     let accounts: AccountService
@@ -15,11 +21,26 @@ struct AuthenticationMiddleware: RouterMiddleware {
         guard segments.count > 2, segments[0] == "api", segments[1] == "v1", segments[2...] != ["auth", "login"] else {
             return try await next(request, context)
         }
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+        let token: String
+        let fromCookie: Bool
+        if let header = request.headers[.authorization] {
+            guard header.lowercased().hasPrefix("bearer ") else {
+                throw APIError.unauthorized("Sign in first: send Authorization: Bearer <token>.")
+            }
+            token = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+            fromCookie = false
+        } else if let cookie = SessionCookie.value(named: SessionCookie.sessionName, in: request.headers) {
+            token = cookie
+            fromCookie = true
+            if !Self.isSafe(request.method), !SessionCookie.csrfMatches(request.headers[SessionCookie.csrfHeader], sessionToken: token) {
+                throw APIError.csrfRejected
+            }
+        } else {
             throw APIError.unauthorized("Sign in first: send Authorization: Bearer <token>.")
         }
-        let token = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
         guard let caller = try await accounts.authenticate(token: token, requestID: RequestState.requestID) else {
+            // The browser should stop sending a cookie whose session is over.
+            if fromCookie { SessionCookieInstructions.current?.clear() }
             throw APIError.unauthorized("The session has expired or was revoked; sign in again.")
         }
         var context = context
@@ -27,5 +48,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
         return try await RequestState.$caller.withValue(caller) {
             try await next(request, context)
         }
+    }
+
+    /// Methods that change nothing (RFC 9110 §9.2.1), which a cookie may authenticate alone.
+    static func isSafe(_ method: HTTPRequest.Method) -> Bool {
+        method == .get || method == .head || method == .options
     }
 }

@@ -3,7 +3,8 @@ import Hummingbird
 
 /// Refuses request bodies over the configured limit with 413 before any handler decodes them.
 /// Document uploads — the declared upload operation only, not any path that ends like it —
-/// have a limit of their own.
+/// have a limit of their own, and are not read here: the upload handler encrypts them to disk
+/// as they arrive and stops at that limit, so no upload is ever held in memory whole.
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
     let jsonLimit: Int
@@ -19,6 +20,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes {
             throw APIError.payloadTooLarge(limit: maxBytes)
         }
+        if isUpload { return try await next(request, context) }
         var request = request
         do {
             _ = try await request.collectBody(upTo: maxBytes)

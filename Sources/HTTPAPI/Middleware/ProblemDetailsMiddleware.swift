@@ -74,6 +74,10 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
             case .methodNotAllowed(let allowed):
                 return (ProblemDetails(status: .methodNotAllowed, detail: "This path takes \(allowed.joined(separator: ", ")) only."),
                         [.allow: allowed.joined(separator: ", ")])
+            case .csrfRejected:
+                return (ProblemDetails(status: .forbidden, detail: "A change signed in with the session cookie needs the X-CSRF-Token header "
+                                       + "holding the vetnet_csrf cookie of the same sign-in; nothing was changed.",
+                                       errors: [FieldError(field: "X-CSRF-Token", message: "is missing or does not belong to this session")]), [:])
             }
         case let error as HTTPError:
             if error.status.code >= 500 {

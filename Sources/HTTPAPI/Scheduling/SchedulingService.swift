@@ -19,7 +19,6 @@ struct SlotUnavailable: Error, Sendable {
 /// modules; this type loads what they need and persists what they decide.
 struct SchedulingService: Sendable {
     let store: VetNetStore
-    let events: EventBus
 
     /// What the free-slot finder and the matcher need for a period.
     struct Snapshot: Sendable {
@@ -114,7 +113,7 @@ struct SchedulingService: Sendable {
         let minutes = durationMinutes ?? predicted
         let practiceID = scope.practiceID
         do {
-            let (stored, replayed) = try await store.bookAppointment(
+            let (stored, _) = try await store.bookAppointment(
                 scope: scope, patientID: patientID, clinicianID: clinicianID, appointmentTypeID: typeID, reason: reason, staffNotes: staffNotes,
                 assessmentID: assessmentID, idempotencyKey: idempotencyKey,
                 reads: { practice, type in
@@ -126,10 +125,6 @@ struct SchedulingService: Sendable {
                     try Self.decideBooking(data: data, practiceID: practiceID, patientID: patientID, clinicianID: clinicianID, typeID: typeID,
                                            start: start, durationMinutes: minutes, now: now)
                 })
-            if !replayed {
-                let decision = AppointmentDecision(previous: nil, current: stored.value, eventKind: AppointmentEventKind.booked)
-                for event in decision.events(occurredAt: now) { await events.publish(event) }
-            }
             return stored
         } catch let refusal as BookingRefusal {
             throw try await unavailable(scope: scope, clinicianID: clinicianID, typeID: typeID, start: start, minutes: minutes, now: now,
@@ -221,9 +216,7 @@ struct SchedulingService: Sendable {
             }
         }
         do {
-            let stored = try await store.saveAppointment(decision, scope: scope, expectedVersion: expectedVersion)
-            for event in decision.events(occurredAt: now) { await events.publish(event) }
-            return stored
+            return try await store.saveAppointment(decision, scope: scope, expectedVersion: expectedVersion)
         } catch let conflict as BookingConflict {
             throw SlotUnavailable(detail: "That time was just taken (\(conflict.resource)).", conflictingTime: conflict.conflictingTime, alternatives: [])
         }

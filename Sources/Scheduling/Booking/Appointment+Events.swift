@@ -53,3 +53,16 @@ extension AppointmentDecision {
                             resourceID: appointment.id.description, payload: payload)]
     }
 }
+
+/// Event kinds of whole-schedule work. Each appointment the work books or moves publishes
+/// its own event in the same transaction as the change; these summarise the run, so a
+/// front desk can say "the afternoon was re-planned" rather than show a burst of moves.
+public enum ScheduleEventKind {
+    /// An optimizer plan was applied.
+    public static let optimized = "schedule.optimized"
+    /// A clinician's day was re-planned and the moves applied.
+    public static let replanned = "schedule.replanned"
+
+    /// Every kind, for subscribers and documentation.
+    public static let all = [optimized, replanned]
+}

@@ -71,6 +71,20 @@ extension VetNetStore {
         return ActiveSession(account: account, expiresAt: min(idleExpiry, Timestamp.date(milliseconds: absolute)))
     }
 
+    /// Whether the session is still live (not revoked, expired, idle past the policy, or of a
+    /// disabled account), without counting the question as activity: an open live stream
+    /// must not keep an idle session alive.
+    public func sessionIsActive(tokenHash: String, policy: SessionPolicy) async throws -> Bool {
+        let nowMs = Timestamp.milliseconds(clock.now())
+        let idleMs = Int64(policy.idleTimeout * 1000)
+        return try await writer.read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM session s JOIN staff_user u ON u.id = s.user_id
+                WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ? AND s.last_seen_at_ms + ? > ? AND u.disabled = 0)
+                """), arguments: [tokenHash, nowMs, idleMs, nowMs]) ?? false
+        }
+    }
+
     /// Revokes one session at once (sign-out), audited.
     public func revokeSession(tokenHash: String, scope: AccessScope) async throws {
         try await write { db in

@@ -5,7 +5,8 @@ import Foundation
 /// fresh random nonce; the practice and record ids are bound as associated data, so a sealed
 /// value copied onto another row or practice fails to open.
 public struct RecordCipher: Sendable {
-    private let keyBytes: [UInt8]
+    /// The key (the document format seals chunk by chunk with it).
+    let keyBytes: [UInt8]
 
     /// Errors from sealing or opening.
     public enum CipherError: Error, CustomStringConvertible {

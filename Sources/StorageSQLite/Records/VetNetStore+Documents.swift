@@ -41,50 +41,75 @@ extension VetNetStore {
     /// Largest accepted document.
     public static let maxDocumentBytes = 20 * 1024 * 1024
 
-    /// Stores a document: checks the declared type against the content's signature and the
-    /// size, writes the bytes encrypted under `documents/<sha256>`, then records it (audited).
-    public func addDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, data: Data, scope: AccessScope) async throws -> DocumentInfo {
+    /// Begins receiving a document for a patient. The file name, the declared type and the
+    /// patient are checked first, so a refused upload (another practice's or a made-up patient,
+    /// a bad name or type) writes nothing. The returned upload encrypts the bytes into a
+    /// temporary file as they arrive; ``addDocument(_:patientID:fileName:declaredType:scope:)``
+    /// records it.
+    public func beginDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope) async throws -> DocumentUpload {
+        _ = try Self.checkDocumentDescription(fileName: fileName, declaredType: declaredType)
+        guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
+        try await writer.read { db in try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue) }
+        return try DocumentUpload(directory: directory, keyBytes: cipher.keyBytes, limit: Self.maxDocumentBytes)
+    }
+
+    /// Records a received document: checks the content against the declared type, publishes
+    /// the file under the SHA-256 of its content (flushed, then renamed, then the directory
+    /// flushed: a crash leaves the whole file or none), then writes the record with its audit
+    /// entry and event. Should the record not commit, the file is an orphan that
+    /// ``sweepOrphanDocuments()`` removes.
+    public func addDocument(_ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
+                            scope: AccessScope) async throws -> DocumentInfo {
+        let (name, declared) = try Self.checkDocumentDescription(fileName: fileName, declaredType: declaredType)
+        let received = try upload.finish()
         var errors = FieldErrorCollector()
-        let name = fileName.trimmingCharacters(in: .whitespaces)
-        if name.isEmpty || name.count > 200 || name.contains("/") { errors.add("fileName", "must be 1 to 200 characters without '/'") }
-        guard let declared = DocumentKind(rawValue: declaredType.lowercased()) else {
-            errors.add("Content-Type", "must be one of \(DocumentKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            try errors.throwIfAny()
-            throw ValidationError(field: "Content-Type", message: "unsupported")
-        }
-        if data.isEmpty { errors.add("body", "is empty") }
-        if data.count > Self.maxDocumentBytes { errors.add("body", "exceeds \(Self.maxDocumentBytes / 1_048_576) MB") }
-        if !data.isEmpty, DocumentKind.detect(data) != declared { errors.add("Content-Type", "does not match the file's content") }
+        if received.byteCount == 0 { errors.add("body", "is empty") }
+        if received.byteCount > 0, received.detectedKind != declared { errors.add("Content-Type", "does not match the file's content") }
         try errors.throwIfAny()
         guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
-        // The patient first: an upload for another practice's or a made-up patient writes nothing.
-        try await writer.read { db in try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue) }
-
-        let sha = Hex.encode(SHA256.hash(data: data))
-        let fileURL = directory.appendingPathComponent(sha)
+        let fileURL = directory.appendingPathComponent(received.sha256)
+        // Identical uploads share one file; the temporary copy of a repeat is simply dropped.
         if !FileManager.default.fileExists(atPath: fileURL.path) {
-            let sealed = try cipher.seal(data, context: "document/\(sha)")
-            // Written under a temporary name and flushed, then renamed and the directory
-            // flushed: a crash leaves the whole file or none, never a torn one under the final
-            // name. Should the record below not commit, the file is an orphan that
-            // `sweepOrphanDocuments` removes.
-            let temporary = directory.appendingPathComponent(".\(sha).\(UUID().uuidString).tmp")
-            try DurableFile.create(sealed, at: temporary, mode: 0o600)
-            try DurableFile.replace(fileURL, with: temporary)
+            try DurableFile.replace(fileURL, with: upload.temporaryURL)
+            upload.keep()
         }
-        let info = DocumentInfo(id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue, byteCount: data.count,
-                                sha256: sha, createdAt: clock.now())
+        let info = DocumentInfo(id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue, byteCount: received.byteCount,
+                                sha256: received.sha256, createdAt: clock.now())
         try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue)
             try db.execute(sql: """
                 INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [UUIDText.lowercase(info.id), scope.practiceID.description, patientID.description, info.fileName,
-                                 info.contentType, info.byteCount, sha, scope.actorID?.description, Timestamp.string(info.createdAt)])
+                                 info.contentType, info.byteCount, info.sha256, scope.actorID?.description, Timestamp.string(info.createdAt)])
             try self.appendAudit(AuditRecord(action: "record.document.upload", resourceType: "document", resourceID: UUIDText.lowercase(info.id),
                                              detail: "patient=\(patientID)"), scope: scope, db: db)
+            try self.appendEvent(.recordEntryAdded(patientID: patientID, entryType: "document", entryID: UUIDText.lowercase(info.id),
+                                                   practiceID: scope.practiceID, occurredAt: info.createdAt), scope: scope, db: db)
         }
         return info
+    }
+
+    /// Stores a document held in memory (imports, tests): the same checks and file format as
+    /// a streamed upload.
+    public func addDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, data: Data, scope: AccessScope) async throws -> DocumentInfo {
+        let upload = try await beginDocument(patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
+        do { try upload.append(data) } catch is DocumentTooLarge {
+            throw ValidationError(field: "body", message: "exceeds \(Self.maxDocumentBytes / 1_048_576) MB")
+        }
+        return try await addDocument(upload, patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
+    }
+
+    /// The trimmed file name and the declared kind, or the errors naming what is wrong.
+    static func checkDocumentDescription(fileName: String, declaredType: String) throws -> (String, DocumentKind) {
+        var errors = FieldErrorCollector()
+        let name = fileName.trimmingCharacters(in: .whitespaces)
+        if name.isEmpty || name.count > 200 || name.contains("/") { errors.add("fileName", "must be 1 to 200 characters without '/'") }
+        let declared = DocumentKind(rawValue: declaredType.lowercased())
+        if declared == nil { errors.add("Content-Type", "must be one of \(DocumentKind.allCases.map(\.rawValue).joined(separator: ", "))") }
+        try errors.throwIfAny()
+        guard let declared else { throw ValidationError(field: "Content-Type", message: "unsupported") }
+        return (name, declared)
     }
 
     /// A patient's documents, newest first (audited).
@@ -113,7 +138,10 @@ extension VetNetStore {
               let sealed = FileManager.default.contents(atPath: directory.appendingPathComponent(info.sha256).path) else {
             throw DomainError.notFound(resource: "document content")
         }
-        return (info, try cipher.open(sealed, context: "document/\(info.sha256)"))
+        let content = try DocumentUpload.plaintext(of: sealed, cipher: cipher, legacyContext: "document/\(info.sha256)")
+        // The name is the hash of the content: a file moved under another document's name is refused.
+        guard Hex.encode(SHA256.hash(data: content)) == info.sha256 else { throw RecordCipher.CipherError.cannotOpen }
+        return (info, content)
     }
 
     /// Removes files in the documents directory that no document record names — left by an

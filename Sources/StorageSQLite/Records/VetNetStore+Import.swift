@@ -70,6 +70,11 @@ extension VetNetStore {
             try self.appendAudit(AuditRecord(action: "patient.import", resourceType: "practice", resourceID: scope.practiceID.description,
                                              detail: "owners=\(storedOwners.count) patients=\(stored) refused=\(refused.count + plan.skippedRows.count)"),
                                  scope: scope, db: db)
+            if stored > 0 || !storedOwners.isEmpty {
+                try self.appendEvent(DomainEvent(practiceID: scope.practiceID, kind: RecordEventKind.imported, occurredAt: self.clock.now(),
+                                                 resourceType: "practice", resourceID: scope.practiceID.description,
+                                                 payload: ["owners": String(storedOwners.count), "patients": String(stored)]), scope: scope, db: db)
+            }
             let counterAfter = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID)
             let numbers = counterAfter > counterBefore ? (Self.recordNumber(counterBefore + 1), Self.recordNumber(counterAfter)) : nil
             return PatientImportResult(ownersCreated: storedOwners.count, patientsCreated: stored, recordNumbers: numbers, refused: refused)

@@ -26,6 +26,11 @@ public enum RecordEntry: Sendable {
         }
     }
 
+    /// The entry's sort as the live stream names it (`weight`, `note`, …).
+    public var eventEntryType: String {
+        auditAction.split(separator: ".").dropFirst().first.map(String.init) ?? "entry"
+    }
+
     /// The audit action of adding it (also the action a refusal is audited under).
     public var auditAction: String {
         switch self {
@@ -103,6 +108,8 @@ extension VetNetStore {
                                                addendum.author.displayName, Timestamp.string(addendum.createdAt), sealed])
                 }
                 try self.appendAudit(AuditRecord(action: entry.auditAction, resourceType: "patient", resourceID: pid), scope: scope, db: db)
+                try self.appendEvent(.recordEntryAdded(patientID: patientID, entryType: entry.eventEntryType, entryID: entry.id,
+                                                       practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
                 return entry.id
             }
         }

@@ -12,6 +12,7 @@ extension VetNetStore {
         return try await write { db in
             let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "owner.create") {
                 try self.insertOwner(owner, db: db, scope: scope)
+                try self.appendEvent(owner.changeEvent(isNew: true, practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
                 return owner.id.description
             }
             guard let stored = try Self.owner(db: db, practiceID: scope.practiceID, id: id) else { throw DomainError.notFound(resource: "owner") }
@@ -47,6 +48,7 @@ extension VetNetStore {
                 try Self.reindexPatient(db: db, id: patientID)
             }
             try self.appendAudit(AuditRecord(action: "owner.update", resourceType: "owner", resourceID: owner.id.description), scope: scope, db: db)
+            try self.appendEvent(owner.changeEvent(isNew: false, practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
             return Versioned(owner, version: current.version + 1)
         }
     }

@@ -38,6 +38,7 @@ extension VetNetStore {
         return try await write { db in
             let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "patient.create") {
                 try self.insertPatient(patient, db: db, scope: scope)
+                try self.appendEvent(patient.changeEvent(previous: nil, practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
                 return patient.id.description
             }
             guard let stored = try Self.patient(db: db, practiceID: scope.practiceID, id: id) else { throw DomainError.notFound(resource: "patient") }
@@ -78,6 +79,8 @@ extension VetNetStore {
             try Self.reindexPatient(db: db, id: updated.id.description)
             try self.appendAudit(AuditRecord(action: "patient.update", resourceType: "patient", resourceID: updated.id.description,
                                              detail: current.value.status != updated.status ? "status=\(updated.status.rawValue)" : nil), scope: scope, db: db)
+            try self.appendEvent(updated.changeEvent(previous: current.value, practiceID: scope.practiceID, occurredAt: self.clock.now()),
+                                 scope: scope, db: db)
             return Versioned(updated, version: current.version + 1)
         }
     }

@@ -85,6 +85,8 @@ extension VetNetStore {
                 try self.appendAudit(AuditRecord(action: "patient.purge", resourceType: "patient", resourceID: id,
                                                  detail: "appointments=\(appointments) futureAppointments=\(future) assessments=\(assessments) documents=\(documentHashes.count)"),
                                      scope: scope, db: db)
+                try self.appendEvent(DomainEvent(practiceID: scope.practiceID, kind: RecordEventKind.patientPurged, occurredAt: self.clock.now(),
+                                                 resourceType: "patient", resourceID: id, payload: ["patientID": id]), scope: scope, db: db)
                 summary.patients += 1
                 summary.appointments += appointments
                 summary.futureAppointments += future

@@ -68,6 +68,8 @@ extension VetNetStore {
         try appendAudit(AuditRecord(action: "appointment.book", resourceType: "appointment", resourceID: appointment.id.description,
                                     detail: "patient=\(Self.text(appointment.patientID))" + (basis.map { " assessment=\(Self.text($0.assessmentID))" } ?? "")),
                         scope: scope, db: db)
+        let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
+        try appendEvents(decision.events(occurredAt: clock.now()), scope: scope, db: db)
     }
 
     /// An appointment's row with its whole lifecycle (bookings and restore); the overlap
@@ -114,6 +116,7 @@ extension VetNetStore {
                                      next.id.description, scope.practiceID.description])
                 try self.appendAudit(AuditRecord(action: decision.eventKind, resourceType: "appointment", resourceID: next.id.description),
                                      scope: scope, db: db)
+                try self.appendEvents(decision.events(occurredAt: self.clock.now()), scope: scope, db: db)
                 return Versioned(next, version: current.version + 1)
             }
         } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {

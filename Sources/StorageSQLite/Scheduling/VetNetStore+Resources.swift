@@ -88,6 +88,8 @@ extension VetNetStore {
             let version = (current ?? 0) + 1
             try Self.storeAvailability(availability, version: version, practiceID: scope.practiceID, db: db)
             try self.appendAudit(AuditRecord(action: "clinician.availability.update", resourceType: "clinician", resourceID: id), scope: scope, db: db)
+            try self.appendEvent(availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),
+                                 scope: scope, db: db)
             return Versioned(availability, version: version)
         }
     }

@@ -13,6 +13,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-06 scheduling", migrate: v6Scheduling)
         migrator.registerMigration("2026-11-21 scheduling configuration version", migrate: v7ConfigurationVersion)
         migrator.registerMigration("2026-11-23 idempotency keys belong to an account", migrate: v8IdempotencyOwner)
+        migrator.registerMigration("2026-11-24 event log", migrate: v9EventLog)
         migrator.registerMigration("practice-admin-1 clinician preferences and retirement", migrate: practiceAdmin1Clinicians)
         migrator.registerMigration("practice-admin-2 practice settings and closures", migrate: practiceAdmin2PracticeSettings)
         migrator.registerMigration("practice-admin-3 appointments remember why they were booked", migrate: practiceAdmin3AppointmentBasis)
@@ -470,6 +471,34 @@ enum Migrations {
         // the first request may replay it. Keys written before this have no owner and are
         // replayable by nobody but a request identical in every respect.
         try db.execute(sql: "ALTER TABLE idempotency_key ADD COLUMN actor_id TEXT")
+    }
+
+    private static func v9EventLog(_ db: Database) throws {
+        // The practice's durable event log (a transactional outbox): rows are written in the
+        // same transaction as the change they describe. `event_head` holds the last number
+        // handed out and the last number pruned, so numbers are never reused after pruning and
+        // a client resuming from a pruned position can be told to reload.
+        try db.execute(sql: """
+            CREATE TABLE event_head (
+                practice_id TEXT PRIMARY KEY NOT NULL REFERENCES practice(id),
+                seq INTEGER NOT NULL CHECK (seq >= 0),
+                pruned_through INTEGER NOT NULL DEFAULT 0 CHECK (pruned_through >= 0 AND pruned_through <= seq)
+            );
+            CREATE TABLE event_log (
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                seq INTEGER NOT NULL CHECK (seq > 0),
+                kind TEXT NOT NULL,
+                occurred_at_ms INTEGER NOT NULL,
+                resource_type TEXT NOT NULL,
+                resource_id TEXT,
+                actor_id TEXT,
+                payload TEXT NOT NULL,
+                PRIMARY KEY (practice_id, seq)
+            ) WITHOUT ROWID;
+            CREATE INDEX event_log_by_time ON event_log (occurred_at_ms);
+            CREATE TRIGGER event_log_append_only BEFORE UPDATE ON event_log
+            BEGIN SELECT RAISE(ABORT, 'event log entries are never changed'); END;
+            """)
     }
 
     private static func practiceAdmin1Clinicians(_ db: Database) throws {

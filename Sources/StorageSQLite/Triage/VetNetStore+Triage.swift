@@ -73,6 +73,10 @@ extension VetNetStore {
             }
             try self.appendAudit(AuditRecord(action: "triage.assess", resourceType: "patient", resourceID: Self.text(patientID),
                                              detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"), scope: scope, db: db)
+            // Admission and re-triage publish the triage and the board's change together; an
+            // assessment kept off the board (a booked non-urgent intake) is still news.
+            try self.appendEvents(change?.events(practiceID: scope.practiceID, occurredAt: self.clock.now())
+                                  ?? [assessment.assessedEvent(practiceID: scope.practiceID, occurredAt: self.clock.now())], scope: scope, db: db)
             let stored = StoredAssessment(id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,
                                           assessedAt: result.assessedAt, level: result.level, rulesVersion: result.rulesVersion, resultJSON: resultJSON)
             return (stored, change)
@@ -115,6 +119,7 @@ extension VetNetStore {
             try Self.saveQueueEntry(change.entry, db: db, scope: scope)
             try self.appendAudit(AuditRecord(action: "triage.queue.move", resourceType: "patient", resourceID: Self.text(patientID),
                                              detail: "status=\(status.rawValue)"), scope: scope, db: db)
+            try self.appendEvents(change.events(practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
             return change
         }
     }

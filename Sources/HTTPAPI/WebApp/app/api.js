@@ -1,0 +1,113 @@
+// The one place the app talks to the VetNet API (/api/v1). JSON in and out; failures become
+// ApiError carrying the RFC 9457 problem document and its field errors. The session is the
+// HttpOnly cookie set by a cookie sign-in: no token is ever held by this code, in a URL or
+// in storage. Every change (POST, PUT, PATCH, DELETE) carries X-CSRF-Token, copied from the
+// vetnet_csrf cookie that only pages of this origin can read.
+
+/** A failed call: `status` (0 when the server could not be reached), the problem's `detail`,
+ *  and `errors` [{field, message}] naming the fields at fault. */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || problem?.title || (status ? `The server answered ${status}.` : 'VetNet cannot be reached; check the connection.'));
+    this.status = status;
+    this.problem = problem || {};
+    this.detail = this.message;
+    this.errors = Array.isArray(problem?.errors) ? problem.errors : [];
+  }
+}
+
+let reauthenticate = null;
+/** Sets what happens when a session has ended mid-work: `handler()` must resolve once the
+ *  user has signed in again (the screen and what was typed stay as they were), and the call
+ *  that met the 401 is then sent once more. */
+export function onSessionExpired(handler) { reauthenticate = handler; }
+
+function csrfToken() {
+  const match = document.cookie.split(';').map((c) => c.trim()).find((c) => c.startsWith('vetnet_csrf='));
+  return match ? decodeURIComponent(match.slice('vetnet_csrf='.length)) : '';
+}
+
+function url(path, query) {
+  const target = new URL(`/api/v1${path}`, window.location.origin);
+  for (const [key, value] of Object.entries(query || {})) {
+    if (value === undefined || value === null || value === '') continue;
+    for (const item of Array.isArray(value) ? value : [value]) target.searchParams.append(key, String(item));
+  }
+  return target.pathname + target.search;
+}
+
+/** Sends a request; resolves to {status, data, etag, headers}. Options: query, body (JSON),
+ *  raw (a Blob or File sent as is, with its type), ifMatch (a version number or ETag),
+ *  idempotencyKey, signal, noRetry. */
+export async function request(method, path, options = {}) {
+  const headers = { Accept: 'application/json, application/problem+json' };
+  let body;
+  if (options.raw) { body = options.raw; headers['Content-Type'] = options.raw.type; } else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['Content-Type'] = 'application/json';
+  }
+  if (!['GET', 'HEAD'].includes(method)) headers['X-CSRF-Token'] = csrfToken();
+  if (options.ifMatch !== undefined && options.ifMatch !== null) {
+    headers['If-Match'] = String(options.ifMatch).startsWith('"') ? String(options.ifMatch) : `"${options.ifMatch}"`;
+  }
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+  let response;
+  try {
+    response = await fetch(url(path, options.query), { method, headers, body, credentials: 'same-origin', cache: 'no-store', signal: options.signal });
+  } catch (error) {
+    if (error.name === 'AbortError') throw error;
+    throw new ApiError(0, null);
+  }
+  if (response.status === 401 && path !== '/auth/login' && !options.noRetry && reauthenticate) {
+    await reauthenticate();
+    return request(method, path, { ...options, noRetry: true });
+  }
+  const type = response.headers.get('Content-Type') || '';
+  let data = null;
+  if (response.status !== 204 && response.status !== 304) {
+    if (type.includes('json')) data = await response.json().catch(() => null);
+    else if (options.blob) data = await response.blob();
+    else data = await response.text();
+  }
+  if (!response.ok) throw new ApiError(response.status, data && typeof data === 'object' ? data : null);
+  return { status: response.status, data, etag: response.headers.get('ETag'), headers: response.headers };
+}
+
+/** GET → the JSON body. */
+export async function get(path, query, options = {}) { return (await request('GET', path, { ...options, query })).data; }
+/** POST JSON → the JSON body. */
+export async function post(path, body, options = {}) { return (await request('POST', path, { ...options, body })).data; }
+/** PUT JSON → the JSON body. */
+export async function put(path, body, options = {}) { return (await request('PUT', path, { ...options, body })).data; }
+/** PATCH JSON → the JSON body. */
+export async function patch(path, body, options = {}) { return (await request('PATCH', path, { ...options, body })).data; }
+/** DELETE → nothing. */
+export async function del(path, options = {}) { await request('DELETE', path, options); }
+
+/** A fresh key for Idempotency-Key, so a retried booking or creation happens once. Built from
+ *  getRandomValues, which (unlike randomUUID) also works on a practice's plain-HTTP network. */
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// MARK: - Sessions
+
+/** Signs in for a cookie session; resolves to the account. */
+export async function signIn(email, password) {
+  const { data } = await request('POST', '/auth/login', { body: { email, password, session: 'cookie' }, noRetry: true });
+  return data.user;
+}
+
+/** Ends the session; the server clears both cookies. */
+export async function signOut() {
+  try { await request('POST', '/auth/logout', { noRetry: true }); } catch (error) { if (error.status !== 401) throw error; }
+}
+
+/** The signed-in account, its practice and permissions; null when there is no session. */
+export async function me() {
+  try { return (await request('GET', '/me', { noRetry: true })).data; } catch (error) {
+    if (error.status === 401) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,96 @@
+// Starts the app: finds out whether this browser has a session, shows sign-in or the
+// role's home, builds the navigation for the role, and opens the live stream.
+
+import * as api from './api.js';
+import * as live from './live.js';
+import * as router from './router.js';
+import { h, replace, setTimeZone } from './ui.js';
+import { renderSignIn, signInDialog } from './screens/signin.js';
+
+const main = document.getElementById('main');
+let session = null;
+
+/** What every screen knows about the signed-in person. */
+function makeSession(me) {
+  const permissions = new Set(me.permissions);
+  return {
+    user: me.user,
+    practice: me.practice,
+    role: me.user.role,
+    can: (permission) => permissions.has(permission),
+  };
+}
+
+const can = (permission) => (s) => s.can(permission);
+
+router.route('/home', { title: 'Home', nav: 'Home', load: () => import('./screens/home.js') });
+router.route('/intake', { title: 'Intake', nav: 'Intake', allowed: can('triage'), load: () => import('./screens/intake.js') });
+router.route('/er', { title: 'ER board', nav: 'ER board', allowed: can('triage'), load: () => import('./screens/er-board.js') });
+router.route('/schedule', { title: 'Schedule', nav: 'Schedule', allowed: can('book'), load: () => import('./screens/schedule.js') });
+router.route('/patients', { title: 'Patients', nav: 'Patients', allowed: can('readRecords'), load: () => import('./screens/patients.js') });
+router.route('/patients/:id', { title: 'Patient record', allowed: can('readRecords'), load: () => import('./screens/record.js') });
+router.route('/clinicians', { title: 'Clinicians', nav: 'Clinicians', allowed: can('readRecords'), load: () => import('./screens/clinicians.js') });
+router.route('/admin', { title: 'Administration', nav: 'Admin', allowed: (s) => s.can('manageStaff') || s.can('readAudit'),
+  load: () => import('./screens/admin.js') });
+
+async function boot() {
+  let me;
+  try { me = await api.me(); } catch (error) {
+    replace(main, h('section', { class: 'screen' }, h('h1', {}, 'VetNet'), h('p', { class: 'notice notice-error', role: 'alert' }, error.message),
+      h('button', { class: 'button', type: 'button', on: { click: boot } }, 'Try again')));
+    return;
+  }
+  if (me) enter(me); else showSignIn();
+}
+
+function showSignIn(email = '') {
+  document.getElementById('top-bar').hidden = true;
+  document.title = 'Sign in · VetNet';
+  renderSignIn(main, { email, onSignedIn: async () => { const me = await api.me(); if (me) enter(me); } });
+}
+
+function enter(me) {
+  session = makeSession(me);
+  setTimeZone(me.practice.timeZone);
+  document.getElementById('practice-name').textContent = me.practice.name;
+  document.getElementById('account-name').textContent = `${me.user.displayName} · ${roleName(me.user.role)}`;
+  const nav = document.getElementById('nav');
+  replace(nav, h('ul', {}, router.navigation(session).map((item) =>
+    h('li', {}, h('a', { href: item.href, dataset: { pattern: item.pattern } }, item.label)))));
+  document.getElementById('top-bar').hidden = false;
+  live.start();
+  if (!window.location.hash || window.location.hash === '#/') window.location.replace('#/home');
+  router.start(main, session, '#/home');
+}
+
+function roleName(role) {
+  return { administrator: 'Administrator', veterinarian: 'Veterinarian', technician: 'Technician', receptionist: 'Reception' }[role] || role;
+}
+
+document.getElementById('sign-out').addEventListener('click', async () => {
+  try { await api.signOut(); } finally {
+    live.stop();
+    router.stop();
+    session = null;
+    window.location.hash = '';
+    showSignIn();
+  }
+});
+
+// A session that ends mid-work: sign in again over the current screen, keeping what was typed.
+let pending = null;
+api.onSessionExpired(() => {
+  if (!session) return Promise.reject(new api.ApiError(401, { detail: 'Sign in first.' }));
+  if (!pending) {
+    const previous = session.user.id;
+    pending = signInDialog({ email: session.user.email }).then(async () => {
+      const me = await api.me();
+      // Someone else signed in: start over as them rather than show the previous person's screen.
+      if (!me || me.user.id !== previous) { window.location.reload(); return new Promise(() => {}); }
+      return undefined;
+    }).finally(() => { pending = null; });
+  }
+  return pending;
+});
+
+boot();

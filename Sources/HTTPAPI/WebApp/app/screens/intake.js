@@ -1,0 +1,602 @@
+// Intake: find or register the patient, triage as the inputs arrive (VTL level, every fired
+// discriminator with its evidence, the ABCDE survey), then recommended clinicians and free
+// slots within the level's maximum wait, booked in one tap. Red and orange patients join the
+// ER board as soon as the intake is sent.
+
+import * as api from '../api.js';
+import { go } from '../router.js';
+import {
+  h, field, select, replace, busy, debounce, showErrors, clearErrors, notice, announce, toast, uid,
+  levelBadge, LEVELS, words, SPECIES, SEXES, time, date, rfc3339,
+} from '../ui.js';
+
+/** Findings staff may assert (triage specification §3), by ABCDE letter. Derived ones (from
+ *  vitals and observations) are not listed: the engine decides those from the measurements. */
+const FINDINGS = [
+  ['A', 'Airway', [['acute_stridor', 'Acute stridor (upper-airway noise)'], ['subcutaneous_emphysema', 'Subcutaneous emphysema'],
+    ['oral_stick_injury', 'Oral stick injury'], ['facial_edema', 'Facial oedema']]],
+  ['C', 'Circulation', [['rapid_abdominal_distension', 'Rapid abdominal distension (e.g. GDV)'], ['arterial_thromboembolism', 'Arterial thromboembolism'],
+    ['abdominal_fluid_thrill', 'Abdominal fluid thrill'], ['petechiae_ecchymoses', 'Petechiae, purpura or ecchymoses']]],
+  ['D', 'Disability', [['acute_abnormal_behaviour', 'Acute abnormal behaviour'], ['acute_continuous_vocalisation', 'Acute continuous vocalisation'],
+    ['acute_blindness', 'Acute blindness'], ['generalised_weakness', 'Generalised weakness'], ['acute_neuro_deficit', 'Acute spinal or peripheral deficit'],
+    ['head_tilt', 'Head tilt'], ['history_unconsciousness', 'History of unconsciousness'], ['ventroflexion_neck', 'Ventroflexion of head and neck']]],
+  ['E', 'Exposure', [['evisceration', 'Evisceration'], ['envenomation_high', 'Envenomation, high lethality'], ['envenomation_moderate', 'Envenomation, moderate'],
+    ['proptosis', 'Proptosis of the eye'], ['ocular_injury_penetrating', 'Penetrating or chemical eye injury'], ['open_fracture_deformity', 'Open fracture or gross deformity'],
+    ['skin_wound_large', 'Medium to large skin wound'], ['pruritus_severe', 'Severe pruritus'], ['pruritus_recent', 'Mild pruritus, began this week'],
+    ['local_inflammation', 'Local inflammation'], ['swelling', 'Swelling']]],
+  ['', 'Other presentations', [['toxin_ingestion', 'Toxin ingestion'], ['foreign_body_with_signs', 'Foreign body > 24 h with anorexia or vomiting'],
+    ['foreign_body_possible', 'Possible foreign body, no other signs'], ['testicular_swelling_acute', 'Acute testicular swelling and pain'],
+    ['urethral_obstruction', 'Urethral obstruction (straining, no urine)'], ['dystocia', 'Dystocia'], ['melena', 'Melaena'],
+    ['hematuria_no_stranguria', 'Red urine without straining'], ['stranguria_tenesmus', 'Straining (stranguria or tenesmus)']]],
+];
+
+const GRADES = ['none', 'mild', 'moderate', 'severe'].map((g) => [g, words(g)]);
+const FIELD_NAMES = {
+  'vitals.temperature': 'Temperature', 'vitals.heartRate': 'Heart rate', 'vitals.respiratoryRate': 'Respiratory rate',
+  'vitals.capillaryRefillSeconds': 'CRT', 'vitals.capillaryRefillAbsent': 'CRT absent', 'vitals.mucousMembranes': 'Mucous membranes',
+  'vitals.pulseQuality': 'Pulse', 'vitals.mentation': 'Mentation', 'vitals.extremities': 'Extremities', 'vitals.systolicBP': 'Systolic BP',
+  'vitals.spo2': 'SpO₂', 'vitals.glucose': 'Glucose', 'vitals.ketosis': 'Ketosis', 'vitals.dehydrationPercent': 'Dehydration',
+  findings: 'Findings', species: 'Species', ageWeeks: 'Age', onsetHoursAgo: 'Onset',
+};
+
+function numberInput(name, attrs = {}) {
+  return h('input', { type: 'number', step: 'any', inputmode: 'decimal', name, ...attrs });
+}
+
+export function render(container, { session, query }) {
+  let alive = true;
+  let patient = null; // {id, name, species, sex, birthDate, alerts, ownerName, medicalRecordNumber}
+  let mode = 'existing';
+  let evaluation = null; // AbortController of the evaluation in flight
+  let lastCase = '';
+  let typesCache = null;
+
+  // MARK: - Patient: search as you type, or register patient and owner
+
+  const listboxId = uid('patients');
+  const search = h('input', {
+    type: 'text', name: 'patient-search', role: 'combobox', 'data-field': 'patientId', autocomplete: 'off', 'aria-autocomplete': 'list',
+    'aria-expanded': 'false', 'aria-controls': listboxId, placeholder: 'Name, owner, phone, record number or microchip',
+  });
+  const listbox = h('ul', { id: listboxId, role: 'listbox', class: 'combo-list glass', hidden: true, 'aria-label': 'Matching patients' });
+  const chosen = h('div', { class: 'chosen-patient', hidden: true });
+  const newToggle = h('button', { type: 'button', class: 'button', 'aria-expanded': 'false' }, 'New patient and owner');
+
+  const np = {
+    name: h('input', { type: 'text', autocomplete: 'off' }),
+    breed: h('input', { type: 'text', autocomplete: 'off' }),
+    sex: select(SEXES.map((s) => [s, words(s)]), { blank: 'Not recorded' }),
+    birthDate: h('input', { type: 'date' }),
+    first: h('input', { type: 'text', autocomplete: 'off' }),
+    last: h('input', { type: 'text', autocomplete: 'off' }),
+    phone: h('input', { type: 'text', inputmode: 'tel', autocomplete: 'off' }),
+    email: h('input', { type: 'text', inputmode: 'email', autocomplete: 'off', spellcheck: 'false' }),
+  };
+  const newPatientBox = h('div', { class: 'new-patient', hidden: true },
+    h('div', { class: 'grid-fields' },
+      field('Patient name', np.name, { fieldName: 'newPatient.patient.name' }),
+      field('Breed', np.breed, { fieldName: 'newPatient.patient.breed' }),
+      field('Sex', np.sex, { fieldName: 'newPatient.patient.sex' }),
+      field('Date of birth', np.birthDate, { fieldName: 'newPatient.patient.birthDate' })),
+    h('div', { class: 'grid-fields' },
+      field('Owner first name', np.first, { fieldName: 'newPatient.owner.firstName' }),
+      field('Owner last name', np.last, { fieldName: 'newPatient.owner.lastName' }),
+      field('Owner phone', np.phone, { fieldName: 'newPatient.owner.phones' }),
+      field('Owner email', np.email, { fieldName: 'newPatient.owner.email' })));
+
+  // MARK: - The case
+
+  const c = {
+    species: select(SPECIES.map((s) => [s, words(s)]), { blank: 'Choose…', required: true }),
+    ageValue: numberInput('age', { min: 0 }),
+    ageUnit: select([['years', 'years'], ['months', 'months'], ['weeks', 'weeks']], { 'aria-label': 'Age unit' }),
+    onsetValue: numberInput('onset', { min: 0 }),
+    onsetUnit: select([['hours', 'hours ago'], ['days', 'days ago']], { 'aria-label': 'Onset unit' }),
+    complaint: h('textarea', { rows: 2, maxlength: 500 }),
+    temperature: numberInput('temperature'),
+    temperatureUnit: select([['C', '°C'], ['F', '°F']], { 'aria-label': 'Temperature unit' }),
+    heartRate: numberInput('heartRate', { min: 0 }),
+    respiratoryRate: numberInput('respiratoryRate', { min: 0 }),
+    crt: numberInput('crt', { min: 0 }),
+    crtAbsent: h('input', { type: 'checkbox' }),
+    membranes: select(['pink', 'pale_pink', 'pale', 'white', 'grey', 'cyanotic', 'brick_red', 'icteric'].map((v) => [v, words(v)]), { blank: 'Not assessed' }),
+    pulse: select(['normal', 'weak', 'absent', 'bounding'].map((v) => [v, words(v)]), { blank: 'Not assessed' }),
+    mentation: select(['alert', 'depressed', 'obtunded', 'stuporous', 'unresponsive'].map((v) => [v, words(v)]), { blank: 'Not assessed' }),
+    extremities: select([['warm', 'Warm'], ['cool', 'Cool']], { blank: 'Not assessed' }),
+    systolicBP: numberInput('systolicBP', { min: 0 }),
+    spo2: numberInput('spo2', { min: 0, max: 100 }),
+    glucose: numberInput('glucose', { min: 0 }),
+    glucoseUnit: select([['mmol/L', 'mmol/L'], ['mg/dL', 'mg/dL']], { 'aria-label': 'Glucose unit' }),
+    ketosis: h('input', { type: 'checkbox' }),
+    dehydration: numberInput('dehydration', { min: 0 }),
+    distress: select(GRADES, { blank: 'Not assessed' }),
+    hemorrhage: select(['none', 'controlled', 'uncontrollable_minor', 'uncontrollable_major', 'exsanguinating'].map((v) => [v, words(v)]), { blank: 'Not assessed' }),
+    seizures: numberInput('seizures', { min: 0, step: 1, inputmode: 'numeric' }),
+    seizingNow: h('input', { type: 'checkbox' }),
+    pain: select(GRADES, { blank: 'Not assessed' }),
+    vomiting: select(['none', 'occasional', 'persistent'].map((v) => [v, words(v)]), { blank: 'Not assessed' }),
+    lastMeal: numberInput('lastMeal', { min: 0 }),
+  };
+  const findingBoxes = [];
+
+  const checkbox = (label, input, fieldName) => {
+    input.id = uid('c');
+    input.dataset.field = fieldName;
+    return h('div', { class: 'field check' }, input, h('label', { for: input.id }, label));
+  };
+
+  const letterSection = (letter, title, controls) => h('fieldset', { class: 'abcde-group' },
+    h('legend', {}, letter ? h('span', { class: 'abcde-letter', 'aria-hidden': 'true' }, letter) : null, letter ? `${letter} — ${title}` : title),
+    controls);
+
+  const findingsFor = (letter) => {
+    const entry = FINDINGS.find(([l]) => l === letter);
+    if (!entry) return null;
+    return h('div', { class: 'finding-list', role: 'group', 'aria-label': `${entry[1]} findings` }, entry[2].map(([id, label]) => {
+      const input = h('input', { type: 'checkbox', value: id });
+      findingBoxes.push(input);
+      return checkbox(label, input, 'findings');
+    }));
+  };
+
+  const vitals = h('fieldset', { class: 'panel glass' },
+    h('legend', {}, 'Vital signs'),
+    h('div', { class: 'grid-fields' },
+      field('Temperature', c.temperature, { fieldName: 'vitals.temperature', unit: withUnitSelect(c.temperatureUnit, 'vitals.temperature.unit') }),
+      field('Heart rate', c.heartRate, { fieldName: 'vitals.heartRate', unit: '/min' }),
+      field('Respiratory rate', c.respiratoryRate, { fieldName: 'vitals.respiratoryRate', unit: '/min' }),
+      field('Capillary refill', c.crt, { fieldName: 'vitals.capillaryRefillSeconds', unit: 's' }),
+      checkbox('Capillary refill absent', c.crtAbsent, 'vitals.capillaryRefillAbsent'),
+      field('Mucous membranes', c.membranes, { fieldName: 'vitals.mucousMembranes' }),
+      field('Pulse quality', c.pulse, { fieldName: 'vitals.pulseQuality' }),
+      field('Extremities', c.extremities, { fieldName: 'vitals.extremities' }),
+      field('Systolic blood pressure', c.systolicBP, { fieldName: 'vitals.systolicBP', unit: 'mmHg' }),
+      field('SpO₂', c.spo2, { fieldName: 'vitals.spo2', unit: '%' }),
+      field('Blood glucose', c.glucose, { fieldName: 'vitals.glucose', unit: withUnitSelect(c.glucoseUnit, 'vitals.glucose.unit') }),
+      checkbox('Ketosis', c.ketosis, 'vitals.ketosis'),
+      field('Dehydration', c.dehydration, { fieldName: 'vitals.dehydrationPercent', unit: '%' })));
+
+  const survey = h('fieldset', { class: 'panel glass' },
+    h('legend', {}, 'ABCDE survey and findings'),
+    letterSection('A', 'Airway', findingsFor('A')),
+    letterSection('B', 'Breathing', h('div', { class: 'grid-fields' }, field('Respiratory distress', c.distress, { fieldName: 'observations.respiratoryDistress' }))),
+    letterSection('C', 'Circulation', [h('div', { class: 'grid-fields' }, field('Haemorrhage', c.hemorrhage, { fieldName: 'observations.hemorrhage' })), findingsFor('C')]),
+    letterSection('D', 'Disability', [h('div', { class: 'grid-fields' },
+      field('Mentation', c.mentation, { fieldName: 'vitals.mentation' }),
+      field('Seizures in the last 24 h', c.seizures, { fieldName: 'observations.seizuresLast24h' }),
+      checkbox('Seizing now', c.seizingNow, 'observations.seizingNow')), findingsFor('D')]),
+    letterSection('E', 'Exposure', [h('div', { class: 'grid-fields' },
+      field('Pain', c.pain, { fieldName: 'observations.pain' }),
+      field('Vomiting', c.vomiting, { fieldName: 'observations.vomiting' }),
+      field('Last meal', c.lastMeal, { fieldName: 'observations.hoursSinceLastMeal', unit: 'h ago' })), findingsFor('E')]),
+    letterSection('', 'Other presentations', findingsFor('')));
+
+  const formErrors = h('div', { class: 'form-errors', role: 'alert', hidden: true });
+  const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Triage and find clinicians');
+  const form = h('form', { class: 'intake-form', novalidate: true, 'aria-label': 'Intake' },
+    h('fieldset', { class: 'panel glass' },
+      h('legend', {}, 'Patient'),
+      h('div', { class: 'field combo' }, h('label', { for: (search.id = uid('search')) }, 'Find the patient'), search, listbox),
+      chosen,
+      h('div', { class: 'row' }, newToggle),
+      newPatientBox),
+    h('fieldset', { class: 'panel glass' },
+      h('legend', {}, 'Presenting problem'),
+      h('div', { class: 'grid-fields' },
+        field('Species', c.species, { fieldName: 'species' }),
+        field('Age', c.ageValue, { fieldName: 'ageWeeks', unit: c.ageUnit }),
+        field('Problem began', c.onsetValue, { fieldName: 'onsetHoursAgo', unit: c.onsetUnit }),
+        field('Presenting complaint', c.complaint, { fieldName: 'complaint', wide: true }))),
+    vitals,
+    survey,
+    formErrors,
+    h('div', { class: 'sticky-actions' }, submit));
+
+  // MARK: - The result panel
+
+  const stickyLevel = h('div', { class: 'sticky-level', 'aria-hidden': 'true' });
+  const levelBox = h('div', { class: 'result-level', role: 'status', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Choose the species and enter what you find; the level appears as the inputs decide it.'));
+  const detailBox = h('div', { class: 'result-detail' });
+  const offersBox = h('div', { class: 'offers', 'aria-live': 'polite' });
+  const panel = h('aside', { class: 'result-panel glass', 'aria-labelledby': 'triage-result-title' },
+    h('h2', { id: 'triage-result-title' }, 'Triage'), levelBox, detailBox, offersBox);
+
+  replace(container, h('section', { class: 'screen intake', 'aria-labelledby': 'intake-title' },
+    h('header', { class: 'screen-header' }, h('h1', { id: 'intake-title' }, 'Intake'), stickyLevel),
+    h('div', { class: 'intake-layout' }, form, panel)));
+
+  // MARK: - Reading the form
+
+  function num(input) {
+    if (input.value.trim() === '') return undefined;
+    const value = Number(input.value);
+    return Number.isFinite(value) ? value : undefined;
+  }
+
+  function localErrors() {
+    const errors = [];
+    for (const input of form.querySelectorAll('input[type=number]')) {
+      if (input.validity.badInput) errors.push({ field: input.dataset.field, message: 'must be a number' });
+    }
+    return errors;
+  }
+
+  function buildCase() {
+    const triageCase = { species: c.species.value };
+    const age = num(c.ageValue);
+    if (age !== undefined) triageCase.ageWeeks = Math.round(age * { weeks: 1, months: 4.345, years: 52.18 }[c.ageUnit.value]);
+    const onset = num(c.onsetValue);
+    if (onset !== undefined) triageCase.onsetHoursAgo = onset * (c.onsetUnit.value === 'days' ? 24 : 1);
+    const sex = mode === 'new' ? np.sex.value : patient?.sex;
+    if (sex && sex !== 'unknown') triageCase.sex = sex;
+    const vitals = {};
+    const t = num(c.temperature);
+    if (t !== undefined) vitals.temperature = { value: t, unit: c.temperatureUnit.value };
+    const set = (key, value) => { if (value !== undefined && value !== '') vitals[key] = value; };
+    set('heartRate', num(c.heartRate));
+    set('respiratoryRate', num(c.respiratoryRate));
+    set('capillaryRefillSeconds', num(c.crt));
+    if (c.crtAbsent.checked) vitals.capillaryRefillAbsent = true;
+    set('mucousMembranes', c.membranes.value);
+    set('pulseQuality', c.pulse.value);
+    set('mentation', c.mentation.value);
+    set('extremities', c.extremities.value);
+    set('systolicBP', num(c.systolicBP));
+    set('spo2', num(c.spo2));
+    const g = num(c.glucose);
+    if (g !== undefined) vitals.glucose = { value: g, unit: c.glucoseUnit.value };
+    if (c.ketosis.checked) vitals.ketosis = true;
+    set('dehydrationPercent', num(c.dehydration));
+    if (Object.keys(vitals).length) triageCase.vitals = vitals;
+    const observations = {};
+    const obs = (key, value) => { if (value !== undefined && value !== '') observations[key] = value; };
+    obs('respiratoryDistress', c.distress.value);
+    obs('hemorrhage', c.hemorrhage.value);
+    obs('seizuresLast24h', num(c.seizures));
+    if (c.seizingNow.checked) observations.seizingNow = true;
+    obs('pain', c.pain.value);
+    obs('vomiting', c.vomiting.value);
+    obs('hoursSinceLastMeal', num(c.lastMeal));
+    if (Object.keys(observations).length) triageCase.observations = observations;
+    const findings = findingBoxes.filter((b) => b.checked).map((b) => b.value);
+    if (findings.length) triageCase.findings = findings;
+    if (c.complaint.value.trim()) triageCase.complaint = c.complaint.value.trim();
+    return triageCase;
+  }
+
+  // MARK: - Evaluation as you type
+
+  const evaluate = debounce(async () => {
+    if (!alive) return;
+    if (!c.species.value) return;
+    const local = localErrors();
+    if (local.length) { showErrors(form, local); showInvalid(); return; }
+    const triageCase = buildCase();
+    const text = JSON.stringify(triageCase);
+    if (text === lastCase) return;
+    lastCase = text;
+    evaluation?.abort();
+    evaluation = new AbortController();
+    try {
+      const { data } = await api.request('POST', '/triage/evaluate', { body: triageCase, signal: evaluation.signal });
+      if (!alive) return;
+      clearCaseErrors();
+      showResult(data);
+    } catch (error) {
+      if (error.name === 'AbortError' || !alive) return;
+      if (error.status === 422 || error.status === 400) {
+        showErrors(form, error.errors, { summary: formErrors });
+        showInvalid();
+      } else {
+        replace(levelBox, notice(error.message));
+      }
+    }
+  }, 300);
+
+  function clearCaseErrors() {
+    // Errors of the case only: those of the new-patient fields stay until the next send.
+    form.querySelectorAll('.field-error').forEach((el) => { if (!el.dataset.for?.startsWith('newPatient')) el.remove(); });
+    form.querySelectorAll('[aria-invalid="true"]').forEach((el) => {
+      if (el.dataset.field?.startsWith('newPatient')) return;
+      el.removeAttribute('aria-invalid');
+      const ids = (el.getAttribute('aria-describedby') || '').split(' ').filter((x) => x && !x.endsWith('-error'));
+      if (ids.length) el.setAttribute('aria-describedby', ids.join(' ')); else el.removeAttribute('aria-describedby');
+    });
+    formErrors.hidden = true;
+  }
+
+  function showInvalid() {
+    replace(levelBox, h('p', { class: 'notice notice-warning' }, 'Some values cannot be right — see the highlighted fields. The level appears once they are corrected.'));
+    replace(detailBox);
+    replace(stickyLevel);
+  }
+
+  function showResult(result) {
+    const info = LEVELS[result.level];
+    replace(levelBox,
+      levelBadge(result.level, { large: true }),
+      h('p', { class: 'wait' }, info.wait === 0 ? 'To be seen immediately.' : `To be seen within ${result.maxWaitMinutes ?? info.wait} minutes.`),
+      result.validatedForSpecies === false ? h('p', { class: 'notice notice-warning' }, `The VTL is validated for dogs and cats; for a ${result.species || 'patient of this species'} vital signs outside its reference range raise the complexity, not the level.`) : null);
+    replace(stickyLevel, levelBadge(result.level));
+    const fired = result.fired || [];
+    replace(detailBox,
+      abcdeStrip(result.abcde || {}),
+      h('h3', {}, fired.length ? `Why: ${fired.length} discriminator${fired.length === 1 ? '' : 's'} fired` : 'Why'),
+      fired.length ? h('ul', { class: 'fired-list' }, fired.map((d) => h('li', { class: ['fired', `level-edge-${d.colour}`] },
+        h('div', { class: 'fired-head' }, levelBadge(d.level), h('strong', {}, d.definition || words(d.id))),
+        h('p', { class: 'fired-meta' }, h('code', {}, d.id), d.abcde ? ` · ${d.abcde}` : '', d.subcategory ? ` · ${d.subcategory}` : ''),
+        h('ul', { class: 'evidence' }, (d.evidence || []).map((e) => h('li', {}, `${FIELD_NAMES[e.field] || words(e.field.split('.').pop())}: ${e.value}`))))))
+        : h('p', { class: 'muted' }, result.level === 4 ? 'No discriminator fired: green, as the problem is recent or its onset unknown.' : 'No discriminator fired: blue, as the problem is not recent.'),
+      (result.abnormalVitals || []).length ? [h('h3', {}, 'Abnormal vital signs'), h('ul', { class: 'plain' }, result.abnormalVitals.map((v) =>
+        h('li', {}, `${FIELD_NAMES[v.field] || v.field}: ${v.value} — ${v.interpretation} (reference ${v.reference})`)))] : null,
+      (result.specialties || []).length ? [h('h3', {}, 'Suggested specialties'), h('ol', { class: 'plain' }, result.specialties.slice(0, 3).map((s) =>
+        h('li', {}, h('strong', {}, s.displayName), h('span', { class: 'muted' }, ` — ${(s.reasons || []).join('; ')}`))))] : null,
+      result.complexity ? h('p', { class: 'muted' }, `Complexity ${Number(result.complexity.score).toFixed(2)} of 1`) : null);
+  }
+
+  function abcdeStrip(abcde) {
+    const letters = ['<C>', 'A', 'B', 'C', 'D', 'E'].filter((l) => abcde[l]);
+    if (!letters.length) return null;
+    return h('ul', { class: 'abcde-strip', 'aria-label': 'ABCDE survey' }, letters.map((l) =>
+      h('li', { class: `abcde-${abcde[l]}` }, h('span', { class: 'abcde-key' }, l), h('span', {}, abcde[l]))));
+  }
+
+  // MARK: - Patient search
+
+  let results = [];
+  let active = -1;
+  const runSearch = debounce(async () => {
+    const text = search.value.trim();
+    if (text.length < 1) { closeList(); return; }
+    try {
+      const page = await api.get('/patients', { q: text, limit: 8, status: 'active' });
+      if (!alive || search.value.trim() !== text) return;
+      results = page.items;
+      active = -1;
+      replace(listbox, results.length ? results.map((item, i) => h('li', {
+        role: 'option', id: `${listboxId}-${i}`, 'aria-selected': 'false', class: 'combo-option',
+        on: { click: () => choose(item), mousedown: (e) => e.preventDefault() },
+      }, h('strong', {}, item.patient.name), ` · ${words(item.patient.species)}${item.patient.breed ? `, ${item.patient.breed}` : ''} · ${item.ownerName} · ${item.patient.medicalRecordNumber}`))
+        : h('li', { class: 'combo-empty', role: 'option', 'aria-disabled': 'true', 'aria-selected': 'false' }, 'No patient matches. Register a new one below.'));
+      listbox.hidden = false;
+      search.setAttribute('aria-expanded', 'true');
+      announce(`${results.length} patient${results.length === 1 ? '' : 's'} found`);
+    } catch (error) {
+      replace(listbox, h('li', { class: 'combo-empty' }, error.message));
+      listbox.hidden = false;
+    }
+  }, 200);
+
+  function closeList() {
+    listbox.hidden = true;
+    search.setAttribute('aria-expanded', 'false');
+    search.removeAttribute('aria-activedescendant');
+  }
+
+  function highlight(index) {
+    const options = [...listbox.querySelectorAll('.combo-option')];
+    if (!options.length) return;
+    active = (index + options.length) % options.length;
+    options.forEach((o, i) => o.setAttribute('aria-selected', i === active ? 'true' : 'false'));
+    search.setAttribute('aria-activedescendant', options[active].id);
+    options[active].scrollIntoView({ block: 'nearest' });
+  }
+
+  search.addEventListener('input', runSearch);
+  search.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowDown') { event.preventDefault(); if (listbox.hidden) runSearch(); else highlight(active + 1); }
+    else if (event.key === 'ArrowUp') { event.preventDefault(); highlight(active - 1); }
+    else if (event.key === 'Enter' && !listbox.hidden && active >= 0) { event.preventDefault(); choose(results[active]); }
+    else if (event.key === 'Escape') closeList();
+  });
+  search.addEventListener('blur', () => setTimeout(closeList, 150));
+
+  function choose(item) {
+    const p = item.patient;
+    patient = { id: p.id, name: p.name, species: p.species, sex: p.sex, birthDate: p.birthDate, alerts: p.alerts || [], ownerName: item.ownerName,
+      medicalRecordNumber: p.medicalRecordNumber, age: p.age, breed: p.breed };
+    setMode('existing');
+    closeList();
+    search.value = '';
+    c.species.value = p.species;
+    if (p.birthDate) {
+      const weeks = Math.floor((Date.now() - Date.parse(`${p.birthDate}T00:00:00Z`)) / (7 * 86400000));
+      if (weeks >= 0) { c.ageValue.value = String(weeks); c.ageUnit.value = 'weeks'; }
+    }
+    showChosen();
+    lastCase = '';
+    evaluate();
+    c.complaint.focus();
+  }
+
+  function showChosen() {
+    chosen.hidden = !patient;
+    if (!patient) { replace(chosen); return; }
+    replace(chosen,
+      h('div', {}, h('strong', {}, patient.name), ` · ${words(patient.species)}${patient.breed ? `, ${patient.breed}` : ''}${patient.age ? ` · ${patient.age}` : ''}`,
+        h('br'), h('span', { class: 'muted' }, `${patient.ownerName || ''} · ${patient.medicalRecordNumber || ''}`)),
+      patient.alerts?.length ? h('ul', { class: 'alert-chips', 'aria-label': 'Alerts' }, patient.alerts.map((a) => h('li', { class: 'chip chip-alert' }, a))) : null,
+      h('button', { type: 'button', class: 'button quiet', on: { click: () => { patient = null; showChosen(); search.focus(); } } }, 'Change patient'));
+  }
+
+  function setMode(next) {
+    mode = next;
+    newPatientBox.hidden = mode !== 'new';
+    newToggle.setAttribute('aria-expanded', String(mode === 'new'));
+    newToggle.textContent = mode === 'new' ? 'Find an existing patient instead' : 'New patient and owner';
+    if (mode === 'new') { patient = null; showChosen(); }
+  }
+  newToggle.addEventListener('click', () => { setMode(mode === 'new' ? 'existing' : 'new'); if (mode === 'new') np.name.focus(); else search.focus(); });
+  np.sex.addEventListener('change', () => { lastCase = ''; });
+
+  form.addEventListener('input', (event) => { if (event.target !== search) evaluate(); });
+  form.addEventListener('change', (event) => { if (event.target !== search) evaluate(); });
+
+  // MARK: - Sending the intake
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const errors = localErrors();
+    if (!c.species.value) errors.push({ field: 'species', message: 'Choose the species.' });
+    if (mode === 'existing' && !patient) errors.push({ field: 'patientId', message: 'Find the patient, or register a new patient and owner.' });
+    if (mode === 'new') {
+      if (!np.name.value.trim()) errors.push({ field: 'newPatient.patient.name', message: 'Enter the patient’s name.' });
+      if (!np.first.value.trim()) errors.push({ field: 'newPatient.owner.firstName', message: 'Enter the owner’s first name.' });
+      if (!np.last.value.trim()) errors.push({ field: 'newPatient.owner.lastName', message: 'Enter the owner’s last name.' });
+    }
+    if (errors.length) {
+      showErrors(form, errors, { summary: formErrors });
+      form.querySelector('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    const body = { case: buildCase() };
+    if (mode === 'existing') body.patientId = patient.id;
+    else {
+      const owner = { firstName: np.first.value.trim(), lastName: np.last.value.trim() };
+      if (np.phone.value.trim()) owner.phones = [{ label: 'mobile', number: np.phone.value.trim() }];
+      if (np.email.value.trim()) owner.email = np.email.value.trim();
+      const newPatient = { name: np.name.value.trim(), species: c.species.value };
+      if (np.breed.value.trim()) newPatient.breed = np.breed.value.trim();
+      if (np.sex.value) newPatient.sex = np.sex.value;
+      if (np.birthDate.value) newPatient.birthDate = np.birthDate.value;
+      body.newPatient = { owner, patient: newPatient };
+    }
+    await busy(submit, async () => {
+      try {
+        const result = await api.post('/intake', body);
+        if (!alive) return;
+        // The patient exists now: a second send triages them again rather than registering a twin.
+        if (mode === 'new') {
+          patient = { id: result.patientId, name: body.newPatient.patient.name, species: body.newPatient.patient.species, sex: body.newPatient.patient.sex,
+            alerts: [], ownerName: `${body.newPatient.owner.firstName} ${body.newPatient.owner.lastName}` };
+          setMode('existing');
+          showChosen();
+        }
+        showResult(result.triage);
+        await showOffers(result, body.case);
+      } catch (error) {
+        if (error.errors.length) {
+          showErrors(form, error.errors, { prefix: 'case.', summary: formErrors });
+          form.querySelector('[aria-invalid="true"]')?.focus();
+        } else {
+          formErrors.hidden = false;
+          replace(formErrors, h('p', {}, error.message));
+        }
+      }
+    }, 'Triaging…');
+  });
+
+  async function appointmentTypes() {
+    if (!typesCache) typesCache = (await api.get('/appointment-types')).items;
+    return typesCache;
+  }
+
+  async function showOffers(result, triageCase) {
+    const level = result.triage.level;
+    const wait = Math.max(result.triage.maxWaitMinutes ?? LEVELS[level].wait, 5);
+    const parts = [];
+    if (result.emergency) {
+      parts.push(h('div', { class: ['notice', 'notice-emergency', `level-edge-${LEVELS[level].colour}`], role: 'status' },
+        h('strong', {}, `${patient.name} is on the ER board now`), ` — ${LEVELS[level].label.toLowerCase()}, to be seen by ${time(result.triage.targetTime)}.`,
+        result.onDutyClinician ? h('span', {}, ` On duty: ${result.onDutyClinician.displayName}.`) : null,
+        ' ', h('a', { href: '#/er' }, 'Open the ER board')));
+      announce(`${patient.name} added to the ER board as ${LEVELS[level].label}`, { assertive: true });
+    }
+    parts.push(cliniciansList(result.clinicians || []));
+    const slotsBox = h('div', { class: 'slots' }, h('p', { class: 'muted' }, 'Finding free slots…'));
+    parts.push(slotsBox);
+    replace(offersBox, parts);
+
+    let typeId = result.appointmentTypeId;
+    let duration = result.durationMinutes;
+    let slots = result.offeredSlots || [];
+    let within = true;
+    try {
+      if (result.emergency || !typeId) {
+        const types = await appointmentTypes();
+        const type = result.emergency ? types.find((t) => t.requiredSpecialty === 'emergency_critical_care') : types.find((t) => !t.requiredSpecialty);
+        typeId = type?.id;
+      }
+      if (typeId && !slots.length) {
+        const now = Date.now();
+        const found = await api.get('/appointments/slots', { from: rfc3339(now), to: rfc3339(now + wait * 60000), appointmentTypeId: typeId, species: triageCase.species, limit: 5 });
+        slots = found.items;
+        duration = found.durationMinutes;
+        if (!slots.length) {
+          within = false;
+          const later = await api.get('/appointments/slots', { from: rfc3339(now), to: rfc3339(now + 7 * 86400000), appointmentTypeId: typeId, species: triageCase.species, limit: 5 });
+          slots = later.items;
+          duration = later.durationMinutes;
+        }
+      }
+    } catch (error) {
+      replace(slotsBox, notice(error.message));
+      return;
+    }
+    if (!alive) return;
+    renderSlots(slotsBox, { slots, within, wait, typeId, duration, reason: triageCase.complaint });
+  }
+
+  function cliniciansList(ranked) {
+    if (!ranked.length) return h('p', { class: 'muted' }, 'No clinician is suited to this case.');
+    return h('section', { 'aria-labelledby': 'recommended-title' },
+      h('h3', { id: 'recommended-title' }, 'Recommended clinicians'),
+      h('ol', { class: 'clinician-list' }, ranked.slice(0, 4).map((r) => h('li', { class: 'clinician-card' },
+        h('div', { class: 'row spread' }, h('strong', {}, r.displayName), h('span', { class: 'score' }, `score ${Number(r.score).toFixed(2)}`)),
+        h('p', { class: 'muted' }, r.earliestStart ? `Earliest ${date(r.earliestStart)} ${time(r.earliestStart)}${r.withinMaxWait ? ', within the maximum wait' : ', beyond the maximum wait'}` : 'No free time this week'),
+        h('details', {}, h('summary', {}, 'Reasons'), h('ul', { class: 'plain' }, r.parts.map((p) => h('li', {}, `${p.detail} (${words(p.factor)} +${Number(p.contribution).toFixed(2)})`))))))));
+  }
+
+  function renderSlots(box, { slots, within, wait, typeId, duration, reason, title }) {
+    if (!slots.length) { replace(box, h('h3', {}, 'Free slots'), h('p', {}, 'No free slot in the coming week for this case.')); return; }
+    replace(box,
+      h('h3', {}, title || (within ? `Free slots within ${wait} minutes` : 'Free slots')),
+      within ? null : h('p', { class: 'notice notice-warning' }, `No slot is free within the ${wait}-minute maximum wait; these are the nearest.`),
+      h('ul', { class: 'slot-list' }, slots.map((slot) => h('li', {}, h('button', {
+        type: 'button', class: 'button slot-button', dataset: { start: slot.start, clinician: slot.clinicianId },
+        on: { click: (event) => book(event.currentTarget, { slot, typeId, duration, reason, box, wait }) },
+      }, h('span', { class: 'slot-time' }, `${time(slot.start)}–${time(slot.end)}`), h('span', {}, ` ${date(slot.start)} · ${slot.clinicianName || 'Clinician'}`),
+      h('span', { class: 'visually-hidden' }, ' — book'))))));
+  }
+
+  async function book(button, { slot, typeId, duration, reason, box, wait }) {
+    await busy(button, async () => {
+      try {
+        const body = { patientId: patient.id, clinicianId: slot.clinicianId, appointmentTypeId: typeId, start: slot.start };
+        if (duration) body.durationMinutes = duration;
+        if (reason) body.reason = reason.slice(0, 500);
+        const appointment = await api.post('/appointments', body, { idempotencyKey: api.newKey() });
+        if (!alive) return;
+        const day = slot.start.slice(0, 10);
+        replace(box, h('div', { class: 'notice notice-success booked', role: 'status' },
+          h('strong', {}, 'Booked: '), `${patient.name} with ${slot.clinicianName || 'the clinician'}, ${date(appointment.start)} ${time(appointment.start)}–${time(appointment.end)}.`,
+          h('div', { class: 'row' },
+            h('a', { class: 'button', href: `#/schedule?date=${day}` }, 'Open the schedule'),
+            h('a', { class: 'button', href: `#/patients/${patient.id}` }, 'Open the record'),
+            h('button', { type: 'button', class: 'button primary', on: { click: () => go('#/intake') } }, 'Next arrival'))));
+        toast(`Booked ${patient.name} at ${time(appointment.start)}`, 'success');
+        announce(`Booked ${patient.name} at ${time(appointment.start)} with ${slot.clinicianName || 'the clinician'}`);
+      } catch (error) {
+        if (error.status === 409 && Array.isArray(error.problem.alternatives)) {
+          renderSlots(box, { slots: error.problem.alternatives, within: true, wait, typeId, duration, reason, title: 'Nearest free alternatives' });
+          box.prepend(h('p', { class: 'notice notice-warning', role: 'alert' }, 'That slot was just taken. The nearest free alternatives:'));
+        } else {
+          box.prepend(notice(error.message));
+        }
+      }
+    }, 'Booking…');
+  }
+
+
+  function withUnitSelect(selectEl, fieldName) { selectEl.dataset.field = fieldName; selectEl.id = uid('u'); return selectEl; }
+
+  // Opened from a record ("Triage this patient"): start with that patient.
+  if (query.patient) {
+    api.get(`/patients/${encodeURIComponent(query.patient)}`).then((p) => { if (alive) choose({ patient: p, ownerName: '' }); }).catch(() => {});
+  } else {
+    search.focus();
+  }
+
+  return () => { alive = false; evaluate.cancel(); runSearch.cancel(); evaluation?.abort(); };
+}

@@ -1,0 +1,359 @@
+// A patient's record: alerts and allergies first, then weight (with its chart), medications
+// with dose calculation from the latest weight, problems, vaccinations due, SOAP notes with
+// addenda, documents, triage history and appointments.
+
+import * as api from '../api.js';
+import * as live from '../live.js';
+import {
+  h, replace, field, select, busy, notice, toast, announce, words, date, dateTime, plainDate, time, today, showErrors, clearErrors,
+  levelBadge, uid, rfc3339,
+} from '../ui.js';
+import { weightChart } from './weight-chart.js';
+
+const ROUTES = ['oral', 'subcutaneous', 'intramuscular', 'intravenous', 'topical', 'ophthalmic', 'otic', 'intranasal', 'inhaled', 'rectal', 'transdermal'];
+
+export function render(container, { params, session }) {
+  let alive = true;
+  const patientId = params.id;
+  let record = null;
+  let owner = null;
+  let ownChangeUntil = 0;
+  const canClinical = session.can('writeClinical');
+  const canWrite = session.can('writeRecords');
+
+  const headerBox = h('div', { class: 'record-header' }, h('h1', { id: 'record-title' }, 'Patient record'));
+  const alertBox = h('div', { class: 'record-alerts' });
+  const message = h('div');
+  const sections = {
+    weight: section('Weight', 'weight'),
+    medications: section('Medications', 'medications'),
+    problems: section('Problems', 'problems'),
+    allergies: section('Allergies', 'allergies'),
+    vaccinations: section('Vaccinations', 'vaccinations'),
+    notes: section('Clinical notes', 'notes'),
+    documents: section('Documents', 'documents'),
+    triage: section('Triage history', 'triage'),
+    appointments: section('Appointments', 'appointments'),
+  };
+  replace(container, h('article', { class: 'screen record', 'aria-labelledby': 'record-title' },
+    h('p', {}, h('a', { href: '#/patients' }, h('span', { 'aria-hidden': 'true' }, '‹ '), 'All patients')),
+    headerBox, alertBox, message,
+    h('div', { class: 'record-grid' }, Object.values(sections).map((s) => s.element))));
+
+  function section(title, key) {
+    const id = uid(`sec-${key}`);
+    const body = h('div', { class: 'section-body' }, h('p', { class: 'muted' }, 'Loading…'));
+    const element = h('section', { class: ['panel', 'glass', `record-${key}`], 'aria-labelledby': id }, h('h2', { id }, title), body);
+    return { element, body };
+  }
+
+  async function load() {
+    try {
+      const data = await api.get(`/patients/${encodeURIComponent(patientId)}/record`);
+      if (!alive) return;
+      record = data;
+      if (!owner || owner.id !== record.patient.ownerId) owner = await api.get(`/owners/${record.patient.ownerId}`).catch(() => null);
+      if (!alive) return;
+      replace(message);
+      drawHeader();
+      drawWeight();
+      drawMedications();
+      drawProblems();
+      drawAllergies();
+      drawVaccinations();
+      drawNotes();
+      loadDocuments();
+      loadTriage();
+      loadAppointments();
+    } catch (error) {
+      if (!alive) return;
+      replace(message, notice(error.status === 404 ? 'There is no such patient in this practice.' : error.message));
+    }
+  }
+
+  function drawHeader() {
+    const p = record.patient;
+    document.title = `${p.name} · VetNet`;
+    const hadFocus = headerBox.contains(document.activeElement);
+    replace(headerBox,
+      h('div', { class: 'row spread wrap' },
+        h('div', {},
+          h('h1', { id: 'record-title', tabindex: '-1' }, p.name, p.status !== 'active' ? h('span', { class: 'chip' }, ` ${words(p.status)}`) : null),
+          h('p', { class: 'record-facts' }, [words(p.species), p.breed, p.sex ? words(p.sex) : null, p.age, p.colour].filter(Boolean).join(' · ')),
+          h('p', { class: 'muted' }, `${p.medicalRecordNumber}${p.microchip ? ` · microchip ${p.microchip}` : ''}${p.birthDate ? ` · born ${plainDate(p.birthDate)}${p.birthDateEstimated ? ' (estimated)' : ''}` : ''}`)),
+        h('div', { class: 'owner-card' },
+          h('h2', { class: 'small-heading' }, 'Owner'),
+          owner ? [h('p', {}, h('strong', {}, `${owner.firstName} ${owner.lastName}`)),
+            (owner.phones || []).map((ph) => h('p', {}, `${words(ph.label)}: `, h('a', { href: `tel:${ph.number.replace(/[^+\d]/g, '')}` }, ph.number))),
+            owner.email ? h('p', {}, h('a', { href: `mailto:${owner.email}` }, owner.email)) : null] : h('p', { class: 'muted' }, 'Not available')),
+        session.can('triage') ? h('a', { class: 'button primary', href: `#/intake?patient=${p.id}` }, 'Triage this patient') : null));
+    if (hadFocus) document.getElementById('record-title')?.focus();
+    const alerts = p.alerts || [];
+    const severe = record.allergies.filter((a) => a.severity === 'severe' || a.severity === 'life_threatening');
+    replace(alertBox, alerts.length || record.allergies.length ? h('section', { class: 'alert-banner', 'aria-labelledby': 'alerts-title' },
+      h('h2', { id: 'alerts-title' }, h('span', { 'aria-hidden': 'true' }, '⚠ '), 'Alerts'),
+      h('ul', {}, alerts.map((a) => h('li', {}, a)),
+        record.allergies.map((a) => h('li', {}, `Allergy: ${a.substance} (${words(a.severity)})${a.reaction ? ` — ${a.reaction}` : ''}`)))) : null);
+    if (severe.length) announce(`${p.name} has ${severe.length} severe allerg${severe.length === 1 ? 'y' : 'ies'}`);
+  }
+
+  // MARK: - Weight
+
+  function drawWeight() {
+    const weights = [...record.weights].sort((a, b) => a.measuredAt.localeCompare(b.measuredAt));
+    const latest = record.latestWeight;
+    const value = h('input', { type: 'number', step: 'any', min: 0, inputmode: 'decimal', required: true });
+    const unit = select([['kg', 'kg'], ['g', 'g'], ['lb', 'lb']], { 'aria-label': 'Weight unit' });
+    unit.dataset.field = 'unit';
+    const form = canWrite ? h('form', { class: 'inline-form', novalidate: true },
+      field('New weight', value, { fieldName: 'value', unit }),
+      h('button', { type: 'submit', class: 'button' }, 'Record weight'),
+      h('div', { class: 'form-errors', role: 'alert', hidden: true })) : null;
+    form?.addEventListener('submit', (event) => submitEntry(event, form, 'weights', () => ({ value: Number(value.value), unit: unit.value }), 'Weight recorded'));
+    replace(sections.weight.body,
+      latest ? h('p', { class: 'big-figure' }, `${formatKg(latest.grams)} kg`, h('span', { class: 'muted' }, ` on ${dateTime(latest.measuredAt)}`)) : h('p', { class: 'muted' }, 'No weight recorded yet.'),
+      weights.length ? weightChart(weights, `${record.patient.name}’s weight`) : null,
+      form);
+  }
+
+  // MARK: - Medications and doses
+
+  function drawMedications() {
+    const list = record.medications;
+    const items = list.map((m) => {
+      const output = h('p', { class: 'dose-result', 'aria-live': 'polite' });
+      const button = h('button', { type: 'button', class: 'button', 'aria-label': `Calculate the dose of ${m.drug}` }, 'Calculate dose');
+      button.addEventListener('click', () => busy(button, async () => {
+        try {
+          const dose = await api.get(`/patients/${patientId}/medications/${m.id}/dose`);
+          replace(output, h('strong', {}, `${trim(dose.doseMg)} mg = ${trim(dose.volumeML)} mL`),
+            ` (${m.doseMgPerKg} mg/kg × ${trim(dose.weightKg)} kg weighed ${date(dose.weightMeasuredAt)}; ${m.concentrationMgPerML} mg/mL)`);
+          output.classList.remove('notice-error');
+        } catch (error) {
+          replace(output, error.message);
+          output.classList.add('notice-error');
+        }
+      }, 'Calculating…'));
+      return h('li', { class: 'med' },
+        h('div', { class: 'row spread wrap' },
+          h('div', {}, h('strong', {}, m.drug), ` ${m.doseMgPerKg} mg/kg · ${m.concentrationMgPerML} mg/mL · ${words(m.route)} · ${m.frequency}`,
+            h('br'), h('span', { class: 'muted' }, `from ${plainDate(m.startDate)}${m.endDate ? ` to ${plainDate(m.endDate)}` : ''}`)),
+          button),
+        output);
+    });
+    const drug = h('input', { type: 'text', required: true });
+    const concentration = h('input', { type: 'number', step: 'any', min: 0, inputmode: 'decimal' });
+    const dose = h('input', { type: 'number', step: 'any', min: 0, inputmode: 'decimal' });
+    const route = select(ROUTES.map((r) => [r, words(r)]), { value: 'oral' });
+    const frequency = h('input', { type: 'text', placeholder: 'e.g. every 12 hours' });
+    const startDate = h('input', { type: 'date', value: today() });
+    const form = canClinical ? details('Prescribe a medication', h('form', { class: 'stack-form', novalidate: true },
+      h('div', { class: 'grid-fields' },
+        field('Drug', drug, { fieldName: 'drug' }),
+        field('Concentration', concentration, { fieldName: 'concentrationMgPerML', unit: 'mg/mL' }),
+        field('Dose', dose, { fieldName: 'doseMgPerKg', unit: 'mg/kg' }),
+        field('Route', route, { fieldName: 'route' }),
+        field('Frequency', frequency, { fieldName: 'frequency' }),
+        field('Start', startDate, { fieldName: 'startDate' })),
+      h('div', { class: 'form-errors', role: 'alert', hidden: true }),
+      h('button', { type: 'submit', class: 'button' }, 'Prescribe'))) : null;
+    form?.querySelector('form').addEventListener('submit', (event) => submitEntry(event, event.currentTarget, 'medications', () => ({
+      drug: drug.value.trim(), concentrationMgPerML: numberOrText(concentration), doseMgPerKg: numberOrText(dose), route: route.value,
+      frequency: frequency.value.trim(), startDate: startDate.value,
+    }), 'Medication prescribed'));
+    replace(sections.medications.body, list.length ? h('ul', { class: 'plain entries' }, items) : h('p', { class: 'muted' }, 'No medications.'), form);
+  }
+
+  // MARK: - Problems and allergies
+
+  function drawProblems() {
+    const name = h('input', { type: 'text' });
+    const status = select([['active', 'Active'], ['resolved', 'Resolved']]);
+    const onset = h('input', { type: 'date' });
+    const form = canClinical ? details('Add a problem', h('form', { class: 'stack-form', novalidate: true },
+      h('div', { class: 'grid-fields' }, field('Problem', name, { fieldName: 'name' }), field('Status', status, { fieldName: 'status' }), field('Onset', onset, { fieldName: 'onsetDate' })),
+      h('div', { class: 'form-errors', role: 'alert', hidden: true }), h('button', { type: 'submit', class: 'button' }, 'Add problem'))) : null;
+    form?.querySelector('form').addEventListener('submit', (event) => submitEntry(event, event.currentTarget, 'problems',
+      () => ({ name: name.value.trim(), status: status.value, onsetDate: onset.value || undefined }), 'Problem added'));
+    replace(sections.problems.body, record.problems.length ? h('ul', { class: 'plain entries' }, record.problems.map((p) => h('li', {},
+      h('strong', {}, p.name), ` · ${words(p.status || 'active')}`, p.onsetDate ? ` · since ${plainDate(p.onsetDate)}` : '', p.resolvedDate ? ` · resolved ${plainDate(p.resolvedDate)}` : '')))
+      : h('p', { class: 'muted' }, 'No problems recorded.'), form);
+  }
+
+  function drawAllergies() {
+    const substance = h('input', { type: 'text' });
+    const reaction = h('input', { type: 'text' });
+    const severity = select(['mild', 'moderate', 'severe', 'life_threatening'].map((s) => [s, words(s)]));
+    const form = canClinical ? details('Add an allergy', h('form', { class: 'stack-form', novalidate: true },
+      h('div', { class: 'grid-fields' }, field('Substance', substance, { fieldName: 'substance' }), field('Reaction', reaction, { fieldName: 'reaction' }), field('Severity', severity, { fieldName: 'severity' })),
+      h('div', { class: 'form-errors', role: 'alert', hidden: true }), h('button', { type: 'submit', class: 'button' }, 'Add allergy'))) : null;
+    form?.querySelector('form').addEventListener('submit', (event) => submitEntry(event, event.currentTarget, 'allergies',
+      () => ({ substance: substance.value.trim(), reaction: reaction.value.trim() || undefined, severity: severity.value }), 'Allergy added'));
+    replace(sections.allergies.body, record.allergies.length ? h('ul', { class: 'plain entries' }, record.allergies.map((a) => h('li', {},
+      h('strong', {}, a.substance), ` · ${words(a.severity)}`, a.reaction ? ` · ${a.reaction}` : '')))
+      : h('p', { class: 'muted' }, 'No known allergies.'), form);
+  }
+
+  // MARK: - Vaccinations
+
+  function drawVaccinations() {
+    const now = today();
+    const soon = addDaysText(now, 30);
+    const rows = [...record.vaccinations].sort((a, b) => (b.administeredDate || '').localeCompare(a.administeredDate || ''));
+    const vaccine = h('input', { type: 'text' });
+    const given = h('input', { type: 'date', value: now });
+    const batch = h('input', { type: 'text' });
+    const due = h('input', { type: 'date' });
+    const form = canWrite ? details('Record a vaccination', h('form', { class: 'stack-form', novalidate: true },
+      h('div', { class: 'grid-fields' }, field('Vaccine', vaccine, { fieldName: 'vaccine' }), field('Given on', given, { fieldName: 'administeredDate' }),
+        field('Batch', batch, { fieldName: 'batchNumber' }), field('Next due', due, { fieldName: 'nextDueDate' })),
+      h('div', { class: 'form-errors', role: 'alert', hidden: true }), h('button', { type: 'submit', class: 'button' }, 'Record vaccination'))) : null;
+    form?.querySelector('form').addEventListener('submit', (event) => submitEntry(event, event.currentTarget, 'vaccinations',
+      () => ({ vaccine: vaccine.value.trim(), administeredDate: given.value, batchNumber: batch.value.trim() || undefined, nextDueDate: due.value || undefined }), 'Vaccination recorded'));
+    replace(sections.vaccinations.body, rows.length ? h('ul', { class: 'plain entries' }, rows.map((v) => {
+      let state = null;
+      if (v.nextDueDate && v.nextDueDate < now) state = h('span', { class: 'chip chip-alert' }, 'Overdue');
+      else if (v.nextDueDate && v.nextDueDate <= soon) state = h('span', { class: 'chip chip-warning' }, 'Due soon');
+      return h('li', {}, h('strong', {}, v.vaccine), ` · given ${plainDate(v.administeredDate)}`, v.nextDueDate ? ` · next due ${plainDate(v.nextDueDate)} ` : ' ', state);
+    })) : h('p', { class: 'muted' }, 'No vaccinations recorded.'), form);
+  }
+
+  // MARK: - Notes
+
+  function drawNotes() {
+    const parts = ['subjective', 'objective', 'assessment', 'plan'];
+    const inputs = Object.fromEntries(parts.map((p) => [p, h('textarea', { rows: 2 })]));
+    const form = canClinical ? details('Write a SOAP note', h('form', { class: 'stack-form', novalidate: true },
+      parts.map((p) => field(words(p), inputs[p], { fieldName: p, wide: true })),
+      h('div', { class: 'form-errors', role: 'alert', hidden: true }), h('button', { type: 'submit', class: 'button' }, 'Add note'))) : null;
+    form?.querySelector('form').addEventListener('submit', (event) => submitEntry(event, event.currentTarget, 'notes',
+      () => Object.fromEntries(parts.filter((p) => inputs[p].value.trim()).map((p) => [p, inputs[p].value])), 'Note added'));
+    const notes = [...record.notes].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    replace(sections.notes.body, form, notes.length ? h('ol', { class: 'plain notes' }, notes.map((n) => {
+      const addendum = h('textarea', { rows: 2 });
+      const addForm = canClinical ? details('Add an addendum', h('form', { class: 'stack-form', novalidate: true },
+        field('Addendum', addendum, { fieldName: 'text', wide: true }), h('div', { class: 'form-errors', role: 'alert', hidden: true }),
+        h('button', { type: 'submit', class: 'button' }, 'Add addendum'))) : null;
+      addForm?.querySelector('form').addEventListener('submit', (event) => submitEntry(event, event.currentTarget, `notes/${n.id}/addenda`,
+        () => ({ text: addendum.value }), 'Addendum added'));
+      return h('li', { class: 'note' },
+        h('p', { class: 'muted' }, `${dateTime(n.createdAt)} · ${n.authorName}`),
+        h('dl', { class: 'soap' }, parts.filter((p) => n[p]).map((p) => [h('dt', {}, p[0].toUpperCase()), h('dd', {}, n[p])])),
+        n.addenda.length ? h('ul', { class: 'addenda' }, n.addenda.map((a) => h('li', {}, h('span', { class: 'muted' }, `Addendum ${dateTime(a.createdAt)} · ${a.authorName}: `), a.text))) : null,
+        addForm);
+    })) : h('p', { class: 'muted' }, 'No notes yet.'));
+  }
+
+  // MARK: - Documents
+
+  async function loadDocuments() {
+    const file = h('input', { type: 'file', accept: 'application/pdf,image/png,image/jpeg' });
+    const upload = canWrite ? h('form', { class: 'inline-form', novalidate: true }, field('Upload a PDF, PNG or JPEG (up to 20 MB)', file, { fieldName: 'fileName' }),
+      h('button', { type: 'submit', class: 'button' }, 'Upload'), h('div', { class: 'form-errors', role: 'alert', hidden: true })) : null;
+    upload?.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const chosen = file.files[0];
+      if (!chosen) { showErrors(upload, [{ field: 'fileName', message: 'Choose a file first.' }]); return; }
+      await busy(upload.querySelector('button'), async () => {
+        try {
+          await api.request('POST', `/patients/${patientId}/documents`, { raw: chosen, query: { fileName: chosen.name } });
+          toast('Document uploaded', 'success');
+          loadDocuments();
+        } catch (error) { showErrors(upload, error.errors.length ? error.errors : [{ field: 'fileName', message: error.message }]); }
+      }, 'Uploading…');
+    });
+    try {
+      const { items } = await api.get(`/patients/${patientId}/documents`);
+      if (!alive) return;
+      replace(sections.documents.body, items.length ? h('ul', { class: 'plain entries' }, items.map((d) => {
+        const view = h('button', { type: 'button', class: 'button', 'aria-label': `View ${d.fileName}` }, 'View');
+        view.addEventListener('click', () => busy(view, async () => {
+          try {
+            const { data } = await api.request('GET', `/patients/${patientId}/documents/${d.id}`, { blob: true });
+            const link = URL.createObjectURL(data);
+            window.open(link, '_blank', 'noopener');
+            setTimeout(() => URL.revokeObjectURL(link), 60000);
+          } catch (error) { toast(error.message, 'error'); }
+        }, 'Opening…'));
+        return h('li', { class: 'row spread' }, h('span', {}, h('strong', {}, d.fileName), h('span', { class: 'muted' }, ` · ${Math.max(1, Math.round(d.byteCount / 1024))} KB · ${date(d.createdAt)}`)), view);
+      })) : h('p', { class: 'muted' }, 'No documents.'), upload);
+    } catch (error) {
+      if (alive) replace(sections.documents.body, notice(error.message));
+    }
+  }
+
+  // MARK: - Triage history and appointments
+
+  async function loadTriage() {
+    try {
+      const page = await api.get(`/patients/${patientId}/assessments`, { limit: 20 });
+      if (!alive) return;
+      replace(sections.triage.body, page.items.length ? h('ol', { class: 'plain entries' }, page.items.map((a) => h('li', {},
+        levelBadge(a.level), ` ${dateTime(a.arrivalTime)}`,
+        h('span', { class: 'muted' }, ` · ${(a.result.fired || []).map((f) => f.id).join(', ') || 'no discriminator fired'}`),
+        a.result.complaint ? h('span', {}, ` · “${a.result.complaint}”`) : null)))
+        : h('p', { class: 'muted' }, 'Never triaged.'));
+    } catch (error) { if (alive) replace(sections.triage.body, notice(error.message)); }
+  }
+
+  async function loadAppointments() {
+    if (!session.can('book')) { replace(sections.appointments.body, h('p', { class: 'muted' }, 'Your role does not include the schedule.')); return; }
+    try {
+      // The API lists appointments by period; this patient's are picked from 90 days either side.
+      const now = Date.now();
+      const { items } = await api.get('/appointments', { from: rfc3339(now - 90 * 86400000), to: rfc3339(now + 90 * 86400000) });
+      if (!alive) return;
+      const own = items.filter((a) => a.patientId === patientId).sort((a, b) => b.start.localeCompare(a.start));
+      replace(sections.appointments.body, own.length ? h('ul', { class: 'plain entries' }, own.map((a) => h('li', {},
+        h('a', { href: `#/schedule?date=${a.start.slice(0, 10)}` }, `${date(a.start)} ${time(a.start)}`), ` · ${words(a.status)}`)))
+        : h('p', { class: 'muted' }, 'No appointments in the last or next 90 days.'));
+    } catch (error) { if (alive) replace(sections.appointments.body, notice(error.message)); }
+  }
+
+  // MARK: - Adding entries
+
+  async function submitEntry(event, form, path, body, done) {
+    event.preventDefault();
+    clearErrors(form);
+    const button = form.querySelector('button[type=submit]');
+    await busy(button, async () => {
+      try {
+        record = await api.post(`/patients/${patientId}/${path}`, body(), { idempotencyKey: api.newKey() });
+        if (!alive) return;
+        // The answer already holds the change; its event, arriving a moment later, must not
+        // redraw the record under the user's hands.
+        ownChangeUntil = Date.now() + 5000;
+        toast(done, 'success');
+        announce(done);
+        drawHeader(); drawWeight(); drawMedications(); drawProblems(); drawAllergies(); drawVaccinations(); drawNotes();
+      } catch (error) {
+        if (error.errors.length) { showErrors(form, error.errors); form.querySelector('[aria-invalid="true"]')?.focus(); } else {
+          const box = form.querySelector('.form-errors');
+          box.hidden = false;
+          replace(box, h('p', {}, error.message));
+        }
+      }
+    }, 'Saving…');
+  }
+
+  const reloadSoon = () => load();
+  const ownEcho = (e) => e.actorId === session.user.id && e.kind === 'record.entry_added' && Date.now() < ownChangeUntil;
+  const unsubscribe = live.subscribe(['record.entry_added', 'patient.updated', 'patient.triaged', 'appointment.*'], (events) => {
+    if (events.some((e) => e.kind === 'reset' || e.kind === 'poll'
+      || (!ownEcho(e) && (e.resourceId === patientId || e.payload?.patientID === patientId)))) reloadSoon();
+  });
+  load();
+  return () => { alive = false; unsubscribe(); };
+}
+
+function details(summary, content) {
+  return h('details', { class: 'add-entry' }, h('summary', {}, summary), content);
+}
+
+function numberOrText(input) { return input.value.trim() === '' ? undefined : Number(input.value); }
+function trim(value) { return Number(value).toLocaleString('en-GB', { maximumFractionDigits: 3 }); }
+function formatKg(grams) { return (grams / 1000).toLocaleString('en-GB', { maximumFractionDigits: 2 }); }
+function addDaysText(isoDay, days) {
+  const [y, m, d] = isoDay.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}

@@ -1,0 +1,70 @@
+// Sign in: as the first screen, and as a dialog over the current screen when a session ends
+// mid-work (the screen underneath, and what was typed in it, stay as they were).
+
+import * as api from '../api.js';
+import { h, field, busy, replace, clearErrors, showErrors } from '../ui.js';
+
+function form({ email, onSignedIn, intro }) {
+  const emailInput = h('input', { type: 'text', inputmode: 'email', name: 'email', autocomplete: 'username', required: true, value: email || '', spellcheck: 'false' });
+  const passwordInput = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true });
+  const message = h('div', { class: 'form-errors', role: 'alert', hidden: true });
+  const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Sign in');
+  const element = h('form', { class: 'sign-in-form', novalidate: true },
+    intro ? h('p', {}, intro) : null,
+    field('Email', emailInput, { fieldName: 'email' }),
+    field('Password', passwordInput, { fieldName: 'password' }),
+    message,
+    submit);
+  element.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(element);
+    const errors = [];
+    if (!emailInput.value.trim()) errors.push({ field: 'email', message: 'Enter your email address.' });
+    if (!passwordInput.value) errors.push({ field: 'password', message: 'Enter your password.' });
+    if (errors.length) { showErrors(element, errors); element.querySelector('[aria-invalid="true"]')?.focus(); return; }
+    await busy(submit, async () => {
+      try {
+        await api.signIn(emailInput.value.trim(), passwordInput.value);
+        passwordInput.value = '';
+        await onSignedIn();
+      } catch (error) {
+        message.hidden = false;
+        let text = error.message;
+        if (error.status === 401) text = 'The email or password is not right.';
+        if (error.status === 429) text = `${error.detail} Too many attempts for now.`;
+        replace(message, h('p', {}, text));
+        if (error.errors.length) showErrors(element, error.errors);
+        passwordInput.focus();
+      }
+    }, 'Signing in…');
+  });
+  return { element, focus: () => (emailInput.value ? passwordInput : emailInput).focus() };
+}
+
+/** The sign-in screen. */
+export function renderSignIn(container, { email, onSignedIn }) {
+  const { element, focus } = form({ email, onSignedIn });
+  replace(container, h('section', { class: 'sign-in glass', 'aria-labelledby': 'sign-in-title' },
+    h('div', { class: 'brand large' }, h('img', { src: '/app/icon.svg', alt: '', width: 48, height: 48 }), h('span', {}, 'VetNet')),
+    h('h1', { id: 'sign-in-title' }, 'Sign in'),
+    element));
+  focus();
+}
+
+/** Asks for sign-in over the current screen; resolves once signed in again. */
+export function signInDialog({ email }) {
+  return new Promise((resolve) => {
+    const dialog = h('dialog', { class: 'dialog glass', 'aria-labelledby': 'resign-title' });
+    const { element, focus } = form({
+      email,
+      intro: 'Your session has ended. Sign in again to carry on — everything on the screen, including what you typed, is kept.',
+      onSignedIn: async () => { dialog.close(); dialog.remove(); resolve(); },
+    });
+    // Signing in is the only way on: Escape must not leave a screen whose calls cannot succeed.
+    dialog.addEventListener('cancel', (event) => event.preventDefault());
+    dialog.append(h('h2', { id: 'resign-title' }, 'Sign in again'), element);
+    document.body.append(dialog);
+    dialog.showModal();
+    focus();
+  });
+}

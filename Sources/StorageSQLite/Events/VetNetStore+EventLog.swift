@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+import SharedKernel
+import Synchronization
+
+/// A stretch of one practice's event log, oldest first.
+public struct EventLogPage: Sendable, Equatable {
+    /// The events after the requested position, at most the requested number.
+    public let events: [DomainEvent]
+    /// The practice's latest sequence number when the page was read.
+    public let headSequence: Int64
+    /// Events numbered up to this one have been pruned: a client resuming from below it has
+    /// missed events and must reload.
+    public let prunedThrough: Int64
+
+    /// Whether the log holds events after the last one of this page.
+    public var hasMore: Bool { (events.last?.sequence ?? headSequence) < headSequence }
+
+    /// Whether resuming after `position` lost events to pruning, or names a position the log
+    /// never reached (a store restored from an older backup): either way, reload.
+    public func mustReset(after position: Int64) -> Bool {
+        position < prunedThrough || position > headSequence
+    }
+}
+
+/// Calls its observers after a transaction that appended events has committed, with the
+/// practices concerned. It only says "look again": observers read the log itself, so a hint
+/// for a savepoint that later rolled back costs one empty read and loses nothing.
+public final class EventCommitSignal: Sendable {
+    private let observers = Mutex<[UUID: @Sendable (PracticeID) -> Void]>([:])
+
+    init() {}
+
+    /// Registers `observer`; keep the token to remove it.
+    public func observe(_ observer: @escaping @Sendable (PracticeID) -> Void) -> UUID {
+        let token = UUID()
+        observers.withLock { $0[token] = observer }
+        return token
+    }
+
+    /// Stops calling the observer registered under `token`.
+    public func removeObserver(_ token: UUID) {
+        _ = observers.withLock { $0.removeValue(forKey: token) }
+    }
+
+    func notify(_ practiceID: PracticeID) {
+        for observer in observers.withLock({ Array($0.values) }) { observer(practiceID) }
+    }
+}
+
+extension VetNetStore {
+    // MARK: - Appending
+
+    /// Appends `event` to its practice's log inside the caller's write transaction, numbered
+    /// one past the practice's head, with the scope's actor. SQLite has one writer, so the
+    /// numbers of a practice are gapless and in commit order.
+    @discardableResult
+    public func appendEvent(_ event: DomainEvent, scope: AccessScope?, db: Database) throws -> DomainEvent {
+        var event = event
+        let practice = event.practiceID.description
+        guard let sequence = try Int64.fetchOne(db.cachedStatement(sql: """
+            INSERT INTO event_head (practice_id, seq) VALUES (?, 1)
+            ON CONFLICT (practice_id) DO UPDATE SET seq = seq + 1 RETURNING seq
+            """), arguments: [practice]) else { throw StoreCorruption(column: "event_head.seq", reason: "no sequence returned") }
+        event.sequence = sequence
+        if event.actorID == nil { event.actorID = scope?.actorID?.description }
+        try db.cachedStatement(sql: """
+            INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id, payload)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [practice, sequence, event.kind, Timestamp.milliseconds(event.occurredAt), event.resourceType,
+                                     event.resourceID, event.actorID, Self.payloadJSON(event.payload)])
+        let signal = eventCommits, practiceID = event.practiceID
+        db.afterNextTransaction { _ in signal.notify(practiceID) }
+        return event
+    }
+
+    /// Appends every event of `events`, in order, inside the caller's transaction.
+    public func appendEvents(_ events: [DomainEvent], scope: AccessScope?, db: Database) throws {
+        for event in events { try appendEvent(event, scope: scope, db: db) }
+    }
+
+    /// Appends events in a transaction of their own: for summaries of work whose changes
+    /// already carried their own events (an applied optimizer plan, a re-plan).
+    public func recordEvents(_ events: [DomainEvent], scope: AccessScope?) async throws {
+        guard !events.isEmpty else { return }
+        try await write { db in try self.appendEvents(events, scope: scope, db: db) }
+    }
+
+    // MARK: - Reading
+
+    /// Up to `limit` events of the practice numbered after `position`, oldest first, with the
+    /// head and pruning position read in the same snapshot.
+    public func events(practiceID: PracticeID, after position: Int64, limit: Int) async throws -> EventLogPage {
+        try await writer.read { db in try Self.events(db: db, practiceID: practiceID, after: position, limit: limit) }
+    }
+
+    /// The practice's latest sequence number (0 before its first event).
+    public func eventHead(practiceID: PracticeID) async throws -> Int64 {
+        try await writer.read { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM event_head WHERE practice_id = ?"),
+                               arguments: [practiceID.description]) ?? 0
+        }
+    }
+
+    static func events(db: Database, practiceID: PracticeID, after position: Int64, limit: Int) throws -> EventLogPage {
+        let practice = practiceID.description
+        let head = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, pruned_through FROM event_head WHERE practice_id = ?"),
+                                    arguments: [practice])
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT seq, kind, occurred_at_ms, resource_type, resource_id, actor_id, payload FROM event_log
+            WHERE practice_id = ? AND seq > ? ORDER BY seq LIMIT ?
+            """), arguments: [practice, max(position, 0), max(0, limit)])
+        let events = try rows.map { row -> DomainEvent in
+            let payloadText: String = row[6]
+            guard let payload = try? JSONDecoder().decode([String: String].self, from: Data(payloadText.utf8)) else {
+                throw StoreCorruption(column: "event_log.payload", reason: "not a JSON object of strings")
+            }
+            var event = DomainEvent(practiceID: practiceID, kind: row[1], occurredAt: Timestamp.date(milliseconds: row[2]),
+                                    resourceType: row[3], resourceID: row[4], actorID: row[5], payload: payload)
+            event.sequence = row[0]
+            return event
+        }
+        return EventLogPage(events: events, headSequence: head?["seq"] ?? 0, prunedThrough: head?["pruned_through"] ?? 0)
+    }
+
+    // MARK: - Retention
+
+    /// Deletes events that happened before `cutoff`, in every practice, and moves each
+    /// practice's pruning mark so resuming from a deleted position asks for a reload.
+    /// Housekeeping; returns how many events were deleted.
+    @discardableResult
+    public func pruneEvents(before cutoff: Date) async throws -> Int {
+        let cutoffMs = Timestamp.milliseconds(cutoff)
+        return try await write { db in
+            try db.execute(sql: """
+                UPDATE event_head SET pruned_through = MAX(pruned_through, (
+                    SELECT MAX(seq) FROM event_log WHERE event_log.practice_id = event_head.practice_id AND occurred_at_ms < ?))
+                WHERE EXISTS (SELECT 1 FROM event_log WHERE event_log.practice_id = event_head.practice_id AND occurred_at_ms < ?)
+                """, arguments: [cutoffMs, cutoffMs])
+            // Delete by sequence, not by time: a clock step backwards must not leave a hole
+            // below the pruning mark that a resuming client would silently skip.
+            try db.execute(sql: """
+                DELETE FROM event_log WHERE seq <= (SELECT pruned_through FROM event_head WHERE event_head.practice_id = event_log.practice_id)
+                """)
+            return db.changesCount
+        }
+    }
+
+    static func payloadJSON(_ payload: [String: String]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(payload)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

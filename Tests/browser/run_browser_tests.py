@@ -1,0 +1,685 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the staff web app in a real headless browser.
+
+Starts `vetnet serve --demo` on a private data directory and a free loopback port, drives
+Debian's chromium through chromedriver (Selenium), and checks what staff would notice:
+
+- a receptionist's intake of a new patient through triage (orange) to a booked slot, and the
+  patient on the ER board;
+- an impossible vital (temperature 60 °C) shows the API's message next to that field, and
+  nothing is saved;
+- the schedule refuses a move onto an occupied time and offers the nearest alternatives;
+- a patient's record with its weight chart and a dose calculation;
+- the ER board of a second browser session follows a status change within one second
+  (needs the live stream, GET /api/v1/events);
+- axe-core on every screen: no serious or critical violation;
+- screenshots of every screen at 1366×1024 and 1024×768 under the artifacts directory
+  (`--docs-screenshots` also refreshes the README's pictures in docs/screenshots/).
+
+Exit status 0 only when every check passed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.request
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from axe_selenium_python import Axe
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO_ADMIN_EMAIL = "fiona.campbell@riverside-vets.example"
+PRACTICE_ZONE = ZoneInfo("Europe/London")
+SIZES = [(1366, 1024), (1024, 768)]
+# The screenshots the README shows (docs/screenshots/<name>.png, at 1366×1024).
+README_SCREENSHOTS = ["intake", "er-board", "schedule", "record"]
+WORDS = ["amber", "otter", "lagoon", "heron", "quartz", "kettle", "maple", "cobalt", "willow", "falcon", "copper", "meadow"]
+
+
+# --------------------------------------------------------------------------------------------
+# The server
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """`vetnet serve --demo` on a temporary store."""
+
+    def __init__(self, binary: Path, log_dir: Path) -> None:
+        self.binary = binary
+        self.data_dir = Path(tempfile.mkdtemp(prefix="vetnet-browser-"))
+        os.chmod(self.data_dir, 0o700)
+        self.port = free_port()
+        self.password = "-".join(secrets.choice(WORDS) for _ in range(5)) + f"-{secrets.randbelow(90) + 10}"
+        self.log_dir = log_dir
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 120) -> None:
+        env = dict(os.environ)
+        env["VETNET_DEMO_PASSWORD"] = self.password
+        for name in ("VETNET_HOST", "VETNET_PORT", "VETNET_DATA_DIR", "VETNET_DEMO"):
+            env.pop(name, None)
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        out = open(self.log_dir / "server.stdout.log", "wb")
+        err = open(self.log_dir / "server.stderr.log", "wb")
+        self.process = subprocess.Popen(
+            [str(self.binary), "serve", "--demo", "--data-dir", str(self.data_dir / "store"), "--host", "127.0.0.1", "--port", str(self.port)],
+            env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"vetnet serve stopped during start-up; see {self.log_dir / 'server.stderr.log'}")
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError(f"vetnet serve did not answer /health within {timeout:.0f} s")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+class Client:
+    """A bearer-token API client, for preparing data and checking what the UI did."""
+
+    def __init__(self, server: Server, email: str) -> None:
+        self.server = server
+        status, body = self.call("POST", "/api/v1/auth/login", {"email": email, "password": server.password}, token=None)
+        if status != 200:
+            raise RuntimeError(f"sign-in as {email} failed: {status} {body}")
+        self.token = body["token"]
+
+    def call(self, method: str, path: str, body: object | None = None, *, token: str | None | bool = True,
+             headers: dict | None = None) -> tuple[int, object]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.server.url + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        bearer = self.token if token is True else token
+        if bearer:
+            request.add_header("Authorization", f"Bearer {bearer}")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                raw, status = response.read(), response.status
+        except urllib.error.HTTPError as error:
+            raw, status = error.read(), error.code
+        try:
+            return status, json.loads(raw) if raw else None
+        except ValueError:
+            return status, raw.decode("utf-8", "replace")
+
+    def ok(self, method: str, path: str, body: object | None = None, **kwargs) -> object:
+        status, answer = self.call(method, path, body, **kwargs)
+        if status >= 300:
+            raise AssertionError(f"{method} {path} answered {status}: {answer}")
+        return answer
+
+
+def account(admin: Client, role: str) -> str:
+    page = admin.ok("GET", "/api/v1/users?limit=200")
+    emails = sorted(u["email"] for u in page["items"] if u["role"] == role and not u["disabled"])
+    if not emails:
+        raise RuntimeError(f"the demo practice has no {role}")
+    return emails[0]
+
+
+# --------------------------------------------------------------------------------------------
+# The browser
+
+def browser(width: int = 1366, height: int = 1024) -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if binary:
+        options.binary_location = binary
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
+                 "--disable-extensions", "--disable-background-networking", "--lang=en-GB", f"--window-size={width},{height}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver_path = shutil.which("chromedriver")
+    service = Service(executable_path=driver_path) if driver_path else Service()
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_script_timeout(30)
+    set_viewport(driver, width, height)
+    return driver
+
+
+def set_viewport(driver: webdriver.Chrome, width: int, height: int) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+
+def wait(driver, condition, timeout: float = 10, message: str = ""):
+    # A screen may redraw when a live update arrives; an element found just before is then
+    # stale, and the condition is simply asked again.
+    return WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=[StaleElementReferenceException]).until(condition, message)
+
+
+def visible(driver, css: str, timeout: float = 10):
+    return wait(driver, EC.visibility_of_element_located((By.CSS_SELECTOR, css)), timeout, f"nothing visible matches {css}")
+
+
+def clickable(driver, css: str, timeout: float = 10):
+    return wait(driver, EC.element_to_be_clickable((By.CSS_SELECTOR, css)), timeout, f"nothing clickable matches {css}")
+
+
+def button_with_text(driver, text: str, timeout: float = 10, within=None):
+    scope = within or driver
+    def find(_):
+        for element in scope.find_elements(By.CSS_SELECTOR, "button, a.button"):
+            if element.is_displayed() and element.is_enabled() and text in element.text:
+                return element
+        return False
+    return wait(driver, find, timeout, f"no button reading {text!r}")
+
+
+def field_input(driver, label: str, within=None):
+    """The control of the field whose label reads `label` exactly."""
+    scope = within or driver
+    for element in scope.find_elements(By.CSS_SELECTOR, "label"):
+        if element.text.strip() == label:
+            return driver.find_element(By.ID, element.get_attribute("for"))
+    raise AssertionError(f"no field labelled {label!r}")
+
+
+def type_into(element, text: str) -> None:
+    element.clear()
+    element.send_keys(text)
+
+
+def go(driver, server: Server, hash_: str, ready_css: str) -> None:
+    driver.get(f"{server.url}/{hash_}")
+    visible(driver, ready_css, 15)
+
+
+def sign_in(driver, server: Server, email: str) -> None:
+    driver.get(server.url + "/")
+    email_input = visible(driver, "input[name=email]", 15)
+    type_into(email_input, email)
+    type_into(driver.find_element(By.CSS_SELECTOR, "input[name=password]"), server.password)
+    driver.find_element(By.CSS_SELECTOR, ".sign-in-form button[type=submit]").click()
+    visible(driver, "#nav a", 15)
+    visible(driver, "h1#home-title", 15)
+
+
+def console_errors(driver) -> list[str]:
+    try:
+        return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    except Exception:  # noqa: BLE001 - not every driver keeps logs
+        return []
+
+
+# --------------------------------------------------------------------------------------------
+# The checks
+
+class Run:
+    def __init__(self, server: Server, artifacts: Path) -> None:
+        self.server = server
+        self.artifacts = artifacts
+        self.results: list[tuple[str, bool, str]] = []
+        self.axe: dict[str, dict] = {}
+        self.screenshots: list[Path] = []
+        self.admin = Client(server, DEMO_ADMIN_EMAIL)
+        self.receptionist_email = account(self.admin, "receptionist")
+        self.vet_email = account(self.admin, "veterinarian")
+        self.technician_email = account(self.admin, "technician")
+        self.receptionist = Client(server, self.receptionist_email)
+        self.vet = Client(server, self.vet_email)
+
+    def check(self, name: str, body, *args) -> None:
+        started = time.monotonic()
+        print(f"▶ {name}", flush=True)
+        try:
+            detail = body(*args) or ""
+            self.results.append((name, True, detail))
+            print(f"  ✓ {name} ({time.monotonic() - started:.1f} s){' — ' + detail if detail else ''}", flush=True)
+        except Exception as error:  # noqa: BLE001 - every failure is reported, the run goes on
+            text = f"{type(error).__name__}: {error}".strip()
+            self.results.append((name, False, text))
+            print(f"  ✗ {name}: {text}", flush=True)
+            traceback.print_exc(limit=3)
+
+    def snapshot(self, driver, name: str) -> None:
+        """Failure evidence: a screenshot and the page source."""
+        target = self.artifacts / "failures"
+        target.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(target / f"{name}.png"))
+        (target / f"{name}.html").write_text(driver.page_source, encoding="utf-8")
+
+    # MARK: intake
+
+    def intake_orange_to_booking(self, driver) -> str:
+        suffix = secrets.token_hex(2)
+        patient = f"Juniper {suffix}"
+        try:
+            go(driver, self.server, "#/intake", "h1#intake-title")
+            button_with_text(driver, "New patient and owner").click()
+            type_into(field_input(driver, "Patient name"), patient)
+            type_into(field_input(driver, "Owner first name"), "Ayesha")
+            type_into(field_input(driver, "Owner last name"), f"Okafor-{suffix}")
+            type_into(field_input(driver, "Owner phone"), "07700 900461")
+            Select(field_input(driver, "Species")).select_by_value("dog")
+            type_into(field_input(driver, "Temperature"), "40.7")
+            type_into(field_input(driver, "Presenting complaint"), "collapsed after a long walk in the heat")
+            level = visible(driver, ".result-level .level-orange", 10)
+            assert "Orange" in level.text, level.text
+            fired = visible(driver, ".fired-list").text
+            assert "temp_40_5_to_40_9" in fired and "40.7 °C" in fired, f"the fired discriminator and its evidence are shown: {fired!r}"
+            driver.find_element(By.CSS_SELECTOR, ".intake-form button[type=submit]").click()
+            visible(driver, ".notice-emergency", 15)
+            slot = clickable(driver, ".offers .slot-button", 20)
+            slot_start = slot.get_attribute("data-start")
+            slot.click()
+            booked = visible(driver, ".booked", 15)
+            assert patient in booked.text, booked.text
+            # The booking is in the store, for this patient, at the slot offered.
+            found = self.receptionist.ok("GET", f"/api/v1/patients?q={urllib.request.quote(patient)}")
+            assert len(found["items"]) == 1, f"exactly one patient {patient}: {found}"
+            patient_id = found["items"][0]["patient"]["id"]
+            start = datetime.fromisoformat(slot_start.replace("Z", "+00:00"))
+            window = f"from={urllib.request.quote((start - timedelta(minutes=1)).isoformat())}&to={urllib.request.quote((start + timedelta(hours=2)).isoformat())}"
+            appointments = self.receptionist.ok("GET", f"/api/v1/appointments?{window}")["items"]
+            assert any(a["patientId"] == patient_id and a["status"] == "booked" for a in appointments), "the appointment exists"
+            # Orange goes straight to the ER board.
+            go(driver, self.server, "#/er", "h1#er-title")
+            card = wait(driver, lambda d: next((c for c in d.find_elements(By.CSS_SELECTOR, ".board-card") if patient in c.text), False), 10,
+                        f"{patient} is on the ER board")
+            assert "Orange" in card.text and card.get_attribute("data-status") == "waiting", card.text
+            return f"{patient} booked at {slot_start}, on the ER board as orange"
+        except Exception:
+            self.snapshot(driver, "intake-orange")
+            raise
+
+    def invalid_vital(self, driver) -> str:
+        name = f"Nothing {secrets.token_hex(2)}"
+        before = len(self.receptionist.ok("GET", "/api/v1/triage/queue")["items"])
+        try:
+            go(driver, self.server, "#/intake", "h1#intake-title")
+            button_with_text(driver, "New patient and owner").click()
+            type_into(field_input(driver, "Patient name"), name)
+            type_into(field_input(driver, "Owner first name"), "Ruth")
+            type_into(field_input(driver, "Owner last name"), "Saved")
+            Select(field_input(driver, "Species")).select_by_value("dog")
+            temperature = field_input(driver, "Temperature")
+            type_into(temperature, "60")
+            error_id = temperature.get_attribute("id") + "-error"
+            message = wait(driver, lambda d: d.find_element(By.ID, error_id) if d.find_elements(By.ID, error_id) else False, 10,
+                           "an error next to the temperature")
+            text = message.text
+            assert "physically impossible" in text and "15–47 °C" in text, f"the API's own message: {text!r}"
+            field_box = temperature.find_element(By.XPATH, "ancestor::div[contains(@class,'field')][1]")
+            assert message in field_box.find_elements(By.CSS_SELECTOR, ".field-error"), "the message sits in the temperature's field"
+            assert temperature.get_attribute("aria-invalid") == "true"
+            assert error_id in (temperature.get_attribute("aria-describedby") or ""), "the input names its error for screen readers"
+            assert not driver.find_elements(By.CSS_SELECTOR, ".result-level .level"), "no level is shown for an impossible case"
+            # Sending anyway is refused the same way, and nothing is created.
+            driver.find_element(By.CSS_SELECTOR, ".intake-form button[type=submit]").click()
+            wait(driver, lambda d: "physically impossible" in d.find_element(By.ID, error_id).text, 10)
+            time.sleep(0.3)
+            found = self.receptionist.ok("GET", f"/api/v1/patients?q={urllib.request.quote(name)}")
+            assert found["items"] == [], f"no patient was registered: {found}"
+            after = len(self.receptionist.ok("GET", "/api/v1/triage/queue")["items"])
+            assert after == before, "the ER board is unchanged"
+            return text
+        except Exception:
+            self.snapshot(driver, "invalid-vital")
+            raise
+
+    def session_expiry_keeps_typing(self, driver) -> str:
+        try:
+            go(driver, self.server, "#/intake", "h1#intake-title")
+            Select(field_input(driver, "Species")).select_by_value("dog")
+            complaint = field_input(driver, "Presenting complaint")
+            type_into(complaint, "lame on the left fore since yesterday")
+            visible(driver, ".result-level .level")
+            # The session ends (as after 30 idle minutes): the browser no longer has it.
+            driver.delete_cookie("vetnet_session")
+            type_into(field_input(driver, "Heart rate"), "190")
+            dialog = visible(driver, "dialog[open] .sign-in-form", 10)
+            email = dialog.find_element(By.CSS_SELECTOR, "input[name=email]")
+            assert email.get_attribute("value") == self.receptionist_email, "the dialog knows who was signed in"
+            type_into(dialog.find_element(By.CSS_SELECTOR, "input[name=password]"), self.server.password)
+            dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), 10, "the sign-in dialog closes")
+            assert field_input(driver, "Presenting complaint").get_attribute("value") == "lame on the left fore since yesterday", "what was typed is kept"
+            assert field_input(driver, "Heart rate").get_attribute("value") == "190"
+            # The interrupted evaluation went through once signed in again: 190/min in a dog fires abnormal_pulse.
+            wait(driver, lambda d: "abnormal_pulse" in d.find_element(By.CSS_SELECTOR, ".result-panel").text, 10, "the evaluation resumes")
+            return "signed in again over the screen; the complaint and heart rate were kept"
+        except Exception:
+            self.snapshot(driver, "session-expiry")
+            raise
+
+    # MARK: schedule
+
+    def schedule_conflict(self, driver) -> str:
+        day = next_weekday()
+        types = self.receptionist.ok("GET", "/api/v1/appointment-types")["items"]
+        consultation = next(t for t in types if t["name"] == "Consultation")
+        clinicians = self.receptionist.ok("GET", "/api/v1/specialists")["items"]
+        clinician = next(c for c in clinicians if c["displayName"] == "Dr Amelia Hart")
+        patients = self.receptionist.ok("GET", "/api/v1/patients?species=cat&limit=2")["items"]
+        first, second = (p["patient"]["id"] for p in patients)
+        nine, ten = local(day, 9, 0), local(day, 10, 0)
+        self.receptionist.ok("POST", "/api/v1/appointments", {"patientId": first, "clinicianId": clinician["id"], "appointmentTypeId": consultation["id"], "start": nine})
+        moving = self.receptionist.ok("POST", "/api/v1/appointments", {"patientId": second, "clinicianId": clinician["id"], "appointmentTypeId": consultation["id"], "start": ten})
+        try:
+            go(driver, self.server, f"#/schedule?date={day.isoformat()}", "h1#schedule-title")
+            clickable(driver, f".appointment[data-appointment='{moving['id']}']", 15).click()
+            dialog = visible(driver, "dialog[open]")
+            button_with_text(driver, "Move…", within=dialog).click()
+            start = field_input(driver, "Start", within=dialog)
+            driver.execute_script("arguments[0].value = '09:00'; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", start)
+            button_with_text(driver, "Move", within=dialog.find_element(By.CSS_SELECTOR, "form.move-form")).click()
+            conflict = visible(driver, "dialog[open] .conflict", 10)
+            alternatives = driver.find_elements(By.CSS_SELECTOR, "dialog[open] .alternatives .slot-button")
+            assert alternatives, "the nearest free alternatives are offered"
+            assert "not free" in conflict.text, conflict.text
+            still = self.receptionist.ok("GET", f"/api/v1/appointments?from={urllib.request.quote(nine)}&to={urllib.request.quote(local(day, 11, 0))}")["items"]
+            unchanged = next(a for a in still if a["id"] == moving["id"])
+            assert parse(unchanged["start"]) == parse(ten), f"the appointment did not move: {unchanged['start']}"
+            return f"refused: {conflict.text.splitlines()[0]}; {len(alternatives)} alternatives offered"
+        except Exception:
+            self.snapshot(driver, "schedule-conflict")
+            raise
+
+    # MARK: record
+
+    def record_weight_and_dose(self, driver) -> tuple[str, str]:
+        patient = self.vet.ok("GET", "/api/v1/patients?species=dog&limit=1")["items"][0]["patient"]
+        now = datetime.now(timezone.utc).replace(microsecond=0)
+        for days, kg in ((90, 24.1), (45, 24.8)):
+            self.vet.ok("POST", f"/api/v1/patients/{patient['id']}/weights",
+                        {"value": kg, "unit": "kg", "measuredAt": (now - timedelta(days=days)).isoformat().replace("+00:00", "Z")})
+        self.vet.ok("POST", f"/api/v1/patients/{patient['id']}/medications",
+                    {"drug": "Meloxicam", "concentrationMgPerML": 1.5, "doseMgPerKg": 0.1, "route": "oral", "frequency": "every 24 hours",
+                     "startDate": date.today().isoformat()})
+        try:
+            go(driver, self.server, f"#/patients/{patient['id']}", ".record-weight h2")
+            wait(driver, lambda d: patient["name"] in d.find_element(By.ID, "record-title").text, 10)
+            # Today's weight through the record's own form.
+            weight = field_input(driver, "New weight")
+            type_into(weight, "25.3")
+            button_with_text(driver, "Record weight").click()
+            wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "svg.weight-chart circle.weight-point")) == 3, 10, "three points on the weight chart")
+            wait(driver, lambda d: "25.3 kg" in d.find_element(By.CSS_SELECTOR, "svg.weight-chart desc").get_attribute("textContent"), 5,
+                 "the chart's description names the latest weight")
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.weight-chart polyline.weight-line"), 5, "a line joins the weights")
+            button_with_text(driver, "Calculate dose").click()
+            result = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".dose-result").text or False, 10, "a dose is shown")
+            assert "2.53 mg" in result and "1.687 mL" in result and "25.3 kg" in result, f"0.1 mg/kg × 25.3 kg = 2.53 mg = 1.687 mL at 1.5 mg/mL: {result!r}"
+            return patient["id"], result
+        except Exception:
+            self.snapshot(driver, "record")
+            raise
+
+    # MARK: live
+
+    def live_second_browser(self, first) -> str:
+        status, answer = self.admin.call("GET", "/api/v1/changes?after=0&limit=1")
+        if status == 404:
+            raise AssertionError("the live stream is not on this server (GET /api/v1/events and /api/v1/changes answer 404), "
+                                 "so a second browser cannot follow the first; this check passes once the live-practice endpoints are merged")
+        patient = self.receptionist.ok("GET", "/api/v1/patients?species=cat&limit=3")["items"][2]["patient"]
+        self.receptionist.ok("POST", "/api/v1/intake", {"patientId": patient["id"], "case": {"species": "cat", "vitals": {"spo2": 88}}})
+        second = browser()
+        try:
+            sign_in(second, self.server, self.technician_email)
+            for driver in (first, second):
+                go(driver, self.server, "#/er", "h1#er-title")
+                wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f".board-card[data-patient='{patient['id']}']"), 10)
+            wait(second, lambda d: d.execute_script("return document.getElementById('live-banner').hidden"), 5, "the second browser's stream is live")
+            time.sleep(0.5)
+            card = first.find_element(By.CSS_SELECTOR, f".board-card[data-patient='{patient['id']}']")
+            button_with_text(first, "Start treatment", within=card).click()
+            clicked = time.monotonic()
+            selector = f".board-card[data-patient='{patient['id']}'][data-status='inTreatment']"
+            wait(second, lambda d: d.find_elements(By.CSS_SELECTOR, selector), 1.0, "the second browser shows the change within one second")
+            return f"second browser updated {time.monotonic() - clicked:.2f} s after the click"
+        finally:
+            second.quit()
+
+    def session_safety(self, driver) -> str:
+        """The token stays out of reach of scripts, URLs and storage; signing out ends it."""
+        go(driver, self.server, "#/home", "h1#home-title")
+        assert "vetnet_session" not in driver.execute_script("return document.cookie"), "scripts cannot read the session cookie"
+        assert driver.execute_script("return localStorage.length + sessionStorage.length") == 0, "nothing is kept in web storage"
+        cookie = driver.get_cookie("vetnet_session")
+        assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", f"HttpOnly, SameSite=Strict: {cookie}"
+        assert cookie["value"] not in driver.current_url
+        button_with_text(driver, "Sign out").click()
+        visible(driver, "input[name=email]", 10)
+        assert driver.get_cookie("vetnet_session") is None and driver.get_cookie("vetnet_csrf") is None, "both cookies are cleared"
+        status, _ = self.admin.call("GET", "/api/v1/me", token=None, headers={"Cookie": f"vetnet_session={cookie['value']}"})
+        assert status == 401, f"the old cookie no longer opens anything: {status}"
+        return "HttpOnly and SameSite=Strict, not in storage or the URL; revoked at sign-out"
+
+    # MARK: every screen: axe-core and screenshots
+
+    def screens(self, driver, record_patient: str | None) -> list[tuple[str, str, str]]:
+        """(name, hash, css that shows the screen is ready)."""
+        return [
+            ("home", "#/home", "h1#home-title"),
+            ("intake", "#/intake", "h1#intake-title"),
+            ("er-board", "#/er", "h1#er-title"),
+            ("schedule", f"#/schedule?date={next_weekday().isoformat()}", ".sched-grid"),
+            ("patients", "#/patients", ".patient-list"),
+            ("record", f"#/patients/{record_patient}", ".record-weight svg") if record_patient else ("record", "#/patients", ".patient-list"),
+            ("clinicians", "#/clinicians", ".clinician"),
+            ("admin-users", "#/admin?tab=users", ".data-table"),
+            ("admin-audit", "#/admin?tab=audit", ".data-table"),
+            ("admin-practice", "#/admin?tab=practice", ".facts"),
+        ]
+
+    def audit_and_capture(self, driver, name: str, prepare=None) -> None:
+        if prepare:
+            prepare()
+        time.sleep(0.4)  # the last fetches settle
+        # Pictures first: axe scrolls elements into view as it checks their contrast.
+        shots = self.artifacts / "screenshots"
+        shots.mkdir(parents=True, exist_ok=True)
+        for width, height in SIZES:
+            set_viewport(driver, width, height)
+            driver.execute_script("window.scrollTo(0, 0); if (document.activeElement) document.activeElement.blur();")
+            time.sleep(0.25)
+            path = shots / f"{name}-{width}x{height}.png"
+            driver.save_screenshot(str(path))
+            self.screenshots.append(path)
+        set_viewport(driver, *SIZES[0])
+        axe = Axe(driver)
+        axe.inject()
+        results = axe.run(options=json.dumps({"resultTypes": ["violations"]}))
+        serious = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+        self.axe[name] = {"violations": len(results["violations"]), "serious_or_critical": len(serious),
+                          "details": [{"id": v["id"], "impact": v["impact"], "help": v["help"],
+                                       "nodes": [n.get("target") for n in v["nodes"][:5]]} for v in results["violations"]]}
+        if serious:
+            raise AssertionError(f"{len(serious)} serious or critical axe violations on {name}: "
+                                 + "; ".join(f"{v['id']} ({v['impact']}): {v['help']} at {[n.get('target') for n in v['nodes'][:3]]}" for v in serious))
+
+    def arrivals(self) -> None:
+        """A busier ER board for the pictures: three more demo patients triaged red, yellow and green."""
+        cases = [("dog", {"vitals": {"mucousMembranes": "cyanotic"}, "complaint": "collapsed, blue gums"}),
+                 ("cat", {"observations": {"pain": "moderate"}, "complaint": "lame since this morning"}),
+                 ("rabbit", {"onsetHoursAgo": 30, "findings": ["swelling"], "complaint": "swelling on the jaw"})]
+        for species, case in cases:
+            patient = self.admin.ok("GET", f"/api/v1/patients?species={species}&limit=1")["items"][0]["patient"]
+            self.admin.ok("POST", "/api/v1/triage/assessments", {"patientId": patient["id"], "case": {"species": species, **case}})
+
+    def every_screen(self, driver, record_patient: str | None) -> str:
+        failures = []
+        self.arrivals()
+        for name, hash_, ready in self.screens(driver, record_patient):
+            try:
+                go(driver, self.server, hash_, ready)
+                def prepare(name=name):
+                    if name == "intake":
+                        # The screen with a result on it: the parts axe must see.
+                        Select(field_input(driver, "Species")).select_by_value("dog")
+                        type_into(field_input(driver, "Presenting complaint"), "ate a bar of dark chocolate an hour ago, trembling")
+                        type_into(field_input(driver, "Temperature"), "40.6")
+                        type_into(field_input(driver, "Heart rate"), "150")
+                        Select(field_input(driver, "Pain")).select_by_value("moderate")
+                        field_input(driver, "Toxin ingestion").click()
+                        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".fired-list > li")) == 3, 10, "three discriminators fired")
+                    if name == "record" and record_patient:
+                        button_with_text(driver, "Calculate dose").click()
+                        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".dose-result").text or False)
+                    if name == "clinicians":
+                        button_with_text(driver, "Availability").click()
+                        visible(driver, ".week-table")
+                self.audit_and_capture(driver, name, prepare)
+                print(f"    axe {name}: {self.axe[name]['serious_or_critical']} serious/critical, {self.axe[name]['violations']} in all", flush=True)
+            except Exception as error:  # noqa: BLE001
+                failures.append(f"{name}: {error}")
+                self.snapshot(driver, f"screen-{name}")
+        if failures:
+            raise AssertionError(" | ".join(failures))
+        return f"{len(self.axe)} screens, 0 serious or critical violations"
+
+
+def next_weekday() -> date:
+    """The next Monday–Friday after today in the practice's zone (a day of full opening hours)."""
+    day = datetime.now(PRACTICE_ZONE).date() + timedelta(days=1)
+    while day.weekday() >= 5:
+        day += timedelta(days=1)
+    return day
+
+
+def local(day: date, hour: int, minute: int) -> str:
+    return datetime(day.year, day.month, day.day, hour, minute, tzinfo=PRACTICE_ZONE).astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def parse(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+# --------------------------------------------------------------------------------------------
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--vetnet", type=Path, default=ROOT / ".build/debug/vetnet", help="the vetnet executable")
+    parser.add_argument("--artifacts", type=Path, default=ROOT / ".build/browser-artifacts", help="screenshots, axe results, logs")
+    parser.add_argument("--docs-screenshots", action="store_true", help="also copy the README's screenshots to docs/screenshots/")
+    args = parser.parse_args(argv)
+    if not args.vetnet.exists():
+        print(f"no vetnet executable at {args.vetnet}; build it first (swift build)", file=sys.stderr)
+        return 2
+    shutil.rmtree(args.artifacts, ignore_errors=True)
+    args.artifacts.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    server = Server(args.vetnet, args.artifacts / "server")
+    server.start()
+    print(f"vetnet serve --demo at {server.url} (store {server.data_dir})", flush=True)
+    run = Run(server, args.artifacts)
+    drivers = []
+    try:
+        reception = browser()
+        drivers.append(reception)
+
+        def signed_in(driver, email):
+            sign_in(driver, server, email)
+            return f"signed in as {email}"
+
+        # The sign-in screen itself, before anyone is signed in.
+        def sign_in_screen():
+            reception.get(server.url + "/")
+            visible(reception, "input[name=email]", 15)
+            run.audit_and_capture(reception, "sign-in")
+            return f"{run.axe['sign-in']['serious_or_critical']} serious/critical violations"
+        run.check("sign-in screen: axe-core and screenshots", sign_in_screen)
+        run.check("receptionist signs in through the form", signed_in, reception, run.receptionist_email)
+        run.check("intake: new patient, orange triage, booked slot, on the ER board", run.intake_orange_to_booking, reception)
+        run.check("intake: temperature 60 °C shows the API's message at the field and saves nothing", run.invalid_vital, reception)
+        run.check("schedule: a move onto an occupied time is refused with alternatives", run.schedule_conflict, reception)
+        run.check("intake: an ended session asks to sign in again and keeps what was typed", run.session_expiry_keeps_typing, reception)
+
+        clinician = browser()
+        drivers.append(clinician)
+        run.check("veterinarian signs in through the form", signed_in, clinician, run.vet_email)
+        record = {}
+        def record_check():
+            record["id"], text = run.record_weight_and_dose(clinician)
+            return text
+        run.check("record: weight chart and dose calculation", record_check)
+        run.check("ER board: a second browser follows a status change within one second", run.live_second_browser, clinician)
+
+        administrator = browser()
+        drivers.append(administrator)
+        run.check("administrator signs in through the form", signed_in, administrator, DEMO_ADMIN_EMAIL)
+        run.check("every screen: axe-core (0 serious/critical) and screenshots at 1366×1024 and 1024×768",
+                  run.every_screen, administrator, record.get("id"))
+        run.check("sign-out clears the session cookie, which was never readable by scripts", run.session_safety, administrator)
+
+        def no_policy_violations():
+            errors = [e for d in drivers for e in console_errors(d)]
+            refused = [e for e in errors if "Content Security Policy" in e or "Refused to" in e]
+            if refused:
+                raise AssertionError("; ".join(refused[:5]))
+            return f"{len(errors)} console errors in all, none from the policy"
+        run.check("no Content-Security-Policy violation in any browser console", no_policy_violations)
+    finally:
+        for driver in drivers:
+            try:
+                driver.quit()
+            except Exception:  # noqa: BLE001
+                pass
+        server.stop()
+
+    (args.artifacts / "axe-results.json").write_text(json.dumps(run.axe, indent=1), encoding="utf-8")
+    if args.docs_screenshots:
+        docs = ROOT / "docs/screenshots"
+        docs.mkdir(parents=True, exist_ok=True)
+        for name in README_SCREENSHOTS:
+            source = args.artifacts / "screenshots" / f"{name}-1366x1024.png"
+            if source.exists():
+                shutil.copyfile(source, docs / f"{name}.png")
+        print(f"copied {len(README_SCREENSHOTS)} screenshots to {docs.relative_to(ROOT)}")
+
+    passed = sum(1 for _, ok, _ in run.results if ok)
+    print()
+    print(f"browser tests: {passed} passed, {len(run.results) - passed} failed, in {time.monotonic() - started:.0f} s")
+    for name, ok, detail in run.results:
+        print(f"  {'PASS' if ok else 'FAIL'}  {name}{(' — ' + detail) if detail and not ok else ''}")
+    print("axe-core (serious+critical / all violations): "
+          + ", ".join(f"{name} {r['serious_or_critical']}/{r['violations']}" for name, r in run.axe.items()))
+    print(f"screenshots: {len(run.screenshots)} in {(args.artifacts / 'screenshots').relative_to(ROOT) if args.artifacts.is_relative_to(ROOT) else args.artifacts / 'screenshots'}")
+    return 0 if passed == len(run.results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
