@@ -73,4 +73,55 @@ struct CrossPracticeTests {
             try await client.call("/metrics", token: "operator-secret-token") { #expect($0.status == .ok) }
         }
     }
+
+    @Test("an email used in another practice can be given to a new account; sign-in tells the two apart by password or practiceId")
+    func emailPerPractice() async throws {
+        let fixture = try await AppFixture.make()
+        try await fixture.test { client in
+            let adminB = try await client.login("admin@beta.example")
+            // The address belongs to practice A's veterinarian: practice B learns nothing from creating it.
+            let created = #"{"email":"veterinarian@alpha.example","displayName":"Vet at Beta","role":"veterinarian","password":"beta-vet-marmot-owl-41"}"#
+            try await client.call("/api/v1/users", .post, token: adminB, json: created) { #expect($0.status == .created) }
+            // Within one practice the address stays unique.
+            try await client.call("/api/v1/users", .post, token: adminB, json: created) { response in
+                #expect(response.status == .conflict)
+                let problem = try Problem(response)
+                #expect(problem.errors?.first?.field == "email")
+            }
+            // Each password opens its own practice's account.
+            try await client.call("/api/v1/auth/login", .post, token: nil,
+                                  json: #"{"email":"veterinarian@alpha.example","password":"\#(AppFixture.password)"}"#) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains(fixture.practiceA.id.description))
+            }
+            try await client.call("/api/v1/auth/login", .post, token: nil,
+                                  json: #"{"email":"veterinarian@alpha.example","password":"beta-vet-marmot-owl-41"}"#) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains(fixture.practiceB.id.description))
+            }
+        }
+    }
+
+    @Test("one email and one password for accounts in two practices: 409 naming both, then practiceId chooses")
+    func samePasswordTwoPractices() async throws {
+        let fixture = try await AppFixture.make()
+        let hash = await fixture.services.accounts.hasher.hash(AppFixture.password)
+        _ = try await fixture.store.createUser(scope: .system(fixture.practiceB.id), email: "receptionist@alpha.example",
+                                               displayName: "Shared Desk", role: .receptionist, passwordHash: hash)
+        try await fixture.test { client in
+            let login = #"{"email":"receptionist@alpha.example","password":"\#(AppFixture.password)""#
+            try await client.call("/api/v1/auth/login", .post, token: nil, json: login + "}") { response in
+                #expect(response.status == .conflict)
+                let detail = try Problem(response).detail ?? ""
+                #expect(detail.contains("Alpha Vets") && detail.contains("Beta Vets"))
+            }
+            try await client.call("/api/v1/auth/login", .post, token: nil, json: login + #","practiceId":"\#(fixture.practiceB.id)"}"#) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains(fixture.practiceB.id.description))
+            }
+            // A wrong password is refused the same way whatever the address has.
+            try await client.call("/api/v1/auth/login", .post, token: nil,
+                                  json: #"{"email":"receptionist@alpha.example","password":"not-the-password-9"}"#) { #expect($0.status == .unauthorized) }
+        }
+    }
 }

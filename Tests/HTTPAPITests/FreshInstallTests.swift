@@ -70,7 +70,7 @@ struct FreshInstallTests {
         #expect(actions.contains("practice.create") && actions.contains("user.create") && actions.contains("appointment.book"))
     }
 
-    @Test("a weak password or a taken email creates nothing, naming the field")
+    @Test("a weak password, an invalid practice or a taken practice name creates nothing, naming the field")
     func refusals() async throws {
         let (store, accounts, _) = try await Self.fresh()
         let profile = PracticeProfile(id: PracticeID(), name: "Harbour Vets", timeZone: "Europe/London", openingHours: [])
@@ -90,10 +90,17 @@ struct FreshInstallTests {
         _ = try await accounts.createPractice(profile, administratorEmail: "sam@harbour-vets.example", administratorName: "Sam Reid",
                                               password: Self.password, requestID: "test")
         await #expect(throws: UniquenessConflict.self) {
-            _ = try await accounts.createPractice(PracticeProfile(id: PracticeID(), name: "Another Practice", timeZone: "Europe/London", openingHours: []),
-                                                  administratorEmail: "SAM@harbour-vets.example", administratorName: "Sam Again",
+            _ = try await accounts.createPractice(PracticeProfile(id: PracticeID(), name: "Harbour Vets", timeZone: "Europe/London", openingHours: []),
+                                                  administratorEmail: "kim@harbour-vets.example", administratorName: "Kim Again",
                                                   password: Self.password, requestID: "test")
         }
         #expect(try await store.allPractices().map(\.name) == ["Harbour Vets"])
+        // Emails are unique within a practice: Sam may run a second practice with the same address.
+        let (second, admin) = try await accounts.createPractice(PracticeProfile(id: PracticeID(), name: "Harbour Vets North", timeZone: "Europe/London",
+                                                                                openingHours: []),
+                                                                administratorEmail: "sam@harbour-vets.example", administratorName: "Sam Reid",
+                                                                password: "otter-quay-beacon-17", requestID: "test")
+        #expect(admin.practiceID == second.id)
+        #expect(try await store.allPractices().count == 2)
     }
 }

@@ -6,6 +6,7 @@ import PatientRecords
 import Scheduling
 import SharedKernel
 import StorageSQLite
+import Synchronization
 import Testing
 import Triage
 @testable import HTTPAPI
@@ -270,6 +271,28 @@ struct LiveEventsTests {
         #expect(event.kind == TriageEventKind.queueChanged)
         #expect(event.payload["colour"] == "red")
         #expect(event.payload["patientID"] == fixture.patient.id.description)
+    }
+
+    @Test("an idle stream gets heartbeats; at a heartbeat a session that has ended elsewhere ends the stream")
+    func heartbeatChecksSession() async throws {
+        let fixture = try await AppFixture.make()
+        var configuration = LiveEventHub.Configuration()
+        configuration.pollInterval = .milliseconds(50)
+        configuration.heartbeatInterval = .milliseconds(150)
+        let hub = LiveEventHub(store: fixture.store, configuration: configuration)
+        let running = Task { await hub.run() }
+        defer { running.cancel() }
+        let subscription = try await hub.subscribe(practiceID: fixture.practiceA.id, role: .technician, userID: UserID(), tokenHash: "h")
+        let alive = Mutex(true)
+        var frames = ServerSentEventStream(items: subscription, sessionIsActive: { alive.withLock { $0 } }).makeAsyncIterator()
+        let ready = String(decoding: try #require(try await frames.next()), as: UTF8.self)
+        #expect(ready.hasPrefix("retry: 2000\nevent: ready\ndata: {\"headSequence\":"))
+        #expect(String(decoding: try #require(try await frames.next()), as: UTF8.self) == ": heartbeat\n\n")
+        // Revoked on another instance: this one learns it at the next heartbeat.
+        alive.withLock { $0 = false }
+        let last = String(decoding: try #require(try await frames.next()), as: UTF8.self)
+        #expect(last.hasPrefix("event: session_ended\n"))
+        #expect(try await frames.next() == nil)
     }
 }
 

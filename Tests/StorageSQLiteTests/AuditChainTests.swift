@@ -90,7 +90,7 @@ struct AuditChainTests {
         let fixture = try await TwoPractices.make()
         let before = try await fixture.store.verifyAuditChain().checked
         await #expect(throws: UniquenessConflict.self) {
-            _ = try await fixture.store.createUser(scope: fixture.scope(fixture.adminA), email: "admin@beta.example",
+            _ = try await fixture.store.createUser(scope: fixture.scope(fixture.adminA), email: fixture.adminA.email,
                                                    displayName: "Duplicate", role: .technician, passwordHash: "x")
         }
         #expect(try await fixture.store.verifyAuditChain().checked == before)

@@ -226,7 +226,7 @@ struct PracticeExportTests {
         defer { try? target.close(); try? FileManager.default.removeItem(at: directory) }
         _ = try await target.restorePractice(export)
 
-        let credentials = try #require(try await target.credentials(email: "vet@alpha.example"))
+        let credentials = try #require(try await target.credentials(email: "vet@alpha.example").first)
         #expect(!credentials.passwordHash.hasPrefix("$2"))
         #expect(credentials.passwordHash != Self.secretHash)
 

@@ -38,7 +38,13 @@ public struct AccountService: Sendable {
     /// The attempt takes its place under the throttle's limits before the password is checked
     /// (see ``LoginThrottle``), so concurrent guesses cannot all be checked before the first
     /// one fails.
-    public func login(email: String, password: String, clientAddress: String, requestID: String) async throws -> SignedIn {
+    ///
+    /// An address may belong to accounts in several practices: the password decides which
+    /// (each is checked), and `practiceID` narrows the choice when the same password opens
+    /// more than one — then, without it, the answer is a conflict naming those practices,
+    /// which only someone holding that password for all of them learns.
+    public func login(email: String, password: String, practiceID: PracticeID? = nil, clientAddress: String,
+                      requestID: String) async throws -> SignedIn {
         let now = store.clock.now()
         let ticket: LoginThrottle.Ticket, unreported: String?
         // Refusals cost no password check, so they could be sent by the thousand: the throttle
@@ -53,28 +59,51 @@ public struct AccountService: Sendable {
         case .proceed(let reserved, let report):
             (ticket, unreported) = (reserved, report)
         }
-        let stored: StoredCredentials?
-        let valid: Bool
+        var candidates: [StoredCredentials]
+        var opened: [StoredCredentials] = []
         do {
             if let unreported {
                 try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied, detail: unreported), scope: nil)
             }
-            stored = try await store.credentials(email: email)
-            valid = await hasher.verify(password, against: stored?.passwordHash ?? PasswordHasher.decoyHash)
+            candidates = try await store.credentials(email: email)
+            if let practiceID { candidates = candidates.filter { $0.account.practiceID == practiceID } }
+            // An unknown address costs a check too, so the answer's timing does not tell.
+            if candidates.isEmpty { _ = await hasher.verify(password, against: PasswordHasher.decoyHash) }
+            for candidate in candidates {
+                if await hasher.verify(password, against: candidate.passwordHash) { opened.append(candidate) }
+            }
         } catch {
             // Nothing was checked: the attempt gives its place back.
             await throttle.settle(ticket, as: .abandoned)
             throw error
         }
-        guard let stored, valid, !stored.account.disabled else {
+        let usable = opened.filter { !$0.account.disabled }
+        guard let stored = usable.first else {
             await throttle.settle(ticket, as: .failed)
-            let scope = stored.map { AccessScope(practiceID: $0.account.practiceID, actorID: $0.account.id, role: $0.account.role, requestID: requestID) }
-            try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", resourceID: stored?.account.id.description,
-                                                    outcome: .failure, detail: stored == nil ? "unknown email" : (stored!.account.disabled ? "account disabled" : "wrong password")),
-                                        scope: scope)
+            if candidates.isEmpty {
+                try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .failure, detail: "unknown email"),
+                                            scope: nil)
+            }
+            // Each practice sees the failed attempt on its own account, and only that.
+            for candidate in candidates {
+                let scope = AccessScope(practiceID: candidate.account.practiceID, actorID: candidate.account.id, role: candidate.account.role,
+                                        requestID: requestID)
+                let disabled = opened.contains { $0.account.id == candidate.account.id }
+                try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", resourceID: candidate.account.id.description,
+                                                        outcome: .failure, detail: disabled ? "account disabled" : "wrong password"), scope: scope)
+            }
             throw APIError.unauthorized("The email or password is incorrect.")
         }
         await throttle.settle(ticket, as: .succeeded)
+        guard usable.count == 1 else {
+            var practices: [String] = []
+            for candidate in usable {
+                let name = (try? await store.practice(id: candidate.account.practiceID))?.name ?? "a practice"
+                practices.append("\(name) (\(candidate.account.practiceID))")
+            }
+            throw DomainError.conflict("This email and password open accounts in several practices: \(practices.joined(separator: ", ")). "
+                                       + "Sign in again naming one as practiceId.")
+        }
         let token = SessionToken.generate()
         let expiresAt = try await store.createSession(tokenHash: SessionToken.hash(token), account: stored.account, policy: policy, requestID: requestID)
         return SignedIn(token: token, expiresAt: expiresAt, account: stored.account)

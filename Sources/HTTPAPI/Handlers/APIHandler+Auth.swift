@@ -9,8 +9,12 @@ extension APIHandler {
         if body.email.trimmingCharacters(in: .whitespaces).isEmpty { errors.add("email", "is required") }
         if body.password.isEmpty { errors.add("password", "is required") }
         try errors.throwIfAny()
+        let practiceID = try body.practiceId.map { text -> PracticeID in
+            guard let uuid = UUIDText.parse(text) else { throw ValidationError(field: "practiceId", message: "must be a UUID") }
+            return PracticeID(uuid)
+        }
         let signedIn = try await accounts.login(email: body.email.trimmingCharacters(in: .whitespaces), password: body.password,
-                                                clientAddress: RequestState.clientAddress, requestID: RequestState.requestID)
+                                                practiceID: practiceID, clientAddress: RequestState.clientAddress, requestID: RequestState.requestID)
         if body.session == .cookie {
             // A browser: the token goes only into the HttpOnly cookie, never to the page's scripts.
             guard let cookies = SessionCookieInstructions.current else {

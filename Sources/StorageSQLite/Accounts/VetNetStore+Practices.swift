@@ -51,8 +51,10 @@ extension VetNetStore {
     }
 
     /// Creates a practice and its first administrator in one audited transaction: a fresh
-    /// install never holds a practice nobody can sign in to. The email must be unused on the
-    /// installation.
+    /// install never holds a practice nobody can sign in to. Emails are unique within a
+    /// practice, so a new practice's first account can take any address (someone may run two
+    /// practices); the practice's name is unique on the installation, since the command line
+    /// finds practices by name.
     public func createPractice(_ profile: PracticeProfile, administrator: FirstAdministrator,
                                requestID: String? = nil) async throws -> (PracticeProfile, StaffAccount) {
         try profile.validate()
@@ -63,9 +65,6 @@ extension VetNetStore {
         try await write { db in
             if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice WHERE name = ?", arguments: [profile.name]) ?? 0) > 0 {
                 throw UniquenessConflict(field: "name", message: "is already the name of a practice on this installation")
-            }
-            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staff_user WHERE email = ?", arguments: [account.email]) ?? 0) > 0 {
-                throw UniquenessConflict(field: "email", message: "is already used by another account")
             }
             try self.insertPractice(profile, requestID: requestID, db: db)
             try db.execute(sql: """

@@ -11,6 +11,9 @@ public struct StoredCredentials: Sendable {
 }
 
 extension VetNetStore {
+    /// Sign-in checks the password against each account of an address; this bounds that work.
+    public static let maxAccountsPerEmail = 8
+
     // MARK: - Writing
 
     /// Creates a staff account in the scope's practice (audited). The email must be unused.
@@ -19,8 +22,11 @@ extension VetNetStore {
         let account = StaffAccount(id: UserID(), practiceID: scope.practiceID, email: email.lowercased(), displayName: displayName,
                                    role: role, disabled: false, createdAt: clock.now(), version: 1)
         return try await write { db in
-            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staff_user WHERE email = ?", arguments: [account.email]) ?? 0) > 0 {
-                throw UniquenessConflict(field: "email", message: "is already used by another account")
+            // Only this practice's accounts count: whether an address is used elsewhere on the
+            // installation is none of this practice's business.
+            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staff_user WHERE email = ? AND practice_id = ?",
+                                 arguments: [account.email, scope.practiceID.description]) ?? 0) > 0 {
+                throw UniquenessConflict(field: "email", message: "is already used by another account of this practice")
             }
             try db.execute(
                 sql: """
@@ -104,11 +110,13 @@ extension VetNetStore {
         }
     }
 
-    /// Looks up an account by email for sign-in. Deliberately unscoped: the practice is not
-    /// known before the user has signed in.
-    public func credentials(email: String) async throws -> StoredCredentials? {
+    /// The accounts with this email, in every practice (an address is unique within a
+    /// practice only), oldest first, at most ``maxAccountsPerEmail``. Deliberately unscoped: the
+    /// practice is not known before the user has signed in.
+    public func credentials(email: String) async throws -> [StoredCredentials] {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM staff_user WHERE email = ?", arguments: [email.lowercased()]).map {
+            try Row.fetchAll(db, sql: "SELECT * FROM staff_user WHERE email = ? ORDER BY created_at, id LIMIT ?",
+                             arguments: [email.lowercased(), Self.maxAccountsPerEmail]).map {
                 StoredCredentials(account: try Self.account(from: $0), passwordHash: $0["password_hash"])
             }
         }

@@ -14,6 +14,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-21 scheduling configuration version", migrate: v7ConfigurationVersion)
         migrator.registerMigration("2026-11-23 idempotency keys belong to an account", migrate: v8IdempotencyOwner)
         migrator.registerMigration("2026-11-24 event log", migrate: v9EventLog)
+        migrator.registerMigration("2026-11-24 staff email unique per practice", migrate: v10EmailPerPractice)
         migrator.registerMigration("practice-admin-1 clinician preferences and retirement", migrate: practiceAdmin1Clinicians)
         migrator.registerMigration("practice-admin-2 practice settings and closures", migrate: practiceAdmin2PracticeSettings)
         migrator.registerMigration("practice-admin-3 appointments remember why they were booked", migrate: practiceAdmin3AppointmentBasis)
@@ -498,6 +499,34 @@ enum Migrations {
             CREATE INDEX event_log_by_time ON event_log (occurred_at_ms);
             CREATE TRIGGER event_log_append_only BEFORE UPDATE ON event_log
             BEGIN SELECT RAISE(ABORT, 'event log entries are never changed'); END;
+            """)
+    }
+
+    private static func v10EmailPerPractice(_ db: Database) throws {
+        // An address unique across the installation let one practice learn that a person
+        // works at another (creating their account was refused). Unique per practice now;
+        // sign-in tells accounts of the same address apart by the password, or by the
+        // practice when it is given. SQLite cannot drop a column's UNIQUE, so the table is
+        // rebuilt (the migrator checks foreign keys after the migration).
+        try db.execute(sql: """
+            CREATE TABLE staff_user_new (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                email TEXT NOT NULL COLLATE NOCASE,
+                display_name TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('administrator','veterinarian','technician','receptionist')),
+                password_hash TEXT NOT NULL,
+                disabled INTEGER NOT NULL DEFAULT 0,
+                created_at TEXT NOT NULL,
+                version INTEGER NOT NULL DEFAULT 1,
+                UNIQUE (practice_id, email)
+            );
+            INSERT INTO staff_user_new (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
+                SELECT id, practice_id, email, display_name, role, password_hash, disabled, created_at, version FROM staff_user;
+            DROP TABLE staff_user;
+            ALTER TABLE staff_user_new RENAME TO staff_user;
+            CREATE INDEX staff_user_practice ON staff_user(practice_id, display_name);
+            CREATE INDEX staff_user_email ON staff_user(email);
             """)
     }
 
