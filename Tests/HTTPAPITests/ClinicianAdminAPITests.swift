@@ -104,6 +104,9 @@ struct ClinicianAdminAPITests {
             }
             try await client.call("/api/v1/specialists/\(fixture.clinician.id)/retire", .post, token: admin) { #expect($0.status == .conflict) }
         }
+        // Other devices learn of it from the event log, written in the same transaction.
+        let events = try await fixture.app.store.events(practiceID: fixture.app.practiceA.id, after: 0, limit: 500).events
+        #expect(events.filter { $0.kind == "clinician.retired" }.map(\.resourceID) == [fixture.clinician.id.description])
     }
 
     @Test("updates take If-Match, name every bad field, change nothing when refused, and are administrator-only")

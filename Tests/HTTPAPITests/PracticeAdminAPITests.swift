@@ -112,6 +112,8 @@ struct PracticeAdminAPITests {
         #expect(kept.map(\.value.status) == [.booked])
         let actions = try await fixture.app.store.auditEntries(scope: .system(fixture.app.practiceA.id), limit: 200, before: nil).items.map(\.action)
         #expect(actions.contains("practice.closure.add") && actions.contains("practice.closure.remove"))
+        let kinds = try await fixture.app.store.events(practiceID: fixture.app.practiceA.id, after: 0, limit: 500).events.map(\.kind)
+        #expect(kinds.filter { $0.hasPrefix("practice.") } == ["practice.closure_added", "practice.closure_removed"])
     }
 
     @Test("a retried closure with the same Idempotency-Key adds one closure and answers with it; yearly closures come back")

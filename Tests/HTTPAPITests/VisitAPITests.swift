@@ -92,6 +92,10 @@ struct VisitAPITests {
             let answered = try await recalls(on: 20)
             #expect(answered.dueSoon.isEmpty && answered.overdue.isEmpty)
         }
+        let entries = try await fixture.app.store.events(practiceID: fixture.app.practiceA.id, after: 0, limit: 500).events
+            .filter { $0.kind == "record.entry_added" }.compactMap { $0.payload["entryType"] }
+        #expect(entries.filter { $0 == "visit" }.count == 2)
+        #expect(entries.filter { $0 == "problem" }.count == 2)
     }
 
     @Test("a visit with impossible vitals, an unknown problem, a surgical plan without a procedure and an undated follow-up is refused whole, every field named")

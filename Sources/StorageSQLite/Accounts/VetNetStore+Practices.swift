@@ -111,6 +111,8 @@ extension VetNetStore {
             try self.appendAudit(AuditRecord(action: "practice.update", resourceType: "practice", resourceID: scope.practiceID.description,
                                              detail: "fields=\(change.fieldNames.joined(separator: ",")) stranded_appointments=\(stranded.count)"),
                                  scope: scope, db: db)
+            try self.appendEvent(next.changeEvent(kind: PracticeEventKind.settingsChanged, version: current.version + 1, occurredAt: now),
+                                 scope: scope, db: db)
             return PracticeChangeResult(practice: Versioned(next, version: current.version + 1), appointmentsToReplan: stranded)
         }
     }
@@ -129,6 +131,8 @@ extension VetNetStore {
                 try self.storeSettings(next, version: current.version + 1, db: db)
                 try self.appendAudit(AuditRecord(action: "practice.closure.add", resourceType: "practice", resourceID: scope.practiceID.description,
                                                  detail: "closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) yearly=\(closure.recursYearly)"),
+                                     scope: scope, db: db)
+                try self.appendEvent(next.changeEvent(kind: PracticeEventKind.closureAdded, version: current.version + 1, closure: closure, occurredAt: now),
                                      scope: scope, db: db)
                 return closure.id.description
             }
@@ -150,13 +154,16 @@ extension VetNetStore {
 
     /// Removes a closure (audited); another practice's closure, or none, is not found.
     public func removeClosure(_ id: Identifier<PracticeClosure>, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<PracticeProfile> {
-        try await write { db in
+        let now = clock.now()
+        return try await write { db in
             let current = try Self.versionedPractice(db: db, id: scope.practiceID)
             if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
             let next = try current.value.removingClosure(id)
             try self.storeSettings(next, version: current.version + 1, db: db)
             try self.appendAudit(AuditRecord(action: "practice.closure.remove", resourceType: "practice", resourceID: scope.practiceID.description,
                                              detail: "closure=\(id)"), scope: scope, db: db)
+            try self.appendEvent(next.changeEvent(kind: PracticeEventKind.closureRemoved, version: current.version + 1,
+                                                  closure: current.value.closures.first { $0.id == id }, occurredAt: now), scope: scope, db: db)
             return Versioned(next, version: current.version + 1)
         }
     }

@@ -80,6 +80,8 @@ extension VetNetStore {
                                    arguments: [problem.id.description, scope.practiceID.description, patient.id.description, problem.name,
                                                problem.status.rawValue, problem.onsetDate.map { RecordCalendar.isoDay($0) }, stamp])
                     record.diagnoses[index].problemID = problem.id
+                    try self.appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "problem", entryID: problem.id.description,
+                                                           practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
                 }
                 if record.appointmentID != nil,
                    try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM visit WHERE appointment_id = ?)",
@@ -93,6 +95,8 @@ extension VetNetStore {
                                                     + (record.recall.map { " follow_up=\(RecordCalendar.isoDay($0.dueDate))" } ?? "")
                                                     + (added > 0 ? " problems_added=\(added)" : "")),
                                      scope: scope, db: db)
+                try self.appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "visit", entryID: record.id.description,
+                                                       practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
                 return record.id.description
             }
             guard let stored = try Self.visit(db: db, practiceID: scope.practiceID, id: id) else { throw DomainError.notFound(resource: "visit") }

@@ -135,7 +135,13 @@ extension VetNetStore {
             let rows = try Row.fetchAll(db, sql: "SELECT \(Self.detailColumns) FROM appointment a WHERE a.id = ? AND a.practice_id = ?",
                                         arguments: [id.description, scope.practiceID.description])
             guard let row = rows.first else { throw DomainError.notFound(resource: "appointment") }
-            return try Self.details(from: row)
+            let details = try Self.details(from: row)
+            // Identifiers only: the reason and notes are read (and audited) through the appointment.
+            try self.appendEvent(DomainEvent(practiceID: scope.practiceID, kind: AppointmentEventKind.notesChanged, occurredAt: self.clock.now(),
+                                             resourceType: "appointment", resourceID: id.description,
+                                             payload: ["appointmentID": id.description, "patientID": Self.text(details.appointment.value.patientID),
+                                                       "version": String(details.appointment.version)]), scope: scope, db: db)
+            return details
         }
     }
 

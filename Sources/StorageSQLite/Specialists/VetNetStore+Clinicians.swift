@@ -47,6 +47,8 @@ extension VetNetStore {
                 }
                 try self.appendAudit(AuditRecord(action: "clinician.create", resourceType: "clinician", resourceID: created.id.description,
                                                  detail: availability == nil ? nil : "with availability"), scope: scope, db: db)
+                try self.appendEvent(created.changeEvent(kind: ClinicianEventKind.created, version: 1, practiceID: scope.practiceID,
+                                                         occurredAt: self.clock.now()), scope: scope, db: db)
                 return created.id.description
             }
             guard let stored = try Self.clinician(db: db, practiceID: scope.practiceID, id: id) else { throw DomainError.notFound(resource: "clinician") }
@@ -77,6 +79,8 @@ extension VetNetStore {
             }
             try self.appendAudit(AuditRecord(action: "clinician.update", resourceType: "clinician", resourceID: id.description,
                                              detail: "fields=\(change.fieldNames.joined(separator: ","))"), scope: scope, db: db)
+            try self.appendEvent(next.changeEvent(kind: ClinicianEventKind.updated, version: current.version + 1, practiceID: scope.practiceID,
+                                                  occurredAt: self.clock.now()), scope: scope, db: db)
             return Versioned(next, version: current.version + 1)
         }
     }
@@ -102,6 +106,8 @@ extension VetNetStore {
                 .map(Self.appointment(from:)).filter { $0.value.isOpen(at: now) }
             try self.appendAudit(AuditRecord(action: "clinician.retire", resourceType: "clinician", resourceID: id.description,
                                              detail: "open_appointments=\(open.count)"), scope: scope, db: db)
+            try self.appendEvent(retired.changeEvent(kind: ClinicianEventKind.retired, version: current.version + 1, practiceID: scope.practiceID,
+                                                     occurredAt: now), scope: scope, db: db)
             return ClinicianRetirement(clinician: Versioned(retired, version: current.version + 1), appointmentsToReplan: open)
         }
     }
