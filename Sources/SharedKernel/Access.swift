@@ -34,6 +34,9 @@ public enum Permission: String, CaseIterable, Codable, Sendable {
     case book
     /// Manage clinicians, rooms, availability, appointment types.
     case manageSchedule
+    /// Change the practice's settings (name, address, time zone, opening hours, booking grid,
+    /// default buffer, services, retention) and its closures.
+    case managePractice
     /// Run the schedule optimizer and apply its plans.
     case optimizeSchedule
     /// Create, disable and change the role of staff accounts.

@@ -28,3 +28,37 @@ public struct TimeRange: Hashable, Codable, Sendable {
     /// Whether `other` lies entirely inside this range.
     public func contains(_ other: TimeRange) -> Bool { start <= other.start && other.end <= end }
 }
+
+// MARK: - Interval arithmetic
+
+extension TimeRange {
+    /// `ranges` sorted by start, overlapping or touching ones merged.
+    public static func merged(_ ranges: [TimeRange]) -> [TimeRange] {
+        var result: [TimeRange] = []
+        for range in ranges.sorted(by: { $0.start < $1.start }) {
+            if let last = result.last, range.start <= last.end {
+                if range.end > last.end { result[result.count - 1] = TimeRange(start: last.start, end: range.end) ?? last }
+            } else {
+                result.append(range)
+            }
+        }
+        return result
+    }
+
+    /// `base` minus `holes`: what remains of each range of `base` (sorted and disjoint) once
+    /// every instant of `holes` is taken out.
+    public static func subtracting(_ holes: [TimeRange], from base: [TimeRange]) -> [TimeRange] {
+        let holes = merged(holes)
+        guard !holes.isEmpty else { return base }
+        var result: [TimeRange] = []
+        for range in base {
+            var cursor = range.start
+            for hole in holes where hole.end > cursor && hole.start < range.end {
+                if let piece = TimeRange(start: cursor, end: hole.start) { result.append(piece) }
+                cursor = max(cursor, hole.end)
+            }
+            if let rest = TimeRange(start: cursor, end: range.end) { result.append(rest) }
+        }
+        return result
+    }
+}

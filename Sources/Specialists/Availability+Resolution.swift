@@ -84,3 +84,21 @@ extension ClinicianAvailability {
         return result
     }
 }
+
+// MARK: - Practice closures
+
+extension ClinicianAvailability {
+    /// The windows overlapping `range` (clipped to it) with the practice's closures taken out:
+    /// a clinician's rota does not open a practice that is shut for a bank holiday.
+    public func windows(overlapping range: TimeRange, timeZone: TimeZone, closures: [PracticeClosure]) -> [TimeRange] {
+        closures.removingClosedTime(from: windows(overlapping: range, timeZone: timeZone), timeZone: timeZone)
+    }
+
+    /// Minutes that may be booked on `date` once the practice's closures are taken out, capped
+    /// by ``maxBookedMinutesPerDay``.
+    public func capacityMinutes(on date: LocalDate, timeZone: TimeZone, closures: [PracticeClosure]) -> Int {
+        let open = closures.removingClosedTime(from: windows(from: date, through: date, timeZone: timeZone), timeZone: timeZone)
+        let available = open.reduce(0) { $0 + Int($1.duration / 60) }
+        return maxBookedMinutesPerDay.map { min($0, available) } ?? available
+    }
+}

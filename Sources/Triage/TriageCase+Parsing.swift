@@ -112,7 +112,7 @@ struct CaseParser {
 
     // MARK: Sections
 
-    private mutating func parseVitals(_ value: JSONValue) -> Vitals {
+    mutating func parseVitals(_ value: JSONValue) -> Vitals {
         var vitals = Vitals()
         guard let members = members(of: value, at: "vitals", allowed: TriageCase.WireKeys.vitals) else { return vitals }
         for (key, value) in members {

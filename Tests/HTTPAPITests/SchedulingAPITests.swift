@@ -22,8 +22,8 @@ struct ScheduleFixture: Sendable {
     /// 09:00 London time tomorrow.
     let nineTomorrow: Date
 
-    static func make() async throws -> ScheduleFixture {
-        let app = try await AppFixture.make()
+    static func make(clock: Clock = .system) async throws -> ScheduleFixture {
+        let app = try await AppFixture.make(clock: clock)
         let scope = AccessScope.system(app.practiceA.id)
         let clinician = try await app.store.createClinician(Clinician(displayName: "Dr General", credentials: "BVSc",
             expertise: [Expertise(specialty: .generalPractice, proficiency: 4, years: 8), Expertise(specialty: .emergencyCriticalCare, proficiency: 3, years: 4)],

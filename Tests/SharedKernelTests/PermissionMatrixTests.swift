@@ -19,11 +19,13 @@ struct PermissionMatrixTests {
         #expect(role.allows(permission) == allowed)
     }
 
-    @Test("only administrators manage staff or read the audit trail")
+    @Test("only administrators manage staff, the practice and the schedule, or read the audit trail")
     func adminOnly() {
         for role in Role.allCases where role != .administrator {
             #expect(!role.allows(.manageStaff))
             #expect(!role.allows(.readAudit))
+            #expect(!role.allows(.managePractice))
+            #expect(!role.allows(.manageSchedule))
         }
     }
 

@@ -110,6 +110,13 @@ struct PracticeExportTests {
             let decision = try done.decide(command, at: done.time.start.addingTimeInterval(minutes * 60))
             done = try await store.saveAppointment(decision, scope: scope, expectedVersion: nil).value
         }
+        // The visit record of the completed appointment, asking the patient back.
+        _ = try await store.addVisit(Visit(patientID: rex.id, appointmentID: done.id.rawValue, occurredAt: done.time.start.addingTimeInterval(600),
+                                           chiefComplaint: "Limping on the left fore", vitalsJSON: #"{"heartRate":92}"#,
+                                           diagnoses: [Diagnosis(name: "Carpal sprain", certainty: .presumptive)],
+                                           followUpRequired: true, followUpDate: RecordCalendar.date(fromISODay: RecordCalendar.isoDay(now.addingTimeInterval(10 * 86_400))),
+                                           followUpReason: "Recheck carpus"),
+                                     scope: scope)
         let cancelled = try await book(leaver, hoursFromNow: 30, reason: "vaccination")
         _ = try await store.saveAppointment(try cancelled.decide(.cancel(reason: "owner away"), at: now), scope: scope, expectedVersion: nil)
         _ = try await book(vet, hoursFromNow: 26, reason: "recheck")
@@ -194,6 +201,10 @@ struct PracticeExportTests {
         second.documents = first.documents
         #expect(second == first)
 
+        // The visit record came along, still linked to its appointment and asking the patient back.
+        let visits = try await target.visits(scope: .system(fixture.a.id), patientID: rex.id)
+        #expect(visits.map(\.visit.chiefComplaint) == ["Limping on the left fore"])
+        #expect(visits.first?.visit.recall?.reason == "Recheck carpus")
         // Notes were sealed again with the target's key: they open there, and the record reads as before.
         let record = try await target.medicalRecord(scope: .system(fixture.a.id), patientID: rex.id).0
         #expect(record.notes.notes.map(\.subjective) == [Self.noteText])

@@ -43,7 +43,7 @@ struct PurgeTests {
         try await store.writer.read { db in
             var counts: [String: Int] = [:]
             for table in ["patient", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication", "vaccination", "document",
-                          "triage_queue_entry", "triage_assessment", "appointment"] {
+                          "triage_queue_entry", "triage_assessment", "appointment", "visit", "intake_ranking"] {
                 let column = table == "patient" ? "id" : "patient_id"
                 counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE \(column) = ?", arguments: [patientID.description])
             }
@@ -75,7 +75,11 @@ struct PurgeTests {
                                                    scope: scope, expectedVersion: nil).value
         }
         // Open, and still in the future after the eight years the tests wait.
-        _ = try await book(at: now.addingTimeInterval(9 * 365 * 86_400 + hoursFromNow * 3600))
+        let open = try await book(at: now.addingTimeInterval(9 * 365 * 86_400 + hoursFromNow * 3600))
+        _ = try await store.addVisit(Visit(patientID: patient.id, appointmentID: done.id.rawValue, occurredAt: done.time.start,
+                                           chiefComplaint: "Cough", followUpRequired: true,
+                                           followUpDate: RecordCalendar.date(fromISODay: RecordCalendar.isoDay(done.time.start.addingTimeInterval(14 * 86_400)))),
+                                     scope: scope)
         try await store.writer.write { db in
             let assessment = UUID().uuidString.lowercased()
             try db.execute(sql: """
@@ -86,6 +90,10 @@ struct PurgeTests {
                 INSERT INTO triage_queue_entry (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status, status_changed_at_ms)
                 VALUES (?, ?, ?, 3, 1795000000001, 1795000060002, 'done', 1795000060002)
                 """, arguments: [fixture.a.id.description, patient.id.description, assessment])
+            // The open appointment was booked from an intake that ranked the clinician.
+            try db.execute(sql: "INSERT INTO intake_ranking (id, practice_id, patient_id, ranking, created_at) VALUES (?, ?, ?, '[]', 'now')",
+                           arguments: [assessment, fixture.a.id.description, patient.id.description])
+            try db.execute(sql: "UPDATE appointment SET assessment_id = ?, triage_level = 3 WHERE id = ?", arguments: [assessment, open.id.description])
         }
         try await store.addRecordEntry(.note(ClinicalNote(patientID: patient.id, author: NoteAuthor(id: fixture.adminA.id, displayName: "A"),
                                                           createdAt: now, subjective: "s", objective: "o", assessment: "a", plan: "p")),

@@ -137,6 +137,26 @@ public struct AccountService: Sendable {
     }
 }
 
+extension AccountService {
+    /// Creates a practice and its first administrator in one transaction, after checking the
+    /// password policy; the password is hashed here and never stored or logged.
+    public func createPractice(_ profile: PracticeProfile, administratorEmail: String, administratorName: String, password: String,
+                               requestID: String) async throws -> (PracticeProfile, StaffAccount) {
+        var errors = FieldErrorCollector()
+        do { try profile.validate() } catch { error.errors.forEach { errors.add($0.field, $0.message) } }
+        do { try StaffAccount.validateNew(email: administratorEmail, displayName: administratorName) } catch {
+            error.errors.forEach { errors.add("administrator.\($0.field)", $0.message) }
+        }
+        do { try PasswordPolicy.validate(password, email: administratorEmail) } catch {
+            error.errors.forEach { errors.add("administrator.\($0.field)", $0.message) }
+        }
+        try errors.throwIfAny()
+        let hash = await hasher.hash(password)
+        return try await store.createPractice(profile, administrator: FirstAdministrator(email: administratorEmail, displayName: administratorName,
+                                                                                         passwordHash: hash), requestID: requestID)
+    }
+}
+
 extension FieldErrorCollector {
     init(_ errors: [FieldError]) {
         self.init()

@@ -4,8 +4,8 @@ import SharedKernel
 /// Checks a value against a JSON Schema of the OpenAPI document — the keywords the document
 /// uses: `$ref`, `allOf`/`anyOf`/`oneOf`, `type` (with `null` for optional values), `enum`,
 /// `const`, numeric bounds, string lengths, `pattern`, `format` (`uuid`, `date`,
-/// `date-time`), array sizes and `uniqueItems`, `required`, `properties` and
-/// `additionalProperties`. Every failure names the value's path (`requests[2].duration`).
+/// `date-time`), array sizes and `uniqueItems`, `required`, `properties`, `minProperties`,
+/// `maxProperties` and `additionalProperties`. Every failure names the value's path (`requests[2].duration`).
 ///
 /// A property marked `x-confirmation: true` (the `"confirm": "purge"` of a purge) is the
 /// caller's deliberate consent to an irreversible action, not part of the request's shape:
@@ -158,6 +158,9 @@ struct SchemaValidator: Sendable {
             } else {
                 errors.add(join(path, key), "is required", shape: true)
             }
+        }
+        if let minimum = schema["minProperties"]?.number, Double(members.count) < minimum {
+            errors.add(name(path), "must have at least \(Self.format(minimum)) \(minimum == 1 ? "entry" : "entries")")
         }
         if let maximum = schema["maxProperties"]?.number, Double(members.count) > maximum {
             errors.add(name(path), "must have at most \(Self.format(maximum)) entries")

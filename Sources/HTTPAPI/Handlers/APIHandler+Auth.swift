@@ -43,8 +43,4 @@ extension APIHandler {
                                            sessionExpiresAt: caller.sessionExpiresAt))))
     }
 
-    func getPractice(_ input: Operations.GetPractice.Input) async throws -> Operations.GetPractice.Output {
-        let caller = try caller()
-        return .ok(.init(body: .json(.init(try await store.practice(scope: caller.scope)))))
-    }
 }

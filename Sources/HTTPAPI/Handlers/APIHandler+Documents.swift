@@ -50,8 +50,10 @@ extension APIHandler {
         guard case .json(let body) = input.body, body.confirm == .purge else {
             throw ValidationError(field: "confirm", message: #"is required to confirm this action ("purge")"#)
         }
-        let summary = try await store.purgeArchivedPatients(scope: caller.scope,
-                                                            retentionYears: input.query.retentionYears ?? RetentionPeriod.standard.years)
+        // Without a period in the request, the practice's own retention setting applies.
+        var retention = input.query.retentionYears
+        if retention == nil { retention = try await store.practice(scope: caller.scope).retentionYears }
+        let summary = try await store.purgeArchivedPatients(scope: caller.scope, retentionYears: retention ?? RetentionPeriod.standard.years)
         return .ok(.init(body: .json(.init(purged: summary.patients, retentionYears: summary.retention.years, appointments: summary.appointments,
                                            futureAppointments: summary.futureAppointments, assessments: summary.assessments,
                                            documents: summary.documents))))

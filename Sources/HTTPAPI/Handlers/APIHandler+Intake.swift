@@ -49,22 +49,32 @@ extension APIHandler {
         let result = TriageEngine(clock: store.clock).evaluate(triageCase, arrival: now,
                                                               context: TriageContext(chronicConditionCount: record.activeProblems.count))
         let emergency = result.level <= .orange
-        let (stored, _) = try await store.recordAssessment(scope: caller.scope, patientID: patientID.rawValue, caseJSON: caseJSON, result: result,
-                                                                arrival: now, admitToQueue: emergency)
-
         let specialties = result.specialties.map(\.specialty)
         let (match, snapshot) = try await scheduling.match(scope: caller.scope, specialties: specialties, species: triageCase.species,
                                                            // Red's wait is zero: "now" means within one booking grid step.
                                                            complexity: result.complexity.score, maxWaitMinutes: max(result.level.maxWaitMinutes, 5),
                                                            patientID: patientID.rawValue)
+        let type = emergency ? nil : intakeType(body.appointmentTypeId, specialties: specialties, types: snapshot.types)
+        // The ranking is kept with the assessment, so a booking made from this intake records
+        // what it was booked on.
+        let ranking = IntakeRanking(appointmentTypeID: type?.id, ranked: match.ranked.map {
+            RankedCandidate(clinicianID: $0.clinicianID.rawValue, score: $0.score,
+                            reasons: $0.parts.map { BookingReason(factor: $0.factor.rawValue, contribution: $0.contribution, detail: $0.detail) })
+        })
+        // The board's change is written to the practice's event log in the same transaction.
+        let (stored, _) = try await store.recordAssessment(scope: caller.scope, patientID: patientID.rawValue, caseJSON: caseJSON, result: result,
+                                                           arrival: now, admitToQueue: emergency, intakeRanking: ranking)
+
         var output = Components.Schemas.IntakeResponse(
             patientId: patientID.description, assessmentId: stored.id.description, triage: try Self.wireResult(result), emergency: emergency,
             clinicians: match.ranked.map(Components.Schemas.RankedClinician.init), offeredSlots: [])
+        let notOffered = specialties.filter { !snapshot.practice.offers($0) }
+        if !notOffered.isEmpty { output.servicesNotOffered = notOffered.map(\.rawValue) }
         if emergency {
             // The on-duty emergency clinician: the best-ranked emergency specialist working now, else the best-ranked working now.
             let working = { (candidate: ClinicianMatch) -> Bool in
-                guard let availability = snapshot.availabilities[candidate.clinicianID]?.value else { return false }
-                return availability.windows(overlapping: TimeRange(start: now, end: now.addingTimeInterval(60))!, timeZone: snapshot.timeZone).contains { $0.contains(now) }
+                guard let minute = TimeRange(start: now, end: now.addingTimeInterval(60)) else { return false }
+                return snapshot.workingWindows(candidate.clinicianID, overlapping: minute).contains { $0.contains(now) }
             }
             let isEmergencySpecialist = { (candidate: ClinicianMatch) in
                 snapshot.clinicians.first { $0.id == candidate.clinicianID }?.expertise.contains { $0.specialty == .emergencyCriticalCare } ?? false
@@ -73,13 +83,18 @@ extension APIHandler {
             output.onDutyClinician = onDuty.map(Components.Schemas.RankedClinician.init)
             return .ok(.init(body: .json(output)))
         }
-        guard let type = intakeType(body.appointmentTypeId, specialties: specialties, types: snapshot.types) else {
+        guard let type else { return .ok(.init(body: .json(output))) }
+        let minutes = try await scheduling.predictedMinutes(scope: caller.scope, type: type, species: triageCase.species, clinicianID: nil)
+        guard let window = TimeRange(start: now, end: now.addingTimeInterval(Double(max(result.level.maxWaitMinutes, 5)) * 60)) else {
             return .ok(.init(body: .json(output)))
         }
-        let minutes = try await scheduling.predictedMinutes(scope: caller.scope, type: type, species: triageCase.species, clinicianID: nil)
-        let window = TimeRange(start: now, end: now.addingTimeInterval(Double(result.level.maxWaitMinutes) * 60))!
         var offered: [FreeSlot] = []
-        for candidate in match.ranked where offered.count < 5 {
+        // Clinicians who prefer this kind of appointment are offered first, each group in rank order.
+        let prefers = { (candidate: ClinicianMatch) in
+            snapshot.clinicians.first { $0.id == candidate.clinicianID }?.preferences.prefers(appointmentTypeID: type.id.rawValue) ?? false
+        }
+        let candidates = match.ranked.filter(prefers) + match.ranked.filter { !prefers($0) }
+        for candidate in candidates where offered.count < 5 {
             var query = SlotQuery(range: window, appointmentType: type, durationMinutes: minutes, clinicianID: candidate.clinicianID.rawValue)
             query.limit = 2
             offered += try snapshot.finder.slots(for: query).filter { $0.start >= now }

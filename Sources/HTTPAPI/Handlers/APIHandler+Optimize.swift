@@ -98,8 +98,14 @@ extension APIHandler {
         guard snapshot.clinician(absent) != nil else { throw DomainError.notFound(resource: "clinician") }
         let now = store.clock.now()
         let maxDelay = body.maxDelayMinutes ?? 60
-        // Only appointments still merely booked can move; the rest of the day stays fixed.
-        let movable = snapshot.appointments.filter { $0.status == .booked && $0.time.start >= max(now, dayRange.start) && $0.time.start < dayRange.end }
+        // Only appointments still merely booked can move; the rest of the day stays fixed. One
+        // that a closure added after it was booked now covers cannot stay where it is nor move
+        // within the day's open time: it is reported for re-planning on another day.
+        let open = snapshot.appointments.filter { $0.status == .booked && $0.time.start >= max(now, dayRange.start) && $0.time.start < dayRange.end }
+        let closures = snapshot.practice.closures
+        let inClosure = { (appointment: Appointment) in !closures.closedIntervals(overlapping: appointment.time, timeZone: snapshot.timeZone).isEmpty }
+        let movable = open.filter { !inClosure($0) }
+        let closedIn = open.filter { inClosure($0) && $0.clinicianID == absent }
         let origin = dayRange.start
         let minute = { (date: Date) in Int((date.timeIntervalSince(origin) / 60).rounded(.down)) }
         let nowMinute = (max(minute(now), 0) + 4) / 5 * 5
@@ -143,6 +149,8 @@ extension APIHandler {
         }
         try await auditRead(caller, action: "schedule.replan", resourceType: "clinician", resourceID: UUIDText.lowercase(absent),
                             detail: "date=\(body.date) moved=\(moved.count) apply=\(body.apply == true)")
-        return .ok(.init(body: .json(.init(moved: moved, unplaced: result.unplaced.map { .init(appointmentId: $0.assignment.requestID, reason: $0.reason.rawValue) }))))
+        let unplaced = result.unplaced.map { Components.Schemas.ReplanResponse.UnplacedPayloadPayload(appointmentId: $0.assignment.requestID, reason: $0.reason.rawValue) }
+            + closedIn.map { .init(appointmentId: $0.id.description, reason: "practice_closed") }
+        return .ok(.init(body: .json(.init(moved: moved, unplaced: unplaced))))
     }
 }

@@ -11,11 +11,6 @@ extension APIHandler {
 
     // MARK: - Clinicians and availability
 
-    func listSpecialists(_ input: Operations.ListSpecialists.Input) async throws -> Operations.ListSpecialists.Output {
-        let caller = try await authorize(.readRecords, action: "clinician.list", resourceType: "clinician")
-        return .ok(.init(body: .json(.init(items: try await store.clinicians(scope: caller.scope).map(Components.Schemas.Specialist.init)))))
-    }
-
     func getAvailability(_ input: Operations.GetAvailability.Input) async throws -> Operations.GetAvailability.Output {
         let caller = try await authorize(.readRecords, action: "clinician.availability.read", resourceType: "clinician", resourceID: input.path.clinicianId)
         let id: Identifier<Clinician> = try Self.identifier(input.path.clinicianId, resource: "clinician")
@@ -79,7 +74,8 @@ extension APIHandler {
     func createRoom(_ input: Operations.CreateRoom.Input) async throws -> Operations.CreateRoom.Output {
         let caller = try await authorize(.manageSchedule, action: "room.create", resourceType: "room")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
-        let room = try await store.createRoom(Room(name: body.name, type: RoomType(rawValue: body._type.rawValue)!), scope: caller.scope)
+        guard let roomType = RoomType(rawValue: body._type.rawValue) else { throw ValidationError(field: "type", message: "is not a room type") }
+        let room = try await store.createRoom(Room(name: body.name, type: roomType), scope: caller.scope)
         return .created(.init(body: .json(.init(room))))
     }
 
@@ -92,11 +88,17 @@ extension APIHandler {
         let caller = try await authorize(.manageSchedule, action: "appointment_type.create", resourceType: "appointment_type")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         var specialty: Specialty?
+        let practice = try await store.practice(scope: caller.scope)
         if let text = body.requiredSpecialty {
             specialty = Specialty(rawValue: text)
-            if specialty == nil { throw ValidationError(field: "requiredSpecialty", message: "'\(text)' is not a specialty") }
+            guard let specialty else { throw ValidationError(field: "requiredSpecialty", message: "'\(text)' is not a specialty") }
+            guard practice.offers(specialty) else {
+                throw ValidationError(field: "requiredSpecialty", message: "is not among the services the practice offers (its settings list them)")
+            }
         }
-        let type = AppointmentType(name: body.name, defaultDurationMinutes: body.defaultDurationMinutes, bufferAfterMinutes: body.bufferAfterMinutes ?? 0,
+        // A type that states no buffer gets the practice's default.
+        let type = AppointmentType(name: body.name, defaultDurationMinutes: body.defaultDurationMinutes,
+                                   bufferAfterMinutes: body.bufferAfterMinutes ?? practice.defaultBufferMinutes,
                                    requiredSpecialty: specialty, requiredRoomType: body.requiredRoomType.flatMap { RoomType(rawValue: $0.rawValue) },
                                    fee: Money(minorUnits: body.feeMinorUnits ?? 0, currency: body.currency ?? "GBP"))
         return .created(.init(body: .json(.init(try await store.createAppointmentType(type, scope: caller.scope)))))
@@ -141,18 +143,49 @@ extension APIHandler {
         var errors = FieldErrorCollector()
         let patient = UUIDText.parse(body.patientId), clinician = UUIDText.parse(body.clinicianId)
         let type = Identifier<AppointmentType>(uuidString: body.appointmentTypeId)
+        let assessment = body.assessmentId.flatMap(UUIDText.parse)
         if patient == nil { errors.add("patientId", "must be a UUID") }
         if clinician == nil { errors.add("clinicianId", "must be a UUID") }
         if type == nil { errors.add("appointmentTypeId", "must be a UUID") }
+        if body.assessmentId != nil, assessment == nil { errors.add("assessmentId", "must be a UUID") }
         try errors.throwIfAny()
+        guard let patient, let clinician, let type else { throw ValidationError(field: "body", message: "names no patient, clinician or type") }
         do {
-            let stored = try await scheduling.book(scope: caller.scope, patientID: patient!, clinicianID: clinician!, typeID: type!, start: body.start,
-                                                   durationMinutes: body.durationMinutes, reason: body.reason,
+            let stored = try await scheduling.book(scope: caller.scope, patientID: patient, clinicianID: clinician, typeID: type, start: body.start,
+                                                   durationMinutes: body.durationMinutes, reason: body.reason, staffNotes: body.staffNotes,
+                                                   assessmentID: assessment,
                                                    idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body))
-            return .created(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(stored))))
+            let details = try await store.appointmentDetails(scope: caller.scope, id: stored.value.id)
+            return .created(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(details))))
         } catch let unavailable as SlotUnavailable {
             return .conflict(.init(body: .applicationProblemJson(.init(unavailable))))
         }
+    }
+
+    func getAppointment(_ input: Operations.GetAppointment.Input) async throws -> Operations.GetAppointment.Output {
+        let caller = try await authorize(.book, action: "appointment.read", resourceType: "appointment", resourceID: input.path.appointmentId)
+        let details = try await store.appointmentDetails(scope: caller.scope, id: try Self.identifier(input.path.appointmentId, resource: "appointment"))
+        try await auditRead(caller, action: "appointment.read", resourceType: "appointment", resourceID: details.appointment.value.id.description)
+        return .ok(.init(headers: .init(eTag: Self.etag(details.appointment.version)), body: .json(.init(details))))
+    }
+
+    func updateAppointment(_ input: Operations.UpdateAppointment.Input) async throws -> Operations.UpdateAppointment.Output {
+        let caller = try await authorize(.book, action: "appointment.notes.update", resourceType: "appointment", resourceID: input.path.appointmentId)
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        let details = try await store.updateAppointmentNotes(scope: caller.scope, id: try Self.identifier(input.path.appointmentId, resource: "appointment"),
+                                                             reason: body.reason, staffNotes: body.staffNotes,
+                                                             expectedVersion: try Self.expectedVersion(input.headers.ifMatch))
+        return .ok(.init(headers: .init(eTag: Self.etag(details.appointment.version)), body: .json(.init(details))))
+    }
+
+    func listPatientAppointments(_ input: Operations.ListPatientAppointments.Input) async throws -> Operations.ListPatientAppointments.Output {
+        let caller = try await authorize(.readRecords, action: "patient.appointments.read", resourceType: "patient", resourceID: input.path.patientId)
+        guard let patientID = UUIDText.parse(input.path.patientId) else { throw DomainError.notFound(resource: "patient") }
+        let result = try await store.patientAppointments(scope: caller.scope, patientID: patientID, limit: try Self.pageLimit(input.query.limit),
+                                                         before: input.query.cursor)
+        return .ok(.init(body: .json(.init(items: result.page.items.map(Components.Schemas.Appointment.init), nextCursor: result.page.nextCursor,
+                                           lastSeen: result.lastSeen.map { Components.Schemas.Appointment($0) },
+                                           next: result.next.map { Components.Schemas.Appointment($0) }))))
     }
 
     func transitionAppointment(_ input: Operations.TransitionAppointment.Input) async throws -> Operations.TransitionAppointment.Output {

@@ -66,6 +66,7 @@ extension Components.Schemas.Patient {
                           status: .init(rawValue: patient.status.rawValue), alerts: patient.alerts, ownerId: patient.ownerID.description,
                           coOwnerId: patient.coOwnerID?.description),
             value2: .init(id: patient.id.description, medicalRecordNumber: patient.medicalRecordNumber ?? "", age: patient.age(now: now)?.description,
-                          version: stored.version))
+                          version: stored.version, breedInCatalogue: patient.breedIsCatalogued,
+                          warnings: patient.plausibilityWarnings(now: now).map { .init(field: $0.field, message: $0.message) }))
     }
 }

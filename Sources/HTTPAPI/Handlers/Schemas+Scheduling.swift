@@ -7,11 +7,47 @@ import StorageSQLite
 // Conversions between scheduling values and the generated wire types.
 
 extension Components.Schemas.Specialist {
-    init(_ clinician: Clinician) {
+    init(_ clinician: Clinician, version: Int? = nil) {
         self.init(id: clinician.id.description, displayName: clinician.displayName, credentials: clinician.credentials,
                   expertise: clinician.expertise.map { .init(specialty: $0.specialty.rawValue, proficiency: $0.proficiency, years: $0.years) },
                   species: clinician.species.map(\.rawValue).sorted(), maxAppointmentsPerDay: clinician.maxAppointmentsPerDay,
-                  complexityCeiling: clinician.complexityCeiling)
+                  complexityCeiling: clinician.complexityCeiling, userId: clinician.userID?.description,
+                  preferences: Components.Schemas.CaseloadPreferences(clinician.preferences), retiredAt: clinician.retiredAt, version: version)
+    }
+
+    init(_ stored: Versioned<Clinician>) { self.init(stored.value, version: stored.version) }
+}
+
+extension Components.Schemas.CaseloadPreferences {
+    init(_ preferences: CaseloadPreferences) {
+        self.init(preferredAppointmentTypeIds: preferences.preferredAppointmentTypeIDs.map(UUIDText.lowercase),
+                  maxConsecutiveSurgeryMinutes: preferences.maxConsecutiveSurgeryMinutes)
+    }
+}
+
+extension CaseloadPreferences {
+    /// The wire form; every id must be a UUID (named by index otherwise).
+    init(wire: Components.Schemas.CaseloadPreferences, field: String) throws {
+        var errors = FieldErrorCollector()
+        let ids = (wire.preferredAppointmentTypeIds ?? []).enumerated().compactMap { index, text -> UUID? in
+            guard let id = UUIDText.parse(text) else { errors.add("\(field).preferredAppointmentTypeIds[\(index)]", "must be a UUID"); return nil }
+            return id
+        }
+        try errors.throwIfAny()
+        self.init(preferredAppointmentTypeIDs: ids, maxConsecutiveSurgeryMinutes: wire.maxConsecutiveSurgeryMinutes)
+    }
+}
+
+extension Expertise {
+    /// The wire form's entries; an unknown specialty is named by index.
+    static func list(wire: [Components.Schemas.ExpertiseInput], errors: inout FieldErrorCollector) -> [Expertise] {
+        wire.enumerated().compactMap { index, item in
+            guard let specialty = Specialty(rawValue: item.specialty) else {
+                errors.add("expertise[\(index)].specialty", "'\(item.specialty)' is not a specialty")
+                return nil
+            }
+            return Expertise(specialty: specialty, proficiency: item.proficiency, years: item.years)
+        }
     }
 }
 
@@ -73,6 +109,24 @@ extension Components.Schemas.Appointment {
                   roomId: appointment.roomID?.description, start: appointment.time.start, end: appointment.time.end,
                   bufferAfterMinutes: appointment.bufferAfterMinutes, status: .init(rawValue: appointment.status.rawValue)!,
                   actualMinutes: appointment.actualMinutes, cancellationReason: appointment.cancellationReason, version: stored.version)
+    }
+
+    init(_ details: AppointmentDetails) {
+        self.init(details.appointment)
+        reason = details.reason
+        staffNotes = details.staffNotes
+        intake = details.basis.map(Components.Schemas.BookingBasis.init)
+        visitId = details.visitID
+    }
+}
+
+extension Components.Schemas.BookingBasis {
+    init(_ basis: BookingBasis) {
+        let colours = ["red", "orange", "yellow", "green", "blue"]
+        self.init(assessmentId: UUIDText.lowercase(basis.assessmentID), level: basis.triageLevel,
+                  colour: (1...5).contains(basis.triageLevel) ? colours[basis.triageLevel - 1] : "unknown",
+                  rankedPosition: basis.rankedPosition, score: basis.score,
+                  reasons: basis.reasons.map { .init(factor: $0.factor, contribution: $0.contribution, detail: $0.detail) })
     }
 }
 

@@ -44,7 +44,7 @@ struct PracticeProblem: Sendable {
 
         let shifts = snapshot.clinicians.map { clinician -> [MinuteInterval] in
             guard clinician.id.rawValue != excludingClinician else { return [] }
-            return (snapshot.availabilities[clinician.id]?.value.windows(overlapping: horizon, timeZone: snapshot.timeZone) ?? [])
+            return snapshot.workingWindows(clinician.id, overlapping: horizon)
                 .map { MinuteInterval(start: toMinute($0.start), end: toMinute($0.end)) }
         }
         let capacity = shifts.map { $0.reduce(0) { $0 + $1.end - $1.start } }

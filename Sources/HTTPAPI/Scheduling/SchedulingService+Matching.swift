@@ -32,7 +32,9 @@ extension SchedulingService {
             let earliest = try snapshot.finder.slots(for: query).first?.start
             let booked = snapshot.appointments.filter { $0.clinicianID == clinician.id.rawValue && $0.status.holdsTime && $0.time.overlaps(today) }
                 .reduce(0) { $0 + $1.durationMinutes }
-            let capacity = localToday.flatMap { snapshot.availabilities[clinician.id]?.value.capacityMinutes(on: $0, timeZone: snapshot.timeZone) } ?? 0
+            let capacity = localToday.flatMap {
+                snapshot.availabilities[clinician.id]?.value.capacityMinutes(on: $0, timeZone: snapshot.timeZone, closures: snapshot.practice.closures)
+            } ?? 0
             return MatchCandidate(clinician: clinician, earliestStart: earliest, bookedMinutes: booked, capacityMinutes: capacity)
         }
         let matchCase = MatchCase(specialties: specialties, species: species, complexity: complexity, maxWaitMinutes: maxWaitMinutes,
@@ -47,6 +49,7 @@ extension LocalDate {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        return LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)
+        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+        return LocalDate(year: year, month: month, day: day)
     }
 }

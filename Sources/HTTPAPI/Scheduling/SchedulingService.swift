@@ -34,13 +34,23 @@ struct SchedulingService: Sendable {
 
         func clinician(_ id: UUID) -> Clinician? { clinicians.first { $0.id.rawValue == id } }
 
+        /// When `id` can be booked during `range`: their availability in the practice's zone with
+        /// the practice's closures taken out. Every consumer (free slots, matching, intake,
+        /// optimize, re-plan) reads working time through here or through the finder, which
+        /// applies the same closures.
+        func workingWindows(_ id: Identifier<Clinician>, overlapping range: TimeRange) -> [TimeRange] {
+            availabilities[id]?.value.windows(overlapping: range, timeZone: timeZone, closures: practice.closures) ?? []
+        }
+
         /// Prepares the clinicians' working windows over `range` and the free-slot finder.
         init(data: SchedulingData, range: TimeRange) throws {
             guard let zone = TimeZone(identifier: data.practice.timeZone) else { throw ValidationError(field: "timeZone", message: "unknown") }
             let timetables = data.clinicians.map { clinician in
                 ClinicianTimetable(clinicianID: clinician.id.rawValue, specialties: Set(clinician.expertise.map(\.specialty)),
-                                   working: data.availabilities[clinician.id]?.value.windows(overlapping: range, timeZone: zone) ?? [],
-                                   maxAppointmentsPerDay: clinician.maxAppointmentsPerDay)
+                                   working: data.availabilities[clinician.id]?.value.windows(overlapping: range, timeZone: zone,
+                                                                                            closures: data.practice.closures) ?? [],
+                                   maxAppointmentsPerDay: clinician.maxAppointmentsPerDay,
+                                   maxConsecutiveSurgeryMinutes: clinician.preferences.maxConsecutiveSurgeryMinutes)
             }
             (practice, clinicians, availabilities, types, rooms, appointments) =
                 (data.practice, data.clinicians, data.availabilities, data.types, data.rooms, data.appointments)
@@ -92,7 +102,8 @@ struct SchedulingService: Sendable {
     /// store's triggers refuse anything that would still overlap. A refusal becomes
     /// ``SlotUnavailable`` with the nearest alternatives.
     func book(scope: AccessScope, patientID: UUID, clinicianID: UUID, typeID: Identifier<AppointmentType>, start: Date,
-              durationMinutes: Int?, reason: String?, idempotencyKey: IdempotencyKey?) async throws -> Versioned<Appointment> {
+              durationMinutes: Int?, reason: String?, staffNotes: String? = nil, assessmentID: UUID? = nil,
+              idempotencyKey: IdempotencyKey?) async throws -> Versioned<Appointment> {
         let now = store.clock.now()
         var predicted: Int?
         if durationMinutes == nil, let type = try await store.appointmentType(scope: scope, id: typeID) {
@@ -103,7 +114,8 @@ struct SchedulingService: Sendable {
         let practiceID = scope.practiceID
         do {
             let (stored, _) = try await store.bookAppointment(
-                scope: scope, patientID: patientID, clinicianID: clinicianID, appointmentTypeID: typeID, reason: reason, idempotencyKey: idempotencyKey,
+                scope: scope, patientID: patientID, clinicianID: clinicianID, appointmentTypeID: typeID, reason: reason, staffNotes: staffNotes,
+                assessmentID: assessmentID, idempotencyKey: idempotencyKey,
                 reads: { practice, type in
                     let occupiedMinutes = (minutes ?? type?.defaultDurationMinutes ?? 0) + (type?.bufferAfterMinutes ?? 0)
                     return BookingReads(clinicianPeriod: try Self.bookingDay(of: start, practice: practice),
@@ -158,6 +170,9 @@ struct SchedulingService: Sendable {
         let query = SlotQuery(range: day, appointmentType: type, durationMinutes: minutes, clinicianID: clinicianID)
         var appointment = try Appointment.book(practiceID: practiceID, patientID: patientID, clinicianID: clinicianID, type: type,
                                                start: start, durationMinutes: minutes, now: now).current
+        if let closure = data.practice.closures.closure(overlapping: appointment.time, timeZone: snapshot.timeZone) {
+            throw BookingRefusal(detail: "The practice is closed at that time (\(closure.reason)).", conflictingTime: nil)
+        }
         guard try snapshot.finder.isFree(start, for: query) else {
             let blocking = snapshot.appointments.first {
                 $0.clinicianID == clinicianID && $0.status.holdsTime && $0.occupiedTime.overlaps(appointment.time)
@@ -194,8 +209,10 @@ struct SchedulingService: Sendable {
                                   specialty: type?.requiredSpecialty, roomType: type?.requiredRoomType, clinicianID: clinicianID)
             query.excludingAppointmentID = id
             guard try snapshot.finder.isFree(time.start, for: query) else {
+                let closure = snapshot.practice.closures.closure(overlapping: time, timeZone: snapshot.timeZone)
                 throw try Self.unavailable(snapshot: snapshot, start: time.start, query: query, clinicianID: clinicianID, now: now,
-                                           detail: "The clinician is not free at the new time.")
+                                           detail: closure.map { "The practice is closed at the new time (\($0.reason))." }
+                                               ?? "The clinician is not free at the new time.")
             }
         }
         do {

@@ -19,9 +19,11 @@ public enum AppointmentEventKind {
     public static let completed = "appointment.completed"
     /// The patient did not come.
     public static let noShow = "appointment.no_show"
+    /// The booking reason or staff notes changed (the event never carries the text).
+    public static let notesChanged = "appointment.notes_changed"
 
     /// Every kind, for subscribers and documentation.
-    public static let all = [booked, moved, cancelled, checkedIn, started, completed, noShow]
+    public static let all = [booked, moved, cancelled, checkedIn, started, completed, noShow, notesChanged]
 }
 
 extension AppointmentDecision {

@@ -18,14 +18,19 @@ public struct ClinicianTimetable: Hashable, Codable, Sendable {
     public var unavailable: [TimeRange]
     /// Most appointments in one local day; `nil` for no limit.
     public var maxAppointmentsPerDay: Int?
+    /// Longest run of back-to-back surgery (appointments in a surgery room, each starting
+    /// before the previous one's buffer has run out), from the first start to the last end, in
+    /// minutes; `nil` for no limit. A surgery that would make a run longer is not offered.
+    public var maxConsecutiveSurgeryMinutes: Int?
 
     /// Creates a timetable.
     public init(clinicianID: UUID, specialties: Set<Specialty>, working: [TimeRange], unavailable: [TimeRange] = [],
-                maxAppointmentsPerDay: Int? = nil) {
+                maxAppointmentsPerDay: Int? = nil, maxConsecutiveSurgeryMinutes: Int? = nil) {
         self.clinicianID = clinicianID
         self.specialties = specialties
         self.working = working
         self.unavailable = unavailable
         self.maxAppointmentsPerDay = maxAppointmentsPerDay
+        self.maxConsecutiveSurgeryMinutes = maxConsecutiveSurgeryMinutes
     }
 }

@@ -6,19 +6,24 @@ import SharedKernel
 ///
 /// A slot `[s, s + duration)` is offered for a clinician when
 /// - it lies inside one of the practice's opening intervals (resolved per local day in the
-///   practice's zone, so daylight-saving changes move the instants, not the wall times) and
-///   inside the clinician's working time, clear of their `unavailable` time;
+///   practice's zone, so daylight-saving changes move the instants, not the wall times), outside
+///   every practice closure (``PracticeClosure``, resolved the same way) and inside the
+///   clinician's working time, clear of their `unavailable` time;
 /// - `[s, s + duration + buffer)` overlaps no appointment of the clinician that holds time,
 ///   each counted with its own buffer (the new appointment's buffer may run past closing:
 ///   it is for notes and cleaning, not for the client);
 /// - when a room type is needed, fewer rooms of that type than exist are in use at every
 ///   instant of `[s, s + duration + buffer)`;
 /// - the clinician's appointment limit for that local day is not yet reached;
-/// - `s` is a multiple of the grid after local midnight and lies in the query's range.
+/// - for a surgery, the clinician's run of back-to-back surgery stays within their limit;
+/// - `s` is a multiple of the grid (the query's, else the practice's) after local midnight and
+///   lies in the query's range.
 public struct FreeSlotFinder: Sendable {
     /// The practice's calendar.
     public let calendar: PracticeCalendar
     let openingHours: [OpeningHours]
+    let closures: [PracticeClosure]
+    let gridMinutes: Int
     let roomCapacity: [RoomType: Int]
     let timetables: [PreparedTimetable]
     let bookingsByClinician: [UUID: [PreparedBooking]]
@@ -31,9 +36,15 @@ public struct FreeSlotFinder: Sendable {
     public init(practice: PracticeProfile, rooms: [Room], timetables: [ClinicianTimetable], appointments: [Appointment]) throws(ValidationError) {
         var errors = FieldErrorCollector()
         OpeningHours.validateMinutes(practice.openingHours, into: &errors)
+        // A grid that does not divide the hour would leave slots off round times (and zero none at all).
+        if !(1...60).contains(practice.slotGridMinutes) || 60 % practice.slotGridMinutes != 0 {
+            errors.add("slotGridMinutes", "must divide 60 (5, 10, 15, 20, 30 or 60)")
+        }
         try errors.throwIfAny()
         calendar = try PracticeCalendar(timeZoneIdentifier: practice.timeZone)
         openingHours = practice.openingHours
+        closures = practice.closures
+        gridMinutes = practice.slotGridMinutes
         roomCapacity = Room.capacity(of: rooms)
         // Deterministic order: slots at the same instant are listed by clinician identifier.
         self.timetables = timetables
@@ -48,14 +59,18 @@ public struct FreeSlotFinder: Sendable {
     public func slots(for query: SlotQuery) throws(ValidationError) -> [FreeSlot] {
         try query.validate()
         let duration = Int64(query.durationMinutes * 60), buffer = Int64(query.bufferAfterMinutes * 60)
-        let grid = Int64(query.gridMinutes * 60)
+        let grid = Int64((query.gridMinutes ?? gridMinutes) * 60)
         let excluded = query.excludingAppointmentID
 
         // Per-day work with Foundation happens here, once per query, never per clinician.
         let days = calendar.days(overlapping: query.range)
         let dayStarts = days.map { Int64($0.start.timeIntervalSince1970.rounded(.down)) }
         let dayEnds = days.map { Int64($0.end.timeIntervalSince1970.rounded(.down)) }
-        let open = days.flatMap { calendar.openIntervals(openingHours, on: $0) }.map(SecondRange.inner)
+        var openIntervals = days.flatMap { calendar.openIntervals(openingHours, on: $0) }
+        if !closures.isEmpty, let first = days.first, let last = days.last, let span = TimeRange(start: first.start, end: last.end) {
+            openIntervals = TimeRange.subtracting(closures.closedIntervals(overlapping: span, timeZone: calendar.timeZone), from: openIntervals)
+        }
+        let open = openIntervals.map(SecondRange.inner)
         let requested = [SecondRange.inner(query.range)]
 
         var roomForbidden: [SecondRange] = []
@@ -86,6 +101,8 @@ public struct FreeSlotFinder: Sendable {
                 forbidden += Self.fullDays(bookings, limit: limit, dayStarts: dayStarts, dayEnds: dayEnds)
             }
             let allowed = SecondRange.subtract(roomForbidden, from: SecondRange.subtract(SecondRange.normalized(forbidden), from: starts))
+            let surgeryRuns = query.roomType == .surgery && timetable.maxConsecutiveSurgeryMinutes != nil
+                ? Self.surgeryRuns(bookings.filter { $0.roomType == .surgery }) : []
 
             for range in allowed {
                 let day = SecondRange.lastIndex(in: dayStarts, notAfter: range.start)
@@ -93,6 +110,11 @@ public struct FreeSlotFinder: Sendable {
                 let steps = (range.start - anchor + grid - 1) / grid
                 var start = anchor + steps * grid
                 while start < range.end {
+                    if let cap = timetable.maxConsecutiveSurgeryMinutes, query.roomType == .surgery,
+                       Self.runLength(of: start, duration: duration, buffer: buffer, runs: surgeryRuns) > Int64(cap) * 60 {
+                        start += grid
+                        continue
+                    }
                     found.append((start, order, timetable.clinicianID))
                     start += grid
                 }
@@ -132,6 +154,33 @@ public struct FreeSlotFinder: Sendable {
         return result
     }
 
+    /// Runs of back-to-back surgery: `start` of the first, `end` of the last scheduled time, and
+    /// `occupiedEnd` (buffer included) of the last; an appointment starting before the run's
+    /// buffer has run out belongs to it.
+    static func surgeryRuns(_ bookings: [PreparedBooking]) -> [(start: Int64, end: Int64, occupiedEnd: Int64)] {
+        var runs: [(start: Int64, end: Int64, occupiedEnd: Int64)] = []
+        for booking in bookings.sorted(by: { $0.start < $1.start }) {
+            if let last = runs.last, booking.start <= last.occupiedEnd {
+                runs[runs.count - 1] = (last.start, max(last.end, booking.end), max(last.occupiedEnd, booking.occupied.end))
+            } else {
+                runs.append((booking.start, booking.end, booking.occupied.end))
+            }
+        }
+        return runs
+    }
+
+    /// Seconds from the first start to the last end of the surgery run a new surgery at `start`
+    /// would be part of.
+    static func runLength(of start: Int64, duration: Int64, buffer: Int64, runs: [(start: Int64, end: Int64, occupiedEnd: Int64)]) -> Int64 {
+        var first = start, last = start + duration
+        // Runs are disjoint and sorted; the new one joins those it touches (its buffer included).
+        for run in runs where run.start <= start + duration + buffer && start <= run.occupiedEnd {
+            first = min(first, run.start)
+            last = max(last, run.end)
+        }
+        return last - first
+    }
+
     /// Whole local days on which the clinician already has `limit` appointments.
     static func fullDays(_ bookings: [PreparedBooking], limit: Int, dayStarts: [Int64], dayEnds: [Int64]) -> [SecondRange] {
         var counts = [Int](repeating: 0, count: dayStarts.count)
@@ -153,6 +202,7 @@ struct PreparedTimetable: Sendable {
     let working: [SecondRange]
     let unavailable: [SecondRange]
     let maxAppointmentsPerDay: Int?
+    let maxConsecutiveSurgeryMinutes: Int?
 
     init(_ timetable: ClinicianTimetable) {
         clinicianID = timetable.clinicianID
@@ -161,6 +211,7 @@ struct PreparedTimetable: Sendable {
         working = SecondRange.normalized(timetable.working.map(SecondRange.inner))
         unavailable = SecondRange.normalized(timetable.unavailable.map(SecondRange.outer))
         maxAppointmentsPerDay = timetable.maxAppointmentsPerDay
+        maxConsecutiveSurgeryMinutes = timetable.maxConsecutiveSurgeryMinutes
     }
 }
 
@@ -171,6 +222,8 @@ struct PreparedBooking: Sendable {
     let roomType: RoomType?
     /// Scheduled start, for counting appointments per day.
     let start: Int64
+    /// Scheduled end (without the buffer).
+    let end: Int64
     /// Scheduled time plus buffer.
     let occupied: SecondRange
 
@@ -180,5 +233,6 @@ struct PreparedBooking: Sendable {
         roomType = appointment.roomType
         occupied = SecondRange.outer(appointment.occupiedTime)
         start = occupied.start
+        end = Int64(appointment.time.end.timeIntervalSince1970.rounded(.up))
     }
 }

@@ -17,7 +17,8 @@ public struct SlotQuery: Hashable, Codable, Sendable {
     public var clinicianID: UUID?
     /// Booking grid in minutes: starts fall on multiples of it after local midnight. Must
     /// divide 60, so daylight-saving shifts (whole hours) keep the grid on round wall times.
-    public var gridMinutes: Int
+    /// `nil` uses the practice's grid (``PracticeProfile/slotGridMinutes``).
+    public var gridMinutes: Int?
     /// An appointment to ignore as an obstacle (the one being rescheduled).
     public var excludingAppointmentID: Identifier<Appointment>?
     /// At most this many slots, earliest first.
@@ -25,7 +26,7 @@ public struct SlotQuery: Hashable, Codable, Sendable {
 
     /// Creates a query.
     public init(range: TimeRange, durationMinutes: Int, bufferAfterMinutes: Int = 0, specialty: Specialty? = nil,
-                roomType: RoomType? = nil, clinicianID: UUID? = nil, gridMinutes: Int = 5,
+                roomType: RoomType? = nil, clinicianID: UUID? = nil, gridMinutes: Int? = nil,
                 excludingAppointmentID: Identifier<Appointment>? = nil, limit: Int? = nil) {
         self.range = range
         self.durationMinutes = durationMinutes
@@ -41,7 +42,7 @@ public struct SlotQuery: Hashable, Codable, Sendable {
     /// Creates a query for an appointment type: its default duration (unless `durationMinutes`
     /// is given, e.g. a predicted one), buffer, specialty and room type.
     public init(range: TimeRange, appointmentType: AppointmentType, durationMinutes: Int? = nil, clinicianID: UUID? = nil,
-                gridMinutes: Int = 5, excludingAppointmentID: Identifier<Appointment>? = nil, limit: Int? = nil) {
+                gridMinutes: Int? = nil, excludingAppointmentID: Identifier<Appointment>? = nil, limit: Int? = nil) {
         self.init(range: range, durationMinutes: durationMinutes ?? appointmentType.defaultDurationMinutes,
                   bufferAfterMinutes: appointmentType.bufferAfterMinutes, specialty: appointmentType.requiredSpecialty,
                   roomType: appointmentType.requiredRoomType, clinicianID: clinicianID, gridMinutes: gridMinutes,
@@ -53,7 +54,7 @@ public struct SlotQuery: Hashable, Codable, Sendable {
         var errors = FieldErrorCollector()
         if !(1...720).contains(durationMinutes) { errors.add("durationMinutes", "must be 1 to 720 minutes") }
         if !(0...240).contains(bufferAfterMinutes) { errors.add("bufferAfterMinutes", "must be 0 to 240 minutes") }
-        if !(1...60).contains(gridMinutes) || 60 % gridMinutes != 0 { errors.add("gridMinutes", "must divide 60 (1, 5, 10, 15, 30 …)") }
+        if let gridMinutes, !(1...60).contains(gridMinutes) || 60 % gridMinutes != 0 { errors.add("gridMinutes", "must divide 60 (1, 5, 10, 15, 30 …)") }
         if let limit, limit < 1 { errors.add("limit", "must be at least 1") }
         // A bound that keeps one request from asking for years of slots.
         if range.duration > 62 * 86_400 { errors.add("range", "must span at most 62 days") }

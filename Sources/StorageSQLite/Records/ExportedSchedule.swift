@@ -57,4 +57,8 @@ public struct ExportedAppointment: Codable, Hashable, Sendable {
     public var bookedAt: Date
     /// Its version (the `ETag` clients hold).
     public var version: Int
+    /// Notes for colleagues; absent in older exports.
+    public var staffNotes: String? = nil
+    /// For a booking made from an intake, what it was booked on; absent in older exports.
+    public var intake: BookingBasis? = nil
 }

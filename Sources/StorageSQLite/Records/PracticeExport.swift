@@ -128,6 +128,8 @@ public struct ExportedPatient: Codable, Hashable, Sendable {
     /// When, and by whom, each weight, problem, allergy, medication and vaccination was
     /// entered, by entry id: the domain values do not carry it, the record's history does.
     public var entered: [String: EntryStamp]
+    /// Visit records, oldest first; absent in exports written before visits were recorded.
+    public var visits: [Visit]?
 
     /// The patient's medical record.
     public var medicalRecord: MedicalRecord {
@@ -136,7 +138,8 @@ public struct ExportedPatient: Codable, Hashable, Sendable {
     }
 
     /// Creates an exported patient from a record and its entry stamps.
-    public init(record: MedicalRecord, archivedAt: Date?, entered: [String: EntryStamp]) {
+    public init(record: MedicalRecord, archivedAt: Date?, entered: [String: EntryStamp], visits: [Visit]? = nil) {
+        self.visits = visits
         self.patient = record.patient
         self.archivedAt = archivedAt
         self.weights = record.weights.measurements

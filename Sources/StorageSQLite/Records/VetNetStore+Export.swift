@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Scheduling
 import PatientRecords
 import SharedKernel
 
@@ -44,13 +45,18 @@ extension VetNetStore {
         // Record numbers grow past six digits; order by length first so P-1000000 follows P-999999.
         let patientRows = try Row.fetchCursor(db, sql: "SELECT * FROM patient WHERE practice_id = ? ORDER BY length(mrn), mrn",
                                               arguments: practiceArgument)
+        var visits: [String: [Visit]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM visit WHERE practice_id = ? ORDER BY occurred_at, id", arguments: practiceArgument) {
+            let visit = try Self.visit(from: row).visit
+            visits[visit.patientID.description, default: []].append(visit)
+        }
         var patients: [ExportedPatient] = []
         while let row = try patientRows.next() {
             let patient = try Self.patient(from: row).value
             let id = patient.id.description
             let record = withEntries.contains(id) ? try self.record(db: db, practiceID: practiceID, patient: patient) : MedicalRecord(patient: patient)
             patients.append(ExportedPatient(record: record, archivedAt: (row["archived_at"] as String?).flatMap(Timestamp.date),
-                                            entered: stamps[id] ?? [:]))
+                                            entered: stamps[id] ?? [:], visits: visits[id]))
         }
 
         let assessments = try Row.fetchAll(db, sql: "SELECT * FROM triage_assessment WHERE practice_id = ? ORDER BY assessed_at_ms, id",
@@ -76,13 +82,14 @@ extension VetNetStore {
             .sorted { $0.value.clinicianID < $1.value.clinicianID }
             .map { ExportedAvailability(availability: $0.value, version: $0.version) }
         let appointments = try Row.fetchAll(db, sql: """
-            SELECT \(Self.appointmentColumns()), reason, created_at FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
+            SELECT \(Self.appointmentColumns()), reason, created_at, staff_notes, match_basis FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
             """, arguments: [practiceID.description]).map { row in
             let stored = try Self.appointment(from: row)
             let count = Self.appointmentColumnNames.count
+            let basis = (row[count + 3] as String?).flatMap { try? JSONDecoder().decode(BookingBasis.self, from: Data($0.utf8)) }
             return ExportedAppointment(appointment: stored.value, reason: row[count],
                                        bookedAt: Timestamp.date(row[count + 1] as String).map(Self.exportedInstant) ?? .distantPast,
-                                       version: stored.version)
+                                       version: stored.version, staffNotes: row[count + 2], intake: basis)
         }
         return ExportedSchedule(
             clinicians: try Self.clinicians(db: db, practiceID: practiceID, includingInactive: true).map { ExportedClinician(clinician: $0.clinician, active: $0.active) },

@@ -29,8 +29,9 @@ public struct PurgeSummary: Hashable, Sendable {
 extension VetNetStore {
     /// Tables holding a patient's record, children before parents (foreign keys are enforced).
     /// Clinical notes and addenda refuse deletion unless their patient is archived (a trigger).
-    static let patientRecordTables = ["note_addendum", "clinical_note", "weight", "problem", "allergy", "medication", "vaccination",
-                                      "document", "triage_queue_entry", "triage_assessment", "appointment"]
+    /// Visits refer to appointments, and appointments and intake rankings to assessments.
+    static let patientRecordTables = ["visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
+                                      "vaccination", "document", "triage_queue_entry", "appointment", "triage_assessment"]
 
     /// Permanently removes patients archived longer than `retentionYears` (1–100, refused
     /// naming `retentionYears` otherwise) with their whole record: notes and addenda, weights,

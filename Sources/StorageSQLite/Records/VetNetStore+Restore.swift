@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PatientRecords
+import Scheduling
 import SharedKernel
 
 /// What restoring an export stored.
@@ -71,9 +72,13 @@ extension VetNetStore {
         return try await write { db in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice") == 0 else { throw RestoreError.storeNotEmpty }
             let stamp = PracticeExport.timestamp(now)
-            try db.execute(sql: "INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [practiceID.description, export.practice.name, export.practice.timeZone,
-                                       try Self.json(export.practice.openingHours), export.practice.phone, export.practice.address, stamp])
+            let practice = export.practice
+            try db.execute(sql: """
+                INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at, closures, slot_grid_minutes,
+                                      default_buffer_minutes, services, retention_years) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [practiceID.description, practice.name, practice.timeZone, try Self.json(practice.openingHours), practice.phone,
+                                 practice.address, stamp, try Self.json(practice.closures), practice.slotGridMinutes, practice.defaultBufferMinutes,
+                                 try Self.json(practice.services.map(\.rawValue)), practice.retentionYears])
             for account in export.staff {
                 try db.execute(sql: """
                     INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
@@ -109,6 +114,13 @@ extension VetNetStore {
                                      assessment.level, assessment.rulesVersion, assessment.caseJSON, assessment.resultJSON])
             }
             if let schedule = export.schedule { try self.restoreSchedule(schedule, practiceID: practiceID, createdAt: now, db: db) }
+            // Visits refer to appointments and clinicians, so they come after the schedule.
+            for item in export.patients {
+                for visit in item.visits ?? [] where visit.patientID == item.patient.id {
+                    try Self.insertVisitRow(visit, practiceID: practiceID, recordedBy: visit.recordedBy?.id.description,
+                                            createdAt: PracticeExport.timestamp(visit.occurredAt), db: db)
+                }
+            }
             let clinicians = export.schedule?.clinicians.count ?? 0, appointments = export.schedule?.appointments.count ?? 0
             try self.appendAudit(AuditRecord(action: "practice.restore", resourceType: "practice", resourceID: practiceID.description,
                                              detail: "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
@@ -132,6 +144,12 @@ extension VetNetStore {
         for item in schedule.appointments {
             do {
                 try Self.insertRow(item.appointment, reason: item.reason, createdAt: item.bookedAt, version: item.version, practiceID: practiceID, db: db)
+                if item.staffNotes != nil || item.intake != nil {
+                    try db.execute(sql: "UPDATE appointment SET staff_notes = ?, assessment_id = ?, triage_level = ?, match_basis = ? WHERE id = ?",
+                                   arguments: [item.staffNotes, item.intake.map { Self.text($0.assessmentID) }, item.intake?.triageLevel,
+                                               try item.intake.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
+                                               item.appointment.id.description])
+                }
             } catch is OverlapRefusal {
                 throw RestoreError.overlappingAppointment(id: item.appointment.id.description)
             }

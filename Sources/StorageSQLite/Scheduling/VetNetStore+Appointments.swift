@@ -23,8 +23,12 @@ extension VetNetStore {
     /// insert; the overlap triggers still refuse any write that would double-book (a
     /// ``BookingConflict``), whoever makes it. Idempotent per key: a replay returns the first
     /// appointment without deciding again.
+    ///
+    /// With `assessmentID` (a booking made from an intake), the assessment must be the
+    /// patient's; its level and the booked clinician's place and reasons in the intake's
+    /// ranking are stored with the appointment (``BookingBasis``).
     public func bookAppointment(scope: AccessScope, patientID: UUID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
-                                reason: String?, idempotencyKey: IdempotencyKey?,
+                                reason: String?, staffNotes: String? = nil, assessmentID: UUID? = nil, idempotencyKey: IdempotencyKey?,
                                 reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
                                 decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool) {
         do {
@@ -33,8 +37,9 @@ extension VetNetStore {
                 let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "appointment.book") {
                     let data = try self.bookingData(db: db, practiceID: scope.practiceID, clinicianID: clinicianID,
                                                     appointmentTypeID: appointmentTypeID, reads: reads)
+                    let basis = try assessmentID.map { try Self.bookingBasis(db: db, scope: scope, patientID: patientID, clinicianID: clinicianID, assessmentID: $0) }
                     let appointment = try decide(data)
-                    try self.insert(appointment, reason: reason, scope: scope, db: db)
+                    try self.insert(appointment, reason: reason, staffNotes: staffNotes, basis: basis, scope: scope, db: db)
                     return appointment.id.description
                 }
                 guard let stored = try Self.appointment(db: db, practiceID: scope.practiceID, id: id) else { throw DomainError.notFound(resource: "appointment") }
@@ -53,10 +58,16 @@ extension VetNetStore {
     }
 
     /// The row and its audit entry, in the caller's transaction.
-    private func insert(_ appointment: Appointment, reason: String?, scope: AccessScope, db: Database) throws {
+    private func insert(_ appointment: Appointment, reason: String?, staffNotes: String?, basis: BookingBasis?, scope: AccessScope, db: Database) throws {
         try Self.insertRow(appointment, reason: reason, createdAt: clock.now(), version: 1, practiceID: scope.practiceID, db: db)
+        if staffNotes != nil || basis != nil {
+            try db.execute(sql: "UPDATE appointment SET staff_notes = ?, assessment_id = ?, triage_level = ?, match_basis = ? WHERE id = ?",
+                           arguments: [staffNotes, basis.map { Self.text($0.assessmentID) }, basis?.triageLevel,
+                                       try basis.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }, appointment.id.description])
+        }
         try appendAudit(AuditRecord(action: "appointment.book", resourceType: "appointment", resourceID: appointment.id.description,
-                                    detail: "patient=\(Self.text(appointment.patientID))"), scope: scope, db: db)
+                                    detail: "patient=\(Self.text(appointment.patientID))" + (basis.map { " assessment=\(Self.text($0.assessmentID))" } ?? "")),
+                        scope: scope, db: db)
         let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
         try appendEvents(decision.events(occurredAt: clock.now()), scope: scope, db: db)
     }

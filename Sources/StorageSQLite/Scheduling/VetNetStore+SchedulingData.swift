@@ -60,6 +60,11 @@ extension VetNetStore {
     func bookingData(db: Database, practiceID: PracticeID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
                      reads: (PracticeProfile, AppointmentType?) throws -> BookingReads) throws -> SchedulingData {
         let configuration = try schedulingConfiguration(db: db, practiceID: practiceID)
+        if !configuration.clinicians.contains(where: { $0.id.rawValue == clinicianID }),
+           let stored = try Self.clinician(db: db, practiceID: practiceID, id: Identifier<Clinician>(clinicianID).description) {
+            // Only working clinicians are configured; a retired one is refused by name, not "not found".
+            try stored.value.checkAcceptsBookings()
+        }
         let type = configuration.types.first { $0.id == appointmentTypeID }
         let periods = try reads(configuration.practice, type)
         var appointments = try Self.appointments(db: db, practiceID: practiceID, overlapping: periods.clinicianPeriod, clinicianID: clinicianID)

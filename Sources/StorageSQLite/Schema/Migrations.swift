@@ -15,6 +15,10 @@ enum Migrations {
         migrator.registerMigration("2026-11-23 idempotency keys belong to an account", migrate: v8IdempotencyOwner)
         migrator.registerMigration("2026-11-24 event log", migrate: v9EventLog)
         migrator.registerMigration("2026-11-24 staff email unique per practice", migrate: v10EmailPerPractice)
+        migrator.registerMigration("practice-admin-1 clinician preferences and retirement", migrate: practiceAdmin1Clinicians)
+        migrator.registerMigration("practice-admin-2 practice settings and closures", migrate: practiceAdmin2PracticeSettings)
+        migrator.registerMigration("practice-admin-3 appointments remember why they were booked", migrate: practiceAdmin3AppointmentBasis)
+        migrator.registerMigration("practice-admin-4 visit records", migrate: practiceAdmin4Visits)
         return migrator
     }
 
@@ -523,6 +527,81 @@ enum Migrations {
             ALTER TABLE staff_user_new RENAME TO staff_user;
             CREATE INDEX staff_user_practice ON staff_user(practice_id, display_name);
             CREATE INDEX staff_user_email ON staff_user(email);
+            """)
+    }
+
+    private static func practiceAdmin1Clinicians(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Case-load preferences (JSON of the domain value) and when a clinician retired; a
+            -- retired clinician keeps `active = 0` and stays for the history of their appointments.
+            ALTER TABLE clinician ADD COLUMN preferences TEXT NOT NULL DEFAULT '{}';
+            ALTER TABLE clinician ADD COLUMN retired_at TEXT;
+            -- One working clinician per staff account.
+            CREATE UNIQUE INDEX clinician_user ON clinician(user_id) WHERE user_id IS NOT NULL AND active = 1;
+            """)
+    }
+
+    private static func practiceAdmin2PracticeSettings(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Closures (JSON of the domain values), the booking grid, the default buffer of new
+            -- appointment types, the services offered, the retention period, and a version for
+            -- If-Match on the practice's settings.
+            ALTER TABLE practice ADD COLUMN closures TEXT NOT NULL DEFAULT '[]';
+            ALTER TABLE practice ADD COLUMN slot_grid_minutes INTEGER NOT NULL DEFAULT 5 CHECK (slot_grid_minutes IN (5, 10, 15, 20, 30, 60));
+            ALTER TABLE practice ADD COLUMN default_buffer_minutes INTEGER NOT NULL DEFAULT 0 CHECK (default_buffer_minutes BETWEEN 0 AND 240);
+            ALTER TABLE practice ADD COLUMN services TEXT NOT NULL DEFAULT '[]';
+            ALTER TABLE practice ADD COLUMN retention_years INTEGER NOT NULL DEFAULT 7 CHECK (retention_years BETWEEN 1 AND 100);
+            ALTER TABLE practice ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+            -- Scheduling reads closures and the grid from its cached configuration: changing them bumps it.
+            CREATE TRIGGER practice_settings_config_update
+            AFTER UPDATE OF closures, slot_grid_minutes, default_buffer_minutes, services, retention_years ON practice
+            BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.id; END;
+            """)
+    }
+
+    private static func practiceAdmin3AppointmentBasis(_ db: Database) throws {
+        try db.execute(sql: """
+            -- What an intake ranked, kept with its assessment, so a booking made from it records
+            -- the reasons the clinician was offered (not a re-ranking made later).
+            CREATE TABLE intake_ranking (
+                id TEXT PRIMARY KEY NOT NULL REFERENCES triage_assessment(id),
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                appointment_type_id TEXT REFERENCES appointment_type(id),
+                ranking TEXT NOT NULL,
+                created_at TEXT NOT NULL
+            );
+            CREATE INDEX intake_ranking_patient ON intake_ranking(patient_id);
+            -- Staff notes, and for a booking made from an intake: its assessment, level and the
+            -- match it was booked on (JSON).
+            ALTER TABLE appointment ADD COLUMN staff_notes TEXT;
+            ALTER TABLE appointment ADD COLUMN assessment_id TEXT REFERENCES triage_assessment(id);
+            ALTER TABLE appointment ADD COLUMN triage_level INTEGER CHECK (triage_level BETWEEN 1 AND 5);
+            ALTER TABLE appointment ADD COLUMN match_basis TEXT;
+            -- A patient's appointments, past and future ("when was Rex last in?").
+            CREATE INDEX appointment_patient_time ON appointment(practice_id, patient_id, start_ms);
+            """)
+    }
+
+    private static func practiceAdmin4Visits(_ db: Database) throws {
+        try db.execute(sql: """
+            -- The record of one visit: complaint, vitals, diagnoses, treatment plan (JSON of the
+            -- domain value) and the follow-up date that puts the patient on the recall list.
+            CREATE TABLE visit (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                appointment_id TEXT UNIQUE REFERENCES appointment(id),
+                clinician_id TEXT REFERENCES clinician(id),
+                occurred_at TEXT NOT NULL,
+                record TEXT NOT NULL,
+                follow_up_date TEXT,
+                recorded_by TEXT,
+                created_at TEXT NOT NULL,
+                version INTEGER NOT NULL DEFAULT 1
+            );
+            CREATE INDEX visit_patient ON visit(practice_id, patient_id, occurred_at);
+            CREATE INDEX visit_follow_up ON visit(practice_id, follow_up_date) WHERE follow_up_date IS NOT NULL;
             """)
     }
 }

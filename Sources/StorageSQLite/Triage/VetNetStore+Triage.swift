@@ -44,8 +44,10 @@ extension VetNetStore {
     /// re-triages them (the board follows the latest assessment). Audited.
     /// With `admitToQueue` false (a non-urgent intake given a future slot) the assessment is
     /// kept in the history but the patient does not join the board.
+    /// With `intakeRanking`, the clinicians an intake ranked for the case are kept with the
+    /// assessment, so a booking made from it records what it was booked on.
     public func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
-                                 admitToQueue: Bool = true) async throws -> (StoredAssessment, QueueChange?) {
+                                 admitToQueue: Bool = true, intakeRanking: IntakeRanking? = nil) async throws -> (StoredAssessment, QueueChange?) {
         let assessment = TriageAssessment(patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
         let resultJSON = result.encodedJSON(prettyPrinted: false)
         return try await write { db in
@@ -65,6 +67,10 @@ extension VetNetStore {
                             Timestamp.milliseconds(arrival), Timestamp.milliseconds(result.assessedAt), result.level.rawValue,
                             result.rulesVersion, String(decoding: caseJSON, as: UTF8.self), String(decoding: resultJSON, as: UTF8.self)])
             if let change { try Self.saveQueueEntry(change.entry, db: db, scope: scope) }
+            if let intakeRanking {
+                try Self.insertIntakeRanking(intakeRanking, assessmentID: assessment.id.description, patientID: patientID,
+                                             practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
+            }
             try self.appendAudit(AuditRecord(action: "triage.assess", resourceType: "patient", resourceID: Self.text(patientID),
                                              detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"), scope: scope, db: db)
             // Admission and re-triage publish the triage and the board's change together; an

@@ -144,7 +144,7 @@ struct FreeSlotFinderTests {
     func appointmentTypeQuery() {
         let query = SlotQuery(range: day, appointmentType: BookingFixture.consult)
         #expect(query.durationMinutes == 20 && query.bufferAfterMinutes == 5)
-        #expect(query.specialty == .generalPractice && query.roomType == .exam && query.gridMinutes == 5)
+        #expect(query.specialty == .generalPractice && query.roomType == .exam && query.gridMinutes == nil)
         #expect(SlotQuery(range: day, appointmentType: BookingFixture.consult, durationMinutes: 35).durationMinutes == 35)
     }
 

@@ -5,10 +5,12 @@ import Foundation
 /// Foundation's `Calendar` owns the daylight-saving rules: a wall time that does not exist
 /// (inside a skipped hour) resolves to the instant just after the gap, and a wall time that
 /// occurs twice (in a repeated hour) resolves to its first occurrence.
-struct LocalCalendar: Sendable {
-    let calendar: Calendar
+public struct LocalCalendar: Sendable {
+    /// Gregorian, in the zone.
+    public let calendar: Calendar
 
-    init(timeZone: TimeZone) {
+    /// Creates the calendar of `timeZone`.
+    public init(timeZone: TimeZone) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.calendar = calendar
@@ -16,7 +18,7 @@ struct LocalCalendar: Sendable {
 
     /// The instant of `minute` minutes of wall-clock time after local midnight of `date`;
     /// 1440 is the following midnight.
-    func instant(_ date: LocalDate, minute: Int) -> Date {
+    public func instant(_ date: LocalDate, minute: Int) -> Date {
         let day = date.adding(days: minute / 1440)
         let rest = minute % 1440
         let components = DateComponents(year: day.year, month: day.month, day: day.day, hour: rest / 60, minute: rest % 60)
@@ -29,7 +31,7 @@ struct LocalCalendar: Sendable {
     }
 
     /// The local date `instant` falls on.
-    func localDate(of instant: Date) -> LocalDate {
+    public func localDate(of instant: Date) -> LocalDate {
         let parts = calendar.dateComponents([.year, .month, .day], from: instant)
         // Foundation's calendar always yields these components, with years inside
         // ``LocalDate/supportedYears`` (it stops counting at about AD 500 000).
