@@ -8,11 +8,18 @@ Debian's chromium through chromedriver (Selenium), and checks what staff would n
   patient on the ER board;
 - an impossible vital (temperature 60 °C) shows the API's message next to that field, and
   nothing is saved;
-- the schedule refuses a move onto an occupied time and offers the nearest alternatives;
+- the schedule refuses a move onto an occupied time and offers the nearest alternatives, by
+  the move form and by dragging (mouse, and a finger through touch events); a drag onto free
+  time moves the appointment;
+- a clinician's week shows every booking of that week in its day's column;
+- the optimizer proposes a plan for open requests without booking anything, and booking it
+  makes exactly the appointments shown;
 - a patient's record with its weight chart and a dose calculation;
 - the ER board of a second browser session follows a status change within one second
   (needs the live stream, GET /api/v1/events);
-- axe-core on every screen: no serious or critical violation;
+- axe-core on every screen: no serious or critical violation; the schedule's views and the
+  planner also at 1024×1366, 768×1024 and 390×844, with no sideways scrolling and no control
+  under 44 px;
 - screenshots of every screen at 1366×1024 and 1024×768 under the artifacts directory
   (`--docs-screenshots` also refreshes the README's pictures in docs/screenshots/).
 
@@ -441,11 +448,21 @@ class Run:
             self.snapshot(driver, "schedule-conflict")
             raise
 
-    def drag(self, driver, element, dy: float, *, onto=None) -> None:
-        """A mouse drag of `element`: by `dy` pixels, or onto the middle of `onto`."""
-        chain = ActionChains(driver).click_and_hold(element).move_by_offset(0, 12 if dy >= 0 else -12)
-        chain = chain.move_to_element(onto) if onto is not None else chain.move_by_offset(0, dy - (12 if dy >= 0 else -12))
-        chain.pause(0.1).release().perform()
+    def drag(self, driver, css: str, dy: float, *, onto: str | None = None) -> None:
+        """A mouse drag of the element `css` finds: by `dy` pixels, or onto the middle of `onto`.
+        The grid may redraw meanwhile (a live update): the elements are then found again."""
+        for attempt in range(3):
+            try:
+                element = driver.find_element(By.CSS_SELECTOR, css)
+                step = 12 if dy >= 0 else -12
+                chain = ActionChains(driver).click_and_hold(element).move_by_offset(0, step)
+                chain = chain.move_to_element(driver.find_element(By.CSS_SELECTOR, onto)) if onto else chain.move_by_offset(0, dy - step)
+                chain.pause(0.1).release().perform()
+                return
+            except StaleElementReferenceException:
+                ActionChains(driver).release().perform()
+                if attempt == 2:
+                    raise
 
     def schedule_drag(self, driver) -> str:
         """Dragging an appointment onto a taken time is refused with the nearest alternatives and
@@ -459,8 +476,7 @@ class Run:
         try:
             go(driver, self.server, f"#/schedule?date={day.isoformat()}", f".sched-grid {moving_css}")
             driver.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")  # the same address: no reload
-            target = driver.find_element(By.CSS_SELECTOR, f".appointment[data-appointment='{taken['id']}']")
-            self.drag(driver, driver.find_element(By.CSS_SELECTOR, moving_css), 0, onto=target)
+            self.drag(driver, moving_css, 0, onto=f".appointment[data-appointment='{taken['id']}']")
             conflict = visible(driver, "dialog[open] .conflict", 10)
             assert "not free" in conflict.text and "Nothing was changed" in conflict.text, conflict.text
             alternatives = driver.find_elements(By.CSS_SELECTOR, "dialog[open] .alternatives .slot-button")
@@ -474,7 +490,7 @@ class Run:
             button_with_text(driver, "Close", within=driver.find_element(By.CSS_SELECTOR, "dialog[open]")).click()
             # Onto free time, an hour later: it moves, and the grid shows it there.
             per_hour = driver.execute_script("return parseFloat(getComputedStyle(document.documentElement).fontSize) * 0.2 * 60")
-            self.drag(driver, driver.find_element(By.CSS_SELECTOR, moving_css), per_hour)
+            self.drag(driver, moving_css, per_hour)
             eleven = local(day, 11, 0)
             wait(driver, lambda d: any(parse(a["start"]) == parse(eleven) for a in self.receptionist.ok(
                 "GET", f"/api/v1/appointments?from={urllib.request.quote(eleven)}&to={urllib.request.quote(local(day, 11, 15))}")["items"]
@@ -483,10 +499,8 @@ class Run:
                  "the grid shows it at 11:00")
             assert not driver.find_elements(By.CSS_SELECTOR, "dialog[open]"), "a free drop asks nothing"
             # A finger: hold, then drag half an hour later (touch events through the browser's input pipeline).
-            element = driver.find_element(By.CSS_SELECTOR, moving_css)
-            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-            box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]", element)
-            x, y = box
+            x, y = driver.execute_script("""const el = document.querySelector(arguments[0]); el.scrollIntoView({block: 'center'});
+                const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]""", moving_css)
             touch = lambda kind, points: driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
             touch("touchStart", [{"x": x, "y": y}])
             time.sleep(0.5)
@@ -714,7 +728,7 @@ class Run:
         for width, height in (LAYOUT_SIZES if layout else SIZES):
             set_viewport(driver, width, height)
             driver.execute_script("window.scrollTo(0, 0); if (document.activeElement) document.activeElement.blur();")
-            time.sleep(0.25)
+            time.sleep(0.25 if (width, height) in SIZES else 0.1)
             path = shots / f"{name}-{width}x{height}.png"
             driver.save_screenshot(str(path))
             self.screenshots.append(path)

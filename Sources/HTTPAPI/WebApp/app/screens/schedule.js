@@ -530,8 +530,14 @@ export function render(container, { session, query }) {
     }
   }
 
+  /** Appointments changed from this screen, until when: their events, a moment later, are
+   *  the echo of a change already shown and need no second reload. */
+  const ownChanges = new Map();
+  const ownEcho = (e) => e.actorId === session.user.id && (ownChanges.get(e.resourceId) || 0) > Date.now();
+
   async function transition(appointment, body) {
     const updated = await api.post(`/appointments/${appointment.id}/transitions`, body, { ifMatch: appointment.version });
+    ownChanges.set(appointment.id, Date.now() + 5000);
     await load();
     return updated;
   }
@@ -539,7 +545,8 @@ export function render(container, { session, query }) {
   const stopDrag = enableDrag(grid, { remPerMinute: REM_PER_MINUTE, accepts, drop: dropped });
   const onKey = (event) => { if (event.key === 'Escape' && moving) stopMoving(); };
   document.addEventListener('keydown', onKey);
-  const unsubscribe = live.subscribe(['appointment.*', 'schedule.*', 'clinician.availability_changed', 'patient.triaged'], (events) => {
+  const unsubscribe = live.subscribe(['appointment.*', 'schedule.*', 'clinician.availability_changed', 'patient.triaged'], (all) => {
+    const events = all.filter((e) => !ownEcho(e));
     if (view.colour === 'urgency' && events.some((e) => e.kind === 'patient.triaged' || e.kind === 'reset')) {
       loadUrgency(appointments, true).then(() => load());
     } else if (events.some((e) => e.kind !== 'patient.triaged')) load();
