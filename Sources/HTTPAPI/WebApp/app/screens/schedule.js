@@ -44,6 +44,7 @@ export function render(container, { session, query }) {
   const typeSelect = select([], { 'aria-label': 'Free slots for' });
   const whoSelect = select([]);
   const whoField = field('Whose week', whoSelect);
+  const freeField = field('Free for', typeSelect);
   const title = h('p', { class: 'schedule-date' });
   const previous = h('button', { type: 'button', class: 'button', on: { click: () => setDay(addDays(view.day, view.span === 'week' ? -7 : -1)) } });
   const next = h('button', { type: 'button', class: 'button', on: { click: () => setDay(addDays(view.day, view.span === 'week' ? 7 : 1)) } });
@@ -68,7 +69,7 @@ export function render(container, { session, query }) {
       h('div', { class: 'toolbar', role: 'group', 'aria-label': 'Choose the day or week' }, previous, current, next, dateInput),
       spanButtons, byButtons, whoField,
       h('div', { class: 'field' }, h('span', { class: 'toolbar-label', 'aria-hidden': 'true' }, 'Colour'), colourButtons),
-      field('Free for', typeSelect)),
+      freeField),
     moveBanner, message, grid, legend, extra));
 
   dateInput.addEventListener('change', () => { if (dateInput.value) setDay(dateInput.value); });
@@ -121,6 +122,7 @@ export function render(container, { session, query }) {
     byButtons.refresh();
     colourButtons.refresh();
     whoField.hidden = !week;
+    freeField.hidden = view.by === 'room'; // rooms show their free time whatever the type
     if (week) {
       const list = view.by === 'room' ? rooms.map((r) => [r.id, r.name]) : clinicians.map((c) => [c.id, c.displayName]);
       if (!list.some(([id]) => id === view.who)) view.who = defaultWho();
@@ -291,10 +293,10 @@ export function render(container, { session, query }) {
       if (view.by === 'clinician') {
         return { key: d, heading, day: d, items: visible.filter((a) => a.clinicianId === chosen?.id && onDay(a)),
           free: freeRanges(slots.filter((s) => s.clinicianId === chosen?.id && Date.parse(s.start) >= from && Date.parse(s.start) < to)),
-          bookable: true, drop: { clinician: chosen?.id, label: '' } };
+          bookable: true, drop: { clinician: chosen?.id, label: dayHeading(d) } };
       }
       const items = visible.filter((a) => a.roomId === chosen?.id && onDay(a));
-      return { key: d, heading, day: d, items, free: roomFree(items, d), drop: { room: chosen?.id, label: '' } };
+      return { key: d, heading, day: d, items, free: roomFree(items, d), drop: { room: chosen?.id, label: dayHeading(d) } };
     });
   }
 
