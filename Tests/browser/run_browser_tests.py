@@ -8,12 +8,20 @@ Debian's chromium through chromedriver (Selenium), and checks what staff would n
   patient on the ER board;
 - an impossible vital (temperature 60 °C) shows the API's message next to that field, and
   nothing is saved;
-- the schedule refuses a move onto an occupied time and offers the nearest alternatives;
+- the schedule refuses a move onto an occupied time and offers the nearest alternatives, by
+  the move form and by dragging (mouse, and a finger through touch events); a drag onto free
+  time moves the appointment;
+- a clinician's week shows every booking of that week in its day's column;
+- the optimizer proposes a plan for open requests without booking anything, and booking it
+  makes exactly the appointments shown;
 - a patient's record with its weight chart and a dose calculation;
 - the ER board of a second browser session follows a status change within one second
   (needs the live stream, GET /api/v1/events);
 - axe-core on every screen: no serious or critical violation;
-- screenshots of every screen at 1366×1024 and 1024×768 under the artifacts directory
+- every screen at 1366×1024 and 1024×768, in portrait (1024×1366, 768×1024) and at phone width
+  (390×844): the page never scrolls sideways and no control is under 44 px;
+- screenshots of every screen at 1366×1024 and 1024×768 (the schedule's views and the planner
+  at every size above) under the artifacts directory
   (`--docs-screenshots` also refreshes the README's pictures in docs/screenshots/).
 
 Exit status 0 only when every check passed.
@@ -41,6 +49,7 @@ from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -50,8 +59,10 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO_ADMIN_EMAIL = "fiona.campbell@riverside-vets.example"
 PRACTICE_ZONE = ZoneInfo("Europe/London")
 SIZES = [(1366, 1024), (1024, 768)]
+# Where the newer screens must also work: iPads in portrait, and a phone.
+LAYOUT_SIZES = SIZES + [(1024, 1366), (768, 1024), (390, 844)]
 # The screenshots the README shows (docs/screenshots/<name>.png, at 1366×1024).
-README_SCREENSHOTS = ["intake", "er-board", "schedule", "record"]
+README_SCREENSHOTS = ["intake", "er-board", "schedule", "schedule-week", "optimizer", "record"]
 WORDS = ["amber", "otter", "lagoon", "heron", "quartz", "kettle", "maple", "cobalt", "willow", "falcon", "copper", "meadow"]
 
 
@@ -236,6 +247,26 @@ def sign_in(driver, server: Server, email: str) -> None:
     visible(driver, "h1#home-title", 15)
 
 
+def layout_problems(driver) -> list[str]:
+    """What a person on this screen size would trip over: a page that scrolls sideways, or a
+    control smaller than a 44 px touch target."""
+    return driver.execute_script("""
+      const problems = [];
+      const width = document.documentElement.scrollWidth;
+      if (width > window.innerWidth + 1) problems.push(`the page scrolls sideways (${width} px for ${window.innerWidth})`);
+      const controls = 'main button, main a.button, main select, main input:not([type=checkbox]):not([type=radio]), main summary, #nav a, .top-bar button';
+      for (const el of document.querySelectorAll(controls)) {
+        if (el.closest('.visually-hidden, [hidden], dialog:not([open])')) continue;
+        const r = el.getBoundingClientRect();
+        if (!r.width || !r.height) continue;
+        if (r.height < 43.5 || r.width < 43.5) {
+          problems.push(`${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40)}" is ${Math.round(r.width)}×${Math.round(r.height)} px`);
+        }
+      }
+      return problems.slice(0, 8);
+    """)
+
+
 def console_errors(driver) -> list[str]:
     try:
         return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
@@ -395,8 +426,9 @@ class Run:
         patients = self.receptionist.ok("GET", "/api/v1/patients?species=cat&limit=2")["items"]
         first, second = (p["patient"]["id"] for p in patients)
         nine, ten = local(day, 9, 0), local(day, 10, 0)
-        self.receptionist.ok("POST", "/api/v1/appointments", {"patientId": first, "clinicianId": clinician["id"], "appointmentTypeId": consultation["id"], "start": nine})
+        taken = self.receptionist.ok("POST", "/api/v1/appointments", {"patientId": first, "clinicianId": clinician["id"], "appointmentTypeId": consultation["id"], "start": nine})
         moving = self.receptionist.ok("POST", "/api/v1/appointments", {"patientId": second, "clinicianId": clinician["id"], "appointmentTypeId": consultation["id"], "start": ten})
+        self.hart_day = {"clinician": clinician, "taken": taken, "moving": moving}
         try:
             go(driver, self.server, f"#/schedule?date={day.isoformat()}", "h1#schedule-title")
             clickable(driver, f".appointment[data-appointment='{moving['id']}']", 15).click()
@@ -415,6 +447,183 @@ class Run:
             return f"refused: {conflict.text.splitlines()[0]}; {len(alternatives)} alternatives offered"
         except Exception:
             self.snapshot(driver, "schedule-conflict")
+            raise
+
+    def drag(self, driver, css: str, dy: float, *, onto: str | None = None) -> None:
+        """A mouse drag of the element `css` finds: by `dy` pixels, or onto the middle of `onto`.
+        The grid may redraw meanwhile (a live update): the elements are then found again."""
+        for attempt in range(3):
+            try:
+                element = driver.find_element(By.CSS_SELECTOR, css)
+                step = 12 if dy >= 0 else -12
+                chain = ActionChains(driver).click_and_hold(element).move_by_offset(0, step)
+                chain = chain.move_to_element(driver.find_element(By.CSS_SELECTOR, onto)) if onto else chain.move_by_offset(0, dy - step)
+                chain.pause(0.1).release().perform()
+                return
+            except StaleElementReferenceException:
+                ActionChains(driver).release().perform()
+                if attempt == 2:
+                    raise
+
+    def schedule_drag(self, driver) -> str:
+        """Dragging an appointment onto a taken time is refused with the nearest alternatives and
+        moves nothing; dragging it onto free time moves it (with a mouse, and with a finger that
+        holds the appointment first)."""
+        if not getattr(self, "hart_day", None):
+            raise AssertionError("needs the appointments of the schedule conflict check")
+        day = next_weekday()
+        taken, moving = self.hart_day["taken"], self.hart_day["moving"]
+        moving_css = f".appointment[data-appointment='{moving['id']}']"
+        try:
+            go(driver, self.server, f"#/schedule?date={day.isoformat()}", f".sched-grid {moving_css}")
+            driver.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")  # the same address: no reload
+            self.drag(driver, moving_css, 0, onto=f".appointment[data-appointment='{taken['id']}']")
+            conflict = visible(driver, "dialog[open] .conflict", 10)
+            assert "not free" in conflict.text and "Nothing was changed" in conflict.text, conflict.text
+            alternatives = driver.find_elements(By.CSS_SELECTOR, "dialog[open] .alternatives .slot-button")
+            assert alternatives, "the nearest free alternatives are offered"
+            tried = field_input(driver, "Start", within=driver.find_element(By.CSS_SELECTOR, "dialog[open]")).get_attribute("value")
+            assert tried == "09:00", f"the move form holds the time the drop asked for: {tried}"
+            now = self.receptionist.ok("GET", f"/api/v1/appointments?from={urllib.request.quote(local(day, 8, 0))}&to={urllib.request.quote(local(day, 12, 0))}")["items"]
+            assert parse(next(a for a in now if a["id"] == moving["id"])["start"]) == parse(local(day, 10, 0)), "the dragged appointment did not move"
+            assert parse(next(a for a in now if a["id"] == taken["id"])["start"]) == parse(local(day, 9, 0)), "the one it was dropped on did not move"
+            refused = f"refused with {len(alternatives)} alternatives"
+            button_with_text(driver, "Close", within=driver.find_element(By.CSS_SELECTOR, "dialog[open]")).click()
+            # Onto free time, an hour later: it moves, and the grid shows it there.
+            per_hour = driver.execute_script("return parseFloat(getComputedStyle(document.documentElement).fontSize) * 0.2 * 60")
+            self.drag(driver, moving_css, per_hour)
+            eleven = local(day, 11, 0)
+            wait(driver, lambda d: any(parse(a["start"]) == parse(eleven) for a in self.receptionist.ok(
+                "GET", f"/api/v1/appointments?from={urllib.request.quote(eleven)}&to={urllib.request.quote(local(day, 11, 15))}")["items"]
+                if a["id"] == moving["id"]), 10, "the appointment is at 11:00 in the store")
+            wait(driver, lambda d: parse(d.find_element(By.CSS_SELECTOR, moving_css).get_attribute("data-start")) == parse(eleven), 10,
+                 "the grid shows it at 11:00")
+            assert not driver.find_elements(By.CSS_SELECTOR, "dialog[open]"), "a free drop asks nothing"
+            # A finger: hold, then drag half an hour later (touch events through the browser's input pipeline).
+            x, y = driver.execute_script("""const el = document.querySelector(arguments[0]); el.scrollIntoView({block: 'center'});
+                const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]""", moving_css)
+            touch = lambda kind, points: driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+            touch("touchStart", [{"x": x, "y": y}])
+            time.sleep(0.5)
+            for step in range(1, 7):
+                touch("touchMove", [{"x": x, "y": y + per_hour / 2 * step / 6}])
+                time.sleep(0.03)
+            touch("touchEnd", [])
+            half_past = local(day, 11, 30)
+            wait(driver, lambda d: parse(d.find_element(By.CSS_SELECTOR, moving_css).get_attribute("data-start")) == parse(half_past), 10,
+                 "a finger's drag moved it to 11:30")
+            return f"{refused}; moved to 11:00 by mouse and to 11:30 by touch"
+        except Exception:
+            self.snapshot(driver, "schedule-drag")
+            raise
+
+    def schedule_week(self, driver) -> str:
+        """A clinician's week: a column per day, every booking of that week in its day's column."""
+        day = next_weekday()
+        monday = day - timedelta(days=day.weekday())
+        clinician = self.hart_day["clinician"] if getattr(self, "hart_day", None) else next(
+            c for c in self.receptionist.ok("GET", "/api/v1/specialists")["items"] if c["displayName"] == "Dr Amelia Hart")
+        vaccination = next(t for t in self.receptionist.ok("GET", "/api/v1/appointment-types")["items"] if t["name"] == "Vaccination")
+        # One more booking on another day of that week, where the clinician has free time.
+        sunday_end = local(monday + timedelta(days=7), 0, 0)
+        for start, end in ((local(day + timedelta(days=1), 0, 0), sunday_end), (datetime.now(timezone.utc).isoformat(), local(day, 0, 0))):
+            if parse(start) >= parse(end):
+                continue
+            found = self.receptionist.ok("GET", f"/api/v1/appointments/slots?from={urllib.request.quote(start)}&to={urllib.request.quote(end)}"
+                                                f"&appointmentTypeId={vaccination['id']}&clinicianId={clinician['id']}&limit=1")["items"]
+            if found:
+                patient = self.receptionist.ok("GET", "/api/v1/patients?species=rabbit&limit=1")["items"][0]["patient"]
+                self.receptionist.ok("POST", "/api/v1/appointments", {"patientId": patient["id"], "clinicianId": clinician["id"],
+                                                                       "appointmentTypeId": vaccination["id"], "start": found[0]["start"]})
+                break
+        week = self.receptionist.ok("GET", f"/api/v1/appointments?from={urllib.request.quote(local(monday, 0, 0))}&to={urllib.request.quote(sunday_end)}"
+                                           f"&clinicianId={clinician['id']}")["items"]
+        expected = [a for a in week if a["status"] not in ("cancelled", "no_show")]
+        assert expected, "the week has bookings to show"
+        try:
+            go(driver, self.server, f"#/schedule?date={day.isoformat()}&view=week&who={clinician['id']}", ".sched-week .sched-col[data-day]")
+            days = [c.get_attribute("data-day") for c in driver.find_elements(By.CSS_SELECTOR, ".sched-week .sched-col[data-day]")]
+            assert days == [(monday + timedelta(days=i)).isoformat() for i in range(7)], f"a column for each day, Monday to Sunday: {days}"
+            headings = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".sched-week .sched-head a")]
+            assert len(headings) == 7 and headings[0].startswith("Mon"), headings
+            names = {}
+            for a in expected:
+                local_day = parse(a["start"]).astimezone(PRACTICE_ZONE).date().isoformat()
+                if a["patientId"] not in names:
+                    names[a["patientId"]] = self.receptionist.ok("GET", f"/api/v1/patients/{a['patientId']}")["name"]
+                button = wait(driver, lambda d, a=a, local_day=local_day: d.find_element(
+                    By.CSS_SELECTOR, f".sched-col[data-day='{local_day}'] .appointment[data-appointment='{a['id']}']"), 10,
+                    f"the booking {a['id']} is in the column of {local_day}")
+                assert names[a["patientId"]] in button.text, f"{names[a['patientId']]!r} on {button.text!r}"
+            shown = len(driver.find_elements(By.CSS_SELECTOR, ".sched-week .appointment"))
+            assert shown == len(expected), f"{shown} bookings shown, {len(expected)} in the store"
+            assert driver.find_elements(By.CSS_SELECTOR, ".sched-week .free-slot"), "free time is shown"
+            title = driver.find_element(By.CSS_SELECTOR, ".schedule-date").text
+            return f"{title}: {len(expected)} bookings on {len({parse(a['start']).astimezone(PRACTICE_ZONE).date() for a in expected})} days"
+        except Exception:
+            self.snapshot(driver, "schedule-week")
+            raise
+
+    # MARK: optimizer
+
+    def optimizer_plan_and_book(self, driver) -> str:
+        """Open requests, a proposed plan (nothing booked), then the plan booked."""
+        day = next_weekday()
+        # Two dogs with different names (past the ones other checks use), told apart on screen by name.
+        patients = []
+        for item in self.admin.ok("GET", "/api/v1/patients?species=dog&limit=30")["items"][3:]:
+            if all(item["patient"]["name"] != p["name"] for p in patients):
+                patients.append(item["patient"])
+        patients = patients[:2]
+        day_window = f"from={urllib.request.quote(local(day, 0, 0))}&to={urllib.request.quote(local(day + timedelta(days=1), 0, 0))}"
+        ours = lambda: [a for a in self.admin.ok("GET", f"/api/v1/appointments?{day_window}")["items"] if a["patientId"] in {p["id"] for p in patients}]
+        assert not ours(), "the patients have no booking that day yet"
+        try:
+            go(driver, self.server, "#/schedule/plan", "h1#optimizer-title")
+            wait(driver, lambda d: len(Select(field_input(d, "Appointment type")).options) > 1, 10, "the appointment types are loaded")
+            for patient, level in zip(patients, ("3", "4")):
+                type_into(field_input(driver, "Patient"), patient["name"])
+                clickable(driver, f".pick-list button[data-patient='{patient['id']}']").click()
+                Select(field_input(driver, "Appointment type")).select_by_visible_text("Consultation (15 min)")
+                Select(field_input(driver, "Triage level")).select_by_value(level)
+                for label, value in (("Not before", f"{day.isoformat()}T08:00"), ("Due by", f"{day.isoformat()}T17:00")):
+                    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+                                          field_input(driver, label), value)
+                button_with_text(driver, "Add the request").click()
+                wait(driver, lambda d, patient=patient: patient["name"] in d.find_element(By.CSS_SELECTOR, ".request-list").text, 5)
+            assert len(driver.find_elements(By.CSS_SELECTOR, ".requests .request")) == 2, "two open requests"
+            driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+                                  field_input(driver, "Plan from"), day.isoformat())
+            type_into(field_input(driver, "Days"), "1")
+            Select(field_input(driver, "Search time")).select_by_value("1")
+            button_with_text(driver, "Propose a plan").click()
+            visible(driver, ".plan-progress progress", 2)  # a slow action shows progress
+            heading = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".plan-heading") if d.find_elements(By.CSS_SELECTOR, ".plan-heading") else False, 15)
+            assert "Proposed" in heading.text and "not booked" in heading.text, heading.text
+            planned = driver.find_elements(By.CSS_SELECTOR, ".plan-result .planned")
+            assert len(planned) == 2, f"both requests are placed: {len(planned)}"
+            for patient in patients:
+                assert any(patient["name"] in p.text for p in planned), f"{patient['name']} is in the plan"
+            assert all("On time" in p.text for p in planned), [p.text for p in planned]
+            summary = driver.find_element(By.CSS_SELECTOR, ".plan-summary").text
+            assert "2 of 2" in summary and "Score" in summary, summary
+            assert driver.find_elements(By.CSS_SELECTOR, ".plan-clinician h3"), "the plan is shown per clinician"
+            assert not ours(), "a proposal books nothing"
+            self.audit_and_capture(driver, "optimizer", every_size=True)
+            button_with_text(driver, "Book 2 appointments").click()
+            wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".plan-result .booked-flag")) == 2, 20, "both are booked")
+            booked = {p.get_attribute("data-reference"): (p.get_attribute("data-start"), p.get_attribute("data-clinician"))
+                      for p in driver.find_elements(By.CSS_SELECTOR, ".plan-result .planned")}
+            stored = ours()
+            assert len(stored) == 2, f"two bookings in the store: {stored}"
+            for a in stored:
+                assert any(parse(a["start"]) == parse(start) and a["clinicianId"] == clinician for start, clinician in booked.values()), \
+                    f"booked as the screen says: {a['start']} {a['clinicianId']} vs {booked}"
+            assert not driver.find_elements(By.CSS_SELECTOR, ".requests .request"), "booked requests leave the open list"
+            return f"{summary.splitlines()[1] if len(summary.splitlines()) > 1 else summary}; booked " + ", ".join(
+                parse(a["start"]).astimezone(PRACTICE_ZONE).strftime("%H:%M") for a in sorted(stored, key=lambda a: a["start"]))
+        except Exception:
+            self.snapshot(driver, "optimizer")
             raise
 
     # MARK: record
@@ -497,6 +706,8 @@ class Run:
             ("intake", "#/intake", "h1#intake-title"),
             ("er-board", "#/er", "h1#er-title"),
             ("schedule", f"#/schedule?date={next_weekday().isoformat()}", ".sched-grid"),
+            ("schedule-week", f"#/schedule?date={next_weekday().isoformat()}&view=week&colour=urgency", ".sched-week"),
+            ("schedule-rooms", f"#/schedule?date={next_weekday().isoformat()}&by=room", ".sched-grid"),
             ("patients", "#/patients", ".patient-list"),
             ("record", f"#/patients/{record_patient}", ".record-weight svg") if record_patient else ("record", "#/patients", ".patient-list"),
             ("clinicians", "#/clinicians", ".clinician"),
@@ -505,21 +716,30 @@ class Run:
             ("admin-practice", "#/admin?tab=practice", ".facts"),
         ]
 
-    def audit_and_capture(self, driver, name: str, prepare=None) -> None:
+    def audit_and_capture(self, driver, name: str, prepare=None, every_size: bool = False) -> None:
+        """axe-core; screenshots at both iPad landscape sizes (with `every_size` also in portrait
+        and at phone width); and at each of those sizes a check that the page does not scroll
+        sideways and that no control is smaller than a 44 px touch target."""
         if prepare:
             prepare()
         time.sleep(0.4)  # the last fetches settle
         # Pictures first: axe scrolls elements into view as it checks their contrast.
         shots = self.artifacts / "screenshots"
         shots.mkdir(parents=True, exist_ok=True)
-        for width, height in SIZES:
+        problems = []
+        for width, height in LAYOUT_SIZES:
             set_viewport(driver, width, height)
             driver.execute_script("window.scrollTo(0, 0); if (document.activeElement) document.activeElement.blur();")
-            time.sleep(0.25)
-            path = shots / f"{name}-{width}x{height}.png"
-            driver.save_screenshot(str(path))
-            self.screenshots.append(path)
+            picture = every_size or (width, height) in SIZES
+            time.sleep(0.25 if (width, height) in SIZES else 0.1 if picture else 0.03)
+            if picture:
+                path = shots / f"{name}-{width}x{height}.png"
+                driver.save_screenshot(str(path))
+                self.screenshots.append(path)
+            problems += [f"{width}×{height}: {p}" for p in layout_problems(driver)]
         set_viewport(driver, *SIZES[0])
+        if problems:
+            raise AssertionError(f"{name}: " + "; ".join(problems[:8]))
         axe = Axe(driver)
         axe.inject()
         results = axe.run(options=json.dumps({"resultTypes": ["violations"]}))
@@ -562,14 +782,14 @@ class Run:
                     if name == "clinicians":
                         button_with_text(driver, "Availability").click()
                         visible(driver, ".week-table")
-                self.audit_and_capture(driver, name, prepare)
+                self.audit_and_capture(driver, name, prepare, every_size=name.startswith("schedule"))
                 print(f"    axe {name}: {self.axe[name]['serious_or_critical']} serious/critical, {self.axe[name]['violations']} in all", flush=True)
             except Exception as error:  # noqa: BLE001
                 failures.append(f"{name}: {error}")
                 self.snapshot(driver, f"screen-{name}")
         if failures:
             raise AssertionError(" | ".join(failures))
-        return f"{len(self.axe)} screens, 0 serious or critical violations"
+        return f"{len(self.axe)} screens, 0 serious or critical violations; {len(LAYOUT_SIZES)} sizes each without sideways scrolling or small targets"
 
 
 def next_weekday() -> date:
@@ -626,6 +846,9 @@ def main(argv: list[str]) -> int:
         run.check("intake: new patient, orange triage, booked slot, on the ER board", run.intake_orange_to_booking, reception)
         run.check("intake: temperature 60 °C shows the API's message at the field and saves nothing", run.invalid_vital, reception)
         run.check("schedule: a move onto an occupied time is refused with alternatives", run.schedule_conflict, reception)
+        run.check("schedule: a drag onto a taken time is refused with alternatives; onto free time it moves (mouse and touch)",
+                  run.schedule_drag, reception)
+        run.check("schedule: a clinician's week shows every booking in its day's column", run.schedule_week, reception)
         run.check("intake: an ended session asks to sign in again and keeps what was typed", run.session_expiry_keeps_typing, reception)
 
         clinician = browser()
@@ -641,7 +864,9 @@ def main(argv: list[str]) -> int:
         administrator = browser()
         drivers.append(administrator)
         run.check("administrator signs in through the form", signed_in, administrator, DEMO_ADMIN_EMAIL)
-        run.check("every screen: axe-core (0 serious/critical) and screenshots at 1366×1024 and 1024×768",
+        run.check("optimizer: open requests, a proposed plan that books nothing, then the plan booked", run.optimizer_plan_and_book, administrator)
+        run.check("every screen: axe-core (0 serious/critical), screenshots, no sideways scrolling or target under 44 px "
+                  "in landscape, portrait and at phone width",
                   run.every_screen, administrator, record.get("id"))
         run.check("sign-out clears the session cookie, which was never readable by scripts", run.session_safety, administrator)
 

@@ -27,6 +27,7 @@ router.route('/home', { title: 'Home', nav: 'Home', load: () => import('./screen
 router.route('/intake', { title: 'Intake', nav: 'Intake', allowed: can('triage'), load: () => import('./screens/intake.js') });
 router.route('/er', { title: 'ER board', nav: 'ER board', allowed: can('triage'), load: () => import('./screens/er-board.js') });
 router.route('/schedule', { title: 'Schedule', nav: 'Schedule', allowed: can('book'), load: () => import('./screens/schedule.js') });
+router.route('/schedule/plan', { title: 'Plan open requests', allowed: (s) => s.can('optimizeSchedule'), load: () => import('./screens/optimizer.js') });
 router.route('/patients', { title: 'Patients', nav: 'Patients', allowed: can('readRecords'), load: () => import('./screens/patients.js') });
 router.route('/patients/:id', { title: 'Patient record', allowed: can('readRecords'), load: () => import('./screens/record.js') });
 router.route('/clinicians', { title: 'Clinicians', nav: 'Clinicians', allowed: can('readRecords'), load: () => import('./screens/clinicians.js') });

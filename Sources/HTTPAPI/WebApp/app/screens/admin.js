@@ -69,9 +69,10 @@ export function render(container, { session, query }) {
       }
       if (!alive) return;
       all.forEach((u) => users.set(u.id, u));
-      replace(list, h('table', { class: 'data-table' },
+      // A phone scrolls the table, not the page.
+      replace(list, h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Staff accounts' }, h('table', { class: 'data-table' },
         h('thead', {}, h('tr', {}, ['Name', 'Email', 'Role', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
-        h('tbody', {}, all.map((u) => userRow(u, list)))));
+        h('tbody', {}, all.map((u) => userRow(u, list))))));
     } catch (error) { if (alive) replace(list, notice(error.message)); }
   }
 
