@@ -6,6 +6,7 @@ before the server is killed with SIGKILL is in the feed after restart; signing o
 session's stream. Exit status 0 only when every check passes."""
 import argparse
 import json
+import signal
 import subprocess
 import sys
 import tempfile
@@ -148,6 +149,23 @@ def main() -> int:
             check("vetnet events tail prints a booking as it is committed",
                   printed.get("kind") == "appointment.booked" and printed.get("resourceId") == tailed["id"]
                   and printed.get("sequence") == position + 1, f"printed {line.strip()[:120]!r}")
+
+            # 6. SIGTERM with a stream open: the stream ends with `shutdown` and the server exits
+            # cleanly at once (an open stream must not keep the drain waiting).
+            vet = server.login(vet_email)
+            open_stream = EventStream(server.port, vet)
+            read_until([open_stream], lambda: any(f.get("event") == "ready" for f in open_stream.frames), 5)
+            began = time.perf_counter()
+            server.process.send_signal(signal.SIGTERM)
+            read_until([open_stream], lambda: open_stream.closed, 15)
+            try:
+                code = server.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                code = None
+            last = open_stream.frames[-1].get("event") if open_stream.frames else None
+            check("SIGTERM with a stream open: the stream ends with shutdown, the server exits 0",
+                  code == 0 and last == "shutdown", f"exit {code} after {time.perf_counter() - began:.2f} s, last frame {last!r}")
+            open_stream.close()
         finally:
             server.stop()
     failed = [name for name, ok, _ in results if not ok]

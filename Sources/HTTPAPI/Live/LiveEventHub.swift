@@ -361,12 +361,9 @@ struct LiveEventService: Service {
     let hub: LiveEventHub
 
     func run() async throws {
-        await withGracefulShutdownHandler {
-            await hub.run()
-        } onGracefulShutdown: {
-            // Streams never end on their own; close them so the server can drain.
-            hub.endAll()
-        }
+        // Its loop only ends when cancelled; on the way out it ends every stream.
+        try? await cancelWhenGracefulShutdown { await hub.run() }
+        hub.endAll()
     }
 }
 

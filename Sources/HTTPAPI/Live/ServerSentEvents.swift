@@ -1,4 +1,5 @@
 import Foundation
+import ServiceLifecycle
 import SharedKernel
 
 /// The bytes of a live stream in the `text/event-stream` format: each ``LiveItem`` becomes
@@ -18,12 +19,24 @@ struct ServerSentEventStream: AsyncSequence, Sendable {
     static let retryMilliseconds = 2000
 
     struct AsyncIterator: AsyncIteratorProtocol {
+        let subscription: LiveSubscription
         var items: LiveSubscription.AsyncIterator
         let sessionIsActive: @Sendable () async -> Bool
         var finished = false
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
-            guard !finished, let batch = await items.next() else { return nil }
+            guard !finished else { return nil }
+            // A stream never ends on its own, and the server drains open requests before it
+            // stops: when shutdown begins, the stream ends at once (clients reconnect).
+            let subscription = self.subscription
+            var items = self.items
+            let next = await withGracefulShutdownHandler {
+                await items.next()
+            } onGracefulShutdown: {
+                subscription.finish(with: .ended(.shutdown))
+            }
+            self.items = items
+            guard let batch = next else { return nil }
             var bytes = ArraySlice<UInt8>()
             for item in batch {
                 switch item {
@@ -49,7 +62,7 @@ struct ServerSentEventStream: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(items: items.makeAsyncIterator(), sessionIsActive: sessionIsActive)
+        AsyncIterator(subscription: items, items: items.makeAsyncIterator(), sessionIsActive: sessionIsActive)
     }
 
     /// The final frame for `reason`.
