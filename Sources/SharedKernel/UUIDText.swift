@@ -30,6 +30,29 @@ public enum UUIDText {
         }
     }
 
+    /// Parses the canonical form from its UTF-8 bytes (a database column read in place);
+    /// `nil` for anything else. Accepts exactly what ``parse(_:)`` accepts.
+    public static func parse(utf8 bytes: UnsafeRawBufferPointer) -> UUID? {
+        guard bytes.count == 36 else { return nil }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let complete = withUnsafeMutableBytes(of: &uuid) { out -> Bool in
+            var index = 0, byte = 0
+            while index < 36 {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard bytes[index] == UInt8(ascii: "-") else { return false }
+                    index += 1
+                    continue
+                }
+                guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else { return false }
+                out[byte] = high << 4 | low
+                byte += 1
+                index += 2
+            }
+            return true
+        }
+        return complete ? UUID(uuid: uuid) : nil
+    }
+
     /// The lower-case canonical form (the form used on the wire and in the store).
     public static func lowercase(_ uuid: UUID) -> String {
         withUnsafeBytes(of: uuid.uuid) { raw -> String in
