@@ -47,6 +47,8 @@ public func buildApplication(
     app.addServices(StoreLifecycleService(store: store, logger: logger),
                     LiveEventService(hub: services.live),
                     AuditCheckpointService(store: store, interval: .seconds(1), logger: logger),
+                    MetricsUpdateService(store: store, interval: configuration.metricsUpdateInterval, tick: configuration.metricsUpdateTick,
+                                         logger: logger),
                     HousekeepingService(store: store, policy: accounts.policy, interval: .seconds(60 * 60), logger: logger,
                                         eventRetentionDays: configuration.eventRetentionDays))
     return (app, services)
