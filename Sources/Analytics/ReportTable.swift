@@ -96,7 +96,7 @@ struct CellFormat {
     let instants: Date.ISO8601FormatStyle
 
     init(timeZone: TimeZone) {
-        instants = Date.ISO8601FormatStyle(timeZone: timeZone)
+        instants = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: timeZone)
     }
 
     func text(_ cell: ReportCell) -> String? {

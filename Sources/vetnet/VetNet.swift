@@ -7,5 +7,5 @@ struct VetNet: AsyncParsableCommand {
         commandName: "vetnet",
         abstract: "VetNet veterinary practice intelligence system.",
         subcommands: [ServeCommand.self, MigrateCommand.self, SeedCommand.self, UsersCommand.self, AuditCommand.self,
-                      TriageCommand.self, OptimizeCommand.self, ImportCommand.self, ExportCommand.self, EventsCommand.self, BenchCommand.self])
+                      TriageCommand.self, OptimizeCommand.self, ImportCommand.self, ExportCommand.self, EventsCommand.self, ReportCommand.self, BenchCommand.self])
 }

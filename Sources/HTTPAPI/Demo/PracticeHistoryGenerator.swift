@@ -113,7 +113,7 @@ struct PracticeHistoryGenerator {
         let noShowExtra: Double
 
         init(_ random: inout SeededGenerator) {
-            fill = 0.62 + 0.33 * random.unit()
+            fill = 0.74 + 0.24 * random.unit()
             speed = 0.9 + 0.25 * random.unit()
             noShowExtra = random.chance(0.25) ? 0.03 : 0
         }
@@ -142,7 +142,7 @@ struct PracticeHistoryGenerator {
         while t < window.end, attempts < 400 {
             attempts += 1
             if refillAfter == nil, !random.chance(fill) {
-                t = t.addingTimeInterval(Double(5 * (1 + random.below(3))) * 60)
+                t = t.addingTimeInterval(Double(5 * (1 + random.below(2))) * 60)
                 continue
             }
             let type = random.weighted(choices)

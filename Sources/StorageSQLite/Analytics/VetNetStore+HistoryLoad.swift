@@ -114,6 +114,18 @@ extension VetNetStore {
         }
     }
 
+    /// The practice's active patients with their species and birth date, by id: whom a
+    /// generated history may book.
+    public func bookablePatients(scope: AccessScope) async throws -> [(id: UUID, species: Species, birthDate: Date?)] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, species, birth_date FROM patient WHERE practice_id = ? AND status = 'active' ORDER BY id",
+                             arguments: [scope.practiceID.description]).compactMap { row in
+                guard let id = UUIDText.parse(row[0]) else { return nil }
+                return (id, Species(rawValue: row[1]) ?? .other, (row[2] as String?).flatMap { RecordCalendar.date(fromISODay: $0) })
+            }
+        }
+    }
+
     /// Whether the practice has appointments or triage arrivals starting in `range`.
     public func hasActivity(scope: AccessScope, in range: DateInterval) async throws -> Bool {
         try await writer.read { db in
