@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -129,8 +129,8 @@ extension PracticeAnalytics {
 
     // MARK: - Trend
 
-    /// The columns of the trend report: one time series each, computed with the series
-    /// engine so working time and the duration model are resolved once per metric, not per bucket.
+    /// The columns of the trend report: one time series each, computed in one pass of the
+    /// series engine (working time and the duration model resolved once, each bucket tallied once).
     static let trendMetrics: [MetricKind] = [
         .appointments, .completedAppointments, .cancellations, .noShows, .noShowRate, .lateCancellationRate, .bookedMinutes,
         .utilization, .roomUtilization, .meanDurationDifference, .durationModelError, .meanLeadTime, .newPatients, .returningPatients,
@@ -139,12 +139,9 @@ extension PracticeAnalytics {
 
     private func trendReport(_ request: ReportRequest, progress: (@Sendable (Int, Int) -> Void)?) -> (columns: [ReportColumn], rows: [[ReportCell]]) {
         let metrics = Self.trendMetrics.filter { request.includeRevenue || !MetricCatalogue.definition(of: $0).isRevenue }
-        var series: [TimeSeries] = []
-        for (index, metric) in metrics.enumerated() {
-            progress?(index, metrics.count)
-            series.append(timeSeries(metric, over: request.period, by: request.bucket, asOf: request.asOf))
-        }
-        progress?(metrics.count, metrics.count)
+        progress?(0, 1)
+        let series = timeSeries(metrics, over: request.period, by: request.bucket, asOf: request.asOf)
+        progress?(1, 1)
         let buckets = series.first?.points.map(\.bucket) ?? request.period.buckets(request.bucket)
         var currencies: [String] = []
         for item in series where item.metric == .revenue {

@@ -52,8 +52,9 @@ public struct HistoryWindow: Hashable, Sendable {
         }
         if let bottlenecks, bottlenecks.asOf.timeIntervalSince1970.isFinite {
             let days = Double(min(366, max(1, bottlenecks.days)))
-            appointments.append(DateInterval(start: bottlenecks.asOf.addingTimeInterval(-2 * day),
-                                             end: bottlenecks.asOf.addingTimeInterval((days + 1) * day)))
+            // Whole UTC days: the window is then the same all day, so a history read for it can be reused.
+            appointments.append(DateInterval(start: Self.utcDay(bottlenecks.asOf.addingTimeInterval(-2 * day), roundingUp: false),
+                                             end: Self.utcDay(bottlenecks.asOf.addingTimeInterval((days + 1) * day), roundingUp: true)))
         }
         if let forecast, let weekStart = AnalyticsPeriod(from: forecast.weekStart, through: forecast.weekStart, timeZone: timeZone) {
             let weeks = Double(min(260, max(1, forecast.historyWeeks)))
@@ -62,6 +63,12 @@ public struct HistoryWindow: Hashable, Sendable {
         }
         self.init(appointmentRanges: appointments, trainingRange: training, arrivalRanges: arrivals,
                   firstVisitCutoff: period?.interval.start)
+    }
+
+    /// `instant` moved to a UTC midnight, down or up.
+    static func utcDay(_ instant: Date, roundingUp: Bool) -> Date {
+        let seconds = instant.timeIntervalSince1970 / 86_400
+        return Date(timeIntervalSince1970: (roundingUp ? seconds.rounded(.up) : seconds.rounded(.down)) * 86_400)
     }
 
     /// `ranges` sorted by start, overlapping or touching ones joined.

@@ -63,6 +63,57 @@ extension PracticeAnalytics {
         }
     }
 
+    /// Several metrics of one segment over the buckets of `period`, each exactly as
+    /// ``timeSeries(_:over:by:segment:asOf:)`` measures it, in one pass: each bucket is tallied
+    /// once and every metric read from the same figures (a dashboard's trend or a report of
+    /// twenty columns costs about what one series costs).
+    public func timeSeries(_ metrics: [MetricKind], over period: AnalyticsPeriod, by size: BucketSize,
+                           segment: Segment = .practice, asOf: Date) -> [TimeSeries] {
+        guard !metrics.isEmpty else { return [] }
+        let (from, to) = bounds(of: period)
+        let interval = DateInterval(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to))
+        let buckets = DayGrid(covering: interval, timeZone: period.timeZone).buckets(size, clippedTo: interval)
+        let layout = SegmentLayout(catalogue)
+        let index = segmentIndex(segment, layout: layout)
+        let capacity = metrics.contains(where: \.usesCapacity) ? capacity(from: from, to: to) : capacity(from: from, to: from)
+        var predictions = metrics.contains(.durationModelError)
+            ? PredictionCache(predictor: durationModel(before: from), catalogue: catalogue)
+            : PredictionCache.disabled
+        let asOfSeconds = asOf.timeIntervalSince1970.isFinite ? asOf.timeIntervalSince1970 : to
+        let needsAppointments = metrics.contains(where: \.usesAppointments), needsTriage = metrics.contains(where: \.usesTriage)
+        let triageScope: (applies: Bool, species: Species?) = switch segment.dimension {
+        case .practice: (true, nil)
+        case .species: (Species(rawValue: segment.id) != nil, Species(rawValue: segment.id))
+        default: (false, nil)
+        }
+        var points = Array(repeating: [TimeSeriesPoint](), count: metrics.count)
+        for bucket in buckets {
+            let start = bucket.start.timeIntervalSince1970, end = bucket.end.timeIntervalSince1970
+            var quality = DataQuality()
+            var figures: SegmentMetrics?
+            var rooms: Utilization?
+            if let index, needsAppointments {
+                let tallies = tally(from: start, to: end, only: index, layout: layout, predictions: &predictions, quality: &quality)
+                figures = segmentMetrics(index, tallies: tallies, layout: layout, capacity: capacity, from: start, to: end)
+                if index == 0, metrics.contains(.roomUtilization) {
+                    rooms = combinedRoomUtilization(tallies: tallies, layout: layout, capacity: capacity, from: start, to: end)
+                }
+            }
+            var vtl: VTLCompliance?
+            if needsTriage, triageScope.applies {
+                vtl = vtlCompliance(from: start, to: end, asOf: asOfSeconds, species: triageScope.species, quality: &quality)
+            }
+            for (position, metric) in metrics.enumerated() {
+                let value: MetricValue? = metric == .roomUtilization
+                    ? rooms?.ratio.map(MetricValue.ratio)
+                    : self.value(of: metric, figures: metric.usesAppointments || metric == .efficiencyScore ? figures : nil,
+                                 vtl: metric.usesTriage ? vtl : nil)
+                points[position].append(TimeSeriesPoint(bucket: bucket, value: value))
+            }
+        }
+        return metrics.indices.map { TimeSeries(metric: metrics[$0], segment: segment, bucketSize: size, points: points[$0]) }
+    }
+
     /// Position of `segment` in `layout`, if the history knows it.
     func segmentIndex(_ segment: Segment, layout: SegmentLayout) -> Int? {
         switch segment.dimension {

@@ -46,41 +46,52 @@ extension BenchCommand {
             }
 
             // MARK: Dashboard
+            // Cold: the store is read and the history indexed, as on the first request after a
+            // change; warm: the indexed history is reused (the records have not changed since),
+            // the figures computed afresh.
             let window = service.dashboardWindow(period: period, asOf: now)
-            var load: [Double] = [], index: [Double] = [], compute: [Double] = [], encode: [Double] = [], total: [Double] = []
+            let trendMetrics: [MetricKind] = [.appointments, .completedAppointments, .noShowRate, .lateCancellationRate, .utilization,
+                                              .triageArrivals, .vtlCompliance(nil), .efficiencyScore, .revenue]
+            var read: [Double] = [], compute: [Double] = [], encode: [Double] = [], cold: [Double] = [], warm: [Double] = []
             var appointments = 0, arrivals = 0, bytes = 0, insights = 0
+            let cache = AnalyticsCache()
+            let cached = AnalyticsService(store: vetStore, cache: cache)
             for run in 0...runs {
-                let start = ContinuousClock.now
-                let history = try await vetStore.practiceHistory(scope: scope, window: window, action: "analytics.dashboard.read")
-                let loaded = ContinuousClock.now
-                let engine = PracticeAnalytics(history: history)
-                let indexed = ContinuousClock.now
-                let dashboard = engine.dashboard(period: period, asOf: now)
-                let trend = [MetricKind.appointments, .completedAppointments, .noShowRate, .lateCancellationRate, .utilization,
-                             .triageArrivals, .vtlCompliance(nil), .efficiencyScore, .revenue]
-                    .map { engine.timeSeries($0, over: period, by: period.defaultBucket, asOf: now) }
-                let computed = ContinuousClock.now
-                let encoded = try JSONEncoder().encode(DashboardBody(dashboard: dashboard, trend: trend))
-                let end = ContinuousClock.now
-                appointments = history.appointments.count
-                arrivals = history.triageArrivals.count
-                bytes = encoded.count
-                insights = dashboard.insights.count
-                guard run > 0 else { continue }
-                load.append(Self.ms(loaded - start))
-                index.append(Self.ms(indexed - loaded))
-                compute.append(Self.ms(computed - indexed))
-                encode.append(Self.ms(end - computed))
-                total.append(Self.ms(end - start))
+                for warmRun in [false, true] {
+                    let start = ContinuousClock.now
+                    let figures = try await (warmRun ? cached : service).compute(scope: scope, window: window, action: "analytics.dashboard.read") {
+                        loaded -> (counts: (Int, Int, Int, Int), indexed: ContinuousClock.Instant, computed: ContinuousClock.Instant) in
+                        let indexed = ContinuousClock.now
+                        let dashboard = loaded.analytics.dashboard(period: period, asOf: now)
+                        let trend = loaded.analytics.timeSeries(trendMetrics, over: period, by: period.defaultBucket, asOf: now)
+                        let computed = ContinuousClock.now
+                        let encoded = try JSONEncoder().encode(DashboardBody(dashboard: dashboard, trend: trend))
+                        return ((loaded.appointments, loaded.arrivals, encoded.count, dashboard.insights.count), indexed, computed)
+                    }
+                    let end = ContinuousClock.now
+                    (appointments, arrivals, bytes, insights) = figures.counts
+                    guard run > 0 else {
+                        if !warmRun { _ = try await cached.load(scope: scope, window: window, action: "analytics.dashboard.read") }
+                        continue
+                    }
+                    if warmRun {
+                        warm.append(Self.ms(end - start))
+                    } else {
+                        read.append(Self.ms(figures.indexed - start))
+                        compute.append(Self.ms(figures.computed - figures.indexed))
+                        encode.append(Self.ms(end - figures.computed))
+                        cold.append(Self.ms(end - start))
+                    }
+                }
             }
             print("practice: \(profile.name), \(first) to \(last) (\(zone.identifier)): \(appointments) appointments and \(arrivals) "
                   + "triage arrivals read, \(insights) insights, \(bytes / 1024) KiB of JSON")
-            print(Self.line("dashboard: read", load) + ";" + Self.line(" index", index) + ";" + Self.line(" compute", compute) + ";"
-                  + Self.line(" encode", encode))
-            print(Self.line("dashboard total", total))
+            print(Self.line("dashboard, cold: read and index", read) + ";" + Self.line(" compute", compute) + ";" + Self.line(" encode", encode))
+            print(Self.line("dashboard, cold (first request after a change)", cold))
+            print(Self.line("dashboard, warm (records unchanged since the last request)", warm))
 
             // MARK: Reports
-            var reportTotals: [(String, [Double], Int, Int)] = []
+            var reportMedians: [Double] = []
             for (kind, bucket) in [(ReportKind.trend, BucketSize.day), (.segments, .day)] {
                 let request = ReportRequest(kind: kind, period: period, bucket: bucket, asOf: now, includeRevenue: true)
                 var times: [Double] = []
@@ -95,8 +106,8 @@ extension BenchCommand {
                     size = csv.utf8.count
                     if run > 0 { times.append(elapsed) }
                 }
-                reportTotals.append(("\(kind.rawValue) report (CSV, \(bucket.rawValue))", times, rows, size))
-                print(Self.line("\(kind.rawValue) report as CSV (\(rows) rows, \(size / 1024) KiB)", times))
+                reportMedians.append(Self.median(times))
+                print(Self.line("\(kind.rawValue) report as CSV, cold (\(rows) rows, \(size / 1024) KiB)", times))
             }
 
             // MARK: Memory
@@ -106,10 +117,11 @@ extension BenchCommand {
                     .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) } ?? "n/a"
             }
             print("memory: peak RSS (VmHWM) \(field("VmHWM")), current RSS (VmRSS) \(field("VmRSS"))")
-            let dashboardMedian = Self.median(total)
-            let slowestReport = reportTotals.map { Self.median($0.1) }.max() ?? 0
-            print("targets: dashboard \(dashboardMedian < 100 ? "met" : "MISSED") (median \(Self.format(dashboardMedian)) ms < 100 ms), "
-                  + "year's CSV report \(slowestReport < 1000 ? "met" : "MISSED") (slowest median \(Self.format(slowestReport)) ms < 1000 ms)")
+            let coldMedian = Self.median(cold), warmMedian = Self.median(warm)
+            let slowestReport = reportMedians.max() ?? 0
+            print("targets: dashboard < 100 ms: warm \(warmMedian < 100 ? "met" : "MISSED") (median \(Self.format(warmMedian)) ms), "
+                  + "cold \(coldMedian < 100 ? "met" : "MISSED") (median \(Self.format(coldMedian)) ms); "
+                  + "year's CSV report < 1 s \(slowestReport < 1000 ? "met" : "MISSED") (slowest median \(Self.format(slowestReport)) ms, cold)")
         }
 
         /// What the dashboard answer carries, for timing its encoding.

@@ -6,7 +6,7 @@ import Specialists
 import StorageSQLite
 
 extension APIHandler {
-    var analytics: AnalyticsService { AnalyticsService(store: store) }
+    var analytics: AnalyticsService { AnalyticsService(store: store, cache: analyticsCache) }
 
     /// The main figures of the dashboard's trend (revenue only for roles that may see it).
     static let trendMetrics: [MetricKind] = [
@@ -21,37 +21,38 @@ extension APIHandler {
         let revenue = caller.account.role.allows(.readRevenue)
         let period = try await analytics.period(from: input.query.from, to: input.query.to, scope: caller.scope)
         let asOf = store.clock.now()
-        let loaded = try await analytics.load(scope: caller.scope, window: analytics.dashboardWindow(period: period, asOf: asOf),
-                                              action: "analytics.dashboard.read")
-        let engine = loaded.analytics
-        let dashboard = engine.dashboard(period: period, asOf: asOf)
         let bucket = input.query.bucket.flatMap { BucketSize(rawValue: $0.rawValue) } ?? period.defaultBucket
-        let metrics = dashboard.metrics
-        let days = period.localDays
-        let figures = { (list: [SegmentMetrics]) in list.map { Components.Schemas.AnalyticsSegmentFigures($0, revenue: revenue) } }
-        let trendSeries = Self.trendMetrics.filter { revenue || !MetricCatalogue.definition(of: $0).isRevenue }.map {
-            engine.timeSeries($0, over: period, by: bucket, asOf: asOf)
+        let trendMetrics = Self.trendMetrics.filter { revenue || !MetricCatalogue.definition(of: $0).isRevenue }
+        let from = input.query.from, to = input.query.to
+        let body = try await analytics.compute(scope: caller.scope, window: analytics.dashboardWindow(period: period, asOf: asOf),
+                                               action: "analytics.dashboard.read") { loaded in
+            let engine = loaded.analytics
+            let dashboard = engine.dashboard(period: period, asOf: asOf)
+            let metrics = dashboard.metrics
+            let days = period.localDays
+            let figures = { (list: [SegmentMetrics]) in list.map { Components.Schemas.AnalyticsSegmentFigures($0, revenue: revenue) } }
+            let trendSeries = engine.timeSeries(trendMetrics, over: period, by: bucket, asOf: asOf)
+            return Components.Schemas.AnalyticsDashboard(
+                from: days?.first.description ?? from, to: days?.last.description ?? to, timeZone: period.timeZone.identifier, asOf: asOf,
+                revenueIncluded: revenue, practice: .init(metrics.practice, revenue: revenue), clinicians: figures(metrics.clinicians),
+                specialties: figures(metrics.specialties), appointmentTypes: figures(metrics.appointmentTypes), rooms: figures(metrics.rooms),
+                species: figures(metrics.species), roomUtilization: .init(metrics.roomUtilization), vtl: .init(metrics.vtl),
+                efficiency: .init(metrics.efficiency), dataQuality: .init(additionalProperties: metrics.dataQuality.counts),
+                arrivals: .init(dashboard.arrivals), bottlenecks: .init(dashboard.bottlenecks), forecast: .init(dashboard.forecast),
+                insights: dashboard.insights.map { insight in
+                    .init(insight, from: days?.first ?? LocalDate(dayNumber: 0), to: days?.last ?? LocalDate(dayNumber: 0),
+                          bucket: period.defaultBucket)
+                },
+                trend: .init(bucket: .init(rawValue: bucket.rawValue) ?? .day,
+                             buckets: (trendSeries.first?.points.map(\.bucket) ?? period.buckets(bucket)).map(Components.Schemas.AnalyticsBucketSpan.init),
+                             series: trendSeries.flatMap { series in
+                                 Self.wireValues(series, currencies: engine.currencies).map { currency, values in
+                                     .init(metric: .init(rawValue: series.metric.name) ?? .appointments,
+                                           unit: .init(rawValue: MetricCatalogue.definition(of: series.metric).unit.rawValue) ?? .count,
+                                           currency: currency, values: values)
+                                 }
+                             }))
         }
-        let body = Components.Schemas.AnalyticsDashboard(
-            from: input.query.from, to: days?.last.description ?? input.query.to, timeZone: period.timeZone.identifier, asOf: asOf,
-            revenueIncluded: revenue, practice: .init(metrics.practice, revenue: revenue), clinicians: figures(metrics.clinicians),
-            specialties: figures(metrics.specialties), appointmentTypes: figures(metrics.appointmentTypes), rooms: figures(metrics.rooms),
-            species: figures(metrics.species), roomUtilization: .init(metrics.roomUtilization), vtl: .init(metrics.vtl),
-            efficiency: .init(metrics.efficiency), dataQuality: .init(additionalProperties: metrics.dataQuality.counts),
-            arrivals: .init(dashboard.arrivals), bottlenecks: .init(dashboard.bottlenecks), forecast: .init(dashboard.forecast),
-            insights: dashboard.insights.map { insight in
-                .init(insight, from: days?.first ?? period.localDays?.first ?? LocalDate(dayNumber: 0), to: days?.last ?? LocalDate(dayNumber: 0),
-                      bucket: period.defaultBucket)
-            },
-            trend: .init(bucket: .init(rawValue: bucket.rawValue) ?? .day,
-                         buckets: (trendSeries.first?.points.map(\.bucket) ?? period.buckets(bucket)).map(Components.Schemas.AnalyticsBucketSpan.init),
-                         series: trendSeries.flatMap { series in
-                             Self.wireValues(series, currencies: engine.currencies).map { currency, values in
-                                 .init(metric: .init(rawValue: series.metric.name) ?? .appointments,
-                                       unit: .init(rawValue: MetricCatalogue.definition(of: series.metric).unit.rawValue) ?? .count,
-                                       currency: currency, values: values)
-                             }
-                         }))
         return .ok(.init(body: .json(body)))
     }
 

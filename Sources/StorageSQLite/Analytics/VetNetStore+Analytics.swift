@@ -1,12 +1,36 @@
 import Analytics
 import Foundation
 import GRDB
+import GRDBSQLite
 import Scheduling
 import SharedKernel
 import Specialists
 import Triage
 
+/// Where a practice's records stand: changes with every write to its appointments or triage
+/// arrivals (`analytics`) and to its configuration (`configuration`), whatever statement makes
+/// the write, so a picture computed from them is reused only while both are unchanged.
+public struct AnalyticsDataVersion: Hashable, Sendable {
+    /// `practice.analytics_version`.
+    public let analytics: Int64
+    /// `practice.config_version`.
+    public let configuration: Int64
+}
+
 extension VetNetStore {
+    // MARK: - Versions
+
+    /// Where the scope's practice's records stand now.
+    public func analyticsDataVersion(scope: AccessScope) async throws -> AnalyticsDataVersion {
+        try await writer.read { db in try Self.analyticsDataVersion(db: db, practiceID: scope.practiceID) }
+    }
+
+    static func analyticsDataVersion(db: Database, practiceID: PracticeID) throws -> AnalyticsDataVersion {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT analytics_version, config_version FROM practice WHERE id = ?"),
+                                         arguments: [practiceID.description]) else { throw DomainError.notFound(resource: "practice") }
+        return AnalyticsDataVersion(analytics: row[0], configuration: row[1])
+    }
+
     // MARK: - Reading a practice's history
 
     /// The practice's records that `window` covers, as the analytics engine reads them: the
@@ -21,16 +45,30 @@ extension VetNetStore {
     /// `progress`, when given, is told how many appointments of the window have been read.
     public func practiceHistory(scope: AccessScope, window: HistoryWindow, action: String,
                                 progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PracticeHistory {
-        let history = try await writer.read { db in
-            try self.practiceHistory(db: db, practiceID: scope.practiceID, window: window, progress: progress)
+        try await versionedPracticeHistory(scope: scope, window: window, action: action, progress: progress).history
+    }
+
+    /// ``practiceHistory(scope:window:action:progress:)`` with the version of the records it
+    /// was read at, from the same snapshot.
+    public func versionedPracticeHistory(scope: AccessScope, window: HistoryWindow, action: String,
+                                         progress: (@Sendable (Int, Int) -> Void)? = nil) async throws
+        -> (history: PracticeHistory, version: AnalyticsDataVersion) {
+        // The audit entry is written while the snapshot is read (WAL lets the two run side by side).
+        async let audited: Void = recordAudit(AuditRecord(action: action, resourceType: "practice", resourceID: scope.practiceID.description,
+                                                          detail: Self.auditDetail(window)), scope: scope)
+        let (history, version) = try await writer.read { db in
+            (try self.practiceHistory(db: db, practiceID: scope.practiceID, window: window, progress: progress),
+             try Self.analyticsDataVersion(db: db, practiceID: scope.practiceID))
         }
-        let span = (window.appointmentRanges.first?.start).map { first in
-            " from=\(Timestamp.string(first)) to=\(Timestamp.string(window.appointmentRanges.last?.end ?? first))"
-        } ?? ""
-        try await recordAudit(AuditRecord(action: action, resourceType: "practice", resourceID: scope.practiceID.description,
-                                          detail: "appointments=\(history.appointments.count) arrivals=\(history.triageArrivals.count)" + span),
-                              scope: scope)
-        return history
+        try await audited
+        return (history, version)
+    }
+
+    /// What an audit entry says of a read of `window`.
+    public static func auditDetail(_ window: HistoryWindow) -> String {
+        guard let first = window.appointmentRanges.first?.start ?? window.arrivalRanges.first?.start else { return "empty window" }
+        let last = max(window.appointmentRanges.last?.end ?? first, window.arrivalRanges.last?.end ?? first)
+        return "from=\(Timestamp.string(first)) to=\(Timestamp.string(last))"
     }
 
     func practiceHistory(db: Database, practiceID: PracticeID, window: HistoryWindow,
@@ -92,21 +130,27 @@ extension VetNetStore {
     }
 
     /// Appends the appointments starting in `range` (completed ones only if asked), by start.
+    /// Stepped with SQLite's own API: the values are read where SQLite keeps them, with no
+    /// row object, string or data buffer made for any of them.
     private static func readAppointments(db: Database, practiceID: PracticeID, _ range: DateInterval, completedOnly: Bool,
                                          decoder: inout HistoryRowDecoder, into records: inout [AppointmentRecord],
                                          progress: (Int) -> Void) throws {
-        let statement = try db.cachedStatement(sql: """
+        let statement = try db.makeStatement(sql: """
             SELECT a.id, a.patient_id, a.clinician_id, a.appointment_type_id, a.room_type, a.room_id, a.start_ms, a.end_ms,
                    a.occupied_end_ms, a.status, a.checked_in_at_ms, a.started_at_ms, a.completed_at_ms, a.actual_minutes,
-                   a.created_at, a.cancelled_at_ms, p.species
-            FROM appointment a JOIN patient p ON p.id = a.patient_id
+                   a.created_at, a.cancelled_at_ms, a.patient_species
+            FROM appointment a
             WHERE a.practice_id = ? AND a.start_ms >= ? AND a.start_ms < ?\(completedOnly ? " AND a.status = 'completed'" : "")
             ORDER BY a.start_ms
             """)
-        let rows = try Row.fetchCursor(statement, arguments: [practiceID.description, Timestamp.milliseconds(range.start),
-                                                              Timestamp.milliseconds(range.end)])
-        while let row = try rows.next() {
-            records.append(try decoder.appointment(row))
+        try statement.setArguments([practiceID.description, Timestamp.milliseconds(range.start), Timestamp.milliseconds(range.end)])
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading appointments failed") }
+            records.append(try decoder.appointment(RawRow(handle: handle)))
             if records.count % 10_000 == 0 { progress(records.count) }
         }
     }
@@ -160,21 +204,35 @@ extension VetNetStore {
     }
 }
 
+/// The current row of a statement stepped with SQLite's API, read in place.
+struct RawRow {
+    let handle: OpaquePointer
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+
+    /// The column's text as bytes, valid until the statement steps again; `nil` for NULL.
+    func bytes(_ column: Int32) -> UnsafeRawBufferPointer? {
+        guard !isNull(column), let text = sqlite3_column_text(handle, column) else { return nil }
+        return UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+}
+
 /// Decodes history rows straight from SQLite's bytes: a year of a busy practice is some
-/// hundred thousand rows of five UUIDs each, and going through `String` for every one of them
-/// was most of the read. Repeated ids (a handful of clinicians, types and rooms) are parsed once.
+/// hundred thousand rows of five UUIDs each, and making a `String` or `Data` of every value
+/// was most of the read.
 struct HistoryRowDecoder {
     let practiceID: PracticeID
-    private var known: [Data: UUID] = [:]
-    private static let statuses = AppointmentStatus.allCases.map { (Data($0.rawValue.utf8), $0) }
-    private static let species = Species.allCases.map { (Data($0.rawValue.utf8), $0) }
-    private static let roomTypes = RoomType.allCases.map { (Data($0.rawValue.utf8), $0) }
+    private static let statuses = AppointmentStatus.allCases.map { (Array($0.rawValue.utf8), $0) }
+    private static let species = Species.allCases.map { (Array($0.rawValue.utf8), $0) }
+    private static let roomTypes = RoomType.allCases.map { (Array($0.rawValue.utf8), $0) }
 
     init(practiceID: PracticeID) {
         self.practiceID = practiceID
     }
 
-    /// A UUID column, parsed from its text without making a `String`.
+    /// A UUID column of a GRDB row, parsed from its text without making a `String`.
     func uuid(_ row: Row, _ index: Int, _ column: String) throws -> UUID {
         let parsed = try row.withUnsafeData(atIndex: index) { data in
             data.flatMap { $0.withUnsafeBytes(UUIDText.parse(utf8:)) }
@@ -183,53 +241,47 @@ struct HistoryRowDecoder {
         return parsed
     }
 
-    /// A UUID column that repeats across rows (clinician, type, room), parsed once per distinct value.
-    mutating func repeatedUUID(_ row: Row, _ index: Int, _ column: String) throws -> UUID {
-        let found = try row.withUnsafeData(atIndex: index) { data -> (UUID, Data?)? in
-            guard let data else { return nil }
-            if let uuid = known[data] { return (uuid, nil) }
-            // The bytes belong to SQLite until the next step: copied before they are kept.
-            return data.withUnsafeBytes(UUIDText.parse(utf8:)).map { ($0, Data(data.withUnsafeBytes { Array($0) })) }
+    /// The species column of a GRDB row.
+    func species(_ row: Row, _ index: Int) throws -> Species? {
+        try row.withUnsafeData(atIndex: index) { data in
+            data.flatMap { data in data.withUnsafeBytes { Self.lookup($0, in: Self.species) } }
         }
-        guard let (uuid, newKey) = found else { throw StoreCorruption(column: column, reason: "not a UUID") }
-        if let newKey { known[newKey] = uuid }
+    }
+
+    private static func lookup<T>(_ bytes: UnsafeRawBufferPointer?, in table: [([UInt8], T)]) -> T? {
+        guard let bytes else { return nil }
+        return table.first { $0.0.count == bytes.count && $0.0.elementsEqual(bytes) }?.1
+    }
+
+    private func uuid(_ row: RawRow, _ column: Int32, _ name: String) throws -> UUID {
+        guard let bytes = row.bytes(column), let uuid = UUIDText.parse(utf8: bytes) else {
+            throw StoreCorruption(column: "appointment.\(name)", reason: "not a UUID")
+        }
         return uuid
     }
 
-    func species(_ row: Row, _ index: Int) throws -> Species? {
-        try Self.lookup(row, index, in: Self.species)
-    }
-
-    /// The text column at `index` matched against `table`'s spellings; `nil` when NULL or unknown.
-    private static func lookup<T>(_ row: Row, _ index: Int, in table: [(Data, T)]) throws -> T? {
-        try row.withUnsafeData(atIndex: index) { data in
-            guard let data else { return nil }
-            return table.first { $0.0 == data }?.1
-        }
-    }
-
-    mutating func appointment(_ row: Row) throws -> AppointmentRecord {
-        let startMs: Int64 = row[6], endMs: Int64 = row[7], occupiedEnd: Int64 = row[8]
+    func appointment(_ row: RawRow) throws -> AppointmentRecord {
+        let startMs = row.int64(6), endMs = row.int64(7), occupiedEnd = row.int64(8)
         guard let time = TimeRange(start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs)),
               occupiedEnd >= endMs else {
             throw StoreCorruption(column: "appointment.end_ms", reason: "does not end after it starts")
         }
-        guard let status = try Self.lookup(row, 9, in: Self.statuses) else {
+        guard let status = Self.lookup(row.bytes(9), in: Self.statuses) else {
             throw StoreCorruption(column: "appointment.status", reason: "not a status")
         }
-        let roomID = row.hasNull(atIndex: 5) ? nil : Identifier<Room>(try repeatedUUID(row, 5, "appointment.room_id"))
+        let roomID = row.isNull(5) ? nil : Identifier<Room>(try uuid(row, 5, "room_id"))
+        let actual = row.optionalInt64(13).map { Int(clamping: $0) }
         let appointment = Appointment(
-            id: Identifier(try uuid(row, 0, "appointment.id")), practiceID: practiceID,
-            patientID: try uuid(row, 1, "appointment.patient_id"), clinicianID: try repeatedUUID(row, 2, "appointment.clinician_id"),
-            appointmentTypeID: Identifier(try repeatedUUID(row, 3, "appointment.appointment_type_id")),
-            roomType: try Self.lookup(row, 4, in: Self.roomTypes), roomID: roomID, time: time,
+            id: Identifier(try uuid(row, 0, "id")), practiceID: practiceID, patientID: try uuid(row, 1, "patient_id"),
+            clinicianID: try uuid(row, 2, "clinician_id"), appointmentTypeID: Identifier(try uuid(row, 3, "appointment_type_id")),
+            roomType: Self.lookup(row.bytes(4), in: Self.roomTypes), roomID: roomID, time: time,
             bufferAfterMinutes: Int(clamping: (occupiedEnd - endMs) / 60_000), status: status,
-            checkedInAt: (row[10] as Int64?).map(Timestamp.date(milliseconds:)),
-            startedAt: (row[11] as Int64?).map(Timestamp.date(milliseconds:)),
-            completedAt: (row[12] as Int64?).map(Timestamp.date(milliseconds:)),
-            actualMinutes: row[13])
-        let bookedAt = try row.withUnsafeData(atIndex: 14) { data in data.flatMap { $0.withUnsafeBytes(Timestamp.date(utf8:)) } }
-        return AppointmentRecord(appointment, species: try species(row, 16), bookedAt: bookedAt,
-                                 cancelledAt: (row[15] as Int64?).map(Timestamp.date(milliseconds:)))
+            checkedInAt: row.optionalInt64(10).map(Timestamp.date(milliseconds:)),
+            startedAt: row.optionalInt64(11).map(Timestamp.date(milliseconds:)),
+            completedAt: row.optionalInt64(12).map(Timestamp.date(milliseconds:)),
+            actualMinutes: actual)
+        return AppointmentRecord(appointment, species: Self.lookup(row.bytes(16), in: Self.species),
+                                 bookedAt: row.bytes(14).flatMap(Timestamp.date(utf8:)),
+                                 cancelledAt: row.optionalInt64(15).map(Timestamp.date(milliseconds:)))
     }
 }

@@ -55,13 +55,13 @@ extension VetNetStore {
             let insertAppointment = try db.makeStatement(sql: """
                 INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms,
                                          end_ms, occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms, completed_at_ms,
-                                         actual_minutes, cancellation_reason, reason, created_at, version, cancelled_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, 1, ?)
+                                         actual_minutes, cancellation_reason, reason, created_at, version, cancelled_at_ms, patient_species)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, 1, ?, ?)
                 """)
             for record in appointments {
                 let appointment = record.appointment
                 guard appointment.practiceID == scope.practiceID else { throw DomainError.notFound(resource: "practice") }
-                _ = try requirePatient(appointment.patientID)
+                let patient = try requirePatient(appointment.patientID)
                 guard clinicians.contains(appointment.clinicianID) else { throw DomainError.notFound(resource: "clinician") }
                 guard types.contains(appointment.appointmentTypeID) else { throw DomainError.notFound(resource: "appointment type") }
                 if let room = appointment.roomID, !rooms.contains(room) { throw DomainError.notFound(resource: "room") }
@@ -74,7 +74,7 @@ extension VetNetStore {
                         Timestamp.milliseconds(appointment.occupiedTime.end), appointment.status.rawValue, appointment.status.holdsTime,
                         appointment.checkedInAt.map(Timestamp.milliseconds), appointment.startedAt.map(Timestamp.milliseconds),
                         appointment.completedAt.map(Timestamp.milliseconds), appointment.actualMinutes, appointment.cancellationReason,
-                        Timestamp.string(record.bookedAt ?? now), cancelledAt.map(Timestamp.milliseconds)])
+                        Timestamp.string(record.bookedAt ?? now), cancelledAt.map(Timestamp.milliseconds), patient.species.rawValue])
                 } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {
                     throw BookingConflict(resource: error.message?.contains("room") == true ? "room" : "clinician",
                                           conflictingTime: appointment.time)

@@ -57,4 +57,7 @@ public struct ExportedAppointment: Codable, Hashable, Sendable {
     public var bookedAt: Date
     /// Its version (the `ETag` clients hold).
     public var version: Int
+    /// When it was cancelled, for a cancelled appointment whose moment is known (absent in
+    /// exports made before it was kept).
+    public var cancelledAt: Date?
 }

@@ -76,13 +76,14 @@ extension VetNetStore {
             .sorted { $0.value.clinicianID < $1.value.clinicianID }
             .map { ExportedAvailability(availability: $0.value, version: $0.version) }
         let appointments = try Row.fetchAll(db, sql: """
-            SELECT \(Self.appointmentColumns()), reason, created_at FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
+            SELECT \(Self.appointmentColumns()), reason, created_at, cancelled_at_ms FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
             """, arguments: [practiceID.description]).map { row in
             let stored = try Self.appointment(from: row)
             let count = Self.appointmentColumnNames.count
             return ExportedAppointment(appointment: stored.value, reason: row[count],
                                        bookedAt: Timestamp.date(row[count + 1] as String).map(Self.exportedInstant) ?? .distantPast,
-                                       version: stored.version)
+                                       version: stored.version,
+                                       cancelledAt: (row[count + 2] as Int64?).map { Self.exportedInstant(milliseconds: $0) })
         }
         return ExportedSchedule(
             clinicians: try Self.clinicians(db: db, practiceID: practiceID, includingInactive: true).map { ExportedClinician(clinician: $0.clinician, active: $0.active) },

@@ -30,7 +30,7 @@ extension VetNetStore {
     /// Tables holding a patient's record, children before parents (foreign keys are enforced).
     /// Clinical notes and addenda refuse deletion unless their patient is archived (a trigger).
     static let patientRecordTables = ["note_addendum", "clinical_note", "weight", "problem", "allergy", "medication", "vaccination",
-                                      "document", "triage_queue_entry", "triage_assessment", "appointment"]
+                                      "document", "triage_queue_entry", "triage_arrival", "triage_assessment", "appointment"]
 
     /// Permanently removes patients archived longer than `retentionYears` (1–100, refused
     /// naming `retentionYears` otherwise) with their whole record: notes and addenda, weights,

@@ -131,7 +131,8 @@ extension VetNetStore {
         for type in schedule.appointmentTypes { try Self.insertAppointmentType(type, practiceID: practiceID, db: db) }
         for item in schedule.appointments {
             do {
-                try Self.insertRow(item.appointment, reason: item.reason, createdAt: item.bookedAt, version: item.version, practiceID: practiceID, db: db)
+                try Self.insertRow(item.appointment, reason: item.reason, createdAt: item.bookedAt, version: item.version, practiceID: practiceID,
+                                   cancelledAt: item.cancelledAt, db: db)
             } catch is OverlapRefusal {
                 throw RestoreError.overlappingAppointment(id: item.appointment.id.description)
             }

@@ -63,12 +63,13 @@ extension VetNetStore {
 
     /// An appointment's row with its whole lifecycle (bookings and restore); the overlap
     /// triggers' refusal becomes an ``OverlapRefusal``.
-    static func insertRow(_ appointment: Appointment, reason: String?, createdAt: Date, version: Int, practiceID: PracticeID, db: Database) throws {
+    static func insertRow(_ appointment: Appointment, reason: String?, createdAt: Date, version: Int, practiceID: PracticeID,
+                          cancelledAt: Date? = nil, db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms,
                                      end_ms, occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms, completed_at_ms,
-                                     actual_minutes, cancellation_reason, reason, created_at, version)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     actual_minutes, cancellation_reason, reason, created_at, version, cancelled_at_ms, patient_species)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT species FROM patient WHERE id = ?3))
             """)
         do {
             try statement.execute(arguments: [
@@ -78,7 +79,8 @@ extension VetNetStore {
                 Timestamp.milliseconds(appointment.time.end), Timestamp.milliseconds(appointment.occupiedTime.end),
                 appointment.status.rawValue, appointment.status.holdsTime, appointment.checkedInAt.map(Timestamp.milliseconds),
                 appointment.startedAt.map(Timestamp.milliseconds), appointment.completedAt.map(Timestamp.milliseconds),
-                appointment.actualMinutes, appointment.cancellationReason, reason, Timestamp.string(createdAt), version])
+                appointment.actualMinutes, appointment.cancellationReason, reason, Timestamp.string(createdAt), version,
+                appointment.status == .cancelled ? cancelledAt.map(Timestamp.milliseconds) : nil])
         } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {
             throw OverlapRefusal(appointment: appointment, message: error.message ?? "")
         }

@@ -546,6 +546,27 @@ enum Migrations {
             -- appointment, found from the index alone.
             CREATE INDEX appointment_patient_visits ON appointment (practice_id, patient_id, start_ms)
             WHERE status IN ('checked_in', 'in_progress', 'completed');
+
+            -- The patient's species on each appointment (figures per species, the duration model),
+            -- written with the row and kept in step when a patient's species is corrected: a
+            -- year's analytics then reads one table instead of looking up every patient.
+            ALTER TABLE appointment ADD COLUMN patient_species TEXT;
+            UPDATE appointment SET patient_species = (SELECT species FROM patient WHERE patient.id = appointment.patient_id);
+            CREATE TRIGGER patient_species_on_appointments AFTER UPDATE OF species ON patient
+            BEGIN UPDATE appointment SET patient_species = NEW.species WHERE patient_id = NEW.id; END;
+
+            -- Changes with every write to what the figures are computed from (appointments and
+            -- triage arrivals, whatever statement makes the write), so a computed picture of the
+            -- practice is reused only while it is current; the configuration has config_version.
+            ALTER TABLE practice ADD COLUMN analytics_version INTEGER NOT NULL DEFAULT 0;
             """)
+        for table in ["appointment", "triage_arrival"] {
+            let bump = "UPDATE practice SET analytics_version = analytics_version + 1 WHERE id"
+            try db.execute(sql: """
+                CREATE TRIGGER \(table)_analytics_insert AFTER INSERT ON \(table) BEGIN \(bump) = NEW.practice_id; END;
+                CREATE TRIGGER \(table)_analytics_update AFTER UPDATE ON \(table) BEGIN \(bump) IN (OLD.practice_id, NEW.practice_id); END;
+                CREATE TRIGGER \(table)_analytics_delete AFTER DELETE ON \(table) BEGIN \(bump) = OLD.practice_id; END;
+                """)
+        }
     }
 }
