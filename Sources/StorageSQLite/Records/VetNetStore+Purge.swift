@@ -68,7 +68,8 @@ extension VetNetStore {
 
                 // A replayed Idempotency-Key must not answer with the id of something purged.
                 var resourceIDs = [id]
-                for table in Self.patientRecordTables where table != "triage_queue_entry" {
+                // (The board entry and the record of triaged visits have no ids of their own.)
+                for table in Self.patientRecordTables where table != "triage_queue_entry" && table != "triage_arrival" {
                     resourceIDs += try String.fetchAll(db, sql: "SELECT id FROM \(table) WHERE patient_id = ? AND practice_id = ?", arguments: scoped)
                 }
                 for batch in stride(from: 0, to: resourceIDs.count, by: 500).map({ Array(resourceIDs[$0..<min($0 + 500, resourceIDs.count)]) }) {
