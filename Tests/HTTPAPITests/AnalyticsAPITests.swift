@@ -404,6 +404,40 @@ struct AnalyticsAPITests {
         }
     }
 
+    // MARK: - Reuse
+
+    @Test("an indexed history is reused while the records are unchanged; any write makes the next request read again")
+    func reuse() async throws {
+        let fixture = try await AnalyticsFixture.make()
+        let scope = AccessScope.system(fixture.app.practiceA.id)
+        @Sendable func lastRead() async throws -> String? {
+            try await fixture.app.store.auditEntries(scope: scope, limit: 50, before: nil).items
+                .first { $0.action == "analytics.dashboard.read" }?.detail
+        }
+        try await fixture.app.test { client in
+            let token = try await client.login("administrator@alpha.example")
+            let first = try await client.get("/api/v1/analytics/dashboard?\(AnalyticsFixture.week)", token: token).json
+            #expect(number(first, "practice", "appointments", "total") == 6)
+            #expect(try await lastRead()?.hasSuffix("reused") == false)
+            let second = try await client.get("/api/v1/analytics/dashboard?\(AnalyticsFixture.week)", token: token).json
+            #expect(number(second, "practice", "appointments", "total") == 6)
+            #expect(try await lastRead()?.hasSuffix("reused") == true)
+
+            // A Saturday appointment written by any path: the next request sees it.
+            let start = AnalyticsFixture.at("2026-03-07T10:00:00Z")
+            let saturday = Appointment(practiceID: fixture.app.practiceA.id, patientID: fixture.bella.id.rawValue, clinicianID: fixture.hart.id.rawValue,
+                                       appointmentTypeID: fixture.consultation.id, time: TimeRange(start: start, end: start.addingTimeInterval(1800))!,
+                                       status: .noShow)
+            try await fixture.app.store.bulkLoadHistory(appointments: [AppointmentRecord(saturday, bookedAt: start.addingTimeInterval(-86_400))],
+                                                        arrivals: [], weights: [], scope: scope)
+            let third = try await client.get("/api/v1/analytics/dashboard?\(AnalyticsFixture.week)", token: token).json
+            #expect(number(third, "practice", "appointments", "total") == 7)
+            #expect(number(third, "practice", "appointments", "noShow") == 2)
+            #expect(try await lastRead()?.hasSuffix("reused") == false)
+        }
+        #expect(fixture.app.services.analyticsCache.count <= 4)
+    }
+
     // MARK: - Insights and the look-ahead
 
     @Test("every insight links to the series of the metric it comes from, and the link answers")

@@ -226,6 +226,34 @@ struct AnalyticsStoreTests {
         #expect(history.appointments.map(\.appointment.id) == [done.id, inPeriod.id])
     }
 
+    @Test("every write to appointments or arrivals moves the practice's version; a corrected species follows onto its appointments")
+    func versions() async throws {
+        let setup = try await Setup.make()
+        let start = setup.now.addingTimeInterval(86_400)
+        let before = try await setup.store.analyticsDataVersion(scope: setup.scope)
+        let appointment = setup.appointment(setup.rex, at: start)
+        try await setup.store.bulkLoadHistory(appointments: [AppointmentRecord(appointment, bookedAt: setup.now)], arrivals: [], weights: [],
+                                              scope: setup.scope)
+        let loaded = try await setup.store.analyticsDataVersion(scope: setup.scope)
+        #expect(loaded.analytics > before.analytics)
+        _ = try await setup.store.saveAppointment(try appointment.decide(.cancel(reason: "x"), at: setup.now), scope: setup.scope, expectedVersion: 1)
+        let cancelled = try await setup.store.analyticsDataVersion(scope: setup.scope)
+        #expect(cancelled.analytics > loaded.analytics)
+        // Another practice's writes leave this one's version alone.
+        let other = try await setup.store.analyticsDataVersion(scope: setup.practices.scope(setup.practices.adminB))
+        #expect(other.analytics == 0)
+
+        var corrected = try await setup.store.patient(scope: setup.scope, id: setup.rex.id).value
+        corrected.species = .cat
+        _ = try await setup.store.updatePatient(corrected, scope: setup.scope, expectedVersion: nil)
+        #expect(try await setup.store.analyticsDataVersion(scope: setup.scope).analytics > cancelled.analytics)
+        let history = try await setup.history(start.addingTimeInterval(-3600), start.addingTimeInterval(3600))
+        #expect(history.appointments.map(\.species) == [.cat])
+        // The configuration has its own version.
+        _ = try await setup.store.createRoom(Room(name: "Consult 2", type: .exam), scope: setup.scope)
+        #expect(try await setup.store.analyticsDataVersion(scope: setup.scope).configuration > cancelled.configuration)
+    }
+
     @Test("a generated history that would double-book a clinician is refused whole")
     func overlapRefused() async throws {
         let setup = try await Setup.make()
