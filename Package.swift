@@ -48,8 +48,9 @@ let package = Package(
         .target(
             name: "StorageSQLite",
             dependencies: [
-                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling",
+                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -60,7 +61,7 @@ let package = Package(
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "StorageSQLite",
+                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics", "StorageSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -79,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "vetnet",
             dependencies: [
-                "SharedKernel", "Triage", "Scheduling", "StorageSQLite", "HTTPAPI",
+                "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics", "StorageSQLite", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -117,14 +118,14 @@ let package = Package(
         ),
         .testTarget(
             name: "StorageSQLiteTests",
-            dependencies: ["StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists",
+            dependencies: ["StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HTTPAPITests",
             dependencies: [
-                "HTTPAPI", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists",
+                "HTTPAPI", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -49,11 +49,17 @@ public struct DurationModelSettings: Hashable, Sendable {
     public var shrinkage: Double
     /// Booking grid the prediction is rounded up to, in minutes.
     public var gridMinutes: Int
+    /// Days of completed appointments before a period that a store loads for the model to
+    /// learn from (``HistoryWindow``). Default 182: half a year holds every type and species
+    /// a practice sees often, and keeps what a year's report reads bounded however long the
+    /// practice's history grows.
+    public var trainingDays: Int
 
-    /// Creates settings (the scheduler's defaults: 5 visits, shrinkage 5, 5-minute grid).
-    public init(minimumSamples: Int = 5, shrinkage: Double = 5, gridMinutes: Int = 5) {
+    /// Creates settings (the scheduler's defaults: 5 visits, shrinkage 5, 5-minute grid; 182 days of history).
+    public init(minimumSamples: Int = 5, shrinkage: Double = 5, gridMinutes: Int = 5, trainingDays: Int = 182) {
         self.minimumSamples = minimumSamples
         self.shrinkage = shrinkage
         self.gridMinutes = gridMinutes
+        self.trainingDays = trainingDays
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Scheduling
 import SharedKernel
 import Specialists
@@ -98,6 +99,15 @@ extension PracticeAnalytics {
     /// context's own resolution (weekly pattern, extra sessions, breaks, time off, in the
     /// practice's zone), and the opening hours with Scheduling's practice calendar.
     func capacity(from: Double, to: Double) -> CapacityIndex {
+        // A dashboard asks for the same period's working time several times (its figures, its
+        // trend): resolved once and kept with the indexed history.
+        if let known = capacityMemo.value(from: from, to: to) { return known }
+        let resolved = resolveCapacity(from: from, to: to)
+        capacityMemo.remember(resolved, from: from, to: to)
+        return resolved
+    }
+
+    private func resolveCapacity(from: Double, to: Double) -> CapacityIndex {
         guard let range = TimeRange(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to)) else {
             return CapacityIndex(clinicianWindows: catalogue.availabilities.map { _ in IntervalSet([]) }, openHours: IntervalSet([]))
         }
@@ -273,5 +283,23 @@ extension PracticeAnalytics {
         if visit.status == .completed, visit.actualMinutes == nil { quality.completedWithoutDuration += 1 }
         if visit.species < 0 { quality.unknownSpecies += 1 }
         if let booked = visit.bookedAt, booked > visit.start { quality.bookedAfterStart += 1 }
+    }
+}
+
+/// The last few resolutions of working time, by period. The history never changes once
+/// indexed, so a resolution stays true; a reference type so that the value-typed
+/// ``PracticeAnalytics`` can keep it across calls, guarded by a lock for concurrent readers.
+final class CapacityMemo: Sendable {
+    private let entries = Mutex<[(from: Double, to: Double, capacity: CapacityIndex)]>([])
+
+    func value(from: Double, to: Double) -> CapacityIndex? {
+        entries.withLock { entries in entries.first { $0.from == from && $0.to == to }?.capacity }
+    }
+
+    func remember(_ capacity: CapacityIndex, from: Double, to: Double) {
+        entries.withLock { entries in
+            entries.append((from, to, capacity))
+            if entries.count > 8 { entries.removeFirst() }
+        }
     }
 }

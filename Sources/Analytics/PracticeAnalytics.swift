@@ -35,6 +35,8 @@ public struct PracticeAnalytics: Sendable {
     /// Appointments dropped because their start is not a real instant.
     let unreadableAppointments: Int
     let suppliedPredictor: DurationPredictor?
+    /// Working time already resolved, by period.
+    let capacityMemo = CapacityMemo()
 
     /// Indexes `history`. `durationPredictor` is the model whose error the metrics report;
     /// without one, each period trains a model (``AnalyticsOptions/durationModel``) on the

@@ -13,11 +13,19 @@ extension PracticeAnalytics {
     /// `nil` shares), not an error.
     public func timeSeries(_ metric: MetricKind, over period: AnalyticsPeriod, by size: BucketSize,
                            segment: Segment = .practice, asOf: Date) -> TimeSeries {
+        timeSeries(metric, over: period, by: size, segments: [segment], asOf: asOf)[0]
+    }
+
+    /// `metric` of each of `segments` over the buckets of `period`, as
+    /// ``timeSeries(_:over:by:segment:asOf:)`` measures one, with working time and the duration
+    /// model resolved once for all of them (a chart of every clinician costs one resolution,
+    /// not one per clinician).
+    public func timeSeries(_ metric: MetricKind, over period: AnalyticsPeriod, by size: BucketSize,
+                           segments: [Segment], asOf: Date) -> [TimeSeries] {
         let (from, to) = bounds(of: period)
         let interval = DateInterval(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to))
         let buckets = DayGrid(covering: interval, timeZone: period.timeZone).buckets(size, clippedTo: interval)
         let layout = SegmentLayout(catalogue)
-        let index = segmentIndex(segment, layout: layout)
         // Working time and the duration model cost more than a bucket's tally: resolved only for
         // the metrics that read them (left empty otherwise, which those metrics never look at).
         let capacity = metric.usesCapacity ? capacity(from: from, to: to) : capacity(from: from, to: from)
@@ -25,32 +33,85 @@ extension PracticeAnalytics {
             ? PredictionCache(predictor: durationModel(before: from), catalogue: catalogue)
             : PredictionCache.disabled
         let asOfSeconds = asOf.timeIntervalSince1970.isFinite ? asOf.timeIntervalSince1970 : to
-        // Arrivals carry no clinician, type or room: triage figures exist for the practice and per species only.
+        return segments.map { segment in
+            let index = segmentIndex(segment, layout: layout)
+            // Arrivals carry no clinician, type or room: triage figures exist for the practice and per species only.
+            let triageScope: (applies: Bool, species: Species?) = switch segment.dimension {
+            case .practice: (true, nil)
+            case .species: (Species(rawValue: segment.id) != nil, Species(rawValue: segment.id))
+            default: (false, nil)
+            }
+            let points = buckets.map { bucket -> TimeSeriesPoint in
+                let start = bucket.start.timeIntervalSince1970, end = bucket.end.timeIntervalSince1970
+                var quality = DataQuality()
+                var figures: SegmentMetrics?
+                if let index, metric.usesAppointments {
+                    let tallies = tally(from: start, to: end, only: index, layout: layout, predictions: &predictions, quality: &quality)
+                    figures = segmentMetrics(index, tallies: tallies, layout: layout, capacity: capacity, from: start, to: end)
+                    if metric == .roomUtilization, index == 0 {
+                        let rooms = combinedRoomUtilization(tallies: tallies, layout: layout, capacity: capacity, from: start, to: end)
+                        return TimeSeriesPoint(bucket: bucket, value: rooms.ratio.map(MetricValue.ratio))
+                    }
+                }
+                var vtl: VTLCompliance?
+                if metric.usesTriage, triageScope.applies {
+                    vtl = vtlCompliance(from: start, to: end, asOf: asOfSeconds, species: triageScope.species, quality: &quality)
+                }
+                return TimeSeriesPoint(bucket: bucket, value: value(of: metric, figures: figures, vtl: vtl))
+            }
+            return TimeSeries(metric: metric, segment: segment, bucketSize: size, points: points)
+        }
+    }
+
+    /// Several metrics of one segment over the buckets of `period`, each exactly as
+    /// ``timeSeries(_:over:by:segment:asOf:)`` measures it, in one pass: each bucket is tallied
+    /// once and every metric read from the same figures (a dashboard's trend or a report of
+    /// twenty columns costs about what one series costs).
+    public func timeSeries(_ metrics: [MetricKind], over period: AnalyticsPeriod, by size: BucketSize,
+                           segment: Segment = .practice, asOf: Date) -> [TimeSeries] {
+        guard !metrics.isEmpty else { return [] }
+        let (from, to) = bounds(of: period)
+        let interval = DateInterval(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to))
+        let buckets = DayGrid(covering: interval, timeZone: period.timeZone).buckets(size, clippedTo: interval)
+        let layout = SegmentLayout(catalogue)
+        let index = segmentIndex(segment, layout: layout)
+        let capacity = metrics.contains(where: \.usesCapacity) ? capacity(from: from, to: to) : capacity(from: from, to: from)
+        var predictions = metrics.contains(.durationModelError)
+            ? PredictionCache(predictor: durationModel(before: from), catalogue: catalogue)
+            : PredictionCache.disabled
+        let asOfSeconds = asOf.timeIntervalSince1970.isFinite ? asOf.timeIntervalSince1970 : to
+        let needsAppointments = metrics.contains(where: \.usesAppointments), needsTriage = metrics.contains(where: \.usesTriage)
         let triageScope: (applies: Bool, species: Species?) = switch segment.dimension {
         case .practice: (true, nil)
         case .species: (Species(rawValue: segment.id) != nil, Species(rawValue: segment.id))
         default: (false, nil)
         }
-
-        let points = buckets.map { bucket -> TimeSeriesPoint in
+        var points = Array(repeating: [TimeSeriesPoint](), count: metrics.count)
+        for bucket in buckets {
             let start = bucket.start.timeIntervalSince1970, end = bucket.end.timeIntervalSince1970
             var quality = DataQuality()
             var figures: SegmentMetrics?
-            if let index, metric.usesAppointments {
+            var rooms: Utilization?
+            if let index, needsAppointments {
                 let tallies = tally(from: start, to: end, only: index, layout: layout, predictions: &predictions, quality: &quality)
                 figures = segmentMetrics(index, tallies: tallies, layout: layout, capacity: capacity, from: start, to: end)
-                if metric == .roomUtilization, index == 0 {
-                    let rooms = combinedRoomUtilization(tallies: tallies, layout: layout, capacity: capacity, from: start, to: end)
-                    return TimeSeriesPoint(bucket: bucket, value: rooms.ratio.map(MetricValue.ratio))
+                if index == 0, metrics.contains(.roomUtilization) {
+                    rooms = combinedRoomUtilization(tallies: tallies, layout: layout, capacity: capacity, from: start, to: end)
                 }
             }
             var vtl: VTLCompliance?
-            if metric.usesTriage, triageScope.applies {
+            if needsTriage, triageScope.applies {
                 vtl = vtlCompliance(from: start, to: end, asOf: asOfSeconds, species: triageScope.species, quality: &quality)
             }
-            return TimeSeriesPoint(bucket: bucket, value: value(of: metric, figures: figures, vtl: vtl))
+            for (position, metric) in metrics.enumerated() {
+                let value: MetricValue? = metric == .roomUtilization
+                    ? rooms?.ratio.map(MetricValue.ratio)
+                    : self.value(of: metric, figures: metric.usesAppointments || metric == .efficiencyScore ? figures : nil,
+                                 vtl: metric.usesTriage ? vtl : nil)
+                points[position].append(TimeSeriesPoint(bucket: bucket, value: value))
+            }
         }
-        return TimeSeries(metric: metric, segment: segment, bucketSize: size, points: points)
+        return metrics.indices.map { TimeSeries(metric: metrics[$0], segment: segment, bucketSize: size, points: points[$0]) }
     }
 
     /// Position of `segment` in `layout`, if the history knows it.

@@ -30,6 +30,10 @@ public struct AppConfiguration: Sendable {
     public var eventRetentionDays: Int
     /// Tuning of the live streams (heartbeat, polling, buffers).
     public var live: LiveEventHub.Configuration
+    /// Shortest time between two `metrics.updated` events of a practice (default 30 s).
+    public var metricsUpdateInterval: Duration = .seconds(30)
+    /// How often the event logs are looked at for changes that move the figures (default 1 s).
+    public var metricsUpdateTick: Duration = .seconds(1)
 
     /// Creates a configuration with VetNet's defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "vetnet-data"),

@@ -17,12 +17,15 @@ public struct AppServices: Sendable {
     public let accounts: AccountService
     /// Fans the practice's event log out to live streams.
     public let live: LiveEventHub
+    /// Indexed practice histories reused between analytics requests.
+    public let analyticsCache: AnalyticsCache
 
     /// Bundles the running pieces.
-    public init(store: VetNetStore, accounts: AccountService, live: LiveEventHub) {
+    public init(store: VetNetStore, accounts: AccountService, live: LiveEventHub, analyticsCache: AnalyticsCache = AnalyticsCache()) {
         self.store = store
         self.accounts = accounts
         self.live = live
+        self.analyticsCache = analyticsCache
     }
 }
 
@@ -47,6 +50,8 @@ public func buildApplication(
     app.addServices(StoreLifecycleService(store: store, logger: logger),
                     LiveEventService(hub: services.live),
                     AuditCheckpointService(store: store, interval: .seconds(1), logger: logger),
+                    MetricsUpdateService(store: store, interval: configuration.metricsUpdateInterval, tick: configuration.metricsUpdateTick,
+                                         logger: logger),
                     HousekeepingService(store: store, policy: accounts.policy, interval: .seconds(60 * 60), logger: logger,
                                         eventRetentionDays: configuration.eventRetentionDays))
     return (app, services)
@@ -76,7 +81,7 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
     router.get("/metrics") { request, context in
         try await MetricsEndpoint.respond(request: request, context: context, registry: metrics, operatorToken: configuration.metricsToken)
     }
-    let handler = APIHandler(store: services.store, accounts: services.accounts, live: services.live)
+    let handler = APIHandler(store: services.store, accounts: services.accounts, live: services.live, analyticsCache: services.analyticsCache)
     // Registration only fails on a malformed document, which the build already rejects.
     try! handler.registerHandlers(on: router, configuration: Configuration(dateTranscoder: FlexibleDateTranscoder()))
     return router

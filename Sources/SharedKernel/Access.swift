@@ -43,8 +43,11 @@ public enum Permission: String, CaseIterable, Codable, Sendable {
     case manageStaff
     /// Read the audit trail.
     case readAudit
-    /// Read practice analytics.
+    /// Read practice analytics: operational figures (appointments, utilization, no-shows,
+    /// durations, VTL compliance, bottlenecks, forecasts, insights).
     case readAnalytics
+    /// Read the money in practice analytics (revenue by appointment type and clinician).
+    case readRevenue
     /// Purge archived records past retention, export the practice.
     case administerData
 }
@@ -56,11 +59,12 @@ extension Role {
         case .administrator:
             return Set(Permission.allCases)
         case .veterinarian:
-            return [.readRecords, .writeRecords, .writeClinical, .triage, .book, .optimizeSchedule, .readAnalytics]
+            return [.readRecords, .writeRecords, .writeClinical, .triage, .book, .optimizeSchedule, .readAnalytics, .readRevenue]
         case .technician:
             return [.readRecords, .writeRecords, .writeClinical, .triage, .book]
         case .receptionist:
-            return [.readRecords, .writeRecords, .triage, .book]
+            // The front desk runs the day: it sees the operational figures, not the money.
+            return [.readRecords, .writeRecords, .triage, .book, .readAnalytics]
         }
     }
 

@@ -21,7 +21,12 @@ public enum Timestamp {
     /// Read by hand rather than by a formatter so that exactly RFC 3339 is accepted — the
     /// grammar the OpenAPI document promises with `format: date-time` — and nothing else.
     public static func date(_ text: String) -> Date? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { date(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// ``date(_:)`` of the UTF-8 bytes of the text (a database column read in place).
+    public static func date(utf8 b: UnsafeRawBufferPointer) -> Date? {
         guard b.count >= 20 else { return nil }
         func number(_ from: Int, _ count: Int) -> Int? {
             var value = 0

@@ -12,7 +12,14 @@ struct SeedCommand: AsyncParsableCommand {
         discussion: """
             --demo: VETNET_DEMO_PASSWORD sets the demo accounts' password; otherwise a random one is printed.
             --scale: creates a practice of generated owners and patients (the same --seed gives the same data), \
-            loaded in one transaction with its search index.
+            loaded in one transaction with its search index; --clinicians N adds N clinicians with working hours, rooms and \
+            appointment types to it.
+            --history DAYS: adds DAYS local days of generated past up to now to a practice (the new one with --demo or \
+            --scale, else --practice or the store's only practice): bookings made ahead, completions with actual durations, \
+            no-shows, late and early cancellations, triage arrivals with first-seen times and weighings, plus bookings for \
+            the next --ahead-days days. Built from the practice's own clinicians, rota, rooms, types and patients; the same \
+            practice, --seed and --now give the same history. Written in one transaction; refused where the practice already \
+            has appointments or arrivals in those days.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -25,23 +32,62 @@ struct SeedCommand: AsyncParsableCommand {
     @Option(help: "With --scale: number of patients.") var patients = 100_000
     @Option(help: "With --scale: number of owners.") var owners = 60_000
     @Option(help: "With --scale: name of the practice to create.") var practiceName = "Scale Test Veterinary Group"
-    @Option(help: "With --scale: generator seed.") var seed: UInt64 = 1
+    @Option(help: "With --scale or --history: generator seed.") var seed: UInt64 = 1
+    @Option(help: "With --scale: clinicians (with working hours), rooms and appointment types to add.") var clinicians = 0
+
+    @Option(help: "Add this many local days of generated past up to now.") var history: Int?
+    @Option(help: "With --history: days after today that get bookings.") var aheadDays = 14
+    @Option(help: "With --history: the present, RFC 3339 (default: now); fixes the history for reproducible runs.") var now: String?
+    @Option(help: "With --history alone: practice id or exact name (may be omitted when the store holds one practice).") var practice: String?
 
     func validate() throws {
-        guard demo != scale else { throw ValidationError("choose what to seed: --demo or --scale") }
+        guard !(demo && scale) else { throw ValidationError("choose what to seed: --demo or --scale") }
+        guard demo || scale || history != nil else { throw ValidationError("choose what to seed: --demo, --scale or --history DAYS") }
         if scale {
             guard patients >= 0, owners >= 0 else { throw ValidationError("--patients and --owners must not be negative") }
             guard owners > 0 || patients == 0 else { throw ValidationError("patients need owners: give --owners") }
+            guard (0...500).contains(clinicians) else { throw ValidationError("--clinicians must be between 0 and 500") }
         }
+        if let history {
+            guard (1...3660).contains(history) else { throw ValidationError("--history must be between 1 and 3660 days") }
+            guard (0...90).contains(aheadDays) else { throw ValidationError("--ahead-days must be between 0 and 90") }
+            guard now.map({ Timestamp.date($0) != nil }) ?? true else { throw ValidationError("--now must be an RFC 3339 time") }
+            guard !(scale && clinicians == 0) else { throw ValidationError("a history needs clinicians: give --clinicians with --scale") }
+        }
+        guard practice == nil || !(demo || scale) else { throw ValidationError("--practice names an existing practice: not with --demo or --scale") }
     }
 
     func run() async throws {
         let vetStore = try store.openStore()
         defer { try? vetStore.close() }
-        if scale { try await seedScale(vetStore) } else { try await seedDemo(vetStore) }
+        var seeded: PracticeProfile?
+        if scale { seeded = try await seedScale(vetStore) } else if demo { seeded = try await seedDemo(vetStore) }
+        if let history {
+            let profile: PracticeProfile
+            if let seeded { profile = seeded } else { profile = try await selectPractice(practice, store: vetStore) }
+            try await seedHistory(vetStore, practice: profile, days: history)
+        }
     }
 
-    private func seedDemo(_ vetStore: VetNetStore) async throws {
+    private func seedHistory(_ vetStore: VetNetStore, practice profile: PracticeProfile, days: Int) async throws {
+        let start = ContinuousClock.now
+        let present = now.flatMap(Timestamp.date) ?? Date()
+        do {
+            let result = try await PracticeHistorySeed.seed(store: vetStore, scope: .system(profile.id, requestID: "cli-seed-history"), days: days,
+                                                            aheadDays: aheadDays, seed: seed, now: present,
+                                                            progress: ProgressBar(unit: "rows").handler)
+            print("Added \(days) days of history to \(profile.name): \(result.summary.appointments) appointments, "
+                  + "\(result.summary.arrivals) triage arrivals, \(result.summary.weights) weighings "
+                  + "(\(Timestamp.string(result.range.start)) to \(Timestamp.string(result.range.end))).")
+            print("history time: \(Self.seconds(ContinuousClock.now - start)) s")
+        } catch let refusal as PracticeHistorySeed.Refusal {
+            printError("No history added: \(refusal).")
+            throw ExitCode(1)
+        }
+    }
+
+    @discardableResult
+    private func seedDemo(_ vetStore: VetNetStore) async throws -> PracticeProfile {
         let accounts = AccountService(store: vetStore)
         guard let summary = try await DemoPractice.seedIfEmpty(store: vetStore, accounts: accounts,
                                                                password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }, now: Date()) else {
@@ -49,9 +95,11 @@ struct SeedCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         print(DemoBanner.text(summary, host: "127.0.0.1", port: 8080))
+        return summary.practice
     }
 
-    private func seedScale(_ vetStore: VetNetStore) async throws {
+    @discardableResult
+    private func seedScale(_ vetStore: VetNetStore) async throws -> PracticeProfile {
         if try await vetStore.allPractices().contains(where: { $0.name == practiceName }) {
             printError("The store already holds a practice named '\(practiceName)'; choose another --practice-name.")
             throw ExitCode(1)
@@ -73,6 +121,11 @@ struct SeedCommand: AsyncParsableCommand {
         print("Seeded \(profile.name) (\(profile.id)): \(data.owners.count) owners, \(data.patients.count) patients"
               + (numbers.map { ", record numbers \($0.first) to \($0.last)" } ?? "") + ".")
         print("seed time: \(Self.seconds(end - start)) s (generate \(Self.seconds(generated - start)) s, store \(Self.seconds(end - generated)) s)")
+        if clinicians > 0 {
+            try await PracticeHistorySeed.addSchedule(store: vetStore, scope: .system(profile.id, requestID: "cli-seed-scale"), clinicians: clinicians)
+            print("Added \(clinicians) clinicians with working hours, rooms and appointment types.")
+        }
+        return profile
     }
 
     private static func seconds(_ duration: Duration) -> String {

@@ -39,5 +39,24 @@ struct TextEncodingTests {
     func refused(_ text: String) {
         #expect(UUIDText.parse(text) == nil)
         #expect(UUID(uuidString: text) == nil)
+        #expect(Array(text.utf8).withUnsafeBytes(UUIDText.parse(utf8:)) == nil)
+    }
+
+    @Test("UUIDs read from UTF-8 bytes in place equal those read from text, in either case")
+    func bytes() {
+        for _ in 0..<1_000 {
+            let uuid = UUID()
+            #expect(Array(uuid.uuidString.utf8).withUnsafeBytes(UUIDText.parse(utf8:)) == uuid)
+            #expect(Array(uuid.uuidString.lowercased().utf8).withUnsafeBytes(UUIDText.parse(utf8:)) == uuid)
+        }
+        // Every byte that is not a hexadecimal digit is refused in every digit position.
+        let valid = Array("3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1f".utf8)
+        for position in valid.indices where valid[position] != UInt8(ascii: "-") {
+            for byte in UInt8.min...UInt8.max where !"0123456789abcdefABCDEF".utf8.contains(byte) {
+                var text = valid
+                text[position] = byte
+                #expect(text.withUnsafeBytes(UUIDText.parse(utf8:)) == nil)
+            }
+        }
     }
 }

@@ -158,6 +158,8 @@ struct PracticeExportTests {
         #expect(schedule.appointments.map(\.appointment.status) == [.completed, .booked, .cancelled])
         #expect(schedule.appointments.map(\.reason) == ["limping", "recheck", "vaccination"])
         #expect(schedule.appointments.first?.appointment.actualMinutes == 27)
+        // The moment of the cancellation travels with it (late cancellations are counted from it).
+        #expect(schedule.appointments.map { $0.cancelledAt != nil } == [false, false, true])
 
         let audit = try await fixture.store.auditEntries(scope: fixture.scope(fixture.adminA), limit: 1, before: nil).items
         #expect(audit.first?.action == "practice.export")

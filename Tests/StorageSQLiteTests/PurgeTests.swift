@@ -43,7 +43,7 @@ struct PurgeTests {
         try await store.writer.read { db in
             var counts: [String: Int] = [:]
             for table in ["patient", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication", "vaccination", "document",
-                          "triage_queue_entry", "triage_assessment", "appointment", "visit", "intake_ranking"] {
+                          "triage_queue_entry", "triage_arrival", "triage_assessment", "appointment", "visit", "intake_ranking"] {
                 let column = table == "patient" ? "id" : "patient_id"
                 counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE \(column) = ?", arguments: [patientID.description])
             }
@@ -94,6 +94,10 @@ struct PurgeTests {
             try db.execute(sql: "INSERT INTO intake_ranking (id, practice_id, patient_id, ranking, created_at) VALUES (?, ?, ?, '[]', 'now')",
                            arguments: [assessment, fixture.a.id.description, patient.id.description])
             try db.execute(sql: "UPDATE appointment SET assessment_id = ?, triage_level = 3 WHERE id = ?", arguments: [assessment, open.id.description])
+            try db.execute(sql: """
+                INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms)
+                VALUES (?, ?, 1795000000001, 3, 1795000030002)
+                """, arguments: [fixture.a.id.description, patient.id.description])
         }
         try await store.addRecordEntry(.note(ClinicalNote(patientID: patient.id, author: NoteAuthor(id: fixture.adminA.id, displayName: "A"),
                                                           createdAt: now, subjective: "s", objective: "o", assessment: "a", plan: "p")),
@@ -127,6 +131,7 @@ struct PurgeTests {
         #expect(try await Self.rowsReferring(to: old.id, in: store).values.allSatisfy { $0 == 0 })
         #expect(try await Self.rowsReferring(to: kept.id, in: store) == keptBefore)
         #expect(keptBefore["appointment"] == 2 && keptBefore["triage_assessment"] == 1 && keptBefore["clinical_note"] == 1)
+        #expect(keptBefore["triage_arrival"] == 1)
         _ = try await store.patient(scope: scope, id: kept.id)
         // A replayed creation key no longer answers with the purged patient; the kept one's still does.
         let keys = try await store.writer.read { db in try String.fetchAll(db, sql: "SELECT key FROM idempotency_key WHERE key LIKE 'create-%' ORDER BY key") }

@@ -10,6 +10,8 @@ struct APIHandler: APIProtocol {
     let accounts: AccountService
     /// The practice's live stream (ended for a session at sign-out).
     let live: LiveEventHub
+    /// Indexed practice histories reused between analytics requests.
+    let analyticsCache: AnalyticsCache
 
     // MARK: - Access
 

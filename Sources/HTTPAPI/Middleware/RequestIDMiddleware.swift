@@ -22,6 +22,10 @@ struct RequestIDMiddleware: RouterMiddleware {
         // The OpenAPI runtime percent-encodes header values, which would turn the quotes an
         // entity tag requires (RFC 9110 §8.8.3) into %22; restore them.
         if let etag = headers[.eTag], etag.contains("%") { headers[.eTag] = etag.removingPercentEncoding }
+        // So would it the `; filename="…"` of a report download (RFC 6266).
+        if let disposition = headers[.contentDisposition], disposition.contains("%") {
+            headers[.contentDisposition] = disposition.removingPercentEncoding
+        }
         var result = response
         result.headers = headers
         return result

@@ -102,6 +102,17 @@ extension VetNetStore {
         }
     }
 
+    /// Every practice's latest sequence number (practices without events are absent).
+    public func eventHeads() async throws -> [PracticeID: Int64] {
+        try await writer.read { db in
+            var heads: [PracticeID: Int64] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT practice_id, seq FROM event_head") {
+                if let id = PracticeID(uuidString: row[0]) { heads[id] = row[1] }
+            }
+            return heads
+        }
+    }
+
     static func events(db: Database, practiceID: PracticeID, after position: Int64, limit: Int) throws -> EventLogPage {
         let practice = practiceID.description
         let head = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, pruned_through FROM event_head WHERE practice_id = ?"),

@@ -61,4 +61,7 @@ public struct ExportedAppointment: Codable, Hashable, Sendable {
     public var staffNotes: String? = nil
     /// For a booking made from an intake, what it was booked on; absent in older exports.
     public var intake: BookingBasis? = nil
+    /// When it was cancelled, for a cancelled appointment whose moment is known (absent in
+    /// exports made before it was kept).
+    public var cancelledAt: Date? = nil
 }

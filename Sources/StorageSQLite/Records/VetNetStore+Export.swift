@@ -82,14 +82,15 @@ extension VetNetStore {
             .sorted { $0.value.clinicianID < $1.value.clinicianID }
             .map { ExportedAvailability(availability: $0.value, version: $0.version) }
         let appointments = try Row.fetchAll(db, sql: """
-            SELECT \(Self.appointmentColumns()), reason, created_at, staff_notes, match_basis FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
+            SELECT \(Self.appointmentColumns()), reason, created_at, staff_notes, match_basis, cancelled_at_ms FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
             """, arguments: [practiceID.description]).map { row in
             let stored = try Self.appointment(from: row)
             let count = Self.appointmentColumnNames.count
             let basis = (row[count + 3] as String?).flatMap { try? JSONDecoder().decode(BookingBasis.self, from: Data($0.utf8)) }
             return ExportedAppointment(appointment: stored.value, reason: row[count],
                                        bookedAt: Timestamp.date(row[count + 1] as String).map(Self.exportedInstant) ?? .distantPast,
-                                       version: stored.version, staffNotes: row[count + 2], intake: basis)
+                                       version: stored.version, staffNotes: row[count + 2], intake: basis,
+                                       cancelledAt: (row[count + 4] as Int64?).map { Self.exportedInstant(milliseconds: $0) })
         }
         return ExportedSchedule(
             clinicians: try Self.clinicians(db: db, practiceID: practiceID, includingInactive: true).map { ExportedClinician(clinician: $0.clinician, active: $0.active) },

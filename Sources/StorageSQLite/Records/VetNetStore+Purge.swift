@@ -31,7 +31,7 @@ extension VetNetStore {
     /// Clinical notes and addenda refuse deletion unless their patient is archived (a trigger).
     /// Visits refer to appointments, and appointments and intake rankings to assessments.
     static let patientRecordTables = ["visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
-                                      "vaccination", "document", "triage_queue_entry", "appointment", "triage_assessment"]
+                                      "vaccination", "document", "triage_queue_entry", "triage_arrival", "appointment", "triage_assessment"]
 
     /// Permanently removes patients archived longer than `retentionYears` (1–100, refused
     /// naming `retentionYears` otherwise) with their whole record: notes and addenda, weights,
@@ -69,7 +69,8 @@ extension VetNetStore {
 
                 // A replayed Idempotency-Key must not answer with the id of something purged.
                 var resourceIDs = [id]
-                for table in Self.patientRecordTables where table != "triage_queue_entry" {
+                // (The board entry and the record of triaged visits have no ids of their own.)
+                for table in Self.patientRecordTables where table != "triage_queue_entry" && table != "triage_arrival" {
                     resourceIDs += try String.fetchAll(db, sql: "SELECT id FROM \(table) WHERE patient_id = ? AND practice_id = ?", arguments: scoped)
                 }
                 for batch in stride(from: 0, to: resourceIDs.count, by: 500).map({ Array(resourceIDs[$0..<min($0 + 500, resourceIDs.count)]) }) {

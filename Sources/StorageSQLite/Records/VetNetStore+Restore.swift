@@ -143,7 +143,8 @@ extension VetNetStore {
         for type in schedule.appointmentTypes { try Self.insertAppointmentType(type, practiceID: practiceID, db: db) }
         for item in schedule.appointments {
             do {
-                try Self.insertRow(item.appointment, reason: item.reason, createdAt: item.bookedAt, version: item.version, practiceID: practiceID, db: db)
+                try Self.insertRow(item.appointment, reason: item.reason, createdAt: item.bookedAt, version: item.version, practiceID: practiceID,
+                                   cancelledAt: item.cancelledAt, db: db)
                 if item.staffNotes != nil || item.intake != nil {
                     try db.execute(sql: "UPDATE appointment SET staff_notes = ?, assessment_id = ?, triage_level = ?, match_basis = ? WHERE id = ?",
                                    arguments: [item.staffNotes, item.intake.map { Self.text($0.assessmentID) }, item.intake?.triageLevel,

@@ -74,12 +74,13 @@ extension VetNetStore {
 
     /// An appointment's row with its whole lifecycle (bookings and restore); the overlap
     /// triggers' refusal becomes an ``OverlapRefusal``.
-    static func insertRow(_ appointment: Appointment, reason: String?, createdAt: Date, version: Int, practiceID: PracticeID, db: Database) throws {
+    static func insertRow(_ appointment: Appointment, reason: String?, createdAt: Date, version: Int, practiceID: PracticeID,
+                          cancelledAt: Date? = nil, db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms,
                                      end_ms, occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms, completed_at_ms,
-                                     actual_minutes, cancellation_reason, reason, created_at, version)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     actual_minutes, cancellation_reason, reason, created_at, version, cancelled_at_ms, patient_species)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT species FROM patient WHERE id = ?3))
             """)
         do {
             try statement.execute(arguments: [
@@ -89,7 +90,8 @@ extension VetNetStore {
                 Timestamp.milliseconds(appointment.time.end), Timestamp.milliseconds(appointment.occupiedTime.end),
                 appointment.status.rawValue, appointment.status.holdsTime, appointment.checkedInAt.map(Timestamp.milliseconds),
                 appointment.startedAt.map(Timestamp.milliseconds), appointment.completedAt.map(Timestamp.milliseconds),
-                appointment.actualMinutes, appointment.cancellationReason, reason, Timestamp.string(createdAt), version])
+                appointment.actualMinutes, appointment.cancellationReason, reason, Timestamp.string(createdAt), version,
+                appointment.status == .cancelled ? cancelledAt.map(Timestamp.milliseconds) : nil])
         } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {
             throw OverlapRefusal(appointment: appointment, message: error.message ?? "")
         }
@@ -105,18 +107,23 @@ extension VetNetStore {
                     throw DomainError.notFound(resource: "appointment")
                 }
                 if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+                // The moment of cancelling is kept (late cancellations cost a slot); it is written
+                // once, when the status becomes cancelled, with the same time as the event.
+                let now = self.clock.now()
                 try db.execute(sql: """
                     UPDATE appointment SET clinician_id = ?, room_id = ?, start_ms = ?, end_ms = ?, occupied_end_ms = ?, status = ?, holds_time = ?,
-                        checked_in_at_ms = ?, started_at_ms = ?, completed_at_ms = ?, actual_minutes = ?, cancellation_reason = ?, version = version + 1
+                        checked_in_at_ms = ?, started_at_ms = ?, completed_at_ms = ?, actual_minutes = ?, cancellation_reason = ?,
+                        cancelled_at_ms = CASE WHEN status = 'cancelled' THEN COALESCE(cancelled_at_ms, ?13) WHEN ?6 = 'cancelled' THEN ?13 END,
+                        version = version + 1
                     WHERE id = ? AND practice_id = ?
                     """, arguments: [Self.text(next.clinicianID), next.roomID?.description, Timestamp.milliseconds(next.time.start),
                                      Timestamp.milliseconds(next.time.end), Timestamp.milliseconds(next.occupiedTime.end), next.status.rawValue,
                                      next.status.holdsTime, next.checkedInAt.map(Timestamp.milliseconds), next.startedAt.map(Timestamp.milliseconds),
                                      next.completedAt.map(Timestamp.milliseconds), next.actualMinutes, next.cancellationReason,
-                                     next.id.description, scope.practiceID.description])
+                                     Timestamp.milliseconds(now), next.id.description, scope.practiceID.description])
                 try self.appendAudit(AuditRecord(action: decision.eventKind, resourceType: "appointment", resourceID: next.id.description),
                                      scope: scope, db: db)
-                try self.appendEvents(decision.events(occurredAt: self.clock.now()), scope: scope, db: db)
+                try self.appendEvents(decision.events(occurredAt: now), scope: scope, db: db)
                 return Versioned(next, version: current.version + 1)
             }
         } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {

@@ -19,6 +19,7 @@ enum Migrations {
         migrator.registerMigration("practice-admin-2 practice settings and closures", migrate: practiceAdmin2PracticeSettings)
         migrator.registerMigration("practice-admin-3 appointments remember why they were booked", migrate: practiceAdmin3AppointmentBasis)
         migrator.registerMigration("practice-admin-4 visit records", migrate: practiceAdmin4Visits)
+        migrator.registerMigration("analytics-1 cancellation times, triage arrivals, first visits", migrate: analytics1)
         return migrator
     }
 
@@ -603,5 +604,77 @@ enum Migrations {
             CREATE INDEX visit_patient ON visit(practice_id, patient_id, occurred_at);
             CREATE INDEX visit_follow_up ON visit(practice_id, follow_up_date) WHERE follow_up_date IS NOT NULL;
             """)
+    }
+
+    private static func analytics1(_ db: Database) throws {
+        try db.execute(sql: """
+            -- When an appointment was cancelled: a late cancellation (less than the notice period
+            -- before the start) costs a slot that an early one does not. Written with the change of
+            -- status; cancellations made before this migration take the time of their
+            -- `appointment.cancelled` event while the event log still holds it.
+            ALTER TABLE appointment ADD COLUMN cancelled_at_ms INTEGER;
+            UPDATE appointment SET cancelled_at_ms = (
+                SELECT MIN(e.occurred_at_ms) FROM event_log e
+                WHERE e.practice_id = appointment.practice_id AND e.kind = 'appointment.cancelled' AND e.resource_id = appointment.id)
+            WHERE status = 'cancelled';
+
+            -- Every triaged visit to the emergency service, kept after the ER board has moved on
+            -- (the board holds one row per patient and only its latest status): the level the
+            -- patient was seen under and when a clinician first saw them, for VTL compliance.
+            CREATE TABLE triage_arrival (
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                arrival_at_ms INTEGER NOT NULL,
+                level INTEGER NOT NULL CHECK (level BETWEEN 1 AND 5),
+                first_seen_at_ms INTEGER CHECK (first_seen_at_ms IS NULL OR first_seen_at_ms >= arrival_at_ms),
+                PRIMARY KEY (practice_id, patient_id, arrival_at_ms)
+            ) WITHOUT ROWID;
+            CREATE INDEX triage_arrival_time ON triage_arrival (practice_id, arrival_at_ms);
+
+            -- The visits on the board now: a patient in treatment was first seen at their last
+            -- status change; a finished visit takes the time of the move to treatment from the
+            -- event log while it holds it, and is left out when it does not (its wait is unknown).
+            INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms)
+            SELECT q.practice_id, q.patient_id, q.arrival_at_ms, q.level,
+                   CASE q.status
+                       WHEN 'inTreatment' THEN MAX(q.status_changed_at_ms, q.arrival_at_ms)
+                       WHEN 'done' THEN (
+                           SELECT MAX(MIN(e.occurred_at_ms), q.arrival_at_ms) FROM event_log e
+                           WHERE e.practice_id = q.practice_id AND e.kind = 'triage.queue_changed'
+                             AND e.resource_id = q.patient_id AND e.occurred_at_ms >= q.arrival_at_ms
+                             AND json_extract(e.payload, '$.status') = 'inTreatment')
+                   END
+            FROM triage_queue_entry q
+            WHERE q.status IN ('waiting', 'inTreatment', 'leftWithoutBeingSeen')
+               OR EXISTS (SELECT 1 FROM event_log e
+                          WHERE e.practice_id = q.practice_id AND e.kind = 'triage.queue_changed' AND e.resource_id = q.patient_id
+                            AND e.occurred_at_ms >= q.arrival_at_ms AND json_extract(e.payload, '$.status') = 'inTreatment');
+
+            -- A patient's first visit (new or returning patients): the earliest attended
+            -- appointment, found from the index alone.
+            CREATE INDEX appointment_patient_visits ON appointment (practice_id, patient_id, start_ms)
+            WHERE status IN ('checked_in', 'in_progress', 'completed');
+
+            -- The patient's species on each appointment (figures per species, the duration model),
+            -- written with the row and kept in step when a patient's species is corrected: a
+            -- year's analytics then reads one table instead of looking up every patient.
+            ALTER TABLE appointment ADD COLUMN patient_species TEXT;
+            UPDATE appointment SET patient_species = (SELECT species FROM patient WHERE patient.id = appointment.patient_id);
+            CREATE TRIGGER patient_species_on_appointments AFTER UPDATE OF species ON patient
+            BEGIN UPDATE appointment SET patient_species = NEW.species WHERE patient_id = NEW.id; END;
+
+            -- Changes with every write to what the figures are computed from (appointments and
+            -- triage arrivals, whatever statement makes the write), so a computed picture of the
+            -- practice is reused only while it is current; the configuration has config_version.
+            ALTER TABLE practice ADD COLUMN analytics_version INTEGER NOT NULL DEFAULT 0;
+            """)
+        for table in ["appointment", "triage_arrival"] {
+            let bump = "UPDATE practice SET analytics_version = analytics_version + 1 WHERE id"
+            try db.execute(sql: """
+                CREATE TRIGGER \(table)_analytics_insert AFTER INSERT ON \(table) BEGIN \(bump) = NEW.practice_id; END;
+                CREATE TRIGGER \(table)_analytics_update AFTER UPDATE ON \(table) BEGIN \(bump) IN (OLD.practice_id, NEW.practice_id); END;
+                CREATE TRIGGER \(table)_analytics_delete AFTER DELETE ON \(table) BEGIN \(bump) = OLD.practice_id; END;
+                """)
+        }
     }
 }

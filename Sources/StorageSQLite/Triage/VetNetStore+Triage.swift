@@ -1,3 +1,4 @@
+import Analytics
 import Foundation
 import GRDB
 import SharedKernel
@@ -66,7 +67,10 @@ extension VetNetStore {
                 arguments: [assessment.id.description, scope.practiceID.description, Self.text(patientID), scope.actorID?.description,
                             Timestamp.milliseconds(arrival), Timestamp.milliseconds(result.assessedAt), result.level.rawValue,
                             result.rulesVersion, String(decoding: caseJSON, as: UTF8.self), String(decoding: resultJSON, as: UTF8.self)])
-            if let change { try Self.saveQueueEntry(change.entry, db: db, scope: scope) }
+            if let change {
+                try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+                try Self.recordArrival(change, db: db, scope: scope)
+            }
             if let intakeRanking {
                 try Self.insertIntakeRanking(intakeRanking, assessmentID: assessment.id.description, patientID: patientID,
                                              practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
@@ -117,6 +121,7 @@ extension VetNetStore {
             let change: QueueChange
             do { change = try queue.handle(.move(patientID: patientID, to: status), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }
             try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+            try Self.recordArrival(change, db: db, scope: scope)
             try self.appendAudit(AuditRecord(action: "triage.queue.move", resourceType: "patient", resourceID: Self.text(patientID),
                                              detail: "status=\(status.rawValue)"), scope: scope, db: db)
             try self.appendEvents(change.events(practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
@@ -171,6 +176,30 @@ extension VetNetStore {
             arguments: [scope.practiceID.description, text(entry.patientID), entry.assessmentID.description, entry.level.rawValue,
                         Timestamp.milliseconds(entry.arrival), Timestamp.milliseconds(entry.assessedAt), entry.status.rawValue,
                         Timestamp.milliseconds(entry.statusChangedAt)])
+    }
+
+    /// Keeps the practice's record of triaged visits in step with the board (the history VTL
+    /// compliance is measured on), in the board change's transaction.
+    static func recordArrival(_ change: QueueChange, db: Database, scope: AccessScope) throws {
+        guard let update = TriageArrivalUpdate(change) else { return }
+        let practice = scope.practiceID.description
+        switch update {
+        case .arrived(let patientID, let level, let arrival):
+            try db.execute(sql: """
+                INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level) VALUES (?, ?, ?, ?)
+                ON CONFLICT (practice_id, patient_id, arrival_at_ms) DO UPDATE SET level = excluded.level WHERE first_seen_at_ms IS NULL
+                """, arguments: [practice, text(patientID), Timestamp.milliseconds(arrival), level.rawValue])
+        case .retriaged(let patientID, let arrival, let level):
+            try db.execute(sql: """
+                UPDATE triage_arrival SET level = ? WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL
+                """, arguments: [level.rawValue, practice, text(patientID), Timestamp.milliseconds(arrival)])
+        case .firstSeen(let patientID, let arrival, let at):
+            // An arrival stated later than the moment of the move (a clock between devices) is seen on arrival, not before it.
+            try db.execute(sql: """
+                UPDATE triage_arrival SET first_seen_at_ms = MAX(?, arrival_at_ms)
+                WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL
+                """, arguments: [Timestamp.milliseconds(at), practice, text(patientID), Timestamp.milliseconds(arrival)])
+        }
     }
 
     /// Lower-case UUID text, the stored form of ids.
