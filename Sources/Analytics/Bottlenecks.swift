@@ -12,7 +12,7 @@ public struct SpecialtyLoad: Hashable, Codable, Sendable {
     /// Minutes of open requests not yet booked.
     public let requestedMinutes: Double
     /// Bookable minutes of the clinicians with this expertise
-    /// (`ClinicianAvailability.capacityMinutes(on:timeZone:)` summed over the window's days).
+    /// (`ClinicianAvailability.capacityMinutes(on:timeZone:closures:)` summed over the window's days).
     /// A clinician with several specialties counts towards each, so this is what *could*
     /// serve the specialty if nothing else needed them.
     public let capacityMinutes: Double
@@ -122,7 +122,7 @@ extension PracticeAnalytics {
         // Capacity per clinician: the Specialists context's own daily figure, day by day.
         let capacity = catalogue.availabilities.map { availability -> Double in
             guard let availability else { return 0 }
-            return (0..<count).reduce(0) { $0 + Double(availability.capacityMinutes(on: first.adding(days: $1), timeZone: timeZone)) }
+            return (0..<count).reduce(0) { $0 + Double(availability.capacityMinutes(on: first.adding(days: $1), timeZone: timeZone, closures: closures)) }
         }
         var clinicianBooked = Array(repeating: 0.0, count: catalogue.clinicianIDs.count)
         var specialtyBooked = Array(repeating: 0.0, count: Visit.specialties.count)

@@ -103,7 +103,7 @@ extension PracticeAnalytics {
     private func emergencyWindows(from: Double, to: Double) -> [IntervalSet] {
         let members = catalogue.specialtyMembers[Visit.specialties.firstIndex(of: .emergencyCriticalCare)!]
         guard let range = TimeRange(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to)) else { return [] }
-        return members.map { IntervalSet(catalogue.availabilities[$0]?.windows(overlapping: range, timeZone: timeZone) ?? []) }
+        return members.map { IntervalSet(catalogue.availabilities[$0]?.windows(overlapping: range, timeZone: timeZone, closures: closures) ?? []) }
     }
 
     /// How many of `rota` were working at each instant, when it is the same for all of them;

@@ -97,7 +97,8 @@ struct CapacityIndex: Sendable {
 extension PracticeAnalytics {
     /// Resolves every clinician's availability over `[from, to)` with the Specialists
     /// context's own resolution (weekly pattern, extra sessions, breaks, time off, in the
-    /// practice's zone), and the opening hours with Scheduling's practice calendar.
+    /// practice's zone, closures taken out), and the opening hours with Scheduling's practice
+    /// calendar, so a closed day is neither capacity nor idle time.
     func capacity(from: Double, to: Double) -> CapacityIndex {
         // A dashboard asks for the same period's working time several times (its figures, its
         // trend): resolved once and kept with the indexed history.
@@ -112,10 +113,12 @@ extension PracticeAnalytics {
             return CapacityIndex(clinicianWindows: catalogue.availabilities.map { _ in IntervalSet([]) }, openHours: IntervalSet([]))
         }
         let windows = catalogue.availabilities.map { availability in
-            IntervalSet(availability?.windows(overlapping: range, timeZone: timeZone) ?? [])
+            IntervalSet(availability?.windows(overlapping: range, timeZone: timeZone, closures: closures) ?? [])
         }
-        let open = PracticeCalendar(timeZone: timeZone).openIntervals(openingHours, overlapping: range)
-            .compactMap { TimeRange(start: max($0.start, range.start), end: min($0.end, range.end)) }
+        let open = closures.removingClosedTime(
+            from: PracticeCalendar(timeZone: timeZone).openIntervals(openingHours, overlapping: range)
+                .compactMap { TimeRange(start: max($0.start, range.start), end: min($0.end, range.end)) },
+            timeZone: timeZone)
         return CapacityIndex(clinicianWindows: windows, openHours: IntervalSet(open))
     }
 

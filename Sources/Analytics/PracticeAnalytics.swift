@@ -19,6 +19,8 @@ public struct PracticeAnalytics: Sendable {
     public let timeZone: TimeZone
 
     let openingHours: [OpeningHours]
+    /// Days and hours the practice is shut; taken out of working time as the scheduler does.
+    let closures: [PracticeClosure]
     let catalogue: Catalogue
     /// Appointments sorted by scheduled start.
     let visits: [Visit]
@@ -48,6 +50,7 @@ public struct PracticeAnalytics: Sendable {
             (1...7).contains($0.weekday) && (0...1439).contains($0.opensMinute) && (1...1440).contains($0.closesMinute)
                 && $0.opensMinute < $0.closesMinute
         }
+        self.closures = history.practice.closures
         self.suppliedPredictor = durationPredictor
         self.openRequests = history.openRequests
 

@@ -49,6 +49,16 @@ struct PracticeMetricsTests {
         #expect(type(Fixture.consult).bookedMinutes == 40)
     }
 
+    @Test("a day the practice is closed is no one's available time: closing Friday takes 420 + 240 minutes away")
+    func closureIsNotCapacity() {
+        var history = WeekFixture.history
+        history.practice.closures = [PracticeClosure(firstDay: Fixture.date("2026-05-08"), reason: "Staff training")]
+        let closed = PracticeAnalytics(history: history).metrics(for: WeekFixture.period, asOf: WeekFixture.asOf)
+        #expect(closed.practice.utilization == Utilization(bookedMinutes: 160, availableMinutes: 3060 - 420 - 240))
+        let hart = closed.metrics(for: Segment(dimension: .clinician, id: UUIDText.lowercase(WeekFixture.hart.id.rawValue), name: ""))!
+        #expect(hart.utilization == Utilization(bookedMinutes: 40, availableMinutes: 2100 - 420))
+    }
+
     @Test("room utilization: Consult 1 held 80 of its 3,360 open minutes; the out-of-service room offers none")
     func rooms() {
         let one = metrics.metrics(for: Segment(dimension: .room, id: UUIDText.lowercase(Fixture.roomOne.id.rawValue), name: ""))!

@@ -61,6 +61,10 @@ struct PracticeExportTests {
                 VALUES (?, ?, ?, ?, 1795000000001, 1795000060002, 3, 'rules-1', ?, '{"level":3}')
                 """, arguments: [UUID().uuidString.lowercased(), fixture.a.id.description, rex.id.description, vet.id.description, triageCase])
             try db.execute(sql: """
+                INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms)
+                VALUES (?, ?, 1795000000001, 3, 1795000030002)
+                """, arguments: [fixture.a.id.description, rex.id.description])
+            try db.execute(sql: """
                 INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
                 VALUES (?, ?, ?, 'xray.png', 'image/png', 1234, 'abc123', ?, '2026-11-18T10:00:00.000Z')
                 """, arguments: [UUID().uuidString.lowercased(), fixture.a.id.description, rex.id.description, vet.id.description])
@@ -150,6 +154,8 @@ struct PracticeExportTests {
         #expect(exportedRex.medications.first.flatMap { exportedRex.entered[$0.id.description]?.by } != nil)
         #expect(export.patients.first { $0.patient.name == "Old Tom" }?.archivedAt != nil)
         #expect(export.triageAssessments.count == 1)
+        #expect(export.triageArrivals?.count == 1 && export.triageArrivals?.first?.level == 3)
+        #expect(export.triageArrivals?.first?.firstSeenAt.map(Timestamp.milliseconds) == 1795000030002)
         #expect(export.documents.map(\.fileName) == ["xray.png"])
         let schedule = try #require(export.schedule)
         #expect(schedule.clinicians.map { "\($0.clinician.displayName) \($0.active)" } == ["Dr Lee Left false", "Dr Vera Vet true"])

@@ -28,6 +28,10 @@ public struct PracticeExport: Codable, Hashable, Sendable {
     public var patients: [ExportedPatient]
     /// Triage assessments, oldest first.
     public var triageAssessments: [ExportedAssessment]
+    /// Every triaged visit to the emergency service with its level and when a clinician first
+    /// saw the patient (what VTL compliance is computed from), oldest first; absent in exports
+    /// written before it was kept.
+    public var triageArrivals: [ExportedTriageArrival]?
     /// Documents by metadata only.
     public var documents: [ExportedDocument]
     /// The schedule; absent in exports written before it was part of the format, which
@@ -36,7 +40,8 @@ public struct PracticeExport: Codable, Hashable, Sendable {
 
     /// Creates an export document.
     public init(exportedAt: Date, practice: PracticeProfile, staff: [StaffAccount], owners: [Owner], patients: [ExportedPatient],
-                triageAssessments: [ExportedAssessment], documents: [ExportedDocument], schedule: ExportedSchedule?) {
+                triageAssessments: [ExportedAssessment], triageArrivals: [ExportedTriageArrival]? = nil, documents: [ExportedDocument],
+                schedule: ExportedSchedule?) {
         self.format = Self.currentFormat
         self.exportedAt = exportedAt
         self.practice = practice
@@ -44,6 +49,7 @@ public struct PracticeExport: Codable, Hashable, Sendable {
         self.owners = owners
         self.patients = patients
         self.triageAssessments = triageAssessments
+        self.triageArrivals = triageArrivals
         self.documents = documents
         self.schedule = schedule
     }
@@ -187,6 +193,18 @@ public struct ExportedAssessment: Codable, Hashable, Sendable {
     public var caseJSON: String
     /// The result with its reasons (JSON text).
     public var resultJSON: String
+}
+
+/// One triaged visit to the emergency service.
+public struct ExportedTriageArrival: Codable, Hashable, Sendable {
+    /// The patient.
+    public var patientID: String
+    /// When they arrived.
+    public var arrivalAt: Date
+    /// The VTL level they were seen under, 1 (most urgent) to 5.
+    public var level: Int
+    /// When a clinician first saw them; absent while they wait or when it is not known.
+    public var firstSeenAt: Date?
 }
 
 /// A document's metadata; its bytes stay in the store's document directory.

@@ -66,6 +66,11 @@ extension VetNetStore {
                                assessedAt: Self.exportedInstant(milliseconds: row["assessed_at_ms"]),
                                level: row["level"], rulesVersion: row["rules_version"], caseJSON: row["case_json"], resultJSON: row["result_json"])
         }
+        let arrivals = try Row.fetchAll(db, sql: "SELECT * FROM triage_arrival WHERE practice_id = ? ORDER BY arrival_at_ms, patient_id",
+                                        arguments: practiceArgument).map { row in
+            ExportedTriageArrival(patientID: row["patient_id"], arrivalAt: Self.exportedInstant(milliseconds: row["arrival_at_ms"]),
+                                  level: row["level"], firstSeenAt: (row["first_seen_at_ms"] as Int64?).map { Self.exportedInstant(milliseconds: $0) })
+        }
         let documents = try Row.fetchAll(db, sql: "SELECT * FROM document WHERE practice_id = ? ORDER BY created_at, id",
                                          arguments: practiceArgument).map { row in
             ExportedDocument(id: row["id"], patientID: row["patient_id"], fileName: row["file_name"], contentType: row["content_type"],
@@ -73,7 +78,7 @@ extension VetNetStore {
                              createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
         }
         return PracticeExport(exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: patients,
-                              triageAssessments: assessments, documents: documents, schedule: try schedule(db: db, practiceID: practiceID))
+                              triageAssessments: assessments, triageArrivals: arrivals, documents: documents, schedule: try schedule(db: db, practiceID: practiceID))
     }
 
     /// Clinicians (active or not), availability, rooms, appointment types and every appointment.

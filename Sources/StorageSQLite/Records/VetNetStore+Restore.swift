@@ -113,6 +113,12 @@ extension VetNetStore {
                                      Timestamp.milliseconds(assessment.arrivalAt), Timestamp.milliseconds(assessment.assessedAt),
                                      assessment.level, assessment.rulesVersion, assessment.caseJSON, assessment.resultJSON])
             }
+            for arrival in export.triageArrivals ?? [] {
+                try db.execute(sql: """
+                    INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [practiceID.description, arrival.patientID, Timestamp.milliseconds(arrival.arrivalAt), arrival.level,
+                                     arrival.firstSeenAt.map(Timestamp.milliseconds)])
+            }
             if let schedule = export.schedule { try self.restoreSchedule(schedule, practiceID: practiceID, createdAt: now, db: db) }
             // Visits refer to appointments and clinicians, so they come after the schedule.
             for item in export.patients {
