@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // MARK: - Domain (Foundation + SharedKernel only; portable to Apple platforms unchanged)
@@ -44,13 +45,34 @@ let package = Package(
         .target(name: "Scheduling", dependencies: ["SharedKernel"], swiftSettings: strict),
         .target(name: "Analytics", dependencies: ["SharedKernel", "Scheduling", "Specialists", "Triage"], swiftSettings: strict),
 
+        // MARK: - Storage ports (what every store adapter implements; no database code)
+        .target(
+            name: "StoragePorts",
+            dependencies: [
+                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: - Adapters
         .target(
             name: "StorageSQLite",
             dependencies: [
-                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics",
+                "StoragePorts", "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .target(
+            name: "StoragePostgres",
+            dependencies: [
+                "StoragePorts", "SharedKernel",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -61,7 +83,7 @@ let package = Package(
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics", "StorageSQLite",
+                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics", "StoragePorts", "StorageSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -80,7 +102,8 @@ let package = Package(
         .executableTarget(
             name: "vetnet",
             dependencies: [
-                "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics", "StorageSQLite", "HTTPAPI",
+                "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics", "StoragePorts", "StorageSQLite",
+                "StoragePostgres", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -120,6 +143,11 @@ let package = Package(
             name: "StorageSQLiteTests",
             dependencies: ["StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics",
                            .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StorageContractTests",
+            dependencies: ["StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -22,23 +22,6 @@ public struct ClosureAddition: Sendable {
     public let appointmentsToReplan: [Versioned<Appointment>]
 }
 
-/// The first administrator of a new practice.
-public struct FirstAdministrator: Sendable {
-    /// Sign-in email.
-    public let email: String
-    /// Name shown to colleagues.
-    public let displayName: String
-    /// bcrypt hash of the password (the caller hashes; the password never reaches the store).
-    public let passwordHash: String
-
-    /// Creates the description.
-    public init(email: String, displayName: String, passwordHash: String) {
-        self.email = email
-        self.displayName = displayName
-        self.passwordHash = passwordHash
-    }
-}
-
 extension VetNetStore {
     // MARK: - Creating
 

@@ -2,28 +2,6 @@ import Foundation
 import GRDB
 import SharedKernel
 
-/// Session lifetime rules: sessions end after an idle period and at an absolute age.
-public struct SessionPolicy: Sendable {
-    /// A session unused this long is over.
-    public var idleTimeout: TimeInterval
-    /// No session lives longer than this after sign-in.
-    public var absoluteTimeout: TimeInterval
-
-    /// Creates a policy.
-    public init(idleTimeout: TimeInterval = 30 * 60, absoluteTimeout: TimeInterval = 12 * 60 * 60) {
-        self.idleTimeout = idleTimeout
-        self.absoluteTimeout = absoluteTimeout
-    }
-}
-
-/// A live session resolved from a token.
-public struct ActiveSession: Sendable {
-    /// The signed-in account.
-    public let account: StaffAccount
-    /// When the session ends if it stays idle (never later than the absolute expiry).
-    public let expiresAt: Date
-}
-
 extension VetNetStore {
     /// Records a new session for `account` by the SHA-256 of its token (the token itself is
     /// never stored) and audits the sign-in, in one transaction. Returns the idle expiry.

@@ -2,17 +2,9 @@ import Foundation
 import GRDB
 import SharedKernel
 
-/// An account with its password hash, for sign-in only. Never leaves the server.
-public struct StoredCredentials: Sendable {
-    /// The account.
-    public let account: StaffAccount
-    /// bcrypt hash of the SHA-256 of the password.
-    public let passwordHash: String
-}
-
 extension VetNetStore {
     /// Sign-in checks the password against each account of an address; this bounds that work.
-    public static let maxAccountsPerEmail = 8
+    public static let maxAccountsPerEmail = StoredCredentials.maxPerEmail
 
     // MARK: - Writing
 

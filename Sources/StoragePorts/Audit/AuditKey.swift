@@ -7,7 +7,7 @@ public struct AuditKey: Sendable {
     private let bytes: [UInt8]
 
     /// The key in swift-crypto's form (built on use: `SymmetricKey` is not `Sendable`).
-    var symmetricKey: SymmetricKey { SymmetricKey(data: bytes) }
+    package var symmetricKey: SymmetricKey { SymmetricKey(data: bytes) }
 
     /// Errors raised while loading the key.
     public enum LoadError: Error, CustomStringConvertible {

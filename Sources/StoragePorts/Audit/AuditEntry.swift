@@ -57,4 +57,23 @@ public struct AuditEntry: Codable, Hashable, Sendable {
     public var previousHash: String
     /// HMAC-SHA256 over this entry's fields and `previousHash`.
     public var hash: String
+
+    /// An entry with every field given (the store computes `hash` with ``AuditChain``).
+    public init(sequence: Int64, id: UUID, occurredAt: String, practiceID: String?, actorID: String?, action: String,
+                resourceType: String, resourceID: String?, outcome: AuditOutcome, requestID: String?, detail: String?,
+                previousHash: String, hash: String) {
+        self.sequence = sequence
+        self.id = id
+        self.occurredAt = occurredAt
+        self.practiceID = practiceID
+        self.actorID = actorID
+        self.action = action
+        self.resourceType = resourceType
+        self.resourceID = resourceID
+        self.outcome = outcome
+        self.requestID = requestID
+        self.detail = detail
+        self.previousHash = previousHash
+        self.hash = hash
+    }
 }

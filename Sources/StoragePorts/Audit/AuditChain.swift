@@ -3,14 +3,14 @@ import SharedKernel
 import Foundation
 
 /// The hash-chain arithmetic, kept apart from SQL so it can be checked on its own.
-enum AuditChain {
+package enum AuditChain {
     /// The `previousHash` of the first entry.
-    static let genesis = String(repeating: "0", count: 64)
+    package static let genesis = String(repeating: "0", count: 64)
 
     /// HMAC-SHA256 over the canonical form of `entry` (all fields but `hash`, in a fixed order,
     /// separated by the ASCII unit separator, which no field can contain unnoticed because
     /// each field is length-prefixed).
-    static func hash(of entry: AuditEntry, key: AuditKey) -> String {
+    package static func hash(of entry: AuditEntry, key: AuditKey) -> String {
         let fields: [String?] = [
             String(entry.sequence), UUIDText.lowercase(entry.id), entry.occurredAt, entry.practiceID, entry.actorID,
             entry.action, entry.resourceType, entry.resourceID, entry.outcome.rawValue, entry.requestID, entry.detail,
@@ -51,7 +51,23 @@ public struct AuditVerification: Sendable, CustomStringConvertible {
         /// What is wrong.
         public let reason: String
 
+        /// Names the entry and what is wrong with it.
+        public init(sequence: Int64, id: String, reason: String) {
+            self.sequence = sequence
+            self.id = id
+            self.reason = reason
+        }
+
         public var description: String { "entry #\(sequence) (id \(id)): \(reason)" }
+    }
+
+    /// The result of a walk.
+    public init(checked: Int, firstProblem: Problem?, headHash: String, headSequence: Int64, checkpoint: AuditCheckpoint?) {
+        self.checked = checked
+        self.firstProblem = firstProblem
+        self.headHash = headHash
+        self.headSequence = headSequence
+        self.checkpoint = checkpoint
     }
 
     /// Whether the whole chain verified.

@@ -19,10 +19,10 @@ public struct AuditCheckpoint: Sendable, Equatable {
     /// When the checkpoint was written (RFC 3339, UTC).
     public let writtenAt: String
     /// HMAC-SHA256 over the fields above.
-    let signature: String
+    package let signature: String
 
     /// Signs a checkpoint of `sequence` and `headHash` written at `writtenAt`.
-    init(sequence: Int64, headHash: String, writtenAt: String, key: AuditKey) {
+    package init(sequence: Int64, headHash: String, writtenAt: String, key: AuditKey) {
         self.sequence = sequence
         self.headHash = headHash
         self.writtenAt = writtenAt
@@ -37,7 +37,7 @@ public struct AuditCheckpoint: Sendable, Equatable {
     }
 
     /// Whether the signature was made with `key`.
-    func isSigned(by key: AuditKey) -> Bool {
+    package func isSigned(by key: AuditKey) -> Bool {
         Self.sign(sequence: sequence, headHash: headHash, writtenAt: writtenAt, key: key) == signature
     }
 
@@ -48,10 +48,10 @@ public struct AuditCheckpoint: Sendable, Equatable {
     }
 
     /// The file form: one line of text, `vetnet-audit-checkpoint-v1 SEQ HASH TIME SIGNATURE`.
-    var fileText: String { "vetnet-audit-checkpoint-v1 \(sequence) \(headHash) \(writtenAt) \(signature)\n" }
+    package var fileText: String { "vetnet-audit-checkpoint-v1 \(sequence) \(headHash) \(writtenAt) \(signature)\n" }
 
     /// Reads the file form; `nil` when the text is not a checkpoint.
-    static func parse(_ text: String) -> AuditCheckpoint? {
+    package static func parse(_ text: String) -> AuditCheckpoint? {
         let parts = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard parts.count == 5, parts[0] == "vetnet-audit-checkpoint-v1", let sequence = Int64(parts[1]), sequence >= 0,
               parts[2].count == 64, parts[4].count == 64 else { return nil }
@@ -89,7 +89,7 @@ public struct AuditCheckpointFile: Sendable {
     public init(url: URL) { self.url = url }
 
     /// The checkpoint, or `nil` when the file does not exist.
-    func read(key: AuditKey) throws -> AuditCheckpoint? {
+    package func read(key: AuditKey) throws -> AuditCheckpoint? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         guard let text = String(data: data, encoding: .utf8), let checkpoint = AuditCheckpoint.parse(text) else {
             throw ReadError.malformed(path: url.path)
@@ -99,7 +99,7 @@ public struct AuditCheckpointFile: Sendable {
     }
 
     /// Replaces the checkpoint durably.
-    func write(_ checkpoint: AuditCheckpoint) throws {
+    package func write(_ checkpoint: AuditCheckpoint) throws {
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.lowercased()).tmp")

@@ -1,0 +1,46 @@
+import Foundation
+import SharedKernel
+
+/// What sign-in and sessions need from a store: practices and their first administrator,
+/// the credentials of an address, and sessions by the SHA-256 of their token.
+///
+/// Every adapter keeps sessions in the database, never in the process, so a session created
+/// through one server instance is valid on every instance of the same database and one
+/// sign-out revokes it everywhere.
+public protocol AccountRepository: Sendable {
+    /// Creates a practice and its first administrator in one transaction, audited; refuses an
+    /// invalid profile or account with ``SharedKernel/DomainError/validation(_:)`` and changes
+    /// nothing.
+    func createPractice(_ profile: PracticeProfile, administrator: FirstAdministrator,
+                        requestID: String?) async throws -> (PracticeProfile, StaffAccount)
+
+    /// The practice with `id`, or `nil`.
+    func practice(id: PracticeID) async throws -> PracticeProfile?
+
+    /// Every account of `email` (case-insensitive) across practices, oldest first, at most
+    /// ``StoredCredentials/maxPerEmail``: sign-in tells them apart by the password.
+    func credentials(email: String) async throws -> [StoredCredentials]
+
+    /// Records a session for `account` by the hash of its token and audits the sign-in in the
+    /// same transaction; returns the idle expiry.
+    func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?) async throws -> Date
+
+    /// The live session of `tokenHash` (not revoked, idle- or absolutely expired, nor of a
+    /// disabled account), its idle timer refreshed; `nil` otherwise.
+    func activeSession(tokenHash: String, policy: SessionPolicy) async throws -> ActiveSession?
+
+    /// Whether the session is live, without counting the question as activity.
+    func sessionIsActive(tokenHash: String, policy: SessionPolicy) async throws -> Bool
+
+    /// Revokes one session of the scope's practice at once, audited.
+    func revokeSession(tokenHash: String, scope: AccessScope) async throws
+
+    /// Deletes every ended session in every practice; returns how many.
+    @discardableResult
+    func pruneSessions(policy: SessionPolicy) async throws -> Int
+}
+
+extension StoredCredentials {
+    /// Sign-in checks the password against each account of an address; this bounds that work.
+    public static let maxPerEmail = 8
+}

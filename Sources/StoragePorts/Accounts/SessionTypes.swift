@@ -1,0 +1,61 @@
+import Foundation
+import SharedKernel
+
+/// Session lifetime rules: sessions end after an idle period and at an absolute age.
+public struct SessionPolicy: Sendable {
+    /// A session unused this long is over.
+    public var idleTimeout: TimeInterval
+    /// No session lives longer than this after sign-in.
+    public var absoluteTimeout: TimeInterval
+
+    /// Creates a policy.
+    public init(idleTimeout: TimeInterval = 30 * 60, absoluteTimeout: TimeInterval = 12 * 60 * 60) {
+        self.idleTimeout = idleTimeout
+        self.absoluteTimeout = absoluteTimeout
+    }
+}
+
+/// A live session resolved from a token.
+public struct ActiveSession: Sendable {
+    /// The signed-in account.
+    public let account: StaffAccount
+    /// When the session ends if it stays idle (never later than the absolute expiry).
+    public let expiresAt: Date
+
+    /// Creates the resolved session.
+    public init(account: StaffAccount, expiresAt: Date) {
+        self.account = account
+        self.expiresAt = expiresAt
+    }
+}
+
+/// An account with its password hash, for sign-in only. Never leaves the server.
+public struct StoredCredentials: Sendable {
+    /// The account.
+    public let account: StaffAccount
+    /// bcrypt hash of the SHA-256 of the password.
+    public let passwordHash: String
+
+    /// Pairs an account with its stored hash.
+    public init(account: StaffAccount, passwordHash: String) {
+        self.account = account
+        self.passwordHash = passwordHash
+    }
+}
+
+/// The first administrator of a new practice.
+public struct FirstAdministrator: Sendable {
+    /// Sign-in email.
+    public let email: String
+    /// Name shown to colleagues.
+    public let displayName: String
+    /// bcrypt hash of the password (the caller hashes; the password never reaches the store).
+    public let passwordHash: String
+
+    /// Creates the description.
+    public init(email: String, displayName: String, passwordHash: String) {
+        self.email = email
+        self.displayName = displayName
+        self.passwordHash = passwordHash
+    }
+}

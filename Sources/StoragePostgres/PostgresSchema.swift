@@ -1,0 +1,196 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema as a frozen list of migrations, applied in order and recorded in
+/// `vetnet_migration`; a shipped migration is never edited, a change is a new one.
+///
+/// Invariants live here, where every instance sharing the database meets them:
+/// - a clinician or a room is never double-booked: exclusion constraints over the occupied
+///   range (`btree_gist`), checked by the database whichever instance inserts;
+/// - practice isolation as row-level security (`FORCE`d, so it binds the owning role too):
+///   a transaction sees only the rows of the practice in `vetnet.practice_id`, or every
+///   practice when it says `installation` (sign-in before the practice is known,
+///   housekeeping). A role with `BYPASSRLS` or superuser rights skips these policies, so the
+///   server connects as an ordinary role (docs/postgresql.md);
+/// - the audit trail is append-only (a trigger refuses UPDATE and DELETE) and its head is one
+///   row that each append locks, so the chain stays linear across instances;
+/// - each practice's event numbers come from its `event_head` row, locked by the append
+///   until commit: gapless and in commit order.
+public enum PostgresSchema {
+    /// Name and SQL of each migration, in order.
+    static let migrations: [(name: String, sql: String)] = [
+        ("pg-1 accounts, sessions, audit, events, appointments", """
+            CREATE EXTENSION IF NOT EXISTS btree_gist;
+
+            CREATE TABLE practice (
+                id uuid PRIMARY KEY,
+                name text NOT NULL UNIQUE CHECK (length(name) BETWEEN 1 AND 200),
+                time_zone text NOT NULL,
+                profile jsonb NOT NULL,
+                created_at timestamptz NOT NULL,
+                version integer NOT NULL DEFAULT 1
+            );
+
+            CREATE TABLE staff_user (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                email text NOT NULL CHECK (email = lower(email)),
+                display_name text NOT NULL,
+                role text NOT NULL CHECK (role IN ('administrator', 'veterinarian', 'technician', 'receptionist')),
+                password_hash text NOT NULL,
+                disabled boolean NOT NULL DEFAULT false,
+                created_at timestamptz NOT NULL,
+                version integer NOT NULL DEFAULT 1,
+                UNIQUE (practice_id, email)
+            );
+            CREATE INDEX staff_user_email ON staff_user (email);
+
+            CREATE TABLE session (
+                token_hash text PRIMARY KEY CHECK (token_hash ~ '^[0-9a-f]{64}$'),
+                user_id uuid NOT NULL REFERENCES staff_user(id),
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                created_at_ms bigint NOT NULL,
+                last_seen_at_ms bigint NOT NULL,
+                expires_at_ms bigint NOT NULL,
+                revoked_at_ms bigint
+            );
+            CREATE INDEX session_by_user ON session (user_id);
+
+            CREATE TABLE audit_head (
+                singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                seq bigint NOT NULL,
+                hash text NOT NULL
+            );
+            INSERT INTO audit_head (seq, hash) VALUES (0, repeat('0', 64));
+            CREATE TABLE audit_entry (
+                seq bigint PRIMARY KEY,
+                id uuid NOT NULL UNIQUE,
+                occurred_at text NOT NULL,
+                practice_id text,
+                actor_id text,
+                action text NOT NULL,
+                resource_type text NOT NULL,
+                resource_id text,
+                outcome text NOT NULL CHECK (outcome IN ('success', 'denied', 'failure')),
+                request_id text,
+                detail text,
+                prev_hash text NOT NULL,
+                hash text NOT NULL
+            );
+            CREATE INDEX audit_entry_practice ON audit_entry (practice_id, seq);
+            CREATE FUNCTION audit_entry_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'audit entries are append-only'; END $$;
+            CREATE TRIGGER audit_entry_no_change BEFORE UPDATE OR DELETE ON audit_entry
+                FOR EACH ROW EXECUTE FUNCTION audit_entry_append_only();
+
+            CREATE TABLE event_head (
+                practice_id uuid PRIMARY KEY REFERENCES practice(id),
+                seq bigint NOT NULL,
+                pruned_through bigint NOT NULL DEFAULT 0
+            );
+            CREATE TABLE event_log (
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                seq bigint NOT NULL,
+                kind text NOT NULL,
+                occurred_at_ms bigint NOT NULL,
+                resource_type text,
+                resource_id text,
+                actor_id text,
+                payload jsonb NOT NULL,
+                PRIMARY KEY (practice_id, seq)
+            );
+            CREATE INDEX event_log_time ON event_log (occurred_at_ms);
+
+            CREATE TABLE appointment (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                clinician_id uuid NOT NULL,
+                appointment_type_id uuid NOT NULL,
+                room_type text,
+                room_id uuid,
+                start_ms bigint NOT NULL,
+                end_ms bigint NOT NULL,
+                occupied_end_ms bigint NOT NULL,
+                status text NOT NULL CHECK (status IN ('booked', 'checked_in', 'in_progress', 'completed', 'cancelled', 'no_show')),
+                holds_time boolean NOT NULL,
+                reason text,
+                created_at timestamptz NOT NULL,
+                version integer NOT NULL DEFAULT 1,
+                CHECK (end_ms > start_ms AND occupied_end_ms >= end_ms AND occupied_end_ms - start_ms <= 86400000),
+                CONSTRAINT appointment_clinician_overlap EXCLUDE USING gist (
+                    practice_id WITH =, clinician_id WITH =, int8range(start_ms, occupied_end_ms) WITH &&) WHERE (holds_time),
+                CONSTRAINT appointment_room_overlap EXCLUDE USING gist (
+                    practice_id WITH =, room_id WITH =, int8range(start_ms, occupied_end_ms) WITH &&) WHERE (holds_time AND room_id IS NOT NULL)
+            );
+            CREATE INDEX appointment_practice_time ON appointment (practice_id, start_ms);
+            """),
+        ("pg-2 row-level security by practice", """
+            ALTER TABLE practice ENABLE ROW LEVEL SECURITY;
+            ALTER TABLE practice FORCE ROW LEVEL SECURITY;
+            CREATE POLICY practice_tenant ON practice
+                USING (current_setting('vetnet.practice_id', true) IN (id::text, 'installation'));
+            \(["staff_user", "session", "event_head", "event_log", "appointment"].map { table in """
+                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
+                CREATE POLICY \(table)_tenant ON \(table)
+                    USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
+                """ }.joined(separator: "\n"))
+            -- The chain is one for the installation: any transaction appends (its head row is
+            -- what orders appends), but a practice reads only its own entries.
+            ALTER TABLE audit_entry ENABLE ROW LEVEL SECURITY;
+            ALTER TABLE audit_entry FORCE ROW LEVEL SECURITY;
+            CREATE POLICY audit_entry_append ON audit_entry FOR INSERT WITH CHECK (true);
+            CREATE POLICY audit_entry_read ON audit_entry FOR SELECT
+                USING (current_setting('vetnet.practice_id', true) IN (practice_id, 'installation'));
+            """),
+    ]
+
+    /// Applies the migrations not yet recorded, each in its own transaction, under an
+    /// advisory lock so instances starting together do not race. Returns the names applied.
+    @discardableResult
+    public static func migrate(_ client: PostgresClient, logger: Logger) async throws -> [String] {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7242019)", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS vetnet_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                """, logger: logger)
+            var applied: Set<String> = []
+            for try await name in try await connection.query("SELECT name FROM vetnet_migration", logger: logger).decode(String.self) {
+                applied.insert(name)
+            }
+            var done: [String] = []
+            for migration in migrations where !applied.contains(migration.name) {
+                // Statements one by one: the extended protocol takes one statement per query.
+                for statement in statements(of: migration.sql) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO vetnet_migration (name) VALUES (\(migration.name))", logger: logger)
+                done.append(migration.name)
+            }
+            return done
+        }
+    }
+
+    /// Splits a migration into statements at semicolons that end a line outside a
+    /// dollar-quoted function body.
+    static func statements(of sql: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var inBody = false
+        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("--") && current.isEmpty { continue }
+            current += line + "\n"
+            if text.components(separatedBy: "$$").count % 2 == 0 { inBody.toggle() }
+            if !inBody && text.hasSuffix(";") {
+                statements.append(current.trimmingCharacters(in: .whitespacesAndNewlines))
+                current = ""
+            }
+        }
+        let rest = current.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !rest.isEmpty { statements.append(rest) }
+        return statements
+    }
+}

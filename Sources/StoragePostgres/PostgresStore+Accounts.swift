@@ -1,0 +1,180 @@
+import Foundation
+import PostgresNIO
+import SharedKernel
+import StoragePorts
+
+extension PostgresStore: AccountRepository {
+    // MARK: - Practices
+
+    public func createPractice(_ profile: PracticeProfile, administrator: FirstAdministrator,
+                               requestID: String? = nil) async throws -> (PracticeProfile, StaffAccount) {
+        try profile.validate()
+        try StaffAccount.validateNew(email: administrator.email, displayName: administrator.displayName)
+        let now = clock.now()
+        let account = StaffAccount(id: UserID(), practiceID: profile.id, email: administrator.email.lowercased(),
+                                   displayName: administrator.displayName, role: .administrator, disabled: false, createdAt: now, version: 1)
+        let profileJSON = String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
+        let scope = AccessScope.system(profile.id, requestID: requestID)
+        do {
+            try await transaction(.practice(profile.id)) { connection in
+                try await connection.query("""
+                    INSERT INTO practice (id, name, time_zone, profile, created_at)
+                    VALUES (\(profile.id.rawValue), \(profile.name), \(profile.timeZone), \(profileJSON)::jsonb, \(now))
+                    """, logger: logger)
+                try await self.appendAudit(AuditRecord(action: "practice.create", resourceType: "practice", resourceID: profile.id.description),
+                                           scope: scope, connection: connection)
+                try await connection.query("""
+                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, created_at)
+                    VALUES (\(account.id.rawValue), \(profile.id.rawValue), \(account.email), \(account.displayName), 'administrator',
+                            \(administrator.passwordHash), \(now))
+                    """, logger: logger)
+                try await self.appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
+                                                       detail: "role=administrator first administrator"), scope: scope, connection: connection)
+            }
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            // Two instances creating the same name at once: the unique index decides.
+            throw UniquenessConflict(field: "name", message: "is already the name of a practice on this installation")
+        }
+        return (profile, account)
+    }
+
+    public func practice(id: PracticeID) async throws -> PracticeProfile? {
+        try await transaction(.practice(id)) { connection in
+            let rows = try await connection.query("SELECT profile::text FROM practice WHERE id = \(id.rawValue)", logger: logger)
+            for try await text in rows.decode(String.self) {
+                guard let profile = try? JSONDecoder().decode(PracticeProfile.self, from: Data(text.utf8)) else {
+                    throw StoreCorruption(column: "practice.profile", reason: "not a practice profile")
+                }
+                return profile
+            }
+            return nil
+        }
+    }
+
+    // MARK: - Credentials
+
+    public func credentials(email: String) async throws -> [StoredCredentials] {
+        // Sign-in does not know the practice yet: the only installation-wide read of accounts.
+        try await transaction(.installation) { connection in
+            let rows = try await connection.query("""
+                SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash FROM staff_user
+                WHERE email = \(email.lowercased()) ORDER BY created_at, id LIMIT \(StoredCredentials.maxPerEmail)
+                """, logger: logger)
+            var found: [StoredCredentials] = []
+            for try await row in rows {
+                let (account, hash) = try Self.account(from: row)
+                found.append(StoredCredentials(account: account, passwordHash: hash))
+            }
+            return found
+        }
+    }
+
+    // MARK: - Sessions
+
+    public func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?) async throws -> Date {
+        let now = clock.now()
+        let absolute = now.addingTimeInterval(policy.absoluteTimeout)
+        let nowMs = Timestamp.milliseconds(now), absoluteMs = Timestamp.milliseconds(absolute)
+        try await transaction(.practice(account.practiceID)) { connection in
+            try await connection.query("""
+                INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms)
+                VALUES (\(tokenHash), \(account.id.rawValue), \(account.practiceID.rawValue), \(nowMs), \(nowMs), \(absoluteMs))
+                """, logger: logger)
+            try await self.appendAudit(AuditRecord(action: "auth.login", resourceType: "session", resourceID: account.id.description),
+                                       scope: AccessScope(practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID),
+                                       connection: connection)
+        }
+        return min(now.addingTimeInterval(policy.idleTimeout), absolute)
+    }
+
+    public func activeSession(tokenHash: String, policy: SessionPolicy) async throws -> ActiveSession? {
+        let now = clock.now()
+        let nowMs = Timestamp.milliseconds(now)
+        let idleMs = Int64(policy.idleTimeout * 1000)
+        // A token names its session before its practice is known; the match is by its hash.
+        let found = try await transaction(.installation) { connection -> (StaffAccount, Int64, Int64)? in
+            let rows = try await connection.query("""
+                SELECT u.id, u.practice_id, u.email, u.display_name, u.role, u.disabled, u.created_at, u.version, u.password_hash,
+                       s.last_seen_at_ms, s.expires_at_ms
+                FROM session s JOIN staff_user u ON u.id = s.user_id
+                WHERE s.token_hash = \(tokenHash) AND s.revoked_at_ms IS NULL AND s.expires_at_ms > \(nowMs)
+                  AND s.last_seen_at_ms + \(idleMs) > \(nowMs) AND NOT u.disabled
+                """, logger: logger)
+            for try await row in rows {
+                let (account, _) = try Self.account(from: row)
+                let columns = row.makeRandomAccess()
+                return (account, try columns[9].decode(Int64.self), try columns[10].decode(Int64.self))
+            }
+            return nil
+        }
+        guard let (account, lastSeen, absolute) = found else { return nil }
+        // Refresh at most every 15 seconds so a busy client does not turn every read into a write.
+        if nowMs - lastSeen > 15_000 {
+            try await transaction(.practice(account.practiceID)) { connection in
+                try await connection.query("""
+                    UPDATE session SET last_seen_at_ms = GREATEST(last_seen_at_ms, \(nowMs))
+                    WHERE token_hash = \(tokenHash) AND revoked_at_ms IS NULL
+                    """, logger: logger)
+            }
+        }
+        return ActiveSession(account: account, expiresAt: min(now.addingTimeInterval(policy.idleTimeout), Timestamp.date(milliseconds: absolute)))
+    }
+
+    public func sessionIsActive(tokenHash: String, policy: SessionPolicy) async throws -> Bool {
+        let nowMs = Timestamp.milliseconds(clock.now())
+        let idleMs = Int64(policy.idleTimeout * 1000)
+        return try await transaction(.installation) { connection in
+            let rows = try await connection.query("""
+                SELECT EXISTS (SELECT 1 FROM session s JOIN staff_user u ON u.id = s.user_id
+                WHERE s.token_hash = \(tokenHash) AND s.revoked_at_ms IS NULL AND s.expires_at_ms > \(nowMs)
+                  AND s.last_seen_at_ms + \(idleMs) > \(nowMs) AND NOT u.disabled)
+                """, logger: logger)
+            for try await live in rows.decode(Bool.self) { return live }
+            return false
+        }
+    }
+
+    public func revokeSession(tokenHash: String, scope: AccessScope) async throws {
+        let nowMs = Timestamp.milliseconds(clock.now())
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await connection.query("""
+                UPDATE session SET revoked_at_ms = \(nowMs)
+                WHERE token_hash = \(tokenHash) AND practice_id = \(scope.practiceID.rawValue) AND revoked_at_ms IS NULL
+                """, logger: logger)
+            try await self.appendAudit(AuditRecord(action: "auth.logout", resourceType: "session", resourceID: scope.actorID?.description),
+                                       scope: scope, connection: connection)
+        }
+    }
+
+    @discardableResult
+    public func pruneSessions(policy: SessionPolicy) async throws -> Int {
+        let nowMs = Timestamp.milliseconds(clock.now())
+        let idleMs = Int64(policy.idleTimeout * 1000)
+        return try await transaction(.installation) { connection in
+            let rows = try await connection.query("""
+                DELETE FROM session WHERE revoked_at_ms IS NOT NULL OR expires_at_ms <= \(nowMs) OR last_seen_at_ms + \(idleMs) <= \(nowMs)
+                RETURNING 1
+                """, logger: logger)
+            var count = 0
+            for try await _ in rows { count += 1 }
+            return count
+        }
+    }
+
+    // MARK: - Rows
+
+    /// Decodes `id, practice_id, email, display_name, role, disabled, created_at, version,
+    /// password_hash` (the first nine columns of `row`).
+    static func account(from row: PostgresRow) throws -> (StaffAccount, passwordHash: String) {
+        let (id, practice, email, name, role, disabled, created, version, hash) =
+            try row.decode((UUID, UUID, String, String, String, Bool, Date, Int32, String).self)
+        guard let role = Role(rawValue: role) else { throw StoreCorruption(column: "staff_user.role", reason: "not a role") }
+        return (StaffAccount(id: UserID(id), practiceID: PracticeID(practice), email: email, displayName: name, role: role,
+                             disabled: disabled, createdAt: created, version: Int(version)), hash)
+    }
+}
+
+extension PSQLError {
+    /// The server's SQLSTATE code (e.g. `23505` unique violation, `23P01` exclusion violation).
+    var sqlState: String? { serverInfo?[.sqlState] }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import PostgresNIO
+import SharedKernel
+import StoragePorts
+
+extension PostgresStore: AuditRepository {
+    // MARK: - Writing
+
+    /// Appends an entry inside the caller's transaction. The head row is locked first
+    /// (`FOR UPDATE`), so appends from every instance on the database queue behind one
+    /// another until commit: the chain stays one line, and an entry rolls back with its change.
+    @discardableResult
+    func appendAudit(_ record: AuditRecord, scope: AccessScope?, connection: PostgresConnection) async throws -> AuditEntry {
+        var head: (Int64, String)?
+        for try await row in try await connection.query("SELECT seq, hash FROM audit_head FOR UPDATE", logger: logger)
+            .decode((Int64, String).self) { head = row }
+        guard let (previousSequence, previousHash) = head else { throw StoreCorruption(column: "audit_head", reason: "the head row is missing") }
+        var entry = AuditEntry(
+            sequence: previousSequence + 1, id: UUID(), occurredAt: Timestamp.string(clock.now()),
+            practiceID: scope?.practiceID.description, actorID: scope?.actorID?.description,
+            action: record.action, resourceType: record.resourceType, resourceID: record.resourceID,
+            outcome: record.outcome, requestID: scope?.requestID, detail: record.detail,
+            previousHash: previousHash, hash: "")
+        entry.hash = AuditChain.hash(of: entry, key: auditKey)
+        try await connection.query("""
+            INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome,
+                                     request_id, detail, prev_hash, hash)
+            VALUES (\(entry.sequence), \(entry.id), \(entry.occurredAt), \(entry.practiceID), \(entry.actorID), \(entry.action),
+                    \(entry.resourceType), \(entry.resourceID), \(entry.outcome.rawValue), \(entry.requestID), \(entry.detail),
+                    \(entry.previousHash), \(entry.hash))
+            """, logger: logger)
+        try await connection.query("UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash)", logger: logger)
+        return entry
+    }
+
+    public func recordAudit(_ record: AuditRecord, scope: AccessScope?) async throws {
+        try await transaction(scope.map { .practice($0.practiceID) } ?? .installation) { connection in
+            _ = try await self.appendAudit(record, scope: scope, connection: connection)
+        }
+    }
+
+    // MARK: - Reading
+
+    public func auditEntries(scope: AccessScope, limit: Int, before cursor: Int64?, resourceType: String? = nil,
+                             resourceID: String? = nil) async throws -> Page<AuditEntry> {
+        let limit = max(0, limit)
+        return try await transaction(.practice(scope.practiceID)) { connection in
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.auditColumns) FROM audit_entry
+                WHERE practice_id = \(scope.practiceID.description) AND seq < \(cursor ?? Int64.max)
+                  AND (\(resourceType)::text IS NULL OR resource_type = \(resourceType))
+                  AND (\(resourceID)::text IS NULL OR resource_id = \(resourceID))
+                ORDER BY seq DESC LIMIT \(limit + 1)
+                """, logger: logger)
+            var entries: [AuditEntry] = []
+            for try await row in rows { entries.append(try Self.auditEntry(from: row)) }
+            let more = entries.count > limit
+            let page = Array(entries.prefix(limit))
+            return Page(items: page, nextCursor: more ? page.last.map { String($0.sequence) } : nil)
+        }
+    }
+
+    // MARK: - Verifying
+
+    public func verifyAuditChain() async throws -> AuditVerification {
+        try await transaction(.installation) { connection in
+            var expectedPrevious = AuditChain.genesis
+            var expectedSequence: Int64 = 1
+            var checked = 0
+            let rows = try await connection.query("SELECT \(unescaped: Self.auditColumns) FROM audit_entry ORDER BY seq", logger: logger)
+            for try await row in rows {
+                let entry = try Self.auditEntry(from: row)
+                func broken(_ reason: String) -> AuditVerification {
+                    AuditVerification(checked: checked, firstProblem: .init(sequence: entry.sequence, id: entry.id.uuidString.lowercased(), reason: reason),
+                                      headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
+                }
+                if AuditChain.hash(of: entry, key: self.auditKey) != entry.hash {
+                    return broken("its content does not match its hash: the entry was edited, or inserted without the key")
+                }
+                if entry.sequence != expectedSequence {
+                    return broken("expected entry #\(expectedSequence) here: entries were deleted before it")
+                }
+                if entry.previousHash != expectedPrevious {
+                    return broken("it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it")
+                }
+                expectedPrevious = entry.hash
+                expectedSequence += 1
+                checked += 1
+            }
+            // The head row is written with every append: a chain shorter than it lost its newest entries.
+            for try await (headSequence, headHash) in try await connection.query("SELECT seq, hash FROM audit_head", logger: logger)
+                .decode((Int64, String).self) where headSequence != expectedSequence - 1 || headHash != expectedPrevious {
+                return AuditVerification(
+                    checked: checked,
+                    firstProblem: .init(sequence: expectedSequence, id: "-",
+                                        reason: "the chain ends at entry #\(expectedSequence - 1), but its head records entry #\(headSequence): entries were deleted from the end"),
+                    headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
+            }
+            return AuditVerification(checked: checked, firstProblem: nil, headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
+        }
+    }
+
+    static let auditColumns = "seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome, request_id, detail, prev_hash, hash"
+
+    static func auditEntry(from row: PostgresRow) throws -> AuditEntry {
+        let columns = row.makeRandomAccess()
+        guard let outcome = AuditOutcome(rawValue: try columns[8].decode(String.self)) else {
+            throw StoreCorruption(column: "audit_entry.outcome", reason: "not an outcome")
+        }
+        return AuditEntry(
+            sequence: try columns[0].decode(Int64.self), id: try columns[1].decode(UUID.self), occurredAt: try columns[2].decode(String.self),
+            practiceID: try columns[3].decode(String?.self), actorID: try columns[4].decode(String?.self),
+            action: try columns[5].decode(String.self), resourceType: try columns[6].decode(String.self),
+            resourceID: try columns[7].decode(String?.self), outcome: outcome, requestID: try columns[9].decode(String?.self),
+            detail: try columns[10].decode(String?.self), previousHash: try columns[11].decode(String.self), hash: try columns[12].decode(String.self))
+    }
+}

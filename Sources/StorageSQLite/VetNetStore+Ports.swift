@@ -1,0 +1,9 @@
+@_exported import StoragePorts
+
+// The embedded store implements the storage ports with the methods of its repository
+// extensions. Re-exporting the ports lets code written against the SQLite store keep using
+// the storage-neutral types (audit entries, sessions, event pages) without a second import.
+
+extension VetNetStore: AccountRepository {}
+extension VetNetStore: AuditRepository {}
+extension VetNetStore: EventLogRepository {}

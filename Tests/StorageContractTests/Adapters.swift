@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SharedKernel
+import StoragePorts
+import StoragePostgres
+import StorageSQLite
+import Synchronization
+import Testing
+
+/// The store adapters every contract test runs against. PostgreSQL runs when
+/// `VETNET_TEST_DATABASE_URL` names a server whose role may create databases (`.ci/run` and
+/// `scripts/test` start one); each test gets a database of its own, dropped afterwards.
+enum Adapter: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// Every adapter that can run here.
+    static var available: [Adapter] { PostgresTestServer.url == nil ? [.sqlite] : [.sqlite, .postgres] }
+}
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let instant: Mutex<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_795_000_000)) { instant = Mutex(start) }
+    var clock: Clock { Clock(now: { self.instant.withLock { $0 } }) }
+    func advance(_ seconds: TimeInterval) { instant.withLock { $0 += seconds } }
+}
+
+/// One adapter's store, with what its tests need besides the ports.
+struct StoreUnderTest: Sendable {
+    let adapter: Adapter
+    let accounts: any AccountRepository
+    let audit: any AuditRepository
+    let events: any EventLogRepository
+    let clock: TestClock
+    /// The PostgreSQL store and its database, for the tests of its schema and of a second
+    /// instance on the same database (`nil` for SQLite).
+    let postgres: (store: PostgresStore, configuration: PostgresDatabaseConfiguration)?
+}
+
+let testAuditKey = AuditKey(bytes: Array(repeating: 7, count: 32))
+
+/// Runs `body` with a fresh store of `adapter`, closing (and for PostgreSQL dropping) it after.
+func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void) async throws {
+    let clock = TestClock()
+    switch adapter {
+    case .sqlite:
+        let store = try VetNetStore.inMemory(auditKey: testAuditKey, clock: clock.clock)
+        try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, clock: clock, postgres: nil))
+    case .postgres:
+        try await PostgresTestServer.withDatabase { configuration in
+            try await withRunningStore(configuration, clock: clock, migrate: true) { store in
+                try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, clock: clock,
+                                              postgres: (store, configuration)))
+            }
+        }
+    }
+}
+
+/// Runs a PostgreSQL store on `configuration` for the duration of `body`.
+func withRunningStore(_ configuration: PostgresDatabaseConfiguration, clock: TestClock, migrate: Bool,
+                      _ body: (PostgresStore) async throws -> Void) async throws {
+    var logger = Logger(label: "vetnet.contract")
+    logger.logLevel = .error
+    let store = PostgresStore(configuration: configuration, auditKey: testAuditKey, clock: clock.clock, logger: logger)
+    let running = Task { await store.run() }
+    do {
+        if migrate { try await PostgresSchema.migrate(store.client, logger: logger) }
+        try await body(store)
+    } catch {
+        running.cancel()
+        await running.value
+        throw error
+    }
+    // Closed before the database is dropped under it.
+    running.cancel()
+    await running.value
+}
+
+/// The test server named by `VETNET_TEST_DATABASE_URL`.
+enum PostgresTestServer {
+    static let url: String? = {
+        let text = ProcessInfo.processInfo.environment["VETNET_TEST_DATABASE_URL"] ?? ""
+        return text.isEmpty ? nil : text
+    }()
+
+    /// Creates a database of its own for one test, runs `body` with its configuration, drops it.
+    static func withDatabase(_ body: (PostgresDatabaseConfiguration) async throws -> Void) async throws {
+        guard let url else { return }
+        let server = try PostgresDatabaseConfiguration(url: url)
+        var logger = Logger(label: "vetnet.contract.admin")
+        logger.logLevel = .error
+        let admin = PostgresClient(configuration: server.clientConfiguration, backgroundLogger: logger)
+        let running = Task { await admin.run() }
+        defer { running.cancel() }
+        let name = "vetnet_contract_" + UUID().uuidString.prefix(8).lowercased()
+        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+        var configuration = server
+        configuration.database = name
+        do {
+            try await body(configuration)
+        } catch {
+            try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+            throw error
+        }
+        try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+    }
+}
