@@ -1,7 +1,8 @@
 #!/bin/sh
 # Analytics benchmark: seeds a throwaway store with a year of a 20-clinician practice (about
 # 100 000 appointments, triage arrivals and weighings, generated from the practice's own rota)
-# and times, on the embedded store, the dashboard for that year (read, index, compute, encode)
+# and times, on the embedded store, the dashboard for that year (full read; first request after one
+# booking or cancellation, the kept index brought up to date; warm)
 # and a year's CSV reports, with peak memory.
 #
 #   Benchmarks/analytics/run_analytics_benchmark.sh [CLINICIANS] [DAYS] [PATIENTS]

@@ -22,23 +22,30 @@ public struct PracticeAnalytics: Sendable {
     /// Days and hours the practice is shut; taken out of working time as the scheduler does.
     let closures: [PracticeClosure]
     let catalogue: Catalogue
-    /// Appointments sorted by scheduled start.
-    let visits: [Visit]
-    let visitStarts: [Double]
+    /// Appointments sorted by scheduled start, then by id (one order whatever order they came
+    /// in, so an index brought up to date holds them exactly as one built afresh).
+    var visits: [Visit]
+    var visitStarts: [Double]
+    /// The appointments' ids, beside `visits`.
+    var visitIDs: [UUID]
     /// Longest valid appointment, so an overlap query can start this far before a window.
-    let longestVisit: Double
-    /// Triage arrivals sorted by arrival.
-    let arrivals: [TriageArrival]
-    let arrivalTimes: [Double]
+    var longestVisit: Double
+    /// Triage arrivals sorted by arrival, then by patient.
+    var arrivals: [TriageArrival]
+    var arrivalTimes: [Double]
     /// Each patient's first visit (seconds), by patient index.
-    let firstVisit: [Double?]
-    let patientCount: Int
+    var firstVisit: [Double?]
+    /// Patient index of each patient id, and the ids by index.
+    var patientIndex: UUIDTable
+    var patientIDs: [UUID]
+    var patientCount: Int { patientIDs.count }
     let openRequests: [OpenRequest]
     /// Appointments dropped because their start is not a real instant.
     let unreadableAppointments: Int
     let suppliedPredictor: DurationPredictor?
-    /// Working time already resolved, by period.
-    let capacityMemo = CapacityMemo()
+    /// Working time already resolved, by period. It depends on the configuration alone, so an
+    /// index brought up to date keeps it.
+    let capacityMemo: CapacityMemo
 
     /// Indexes `history`. `durationPredictor` is the model whose error the metrics report;
     /// without one, each period trains a model (``AnalyticsOptions/durationModel``) on the
@@ -57,8 +64,9 @@ public struct PracticeAnalytics: Sendable {
         var catalogue = Catalogue(history: history)
         var patientIndex = UUIDTable(capacity: history.firstVisits.count)
         var patients: [UUID] = []
-        var visits: [Visit] = []
+        var visits: [Visit] = [], ids: [UUID] = []
         visits.reserveCapacity(history.appointments.count)
+        ids.reserveCapacity(history.appointments.count)
         var unreadable = 0
         for record in history.appointments {
             // A start that is not a real instant cannot be placed in any period or sorted.
@@ -66,36 +74,74 @@ public struct PracticeAnalytics: Sendable {
                 unreadable += 1
                 continue
             }
-            let patient: Int32
-            if let known = patientIndex.find(record.appointment.patientID) {
-                patient = known
-            } else {
-                patient = Int32(truncatingIfNeeded: patients.count)
-                patientIndex.insert(record.appointment.patientID, patient)
-                patients.append(record.appointment.patientID)
-            }
+            let patient = Self.patient(record.appointment.patientID, index: &patientIndex, ids: &patients)
             visits.append(Visit(record: record, patient: patient, catalogue: &catalogue))
+            ids.append(record.appointment.id.rawValue)
         }
-        // A store hands appointments over in start order already; otherwise sort compact
-        // (start, position) pairs rather than moving the larger records around.
-        if zip(visits, visits.dropFirst()).contains(where: { $0.start > $1.start }) {
-            let order = visits.indices.map { (start: visits[$0].start, index: $0) }.sorted { $0.start < $1.start }
-            visits = order.map { visits[$0.index] }
-        }
+        Self.sortVisits(&visits, ids: &ids)
         self.unreadableAppointments = unreadable
         self.catalogue = catalogue
         self.visits = visits
+        self.visitIDs = ids
         self.visitStarts = visits.map(\.start)
-        self.longestVisit = visits.lazy.filter(\.hasValidTime).map { $0.end - $0.start }.max() ?? 0
-        self.patientCount = patients.count
+        self.longestVisit = Self.longest(visits)
+        self.patientIndex = patientIndex
+        self.patientIDs = patients
         self.firstVisit = patients.map { history.firstVisits[$0].map(\.timeIntervalSince1970) }
+        self.capacityMemo = CapacityMemo()
 
         var arrivals = history.triageArrivals.filter { $0.arrival.timeIntervalSince1970.isFinite }
-        if zip(arrivals, arrivals.dropFirst()).contains(where: { $0.arrival > $1.arrival }) {
-            arrivals.sort { $0.arrival < $1.arrival }
+        if zip(arrivals, arrivals.dropFirst()).contains(where: { !Self.inOrder($0, $1) }) {
+            arrivals.sort(by: Self.inOrder)
         }
         self.arrivals = arrivals
         self.arrivalTimes = arrivals.map { $0.arrival.timeIntervalSince1970 }
+    }
+
+    /// The index of `id`, numbering it if it is new.
+    static func patient(_ id: UUID, index: inout UUIDTable, ids: inout [UUID]) -> Int32 {
+        if let known = index.find(id) { return known }
+        let patient = Int32(truncatingIfNeeded: ids.count)
+        index.insert(id, patient)
+        ids.append(id)
+        return patient
+    }
+
+    /// The longest valid appointment among `visits`.
+    static func longest(_ visits: [Visit]) -> Double {
+        visits.lazy.filter(\.hasValidTime).map { $0.end - $0.start }.max() ?? 0
+    }
+
+    /// Puts `visits` (and their `ids` beside them) in order of start, then id.
+    static func sortVisits(_ visits: inout [Visit], ids: inout [UUID]) {
+        if zip(visits, visits.dropFirst()).contains(where: { $0.start > $1.start }) {
+            // Not in start order: sort positions rather than moving the larger records around.
+            let order = visits.indices.sorted { UUIDOrder.precedes(visits[$0].start, ids[$0], visits[$1].start, ids[$1]) }
+            visits = order.map { visits[$0] }
+            ids = order.map { ids[$0] }
+            return
+        }
+        // A store hands them over in start order already; only appointments starting together may need ordering.
+        var runStart = 0, index = 1
+        while index <= visits.count {
+            if index < visits.count, visits[index].start == visits[runStart].start {
+                index += 1
+                continue
+            }
+            if index - runStart > 1, zip(ids[runStart..<index], ids[(runStart + 1)..<index]).contains(where: { !UUIDOrder.less($0, $1) }) {
+                let order = (runStart..<index).sorted { UUIDOrder.less(ids[$0], ids[$1]) }
+                let runVisits = order.map { visits[$0] }, runIDs = order.map { ids[$0] }
+                visits.replaceSubrange(runStart..<index, with: runVisits)
+                ids.replaceSubrange(runStart..<index, with: runIDs)
+            }
+            runStart = index
+            index += 1
+        }
+    }
+
+    /// Whether `a` comes before `b` (by arrival, then patient).
+    static func inOrder(_ a: TriageArrival, _ b: TriageArrival) -> Bool {
+        a.arrival != b.arrival ? a.arrival < b.arrival : UUIDOrder.less(a.patientID, b.patientID)
     }
 
     /// The local days `first…last` in the practice's zone.

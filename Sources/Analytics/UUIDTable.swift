@@ -57,3 +57,24 @@ struct UUIDTable: Sendable {
         }
     }
 }
+
+/// The order of ids where records tie on time: by their bytes, which is also the order of
+/// their lower-case text.
+enum UUIDOrder {
+    /// Whether `a` comes before `b`.
+    static func less(_ a: UUID, _ b: UUID) -> Bool {
+        let (aHigh, aLow) = words(a), (bHigh, bLow) = words(b)
+        return aHigh != bHigh ? aHigh < bHigh : aLow < bLow
+    }
+
+    /// Whether (`startA`, `a`) comes before (`startB`, `b`).
+    static func precedes(_ startA: Double, _ a: UUID, _ startB: Double, _ b: UUID) -> Bool {
+        startA != startB ? startA < startB : less(a, b)
+    }
+
+    private static func words(_ id: UUID) -> (UInt64, UInt64) {
+        withUnsafeBytes(of: id.uuid) { bytes in
+            (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+    }
+}

@@ -48,25 +48,40 @@ public struct AnalyticsService: Sendable {
 
     /// Reads what `window` covers and indexes it; the read is audited under `action`. With a
     /// cache, a history indexed for the same window is reused while the practice's records are
-    /// unchanged (one small query says so); the reuse is audited like a read.
+    /// unchanged (one small query says so), and brought up to date with what was written since
+    /// when they have changed (the rows changed since, found by their change stamps); either
+    /// is audited like a read.
     public func load(scope: AccessScope, window: HistoryWindow, action: String,
                      progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Loaded {
         try await compute(scope: scope, window: window, action: action, progress: progress) { $0 }
     }
 
     /// ``load(scope:window:action:progress:)``, then `body` on what was loaded; when the history
-    /// is reused, its audit entry is written while `body` computes (both must succeed).
+    /// is reused or brought up to date, its audit entry is written while `body` computes (both
+    /// must succeed).
     public func compute<T: Sendable>(scope: AccessScope, window: HistoryWindow, action: String,
                                      progress: (@Sendable (Int, Int) -> Void)? = nil,
                                      _ body: @Sendable (Loaded) throws -> T) async throws -> T {
         let key = AnalyticsCache.Key(practiceID: scope.practiceID, window: window, options: options)
-        if let cache {
-            let version = try await store.analyticsDataVersion(scope: scope)
-            if let hit = cache.entry(for: key, version: version) {
+        if let cache, let entry = cache.entry(for: key) {
+            let (kept, keptVersion) = entry
+            var loaded: Loaded?, how = "reused"
+            // One small read when nothing changed (the version alone); the changed rows otherwise.
+            let changed = try await store.practiceHistoryChanges(scope: scope, window: window, since: keptVersion)
+            if let changed, changed.version == keptVersion {
+                loaded = kept
+            } else if let changed, let analytics = kept.analytics.applying(changed.changes) {
+                let updated = Loaded(analytics: analytics, practice: kept.practice, appointments: analytics.appointmentCount,
+                                     arrivals: analytics.arrivalCount)
+                cache.remember(updated, for: key, version: changed.version)
+                loaded = updated
+                how = "updated"
+            }
+            if let loaded {
                 async let audited: Void = store.recordAudit(
                     AuditRecord(action: action, resourceType: "practice", resourceID: scope.practiceID.description,
-                                detail: VetNetStore.auditDetail(window) + " reused"), scope: scope)
-                let result = try body(hit)
+                                detail: VetNetStore.auditDetail(window) + " " + how), scope: scope)
+                let result = try body(loaded)
                 try await audited
                 return result
             }
@@ -92,10 +107,11 @@ public struct AnalyticsService: Sendable {
 }
 
 /// Indexed practice histories kept between requests: a dashboard that reloads after
-/// `metrics.updated`, or several people looking at the same period, read the store once per
-/// change of the practice's records instead of once per request. An entry is used only while
-/// the practice's ``AnalyticsDataVersion`` is the one it was read at — any write to
-/// appointments, triage arrivals or the configuration, by any path or process, moves it. At
+/// `metrics.updated`, or several people looking at the same period, read the store once and
+/// then only what changed. An entry is used as it is only while the practice's
+/// ``AnalyticsDataVersion`` is the one it was read at — any write to appointments, triage
+/// arrivals or the configuration, by any path or process, moves it — and is otherwise brought
+/// up to date with the rows written since (a change of configuration means a fresh read). At
 /// most `capacity` entries (a year of a busy practice is some 15 MB), the least recently used
 /// going first.
 public final class AnalyticsCache: Sendable {
@@ -120,26 +136,22 @@ public final class AnalyticsCache: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// The history kept for `key` if it was read at `version`.
-    func entry(for key: Key, version: AnalyticsDataVersion) -> AnalyticsService.Loaded? {
+    /// The history kept for `key`, with the version it stands at.
+    func entry(for key: Key) -> (AnalyticsService.Loaded, AnalyticsDataVersion)? {
         state.withLock { state in
             guard var entry = state.entries[key] else { return nil }
-            guard entry.version == version else {
-                state.entries[key] = nil
-                return nil
-            }
             state.clock += 1
             entry.used = state.clock
             state.entries[key] = entry
-            return entry.loaded
+            return (entry.loaded, entry.version)
         }
     }
 
-    /// Keeps `loaded`, read at `version`, for `key`.
+    /// Keeps `loaded`, standing at `version`, for `key` (unless a later one is kept already).
     func remember(_ loaded: AnalyticsService.Loaded, for key: Key, version: AnalyticsDataVersion) {
         state.withLock { state in
-            // Entries of the practice read at an older version can never be used again.
-            state.entries = state.entries.filter { $0.key.practiceID != key.practiceID || $0.value.version == version }
+            if let kept = state.entries[key], kept.version.configuration >= version.configuration,
+               kept.version.analytics > version.analytics { return }
             state.clock += 1
             state.entries[key] = Entry(version: version, loaded: loaded, used: state.clock)
             while state.entries.count > capacity, let oldest = state.entries.min(by: { $0.value.used < $1.value.used })?.key {

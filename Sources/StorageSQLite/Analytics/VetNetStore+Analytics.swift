@@ -253,7 +253,7 @@ struct HistoryRowDecoder {
         return table.first { $0.0.count == bytes.count && $0.0.elementsEqual(bytes) }?.1
     }
 
-    private func uuid(_ row: RawRow, _ column: Int32, _ name: String) throws -> UUID {
+    func uuid(_ row: RawRow, _ column: Int32, _ name: String) throws -> UUID {
         guard let bytes = row.bytes(column), let uuid = UUIDText.parse(utf8: bytes) else {
             throw StoreCorruption(column: "appointment.\(name)", reason: "not a UUID")
         }

@@ -20,6 +20,7 @@ enum Migrations {
         migrator.registerMigration("practice-admin-3 appointments remember why they were booked", migrate: practiceAdmin3AppointmentBasis)
         migrator.registerMigration("practice-admin-4 visit records", migrate: practiceAdmin4Visits)
         migrator.registerMigration("analytics-1 cancellation times, triage arrivals, first visits", migrate: analytics1)
+        migrator.registerMigration("analytics-2 change stamps and removals, so an indexed history can be brought up to date", migrate: analytics2)
         return migrator
     }
 
@@ -676,5 +677,81 @@ enum Migrations {
                 CREATE TRIGGER \(table)_analytics_delete AFTER DELETE ON \(table) BEGIN \(bump) = OLD.practice_id; END;
                 """)
         }
+    }
+
+    private static func analytics2(_ db: Database) throws {
+        // Each write to appointments or triage arrivals still moves `practice.analytics_version`
+        // by one; the row written now also keeps the version it brought the practice to
+        // (`analytics_seq`), and a removed row leaves its identity in `analytics_removal` under
+        // that version. What changed since a version is then an index range read, and an indexed
+        // history can be brought up to date without reading the whole stretch again.
+        try db.execute(sql: """
+            ALTER TABLE appointment ADD COLUMN analytics_seq INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE triage_arrival ADD COLUMN analytics_seq INTEGER NOT NULL DEFAULT 0;
+            CREATE INDEX appointment_analytics_seq ON appointment (practice_id, analytics_seq);
+            CREATE INDEX triage_arrival_analytics_seq ON triage_arrival (practice_id, analytics_seq);
+
+            -- Rows that left a practice's records (a purge, or a row whose identity changed):
+            -- an appointment by id, an arrival by patient and arrival time, each with its patient.
+            -- Kept for the last 100 000 versions of the practice; older histories are read afresh.
+            CREATE TABLE analytics_removal (
+                practice_id TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                appointment_id TEXT,
+                patient_id TEXT NOT NULL,
+                arrival_at_ms INTEGER
+            );
+            CREATE INDEX analytics_removal_seq ON analytics_removal (practice_id, seq);
+
+            DROP TRIGGER appointment_analytics_insert;
+            DROP TRIGGER appointment_analytics_update;
+            DROP TRIGGER appointment_analytics_delete;
+            DROP TRIGGER triage_arrival_analytics_insert;
+            DROP TRIGGER triage_arrival_analytics_update;
+            DROP TRIGGER triage_arrival_analytics_delete;
+            """)
+        let bump = "UPDATE practice SET analytics_version = analytics_version + 1 WHERE id"
+        func version(_ practice: String) -> String { "(SELECT analytics_version FROM practice WHERE id = \(practice))" }
+        let prune = "DELETE FROM analytics_removal WHERE practice_id = OLD.practice_id AND seq <= \(version("OLD.practice_id")) - 100000"
+        // (table, the row's key for the stamp, what a removal records, when an update changed the row's identity)
+        let tables = [
+            (table: "appointment", key: "id = NEW.id", removed: "OLD.id, OLD.patient_id, NULL",
+             moved: "OLD.id IS NOT NEW.id OR OLD.practice_id IS NOT NEW.practice_id OR OLD.patient_id IS NOT NEW.patient_id"),
+            (table: "triage_arrival", key: "practice_id = NEW.practice_id AND patient_id = NEW.patient_id AND arrival_at_ms = NEW.arrival_at_ms",
+             removed: "NULL, OLD.patient_id, OLD.arrival_at_ms",
+             moved: "OLD.practice_id IS NOT NEW.practice_id OR OLD.patient_id IS NOT NEW.patient_id OR OLD.arrival_at_ms IS NOT NEW.arrival_at_ms"),
+        ]
+        for (table, key, removed, moved) in tables {
+            let stamp = "UPDATE \(table) SET analytics_seq = \(version("NEW.practice_id")) WHERE \(key)"
+            // The stamp is itself an update of the row; it changes `analytics_seq` and so does not count again.
+            try db.execute(sql: """
+                CREATE TRIGGER \(table)_analytics_insert AFTER INSERT ON \(table)
+                BEGIN \(bump) = NEW.practice_id; \(stamp); END;
+                CREATE TRIGGER \(table)_analytics_update AFTER UPDATE ON \(table) WHEN NEW.analytics_seq IS OLD.analytics_seq
+                BEGIN
+                    \(bump) IN (OLD.practice_id, NEW.practice_id);
+                    \(stamp);
+                    INSERT INTO analytics_removal (practice_id, seq, appointment_id, patient_id, arrival_at_ms)
+                    SELECT OLD.practice_id, \(version("OLD.practice_id")), \(removed) WHERE \(moved);
+                END;
+                CREATE TRIGGER \(table)_analytics_delete AFTER DELETE ON \(table)
+                BEGIN
+                    \(bump) = OLD.practice_id;
+                    \(prune);
+                    INSERT INTO analytics_removal (practice_id, seq, appointment_id, patient_id, arrival_at_ms)
+                    VALUES (OLD.practice_id, \(version("OLD.practice_id")), \(removed));
+                END;
+                """)
+        }
+        // Arrivals read the patient's species from the patient (appointments keep a copy, kept in
+        // step by `patient_species_on_appointments`): a corrected species is a change to them.
+        try db.execute(sql: """
+            CREATE TRIGGER patient_species_on_arrivals AFTER UPDATE OF species ON patient
+            WHEN OLD.species IS NOT NEW.species AND EXISTS (SELECT 1 FROM triage_arrival WHERE practice_id = NEW.practice_id AND patient_id = NEW.id)
+            BEGIN
+                \(bump) = NEW.practice_id;
+                UPDATE triage_arrival SET analytics_seq = \(version("NEW.practice_id")) WHERE practice_id = NEW.practice_id AND patient_id = NEW.id;
+            END;
+            """)
     }
 }

@@ -1,0 +1,155 @@
+import Analytics
+import Foundation
+import GRDB
+import GRDBSQLite
+import SharedKernel
+import Triage
+
+extension VetNetStore {
+    /// What changed in the scope's practice's records since `version`, within what `window`
+    /// covers (see ``HistoryChanges``), with the version the records are at now, read in one
+    /// snapshot: the rows written since (found by their change stamp, `analytics_seq`), the
+    /// rows removed since (`analytics_removal`) and the first visit of every patient concerned.
+    ///
+    /// `nil` when the changes cannot be told from the stamps and the window must be read
+    /// afresh: the configuration changed, or more than `limit` writes were made since (reading
+    /// the window is then as cheap, and removals that old are no longer kept).
+    ///
+    /// Not audited: the caller records the read of the practice's data it serves.
+    public func practiceHistoryChanges(scope: AccessScope, window: HistoryWindow, since version: AnalyticsDataVersion,
+                                       limit: Int = 20_000) async throws -> (changes: HistoryChanges, version: AnalyticsDataVersion)? {
+        try await writer.read { db in
+            let now = try Self.analyticsDataVersion(db: db, practiceID: scope.practiceID)
+            guard now.configuration == version.configuration, now.analytics >= version.analytics,
+                  now.analytics - version.analytics <= Int64(min(max(0, limit), 50_000)) else { return nil }
+            guard now.analytics > version.analytics else { return (HistoryChanges(), now) }
+            return (try Self.historyChanges(db: db, practiceID: scope.practiceID, window: window, since: version.analytics), now)
+        }
+    }
+
+    static func historyChanges(db: Database, practiceID: PracticeID, window: HistoryWindow, since: Int64) throws -> HistoryChanges {
+        let practice = practiceID.description
+        var changes = HistoryChanges()
+        var decoder = HistoryRowDecoder(practiceID: practiceID)
+        let covered = WindowBounds(window)
+
+        // Appointments written since: each goes out of the index, and comes back in its current form if the window covers it.
+        let statement = try db.cachedStatement(sql: """
+            SELECT a.id, a.patient_id, a.clinician_id, a.appointment_type_id, a.room_type, a.room_id, a.start_ms, a.end_ms,
+                   a.occupied_end_ms, a.status, a.checked_in_at_ms, a.started_at_ms, a.completed_at_ms, a.actual_minutes,
+                   a.created_at, a.cancelled_at_ms, a.patient_species
+            FROM appointment a WHERE a.practice_id = ? AND a.analytics_seq > ?
+            """)
+        try statement.setArguments([practice, since])
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading changed appointments failed") }
+            let row = RawRow(handle: handle)
+            let completed = row.bytes(9).map { $0.elementsEqual("completed".utf8) } ?? false
+            if covered.appointment(startMs: row.int64(6), completed: completed) {
+                let record = try decoder.appointment(row)
+                changes.appointments.append(record)
+                changes.patientsConcerned.insert(record.appointment.patientID)
+            } else {
+                changes.removedAppointments.append(try decoder.uuid(row, 0, "id"))
+                changes.patientsConcerned.insert(try decoder.uuid(row, 1, "patient_id"))
+            }
+        }
+
+        // Rows removed since.
+        let removals = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT appointment_id, patient_id, arrival_at_ms FROM analytics_removal WHERE practice_id = ? AND seq > ?
+            """), arguments: [practice, since])
+        while let row = try removals.next() {
+            let patient = try decoder.uuid(row, 1, "analytics_removal.patient_id")
+            if row.hasNull(atIndex: 0) {
+                guard let arrival: Int64 = row[2] else { continue }
+                changes.removedArrivals.append(HistoryChanges.ArrivalKey(patientID: patient, arrival: Timestamp.date(milliseconds: arrival)))
+            } else {
+                changes.removedAppointments.append(try decoder.uuid(row, 0, "analytics_removal.appointment_id"))
+                changes.patientsConcerned.insert(patient)
+            }
+        }
+
+        // Triage arrivals written since (a corrected species stamps the patient's arrivals too).
+        let arrivals = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT t.patient_id, t.level, t.arrival_at_ms, t.first_seen_at_ms, p.species
+            FROM triage_arrival t JOIN patient p ON p.id = t.patient_id
+            WHERE t.practice_id = ? AND t.analytics_seq > ?
+            """), arguments: [practice, since])
+        while let row = try arrivals.next() {
+            let patient = try decoder.uuid(row, 0, "triage_arrival.patient_id")
+            let arrivalMs: Int64 = row[2]
+            let arrival = Timestamp.date(milliseconds: arrivalMs)
+            guard covered.arrival(atMs: arrivalMs) else {
+                changes.removedArrivals.append(HistoryChanges.ArrivalKey(patientID: patient, arrival: arrival))
+                continue
+            }
+            guard let level = TriageLevel(rawValue: row[1]) else {
+                throw StoreCorruption(column: "triage_arrival.level", reason: "not a VTL level")
+            }
+            let seen: Int64? = row[3]
+            changes.arrivals.append(TriageArrival(patientID: patient, level: level, arrival: arrival,
+                                                  firstSeenAt: seen.map(Timestamp.date(milliseconds:)), species: try decoder.species(row, 4)))
+        }
+
+        // First visits of the patients concerned, as the full read states them: the earliest
+        // attended appointment before the cutoff or among those the window loads.
+        if !changes.patientsConcerned.isEmpty {
+            var terms: [String] = [], bounds: [Int64] = []
+            if let cutoff = window.firstVisitCutoff {
+                terms.append("start_ms < ?")
+                bounds.append(Timestamp.milliseconds(cutoff))
+            }
+            for stretch in covered.stretches {
+                terms.append("(start_ms >= ? AND start_ms < ?\(stretch.completedOnly ? " AND status = 'completed'" : ""))")
+                bounds += [stretch.start, stretch.end]
+            }
+            if !terms.isEmpty {
+                let first = try db.cachedStatement(sql: """
+                    SELECT MIN(start_ms) FROM appointment
+                    WHERE practice_id = ? AND patient_id = ? AND status IN ('checked_in', 'in_progress', 'completed')
+                      AND (\(terms.joined(separator: " OR ")))
+                    """)
+                for patient in changes.patientsConcerned {
+                    let arguments = StatementArguments([practice, Self.text(patient)]) + StatementArguments(bounds)
+                    if let start = try Int64.fetchOne(first, arguments: arguments) {
+                        changes.firstVisits[patient] = Timestamp.date(milliseconds: start)
+                    }
+                }
+            }
+        }
+        return changes
+    }
+}
+
+/// The stretches a ``HistoryWindow`` loads, in the milliseconds the store keeps, so that a row
+/// written since a read is judged in or out exactly as the read judged it.
+struct WindowBounds {
+    /// Appointment stretches: whole, or completed appointments only.
+    let stretches: [(start: Int64, end: Int64, completedOnly: Bool)]
+    /// Arrival stretches.
+    let arrivalStretches: [(start: Int64, end: Int64)]
+
+    init(_ window: HistoryWindow) {
+        var stretches = window.appointmentRanges.map { (range: $0, completedOnly: false) }
+        if let training = window.trainingRange {
+            stretches += VetNetStore.subtract(window.appointmentRanges, from: training).map { (range: $0, completedOnly: true) }
+        }
+        self.stretches = stretches.map { (Timestamp.milliseconds($0.range.start), Timestamp.milliseconds($0.range.end), $0.completedOnly) }
+        arrivalStretches = window.arrivalRanges.map { (Timestamp.milliseconds($0.start), Timestamp.milliseconds($0.end)) }
+    }
+
+    /// Whether the read loads an appointment starting at `startMs`.
+    func appointment(startMs: Int64, completed: Bool) -> Bool {
+        stretches.contains { startMs >= $0.start && startMs < $0.end && (completed || !$0.completedOnly) }
+    }
+
+    /// Whether the read loads an arrival at `atMs`.
+    func arrival(atMs: Int64) -> Bool {
+        arrivalStretches.contains { atMs >= $0.start && atMs < $0.end }
+    }
+}
