@@ -173,6 +173,35 @@ public enum PostgresSchema {
         }
     }
 
+    /// Connects to `configuration`, applies what is missing, and disconnects (`vetnet migrate`).
+    @discardableResult
+    public static func migrate(_ configuration: PostgresDatabaseConfiguration, logger: Logger) async throws -> [String] {
+        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+        let running = Task { await client.run() }
+        defer { running.cancel() }
+        do {
+            return try await migrate(client, logger: logger)
+        } catch let error as PSQLError where error.serverInfo != nil {
+            throw DatabaseUnavailable(database: configuration.redacted, reason: error.serverInfo?[.message] ?? "the server refused")
+        } catch let error as PSQLError {
+            throw DatabaseUnavailable(database: configuration.redacted, reason: "\(error.code)")
+        } catch is PostgresTransactionError {
+            throw DatabaseUnavailable(database: configuration.redacted, reason: "the migration's transaction failed")
+        } catch {
+            // The pool's own errors (no server answering) say nothing a person can act on.
+            throw DatabaseUnavailable(database: configuration.redacted, reason: "no connection could be made (is the server running and the URL right?)")
+        }
+    }
+
+    /// The database could not be reached or refused the work; names it without its password.
+    public struct DatabaseUnavailable: Error, CustomStringConvertible {
+        /// The database, password redacted.
+        public let database: String
+        /// Why.
+        public let reason: String
+        public var description: String { "\(database): \(reason)" }
+    }
+
     /// Splits a migration into statements at semicolons that end a line outside a
     /// dollar-quoted function body.
     static func statements(of sql: String) -> [String] {

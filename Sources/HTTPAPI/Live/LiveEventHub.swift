@@ -102,14 +102,14 @@ public final class LiveEventHub: Sendable {
         var readAgain = false
     }
 
-    private let store: VetNetStore
+    private let store: any EventLogRepository
     private let configuration: Configuration
     private let logger: Logger
     private let channels = Mutex<[PracticeID: Channel]>([:])
     private let signalToken = Mutex<UUID?>(nil)
 
     /// Creates the hub over `store`'s event log and starts listening to its commits.
-    public init(store: VetNetStore, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "vetnet.live")) {
+    public init(store: any EventLogRepository, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "vetnet.live")) {
         self.store = store
         self.configuration = configuration
         self.logger = logger
