@@ -101,15 +101,11 @@ struct ClinicianCommand: AsyncParsableCommand {
     /// `vetnet clinicians show`.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one clinician.")
-        @OptionGroup var store: StoreOptions
-        @Option(help: "Practice id, or its exact name (default: the store's only practice).") var practice: String?
-        @Argument(help: "The clinician's id.") var id: String
+        @OptionGroup var target: ClinicianTarget
 
         func run() async throws {
-            let vetStore = try store.openStore()
+            let (vetStore, profile, clinicianID) = try await target.open()
             defer { try? vetStore.close() }
-            let profile = try await selectPractice(practice, store: vetStore)
-            guard let clinicianID = Identifier<Clinician>(uuidString: id) else { throw ValidationError("'\(id)' is not a clinician id") }
             let stored = try await reportingFieldErrors { try await vetStore.clinician(scope: .system(profile.id), id: clinicianID) }
             let clinician = stored.value
             print("\(clinician.displayName) (id \(clinician.id), version \(stored.version))")
@@ -125,17 +121,13 @@ struct ClinicianCommand: AsyncParsableCommand {
     /// `vetnet clinicians update`.
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change a clinician's profile (options left out stay as they are).")
-        @OptionGroup var store: StoreOptions
-        @Option(help: "Practice id, or its exact name (default: the store's only practice).") var practice: String?
-        @Argument(help: "The clinician's id.") var id: String
+        @OptionGroup var target: ClinicianTarget
         @Option(help: "New name on the schedule.") var name: String?
         @OptionGroup var profile: ProfileOptions
 
         func run() async throws {
-            let vetStore = try store.openStore()
+            let (vetStore, practiceProfile, clinicianID) = try await target.open()
             defer { try? vetStore.close() }
-            let practiceProfile = try await selectPractice(practice, store: vetStore)
-            guard let clinicianID = Identifier<Clinician>(uuidString: id) else { throw ValidationError("'\(id)' is not a clinician id") }
             let scope = AccessScope.system(practiceProfile.id, requestID: "cli-clinicians-update")
             var preferences: CaseloadPreferences?
             if let minutes = profile.maxConsecutiveSurgery {
@@ -156,15 +148,11 @@ struct ClinicianCommand: AsyncParsableCommand {
     /// `vetnet clinicians retire`.
     struct Retire: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Retire a clinician: kept for history, never booked again.")
-        @OptionGroup var store: StoreOptions
-        @Option(help: "Practice id, or its exact name (default: the store's only practice).") var practice: String?
-        @Argument(help: "The clinician's id.") var id: String
+        @OptionGroup var target: ClinicianTarget
 
         func run() async throws {
-            let vetStore = try store.openStore()
+            let (vetStore, profile, clinicianID) = try await target.open()
             defer { try? vetStore.close() }
-            let profile = try await selectPractice(practice, store: vetStore)
-            guard let clinicianID = Identifier<Clinician>(uuidString: id) else { throw ValidationError("'\(id)' is not a clinician id") }
             let retirement = try await reportingFieldErrors {
                 try await vetStore.retireClinician(id: clinicianID, scope: .system(profile.id, requestID: "cli-clinicians-retire"), expectedVersion: nil)
             }
@@ -194,5 +182,24 @@ func reportingFieldErrors<T>(_ body: () async throws -> T) async throws -> T {
         case .forbidden(let action): printError("not allowed: \(action)")
         }
         throw ExitCode(2)
+    }
+}
+
+/// The store, practice and clinician id that `show`, `update` and `retire` act on.
+struct ClinicianTarget: ParsableArguments {
+    @OptionGroup var store: StoreOptions
+    @Option(help: "Practice id, or its exact name (default: the store's only practice).") var practice: String?
+    @Argument(help: "The clinician's id.") var id: String
+
+    /// Opens the store (the caller closes it), selects the practice and parses the id.
+    func open() async throws -> (VetNetStore, PracticeProfile, Identifier<Clinician>) {
+        guard let clinicianID = Identifier<Clinician>(uuidString: id) else { throw ValidationError("'\(id)' is not a clinician id") }
+        let vetStore = try store.openStore()
+        do {
+            return (vetStore, try await selectPractice(practice, store: vetStore), clinicianID)
+        } catch {
+            try? vetStore.close()
+            throw error
+        }
     }
 }
