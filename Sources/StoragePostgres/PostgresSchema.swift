@@ -145,6 +145,20 @@ public enum PostgresSchema {
             CREATE POLICY audit_entry_read ON audit_entry FOR SELECT
                 USING (current_setting('vetnet.practice_id', true) IN (practice_id, 'installation'));
             """),
+        ("pg-5 sign-in attempts", """
+            -- The sign-in throttle's counts, shared by every instance. Keys are hashes of the
+            -- account and the client address (no practice is known before sign-in, so no
+            -- row-level security); an attempt counts against both, pending until checked.
+            CREATE TABLE sign_in_attempt (
+                ticket uuid NOT NULL,
+                key text NOT NULL,
+                at_ms bigint NOT NULL,
+                pending boolean NOT NULL,
+                PRIMARY KEY (key, ticket)
+            );
+            CREATE INDEX sign_in_attempt_ticket ON sign_in_attempt (ticket);
+            CREATE INDEX sign_in_attempt_time ON sign_in_attempt (at_ms);
+            """),
     ]
 
     /// Applies the migrations not yet recorded, each in its own transaction, under an

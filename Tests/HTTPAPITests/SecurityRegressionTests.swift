@@ -113,7 +113,7 @@ struct SecurityRegressionTests {
 
     @Test("wrong passwords for many accounts from one address sent at once: only the address's limit is checked, the rest are 429")
     func concurrentGuessesFromOneAddress() async throws {
-        let fixture = try await AppFixture.make().withThrottle(LoginThrottle(accountLimit: 10, addressLimit: 12))
+        let fixture = try await AppFixture.make().withThrottle(accountLimit: 10, addressLimit: 12)
         try await fixture.test { client in
             let statuses = try await Self.concurrentLogins(client, count: 30) { "nobody-\($0)@alpha.example" }
             #expect(statuses.filter { $0 == .unauthorized }.count == 12)
@@ -123,25 +123,25 @@ struct SecurityRegressionTests {
 
     @Test("a successful sign-in frees its own place and clears the account's failures")
     func successSettlesTheReservation() async throws {
-        let throttle = LoginThrottle(accountLimit: 3, addressLimit: 100)
+        let throttle = LoginThrottle(ledger: try VetNetStore.inMemory(), accountLimit: 3, addressLimit: 100)
         let now = Date()
         for _ in 0..<2 {
-            guard case .proceed(let ticket, _) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
+            guard case .proceed(let ticket, _) = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
                 Issue.record("refused under the limit"); return
             }
             await throttle.settle(ticket, as: .failed)
         }
-        guard case .proceed(let ticket, _) = await throttle.reserve(account: "A@x.example", address: "10.0.0.1", now: now) else {
+        guard case .proceed(let ticket, _) = try await throttle.reserve(account: "A@x.example", address: "10.0.0.1", now: now) else {
             Issue.record("refused under the limit"); return
         }
         await throttle.settle(ticket, as: .succeeded)
         for _ in 0..<3 {
-            guard case .proceed(let ticket, _) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
+            guard case .proceed(let ticket, _) = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
                 Issue.record("the failures before the sign-in still counted"); return
             }
             await throttle.settle(ticket, as: .failed)
         }
-        guard case .refused = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
+        guard case .refused = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
             Issue.record("a fourth failure in the window was allowed"); return
         }
     }
@@ -177,7 +177,7 @@ extension SecurityRegressionTests {
 
     @Test("200 refused sign-ins for different accounts from a locked address write one audit entry")
     func throttledAttemptsFromOneAddress() async throws {
-        let fixture = try await AppFixture.make().withThrottle(LoginThrottle(accountLimit: 10, addressLimit: 5))
+        let fixture = try await AppFixture.make().withThrottle(accountLimit: 10, addressLimit: 5)
         try await fixture.test { client in
             let first = try await Self.concurrentLogins(client, count: 5) { "first-\($0)@alpha.example" }
             #expect(first.allSatisfy { $0 == .unauthorized })
@@ -190,23 +190,23 @@ extension SecurityRegressionTests {
 
     @Test("refusals without entries of their own are counted and reported once the window has passed")
     func unauditedRefusalsAreReported() async throws {
-        let throttle = LoginThrottle(window: 60, accountLimit: 2, addressLimit: 100)
+        let throttle = LoginThrottle(ledger: try VetNetStore.inMemory(), window: 60, accountLimit: 2, addressLimit: 100)
         let start = Date(timeIntervalSince1970: 1_795_000_000)
         for _ in 0..<2 {
-            guard case .proceed(let ticket, nil) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start) else {
+            guard case .proceed(let ticket, nil) = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start) else {
                 Issue.record("refused under the limit"); return
             }
             await throttle.settle(ticket, as: .failed)
         }
         var audited: [String] = []
         for second in 0..<30 {
-            guard case .refused(_, let audit) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start.addingTimeInterval(Double(second))) else {
+            guard case .refused(_, let audit) = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start.addingTimeInterval(Double(second))) else {
                 Issue.record("allowed over the limit"); return
             }
             if let audit { audited.append(audit) }
         }
         #expect(audited == ["throttled (account over its limit)"])
-        guard case .proceed(_, let unreported?) = await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start.addingTimeInterval(61)) else {
+        guard case .proceed(_, let unreported?) = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start.addingTimeInterval(61)) else {
             Issue.record("the refusals in the window were not reported"); return
         }
         #expect(unreported.contains("throttled (account over its limit): 29 further attempts refused without entries of their own"))
@@ -267,8 +267,8 @@ extension SecurityRegressionTests {
 
 extension AppFixture {
     /// The same practices and store behind a sign-in throttle of its own.
-    func withThrottle(_ throttle: LoginThrottle) -> AppFixture {
-        let accounts = AccountService(store: store, throttle: throttle)
+    func withThrottle(accountLimit: Int, addressLimit: Int) -> AppFixture {
+        let accounts = AccountService(store: store, throttle: LoginThrottle(ledger: store, accountLimit: accountLimit, addressLimit: addressLimit))
         return AppFixture(store: store, services: AppServices(store: store, accounts: accounts, live: services.live), configuration: configuration,
                           practiceA: practiceA, practiceB: practiceB, accountsA: accountsA, adminB: adminB)
     }

@@ -138,3 +138,27 @@ struct PostgresInstancesTests {
         }
     }
 }
+
+extension PostgresInstancesTests {
+    @Test("the sign-in throttle counts attempts made through both instances together")
+    func throttleAcrossInstances() async throws {
+        try await withStore(.postgres) { a in
+            let (configuration, storeA) = (try #require(a.postgres).configuration, try #require(a.postgres).store)
+            let limits = SignInLimits(window: 900, accountLimit: 10, addressLimit: 50)
+            let now = a.clock.clock.now()
+            try await withRunningStore(configuration, clock: a.clock, migrate: false) { storeB in
+                for index in 0..<10 {
+                    let store = index.isMultiple(of: 2) ? storeA : storeB
+                    let refusal = try await store.reserveSignInAttempt(UUID(), accountKey: "account:shared", addressKey: "address:\(index)",
+                                                                       limits: limits, now: now)
+                    #expect(refusal == nil)
+                }
+                // The 11th, on either instance, waits.
+                let onA = try await storeA.reserveSignInAttempt(UUID(), accountKey: "account:shared", addressKey: "address:x", limits: limits, now: now)
+                let onB = try await storeB.reserveSignInAttempt(UUID(), accountKey: "account:shared", addressKey: "address:y", limits: limits, now: now)
+                #expect(onA?.key == "account:shared")
+                #expect(onB?.retryAfterSeconds == 900)
+            }
+        }
+    }
+}

@@ -11,7 +11,7 @@ public struct AccountService: Sendable {
 
     /// Creates the service.
     public init(store: VetNetStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy()) {
-        self.init(store: store, hasher: hasher, policy: policy, throttle: LoginThrottle())
+        self.init(store: store, hasher: hasher, policy: policy, throttle: LoginThrottle(ledger: store))
     }
 
     /// Creates the service with its own sign-in throttle (tests use smaller limits).
@@ -50,7 +50,7 @@ public struct AccountService: Sendable {
         // Refusals cost no password check, so they could be sent by the thousand: the throttle
         // says which of them to audit (one per account or address per window, with a count of
         // the others), so they cannot flood the append-only trail.
-        switch await throttle.reserve(account: email, address: clientAddress, now: now) {
+        switch try await throttle.reserve(account: email, address: clientAddress, now: now) {
         case .refused(let wait, let audit):
             if let audit {
                 try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied, detail: audit), scope: nil)

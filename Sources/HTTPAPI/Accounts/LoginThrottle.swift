@@ -1,8 +1,16 @@
+import Crypto
 import Foundation
+import SharedKernel
+import StoragePorts
 
 /// Counts sign-in attempts per account and per client address in a sliding window. Once a
 /// key reaches its limit every attempt (even with the right password) is refused until the
 /// oldest counted attempt leaves the window, which makes online guessing impractically slow.
+///
+/// The counts live in the store (``SignInAttemptLedger``), so every server instance on the
+/// same database shares them: spreading guesses over instances gains nothing. The keys are
+/// hashes, so the store never holds the addresses tried. What stays in the process is the
+/// bookkeeping of which refusals were audited, which only keeps the audit trail short.
 ///
 /// An attempt is counted when it is *reserved*, before its password is checked, not when
 /// it has failed: bcrypt takes a quarter of a second, and counting afterwards let a burst of
@@ -10,29 +18,22 @@ import Foundation
 /// settled once the outcome is known: a failure keeps it, a success clears the account's
 /// failures, and an attempt that could not be checked at all (a store error) gives it back.
 actor LoginThrottle {
+    /// Where attempts are counted.
+    let ledger: any SignInAttemptLedger
+    /// The limits and window.
+    let limits: SignInLimits
     /// How long an attempt counts.
-    let window: TimeInterval
-    /// Attempts allowed per account within the window.
-    let accountLimit: Int
-    /// Attempts allowed per client address within the window (higher: offices share addresses).
-    let addressLimit: Int
+    var window: TimeInterval { limits.window }
 
     /// The reservation of one attempt, to settle with ``settle(_:as:)``.
     struct Ticket: Sendable {
-        fileprivate let id: UInt64
+        fileprivate let id: UUID
         fileprivate let accountKey: String
         fileprivate let addressKey: String
     }
 
     /// How an attempt ended.
-    enum Outcome: Sendable {
-        /// The password was checked and refused: the attempt keeps counting.
-        case failed
-        /// The account signed in: its failures are forgotten.
-        case succeeded
-        /// The password could not be checked (an internal error): the attempt does not count.
-        case abandoned
-    }
+    typealias Outcome = SignInOutcome
 
     /// Whether an attempt may go ahead.
     enum Decision: Sendable {
@@ -44,12 +45,6 @@ actor LoginThrottle {
         case refused(retryAfterSeconds: Int, audit: String?)
     }
 
-    private struct Attempt {
-        let ticket: UInt64
-        let at: Date
-        var pending: Bool
-    }
-
     /// Refusals of one key since its last audited refusal.
     private struct RefusalLog {
         var auditedAt: Date
@@ -58,15 +53,18 @@ actor LoginThrottle {
         var lastUnaudited: Date?
     }
 
-    private var attempts: [String: [Attempt]] = [:]
     private var refusals: [String: RefusalLog] = [:]
-    private var nextTicket: UInt64 = 0
     private var reservationsSinceSweep = 0
 
-    init(window: TimeInterval = 15 * 60, accountLimit: Int = 10, addressLimit: Int = 50) {
-        self.window = window
-        self.accountLimit = accountLimit
-        self.addressLimit = addressLimit
+    init(ledger: any SignInAttemptLedger, window: TimeInterval = 15 * 60, accountLimit: Int = 10, addressLimit: Int = 50) {
+        self.ledger = ledger
+        self.limits = SignInLimits(window: window, accountLimit: accountLimit, addressLimit: addressLimit)
+    }
+
+    /// The key under which `kind` (`account` or `address`) `value` is counted: a hash, so
+    /// the store keeps no address in clear, prefixed with its kind for the audit detail.
+    static func key(_ kind: String, _ value: String) -> String {
+        kind + ":" + Hex.encode(SHA256.hash(data: Data(value.utf8)))
     }
 
     /// Reserves an attempt for `account` from `address` at `now`, or refuses it. Atomic: two
@@ -76,48 +74,22 @@ actor LoginThrottle {
     /// that is what is over its limit) per window, so a flood of refused attempts cannot fill
     /// the append-only audit trail; the refusals in between are counted and reported in the
     /// detail of that key's next audited refusal, or of the next attempt allowed for it.
-    func reserve(account: String, address: String, now: Date) -> Decision {
-        let accountKey = "account:" + account.lowercased(), addressKey = "address:" + address
-        sweepIfDue(now: now)
-        let waits = [(accountKey, wait(key: accountKey, limit: accountLimit, now: now)),
-                     (addressKey, wait(key: addressKey, limit: addressLimit, now: now))]
-            .compactMap { key, wait in wait.map { (key, $0) } }
-        if let limiting = waits.max(by: { $0.1 < $1.1 }) {
-            return .refused(retryAfterSeconds: limiting.1, audit: refusalAudit(key: limiting.0, now: now))
-        }
-        nextTicket += 1
-        for key in [accountKey, addressKey] {
-            attempts[key, default: []].append(Attempt(ticket: nextTicket, at: now, pending: true))
+    func reserve(account: String, address: String, now: Date) async throws -> Decision {
+        let accountKey = Self.key("account", account.lowercased()), addressKey = Self.key("address", address)
+        try await sweepIfDue(now: now)
+        let ticket = UUID()
+        if let refusal = try await ledger.reserveSignInAttempt(ticket, accountKey: accountKey, addressKey: addressKey, limits: limits, now: now) {
+            return .refused(retryAfterSeconds: refusal.retryAfterSeconds, audit: refusalAudit(key: refusal.key, now: now))
         }
         let unreported = [accountKey, addressKey].compactMap { unreportedRefusals(key: $0, now: now) }
-        return .proceed(Ticket(id: nextTicket, accountKey: accountKey, addressKey: addressKey),
+        return .proceed(Ticket(id: ticket, accountKey: accountKey, addressKey: addressKey),
                         unreported: unreported.isEmpty ? nil : unreported.joined(separator: "; "))
     }
 
-    /// Settles a reservation once its outcome is known.
-    func settle(_ ticket: Ticket, as outcome: Outcome) {
-        switch outcome {
-        case .failed:
-            for key in [ticket.accountKey, ticket.addressKey] {
-                guard let index = attempts[key]?.firstIndex(where: { $0.ticket == ticket.id }) else { continue }
-                attempts[key]?[index].pending = false
-            }
-        case .succeeded:
-            // The account's failures are forgotten; attempts still being checked keep their place.
-            attempts[ticket.accountKey]?.removeAll { !$0.pending || $0.ticket == ticket.id }
-            attempts[ticket.addressKey]?.removeAll { $0.ticket == ticket.id }
-        case .abandoned:
-            for key in [ticket.accountKey, ticket.addressKey] { attempts[key]?.removeAll { $0.ticket == ticket.id } }
-        }
-        for key in [ticket.accountKey, ticket.addressKey] where attempts[key]?.isEmpty == true { attempts[key] = nil }
-    }
-
-    /// Seconds until `key` is below `limit` again, or `nil` if it is below now.
-    private func wait(key: String, limit: Int, now: Date) -> Int? {
-        let recent = (attempts[key] ?? []).filter { now.timeIntervalSince($0.at) < window }
-        attempts[key] = recent.isEmpty ? nil : recent
-        guard recent.count >= limit, let oldest = recent.first else { return nil }
-        return max(1, Int((oldest.at.addingTimeInterval(window).timeIntervalSince(now)).rounded(.up)))
+    /// Settles a reservation once its outcome is known. A store error leaves the attempt
+    /// counted (the safe side: at worst one more wait).
+    func settle(_ ticket: Ticket, as outcome: Outcome) async {
+        try? await ledger.settleSignInAttempt(ticket.id, accountKey: ticket.accountKey, outcome: outcome)
     }
 
     /// The audit detail for a refusal of `key` at `now`, or `nil` when one was audited within the window.
@@ -149,16 +121,13 @@ actor LoginThrottle {
 
     private static func kind(of key: String) -> String { key.hasPrefix("account:") ? "account" : "address" }
 
-    /// Forgets keys with nothing left to count or report, now and then, so a stream of
-    /// made-up emails cannot grow the tables without bound.
-    private func sweepIfDue(now: Date) {
+    /// Forgets attempts and refusal logs with nothing left to count or report, now and then,
+    /// so a stream of made-up emails cannot grow them without bound.
+    private func sweepIfDue(now: Date) async throws {
         reservationsSinceSweep += 1
         guard reservationsSinceSweep >= 1024 else { return }
         reservationsSinceSweep = 0
-        for (key, list) in attempts {
-            let recent = list.filter { now.timeIntervalSince($0.at) < window }
-            attempts[key] = recent.isEmpty ? nil : recent
-        }
+        try await ledger.pruneSignInAttempts(before: now.addingTimeInterval(-window))
         for (key, log) in refusals where log.unaudited == 0 && now.timeIntervalSince(log.auditedAt) >= window {
             refusals[key] = nil
         }

@@ -21,6 +21,7 @@ enum Migrations {
         migrator.registerMigration("practice-admin-4 visit records", migrate: practiceAdmin4Visits)
         migrator.registerMigration("analytics-1 cancellation times, triage arrivals, first visits", migrate: analytics1)
         migrator.registerMigration("analytics-2 change stamps and removals, so an indexed history can be brought up to date", migrate: analytics2)
+        migrator.registerMigration("2026-11-25 sign-in attempts in the store", migrate: signInAttempts)
         return migrator
     }
 
@@ -677,6 +678,24 @@ enum Migrations {
                 CREATE TRIGGER \(table)_analytics_delete AFTER DELETE ON \(table) BEGIN \(bump) = OLD.practice_id; END;
                 """)
         }
+    }
+
+    private static func signInAttempts(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Sign-in attempts the throttle counts, kept in the store rather than in one process,
+            -- so every process on the store sees the same counts. Keys are hashes of the account
+            -- and client address; an attempt counts against both (one row each), pending until
+            -- its password has been checked.
+            CREATE TABLE sign_in_attempt (
+                ticket TEXT NOT NULL,
+                key TEXT NOT NULL,
+                at_ms INTEGER NOT NULL,
+                pending INTEGER NOT NULL CHECK (pending IN (0, 1)),
+                PRIMARY KEY (key, ticket)
+            ) WITHOUT ROWID;
+            CREATE INDEX sign_in_attempt_ticket ON sign_in_attempt (ticket);
+            CREATE INDEX sign_in_attempt_time ON sign_in_attempt (at_ms);
+            """)
     }
 
     private static func analytics2(_ db: Database) throws {

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Limits on sign-in attempts: per account and per client address, in a sliding window.
+public struct SignInLimits: Sendable, Equatable {
+    /// How long an attempt counts.
+    public var window: TimeInterval
+    /// Attempts allowed per account within the window.
+    public var accountLimit: Int
+    /// Attempts allowed per client address within the window (higher: offices share addresses).
+    public var addressLimit: Int
+
+    /// Creates limits.
+    public init(window: TimeInterval = 15 * 60, accountLimit: Int = 10, addressLimit: Int = 50) {
+        self.window = window
+        self.accountLimit = accountLimit
+        self.addressLimit = addressLimit
+    }
+}
+
+/// An attempt refused because a key is at its limit.
+public struct SignInRefusal: Sendable, Equatable {
+    /// The key at its limit (the one with the longer wait when both are).
+    public let key: String
+    /// Seconds until it is below its limit again (at least 1).
+    public let retryAfterSeconds: Int
+
+    /// Creates the refusal.
+    public init(key: String, retryAfterSeconds: Int) {
+        self.key = key
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+}
+
+/// How a reserved attempt ended.
+public enum SignInOutcome: Sendable {
+    /// The password was checked and refused: the attempt keeps counting.
+    case failed
+    /// The account signed in: its failures are forgotten (attempts still being checked stay).
+    case succeeded
+    /// The password could not be checked (an internal error): the attempt does not count.
+    case abandoned
+}
+
+/// Sign-in attempts, counted where every server instance on the store sees them, so the
+/// throttle holds however many instances a load balancer spreads guesses over.
+///
+/// Keys are opaque to the store (the throttle passes hashes, never an address in clear).
+public protocol SignInAttemptLedger: Sendable {
+    /// Atomically: refuses when the account key or the address key already holds its limit
+    /// of attempts newer than the window; otherwise counts `ticket` against both, pending.
+    /// Two concurrent reservations can never both take the last place under a limit.
+    func reserveSignInAttempt(_ ticket: UUID, accountKey: String, addressKey: String, limits: SignInLimits,
+                              now: Date) async throws -> SignInRefusal?
+
+    /// Settles a reservation once its outcome is known.
+    func settleSignInAttempt(_ ticket: UUID, accountKey: String, outcome: SignInOutcome) async throws
+
+    /// Forgets attempts made before `cutoff` (housekeeping); returns how many.
+    @discardableResult
+    func pruneSignInAttempts(before cutoff: Date) async throws -> Int
+}
+
+extension SignInLimits {
+    /// The wait until a key whose oldest counted attempt was at `oldest` is below its limit.
+    public func wait(oldest: Date, now: Date) -> Int {
+        max(1, Int(oldest.addingTimeInterval(window).timeIntervalSince(now).rounded(.up)))
+    }
+}
