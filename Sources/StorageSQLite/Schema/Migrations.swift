@@ -22,6 +22,7 @@ enum Migrations {
         migrator.registerMigration("analytics-1 cancellation times, triage arrivals, first visits", migrate: analytics1)
         migrator.registerMigration("analytics-2 change stamps and removals, so an indexed history can be brought up to date", migrate: analytics2)
         migrator.registerMigration("2026-11-25 sign-in attempts in the store", migrate: signInAttempts)
+        migrator.registerMigration("2026-11-25 overlap checks on updates of time and resources only", migrate: overlapChecksOnRelevantUpdates)
         return migrator
     }
 
@@ -678,6 +679,28 @@ enum Migrations {
                 CREATE TRIGGER \(table)_analytics_delete AFTER DELETE ON \(table) BEGIN \(bump) = OLD.practice_id; END;
                 """)
         }
+    }
+
+    private static func overlapChecksOnRelevantUpdates(_ db: Database) throws {
+        // The update checks ran on every update of a row, including the analytics stamp that
+        // follows each write and changes of notes or intake basis: an index probe each time
+        // for nothing. An update can only create an overlap by changing when the appointment
+        // is, whose or which room it is, or whether it holds time.
+        let columns = "clinician_id, room_id, start_ms, occupied_end_ms, holds_time"
+        try db.execute(sql: """
+            DROP TRIGGER appointment_no_clinician_overlap_update;
+            DROP TRIGGER appointment_no_room_overlap_update;
+            CREATE TRIGGER appointment_no_clinician_overlap_update BEFORE UPDATE OF \(columns) ON appointment
+            WHEN NEW.holds_time = 1 AND EXISTS (
+                SELECT 1 FROM appointment a WHERE a.clinician_id = NEW.clinician_id AND a.holds_time = 1 AND a.id <> NEW.id
+                  AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+            BEGIN SELECT RAISE(ABORT, 'appointment overlap: clinician already booked'); END;
+            CREATE TRIGGER appointment_no_room_overlap_update BEFORE UPDATE OF \(columns) ON appointment
+            WHEN NEW.holds_time = 1 AND NEW.room_id IS NOT NULL AND EXISTS (
+                SELECT 1 FROM appointment a WHERE a.room_id = NEW.room_id AND a.holds_time = 1 AND a.id <> NEW.id
+                  AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+            BEGIN SELECT RAISE(ABORT, 'appointment overlap: room already booked'); END;
+            """)
     }
 
     private static func signInAttempts(_ db: Database) throws {
