@@ -254,6 +254,37 @@ struct AnalyticsStoreTests {
         #expect(try await setup.store.analyticsDataVersion(scope: setup.scope).configuration > cancelled.configuration)
     }
 
+    @Test("the schema refuses an update made outside VetNet that moves a booking onto another; a note or cancellation passes")
+    func overlappingUpdateRefusedBySchema() async throws {
+        let setup = try await Setup.make()
+        let start = setup.now.addingTimeInterval(86_400)
+        var second = setup.appointment(setup.tom, at: start.addingTimeInterval(3_600))
+        second.roomID = nil
+        try await setup.store.bulkLoadHistory(appointments: [setup.appointment(setup.rex, at: start), second].map { AppointmentRecord($0, bookedAt: setup.now) },
+                                              arrivals: [], weights: [], scope: setup.scope)
+        let id = second.id.description
+        let startMs = Timestamp.milliseconds(start.addingTimeInterval(300))
+        await #expect(throws: (any Error).self) {
+            try await setup.store.writer.write { db in
+                try db.execute(sql: "UPDATE appointment SET start_ms = ?, end_ms = ? + 1200000, occupied_end_ms = ? + 1200000 WHERE id = ?",
+                               arguments: [startMs, startMs, startMs, id])
+            }
+        }
+        try await setup.store.writer.write { db in
+            try db.execute(sql: "UPDATE appointment SET staff_notes = 'call owner' WHERE id = ?", arguments: [id])
+            try db.execute(sql: "UPDATE appointment SET status = 'cancelled', holds_time = 0 WHERE id = ?", arguments: [id])
+            // Cancelled, it no longer holds time: moving it onto the other booking is allowed.
+            try db.execute(sql: "UPDATE appointment SET start_ms = ?, end_ms = ? + 1200000, occupied_end_ms = ? + 1200000 WHERE id = ?",
+                           arguments: [startMs, startMs, startMs, id])
+        }
+        // Holding time again where it now lies would double-book: refused.
+        await #expect(throws: (any Error).self) {
+            try await setup.store.writer.write { db in
+                try db.execute(sql: "UPDATE appointment SET status = 'booked', holds_time = 1 WHERE id = ?", arguments: [id])
+            }
+        }
+    }
+
     @Test("a generated history that would double-book a clinician is refused whole")
     func overlapRefused() async throws {
         let setup = try await Setup.make()
