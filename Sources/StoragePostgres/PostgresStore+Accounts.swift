@@ -38,6 +38,27 @@ extension PostgresStore: AccountRepository {
         return (profile, account)
     }
 
+    public func createUser(scope: AccessScope, email: String, displayName: String, role: Role, passwordHash: String) async throws -> StaffAccount {
+        try StaffAccount.validateNew(email: email, displayName: displayName)
+        let account = StaffAccount(id: UserID(), practiceID: scope.practiceID, email: email.lowercased(), displayName: displayName,
+                                   role: role, disabled: false, createdAt: clock.now(), version: 1)
+        do {
+            try await transaction(.practice(scope.practiceID)) { connection in
+                try await connection.query("""
+                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, created_at)
+                    VALUES (\(account.id.rawValue), \(scope.practiceID.rawValue), \(account.email), \(displayName), \(role.rawValue),
+                            \(passwordHash), \(account.createdAt))
+                    """, logger: logger)
+                try await self.appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
+                                                       detail: "role=\(role.rawValue)"), scope: scope, connection: connection)
+            }
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            // UNIQUE (practice_id, email): decided by the database, so two instances cannot both create it.
+            throw UniquenessConflict(field: "email", message: "is already used by another account of this practice")
+        }
+        return account
+    }
+
     public func practice(id: PracticeID) async throws -> PracticeProfile? {
         try await transaction(.practice(id)) { connection in
             let rows = try await connection.query("SELECT profile::text FROM practice WHERE id = \(id.rawValue)", logger: logger)

@@ -40,6 +40,30 @@ struct AccountContractTests {
         }
     }
 
+    @Test("a staff account's address is unique within its practice only; the creation is audited", arguments: Adapter.available)
+    func createUser(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let (north, admin) = try await store.accounts.createPractice(
+                Self.practice("Users North"), administrator: FirstAdministrator(email: "lead@example.com", displayName: "Lead", passwordHash: "h"), requestID: nil)
+            let (south, _) = try await store.accounts.createPractice(
+                Self.practice("Users South"), administrator: FirstAdministrator(email: "boss@example.com", displayName: "Boss", passwordHash: "h"), requestID: nil)
+            let scope = AccessScope(practiceID: north.id, actorID: admin.id, role: .administrator, requestID: "u1")
+            let nurse = try await store.accounts.createUser(scope: scope, email: "Nurse@Example.com", displayName: "Nurse", role: .technician, passwordHash: "n")
+            #expect(nurse.email == "nurse@example.com" && nurse.practiceID == north.id && nurse.role == .technician)
+            await #expect(throws: UniquenessConflict.self) {
+                _ = try await store.accounts.createUser(scope: scope, email: "nurse@example.com", displayName: "Again", role: .receptionist, passwordHash: "x")
+            }
+            _ = try await store.accounts.createUser(scope: .system(south.id), email: "nurse@example.com", displayName: "Other", role: .receptionist,
+                                                    passwordHash: "y")
+            #expect(try await store.accounts.credentials(email: "nurse@example.com").count == 2)
+            await #expect(throws: (any Error).self) {
+                _ = try await store.accounts.createUser(scope: scope, email: "not an address", displayName: "X", role: .receptionist, passwordHash: "z")
+            }
+            let latest = try await store.audit.auditEntries(scope: scope, limit: 1, before: nil, resourceType: "user", resourceID: nil).items
+            #expect(latest.map(\.action) == ["user.create"] && latest.first?.resourceID == nurse.id.description)
+        }
+    }
+
     @Test("a session lives until sign-out, idle expiry or its absolute age; checking it is not activity", arguments: Adapter.available)
     func sessionLifecycle(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

@@ -1,21 +1,22 @@
 import Foundation
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 /// Sign-in, sessions and staff-account management: the rules around the store's accounts.
 public struct AccountService: Sendable {
-    let store: VetNetStore
+    /// Accounts, sessions, the audit trail and the throttle's counts: any store adapter.
+    let store: any AccountStore
     let hasher: PasswordHasher
     let policy: SessionPolicy
     let throttle: LoginThrottle
 
     /// Creates the service.
-    public init(store: VetNetStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy()) {
+    public init(store: any AccountStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy()) {
         self.init(store: store, hasher: hasher, policy: policy, throttle: LoginThrottle(ledger: store))
     }
 
     /// Creates the service with its own sign-in throttle (tests use smaller limits).
-    init(store: VetNetStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy(), throttle: LoginThrottle) {
+    init(store: any AccountStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy(), throttle: LoginThrottle) {
         self.store = store
         self.hasher = hasher
         self.policy = policy

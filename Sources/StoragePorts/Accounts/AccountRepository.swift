@@ -8,11 +8,19 @@ import SharedKernel
 /// through one server instance is valid on every instance of the same database and one
 /// sign-out revokes it everywhere.
 public protocol AccountRepository: Sendable {
+    /// The store's time source (session expiry, audit times).
+    var clock: Clock { get }
+
     /// Creates a practice and its first administrator in one transaction, audited; refuses an
     /// invalid profile or account with ``SharedKernel/DomainError/validation(_:)`` and changes
     /// nothing.
     func createPractice(_ profile: PracticeProfile, administrator: FirstAdministrator,
                         requestID: String?) async throws -> (PracticeProfile, StaffAccount)
+
+    /// Creates a staff account in the scope's practice, audited; an address already used by
+    /// an account of the same practice is a ``SharedKernel/UniquenessConflict`` on `email`
+    /// (another practice's accounts are none of this practice's business).
+    func createUser(scope: AccessScope, email: String, displayName: String, role: Role, passwordHash: String) async throws -> StaffAccount
 
     /// The practice with `id`, or `nil`.
     func practice(id: PracticeID) async throws -> PracticeProfile?
@@ -44,3 +52,7 @@ extension StoredCredentials {
     /// Sign-in checks the password against each account of an address; this bounds that work.
     public static let maxPerEmail = 8
 }
+
+/// What sign-in, sessions and staff accounts need from a store: the accounts, the audit
+/// trail their changes and refusals are written to, and the throttle's counts.
+public typealias AccountStore = AccountRepository & AuditRepository & SignInAttemptLedger
