@@ -17,6 +17,10 @@ Debian's chromium through chromedriver (Selenium), and checks what staff would n
 - a patient's record with its weight chart and a dose calculation;
 - the ER board of a second browser session follows a status change within one second
   (needs the live stream, GET /api/v1/events);
+- the analytics screen over a demo practice with a seeded past (`vetnet seed --demo --history`):
+  headline figures and every chart's data table equal the API's for the same period, each
+  insight leads to its chart, a CSV report downloads with its header row, a receptionist sees
+  no revenue and no error, and a `metrics.updated` event refreshes it;
 - axe-core on every screen: no serious or critical violation;
 - every screen at 1366×1024 and 1024×768, in portrait (1024×1366, 768×1024) and at phone width
   (390×844): the page never scrolls sideways and no control is under 44 px;
@@ -29,8 +33,10 @@ Exit status 0 only when every check passed.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -62,7 +68,9 @@ SIZES = [(1366, 1024), (1024, 768)]
 # Where the newer screens must also work: iPads in portrait, and a phone.
 LAYOUT_SIZES = SIZES + [(1024, 1366), (768, 1024), (390, 844)]
 # The screenshots the README shows (docs/screenshots/<name>.png, at 1366×1024).
-README_SCREENSHOTS = ["intake", "er-board", "schedule", "schedule-week", "optimizer", "record"]
+README_SCREENSHOTS = ["intake", "er-board", "schedule", "schedule-week", "optimizer", "record", "analytics"]
+# Days of generated past seeded into the demo practice before serving, for the analytics screen.
+HISTORY_DAYS = 120
 WORDS = ["amber", "otter", "lagoon", "heron", "quartz", "kettle", "maple", "cobalt", "willow", "falcon", "copper", "meadow"]
 
 
@@ -76,7 +84,8 @@ def free_port() -> int:
 
 
 class Server:
-    """`vetnet serve --demo` on a temporary store."""
+    """`vetnet serve --demo` on a temporary store that `vetnet seed --demo --history` has given a
+    past (no bookings ahead, so the future is the demo's own)."""
 
     def __init__(self, binary: Path, log_dir: Path) -> None:
         self.binary = binary
@@ -99,6 +108,11 @@ class Server:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         out = open(self.log_dir / "server.stdout.log", "wb")
         err = open(self.log_dir / "server.stderr.log", "wb")
+        seeded = subprocess.run(
+            [str(self.binary), "seed", "--demo", "--history", str(HISTORY_DAYS), "--ahead-days", "0", "--data-dir", str(self.data_dir / "store")],
+            env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL, timeout=timeout)
+        if seeded.returncode != 0:
+            raise RuntimeError(f"vetnet seed --demo --history failed; see {self.log_dir / 'server.stderr.log'}")
         self.process = subprocess.Popen(
             [str(self.binary), "serve", "--demo", "--data-dir", str(self.data_dir / "store"), "--host", "127.0.0.1", "--port", str(self.port)],
             env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
@@ -629,7 +643,10 @@ class Run:
     # MARK: record
 
     def record_weight_and_dose(self, driver) -> tuple[str, str]:
-        patient = self.vet.ok("GET", "/api/v1/patients?species=dog&limit=1")["items"][0]["patient"]
+        # A dog of its own: the seeded past has weighed every demo dog many times.
+        owner = self.vet.ok("GET", "/api/v1/patients?species=dog&limit=1")["items"][0]["patient"]["ownerId"]
+        patient = self.vet.ok("POST", "/api/v1/patients", {"name": f"Pepper {secrets.token_hex(2)}", "species": "dog", "sex": "female_spayed",
+                                                           "birthDate": "2019-05-04", "ownerId": owner})
         now = datetime.now(timezone.utc).replace(microsecond=0)
         for days, kg in ((90, 24.1), (45, 24.8)):
             self.vet.ok("POST", f"/api/v1/patients/{patient['id']}/weights",
@@ -681,6 +698,276 @@ class Run:
             return f"second browser updated {time.monotonic() - clicked:.2f} s after the click"
         finally:
             second.quit()
+
+    # MARK: analytics
+
+    LEVEL_IDS = ["red", "orange", "yellow", "green", "blue"]
+
+    def analytics_open(self, driver, hash_: str = "#/analytics") -> dict:
+        """Opens the analytics screen and waits for its figures; returns the period it shows."""
+        go(driver, self.server, hash_, "h1#analytics-title")
+        return self.analytics_settled(driver)
+
+    @staticmethod
+    def analytics_settled(driver, expected: dict | None = None) -> dict:
+        def settled(d):
+            shown = d.execute_script("""
+              const results = document.querySelector('.analytics-results');
+              const asOf = document.querySelector('.as-of');
+              if (!results || results.hasAttribute('aria-busy') || !asOf || !asOf.dataset.asOf) return null;
+              const control = (label) => {
+                const l = [...document.querySelectorAll('.analytics-period label')].find((x) => x.textContent.trim() === label);
+                return document.getElementById(l.getAttribute('for')).value;
+              };
+              return {from: asOf.dataset.from, to: asOf.dataset.to, bucket: control('Bucket'), asOf: asOf.dataset.asOf,
+                      formFrom: control('From'), formTo: control('To')};""")
+            if not shown:
+                return False
+            if expected and (shown["from"], shown["to"], shown["bucket"]) != (expected["from"], expected["to"], expected["bucket"]):
+                return False
+            return shown if shown["from"] == shown["formFrom"] and shown["to"] == shown["formTo"] else False
+        return wait(driver, settled, 40, "the analytics figures for the period are shown")
+
+    @staticmethod
+    def analytics_query(period: dict) -> str:
+        return f"from={period['from']}&to={period['to']}&bucket={period['bucket']}"
+
+    @staticmethod
+    def kpis_shown(driver) -> dict:
+        return driver.execute_script("""return Object.fromEntries([...document.querySelectorAll('.kpi')].map((k) =>
+          [k.dataset.kpi, {value: k.querySelector('.kpi-value').dataset.value, text: k.querySelector('.kpi-value').textContent}]))""")
+
+    @staticmethod
+    def table_rows(driver, panel_id: str) -> list[dict]:
+        return driver.execute_script("""return [...document.querySelectorAll(`#${arguments[0]} table tbody tr`)].map((r) => ({
+            key: r.dataset.segment || r.dataset.bucket || '', head: r.querySelector('th').textContent,
+            values: [...r.querySelectorAll('td[data-value]')].map((td) => td.dataset.value)}))""", panel_id)
+
+    def check_kpis(self, driver, dashboard: dict, *, revenue: bool) -> list[str]:
+        """The headline figures on screen against the dashboard's: the exact value behind each,
+        and the text people read (a percentage to one decimal, a count, an amount)."""
+        p = dashboard["practice"]
+        expected = {
+            "utilization": (p["utilization"].get("ratio"), "ratio"),
+            "vtl": (dashboard["vtl"]["overall"].get("value"), "ratio"),
+            "no-shows": (p["noShows"].get("value"), "ratio"),
+            "late-cancellations": (p["lateCancellations"]["count"], "count"),
+            "appointments": (p["appointments"]["total"], "count"),
+        }
+        if revenue:
+            main = max(p["revenue"], key=lambda m: m["minorUnits"])
+            expected["revenue"] = (main["minorUnits"], "money")
+        shown = self.kpis_shown(driver)
+        assert set(shown) == set(expected), f"headline figures {sorted(shown)}, expected {sorted(expected)}"
+        for name, (value, kind) in expected.items():
+            cell = shown[name]
+            assert same(cell["value"], value), f"{name}: {cell['value']!r} on screen, {value!r} from the API"
+            if value is None:
+                assert cell["text"] == "—", f"{name} without data reads {cell['text']!r}"
+                continue
+            figure = float(re.sub(r"[^0-9.\-]", "", cell["text"]))
+            if kind == "ratio":
+                assert abs(figure - value * 100) <= 0.0501, f"{name}: {cell['text']!r} for {value}"
+            elif kind == "money":
+                assert abs(figure * 100 - value) <= 50, f"{name}: {cell['text']!r} (whole pounds) for {value} minor units"
+            else:
+                assert figure == value, f"{name}: {cell['text']!r} for {value}"
+        return [f"{name} {shown[name]['text']}" for name in expected]
+
+    def analytics_figures(self, driver) -> str:
+        """Headline figures, every chart's table, the insights, bottlenecks and forecast against
+        the API for the same period; then another period through a preset."""
+        try:
+            period = self.analytics_open(driver)
+            q = self.analytics_query(period)
+            dashboard = self.admin.ok("GET", f"/api/v1/analytics/dashboard?{q}")
+            assert dashboard["revenueIncluded"], "an administrator reads revenue"
+            kpis = self.check_kpis(driver, dashboard, revenue=True)
+            # Every chart: an SVG with a title and a description, and a table behind "Show data".
+            panels = driver.execute_script("""return [...document.querySelectorAll('.chart-panel')].filter((p) => !p.hidden).map((p) => ({
+                id: p.id, svg: !!p.querySelector('svg[role=img]'), title: p.querySelector('svg > title')?.textContent || '',
+                desc: p.querySelector('svg > desc')?.textContent || '', summary: p.querySelector('details > summary')?.textContent || '',
+                labelled: (p.querySelector('svg[role=img]')?.getAttribute('aria-labelledby') || '').split(' ').every((id) => document.getElementById(id))}))""")
+            ids = [panel["id"] for panel in panels]
+            assert ids == ["chart-utilization", "chart-vtl", "chart-volume", "chart-noshows", "chart-duration", "chart-revenue-type",
+                           "chart-revenue-clinician"], ids
+            for panel in panels:
+                assert panel["svg"] and panel["title"] and panel["desc"] and panel["labelled"], f"{panel['id']} has a titled, described SVG: {panel}"
+                assert panel["summary"] == "Show data", f"{panel['id']} has its figures behind Show data: {panel['summary']!r}"
+            levels = {level: self.admin.ok("GET", f"/api/v1/analytics/metrics/vtlCompliance?{q}&level={level}") for level in self.LEVEL_IDS}
+            no_shows = self.admin.ok("GET", f"/api/v1/analytics/metrics/noShows?{q}")
+            trend = {series["metric"]: series["values"] for series in dashboard["trend"]["series"]}
+            labels = [b["label"] for b in dashboard["trend"]["buckets"]]
+            currency = max(dashboard["practice"]["revenue"], key=lambda m: m["minorUnits"])["currency"]
+            minor = lambda amounts: next((m["minorUnits"] for m in amounts or [] if m["currency"] == currency), 0)
+            expected = {
+                "chart-utilization": {c["segment"]["id"]: [c["utilization"].get("ratio"), c["utilization"]["bookedMinutes"], c["utilization"]["availableMinutes"]]
+                                      for c in dashboard["clinicians"]},
+                "chart-vtl": {b["label"]: [levels[level]["series"][0]["values"][i] for level in self.LEVEL_IDS]
+                              for i, b in enumerate(levels["red"]["buckets"])},
+                "chart-volume": {label: [trend["appointments"][i], trend["completedAppointments"][i]] for i, label in enumerate(labels)},
+                "chart-noshows": {label: [no_shows["series"][0]["values"][i], trend["noShowRate"][i], trend["lateCancellationRate"][i]]
+                                  for i, label in enumerate(labels)},
+                "chart-duration": {t["segment"]["id"]: [t["duration"]["count"], t["duration"].get("meanPlannedMinutes"), t["duration"].get("meanActualMinutes"),
+                                                        t["duration"].get("meanDifferenceMinutes")] for t in dashboard["appointmentTypes"] if t["duration"]["count"] > 0},
+                "chart-revenue-type": {t["segment"]["id"]: [minor(t.get("revenue")), t["appointments"]["completed"]] for t in dashboard["appointmentTypes"]},
+                "chart-revenue-clinician": {c["segment"]["id"]: [minor(c.get("revenue")), c["appointments"]["completed"]] for c in dashboard["clinicians"]},
+                "analytics-forecast": {s["specialty"]: [s["totalAppointments"], s["lastWeekAppointments"], s["totalMinutes"], s["backtest"].get("appointmentsMAPE"),
+                                                        s["backtest"].get("appointmentsMAE")] for s in dashboard["forecast"]["specialties"]},
+            }
+            b = dashboard["bottlenecks"]
+            expected["analytics-bottlenecks"] = {
+                **{s["specialty"]: [s["bookedMinutes"], s["requestedMinutes"], s["capacityMinutes"], s.get("ratio"), s["shortfallMinutes"]] for s in b["specialties"]},
+                **{c["clinician"]["id"]: [c["bookedMinutes"], c["capacityMinutes"], c.get("load")] for c in b["clinicians"]},
+            }
+            cells = 0
+            for panel_id, rows in expected.items():
+                shown = self.table_rows(driver, panel_id)
+                assert len(shown) == len(rows), f"{panel_id}: {len(shown)} rows on screen, {len(rows)} from the API"
+                for row in shown:
+                    assert row["key"] in rows, f"{panel_id}: row {row['key']!r} is not in the API's answer"
+                    want = rows[row["key"]]
+                    assert len(row["values"]) == len(want) and all(same(v, w) for v, w in zip(row["values"], want)), \
+                        f"{panel_id} {row['head']}: {row['values']} on screen, {want} from the API"
+                    cells += len(want)
+            # The insights: the API's, in its order, each leading to the chart or table it comes from.
+            insights = driver.execute_script("""return [...document.querySelectorAll('.insight')].map((i) => ({
+                metric: i.dataset.metric, message: i.querySelector('.insight-message').textContent,
+                target: i.querySelector('button[data-target]')?.dataset.target || null}))""")
+            assert [i["message"] for i in insights] == [i["message"] for i in dashboard["insights"]], "the API's insights, in its order"
+            for shown, insight in zip(insights, dashboard["insights"]):
+                assert shown["target"], f"{insight['message']!r} leads to its chart"
+                target_has = driver.execute_script("const t = document.getElementById(arguments[0]); return !!t && !!t.querySelector('svg[role=img], table')", shown["target"])
+                assert target_has, f"{shown['target']} holds a chart or table"
+                metric = insight["source"]["metric"]
+                wanted = {"vtlCompliance": "chart-vtl", "utilization": "chart-utilization", "noShowRate": "chart-noshows", "lateCancellationRate": "chart-noshows",
+                          "meanDurationDifference": "chart-duration", "durationModelError": "chart-duration"}.get(metric)
+                if wanted:
+                    assert shown["target"] == wanted, f"{metric} leads to {shown['target']}, not {wanted}"
+            if insights:
+                first = driver.find_element(By.CSS_SELECTOR, ".insight button[data-target]")
+                target = first.get_attribute("data-target")
+                first.click()
+                wait(driver, lambda d: d.execute_script("""const t = document.getElementById(arguments[0]); const r = t.getBoundingClientRect();
+                    return t.contains(document.activeElement) && document.activeElement.matches('h2, h3') && r.top >= 0 && r.top < window.innerHeight / 2""", target),
+                     5, f"the first insight's link scrolls to {target} and moves the focus to its heading")
+            # Another period through a preset: the address, the form and the figures follow.
+            preset = button_with_text(driver, "Last 12 months")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", preset)
+            preset.click()
+            today = datetime.now(PRACTICE_ZONE).date()
+            year = self.analytics_settled(driver, {"from": (date(today.year - 1, today.month, 1) + timedelta(days=today.day)).isoformat(),
+                                                   "to": today.isoformat(), "bucket": "month"})
+            assert f"from={year['from']}" in driver.current_url and "bucket=month" in driver.current_url, driver.current_url
+            year_dashboard = self.admin.ok("GET", f"/api/v1/analytics/dashboard?{self.analytics_query(year)}")
+            self.check_kpis(driver, year_dashboard, revenue=True)
+            year_trend = {series["metric"]: series["values"] for series in year_dashboard["trend"]["series"]}
+            volume = self.table_rows(driver, "chart-volume")
+            assert [r["key"] for r in volume] == [b["label"] for b in year_dashboard["trend"]["buckets"]], "a row per month"
+            assert all(same(r["values"][0], v) for r, v in zip(volume, year_trend["appointments"])), "the months' appointments"
+            return (f"{period['from']}–{period['to']} by {period['bucket']}: {', '.join(kpis)}; {len(expected)} tables, {cells} figures equal; "
+                    f"{len(insights)} insights; 12 months: {year_dashboard['practice']['appointments']['total']} appointments")
+        except Exception:
+            self.snapshot(driver, "analytics")
+            raise
+
+    def analytics_csv(self, driver) -> str:
+        """A report downloads as a CSV file (fetched with the session, saved through a link) whose
+        first row is the report's header."""
+        downloads = self.artifacts / "downloads"
+        downloads.mkdir(parents=True, exist_ok=True)
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+        try:
+            period = self.analytics_settled(driver)
+            report = self.admin.ok("GET", f"/api/v1/analytics/reports/segments?{self.analytics_query(period)}")
+            driver.find_element(By.CSS_SELECTOR, "button[data-report=segments]").click()
+            pattern = f"vetnet-segments-{period['from']}-{period['to']}.csv"
+            path = wait(driver, lambda d: (downloads / pattern) if (downloads / pattern).exists() and (downloads / pattern).stat().st_size > 0 else False,
+                        20, f"{pattern} is downloaded")
+            time.sleep(0.2)
+            with open(path, newline="", encoding="utf-8") as handle:
+                rows = list(csv.reader(handle))
+            header = [c["name"] for c in report["columns"]]
+            assert rows[0] == header, f"the header row {rows[0]} is the report's columns {header}"
+            assert len(rows) - 1 == len(report["rows"]), f"{len(rows) - 1} rows in the file, {len(report['rows'])} in the report"
+            assert any(c.startswith("revenue_") for c in rows[0]), "an administrator's report has its revenue columns"
+            status = driver.find_element(By.CSS_SELECTOR, ".download-status").text
+            assert pattern in status, status
+            return f"{pattern}: {len(rows) - 1} rows under {len(header)} columns ({', '.join(header[:4])}, …)"
+        except Exception:
+            self.snapshot(driver, "analytics-csv")
+            raise
+
+    def analytics_receptionist(self, driver) -> str:
+        """Reception reads the operational figures: no revenue anywhere, and no error for it."""
+        downloads = self.artifacts / "downloads-reception"
+        downloads.mkdir(parents=True, exist_ok=True)
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+        try:
+            assert driver.find_elements(By.CSS_SELECTOR, "#nav a[href='#/analytics']"), "reception has Analytics in the navigation"
+            period = self.analytics_open(driver)
+            dashboard = self.receptionist.ok("GET", f"/api/v1/analytics/dashboard?{self.analytics_query(period)}")
+            assert dashboard["revenueIncluded"] is False, "the API leaves revenue out for reception"
+            kpis = self.check_kpis(driver, dashboard, revenue=False)
+            visible_revenue = driver.execute_script("""return [...document.querySelectorAll('#chart-revenue-type, #chart-revenue-clinician, [data-kpi=revenue]')]
+                .filter((e) => e.offsetParent !== null).map((e) => e.id || e.dataset.kpi)""")
+            assert not visible_revenue, f"no revenue is shown: {visible_revenue}"
+            text = driver.find_element(By.ID, "main").text
+            assert "£" not in text and "Revenue" not in text, "no money and no revenue heading on the screen"
+            errors = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "main .notice-error, main .form-errors:not([hidden]), main .field-error") if e.is_displayed()]
+            assert not errors, f"no error is shown: {errors}"
+            driver.find_element(By.CSS_SELECTOR, "button[data-report=trend]").click()
+            pattern = f"vetnet-trend-{period['from']}-{period['to']}.csv"
+            path = wait(driver, lambda d: (downloads / pattern) if (downloads / pattern).exists() and (downloads / pattern).stat().st_size > 0 else False,
+                        20, f"{pattern} is downloaded")
+            time.sleep(0.2)
+            with open(path, newline="", encoding="utf-8") as handle:
+                header = next(csv.reader(handle))
+            assert header and not any("revenue" in c for c in header), f"reception's report has no revenue column: {header}"
+            # The screen stays open: the live check later finds it reloaded.
+            self.reception_as_of = self.analytics_settled(driver)["asOf"]
+            return f"{', '.join(kpis)}; no revenue chart, figure or column; no error"
+        except Exception:
+            self.snapshot(driver, "analytics-reception")
+            raise
+
+    def analytics_capture(self, driver) -> str:
+        period = self.analytics_open(driver, "#/analytics")
+        self.audit_and_capture(driver, "analytics")
+        closed = self.axe["analytics"]
+        # Every table open too, so axe and the layout checks see them.
+        driver.execute_script("document.querySelectorAll('.analytics details').forEach((d) => { d.open = true; })")
+        problems = []
+        for width, height in ((390, 844), SIZES[0]):
+            set_viewport(driver, width, height)
+            time.sleep(0.15)
+            problems += [f"{width}×{height} with the tables open: {p}" for p in layout_problems(driver)]
+        if problems:
+            raise AssertionError("; ".join(problems[:8]))
+        axe = Axe(driver)
+        axe.inject()
+        results = axe.run(options=json.dumps({"resultTypes": ["violations"]}))
+        serious = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+        self.axe["analytics-tables"] = {"violations": len(results["violations"]), "serious_or_critical": len(serious),
+                                        "details": [{"id": v["id"], "impact": v["impact"], "help": v["help"]} for v in results["violations"]]}
+        driver.execute_script("document.querySelectorAll('.analytics details').forEach((d) => { d.open = false; })")
+        if serious:
+            raise AssertionError("with the tables open: " + "; ".join(f"{v['id']} ({v['impact']}): {v['help']}" for v in serious))
+        return (f"{period['from']}–{period['to']}: {closed['serious_or_critical']} serious/critical ({closed['violations']} in all); "
+                f"with every table open {len(serious)} ({len(results['violations'])} in all)")
+
+    def analytics_live(self, driver) -> str:
+        """The receptionist's analytics screen, left open since its own check, has reloaded its
+        figures through `metrics.updated` after the arrivals triaged for the screenshots (at most
+        one event per practice per 30 s, so the wait overlaps the checks in between)."""
+        if not getattr(self, "reception_as_of", None) or not getattr(self, "arrivals_at", None):
+            raise AssertionError("needs the receptionist's analytics check and the arrivals of the every-screen check")
+        before = self.reception_as_of
+        wait(driver, lambda d: d.execute_script("return document.querySelector('.as-of')?.dataset.asOf") not in (None, before),
+             max(5, 40 - (time.monotonic() - self.arrivals_at)), "the screen reloads its figures when metrics.updated arrives")
+        after = driver.execute_script("return document.querySelector('.as-of').dataset.asOf")
+        assert "#/analytics" in driver.current_url, "the screen stayed open"
+        return f"figures as of {before} reloaded to as of {after} after the change"
 
     def session_safety(self, driver) -> str:
         """The token stays out of reach of scripts, URLs and storage; signing out ends it."""
@@ -759,6 +1046,7 @@ class Run:
         for species, case in cases:
             patient = self.admin.ok("GET", f"/api/v1/patients?species={species}&limit=1")["items"][0]["patient"]
             self.admin.ok("POST", "/api/v1/triage/assessments", {"patientId": patient["id"], "case": {"species": species, **case}})
+        self.arrivals_at = time.monotonic()
 
     def every_screen(self, driver, record_patient: str | None) -> str:
         failures = []
@@ -790,6 +1078,13 @@ class Run:
         if failures:
             raise AssertionError(" | ".join(failures))
         return f"{len(self.axe)} screens, 0 serious or critical violations; {len(LAYOUT_SIZES)} sizes each without sideways scrolling or small targets"
+
+
+def same(shown: str, expected) -> bool:
+    """A figure on screen (its exact value, as the page wrote it) against the API's."""
+    if expected is None:
+        return shown == ""
+    return shown != "" and float(shown) == float(expected)
 
 
 def next_weekday() -> date:
@@ -865,9 +1160,16 @@ def main(argv: list[str]) -> int:
         drivers.append(administrator)
         run.check("administrator signs in through the form", signed_in, administrator, DEMO_ADMIN_EMAIL)
         run.check("optimizer: open requests, a proposed plan that books nothing, then the plan booked", run.optimizer_plan_and_book, administrator)
+        # Reception's analytics stays open through the next checks, for the live check at the end.
+        run.check("analytics: a receptionist sees the operational figures, no revenue and no error", run.analytics_receptionist, reception)
         run.check("every screen: axe-core (0 serious/critical), screenshots, no sideways scrolling or target under 44 px "
                   "in landscape, portrait and at phone width",
                   run.every_screen, administrator, record.get("id"))
+        run.check("analytics: headline figures and every chart's table equal the API's for the period; insights lead to their charts; presets",
+                  run.analytics_figures, administrator)
+        run.check("analytics: a CSV report downloads with its header row", run.analytics_csv, administrator)
+        run.check("analytics: axe-core, screenshots, no sideways scrolling or target under 44 px at every size", run.analytics_capture, administrator)
+        run.check("analytics: metrics.updated on the live stream refreshes the figures (the receptionist's open screen)", run.analytics_live, reception)
         run.check("sign-out clears the session cookie, which was never readable by scripts", run.session_safety, administrator)
 
         def no_policy_violations():

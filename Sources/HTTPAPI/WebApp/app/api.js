@@ -38,9 +38,10 @@ function url(path, query) {
 
 /** Sends a request; resolves to {status, data, etag, headers}. Options: query, body (JSON),
  *  raw (a Blob or File sent as is, with its type), ifMatch (a version number or ETag),
- *  idempotencyKey, signal, noRetry. */
+ *  idempotencyKey, signal, noRetry; accept (a media type wanted instead of JSON, such as
+ *  text/csv) with blob (the answer as a Blob). */
 export async function request(method, path, options = {}) {
-  const headers = { Accept: 'application/json, application/problem+json' };
+  const headers = { Accept: options.accept ? `${options.accept}, application/problem+json` : 'application/json, application/problem+json' };
   let body;
   if (options.raw) { body = options.raw; headers['Content-Type'] = options.raw.type; } else if (options.body !== undefined) {
     body = JSON.stringify(options.body);

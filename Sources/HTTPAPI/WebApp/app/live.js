@@ -13,7 +13,7 @@ export const KINDS = [
   'appointment.booked', 'appointment.moved', 'appointment.cancelled', 'appointment.checked_in', 'appointment.started',
   'appointment.completed', 'appointment.no_show', 'patient.triaged', 'triage.queue_changed', 'patient.created',
   'patient.updated', 'patient.archived', 'patient.purged', 'owner.created', 'owner.updated', 'record.entry_added',
-  'records.imported', 'clinician.availability_changed', 'schedule.optimized', 'schedule.replanned',
+  'records.imported', 'clinician.availability_changed', 'schedule.optimized', 'schedule.replanned', 'metrics.updated',
 ];
 
 const POLL_SECONDS = 30;

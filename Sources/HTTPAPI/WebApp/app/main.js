@@ -31,6 +31,7 @@ router.route('/schedule/plan', { title: 'Plan open requests', allowed: (s) => s.
 router.route('/patients', { title: 'Patients', nav: 'Patients', allowed: can('readRecords'), load: () => import('./screens/patients.js') });
 router.route('/patients/:id', { title: 'Patient record', allowed: can('readRecords'), load: () => import('./screens/record.js') });
 router.route('/clinicians', { title: 'Clinicians', nav: 'Clinicians', allowed: can('readRecords'), load: () => import('./screens/clinicians.js') });
+router.route('/analytics', { title: 'Analytics', nav: 'Analytics', allowed: can('readAnalytics'), load: () => import('./screens/analytics.js') });
 router.route('/admin', { title: 'Administration', nav: 'Admin', allowed: (s) => s.can('manageStaff') || s.can('readAudit'),
   load: () => import('./screens/admin.js') });
 
