@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPAPI
 import PatientRecords
 import SharedKernel
 import StorageSQLite
@@ -98,7 +99,7 @@ struct BenchCommand: AsyncParsableCommand {
                     if prefix.allSatisfy(\.isLetter), seen.insert(prefix).inserted { all.append(prefix) }
                 }
             }
-            var random = SplitMix64(seed: 42)
+            var random = SeededGenerator(seed: 42)
             all.shuffle(using: &random)
             return Array(all.prefix(count))
         }

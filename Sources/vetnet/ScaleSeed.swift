@@ -1,4 +1,5 @@
 import Foundation
+import HTTPAPI
 import PatientRecords
 import SharedKernel
 
@@ -12,7 +13,7 @@ struct ScaleSeed {
     /// patient when there are enough, some have several), with species in the proportions of a
     /// UK small-animal practice, birth dates up to 18 years before `reference`.
     init(ownerCount: Int, patientCount: Int, seed: UInt64, reference: Date) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var owners: [Owner] = []
         owners.reserveCapacity(ownerCount)
         for index in 0..<ownerCount {
@@ -61,34 +62,7 @@ struct ScaleSeed {
     }
 }
 
-/// SplitMix64: tiny, fast and identical on every platform, which `SystemRandomNumberGenerator` is not.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    /// Uniform in `[0, 1)`.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func chance(_ probability: Double) -> Bool { unit() < probability }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+extension SeededGenerator {
+    /// An upper-case letter A–Z.
     mutating func letter() -> Character { Character(UnicodeScalar(UInt8(65 + below(26)))) }
-
-    /// A version-4 UUID from the stream.
-    mutating func uuid() -> UUID {
-        var bytes = withUnsafeBytes(of: next()) { Array($0) } + withUnsafeBytes(of: next()) { Array($0) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-    }
 }

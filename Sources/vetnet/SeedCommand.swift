@@ -111,7 +111,7 @@ struct SeedCommand: AsyncParsableCommand {
         let mixed = practiceName.unicodeScalars.reduce(seed) { ($0 &* 31) &+ UInt64($1.value) }
         let data = ScaleSeed(ownerCount: owners, patientCount: patients, seed: mixed, reference: reference)
         let generated = ContinuousClock.now
-        var idSource = SplitMix64(seed: mixed ^ 0xA5A5)
+        var idSource = SeededGenerator(seed: mixed ^ 0xA5A5)
         let profile = PracticeProfile(id: PracticeID(idSource.uuid()), name: practiceName, timeZone: "Europe/London",
                                       openingHours: (1...6).map { OpeningHours(weekday: $0, opensMinute: 8 * 60, closesMinute: $0 == 6 ? 13 * 60 : 19 * 60) })
         try await vetStore.createPractice(profile, requestID: "cli-seed-scale")

@@ -362,24 +362,24 @@ struct PracticeHistoryGenerator {
 
 extension SeededGenerator {
     /// Uniform in `[0, 1)`.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    package mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     /// Uniform in `0..<bound` (0 when `bound` is not positive).
-    mutating func below(_ bound: Int) -> Int { bound > 0 ? Int(next() % UInt64(bound)) : 0 }
+    package mutating func below(_ bound: Int) -> Int { bound > 0 ? Int(next() % UInt64(bound)) : 0 }
     /// True with probability `probability`.
-    mutating func chance(_ probability: Double) -> Bool { unit() < probability }
+    package mutating func chance(_ probability: Double) -> Bool { unit() < probability }
     /// A standard normal draw (Box–Muller).
-    mutating func normal() -> Double { sqrt(-2 * log(max(unit(), 1e-12))) * cos(2 * .pi * unit()) }
+    package mutating func normal() -> Double { sqrt(-2 * log(max(unit(), 1e-12))) * cos(2 * .pi * unit()) }
     /// An exponential draw with `mean`.
-    mutating func exponential(mean: Double) -> Double { -mean * log(max(1 - unit(), 1e-12)) }
+    package mutating func exponential(mean: Double) -> Double { -mean * log(max(1 - unit(), 1e-12)) }
     /// A Poisson draw with mean `lambda` (Knuth's method; the means here are small).
-    mutating func poisson(_ lambda: Double) -> Int {
+    package mutating func poisson(_ lambda: Double) -> Int {
         let limit = exp(-max(0, lambda))
         var count = 0, product = unit()
         while product > limit, count < 1000 { count += 1; product *= unit() }
         return count
     }
     /// One of `items`, with probability proportional to its weight.
-    mutating func weighted<T>(_ items: [(T, Double)]) -> T {
+    package mutating func weighted<T>(_ items: [(T, Double)]) -> T {
         let total = items.reduce(0) { $0 + max(0, $1.1) }
         var target = unit() * total
         for (item, weight) in items {
@@ -389,7 +389,7 @@ extension SeededGenerator {
         return items[items.count - 1].0
     }
     /// A version-4 UUID from the stream.
-    mutating func uuid() -> UUID {
+    package mutating func uuid() -> UUID {
         var bytes = withUnsafeBytes(of: next()) { Array($0) } + withUnsafeBytes(of: next()) { Array($0) }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80

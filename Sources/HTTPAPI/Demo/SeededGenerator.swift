@@ -1,11 +1,12 @@
 /// SplitMix64: a tiny, fast, well-distributed generator whose sequence is fixed by its seed,
-/// so the demo practice is the same on every machine.
-struct SeededGenerator: RandomNumberGenerator {
+/// so the demo practice, its history and the scale practice are the same on every machine
+/// (`SystemRandomNumberGenerator` is not reproducible).
+package struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { self.state = seed }
+    package init(seed: UInt64) { self.state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,5 +14,6 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 
-    mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
+    /// One of `items` (which must not be empty).
+    package mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
 }

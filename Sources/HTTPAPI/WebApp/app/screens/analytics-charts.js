@@ -4,6 +4,7 @@
 // Series are told apart by colour and by line pattern and marker shape, never colour alone.
 
 import { h } from '../ui.js';
+import { niceMax, niceTicks } from '../chart-scale.js';
 
 const ROW = 30; // height of a bar's row
 const LABEL_CHARS = 24; // the longest category label shown before it is shortened
@@ -108,17 +109,3 @@ function marker(style, cx, cy, label) {
 
 function shorten(text, chars) { return text.length > chars ? `${text.slice(0, chars - 1)}…` : text; }
 
-function niceMax(value) {
-  if (!(value > 0)) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  return [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].map((m) => m * magnitude).find((m) => m >= value) || value;
-}
-
-function niceTicks(low, high, count) {
-  const raw = (high - low) / count;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) || raw;
-  const ticks = [];
-  for (let v = Math.ceil(low / step) * step; v <= high + 1e-9; v += step) ticks.push(Number(v.toFixed(6)));
-  return ticks;
-}

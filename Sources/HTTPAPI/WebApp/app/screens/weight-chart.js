@@ -2,6 +2,7 @@
 // summary for screen readers and the figures as a table for anyone who wants them.
 
 import { h, date } from '../ui.js';
+import { niceTicks } from '../chart-scale.js';
 
 const WIDTH = 640;
 const HEIGHT = 240;
@@ -49,14 +50,5 @@ export function weightChart(weights, label) {
       h('table', {}, h('caption', { class: 'visually-hidden' }, label),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Date'), h('th', { scope: 'col' }, 'Weight (kg)'))),
         h('tbody', {}, [...points].reverse().map((p) => h('tr', {}, h('td', {}, date(p.at)), h('td', {}, format(p.kg))))))));
-}
-
-function niceTicks(low, high, count) {
-  const raw = (high - low) / count;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) || raw;
-  const ticks = [];
-  for (let v = Math.ceil(low / step) * step; v <= high + 1e-9; v += step) ticks.push(Number(v.toFixed(6)));
-  return ticks;
 }
 
