@@ -34,6 +34,7 @@ struct StoreUnderTest: Sendable {
     let accounts: any AccountRepository
     let audit: any AuditRepository
     let events: any EventLogRepository
+    let records: any PatientDirectory
     let clock: TestClock
     /// The PostgreSQL store and its database, for the tests of its schema and of a second
     /// instance on the same database (`nil` for SQLite).
@@ -48,12 +49,12 @@ func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void
     switch adapter {
     case .sqlite:
         let store = try VetNetStore.inMemory(auditKey: testAuditKey, clock: clock.clock)
-        try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, clock: clock, postgres: nil))
+        try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, records: store, clock: clock, postgres: nil))
     case .postgres:
         try await PostgresTestServer.withDatabase { configuration in
             try await withRunningStore(configuration, clock: clock, migrate: true) { store in
-                try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, clock: clock,
-                                              postgres: (store, configuration)))
+                try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, records: store,
+                                              clock: clock, postgres: (store, configuration)))
             }
         }
     }
