@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "StoragePostgres",
             dependencies: [
-                "StoragePorts", "SharedKernel",
+                "StoragePorts", "SharedKernel", "PatientRecords",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StorageContractTests",
-            dependencies: ["StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel"],
+            dependencies: ["StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel", "PatientRecords"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -145,6 +145,117 @@ public enum PostgresSchema {
             CREATE POLICY audit_entry_read ON audit_entry FOR SELECT
                 USING (current_setting('vetnet.practice_id', true) IN (practice_id, 'installation'));
             """),
+        ("pg-3 owners, patients, search", """
+            -- Per-practice counters (medical record numbers): the upsert that advances one locks
+            -- its row until commit, so numbers are gap-free and never handed out twice.
+            CREATE TABLE practice_counter (
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                name text NOT NULL,
+                value bigint NOT NULL CHECK (value >= 1),
+                PRIMARY KEY (practice_id, name)
+            );
+
+            CREATE TABLE owner (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                first_name text NOT NULL,
+                last_name text NOT NULL,
+                email text,
+                phones jsonb NOT NULL CHECK (jsonb_typeof(phones) = 'array'),
+                address jsonb,
+                communication jsonb NOT NULL,
+                notes text,
+                archived_at timestamptz,
+                created_at timestamptz NOT NULL,
+                updated_at timestamptz NOT NULL,
+                version integer NOT NULL DEFAULT 1,
+                UNIQUE (practice_id, id)
+            );
+            CREATE INDEX owner_practice_name ON owner (practice_id, last_name, first_name);
+
+            -- Names sort by code point ("C"), as the embedded store's BINARY collation does, so
+            -- both stores page in the same order whatever the database's locale. The owners are
+            -- referenced with the practice, so a patient can never point at another practice's owner.
+            CREATE TABLE patient (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                mrn text NOT NULL,
+                name text COLLATE "C" NOT NULL,
+                species text NOT NULL CHECK (species IN ('dog', 'cat', 'rabbit', 'ferret', 'bird', 'horse', 'reptile', 'other')),
+                breed text,
+                sex text NOT NULL,
+                birth_date date,
+                birth_date_estimated boolean NOT NULL DEFAULT false,
+                colour text,
+                microchip text,
+                status text NOT NULL CHECK (status IN ('active', 'deceased', 'archived')),
+                alerts jsonb NOT NULL CHECK (jsonb_typeof(alerts) = 'array'),
+                owner_id uuid NOT NULL,
+                co_owner_id uuid,
+                archived_at timestamptz,
+                created_at timestamptz NOT NULL,
+                updated_at timestamptz NOT NULL,
+                version integer NOT NULL DEFAULT 1,
+                UNIQUE (practice_id, mrn),
+                UNIQUE (practice_id, id),
+                FOREIGN KEY (practice_id, owner_id) REFERENCES owner (practice_id, id),
+                FOREIGN KEY (practice_id, co_owner_id) REFERENCES owner (practice_id, id)
+            );
+            CREATE UNIQUE INDEX patient_microchip ON patient (practice_id, microchip) WHERE microchip IS NOT NULL;
+            CREATE INDEX patient_owner ON patient (owner_id);
+            CREATE INDEX patient_co_owner ON patient (co_owner_id) WHERE co_owner_id IS NOT NULL;
+            CREATE INDEX patient_practice_name ON patient (practice_id, name, id);
+
+            -- Patient search: one row per folded word of a patient's name, its owners' names and
+            -- phones, record number and microchip (cut and folded by the store, see
+            -- PatientSearchTerms). A prefix is a range of the primary key, whose index also
+            -- carries the patient's name, species and status: a search reads only index
+            -- entries of the matching words, sorts them by name and fetches just one page of
+            -- patients. Not a tsvector with a GIN index: under FORCE'd row-level security
+            -- PostgreSQL evaluates the policy before any operator not marked LEAKPROOF, and `@@`
+            -- is not, so the GIN index is never used (every search read every patient: 72 ms
+            -- median at 100,000). Btree comparisons of text and uuid are leakproof. The copied
+            -- columns are rewritten with the words whenever the patient changes.
+            CREATE TABLE patient_word (
+                practice_id uuid NOT NULL,
+                word text COLLATE "C" NOT NULL,
+                patient_id uuid NOT NULL,
+                name text COLLATE "C" NOT NULL,
+                species text NOT NULL,
+                status text NOT NULL,
+                PRIMARY KEY (practice_id, word, patient_id) INCLUDE (name, species, status),
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id) ON DELETE CASCADE
+            );
+            CREATE INDEX patient_word_patient ON patient_word (patient_id);
+
+            -- A repeated create with the same Idempotency-Key answers with the first result.
+            CREATE TABLE idempotency_key (
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                key text NOT NULL,
+                operation text NOT NULL,
+                fingerprint text NOT NULL,
+                resource_id text NOT NULL,
+                actor_id text,
+                created_at timestamptz NOT NULL,
+                PRIMARY KEY (practice_id, key)
+            );
+            CREATE INDEX idempotency_key_age ON idempotency_key (created_at);
+            \(["practice_counter", "owner", "patient", "idempotency_key"].map { table in """
+                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
+                CREATE POLICY \(table)_tenant ON \(table)
+                    USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
+                """ }.joined(separator: "\n"))
+            -- Search words are read by one practice at a time only, so their policy is a plain
+            -- equality with the setting: the planner turns it into a one-time check instead of
+            -- evaluating it on every index entry a prefix covers (twice as fast on common
+            -- prefixes), and sees real row counts. `installation` sees no words: housekeeping
+            -- works on patients, and deleting one cascades to its words.
+            ALTER TABLE patient_word ENABLE ROW LEVEL SECURITY;
+            ALTER TABLE patient_word FORCE ROW LEVEL SECURITY;
+            CREATE POLICY patient_word_tenant ON patient_word
+                USING (practice_id = NULLIF(NULLIF(current_setting('vetnet.practice_id', true), ''), 'installation')::uuid);
+            """),
         ("pg-5 sign-in attempts", """
             -- The sign-in throttle's counts, shared by every instance. Keys are hashes of the
             -- account and the client address (no practice is known before sign-in, so no

@@ -7,3 +7,4 @@
 extension VetNetStore: AccountRepository {}
 extension VetNetStore: AuditRepository {}
 extension VetNetStore: EventLogRepository {}
+extension VetNetStore: PatientDirectory {}

@@ -7,7 +7,7 @@ import StorageSQLite
 
 /// `vetnet bench …`: measurements against a real store through the store API.
 struct BenchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Measure store performance.", subcommands: [Records.self, AnalyticsBench.self])
+    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Measure store performance.", subcommands: [Records.self, AnalyticsBench.self, PostgresSearch.self])
 
     /// `vetnet bench records`: patient search and record fetch on a large practice.
     struct Records: AsyncParsableCommand {

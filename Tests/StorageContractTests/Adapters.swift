@@ -35,6 +35,7 @@ struct StoreUnderTest: Sendable {
     let audit: any AuditRepository
     let events: any EventLogRepository
     let signInAttempts: (any SignInAttemptLedger)?
+    let records: any PatientDirectory
     let clock: TestClock
     /// The PostgreSQL store and its database, for the tests of its schema and of a second
     /// instance on the same database (`nil` for SQLite).
@@ -49,12 +50,12 @@ func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void
     switch adapter {
     case .sqlite:
         let store = try VetNetStore.inMemory(auditKey: testAuditKey, clock: clock.clock)
-        try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, signInAttempts: store, clock: clock,
-                                      postgres: nil))
+        try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, signInAttempts: store, records: store,
+                                      clock: clock, postgres: nil))
     case .postgres:
         try await PostgresTestServer.withDatabase { configuration in
             try await withRunningStore(configuration, clock: clock, migrate: true) { store in
-                try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, signInAttempts: store,
+                try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, signInAttempts: store, records: store,
                                               clock: clock, postgres: (store, configuration)))
             }
         }

@@ -3,31 +3,6 @@ import GRDB
 import PatientRecords
 import SharedKernel
 
-/// Filters of a patient search.
-public struct PatientQuery: Sendable {
-    /// Free text: prefix of a patient or owner name, a phone number, a record number or a microchip.
-    public var text: String?
-    /// Only this species.
-    public var species: Species?
-    /// Only this status (default: any).
-    public var status: Patient.Status?
-
-    /// Creates a query.
-    public init(text: String? = nil, species: Species? = nil, status: Patient.Status? = nil) {
-        self.text = text
-        self.species = species
-        self.status = status
-    }
-}
-
-/// A search hit: the patient and the main owner's name, for result lists.
-public struct PatientSummary: Sendable {
-    /// The patient.
-    public let patient: Versioned<Patient>
-    /// "First Last" of the main owner.
-    public let ownerName: String
-}
-
 extension VetNetStore {
     // MARK: - Writing
 
@@ -103,6 +78,10 @@ extension VetNetStore {
     /// and status; ordered by name then id; the cursor is the last id of the page. Audited as
     /// one search (the query text is not logged: it may contain a name).
     public func searchPatients(scope: AccessScope, query: PatientQuery, limit: Int, after cursor: String?) async throws -> Page<PatientSummary> {
+        // A negative limit is an empty page, and the extra row that detects a next page must
+        // not overflow (SQLite reads a negative LIMIT as none, and `prefix` traps on it).
+        let limit = max(0, limit)
+        let fetch = limit == Int.max ? limit : limit + 1
         let match = query.text.flatMap(Self.ftsQuery)
         // Text with no letter or digit in it ("🐶", "***") matches no name, number or chip.
         let nothingSearchable = match == nil && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true
@@ -126,7 +105,7 @@ extension VetNetStore {
                 arguments += [cursor, scope.practiceID.description]
             }
             sql += " ORDER BY p.name, p.id LIMIT ?"
-            arguments += [limit + 1]
+            arguments += [fetch]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             let items = try rows.prefix(limit).map { row in
                 PatientSummary(patient: try Self.patient(from: row), ownerName: "\(row["owner_first"] as String) \(row["owner_last"] as String)")

@@ -1,0 +1,110 @@
+import Foundation
+import PatientRecords
+import PostgresNIO
+import SharedKernel
+import StoragePorts
+
+extension PostgresStore {
+    /// Loads many owners and patients into the scope's practice in one transaction, for
+    /// performance data sets, as the embedded store's `bulkLoad` does: consecutive record
+    /// numbers, search words computed exactly as single writes compute them, and one
+    /// `practice.bulk_load` audit entry instead of one per row (the rows are generated, not
+    /// clinical work to account for). Rows go in as multi-row inserts of `unnest`ed arrays,
+    /// a few thousand per statement.
+    ///
+    /// Every value is validated; each patient's owners must be among `owners`. Optional text
+    /// travels as an empty string for `NULL`, so an empty optional field is loaded as absent.
+    /// Returns the first and last record numbers assigned.
+    @discardableResult
+    public func bulkLoad(owners: [Owner], patients: [Patient], scope: AccessScope) async throws -> (first: String, last: String)? {
+        let now = clock.now()
+        for owner in owners { try owner.validate() }
+        for patient in patients { try patient.validate(now: now) }
+        let ownersByID = Dictionary(owners.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for patient in patients where ownersByID[patient.ownerID] == nil || patient.coOwnerID.map({ ownersByID[$0] == nil }) == true {
+            throw ValidationError(field: "ownerId", message: "patient \(patient.id) names an owner that is not being loaded")
+        }
+        let practice = scope.practiceID.rawValue
+        let batch = 2_000
+        let numbers = try await transaction(.practice(scope.practiceID)) { connection -> (first: String, last: String)? in
+            for start in stride(from: 0, to: owners.count, by: batch) {
+                let rows = owners[start..<min(start + batch, owners.count)]
+                let columns = try rows.map(Self.ownerColumns)
+                try await connection.query("""
+                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication, notes, created_at, updated_at)
+                    SELECT id, \(practice), first, last, NULLIF(email, ''), phones::jsonb, NULLIF(address, '')::jsonb, communication::jsonb,
+                           NULLIF(notes, ''), \(now), \(now)
+                    FROM unnest(\(rows.map(\.id.rawValue))::uuid[], \(rows.map(\.firstName))::text[], \(rows.map(\.lastName))::text[],
+                                \(rows.map { $0.email ?? "" })::text[], \(columns.map(\.phones))::text[], \(columns.map { $0.address ?? "" })::text[],
+                                \(columns.map(\.communication))::text[], \(rows.map { $0.notes ?? "" })::text[])
+                         AS o(id, first, last, email, phones, address, communication, notes)
+                    """, logger: self.logger)
+            }
+            guard !patients.isEmpty else {
+                try await self.appendAudit(AuditRecord(action: "practice.bulk_load", resourceType: "practice", resourceID: scope.practiceID.description,
+                                                       detail: "owners=\(owners.count) patients=0"), scope: scope, connection: connection)
+                return nil
+            }
+            var last: Int64 = 0
+            for try await value in try await connection.query("""
+                INSERT INTO practice_counter (practice_id, name, value) VALUES (\(practice), 'mrn', \(Int64(patients.count)))
+                ON CONFLICT (practice_id, name) DO UPDATE SET value = practice_counter.value + \(Int64(patients.count)) RETURNING value
+                """, logger: self.logger).decode(Int64.self) { last = value }
+            let first = last - Int64(patients.count) + 1
+            for start in stride(from: 0, to: patients.count, by: batch) {
+                let rows = Array(patients[start..<min(start + batch, patients.count)])
+                let numbers = rows.indices.map { Self.recordNumber(first + Int64(start + $0)) }
+                var wordPatients: [UUID] = [], words: [String] = [], names: [String] = [], species: [String] = [], statuses: [String] = []
+                for (patient, number) in zip(rows, numbers) {
+                    guard let owner = ownersByID[patient.ownerID] else { throw DomainError.notFound(resource: "owner") }
+                    for word in PatientSearchTerms.words(patient: patient, recordNumber: number, owner: owner,
+                                                         coOwner: patient.coOwnerID.flatMap { ownersByID[$0] }) {
+                        wordPatients.append(patient.id.rawValue)
+                        words.append(word)
+                        names.append(patient.name)
+                        species.append(patient.species.rawValue)
+                        statuses.append(patient.status.rawValue)
+                    }
+                }
+                try await connection.query("""
+                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour, microchip,
+                                         status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
+                    SELECT id, \(practice), mrn, name, species, NULLIF(breed, ''), sex, NULLIF(birth, '')::date, estimated, NULLIF(colour, ''),
+                           NULLIF(chip, ''), status, alerts::jsonb, owner, NULLIF(co_owner, '')::uuid,
+                           CASE WHEN status = 'archived' THEN \(now)::timestamptz END, \(now), \(now)
+                    FROM unnest(\(rows.map(\.id.rawValue))::uuid[], \(numbers)::text[], \(rows.map(\.name))::text[],
+                                \(rows.map(\.species.rawValue))::text[], \(rows.map { $0.breed ?? "" })::text[], \(rows.map(\.sex.rawValue))::text[],
+                                \(rows.map { $0.birthDate.map { RecordCalendar.isoDay($0) } ?? "" })::text[], \(rows.map(\.birthDateEstimated))::boolean[],
+                                \(rows.map { $0.colour ?? "" })::text[], \(rows.map { $0.microchip ?? "" })::text[],
+                                \(rows.map(\.status.rawValue))::text[], \(try rows.map { try Self.json($0.alerts) })::text[],
+                                \(rows.map(\.ownerID.rawValue))::uuid[], \(rows.map { $0.coOwnerID?.description ?? "" })::text[])
+                         AS p(id, mrn, name, species, breed, sex, birth, estimated, colour, chip, status, alerts, owner, co_owner)
+                    """, logger: self.logger)
+                try await connection.query("""
+                    INSERT INTO patient_word (practice_id, word, patient_id, name, species, status)
+                    SELECT \(practice), word, patient, name, species, status
+                    FROM unnest(\(words)::text[], \(wordPatients)::uuid[], \(names)::text[], \(species)::text[], \(statuses)::text[])
+                         AS w(word, patient, name, species, status)
+                    """, logger: self.logger)
+            }
+            try await self.appendAudit(AuditRecord(action: "practice.bulk_load", resourceType: "practice", resourceID: scope.practiceID.description,
+                                                   detail: "owners=\(owners.count) patients=\(patients.count)"), scope: scope, connection: connection)
+            return (Self.recordNumber(first), Self.recordNumber(last))
+        }
+        // Fresh statistics, so the planner sees how selective a prefix is on the loaded rows
+        // rather than on empty tables, and a fresh visibility map, so word ranges are read
+        // from the index alone. Only the tables' owner may do this; a store connected as
+        // another role leaves it to the autovacuum daemon.
+        do {
+            try await client.query("VACUUM (ANALYZE) owner, patient, patient_word", logger: logger)
+        } catch {
+            logger.warning("could not analyze the loaded tables", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+        }
+        return numbers
+    }
+
+    /// `P-000042` for 42 (more digits past a million).
+    static func recordNumber(_ value: Int64) -> String {
+        "P-" + String(repeating: "0", count: max(0, 6 - String(value).count)) + String(value)
+    }
+}

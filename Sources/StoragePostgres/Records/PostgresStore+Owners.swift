@@ -1,0 +1,88 @@
+import Foundation
+import PatientRecords
+import PostgresNIO
+import SharedKernel
+import StoragePorts
+
+extension PostgresStore {
+    // MARK: - Writing
+
+    /// Creates an owner in the scope's practice (validated, audited, idempotent per key).
+    public func createOwner(_ owner: Owner, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (Versioned<Owner>, replayed: Bool) {
+        try owner.validate()
+        let columns = try Self.ownerColumns(owner)
+        let now = clock.now()
+        return try await transaction(.practice(scope.practiceID)) { connection in
+            let (id, replayed) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey,
+                                                           operation: "owner.create", resourceID: owner.id.description) {
+                try await connection.query("""
+                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication, notes, created_at, updated_at)
+                    VALUES (\(owner.id.rawValue), \(scope.practiceID.rawValue), \(owner.firstName), \(owner.lastName), \(owner.email),
+                            \(columns.phones)::jsonb, \(columns.address)::jsonb, \(columns.communication)::jsonb, \(owner.notes), \(now), \(now))
+                    """, logger: self.logger)
+                try await self.appendAudit(AuditRecord(action: "owner.create", resourceType: "owner", resourceID: owner.id.description),
+                                           scope: scope, connection: connection)
+                try await self.appendEvent(owner.changeEvent(isNew: true, practiceID: scope.practiceID, occurredAt: now),
+                                           scope: scope, connection: connection)
+            }
+            guard let ownerID = UUID(uuidString: id),
+                  let stored = try await self.owner(connection: connection, practiceID: scope.practiceID, id: ownerID) else {
+                throw DomainError.notFound(resource: "owner")
+            }
+            return (stored, replayed)
+        }
+    }
+
+    // MARK: - Reading
+
+    /// One owner (audited read).
+    public func owner(scope: AccessScope, id: Identifier<Owner>) async throws -> Versioned<Owner> {
+        try await transaction(.practice(scope.practiceID)) { connection in
+            guard let owner = try await self.owner(connection: connection, practiceID: scope.practiceID, id: id.rawValue) else {
+                throw DomainError.notFound(resource: "owner")
+            }
+            try await self.appendAudit(AuditRecord(action: "owner.read", resourceType: "owner", resourceID: id.description),
+                                       scope: scope, connection: connection)
+            return owner
+        }
+    }
+
+    // MARK: - Rows
+
+    /// The JSON columns of an owner, encoded as the embedded store encodes them (sorted keys).
+    static func ownerColumns(_ owner: Owner) throws -> (phones: String, address: String?, communication: String) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (String(decoding: try encoder.encode(owner.phones), as: UTF8.self),
+                try owner.address.map { String(decoding: try encoder.encode($0), as: UTF8.self) },
+                String(decoding: try encoder.encode(owner.communication), as: UTF8.self))
+    }
+
+    /// The owner `id` of `practiceID`, or `nil`.
+    func owner(connection: PostgresConnection, practiceID: PracticeID, id: UUID) async throws -> Versioned<Owner>? {
+        let rows = try await connection.query("""
+            SELECT id, first_name, last_name, email, phones::text, address::text, communication::text, notes, version
+            FROM owner WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
+            """, logger: logger)
+        for try await row in rows { return try Self.owner(from: row) }
+        return nil
+    }
+
+    /// Decodes the nine owner columns selected by ``owner(connection:practiceID:id:)``.
+    static func owner(from row: PostgresRow) throws -> Versioned<Owner> {
+        let (id, first, last, email, phones, address, communication, notes, version) =
+            try row.decode((UUID, String, String, String?, String, String?, String, String?, Int32).self)
+        let decoder = JSONDecoder()
+        func decode<T: Decodable>(_ type: T.Type, _ text: String, column: String) throws -> T {
+            guard let value = try? decoder.decode(T.self, from: Data(text.utf8)) else {
+                throw StoreCorruption(column: "owner.\(column)", reason: "not the JSON the store writes")
+            }
+            return value
+        }
+        let owner = Owner(id: Identifier(id), firstName: first, lastName: last, email: email,
+                          phones: try decode([PhoneNumber].self, phones, column: "phones"),
+                          address: try address.map { try decode(PostalAddress.self, $0, column: "address") },
+                          communication: try decode(CommunicationPreferences.self, communication, column: "communication"), notes: notes)
+        return Versioned(owner, version: Int(version))
+    }
+}
