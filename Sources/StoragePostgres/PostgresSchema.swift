@@ -145,6 +145,78 @@ public enum PostgresSchema {
             CREATE POLICY audit_entry_read ON audit_entry FOR SELECT
                 USING (current_setting('vetnet.practice_id', true) IN (practice_id, 'installation'));
             """),
+        ("pg-4 scheduling: clinicians, availability, rooms, appointment types, idempotency keys", """
+            -- A clinician as their domain value in JSON (expertise, species, preferences): read
+            -- whole, never searched inside; `active` and the name are columns for filtering and order.
+            CREATE TABLE clinician (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                display_name text NOT NULL,
+                definition jsonb NOT NULL,
+                active boolean NOT NULL DEFAULT true,
+                created_at timestamptz NOT NULL,
+                version integer NOT NULL DEFAULT 1
+            );
+            CREATE INDEX clinician_practice ON clinician (practice_id, display_name);
+
+            CREATE TABLE clinician_availability (
+                clinician_id uuid PRIMARY KEY REFERENCES clinician(id),
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                availability jsonb NOT NULL,
+                version integer NOT NULL
+            );
+            CREATE INDEX clinician_availability_practice ON clinician_availability (practice_id);
+
+            CREATE TABLE room (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                name text NOT NULL,
+                type text NOT NULL,
+                active boolean NOT NULL DEFAULT true,
+                UNIQUE (practice_id, name)
+            );
+
+            CREATE TABLE appointment_type (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                name text NOT NULL,
+                definition jsonb NOT NULL,
+                UNIQUE (practice_id, name)
+            );
+
+            -- One claim per practice, operation and key: the primary key is what makes two
+            -- instances receiving the same retry at once create one resource. `resource_id` is
+            -- filled in by the creating transaction before it commits.
+            CREATE TABLE idempotency_key (
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                operation text NOT NULL,
+                key text NOT NULL CHECK (length(key) BETWEEN 1 AND 200),
+                fingerprint text NOT NULL,
+                actor_id text,
+                resource_id text,
+                created_at_ms bigint NOT NULL,
+                PRIMARY KEY (practice_id, operation, key)
+            );
+            CREATE INDEX idempotency_key_age ON idempotency_key (created_at_ms);
+
+            -- The lifecycle of an appointment after booking, and what a booking may carry.
+            ALTER TABLE appointment
+                ADD COLUMN checked_in_at_ms bigint,
+                ADD COLUMN started_at_ms bigint,
+                ADD COLUMN completed_at_ms bigint,
+                ADD COLUMN actual_minutes integer,
+                ADD COLUMN cancellation_reason text,
+                ADD COLUMN cancelled_at_ms bigint,
+                ADD COLUMN staff_notes text;
+            CREATE INDEX appointment_clinician_time ON appointment (practice_id, clinician_id, start_ms);
+            CREATE INDEX appointment_room_type_time ON appointment (practice_id, room_type, start_ms) WHERE room_type IS NOT NULL;
+            \(["clinician", "clinician_availability", "room", "appointment_type", "idempotency_key"].map { table in """
+                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
+                CREATE POLICY \(table)_tenant ON \(table)
+                    USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
+                """ }.joined(separator: "\n"))
+            """),
     ]
 
     /// Applies the migrations not yet recorded, each in its own transaction, under an

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PatientRecords
 import PostgresNIO
 import SharedKernel
 import StoragePorts
@@ -34,10 +35,21 @@ struct StoreUnderTest: Sendable {
     let accounts: any AccountRepository
     let audit: any AuditRepository
     let events: any EventLogRepository
+    let scheduling: any SchedulingRepository
     let clock: TestClock
     /// The PostgreSQL store and its database, for the tests of its schema and of a second
     /// instance on the same database (`nil` for SQLite).
     let postgres: (store: PostgresStore, configuration: PostgresDatabaseConfiguration)?
+    /// The SQLite store, for what the ports do not cover (its bookings need a registered patient).
+    let sqlite: VetNetStore?
+
+    /// A patient to book for: registered with an owner in the SQLite store, which checks that
+    /// the patient exists; an id alone in PostgreSQL, which references patients by id.
+    func patient(scope: AccessScope, name: String = "Rex") async throws -> UUID {
+        guard let sqlite else { return UUID() }
+        let owner = try await sqlite.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope)
+        return try await sqlite.createPatient(Patient(name: name, species: .dog, ownerID: owner.id), scope: scope).id.rawValue
+    }
 }
 
 let testAuditKey = AuditKey(bytes: Array(repeating: 7, count: 32))
@@ -48,12 +60,13 @@ func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void
     switch adapter {
     case .sqlite:
         let store = try VetNetStore.inMemory(auditKey: testAuditKey, clock: clock.clock)
-        try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, clock: clock, postgres: nil))
+        try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, scheduling: store, clock: clock,
+                                      postgres: nil, sqlite: store))
     case .postgres:
         try await PostgresTestServer.withDatabase { configuration in
             try await withRunningStore(configuration, clock: clock, migrate: true) { store in
-                try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, clock: clock,
-                                              postgres: (store, configuration)))
+                try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, scheduling: store,
+                                              clock: clock, postgres: (store, configuration), sqlite: nil))
             }
         }
     }
