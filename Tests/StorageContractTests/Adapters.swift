@@ -63,13 +63,24 @@ func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void
         try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, scheduling: store, clock: clock,
                                       postgres: nil, sqlite: store))
     case .postgres:
-        try await PostgresTestServer.withDatabase { configuration in
-            try await withRunningStore(configuration, clock: clock, migrate: true) { store in
-                try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, scheduling: store,
-                                              clock: clock, postgres: (store, configuration), sqlite: nil))
+        do {
+            try await PostgresTestServer.withDatabase { configuration in
+                try await withRunningStore(configuration, clock: clock, migrate: true) { store in
+                    try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, scheduling: store,
+                                                  clock: clock, postgres: (store, configuration), sqlite: nil))
+                }
             }
+        } catch let error as PSQLError {
+            // PSQLError describes itself generically (to keep data out of logs); a failed test needs the detail.
+            throw PostgresFailure(detail: String(reflecting: error))
         }
     }
+}
+
+/// A PostgreSQL error with its detail, for a failed test's report.
+struct PostgresFailure: Error, CustomStringConvertible {
+    let detail: String
+    var description: String { detail }
 }
 
 /// Runs a PostgreSQL store on `configuration` for the duration of `body`.

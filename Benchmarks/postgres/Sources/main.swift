@@ -76,7 +76,7 @@ func prepare(_ repository: any SchedulingRepository, accounts: any AccountReposi
     var clinicians: [UUID] = []
     for index in 0..<Bench.clients {
         clinicians.append(try await repository.createClinician(
-            Clinician(displayName: "Dr \(index)", credentials: "BVSc", expertise: [], species: [.dog], maxAppointmentsPerDay: 1000,
+            Clinician(displayName: "Dr \(index)", credentials: "BVSc", expertise: [], species: [.dog], maxAppointmentsPerDay: 60,
                       complexityCeiling: 1), scope: scope).id.rawValue)
     }
     let type = try await repository.createAppointmentType(
@@ -195,18 +195,29 @@ func postgresRun(_ server: PostgresDatabaseConfiguration, instances: Int, conten
     return figures
 }
 
-let url = Bench.environment["VETNET_BENCH_DATABASE_URL"] ?? Bench.environment["VETNET_TEST_DATABASE_URL"]
-let server = try url.map { try PostgresDatabaseConfiguration(url: $0) }
-print("booking: \(Bench.clients) concurrent clients × \(Bench.perClient) bookings each; latency per attempt in ms")
-for contended in [false, true] {
-    print("")
-    print(contended ? "contended (8 clients per clinician, same slots)" : "spread (each client its own clinician)")
-    print("store".padding(toLength: 30, withPad: " ", startingAt: 0) + "   att/s  book/s     p50     p99  booked conflct  fail")
-    print(try await sqliteRun(contended: contended).line)
-    if let server {
-        print(try await postgresRun(server, instances: 1, contended: contended).line)
-        print(try await postgresRun(server, instances: 2, contended: contended).line)
-    } else {
-        print("postgres: skipped (set VETNET_BENCH_DATABASE_URL)")
+/// Runs every store and workload and prints the table.
+func main() async throws {
+    let url = Bench.environment["VETNET_BENCH_DATABASE_URL"] ?? Bench.environment["VETNET_TEST_DATABASE_URL"]
+    let server = try url.map { try PostgresDatabaseConfiguration(url: $0) }
+    print("booking: \(Bench.clients) concurrent clients × \(Bench.perClient) bookings each; latency per attempt in ms")
+    for contended in [false, true] {
+        print("")
+        print(contended ? "contended (8 clients per clinician, same slots)" : "spread (each client its own clinician)")
+        print("store".padding(toLength: 30, withPad: " ", startingAt: 0) + "   att/s  book/s     p50     p99  booked conflct  fail")
+        print(try await sqliteRun(contended: contended).line)
+        if let server {
+            print(try await postgresRun(server, instances: 1, contended: contended).line)
+            print(try await postgresRun(server, instances: 2, contended: contended).line)
+        } else {
+            print("postgres: skipped (set VETNET_BENCH_DATABASE_URL)")
+        }
     }
+}
+
+do {
+    try await main()
+} catch {
+    // A bad URL or an unreachable server is reported, not trapped on.
+    FileHandle.standardError.write(Data("vetnet-booking-bench: \(error)\n".utf8))
+    exit(1)
 }
