@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StorageContractTests",
-            dependencies: ["StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel", "PatientRecords"],
+            dependencies: ["StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel", "Scheduling", "Specialists", "PatientRecords"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -158,6 +158,18 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: strict
+        ),
+
+        // MARK: - Booking on SQLite and PostgreSQL side by side (Benchmarks/postgres/run.sh)
+        .executableTarget(
+            name: "vetnet-booking-bench",
+            dependencies: [
+                "SharedKernel", "Scheduling", "Specialists", "PatientRecords", "StoragePorts", "StorageSQLite", "StoragePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/postgres/Sources",
             swiftSettings: strict
         ),
 

@@ -229,17 +229,21 @@ public enum PostgresSchema {
             CREATE INDEX patient_word_patient ON patient_word (patient_id);
 
             -- A repeated create with the same Idempotency-Key answers with the first result.
+            -- The primary key is the claim: two instances receiving the same retry at once create
+            -- one resource, the second waiting for the first to commit. A key belongs to one
+            -- operation of one account (any other use is refused); `resource_id` is filled in by
+            -- the creating transaction before it commits.
             CREATE TABLE idempotency_key (
                 practice_id uuid NOT NULL REFERENCES practice(id),
-                key text NOT NULL,
+                key text NOT NULL CHECK (length(key) BETWEEN 1 AND 200),
                 operation text NOT NULL,
                 fingerprint text NOT NULL,
-                resource_id text NOT NULL,
+                resource_id text,
                 actor_id text,
-                created_at timestamptz NOT NULL,
+                created_at_ms bigint NOT NULL,
                 PRIMARY KEY (practice_id, key)
             );
-            CREATE INDEX idempotency_key_age ON idempotency_key (created_at);
+            CREATE INDEX idempotency_key_age ON idempotency_key (created_at_ms);
             \(["practice_counter", "owner", "patient", "idempotency_key"].map { table in """
                 ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
                 ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
@@ -255,6 +259,63 @@ public enum PostgresSchema {
             ALTER TABLE patient_word FORCE ROW LEVEL SECURITY;
             CREATE POLICY patient_word_tenant ON patient_word
                 USING (practice_id = NULLIF(NULLIF(current_setting('vetnet.practice_id', true), ''), 'installation')::uuid);
+            """),
+        ("pg-4 scheduling: clinicians, availability, rooms, appointment types", """
+            -- A clinician as their domain value in JSON (expertise, species, preferences): read
+            -- whole, never searched inside; `active` and the name are columns for filtering and order.
+            CREATE TABLE clinician (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                display_name text NOT NULL,
+                definition jsonb NOT NULL,
+                active boolean NOT NULL DEFAULT true,
+                created_at timestamptz NOT NULL,
+                version integer NOT NULL DEFAULT 1
+            );
+            CREATE INDEX clinician_practice ON clinician (practice_id, display_name);
+
+            CREATE TABLE clinician_availability (
+                clinician_id uuid PRIMARY KEY REFERENCES clinician(id),
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                availability jsonb NOT NULL,
+                version integer NOT NULL
+            );
+            CREATE INDEX clinician_availability_practice ON clinician_availability (practice_id);
+
+            CREATE TABLE room (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                name text NOT NULL,
+                type text NOT NULL,
+                active boolean NOT NULL DEFAULT true,
+                UNIQUE (practice_id, name)
+            );
+
+            CREATE TABLE appointment_type (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                name text NOT NULL,
+                definition jsonb NOT NULL,
+                UNIQUE (practice_id, name)
+            );
+
+            -- The lifecycle of an appointment after booking, and what a booking may carry.
+            ALTER TABLE appointment
+                ADD COLUMN checked_in_at_ms bigint,
+                ADD COLUMN started_at_ms bigint,
+                ADD COLUMN completed_at_ms bigint,
+                ADD COLUMN actual_minutes integer,
+                ADD COLUMN cancellation_reason text,
+                ADD COLUMN cancelled_at_ms bigint,
+                ADD COLUMN staff_notes text;
+            CREATE INDEX appointment_clinician_time ON appointment (practice_id, clinician_id, start_ms);
+            CREATE INDEX appointment_room_type_time ON appointment (practice_id, room_type, start_ms) WHERE room_type IS NOT NULL;
+            \(["clinician", "clinician_availability", "room", "appointment_type"].map { table in """
+                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
+                CREATE POLICY \(table)_tenant ON \(table)
+                    USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
+                """ }.joined(separator: "\n"))
             """),
         ("pg-5 sign-in attempts", """
             -- The sign-in throttle's counts, shared by every instance. Keys are hashes of the

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PatientRecords
 import PostgresNIO
 import SharedKernel
 import StoragePorts
@@ -36,10 +37,19 @@ struct StoreUnderTest: Sendable {
     let events: any EventLogRepository
     let signInAttempts: (any SignInAttemptLedger)?
     let records: any PatientDirectory
+    let scheduling: any SchedulingRepository
     let clock: TestClock
     /// The PostgreSQL store and its database, for the tests of its schema and of a second
     /// instance on the same database (`nil` for SQLite).
     let postgres: (store: PostgresStore, configuration: PostgresDatabaseConfiguration)?
+    /// The SQLite store, for what the ports do not cover (its bookings need a registered patient).
+    let sqlite: VetNetStore?
+
+    /// A patient to book for, registered with an owner through the records port.
+    func patient(scope: AccessScope, name: String = "Rex") async throws -> UUID {
+        let owner = try await records.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope)
+        return try await records.createPatient(Patient(name: name, species: .dog, ownerID: owner.id), scope: scope).id.rawValue
+    }
 }
 
 let testAuditKey = AuditKey(bytes: Array(repeating: 7, count: 32))
@@ -51,15 +61,26 @@ func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void
     case .sqlite:
         let store = try VetNetStore.inMemory(auditKey: testAuditKey, clock: clock.clock)
         try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, signInAttempts: store, records: store,
-                                      clock: clock, postgres: nil))
+                                      scheduling: store, clock: clock, postgres: nil, sqlite: store))
     case .postgres:
-        try await PostgresTestServer.withDatabase { configuration in
-            try await withRunningStore(configuration, clock: clock, migrate: true) { store in
-                try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, signInAttempts: store, records: store,
-                                              clock: clock, postgres: (store, configuration)))
+        do {
+            try await PostgresTestServer.withDatabase { configuration in
+                try await withRunningStore(configuration, clock: clock, migrate: true) { store in
+                    try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, signInAttempts: store,
+                                                  records: store, scheduling: store, clock: clock, postgres: (store, configuration), sqlite: nil))
+                }
             }
+        } catch let error as PSQLError {
+            // PSQLError describes itself generically (to keep data out of logs); a failed test needs the detail.
+            throw PostgresFailure(detail: String(reflecting: error))
         }
     }
+}
+
+/// A PostgreSQL error with its detail, for a failed test's report.
+struct PostgresFailure: Error, CustomStringConvertible {
+    let detail: String
+    var description: String { detail }
 }
 
 /// Runs a PostgreSQL store on `configuration` for the duration of `body`.
@@ -108,6 +129,8 @@ enum PostgresTestServer {
             try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
             throw error
         }
-        try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+        // Cleanup only: a drop that cannot end some server process now leaves a database for
+        // the throwaway cluster to take with it, and is no test's failure.
+        try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
     }
 }

@@ -186,8 +186,4 @@ extension PostgresStore: PatientDirectory {
             coOwnerID: try columns[13].decode(UUID?.self).map { Identifier($0) })
         return Versioned(patient, version: Int(try columns[14].decode(Int32.self)))
     }
-
-    static func json<T: Encodable>(_ value: T) throws -> String {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-    }
 }

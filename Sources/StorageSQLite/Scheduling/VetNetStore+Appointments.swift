@@ -3,14 +3,6 @@ import GRDB
 import Scheduling
 import SharedKernel
 
-/// The store refused a booking because it overlaps another one of the same clinician or room.
-public struct BookingConflict: Error, Sendable {
-    /// The clinician or room that is taken.
-    public let resource: String
-    /// Time of the appointment in the way (never its patient).
-    public let conflictingTime: TimeRange?
-}
-
 extension VetNetStore {
     // MARK: - Writing
 
@@ -110,24 +102,30 @@ extension VetNetStore {
                 // The moment of cancelling is kept (late cancellations cost a slot); it is written
                 // once, when the status becomes cancelled, with the same time as the event.
                 let now = self.clock.now()
-                try db.execute(sql: """
-                    UPDATE appointment SET clinician_id = ?, room_id = ?, start_ms = ?, end_ms = ?, occupied_end_ms = ?, status = ?, holds_time = ?,
-                        checked_in_at_ms = ?, started_at_ms = ?, completed_at_ms = ?, actual_minutes = ?, cancellation_reason = ?,
-                        cancelled_at_ms = CASE WHEN status = 'cancelled' THEN COALESCE(cancelled_at_ms, ?13) WHEN ?6 = 'cancelled' THEN ?13 END,
-                        version = version + 1
-                    WHERE id = ? AND practice_id = ?
-                    """, arguments: [Self.text(next.clinicianID), next.roomID?.description, Timestamp.milliseconds(next.time.start),
-                                     Timestamp.milliseconds(next.time.end), Timestamp.milliseconds(next.occupiedTime.end), next.status.rawValue,
-                                     next.status.holdsTime, next.checkedInAt.map(Timestamp.milliseconds), next.startedAt.map(Timestamp.milliseconds),
-                                     next.completedAt.map(Timestamp.milliseconds), next.actualMinutes, next.cancellationReason,
-                                     Timestamp.milliseconds(now), next.id.description, scope.practiceID.description])
+                // The overlap triggers' refusal is caught here, inside the transaction: past it,
+                // ``write`` would turn it into a generic constraint conflict.
+                do {
+                    try db.execute(sql: """
+                        UPDATE appointment SET clinician_id = ?, room_id = ?, start_ms = ?, end_ms = ?, occupied_end_ms = ?, status = ?, holds_time = ?,
+                            checked_in_at_ms = ?, started_at_ms = ?, completed_at_ms = ?, actual_minutes = ?, cancellation_reason = ?,
+                            cancelled_at_ms = CASE WHEN status = 'cancelled' THEN COALESCE(cancelled_at_ms, ?13) WHEN ?6 = 'cancelled' THEN ?13 END,
+                            version = version + 1
+                        WHERE id = ? AND practice_id = ?
+                        """, arguments: [Self.text(next.clinicianID), next.roomID?.description, Timestamp.milliseconds(next.time.start),
+                                         Timestamp.milliseconds(next.time.end), Timestamp.milliseconds(next.occupiedTime.end), next.status.rawValue,
+                                         next.status.holdsTime, next.checkedInAt.map(Timestamp.milliseconds), next.startedAt.map(Timestamp.milliseconds),
+                                         next.completedAt.map(Timestamp.milliseconds), next.actualMinutes, next.cancellationReason,
+                                         Timestamp.milliseconds(now), next.id.description, scope.practiceID.description])
+                } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {
+                    throw OverlapRefusal(appointment: next, message: error.message ?? "")
+                }
                 try self.appendAudit(AuditRecord(action: decision.eventKind, resourceType: "appointment", resourceID: next.id.description),
                                      scope: scope, db: db)
                 try self.appendEvents(decision.events(occurredAt: now), scope: scope, db: db)
                 return Versioned(next, version: current.version + 1)
             }
-        } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {
-            throw try await conflict(for: next, message: error.message ?? "", scope: scope)
+        } catch let refusal as OverlapRefusal {
+            throw try await conflict(for: refusal.appointment, message: refusal.message, scope: scope)
         }
     }
 

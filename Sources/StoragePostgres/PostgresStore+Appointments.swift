@@ -1,0 +1,238 @@
+import Foundation
+import PostgresNIO
+import Scheduling
+import SharedKernel
+import StoragePorts
+
+extension PostgresStore: SchedulingRepository {
+    // MARK: - Booking
+
+    /// Books in one READ COMMITTED transaction: the picture `reads` names is read, `decide`
+    /// runs on it, and the appointment is inserted with its audit entry and event.
+    ///
+    /// Bookings of one clinician or room type take turns on advisory locks
+    /// (``lockBookingResources(practiceID:clinicianID:roomType:connection:)``), so a decision
+    /// normally sees every committed booking it competes with. What makes booking safe,
+    /// though, is the database, whatever any writer does or skips: the exclusion constraints
+    /// over each clinician's and room's occupied time. An insert that overlaps an uncommitted booking waits for it and
+    /// fails with `23P01` once it commits, which becomes a ``BookingConflict`` naming the
+    /// clinician or room (from the constraint's name) and the time in the way. Deadlocks and
+    /// serialization failures are run again a bounded number of times.
+    public func bookAppointment(scope: AccessScope, patientID: UUID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
+                                reason: String?, staffNotes: String?, idempotencyKey: IdempotencyKey?,
+                                reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
+                                decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool) {
+        let operation = "appointment.book"
+        do {
+            return try await retryingTransientFailures {
+                try await transaction(.practice(scope.practiceID)) { connection in
+                    if let idempotencyKey,
+                       let first = try await self.claim(idempotencyKey, operation: operation, scope: scope, connection: connection) {
+                        guard let id = UUID(uuidString: first), let stored = try await self.appointment(practiceID: scope.practiceID, id: id,
+                                                                                                         connection: connection) else {
+                            throw DomainError.notFound(resource: "appointment")
+                        }
+                        return (stored, true)
+                    }
+                    let data = try await self.bookingData(practiceID: scope.practiceID, clinicianID: clinicianID,
+                                                          appointmentTypeID: appointmentTypeID, reads: reads, connection: connection)
+                    let appointment = try decide(data)
+                    // The decision is the caller's code: it may only book what was asked, here.
+                    guard appointment.practiceID == scope.practiceID, appointment.patientID == patientID, appointment.clinicianID == clinicianID,
+                          appointment.appointmentTypeID == appointmentTypeID else {
+                        throw DomainError.conflict("The booking decided on is not the one requested.")
+                    }
+                    try await self.insert(appointment, reason: reason, staffNotes: staffNotes, scope: scope, connection: connection)
+                    if let idempotencyKey {
+                        try await self.finishClaim(idempotencyKey, operation: operation, resourceID: appointment.id.description, scope: scope,
+                                                   connection: connection)
+                    }
+                    return (Versioned(appointment, version: 1), false)
+                }
+            }
+        } catch let refusal as OverlapRefusal {
+            throw try await conflict(for: refusal, scope: scope)
+        }
+    }
+
+    /// The exclusion constraint named in `constraint` refused `appointment` (turned into a
+    /// ``BookingConflict`` once its transaction has rolled back).
+    struct OverlapRefusal: Error {
+        let appointment: Appointment
+        let constraint: String
+        var isRoom: Bool { constraint == "appointment_room_overlap" }
+    }
+
+    /// The row, its audit entry and its `appointment.booked` event, in the caller's transaction.
+    private func insert(_ appointment: Appointment, reason: String?, staffNotes: String?, scope: AccessScope,
+                        connection: PostgresConnection) async throws {
+        let now = clock.now()
+        do {
+            try await connection.query("""
+                INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms, end_ms,
+                                         occupied_end_ms, status, holds_time, reason, staff_notes, created_at)
+                VALUES (\(appointment.id.rawValue), \(scope.practiceID.rawValue), \(appointment.patientID), \(appointment.clinicianID),
+                        \(appointment.appointmentTypeID.rawValue), \(appointment.roomType?.rawValue), \(appointment.roomID?.rawValue),
+                        \(Timestamp.milliseconds(appointment.time.start)), \(Timestamp.milliseconds(appointment.time.end)),
+                        \(Timestamp.milliseconds(appointment.occupiedTime.end)), \(appointment.status.rawValue), \(appointment.status.holdsTime),
+                        \(reason), \(staffNotes), \(now))
+                """, logger: logger)
+        } catch let error as PSQLError where error.sqlState == "23P01" {
+            throw OverlapRefusal(appointment: appointment, constraint: error.serverInfo?[.constraintName] ?? "")
+        }
+        _ = try await appendAudit(AuditRecord(action: "appointment.book", resourceType: "appointment", resourceID: appointment.id.description,
+                                              detail: "patient=\(UUIDText.lowercase(appointment.patientID))"), scope: scope, connection: connection)
+        let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
+        for event in decision.events(occurredAt: now) { _ = try await appendEvent(event, scope: scope, connection: connection) }
+    }
+
+    // MARK: - Lifecycle
+
+    /// Writes a lifecycle decision under optimistic concurrency (the row is locked, so two
+    /// instances saving the same version take turns and the second is refused); the exclusion
+    /// constraints guard reschedules as they guard bookings. Audited, with its event.
+    public func saveAppointment(_ decision: AppointmentDecision, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Appointment> {
+        let next = decision.current
+        do {
+            return try await retryingTransientFailures {
+                try await transaction(.practice(scope.practiceID)) { connection in
+                    // Taken as a booking takes them, so a reschedule and a booking of the same
+                    // clinician take turns instead of deadlocking on each other's rows.
+                    if next.status.holdsTime {
+                        try await self.lockBookingResources(practiceID: scope.practiceID, clinicianID: next.clinicianID,
+                                                            roomType: next.roomID == nil ? nil : next.roomType, connection: connection)
+                    }
+                    guard let current = try await self.appointment(practiceID: scope.practiceID, id: next.id.rawValue, forUpdate: true,
+                                                                   connection: connection) else {
+                        throw DomainError.notFound(resource: "appointment")
+                    }
+                    if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+                    // The moment of cancelling is kept (late cancellations cost a slot): written once,
+                    // when the status becomes cancelled, with the same time as the event.
+                    let now = self.clock.now()
+                    do {
+                        try await connection.query("""
+                            UPDATE appointment SET clinician_id = \(next.clinicianID), room_id = \(next.roomID?.rawValue),
+                                start_ms = \(Timestamp.milliseconds(next.time.start)), end_ms = \(Timestamp.milliseconds(next.time.end)),
+                                occupied_end_ms = \(Timestamp.milliseconds(next.occupiedTime.end)), status = \(next.status.rawValue),
+                                holds_time = \(next.status.holdsTime), checked_in_at_ms = \(next.checkedInAt.map(Timestamp.milliseconds)),
+                                started_at_ms = \(next.startedAt.map(Timestamp.milliseconds)),
+                                completed_at_ms = \(next.completedAt.map(Timestamp.milliseconds)), actual_minutes = \(next.actualMinutes),
+                                cancellation_reason = \(next.cancellationReason),
+                                cancelled_at_ms = CASE WHEN status = 'cancelled' THEN COALESCE(cancelled_at_ms, \(Timestamp.milliseconds(now)))
+                                                       WHEN \(next.status.rawValue) = 'cancelled' THEN \(Timestamp.milliseconds(now)) END,
+                                version = version + 1
+                            WHERE id = \(next.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
+                            """, logger: logger)
+                    } catch let error as PSQLError where error.sqlState == "23P01" {
+                        throw OverlapRefusal(appointment: next, constraint: error.serverInfo?[.constraintName] ?? "")
+                    }
+                    _ = try await self.appendAudit(AuditRecord(action: decision.eventKind, resourceType: "appointment", resourceID: next.id.description),
+                                                   scope: scope, connection: connection)
+                    for event in decision.events(occurredAt: now) { _ = try await self.appendEvent(event, scope: scope, connection: connection) }
+                    return Versioned(next, version: current.version + 1)
+                }
+            }
+        } catch let refusal as OverlapRefusal {
+            throw try await conflict(for: refusal, scope: scope)
+        }
+    }
+
+    /// Builds the conflict error, naming the time of the appointment in the way (read after
+    /// the refused transaction rolled back; `nil` if it has gone since).
+    private func conflict(for refusal: OverlapRefusal, scope: AccessScope) async throws -> BookingConflict {
+        let appointment = refusal.appointment
+        let isRoom = refusal.isRoom && appointment.roomID != nil
+        let blocking = try await transaction(.practice(scope.practiceID)) { connection -> TimeRange? in
+            let rows = try await connection.query("""
+                SELECT start_ms, end_ms FROM appointment
+                WHERE practice_id = \(scope.practiceID.rawValue) AND holds_time AND id <> \(appointment.id.rawValue)
+                  AND start_ms < \(Timestamp.milliseconds(appointment.occupiedTime.end))
+                  AND start_ms > \(Timestamp.milliseconds(appointment.time.start) - 86_400_000)
+                  AND occupied_end_ms > \(Timestamp.milliseconds(appointment.time.start))
+                  AND \(unescaped: isRoom ? "room_id" : "clinician_id") = \(isRoom ? appointment.roomID?.rawValue : appointment.clinicianID)
+                ORDER BY start_ms LIMIT 1
+                """, logger: logger)
+            for try await (start, end) in rows.decode((Int64, Int64).self) {
+                return TimeRange(start: Timestamp.date(milliseconds: start), end: Timestamp.date(milliseconds: end))
+            }
+            return nil
+        }
+        return BookingConflict(resource: isRoom ? "room" : "clinician", conflictingTime: blocking)
+    }
+
+    // MARK: - Reading
+
+    public func appointment(scope: AccessScope, id: Identifier<Appointment>) async throws -> Versioned<Appointment> {
+        try await transaction(.practice(scope.practiceID)) { connection in
+            guard let found = try await self.appointment(practiceID: scope.practiceID, id: id.rawValue, connection: connection) else {
+                throw DomainError.notFound(resource: "appointment")
+            }
+            return found
+        }
+    }
+
+    public func appointments(scope: AccessScope, overlapping range: TimeRange, clinicianID: UUID?,
+                             orRoomType roomType: RoomType?) async throws -> [Versioned<Appointment>] {
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await self.appointments(practiceID: scope.practiceID, overlapping: range, clinicianID: clinicianID, orRoomType: roomType,
+                                        connection: connection)
+        }
+    }
+
+    /// Appointments overlapping `range`, in the caller's transaction. An appointment is shorter
+    /// than a day (a CHECK of the table), so only those starting in the day before the range
+    /// can reach into it: the lower bound keeps this an index range scan.
+    func appointments(practiceID: PracticeID, overlapping range: TimeRange, clinicianID: UUID?, orRoomType roomType: RoomType?,
+                      connection: PostgresConnection) async throws -> [Versioned<Appointment>] {
+        let rows = try await connection.query("""
+            SELECT \(unescaped: Self.appointmentColumns) FROM appointment
+            WHERE practice_id = \(practiceID.rawValue) AND start_ms < \(Timestamp.milliseconds(range.end))
+              AND start_ms > \(Timestamp.milliseconds(range.start) - 86_400_000) AND occupied_end_ms > \(Timestamp.milliseconds(range.start))
+              AND (\(clinicianID)::uuid IS NULL OR clinician_id = \(clinicianID) OR room_type = \(roomType?.rawValue))
+            ORDER BY start_ms, id
+            """, logger: logger)
+        var found: [Versioned<Appointment>] = []
+        for try await row in rows { found.append(try Self.appointment(from: row)) }
+        return found
+    }
+
+    func appointment(practiceID: PracticeID, id: UUID, forUpdate: Bool = false, connection: PostgresConnection) async throws -> Versioned<Appointment>? {
+        let rows = try await connection.query("""
+            SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
+            \(unescaped: forUpdate ? "FOR UPDATE" : "")
+            """, logger: logger)
+        for try await row in rows { return try Self.appointment(from: row) }
+        return nil
+    }
+
+    /// The columns ``appointment(from:)`` reads, in the order it reads them.
+    static let appointmentColumns = """
+        id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms, end_ms, occupied_end_ms, status, \
+        checked_in_at_ms, started_at_ms, completed_at_ms, actual_minutes, cancellation_reason, version
+        """
+
+    /// Decodes a row of ``appointmentColumns``; a row the domain cannot hold is reported, never trapped on.
+    static func appointment(from row: PostgresRow) throws -> Versioned<Appointment> {
+        let columns = row.makeRandomAccess()
+        let startMs = try columns[7].decode(Int64.self), endMs = try columns[8].decode(Int64.self), occupiedEnd = try columns[9].decode(Int64.self)
+        guard let time = TimeRange(start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs)), occupiedEnd >= endMs else {
+            throw StoreCorruption(column: "appointment.end_ms", reason: "does not end after it starts")
+        }
+        guard let status = AppointmentStatus(rawValue: try columns[10].decode(String.self)) else {
+            throw StoreCorruption(column: "appointment.status", reason: "not a status")
+        }
+        let appointment = Appointment(
+            id: Identifier(try columns[0].decode(UUID.self)), practiceID: PracticeID(try columns[1].decode(UUID.self)),
+            patientID: try columns[2].decode(UUID.self), clinicianID: try columns[3].decode(UUID.self),
+            appointmentTypeID: Identifier(try columns[4].decode(UUID.self)),
+            roomType: try columns[5].decode(String?.self).flatMap(RoomType.init(rawValue:)),
+            roomID: try columns[6].decode(UUID?.self).map(Identifier.init), time: time,
+            bufferAfterMinutes: Int(clamping: (occupiedEnd - endMs) / 60_000), status: status,
+            checkedInAt: try columns[11].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
+            startedAt: try columns[12].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
+            completedAt: try columns[13].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
+            actualMinutes: try columns[14].decode(Int?.self), cancellationReason: try columns[15].decode(String?.self))
+        return Versioned(appointment, version: try columns[16].decode(Int.self))
+    }
+}

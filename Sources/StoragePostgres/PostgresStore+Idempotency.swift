@@ -1,0 +1,66 @@
+import Foundation
+import PostgresNIO
+import SharedKernel
+import StoragePorts
+
+extension PostgresStore {
+    /// Claims `key` for `operation` in the caller's transaction, or finds the resource of the
+    /// request that claimed it first.
+    ///
+    /// The claim is an insert into a primary key: when another instance's transaction holds
+    /// the same key uncommitted, this waits for it, and then either finds its committed
+    /// resource (a replay) or — if it rolled back — claims the key itself. Returns the first
+    /// resource's id for a replay (audited as a read of what it returns), `nil` when this
+    /// transaction now owns the key and must ``finishClaim(_:operation:resourceID:scope:connection:)``.
+    ///
+    /// A key belongs to the account that first sent it: a key sent by anyone else, or with a
+    /// different request, is refused rather than answered with someone else's resource.
+    func claim(_ key: IdempotencyKey, operation: String, scope: AccessScope, connection: PostgresConnection) async throws -> String? {
+        let practice = scope.practiceID.rawValue, actor = scope.actorID?.description
+        let nowMs = Timestamp.milliseconds(clock.now())
+        var claimed = false
+        for try await _ in try await connection.query("""
+            INSERT INTO idempotency_key (practice_id, operation, key, fingerprint, actor_id, created_at_ms)
+            VALUES (\(practice), \(operation), \(key.key), \(key.fingerprint), \(actor), \(nowMs))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """, logger: logger) { claimed = true }
+        if claimed { return nil }
+        for try await (storedOperation, fingerprint, owner, resource) in try await connection.query("""
+            SELECT operation, fingerprint, actor_id, resource_id FROM idempotency_key
+            WHERE practice_id = \(practice) AND key = \(key.key)
+            """, logger: logger).decode((String, String, String?, String?).self) {
+            // As in the embedded store, a key names one request of one account, whatever the operation.
+            guard storedOperation == operation, fingerprint == key.fingerprint, owner == actor else {
+                throw DomainError.conflict("This Idempotency-Key was already used for a different request.")
+            }
+            guard let resource else { throw StoreCorruption(column: "idempotency_key.resource_id", reason: "a committed claim names no resource") }
+            let resourceType = operation.split(separator: ".").first.map(String.init) ?? operation
+            _ = try await appendAudit(AuditRecord(action: "\(operation).replay", resourceType: resourceType, resourceID: resource),
+                                      scope: scope, connection: connection)
+            return resource
+        }
+        // Claimed and released between the two statements (pruned): a retry claims it afresh.
+        throw TransientFailure()
+    }
+
+    /// Records the resource the claiming transaction created under `key`.
+    func finishClaim(_ key: IdempotencyKey, operation: String, resourceID: String, scope: AccessScope, connection: PostgresConnection) async throws {
+        try await connection.query("""
+            UPDATE idempotency_key SET resource_id = \(resourceID)
+            WHERE practice_id = \(scope.practiceID.rawValue) AND operation = \(operation) AND key = \(key.key)
+            """, logger: logger)
+    }
+
+    /// Forgets idempotency keys claimed more than `age` ago (by default
+    /// ``IdempotencyKey/retention``), in every practice. Housekeeping; returns how many.
+    @discardableResult
+    public func pruneIdempotencyKeys(olderThan age: TimeInterval = IdempotencyKey.retention) async throws -> Int {
+        let cutoff = Timestamp.milliseconds(clock.now().addingTimeInterval(-age))
+        return try await transaction(.installation) { connection in
+            var count = 0
+            for try await _ in try await connection.query("DELETE FROM idempotency_key WHERE created_at_ms < \(cutoff) RETURNING 1",
+                                                          logger: logger) { count += 1 }
+            return count
+        }
+    }
+}

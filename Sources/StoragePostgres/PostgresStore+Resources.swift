@@ -1,0 +1,204 @@
+import Foundation
+import PostgresNIO
+import Scheduling
+import SharedKernel
+import Specialists
+import StoragePorts
+
+extension PostgresStore {
+    // MARK: - Clinicians
+
+    public func createClinician(_ clinician: Clinician, scope: AccessScope) async throws -> Clinician {
+        var clinician = clinician
+        clinician.retiredAt = nil
+        try clinician.validate()
+        let created = clinician
+        let definition = try Self.json(created)
+        let now = clock.now()
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await self.checkReferences(of: created, scope: scope, connection: connection)
+            try await connection.query("""
+                INSERT INTO clinician (id, practice_id, display_name, definition, created_at)
+                VALUES (\(created.id.rawValue), \(scope.practiceID.rawValue), \(created.displayName), \(definition)::jsonb, \(now))
+                """, logger: logger)
+            try await self.appendAudit(AuditRecord(action: "clinician.create", resourceType: "clinician", resourceID: created.id.description),
+                                       scope: scope, connection: connection)
+            try await self.appendEvent(created.changeEvent(kind: ClinicianEventKind.created, version: 1, practiceID: scope.practiceID,
+                                                           occurredAt: now), scope: scope, connection: connection)
+        }
+        return created
+    }
+
+    public func clinicians(scope: AccessScope, includingRetired: Bool) async throws -> [Clinician] {
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await self.clinicians(practiceID: scope.practiceID, onlyID: nil, includingRetired: includingRetired, connection: connection)
+        }
+    }
+
+    /// The practice's clinicians by name (with `onlyID`, that one at most), inside the caller's transaction.
+    func clinicians(practiceID: PracticeID, onlyID: UUID?, includingRetired: Bool, connection: PostgresConnection) async throws -> [Clinician] {
+        let rows = try await connection.query("""
+            SELECT definition::text FROM clinician
+            WHERE practice_id = \(practiceID.rawValue) AND (\(includingRetired) OR active) AND (\(onlyID)::uuid IS NULL OR id = \(onlyID))
+            ORDER BY display_name, id
+            """, logger: logger)
+        var found: [Clinician] = []
+        for try await text in rows.decode(String.self) { found.append(try Self.decode(Clinician.self, text, column: "clinician.definition")) }
+        return found
+    }
+
+    /// The staff account and preferred appointment types a clinician names must be the practice's own.
+    private func checkReferences(of clinician: Clinician, scope: AccessScope, connection: PostgresConnection) async throws {
+        var errors = FieldErrorCollector()
+        if let user = clinician.userID,
+           try await !exists("SELECT EXISTS (SELECT 1 FROM staff_user WHERE id = \(user.rawValue) AND practice_id = \(scope.practiceID.rawValue))",
+                             connection) {
+            errors.add("userId", "is not a staff account of this practice")
+        }
+        for (index, typeID) in clinician.preferences.preferredAppointmentTypeIDs.enumerated() {
+            let query: PostgresQuery = "SELECT EXISTS (SELECT 1 FROM appointment_type WHERE id = \(typeID) AND practice_id = \(scope.practiceID.rawValue))"
+            if try await !exists(query, connection) {
+                errors.add("preferences.preferredAppointmentTypeIds[\(index)]", "is not an appointment type of this practice")
+            }
+        }
+        try errors.throwIfAny()
+    }
+
+    private func exists(_ query: PostgresQuery, _ connection: PostgresConnection) async throws -> Bool {
+        for try await value in try await connection.query(query, logger: logger).decode(Bool.self) { return value }
+        return false
+    }
+
+    // MARK: - Availability
+
+    public func setAvailability(_ availability: ClinicianAvailability, scope: AccessScope,
+                                expectedVersion: Int?) async throws -> Versioned<ClinicianAvailability> {
+        try availability.validate()
+        let json = try Self.json(availability)
+        let clinicianID = availability.clinicianID.rawValue
+        return try await transaction(.practice(scope.practiceID)) { connection in
+            // The clinician's row is locked so two instances replacing the availability at once
+            // take turns and the version check sees the other's write.
+            var found = false
+            for try await _ in try await connection.query("""
+                SELECT 1 FROM clinician WHERE id = \(clinicianID) AND practice_id = \(scope.practiceID.rawValue) FOR UPDATE
+                """, logger: logger) { found = true }
+            guard found else { throw DomainError.notFound(resource: "clinician") }
+            var current = 0
+            for try await version in try await connection.query("SELECT version FROM clinician_availability WHERE clinician_id = \(clinicianID)",
+                                                                logger: logger).decode(Int.self) { current = version }
+            if let expectedVersion, expectedVersion != current { throw DomainError.versionMismatch(current: current) }
+            let version = current + 1
+            try await connection.query("""
+                INSERT INTO clinician_availability (clinician_id, practice_id, availability, version)
+                VALUES (\(clinicianID), \(scope.practiceID.rawValue), \(json)::jsonb, \(version))
+                ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability, version = excluded.version
+                """, logger: logger)
+            try await self.appendAudit(AuditRecord(action: "clinician.availability.update", resourceType: "clinician",
+                                                   resourceID: availability.clinicianID.description), scope: scope, connection: connection)
+            try await self.appendEvent(availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),
+                                       scope: scope, connection: connection)
+            return Versioned(availability, version: version)
+        }
+    }
+
+    /// The practice's availabilities (with `clinicianID`, that clinician's), inside the caller's transaction.
+    func availabilities(practiceID: PracticeID, clinicianID: UUID?,
+                        connection: PostgresConnection) async throws -> [Identifier<Clinician>: Versioned<ClinicianAvailability>] {
+        let rows = try await connection.query("""
+            SELECT availability::text, version FROM clinician_availability
+            WHERE practice_id = \(practiceID.rawValue) AND (\(clinicianID)::uuid IS NULL OR clinician_id = \(clinicianID))
+            """, logger: logger)
+        var result: [Identifier<Clinician>: Versioned<ClinicianAvailability>] = [:]
+        for try await (text, version) in rows.decode((String, Int).self) {
+            let availability = try Self.decode(ClinicianAvailability.self, text, column: "clinician_availability.availability")
+            result[availability.clinicianID] = Versioned(availability, version: version)
+        }
+        return result
+    }
+
+    // MARK: - Rooms
+
+    public func createRoom(_ room: Room, scope: AccessScope) async throws -> Room {
+        try room.validate()
+        do {
+            try await transaction(.practice(scope.practiceID)) { connection in
+                try await connection.query("""
+                    INSERT INTO room (id, practice_id, name, type, active)
+                    VALUES (\(room.id.rawValue), \(scope.practiceID.rawValue), \(room.name), \(room.type.rawValue), \(room.isActive))
+                    """, logger: logger)
+                try await self.appendAudit(AuditRecord(action: "room.create", resourceType: "room", resourceID: room.id.description),
+                                           scope: scope, connection: connection)
+            }
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            // The unique index decides between two instances creating the same name at once.
+            throw UniquenessConflict(field: "name", message: "is already the name of another room")
+        }
+        return room
+    }
+
+    public func rooms(scope: AccessScope) async throws -> [Room] {
+        try await transaction(.practice(scope.practiceID)) { connection in try await self.rooms(practiceID: scope.practiceID, connection: connection) }
+    }
+
+    func rooms(practiceID: PracticeID, connection: PostgresConnection) async throws -> [Room] {
+        let rows = try await connection.query("SELECT id, name, type, active FROM room WHERE practice_id = \(practiceID.rawValue) ORDER BY name",
+                                              logger: logger)
+        var found: [Room] = []
+        for try await (id, name, type, active) in rows.decode((UUID, String, String, Bool).self) {
+            guard let type = RoomType(rawValue: type) else { throw StoreCorruption(column: "room.type", reason: "not a room type") }
+            found.append(Room(id: Identifier(id), name: name, type: type, isActive: active))
+        }
+        return found
+    }
+
+    // MARK: - Appointment types
+
+    public func createAppointmentType(_ type: AppointmentType, scope: AccessScope) async throws -> AppointmentType {
+        try type.validate()
+        let definition = try Self.json(type)
+        do {
+            try await transaction(.practice(scope.practiceID)) { connection in
+                try await connection.query("""
+                    INSERT INTO appointment_type (id, practice_id, name, definition)
+                    VALUES (\(type.id.rawValue), \(scope.practiceID.rawValue), \(type.name), \(definition)::jsonb)
+                    """, logger: logger)
+                try await self.appendAudit(AuditRecord(action: "appointment_type.create", resourceType: "appointment_type",
+                                                       resourceID: type.id.description), scope: scope, connection: connection)
+            }
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
+        }
+        return type
+    }
+
+    public func appointmentTypes(scope: AccessScope) async throws -> [AppointmentType] {
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await self.appointmentTypes(practiceID: scope.practiceID, onlyID: nil, connection: connection)
+        }
+    }
+
+    func appointmentTypes(practiceID: PracticeID, onlyID: Identifier<AppointmentType>?, connection: PostgresConnection) async throws -> [AppointmentType] {
+        let only = onlyID?.rawValue
+        let rows = try await connection.query("""
+            SELECT definition::text FROM appointment_type
+            WHERE practice_id = \(practiceID.rawValue) AND (\(only)::uuid IS NULL OR id = \(only)) ORDER BY name
+            """, logger: logger)
+        var found: [AppointmentType] = []
+        for try await text in rows.decode(String.self) { found.append(try Self.decode(AppointmentType.self, text, column: "appointment_type.definition")) }
+        return found
+    }
+
+    // MARK: - JSON columns
+
+    static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    /// Decodes a JSON column; a value that does not decode is reported by column, not trapped on.
+    static func decode<Value: Decodable>(_ type: Value.Type, _ text: String, column: String) throws -> Value {
+        do { return try JSONDecoder().decode(type, from: Data(text.utf8)) } catch {
+            throw StoreCorruption(column: column, reason: "not a stored \(Value.self)")
+        }
+    }
+}
