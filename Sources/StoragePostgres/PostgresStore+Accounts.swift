@@ -8,11 +8,8 @@ extension PostgresStore: AccountRepository {
 
     public func createPractice(_ profile: PracticeProfile, administrator: FirstAdministrator,
                                requestID: String? = nil) async throws -> (PracticeProfile, StaffAccount) {
-        try profile.validate()
-        try StaffAccount.validateNew(email: administrator.email, displayName: administrator.displayName)
         let now = clock.now()
-        let account = StaffAccount(id: UserID(), practiceID: profile.id, email: administrator.email.lowercased(),
-                                   displayName: administrator.displayName, role: .administrator, disabled: false, createdAt: now, version: 1)
+        let account = try administrator.account(of: profile, createdAt: now)
         let profileJSON = String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
         let scope = AccessScope.system(profile.id, requestID: requestID)
         do {

@@ -59,3 +59,14 @@ public struct FirstAdministrator: Sendable {
         self.passwordHash = passwordHash
     }
 }
+
+extension FirstAdministrator {
+    /// Checks `profile` and this administrator and returns the account every store creates
+    /// with the practice: the rule is here once, so the stores cannot disagree on it.
+    public func account(of profile: PracticeProfile, createdAt: Date) throws -> StaffAccount {
+        try profile.validate()
+        try StaffAccount.validateNew(email: email, displayName: displayName)
+        return StaffAccount(id: UserID(), practiceID: profile.id, email: email.lowercased(), displayName: displayName,
+                            role: .administrator, disabled: false, createdAt: createdAt, version: 1)
+    }
+}

@@ -40,11 +40,8 @@ extension VetNetStore {
     /// finds practices by name.
     public func createPractice(_ profile: PracticeProfile, administrator: FirstAdministrator,
                                requestID: String? = nil) async throws -> (PracticeProfile, StaffAccount) {
-        try profile.validate()
-        try StaffAccount.validateNew(email: administrator.email, displayName: administrator.displayName)
         let now = clock.now()
-        let account = StaffAccount(id: UserID(), practiceID: profile.id, email: administrator.email.lowercased(),
-                                   displayName: administrator.displayName, role: .administrator, disabled: false, createdAt: now, version: 1)
+        let account = try administrator.account(of: profile, createdAt: now)
         try await write { db in
             if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice WHERE name = ?", arguments: [profile.name]) ?? 0) > 0 {
                 throw UniquenessConflict(field: "name", message: "is already the name of a practice on this installation")
