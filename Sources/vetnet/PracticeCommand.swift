@@ -39,21 +39,15 @@ struct PracticeCommand: AsyncParsableCommand {
                                           address: address, slotGridMinutes: slotGrid, retentionYears: retentionYears)
             let vetStore = try store.openStore()
             defer { try? vetStore.close() }
-            do {
-                let (practice, account) = try await AccountService(store: vetStore).createPractice(
+            let (practice, account) = try await reportingFieldErrors {
+                try await AccountService(store: vetStore).createPractice(
                     profile, administratorEmail: adminEmail, administratorName: adminName, password: password, requestID: "cli-practice-create")
-                print("created practice \(practice.name) (id \(practice.id)), \(practice.timeZone)")
-                for line in practice.openingHours.sorted(by: { ($0.weekday, $0.opensMinute) < ($1.weekday, $1.opensMinute) }) {
-                    print("  open \(Self.weekdays[line.weekday - 1]) \(Self.clock(line.opensMinute))–\(Self.clock(line.closesMinute))")
-                }
-                print("administrator \(account.email) (id \(account.id)); sign in with POST /api/v1/auth/login")
-            } catch let error as SharedKernel.ValidationError {
-                for fieldError in error.errors { printError("\(fieldError.field): \(fieldError.message)") }
-                throw ExitCode(2)
-            } catch let error as UniquenessConflict {
-                printError("\(error.field): \(error.message)")
-                throw ExitCode(2)
             }
+            print("created practice \(practice.name) (id \(practice.id)), \(practice.timeZone)")
+            for line in practice.openingHours.sorted(by: { ($0.weekday, $0.opensMinute) < ($1.weekday, $1.opensMinute) }) {
+                print("  open \(Self.weekdays[line.weekday - 1]) \(Self.clock(line.opensMinute))–\(Self.clock(line.closesMinute))")
+            }
+            print("administrator \(account.email) (id \(account.id)); sign in with POST /api/v1/auth/login")
         }
 
         private func readPassword() throws -> String {
