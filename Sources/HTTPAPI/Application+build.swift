@@ -70,7 +70,7 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
     // Who is asking is settled before any body is read, so an anonymous client cannot make
     // the server buffer one; only the declared upload route takes a document-sized body.
     router.add(middleware: AuthenticationMiddleware(accounts: services.accounts))
-    router.add(middleware: BodyLimitMiddleware(jsonLimit: configuration.maxBodyBytes, documentLimit: VetNetStore.maxDocumentBytes + 1,
+    router.add(middleware: BodyLimitMiddleware(jsonLimit: configuration.maxBodyBytes, documentLimit: maxDocumentBytes + 1,
                                                contract: .bundled))
     router.add(middleware: ContractMiddleware(contract: .bundled, bodyLimit: configuration.maxBodyBytes))
 

@@ -19,10 +19,14 @@ extension PostgresStore: SchedulingRepository {
     /// clinician or room (from the constraint's name) and the time in the way. Deadlocks and
     /// serialization failures are run again a bounded number of times.
     public func bookAppointment(scope: AccessScope, patientID: UUID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
-                                reason: String?, staffNotes: String?, idempotencyKey: IdempotencyKey?,
+                                reason: String?, staffNotes: String?, assessmentID: UUID?, idempotencyKey: IdempotencyKey?,
                                 reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
                                 decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool) {
         let operation = "appointment.book"
+        if assessmentID != nil {
+            // Intake bookings need the triage tables, which this adapter does not hold yet.
+            throw ValidationError(field: "assessmentId", message: "is not a triage assessment of this patient")
+        }
         do {
             return try await retryingTransientFailures {
                 try await transaction(.practice(scope.practiceID)) { connection in

@@ -21,6 +21,10 @@ public final class PostgresStore: Sendable {
     let auditKey: AuditKey
     /// Time source for audit entries and session expiry.
     public let clock: Clock
+    /// Seals note text and document content at rest (the installation's record key).
+    let cipher: RecordCipher
+    /// Where uploads are received, encrypted, before their content goes into the database.
+    let uploadDirectory: URL
     /// Relays `NOTIFY` of committed events to this process's observers.
     public let eventCommits = EventCommitSignal()
     let logger: Logger
@@ -29,10 +33,12 @@ public final class PostgresStore: Sendable {
     static let eventChannel = "vetnet_events"
 
     /// Creates the store for `configuration`; nothing connects until ``run()`` starts.
-    public init(configuration: PostgresDatabaseConfiguration, auditKey: AuditKey, clock: Clock = .system,
-                logger: Logger = Logger(label: "vetnet.postgres")) {
+    public init(configuration: PostgresDatabaseConfiguration, auditKey: AuditKey, cipher: RecordCipher, clock: Clock = .system,
+                uploadDirectory: URL = FileManager.default.temporaryDirectory, logger: Logger = Logger(label: "vetnet.postgres")) {
         self.client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         self.auditKey = auditKey
+        self.cipher = cipher
+        self.uploadDirectory = uploadDirectory
         self.clock = clock
         self.logger = logger
     }

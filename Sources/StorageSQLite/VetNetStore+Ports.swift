@@ -12,13 +12,14 @@ extension VetNetStore: AuditRepository {}
 extension VetNetStore: EventLogRepository {}
 extension VetNetStore: PatientDirectory {}
 
-extension VetNetStore: SchedulingRepository {
-    /// The port's booking: without an intake's assessment (``SchedulingRepository``).
-    public func bookAppointment(scope: AccessScope, patientID: UUID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
-                                reason: String?, staffNotes: String?, idempotencyKey: IdempotencyKey?,
-                                reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
-                                decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool) {
-        try await bookAppointment(scope: scope, patientID: patientID, clinicianID: clinicianID, appointmentTypeID: appointmentTypeID,
-                                  reason: reason, staffNotes: staffNotes, assessmentID: nil, idempotencyKey: idempotencyKey, reads: reads, decide: decide)
-    }
-}
+extension VetNetStore: SchedulingRepository {}
+extension VetNetStore: StaffDirectory {}
+extension VetNetStore: PracticeSettingsRepository {}
+extension VetNetStore: MedicalRecordRepository {}
+extension VetNetStore: DocumentRepository {}
+extension VetNetStore: TriageRepository {}
+extension VetNetStore: ClinicianRoster {}
+extension VetNetStore: AppointmentDetailsRepository {}
+extension VetNetStore: AnalyticsHistorySource {}
+extension VetNetStore: PracticeTransfer {}
+extension VetNetStore: StoreMaintenance {}

@@ -36,6 +36,7 @@ extension BenchCommand {
             logger.logLevel = .warning
             // The figures do not depend on the key; a fresh one keeps the bench from needing a data directory.
             let store = PostgresStore(configuration: configuration, auditKey: AuditKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) }),
+                                      cipher: try RecordCipher(keyBytes: (0..<32).map { _ in UInt8.random(in: 0...255) }),
                                       logger: logger)
             let running = Task { await store.run() }
             defer { running.cancel() }

@@ -104,7 +104,7 @@ struct DocumentSafetyTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let fixture = try await AppFixture.make(documentsDirectory: directory)
         let rex = try await MedicalRecordAPITests.patient(fixture)
-        let image = Self.largePNG(VetNetStore.maxDocumentBytes + 1)
+        let image = Self.largePNG(maxDocumentBytes + 1)
         try await fixture.test { client in
             let token = try await client.login("technician@alpha.example")
             try await client.execute(uri: "/api/v1/patients/\(rex.id)/documents?fileName=big.png", method: .post,

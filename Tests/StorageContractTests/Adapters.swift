@@ -53,6 +53,7 @@ struct StoreUnderTest: Sendable {
 }
 
 let testAuditKey = AuditKey(bytes: Array(repeating: 7, count: 32))
+let testCipher = try! RecordCipher(keyBytes: Array(repeating: 9, count: 32))
 
 /// Runs `body` with a fresh store of `adapter`, closing (and for PostgreSQL dropping) it after.
 func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void) async throws {
@@ -88,7 +89,7 @@ func withRunningStore(_ configuration: PostgresDatabaseConfiguration, clock: Tes
                       _ body: (PostgresStore) async throws -> Void) async throws {
     var logger = Logger(label: "vetnet.contract")
     logger.logLevel = .error
-    let store = PostgresStore(configuration: configuration, auditKey: testAuditKey, clock: clock.clock, logger: logger)
+    let store = PostgresStore(configuration: configuration, auditKey: testAuditKey, cipher: testCipher, clock: clock.clock, logger: logger)
     let running = Task { await store.run() }
     do {
         if migrate { try await PostgresSchema.migrate(store.client, logger: logger) }

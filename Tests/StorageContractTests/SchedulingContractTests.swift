@@ -57,7 +57,7 @@ struct SchedulingFixture: Sendable {
         let now = store.clock.clock.now(), room = type.requiredRoomType == nil ? nil : theatre.id
         return try await (repository ?? store.scheduling).bookAppointment(
             scope: scope, patientID: patientID, clinicianID: clinicianID, appointmentTypeID: type.id, reason: "check-up", staffNotes: nil,
-            idempotencyKey: key,
+            assessmentID: nil, idempotencyKey: key,
             reads: { _, type in
                 BookingReads(clinicianPeriod: TimeRange(start: start.addingTimeInterval(-43_200), end: start.addingTimeInterval(43_200))!,
                              roomWindow: TimeRange(start: start, end: start.addingTimeInterval(Double(type?.defaultDurationMinutes ?? 1) * 60))!)

@@ -28,6 +28,7 @@ enum Bench {
     static let clients = max(1, Int(environment["BENCH_CLIENTS"] ?? "") ?? 32)
     static let perClient = max(1, Int(environment["BENCH_BOOKINGS"] ?? "") ?? 40)
     static let auditKey = AuditKey(bytes: Array(repeating: 7, count: 32))
+    static let cipher = try! RecordCipher(keyBytes: Array(repeating: 9, count: 32))
     static let logger: Logger = {
         var logger = Logger(label: "vetnet.bench")
         logger.logLevel = .error
@@ -109,7 +110,7 @@ func run(_ label: String, repositories: [any SchedulingRepository], setup: Setup
                     do {
                         _ = try await repository.bookAppointment(
                             scope: setup.scope, patientID: setup.patient, clinicianID: clinicianID, appointmentTypeID: setup.type.id,
-                            reason: nil, staffNotes: nil, idempotencyKey: nil,
+                            reason: nil, staffNotes: nil, assessmentID: nil, idempotencyKey: nil,
                             reads: { _, _ in
                                 BookingReads(clinicianPeriod: TimeRange(start: setup.firstSlot, end: setup.firstSlot.addingTimeInterval(86_400))!,
                                              roomWindow: TimeRange(start: start, end: start.addingTimeInterval(20 * 60))!)
@@ -168,7 +169,7 @@ func withPostgres(_ server: PostgresDatabaseConfiguration, instances: Int,
         // Each instance gets its share of the connections, as processes would be sized.
         var share = configuration
         share.maximumConnections = max(1, Bench.clients / instances)
-        let stores = (0..<instances).map { _ in PostgresStore(configuration: share, auditKey: Bench.auditKey, logger: Bench.logger) }
+        let stores = (0..<instances).map { _ in PostgresStore(configuration: share, auditKey: Bench.auditKey, cipher: Bench.cipher, logger: Bench.logger) }
         let tasks = stores.map { store in Task { await store.run() } }
         defer { tasks.forEach { $0.cancel() } }
         try await PostgresSchema.migrate(stores[0].client, logger: Bench.logger)

@@ -80,7 +80,7 @@ public struct AnalyticsService: Sendable {
             if let loaded {
                 async let audited: Void = store.recordAudit(
                     AuditRecord(action: action, resourceType: "practice", resourceID: scope.practiceID.description,
-                                detail: VetNetStore.auditDetail(window) + " " + how), scope: scope)
+                                detail: window.auditDetail + " " + how), scope: scope)
                 let result = try body(loaded)
                 try await audited
                 return result

@@ -54,7 +54,7 @@ public protocol SchedulingRepository: Sendable {
     /// first appointment without deciding again (a key reused for another request or by
     /// another account is a ``DomainError/conflict(_:)``). The patient is referenced by id.
     func bookAppointment(scope: AccessScope, patientID: UUID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
-                         reason: String?, staffNotes: String?, idempotencyKey: IdempotencyKey?,
+                         reason: String?, staffNotes: String?, assessmentID: UUID?, idempotencyKey: IdempotencyKey?,
                          reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
                          decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool)
 

@@ -7,16 +7,6 @@ import SharedKernel
 import Specialists
 import Triage
 
-/// Where a practice's records stand: changes with every write to its appointments or triage
-/// arrivals (`analytics`) and to its configuration (`configuration`), whatever statement makes
-/// the write, so a picture computed from them is reused only while both are unchanged.
-public struct AnalyticsDataVersion: Hashable, Sendable {
-    /// `practice.analytics_version`.
-    public let analytics: Int64
-    /// `practice.config_version`.
-    public let configuration: Int64
-}
-
 extension VetNetStore {
     // MARK: - Versions
 
@@ -55,7 +45,7 @@ extension VetNetStore {
         -> (history: PracticeHistory, version: AnalyticsDataVersion) {
         // The audit entry is written while the snapshot is read (WAL lets the two run side by side).
         async let audited: Void = recordAudit(AuditRecord(action: action, resourceType: "practice", resourceID: scope.practiceID.description,
-                                                          detail: Self.auditDetail(window)), scope: scope)
+                                                          detail: window.auditDetail), scope: scope)
         let (history, version) = try await writer.read { db in
             (try self.practiceHistory(db: db, practiceID: scope.practiceID, window: window, progress: progress),
              try Self.analyticsDataVersion(db: db, practiceID: scope.practiceID))
@@ -64,12 +54,6 @@ extension VetNetStore {
         return (history, version)
     }
 
-    /// What an audit entry says of a read of `window`.
-    public static func auditDetail(_ window: HistoryWindow) -> String {
-        guard let first = window.appointmentRanges.first?.start ?? window.arrivalRanges.first?.start else { return "empty window" }
-        let last = max(window.appointmentRanges.last?.end ?? first, window.arrivalRanges.last?.end ?? first)
-        return "from=\(Timestamp.string(first)) to=\(Timestamp.string(last))"
-    }
 
     func practiceHistory(db: Database, practiceID: PracticeID, window: HistoryWindow,
                          progress: (@Sendable (Int, Int) -> Void)?) throws -> PracticeHistory {

@@ -6,16 +6,6 @@ import Scheduling
 import SharedKernel
 import Triage
 
-/// Counts of what ``VetNetStore/bulkLoadHistory(appointments:arrivals:weights:scope:progress:)`` wrote.
-public struct HistoryLoadSummary: Sendable, Equatable {
-    /// Appointments written.
-    public let appointments: Int
-    /// Triage arrivals written.
-    public let arrivals: Int
-    /// Weighings written.
-    public let weights: Int
-}
-
 extension VetNetStore {
     /// Writes a generated past (appointments with their booking and cancellation times,
     /// triage arrivals with first-seen times, weighings) into the scope's practice in one

@@ -4,42 +4,7 @@ import GRDB
 import PatientRecords
 import SharedKernel
 
-/// A document attached to a patient's record.
-public struct DocumentInfo: Sendable {
-    /// Identifier.
-    public let id: UUID
-    /// The patient.
-    public let patientID: Identifier<Patient>
-    /// Name as uploaded.
-    public let fileName: String
-    /// `application/pdf`, `image/png` or `image/jpeg`.
-    public let contentType: String
-    /// Size in bytes.
-    public let byteCount: Int
-    /// SHA-256 of the content, hex (also the stored file's name).
-    public let sha256: String
-    /// When it was uploaded.
-    public let createdAt: Date
-}
-
-/// What may be uploaded, identified by content and not only by the declared type.
-public enum DocumentKind: String, CaseIterable, Sendable {
-    case pdf = "application/pdf"
-    case png = "image/png"
-    case jpeg = "image/jpeg"
-
-    /// The kind whose signature starts `data`, if any.
-    public static func detect(_ data: Data) -> DocumentKind? {
-        if data.starts(with: [0x25, 0x50, 0x44, 0x46, 0x2D]) { return .pdf }            // %PDF-
-        if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if data.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        return nil
-    }
-}
-
 extension VetNetStore {
-    /// Largest accepted document.
-    public static let maxDocumentBytes = 20 * 1024 * 1024
 
     /// Begins receiving a document for a patient. The file name, the declared type and the
     /// patient are checked first, so a refused upload (another practice's or a made-up patient,
@@ -50,7 +15,7 @@ extension VetNetStore {
         _ = try Self.checkDocumentDescription(fileName: fileName, declaredType: declaredType)
         guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
         try await writer.read { db in try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue) }
-        return try DocumentUpload(directory: directory, keyBytes: cipher.keyBytes, limit: Self.maxDocumentBytes)
+        return try DocumentUpload(directory: directory, keyBytes: cipher.keyBytes, limit: maxDocumentBytes)
     }
 
     /// Records a received document: checks the content against the declared type, publishes
@@ -95,7 +60,7 @@ extension VetNetStore {
     public func addDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, data: Data, scope: AccessScope) async throws -> DocumentInfo {
         let upload = try await beginDocument(patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
         do { try upload.append(data) } catch is DocumentTooLarge {
-            throw ValidationError(field: "body", message: "exceeds \(Self.maxDocumentBytes / 1_048_576) MB")
+            throw ValidationError(field: "body", message: "exceeds \(maxDocumentBytes / 1_048_576) MB")
         }
         return try await addDocument(upload, patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
     }

@@ -3,22 +3,6 @@ import GRDB
 import PatientRecords
 import SharedKernel
 
-/// Reports how far a long import has come: rows done out of the total.
-public typealias ImportProgressHandler = @Sendable (_ done: Int, _ total: Int) -> Void
-
-/// What a CSV import stored.
-public struct PatientImportResult: Sendable {
-    /// Owners created.
-    public let ownersCreated: Int
-    /// Patients created.
-    public let patientsCreated: Int
-    /// The first and last medical record numbers assigned, when any patient was created.
-    public let recordNumbers: (first: String, last: String)?
-    /// Rows the store refused while skipping them, e.g. a microchip already recorded for
-    /// another patient of the practice (the file alone cannot show that).
-    public let refused: [ImportRowIssue]
-}
-
 extension VetNetStore {
     // MARK: - CSV import
 

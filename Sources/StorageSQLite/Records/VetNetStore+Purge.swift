@@ -3,29 +3,6 @@ import GRDB
 import PatientRecords
 import SharedKernel
 
-/// What a retention purge removed.
-public struct PurgeSummary: Hashable, Sendable {
-    /// The retention period it applied.
-    public var retention: RetentionPeriod
-    /// Patients removed.
-    public var patients = 0
-    /// Their appointments, whatever their status.
-    public var appointments = 0
-    /// Of those, appointments still open (booked, checked in, in progress) that had not yet
-    /// started: an archived patient should have none, so each one is counted on its own.
-    public var futureAppointments = 0
-    /// Their triage assessments.
-    public var assessments = 0
-    /// Their documents.
-    public var documents = 0
-
-    /// The counts as `key=value` pairs, for the audit detail.
-    var auditDetail: String {
-        "retentionYears=\(retention.years) patients=\(patients) appointments=\(appointments) futureAppointments=\(futureAppointments) "
-            + "assessments=\(assessments) documents=\(documents)"
-    }
-}
-
 extension VetNetStore {
     /// Tables holding a patient's record, children before parents (foreign keys are enforced).
     /// Clinical notes and addenda refuse deletion unless their patient is archived (a trigger).

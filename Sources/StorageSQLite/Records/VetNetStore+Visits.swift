@@ -4,31 +4,6 @@ import PatientRecords
 import Scheduling
 import SharedKernel
 
-/// A stored visit record with its version and when it was written.
-public struct StoredVisit: Sendable {
-    /// The record (diagnoses added to the problem list now carry their problem's id).
-    public let visit: Visit
-    /// Version (the ETag).
-    public let version: Int
-    /// When it was written.
-    public let createdAt: Date
-}
-
-/// One line of the recall list: a vaccination or a visit's follow-up that is due.
-public struct Recall: Sendable {
-    /// What asks the patient back.
-    public enum Kind: String, Sendable { case vaccination, followUp = "follow_up" }
-
-    public let kind: Kind
-    public let patientID: Identifier<Patient>
-    public let patientName: String?
-    public let dueDate: Date
-    /// The vaccine, or the reason for the follow-up.
-    public let description: String
-    /// The vaccination or visit that asks for it.
-    public let sourceID: String
-}
-
 extension VetNetStore {
     // MARK: - Writing
 

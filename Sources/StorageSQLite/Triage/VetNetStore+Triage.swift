@@ -4,40 +4,6 @@ import GRDB
 import SharedKernel
 import Triage
 
-/// A stored assessment: who assessed which patient when, and the full result.
-public struct StoredAssessment: Sendable {
-    /// Identifier.
-    public let id: Identifier<TriageAssessment>
-    /// The patient.
-    public let patientID: UUID
-    /// The staff member who assessed, `nil` for the system.
-    public let assessorID: String?
-    /// Arrival at the practice.
-    public let arrival: Date
-    /// When the assessment was made.
-    public let assessedAt: Date
-    /// The level.
-    public let level: TriageLevel
-    /// Rules version that produced the result.
-    public let rulesVersion: String
-    /// The result as JSON (the wire format).
-    public let resultJSON: Data
-}
-
-/// A board entry with what the board shows of the patient.
-public struct QueuedPatient: Sendable {
-    /// The queue entry.
-    public let entry: QueueEntry
-    /// Call name.
-    public let name: String
-    /// Medical record number.
-    public let medicalRecordNumber: String
-    /// Species.
-    public let species: String
-    /// Alerts ("bites", …), shown wherever the patient appears.
-    public let alerts: [String]
-}
-
 extension VetNetStore {
     // MARK: - Assessments
 

@@ -90,7 +90,7 @@ public struct PracticeExport: Codable, Hashable, Sendable {
     /// parsed from `…40.002Z` can print as `…40.001Z`, so each write-back would lose a
     /// millisecond. Rounding makes parse-then-format return the stored text, which is what a
     /// lossless export and restore need.
-    static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         let milliseconds = Timestamp.milliseconds(date)
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         let whole = Timestamp.string(Date(timeIntervalSince1970: Double(seconds)))
@@ -193,6 +193,19 @@ public struct ExportedAssessment: Codable, Hashable, Sendable {
     public var caseJSON: String
     /// The result with its reasons (JSON text).
     public var resultJSON: String
+
+    /// Creates the value from its parts.
+    public init(id: String, patientID: String, assessorID: String?, arrivalAt: Date, assessedAt: Date, level: Int, rulesVersion: String, caseJSON: String, resultJSON: String) {
+        self.id = id
+        self.patientID = patientID
+        self.assessorID = assessorID
+        self.arrivalAt = arrivalAt
+        self.assessedAt = assessedAt
+        self.level = level
+        self.rulesVersion = rulesVersion
+        self.caseJSON = caseJSON
+        self.resultJSON = resultJSON
+    }
 }
 
 /// One triaged visit to the emergency service.
@@ -205,6 +218,14 @@ public struct ExportedTriageArrival: Codable, Hashable, Sendable {
     public var level: Int
     /// When a clinician first saw them; absent while they wait or when it is not known.
     public var firstSeenAt: Date?
+
+    /// Creates the value from its parts.
+    public init(patientID: String, arrivalAt: Date, level: Int, firstSeenAt: Date?) {
+        self.patientID = patientID
+        self.arrivalAt = arrivalAt
+        self.level = level
+        self.firstSeenAt = firstSeenAt
+    }
 }
 
 /// A document's metadata; its bytes stay in the store's document directory.
@@ -223,4 +244,15 @@ public struct ExportedDocument: Codable, Hashable, Sendable {
     public var sha256: String
     /// When it was uploaded.
     public var createdAt: Date
+
+    /// Creates the value from its parts.
+    public init(id: String, patientID: String, fileName: String, contentType: String, byteCount: Int, sha256: String, createdAt: Date) {
+        self.id = id
+        self.patientID = patientID
+        self.fileName = fileName
+        self.contentType = contentType
+        self.byteCount = byteCount
+        self.sha256 = sha256
+        self.createdAt = createdAt
+    }
 }

@@ -11,6 +11,11 @@ import Darwin
 public struct DocumentTooLarge: Error, Sendable {
     /// The limit, in bytes.
     public let limit: Int
+
+    /// Creates the value from its parts.
+    public init(limit: Int) {
+        self.limit = limit
+    }
 }
 
 /// A document being received: its bytes are encrypted chunk by chunk into a temporary file
@@ -25,11 +30,11 @@ public struct DocumentTooLarge: Error, Sendable {
 ///
 /// Not thread-safe: one upload belongs to the request receiving it.
 public final class DocumentUpload {
-    static let magic: [UInt8] = Array("VNDOC2".utf8)
-    static let chunkSize = 64 * 1024
+    package static let magic: [UInt8] = Array("VNDOC2".utf8)
+    package static let chunkSize = 64 * 1024
 
     /// The temporary file, renamed to the document's hash when the record commits.
-    let temporaryURL: URL
+    package let temporaryURL: URL
     private let descriptor: Int32
     private let key: SymmetricKey
     private let fileID: [UInt8]
@@ -43,14 +48,14 @@ public final class DocumentUpload {
     private var kept = false
 
     /// What a finished upload holds.
-    struct Summary {
-        let sha256: String
-        let byteCount: Int
+    package struct Summary {
+        package let sha256: String
+        package let byteCount: Int
         /// The kind the content's first bytes show, if any.
-        let detectedKind: DocumentKind?
+        package let detectedKind: DocumentKind?
     }
 
-    init(directory: URL, keyBytes: [UInt8], limit: Int) throws {
+    package init(directory: URL, keyBytes: [UInt8], limit: Int) throws {
         temporaryURL = directory.appendingPathComponent(".upload.\(UUID().uuidString).tmp")
         key = SymmetricKey(data: keyBytes)
         fileID = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
@@ -79,7 +84,7 @@ public final class DocumentUpload {
     }
 
     /// Seals the last chunk and flushes the file to disk.
-    func finish() throws -> Summary {
+    package func finish() throws -> Summary {
         if !finished {
             try seal(pending, last: true)
             pending = []
@@ -90,7 +95,7 @@ public final class DocumentUpload {
     }
 
     /// Marks the temporary file as taken over (renamed), so it is not removed on release.
-    func keep() { kept = true }
+    package func keep() { kept = true }
 
     private func seal(_ chunk: [UInt8], last: Bool) throws {
         hasher.update(data: chunk)
@@ -105,13 +110,13 @@ public final class DocumentUpload {
         try bytes.withUnsafeBytes { try DurableFile.writeAll($0, to: descriptor, path: temporaryURL.path) }
     }
 
-    static func associatedData(fileID: [UInt8], index: UInt64, last: Bool) -> Data {
+    package static func associatedData(fileID: [UInt8], index: UInt64, last: Bool) -> Data {
         Data("document-chunk/\(Hex.encode(fileID))/\(index)/\(last ? 1 : 0)".utf8)
     }
 
     /// The plaintext of a stored document file: the chunked format above, or a whole-file
     /// box sealed under `legacyContext` (files written before uploads were streamed).
-    static func plaintext(of file: Data, cipher: RecordCipher, legacyContext: String) throws -> Data {
+    package static func plaintext(of file: Data, cipher: RecordCipher, legacyContext: String) throws -> Data {
         let bytes = [UInt8](file)
         guard bytes.starts(with: magic), bytes.count >= magic.count + 16 else {
             return try cipher.open(file, context: legacyContext)

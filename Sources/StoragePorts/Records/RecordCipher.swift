@@ -6,7 +6,7 @@ import Foundation
 /// value copied onto another row or practice fails to open.
 public struct RecordCipher: Sendable {
     /// The key (the document format seals chunk by chunk with it).
-    let keyBytes: [UInt8]
+    package let keyBytes: [UInt8]
 
     /// Errors from sealing or opening.
     public enum CipherError: Error, CustomStringConvertible {

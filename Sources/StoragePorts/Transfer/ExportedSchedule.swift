@@ -36,6 +36,12 @@ public struct ExportedClinician: Codable, Hashable, Sendable {
     public var clinician: Clinician
     /// `false` once the clinician has left; their past appointments keep naming them.
     public var active: Bool
+
+    /// Creates the value from its parts.
+    public init(clinician: Clinician, active: Bool) {
+        self.clinician = clinician
+        self.active = active
+    }
 }
 
 /// A clinician's availability as stored, with its version (the `ETag` clients hold).
@@ -44,6 +50,12 @@ public struct ExportedAvailability: Codable, Hashable, Sendable {
     public var availability: ClinicianAvailability
     /// Its version.
     public var version: Int
+
+    /// Creates the value from its parts.
+    public init(availability: ClinicianAvailability, version: Int) {
+        self.availability = availability
+        self.version = version
+    }
 }
 
 /// An appointment with what the domain value does not carry: the reason given when booking,
@@ -64,4 +76,15 @@ public struct ExportedAppointment: Codable, Hashable, Sendable {
     /// When it was cancelled, for a cancelled appointment whose moment is known (absent in
     /// exports made before it was kept).
     public var cancelledAt: Date? = nil
+
+    /// Creates the value from its parts.
+    public init(appointment: Appointment, reason: String?, bookedAt: Date, version: Int, staffNotes: String? = nil, intake: BookingBasis? = nil, cancelledAt: Date? = nil) {
+        self.appointment = appointment
+        self.reason = reason
+        self.bookedAt = bookedAt
+        self.version = version
+        self.staffNotes = staffNotes
+        self.intake = intake
+        self.cancelledAt = cancelledAt
+    }
 }

@@ -1,0 +1,31 @@
+import Foundation
+import SharedKernel
+import Triage
+
+/// Triage assessments and the ER board.
+public protocol TriageRepository: Sendable {
+    /// Stores an assessment and moves the board in one transaction (admits or re-triages the
+    /// patient); with `admitToQueue` false the patient does not join the board. With
+    /// `intakeRanking`, the clinicians an intake ranked are kept with the assessment, so a
+    /// booking made from it records its basis.
+    func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
+                          admitToQueue: Bool, intakeRanking: IntakeRanking?) async throws -> (StoredAssessment, QueueChange?)
+
+    /// A patient's assessments, newest first.
+    func assessments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: Int64?) async throws -> Page<StoredAssessment>
+
+    /// Moves a patient's board entry (waiting, in treatment, discharged, …) by the domain's rules.
+    func moveQueueEntry(scope: AccessScope, patientID: UUID, to status: QueueStatus) async throws -> QueueChange
+
+    /// The board: patients not yet discharged, with what the board shows of them.
+    func activeQueue(scope: AccessScope) async throws -> [QueuedPatient]
+}
+
+extension TriageRepository {
+    /// Records an assessment that admits the patient to the board.
+    public func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult,
+                                 arrival: Date) async throws -> (StoredAssessment, QueueChange?) {
+        try await recordAssessment(scope: scope, patientID: patientID, caseJSON: caseJSON, result: result, arrival: arrival,
+                                   admitToQueue: true, intakeRanking: nil)
+    }
+}
