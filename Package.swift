@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics", "StoragePorts", "StorageSQLite",
+                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics", "StoragePorts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "HTTPAPITests",
             dependencies: [
-                "HTTPAPI", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics",
+                "HTTPAPI", "StoragePorts", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

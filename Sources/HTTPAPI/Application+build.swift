@@ -7,12 +7,12 @@ import OpenAPIRuntime
 import Prometheus
 import ServiceLifecycle
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 /// The running pieces the composition root hands back besides the application itself.
 public struct AppServices: Sendable {
     /// The open store.
-    public let store: VetNetStore
+    public let store: any PracticeStore
     /// Sign-in and accounts.
     public let accounts: AccountService
     /// Fans the practice's event log out to live streams.
@@ -21,7 +21,7 @@ public struct AppServices: Sendable {
     public let analyticsCache: AnalyticsCache
 
     /// Bundles the running pieces.
-    public init(store: VetNetStore, accounts: AccountService, live: LiveEventHub, analyticsCache: AnalyticsCache = AnalyticsCache()) {
+    public init(store: any PracticeStore, accounts: AccountService, live: LiveEventHub, analyticsCache: AnalyticsCache = AnalyticsCache()) {
         self.store = store
         self.accounts = accounts
         self.live = live
@@ -31,8 +31,12 @@ public struct AppServices: Sendable {
 
 /// The composition root: builds the whole server from configuration. No globals, no service
 /// locator; every dependency is created here and passed down by initializer.
+///
+/// `storeServices` are the adapter's own (closing the embedded database, its audit checkpoint):
+/// they start first and stop last, after in-flight requests have drained.
 public func buildApplication(
-    configuration: AppConfiguration, store: VetNetStore, metrics: PrometheusCollectorRegistry? = nil, logger: Logger
+    configuration: AppConfiguration, store: any PracticeStore, storeServices: [any Service] = [],
+    metrics: PrometheusCollectorRegistry? = nil, logger: Logger
 ) async throws -> (some ApplicationProtocol, AppServices) {
     let accounts = AccountService(store: store, policy: SessionPolicy(idleTimeout: configuration.idleTimeout,
                                                                       absoluteTimeout: configuration.absoluteTimeout))
@@ -46,10 +50,9 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "VetNet"),
         logger: logger)
     // Added before the server starts, shut down after it has drained: in-flight requests
-    // finish, then the services stop in reverse order (housekeeping first), then the store closes.
-    app.addServices(StoreLifecycleService(store: store, logger: logger),
-                    LiveEventService(hub: services.live),
-                    AuditCheckpointService(store: store, interval: .seconds(1), logger: logger),
+    // finish, then the services stop in reverse order (housekeeping first), then the store's own.
+    for service in storeServices { app.addServices(service) }
+    app.addServices(LiveEventService(hub: services.live),
                     MetricsUpdateService(store: store, interval: configuration.metricsUpdateInterval, tick: configuration.metricsUpdateTick,
                                          logger: logger),
                     HousekeepingService(store: store, policy: accounts.policy, interval: .seconds(60 * 60), logger: logger,
@@ -85,16 +88,4 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
     // Registration only fails on a malformed document, which the build already rejects.
     try! handler.registerHandlers(on: router, configuration: Configuration(dateTranscoder: FlexibleDateTranscoder()))
     return router
-}
-
-/// Closes the store once the server has stopped accepting and finished in-flight requests.
-struct StoreLifecycleService: Service {
-    let store: VetNetStore
-    let logger: Logger
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        try store.close()
-        logger.info("store closed")
-    }
 }

@@ -1,6 +1,6 @@
 import Logging
 import ServiceLifecycle
-import StorageSQLite
+import StoragePorts
 
 /// Removes rows that no longer serve any purpose, once at start and then every `interval`
 /// (hourly in the server): sessions that have ended (signed out, expired, or idle past the
@@ -9,7 +9,7 @@ import StorageSQLite
 /// sign-in attempts older than a day (the throttle counts the last 15 minutes).
 /// None grants or answers anything any more, and without this the tables grow for ever.
 struct HousekeepingService: Service {
-    let store: VetNetStore
+    let store: any PracticeStore
     let policy: SessionPolicy
     let interval: Duration
     let logger: Logger

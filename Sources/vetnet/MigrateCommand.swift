@@ -16,24 +16,18 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(name: .long, help: "A postgres:// URL to migrate instead of the SQLite store (also VETNET_DATABASE_URL).")
-    var database: String?
-
     func run() async throws {
-        if let url = database ?? ProcessInfo.processInfo.environment["VETNET_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            try await migratePostgres(url)
-            return
+        switch try store.databaseLocation() {
+        case .postgres(let configuration):
+            try await migratePostgres(configuration)
+        case .sqlite(let directory):
+            let vetStore = try StoreOptions(copying: store, dataDirectory: directory.path).openStore()
+            print("store at \(directory.path) is migrated (synchronous=\(try vetStore.synchronousLevel()))")
+            try vetStore.close()
         }
-        let vetStore = try store.openStore()
-        print("store at \(store.dataURL.path) is migrated (synchronous=\(try vetStore.synchronousLevel()))")
-        try vetStore.close()
     }
 
-    private func migratePostgres(_ url: String) async throws {
-        let configuration: PostgresDatabaseConfiguration
-        do { configuration = try PostgresDatabaseConfiguration(url: url) } catch {
-            throw ValidationError("\(error)")
-        }
+    private func migratePostgres(_ configuration: PostgresDatabaseConfiguration) async throws {
         var logger = Logger(label: "vetnet.migrate")
         logger.logLevel = .error
         let applied = try await PostgresSchema.migrate(configuration, logger: logger)

@@ -8,7 +8,8 @@ import Prometheus
 import SharedKernel
 import StorageSQLite
 
-/// `vetnet serve`: runs the HTTP server on the embedded store.
+/// `vetnet serve`: runs the HTTP server on the configured store (the composition root picks
+/// the adapter: the embedded SQLite store, or a PostgreSQL database shared by several instances).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -18,7 +19,9 @@ struct ServeCommand: AsyncParsableCommand {
             otherwise audit.key in the data directory, created 0600 on first run), VETNET_DEMO_PASSWORD (password of the \
             demo accounts; random when unset), VETNET_LOG_LEVEL (trace…critical), VETNET_METRICS_TOKEN (bearer token for remote \
             /metrics scrapers; loopback only when unset), VETNET_AUDIT_CHECKPOINT (signed audit head, best on another volume), \
-            VETNET_EVENT_RETENTION_DAYS (days the change feed keeps events; 30 when unset).
+            VETNET_EVENT_RETENTION_DAYS (days the change feed keeps events; 30 when unset), VETNET_DATABASE_URL \
+            (postgres://… to serve from a PostgreSQL database; every instance on it must have the same VETNET_AUDIT_KEY \
+            and VETNET_RECORD_KEY).
             SIGINT/SIGTERM finish in-flight requests, then close the store.
             """)
 
@@ -58,18 +61,19 @@ struct ServeCommand: AsyncParsableCommand {
                                              auditKeyBase64: ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"], seedDemo: demo, logLevel: level,
                                              metricsToken: ProcessInfo.processInfo.environment["VETNET_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
                                              eventRetentionDays: eventRetentionDays)
-        // Migrations run inside open(), before the server accepts any request.
-        let vetStore = try store.openStore()
-        let (app, services) = try await buildApplication(configuration: configuration, store: vetStore, metrics: registry, logger: logger)
+        // Migrations run as the store opens, before the server accepts any request.
+        let opened = try await store.openPracticeStore(logger: logger)
+        let (app, services) = try await buildApplication(configuration: configuration, store: opened.store, storeServices: opened.services,
+                                                         metrics: registry, logger: logger)
         if demo {
-            if let summary = try await DemoPractice.seedIfEmpty(store: vetStore, accounts: services.accounts,
+            if let summary = try await DemoPractice.seedIfEmpty(store: opened.store, accounts: services.accounts,
                                                                 password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }, now: Date()) {
                 printNow(DemoBanner.text(summary, host: host, port: port))
             } else {
                 printNow("The store already holds a practice; the demo was not seeded again. Sign in with the accounts printed when it was seeded.")
             }
         }
-        logger.info("VetNet ready", metadata: ["address": "http://\(host):\(port)", "data_dir": "\(store.dataURL.path)",
+        logger.info("VetNet ready", metadata: ["address": "http://\(host):\(port)", "store": "\(opened.location)",
                                                "cold_start_ms": "\(Int(Date().timeIntervalSince(started) * 1000))"])
         try await app.runService()
     }

@@ -15,8 +15,20 @@ struct StoreOptions: ParsableArguments {
           help: "Open the store even though the data directory grants group or other users access (env VETNET_ALLOW_SHARED_DATA_DIR=1). The database files are made 0600 regardless.")
     var allowSharedDataDirectoryFlag = false
 
+    @Option(name: .customLong("database"),
+            help: "The store: sqlite:PATH (a data directory) or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…] (env VETNET_DATABASE_URL; default: the SQLite store in --data-dir).")
+    var databaseOption: String?
+
     /// The data directory as a URL.
     var dataURL: URL { URL(fileURLWithPath: dataDirectory) }
+
+    /// These options with another data directory (`--database sqlite:PATH`).
+    init(copying other: StoreOptions, dataDirectory: String) {
+        self = other
+        self.dataDirectory = dataDirectory
+    }
+
+    init() {}
 
     /// The audit checkpoint file: the option, else VETNET_AUDIT_CHECKPOINT when set and not empty.
     var auditCheckpoint: String? {

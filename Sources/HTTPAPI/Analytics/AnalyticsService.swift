@@ -2,7 +2,7 @@ import Analytics
 import Foundation
 import SharedKernel
 import Specialists
-import StorageSQLite
+import StoragePorts
 import Synchronization
 
 /// Practice analytics over the store: reads the stretch of history a question needs (one
@@ -11,14 +11,14 @@ import Synchronization
 /// only loads and hands over. Used by the API and the command line alike.
 public struct AnalyticsService: Sendable {
     /// The store.
-    public let store: VetNetStore
+    public let store: any PracticeStore
     /// The definitions in force.
     public let options: AnalyticsOptions
     /// Indexed histories kept between requests (`nil`: every request reads the store).
     public let cache: AnalyticsCache?
 
     /// Creates the service.
-    public init(store: VetNetStore, options: AnalyticsOptions = .standard, cache: AnalyticsCache? = nil) {
+    public init(store: any PracticeStore, options: AnalyticsOptions = .standard, cache: AnalyticsCache? = nil) {
         self.store = store
         self.options = options
         self.cache = cache

@@ -3,7 +3,7 @@ import PatientRecords
 import Scheduling
 import SharedKernel
 import Specialists
-import StorageSQLite
+import StoragePorts
 
 /// Seeds a realistic, deterministic demo practice into an empty store: opening hours,
 /// clinicians across specialties with their staff accounts, staff of every role, owners and
@@ -23,7 +23,7 @@ public enum DemoPractice {
 
     /// Seeds the demo practice if and only if the store holds no practice yet; returns `nil`
     /// when it did nothing. `password` defaults to a fresh random passphrase.
-    public static func seedIfEmpty(store: VetNetStore, accounts service: AccountService, password: String? = nil, now: Date) async throws -> Summary? {
+    public static func seedIfEmpty(store: any PracticeStore, accounts service: AccountService, password: String? = nil, now: Date) async throws -> Summary? {
         guard try await store.isEmpty() else { return nil }
         let password = password ?? randomPassphrase()
         try PasswordPolicy.validate(password)
@@ -33,21 +33,26 @@ public enum DemoPractice {
             openingHours: (1...5).map { OpeningHours(weekday: $0, opensMinute: 8 * 60, closesMinute: 19 * 60) }
                 + [OpeningHours(weekday: 6, opensMinute: 9 * 60, closesMinute: 13 * 60)],
             phone: "+44 1632 960 123", address: "1 Riverside Walk, Ashford Mill, AM1 2VT, United Kingdom")
-        try await store.createPractice(practice)
         let scope = AccessScope.system(practice.id, requestID: "seed-demo")
         // One hash for every demo account: bcrypt at cost 12 is deliberately slow.
         let hash = await service.hasher.hash(password)
         var accounts: [(String, Role)] = []
 
-        func addUser(_ name: String, _ role: Role) async throws -> StaffAccount {
+        func email(_ name: String) -> String {
             let local = name.lowercased().replacingOccurrences(of: "dr ", with: "").replacingOccurrences(of: " ", with: ".")
-            let account = try await store.createUser(scope: scope, email: "\(local)@\(DemoPracticeData.emailDomain)", displayName: name,
-                                                     role: role, passwordHash: hash)
+            return "\(local)@\(DemoPracticeData.emailDomain)"
+        }
+        func addUser(_ name: String, _ role: Role) async throws -> StaffAccount {
+            let account = try await store.createUser(scope: scope, email: email(name), displayName: name, role: role, passwordHash: hash)
             accounts.append((account.email, role))
             return account
         }
 
-        _ = try await addUser(DemoPracticeData.administrator, .administrator)
+        // The practice and its first administrator are created together, as on a fresh install.
+        let (_, administrator) = try await store.createPractice(
+            practice, administrator: FirstAdministrator(email: email(DemoPracticeData.administrator), displayName: DemoPracticeData.administrator,
+                                                        passwordHash: hash), requestID: "seed-demo")
+        accounts.append((administrator.email, .administrator))
         for (index, (name, credentials, expertise, species, cap, ceiling)) in DemoPracticeData.clinicians.enumerated() {
             let account = try await addUser(name, .veterinarian)
             let clinician = try await store.createClinician(Clinician(
@@ -66,7 +71,7 @@ public enum DemoPractice {
                        clinicians: DemoPracticeData.clinicians.count, owners: owners, patients: patients)
     }
 
-    private static func seedOwnersAndPatients(store: VetNetStore, scope: AccessScope, random: inout SeededGenerator, now: Date) async throws -> (Int, Int) {
+    private static func seedOwnersAndPatients(store: any PracticeStore, scope: AccessScope, random: inout SeededGenerator, now: Date) async throws -> (Int, Int) {
         let speciesMix: [Species] = Array(repeating: .dog, count: 9) + Array(repeating: .cat, count: 7)
             + [.rabbit, .rabbit, .ferret, .bird, .horse, .reptile]
         var patientCount = 0

@@ -4,7 +4,7 @@ import PatientRecords
 import Scheduling
 import SharedKernel
 import Specialists
-import StorageSQLite
+import StoragePorts
 
 /// Adds a generated past to a practice (`vetnet seed --history DAYS`), and a schedule set-up
 /// to a generated practice that has patients but no clinicians (`vetnet seed --scale
@@ -39,7 +39,7 @@ public enum PracticeHistorySeed {
     /// Generates `days` local days of past up to `now` (and `aheadDays` of bookings after it)
     /// for the scope's practice from its own set-up, with generator seed `seed`, and writes it
     /// in one transaction. Reproducible: the same practice, `now` and seed give the same history.
-    public static func seed(store: VetNetStore, scope: AccessScope, days: Int, aheadDays: Int = 14, seed: UInt64, now: Date,
+    public static func seed(store: any PracticeStore, scope: AccessScope, days: Int, aheadDays: Int = 14, seed: UInt64, now: Date,
                             progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Result {
         let practice = try await store.schedulingPractice(scope: scope)
         guard let zone = TimeZone(identifier: practice.timeZone) else { throw ValidationError(field: "timeZone", message: "is not a time zone") }
@@ -83,7 +83,7 @@ public enum PracticeHistorySeed {
     /// created as an administrator would (validated, audited). Everyone works full time:
     /// weekdays 08:00–18:00 with a 45-minute lunch (staggered), every third clinician Saturday morning too. For performance data sets
     /// made with `vetnet seed --scale`, whose practice has patients but no schedule.
-    public static func addSchedule(store: VetNetStore, scope: AccessScope, clinicians count: Int) async throws {
+    public static func addSchedule(store: any PracticeStore, scope: AccessScope, clinicians count: Int) async throws {
         var random = SeededGenerator(seed: 20_261_201)
         var names = Set<String>()
         for index in 0..<count {

@@ -3,7 +3,7 @@ import Foundation
 import OpenAPIRuntime
 import SharedKernel
 import Specialists
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     var analytics: AnalyticsService { AnalyticsService(store: store, cache: analyticsCache) }

@@ -1,6 +1,6 @@
 import Foundation
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     func listAudit(_ input: Operations.ListAudit.Input) async throws -> Operations.ListAudit.Output {

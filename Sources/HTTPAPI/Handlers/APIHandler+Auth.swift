@@ -1,6 +1,6 @@
 import Foundation
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     func login(_ input: Operations.Login.Input) async throws -> Operations.Login.Output {

@@ -3,7 +3,7 @@ import OpenAPIRuntime
 import Scheduling
 import SharedKernel
 import Specialists
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     // MARK: - Clinicians

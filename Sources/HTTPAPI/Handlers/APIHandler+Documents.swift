@@ -2,7 +2,7 @@ import Foundation
 import OpenAPIRuntime
 import PatientRecords
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     func listDocuments(_ input: Operations.ListDocuments.Input) async throws -> Operations.ListDocuments.Output {

@@ -4,7 +4,7 @@ import PatientRecords
 import Scheduling
 import SharedKernel
 import Specialists
-import StorageSQLite
+import StoragePorts
 import Triage
 
 extension APIHandler {

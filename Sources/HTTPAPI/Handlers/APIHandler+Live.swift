@@ -1,7 +1,7 @@
 import Foundation
 import OpenAPIRuntime
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     func streamEvents(_ input: Operations.StreamEvents.Input) async throws -> Operations.StreamEvents.Output {

@@ -1,7 +1,7 @@
 import Foundation
 import PatientRecords
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     func getMedicalRecord(_ input: Operations.GetMedicalRecord.Input) async throws -> Operations.GetMedicalRecord.Output {

@@ -2,7 +2,7 @@ import Foundation
 import Scheduling
 import SharedKernel
 import Specialists
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     func optimizeSchedule(_ input: Operations.OptimizeSchedule.Input) async throws -> Operations.OptimizeSchedule.Output {

@@ -2,7 +2,7 @@ import Foundation
 import OpenAPIRuntime
 import Scheduling
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     // MARK: - Settings

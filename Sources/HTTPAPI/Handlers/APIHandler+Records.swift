@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import PatientRecords
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     // MARK: - Owners

@@ -4,7 +4,7 @@ import OpenAPIRuntime
 import Scheduling
 import SharedKernel
 import Specialists
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     var scheduling: SchedulingService { SchedulingService(store: store) }

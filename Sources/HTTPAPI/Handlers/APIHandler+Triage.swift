@@ -1,7 +1,7 @@
 import Foundation
 import OpenAPIRuntime
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 import Triage
 
 extension APIHandler {

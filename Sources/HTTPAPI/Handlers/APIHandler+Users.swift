@@ -1,6 +1,6 @@
 import Foundation
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 extension APIHandler {
     func listUsers(_ input: Operations.ListUsers.Input) async throws -> Operations.ListUsers.Output {

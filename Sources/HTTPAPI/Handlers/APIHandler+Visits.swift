@@ -2,7 +2,7 @@ import Foundation
 import OpenAPIRuntime
 import PatientRecords
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 import Triage
 
 extension APIHandler {

@@ -1,12 +1,12 @@
 import Foundation
 import OpenAPIRuntime
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 /// Implements the operations generated from `openapi.yaml`. Each operation lives in an
 /// extension named for its resource (`APIHandler+Users.swift`, …).
 struct APIHandler: APIProtocol {
-    let store: VetNetStore
+    let store: any PracticeStore
     let accounts: AccountService
     /// The practice's live stream (ended for a session at sign-out).
     let live: LiveEventHub

@@ -1,6 +1,6 @@
 import Foundation
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 // Conversions between domain values and the generated wire types, in one place.
 

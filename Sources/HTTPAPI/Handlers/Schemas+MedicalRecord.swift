@@ -1,7 +1,7 @@
 import Foundation
 import PatientRecords
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 extension Components.Schemas.MedicalRecord {
     init(_ record: MedicalRecord, version: Int, now: Date) {

@@ -1,7 +1,7 @@
 import Foundation
 import PatientRecords
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 
 // Conversions between the records domain and the generated wire types.
 

@@ -2,7 +2,7 @@ import Foundation
 import Scheduling
 import SharedKernel
 import Specialists
-import StorageSQLite
+import StoragePorts
 
 // Conversions between scheduling values and the generated wire types.
 

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 import Synchronization
 
 /// What a live subscriber receives, in order.

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import SharedKernel
-import StorageSQLite
+import StoragePorts
 import Synchronization
 
 /// Watches every practice's event log and appends `metrics.updated` when changes that move
@@ -21,13 +21,13 @@ final class MetricsUpdateNotifier: Sendable {
         var throttle: MetricsUpdateThrottle
     }
 
-    private let store: VetNetStore
+    private let store: any PracticeStore
     private let interval: Double
     private let practices = Mutex<[PracticeID: Practice]>([:])
     private let primed = Mutex(false)
 
     /// A notifier over `store`'s event log, with `interval` seconds between two events of a practice.
-    init(store: VetNetStore, interval: Double) {
+    init(store: any PracticeStore, interval: Double) {
         self.store = store
         self.interval = interval
     }
@@ -84,7 +84,7 @@ final class MetricsUpdateNotifier: Sendable {
 
 /// Runs the ``MetricsUpdateNotifier`` every `tick` until the server shuts down.
 struct MetricsUpdateService: Service {
-    let store: VetNetStore
+    let store: any PracticeStore
     /// Shortest time between two `metrics.updated` of a practice.
     let interval: Duration
     /// How often the logs are looked at.

@@ -2,7 +2,7 @@ import Foundation
 import Scheduling
 import SharedKernel
 import Specialists
-import StorageSQLite
+import StoragePorts
 
 extension SchedulingService {
     /// The longest wait a match may be asked to respect: one week (the longest VTL wait is 4 h).

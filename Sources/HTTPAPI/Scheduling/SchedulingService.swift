@@ -2,7 +2,7 @@ import Foundation
 import Scheduling
 import SharedKernel
 import Specialists
-import StorageSQLite
+import StoragePorts
 
 /// A booking that cannot be made at the requested time, with the nearest free alternatives.
 struct SlotUnavailable: Error, Sendable {
@@ -18,7 +18,7 @@ struct SlotUnavailable: Error, Sendable {
 /// lifecycle changes, matching, duration prediction. Pure decisions come from the domain
 /// modules; this type loads what they need and persists what they decide.
 struct SchedulingService: Sendable {
-    let store: VetNetStore
+    let store: any PracticeStore
 
     /// What the free-slot finder and the matcher need for a period.
     struct Snapshot: Sendable {

@@ -31,6 +31,12 @@ public protocol AnalyticsHistorySource: Sendable {
 }
 
 extension AnalyticsHistorySource {
+    /// What changed in `window` since `version`, up to 20,000 changed rows.
+    public func practiceHistoryChanges(scope: AccessScope, window: HistoryWindow,
+                                       since version: AnalyticsDataVersion) async throws -> (changes: HistoryChanges, version: AnalyticsDataVersion)? {
+        try await practiceHistoryChanges(scope: scope, window: window, since: version, limit: 20_000)
+    }
+
     /// The practice's history in `window` (audited as `action`).
     public func practiceHistory(scope: AccessScope, window: HistoryWindow, action: String,
                                 progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PracticeHistory {

@@ -70,3 +70,20 @@ public protocol SchedulingRepository: Sendable {
     func appointments(scope: AccessScope, overlapping range: TimeRange, clinicianID: UUID?,
                       orRoomType roomType: RoomType?) async throws -> [Versioned<Appointment>]
 }
+
+extension SchedulingRepository {
+    /// Active clinicians.
+    public func clinicians(scope: AccessScope) async throws -> [Clinician] {
+        try await clinicians(scope: scope, includingRetired: false)
+    }
+
+    /// Appointments overlapping `range`, of every clinician and room.
+    public func appointments(scope: AccessScope, overlapping range: TimeRange, clinicianID: UUID? = nil) async throws -> [Versioned<Appointment>] {
+        try await appointments(scope: scope, overlapping: range, clinicianID: clinicianID, orRoomType: nil)
+    }
+
+    /// Everything scheduling reads for `range`, for every clinician and type.
+    public func schedulingData(scope: AccessScope, range: TimeRange) async throws -> SchedulingData {
+        try await schedulingData(scope: scope, range: range, clinicianID: nil, appointmentTypeID: nil)
+    }
+}

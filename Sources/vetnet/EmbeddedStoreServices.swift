@@ -28,3 +28,15 @@ struct AuditCheckpointService: Service {
         }
     }
 }
+
+/// Closes the store once the server has stopped accepting and finished in-flight requests.
+struct StoreLifecycleService: Service {
+    let store: VetNetStore
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try store.close()
+        logger.info("store closed")
+    }
+}
