@@ -1,4 +1,5 @@
 import ArgumentParser
+import StoragePorts
 import StorageSQLite
 
 /// `vetnet audit verify`: walks the audit hash chain.
@@ -20,8 +21,9 @@ struct AuditCommand: AsyncParsableCommand {
         var allowMissingCheckpoint = false
 
         func run() async throws {
-            let vetStore = try store.openStore()
-            defer { try? vetStore.close() }
+            let opened = try await store.openPracticeStore(logger: commandLogger)
+            defer { opened.close() }
+            let vetStore = opened.store
             let result = try await vetStore.verifyAuditChain()
             print(result.description)
             if !result.isIntact { throw ExitCode(1) }

@@ -3,6 +3,7 @@ import Foundation
 import Scheduling
 import SharedKernel
 import Specialists
+import StoragePorts
 import StorageSQLite
 
 /// `vetnet clinicians …`: the practice's clinicians from the command line (the same store
@@ -53,8 +54,9 @@ struct ClinicianCommand: AsyncParsableCommand {
         @Option(help: "Working hours, e.g. 'mon-fri 09:00-17:00' (repeatable).") var works: [String] = []
 
         func run() async throws {
-            let vetStore = try store.openStore()
-            defer { try? vetStore.close() }
+            let opened = try await store.openPracticeStore(logger: commandLogger)
+            defer { opened.close() }
+            let vetStore = opened.store
             let practiceProfile = try await selectPractice(practice, store: vetStore)
             let scope = AccessScope.system(practiceProfile.id, requestID: "cli-clinicians-add")
             var userID: UserID?
@@ -87,8 +89,9 @@ struct ClinicianCommand: AsyncParsableCommand {
         @Flag(name: .customLong("include-retired"), help: "Also list retired clinicians.") var includeRetired = false
 
         func run() async throws {
-            let vetStore = try store.openStore()
-            defer { try? vetStore.close() }
+            let opened = try await store.openPracticeStore(logger: commandLogger)
+            defer { opened.close() }
+            let vetStore = opened.store
             let profile = try await selectPractice(practice, store: vetStore)
             for clinician in try await vetStore.clinicians(scope: .system(profile.id), includingRetired: includeRetired) {
                 let expertise = clinician.expertise.map { "\($0.specialty.rawValue) \($0.proficiency)/5" }.joined(separator: ", ")
@@ -104,8 +107,9 @@ struct ClinicianCommand: AsyncParsableCommand {
         @OptionGroup var target: ClinicianTarget
 
         func run() async throws {
-            let (vetStore, profile, clinicianID) = try await target.open()
-            defer { try? vetStore.close() }
+            let (opened, profile, clinicianID) = try await target.open()
+            defer { opened.close() }
+            let vetStore = opened.store
             let stored = try await reportingFieldErrors { try await vetStore.clinician(scope: .system(profile.id), id: clinicianID) }
             let clinician = stored.value
             print("\(clinician.displayName) (id \(clinician.id), version \(stored.version))")
@@ -126,8 +130,9 @@ struct ClinicianCommand: AsyncParsableCommand {
         @OptionGroup var profile: ProfileOptions
 
         func run() async throws {
-            let (vetStore, practiceProfile, clinicianID) = try await target.open()
-            defer { try? vetStore.close() }
+            let (opened, practiceProfile, clinicianID) = try await target.open()
+            defer { opened.close() }
+            let vetStore = opened.store
             let scope = AccessScope.system(practiceProfile.id, requestID: "cli-clinicians-update")
             var preferences: CaseloadPreferences?
             if let minutes = profile.maxConsecutiveSurgery {
@@ -151,8 +156,9 @@ struct ClinicianCommand: AsyncParsableCommand {
         @OptionGroup var target: ClinicianTarget
 
         func run() async throws {
-            let (vetStore, profile, clinicianID) = try await target.open()
-            defer { try? vetStore.close() }
+            let (opened, profile, clinicianID) = try await target.open()
+            defer { opened.close() }
+            let vetStore = opened.store
             let retirement = try await reportingFieldErrors {
                 try await vetStore.retireClinician(id: clinicianID, scope: .system(profile.id, requestID: "cli-clinicians-retire"), expectedVersion: nil)
             }
@@ -192,13 +198,13 @@ struct ClinicianTarget: ParsableArguments {
     @Argument(help: "The clinician's id.") var id: String
 
     /// Opens the store (the caller closes it), selects the practice and parses the id.
-    func open() async throws -> (VetNetStore, PracticeProfile, Identifier<Clinician>) {
+    func open() async throws -> (OpenedStore, PracticeProfile, Identifier<Clinician>) {
         guard let clinicianID = Identifier<Clinician>(uuidString: id) else { throw ValidationError("'\(id)' is not a clinician id") }
-        let vetStore = try store.openStore()
+        let opened = try await store.openPracticeStore(logger: commandLogger)
         do {
-            return (vetStore, try await selectPractice(practice, store: vetStore), clinicianID)
+            return (opened, try await selectPractice(practice, store: opened.store), clinicianID)
         } catch {
-            try? vetStore.close()
+            opened.close()
             throw error
         }
     }

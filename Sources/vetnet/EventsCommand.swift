@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 
 /// `vetnet events`: the practice's event log from the command line.
@@ -32,13 +33,14 @@ struct EventsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let vetStore = try store.openStore()
-            defer { try? vetStore.close() }
+            let opened = try await store.openPracticeStore(logger: commandLogger)
+            defer { opened.close() }
+            let vetStore = opened.store
             let profile = try await selectPractice(practice, store: vetStore)
             let scope = AccessScope.system(profile.id, requestID: "cli-events-tail")
             try await vetStore.recordAudit(AuditRecord(action: "events.tail", resourceType: "practice", resourceID: profile.id.description,
                                                        detail: after.map { "after=\($0)" }), scope: scope)
-            _ = try? vetStore.writeAuditCheckpoint()
+            _ = try? opened.embedded?.writeAuditCheckpoint()
             var cursor: Int64
             if let after { cursor = after } else { cursor = try await vetStore.eventHead(practiceID: profile.id) }
             printError("Following \(profile.name) after event \(cursor). Ctrl-C stops.")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoragePorts
 import StorageSQLite
 
 /// `vetnet export`: the whole practice as one JSON document.
@@ -23,8 +24,9 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let vetStore = try store.openStore()
-        defer { try? vetStore.close() }
+        let opened = try await store.openPracticeStore(logger: commandLogger)
+        defer { opened.close() }
+        let vetStore = opened.store
         let profile = try await selectPractice(practice, store: vetStore)
         let export = try await vetStore.exportPractice(scope: .system(profile.id, requestID: "cli-export"))
         let data = try export.jsonData()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PatientRecords
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 
 /// `vetnet import …`: bring owners and patients, or a whole practice, into the store.
@@ -43,8 +44,9 @@ struct ImportCommand: AsyncParsableCommand {
             }
             report(plan.skippedRows)
 
-            let vetStore = try store.openStore()
-            defer { try? vetStore.close() }
+            let opened = try await store.openPracticeStore(logger: commandLogger)
+            defer { opened.close() }
+            let vetStore = opened.store
             let profile = try await selectPractice(practice, store: vetStore)
             let result: PatientImportResult
             do {
@@ -92,8 +94,9 @@ struct ImportCommand: AsyncParsableCommand {
                 printError("\(file): \(error)")
                 throw ExitCode(2)
             }
-            let vetStore = try store.openStore()
-            defer { try? vetStore.close() }
+            let opened = try await store.openPracticeStore(logger: commandLogger)
+            defer { opened.close() }
+            let vetStore = opened.store
             let summary: RestoreSummary
             do {
                 summary = try await vetStore.restorePractice(export, requestID: "cli-import-practice", progress: ProgressBar(unit: "patients").handler)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPAPI
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 
 /// `vetnet practice …`: a practice of one's own, for a fresh install without the demo.
@@ -37,8 +38,9 @@ struct PracticeCommand: AsyncParsableCommand {
             let password = try readPassword()
             let profile = PracticeProfile(id: PracticeID(), name: name, timeZone: timeZone, openingHours: openingHours, phone: phone,
                                           address: address, slotGridMinutes: slotGrid, retentionYears: retentionYears)
-            let vetStore = try store.openStore()
-            defer { try? vetStore.close() }
+            let opened = try await store.openPracticeStore(logger: commandLogger)
+            defer { opened.close() }
+            let vetStore = opened.store
             let (practice, account) = try await reportingFieldErrors {
                 try await AccountService(store: vetStore).createPractice(
                     profile, administratorEmail: adminEmail, administratorName: adminName, password: password, requestID: "cli-practice-create")
@@ -67,8 +69,9 @@ struct PracticeCommand: AsyncParsableCommand {
         @Option(help: "Practice id, or its exact name (default: the store's only practice).") var practice: String?
 
         func run() async throws {
-            let vetStore = try store.openStore()
-            defer { try? vetStore.close() }
+            let opened = try await store.openPracticeStore(logger: commandLogger)
+            defer { opened.close() }
+            let vetStore = opened.store
             let profile = try await selectPractice(practice, store: vetStore)
             print("\(profile.name) (id \(profile.id)), \(profile.timeZone)")
             if let phone = profile.phone { print("  phone    \(phone)") }

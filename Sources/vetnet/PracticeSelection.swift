@@ -1,10 +1,11 @@
 import ArgumentParser
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 
 /// The practice named by `--practice`, or the store's only practice when it is omitted; a
 /// store with several practices must be told which one, so a tool never guesses.
-func selectPractice(_ text: String?, store: VetNetStore) async throws -> PracticeProfile {
+func selectPractice(_ text: String?, store: any PracticeStore) async throws -> PracticeProfile {
     if let text { return try await resolvePractice(text, store: store) }
     let practices = try await store.allPractices()
     switch practices.count {

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HTTPAPI
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 
 /// `vetnet report KIND`: a practice analytics report from the store, as CSV, JSON or a table.
@@ -36,8 +37,9 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let vetStore = try store.openStore()
-        defer { try? vetStore.close() }
+        let opened = try await store.openPracticeStore(logger: commandLogger)
+        defer { opened.close() }
+        let vetStore = opened.store
         let profile = try await selectPractice(practice, store: vetStore)
         let scope = AccessScope.system(profile.id, requestID: "cli-report")
         let service = AnalyticsService(store: vetStore)

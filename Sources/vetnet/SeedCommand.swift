@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPAPI
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 
 /// `vetnet seed --demo` seeds the demo practice into an empty store; `vetnet seed --scale`
@@ -58,10 +59,15 @@ struct SeedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let vetStore = try store.openStore()
-        defer { try? vetStore.close() }
+        let opened = try await store.openPracticeStore(logger: commandLogger)
+        defer { opened.close() }
+        let vetStore = opened.store
         var seeded: PracticeProfile?
-        if scale { seeded = try await seedScale(vetStore) } else if demo { seeded = try await seedDemo(vetStore) }
+        if scale {
+            // The scale data set is for measuring the embedded store's search and import.
+            guard let embedded = opened.embedded else { throw ValidationError("--scale seeds the SQLite store only (--data-dir)") }
+            seeded = try await seedScale(embedded)
+        } else if demo { seeded = try await seedDemo(vetStore) }
         if let history {
             let profile: PracticeProfile
             if let seeded { profile = seeded } else { profile = try await selectPractice(practice, store: vetStore) }
@@ -69,7 +75,7 @@ struct SeedCommand: AsyncParsableCommand {
         }
     }
 
-    private func seedHistory(_ vetStore: VetNetStore, practice profile: PracticeProfile, days: Int) async throws {
+    private func seedHistory(_ vetStore: any PracticeStore, practice profile: PracticeProfile, days: Int) async throws {
         let start = ContinuousClock.now
         let present = now.flatMap(Timestamp.date) ?? Date()
         do {
@@ -87,11 +93,11 @@ struct SeedCommand: AsyncParsableCommand {
     }
 
     @discardableResult
-    private func seedDemo(_ vetStore: VetNetStore) async throws -> PracticeProfile {
+    private func seedDemo(_ vetStore: any PracticeStore) async throws -> PracticeProfile {
         let accounts = AccountService(store: vetStore)
         guard let summary = try await DemoPractice.seedIfEmpty(store: vetStore, accounts: accounts,
                                                                password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }, now: Date()) else {
-            printError("The store at \(store.dataURL.path) already holds a practice; the demo is only seeded into an empty store.")
+            printError("The store already holds a practice; the demo is only seeded into an empty store.")
             throw ExitCode(1)
         }
         print(DemoBanner.text(summary, host: "127.0.0.1", port: 8080))

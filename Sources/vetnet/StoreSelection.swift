@@ -49,8 +49,9 @@ struct OpenedStore: Sendable {
     let location: String
     /// The embedded store, for the commands that only it supports (its audit checkpoint).
     let embedded: VetNetStore?
-    /// Closes the store (after a command; the server closes it through ``services``).
-    let close: @Sendable () async -> Void
+    /// Closes the store after a command (the server closes it through ``services``): the
+    /// embedded store writes its audit checkpoint; PostgreSQL's pool is told to stop.
+    let close: @Sendable () -> Void
 }
 
 extension StoreOptions {
@@ -95,3 +96,10 @@ struct PostgresPoolService: Service {
         logger.info("database connections closed")
     }
 }
+
+/// The logger of a one-shot command: warnings and errors only, on standard error.
+let commandLogger: Logger = {
+    var logger = Logger(label: "vetnet.command")
+    logger.logLevel = .warning
+    return logger
+}()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPAPI
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 
 extension UsersCommand {
@@ -33,8 +34,9 @@ extension UsersCommand {
                 for fieldError in error.errors { printError("\(fieldError.field): \(fieldError.message)") }
                 throw ExitCode(2)
             }
-            let vetStore = try store.openStore()
-            defer { try? vetStore.close() }
+            let opened = try await store.openPracticeStore(logger: commandLogger)
+            defer { opened.close() }
+            let vetStore = opened.store
             let profile = try await selectPractice(practice, store: vetStore)
             let scope = AccessScope.system(profile.id, requestID: "cli-users-set-password")
             guard let account = try await vetStore.user(scope: scope, email: email) else {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPAPI
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 
 /// `vetnet users …`: staff accounts from the command line.
@@ -36,8 +37,9 @@ struct UsersCommand: AsyncParsableCommand {
             } else {
                 throw ValidationError("no password: set VETNET_PASSWORD or pipe it on standard input")
             }
-            let vetStore = try store.openStore()
-            defer { try? vetStore.close() }
+            let opened = try await store.openPracticeStore(logger: commandLogger)
+            defer { opened.close() }
+            let vetStore = opened.store
             let practiceProfile = try await resolvePractice(practice, store: vetStore)
             do {
                 let account = try await AccountService(store: vetStore).createUser(
@@ -58,8 +60,9 @@ struct UsersCommand: AsyncParsableCommand {
         @Option(help: "Practice id, or its exact name.") var practice: String
 
         func run() async throws {
-            let vetStore = try store.openStore()
-            defer { try? vetStore.close() }
+            let opened = try await store.openPracticeStore(logger: commandLogger)
+            defer { opened.close() }
+            let vetStore = opened.store
             let profile = try await resolvePractice(practice, store: vetStore)
             var cursor: String?
             repeat {
@@ -74,7 +77,7 @@ struct UsersCommand: AsyncParsableCommand {
 }
 
 /// Finds a practice by id or exact name.
-func resolvePractice(_ text: String, store: VetNetStore) async throws -> PracticeProfile {
+func resolvePractice(_ text: String, store: any PracticeStore) async throws -> PracticeProfile {
     let practices = try await store.allPractices()
     if let match = practices.first(where: { $0.id.description == text.lowercased() || $0.name == text }) { return match }
     let known = practices.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
