@@ -76,9 +76,10 @@ struct ImportCommand: AsyncParsableCommand {
             abstract: "Restore a practice from a `vetnet export` file into an empty store.",
             discussion: """
                 Restores the practice, staff accounts, owners, patients (keeping their ids and record numbers), every \
-                medical record entry and triage assessment. Notes are encrypted again with this store's key. \
-                Password hashes are not part of an export: every restored account must be given a new password \
-                before it can sign in. Documents are listed in an export but their files are not; copy them separately.
+                medical record entry, triage assessment, the schedule, and the audit trail (carried into this store's \
+                chain). Notes are encrypted again with this store's key. Password hashes are not part of an export: every \
+                restored account must be given a new password before it can sign in. Documents are restored when the \
+                export carries their content (`vetnet export --with-documents`). Works on either store (--database).
                 """,
             aliases: ["export"])
 
@@ -107,10 +108,11 @@ struct ImportCommand: AsyncParsableCommand {
             print("""
                 Restored \(summary.practice.name) (\(summary.practice.id)): \(summary.staff.count) staff account(s), \(summary.owners) owner(s), \
                 \(summary.patients) patient(s), \(summary.recordEntries) record entr\(summary.recordEntries == 1 ? "y" : "ies"), \
-                \(summary.triageAssessments) triage assessment(s), \(summary.clinicians) clinician(s), \(summary.appointments) appointment(s).
+                \(summary.triageAssessments) triage assessment(s), \(summary.clinicians) clinician(s), \(summary.appointments) appointment(s), \
+                \(summary.documents) document(s), \(summary.auditEntries) audit entr\(summary.auditEntries == 1 ? "y" : "ies") carried.
                 """)
             if summary.documentsNotRestored > 0 {
-                print("\(summary.documentsNotRestored) document(s) are listed in the export but their files are not part of it; copy them separately.")
+                print("\(summary.documentsNotRestored) document(s) are listed in the export but their content is not part of it (export with --with-documents).")
             }
             if !summary.staff.isEmpty {
                 print("Every restored account must be given a new password before signing in (password hashes are never exported):")

@@ -202,11 +202,19 @@ struct PracticeExportTests {
         #expect(summary.documentsNotRestored == 1)
         #expect(summary.clinicians == 2 && summary.appointments == 3)
 
+        #expect(summary.auditEntries == first.audit?.count && summary.auditEntries > 10)
         var second = try await target.exportPractice(scope: .system(fixture.a.id))
         second.exportedAt = first.exportedAt
         // Documents are listed, not restored: their bytes are not part of an export.
         #expect(second.documents.isEmpty)
         second.documents = first.documents
+        // The audit trail came along first, entry for entry (linked into the new chain), then
+        // the restore's own entries (an export's own entry follows the snapshot it reads).
+        let carried = Array((second.audit ?? []).prefix(first.audit?.count ?? 0))
+        #expect(carried.map(Self.auditContent) == (first.audit ?? []).map(Self.auditContent))
+        #expect(first.audit?.contains { $0.action == "record.note.add" } == true)
+        #expect(second.audit?.last?.action == "practice.restore")
+        second.audit = first.audit
         #expect(second == first)
 
         // The visit record came along, still linked to its appointment and asking the patient back.
@@ -224,6 +232,46 @@ struct PracticeExportTests {
         let owner = try #require(first.owners.first)
         let next = try await target.createPatient(Patient(name: "New", species: .cat, ownerID: owner.id), scope: .system(fixture.a.id))
         #expect(next.medicalRecordNumber == "P-000003")
+    }
+
+    /// What an audit entry says, apart from its place in a chain (sequence and hashes).
+    static func auditContent(_ entry: AuditEntry) -> [String?] {
+        [entry.id.uuidString, entry.occurredAt, entry.practiceID, entry.actorID, entry.action, entry.resourceType, entry.resourceID,
+         entry.outcome.rawValue, entry.requestID, entry.detail]
+    }
+
+    @Test("an export with documents carries their content; the restore stores them byte for byte, and a doctored file is refused whole")
+    func documentsTravel() async throws {
+        let (fixture, _) = try await Self.populated()
+        let documents = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-docs-\(UUID())")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: documents) }
+        let source = try VetNetStore.inMemory(documentsDirectory: documents)
+        let practice = PracticeProfile(id: PracticeID(), name: "Docs Vets", timeZone: "Europe/London", openingHours: [])
+        let (_, admin) = try await source.createPractice(practice, administrator: FirstAdministrator(email: "a@docs.example", displayName: "A",
+                                                                                                     passwordHash: Self.secretHash), requestID: nil)
+        let scope = AccessScope(practiceID: admin.practiceID, actorID: admin.id, role: admin.role, requestID: "test")
+        let owner = try await source.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope)
+        let rex = try await source.createPatient(Patient(name: "Rex", species: .dog, ownerID: owner.id), scope: scope)
+        let pdf = Data("%PDF-1.4\nlab results \(UUID())\n%%EOF".utf8)
+        let stored = try await source.addDocument(patientID: rex.id, fileName: "labs.pdf", declaredType: "application/pdf", data: pdf, scope: scope)
+
+        let export = try PracticeExport.decode(try await source.exportPractice(scope: scope, documentContent: true).jsonData())
+        #expect(export.documents.first?.content == pdf.base64EncodedString())
+        let (target, directory) = try Self.emptyStoreWithOtherKey()
+        defer { try? target.close(); try? FileManager.default.removeItem(at: directory) }
+
+        var doctored = export
+        doctored.documents[0].content = Data("%PDF-1.4\nsomething else".utf8).base64EncodedString()
+        await #expect(throws: ValidationError.self) { _ = try await target.restorePractice(doctored) }
+        #expect(try await target.isEmpty())
+
+        let summary = try await target.restorePractice(export)
+        #expect(summary.documents == 1 && summary.documentsNotRestored == 0)
+        let (info, content) = try await target.document(id: stored.id, patientID: rex.id, scope: .system(practice.id))
+        #expect(content == pdf && info.fileName == "labs.pdf")
+        #expect(try await target.verifyAuditChain().isIntact)
+        _ = fixture
     }
 
     @Test("restored accounts cannot sign in until a password is set, and a restore never merges into a store with data")

@@ -80,3 +80,18 @@ public struct AuditVerification: Sendable, CustomStringConvertible {
         return "audit chain intact: \(checked) entries verified, head #\(headSequence) \(headHash)\(held)"
     }
 }
+
+extension AuditChain {
+    /// `entry`, recorded by another installation, as the next link of this chain: the same
+    /// id, time, practice, actor, action, resource, outcome, request and detail, at
+    /// `sequence` after `previousHash`, sealed with this chain's `key`. A moved practice's
+    /// history so stays verifiable where it now lives.
+    package static func carried(_ entry: AuditEntry, sequence: Int64, previousHash: String, key: AuditKey) -> AuditEntry {
+        var link = entry
+        link.sequence = sequence
+        link.previousHash = previousHash
+        link.hash = ""
+        link.hash = hash(of: link, key: key)
+        return link
+    }
+}

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PatientRecords
 import SharedKernel
@@ -37,11 +38,15 @@ public struct PracticeExport: Codable, Hashable, Sendable {
     /// The schedule; absent in exports written before it was part of the format, which
     /// restore without one.
     public var schedule: ExportedSchedule?
+    /// The practice's audit trail, oldest first, as the installation it comes from recorded it
+    /// (absent in files written before it was exported). A restore carries every entry into
+    /// the new installation's chain, so who did what and when moves with the records.
+    public var audit: [AuditEntry]?
 
     /// Creates an export document.
     public init(exportedAt: Date, practice: PracticeProfile, staff: [StaffAccount], owners: [Owner], patients: [ExportedPatient],
                 triageAssessments: [ExportedAssessment], triageArrivals: [ExportedTriageArrival]? = nil, documents: [ExportedDocument],
-                schedule: ExportedSchedule?) {
+                schedule: ExportedSchedule?, audit: [AuditEntry]? = nil) {
         self.format = Self.currentFormat
         self.exportedAt = exportedAt
         self.practice = practice
@@ -52,6 +57,7 @@ public struct PracticeExport: Codable, Hashable, Sendable {
         self.triageArrivals = triageArrivals
         self.documents = documents
         self.schedule = schedule
+        self.audit = audit
     }
 
     // MARK: - JSON
@@ -244,9 +250,14 @@ public struct ExportedDocument: Codable, Hashable, Sendable {
     public var sha256: String
     /// When it was uploaded.
     public var createdAt: Date
+    /// The content, base64, when the export was asked to carry documents (`vetnet export
+    /// --with-documents`): a practice moving to another store takes its files along.
+    public var content: String?
 
     /// Creates the value from its parts.
-    public init(id: String, patientID: String, fileName: String, contentType: String, byteCount: Int, sha256: String, createdAt: Date) {
+    public init(id: String, patientID: String, fileName: String, contentType: String, byteCount: Int, sha256: String, createdAt: Date,
+                content: String? = nil) {
+        self.content = content
         self.id = id
         self.patientID = patientID
         self.fileName = fileName
@@ -254,5 +265,38 @@ public struct ExportedDocument: Codable, Hashable, Sendable {
         self.byteCount = byteCount
         self.sha256 = sha256
         self.createdAt = createdAt
+    }
+}
+
+extension ExportedDocument {
+    /// The carried content, checked: base64, the listed size and SHA-256, at most
+    /// ``maxDocumentBytes``, and of the listed kind. `nil` when the export lists the document
+    /// without its content. `index` names the document in errors (`documents[3].content`).
+    public func checkedContent(index: Int) throws -> Data? {
+        guard let content else { return nil }
+        let field = "documents[\(index)].content"
+        guard let data = Data(base64Encoded: content) else { throw ValidationError(field: field, message: "is not base64") }
+        guard data.count == byteCount, data.count <= maxDocumentBytes else {
+            throw ValidationError(field: field, message: "is \(data.count) bytes, not the listed \(byteCount) (at most \(maxDocumentBytes))")
+        }
+        guard Hex.encode(SHA256.hash(data: data)) == sha256.lowercased() else {
+            throw ValidationError(field: field, message: "does not match the listed sha256")
+        }
+        guard DocumentKind.detect(data)?.rawValue == contentType.lowercased() else {
+            throw ValidationError(field: field, message: "is not a \(contentType) file")
+        }
+        return data
+    }
+}
+
+extension PracticeExport {
+    /// The carried audit trail, checked: every entry must be this practice's (an export never
+    /// holds another practice's history).
+    public func checkedAudit() throws -> [AuditEntry] {
+        let practice = practice.id.description
+        if let index = (audit ?? []).firstIndex(where: { $0.practiceID != practice }) {
+            throw ValidationError(field: "audit[\(index)].practiceID", message: "is not the exported practice")
+        }
+        return audit ?? []
     }
 }

@@ -19,11 +19,18 @@ public struct RestoreSummary: Sendable {
     public let clinicians: Int
     /// Appointments restored, in every status.
     public let appointments: Int
+    /// Documents restored with their content.
+    public let documents: Int
     /// Documents listed in the export but not restored: their bytes are not part of it.
     public let documentsNotRestored: Int
+    /// Audit entries carried over from the installation the practice comes from.
+    public let auditEntries: Int
 
     /// Creates the value from its parts.
-    public init(practice: PracticeProfile, staff: [StaffAccount], owners: Int, patients: Int, recordEntries: Int, triageAssessments: Int, clinicians: Int, appointments: Int, documentsNotRestored: Int) {
+    public init(practice: PracticeProfile, staff: [StaffAccount], owners: Int, patients: Int, recordEntries: Int, triageAssessments: Int, clinicians: Int, appointments: Int, documents: Int,
+                documentsNotRestored: Int, auditEntries: Int) {
+        self.documents = documents
+        self.auditEntries = auditEntries
         self.practice = practice
         self.staff = staff
         self.owners = owners

@@ -30,6 +30,21 @@ extension VetNetStore {
         return entry
     }
 
+    /// Appends an entry another installation recorded (a restored practice's history) as the
+    /// next link of this chain, inside the caller's transaction.
+    func appendCarriedAudit(_ entry: AuditEntry, db: Database) throws {
+        let head = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1"))
+        let link = AuditChain.carried(entry, sequence: (head?["seq"] as Int64? ?? 0) + 1, previousHash: head?["hash"] ?? AuditChain.genesis,
+                                      key: auditKey)
+        try db.cachedStatement(sql: """
+            INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type,
+                resource_id, outcome, request_id, detail, prev_hash, hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [link.sequence, UUIDText.lowercase(link.id), link.occurredAt, link.practiceID, link.actorID,
+                        link.action, link.resourceType, link.resourceID, link.outcome.rawValue, link.requestID,
+                        link.detail, link.previousHash, link.hash])
+    }
+
     /// Appends an entry in a transaction of its own (for denials and reads that change nothing).
     public func recordAudit(_ record: AuditRecord, scope: AccessScope?) async throws {
         try await write { db in _ = try self.appendAudit(record, scope: scope, db: db) }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 import Scheduling
@@ -5,18 +6,25 @@ import PatientRecords
 import SharedKernel
 
 extension VetNetStore {
-    /// The scope's whole practice as one ``PracticeExport``, notes decrypted; audited as
+    /// The scope's whole practice as one ``PracticeExport``, notes decrypted, with its audit
+    /// trail and, with `documentContent`, the documents' decrypted content; audited as
     /// `practice.export`.
     ///
     /// The data is read from one snapshot rather than inside a write transaction: an export
     /// of a large practice takes seconds, and holding the writer lock that long would stall
     /// the clinic. The audit entry is appended once the snapshot is read, before the caller
     /// can write the document anywhere, so no export leaves the store unrecorded.
-    public func exportPractice(scope: AccessScope) async throws -> PracticeExport {
+    public func exportPractice(scope: AccessScope, documentContent: Bool) async throws -> PracticeExport {
         let exportedAt = clock.now()
-        let export = try await writer.read { db in try self.practiceExport(db: db, practiceID: scope.practiceID, exportedAt: exportedAt) }
+        var export = try await writer.read { db in try self.practiceExport(db: db, practiceID: scope.practiceID, exportedAt: exportedAt) }
+        if documentContent {
+            for index in export.documents.indices {
+                export.documents[index].content = try sealedDocumentContent(of: export.documents[index]).base64EncodedString()
+            }
+        }
         let counts = "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) documents=\(export.documents.count)"
             + " clinicians=\(export.schedule?.clinicians.count ?? 0) appointments=\(export.schedule?.appointments.count ?? 0)"
+            + " audit=\(export.audit?.count ?? 0)" + (documentContent ? " with_document_content" : "")
         try await recordAudit(AuditRecord(action: "practice.export", resourceType: "practice", resourceID: scope.practiceID.description,
                                           detail: counts), scope: scope)
         return export
@@ -77,8 +85,11 @@ extension VetNetStore {
                              byteCount: row["byte_count"], sha256: row["sha256"],
                              createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
         }
+        let audit = try Row.fetchAll(db, sql: "SELECT * FROM audit_entry WHERE practice_id = ? ORDER BY seq", arguments: practiceArgument)
+            .map(Self.auditEntry(from:))
         return PracticeExport(exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: patients,
-                              triageAssessments: assessments, triageArrivals: arrivals, documents: documents, schedule: try schedule(db: db, practiceID: practiceID))
+                              triageAssessments: assessments, triageArrivals: arrivals, documents: documents, schedule: try schedule(db: db, practiceID: practiceID),
+                              audit: audit)
     }
 
     /// Clinicians (active or not), availability, rooms, appointment types and every appointment.
@@ -129,5 +140,16 @@ extension VetNetStore {
             stamps[row["patient_id"], default: [:]][row["id"]] = stamp
         }
         return stamps
+    }
+
+    /// A listed document's decrypted content, checked against its SHA-256.
+    private func sealedDocumentContent(of document: ExportedDocument) throws -> Data {
+        guard let directory = documentsDirectory,
+              let sealed = FileManager.default.contents(atPath: directory.appendingPathComponent(document.sha256).path) else {
+            throw DomainError.notFound(resource: "document content")
+        }
+        let content = try DocumentUpload.plaintext(of: sealed, cipher: cipher, legacyContext: "document/\(document.sha256)")
+        guard Hex.encode(SHA256.hash(data: content)) == document.sha256 else { throw RecordCipher.CipherError.cannotOpen }
+        return content
     }
 }

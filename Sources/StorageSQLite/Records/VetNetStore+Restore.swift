@@ -29,10 +29,23 @@ extension VetNetStore {
                 throw ValidationError(field: "schedule.appointments", message: "appointment \(stray.appointment.id) belongs to another practice")
             }
         }
+        let carriedAudit = try export.checkedAudit()
+        // Carried documents are checked and their files written first (content-addressed and
+        // encrypted as uploads are); should the restore not commit, the sweep removes them.
+        var carried: [ExportedDocument] = []
+        for (index, document) in export.documents.enumerated() {
+            guard let content = try document.checkedContent(index: index) else { continue }
+            try storeDocumentContent(content, sha256: document.sha256.lowercased())
+            carried.append(document)
+        }
+        let carriedDocuments = carried
         let practiceID = export.practice.id
         let scope = AccessScope.system(practiceID, requestID: requestID)
         return try await write { db in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice") == 0 else { throw RestoreError.storeNotEmpty }
+            // The practice's history comes first in the chain, as it happened; the restore's own
+            // entries follow it.
+            for entry in carriedAudit { try self.appendCarriedAudit(entry, db: db) }
             let stamp = PracticeExport.timestamp(now)
             let practice = export.practice
             try db.execute(sql: """
@@ -89,18 +102,42 @@ extension VetNetStore {
                                             createdAt: PracticeExport.timestamp(visit.occurredAt), db: db)
                 }
             }
+            for document in carriedDocuments {
+                try db.execute(sql: """
+                    INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
+                    """, arguments: [document.id.lowercased(), practiceID.description, document.patientID, document.fileName,
+                                     document.contentType.lowercased(), document.byteCount, document.sha256.lowercased(),
+                                     PracticeExport.timestamp(document.createdAt)])
+            }
             let clinicians = export.schedule?.clinicians.count ?? 0, appointments = export.schedule?.appointments.count ?? 0
+            let notRestored = export.documents.count - carriedDocuments.count
             try self.appendAudit(AuditRecord(action: "practice.restore", resourceType: "practice", resourceID: practiceID.description,
                                              detail: "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
-                                                + "clinicians=\(clinicians) appointments=\(appointments) documents_not_restored=\(export.documents.count)"),
+                                                + "clinicians=\(clinicians) appointments=\(appointments) documents=\(carriedDocuments.count) "
+                                                + "documents_not_restored=\(notRestored) audit_carried=\(carriedAudit.count)"),
                                  scope: scope, db: db)
             return RestoreSummary(practice: export.practice, staff: export.staff, owners: export.owners.count, patients: export.patients.count,
                                   recordEntries: entries, triageAssessments: export.triageAssessments.count, clinicians: clinicians,
-                                  appointments: appointments, documentsNotRestored: export.documents.count)
+                                  appointments: appointments, documents: carriedDocuments.count, documentsNotRestored: notRestored,
+                                  auditEntries: carriedAudit.count)
         }
     }
 
     // MARK: - Rows
+
+    /// Writes a carried document's content as an upload would: encrypted, named by its SHA-256,
+    /// flushed and renamed into place (identical content is stored once).
+    private func storeDocumentContent(_ content: Data, sha256: String) throws {
+        guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
+        let fileURL = directory.appendingPathComponent(sha256)
+        guard !FileManager.default.fileExists(atPath: fileURL.path) else { return }
+        let upload = try DocumentUpload(directory: directory, keyBytes: cipher.keyBytes, limit: maxDocumentBytes)
+        try upload.append(content)
+        _ = try upload.finish()
+        try DurableFile.replace(fileURL, with: upload.temporaryURL)
+        upload.keep()
+    }
 
     /// The schedule's rows. Appointments go through the same overlap triggers as bookings, so
     /// a hand-made file cannot double-book anyone.
