@@ -331,6 +331,17 @@ public enum PostgresSchema {
             CREATE INDEX sign_in_attempt_ticket ON sign_in_attempt (ticket);
             CREATE INDEX sign_in_attempt_time ON sign_in_attempt (at_ms);
             """),
+        ("pg-9 installation key fingerprints", """
+            -- Every instance on the database must hold the installation's keys: an instance
+            -- with another audit key would fork the chain, one with another record key would
+            -- seal notes no other instance can open. One row of keyed fingerprints (never the
+            -- keys) lets an instance with a wrong key refuse to start.
+            CREATE TABLE installation_key (
+                singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                audit_key_check text NOT NULL,
+                record_key_check text NOT NULL
+            );
+            """),
     ]
 
     /// Applies the migrations not yet recorded, each in its own transaction, under an

@@ -83,6 +83,17 @@ extension StoreOptions {
     }
 }
 
+extension StoreOptions {
+    /// Where a PostgreSQL-backed instance receives uploads before their content goes into the
+    /// database: `uploads` in the (private) data directory.
+    func uploadDirectory() throws -> URL {
+        try VetNetStore.prepareDataDirectory(dataURL, allowShared: allowSharedDataDirectory)
+        let directory = dataURL.appendingPathComponent("uploads")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return directory
+    }
+}
+
 /// Keeps the PostgreSQL pool running for the server and closes it after the server has
 /// drained (it is the first service added, so the last stopped).
 struct PostgresPoolService: Service {

@@ -32,6 +32,30 @@ struct PostgresInstancesTests {
         }
     }
 
+    @Test("an instance holding another audit or record key than the database was set up with refuses to start")
+    func instanceKeysMustMatch() async throws {
+        try await withStore(.postgres) { a in
+            let (configuration, storeA) = (try #require(a.postgres).configuration, try #require(a.postgres).store)
+            try await storeA.checkInstallationKeys()      // the first instance records the fingerprints
+            try await storeA.checkInstallationKeys()      // and passes again
+            var logger = Logger(label: "vetnet.contract")
+            logger.logLevel = .error
+            for (audit, cipher, named) in [(AuditKey(bytes: Array(repeating: 8, count: 32)), testCipher, "VETNET_AUDIT_KEY"),
+                                           (testAuditKey, try RecordCipher(keyBytes: Array(repeating: 1, count: 32)), "VETNET_RECORD_KEY")] {
+                let other = PostgresStore(configuration: configuration, auditKey: audit, cipher: cipher, clock: a.clock.clock, logger: logger)
+                let running = Task { await other.run() }
+                defer { running.cancel() }
+                await #expect(throws: InstallationKeyMismatch.self) { try await other.checkInstallationKeys() }
+                do { try await other.checkInstallationKeys() } catch let mismatch as InstallationKeyMismatch {
+                    #expect(mismatch.key == named)
+                    #expect(!mismatch.description.contains(configuration.password ?? "\u{0}"))
+                }
+                running.cancel()
+                await running.value
+            }
+        }
+    }
+
     @Test("an event committed through instance A wakes an observer of instance B within a second (LISTEN/NOTIFY)")
     func eventReachesOtherInstance() async throws {
         try await withStore(.postgres) { a in
