@@ -331,6 +331,188 @@ public enum PostgresSchema {
             CREATE INDEX sign_in_attempt_ticket ON sign_in_attempt (ticket);
             CREATE INDEX sign_in_attempt_time ON sign_in_attempt (at_ms);
             """),
+        ("pg-6 medical records, visits, documents", """
+            -- A patient's record entries, one table per kind as the embedded store keeps them:
+            -- exact decimals as the text entered, record days as dates, times as milliseconds
+            -- (the embedded store's precision). Each refers to its patient with the practice, so
+            -- an entry can never point at another practice's patient; `seq` keeps insertion order
+            -- among entries written at the same moment.
+            CREATE TABLE weight (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                seq bigint GENERATED ALWAYS AS IDENTITY,
+                value text NOT NULL,
+                unit text NOT NULL CHECK (unit IN ('kg', 'g', 'lb')),
+                grams bigint NOT NULL CHECK (grams > 0),
+                measured_at_ms bigint NOT NULL,
+                recorded_by text,
+                created_at_ms bigint NOT NULL,
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX weight_patient ON weight (practice_id, patient_id, measured_at_ms);
+
+            CREATE TABLE problem (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                seq bigint GENERATED ALWAYS AS IDENTITY,
+                name text NOT NULL,
+                status text NOT NULL CHECK (status IN ('active', 'resolved')),
+                onset_date date,
+                resolved_date date,
+                created_at_ms bigint NOT NULL,
+                version integer NOT NULL DEFAULT 1,
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX problem_patient ON problem (practice_id, patient_id);
+
+            CREATE TABLE allergy (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                seq bigint GENERATED ALWAYS AS IDENTITY,
+                substance text NOT NULL,
+                reaction text,
+                severity text NOT NULL CHECK (severity IN ('mild', 'moderate', 'severe', 'life_threatening')),
+                created_at_ms bigint NOT NULL,
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX allergy_patient ON allergy (practice_id, patient_id);
+
+            CREATE TABLE medication (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                seq bigint GENERATED ALWAYS AS IDENTITY,
+                drug text NOT NULL,
+                concentration_mg_per_ml text NOT NULL,
+                dose_mg_per_kg text NOT NULL,
+                route text NOT NULL,
+                frequency text NOT NULL,
+                start_date date NOT NULL,
+                end_date date,
+                prescribed_by text,
+                created_at_ms bigint NOT NULL,
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX medication_patient ON medication (practice_id, patient_id);
+
+            CREATE TABLE vaccination (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                seq bigint GENERATED ALWAYS AS IDENTITY,
+                vaccine text NOT NULL,
+                administered_date date NOT NULL,
+                batch text,
+                next_due_date date,
+                created_at_ms bigint NOT NULL,
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX vaccination_patient ON vaccination (practice_id, patient_id);
+            CREATE INDEX vaccination_due ON vaccination (practice_id, next_due_date) WHERE next_due_date IS NOT NULL;
+
+            -- Notes and addenda hold their text sealed with the record key (AES-GCM, bound to the
+            -- practice and the entry's id, exactly as the embedded store seals it). They are
+            -- append-only: corrections are addenda, and only the purge of an archived patient
+            -- may delete them (a trigger, so no instance and no hand-written statement can).
+            CREATE TABLE clinical_note (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                seq bigint GENERATED ALWAYS AS IDENTITY,
+                author_id uuid NOT NULL,
+                author_name text NOT NULL,
+                created_at_ms bigint NOT NULL,
+                sealed_text bytea NOT NULL,
+                UNIQUE (practice_id, id),
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX clinical_note_patient ON clinical_note (practice_id, patient_id, created_at_ms);
+            CREATE TABLE note_addendum (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                note_id uuid NOT NULL,
+                patient_id uuid NOT NULL,
+                seq bigint GENERATED ALWAYS AS IDENTITY,
+                author_id uuid NOT NULL,
+                author_name text NOT NULL,
+                created_at_ms bigint NOT NULL,
+                sealed_text bytea NOT NULL,
+                FOREIGN KEY (practice_id, note_id) REFERENCES clinical_note (practice_id, id),
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX note_addendum_patient ON note_addendum (practice_id, patient_id, created_at_ms);
+            CREATE INDEX note_addendum_note ON note_addendum (note_id);
+            CREATE FUNCTION clinical_text_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' AND (SELECT status FROM patient WHERE id = OLD.patient_id) = 'archived' THEN
+                    RETURN OLD;
+                END IF;
+                RAISE EXCEPTION '% rows are append-only: a correction is an addendum', TG_TABLE_NAME;
+            END $$;
+            CREATE TRIGGER clinical_note_append_only BEFORE UPDATE OR DELETE ON clinical_note
+                FOR EACH ROW EXECUTE FUNCTION clinical_text_append_only();
+            CREATE TRIGGER note_addendum_append_only BEFORE UPDATE OR DELETE ON note_addendum
+                FOR EACH ROW EXECUTE FUNCTION clinical_text_append_only();
+
+            -- The record of one visit as its domain value (JSON), with the columns the recall
+            -- list and the history read. One visit per appointment, whichever instance records it.
+            CREATE TABLE visit (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                appointment_id uuid UNIQUE REFERENCES appointment(id),
+                clinician_id uuid REFERENCES clinician(id),
+                occurred_at_ms bigint NOT NULL,
+                record jsonb NOT NULL CHECK (jsonb_typeof(record) = 'object'),
+                follow_up_date date,
+                recorded_by text,
+                created_at_ms bigint NOT NULL,
+                version integer NOT NULL DEFAULT 1,
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX visit_patient ON visit (practice_id, patient_id, occurred_at_ms);
+            CREATE INDEX visit_follow_up ON visit (practice_id, follow_up_date) WHERE follow_up_date IS NOT NULL;
+
+            -- Documents: the metadata, and the content in the database itself — every instance
+            -- serves every document, none keeps it on its own disk. The content is the sealed
+            -- upload file (VNDOC2: AES-GCM boxes of 64 KiB bound to a random file id, their
+            -- index and whether they are the last) cut into rows of 1 MiB, written in the
+            -- transaction that records the document. It is ciphertext, so compressing it is
+            -- wasted work: stored out of line as it is.
+            CREATE TABLE document (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                file_name text NOT NULL CHECK (length(file_name) BETWEEN 1 AND 200),
+                content_type text NOT NULL CHECK (content_type IN ('application/pdf', 'image/png', 'image/jpeg')),
+                byte_count integer NOT NULL CHECK (byte_count > 0),
+                sha256 text NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+                uploaded_by text,
+                created_at_ms bigint NOT NULL,
+                UNIQUE (practice_id, id),
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX document_patient ON document (practice_id, patient_id, created_at_ms);
+            CREATE TABLE document_chunk (
+                document_id uuid NOT NULL,
+                practice_id uuid NOT NULL,
+                seq integer NOT NULL CHECK (seq >= 0),
+                bytes bytea NOT NULL,
+                PRIMARY KEY (document_id, seq),
+                FOREIGN KEY (practice_id, document_id) REFERENCES document (practice_id, id) ON DELETE CASCADE
+            );
+            ALTER TABLE document_chunk ALTER COLUMN bytes SET STORAGE EXTERNAL;
+            \(["weight", "problem", "allergy", "medication", "vaccination", "clinical_note", "note_addendum", "visit", "document",
+               "document_chunk"].map { table in """
+                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
+                CREATE POLICY \(table)_tenant ON \(table)
+                    USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
+                """ }.joined(separator: "\n"))
+            """),
         ("pg-9 installation key fingerprints", """
             -- Every instance on the database must hold the installation's keys: an instance
             -- with another audit key would fork the chain, one with another record key would

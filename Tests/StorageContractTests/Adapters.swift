@@ -58,15 +58,19 @@ let testCipher = try! RecordCipher(keyBytes: Array(repeating: 9, count: 32))
 /// Runs `body` with a fresh store of `adapter`, closing (and for PostgreSQL dropping) it after.
 func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void) async throws {
     let clock = TestClock()
+    // Where documents are received (and, for SQLite, kept): one directory per test.
+    let documents = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-contract-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: documents) }
     switch adapter {
     case .sqlite:
-        let store = try VetNetStore.inMemory(auditKey: testAuditKey, clock: clock.clock)
+        let store = try VetNetStore.inMemory(auditKey: testAuditKey, clock: clock.clock, documentsDirectory: documents)
         try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, signInAttempts: store, records: store,
                                       scheduling: store, clock: clock, postgres: nil, sqlite: store))
     case .postgres:
         do {
             try await PostgresTestServer.withDatabase { configuration in
-                try await withRunningStore(configuration, clock: clock, migrate: true) { store in
+                try await withRunningStore(configuration, clock: clock, migrate: true, uploadDirectory: documents) { store in
                     try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, signInAttempts: store,
                                                   records: store, scheduling: store, clock: clock, postgres: (store, configuration), sqlite: nil))
                 }
@@ -86,10 +90,12 @@ struct PostgresFailure: Error, CustomStringConvertible {
 
 /// Runs a PostgreSQL store on `configuration` for the duration of `body`.
 func withRunningStore(_ configuration: PostgresDatabaseConfiguration, clock: TestClock, migrate: Bool,
+                      uploadDirectory: URL = FileManager.default.temporaryDirectory,
                       _ body: (PostgresStore) async throws -> Void) async throws {
     var logger = Logger(label: "vetnet.contract")
     logger.logLevel = .error
-    let store = PostgresStore(configuration: configuration, auditKey: testAuditKey, cipher: testCipher, clock: clock.clock, logger: logger)
+    let store = PostgresStore(configuration: configuration, auditKey: testAuditKey, cipher: testCipher, clock: clock.clock,
+                              uploadDirectory: uploadDirectory, logger: logger)
     let running = Task { await store.run() }
     do {
         if migrate { try await PostgresSchema.migrate(store.client, logger: logger) }

@@ -1,0 +1,173 @@
+import Crypto
+import Foundation
+import PatientRecords
+import PostgresNIO
+import SharedKernel
+import StoragePorts
+
+extension PostgresStore: DocumentRepository {
+    /// Rows of `document_chunk` hold this much of a sealed document each: few rows per
+    /// document (20 MiB at most), and a row well below the protocol's and TOAST's limits.
+    static let documentChunkBytes = 1 << 20
+
+    /// Begins receiving a document. The file name, the declared type and the patient are
+    /// checked first, so a refused upload writes nothing; the upload then seals the bytes into
+    /// a temporary file in ``uploadDirectory`` as they arrive (one 64 KiB chunk in memory).
+    public func beginDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope) async throws -> DocumentUpload {
+        _ = try Self.checkDocumentDescription(fileName: fileName, declaredType: declaredType)
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await self.requireRecordPatient(patientID.rawValue, practiceID: scope.practiceID, connection: connection)
+        }
+        try FileManager.default.createDirectory(at: uploadDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return try DocumentUpload(directory: uploadDirectory, keyBytes: cipher.keyBytes, limit: maxDocumentBytes)
+    }
+
+    /// Records a received document: checks the content against the declared type, then in one
+    /// transaction writes the document's row, its sealed content (the upload file as it is,
+    /// read back in rows of ``documentChunkBytes``), its audit entry and its event. Every
+    /// instance sharing the database can serve it from then on; nothing of it stays on this
+    /// machine (the temporary file goes with the upload).
+    public func addDocument(_ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
+                            scope: AccessScope) async throws -> DocumentInfo {
+        let (name, declared) = try Self.checkDocumentDescription(fileName: fileName, declaredType: declaredType)
+        let received = try upload.finish()
+        var errors = FieldErrorCollector()
+        if received.byteCount == 0 { errors.add("body", "is empty") }
+        if received.byteCount > 0, received.detectedKind != declared { errors.add("Content-Type", "does not match the file's content") }
+        try errors.throwIfAny()
+        let info = DocumentInfo(id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue, byteCount: received.byteCount,
+                                sha256: received.sha256, createdAt: clock.now())
+        let documentID = UUIDText.lowercase(info.id)
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await self.requireRecordPatient(patientID.rawValue, practiceID: scope.practiceID, connection: connection)
+            try await connection.query("""
+                INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at_ms)
+                VALUES (\(info.id), \(scope.practiceID.rawValue), \(patientID.rawValue), \(info.fileName), \(info.contentType),
+                        \(Int32(info.byteCount)), \(info.sha256), \(scope.actorID?.description), \(Timestamp.milliseconds(info.createdAt)))
+                """, logger: self.logger)
+            let file = try FileHandle(forReadingFrom: upload.temporaryURL)
+            defer { try? file.close() }
+            var index: Int32 = 0
+            while let chunk = try file.read(upToCount: Self.documentChunkBytes), !chunk.isEmpty {
+                try await connection.query("""
+                    INSERT INTO document_chunk (document_id, practice_id, seq, bytes)
+                    VALUES (\(info.id), \(scope.practiceID.rawValue), \(index), \(chunk))
+                    """, logger: self.logger)
+                index += 1
+            }
+            try await self.appendAudit(AuditRecord(action: "record.document.upload", resourceType: "document", resourceID: documentID,
+                                                   detail: "patient=\(patientID)"), scope: scope, connection: connection)
+            try await self.appendEvent(.recordEntryAdded(patientID: patientID, entryType: "document", entryID: documentID,
+                                                         practiceID: scope.practiceID, occurredAt: info.createdAt), scope: scope, connection: connection)
+        }
+        return info
+    }
+
+    /// Stores a document held in memory (imports, tests): the same checks and format as a
+    /// streamed upload.
+    public func addDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, data: Data, scope: AccessScope) async throws -> DocumentInfo {
+        let upload = try await beginDocument(patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
+        do { try upload.append(data) } catch is DocumentTooLarge {
+            throw ValidationError(field: "body", message: "exceeds \(maxDocumentBytes / 1_048_576) MB")
+        }
+        return try await addDocument(upload, patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
+    }
+
+    /// The trimmed file name and the declared kind, or the errors naming what is wrong (the
+    /// embedded store's rules).
+    static func checkDocumentDescription(fileName: String, declaredType: String) throws -> (String, DocumentKind) {
+        var errors = FieldErrorCollector()
+        let name = fileName.trimmingCharacters(in: .whitespaces)
+        if name.isEmpty || name.count > 200 || name.contains("/") { errors.add("fileName", "must be 1 to 200 characters without '/'") }
+        let declared = DocumentKind(rawValue: declaredType.lowercased())
+        if declared == nil { errors.add("Content-Type", "must be one of \(DocumentKind.allCases.map(\.rawValue).joined(separator: ", "))") }
+        try errors.throwIfAny()
+        guard let declared else { throw ValidationError(field: "Content-Type", message: "unsupported") }
+        return (name, declared)
+    }
+
+    /// A patient's documents, newest first (audited).
+    public func documents(patientID: Identifier<Patient>, scope: AccessScope) async throws -> [DocumentInfo] {
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await self.requireRecordPatient(patientID.rawValue, practiceID: scope.practiceID, connection: connection)
+            var documents: [DocumentInfo] = []
+            for try await row in try await connection.query("""
+                SELECT \(unescaped: Self.documentColumns) FROM document
+                WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID.rawValue) ORDER BY created_at_ms DESC, id DESC
+                """, logger: self.logger) {
+                documents.append(try Self.document(from: row))
+            }
+            try await self.appendAudit(AuditRecord(action: "record.document.list", resourceType: "patient", resourceID: patientID.description),
+                                       scope: scope, connection: connection)
+            return documents
+        }
+    }
+
+    /// A document's metadata and content (audited download). The rows are put back together
+    /// in order and opened with the record key: a changed, missing, reordered or foreign chunk
+    /// fails to open, and content whose SHA-256 is not the recorded one is refused.
+    public func document(id: UUID, patientID: Identifier<Patient>, scope: AccessScope) async throws -> (DocumentInfo, Data) {
+        let (info, sealed, inOrder) = try await transaction(.practice(scope.practiceID)) { connection -> (DocumentInfo, Data, Bool) in
+            var found: DocumentInfo?
+            for try await row in try await connection.query("""
+                SELECT \(unescaped: Self.documentColumns) FROM document
+                WHERE id = \(id) AND patient_id = \(patientID.rawValue) AND practice_id = \(scope.practiceID.rawValue)
+                """, logger: self.logger) {
+                found = try Self.document(from: row)
+            }
+            guard let info = found else { throw DomainError.notFound(resource: "document") }
+            var sealed = Data()
+            var expected: Int32 = 0, inOrder = true
+            for try await (index, bytes) in try await connection.query("""
+                SELECT seq, bytes FROM document_chunk WHERE document_id = \(id) AND practice_id = \(scope.practiceID.rawValue) ORDER BY seq
+                """, logger: self.logger).decode((Int32, Data).self) {
+                // Read to the end whatever is found: the connection serves the audit append next.
+                if index != expected { inOrder = false }
+                sealed.append(bytes)
+                expected += 1
+            }
+            // Audited last: the append locks the installation's audit head until commit, and
+            // other writers should not wait while megabytes are read.
+            try await self.appendAudit(AuditRecord(action: "record.document.download", resourceType: "document", resourceID: UUIDText.lowercase(id)),
+                                       scope: scope, connection: connection)
+            return (info, sealed, inOrder)
+        }
+        guard inOrder else { throw RecordCipher.CipherError.cannotOpen }
+        guard !sealed.isEmpty else { throw DomainError.notFound(resource: "document content") }
+        let content = try DocumentUpload.plaintext(of: sealed, cipher: cipher, legacyContext: "document/\(info.sha256)")
+        guard Hex.encode(SHA256.hash(data: content)) == info.sha256 else { throw RecordCipher.CipherError.cannotOpen }
+        return (info, content)
+    }
+
+    /// Removes uploads left in ``uploadDirectory`` by requests cut off mid-way (`.upload.*.tmp`
+    /// files older than an hour: a younger one may belong to an upload in progress). Content
+    /// in the database always has its document row (it is written in the same transaction and
+    /// deleted with it), so nothing there is ever left over. Returns how many files went.
+    @discardableResult
+    public func sweepOrphanDocuments() async throws -> Int {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: uploadDirectory.path) else { return 0 }
+        let cutoff = clock.now().addingTimeInterval(-3600)
+        var removed = 0
+        for name in names where name.hasPrefix(".upload.") && name.hasSuffix(".tmp") {
+            let url = uploadDirectory.appendingPathComponent(name)
+            guard let modified = try? manager.attributesOfItem(atPath: url.path)[.modificationDate] as? Date, modified < cutoff else { continue }
+            do {
+                try manager.removeItem(at: url)
+                removed += 1
+            } catch where !manager.fileExists(atPath: url.path) {
+                continue  // another instance sharing the directory swept it first
+            }
+        }
+        return removed
+    }
+
+    /// The columns ``document(from:)`` reads, in its order.
+    static let documentColumns = "id, patient_id, file_name, content_type, byte_count, sha256, created_at_ms"
+
+    static func document(from row: PostgresRow) throws -> DocumentInfo {
+        let (id, patientID, fileName, contentType, byteCount, sha256, createdMs) = try row.decode((UUID, UUID, String, String, Int32, String, Int64).self)
+        return DocumentInfo(id: id, patientID: Identifier(patientID), fileName: fileName, contentType: contentType, byteCount: Int(byteCount),
+                            sha256: sha256, createdAt: Timestamp.date(milliseconds: createdMs))
+    }
+}

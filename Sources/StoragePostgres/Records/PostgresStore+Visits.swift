@@ -1,0 +1,210 @@
+import Foundation
+import PatientRecords
+import PostgresNIO
+import Scheduling
+import SharedKernel
+import StoragePorts
+
+extension PostgresStore {
+    // MARK: - Writing
+
+    /// Adds a visit record in one audited transaction, as the embedded store does: checks it
+    /// against the patient (birth date, problem list) and the appointment it records (this
+    /// patient's, one the patient came to, not yet recorded), adds the diagnoses marked for it
+    /// to the problem list, and stores it. `otherErrors` are reported with the record's own and
+    /// nothing is written while there are any. One visit per appointment holds across
+    /// instances: the second of two racing records meets the unique index and is refused.
+    public func addVisit(_ visit: Visit, otherErrors: [FieldError], scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> StoredVisit {
+        let practiceID = scope.practiceID
+        do {
+            return try await retryingTransientFailures {
+                try await transaction(.practice(practiceID)) { connection in
+                    let now = self.clock.now()
+                    let (id, _) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey, operation: "record.visit.add",
+                                                            resourceID: visit.id.description) {
+                        try await self.insertVisit(visit, otherErrors: otherErrors, scope: scope, now: now, connection: connection)
+                    }
+                    guard let visitID = UUID(uuidString: id), let stored = try await self.storedVisit(practiceID: practiceID, id: visitID,
+                                                                                                     connection: connection) else {
+                        throw DomainError.notFound(resource: "visit")
+                    }
+                    return stored
+                }
+            }
+        } catch let error as PSQLError where error.sqlState == "23505" && error.serverInfo?[.constraintName] == "visit_appointment_id_key" {
+            throw Self.appointmentRecorded
+        }
+    }
+
+    static let appointmentRecorded = UniquenessConflict(field: "appointmentId", message: "already has a visit record")
+
+    private func insertVisit(_ visit: Visit, otherErrors: [FieldError], scope: AccessScope, now: Date, connection: PostgresConnection) async throws {
+        let practiceID = scope.practiceID
+        guard let patient = try await patient(connection: connection, practiceID: practiceID, id: visit.patientID.rawValue)?.value else {
+            throw DomainError.notFound(resource: "patient")
+        }
+        var problems = Set<Identifier<Problem>>()
+        for try await id in try await connection.query("""
+            SELECT id FROM problem WHERE practice_id = \(practiceID.rawValue) AND patient_id = \(patient.id.rawValue)
+            """, logger: logger).decode(UUID.self) { problems.insert(Identifier(id)) }
+        var errors = FieldErrorCollector()
+        otherErrors.forEach { errors.add($0.field, $0.message) }
+        visit.collect(into: &errors, now: now, birthDate: patient.birthDate, problems: problems)
+        var record = visit
+        if let appointmentID = visit.appointmentID {
+            if let appointment = try await appointment(practiceID: practiceID, id: appointmentID, connection: connection)?.value,
+               appointment.patientID == patient.id.rawValue {
+                if !appointment.status.admitsVisitRecord {
+                    errors.add("appointmentId", "is \(appointment.status.rawValue.replacingOccurrences(of: "_", with: " ")); a visit is recorded for an appointment the patient came to")
+                }
+                record.clinicianID = record.clinicianID ?? appointment.clinicianID
+            } else {
+                errors.add("appointmentId", "is not an appointment of this patient")
+            }
+        }
+        if let clinicianID = record.clinicianID {
+            var known = false
+            for try await _ in try await connection.query("""
+                SELECT 1 FROM clinician WHERE id = \(clinicianID) AND practice_id = \(practiceID.rawValue)
+                """, logger: logger) { known = true }
+            if !known { errors.add("clinicianId", "is not a clinician of this practice") }
+        }
+        try errors.throwIfAny()
+        // Diagnoses marked for the problem list become active problems from the visit's day.
+        let nowMs = Timestamp.milliseconds(now)
+        for (index, diagnosis) in record.diagnoses.enumerated() where diagnosis.addToProblemList {
+            let problem = Problem(patientID: patient.id, name: diagnosis.name, status: .active,
+                                  onsetDate: RecordCalendar.date(fromISODay: RecordCalendar.isoDay(record.occurredAt)))
+            try problem.validate(now: now, birthDate: patient.birthDate)
+            try await insertProblem(problem, practiceID: practiceID, createdAtMs: nowMs, connection: connection)
+            record.diagnoses[index].problemID = problem.id
+            try await appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "problem", entryID: problem.id.description,
+                                                    practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
+        }
+        if let appointmentID = record.appointmentID {
+            var recorded = false
+            for try await _ in try await connection.query("SELECT 1 FROM visit WHERE appointment_id = \(appointmentID)", logger: logger) {
+                recorded = true
+            }
+            if recorded { throw Self.appointmentRecorded }
+        }
+        let json = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+        try await connection.query("""
+            INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at_ms, record, follow_up_date, recorded_by,
+                               created_at_ms)
+            VALUES (\(record.id.rawValue), \(practiceID.rawValue), \(record.patientID.rawValue), \(record.appointmentID), \(record.clinicianID),
+                    \(Timestamp.milliseconds(record.occurredAt)), \(json)::jsonb, \(record.recall.map { RecordCalendar.isoDay($0.dueDate) })::date,
+                    \(scope.actorID?.description), \(nowMs))
+            """, logger: logger)
+        let added = record.diagnoses.filter(\.addToProblemList).count
+        try await appendAudit(AuditRecord(action: "record.visit.add", resourceType: "patient", resourceID: patient.id.description,
+                                          detail: "visit=\(record.id)" + (record.appointmentID.map { " appointment=\(UUIDText.lowercase($0))" } ?? "")
+                                              + (record.recall.map { " follow_up=\(RecordCalendar.isoDay($0.dueDate))" } ?? "")
+                                              + (added > 0 ? " problems_added=\(added)" : "")),
+                              scope: scope, connection: connection)
+        try await appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "visit", entryID: record.id.description,
+                                                practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
+    }
+
+    // MARK: - Reading
+
+    /// A patient's visit records, newest first (audited read of the record).
+    public func visits(scope: AccessScope, patientID: Identifier<Patient>) async throws -> [StoredVisit] {
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await self.requireRecordPatient(patientID.rawValue, practiceID: scope.practiceID, connection: connection)
+            var visits: [StoredVisit] = []
+            for try await row in try await connection.query("""
+                SELECT \(unescaped: Self.visitColumns) FROM visit WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID.rawValue)
+                ORDER BY occurred_at_ms DESC, id DESC
+                """, logger: self.logger) {
+                visits.append(try Self.storedVisit(from: row))
+            }
+            try await self.appendAudit(AuditRecord(action: "record.visits.read", resourceType: "patient", resourceID: patientID.description,
+                                                   detail: "results=\(visits.count)"), scope: scope, connection: connection)
+            return visits
+        }
+    }
+
+    /// One visit record of a patient (audited read); another patient's or practice's is not found.
+    public func visit(scope: AccessScope, patientID: Identifier<Patient>, id: Identifier<Visit>) async throws -> StoredVisit {
+        try await transaction(.practice(scope.practiceID)) { connection in
+            guard let stored = try await self.storedVisit(practiceID: scope.practiceID, id: id.rawValue, connection: connection),
+                  stored.visit.patientID == patientID else {
+                throw DomainError.notFound(resource: "visit")
+            }
+            try await self.appendAudit(AuditRecord(action: "record.visit.read", resourceType: "patient", resourceID: patientID.description,
+                                                   detail: "visit=\(id)"), scope: scope, connection: connection)
+            return stored
+        }
+    }
+
+    /// The recall list: vaccinations and visit follow-ups of active patients due within `days`
+    /// of `asOf` or overdue, practice-wide, soonest first. Audited as the embedded store
+    /// audits it (the vaccinations read, then the recalls), in one transaction.
+    public func recalls(scope: AccessScope, asOf: Date, withinDays days: Int) async throws -> (dueSoon: [Recall], overdue: [Recall]) {
+        try await transaction(.practice(scope.practiceID)) { connection in
+            let (vaccinations, names) = try await self.vaccinationReminders(scope: scope, asOf: asOf, withinDays: days, connection: connection)
+            let horizon = RecordCalendar.isoDay(asOf.addingTimeInterval(Double(days) * 86_400))
+            var patientNames = names
+            var patientIDs: [UUID] = []
+            for try await (id, name) in try await connection.query("""
+                SELECT DISTINCT v.patient_id, p.name FROM visit v JOIN patient p ON p.id = v.patient_id AND p.practice_id = v.practice_id
+                WHERE v.practice_id = \(scope.practiceID.rawValue) AND p.status = 'active' AND v.follow_up_date IS NOT NULL
+                  AND v.follow_up_date <= \(horizon)::date
+                """, logger: self.logger).decode((UUID, String).self) {
+                patientNames[Identifier(id)] = name
+                patientIDs.append(id)
+            }
+            // A later visit answers a follow-up, so every visit of the patients concerned counts.
+            var visits: [Visit] = []
+            if !patientIDs.isEmpty {
+                for try await row in try await connection.query("""
+                    SELECT \(unescaped: Self.visitColumns) FROM visit
+                    WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = ANY(\(patientIDs)::uuid[])
+                    """, logger: self.logger) {
+                    visits.append(try Self.storedVisit(from: row).visit)
+                }
+            }
+            let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
+            try await self.appendAudit(AuditRecord(action: "record.recalls.read", resourceType: "patient",
+                                                   detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
+                                       scope: scope, connection: connection)
+            func vaccinationRecall(_ vaccination: Vaccination) -> Recall? {
+                guard let due = vaccination.nextDueDate else { return nil }
+                return Recall(kind: .vaccination, patientID: vaccination.patientID, patientName: patientNames[vaccination.patientID], dueDate: due,
+                              description: vaccination.vaccine, sourceID: vaccination.id.description)
+            }
+            func followUpRecall(_ recall: FollowUpRecall) -> Recall {
+                Recall(kind: .followUp, patientID: recall.patientID, patientName: patientNames[recall.patientID], dueDate: recall.dueDate,
+                       description: recall.reason, sourceID: recall.visitID.description)
+            }
+            let order = { (lhs: Recall, rhs: Recall) in lhs.dueDate != rhs.dueDate ? lhs.dueDate < rhs.dueDate : lhs.sourceID < rhs.sourceID }
+            return ((vaccinations.dueSoon.compactMap(vaccinationRecall) + followUps.dueSoon.map(followUpRecall)).sorted(by: order),
+                    (vaccinations.overdue.compactMap(vaccinationRecall) + followUps.overdue.map(followUpRecall)).sorted(by: order))
+        }
+    }
+
+    // MARK: - Rows
+
+    /// The columns ``storedVisit(from:)`` reads, in its order.
+    static let visitColumns = "record::text, version, created_at_ms"
+
+    func storedVisit(practiceID: PracticeID, id: UUID, connection: PostgresConnection) async throws -> StoredVisit? {
+        for try await row in try await connection.query("""
+            SELECT \(unescaped: Self.visitColumns) FROM visit WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
+            """, logger: logger) {
+            return try Self.storedVisit(from: row)
+        }
+        return nil
+    }
+
+    /// The record in the row; one that cannot be read fails the request rather than being
+    /// left out of the patient's history unnoticed.
+    static func storedVisit(from row: PostgresRow) throws -> StoredVisit {
+        let (json, version, createdMs) = try row.decode((String, Int32, Int64).self)
+        guard let visit = try? JSONDecoder().decode(Visit.self, from: Data(json.utf8)) else {
+            throw StoreCorruption(column: "visit.record", reason: "not a visit record")
+        }
+        return StoredVisit(visit: visit, version: Int(version), createdAt: Timestamp.date(milliseconds: createdMs))
+    }
+}
