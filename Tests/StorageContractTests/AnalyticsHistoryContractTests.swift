@@ -167,27 +167,41 @@ struct AnalyticsHistoryContractTests {
             let unchanged = try await store.analytics.practiceHistoryChanges(scope: scope, window: window, since: version, limit: 1000)
             #expect(unchanged.map { $0.changes.isEmpty && $0.version == version } ?? true)
 
-            // A booking, then a cancellation: each either told or not, and when told, exact.
+            // A booking, its cancellation, and a corrected species of the patient: each told, and
+            // the indexed history brought up to date with it has a fresh read's figures.
             let booked = try await fixture.book(fixture.consult, at: fixture.morning).0
             let cancel = try booked.value.decide(.cancel(reason: "owner called"), at: store.clock.clock.now())
-            for step in 0..<2 {
+            for step in 0..<3 {
                 if step == 1 { _ = try await store.scheduling.saveAppointment(cancel, scope: scope, expectedVersion: booked.version) }
+                if step == 2 {
+                    var patient = try await store.records.patient(scope: scope, id: Identifier(fixture.patient))
+                    patient.value.species = .cat
+                    _ = try await store.records.updatePatient(patient.value, scope: scope, expectedVersion: patient.version)
+                }
+                let changed = try #require(try await store.analytics.practiceHistoryChanges(scope: scope, window: window, since: version, limit: 1000),
+                                           "step \(step)")
                 let fresh = try await store.analytics.versionedPracticeHistory(scope: scope, window: window, action: "analytics.contract.read",
                                                                                progress: nil)
                 let expected = PracticeAnalytics(history: fresh.history)
-                if let changed = try await store.analytics.practiceHistoryChanges(scope: scope, window: window, since: version, limit: 1000) {
-                    #expect(changed.version == fresh.version && changed.version.analytics > version.analytics)
-                    #expect(changed.changes.patientsConcerned == [fixture.patient])
-                    let updated = try #require(analytics.applying(changed.changes))
-                    #expect(updated.appointmentCount == fresh.history.appointments.count)
-                    #expect(updated.dashboard(period: period, asOf: asOf) == expected.dashboard(period: period, asOf: asOf))
-                    analytics = updated
+                #expect(changed.version == fresh.version && changed.version.analytics > version.analytics, "step \(step)")
+                #expect(changed.changes.patientsConcerned == [fixture.patient], "step \(step)")
+                let updated = try #require(analytics.applying(changed.changes), "step \(step)")
+                #expect(updated.appointmentCount == fresh.history.appointments.count, "step \(step)")
+                #expect(updated.dashboard(period: period, asOf: asOf) == expected.dashboard(period: period, asOf: asOf), "step \(step)")
+                if step == 2 {
+                    #expect(changed.changes.appointments.count == 11 && changed.changes.appointments.allSatisfy { $0.species == .cat })
                 } else {
-                    analytics = expected
+                    #expect(changed.changes.appointments.map(\.appointment.id) == [booked.value.id], "step \(step)")
                 }
-                version = fresh.version
+                analytics = updated
+                version = changed.version
             }
             #expect(analytics.appointmentCount == 11)
+
+            // More rows changed than the caller would take: read afresh.
+            _ = try await fixture.book(fixture.consult, at: fixture.morning.addingTimeInterval(3600))
+            #expect(try await store.analytics.practiceHistoryChanges(scope: scope, window: window, since: version, limit: 0) == nil)
+            #expect(try await store.analytics.practiceHistoryChanges(scope: scope, window: window, since: version, limit: 1000) != nil)
 
             // The configuration changed: the picture must be read afresh.
             _ = try await store.scheduling.createRoom(Room(name: "Consulting 2", type: .exam), scope: scope)
