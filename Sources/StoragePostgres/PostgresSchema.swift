@@ -513,6 +513,142 @@ public enum PostgresSchema {
                     USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
                 """ }.joined(separator: "\n"))
             """),
+        ("pg-8 practice settings, analytics versions", """
+            -- Where each practice's records stand for analytics: `analytics_version` moves with
+            -- writes to appointments and triage arrivals, `config_version` with writes to the
+            -- configuration (clinicians, availability, rooms, appointment types, the practice's
+            -- settings). Both are moved by triggers, so every writer, whatever its statement,
+            -- moves them. A transaction moves each at most once (the value it took is kept in a
+            -- transaction-local setting): updating the practice row once per written row would
+            -- make a bulk load slower with every row, and the row lock the first move takes
+            -- until commit orders the versions as the commits.
+            ALTER TABLE practice
+                ADD COLUMN analytics_version bigint NOT NULL DEFAULT 0,
+                ADD COLUMN config_version bigint NOT NULL DEFAULT 0;
+
+            -- The analytics version an appointment was last written under: what changed since
+            -- a version is an index range read.
+            ALTER TABLE appointment ADD COLUMN analytics_stamp bigint NOT NULL DEFAULT 0;
+            CREATE INDEX appointment_analytics_stamp ON appointment (practice_id, analytics_stamp);
+
+            -- What the stamps cannot tell: appointments that left a practice's records (deleted,
+            -- or moved to another id, practice or patient), and every triage arrival written or
+            -- removed (that table is another migration's and carries no stamp; an arrival named
+            -- here is taken out of an indexed history and read back by its key). Kept for the
+            -- last 100,000 versions of the practice; older histories are read afresh.
+            CREATE TABLE analytics_change (
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                stamp bigint NOT NULL,
+                appointment_id uuid,
+                patient_id uuid NOT NULL,
+                arrival_at_ms bigint
+            );
+            CREATE INDEX analytics_change_stamp ON analytics_change (practice_id, stamp);
+            ALTER TABLE analytics_change ENABLE ROW LEVEL SECURITY;
+            ALTER TABLE analytics_change FORCE ROW LEVEL SECURITY;
+            CREATE POLICY analytics_change_tenant ON analytics_change
+                USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
+
+            CREATE FUNCTION analytics_bump(target uuid) RETURNS bigint LANGUAGE plpgsql AS $$
+            DECLARE
+                setting text := 'vetnet.analytics_' || replace(target::text, '-', '');
+                taken bigint := NULLIF(current_setting(setting, true), '')::bigint;
+            BEGIN
+                IF taken IS NULL THEN
+                    UPDATE practice SET analytics_version = analytics_version + 1 WHERE id = target RETURNING analytics_version INTO taken;
+                    IF taken IS NULL THEN RAISE EXCEPTION 'practice % not found for its analytics version', target; END IF;
+                    PERFORM set_config(setting, taken::text, true);
+                    DELETE FROM analytics_change WHERE practice_id = target AND stamp <= taken - 100000;
+                END IF;
+                RETURN taken;
+            END $$;
+
+            CREATE FUNCTION config_bump(target uuid) RETURNS void LANGUAGE plpgsql AS $$
+            DECLARE
+                setting text := 'vetnet.config_' || replace(target::text, '-', '');
+                taken bigint;
+            BEGIN
+                IF NULLIF(current_setting(setting, true), '') IS NULL THEN
+                    UPDATE practice SET config_version = config_version + 1 WHERE id = target RETURNING config_version INTO taken;
+                    PERFORM set_config(setting, COALESCE(taken, 0)::text, true);
+                END IF;
+            END $$;
+
+            CREATE FUNCTION appointment_analytics() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' THEN
+                    INSERT INTO analytics_change (practice_id, stamp, appointment_id, patient_id)
+                    VALUES (OLD.practice_id, analytics_bump(OLD.practice_id), OLD.id, OLD.patient_id);
+                    RETURN OLD;
+                END IF;
+                IF TG_OP = 'UPDATE' THEN
+                    IF OLD.id <> NEW.id OR OLD.practice_id <> NEW.practice_id OR OLD.patient_id <> NEW.patient_id THEN
+                        INSERT INTO analytics_change (practice_id, stamp, appointment_id, patient_id)
+                        VALUES (OLD.practice_id, analytics_bump(OLD.practice_id), OLD.id, OLD.patient_id);
+                    END IF;
+                END IF;
+                NEW.analytics_stamp := analytics_bump(NEW.practice_id);
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER appointment_analytics BEFORE INSERT OR UPDATE OR DELETE ON appointment
+                FOR EACH ROW EXECUTE FUNCTION appointment_analytics();
+
+            -- Arrivals, once their table exists (it is created by an earlier migration of the
+            -- triage context on databases that have it).
+            CREATE FUNCTION triage_arrival_analytics() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP <> 'INSERT' THEN
+                    INSERT INTO analytics_change (practice_id, stamp, patient_id, arrival_at_ms)
+                    VALUES (OLD.practice_id, analytics_bump(OLD.practice_id), OLD.patient_id, OLD.arrival_at_ms);
+                END IF;
+                IF TG_OP <> 'DELETE' THEN
+                    INSERT INTO analytics_change (practice_id, stamp, patient_id, arrival_at_ms)
+                    VALUES (NEW.practice_id, analytics_bump(NEW.practice_id), NEW.patient_id, NEW.arrival_at_ms);
+                END IF;
+                RETURN NULL;
+            END $$;
+            DO $$ BEGIN
+                IF to_regclass('triage_arrival') IS NOT NULL THEN
+                    CREATE TRIGGER triage_arrival_analytics AFTER INSERT OR UPDATE OR DELETE ON triage_arrival
+                        FOR EACH ROW EXECUTE FUNCTION triage_arrival_analytics();
+                END IF;
+            END $$;
+
+            -- History reads take the species from the patient: a corrected species is a change
+            -- to the patient's appointments and arrivals.
+            CREATE FUNCTION patient_species_analytics() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE appointment SET analytics_stamp = analytics_stamp WHERE practice_id = NEW.practice_id AND patient_id = NEW.id;
+                IF to_regclass('triage_arrival') IS NOT NULL THEN
+                    EXECUTE 'INSERT INTO analytics_change (practice_id, stamp, patient_id, arrival_at_ms)
+                             SELECT practice_id, analytics_bump(practice_id), patient_id, arrival_at_ms FROM triage_arrival
+                             WHERE practice_id = $1 AND patient_id = $2' USING NEW.practice_id, NEW.id;
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER patient_species_analytics AFTER UPDATE OF species ON patient
+                FOR EACH ROW WHEN (OLD.species IS DISTINCT FROM NEW.species) EXECUTE FUNCTION patient_species_analytics();
+
+            CREATE FUNCTION configuration_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' THEN PERFORM config_bump(OLD.practice_id); ELSE PERFORM config_bump(NEW.practice_id); END IF;
+                RETURN NULL;
+            END $$;
+            \(["clinician", "clinician_availability", "room", "appointment_type"].map { table in """
+                CREATE TRIGGER \(table)_configuration AFTER INSERT OR UPDATE OR DELETE ON \(table)
+                    FOR EACH ROW EXECUTE FUNCTION configuration_changed();
+                """ }.joined(separator: "\n"))
+            -- The practice's own settings: any change of its profile, name or zone (the version
+            -- columns' own moves leave these alone, and so do not count).
+            CREATE FUNCTION practice_settings_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                NEW.config_version := OLD.config_version + 1;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER practice_settings_changed BEFORE UPDATE ON practice FOR EACH ROW
+                WHEN (OLD.profile IS DISTINCT FROM NEW.profile OR OLD.name IS DISTINCT FROM NEW.name OR OLD.time_zone IS DISTINCT FROM NEW.time_zone)
+                EXECUTE FUNCTION practice_settings_changed();
+            """),
         ("pg-9 installation key fingerprints", """
             -- Every instance on the database must hold the installation's keys: an instance
             -- with another audit key would fork the chain, one with another record key would

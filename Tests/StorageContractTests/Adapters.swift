@@ -38,6 +38,10 @@ struct StoreUnderTest: Sendable {
     let signInAttempts: (any SignInAttemptLedger)?
     let records: any PatientDirectory
     let scheduling: any SchedulingRepository
+    let practiceSettings: any PracticeSettingsRepository
+    let staff: any StaffDirectory
+    let analytics: any AnalyticsHistorySource
+    let maintenance: any StoreMaintenance
     let clock: TestClock
     /// The PostgreSQL store and its database, for the tests of its schema and of a second
     /// instance on the same database (`nil` for SQLite).
@@ -66,13 +70,15 @@ func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void
     case .sqlite:
         let store = try VetNetStore.inMemory(auditKey: testAuditKey, clock: clock.clock, documentsDirectory: documents)
         try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, signInAttempts: store, records: store,
-                                      scheduling: store, clock: clock, postgres: nil, sqlite: store))
+                                      scheduling: store, practiceSettings: store, staff: store, analytics: store, maintenance: store,
+                                      clock: clock, postgres: nil, sqlite: store))
     case .postgres:
         do {
             try await PostgresTestServer.withDatabase { configuration in
                 try await withRunningStore(configuration, clock: clock, migrate: true, uploadDirectory: documents) { store in
                     try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, signInAttempts: store,
-                                                  records: store, scheduling: store, clock: clock, postgres: (store, configuration), sqlite: nil))
+                                                  records: store, scheduling: store, practiceSettings: store, staff: store, analytics: store,
+                                                  maintenance: store, clock: clock, postgres: (store, configuration), sqlite: nil))
                 }
             }
         } catch let error as PSQLError {
