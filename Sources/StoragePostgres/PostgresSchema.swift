@@ -513,6 +513,73 @@ public enum PostgresSchema {
                     USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
                 """ }.joined(separator: "\n"))
             """),
+        ("pg-7 triage: assessments, the board, arrivals, intake rankings", """
+            -- Assessments as the embedded store keeps them (the case and result as the wire
+            -- format's JSON), the ER board (one entry per patient, following the latest
+            -- assessment), the triaged arrivals VTL compliance is measured on, and the
+            -- clinicians an intake ranked for an assessment (so a booking made from it records
+            -- what it was booked on). Patient rows are referenced within the practice.
+            CREATE TABLE triage_assessment (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                assessor_id text,
+                arrival_at_ms bigint NOT NULL,
+                assessed_at_ms bigint NOT NULL,
+                level integer NOT NULL CHECK (level BETWEEN 1 AND 5),
+                rules_version text NOT NULL,
+                case_json text NOT NULL,
+                result_json text NOT NULL,
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX triage_assessment_patient ON triage_assessment (practice_id, patient_id, assessed_at_ms);
+
+            CREATE TABLE triage_queue (
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                assessment_id uuid NOT NULL,
+                level integer NOT NULL CHECK (level BETWEEN 1 AND 5),
+                arrival_at_ms bigint NOT NULL,
+                assessed_at_ms bigint NOT NULL,
+                status text NOT NULL,
+                status_changed_at_ms bigint NOT NULL,
+                PRIMARY KEY (practice_id, patient_id),
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX triage_queue_active ON triage_queue (practice_id) WHERE status IN ('waiting', 'inTreatment');
+
+            CREATE TABLE triage_arrival (
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                arrival_at_ms bigint NOT NULL,
+                level integer NOT NULL CHECK (level BETWEEN 1 AND 5),
+                first_seen_at_ms bigint,
+                PRIMARY KEY (practice_id, patient_id, arrival_at_ms),
+                FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
+            );
+            CREATE INDEX triage_arrival_time ON triage_arrival (practice_id, arrival_at_ms);
+
+            CREATE TABLE intake_ranking (
+                id uuid PRIMARY KEY,
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                patient_id uuid NOT NULL,
+                appointment_type_id uuid,
+                ranking jsonb NOT NULL CHECK (jsonb_typeof(ranking) = 'array'),
+                created_at timestamptz NOT NULL
+            );
+
+            -- What an intake booking was booked on: the assessment, its level and the match.
+            ALTER TABLE appointment
+                ADD COLUMN assessment_id uuid,
+                ADD COLUMN triage_level integer CHECK (triage_level BETWEEN 1 AND 5),
+                ADD COLUMN match_basis jsonb;
+            \(["triage_assessment", "triage_queue", "triage_arrival", "intake_ranking"].map { table in """
+                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
+                CREATE POLICY \(table)_tenant ON \(table)
+                    USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
+                """ }.joined(separator: "\n"))
+            """),
         ("pg-8 practice settings, analytics versions", """
             -- Where each practice's records stand for analytics: `analytics_version` moves with
             -- writes to appointments and triage arrivals, `config_version` with writes to the

@@ -23,10 +23,6 @@ extension PostgresStore: SchedulingRepository {
                                 reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
                                 decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool) {
         let operation = "appointment.book"
-        if assessmentID != nil {
-            // Intake bookings need the triage tables, which this adapter does not hold yet.
-            throw ValidationError(field: "assessmentId", message: "is not a triage assessment of this patient")
-        }
         do {
             return try await retryingTransientFailures {
                 try await transaction(.practice(scope.practiceID)) { connection in
@@ -46,7 +42,19 @@ extension PostgresStore: SchedulingRepository {
                           appointment.appointmentTypeID == appointmentTypeID else {
                         throw DomainError.conflict("The booking decided on is not the one requested.")
                     }
+                    // A booking from an intake records the assessment, level and match it was made on.
+                    let basis = try await assessmentID.asyncMap {
+                        try await self.bookingBasis(practiceID: scope.practiceID, patientID: patientID, clinicianID: clinicianID, assessmentID: $0,
+                                                    connection: connection)
+                    }
                     try await self.insert(appointment, reason: reason, staffNotes: staffNotes, scope: scope, connection: connection)
+                    if let basis {
+                        try await connection.query("""
+                            UPDATE appointment SET assessment_id = \(basis.assessmentID), triage_level = \(basis.triageLevel),
+                                match_basis = \(try Self.json(basis))::jsonb
+                            WHERE id = \(appointment.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
+                            """, logger: self.logger)
+                    }
                     if let idempotencyKey {
                         try await self.finishClaim(idempotencyKey, operation: operation, resourceID: appointment.id.description, scope: scope,
                                                    connection: connection)
@@ -238,5 +246,13 @@ extension PostgresStore: SchedulingRepository {
             completedAt: try columns[13].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
             actualMinutes: try columns[14].decode(Int?.self), cancellationReason: try columns[15].decode(String?.self))
         return Versioned(appointment, version: try columns[16].decode(Int.self))
+    }
+}
+
+extension Optional {
+    /// `map` for an asynchronous, throwing transform.
+    func asyncMap<Mapped>(_ transform: (Wrapped) async throws -> Mapped) async rethrows -> Mapped? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }

@@ -1,0 +1,114 @@
+import Foundation
+import Scheduling
+import SharedKernel
+import StoragePorts
+import Testing
+import Triage
+
+extension StoreUnderTest {
+    /// The store's triage port.
+    var triage: any TriageRepository {
+        if let postgres { return postgres.store }
+        return sqlite!
+    }
+}
+
+/// Triage on either store: assessments kept with their results, the ER board following the
+/// latest one by the domain's rules, and intake bookings recording the assessment they came from.
+@Suite("Storage contract: triage")
+struct TriageContractTests {
+    static func result(_ engine: TriageEngine, spo2: Double, arrival: Date) -> TriageResult {
+        engine.evaluate(TriageCase(species: .dog, vitals: Vitals(spo2: spo2)), arrival: arrival)
+    }
+
+    @Test("an assessment admits the patient to the board; a re-triage moves them; the board shows name, record number, species and alerts",
+          arguments: Adapter.available)
+    func boardFollowsAssessments(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let fixture = try await SchedulingFixture.make(store, name: "Triage")
+            let engine = TriageEngine(clock: store.clock.clock)
+            let arrival = store.clock.clock.now().addingTimeInterval(-300)
+            let orange = Self.result(engine, spo2: 85, arrival: arrival)
+            let (first, admitted) = try await store.triage.recordAssessment(scope: fixture.scope, patientID: fixture.patient, caseJSON: Data("{}".utf8),
+                                                                            result: orange, arrival: arrival)
+            #expect(first.level == .orange && admitted?.entry.status == .waiting)
+            var board = try await store.triage.activeQueue(scope: fixture.scope)
+            #expect(board.map(\.name) == ["Rex"] && board.first?.entry.level == .orange)
+            #expect(board.first?.medicalRecordNumber.hasPrefix("P-") == true && board.first?.species == "dog")
+
+            store.clock.advance(60)
+            let yellow = Self.result(engine, spo2: 92, arrival: arrival)
+            _ = try await store.triage.recordAssessment(scope: fixture.scope, patientID: fixture.patient, caseJSON: Data("{}".utf8),
+                                                        result: yellow, arrival: arrival)
+            board = try await store.triage.activeQueue(scope: fixture.scope)
+            #expect(board.count == 1 && board.first?.entry.level == yellow.level)
+
+            let moved = try await store.triage.moveQueueEntry(scope: fixture.scope, patientID: fixture.patient, to: .inTreatment)
+            #expect(moved.entry.status == .inTreatment)
+            _ = try await store.triage.moveQueueEntry(scope: fixture.scope, patientID: fixture.patient, to: .done)
+            #expect(try await store.triage.activeQueue(scope: fixture.scope).isEmpty)
+            // A finished visit cannot go back to waiting: the domain's rule, on either store.
+            await #expect(throws: (any Error).self) {
+                _ = try await store.triage.moveQueueEntry(scope: fixture.scope, patientID: fixture.patient, to: .waiting)
+            }
+            // The history keeps both assessments, newest first, page by page.
+            let page = try await store.triage.assessments(scope: fixture.scope, patientID: fixture.patient, limit: 1, before: nil)
+            #expect(page.items.map(\.level) == [yellow.level])
+            let cursor = try #require(page.nextCursor.flatMap { Int64($0) })
+            let rest = try await store.triage.assessments(scope: fixture.scope, patientID: fixture.patient, limit: 5, before: cursor)
+            #expect(rest.items.map(\.id) == [first.id] && rest.nextCursor == nil)
+            let reads = try await store.audit.auditEntries(scope: fixture.scope, limit: 50, before: nil, resourceType: nil, resourceID: nil).items
+            #expect(reads.contains { $0.action == "triage.history.read" } && reads.contains { $0.action == "triage.assess" })
+        }
+    }
+
+    @Test("another practice's patient cannot be assessed or read, and a non-urgent intake can be kept off the board",
+          arguments: Adapter.available)
+    func isolationAndIntake(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let fixture = try await SchedulingFixture.make(store, name: "Triage")
+            let other = try await SchedulingFixture.make(store, name: "Elsewhere")
+            let engine = TriageEngine(clock: store.clock.clock)
+            let now = store.clock.clock.now()
+            await #expect(throws: DomainError.self) {
+                _ = try await store.triage.recordAssessment(scope: other.scope, patientID: fixture.patient, caseJSON: Data("{}".utf8),
+                                                            result: Self.result(engine, spo2: 98, arrival: now), arrival: now)
+            }
+            await #expect(throws: DomainError.self) {
+                _ = try await store.triage.assessments(scope: other.scope, patientID: fixture.patient, limit: 5, before: nil)
+            }
+            let (kept, change) = try await store.triage.recordAssessment(
+                scope: fixture.scope, patientID: fixture.patient, caseJSON: Data("{}".utf8), result: Self.result(engine, spo2: 98, arrival: now),
+                arrival: now, admitToQueue: false, intakeRanking: IntakeRanking(appointmentTypeID: fixture.consult.id, ranked: []))
+            #expect(change == nil)
+            #expect(try await store.triage.activeQueue(scope: fixture.scope).isEmpty)
+
+            // Booking from the intake: the assessment must be this patient's.
+            func book(assessment: UUID, at start: Date) async throws -> Versioned<Appointment> {
+                let (practiceID, patientID, clinicianID) = (fixture.scope.practiceID, fixture.patient, fixture.vet.id.rawValue)
+                return try await store.scheduling.bookAppointment(
+                    scope: fixture.scope, patientID: patientID, clinicianID: clinicianID, appointmentTypeID: fixture.consult.id, reason: nil,
+                    staffNotes: nil, assessmentID: assessment, idempotencyKey: nil,
+                    reads: { _, _ in BookingReads(clinicianPeriod: TimeRange(start: start.addingTimeInterval(-3600), end: start.addingTimeInterval(3600))!,
+                                                  roomWindow: TimeRange(start: start, end: start.addingTimeInterval(900))!) },
+                    decide: { data in
+                        guard let type = data.types.first else { throw DomainError.notFound(resource: "appointment type") }
+                        return try Appointment.book(practiceID: practiceID, patientID: patientID, clinicianID: clinicianID, type: type, start: start,
+                                                    roomID: nil, now: now).current
+                    }).0
+            }
+            let stranger = try await store.patient(scope: fixture.scope, name: "Kit")
+            let (strangers, _) = try await store.triage.recordAssessment(scope: fixture.scope, patientID: stranger, caseJSON: Data("{}".utf8),
+                                                                         result: Self.result(engine, spo2: 98, arrival: now), arrival: now,
+                                                                         admitToQueue: false, intakeRanking: nil)
+            do {
+                _ = try await book(assessment: strangers.id.rawValue, at: fixture.morning)
+                Issue.record("a booking on another patient's assessment was accepted")
+            } catch let error as ValidationError {
+                #expect(error.errors.map(\.field) == ["assessmentId"])
+            }
+            let booked = try await book(assessment: kept.id.rawValue, at: fixture.morning)
+            #expect(booked.value.patientID == fixture.patient)
+        }
+    }
+}
