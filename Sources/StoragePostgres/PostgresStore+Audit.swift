@@ -37,6 +37,26 @@ extension PostgresStore: AuditRepository {
         return entry
     }
 
+    /// Appends an entry another installation recorded (a restored practice's history) as the
+    /// next link of this chain, in the caller's transaction.
+    func appendCarriedAudit(_ entry: AuditEntry, connection: PostgresConnection) async throws {
+        var head: (Int64, String)?
+        for try await row in try await connection.query("SELECT seq, hash FROM audit_head FOR UPDATE", logger: logger)
+            .decode((Int64, String).self) { head = row }
+        guard let (previousSequence, previousHash) = head else { throw StoreCorruption(column: "audit_head", reason: "the head row is missing") }
+        let link = AuditChain.carried(entry, sequence: previousSequence + 1, previousHash: previousHash, key: auditKey)
+        try await connection.query("""
+            WITH appended AS (
+                INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome,
+                                         request_id, detail, prev_hash, hash)
+                VALUES (\(link.sequence), \(link.id), \(link.occurredAt), \(link.practiceID), \(link.actorID), \(link.action),
+                        \(link.resourceType), \(link.resourceID), \(link.outcome.rawValue), \(link.requestID), \(link.detail),
+                        \(link.previousHash), \(link.hash))
+            )
+            UPDATE audit_head SET seq = \(link.sequence), hash = \(link.hash)
+            """, logger: logger)
+    }
+
     public func recordAudit(_ record: AuditRecord, scope: AccessScope?) async throws {
         try await transaction(scope.map { .practice($0.practiceID) } ?? .installation) { connection in
             _ = try await self.appendAudit(record, scope: scope, connection: connection)

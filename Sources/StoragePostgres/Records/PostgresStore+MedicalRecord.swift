@@ -286,7 +286,7 @@ extension PostgresStore: MedicalRecordRepository {
 
 /// The sealed part of a note: the same JSON the embedded store seals, so a sealed note reads
 /// the same in either store.
-private struct SealedNoteText: Codable {
+struct SealedNoteText: Codable {
     let subjective, objective, assessment, plan: String
 
     init(_ note: ClinicalNote) {
