@@ -51,6 +51,13 @@ public protocol AccountRepository: Sendable {
 extension StoredCredentials {
     /// Sign-in checks the password against each account of an address; this bounds that work.
     public static let maxPerEmail = 8
+
+    /// A password hash no password verifies against, for restored accounts (an export never
+    /// carries hashes): it is not a bcrypt hash at all (bcrypt refuses anything not starting
+    /// with `$2`), and the random tail keeps accounts apart.
+    public static func unusablePasswordHash() -> String {
+        "!reset-required:" + UUIDText.lowercase(UUID())
+    }
 }
 
 /// What sign-in, sessions and staff accounts need from a store: the accounts, the audit

@@ -45,3 +45,19 @@ public enum DocumentKind: String, CaseIterable, Sendable {
         return nil
     }
 }
+
+extension DocumentKind {
+    /// Checks what an upload says of itself before any byte is read: the trimmed file name
+    /// (1 to 200 characters, no `/`) and the declared kind. Returns both, or throws the errors
+    /// naming `fileName` and `Content-Type`.
+    public static func checkDescription(fileName: String, declaredType: String) throws -> (String, DocumentKind) {
+        var errors = FieldErrorCollector()
+        let name = fileName.trimmingCharacters(in: .whitespaces)
+        if name.isEmpty || name.count > 200 || name.contains("/") { errors.add("fileName", "must be 1 to 200 characters without '/'") }
+        let declared = DocumentKind(rawValue: declaredType.lowercased())
+        if declared == nil { errors.add("Content-Type", "must be one of \(DocumentKind.allCases.map(\.rawValue).joined(separator: ", "))") }
+        try errors.throwIfAny()
+        guard let declared else { throw ValidationError(field: "Content-Type", message: "unsupported") }
+        return (name, declared)
+    }
+}

@@ -104,7 +104,5 @@ extension PostgresStore {
     }
 
     /// `P-000042` for 42 (more digits past a million).
-    static func recordNumber(_ value: Int64) -> String {
-        "P-" + String(repeating: "0", count: max(0, 6 - String(value).count)) + String(value)
-    }
+    static func recordNumber(_ value: Int64) -> String { MedicalRecordNumber.text(value) }
 }

@@ -14,7 +14,7 @@ extension PostgresStore: DocumentRepository {
     /// checked first, so a refused upload writes nothing; the upload then seals the bytes into
     /// a temporary file in ``uploadDirectory`` as they arrive (one 64 KiB chunk in memory).
     public func beginDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope) async throws -> DocumentUpload {
-        _ = try Self.checkDocumentDescription(fileName: fileName, declaredType: declaredType)
+        _ = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
         try await transaction(.practice(scope.practiceID)) { connection in
             try await self.requireRecordPatient(patientID.rawValue, practiceID: scope.practiceID, connection: connection)
         }
@@ -29,7 +29,7 @@ extension PostgresStore: DocumentRepository {
     /// machine (the temporary file goes with the upload).
     public func addDocument(_ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
                             scope: AccessScope) async throws -> DocumentInfo {
-        let (name, declared) = try Self.checkDocumentDescription(fileName: fileName, declaredType: declaredType)
+        let (name, declared) = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
         let received = try upload.finish()
         var errors = FieldErrorCollector()
         if received.byteCount == 0 { errors.add("body", "is empty") }
@@ -73,18 +73,6 @@ extension PostgresStore: DocumentRepository {
         return try await addDocument(upload, patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
     }
 
-    /// The trimmed file name and the declared kind, or the errors naming what is wrong (the
-    /// embedded store's rules).
-    static func checkDocumentDescription(fileName: String, declaredType: String) throws -> (String, DocumentKind) {
-        var errors = FieldErrorCollector()
-        let name = fileName.trimmingCharacters(in: .whitespaces)
-        if name.isEmpty || name.count > 200 || name.contains("/") { errors.add("fileName", "must be 1 to 200 characters without '/'") }
-        let declared = DocumentKind(rawValue: declaredType.lowercased())
-        if declared == nil { errors.add("Content-Type", "must be one of \(DocumentKind.allCases.map(\.rawValue).joined(separator: ", "))") }
-        try errors.throwIfAny()
-        guard let declared else { throw ValidationError(field: "Content-Type", message: "unsupported") }
-        return (name, declared)
-    }
 
     /// A patient's documents, newest first (audited).
     public func documents(patientID: Identifier<Patient>, scope: AccessScope) async throws -> [DocumentInfo] {

@@ -221,13 +221,13 @@ extension PostgresStore: PracticeTransfer {
             try await connection.query("""
                 INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
                 VALUES (\(account.id.rawValue), \(id), \(account.email.lowercased()), \(account.displayName), \(account.role.rawValue),
-                        \("!reset-required:" + UUIDText.lowercase(UUID())), \(account.disabled), \(account.createdAt), \(Int32(account.version)))
+                        \(StoredCredentials.unusablePasswordHash()), \(account.disabled), \(account.createdAt), \(Int32(account.version)))
                 """, logger: logger)
             try await appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
                                               detail: "restored; password reset required"), scope: scope, connection: connection)
         }
         for owner in export.owners { try await insertOwner(owner, scope: scope, now: now, connection: connection) }
-        let highest = export.patients.compactMap { $0.patient.medicalRecordNumber.flatMap(Self.recordNumberValue) }.max() ?? 0
+        let highest = export.patients.compactMap { $0.patient.medicalRecordNumber.flatMap(MedicalRecordNumber.value(of:)) }.max() ?? 0
         if highest > 0 {
             try await connection.query("""
                 INSERT INTO practice_counter (practice_id, name, value) VALUES (\(id), 'mrn', \(highest))
@@ -456,11 +456,5 @@ extension PostgresStore: PracticeTransfer {
             index += 1
             offset = end
         }
-    }
-
-    /// `P-000042` → 42.
-    static func recordNumberValue(_ text: String) -> Int64? {
-        guard text.hasPrefix("P-") else { return nil }
-        return Int64(text.dropFirst(2))
     }
 }

@@ -12,7 +12,7 @@ extension VetNetStore {
     /// temporary file as they arrive; ``addDocument(_:patientID:fileName:declaredType:scope:)``
     /// records it.
     public func beginDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope) async throws -> DocumentUpload {
-        _ = try Self.checkDocumentDescription(fileName: fileName, declaredType: declaredType)
+        _ = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
         guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
         try await writer.read { db in try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue) }
         return try DocumentUpload(directory: directory, keyBytes: cipher.keyBytes, limit: maxDocumentBytes)
@@ -25,7 +25,7 @@ extension VetNetStore {
     /// ``sweepOrphanDocuments()`` removes.
     public func addDocument(_ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
                             scope: AccessScope) async throws -> DocumentInfo {
-        let (name, declared) = try Self.checkDocumentDescription(fileName: fileName, declaredType: declaredType)
+        let (name, declared) = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
         let received = try upload.finish()
         var errors = FieldErrorCollector()
         if received.byteCount == 0 { errors.add("body", "is empty") }
@@ -65,17 +65,6 @@ extension VetNetStore {
         return try await addDocument(upload, patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
     }
 
-    /// The trimmed file name and the declared kind, or the errors naming what is wrong.
-    static func checkDocumentDescription(fileName: String, declaredType: String) throws -> (String, DocumentKind) {
-        var errors = FieldErrorCollector()
-        let name = fileName.trimmingCharacters(in: .whitespaces)
-        if name.isEmpty || name.count > 200 || name.contains("/") { errors.add("fileName", "must be 1 to 200 characters without '/'") }
-        let declared = DocumentKind(rawValue: declaredType.lowercased())
-        if declared == nil { errors.add("Content-Type", "must be one of \(DocumentKind.allCases.map(\.rawValue).joined(separator: ", "))") }
-        try errors.throwIfAny()
-        guard let declared else { throw ValidationError(field: "Content-Type", message: "unsupported") }
-        return (name, declared)
-    }
 
     /// A patient's documents, newest first (audited).
     public func documents(patientID: Identifier<Patient>, scope: AccessScope) async throws -> [DocumentInfo] {

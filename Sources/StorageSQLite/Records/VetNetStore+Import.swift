@@ -81,10 +81,10 @@ extension VetNetStore {
     }
 
     /// `P-000042` for 42: the form ``nextMedicalRecordNumber(db:practiceID:)`` assigns.
-    static func recordNumber(_ value: Int) -> String { String(format: "P-%06ld", value) }
+    static func recordNumber(_ value: Int) -> String { MedicalRecordNumber.text(Int64(value)) }
 
     /// The counter value of a record number in the assigned form, `nil` for any other text.
     static func recordNumberValue(_ text: String) -> Int? {
-        text.hasPrefix("P-") ? Int(text.dropFirst(2)) : nil
+        MedicalRecordNumber.value(of: text).flatMap { Int(exactly: $0) }
     }
 }

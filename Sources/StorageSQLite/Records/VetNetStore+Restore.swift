@@ -59,7 +59,7 @@ extension VetNetStore {
                     INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [account.id.description, practiceID.description, account.email.lowercased(), account.displayName,
-                                     account.role.rawValue, Self.unusablePasswordHash(), account.disabled, PracticeExport.timestamp(account.createdAt),
+                                     account.role.rawValue, StoredCredentials.unusablePasswordHash(), account.disabled, PracticeExport.timestamp(account.createdAt),
                                      account.version])
                 try self.appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
                                                  detail: "restored; password reset required"), scope: scope, db: db)
@@ -220,9 +220,4 @@ extension VetNetStore {
             + item.notes.count + item.addenda.count
     }
 
-    /// A password hash that no password verifies against: it is not a bcrypt hash at all (bcrypt
-    /// refuses anything not starting with `$2`), and the random tail keeps accounts apart.
-    static func unusablePasswordHash() -> String {
-        "!reset-required:" + UUIDText.lowercase(UUID())
-    }
 }
