@@ -18,6 +18,17 @@ import PostgresNIO
 /// - each practice's event numbers come from its `event_head` row, locked by the append
 ///   until commit: gapless and in commit order.
 public enum PostgresSchema {
+    /// Row-level security on practice-owned `tables`: forced (it binds the owning role too), a
+    /// row visible only to a transaction acting for its practice, or for the installation.
+    static func rowLevelSecurity(_ tables: [String]) -> String {
+        tables.map { table in """
+            ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
+            ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
+            CREATE POLICY \(table)_tenant ON \(table)
+                USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
+            """ }.joined(separator: "\n")
+    }
+
     /// Name and SQL of each migration, in order.
     static let migrations: [(name: String, sql: String)] = [
         ("pg-1 accounts, sessions, audit, events, appointments", """
@@ -131,12 +142,7 @@ public enum PostgresSchema {
             ALTER TABLE practice FORCE ROW LEVEL SECURITY;
             CREATE POLICY practice_tenant ON practice
                 USING (current_setting('vetnet.practice_id', true) IN (id::text, 'installation'));
-            \(["staff_user", "session", "event_head", "event_log", "appointment"].map { table in """
-                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
-                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
-                CREATE POLICY \(table)_tenant ON \(table)
-                    USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
-                """ }.joined(separator: "\n"))
+            \(rowLevelSecurity(["staff_user", "session", "event_head", "event_log", "appointment"]))
             -- The chain is one for the installation: any transaction appends (its head row is
             -- what orders appends), but a practice reads only its own entries.
             ALTER TABLE audit_entry ENABLE ROW LEVEL SECURITY;
@@ -244,12 +250,7 @@ public enum PostgresSchema {
                 PRIMARY KEY (practice_id, key)
             );
             CREATE INDEX idempotency_key_age ON idempotency_key (created_at_ms);
-            \(["practice_counter", "owner", "patient", "idempotency_key"].map { table in """
-                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
-                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
-                CREATE POLICY \(table)_tenant ON \(table)
-                    USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
-                """ }.joined(separator: "\n"))
+            \(rowLevelSecurity(["practice_counter", "owner", "patient", "idempotency_key"]))
             -- Search words are read by one practice at a time only, so their policy is a plain
             -- equality with the setting: the planner turns it into a one-time check instead of
             -- evaluating it on every index entry a prefix covers (twice as fast on common
@@ -310,12 +311,7 @@ public enum PostgresSchema {
                 ADD COLUMN staff_notes text;
             CREATE INDEX appointment_clinician_time ON appointment (practice_id, clinician_id, start_ms);
             CREATE INDEX appointment_room_type_time ON appointment (practice_id, room_type, start_ms) WHERE room_type IS NOT NULL;
-            \(["clinician", "clinician_availability", "room", "appointment_type"].map { table in """
-                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
-                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
-                CREATE POLICY \(table)_tenant ON \(table)
-                    USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
-                """ }.joined(separator: "\n"))
+            \(rowLevelSecurity(["clinician", "clinician_availability", "room", "appointment_type"]))
             """),
         ("pg-5 sign-in attempts", """
             -- The sign-in throttle's counts, shared by every instance. Keys are hashes of the
@@ -505,13 +501,8 @@ public enum PostgresSchema {
                 FOREIGN KEY (practice_id, document_id) REFERENCES document (practice_id, id) ON DELETE CASCADE
             );
             ALTER TABLE document_chunk ALTER COLUMN bytes SET STORAGE EXTERNAL;
-            \(["weight", "problem", "allergy", "medication", "vaccination", "clinical_note", "note_addendum", "visit", "document",
-               "document_chunk"].map { table in """
-                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
-                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
-                CREATE POLICY \(table)_tenant ON \(table)
-                    USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
-                """ }.joined(separator: "\n"))
+            \(rowLevelSecurity(["weight", "problem", "allergy", "medication", "vaccination", "clinical_note", "note_addendum", "visit", "document",
+               "document_chunk"]))
             """),
         ("pg-7 triage: assessments, the board, arrivals, intake rankings", """
             -- Assessments as the embedded store keeps them (the case and result as the wire
@@ -573,12 +564,7 @@ public enum PostgresSchema {
                 ADD COLUMN assessment_id uuid,
                 ADD COLUMN triage_level integer CHECK (triage_level BETWEEN 1 AND 5),
                 ADD COLUMN match_basis jsonb;
-            \(["triage_assessment", "triage_queue", "triage_arrival", "intake_ranking"].map { table in """
-                ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
-                ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
-                CREATE POLICY \(table)_tenant ON \(table)
-                    USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
-                """ }.joined(separator: "\n"))
+            \(rowLevelSecurity(["triage_assessment", "triage_queue", "triage_arrival", "intake_ranking"]))
             """),
         ("pg-8 practice settings, analytics versions", """
             -- Where each practice's records stand for analytics: `analytics_version` moves with

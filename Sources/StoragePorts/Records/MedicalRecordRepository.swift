@@ -77,9 +77,6 @@ public protocol DocumentRepository: Sendable {
     func addDocument(_ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
                      scope: AccessScope) async throws -> DocumentInfo
 
-    /// Adds a document held in memory (imports, tests).
-    func addDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, data: Data, scope: AccessScope) async throws -> DocumentInfo
-
     /// A patient's documents, newest first.
     func documents(patientID: Identifier<Patient>, scope: AccessScope) async throws -> [DocumentInfo]
 
@@ -89,6 +86,19 @@ public protocol DocumentRepository: Sendable {
     /// Removes stored content no record refers to (an upload cut off mid-way); returns how many.
     @discardableResult
     func sweepOrphanDocuments() async throws -> Int
+}
+
+extension DocumentRepository {
+    /// Adds a document held in memory (imports, tests): the same checks and sealed format as
+    /// a streamed upload.
+    public func addDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, data: Data,
+                            scope: AccessScope) async throws -> DocumentInfo {
+        let upload = try await beginDocument(patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
+        do { try upload.append(data) } catch is DocumentTooLarge {
+            throw ValidationError(field: "body", message: "exceeds \(maxDocumentBytes / 1_048_576) MB")
+        }
+        return try await addDocument(upload, patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
+    }
 }
 
 /// The largest document a practice may attach.

@@ -43,3 +43,24 @@ public struct Recall: Sendable {
         self.sourceID = sourceID
     }
 }
+
+extension Recall {
+    /// The recall list from the vaccinations and the visit follow-ups that are due: soonest
+    /// first (ties by the source's id, so the order is stable), named where `patientNames` knows
+    /// the patient. The same for either store.
+    public static func lists(vaccinations: VaccinationDueReport, followUps: FollowUpDueReport,
+                             patientNames: [Identifier<Patient>: String]) -> (dueSoon: [Recall], overdue: [Recall]) {
+        func vaccinationRecall(_ vaccination: Vaccination) -> Recall? {
+            guard let due = vaccination.nextDueDate else { return nil }
+            return Recall(kind: .vaccination, patientID: vaccination.patientID, patientName: patientNames[vaccination.patientID], dueDate: due,
+                          description: vaccination.vaccine, sourceID: vaccination.id.description)
+        }
+        func followUpRecall(_ recall: FollowUpRecall) -> Recall {
+            Recall(kind: .followUp, patientID: recall.patientID, patientName: patientNames[recall.patientID], dueDate: recall.dueDate,
+                   description: recall.reason, sourceID: recall.visitID.description)
+        }
+        let order = { (lhs: Recall, rhs: Recall) in lhs.dueDate != rhs.dueDate ? lhs.dueDate < rhs.dueDate : lhs.sourceID < rhs.sourceID }
+        return ((vaccinations.dueSoon.compactMap(vaccinationRecall) + followUps.dueSoon.map(followUpRecall)).sorted(by: order),
+                (vaccinations.overdue.compactMap(vaccinationRecall) + followUps.overdue.map(followUpRecall)).sorted(by: order))
+    }
+}

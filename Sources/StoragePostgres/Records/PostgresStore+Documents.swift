@@ -63,17 +63,6 @@ extension PostgresStore: DocumentRepository {
         return info
     }
 
-    /// Stores a document held in memory (imports, tests): the same checks and format as a
-    /// streamed upload.
-    public func addDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, data: Data, scope: AccessScope) async throws -> DocumentInfo {
-        let upload = try await beginDocument(patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
-        do { try upload.append(data) } catch is DocumentTooLarge {
-            throw ValidationError(field: "body", message: "exceeds \(maxDocumentBytes / 1_048_576) MB")
-        }
-        return try await addDocument(upload, patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
-    }
-
-
     /// A patient's documents, newest first (audited).
     public func documents(patientID: Identifier<Patient>, scope: AccessScope) async throws -> [DocumentInfo] {
         try await transaction(.practice(scope.practiceID)) { connection in

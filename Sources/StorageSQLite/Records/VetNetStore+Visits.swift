@@ -128,18 +128,7 @@ extension VetNetStore {
             try self.appendAudit(AuditRecord(action: "record.recalls.read", resourceType: "patient",
                                              detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
                                  scope: scope, db: db)
-            func vaccinationRecall(_ vaccination: Vaccination) -> Recall? {
-                guard let due = vaccination.nextDueDate else { return nil }
-                return Recall(kind: .vaccination, patientID: vaccination.patientID, patientName: patientNames[vaccination.patientID], dueDate: due,
-                              description: vaccination.vaccine, sourceID: vaccination.id.description)
-            }
-            func followUpRecall(_ recall: FollowUpRecall) -> Recall {
-                Recall(kind: .followUp, patientID: recall.patientID, patientName: patientNames[recall.patientID], dueDate: recall.dueDate,
-                       description: recall.reason, sourceID: recall.visitID.description)
-            }
-            let order = { (lhs: Recall, rhs: Recall) in lhs.dueDate != rhs.dueDate ? lhs.dueDate < rhs.dueDate : lhs.sourceID < rhs.sourceID }
-            return ((vaccinations.dueSoon.compactMap(vaccinationRecall) + followUps.dueSoon.map(followUpRecall)).sorted(by: order),
-                    (vaccinations.overdue.compactMap(vaccinationRecall) + followUps.overdue.map(followUpRecall)).sorted(by: order))
+            return Recall.lists(vaccinations: vaccinations, followUps: followUps, patientNames: patientNames)
         }
     }
 
