@@ -566,7 +566,23 @@ public enum PostgresSchema {
                 ADD COLUMN match_basis jsonb;
             \(rowLevelSecurity(["triage_assessment", "triage_queue", "triage_arrival", "intake_ranking"]))
             """),
-        ("pg-8 practice settings, analytics versions", """
+        ("pg-8 calendar feeds", """
+            -- Calendar feeds: only a hash of each unguessable token is stored. A feed is looked
+            -- up by its hash before any practice is known (an installation-wide read), and a
+            -- clinician's feeds are revoked together, when asked or when they retire.
+            CREATE TABLE calendar_feed (
+                token_hash text PRIMARY KEY CHECK (token_hash ~ '^[0-9a-f]{64}$'),
+                practice_id uuid NOT NULL REFERENCES practice(id),
+                clinician_id uuid NOT NULL REFERENCES clinician(id),
+                created_at timestamptz NOT NULL,
+                revoked_at timestamptz
+            );
+            CREATE INDEX calendar_feed_clinician ON calendar_feed (practice_id, clinician_id) WHERE revoked_at IS NULL;
+            \(rowLevelSecurity(["calendar_feed"]))
+            -- A patient's appointments, past and future ("when was Rex last in?").
+            CREATE INDEX appointment_patient_time ON appointment (practice_id, patient_id, start_ms);
+            """),
+        ("pg-9 practice settings, analytics versions", """
             -- Where each practice's records stand for analytics: `analytics_version` moves with
             -- writes to appointments and triage arrivals, `config_version` with writes to the
             -- configuration (clinicians, availability, rooms, appointment types, the practice's
@@ -702,7 +718,7 @@ public enum PostgresSchema {
                 WHEN (OLD.profile IS DISTINCT FROM NEW.profile OR OLD.name IS DISTINCT FROM NEW.name OR OLD.time_zone IS DISTINCT FROM NEW.time_zone)
                 EXECUTE FUNCTION practice_settings_changed();
             """),
-        ("pg-9 installation key fingerprints", """
+        ("pg-10 installation key fingerprints", """
             -- Every instance on the database must hold the installation's keys: an instance
             -- with another audit key would fork the chain, one with another record key would
             -- seal notes no other instance can open. One row of keyed fingerprints (never the

@@ -9,24 +9,7 @@ extension PostgresStore {
     // MARK: - Clinicians
 
     public func createClinician(_ clinician: Clinician, scope: AccessScope) async throws -> Clinician {
-        var clinician = clinician
-        clinician.retiredAt = nil
-        try clinician.validate()
-        let created = clinician
-        let definition = try Self.json(created)
-        let now = clock.now()
-        try await transaction(.practice(scope.practiceID)) { connection in
-            try await self.checkReferences(of: created, scope: scope, connection: connection)
-            try await connection.query("""
-                INSERT INTO clinician (id, practice_id, display_name, definition, created_at)
-                VALUES (\(created.id.rawValue), \(scope.practiceID.rawValue), \(created.displayName), \(definition)::jsonb, \(now))
-                """, logger: logger)
-            try await self.appendAudit(AuditRecord(action: "clinician.create", resourceType: "clinician", resourceID: created.id.description),
-                                       scope: scope, connection: connection)
-            try await self.appendEvent(created.changeEvent(kind: ClinicianEventKind.created, version: 1, practiceID: scope.practiceID,
-                                                           occurredAt: now), scope: scope, connection: connection)
-        }
-        return created
+        try await createClinician(clinician, availability: nil, scope: scope, idempotencyKey: nil).value
     }
 
     public func clinicians(scope: AccessScope, includingRetired: Bool) async throws -> [Clinician] {
@@ -48,7 +31,7 @@ extension PostgresStore {
     }
 
     /// The staff account and preferred appointment types a clinician names must be the practice's own.
-    private func checkReferences(of clinician: Clinician, scope: AccessScope, connection: PostgresConnection) async throws {
+    func checkReferences(of clinician: Clinician, scope: AccessScope, connection: PostgresConnection) async throws {
         var errors = FieldErrorCollector()
         if let user = clinician.userID,
            try await !exists("SELECT EXISTS (SELECT 1 FROM staff_user WHERE id = \(user.rawValue) AND practice_id = \(scope.practiceID.rawValue))",
@@ -64,7 +47,7 @@ extension PostgresStore {
         try errors.throwIfAny()
     }
 
-    private func exists(_ query: PostgresQuery, _ connection: PostgresConnection) async throws -> Bool {
+    func exists(_ query: PostgresQuery, _ connection: PostgresConnection) async throws -> Bool {
         for try await value in try await connection.query(query, logger: logger).decode(Bool.self) { return value }
         return false
     }

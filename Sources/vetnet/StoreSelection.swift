@@ -77,8 +77,18 @@ extension StoreOptions {
         case .postgres(let configuration):
             var quiet = logger
             quiet.logLevel = max(logger.logLevel, .warning)
-            _ = quiet
-            throw ValidationError("--database \(configuration.redacted): this build serves and administers practices from the SQLite store only; use `vetnet migrate` for PostgreSQL")
+            _ = try await PostgresSchema.migrate(configuration, logger: quiet)
+            // Every instance on the database must share the installation's keys: the audit
+            // chain and sealed notes are only readable with them.
+            let store = PostgresStore(configuration: configuration, auditKey: try auditKey(), cipher: try recordCipher(),
+                                      uploadDirectory: try uploadDirectory(), logger: quiet)
+            let running = Task { await store.run() }
+            do { try await store.checkInstallationKeys() } catch {
+                running.cancel()
+                throw error
+            }
+            return OpenedStore(store: store, services: [PostgresPoolService(running: running, logger: logger)],
+                               location: configuration.redacted, embedded: nil, close: { running.cancel() })
         }
     }
 }

@@ -29,16 +29,17 @@ SLOTS = 8
 
 
 def free_slots(server: Server, token: str, type_id: str, count: int) -> list[dict]:
-    """`count` free consultation slots of distinct clinicians or hours, from tomorrow on."""
+    """`count` free consultation slots in distinct hours, from the day after tomorrow on: slots
+    that share no time cannot compete for a room, so each has exactly one rightful winner."""
     found: list[dict] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[str] = set()
     for day in range(2, 60):
         start = datetime.now(timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=day)
         query = (f"/api/v1/appointments/slots?from={start:%Y-%m-%dT%H:%M:%SZ}&to={start + timedelta(days=1):%Y-%m-%dT%H:%M:%SZ}"
                  f"&appointmentTypeId={type_id}&durationMinutes=15&limit=200")
         _, body = call(server.base, query, token=token)
         for slot in body["items"]:
-            key = (slot["clinicianId"], slot["start"][:13])
+            key = slot["start"][:13]
             if key not in seen:
                 seen.add(key)
                 found.append(slot)
