@@ -242,6 +242,12 @@ def field_input(driver, label: str, within=None):
 
 
 def type_into(element, text: str) -> None:
+    # A field may still be sliding into place (a section opening, a live redraw) on a busy
+    # machine: wait until it can take keys, as a person would, rather than fail at once.
+    driver = element.parent
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    WebDriverWait(driver, 5, poll_frequency=0.05).until(lambda _: element.is_displayed() and element.is_enabled(),
+                                                        "the field never became ready for typing")
     element.clear()
     element.send_keys(text)
 
@@ -407,9 +413,11 @@ class Run:
     def session_expiry_keeps_typing(self, driver) -> str:
         try:
             go(driver, self.server, "#/intake", "h1#intake-title")
-            Select(field_input(driver, "Species")).select_by_value("dog")
+            # The complaint first: nothing is evaluated without a species, so choosing it makes
+            # the one evaluation, and none is still pending when the session ends below.
             complaint = field_input(driver, "Presenting complaint")
             type_into(complaint, "lame on the left fore since yesterday")
+            Select(field_input(driver, "Species")).select_by_value("dog")
             visible(driver, ".result-level .level")
             # The session ends (as after 30 idle minutes): the browser no longer has it.
             driver.delete_cookie("vetnet_session")

@@ -40,9 +40,9 @@ extension PostgresStore: AppointmentDetailsRepository {
             let pageSize = max(limit, 0)
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.detailColumns) FROM appointment a
-                WHERE practice_id = \(practice) AND patient_id = \(patientID)
-                  AND (\(after == nil) OR (start_ms, id) < (\(after?.start ?? 0), \(after?.id ?? UUID())))
-                ORDER BY start_ms DESC, id DESC LIMIT \(pageSize + 1)
+                WHERE a.practice_id = \(practice) AND a.patient_id = \(patientID)
+                  AND (\(after == nil) OR (a.start_ms, a.id) < (\(after?.start ?? 0), \(after?.id ?? UUID())))
+                ORDER BY a.start_ms DESC, a.id DESC LIMIT \(pageSize + 1)
                 """, logger: self.logger)
             var items: [AppointmentDetails] = []
             for try await row in rows { items.append(try Self.details(from: row)) }
@@ -150,7 +150,7 @@ extension PostgresStore: AppointmentDetailsRepository {
     /// `appointment a`.
     static let detailColumns = appointmentColumns + """
         , reason, staff_notes, match_basis::text, assessment_id, triage_level, \
-        (SELECT v.id FROM visit v WHERE v.appointment_id = a.id)
+        (SELECT v.id FROM visit v WHERE v.appointment_id = a.id) AS visit_id
         """
 
     /// One appointment's details in the caller's transaction.
