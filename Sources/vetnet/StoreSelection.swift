@@ -75,8 +75,10 @@ extension StoreOptions {
                                           AuditCheckpointService(store: store, interval: .seconds(1), logger: logger)],
                                location: "sqlite:\(directory.path)", embedded: store, close: { try? store.close() })
         case .postgres(let configuration):
+            // The driver's own chatter (a lease asked for while the pool is starting) stays out
+            // of the server's log; its errors still reach it.
             var quiet = logger
-            quiet.logLevel = max(logger.logLevel, .warning)
+            quiet.logLevel = max(logger.logLevel, .error)
             _ = try await PostgresSchema.migrate(configuration, logger: quiet)
             // Every instance on the database must share the installation's keys: the audit
             // chain and sealed notes are only readable with them.
