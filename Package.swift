@@ -147,7 +147,8 @@ let package = Package(
         ),
         .testTarget(
             name: "StorageContractTests",
-            dependencies: ["StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel", "Scheduling", "Specialists", "PatientRecords"],
+            dependencies: ["StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel", "Scheduling", "Specialists", "PatientRecords", "Triage",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strict
         ),
         .testTarget(
