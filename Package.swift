@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StorageContractTests",
-            dependencies: ["StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel", "Scheduling", "Specialists", "PatientRecords", "Triage",
+            dependencies: ["StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel", "Scheduling", "Specialists", "PatientRecords", "Triage", "Analytics",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strict
         ),

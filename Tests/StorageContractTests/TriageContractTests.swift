@@ -1,3 +1,4 @@
+import Analytics
 import Foundation
 import Scheduling
 import SharedKernel
@@ -109,6 +110,47 @@ struct TriageContractTests {
             }
             let booked = try await book(assessment: kept.id.rawValue, at: fixture.morning)
             #expect(booked.value.patientID == fixture.patient)
+        }
+    }
+
+    @Test("the board's transitions keep each visit for VTL compliance: level until first seen, the first-seen time, a second visit beside it",
+          arguments: Adapter.available)
+    func arrivalsKept(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let fixture = try await SchedulingFixture.make(store, name: "Arrivals")
+            let engine = TriageEngine(clock: store.clock.clock)
+            let clock = store.clock
+            let arrival = clock.clock.now().addingTimeInterval(-600)
+            func assess(_ spo2: Double?, at arrival: Date) async throws -> TriageResult {
+                let result = engine.evaluate(TriageCase(species: .dog, vitals: spo2.map { Vitals(spo2: $0) } ?? Vitals()), arrival: arrival)
+                _ = try await store.triage.recordAssessment(scope: fixture.scope, patientID: fixture.patient, caseJSON: Data("{}".utf8),
+                                                            result: result, arrival: arrival)
+                return result
+            }
+            _ = try await assess(85, at: arrival)
+            clock.advance(120)
+            let yellow = try await assess(92, at: arrival)
+            clock.advance(300)
+            let seen = clock.clock.now()
+            _ = try await store.triage.moveQueueEntry(scope: fixture.scope, patientID: fixture.patient, to: .inTreatment)
+            // A re-triage after first contact, and the end of treatment, change neither the level counted nor the first-seen time.
+            clock.advance(60)
+            _ = try await assess(85, at: arrival)
+            clock.advance(1200)
+            _ = try await store.triage.moveQueueEntry(scope: fixture.scope, patientID: fixture.patient, to: .done)
+            // A second visit a day later, who leaves unseen.
+            clock.advance(86_400)
+            let secondArrival = clock.clock.now()
+            let blue = try await assess(nil, at: secondArrival)
+            clock.advance(60)
+            _ = try await store.triage.moveQueueEntry(scope: fixture.scope, patientID: fixture.patient, to: .leftWithoutBeingSeen)
+
+            let range = DateInterval(start: arrival.addingTimeInterval(-3600), end: clock.clock.now().addingTimeInterval(3600))
+            let history = try await store.analytics.practiceHistory(scope: fixture.scope, window: HistoryWindow(appointmentRanges: [], arrivalRanges: [range]),
+                                                                    action: "test.read")
+            #expect(history.triageArrivals.map(\.arrival) == [arrival, secondArrival])
+            #expect(history.triageArrivals.first?.level == yellow.level && history.triageArrivals.first?.firstSeenAt == seen)
+            #expect(history.triageArrivals.last?.level == blue.level && history.triageArrivals.last?.firstSeenAt == nil)
         }
     }
 }
