@@ -84,3 +84,21 @@ public struct HistoryWindow: Hashable, Sendable {
         return result
     }
 }
+
+extension HistoryWindow {
+    /// What a store reads for this window, in start order: whole appointments in its
+    /// appointment ranges, and completed ones only where the duration model's training range
+    /// lies outside them (nothing twice where the two meet).
+    public var appointmentStretches: [(range: DateInterval, completedOnly: Bool)] {
+        var stretches = appointmentRanges.map { (range: $0, completedOnly: false) }
+        if let trainingRange {
+            var cursor = trainingRange.start
+            for block in appointmentRanges where block.end > cursor && block.start < trainingRange.end {
+                if block.start > cursor { stretches.append((DateInterval(start: cursor, end: block.start), true)) }
+                cursor = max(cursor, block.end)
+            }
+            if cursor < trainingRange.end { stretches.append((DateInterval(start: cursor, end: trainingRange.end), true)) }
+        }
+        return stretches.sorted { $0.range.start < $1.range.start }
+    }
+}

@@ -53,6 +53,15 @@ public final class DocumentUpload {
         package let byteCount: Int
         /// The kind the content's first bytes show, if any.
         package let detectedKind: DocumentKind?
+
+        /// Refuses an empty upload, or one whose content is not the declared kind (naming
+        /// `body` or `Content-Type`).
+        package func check(declared: DocumentKind) throws {
+            var errors = FieldErrorCollector()
+            if byteCount == 0 { errors.add("body", "is empty") }
+            if byteCount > 0, detectedKind != declared { errors.add("Content-Type", "does not match the file's content") }
+            try errors.throwIfAny()
+        }
     }
 
     package init(directory: URL, keyBytes: [UInt8], limit: Int) throws {

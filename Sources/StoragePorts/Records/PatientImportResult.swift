@@ -26,3 +26,16 @@ public struct PatientImportResult: Sendable {
         self.refused = refused
     }
 }
+
+extension ImportRowIssue {
+    /// The issue of an import row the store refused: an invalid value (every field named) or a
+    /// value another patient holds (a microchip). `nil` for any other failure, which is not
+    /// the row's problem and ends the import.
+    public init?(line: Int, refusal: any Error) {
+        switch refusal {
+        case let invalid as ValidationError: self.init(line: line, errors: invalid.errors)
+        case let taken as UniquenessConflict: self.init(line: line, errors: [FieldError(field: taken.field, message: taken.message)])
+        default: return nil
+        }
+    }
+}

@@ -290,6 +290,23 @@ extension ExportedDocument {
 }
 
 extension PracticeExport {
+    /// Checks everything a restore will write by the domain's rules, before anything is
+    /// written: the practice, owners, patients, clinicians, availability, rooms, types, and that
+    /// every appointment is this practice's.
+    public func validate(now: Date) throws {
+        try practice.validate()
+        for owner in owners { try owner.validate() }
+        for item in patients { try item.patient.validate(now: now) }
+        guard let schedule else { return }
+        for item in schedule.clinicians { try item.clinician.validate() }
+        for item in schedule.availabilities { try item.availability.validate() }
+        for room in schedule.rooms { try room.validate() }
+        for type in schedule.appointmentTypes { try type.validate() }
+        if let stray = schedule.appointments.first(where: { $0.appointment.practiceID != practice.id }) {
+            throw ValidationError(field: "schedule.appointments", message: "appointment \(stray.appointment.id) belongs to another practice")
+        }
+    }
+
     /// The carried audit trail, checked: every entry must be this practice's (an export never
     /// holds another practice's history).
     public func checkedAudit() throws -> [AuditEntry] {

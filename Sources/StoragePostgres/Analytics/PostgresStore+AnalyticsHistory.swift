@@ -190,10 +190,7 @@ struct HistoryBounds: Sendable {
     var arrivalStarts: [Int64] = [], arrivalEnds: [Int64] = []
 
     init(_ window: HistoryWindow) {
-        var stretches = window.appointmentRanges.map { (range: $0, completedOnly: false) }
-        if let training = window.trainingRange {
-            stretches += Self.subtract(window.appointmentRanges, from: training).map { (range: $0, completedOnly: true) }
-        }
+        let stretches = window.appointmentStretches
         for stretch in stretches {
             starts.append(Timestamp.milliseconds(stretch.range.start))
             ends.append(Timestamp.milliseconds(stretch.range.end))
@@ -213,17 +210,5 @@ struct HistoryBounds: Sendable {
     /// Whether the read loads an arrival at `atMs`.
     func arrival(atMs: Int64) -> Bool {
         arrivalStarts.indices.contains { atMs >= arrivalStarts[$0] && atMs < arrivalEnds[$0] }
-    }
-
-    /// The parts of `range` not covered by `covered` (sorted, disjoint).
-    static func subtract(_ covered: [DateInterval], from range: DateInterval) -> [DateInterval] {
-        var pieces: [DateInterval] = []
-        var cursor = range.start
-        for block in covered where block.end > cursor && block.start < range.end {
-            if block.start > cursor { pieces.append(DateInterval(start: cursor, end: block.start)) }
-            cursor = max(cursor, block.end)
-        }
-        if cursor < range.end { pieces.append(DateInterval(start: cursor, end: range.end)) }
-        return pieces
     }
 }

@@ -31,10 +31,7 @@ extension PostgresStore: DocumentRepository {
                             scope: AccessScope) async throws -> DocumentInfo {
         let (name, declared) = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
         let received = try upload.finish()
-        var errors = FieldErrorCollector()
-        if received.byteCount == 0 { errors.add("body", "is empty") }
-        if received.byteCount > 0, received.detectedKind != declared { errors.add("Content-Type", "does not match the file's content") }
-        try errors.throwIfAny()
+        try received.check(declared: declared)
         let info = DocumentInfo(id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue, byteCount: received.byteCount,
                                 sha256: received.sha256, createdAt: clock.now())
         let documentID = UUIDText.lowercase(info.id)

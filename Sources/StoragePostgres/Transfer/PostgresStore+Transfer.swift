@@ -174,19 +174,8 @@ extension PostgresStore: PracticeTransfer {
     /// exclusion constraints as bookings), documents whose content the export carries, and the
     /// audit trail, carried first into this chain.
     public func restorePractice(_ export: PracticeExport, requestID: String?, progress: ImportProgressHandler?) async throws -> RestoreSummary {
-        try export.practice.validate()
         let now = clock.now()
-        for owner in export.owners { try owner.validate() }
-        for item in export.patients { try item.patient.validate(now: now) }
-        if let schedule = export.schedule {
-            for item in schedule.clinicians { try item.clinician.validate() }
-            for item in schedule.availabilities { try item.availability.validate() }
-            for room in schedule.rooms { try room.validate() }
-            for type in schedule.appointmentTypes { try type.validate() }
-            if let stray = schedule.appointments.first(where: { $0.appointment.practiceID != export.practice.id }) {
-                throw ValidationError(field: "schedule.appointments", message: "appointment \(stray.appointment.id) belongs to another practice")
-            }
-        }
+        try export.validate(now: now)
         let carriedAudit = try export.checkedAudit()
         var carried: [(ExportedDocument, Data)] = []
         for (index, document) in export.documents.enumerated() {

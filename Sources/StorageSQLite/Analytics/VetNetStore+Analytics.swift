@@ -65,11 +65,7 @@ extension VetNetStore {
 
         // The stretches to read, in start order: whole appointments, and completed ones only
         // where the duration model's training history lies outside them.
-        var stretches = window.appointmentRanges.map { (range: $0, completedOnly: false) }
-        if let training = window.trainingRange {
-            stretches += Self.subtract(window.appointmentRanges, from: training).map { (range: $0, completedOnly: true) }
-        }
-        stretches.sort { $0.range.start < $1.range.start }
+        let stretches = window.appointmentStretches
         var total = 0
         if progress != nil {
             for stretch in stretches { total += try Self.countAppointments(db: db, practiceID: practiceID, stretch.range, completedOnly: stretch.completedOnly) }
@@ -93,18 +89,6 @@ extension VetNetStore {
                                firstVisits: try Self.firstVisits(db: db, practiceID: practiceID, before: window.firstVisitCutoff,
                                                                  loaded: appointments, decoder: &decoder),
                                openRequests: [])
-    }
-
-    /// The parts of `range` not covered by `covered` (sorted, disjoint).
-    static func subtract(_ covered: [DateInterval], from range: DateInterval) -> [DateInterval] {
-        var pieces: [DateInterval] = []
-        var cursor = range.start
-        for block in covered where block.end > cursor && block.start < range.end {
-            if block.start > cursor { pieces.append(DateInterval(start: cursor, end: block.start)) }
-            cursor = max(cursor, block.end)
-        }
-        if cursor < range.end { pieces.append(DateInterval(start: cursor, end: range.end)) }
-        return pieces
     }
 
     private static func countAppointments(db: Database, practiceID: PracticeID, _ range: DateInterval, completedOnly: Bool) throws -> Int {

@@ -135,10 +135,7 @@ struct WindowBounds {
     let arrivalStretches: [(start: Int64, end: Int64)]
 
     init(_ window: HistoryWindow) {
-        var stretches = window.appointmentRanges.map { (range: $0, completedOnly: false) }
-        if let training = window.trainingRange {
-            stretches += VetNetStore.subtract(window.appointmentRanges, from: training).map { (range: $0, completedOnly: true) }
-        }
+        let stretches = window.appointmentStretches
         self.stretches = stretches.map { (Timestamp.milliseconds($0.range.start), Timestamp.milliseconds($0.range.end), $0.completedOnly) }
         arrivalStretches = window.arrivalRanges.map { (Timestamp.milliseconds($0.start), Timestamp.milliseconds($0.end)) }
     }

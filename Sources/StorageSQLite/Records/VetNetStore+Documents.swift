@@ -27,10 +27,7 @@ extension VetNetStore {
                             scope: AccessScope) async throws -> DocumentInfo {
         let (name, declared) = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
         let received = try upload.finish()
-        var errors = FieldErrorCollector()
-        if received.byteCount == 0 { errors.add("body", "is empty") }
-        if received.byteCount > 0, received.detectedKind != declared { errors.add("Content-Type", "does not match the file's content") }
-        try errors.throwIfAny()
+        try received.check(declared: declared)
         guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
         let fileURL = directory.appendingPathComponent(received.sha256)
         // Identical uploads share one file; the temporary copy of a repeat is simply dropped.

@@ -39,13 +39,7 @@ extension VetNetStore {
                 } catch {
                     // A row the store refuses — an invalid value, or a microchip already taken —
                     // is this row's problem; anything else ends the import.
-                    let errors: [FieldError]
-                    switch error {
-                    case let invalid as ValidationError: errors = invalid.errors
-                    case let taken as UniquenessConflict: errors = [FieldError(field: taken.field, message: taken.message)]
-                    default: throw error
-                    }
-                    let issue = ImportRowIssue(line: line, errors: errors)
+                    guard let issue = ImportRowIssue(line: line, refusal: error) else { throw error }
                     guard skipRefused else { throw PatientImportError.invalidRows([issue]) }
                     refused.append(issue)
                 }

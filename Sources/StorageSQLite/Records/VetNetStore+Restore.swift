@@ -16,19 +16,8 @@ extension VetNetStore {
     /// and the audit trail are built as usual; `practice.restore` sums it up.
     public func restorePractice(_ export: PracticeExport, requestID: String? = nil,
                                 progress: ImportProgressHandler? = nil) async throws -> RestoreSummary {
-        try export.practice.validate()
         let now = clock.now()
-        for owner in export.owners { try owner.validate() }
-        for item in export.patients { try item.patient.validate(now: now) }
-        if let schedule = export.schedule {
-            for item in schedule.clinicians { try item.clinician.validate() }
-            for item in schedule.availabilities { try item.availability.validate() }
-            for room in schedule.rooms { try room.validate() }
-            for type in schedule.appointmentTypes { try type.validate() }
-            if let stray = schedule.appointments.first(where: { $0.appointment.practiceID != export.practice.id }) {
-                throw ValidationError(field: "schedule.appointments", message: "appointment \(stray.appointment.id) belongs to another practice")
-            }
-        }
+        try export.validate(now: now)
         let carriedAudit = try export.checkedAudit()
         // Carried documents are checked and their files written first (content-addressed and
         // encrypted as uploads are); should the restore not commit, the sweep removes them.
