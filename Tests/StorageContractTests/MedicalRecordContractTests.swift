@@ -8,6 +8,7 @@ import StoragePorts
 import StoragePostgres
 import Synchronization
 import Testing
+import Triage
 
 extension StoreUnderTest {
     /// The store's medical-record port.
@@ -515,6 +516,10 @@ struct MedicalRecordContractTests {
                 _ = try await store.documents.addDocument(patientID: patient, fileName: "x-ray.png", declaredType: "image/png",
                                                           data: DocumentContractTests.png(bytes: 3000), scope: scope)
             }
+            // And a triage assessment from an intake, which put the patient on the board.
+            let triageResult = TriageEngine(clock: store.clock.clock).evaluate(TriageCase(species: .dog, vitals: Vitals(spo2: 85)), arrival: now)
+            _ = try await store.triage.recordAssessment(scope: scope, patientID: oldID, caseJSON: Data("{}".utf8), result: triageResult, arrival: now,
+                                                        admitToQueue: true, intakeRanking: IntakeRanking(appointmentTypeID: fixture.consult.id, ranked: []))
             let weightKey = IdempotencyKey(key: "weigh-old", fingerprint: "w")
             let weight = WeightMeasurement(patientID: old, value: 20, unit: .kg, measuredAt: now)
             try await records.addRecordEntry(.weight(weight), patientID: old, scope: scope, idempotencyKey: weightKey)
@@ -536,7 +541,7 @@ struct MedicalRecordContractTests {
             expected.patients = 1
             expected.appointments = 2
             expected.futureAppointments = 1
-            expected.assessments = 0
+            expected.assessments = 1
             expected.documents = 1
             #expect(summary == expected)
 
@@ -551,7 +556,8 @@ struct MedicalRecordContractTests {
             #expect(try await PatientDirectoryContractTests.names(store, scope, nil) == ["Kept"])
             // Nothing of the patient is left in any table.
             if let postgres = store.postgres?.store {
-                for table in ["weight", "vaccination", "clinical_note", "visit", "document", "appointment"] {
+                for table in ["weight", "vaccination", "clinical_note", "visit", "document", "appointment", "triage_assessment", "triage_queue",
+                              "triage_arrival", "intake_ranking"] {
                     #expect(try await countRows(postgres, "SELECT count(*) FROM \(unescaped: table) WHERE patient_id = \(oldID)") == 0, "\(table)")
                 }
                 #expect(try await countRows(postgres, "SELECT count(*) FROM document_chunk") == 1)
@@ -564,68 +570,16 @@ struct MedicalRecordContractTests {
 
             let audit = try await store.audit.auditEntries(scope: scope, limit: 500, before: nil, resourceType: nil, resourceID: nil).items
             #expect(audit.filter { $0.action == "patient.purge" }.map(\.resourceID) == [old.description])
-            #expect(audit.first { $0.action == "patient.purge" }?.detail == "appointments=2 futureAppointments=1 assessments=0 documents=1")
+            #expect(audit.first { $0.action == "patient.purge" }?.detail == "appointments=2 futureAppointments=1 assessments=1 documents=1")
             #expect(audit.filter { $0.action == "records.purge" }.map(\.detail) == [
-                "retentionYears=7 patients=1 appointments=2 futureAppointments=1 assessments=0 documents=1",
+                "retentionYears=7 patients=1 appointments=2 futureAppointments=1 assessments=1 documents=1",
                 "retentionYears=7 patients=0 appointments=0 futureAppointments=0 assessments=0 documents=0",
             ])
             let purged = try await store.events.events(practiceID: scope.practiceID, after: 0, limit: 500).events
                 .filter { $0.kind == RecordEventKind.patientPurged }
             #expect(purged.map(\.resourceID) == [old.description])
+            #expect(try await store.triage.activeQueue(scope: scope).isEmpty)
             #expect(try await store.audit.verifyAuditChain().isIntact)
-        }
-    }
-
-    @Test("on PostgreSQL the purge also empties the triage tables when they exist (stand-ins while the triage migration is absent)",
-          .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
-    func purgeTriageTables() async throws {
-        try await withStore(.postgres) { store in
-            let postgres = try #require(store.postgres).store
-            let triageMigrated = try await countRows(postgres, "SELECT count(*) FROM unnest(ARRAY['triage_assessment']) t WHERE to_regclass(t) IS NOT NULL")
-            // Once the triage context's migration is in, its own tests cover this with the real tables.
-            guard triageMigrated == 0 else { return }
-            let (scope, old) = try await Self.rex(store)
-            let kept = Identifier<Patient>(try await store.patient(scope: scope, name: "Kept"))
-            let practice = scope.practiceID.rawValue
-            var assessments: [Identifier<Patient>: UUID] = [:]
-            try await asInstallation(postgres) { connection in
-                let logger = Logger(label: "test")
-                for statement in [
-                    "CREATE TABLE triage_assessment (id uuid PRIMARY KEY, practice_id uuid NOT NULL, patient_id uuid NOT NULL)",
-                    "CREATE TABLE triage_queue (practice_id uuid, patient_id uuid, assessment_id uuid REFERENCES triage_assessment(id))",
-                    "CREATE TABLE intake_ranking (id uuid PRIMARY KEY REFERENCES triage_assessment(id), practice_id uuid, patient_id uuid)",
-                    "CREATE TABLE triage_arrival (practice_id uuid, patient_id uuid, arrival_at_ms bigint)",
-                ] { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-            }
-            for patient in [old.value.id, kept] {
-                let assessment = UUID()
-                assessments[patient] = assessment
-                try await asInstallation(postgres) { connection in
-                    let logger = Logger(label: "test"), pid = patient.rawValue
-                    try await connection.query("INSERT INTO triage_assessment VALUES (\(assessment), \(practice), \(pid))", logger: logger)
-                    try await connection.query("INSERT INTO triage_queue VALUES (\(practice), \(pid), \(assessment))", logger: logger)
-                    try await connection.query("INSERT INTO intake_ranking VALUES (\(assessment), \(practice), \(pid))", logger: logger)
-                    try await connection.query("INSERT INTO triage_arrival VALUES (\(practice), \(pid), 1)", logger: logger)
-                    try await connection.query("""
-                        INSERT INTO idempotency_key (practice_id, key, operation, fingerprint, resource_id, created_at_ms)
-                        VALUES (\(practice), \("assess-\(pid)"), 'triage.assess', 'f', \(UUIDText.lowercase(assessment)), 0)
-                        """, logger: logger)
-                }
-            }
-            var archived = old.value
-            archived.status = .archived
-            _ = try await store.records.updatePatient(archived, scope: scope, expectedVersion: nil)
-            store.clock.advance(8 * 365 * 86_400)
-            let summary = try await store.medicalRecords.purgeArchivedPatients(scope: scope, retentionYears: 7)
-            #expect(summary.patients == 1 && summary.assessments == 1)
-            for table in ["triage_assessment", "triage_queue", "intake_ranking", "triage_arrival"] {
-                #expect(try await countRows(postgres, "SELECT count(*) FROM \(unescaped: table) WHERE patient_id = \(old.value.id.rawValue)") == 0, "\(table)")
-                #expect(try await countRows(postgres, "SELECT count(*) FROM \(unescaped: table) WHERE patient_id = \(kept.rawValue)") == 1, "\(table)")
-            }
-            #expect(try await countRows(postgres, "SELECT count(*) FROM idempotency_key WHERE key LIKE 'assess-%'") == 1)
-            #expect(try await countRows(postgres, """
-                SELECT count(*) FROM idempotency_key WHERE resource_id = \(UUIDText.lowercase(assessments[kept]!))
-                """) == 1)
         }
     }
 }
