@@ -6,7 +6,7 @@ import * as api from '../api.js';
 import * as live from '../live.js';
 import {
   h, replace, field, select, busy, notice, toast, announce, words, date, dateTime, plainDate, time, today, showErrors, clearErrors,
-  levelBadge, uid, rfc3339,
+  levelBadge, uid,
 } from '../ui.js';
 import { weightChart } from './weight-chart.js';
 
@@ -36,7 +36,7 @@ export function render(container, { params, session }) {
     appointments: section('Appointments', 'appointments'),
   };
   replace(container, h('article', { class: 'screen record', 'aria-labelledby': 'record-title' },
-    h('p', {}, h('a', { href: '#/patients' }, h('span', { 'aria-hidden': 'true' }, '‹ '), 'All patients')),
+    h('p', {}, h('a', { class: 'back-link', href: '#/patients' }, h('span', { 'aria-hidden': 'true' }, '‹ '), 'All patients')),
     headerBox, alertBox, message,
     h('div', { class: 'record-grid' }, Object.values(sections).map((s) => s.element))));
 
@@ -84,8 +84,8 @@ export function render(container, { params, session }) {
         h('div', { class: 'owner-card' },
           h('h2', { class: 'small-heading' }, 'Owner'),
           owner ? [h('p', {}, h('strong', {}, `${owner.firstName} ${owner.lastName}`)),
-            (owner.phones || []).map((ph) => h('p', {}, `${words(ph.label)}: `, h('a', { href: `tel:${ph.number.replace(/[^+\d]/g, '')}` }, ph.number))),
-            owner.email ? h('p', {}, h('a', { href: `mailto:${owner.email}` }, owner.email)) : null] : h('p', { class: 'muted' }, 'Not available')),
+            (owner.phones || []).map((ph) => h('p', { class: 'contact' }, `${words(ph.label)}: `, h('a', { class: 'contact-link', href: `tel:${ph.number.replace(/[^+\d]/g, '')}` }, ph.number))),
+            owner.email ? h('p', { class: 'contact' }, h('a', { class: 'contact-link', href: `mailto:${owner.email}` }, owner.email)) : null] : h('p', { class: 'muted' }, 'Not available')),
         session.can('triage') ? h('a', { class: 'button primary', href: `#/intake?patient=${p.id}` }, 'Triage this patient') : null));
     if (hadFocus) document.getElementById('record-title')?.focus();
     const alerts = p.alerts || [];
@@ -296,17 +296,40 @@ export function render(container, { params, session }) {
     } catch (error) { if (alive) replace(sections.triage.body, notice(error.message)); }
   }
 
+  // This patient's own appointments (GET /patients/{id}/appointments, newest first, a page at
+  // a time), with when they were last in and are next due; never the whole practice's.
   async function loadAppointments() {
     if (!session.can('book')) { replace(sections.appointments.body, h('p', { class: 'muted' }, 'Your role does not include the schedule.')); return; }
+    const shown = [];
+    const list = h('ul', { class: 'plain entries appointment-history' });
+    const more = h('button', { type: 'button', class: 'button', hidden: true }, 'Older appointments');
+    let cursor = null;
+    const entry = (a) => h('li', { dataset: { appointment: a.id } },
+      h('a', { class: 'entry-link', href: `#/schedule?date=${a.start.slice(0, 10)}` }, `${date(a.start)} ${time(a.start)}`), ` · ${words(a.status)}`,
+      a.reason ? h('span', { class: 'muted' }, ` · ${a.reason}`) : null);
+    async function page() {
+      const answer = await api.get(`/patients/${encodeURIComponent(patientId)}/appointments`, { limit: 50, cursor: cursor || undefined });
+      if (!alive) return null;
+      shown.push(...answer.items);
+      list.append(...answer.items.map(entry));
+      cursor = answer.nextCursor || null;
+      more.hidden = !cursor;
+      return answer;
+    }
+    more.addEventListener('click', () => busy(more, async () => {
+      try { await page(); } catch (error) { if (alive) more.before(notice(error.message)); }
+    }, 'Loading…'));
     try {
-      // The API lists appointments by period; this patient's are picked from 90 days either side.
-      const now = Date.now();
-      const { items } = await api.get('/appointments', { from: rfc3339(now - 90 * 86400000), to: rfc3339(now + 90 * 86400000) });
-      if (!alive) return;
-      const own = items.filter((a) => a.patientId === patientId).sort((a, b) => b.start.localeCompare(a.start));
-      replace(sections.appointments.body, own.length ? h('ul', { class: 'plain entries' }, own.map((a) => h('li', {},
-        h('a', { href: `#/schedule?date=${a.start.slice(0, 10)}` }, `${date(a.start)} ${time(a.start)}`), ` · ${words(a.status)}`)))
-        : h('p', { class: 'muted' }, 'No appointments in the last or next 90 days.'));
+      const first = await page();
+      if (!first) return;
+      const summary = [
+        first.next ? `Next: ${date(first.next.start)} ${time(first.next.start)}` : null,
+        first.lastSeen ? `Last seen: ${date(first.lastSeen.start)}` : null,
+      ].filter(Boolean);
+      replace(sections.appointments.body,
+        summary.length ? h('p', { class: 'appointment-summary' }, summary.join(' · ')) : null,
+        shown.length ? list : h('p', { class: 'muted' }, 'No appointments yet.'),
+        more);
     } catch (error) { if (alive) replace(sections.appointments.body, notice(error.message)); }
   }
 
