@@ -107,7 +107,7 @@ export function render(container, { session }) {
     card.dataset.level = String(item.level);
     card.dataset.target = item.targetTime;
     card.className = ['board-card', 'glass', `level-edge-${LEVELS[item.level].colour}`, item.status === 'inTreatment' && 'in-treatment'].filter(Boolean).join(' ');
-    replace(heading, h('a', { href: `#/patients/${item.patientId}` }, item.patientName || 'Patient'), ' ', levelBadge(item.level));
+    replace(heading, h('a', { class: 'card-link', href: `#/patients/${item.patientId}` }, item.patientName || 'Patient'), ' ', levelBadge(item.level));
     details.textContent = `${words(item.species || '')}${item.medicalRecordNumber ? ` · ${item.medicalRecordNumber}` : ''} · arrived ${time(item.arrivalTime)} · target ${time(item.targetTime)}`;
     replace(alerts, (item.alerts || []).map((a) => h('li', { class: 'chip chip-alert' }, a)));
     alerts.hidden = !(item.alerts || []).length;

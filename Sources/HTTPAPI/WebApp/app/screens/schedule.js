@@ -372,7 +372,8 @@ export function render(container, { session, query }) {
       if (column.drop.room) dataset.room = column.drop.room;
       const count = column.items.length;
       const body = h('div', {
-        class: ['sched-col', closed && 'sched-closed'], role: count + column.free.length ? 'list' : null,
+        // A named list, or (with nothing in it) a named group: aria-label needs a role to label.
+        class: ['sched-col', closed && 'sched-closed'], role: count + column.free.length ? 'list' : 'group',
         'aria-label': `${headingText}: ${count} appointment${count === 1 ? '' : 's'}${closed ? ', closed' : ''}`, dataset, style: { height: columnHeight },
       },
       column.free.map((range) => h('div', { role: 'listitem', class: 'sched-item', style: { top: top(range.start), height: height(range.start, range.end) } },
@@ -421,13 +422,19 @@ export function render(container, { session, query }) {
       STATUS[a.status],
       view.by === 'clinician' && a.roomId ? roomName(a.roomId) : null,
     ].filter(Boolean).join(' · ');
+    // A short block shows a compact label (start and patient on one line); its full text is
+    // its accessible name and its tooltip.
+    const patientName = patientNames.get(a.patientId) || 'Patient';
+    const full = `${time(a.start)}–${time(a.end)} ${patientName} · ${detail}`;
+    const short = minutes < 30;
     return h('button', {
-      type: 'button', class: ['appointment', colourClass(a), `status-${a.status}`, moving?.id === a.id && 'is-moving'], dataset,
+      type: 'button', class: ['appointment', colourClass(a), `status-${a.status}`, moving?.id === a.id && 'is-moving', short && 'appt-compact'], dataset,
+      title: full, 'aria-label': full,
       on: { click: () => openAppointment(ctx, a) },
     },
-    h('span', { class: 'appt-time' }, `${time(a.start)}–${time(a.end)}`),
-    h('span', { class: 'appt-patient' }, patientNames.get(a.patientId) || 'Patient'),
-    h('span', { class: 'appt-type' }, detail));
+    h('span', { class: 'appt-time' }, short ? time(a.start) : `${time(a.start)}–${time(a.end)}`),
+    h('span', { class: 'appt-patient' }, patientName),
+    short ? null : h('span', { class: 'appt-type' }, detail));
   }
 
   /** Side-by-side lanes for appointments that overlap in one column (a room-less column). */
