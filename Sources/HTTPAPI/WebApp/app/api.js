@@ -49,7 +49,8 @@ export async function request(method, path, options = {}) {
   }
   if (!['GET', 'HEAD'].includes(method)) headers['X-CSRF-Token'] = csrfToken();
   if (options.ifMatch !== undefined && options.ifMatch !== null) {
-    headers['If-Match'] = String(options.ifMatch).startsWith('"') ? String(options.ifMatch) : `"${options.ifMatch}"`;
+    const tag = String(options.ifMatch);
+    headers['If-Match'] = /^(W\/)?"/.test(tag) ? tag : `"${tag}"`;
   }
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   let response;

@@ -2,7 +2,7 @@
 // practice's settings.
 
 import * as api from '../api.js';
-import { h, replace, field, select, busy, notice, toast, words, dateTime, showErrors, clearErrors } from '../ui.js';
+import { h, replace, field, select, busy, notice, toast, words, dateTime, plainDate, showErrors, clearErrors, uid, announce } from '../ui.js';
 
 const ROLES = ['administrator', 'veterinarian', 'technician', 'receptionist'];
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -70,7 +70,7 @@ export function render(container, { session, query }) {
       if (!alive) return;
       all.forEach((u) => users.set(u.id, u));
       // A phone scrolls the table, not the page.
-      replace(list, h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Staff accounts' }, h('table', { class: 'data-table' },
+      replace(list, h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Table of staff accounts' }, h('table', { class: 'data-table' },
         h('thead', {}, h('tr', {}, ['Name', 'Email', 'Role', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, all.map((u) => userRow(u, list))))));
     } catch (error) { if (alive) replace(list, notice(error.message)); }
@@ -165,20 +165,264 @@ export function render(container, { session, query }) {
 
   // MARK: - Practice
 
-  function showPractice() {
-    const p = session.practice;
-    replace(body, h('section', { class: 'panel glass', 'aria-labelledby': 'practice-title' },
-      h('h2', { id: 'practice-title' }, p.name),
-      h('dl', { class: 'facts' },
-        h('dt', {}, 'Time zone'), h('dd', {}, p.timeZone),
-        p.phone ? [h('dt', {}, 'Phone'), h('dd', {}, p.phone)] : null,
-        p.address ? [h('dt', {}, 'Address'), h('dd', {}, p.address)] : null),
-      h('table', { class: 'week-table' }, h('caption', {}, 'Opening hours'),
-        h('tbody', {}, DAYS.map((day, i) => {
-          const hours = p.openingHours.find((o) => o.weekday === i + 1);
-          return h('tr', {}, h('th', { scope: 'row' }, day), h('td', {}, hours ? `${hours.opens}–${hours.closes}` : 'Closed'));
-        }))),
-      h('p', { class: 'muted' }, 'These settings are shown as the server holds them; the API offers no way to change them yet.')));
+  const HHMM = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
+  const CLOSES = /^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$/;
+
+  async function showPractice(message) {
+    const canEdit = session.can('managePractice');
+    if (!body.childElementCount) replace(body, h('p', { class: 'muted' }, 'Loading…'));
+    let practice;
+    let etag;
+    try {
+      const answer = await api.request('GET', '/practice');
+      practice = answer.data;
+      etag = answer.etag ?? practice.version;
+    } catch (error) { if (alive) replace(body, notice(error.message)); return; }
+    if (!alive) return;
+    Object.assign(session.practice, practice);
+    document.getElementById('practice-name').textContent = practice.name;
+
+    const facts = h('dl', { class: 'facts' },
+      h('dt', {}, 'Time zone'), h('dd', {}, practice.timeZone),
+      practice.slotGridMinutes ? [h('dt', {}, 'Booking grid'), h('dd', {}, `every ${practice.slotGridMinutes} minutes`)] : null);
+
+    if (!canEdit) {
+      replace(body, h('section', { class: 'panel glass', 'aria-labelledby': 'practice-title' },
+        h('h2', { id: 'practice-title' }, practice.name), facts,
+        h('dl', { class: 'facts' },
+          practice.phone ? [h('dt', {}, 'Phone'), h('dd', {}, practice.phone)] : null,
+          practice.address ? [h('dt', {}, 'Address'), h('dd', {}, practice.address)] : null),
+        hoursTable(practice, false).table,
+        h('p', { class: 'muted' }, 'An administrator changes these settings.')),
+      closuresSection(practice, false));
+      return;
+    }
+
+    // Name, contact and opening hours: one form, sent as one change with If-Match.
+    const name = h('input', { type: 'text', autocomplete: 'off', maxlength: 120, value: practice.name });
+    const phone = h('input', { type: 'text', inputmode: 'tel', autocomplete: 'off', maxlength: 40, value: practice.phone || '' });
+    const address = h('textarea', { rows: 3, maxlength: 400 });
+    address.value = practice.address || '';
+    const hours = hoursTable(practice, true);
+    const status = h('div', { 'aria-live': 'polite' }, message || null);
+    const save = h('button', { type: 'submit', class: 'button primary' }, 'Save the settings');
+    const form = h('form', { class: 'panel glass stack-form practice-form', novalidate: true, 'aria-labelledby': 'practice-title' },
+      h('h2', { id: 'practice-title' }, 'Practice settings'),
+      facts,
+      h('div', { class: 'grid-fields' },
+        field('Practice name', name, { fieldName: 'name' }),
+        field('Phone', phone, { fieldName: 'phone' }),
+        field('Address', address, { fieldName: 'address', wide: true })),
+      hours.table,
+      h('div', { class: 'form-errors', role: 'alert', hidden: true }),
+      h('div', { class: 'row wrap' }, save),
+      status);
+
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      replace(status);
+      const change = {};
+      if (name.value.trim() !== practice.name) change.name = name.value.trim();
+      if (phone.value.trim() !== (practice.phone || '')) change.phone = phone.value.trim();
+      if (address.value.trim() !== (practice.address || '')) change.address = address.value.trim();
+      const wanted = hours.read();
+      const local = [...wanted.errors];
+      if ('name' in change && !change.name) local.push({ field: 'name', message: 'Enter the practice’s name.' });
+      if (local.length) {
+        showErrors(form, local);
+        form.querySelector('[aria-invalid="true"]')?.focus();
+        return;
+      }
+      const sameHours = JSON.stringify(wanted.openingHours) === JSON.stringify(sortHours(practice.openingHours));
+      if (!sameHours) change.openingHours = wanted.openingHours;
+      if (!Object.keys(change).length) { replace(status, h('p', { class: 'notice notice-success', role: 'status' }, 'Nothing has changed.')); return; }
+      await busy(save, async () => {
+        try {
+          const answer = await api.request('PATCH', '/practice', { body: change, ifMatch: etag });
+          if (!alive) return;
+          const replan = answer.data.appointmentsToReplan || [];
+          toast('Practice settings saved', 'success');
+          announce('Practice settings saved');
+          await showPractice(h('div', { class: 'notice notice-success saved', role: 'status' },
+            h('strong', {}, 'Saved. '),
+            replan.length ? [`${replan.length} appointment${replan.length === 1 ? '' : 's'} still to come now fall${replan.length === 1 ? 's' : ''} outside the opening hours and need re-planning (nothing was moved or cancelled):`,
+              h('ul', { class: 'replan-list' }, replan.slice(0, 20).map((a) => h('li', {}, h('a', { class: 'entry-link', href: `#/schedule?date=${a.start.slice(0, 10)}` }, dateTime(a.start)))))]
+              : 'No appointment still to come falls outside the opening hours.'));
+        } catch (error) {
+          if (!alive) return;
+          if (error.status === 412) {
+            await showPractice(notice('Someone else changed the settings meanwhile. They are shown as now stored: check them and save again.'));
+            return;
+          }
+          const placed = showErrors(form, error.errors);
+          if (!placed && !error.errors.length) { const box = form.querySelector('.form-errors'); box.hidden = false; replace(box, h('p', {}, error.message)); }
+          form.querySelector('[aria-invalid="true"]')?.focus();
+        }
+      }, 'Saving…');
+    });
+
+    replace(body, form, closuresSection(practice, true, (next) => { etag = next ?? etag; }, () => etag));
+  }
+
+  function sortHours(list) {
+    return [...(list || [])].sort((a, b) => a.weekday - b.weekday || a.opens.localeCompare(b.opens))
+      .map(({ weekday, opens, closes }) => ({ weekday, opens, closes }));
+  }
+
+  /** The opening hours as a table: a row per opening span (a day without one is closed);
+   *  editable, `read()` gives the openingHours to send and the times that cannot be sent. */
+  function hoursTable(practice, editable) {
+    const spans = sortHours(practice.openingHours);
+    const rows = [];
+    const tbody = h('tbody', {});
+    DAYS.forEach((day, i) => {
+      const own = spans.filter((o) => o.weekday === i + 1);
+      (own.length ? own : [null]).forEach((span, k) => {
+        const label = own.length > 1 ? `${day} (${k + 1})` : day;
+        if (!editable) {
+          tbody.append(h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, span ? `${span.opens}–${span.closes}` : 'Closed')));
+          return;
+        }
+        const open = h('input', { type: 'checkbox', id: uid('open'), checked: Boolean(span) });
+        const opens = h('input', { type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: 5, placeholder: 'HH:mm', 'aria-label': `${label} opens`, value: span?.opens || '08:00', id: uid('opens') });
+        const closes = h('input', { type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: 5, placeholder: 'HH:mm', 'aria-label': `${label} closes`, value: span?.closes || '18:00', id: uid('closes') });
+        const sync = () => { opens.disabled = !open.checked; closes.disabled = !open.checked; };
+        open.addEventListener('change', sync);
+        sync();
+        rows.push({ weekday: i + 1, open, opens, closes });
+        tbody.append(h('tr', { dataset: { weekday: String(i + 1) } },
+          h('th', { scope: 'row' }, h('div', { class: 'field hours-day' }, open, h('label', { for: open.id }, h('span', { class: 'visually-hidden' }, 'Open on '), label))),
+          h('td', {}, h('div', { class: 'field' }, opens)),
+          h('td', {}, h('div', { class: 'field' }, closes))));
+      });
+    });
+    const table = h('table', { class: ['week-table', editable && 'hours-table'], id: uid('hours'), dataset: editable ? { field: 'openingHours' } : {} },
+      h('caption', {}, 'Opening hours'),
+      editable ? h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Day'), h('th', { scope: 'col' }, 'Opens'), h('th', { scope: 'col' }, 'Closes'))) : null,
+      tbody);
+    function read() {
+      const openingHours = [];
+      const errors = [];
+      // Each open span's controls carry the index it is sent at, so a refusal naming
+      // openingHours[2].closes lands next to that very field.
+      for (const row of rows) {
+        for (const el of [row.open, row.opens, row.closes]) delete el.dataset.field;
+        if (!row.open.checked) continue;
+        const index = openingHours.length;
+        row.open.dataset.field = `openingHours[${index}]`;
+        row.opens.dataset.field = `openingHours[${index}].opens`;
+        row.closes.dataset.field = `openingHours[${index}].closes`;
+        const span = { weekday: row.weekday, opens: row.opens.value.trim(), closes: row.closes.value.trim() };
+        if (!HHMM.test(span.opens)) errors.push({ field: row.opens.dataset.field, message: 'a time like 08:30 (00:00 to 23:59)' });
+        if (!CLOSES.test(span.closes)) errors.push({ field: row.closes.dataset.field, message: 'a time like 18:00 (24:00 for midnight)' });
+        openingHours.push(span);
+      }
+      return { openingHours, errors };
+    }
+    return { table: editable ? h('div', { class: 'field hours-field' }, table) : table, read };
+  }
+
+  /** The closures (bank holidays, training afternoons), and for administrators a form to add one. */
+  function closuresSection(practice, editable, setEtag = () => {}, getEtag = () => undefined) {
+    const listBox = h('div', {});
+    let closures = [...(practice.closures || [])];
+    const describe = (c) => {
+      const days = c.firstDay === c.lastDay ? plainDate(c.firstDay) : `${plainDate(c.firstDay)} – ${plainDate(c.lastDay)}`;
+      const hoursText = c.wholeDay ? 'all day' : `${c.from}–${c.until}`;
+      return `${days} · ${hoursText}${c.recursYearly ? ' · every year' : ''}`;
+    };
+    function drawList() {
+      closures.sort((a, b) => a.firstDay.localeCompare(b.firstDay));
+      replace(listBox, closures.length ? h('ul', { class: 'plain entries closure-list' }, closures.map((c) => h('li', { dataset: { closure: c.id } },
+        h('span', {}, h('strong', {}, c.reason), ` — ${describe(c)}`),
+        editable ? h('button', { type: 'button', class: 'button quiet', 'aria-label': `Reopen: ${c.reason}, ${describe(c)}`, on: { click: (e) => reopen(e.currentTarget, c) } }, 'Reopen') : null)))
+        : h('p', { class: 'muted' }, 'No closures: the opening hours apply every week.'));
+    }
+    async function reopen(button, c) {
+      await busy(button, async () => {
+        try {
+          const answer = await api.request('DELETE', `/practice/closures/${c.id}`, { ifMatch: getEtag() });
+          setEtag(answer.etag);
+          closures = closures.filter((x) => x.id !== c.id);
+          drawList();
+          toast(`Reopened: ${c.reason}`, 'success');
+        } catch (error) {
+          if (error.status === 412) { showPractice(notice('The settings changed meanwhile; they are shown as now stored.')); return; }
+          listBox.prepend(notice(error.message));
+        }
+      }, 'Reopening…');
+    }
+    drawList();
+    const section = h('section', { class: 'panel glass', 'aria-labelledby': 'closures-title' }, h('h2', { id: 'closures-title' }, 'Closures'), listBox);
+    if (!editable) return section;
+
+    const first = h('input', { type: 'date' });
+    const last = h('input', { type: 'date' });
+    const wholeDay = h('input', { type: 'checkbox', id: uid('whole'), checked: true });
+    const from = h('input', { type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: 5, placeholder: 'HH:mm', value: '13:00' });
+    const until = h('input', { type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: 5, placeholder: 'HH:mm', value: '24:00' });
+    const yearly = h('input', { type: 'checkbox', id: uid('yearly') });
+    const reason = h('input', { type: 'text', autocomplete: 'off', maxlength: 120, placeholder: 'e.g. Christmas Day' });
+    const times = h('div', { class: 'grid-fields', hidden: true },
+      field('Closed from', from, { fieldName: 'from', hint: 'local time, HH:mm' }),
+      field('Until', until, { fieldName: 'until', hint: '24:00: the rest of the day' }));
+    wholeDay.dataset.field = 'wholeDay';
+    yearly.dataset.field = 'recursYearly';
+    wholeDay.addEventListener('change', () => { times.hidden = wholeDay.checked; });
+    const add = h('button', { type: 'submit', class: 'button primary' }, 'Add the closure');
+    const result = h('div', { 'aria-live': 'polite' });
+    const form = h('form', { class: 'stack-form add-closure', novalidate: true, 'aria-labelledby': 'add-closure-title' },
+      h('h3', { id: 'add-closure-title' }, 'Add a closure'),
+      h('div', { class: 'grid-fields' },
+        field('Reason', reason, { fieldName: 'reason' }),
+        field('First day', first, { fieldName: 'firstDay' }),
+        field('Last day', last, { fieldName: 'lastDay', hint: 'empty: the first day only' })),
+      h('div', { class: 'row wrap' },
+        h('div', { class: 'field check' }, wholeDay, h('label', { for: wholeDay.id }, 'All day')),
+        h('div', { class: 'field check' }, yearly, h('label', { for: yearly.id }, 'Every year'))),
+      times,
+      h('div', { class: 'form-errors', role: 'alert', hidden: true }),
+      h('div', { class: 'row wrap' }, add),
+      result);
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      replace(result);
+      const errors = [];
+      if (!reason.value.trim()) errors.push({ field: 'reason', message: 'Say why the practice is closed (it is shown to staff).' });
+      if (!first.value) errors.push({ field: 'firstDay', message: 'Choose the first day.' });
+      if (errors.length) { showErrors(form, errors); form.querySelector('[aria-invalid="true"]')?.focus(); return; }
+      const closure = { firstDay: first.value, reason: reason.value.trim() };
+      if (last.value) closure.lastDay = last.value;
+      if (yearly.checked) closure.recursYearly = true;
+      if (!wholeDay.checked) { closure.from = from.value.trim(); closure.until = until.value.trim(); }
+      await busy(add, async () => {
+        try {
+          const answer = await api.request('POST', '/practice/closures', { body: closure, idempotencyKey: api.newKey() });
+          if (!alive) return;
+          setEtag(answer.etag);
+          closures.push(answer.data.closure);
+          drawList();
+          const replan = answer.data.appointmentsToReplan || [];
+          replace(result, h('p', { class: 'notice notice-success', role: 'status' }, `Added: ${answer.data.closure.reason}. `,
+            replan.length ? `${replan.length} appointment${replan.length === 1 ? ' falls' : 's fall'} in it and need${replan.length === 1 ? 's' : ''} re-planning (kept as booked).` : 'No booked appointment falls in it.'));
+          form.reset();
+          wholeDay.checked = true;
+          from.value = '13:00';
+          until.value = '24:00';
+          times.hidden = true;
+          toast('Closure added', 'success');
+        } catch (error) {
+          if (!alive) return;
+          const placed = showErrors(form, error.errors);
+          if (!placed && !error.errors.length) { const box = form.querySelector('.form-errors'); box.hidden = false; replace(box, h('p', {}, error.message)); }
+          form.querySelector('[aria-invalid="true"]')?.focus();
+        }
+      }, 'Adding…');
+    });
+    section.append(form);
+    return section;
   }
 
   if (tab === 'users') showUsers(); else if (tab === 'audit') showAudit(); else showPractice();
