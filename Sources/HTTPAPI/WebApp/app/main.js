@@ -4,7 +4,7 @@
 import * as api from './api.js';
 import * as live from './live.js';
 import * as router from './router.js';
-import { h, replace, setTimeZone } from './ui.js';
+import { h, replace, setTimeZone, watchNumberFields } from './ui.js';
 import { renderSignIn, signInDialog } from './screens/signin.js';
 
 const main = document.getElementById('main');
@@ -55,11 +55,15 @@ function enter(me) {
   session = makeSession(me);
   setTimeZone(me.practice.timeZone);
   document.getElementById('practice-name').textContent = me.practice.name;
-  document.getElementById('account-name').textContent = `${me.user.displayName} · ${roleName(me.user.role)}`;
+  // Name and role, always on screen (a shared iPad changes hands).
+  replace(document.getElementById('account-name'),
+    h('span', { class: 'account-person' }, me.user.displayName),
+    h('span', { class: 'account-role' }, h('span', { class: 'visually-hidden' }, ', '), roleName(me.user.role)));
   const nav = document.getElementById('nav');
   replace(nav, h('ul', {}, router.navigation(session).map((item) =>
     h('li', {}, h('a', { href: item.href, dataset: { pattern: item.pattern } }, item.label)))));
   document.getElementById('top-bar').hidden = false;
+  followTopBar();
   live.start();
   if (!window.location.hash || window.location.hash === '#/') window.location.replace('#/home');
   router.start(main, session, '#/home');
@@ -67,6 +71,31 @@ function enter(me) {
 
 function roleName(role) {
   return { administrator: 'Administrator', veterinarian: 'Veterinarian', technician: 'Technician', receptionist: 'Reception' }[role] || role;
+}
+
+// A tap on the screen already shown starts it afresh (Intake: the next arrival, not the
+// previous patient and findings); the address does not change, so no hashchange would.
+document.getElementById('nav').addEventListener('click', (event) => {
+  const link = event.target.closest('a[href]');
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (link.getAttribute('href') === window.location.hash) { event.preventDefault(); router.reload(); }
+});
+
+// The sticky top bar's height, for the scroll padding that keeps a focused control clear of
+// it (and for the screens' own sticky parts); 0 where the bar scrolls away (phones).
+let topBarObserver = null;
+function followTopBar() {
+  const bar = document.getElementById('top-bar');
+  const measure = () => {
+    const sticky = !bar.hidden && getComputedStyle(bar).position === 'sticky';
+    document.documentElement.style.setProperty('--top-bar-height', `${sticky ? Math.ceil(bar.getBoundingClientRect().height) : 0}px`);
+  };
+  if (!topBarObserver && 'ResizeObserver' in window) {
+    topBarObserver = new ResizeObserver(measure);
+    topBarObserver.observe(bar);
+    window.addEventListener('resize', measure);
+  }
+  measure();
 }
 
 document.getElementById('sign-out').addEventListener('click', async () => {
@@ -95,4 +124,5 @@ api.onSessionExpired(() => {
   return pending;
 });
 
+watchNumberFields();
 boot();

@@ -266,3 +266,65 @@ export function hhmm(minutes) { return `${String(Math.floor(minutes / 60)).padSt
 
 /** An RFC 3339 instant without milliseconds, as the API writes them. */
 export function rfc3339(dateValue) { return new Date(dateValue).toISOString().replace(/\.\d{3}Z$/, 'Z'); }
+
+// MARK: - Number fields that say why a key did nothing
+
+const NUMBER_KEYS = /^[0-9.,eE+-]$/;
+
+function numberNote(input, message, kind = 'bad') {
+  if (!input.id) input.id = uid('n');
+  const noteId = `${input.id}-error`;
+  let box = document.getElementById(noteId);
+  if (!message) {
+    if (box?.dataset.note === 'number' && (kind === 'any' || box.dataset.kind === kind)) {
+      box.remove();
+      const ids = (input.getAttribute('aria-describedby') || '').split(' ').filter((x) => x && x !== noteId);
+      if (ids.length) input.setAttribute('aria-describedby', ids.join(' ')); else input.removeAttribute('aria-describedby');
+      if (input.getAttribute('aria-invalid') === 'true' && !input.validity.badInput) input.removeAttribute('aria-invalid');
+    }
+    return;
+  }
+  if (!box) {
+    box = h('p', { class: 'field-error', id: noteId, role: 'status', dataset: { for: input.dataset.field || '', note: 'number' } });
+    (input.closest('.field') || input.parentElement).append(box);
+  } else if (box.dataset.note !== 'number') {
+    return; // the API's own message for this field stays
+  }
+  box.textContent = message;
+  box.dataset.kind = kind;
+  const described = new Set((input.getAttribute('aria-describedby') || '').split(' ').filter(Boolean));
+  described.add(noteId);
+  input.setAttribute('aria-describedby', [...described].join(' '));
+}
+
+/** Number fields drop letters without a word (the browser refuses them) or hold text that is
+ *  no number (validity.badInput, and an empty value for scripts): either way a message next
+ *  to the field says so, until a number is typed. */
+export function watchNumberFields(root = document) {
+  root.addEventListener('keydown', (event) => {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || input.type !== 'number') return;
+    if (event.ctrlKey || event.metaKey || event.altKey || event.key.length !== 1 || NUMBER_KEYS.test(event.key)) return;
+    numberNote(input, `Numbers only: “${event.key === ' ' ? 'space' : event.key}” cannot be typed here.`, 'key');
+  }, true);
+  const check = (event) => {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || input.type !== 'number') return;
+    if (input.validity.badInput) {
+      numberNote(input, 'This is not a number: use digits, with a point for decimals (for example 38.5).');
+      input.setAttribute('aria-invalid', 'true');
+    } else numberNote(input, null, 'bad');
+  };
+  root.addEventListener('input', check, true);
+  root.addEventListener('change', check, true);
+  root.addEventListener('paste', (event) => {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || input.type !== 'number') return;
+    const text = event.clipboardData?.getData('text') || '';
+    if (text && !/^\s*[-+]?[0-9.,]*(e[-+]?[0-9]+)?\s*$/i.test(text)) numberNote(input, `Numbers only: “${text.slice(0, 20)}” cannot be pasted here.`, 'key');
+  }, true);
+  // A refused key's note lasts while the person is in the field.
+  root.addEventListener('focusout', (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type === 'number') numberNote(event.target, null, 'key');
+  }, true);
+}

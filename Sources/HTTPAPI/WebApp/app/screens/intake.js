@@ -39,6 +39,21 @@ const FIELD_NAMES = {
   findings: 'Findings', species: 'Species', ageWeeks: 'Age', onsetHoursAgo: 'Onset',
 };
 
+/** An age from a date of birth in the largest sensible unit (years from 2 years, months from
+ *  4 months, else weeks), with the exact age in weeks for the API. */
+export function ageFromBirthDate(birthDate, now = Date.now()) {
+  const [y, m, d] = birthDate.split('-').map(Number);
+  const born = Date.UTC(y, m - 1, d);
+  if (!Number.isFinite(born) || born > now) return null;
+  const weeks = Math.floor((now - born) / (7 * 86400000));
+  const today = new Date(now);
+  let months = (today.getUTCFullYear() - y) * 12 + (today.getUTCMonth() - (m - 1));
+  if (today.getUTCDate() < d) months -= 1;
+  if (months >= 24) return { value: Math.floor(months / 12), unit: 'years', weeks };
+  if (months >= 4) return { value: months, unit: 'months', weeks };
+  return { value: weeks, unit: 'weeks', weeks };
+}
+
 function numberInput(name, attrs = {}) {
   return h('input', { type: 'number', step: 'any', inputmode: 'decimal', name, ...attrs });
 }
@@ -50,6 +65,7 @@ export function render(container, { session, query }) {
   let evaluation = null; // AbortController of the evaluation in flight
   let lastCase = '';
   let typesCache = null;
+  let exactAgeWeeks = null; // from the chosen patient's date of birth, until the age is edited
 
   // MARK: - Patient: search as you type, or register patient and owner
 
@@ -65,7 +81,6 @@ export function render(container, { session, query }) {
   const np = {
     name: h('input', { type: 'text', autocomplete: 'off' }),
     breed: h('input', { type: 'text', autocomplete: 'off' }),
-    sex: select(SEXES.map((s) => [s, words(s)]), { blank: 'Not recorded' }),
     birthDate: h('input', { type: 'date' }),
     first: h('input', { type: 'text', autocomplete: 'off' }),
     last: h('input', { type: 'text', autocomplete: 'off' }),
@@ -76,7 +91,6 @@ export function render(container, { session, query }) {
     h('div', { class: 'grid-fields' },
       field('Patient name', np.name, { fieldName: 'newPatient.patient.name' }),
       field('Breed', np.breed, { fieldName: 'newPatient.patient.breed' }),
-      field('Sex', np.sex, { fieldName: 'newPatient.patient.sex' }),
       field('Date of birth', np.birthDate, { fieldName: 'newPatient.patient.birthDate' })),
     h('div', { class: 'grid-fields' },
       field('Owner first name', np.first, { fieldName: 'newPatient.owner.firstName' }),
@@ -88,6 +102,8 @@ export function render(container, { session, query }) {
 
   const c = {
     species: select(SPECIES.map((s) => [s, words(s)]), { blank: 'Choose…', required: true }),
+    // The patient record's own words (male_intact … unknown): the case takes them unchanged.
+    sex: select(SEXES.map((s) => [s, words(s)]), { blank: 'Not recorded' }),
     ageValue: numberInput('age', { min: 0 }),
     ageUnit: select([['years', 'years'], ['months', 'months'], ['weeks', 'weeks']], { 'aria-label': 'Age unit' }),
     onsetValue: numberInput('onset', { min: 0 }),
@@ -172,9 +188,14 @@ export function render(container, { session, query }) {
     letterSection('', 'Other presentations', findingsFor('')));
 
   const formErrors = h('div', { class: 'form-errors', role: 'alert', hidden: true });
+  // The live level in a compact strip on the sticky action bar, for the narrow layouts where
+  // the result panel is far below the vitals being entered (the panel's own level is the
+  // one announced, so this copy is hidden from screen readers).
+  const stickyLevel = h('div', { class: 'sticky-level', 'aria-hidden': 'true' }, h('span', { class: 'muted' }, 'No level yet'));
   const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Triage and find clinicians');
+  const stickyBar = h('div', { class: 'sticky-actions' }, stickyLevel, submit);
   const form = h('form', { class: 'intake-form', novalidate: true, 'aria-label': 'Intake' },
-    h('fieldset', { class: 'panel glass' },
+    h('fieldset', { class: 'panel glass patient-panel' },
       h('legend', {}, 'Patient'),
       h('div', { class: 'field combo' }, h('label', { for: (search.id = uid('search')) }, 'Find the patient'), search, listbox),
       chosen,
@@ -184,25 +205,25 @@ export function render(container, { session, query }) {
       h('legend', {}, 'Presenting problem'),
       h('div', { class: 'grid-fields' },
         field('Species', c.species, { fieldName: 'species' }),
+        field('Sex', c.sex, { fieldName: 'sex' }),
         field('Age', c.ageValue, { fieldName: 'ageWeeks', unit: c.ageUnit }),
         field('Problem began', c.onsetValue, { fieldName: 'onsetHoursAgo', unit: c.onsetUnit }),
         field('Presenting complaint', c.complaint, { fieldName: 'complaint', wide: true }))),
     vitals,
     survey,
     formErrors,
-    h('div', { class: 'sticky-actions' }, submit));
+    stickyBar);
 
   // MARK: - The result panel
 
-  const stickyLevel = h('div', { class: 'sticky-level', 'aria-hidden': 'true' });
   const levelBox = h('div', { class: 'result-level', role: 'status', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Choose the species and enter what you find; the level appears as the inputs decide it.'));
   const detailBox = h('div', { class: 'result-detail' });
   const offersBox = h('div', { class: 'offers', 'aria-live': 'polite' });
-  const panel = h('aside', { class: 'result-panel glass', 'aria-labelledby': 'triage-result-title' },
-    h('h2', { id: 'triage-result-title' }, 'Triage'), levelBox, detailBox, offersBox);
+  const resultTitle = h('h2', { id: 'triage-result-title', tabindex: '-1' }, 'Triage');
+  const panel = h('aside', { class: 'result-panel glass', 'aria-labelledby': 'triage-result-title' }, resultTitle, levelBox, detailBox, offersBox);
 
   replace(container, h('section', { class: 'screen intake', 'aria-labelledby': 'intake-title' },
-    h('header', { class: 'screen-header' }, h('h1', { id: 'intake-title' }, 'Intake'), stickyLevel),
+    h('header', { class: 'screen-header' }, h('h1', { id: 'intake-title' }, 'Intake')),
     h('div', { class: 'intake-layout' }, form, panel)));
 
   // MARK: - Reading the form
@@ -224,11 +245,11 @@ export function render(container, { session, query }) {
   function buildCase() {
     const triageCase = { species: c.species.value };
     const age = num(c.ageValue);
-    if (age !== undefined) triageCase.ageWeeks = Math.round(age * { weeks: 1, months: 4.345, years: 52.18 }[c.ageUnit.value]);
+    if (exactAgeWeeks !== null) triageCase.ageWeeks = exactAgeWeeks;
+    else if (age !== undefined) triageCase.ageWeeks = Math.round(age * { weeks: 1, months: 4.345, years: 52.18 }[c.ageUnit.value]);
     const onset = num(c.onsetValue);
     if (onset !== undefined) triageCase.onsetHoursAgo = onset * (c.onsetUnit.value === 'days' ? 24 : 1);
-    const sex = mode === 'new' ? np.sex.value : patient?.sex;
-    if (sex && sex !== 'unknown') triageCase.sex = sex;
+    if (c.sex.value) triageCase.sex = c.sex.value;
     const vitals = {};
     const t = num(c.temperature);
     if (t !== undefined) vitals.temperature = { value: t, unit: c.temperatureUnit.value };
@@ -308,7 +329,7 @@ export function render(container, { session, query }) {
   function showInvalid() {
     replace(levelBox, h('p', { class: 'notice notice-warning' }, 'Some values cannot be right — see the highlighted fields. The level appears once they are corrected.'));
     replace(detailBox);
-    replace(stickyLevel);
+    replace(stickyLevel, h('span', { class: 'muted' }, 'Check the highlighted fields'));
   }
 
   function showResult(result) {
@@ -317,7 +338,7 @@ export function render(container, { session, query }) {
       levelBadge(result.level, { large: true }),
       h('p', { class: 'wait' }, info.wait === 0 ? 'To be seen immediately.' : `To be seen within ${result.maxWaitMinutes ?? info.wait} minutes.`),
       result.validatedForSpecies === false ? h('p', { class: 'notice notice-warning' }, `The VTL is validated for dogs and cats; for a ${result.species || 'patient of this species'} vital signs outside its reference range raise the complexity, not the level.`) : null);
-    replace(stickyLevel, levelBadge(result.level));
+    replace(stickyLevel, h('span', { class: 'sticky-level-label' }, 'Level'), levelBadge(result.level));
     const fired = result.fired || [];
     replace(detailBox,
       abcdeStrip(result.abcde || {}),
@@ -399,9 +420,13 @@ export function render(container, { session, query }) {
     closeList();
     search.value = '';
     c.species.value = p.species;
-    if (p.birthDate) {
-      const weeks = Math.floor((Date.now() - Date.parse(`${p.birthDate}T00:00:00Z`)) / (7 * 86400000));
-      if (weeks >= 0) { c.ageValue.value = String(weeks); c.ageUnit.value = 'weeks'; }
+    c.sex.value = p.sex || '';
+    exactAgeWeeks = null;
+    const age = p.birthDate ? ageFromBirthDate(p.birthDate) : null;
+    if (age) {
+      c.ageValue.value = String(age.value);
+      c.ageUnit.value = age.unit;
+      exactAgeWeeks = age.weeks;
     }
     showChosen();
     lastCase = '';
@@ -427,7 +452,9 @@ export function render(container, { session, query }) {
     if (mode === 'new') { patient = null; showChosen(); }
   }
   newToggle.addEventListener('click', () => { setMode(mode === 'new' ? 'existing' : 'new'); if (mode === 'new') np.name.focus(); else search.focus(); });
-  np.sex.addEventListener('change', () => { lastCase = ''; });
+  // An age typed by hand is sent as typed; the exact one from the date of birth until then.
+  c.ageValue.addEventListener('input', () => { exactAgeWeeks = null; });
+  c.ageUnit.addEventListener('change', () => { exactAgeWeeks = null; });
 
   form.addEventListener('input', (event) => { if (event.target !== search) evaluate(); });
   form.addEventListener('change', (event) => { if (event.target !== search) evaluate(); });
@@ -458,7 +485,7 @@ export function render(container, { session, query }) {
       if (np.email.value.trim()) owner.email = np.email.value.trim();
       const newPatient = { name: np.name.value.trim(), species: c.species.value };
       if (np.breed.value.trim()) newPatient.breed = np.breed.value.trim();
-      if (np.sex.value) newPatient.sex = np.sex.value;
+      if (c.sex.value) newPatient.sex = c.sex.value;
       if (np.birthDate.value) newPatient.birthDate = np.birthDate.value;
       body.newPatient = { owner, patient: newPatient };
     }
@@ -474,6 +501,9 @@ export function render(container, { session, query }) {
           showChosen();
         }
         showResult(result.triage);
+        // The answer is the result: focus its heading (the button is busy, and would leave
+        // the focus on <body>).
+        resultTitle.focus();
         await showOffers(result, body.case);
       } catch (error) {
         if (error.errors.length) {
@@ -503,6 +533,8 @@ export function render(container, { session, query }) {
         ' ', h('a', { href: '#/er' }, 'Open the ER board')));
       announce(`${patient.name} added to the ER board as ${LEVELS[level].label}`, { assertive: true });
     }
+    parts.push(h('div', { class: 'row wrap next-arrival' },
+      h('button', { type: 'button', class: 'button', on: { click: () => go('#/intake') } }, 'Next arrival')));
     parts.push(cliniciansList(result.clinicians || []));
     const slotsBox = h('div', { class: 'slots' }, h('p', { class: 'muted' }, 'Finding free slots…'));
     parts.push(slotsBox);
@@ -598,5 +630,16 @@ export function render(container, { session, query }) {
     search.focus();
   }
 
-  return () => { alive = false; evaluate.cancel(); runSearch.cancel(); evaluation?.abort(); };
+  // The sticky action bar's height, for the scroll padding that keeps a focused control clear of it.
+  const root = document.documentElement;
+  const measureBar = () => root.style.setProperty('--bottom-bar-height', `${Math.ceil(stickyBar.getBoundingClientRect().height)}px`);
+  const barObserver = 'ResizeObserver' in window ? new ResizeObserver(measureBar) : null;
+  barObserver?.observe(stickyBar);
+  measureBar();
+
+  return () => {
+    alive = false; evaluate.cancel(); runSearch.cancel(); evaluation?.abort();
+    barObserver?.disconnect();
+    root.style.setProperty('--bottom-bar-height', '0px');
+  };
 }
