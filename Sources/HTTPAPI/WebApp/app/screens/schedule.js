@@ -54,7 +54,8 @@ export function render(container, { session, query }) {
   const colourButtons = toggle('Colour by', [['type', 'Type'], ['urgency', 'Urgency']], () => view.colour, (value) => { view.colour = value; update(); });
   const moveBanner = h('div', { class: 'move-banner glass', role: 'status', hidden: true });
   const message = h('div');
-  const grid = h('div', { class: 'schedule-scroll', tabindex: '0', 'aria-label': 'Schedule' });
+  // A scrolling region of its own, named (a name needs a role to be given to).
+  const grid = h('div', { class: 'schedule-scroll', tabindex: '0', role: 'region', 'aria-label': 'Schedule' });
   const legend = h('div', { class: 'schedule-legend' });
   const extra = h('div', { class: 'schedule-extra' });
 
