@@ -62,7 +62,8 @@ public func buildApplication(
 
 /// The router with every middleware and route; separate so tests can drive it directly.
 func buildRouter(configuration: AppConfiguration, services: AppServices, metrics: PrometheusCollectorRegistry?) -> Router<VetNetRequestContext> {
-    let router = Router(context: VetNetRequestContext.self)
+    // HEAD works wherever GET does: the GET's answer without its body.
+    let router = Router(context: VetNetRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestIDMiddleware())
     // Outside the problem mapping, so a refused expired cookie is cleared on the 401 too.
     router.add(middleware: SessionCookieMiddleware())
@@ -76,10 +77,15 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
     router.add(middleware: BodyLimitMiddleware(jsonLimit: configuration.maxBodyBytes, documentLimit: maxDocumentBytes + 1,
                                                contract: .bundled))
     router.add(middleware: ContractMiddleware(contract: .bundled, bodyLimit: configuration.maxBodyBytes))
+    router.add(middleware: ProblemAcceptMiddleware())
 
     WebAppRoutes(assets: .bundled).register(on: router)
     router.get("/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
+    }
+    // The same document as JSON, which most tools ask for first.
+    router.get("/openapi.json") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
     }
     router.get("/metrics") { request, context in
         try await MetricsEndpoint.respond(request: request, context: context, registry: metrics, operatorToken: configuration.metricsToken)

@@ -32,10 +32,8 @@ public struct Patient: Codable, Hashable, Sendable {
     /// A second owner, if any.
     public var coOwnerID: Identifier<Owner>?
 
-    /// Sex and neuter status.
-    public enum Sex: String, Codable, Sendable, CaseIterable {
-        case maleIntact = "male_intact", maleNeutered = "male_neutered", femaleIntact = "female_intact", femaleSpayed = "female_spayed", unknown
-    }
+    /// Sex and neuter status: the one vocabulary the record and triage share.
+    public typealias Sex = SharedKernel.Sex
 
     /// Lifecycle status; archiving replaces deletion.
     public enum Status: String, Codable, Sendable, CaseIterable { case active, deceased, archived }

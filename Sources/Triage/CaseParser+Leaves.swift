@@ -77,9 +77,12 @@ extension CaseParser {
         }
     }
 
-    mutating func enumeration<E>(_ value: JSONValue, _ path: String) -> E? where E: RawRepresentable & CaseIterable, E.RawValue == String {
+    /// An enumeration value; `word` reads the text (the raw value by default, or a reading
+    /// that also takes accepted aliases), and a refusal lists the canonical words.
+    mutating func enumeration<E>(_ value: JSONValue, _ path: String, word: (String) -> E? = { E(rawValue: $0) }) -> E?
+    where E: RawRepresentable & CaseIterable, E.RawValue == String {
         guard let text = string(value, path) else { return nil }
-        if let match = E(rawValue: text) { return match }
+        if let match = word(text) { return match }
         let allowed = E.allCases.map(\.rawValue)
         let hint = Suggestion.closest(to: text, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
         errors.add(path, "unknown value '\(text)'; expected one of: \(allowed.joined(separator: ", "))\(hint)")

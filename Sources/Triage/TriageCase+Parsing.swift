@@ -92,7 +92,8 @@ struct CaseParser {
                     species = enumeration(value, "species")
                 }
             case "ageWeeks": result.ageWeeks = number(value, "ageWeeks")
-            case "sex": result.sex = enumeration(value, "sex")
+            // The record's words, or `male`/`female` for an intact animal (§9).
+            case "sex": result.sex = enumeration(value, "sex", word: Sex.init(word:))
             case "onsetHoursAgo": result.onsetHoursAgo = number(value, "onsetHoursAgo")
             case "vitals": result.vitals = parseVitals(value)
             case "observations": result.observations = parseObservations(value)

@@ -12,7 +12,7 @@ public struct TriageCase: Hashable, Sendable {
     public var species: Species
     /// Age in weeks (fractional allowed).
     public var ageWeeks: Double?
-    /// Sex and neuter status.
+    /// Sex and neuter status, in the patient record's words (``SharedKernel/Sex``).
     public var sex: Sex?
     /// Hours since the problem began; `nil` when unknown (treated as recent, §2.4).
     public var onsetHoursAgo: Double?
@@ -43,14 +43,6 @@ public struct TriageCase: Hashable, Sendable {
 }
 
 // MARK: - Enumerations
-
-/// Sex and neuter status.
-public enum Sex: String, CaseIterable, Codable, Sendable {
-    case male, female
-    case maleNeutered = "male_neutered"
-    case femaleSpayed = "female_spayed"
-    case unknown
-}
 
 /// Mucous membrane colour.
 public enum MucousMembranes: String, CaseIterable, Codable, Sendable {

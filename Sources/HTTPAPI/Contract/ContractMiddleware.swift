@@ -23,7 +23,8 @@ struct ContractMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let route = contract.route(for: request.uri.path) else { return try await next(request, context) }
-        guard let operation = route.operations[request.method] else {
+        // A HEAD is checked as the GET it answers like.
+        guard let operation = route.operations[request.method == .head ? .get : request.method] else {
             throw APIError.methodNotAllowed(allowed: route.operations.keys.map(\.rawValue).sorted())
         }
         var errors = parameterErrors(request, operation)
