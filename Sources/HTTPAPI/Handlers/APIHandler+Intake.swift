@@ -50,11 +50,18 @@ extension APIHandler {
                                                               context: TriageContext(chronicConditionCount: record.activeProblems.count))
         let emergency = result.level <= .orange
         let specialties = result.specialties.map(\.specialty)
-        let (match, snapshot) = try await scheduling.match(scope: caller.scope, specialties: specialties, species: triageCase.species,
-                                                           // Red's wait is zero: "now" means within one booking grid step.
-                                                           complexity: result.complexity.score, maxWaitMinutes: max(result.level.maxWaitMinutes, 5),
-                                                           patientID: patientID.rawValue)
+        // Red's wait is zero: "now" means within one booking grid step.
+        let maxWait = max(result.level.maxWaitMinutes, 5)
+        let (snapshot, searched) = try await scheduling.matchSnapshot(scope: caller.scope, maxWaitMinutes: maxWait)
         let type = emergency ? nil : intakeType(body.appointmentTypeId, specialties: specialties, types: snapshot.types)
+        var minutes: Int?
+        if let type { minutes = try await scheduling.predictedMinutes(scope: caller.scope, type: type, species: triageCase.species, clinicianID: nil) }
+        // Each clinician's "earliest" is found with the very query the offers below use.
+        let match = try await scheduling.rank(snapshot: snapshot, scope: caller.scope, specialties: specialties, species: triageCase.species,
+                                              complexity: result.complexity.score, maxWaitMinutes: maxWait, patientID: patientID.rawValue) { clinician in
+            type.map { SlotQuery(range: searched, appointmentType: $0, durationMinutes: minutes, clinicianID: clinician) }
+                ?? SlotQuery(range: searched, durationMinutes: SchedulingService.matchProbeMinutes, clinicianID: clinician)
+        }
         // The ranking is kept with the assessment, so a booking made from this intake records
         // what it was booked on.
         let ranking = IntakeRanking(appointmentTypeID: type?.id, ranked: match.ranked.map {
@@ -83,9 +90,8 @@ extension APIHandler {
             output.onDutyClinician = onDuty.map(Components.Schemas.RankedClinician.init)
             return .ok(.init(body: .json(output)))
         }
-        guard let type else { return .ok(.init(body: .json(output))) }
-        let minutes = try await scheduling.predictedMinutes(scope: caller.scope, type: type, species: triageCase.species, clinicianID: nil)
-        guard let window = TimeRange(start: now, end: now.addingTimeInterval(Double(max(result.level.maxWaitMinutes, 5)) * 60)) else {
+        guard let type, let minutes else { return .ok(.init(body: .json(output))) }
+        guard let window = TimeRange(start: now, end: now.addingTimeInterval(Double(maxWait) * 60)) else {
             return .ok(.init(body: .json(output)))
         }
         var offered: [FreeSlot] = []

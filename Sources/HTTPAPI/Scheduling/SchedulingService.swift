@@ -140,7 +140,10 @@ struct SchedulingService: Sendable {
     private func unavailable(scope: AccessScope, clinicianID: UUID, typeID: Identifier<AppointmentType>, start: Date, minutes: Int?, now: Date,
                              detail: String, conflictingTime: TimeRange?) async throws -> SlotUnavailable {
         let day = try Self.bookingDay(of: start, practice: try await store.schedulingPractice(scope: scope))
-        let snapshot = try await snapshot(scope: scope, range: day, onlyClinician: clinicianID, onlyType: typeID)
+        // The alternatives are searched as far as they are offered: a week either side.
+        let searched = TimeRange(start: max(now, day.start.addingTimeInterval(-Self.alternativesSpan)), end: day.end.addingTimeInterval(Self.alternativesSpan))
+            ?? day
+        let snapshot = try await snapshot(scope: scope, range: searched, onlyClinician: clinicianID, onlyType: typeID)
         guard let type = snapshot.types.first(where: { $0.id == typeID }) else {
             return SlotUnavailable(detail: detail, conflictingTime: conflictingTime, alternatives: [])
         }
@@ -148,6 +151,9 @@ struct SchedulingService: Sendable {
         let found = try Self.unavailable(snapshot: snapshot, start: start, query: query, clinicianID: clinicianID, now: now, detail: detail)
         return SlotUnavailable(detail: detail, conflictingTime: conflictingTime ?? found.conflictingTime, alternatives: found.alternatives)
     }
+
+    /// How far either side of a refused time the nearest alternatives are looked for.
+    static let alternativesSpan: TimeInterval = 7 * 86_400
 
     /// The local day of a booking's start: it bounds everything the booking depends on (the
     /// daily cap, shifts, rooms in use); a booking may not cross midnight.
@@ -170,22 +176,10 @@ struct SchedulingService: Sendable {
         let query = SlotQuery(range: day, appointmentType: type, durationMinutes: minutes, clinicianID: clinicianID)
         var appointment = try Appointment.book(practiceID: practiceID, patientID: patientID, clinicianID: clinicianID, type: type,
                                                start: start, durationMinutes: minutes, now: now).current
-        if let closure = data.practice.closures.closure(overlapping: appointment.time, timeZone: snapshot.timeZone) {
-            throw BookingRefusal(detail: "The practice is closed at that time (\(closure.reason)).", conflictingTime: nil)
-        }
-        guard try snapshot.finder.isFree(start, for: query) else {
-            let blocking = snapshot.appointments.first {
-                $0.clinicianID == clinicianID && $0.status.holdsTime && $0.occupiedTime.overlaps(appointment.time)
-            }
-            throw BookingRefusal(detail: "The clinician is not free for \(minutes) minutes at that time.", conflictingTime: blocking?.time)
-        }
-        if let roomType = type.requiredRoomType {
-            let occupied = appointment.occupiedTime
-            let busy = Set(snapshot.appointments.filter { $0.status.holdsTime && $0.occupiedTime.overlaps(occupied) }.compactMap(\.roomID))
-            guard let room = snapshot.rooms.first(where: { $0.type == roomType && $0.isActive && !busy.contains($0.id) }) else {
-                throw BookingRefusal(detail: "No \(roomType.rawValue) room is free at that time.", conflictingTime: nil)
-            }
-            appointment.roomID = room.id
+        // The finder's own rule decides, so whatever it offered is accepted here and nothing else is.
+        switch try snapshot.finder.decide(start, for: query) {
+        case .success(let room): appointment.roomID = room?.id
+        case .failure(let obstacle): throw BookingRefusal(detail: obstacle.detail, conflictingTime: obstacle.conflictingTime)
         }
         return appointment
     }
@@ -194,25 +188,28 @@ struct SchedulingService: Sendable {
     func transition(scope: AccessScope, id: Identifier<Appointment>, command: AppointmentCommand, expectedVersion: Int?) async throws -> Versioned<Appointment> {
         let now = store.clock.now()
         let current = try await store.appointment(scope: scope, id: id)
-        let decision: AppointmentDecision
+        var decision: AppointmentDecision
         do { decision = try current.value.decide(command, at: now) } catch {
             if let domain = error.domainError { throw domain }
             if case .invalid(let validation) = error { throw validation }
             throw DomainError.conflict("\(error)")
         }
         if case .reschedule(let time, let clinician) = command {
-            let range = TimeRange(start: time.start.addingTimeInterval(-12 * 3600), end: time.start.addingTimeInterval(36 * 3600))!
-            let snapshot = try await snapshot(scope: scope, range: range)
-            let type = snapshot.types.first { $0.id == current.value.appointmentTypeID }
+            let day = try Self.bookingDay(of: time.start, practice: try await store.schedulingPractice(scope: scope))
             let clinicianID = clinician ?? current.value.clinicianID
-            var query = SlotQuery(range: range, durationMinutes: current.value.durationMinutes, bufferAfterMinutes: current.value.bufferAfterMinutes,
-                                  specialty: type?.requiredSpecialty, roomType: type?.requiredRoomType, clinicianID: clinicianID)
+            let searched = TimeRange(start: max(now, day.start.addingTimeInterval(-Self.alternativesSpan)),
+                                     end: day.end.addingTimeInterval(Self.alternativesSpan)) ?? day
+            let snapshot = try await snapshot(scope: scope, range: searched, onlyClinician: clinicianID, onlyType: current.value.appointmentTypeID)
+            let type = snapshot.types.first { $0.id == current.value.appointmentTypeID }
+            var query = SlotQuery(range: day, durationMinutes: current.value.durationMinutes, bufferAfterMinutes: current.value.bufferAfterMinutes,
+                                  specialty: type?.requiredSpecialty, roomType: current.value.roomType, clinicianID: clinicianID)
             query.excludingAppointmentID = id
-            guard try snapshot.finder.isFree(time.start, for: query) else {
-                let closure = snapshot.practice.closures.closure(overlapping: time, timeZone: snapshot.timeZone)
+            // The same rule as a booking: the moved appointment keeps its room when that is free, else takes one that is.
+            switch try snapshot.finder.decide(time.start, for: query, preferredRoom: current.value.roomID) {
+            case .success(let room): decision.current.roomID = room?.id ?? decision.current.roomID
+            case .failure(let obstacle):
                 throw try Self.unavailable(snapshot: snapshot, start: time.start, query: query, clinicianID: clinicianID, now: now,
-                                           detail: closure.map { "The practice is closed at the new time (\($0.reason))." }
-                                               ?? "The clinician is not free at the new time.")
+                                           detail: obstacle.detail)
             }
         }
         do {

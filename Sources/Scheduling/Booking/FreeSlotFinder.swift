@@ -12,8 +12,9 @@ import SharedKernel
 /// - `[s, s + duration + buffer)` overlaps no appointment of the clinician that holds time,
 ///   each counted with its own buffer (the new appointment's buffer may run past closing:
 ///   it is for notes and cleaning, not for the client);
-/// - when a room type is needed, fewer rooms of that type than exist are in use at every
-///   instant of `[s, s + duration + buffer)`;
+/// - when a room type is needed, one room of that type in service has no booking of its own
+///   in `[s, s + duration + buffer)`, and fewer bookings of the type than such rooms overlap at
+///   every instant of it (bookings without a room of their own still take one);
 /// - the clinician's appointment limit for that local day is not yet reached;
 /// - for a surgery, the clinician's run of back-to-back surgery stays within their limit;
 /// - `s` is a multiple of the grid (the query's, else the practice's) after local midnight and
@@ -24,7 +25,8 @@ public struct FreeSlotFinder: Sendable {
     let openingHours: [OpeningHours]
     let closures: [PracticeClosure]
     let gridMinutes: Int
-    let roomCapacity: [RoomType: Int]
+    /// Rooms in service, per type, in the order a booking takes them (by name, then id).
+    let activeRooms: [RoomType: [Room]]
     let timetables: [PreparedTimetable]
     let bookingsByClinician: [UUID: [PreparedBooking]]
     let roomBookings: [PreparedBooking]
@@ -45,7 +47,9 @@ public struct FreeSlotFinder: Sendable {
         openingHours = practice.openingHours
         closures = practice.closures
         gridMinutes = practice.slotGridMinutes
-        roomCapacity = Room.capacity(of: rooms)
+        activeRooms = Dictionary(grouping: rooms.filter(\.isActive), by: \.type).mapValues {
+            $0.sorted { ($0.name, UUIDText.lowercase($0.id.rawValue)) < ($1.name, UUIDText.lowercase($1.id.rawValue)) }
+        }
         // Deterministic order: slots at the same instant are listed by clinician identifier.
         self.timetables = timetables
             .map { PreparedTimetable($0) }
@@ -75,11 +79,8 @@ public struct FreeSlotFinder: Sendable {
 
         var roomForbidden: [SecondRange] = []
         if let roomType = query.roomType {
-            let capacity = roomCapacity[roomType] ?? 0
-            guard capacity > 0 else { return [] }
-            roomForbidden = Self.forbiddenStarts(
-                Self.saturated(roomBookings.filter { $0.roomType == roomType && $0.id != excluded }, capacity: capacity),
-                duration: duration, buffer: buffer)
+            guard let forbidden = roomForbiddenStarts(roomType, excluding: excluded, duration: duration, buffer: buffer) else { return [] }
+            roomForbidden = forbidden
         }
 
         var found: [(start: Int64, order: Int, clinician: UUID)] = []
@@ -129,6 +130,35 @@ public struct FreeSlotFinder: Sendable {
     }
 
     // MARK: - Obstacles as forbidden start times
+
+    /// Starts at which no room of `type` can take `[s, s + duration + buffer)`: every room in
+    /// service has a booking of its own in the way, or as many bookings of the type as there
+    /// are rooms already overlap (a booking without a room of its own still takes one). `nil`
+    /// when the practice has no room of the type in service.
+    func roomForbiddenStarts(_ type: RoomType, excluding excluded: Identifier<Appointment>?, duration: Int64,
+                             buffer: Int64) -> [SecondRange]? {
+        guard let rooms = activeRooms[type], !rooms.isEmpty else { return nil }
+        let ofType = roomBookings.filter { $0.roomType == type && $0.id != excluded }
+        var everyRoomTaken: [SecondRange]?
+        for room in rooms {
+            let taken = Self.forbiddenStarts(ofType.filter { $0.roomID == room.id }.map(\.occupied), duration: duration, buffer: buffer)
+            everyRoomTaken = everyRoomTaken.map { SecondRange.intersect($0, taken) } ?? taken
+        }
+        let full = Self.forbiddenStarts(Self.saturated(ofType, capacity: rooms.count), duration: duration, buffer: buffer)
+        return SecondRange.normalized((everyRoomTaken ?? []) + full)
+    }
+
+    /// The first room of `type` in service with no booking of its own in
+    /// `[start, start + duration + buffer)` (`preferred` first, when it is one of them).
+    func freeRoom(_ type: RoomType, at start: Int64, duration: Int64, buffer: Int64, excluding excluded: Identifier<Appointment>?,
+                  preferred: Identifier<Room>?) -> Room? {
+        let wanted = SecondRange(start: start, end: start + duration + buffer)
+        let rooms = activeRooms[type] ?? []
+        let ordered = rooms.filter { $0.id == preferred } + rooms.filter { $0.id != preferred }
+        return ordered.first { room in
+            !roomBookings.contains { $0.roomID == room.id && $0.id != excluded && $0.occupied.start < wanted.end && wanted.start < $0.occupied.end }
+        }
+    }
 
     /// Starts `s` whose `[s, s + duration + buffer)` would overlap one of `busy`: `(b.start − duration − buffer, b.end)`.
     static func forbiddenStarts(_ busy: [SecondRange], duration: Int64, buffer: Int64) -> [SecondRange] {
@@ -220,6 +250,7 @@ struct PreparedBooking: Sendable {
     let id: Identifier<Appointment>
     let clinicianID: UUID
     let roomType: RoomType?
+    let roomID: Identifier<Room>?
     /// Scheduled start, for counting appointments per day.
     let start: Int64
     /// Scheduled end (without the buffer).
@@ -231,6 +262,7 @@ struct PreparedBooking: Sendable {
         id = appointment.id
         clinicianID = appointment.clinicianID
         roomType = appointment.roomType
+        roomID = appointment.roomID
         occupied = SecondRange.outer(appointment.occupiedTime)
         start = occupied.start
         end = Int64(appointment.time.end.timeIntervalSince1970.rounded(.up))
