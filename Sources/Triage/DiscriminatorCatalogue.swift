@@ -136,6 +136,8 @@ public enum DiscriminatorCatalogue {
             "dog HR < 60 or > 180 /min; cat HR <= 120 or > 260 /min (Animal Trauma Triage grades); or pulse quality weak or absent, any species (Manchester Triage System \"abnormal pulse\"; §4.4 safety net)"),
         row(.hypotension, .orange, .circulatory, .circulation, .derived, source: .projectChoice, routing: [.emergencyCriticalCare, .internalMedicine],
             "systolic BP < 90 mmHg (dogs and cats; §4.4 safety net)"),
+        row(.rabbitHypothermiaSevere, .orange, .generalised, .exposure, .derived, source: .projectChoice, routing: [.exotics, .emergencyCriticalCare],
+            "rectal T < 37.0 °C in a rabbit (hypothermia at admission, Di Girolamo, Toth, Selleri, JAVMA 2016; §4.5)"),
 
         // MARK: Yellow
         row(.respDistressMild, .yellow, .respiratory, .breathing, .derived, routing: [.internalMedicine],
@@ -180,6 +182,8 @@ public enum DiscriminatorCatalogue {
             "40.0 <= T < 40.5 °C (dogs and cats)"),
         row(.spo2Low, .yellow, .respiratory, .breathing, .derived, source: .projectChoice, routing: [.internalMedicine, .emergencyCriticalCare],
             "90 % <= SpO2 < 95 %, any species with a reading (Manchester Triage System \"low SaO2\"; §4.4 safety net)"),
+        row(.rabbitHypothermia, .yellow, .generalised, .exposure, .derived, source: .projectChoice, routing: [.exotics],
+            "37.0 °C <= rectal T <= 37.9 °C in a rabbit (hypothermia at admission, Di Girolamo, Toth, Selleri, JAVMA 2016; §4.5)"),
 
         // MARK: Green
         row(.localInflammation, .green, .generalised, .exposure, routing: [.generalPractice],

@@ -47,6 +47,7 @@ public enum DiscriminatorID: String, CaseIterable, Codable, Sendable {
     case spo2VeryLow = "spo2_very_low"
     case abnormalPulse = "abnormal_pulse"
     case hypotension = "hypotension"
+    case rabbitHypothermiaSevere = "rabbit_hypothermia_severe"
 
     // MARK: Yellow
     case respDistressMild = "resp_distress_mild"
@@ -70,6 +71,7 @@ public enum DiscriminatorID: String, CaseIterable, Codable, Sendable {
     case anorexiaNeonate = "anorexia_neonate"
     case temp40_0To40_4 = "temp_40_0_to_40_4"
     case spo2Low = "spo2_low"
+    case rabbitHypothermia = "rabbit_hypothermia"
 
     // MARK: Green
     case localInflammation = "local_inflammation"

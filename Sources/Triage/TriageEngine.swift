@@ -23,7 +23,9 @@ public struct TriageEngine: Sendable {
     /// `vetnet-1.1.0` added the objective vital-sign safety net (§4.4: `cyanosis`,
     /// `spo2_very_low`, `spo2_low`, `abnormal_pulse`, `hypotension`). A stored assessment keeps
     /// the version it was made with; a re-triage evaluates with this one.
-    public static let rulesVersion = "vtl-ruys2012+vetnet-1.1.0"
+    /// `vetnet-1.2.0` added hypothermia at admission in rabbits (§4.5: `rabbit_hypothermia_severe`,
+    /// `rabbit_hypothermia`).
+    public static let rulesVersion = "vtl-ruys2012+vetnet-1.2.0"
 
     /// Source of `assessedAt`.
     public var clock: Clock

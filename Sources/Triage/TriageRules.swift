@@ -133,8 +133,22 @@ enum TriageRules {
 
     // MARK: Temperature (dogs and cats only)
 
+    /// §4.5 (rules `vetnet-1.2.0`): hypothermia at admission in rabbits, the one species beyond
+    /// dogs and cats with outcome evidence for a triage vital (316 hospitalised rabbits: T ≤ 37.9 °C
+    /// carried 3.09× the risk of death within a week of discharge). Boundaries follow the table
+    /// exactly: 36.99 orange; 37.0 and 37.9 yellow; 38.0 nothing. °F is converted first (98.6 °F is 37.0 °C).
+    private static func rabbitHypothermia(_ temperature: Temperature, _ firings: inout Firings) {
+        let celsius = temperature.celsius
+        if celsius < ClinicalThresholds.rabbitSevereHypothermiaBelow {
+            firings.fire(.rabbitHypothermiaSevere, field: "vitals.temperature", value: temperature.display, rule: "rabbit, T < 37.0 °C")
+        } else if celsius <= ClinicalThresholds.rabbitHypothermiaAtOrBelow {
+            firings.fire(.rabbitHypothermia, field: "vitals.temperature", value: temperature.display, rule: "rabbit, 37.0 °C <= T <= 37.9 °C")
+        }
+    }
+
     private static func temperature(_ triageCase: TriageCase, _ firings: inout Firings, _ notes: inout [String]) {
         guard let temperature = triageCase.vitals.temperature else { return }
+        if triageCase.species == .rabbit { rabbitHypothermia(temperature, &firings) }
         guard triageCase.species == .dog || triageCase.species == .cat else {
             notes.append("VTL temperature bands apply to dogs and cats only; the " + triageCase.species.rawValue
                          + "'s temperature is compared with its reference range instead (see abnormalVitals).")

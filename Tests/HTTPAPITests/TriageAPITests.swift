@@ -70,7 +70,7 @@ struct TriageAPITests {
                     #expect(result["colour"] as? String == (level == 1 ? "red" : "orange"), "\(json)")
                     let fired = (result["fired"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
                     #expect(fired == [id], "\(json)")
-                    #expect(result["rulesVersion"] as? String == "vtl-ruys2012+vetnet-1.1.0")
+                    #expect(result["rulesVersion"] as? String == "vtl-ruys2012+vetnet-1.2.0")
                 }
             }
         }

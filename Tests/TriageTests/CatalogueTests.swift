@@ -26,6 +26,7 @@ let specTable: [(String, Int, String, String)] = [
     ("generalised_weakness", 2, "generalised", "D"), ("dehydration_severe", 2, "generalised", "C"),
     ("temp_40_5_to_40_9", 2, "generalised", "E"), ("dystocia", 2, "obstetric", "-"),
     ("spo2_very_low", 2, "respiratory", "B"), ("abnormal_pulse", 2, "circulatory", "C"), ("hypotension", 2, "circulatory", "C"), // §4.4
+    ("rabbit_hypothermia_severe", 2, "generalised", "E"), // §4.5
     ("resp_distress_mild", 3, "respiratory", "B"), ("uncontrollable_minor_hemorrhage", 3, "circulatory", "C"),
     ("acute_neuro_deficit", 3, "neurological", "D"), ("head_tilt", 3, "neurological", "D"),
     ("history_unconsciousness", 3, "neurological", "D"), ("envenomation_moderate", 3, "trauma", "E"),
@@ -37,24 +38,26 @@ let specTable: [(String, Int, String, String)] = [
     ("dehydration_moderate", 3, "generalised", "C"), ("pruritus_severe", 3, "generalised", "E"),
     ("anorexia_neonate", 3, "generalised", "-"), ("temp_40_0_to_40_4", 3, "generalised", "E"),
     ("spo2_low", 3, "respiratory", "B"), // §4.4
+    ("rabbit_hypothermia", 3, "generalised", "E"), // §4.5
     ("local_inflammation", 4, "generalised", "E"), ("stranguria_tenesmus", 4, "generalised", "-"),
     ("vomiting", 4, "generalised", "-"), ("mild_pain_recent", 4, "generalised", "-"),
     ("pruritus_recent", 4, "generalised", "E"), ("seizure_recent_isolated", 4, "generalised", "D"),
     ("swelling", 4, "generalised", "E"), ("temp_39_0_to_39_9", 4, "generalised", "E"),
 ]
 
-/// Ids the spec marks "derived" (§3), and the §4.4 safety net, derived from measured vitals.
+/// Ids the spec marks "derived" (§3), the §4.4 safety net and the §4.5 rabbit rules, derived from measured vitals.
 let specDerived: Set<String> = [
     "shock_decompensated", "hypoglycemia", "temp_ge_41", "temp_le_36_7", "pale_membranes_no_shock", "altered_consciousness",
     "cluster_seizures", "hyperglycemia_ketosis", "dehydration_severe", "temp_40_5_to_40_9", "vomiting_persistent",
     "dehydration_moderate", "anorexia_neonate", "temp_40_0_to_40_4", "vomiting", "mild_pain_recent",
     "seizure_recent_isolated", "temp_39_0_to_39_9",
     "cyanosis", "spo2_very_low", "spo2_low", "abnormal_pulse", "hypotension",
+    "rabbit_hypothermia_severe", "rabbit_hypothermia",
 ]
 
 @Suite("Discriminator catalogue")
 struct CatalogueTests {
-    @Test("the catalogue holds exactly the spec's 69 ids (64 of §3, 5 of §4.4), each once, in table order")
+    @Test("the catalogue holds exactly the spec's 71 ids (64 of §3, 5 of §4.4, 2 of §4.5), each once, in table order")
     func catalogueMatchesSpecIds() {
         #expect(DiscriminatorCatalogue.all.map(\.id.rawValue) == specTable.map(\.0))
         #expect(Set(DiscriminatorCatalogue.all.map(\.id)).count == DiscriminatorID.allCases.count)

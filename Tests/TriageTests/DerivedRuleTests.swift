@@ -42,6 +42,8 @@ let derivedCases: [(DiscriminatorID, TriageCase, String)] = [
     (.spo2Low, dog(Vitals(spo2: 92)), "vitals.spo2"),
     (.abnormalPulse, dog(Vitals(heartRate: 200)), "vitals.heartRate"),
     (.hypotension, cat(Vitals(systolicBP: 75)), "vitals.systolicBP"),
+    (.rabbitHypothermiaSevere, TriageCase(species: .rabbit, vitals: Vitals(temperature: Temperature(36.8, .celsius))), "vitals.temperature"),
+    (.rabbitHypothermia, TriageCase(species: .rabbit, vitals: Vitals(temperature: Temperature(99.5, .fahrenheit))), "vitals.temperature"),
 ]
 
 @Suite("Derived discriminators (§4)")

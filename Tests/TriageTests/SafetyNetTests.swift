@@ -97,10 +97,10 @@ struct SafetyNetTests {
         #expect(DiscriminatorCatalogue.all.filter { safetyNet.contains($0.id) }.count == 5)
     }
 
-    @Test("the rules version is vetnet-1.1.0 and every result carries it")
+    @Test("the rules version is vetnet-1.2.0 and every result carries it")
     func rulesVersion() throws {
-        #expect(TriageEngine.rulesVersion == "vtl-ruys2012+vetnet-1.1.0")
-        #expect(try triage(json: #"{"species":"dog","vitals":{"spo2":85}}"#).rulesVersion == "vtl-ruys2012+vetnet-1.1.0")
+        #expect(TriageEngine.rulesVersion == "vtl-ruys2012+vetnet-1.2.0")
+        #expect(try triage(json: #"{"species":"dog","vitals":{"spo2":85}}"#).rulesVersion == "vtl-ruys2012+vetnet-1.2.0")
     }
 
     @Test("one measured vital alone raises the level (wire format)", arguments: [
@@ -118,7 +118,7 @@ struct SafetyNetTests {
         #expect(firing.evidence == [Evidence(field: field, value: value)])
         #expect(firing.rule != nil)
         #expect(result.fallThrough == nil)
-        #expect(result.rulesVersion == "vtl-ruys2012+vetnet-1.1.0")
+        #expect(result.rulesVersion == "vtl-ruys2012+vetnet-1.2.0")
     }
 
     @Test("the borderlines the spec names: SpO2 90.0 is spo2_low, dog HR 60 fires nothing, cat HR 120 is abnormal_pulse")
@@ -275,6 +275,6 @@ struct SafetyNetTests {
         #expect(text.contains("hypotension: circulatory, ABCDE C"))
         #expect(text.contains("rule: systolic BP < 90 mmHg"))
         #expect(text.contains("vitals.systolicBP = 70 mmHg"))
-        #expect(text.contains("Rules version: vtl-ruys2012+vetnet-1.1.0"))
+        #expect(text.contains("Rules version: vtl-ruys2012+vetnet-1.2.0"))
     }
 }
