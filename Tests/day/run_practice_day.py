@@ -17,7 +17,9 @@ Seeds the demo practice with a past (`vetnet seed --demo --history 60`), starts 
 It prints its counts and exits 0 only when there is no mismatch.
 """
 import argparse
+import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -234,8 +236,6 @@ def main() -> int:
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="vetnet-day-"))
     password = "practice-day-heron-kettle-41"
-    import os
-    import subprocess
     env = dict(os.environ, VETNET_DEMO_PASSWORD=password)
     seeded = subprocess.run([str(args.vetnet), "seed", "--demo", "--history", str(args.history), "--data-dir", str(work / "store")],
                             env=env, capture_output=True, text=True)
