@@ -128,7 +128,9 @@ def main() -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 3 * args.idle + 512)), hard))
 
     with tempfile.TemporaryDirectory(prefix="vetnet-live-bench-") as temporary:
-        server = Server(args.vetnet.resolve(), Path(temporary) / "data", "live-bench-heron-4", Path(temporary) / "server.log")
+        server = Server(args.vetnet.resolve(), Path(temporary) / "data", "live-bench-heron-4", Path(temporary) / "server.log",
+                        # A thousand streams from three accounts: past the per-account cap a clinic runs with.
+                        extra_env={"VETNET_MAX_STREAMS_PER_USER": "2000", "VETNET_MAX_CONNECTIONS": "4096"})
         server.start()
         try:
             admin = server.login(DEMO_ADMIN)

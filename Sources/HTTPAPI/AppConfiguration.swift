@@ -34,6 +34,23 @@ public struct AppConfiguration: Sendable {
     public var metricsUpdateInterval: Duration = .seconds(30)
     /// How often the event logs are looked at for changes that move the figures (default 1 s).
     public var metricsUpdateTick: Duration = .seconds(1)
+    /// Reverse proxies believed when they name the client in `X-Forwarded-For` (default none).
+    public var trustedProxies: TrustedProxies = .none
+    /// How long a connection may stay without a complete request head or any request in
+    /// progress before it is closed: the idle and the header-read limit (default 30 s).
+    public var connectionIdleTimeout: Duration = .seconds(30)
+    /// The most connections held open at once (default: what the process's file-descriptor
+    /// limit leaves after a reserve for the store, documents and logs; see ``ConnectionLimiter``).
+    public var maxConnections: Int = AppConfiguration.defaultMaxConnections()
+
+    /// The connection maximum the file-descriptor limit allows: the soft limit less 256 for
+    /// everything else the process opens, at most 4,096 and at least 64.
+    public static func defaultMaxConnections() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1_024 }
+        let soft = limit.rlim_cur > 1 << 20 ? 65_536 : Int(clamping: limit.rlim_cur)
+        return min(4_096, max(64, soft - 256))
+    }
 
     /// Creates a configuration with VetNet's defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "vetnet-data"),

@@ -45,9 +45,16 @@ public func buildApplication(
     let swept = try await store.sweepOrphanDocuments()
     if swept > 0 { logger.info("removed orphaned document files", metadata: ["count": "\(swept)"]) }
     let router = buildRouter(configuration: configuration, services: services, metrics: metrics)
+    // Silent, slow and surplus connections are shed so they cannot use up the descriptors.
+    let limiter = ConnectionLimiter(maximum: configuration.maxConnections)
+    let idle = configuration.connectionIdleTimeout.components
     var app = Application(
         router: router,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "VetNet"),
+        server: .http1(configuration: .init(additionalChannelHandlers: [limiter.handler()],
+                                            idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+        // A deep accept queue: a burst of new connections waits to be accepted (and shed, if
+        // surplus) rather than being dropped by the kernel, which makes clients retry after 1 s.
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "VetNet", backlog: 4096),
         logger: logger)
     // Added before the server starts, shut down after it has drained: in-flight requests
     // finish, then the services stop in reverse order (housekeeping first), then the store's own.
@@ -64,7 +71,7 @@ public func buildApplication(
 func buildRouter(configuration: AppConfiguration, services: AppServices, metrics: PrometheusCollectorRegistry?) -> Router<VetNetRequestContext> {
     // HEAD works wherever GET does: the GET's answer without its body.
     let router = Router(context: VetNetRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: RequestIDMiddleware(trustedProxies: configuration.trustedProxies))
     // Outside the problem mapping, so a refused expired cookie is cleared on the 401 too.
     router.add(middleware: SessionCookieMiddleware())
     router.add(middleware: ProblemDetailsMiddleware())

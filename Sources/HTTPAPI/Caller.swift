@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import SharedKernel
 
 /// The authenticated caller of the current request, carried in a task-local so the generated
@@ -31,4 +32,13 @@ public enum RequestState {
     /// stricter than the generated decoder (the triage case refuses duplicate keys, which
     /// decoding and re-encoding would silently resolve).
     @TaskLocal public static var jsonBody: [UInt8]?
+    /// Out-of-bounds fields (422) the contract found in a signed-in caller's request, held back
+    /// by ``ContractMiddleware`` so that a caller who may not make the request at all is told
+    /// that (403) first; the handler's authorization check throws them once the role allows it.
+    @TaskLocal public static var deferredValidation: [FieldError]?
+    /// When the request arrived (its head read), set by ``RequestIDMiddleware``: limits that
+    /// bound a whole call (an optimization's time limit) count from here.
+    @TaskLocal public static var receivedAt = ContinuousClock.now
+    /// Completes when the request's connection closes, set by ``RequestIDMiddleware``.
+    @TaskLocal public static var connectionClosed: EventLoopFuture<Void>?
 }

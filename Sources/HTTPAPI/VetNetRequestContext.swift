@@ -8,10 +8,14 @@ public struct VetNetRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The peer's address when the request came over a socket (`nil` in router tests).
     public let remoteAddress: SocketAddress?
+    /// Completes when the connection closes: a live stream ends its subscription at once
+    /// instead of at its next failed write.
+    public let connectionClosed: EventLoopFuture<Void>
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
+        self.connectionClosed = source.channel.closeFuture
     }
 
     /// The client's IP address as text, or `"unknown"`.

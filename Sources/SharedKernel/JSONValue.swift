@@ -6,7 +6,7 @@
 /// them, and exact types so `"heartRate": "150"` or `"seizingNow": 1` are refused instead of
 /// coerced. Foundation's decoders coerce on some platforms and silently keep the last of
 /// two duplicate keys, which could hide a corrected vital behind a stale one.
-indirect enum JSONValue: Sendable {
+public indirect enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -15,7 +15,7 @@ indirect enum JSONValue: Sendable {
     case object([(key: String, value: JSONValue)])
 
     /// The JSON type name, for "expected X, found Y" messages.
-    var typeName: String {
+    public var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -28,24 +28,25 @@ indirect enum JSONValue: Sendable {
 }
 
 /// Why a byte sequence is not JSON, with the byte offset where reading stopped.
-struct JSONSyntaxError: Error, Sendable {
+public struct JSONSyntaxError: Error, Sendable {
     /// Zero-based byte offset of the problem.
-    let offset: Int
+    public let offset: Int
     /// What was wrong there.
-    let message: String
+    public let message: String
 }
 
 // MARK: - Reader
 
-/// A strict RFC 8259 reader (no comments, no trailing commas, no NaN), refusing duplicate keys.
-struct JSONReader {
+/// A strict RFC 8259 reader (no comments, no trailing commas, no NaN), refusing duplicate keys:
+/// the one JSON reader for input that must mean one thing (triage cases, request bodies).
+public struct JSONReader {
     private let bytes: [UInt8]
     private var position = 0
     private var depth = 0
     private static let maxDepth = 64
 
     /// Parses one JSON document; trailing non-whitespace is an error.
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var reader = JSONReader(bytes: bytes)
         reader.skipWhitespace()
         let value = try reader.readValue()

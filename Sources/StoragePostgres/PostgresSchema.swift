@@ -729,7 +729,22 @@ public enum PostgresSchema {
                 record_key_check text NOT NULL
             );
             """),
+        ("pg-11 idempotency keys of each account", """
+            -- A key names one request of one account: another account's same key is a request
+            -- of its own, not a conflict with the first.
+            ALTER TABLE idempotency_key DROP CONSTRAINT idempotency_key_pkey;
+            CREATE UNIQUE INDEX idempotency_key_claim ON idempotency_key (practice_id, COALESCE(actor_id, ''), key);
+            """),
+        (headSignatureMigration, """
+            -- The head of the chain signed with the audit key (written with every append): a head
+            -- moved back by someone without the key to match a cut chain fails verify.
+            ALTER TABLE audit_head ADD COLUMN signature text;
+            """),
     ]
+
+    /// The migration that added the head's signature: the process that applies it signs the
+    /// existing head (``PostgresStore/signAuditHeadAfterUpgrade()``).
+    public static let headSignatureMigration = "pg-12 signed audit head"
 
     /// Applies the migrations not yet recorded, each in its own transaction, under an
     /// advisory lock so instances starting together do not race. Returns the names applied.

@@ -32,7 +32,8 @@ extension PostgresStore: AuditRepository {
                         \(entry.resourceType), \(entry.resourceID), \(entry.outcome.rawValue), \(entry.requestID), \(entry.detail),
                         \(entry.previousHash), \(entry.hash))
             )
-            UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash)
+            UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash),
+                signature = \(AuditChain.headSignature(sequence: entry.sequence, hash: entry.hash, key: auditKey))
             """, logger: logger)
         return entry
     }
@@ -53,7 +54,8 @@ extension PostgresStore: AuditRepository {
                         \(link.resourceType), \(link.resourceID), \(link.outcome.rawValue), \(link.requestID), \(link.detail),
                         \(link.previousHash), \(link.hash))
             )
-            UPDATE audit_head SET seq = \(link.sequence), hash = \(link.hash)
+            UPDATE audit_head SET seq = \(link.sequence), hash = \(link.hash),
+                signature = \(AuditChain.headSignature(sequence: link.sequence, hash: link.hash, key: auditKey))
             """, logger: logger)
     }
 
@@ -88,10 +90,30 @@ extension PostgresStore: AuditRepository {
 
     public func verifyAuditChain() async throws -> AuditVerification {
         try await transaction(.installation) { connection in
+            // The head first, then the entries up to it: every entry the head counts committed
+            // with it or before it, and the chain only grows, so writers appending meanwhile
+            // (another instance, opening hours) cannot make a whole chain look cut.
+            var head: (sequence: Int64, hash: String, signature: String?)?
+            for try await (sequence, hash, signature) in try await connection.query("SELECT seq, hash, signature FROM audit_head", logger: logger)
+                .decode((Int64, String, String?).self) {
+                head = (sequence, hash, signature)
+            }
+            guard let head else { throw StoreCorruption(column: "audit_head", reason: "the head row is missing") }
+            // The head is signed with the audit key: moved back to match a cut chain without the
+            // key, it no longer verifies. (A new database's head, before any entry, has none yet.)
+            let unsignedGenesis = head.sequence == 0 && head.hash == AuditChain.genesis && head.signature == nil
+            if !unsignedGenesis, head.signature != AuditChain.headSignature(sequence: head.sequence, hash: head.hash, key: self.auditKey) {
+                return AuditVerification(
+                    checked: 0,
+                    firstProblem: .init(sequence: head.sequence, id: "-",
+                                        reason: "the chain's head row (entry #\(head.sequence)) is not signed with this installation's audit key: it was edited"),
+                    headHash: head.hash, headSequence: head.sequence, checkpoint: nil)
+            }
             var expectedPrevious = AuditChain.genesis
             var expectedSequence: Int64 = 1
             var checked = 0
-            let rows = try await connection.query("SELECT \(unescaped: Self.auditColumns) FROM audit_entry ORDER BY seq", logger: logger)
+            let rows = try await connection.query("SELECT \(unescaped: Self.auditColumns) FROM audit_entry WHERE seq <= \(head.sequence) ORDER BY seq",
+                                                  logger: logger)
             for try await row in rows {
                 let entry = try Self.auditEntry(from: row)
                 func broken(_ reason: String) -> AuditVerification {
@@ -112,15 +134,30 @@ extension PostgresStore: AuditRepository {
                 checked += 1
             }
             // The head row is written with every append: a chain shorter than it lost its newest entries.
-            for try await (headSequence, headHash) in try await connection.query("SELECT seq, hash FROM audit_head", logger: logger)
-                .decode((Int64, String).self) where headSequence != expectedSequence - 1 || headHash != expectedPrevious {
+            if head.sequence != expectedSequence - 1 || head.hash != expectedPrevious {
                 return AuditVerification(
                     checked: checked,
                     firstProblem: .init(sequence: expectedSequence, id: "-",
-                                        reason: "the chain ends at entry #\(expectedSequence - 1), but its head records entry #\(headSequence): entries were deleted from the end"),
+                                        reason: "the chain ends at entry #\(expectedSequence - 1), but its head records entry #\(head.sequence): entries were deleted from the end"),
                     headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
             }
             return AuditVerification(checked: checked, firstProblem: nil, headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
+        }
+    }
+
+    /// Signs a head left unsigned by the upgrade that added head signatures (pg-12): called by
+    /// the process that applied that migration, before anything else writes, so an
+    /// installation's existing head is signed once. A head unsigned later stays unsigned and
+    /// fails `verify`.
+    public func signAuditHeadAfterUpgrade() async throws {
+        try await transaction(.installation) { connection in
+            var head: (Int64, String)?
+            for try await row in try await connection.query("SELECT seq, hash FROM audit_head WHERE signature IS NULL FOR UPDATE", logger: logger)
+                .decode((Int64, String).self) { head = row }
+            guard let (sequence, hash) = head else { return }
+            try await connection.query("""
+                UPDATE audit_head SET signature = \(AuditChain.headSignature(sequence: sequence, hash: hash, key: auditKey))
+                """, logger: logger)
         }
     }
 

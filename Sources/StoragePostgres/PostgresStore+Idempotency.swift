@@ -13,8 +13,8 @@ extension PostgresStore {
     /// resource's id for a replay (audited as a read of what it returns), `nil` when this
     /// transaction now owns the key and must ``finishClaim(_:operation:resourceID:scope:connection:)``.
     ///
-    /// A key belongs to the account that first sent it: a key sent by anyone else, or with a
-    /// different request, is refused rather than answered with someone else's resource.
+    /// A key belongs to the account that sent it: another account's same key is a claim of
+    /// its own; the same account's key with a different request is refused.
     func claim(_ key: IdempotencyKey, operation: String, scope: AccessScope, connection: PostgresConnection) async throws -> String? {
         let practice = scope.practiceID.rawValue, actor = scope.actorID?.description
         let nowMs = Timestamp.milliseconds(clock.now())
@@ -25,12 +25,12 @@ extension PostgresStore {
             ON CONFLICT DO NOTHING RETURNING 1
             """, logger: logger) { claimed = true }
         if claimed { return nil }
-        for try await (storedOperation, fingerprint, owner, resource) in try await connection.query("""
-            SELECT operation, fingerprint, actor_id, resource_id FROM idempotency_key
-            WHERE practice_id = \(practice) AND key = \(key.key)
-            """, logger: logger).decode((String, String, String?, String?).self) {
+        for try await (storedOperation, fingerprint, resource) in try await connection.query("""
+            SELECT operation, fingerprint, resource_id FROM idempotency_key
+            WHERE practice_id = \(practice) AND COALESCE(actor_id, '') = \(actor ?? "") AND key = \(key.key)
+            """, logger: logger).decode((String, String, String?).self) {
             // As in the embedded store, a key names one request of one account, whatever the operation.
-            guard storedOperation == operation, fingerprint == key.fingerprint, owner == actor else {
+            guard storedOperation == operation, fingerprint == key.fingerprint else {
                 throw DomainError.conflict("This Idempotency-Key was already used for a different request.")
             }
             guard let resource else { throw StoreCorruption(column: "idempotency_key.resource_id", reason: "a committed claim names no resource") }
@@ -47,7 +47,8 @@ extension PostgresStore {
     func finishClaim(_ key: IdempotencyKey, operation: String, resourceID: String, scope: AccessScope, connection: PostgresConnection) async throws {
         try await connection.query("""
             UPDATE idempotency_key SET resource_id = \(resourceID)
-            WHERE practice_id = \(scope.practiceID.rawValue) AND operation = \(operation) AND key = \(key.key)
+            WHERE practice_id = \(scope.practiceID.rawValue) AND COALESCE(actor_id, '') = \(scope.actorID?.description ?? "")
+                AND operation = \(operation) AND key = \(key.key)
             """, logger: logger)
     }
 

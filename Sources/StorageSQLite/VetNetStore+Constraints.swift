@@ -12,7 +12,9 @@ extension VetNetStore {
     /// inside its own transaction first.
     func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try await writer.write(updates)
+            let result = try await writer.write(updates)
+            await anchorCommitted()
+            return result
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw ConstraintRefusal.error(for: error)
         }

@@ -8,15 +8,17 @@ extension VetNetStore {
     /// all but the first find the key and get the first resource's id. Returns the id and
     /// whether this was a replay.
     ///
-    /// A key belongs to the account that first sent it: a replay returns the resource, so a
-    /// key sent by anyone else is refused (as a key reused for a different request is), and
-    /// every replay is audited as a read of what it returns.
+    /// A key belongs to the account that sent it: another account's same key is a request of
+    /// its own; the same account's key reused for a different request is refused; every
+    /// replay is audited as a read of what it returns.
     func idempotent(db: Database, scope: AccessScope, key: IdempotencyKey?, operation: String,
                     create: () throws -> String) throws -> (id: String, replayed: Bool) {
         guard let key else { return (try create(), false) }
-        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT operation, fingerprint, resource_id, actor_id FROM idempotency_key WHERE practice_id = ? AND key = ?"),
-                                      arguments: [scope.practiceID.description, key.key]) {
-            guard row["operation"] == operation, row["fingerprint"] == key.fingerprint, (row["actor_id"] as String?) == scope.actorID?.description else {
+        let actor = scope.actorID?.description ?? ""
+        if let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT operation, fingerprint, resource_id FROM idempotency_key WHERE practice_id = ? AND IFNULL(actor_id, '') = ? AND key = ?
+            """), arguments: [scope.practiceID.description, actor, key.key]) {
+            guard row["operation"] == operation, row["fingerprint"] == key.fingerprint else {
                 throw DomainError.conflict("This Idempotency-Key was already used for a different request.")
             }
             let id: String = row["resource_id"]

@@ -31,6 +31,8 @@ public final class VetNetStore: Sendable {
     public let auditCheckpoint: AuditCheckpointFile?
     /// Tells observers (the live stream) that a transaction appending events has committed.
     public let eventCommits = EventCommitSignal()
+    /// Writes the audit checkpoint one at a time, off the cooperative threads (it flushes to disk).
+    let anchorQueue = DispatchQueue(label: "vetnet.audit-anchor")
 
     /// Errors raised while opening the store.
     public enum OpenError: Error, Equatable, CustomStringConvertible {
@@ -132,6 +134,10 @@ public final class VetNetStore: Sendable {
         let store = VetNetStore(writer: pool, auditKey: auditKey, cipher: cipher, documentsDirectory: documents, clock: clock,
                                 auditCheckpoint: checkpointFile)
         try store.migrate()
+        // A new store is anchored at its start before its first entry, so a crash before any
+        // later checkpoint never leaves entries without one; an anchored chain's checkpoint
+        // catches up; a chain that lost its anchor is left for the operator (it throws).
+        _ = try? store.writeAuditCheckpoint()
         return store
     }
 

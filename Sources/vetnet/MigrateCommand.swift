@@ -31,6 +31,15 @@ struct MigrateCommand: AsyncParsableCommand {
         var logger = Logger(label: "vetnet.migrate")
         logger.logLevel = .error
         let applied = try await PostgresSchema.migrate(configuration, logger: logger)
+        if applied.contains(PostgresSchema.headSignatureMigration) {
+            // The upgrade that signs the chain's head signs the existing one, with the installation's key.
+            let postgres = PostgresStore(configuration: configuration, auditKey: try store.auditKey(), cipher: try store.recordCipher(),
+                                         uploadDirectory: try store.uploadDirectory(), logger: logger)
+            let running = Task { await postgres.run() }
+            defer { running.cancel() }
+            try await postgres.checkInstallationKeys()
+            try await postgres.signAuditHeadAfterUpgrade()
+        }
         print("database \(configuration.redacted) is migrated" + (applied.isEmpty ? " (nothing to apply)" : ": applied \(applied.joined(separator: ", "))"))
     }
 }

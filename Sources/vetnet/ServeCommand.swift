@@ -39,9 +39,33 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Seed the demo practice first if the store is empty (env VETNET_DEMO=1).")
     var demo: Bool = ProcessInfo.processInfo.environment["VETNET_DEMO"] == "1"
 
+    @Option(help: "Most connections held open at once, 16–100000 (env VETNET_MAX_CONNECTIONS; default from the descriptor limit).")
+    var maxConnections: Int = Int(ProcessInfo.processInfo.environment["VETNET_MAX_CONNECTIONS"] ?? "") ?? AppConfiguration.defaultMaxConnections()
+
+    @Option(help: "Seconds a connection may stay without a complete request head or a request in progress, 1–3600 (env VETNET_CONNECTION_IDLE_SECONDS).")
+    var connectionIdleSeconds: Int = Int(ProcessInfo.processInfo.environment["VETNET_CONNECTION_IDLE_SECONDS"] ?? "") ?? 30
+
+    @Option(help: "Reverse proxies whose X-Forwarded-For names the client, comma-separated networks (env VETNET_TRUSTED_PROXIES).")
+    var trustedProxies: String = ProcessInfo.processInfo.environment["VETNET_TRUSTED_PROXIES"] ?? ""
+
+    @Option(help: "Live streams one account may hold open at once, 1–10000 (env VETNET_MAX_STREAMS_PER_USER).")
+    var maxStreamsPerUser: Int = Int(ProcessInfo.processInfo.environment["VETNET_MAX_STREAMS_PER_USER"] ?? "") ?? 8
+
     func validate() throws {
         guard (1...3650).contains(eventRetentionDays) else {
             throw ArgumentParser.ValidationError("--event-retention-days must be between 1 and 3650 (got \(eventRetentionDays))")
+        }
+        guard (16...100_000).contains(maxConnections) else {
+            throw ArgumentParser.ValidationError("--max-connections must be between 16 and 100000 (got \(maxConnections))")
+        }
+        guard (1...3600).contains(connectionIdleSeconds) else {
+            throw ArgumentParser.ValidationError("--connection-idle-seconds must be between 1 and 3600 (got \(connectionIdleSeconds))")
+        }
+        do { _ = try TrustedProxies(parsing: trustedProxies) } catch {
+            throw ArgumentParser.ValidationError("--trusted-proxies: \(error)")
+        }
+        guard (1...10_000).contains(maxStreamsPerUser) else {
+            throw ArgumentParser.ValidationError("--max-streams-per-user must be between 1 and 10000 (got \(maxStreamsPerUser))")
         }
     }
 
@@ -57,12 +81,23 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
-        let configuration = AppConfiguration(host: host, port: port, dataDirectory: store.dataURL,
+        var configuration = AppConfiguration(host: host, port: port, dataDirectory: store.dataURL,
                                              auditKeyBase64: ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"], seedDemo: demo, logLevel: level,
                                              metricsToken: ProcessInfo.processInfo.environment["VETNET_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
                                              eventRetentionDays: eventRetentionDays)
+        configuration.maxConnections = maxConnections
+        configuration.connectionIdleTimeout = .seconds(connectionIdleSeconds)
+        configuration.live.maxStreamsPerUser = maxStreamsPerUser
+        configuration.trustedProxies = try TrustedProxies(parsing: trustedProxies)
         // Migrations run as the store opens, before the server accepts any request.
         let opened = try await store.openPracticeStore(logger: logger)
+        // A trail that lost its anchor (entries deleted from the end, the checkpoint deleted or
+        // rewritten) is never served on: starting would write new entries after the gap.
+        if let refusal = try opened.embedded?.auditAnchor()?.refusal(recovery: store.reanchorCommand) {
+            opened.close()
+            printError(refusal)
+            throw ExitCode(1)
+        }
         let (app, services) = try await buildApplication(configuration: configuration, store: opened.store, storeServices: opened.services,
                                                          metrics: registry, logger: logger)
         if demo {

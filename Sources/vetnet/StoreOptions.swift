@@ -22,6 +22,13 @@ struct StoreOptions: ParsableArguments {
     /// The data directory as a URL.
     var dataURL: URL { URL(fileURLWithPath: dataDirectory) }
 
+    /// The command that re-anchors this store's audit chain, for refusals to print.
+    var reanchorCommand: String {
+        var command = "vetnet audit re-anchor --data-dir \(dataDirectory)"
+        if let auditCheckpointOption { command += " --audit-checkpoint \(auditCheckpointOption)" }
+        return command + " --reason \"…\""
+    }
+
     /// These options with another data directory (`--database sqlite:PATH`).
     init(copying other: StoreOptions, dataDirectory: String) {
         self = other

@@ -79,13 +79,16 @@ extension StoreOptions {
             // of the server's log; its errors still reach it.
             var quiet = logger
             quiet.logLevel = max(logger.logLevel, .error)
-            _ = try await PostgresSchema.migrate(configuration, logger: quiet)
+            let applied = try await PostgresSchema.migrate(configuration, logger: quiet)
             // Every instance on the database must share the installation's keys: the audit
             // chain and sealed notes are only readable with them.
             let store = PostgresStore(configuration: configuration, auditKey: try auditKey(), cipher: try recordCipher(),
                                       uploadDirectory: try uploadDirectory(), logger: quiet)
             let running = Task { await store.run() }
-            do { try await store.checkInstallationKeys() } catch {
+            do {
+                try await store.checkInstallationKeys()
+                if applied.contains(PostgresSchema.headSignatureMigration) { try await store.signAuditHeadAfterUpgrade() }
+            } catch {
                 running.cancel()
                 throw error
             }

@@ -39,7 +39,7 @@ struct ReadAuditTests {
         #expect(entries.contains { $0.action == "matching.rank" && $0.resourceID == fixture.patient.id.description })
     }
 
-    @Test("an Idempotency-Key answers only the account that sent it, and every replay is audited")
+    @Test("an Idempotency-Key is the sending account's own: another account's same key is a new request, and every replay is audited")
     func replays() async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
@@ -54,13 +54,25 @@ struct ReadAuditTests {
                 let replayed = try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id
                 #expect(replayed == first)
             }
-            // Another account replaying the key would read the owner without a trace: refused.
-            try await client.call("/api/v1/owners", .post, token: technician, json: json, headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]) {
-                #expect($0.status == .conflict)
+            // Another account's same key is a request of its own: it creates its own owner and
+            // never reads the first one.
+            let second = try await client.call("/api/v1/owners", .post, token: technician, json: json,
+                                               headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]) {
+                #expect($0.status == .created)
                 #expect(!String(buffer: $0.body).contains(first))
+                return try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id
             }
+            #expect(second != first)
+            // …and replays its own.
+            try await client.call("/api/v1/owners", .post, token: technician, json: json, headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]) {
+                let replayed = try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id
+                #expect(replayed == second)
+            }
+            // The same account's key with a different request is refused.
+            try await client.call("/api/v1/owners", .post, token: receptionist, json: #"{"firstName":"Other","lastName":"Person"}"#,
+                                  headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]) { #expect($0.status == .conflict) }
         }
         let entries = try await Self.actions(fixture.store, fixture.practiceA.id)
-        #expect(entries.filter { $0.action == "owner.create.replay" }.count == 1)
+        #expect(entries.filter { $0.action == "owner.create.replay" }.count == 2)
     }
 }

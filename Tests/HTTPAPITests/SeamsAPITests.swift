@@ -39,6 +39,17 @@ struct SeamsAPITests {
             })
     }
 
+    /// A second clinician working 08:00–18:00 every day.
+    static func otherClinician(_ fixture: ScheduleFixture, specialty: Specialty, species: Species) async throws -> Clinician {
+        let scope = AccessScope.system(fixture.app.practiceA.id)
+        let other = try await fixture.app.store.createClinician(Clinician(displayName: "Dr Other", credentials: "BVSc",
+            expertise: [Expertise(specialty: specialty, proficiency: 3, years: 3)], species: [species], maxAppointmentsPerDay: 20,
+            complexityCeiling: 1), scope: scope)
+        _ = try await fixture.app.store.setAvailability(ClinicianAvailability(clinicianID: other.id,
+            weekly: (1...7).map { WeeklyInterval(weekday: $0, startMinute: 8 * 60, endMinute: 18 * 60) }), scope: scope, expectedVersion: nil)
+        return other
+    }
+
     @Test("an intact patient is triaged from its own record: intake answers its level instead of refusing case.sex")
     func intactPatientIntake() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -65,11 +76,7 @@ struct SeamsAPITests {
         let second = try await fixture.app.store.createRoom(Room(name: "Consult 2", type: .exam), scope: scope)
         let first = try #require(try await fixture.app.store.rooms(scope: scope).first { $0.name == "Consult 1" })
         // Others hold Consult 1 at 09:00–09:30 and Consult 2 at 09:30–10:00.
-        let other = try await fixture.app.store.createClinician(Clinician(displayName: "Dr Other", credentials: "BVSc",
-            expertise: [Expertise(specialty: .generalPractice, proficiency: 3, years: 3)], species: [.dog], maxAppointmentsPerDay: 20,
-            complexityCeiling: 1), scope: scope)
-        _ = try await fixture.app.store.setAvailability(ClinicianAvailability(clinicianID: other.id,
-            weekly: (1...7).map { WeeklyInterval(weekday: $0, startMinute: 8 * 60, endMinute: 18 * 60) }), scope: scope, expectedVersion: nil)
+        let other = try await Self.otherClinician(fixture, specialty: .generalPractice, species: .dog)
         try await Self.bookInRoom(fixture, clinician: other, room: first, start: Self.nine, minutes: 30)
         try await Self.bookInRoom(fixture, clinician: fixture.surgeon, room: second, start: Self.nine.addingTimeInterval(1_800), minutes: 30)
         let quarterPast = Self.nine.addingTimeInterval(15 * 60)
@@ -126,11 +133,7 @@ struct SeamsAPITests {
         let scope = AccessScope.system(fixture.app.practiceA.id)
         let room = try #require(try await fixture.app.store.rooms(scope: scope).first)
         // The only exam room is in use until 10:00; the clinicians themselves are free at 09:00.
-        let other = try await fixture.app.store.createClinician(Clinician(displayName: "Dr Other", credentials: "BVSc",
-            expertise: [Expertise(specialty: .dermatology, proficiency: 3, years: 3)], species: [.cat], maxAppointmentsPerDay: 20,
-            complexityCeiling: 1), scope: scope)
-        _ = try await fixture.app.store.setAvailability(ClinicianAvailability(clinicianID: other.id,
-            weekly: (1...7).map { WeeklyInterval(weekday: $0, startMinute: 8 * 60, endMinute: 18 * 60) }), scope: scope, expectedVersion: nil)
+        let other = try await Self.otherClinician(fixture, specialty: .dermatology, species: .cat)
         try await Self.bookInRoom(fixture, clinician: other, room: room, start: Self.nine, minutes: 60)
         try await fixture.app.test { client in
             let token = try await client.login("receptionist@alpha.example")

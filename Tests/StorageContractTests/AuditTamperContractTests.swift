@@ -54,6 +54,24 @@ struct AuditTamperContractTests {
         }
     }
 
+    @Test("PostgreSQL: the newest entries deleted and the head moved back to match are caught by the head's signature",
+          .enabled(if: Adapter.available.contains(.postgres), "PostgreSQL is not available here (VETNET_TEST_DATABASE_URL unset)"))
+    func headMovedBack() async throws {
+        try await withStore(.postgres) { store in
+            try await Self.populated(store)
+            // What the serving role could do on its own tables: cut the end and re-point the head.
+            try await store.rawSQL(["DELETE FROM audit_entry WHERE seq > 9",
+                                    "UPDATE audit_head SET seq = 9, hash = (SELECT hash FROM audit_entry WHERE seq = 9)"],
+                                   liftingProtections: true)
+            let verification = try await store.audit.verifyAuditChain()
+            #expect(!verification.isIntact)
+            #expect(verification.firstProblem?.reason.contains("not signed with this installation's audit key") == true)
+            // A signature copied from the old head does not fit the moved one either.
+            try await store.rawSQL(["UPDATE audit_head SET signature = NULL"], liftingProtections: false)
+            #expect(!(try await store.audit.verifyAuditChain().isIntact))
+        }
+    }
+
     @Test("an edited, deleted or swapped entry is named by verification", arguments: Adapter.available)
     func tamperingNamed(adapter: Adapter) async throws {
         let cases: [(statements: [String], firstBad: Int64)] = [

@@ -51,8 +51,9 @@ struct SchedulingFixture: Sendable {
     /// decision that checks nothing: whether the time is free is left to the store's guard,
     /// which is what these tests hold to account. A room-type booking takes the theatre.
     func book(_ type: AppointmentType, at start: Date, clinician: Clinician? = nil, patient: UUID? = nil, key: IdempotencyKey? = nil,
-              through repository: (any SchedulingRepository)? = nil,
+              through repository: (any SchedulingRepository)? = nil, as caller: AccessScope? = nil,
               seen: (@Sendable (SchedulingData) -> Void)? = nil) async throws -> (Versioned<Appointment>, replayed: Bool) {
+        let scope = caller ?? self.scope
         let practiceID = scope.practiceID, patientID = patient ?? self.patient, clinicianID = (clinician ?? vet).id.rawValue
         let now = store.clock.clock.now(), room = type.requiredRoomType == nil ? nil : theatre.id
         return try await (repository ?? store.scheduling).bookAppointment(
@@ -197,6 +198,25 @@ struct SchedulingContractTests {
             #expect(try await store.scheduling.appointments(scope: fixture.scope, overlapping: day, clinicianID: nil, orRoomType: nil).count == 1)
             let events = try await store.events.events(practiceID: fixture.scope.practiceID, after: 0, limit: 100).events
             #expect(events.filter { $0.kind == "appointment.booked" }.count == 1)
+        }
+    }
+
+    @Test("an Idempotency-Key is one account's own: another account's same key is a booking of its own, replayed for it alone",
+          arguments: Adapter.available)
+    func idempotencyKeyPerAccount(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let fixture = try await SchedulingFixture.make(store)
+            let colleague = try await store.accounts.createUser(scope: fixture.scope, email: "colleague@example.com", displayName: "Colleague",
+                                                                role: .receptionist, passwordHash: "h")
+            let other = AccessScope(practiceID: fixture.scope.practiceID, actorID: colleague.id, role: .receptionist, requestID: nil)
+            let key = IdempotencyKey(key: "shared-1", fingerprint: "body-a")
+            let first = try await fixture.book(fixture.consult, at: fixture.morning, key: key)
+            let theirs = try await fixture.book(fixture.consult, at: fixture.morning.addingTimeInterval(3600), key: key, as: other)
+            #expect(!theirs.replayed && theirs.0.value.id != first.0.value.id)
+            let again = try await fixture.book(fixture.consult, at: fixture.morning.addingTimeInterval(3600), key: key, as: other)
+            #expect(again.replayed && again.0.value.id == theirs.0.value.id)
+            let mine = try await fixture.book(fixture.consult, at: fixture.morning, key: key)
+            #expect(mine.replayed && mine.0.value.id == first.0.value.id)
         }
     }
 

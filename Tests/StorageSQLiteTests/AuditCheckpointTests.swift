@@ -45,21 +45,109 @@ struct AuditCheckpointTests {
         #expect(result.firstProblem?.sequence == 5)
         #expect(result.firstProblem?.reason.contains("2 entries were deleted from the end") == true)
         // The checkpoint does not move back to the shorter chain, so the evidence stays.
-        #expect(throws: AuditCheckpointFile.ReadError.self) { try store.writeAuditCheckpoint() }
+        #expect(throws: AuditNotAnchored.self) { try store.writeAuditCheckpoint() }
+        #expect(try store.auditAnchor() == .cut(headSequence: 4, checkpoint: checkpoint))
         try store.close()
     }
 
-    @Test("a chain that grew after the checkpoint verifies, and the checkpoint advances")
+    /// Appends entries the way a commit does just before a crash: durable, but with no
+    /// checkpoint written after them.
+    static func addEntriesUnanchored(_ store: VetNetStore, count: Int) async throws {
+        try await store.writer.write { db in
+            for index in 0..<count {
+                try store.appendAudit(AuditRecord(action: "patient.read", resourceType: "patient", resourceID: "c\(index)"), scope: nil, db: db)
+            }
+        }
+    }
+
+    static func checkpointOnDisk(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
+
+    @Test("a chain that grew after the checkpoint (a crash between commit and checkpoint) verifies, and the checkpoint advances")
     func growthAccepted() async throws {
         let (store, _, root) = try Self.store()
         defer { try? FileManager.default.removeItem(at: root) }
         try await Self.addEntries(store, count: 3)
-        try store.writeAuditCheckpoint()
-        try await Self.addEntries(store, count: 4)
+        try await Self.addEntriesUnanchored(store, count: 4)
         let result = try await store.verifyAuditChain()
         #expect(result.isIntact)
         #expect(result.checkpoint?.sequence == 3)
         #expect(try store.writeAuditCheckpoint()?.sequence == 7)
+    }
+
+    @Test("a new store is anchored at its start, so entries written before any later checkpoint never fail verify")
+    func genesis() async throws {
+        let (store, url, root) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try Self.checkpointOnDisk(url).hasPrefix("vetnet-audit-checkpoint-v1 0 "))
+        try await Self.addEntriesUnanchored(store, count: 5)
+        let result = try await store.verifyAuditChain()
+        #expect(result.isIntact && result.checkpoint?.sequence == 0)
+    }
+
+    @Test("every acknowledged write is covered by the checkpoint before it is answered")
+    func acknowledgedIsAnchored() async throws {
+        let (store, url, root) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for count in 1...5 {
+            try await Self.addEntries(store, count: 1)
+            #expect(try Self.checkpointOnDisk(url).hasPrefix("vetnet-audit-checkpoint-v1 \(count) "))
+        }
+    }
+
+    @Test("a restart does not bless a cut trail: with the checkpoint deleted, closing and reopening write none and the start is refused")
+    func missingCheckpointNotBlessed() async throws {
+        let (store, url, root) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await Self.addEntries(store, count: 6)
+        try await Self.dropNewest(store, 3)
+        try FileManager.default.removeItem(at: url)
+        try store.close()
+        let reopened = try VetNetStore.open(directory: root.appendingPathComponent("data"), auditKey: AuditKey(bytes: Array(repeating: 3, count: 32)),
+                                            cipher: try RecordCipher(keyBytes: Array(repeating: 4, count: 32)), checkpoint: url)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        let anchor = try #require(try reopened.auditAnchor())
+        #expect(anchor == .missing(headSequence: 3))
+        #expect(anchor.refusal(recovery: "vetnet audit re-anchor --reason …")?.contains("vetnet audit re-anchor") == true)
+        // New writes do not anchor it either.
+        try await Self.addEntries(reopened, count: 1)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        try reopened.close()
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test("re-anchoring records what was found and why in the trail, and the chain verifies against the new checkpoint")
+    func reanchor() async throws {
+        let (store, url, root) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await Self.addEntries(store, count: 6)
+        let before = try #require(try store.writeAuditCheckpoint())
+        try await Self.dropNewest(store, 2)
+        #expect(!(try store.auditAnchor()?.isAnchored ?? true))
+        let (found, checkpoint) = try await store.reanchorAudit(reason: "restored after the disk failure of 27 Nov")
+        #expect(found == .cut(headSequence: 4, checkpoint: before))
+        #expect(checkpoint.sequence == 5)
+        #expect(try Self.checkpointOnDisk(url).hasPrefix("vetnet-audit-checkpoint-v1 5 "))
+        let newest = try #require(try await store.writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT action, detail FROM audit_entry ORDER BY seq DESC LIMIT 1")
+        })
+        #expect(newest["action"] as String == "audit.re_anchored")
+        let detail: String = newest["detail"]
+        #expect(detail.contains("restored after the disk failure of 27 Nov"))
+        #expect(detail.contains("chain ends at #4 before the checkpoint's #6"))
+        let result = try await store.verifyAuditChain()
+        #expect(result.isIntact && result.checkpoint?.sequence == 5)
+    }
+
+    @Test("re-anchoring is refused while the chain itself does not verify")
+    func reanchorRefusedOnEditedChain() async throws {
+        let (store, _, root) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await Self.addEntries(store, count: 4)
+        try await store.writer.write { db in
+            try db.execute(sql: "DROP TRIGGER audit_entry_no_update")
+            try db.execute(sql: "UPDATE audit_entry SET action = 'user.read' WHERE seq = 2")
+        }
+        await #expect(throws: AuditReanchorRefused.self) { try await store.reanchorAudit(reason: "hide it") }
     }
 
     @Test("a checkpoint edited without the key is refused")

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import OpenAPIRuntime
 import SharedKernel
 
 /// Holds every request to the OpenAPI document before a handler sees it:
@@ -39,6 +40,11 @@ struct ContractMiddleware: RouterMiddleware {
                 // Not declared as JSON: left to the handler's decoder, as before.
             } else {
                 let bytes = Array(buffer: buffer)
+                // The strict reader first: a duplicate key would otherwise mean one thing here
+                // (the first value) and another to a proxy that keeps the last.
+                do { _ = try JSONReader.parse(bytes) } catch {
+                    throw APIError.badRequest(field: "body", message: "malformed JSON at byte \(error.offset): \(error.message)")
+                }
                 let body: JSONNode
                 do { body = try JSONNode.parse(Data(bytes)) } catch {
                     throw APIError.badRequest(field: "body", message: "The request body is not well-formed JSON.")
@@ -48,8 +54,21 @@ struct ContractMiddleware: RouterMiddleware {
             }
         }
         if errors.shape { throw APIError.invalidRequest(errors.errors) }
-        if !errors.errors.isEmpty { throw ValidationError(errors.errors) }
-        return try await RequestState.$jsonBody.withValue(raw) { try await next(request, context) }
+        // Authorization comes before validation: a signed-in caller's out-of-bounds fields are
+        // held for the handler, whose permission check answers 403 first or then throws them.
+        // (Every handler of a signed-in operation checks the caller before reading the input.)
+        if !errors.errors.isEmpty, RequestState.caller == nil { throw ValidationError(errors.errors) }
+        let deferred = errors.errors.isEmpty ? nil : errors.errors
+        do {
+            return try await RequestState.$deferredValidation.withValue(deferred) {
+                try await RequestState.$jsonBody.withValue(raw) { try await next(request, context) }
+            }
+        } catch let error as ServerError where deferred != nil && (error.underlyingError is DecodingError
+            || String(describing: type(of: error.underlyingError)) == "RuntimeError") {
+            // The generated code could not even read the input (a value outside an enumeration),
+            // so no handler ran to check the role: the fields the contract found are the answer.
+            throw ValidationError(deferred ?? [])
+        }
     }
 
     /// What a required body that was not sent lacks: its confirmation when that is all the

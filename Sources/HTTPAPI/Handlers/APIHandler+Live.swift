@@ -17,6 +17,8 @@ extension APIHandler {
         // Events carry patient names and triage levels: opening the stream is a read of them.
         try await auditRead(caller, action: "events.stream.open", resourceType: "practice", resourceID: caller.account.practiceID.description,
                             detail: position.map { "after=\($0)" })
+        // The client going away frees the stream's place (the account's cap) at once.
+        RequestState.connectionClosed?.whenComplete { _ in items.cancel() }
         let accounts = self.accounts, tokenHash = caller.tokenHash
         let stream = ServerSentEventStream(items: items, sessionIsActive: { await accounts.sessionIsActive(tokenHash: tokenHash) })
         return .ok(.init(headers: .init(cacheControl: "no-store", xAccelBuffering: "no"),

@@ -14,10 +14,24 @@ extension APIHandler {
         let now = store.clock.now()
         let range = TimeRange(start: body.from, end: body.from.addingTimeInterval(Double(body.days) * 86_400))!
         let snapshot = try await scheduling.snapshot(scope: caller.scope, range: range)
+
+        let seconds = body.timeLimitSeconds ?? 2
+        // The whole call, history and problem included, runs as the practice's only optimization.
+        return try await optimizations.run(for: caller.scope.practiceID, limit: .milliseconds(Int(seconds * 1000))) {
+            try await optimize(body, caller: caller, snapshot: snapshot, now: now, seconds: seconds)
+        }
+    }
+
+    /// Builds the problem from the requests, solves it within `seconds`, and books the plan when asked.
+    private func optimize(_ body: Components.Schemas.OptimizeRequest, caller: Caller, snapshot: SchedulingService.Snapshot, now: Date,
+                          seconds: Double) async throws -> Operations.OptimizeSchedule.Output {
+        // The limit counts from the request's arrival: reading a large body is part of the call.
+        let started = RequestState.receivedAt
         let origin = PracticeProblem(snapshot: snapshot, from: body.from, days: body.days, requests: []).origin
         let minute = { (date: Date) in Int((date.timeIntervalSince(origin) / 60).rounded(.up)) }
         let nowMinute = (max(minute(now), 0) + 4) / 5 * 5
-
+        // The practice's history is read once for every request's predicted length.
+        let predictor = DurationPredictor(history: try await scheduling.completedVisits(scope: caller.scope))
         var errors = FieldErrorCollector()
         var requests: [SchedulingRequest] = []
         var patients: [String: (UUID, AppointmentType)] = [:]
@@ -28,7 +42,7 @@ extension APIHandler {
             }
             guard let patient = UUIDText.parse(item.patientId) else { errors.add("\(field).patientId", "must be a UUID"); continue }
             if patients[item.reference] != nil { errors.add("\(field).reference", "is used by another request"); continue }
-            let duration = try await scheduling.predictedMinutes(scope: caller.scope, type: type, species: nil, clinicianID: nil)
+            let duration = predictor.predict(type: type, species: .other, clinicianID: nil).minutes
             let (urgency, weight) = PracticeProblem.urgency(forLevel: item.triageLevel)
             let earliest = max(item.earliestStart.map(minute) ?? nowMinute, nowMinute)
             let maxWait = [0, 15, 60, 120, 240][min(max(item.triageLevel, 1), 5) - 1]
@@ -43,11 +57,18 @@ extension APIHandler {
         }
         try errors.throwIfAny()
         let built = PracticeProblem(snapshot: snapshot, from: body.from, days: body.days, requests: requests)
-        let seconds = body.timeLimitSeconds ?? 2
-        let result = try await ScheduleOptimizer.solve(built.problem, timeLimit: .milliseconds(Int(seconds * 1000)), seed: UInt64(max(body.seed ?? 0, 0)))
+        // The limit covers the whole call: what reading the request and building the problem
+        // took is not the search's, and a tenth is kept for answering (the plan, its encoding).
+        let limit = Duration.milliseconds(Int(seconds * 1000))
+        let left = limit - limit / 10 - (ContinuousClock.now - started)
+        // One search worker fewer than the cores, so requests keep a core while it runs.
+        let options = OptimizerOptions(workers: max(1, ProcessInfo.processInfo.activeProcessorCount - 1))
+        let result = try await ScheduleOptimizer.solve(built.problem, timeLimit: max(left, .milliseconds(50)), seed: UInt64(max(body.seed ?? 0, 0)),
+                                                       options: options)
         var plan: [Components.Schemas.PlannedAppointment] = []
+        let requestsByID = Dictionary(requests.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for assignment in result.assignments {
-            guard let request = requests.first(where: { $0.id == assignment.requestID }), let clinicianID = UUIDText.parse(assignment.clinicianID) else { continue }
+            guard let request = requestsByID[assignment.requestID], let clinicianID = UUIDText.parse(assignment.clinicianID) else { continue }
             var planned = Components.Schemas.PlannedAppointment(
                 reference: assignment.requestID, clinicianId: assignment.clinicianID, clinicianName: snapshot.clinician(clinicianID)?.displayName,
                 start: built.date(assignment.start), end: built.date(assignment.start + request.duration), onTime: assignment.start <= request.deadline)

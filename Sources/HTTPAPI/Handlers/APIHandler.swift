@@ -12,11 +12,21 @@ struct APIHandler: APIProtocol {
     let live: LiveEventHub
     /// Indexed practice histories reused between analytics requests.
     let analyticsCache: AnalyticsCache
+    /// One optimization at a time per practice.
+    let optimizations = OptimizationGate()
 
     // MARK: - Access
 
     /// The signed-in caller; the authentication middleware guarantees one under `/api/v1`.
+    /// Throws the request's out-of-bounds fields, held back by the contract check, first.
     func caller() throws -> Caller {
+        let caller = try signedIn()
+        if let deferred = RequestState.deferredValidation { throw ValidationError(deferred) }
+        return caller
+    }
+
+    /// The signed-in caller, before the request's fields are judged.
+    private func signedIn() throws -> Caller {
         guard let caller = RequestState.caller else { throw APIError.unauthorized("Sign in first.") }
         return caller
     }
@@ -26,14 +36,15 @@ struct APIHandler: APIProtocol {
     /// problem detail ("Your role may not …"); by default the action with dots as spaces.
     func authorize(_ permission: Permission, action: String, resourceType: String, resourceID: String? = nil,
                    refusal: String? = nil) async throws -> Caller {
-        let caller = try caller()
+        let caller = try signedIn()
         guard caller.account.role.allows(permission) else {
             try await store.recordAudit(AuditRecord(action: action, resourceType: resourceType, resourceID: resourceID, outcome: .denied,
                                                     detail: "role=\(caller.account.role.rawValue) lacks=\(permission.rawValue)"),
                                         scope: caller.scope)
             throw DomainError.forbidden(action: refusal ?? action.replacingOccurrences(of: ".", with: " "))
         }
-        return caller
+        // Allowed: now the request's out-of-bounds fields, if the contract found any.
+        return try self.caller()
     }
 
     /// The caller, if their role grants every one of `permissions`; the first missing one is
@@ -41,11 +52,10 @@ struct APIHandler: APIProtocol {
     /// before anything is changed.
     func authorize(all permissions: [Permission], action: String, resourceType: String, resourceID: String? = nil,
                    refusal: String? = nil) async throws -> Caller {
-        var caller = try caller()
         for permission in permissions {
-            caller = try await authorize(permission, action: action, resourceType: resourceType, resourceID: resourceID, refusal: refusal)
+            _ = try await authorize(permission, action: action, resourceType: resourceType, resourceID: resourceID, refusal: refusal)
         }
-        return caller
+        return try caller()
     }
 
     /// Audits a successful read of patient data that the store did not audit itself (lists

@@ -61,6 +61,9 @@ public final class LiveEventHub: Sendable {
     public struct Configuration: Sendable {
         /// Items a subscriber may have waiting before it is cut off with a reset.
         public var subscriberBuffer = 1024
+        /// Live streams one staff account may hold open at once (a device or two per person,
+        /// and tabs); one more is refused (429) rather than let one caller hold hundreds.
+        public var maxStreamsPerUser = 8
         /// How often each practice's log is checked without a commit signal.
         public var pollInterval: Duration = .seconds(1)
         /// How often an idle stream gets a heartbeat comment.
@@ -132,8 +135,15 @@ public final class LiveEventHub: Sendable {
         let head = try await store.eventHead(practiceID: practiceID)
         let id = UUID()
         let subscription = LiveSubscription(capacity: configuration.subscriberBuffer) { [weak self] in self?.remove(id, from: practiceID) }
-        let start = channels.withLock { channels -> Int64 in
+        let limit = configuration.maxStreamsPerUser
+        // A stream whose client went away is noticed at the latest at its next heartbeat.
+        let retry = Int(configuration.heartbeatInterval.components.seconds) + 1
+        let start = try channels.withLock { channels throws(APIError) -> Int64 in
             var channel = channels[practiceID] ?? Channel(cursor: head)
+            if channel.subscribers.values.count(where: { $0.userID == userID }) >= limit {
+                throw APIError.busy(detail: "This account already has \(limit) live streams open; close one (another tab or device) first.",
+                                    retryAfterSeconds: retry)
+            }
             channel.subscribers[id] = Subscriber(subscription: subscription, role: role, kinds: kinds, tokenHash: tokenHash, userID: userID,
                                                  pending: position == nil ? nil : [])
             channels[practiceID] = channel

@@ -83,7 +83,7 @@ public final class LiveSubscription: AsyncSequence, Sendable {
     }
 
     /// The reader went away: wake it if it waits, and tell the hub once.
-    private func cancel() {
+    func cancel() {
         let (waiter, first) = state.withLock { state -> (CheckedContinuation<[LiveItem]?, Never>?, Bool) in
             let first = !state.cancelled
             state.cancelled = true
@@ -100,4 +100,13 @@ public final class LiveSubscription: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(subscription: self) }
+}
+
+/// Ends a subscription when the last reader holding it is gone, however it went.
+final class ReaderLease: Sendable {
+    private let subscription: LiveSubscription
+
+    init(_ subscription: LiveSubscription) { self.subscription = subscription }
+
+    deinit { subscription.cancel() }
 }

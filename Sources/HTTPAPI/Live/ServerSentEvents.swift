@@ -20,6 +20,10 @@ struct ServerSentEventStream: AsyncSequence, Sendable {
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let subscription: LiveSubscription
+        /// Tells the hub the reader is gone when the iterator is dropped — the client closed the
+        /// connection and a write failed, which ends the iteration without cancelling it — so
+        /// the stream's place (the account's stream cap) is free at once.
+        let lease: ReaderLease
         var items: LiveSubscription.AsyncIterator
         let sessionIsActive: @Sendable () async -> Bool
         var finished = false
@@ -62,7 +66,7 @@ struct ServerSentEventStream: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(subscription: items, items: items.makeAsyncIterator(), sessionIsActive: sessionIsActive)
+        AsyncIterator(subscription: items, lease: ReaderLease(items), items: items.makeAsyncIterator(), sessionIsActive: sessionIsActive)
     }
 
     /// The final frame for `reason`.

@@ -7,6 +7,8 @@ enum APIError: Error, Sendable {
     case unauthorized(String)
     /// Too many failed attempts; retry after the given number of seconds.
     case tooManyRequests(retryAfterSeconds: Int)
+    /// The work asked for is already running for the practice; retry after the given number of seconds.
+    case busy(detail: String, retryAfterSeconds: Int)
     /// Malformed request: a parameter or body field that cannot be read.
     case badRequest(field: String?, message: String)
     /// The body exceeds the limit.

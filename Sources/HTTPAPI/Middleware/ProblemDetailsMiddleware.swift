@@ -61,6 +61,8 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
             switch error {
             case .unauthorized(let message):
                 return (ProblemDetails(status: .unauthorized, detail: message), [.wwwAuthenticate: "Bearer"])
+            case .busy(let detail, let seconds):
+                return (ProblemDetails(status: .tooManyRequests, detail: detail), [.retryAfterHeader: String(seconds)])
             case .tooManyRequests(let seconds):
                 return (ProblemDetails(status: .tooManyRequests, detail: "Too many failed attempts; try again in \(seconds) seconds."),
                         [.retryAfterHeader: String(seconds)])

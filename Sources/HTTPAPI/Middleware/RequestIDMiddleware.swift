@@ -7,14 +7,20 @@ import SharedKernel
 /// address) to the task so logs, audit entries and problem bodies all carry the same id.
 struct RequestIDMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
+    /// Peers believed when they name the client in `X-Forwarded-For`.
+    var trustedProxies: TrustedProxies = .none
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let receivedAt = ContinuousClock.now
         let id = UUIDText.lowercase(UUID())
         var context = context
         context.logger[metadataKey: "request_id"] = .string(id)
         let response = try await RequestState.$requestID.withValue(id) {
-            try await RequestState.$clientAddress.withValue(context.clientAddress) {
-                try await next(request, context)
+            let client = trustedProxies.client(peer: context.clientAddress, forwardedFor: request.headers[.xForwardedFor])
+            return try await RequestState.$clientAddress.withValue(client) {
+                try await RequestState.$receivedAt.withValue(receivedAt) {
+                    try await RequestState.$connectionClosed.withValue(context.connectionClosed) { try await next(request, context) }
+                }
             }
         }
         var headers = response.headers
@@ -37,4 +43,6 @@ extension HTTPField.Name {
     static let requestID = Self("X-Request-Id")!
     /// `Retry-After`.
     static let retryAfterHeader = Self("Retry-After")!
+    /// `X-Forwarded-For`.
+    static let xForwardedFor = Self("X-Forwarded-For")!
 }

@@ -86,7 +86,11 @@ public enum ScheduleOptimizer {
         let reserve = max(Duration.milliseconds(5), timeLimit / 50)
         let deadline = started.advanced(by: timeLimit - reserve)
         let compiled = CompiledProblem(problem)
-        var best = Construction.build(compiled, seed: seed)
+        // Construction stops early on a problem too large for the limit: the final steps
+        // still need their share (they grow with the number of requests placed).
+        let constructionDeadline = started.advanced(by: timeLimit * 6 / 10)
+        var best = Construction.build(compiled, seed: seed) { clock.now >= constructionDeadline || Task.isCancelled }
+        try Task.checkCancellation()
         let constructionScore = compiled.constants.score(points: Int(best.points), deviation: Int(best.deviation)).doubleValue
 
         let search = EpochSearch(problem: compiled, seed: seed, workers: max(1, options.workers),

@@ -95,3 +95,14 @@ extension AuditChain {
         return link
     }
 }
+
+extension AuditChain {
+    /// The signature of a chain head kept in the database (PostgreSQL's `audit_head`): an HMAC
+    /// of its sequence and hash with the audit key, under a label of its own, so that whoever
+    /// can write the database but does not hold the key cannot move the head back to match a
+    /// chain cut at its end.
+    package static func headSignature(sequence: Int64, hash: String, key: AuditKey) -> String {
+        let text = "vetnet-audit-head-v1\u{1F}\(sequence)\u{1F}\(hash)"
+        return Hex.encode(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key.symmetricKey))
+    }
+}

@@ -114,31 +114,80 @@ extension VetNetStore {
                                  headSequence: head?["seq"] ?? 0, checkpoint: nil)
     }
 
-    /// Records the chain's current head in the checkpoint file; returns it, or `nil` when the
-    /// store keeps no checkpoint or the chain is empty.
-    ///
-    /// The checkpoint only moves forward along the same chain: when the chain no longer holds
-    /// the entry the previous checkpoint recorded (deleted, or rewritten), nothing is written
-    /// and ``AuditCheckpointFile/ReadError/chainDoesNotExtend(path:sequence:)`` is thrown, so
-    /// the evidence of tampering is kept for `verify`.
-    @discardableResult
-    public func writeAuditCheckpoint() throws -> AuditCheckpoint? {
+    /// The chain's anchor as it stands (``AuditAnchor``); `nil` when the store keeps no checkpoint.
+    public func auditAnchor() throws -> AuditAnchor? {
         guard let file = auditCheckpoint else { return nil }
-        let previous = try file.read(key: auditKey)
-        let (head, recorded) = try writer.read { db -> ((sequence: Int64, hash: String)?, String?) in
+        let read = Result { () throws -> AuditCheckpoint? in try file.read(key: auditKey) }
+        let recorded = (try? read.get())?.map(\.sequence)
+        let (head, atCheckpoint) = try writer.read { db -> ((sequence: Int64, hash: String)?, String?) in
             let head = try Row.fetchOne(db, sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1")
                 .map { (sequence: $0["seq"] as Int64, hash: $0["hash"] as String) }
-            let recorded = try previous.flatMap { try String.fetchOne(db, sql: "SELECT hash FROM audit_entry WHERE seq = ?", arguments: [$0.sequence]) }
-            return (head, recorded)
+            let atCheckpoint = try recorded.flatMap { try String.fetchOne(db, sql: "SELECT hash FROM audit_entry WHERE seq = ?", arguments: [$0]) }
+            return (head, atCheckpoint)
         }
-        if let previous, recorded != previous.headHash {
-            throw AuditCheckpointFile.ReadError.chainDoesNotExtend(path: file.url.path, sequence: previous.sequence)
+        return AuditAnchor.assess(head: head, checkpoint: read, hashAtCheckpoint: atCheckpoint)
+    }
+
+    /// Moves the checkpoint to the chain's current head; returns it, or `nil` when the store
+    /// keeps no checkpoint. A new store (no entries, no checkpoint) gets its genesis checkpoint.
+    ///
+    /// Only an anchored chain's checkpoint moves (``AuditAnchor``): when the chain no longer
+    /// holds the entry the checkpoint recorded, or the checkpoint is gone while entries exist,
+    /// nothing is written and ``AuditNotAnchored`` is thrown, so the evidence stays for
+    /// `verify` and the server refuses to start until `vetnet audit re-anchor`.
+    @discardableResult
+    public func writeAuditCheckpoint() throws -> AuditCheckpoint? {
+        guard let file = auditCheckpoint, let anchor = try auditAnchor() else { return nil }
+        let previous: AuditCheckpoint?
+        switch anchor {
+        case .empty: previous = nil
+        case .anchored(let checkpoint): previous = checkpoint
+        case .missing, .cut, .rewritten, .unreadable: throw AuditNotAnchored(anchor)
         }
-        guard let head else { return nil }
+        let head = try writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1")
+                .map { (sequence: $0["seq"] as Int64, hash: $0["hash"] as String) }
+        } ?? (sequence: AuditAnchor.genesisSequence, hash: AuditChain.genesis)
         if let previous, previous.sequence == head.sequence { return previous }
         let checkpoint = AuditCheckpoint(sequence: head.sequence, headHash: head.hash, writtenAt: Timestamp.string(clock.now()), key: auditKey)
         try file.write(checkpoint)
         return checkpoint
+    }
+
+    /// Keeps the checkpoint at the chain's head after a commit, before the commit is answered:
+    /// an acknowledged change's entry is always covered, so deleting it shows in `verify` even
+    /// after a crash. Commits that arrive together share one checkpoint write (the queue runs
+    /// one at a time, and a later run finds the head already covered). A checkpoint that
+    /// cannot move (a cut chain, a full disk) does not fail the committed change: the periodic
+    /// writer logs it, and the server refuses its next start.
+    func anchorCommitted() async {
+        guard auditCheckpoint != nil else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            anchorQueue.async {
+                _ = try? self.writeAuditCheckpoint()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Anchors the chain at its current end after the operator has looked into why it lost its
+    /// anchor: refused when the chain itself does not verify (re-anchoring would hide the
+    /// break); otherwise appends an `audit.re_anchored` entry naming what was found and the
+    /// reason, then writes the checkpoint at that entry. Returns the state found and the new
+    /// checkpoint.
+    public func reanchorAudit(reason: String) async throws -> (found: AuditAnchor, checkpoint: AuditCheckpoint) {
+        guard let file = auditCheckpoint else { throw AuditReanchorRefused(reason: "this store keeps no audit checkpoint") }
+        let walked = try await walkAuditChain(checkpoint: nil)
+        if let problem = walked.firstProblem {
+            throw AuditReanchorRefused(reason: "the chain itself does not verify (\(problem)); restore the store from a backup instead")
+        }
+        let found = try auditAnchor() ?? .empty
+        let record = AuditRecord(action: AuditReanchorRefused.action, resourceType: "audit_trail", outcome: .success,
+                                 detail: "found: \(found.summary); reason: \(reason)")
+        let entry = try await write { db in try self.appendAudit(record, scope: nil, db: db) }
+        let checkpoint = AuditCheckpoint(sequence: entry.sequence, headHash: entry.hash, writtenAt: Timestamp.string(clock.now()), key: auditKey)
+        try anchorQueue.sync { try file.write(checkpoint) }
+        return (found, checkpoint)
     }
 
     private func walkAuditChain(checkpoint: AuditCheckpoint?) async throws -> AuditVerification {

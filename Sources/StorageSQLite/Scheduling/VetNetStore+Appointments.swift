@@ -24,7 +24,7 @@ extension VetNetStore {
                                 reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
                                 decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool) {
         do {
-            return try await bookingCommits.write { db in
+            let booked = try await bookingCommits.write { db in
                 try Self.requirePatient(db: db, scope: scope, patientID: patientID)
                 let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "appointment.book") {
                     let data = try self.bookingData(db: db, practiceID: scope.practiceID, clinicianID: clinicianID,
@@ -37,6 +37,8 @@ extension VetNetStore {
                 guard let stored = try Self.appointment(db: db, practiceID: scope.practiceID, id: id) else { throw DomainError.notFound(resource: "appointment") }
                 return (stored, replayed)
             }
+            await anchorCommitted()
+            return booked
         } catch let refusal as OverlapRefusal {
             throw try await conflict(for: refusal.appointment, message: refusal.message, scope: scope)
         }

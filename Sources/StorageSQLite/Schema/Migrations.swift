@@ -23,6 +23,7 @@ enum Migrations {
         migrator.registerMigration("analytics-2 change stamps and removals, so an indexed history can be brought up to date", migrate: analytics2)
         migrator.registerMigration("2026-11-25 sign-in attempts in the store", migrate: signInAttempts)
         migrator.registerMigration("2026-11-25 overlap checks on updates of time and resources only", migrate: overlapChecksOnRelevantUpdates)
+        migrator.registerMigration("2026-11-27 idempotency keys of each account", migrate: idempotencyKeysPerAccount)
         return migrator
     }
 
@@ -679,6 +680,29 @@ enum Migrations {
                 CREATE TRIGGER \(table)_analytics_delete AFTER DELETE ON \(table) BEGIN \(bump) = OLD.practice_id; END;
                 """)
         }
+    }
+
+    private static func idempotencyKeysPerAccount(_ db: Database) throws {
+        // A key names one request of one account: another account's same key is a request of
+        // its own, not a conflict with the first. (The primary key moves from (practice, key)
+        // to a unique index that takes the account in.)
+        try db.execute(sql: """
+            CREATE TABLE idempotency_key_by_account (
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                key TEXT NOT NULL,
+                operation TEXT NOT NULL,
+                fingerprint TEXT NOT NULL,
+                resource_id TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                actor_id TEXT
+            );
+            INSERT INTO idempotency_key_by_account (practice_id, key, operation, fingerprint, resource_id, created_at, actor_id)
+                SELECT practice_id, key, operation, fingerprint, resource_id, created_at, actor_id FROM idempotency_key;
+            DROP TABLE idempotency_key;
+            ALTER TABLE idempotency_key_by_account RENAME TO idempotency_key;
+            CREATE UNIQUE INDEX idempotency_key_claim ON idempotency_key (practice_id, IFNULL(actor_id, ''), key);
+            CREATE INDEX idempotency_key_age ON idempotency_key (created_at);
+            """)
     }
 
     private static func overlapChecksOnRelevantUpdates(_ db: Database) throws {

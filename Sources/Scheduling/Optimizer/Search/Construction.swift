@@ -16,19 +16,27 @@ enum Construction {
         }
     }
 
-    /// The greedy schedule followed by the re-pack repair.
-    static func build(_ p: CompiledProblem, seed: UInt64) -> ScheduleState {
+    /// The greedy schedule followed by the re-pack repair. `shouldStop` is asked every few
+    /// requests: when it says yes (the time limit is near, or the task was cancelled), the
+    /// requests not yet placed stay unplaced, so a large problem never outlasts its limit
+    /// here (the most urgent are placed first).
+    static func build(_ p: CompiledProblem, seed: UInt64, shouldStop: () -> Bool = { false }) -> ScheduleState {
         var state = ScheduleState(p)
         let order = priorityOrder(p)
-        for r in order {
+        for (index, r) in order.enumerated() {
+            if index % checkEvery == 0, shouldStop() { return state }
             if let choice = state.bestInsertion(p, request: r, prefer: .earliest) {
                 state.place(p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
             }
         }
         var worker = SearchWorker(p, state: state, rng: SplitMix64(seed: seed))
-        for r in order where !worker.state.isAssigned(r) {
+        for (index, r) in order.enumerated() where !worker.state.isAssigned(r) {
+            if index % checkEvery == 0, shouldStop() { break }
             worker.repack(request: r)
         }
         return worker.state
     }
+
+    /// How many requests are placed between two looks at the clock.
+    static let checkEvery = 8
 }

@@ -1,0 +1,117 @@
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+/// Holds the number of open connections under a maximum, so that thousands of silent or
+/// slow connections cannot use up the process's file descriptors.
+///
+/// At the maximum, a new connection takes the place of the connection that has been idle
+/// longest — one with no request in progress, including one still sending its request head
+/// byte by byte (a slowloris) — so a client that sends a real request is served while such
+/// connections are shed. When every connection has a request in progress, the new one is
+/// closed at once. (Idle and header-read time limits are the HTTP server's `idleTimeout`.)
+final class ConnectionLimiter: Sendable {
+    private struct Entry: Sendable {
+        let channel: any Channel
+        var requestsInProgress = 0
+        var lastActive: ContinuousClock.Instant
+    }
+
+    private struct State: Sendable {
+        var next = 0
+        var entries: [Int: Entry] = [:]
+    }
+
+    /// The most connections held open at once.
+    let maximum: Int
+    private let state = Mutex(State())
+    private let clock = ContinuousClock()
+
+    /// A limiter of `maximum` connections.
+    init(maximum: Int) { self.maximum = max(1, maximum) }
+
+    /// Open connections now.
+    var openConnections: Int { state.withLock { $0.entries.count } }
+
+    /// Registers `channel`; returns its ticket, or `nil` when it was refused (closed).
+    func admit(_ channel: any Channel) -> Int? {
+        let now = clock.now
+        let (ticket, evicted) = state.withLock { state -> (Int?, (any Channel)?) in
+            var evicted: (any Channel)?
+            if state.entries.count >= maximum {
+                guard let oldest = state.entries.filter({ $0.value.requestsInProgress == 0 }).min(by: { $0.value.lastActive < $1.value.lastActive })
+                else { return (nil, nil) }
+                evicted = oldest.value.channel
+                state.entries.removeValue(forKey: oldest.key)
+            }
+            state.next += 1
+            state.entries[state.next] = Entry(channel: channel, lastActive: now)
+            return (state.next, evicted)
+        }
+        evicted?.close(promise: nil)
+        if ticket == nil { channel.close(promise: nil) }
+        return ticket
+    }
+
+    /// A request head arrived (`+1`) or a response ended (`-1`) on the connection of `ticket`.
+    func requests(_ ticket: Int, change: Int) {
+        let now = clock.now
+        state.withLock { state in
+            guard var entry = state.entries[ticket] else { return }
+            entry.requestsInProgress = max(0, entry.requestsInProgress + change)
+            entry.lastActive = now
+            state.entries[ticket] = entry
+        }
+    }
+
+    /// The connection of `ticket` closed.
+    func remove(_ ticket: Int) {
+        state.withLock { _ = $0.entries.removeValue(forKey: ticket) }
+    }
+
+    /// The handler that reports one connection to the limiter (a new one per connection).
+    func handler() -> any RemovableChannelHandler { ConnectionLimitHandler(limiter: self) }
+}
+
+/// Reports its connection's requests to a ``ConnectionLimiter``.
+private final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let limiter: ConnectionLimiter
+    private var ticket: Int?
+
+    init(limiter: ConnectionLimiter) { self.limiter = limiter }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { admit(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        admit(context)
+        context.fireChannelActive()
+    }
+
+    private func admit(_ context: ChannelHandlerContext) {
+        guard ticket == nil else { return }
+        ticket = limiter.admit(context.channel)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if let ticket, case .head = unwrapInboundIn(data) { limiter.requests(ticket, change: 1) }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if let ticket, case .end = unwrapOutboundIn(data) { limiter.requests(ticket, change: -1) }
+        context.write(data, promise: promise)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let ticket { limiter.remove(ticket) }
+        ticket = nil
+        context.fireChannelInactive()
+    }
+}
