@@ -27,8 +27,10 @@ final class LiveItemReader: @unchecked Sendable {
         iterator = stream.makeAsyncIterator()
     }
 
-    /// The next item, or `nil` when the stream ended or nothing came within `seconds`.
-    func next(within seconds: Double = 5) async -> LiveItem? {
+    /// The next item, or `nil` when the stream ended or nothing came within `seconds` (long
+    /// enough by default for a loaded machine: every suite runs at once, and a commit on a
+    /// store on disk waits for its flushes; an expected item normally comes in milliseconds).
+    func next(within seconds: Double = 20) async -> LiveItem? {
         let box = IteratorBox(iterator)
         let item = await withTaskGroup(of: LiveItem??.self) { group in
             group.addTask { await box.next() }
