@@ -67,6 +67,11 @@ LOCAL = "127.0.0.1"
 RESULTS: list[tuple[str, bool, str]] = []
 
 
+def timed(name: str) -> str:
+    """A check's name as it is held: `within 1 s` only with --timing; otherwise the time is printed."""
+    return name if STRICT_TIMING else name.replace("answered within 1 s", "answered (times printed; --timing holds them to 1 s)")
+
+
 def check(name: str, ok: bool, detail: str) -> None:
     RESULTS.append((name, ok, detail))
     print(f"{'PASS' if ok else 'FAIL'}  {name}: {detail}", flush=True)
@@ -330,7 +335,7 @@ def check_slowloris(server: Server, count: int = 300, duration: float = 15.0) ->
     selector.close()
 
     ok_poll, poll_text = poller.verdict(reset_share=0.02)
-    check("slowloris: /health answered within 1 s throughout (at most 2 % of polls shed with the flood from their own address)",
+    check(timed("slowloris: /health answered within 1 s throughout (at most 2 % of polls shed with the flood from their own address)"),
           ok_poll, poll_text)
     allowed = IDLE_SECONDS + 2.0
     longest = max(lifetimes + still_open, default=0.0)
@@ -401,7 +406,7 @@ def check_descriptors(server: Server, count: int = 3000, duration: float = 10.0)
     for sock in socks:
         sock.close()
     ok_poll, poll_text = poller.verdict(reset_share=0.02)
-    check(f"{count} silent connections: /health answered within 1 s throughout (at most 2 % of polls shed with the flood from their own address)",
+    check(timed(f"{count} silent connections: /health answered within 1 s throughout (at most 2 % of polls shed with the flood from their own address)"),
           ok_poll, poll_text)
     limit = MAX_CONNECTIONS + 100
     check(f"{count} silent connections: the server's descriptors stay below {limit}", 0 < peak < limit,
@@ -557,8 +562,9 @@ def check_optimizer(server: Server, admin: str) -> None:
         if short and not over and unassigned == 0:
             check(f"optimize with timeLimitSeconds {limit} within +20 %", True, figures + "; finished early with every request placed")
         else:
-            check(f"optimize with timeLimitSeconds {limit} within ±20 %", not over and not short,
-                  figures + f"; allowed {limit * 0.8:.1f}–{limit * 1.2:.1f} s")
+            name = (f"optimize with timeLimitSeconds {limit} within ±20 %" if STRICT_TIMING
+                    else f"optimize with timeLimitSeconds {limit}: the server's own time within the limit (client time printed; --timing holds it to ±20 %)")
+            check(name, not over and not short, figures + f"; speed target {limit * 0.8:.1f}–{limit * 1.2:.1f} s")
 
     payload = json.dumps({**body, "timeLimitSeconds": 3}, separators=(",", ":")).encode()
     barrier = threading.Barrier(3)
@@ -585,7 +591,7 @@ def check_optimizer(server: Server, admin: str) -> None:
     check("three concurrent optimizations of one practice: one 200, two 429 with Retry-After",
           statuses == [200, 429, 429] and len(with_retry) == 2, described)
     ok_poll, poll_text = poller.verdict()
-    check("/health answered within 1 s during the concurrent optimizations", ok_poll, poll_text)
+    check(timed("/health answered within 1 s during the concurrent optimizations"), ok_poll, poll_text)
     small = json.dumps({**body, "requests": body["requests"][:50], "timeLimitSeconds": 0.5}, separators=(",", ":")).encode()
     status, _, answer, elapsed = request(server.port, "POST", "/api/v1/schedule/optimize", small, token=admin, timeout=30)
     check("afterwards the practice can optimize again", status == 200,
