@@ -86,6 +86,15 @@ public struct VTLCompliance: Hashable, Codable, Sendable {
     public func level(_ level: TriageLevel) -> VTLLevelCompliance? { levels.first { $0.level == level } }
 }
 
+extension VTLCompliance {
+    /// How much later than its maximum wait a patient may be first seen and still count as
+    /// seen within target, and how far a first-seen time may precede the arrival before it is
+    /// a data error rather than two devices' clocks: one minute. Red's maximum wait is zero
+    /// ("immediately"), and treatment recorded seconds after triage is immediate care, not a
+    /// breach; without a tolerance red compliance would read 0 % or 100 % by clock skew alone.
+    public static let toleranceSeconds: Double = 60
+}
+
 // MARK: - Computation
 
 extension PracticeAnalytics {
@@ -101,21 +110,23 @@ extension PracticeAnalytics {
             let level = arrival.level.rawValue - 1
             let arrived = arrivalTimes[index], maxWait = arrival.level.maxWaitSeconds
             arrivalsAt[level] += 1
+            let tolerance = VTLCompliance.toleranceSeconds
             if let seen = arrival.firstSeenAt?.timeIntervalSince1970, seen.isFinite {
-                guard seen >= arrived else {
+                guard seen >= arrived - tolerance else {
                     quality.seenBeforeArrival += 1
                     continue
                 }
-                let wait = seen - arrived
+                // Seen a few seconds "before" arriving is two clocks apart: no wait at all.
+                let wait = max(0, seen - arrived)
                 waits[level].append(wait / 60)
                 judged[level] += 1
-                if wait <= maxWait {
+                if wait <= maxWait + tolerance {
                     within[level] += 1
                 } else {
                     breaches.append(VTLBreach(patientID: arrival.patientID, level: arrival.level, arrival: arrival.arrival,
                                               firstSeenAt: arrival.firstSeenAt, waitMinutes: wait / 60))
                 }
-            } else if asOf - arrived > maxWait {
+            } else if asOf - arrived > maxWait + tolerance {
                 judged[level] += 1
                 breaches.append(VTLBreach(patientID: arrival.patientID, level: arrival.level, arrival: arrival.arrival,
                                           firstSeenAt: nil, waitMinutes: (asOf - arrived) / 60))

@@ -170,3 +170,34 @@ struct RobustnessTests {
         #expect(analytics.timeZone.identifier == "UTC" || analytics.timeZone.secondsFromGMT() == 0)
     }
 }
+
+/// VTL compliance measures care, not clocks: "immediately" has a stated tolerance.
+@Suite("VTL compliance tolerance")
+struct VTLToleranceTests {
+    static func compliance(_ arrivals: [TriageArrival]) -> (VTLCompliance, DataQuality) {
+        var history = WeekFixture.history
+        history.triageArrivals = arrivals
+        let metrics = PracticeAnalytics(history: history).dashboard(period: WeekFixture.period, asOf: WeekFixture.asOf).metrics
+        return (metrics.vtl, metrics.dataQuality)
+    }
+
+    @Test("a red patient started 2 s after triage is seen within target; one started after the tolerance is a breach",
+          arguments: [(2.0, true), (59.0, true), (61.0, false), (300.0, false)])
+    func redTolerance(seconds: Double, within: Bool) {
+        let arrived = Fixture.local("2026-05-05 10:00")
+        let (vtl, _) = Self.compliance([Fixture.arrival(1, .red, arrived, seenAfter: seconds / 60)])
+        #expect(vtl.level(.red)?.withinTarget == Rate(count: within ? 1 : 0, total: 1), "seen \(seconds) s after triage")
+        #expect(vtl.breaches.isEmpty == within)
+    }
+
+    @Test("an arrival stamped a few seconds after its first-seen time is clock skew, seen at once; an hour is a data error")
+    func clockSkew() {
+        let arrived = Fixture.local("2026-05-05 10:00")
+        let (skewed, quality) = Self.compliance([Fixture.arrival(1, .red, arrived, seenAfter: -3.0 / 60)])
+        #expect(skewed.level(.red)?.withinTarget == Rate(count: 1, total: 1))
+        #expect(skewed.level(.red)?.medianWaitMinutes == 0)
+        #expect(quality.seenBeforeArrival == 0)
+        let (_, wrong) = Self.compliance([Fixture.arrival(1, .red, arrived, seenAfter: -60)])
+        #expect(wrong.seenBeforeArrival == 1)
+    }
+}
