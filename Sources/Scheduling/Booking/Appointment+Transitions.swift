@@ -4,6 +4,18 @@ import SharedKernel
 // MARK: - Booking
 
 extension Appointment {
+    /// How long after a time has begun it may still be booked or moved to: five minutes.
+    ///
+    /// Free slots are offered from now, rounded up to the slot step, and the animal is at the
+    /// desk while the receptionist picks one. A slot that began a moment ago is still the right
+    /// one to book, so the booking accepts it; a start further back is in the past.
+    public static let lateStartGraceSeconds: TimeInterval = 5 * 60
+
+    /// Whether `start` is too far in the past to book at `now` (see ``lateStartGraceSeconds``).
+    public static func startIsPast(_ start: Date, now: Date) -> Bool {
+        start < now.addingTimeInterval(-lateStartGraceSeconds)
+    }
+
     /// Decides a new booking of `type` at `start`. Checks the request only; whether the time is
     /// free is for the free-slot finder and, finally, the store's overlap constraint.
     ///
@@ -15,7 +27,7 @@ extension Appointment {
         var errors = FieldErrorCollector()
         let minutes = durationMinutes ?? type.defaultDurationMinutes
         if !(1...720).contains(minutes) { errors.add("durationMinutes", "must be 1 to 720 minutes") }
-        if start < now { errors.add("start", "must not be in the past") }
+        if startIsPast(start, now: now) { errors.add("start", "must not be more than 5 minutes in the past") }
         try errors.throwIfAny()
         let appointment = Appointment(
             id: id, practiceID: practiceID, patientID: patientID, clinicianID: clinicianID, appointmentTypeID: type.id,
@@ -39,7 +51,7 @@ extension Appointment {
         switch command {
         case .reschedule(let newTime, let newClinician):
             var errors = FieldErrorCollector()
-            if newTime.start < now { errors.add("start", "must not be in the past") }
+            if Self.startIsPast(newTime.start, now: now) { errors.add("start", "must not be more than 5 minutes in the past") }
             if newTime == time && (newClinician == nil || newClinician == clinicianID) {
                 errors.add("start", "is the current time; nothing would change")
             }

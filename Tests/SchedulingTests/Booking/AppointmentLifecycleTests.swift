@@ -114,14 +114,25 @@ struct AppointmentLifecycleTests {
         #expect(try Self.appointment(.booked).decide(.markNoShow, at: Self.start).eventKind == "appointment.no_show")
     }
 
-    @Test("booking checks duration and refuses the past")
+    @Test("booking checks duration and refuses a start more than five minutes past")
     func bookingValidation() {
         do {
             _ = try Appointment.book(practiceID: BookingFixture.practiceID, patientID: UUID(), clinicianID: BookingFixture.clinician(1),
-                                     type: BookingFixture.consult, start: Self.start, durationMinutes: 0, now: Self.start.addingTimeInterval(60))
+                                     type: BookingFixture.consult, start: Self.start, durationMinutes: 0,
+                                     now: Self.start.addingTimeInterval(Appointment.lateStartGraceSeconds + 1))
             Issue.record("accepted")
         } catch {
             #expect(error.errors.map(\.field) == ["durationMinutes", "start"])
         }
+    }
+
+    @Test("a slot offered a moment ago is still bookable after it has begun, as a walk-in at the desk")
+    func lateStartGrace() throws {
+        let booked = try Appointment.book(practiceID: BookingFixture.practiceID, patientID: UUID(), clinicianID: BookingFixture.clinician(1),
+                                          type: BookingFixture.consult, start: Self.start, now: Self.start.addingTimeInterval(299))
+        #expect(booked.current.time.start == Self.start)
+        let moved = try Self.appointment(.booked).decide(.reschedule(to: Self.later, clinicianID: nil),
+                                                          at: Self.later.start.addingTimeInterval(Appointment.lateStartGraceSeconds))
+        #expect(moved.current.time == Self.later)
     }
 }
