@@ -740,6 +740,7 @@ public enum PostgresSchema {
             -- moved back by someone without the key to match a cut chain fails verify.
             ALTER TABLE audit_head ADD COLUMN signature text;
             """),
+        (runtimeRoleMigration, runtimeRoleSQL),
     ]
 
     /// The migration that added the head's signature: the process that applies it signs the
@@ -747,9 +748,44 @@ public enum PostgresSchema {
     public static let headSignatureMigration = "pg-12 signed audit head"
 
     /// Applies the migrations not yet recorded, each in its own transaction, under an
-    /// advisory lock so instances starting together do not race. Returns the names applied.
+    /// advisory lock so instances starting together do not race, then grants every runtime
+    /// role recorded (and `runtimeRole`, recorded now) what serving needs. Returns the names
+    /// applied. A schema already current is only read, so a runtime role may call this too;
+    /// one that is not current needs its owner (``MigrationNeedsOwner``).
     @discardableResult
-    public static func migrate(_ client: PostgresClient, logger: Logger) async throws -> [String] {
+    public static func migrate(_ client: PostgresClient, runtimeRole: String? = nil, logger: Logger) async throws -> [String] {
+        if let runtimeRole, !isPlainRoleName(runtimeRole) {
+            throw RuntimeRoleRefused(role: runtimeRole, reason: "must be a plain lower-case role name (letters, digits, _)")
+        }
+        let (current, ownsSchema) = try await client.withConnection { connection -> (Set<String>?, Bool) in
+            var owns = true
+            for try await row in try await connection.query("""
+                SELECT c.relowner = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user)
+                FROM pg_catalog.pg_class c WHERE c.oid = to_regclass('public.vetnet_migration')
+                """, logger: logger).decode(Bool.self) { owns = row }
+            var names: Set<String>?
+            for try await exists in try await connection.query("SELECT to_regclass('public.vetnet_migration') IS NOT NULL", logger: logger)
+                .decode(Bool.self) where exists {
+                names = []
+                for try await name in try await connection.query("SELECT name FROM vetnet_migration", logger: logger).decode(String.self) {
+                    names?.insert(name)
+                }
+            }
+            return (names, owns)
+        }
+        let pending = migrations.map(\.name).filter { !(current?.contains($0) ?? false) }
+        if pending.isEmpty && runtimeRole == nil { return [] }
+        if !ownsSchema { throw MigrationNeedsOwner(pending: pending) }
+        do {
+            return try await applyMigrations(client, runtimeRole: runtimeRole, logger: logger)
+        } catch let error as PostgresTransactionError {
+            // A refusal of ours inside the transaction is the answer, not the wrapper.
+            if let refusal = error.closureError as? RuntimeRoleRefused { throw refusal }
+            throw error
+        }
+    }
+
+    private static func applyMigrations(_ client: PostgresClient, runtimeRole: String?, logger: Logger) async throws -> [String] {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7242019)", logger: logger)
             try await connection.query("""
@@ -768,18 +804,39 @@ public enum PostgresSchema {
                 try await connection.query("INSERT INTO vetnet_migration (name) VALUES (\(migration.name))", logger: logger)
                 done.append(migration.name)
             }
+            if let runtimeRole {
+                for try await owner in try await connection.query("SELECT current_user::text = \(runtimeRole)", logger: logger)
+                    .decode(Bool.self) where owner {
+                    throw RuntimeRoleRefused(role: runtimeRole, reason: "is the schema's owner; name the role the server connects as")
+                }
+                for try await exists in try await connection.query("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = \(runtimeRole))",
+                                                                   logger: logger).decode(Bool.self) where !exists {
+                    throw RuntimeRoleRefused(role: runtimeRole, reason: "no such role on this server (create it first: CREATE ROLE \(runtimeRole) LOGIN PASSWORD '…')")
+                }
+                try await connection.query("INSERT INTO vetnet_runtime_role (name) VALUES (\(runtimeRole)) ON CONFLICT DO NOTHING", logger: logger)
+            }
+            var roles: [String] = []
+            for try await name in try await connection.query("SELECT name FROM vetnet_runtime_role ORDER BY name", logger: logger).decode(String.self) {
+                roles.append(name)
+            }
+            for role in roles where isPlainRoleName(role) { try await grantRuntime(role, connection: connection, logger: logger) }
             return done
         }
     }
 
     /// Connects to `configuration`, applies what is missing, and disconnects (`vetnet migrate`).
     @discardableResult
-    public static func migrate(_ configuration: PostgresDatabaseConfiguration, logger: Logger) async throws -> [String] {
+    public static func migrate(_ configuration: PostgresDatabaseConfiguration, runtimeRole: String? = nil,
+                               logger: Logger) async throws -> [String] {
         let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         let running = Task { await client.run() }
         defer { running.cancel() }
         do {
-            return try await migrate(client, logger: logger)
+            return try await migrate(client, runtimeRole: runtimeRole, logger: logger)
+        } catch let error as RuntimeRoleRefused {
+            throw error
+        } catch let error as MigrationNeedsOwner {
+            throw error
         } catch let error as PSQLError where error.serverInfo != nil {
             throw DatabaseUnavailable(database: configuration.redacted, reason: error.serverInfo?[.message] ?? "the server refused")
         } catch let error as PSQLError {

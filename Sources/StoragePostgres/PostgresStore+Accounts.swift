@@ -72,11 +72,12 @@ extension PostgresStore: AccountRepository {
     // MARK: - Credentials
 
     public func credentials(email: String) async throws -> [StoredCredentials] {
-        // Sign-in does not know the practice yet: the only installation-wide read of accounts.
+        // Sign-in does not know the practice yet: the only installation-wide read of accounts,
+        // through the owner's function (the serving role cannot act for the installation).
         try await transaction(.installation) { connection in
             let rows = try await connection.query("""
-                SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash FROM staff_user
-                WHERE email = \(email.lowercased()) ORDER BY created_at, id LIMIT \(StoredCredentials.maxPerEmail)
+                SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash
+                FROM vetnet_credentials(\(email.lowercased()), \(StoredCredentials.maxPerEmail))
                 """, logger: logger)
             var found: [StoredCredentials] = []
             for try await row in rows {
@@ -112,11 +113,8 @@ extension PostgresStore: AccountRepository {
         // A token names its session before its practice is known; the match is by its hash.
         let found = try await transaction(.installation) { connection -> (StaffAccount, Int64, Int64)? in
             let rows = try await connection.query("""
-                SELECT u.id, u.practice_id, u.email, u.display_name, u.role, u.disabled, u.created_at, u.version, u.password_hash,
-                       s.last_seen_at_ms, s.expires_at_ms
-                FROM session s JOIN staff_user u ON u.id = s.user_id
-                WHERE s.token_hash = \(tokenHash) AND s.revoked_at_ms IS NULL AND s.expires_at_ms > \(nowMs)
-                  AND s.last_seen_at_ms + \(idleMs) > \(nowMs) AND NOT u.disabled
+                SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash, last_seen_at_ms, expires_at_ms
+                FROM vetnet_session(\(tokenHash), \(nowMs), \(idleMs))
                 """, logger: logger)
             for try await row in rows {
                 let (account, _) = try Self.account(from: row)
@@ -142,11 +140,8 @@ extension PostgresStore: AccountRepository {
         let nowMs = Timestamp.milliseconds(clock.now())
         let idleMs = Int64(policy.idleTimeout * 1000)
         return try await transaction(.installation) { connection in
-            let rows = try await connection.query("""
-                SELECT EXISTS (SELECT 1 FROM session s JOIN staff_user u ON u.id = s.user_id
-                WHERE s.token_hash = \(tokenHash) AND s.revoked_at_ms IS NULL AND s.expires_at_ms > \(nowMs)
-                  AND s.last_seen_at_ms + \(idleMs) > \(nowMs) AND NOT u.disabled)
-                """, logger: logger)
+            let rows = try await connection.query("SELECT EXISTS (SELECT 1 FROM vetnet_session(\(tokenHash), \(nowMs), \(idleMs)))",
+                                                  logger: logger)
             for try await live in rows.decode(Bool.self) { return live }
             return false
         }
@@ -169,13 +164,9 @@ extension PostgresStore: AccountRepository {
         let nowMs = Timestamp.milliseconds(clock.now())
         let idleMs = Int64(policy.idleTimeout * 1000)
         return try await transaction(.installation) { connection in
-            let rows = try await connection.query("""
-                DELETE FROM session WHERE revoked_at_ms IS NOT NULL OR expires_at_ms <= \(nowMs) OR last_seen_at_ms + \(idleMs) <= \(nowMs)
-                RETURNING 1
-                """, logger: logger)
-            var count = 0
-            for try await _ in rows { count += 1 }
-            return count
+            for try await count in try await connection.query("SELECT vetnet_prune_sessions(\(nowMs), \(idleMs))", logger: logger)
+                .decode(Int64.self) { return Int(count) }
+            return 0
         }
     }
 

@@ -112,7 +112,7 @@ extension PostgresStore: AuditRepository {
             var expectedPrevious = AuditChain.genesis
             var expectedSequence: Int64 = 1
             var checked = 0
-            let rows = try await connection.query("SELECT \(unescaped: Self.auditColumns) FROM audit_entry WHERE seq <= \(head.sequence) ORDER BY seq",
+            let rows = try await connection.query("SELECT \(unescaped: Self.auditColumns) FROM vetnet_audit_chain(1, \(head.sequence))",
                                                   logger: logger)
             for try await row in rows {
                 let entry = try Self.auditEntry(from: row)

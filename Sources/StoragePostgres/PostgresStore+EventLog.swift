@@ -85,7 +85,7 @@ extension PostgresStore: EventLogRepository {
     public func eventHeads() async throws -> [PracticeID: Int64] {
         try await transaction(.installation) { connection in
             var heads: [PracticeID: Int64] = [:]
-            for try await (id, seq) in try await connection.query("SELECT practice_id, seq FROM event_head", logger: logger)
+            for try await (id, seq) in try await connection.query("SELECT practice_id, seq FROM vetnet_event_heads()", logger: logger)
                 .decode((UUID, Int64).self) { heads[PracticeID(id)] = seq }
             return heads
         }
@@ -97,17 +97,11 @@ extension PostgresStore: EventLogRepository {
     public func pruneEvents(before cutoff: Date) async throws -> Int {
         let cutoffMs = Timestamp.milliseconds(cutoff)
         return try await transaction(.installation) { connection in
-            try await connection.query("""
-                UPDATE event_head h SET pruned_through = GREATEST(h.pruned_through, old.last)
-                FROM (SELECT practice_id, MAX(seq) AS last FROM event_log WHERE occurred_at_ms < \(cutoffMs) GROUP BY practice_id) old
-                WHERE old.practice_id = h.practice_id
-                """, logger: logger)
-            // By sequence, not by time: a clock step backwards must not leave a hole below the mark.
-            var count = 0
-            for try await _ in try await connection.query("""
-                DELETE FROM event_log e USING event_head h WHERE h.practice_id = e.practice_id AND e.seq <= h.pruned_through RETURNING 1
-                """, logger: logger) { count += 1 }
-            return count
+            // By sequence, not by time (see the function): a clock step backwards leaves no hole.
+            for try await count in try await connection.query("SELECT vetnet_prune_events(\(cutoffMs))", logger: logger).decode(Int64.self) {
+                return Int(count)
+            }
+            return 0
         }
     }
 

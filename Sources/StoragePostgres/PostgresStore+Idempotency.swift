@@ -58,10 +58,9 @@ extension PostgresStore {
     public func pruneIdempotencyKeys(olderThan age: TimeInterval = IdempotencyKey.retention) async throws -> Int {
         let cutoff = Timestamp.milliseconds(clock.now().addingTimeInterval(-age))
         return try await transaction(.installation) { connection in
-            var count = 0
-            for try await _ in try await connection.query("DELETE FROM idempotency_key WHERE created_at_ms < \(cutoff) RETURNING 1",
-                                                          logger: logger) { count += 1 }
-            return count
+            for try await count in try await connection.query("SELECT vetnet_prune_idempotency_keys(\(cutoff))", logger: logger)
+                .decode(Int64.self) { return Int(count) }
+            return 0
         }
     }
 }

@@ -22,6 +22,10 @@ extension PostgresStore {
         let audit = Self.fingerprint(auditKey.symmetricKey)
         let record = Self.fingerprint(SymmetricKey(data: cipher.keyBytes))
         let stored = try await transaction(.installation) { connection -> (String, String) in
+            for try await row in try await connection.query("SELECT audit_key_check, record_key_check FROM installation_key", logger: logger) {
+                return try row.decode((String, String).self)
+            }
+            // A new database: the first instance (its owner, `vetnet migrate`) records them.
             try await connection.query("""
                 INSERT INTO installation_key (audit_key_check, record_key_check) VALUES (\(audit), \(record))
                 ON CONFLICT (singleton) DO NOTHING
@@ -38,5 +42,32 @@ extension PostgresStore {
     /// HMAC of a fixed label under `key`: shows whether two keys are equal without revealing either.
     static func fingerprint(_ key: SymmetricKey) -> String {
         Hex.encode(HMAC<SHA256>.authenticationCode(for: Data("vetnet installation key check".utf8), using: key))
+    }
+}
+
+// MARK: - The serving role
+
+extension PostgresStore {
+    /// What the role this store connects as may do beyond serving.
+    public struct ServingRole: Sendable, Equatable {
+        /// It owns the schema: it could alter tables, triggers and policies, and act for the
+        /// installation (a deployment should serve as a runtime role; docs/postgresql.md).
+        public let ownsSchema: Bool
+        /// It is a superuser or has `BYPASSRLS`: row-level security would not bind it.
+        public let bypassesRowLevelSecurity: Bool
+    }
+
+    /// Reads what the connected role may do (checked before the server starts).
+    public func servingRole() async throws -> ServingRole {
+        try await client.withConnection { connection in
+            for try await (owns, bypasses) in try await connection.query("""
+                SELECT (SELECT relowner FROM pg_catalog.pg_class WHERE oid = 'public.vetnet_migration'::regclass) = r.oid,
+                       r.rolsuper OR r.rolbypassrls
+                FROM pg_catalog.pg_roles r WHERE r.rolname = current_user
+                """, logger: logger).decode((Bool, Bool).self) {
+                return ServingRole(ownsSchema: owns, bypassesRowLevelSecurity: bypasses)
+            }
+            throw StoreCorruption(column: "pg_roles", reason: "the connected role is not listed")
+        }
     }
 }

@@ -16,11 +16,16 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @Option(name: .customLong("runtime-role"),
+            help: "PostgreSQL: the role `vetnet serve` connects as; granted what serving needs and nothing more (run as the owner).")
+    var runtimeRole: String?
+
     func run() async throws {
         switch try store.databaseLocation() {
         case .postgres(let configuration):
             try await migratePostgres(configuration)
         case .sqlite(let directory):
+            if runtimeRole != nil { throw ValidationError("--runtime-role: only a PostgreSQL database has roles") }
             let vetStore = try StoreOptions(copying: store, dataDirectory: directory.path).openStore()
             print("store at \(directory.path) is migrated (synchronous=\(try vetStore.synchronousLevel()))")
             try vetStore.close()
@@ -30,16 +35,21 @@ struct MigrateCommand: AsyncParsableCommand {
     private func migratePostgres(_ configuration: PostgresDatabaseConfiguration) async throws {
         var logger = Logger(label: "vetnet.migrate")
         logger.logLevel = .error
-        let applied = try await PostgresSchema.migrate(configuration, logger: logger)
-        if applied.contains(PostgresSchema.headSignatureMigration) {
-            // The upgrade that signs the chain's head signs the existing one, with the installation's key.
-            let postgres = PostgresStore(configuration: configuration, auditKey: try store.auditKey(), cipher: try store.recordCipher(),
-                                         uploadDirectory: try store.uploadDirectory(), logger: logger)
-            let running = Task { await postgres.run() }
-            defer { running.cancel() }
-            try await postgres.checkInstallationKeys()
-            try await postgres.signAuditHeadAfterUpgrade()
+        let applied: [String]
+        do {
+            applied = try await PostgresSchema.migrate(configuration, runtimeRole: runtimeRole, logger: logger)
+        } catch let refusal as RuntimeRoleRefused {
+            throw ValidationError(refusal.description)
         }
-        print("database \(configuration.redacted) is migrated" + (applied.isEmpty ? " (nothing to apply)" : ": applied \(applied.joined(separator: ", "))"))
+        // The owner records the installation's key fingerprints (a runtime role only reads
+        // them), and the upgrade that signs the chain's head signs the existing one.
+        let postgres = PostgresStore(configuration: configuration, auditKey: try store.auditKey(), cipher: try store.recordCipher(),
+                                     uploadDirectory: try store.uploadDirectory(), logger: logger)
+        let running = Task { await postgres.run() }
+        defer { running.cancel() }
+        try await postgres.checkInstallationKeys()
+        if applied.contains(PostgresSchema.headSignatureMigration) { try await postgres.signAuditHeadAfterUpgrade() }
+        print("database \(configuration.redacted) is migrated" + (applied.isEmpty ? " (nothing to apply)" : ": applied \(applied.joined(separator: ", "))")
+              + (runtimeRole.map { "; runtime role \($0) granted what serving needs" } ?? ""))
     }
 }

@@ -98,6 +98,24 @@ struct ServeCommand: AsyncParsableCommand {
             printError(refusal)
             throw ExitCode(1)
         }
+        if let role = opened.servingRole {
+            // Row-level security is what keeps practices apart on PostgreSQL: a role it does not
+            // bind must never serve.
+            if role.bypassesRowLevelSecurity {
+                opened.close()
+                printError("""
+                    Refusing to start: the database role is a superuser or has BYPASSRLS, so row-level security would not keep \
+                    practices apart. Serve as an ordinary runtime role (docs/postgresql.md).
+                    """)
+                throw ExitCode(1)
+            }
+            if role.ownsSchema {
+                logger.warning("""
+                    serving as the schema's owner: this role could alter tables, triggers and policies and read every practice; \
+                    serve as a runtime role granted by `vetnet migrate --runtime-role` (docs/postgresql.md)
+                    """)
+            }
+        }
         let (app, services) = try await buildApplication(configuration: configuration, store: opened.store, storeServices: opened.services,
                                                          metrics: registry, logger: logger)
         if demo {

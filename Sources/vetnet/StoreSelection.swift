@@ -49,6 +49,8 @@ struct OpenedStore: Sendable {
     let location: String
     /// The embedded store, for the commands that only it supports (its audit checkpoint).
     let embedded: VetNetStore?
+    /// On PostgreSQL, what the connected role may do beyond serving (checked before serving).
+    var servingRole: PostgresStore.ServingRole? = nil
     /// Closes the store after a command (the server closes it through ``services``): the
     /// embedded store writes its audit checkpoint; PostgreSQL's pool is told to stop.
     let close: @Sendable () -> Void
@@ -85,15 +87,17 @@ extension StoreOptions {
             let store = PostgresStore(configuration: configuration, auditKey: try auditKey(), cipher: try recordCipher(),
                                       uploadDirectory: try uploadDirectory(), logger: quiet)
             let running = Task { await store.run() }
+            let role: PostgresStore.ServingRole
             do {
                 try await store.checkInstallationKeys()
                 if applied.contains(PostgresSchema.headSignatureMigration) { try await store.signAuditHeadAfterUpgrade() }
+                role = try await store.servingRole()
             } catch {
                 running.cancel()
                 throw error
             }
             return OpenedStore(store: store, services: [PostgresPoolService(running: running, logger: logger)],
-                               location: configuration.redacted, embedded: nil, close: { running.cancel() })
+                               location: configuration.redacted, embedded: nil, servingRole: role, close: { running.cancel() })
         }
     }
 }

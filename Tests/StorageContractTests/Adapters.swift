@@ -44,8 +44,10 @@ struct StoreUnderTest: Sendable {
     let maintenance: any StoreMaintenance
     let clock: TestClock
     /// The PostgreSQL store and its database, for the tests of its schema and of a second
-    /// instance on the same database (`nil` for SQLite).
-    let postgres: (store: PostgresStore, configuration: PostgresDatabaseConfiguration)?
+    /// instance on the same database (`nil` for SQLite). The store serves as the runtime role
+    /// when the test server has one (as a deployment does); `owner` is the same database as the
+    /// schema's owner, for what a test checks or breaks below the ports.
+    let postgres: (store: PostgresStore, configuration: PostgresDatabaseConfiguration, owner: PostgresStore)?
     /// The SQLite store, for what the ports do not cover (its bookings need a registered patient).
     let sqlite: VetNetStore?
 
@@ -75,10 +77,16 @@ func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void
     case .postgres:
         do {
             try await PostgresTestServer.withDatabase { configuration in
-                try await withRunningStore(configuration, clock: clock, migrate: true, uploadDirectory: documents) { store in
-                    try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, signInAttempts: store,
-                                                  records: store, scheduling: store, practiceSettings: store, staff: store, analytics: store,
-                                                  maintenance: store, clock: clock, postgres: (store, configuration), sqlite: nil))
+                try await withRunningStore(configuration, clock: clock, migrate: true, uploadDirectory: documents) { owner in
+                    func run(_ store: PostgresStore, _ serving: PostgresDatabaseConfiguration) async throws {
+                        try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, signInAttempts: store,
+                                                      records: store, scheduling: store, practiceSettings: store, staff: store, analytics: store,
+                                                      maintenance: store, clock: clock, postgres: (store, serving, owner), sqlite: nil))
+                    }
+                    guard let runtime = PostgresTestServer.runtime(of: configuration) else { return try await run(owner, configuration) }
+                    try await withRunningStore(runtime, clock: clock, migrate: false, uploadDirectory: documents) { store in
+                        try await run(store, runtime)
+                    }
                 }
             }
         } catch let error as PSQLError {
@@ -104,7 +112,12 @@ func withRunningStore(_ configuration: PostgresDatabaseConfiguration, clock: Tes
                               uploadDirectory: uploadDirectory, logger: logger)
     let running = Task { await store.run() }
     do {
-        if migrate { try await PostgresSchema.migrate(store.client, logger: logger) }
+        if migrate {
+            // As `vetnet migrate` does: the owner migrates, grants the runtime role and records
+            // the installation's key fingerprints.
+            try await PostgresSchema.migrate(store.client, runtimeRole: PostgresTestServer.runtimeRole, logger: logger)
+            try await store.checkInstallationKeys()
+        }
         try await body(store)
     } catch {
         running.cancel()
@@ -122,6 +135,24 @@ enum PostgresTestServer {
         let text = ProcessInfo.processInfo.environment["VETNET_TEST_DATABASE_URL"] ?? ""
         return text.isEmpty ? nil : text
     }()
+
+    /// The test server's runtime role (`VETNET_TEST_RUNTIME_DATABASE_URL`), which owns nothing.
+    static let runtimeURL: PostgresDatabaseConfiguration? = {
+        let text = ProcessInfo.processInfo.environment["VETNET_TEST_RUNTIME_DATABASE_URL"] ?? ""
+        return text.isEmpty ? nil : try? PostgresDatabaseConfiguration(url: text)
+    }()
+
+    /// The runtime role's name, granted by each test database's migration.
+    static var runtimeRole: String? { runtimeURL?.username }
+
+    /// `configuration`'s database as the runtime role, when the test server has one.
+    static func runtime(of configuration: PostgresDatabaseConfiguration) -> PostgresDatabaseConfiguration? {
+        guard let runtimeURL else { return nil }
+        var runtime = configuration
+        runtime.username = runtimeURL.username
+        runtime.password = runtimeURL.password
+        return runtime
+    }
 
     /// Creates a database of its own for one test, runs `body` with its configuration, drops it.
     static func withDatabase(_ body: (PostgresDatabaseConfiguration) async throws -> Void) async throws {
@@ -144,6 +175,6 @@ enum PostgresTestServer {
         }
         // Cleanup only: a drop that cannot end some server process now leaves a database for
         // the throwaway cluster to take with it, and is no test's failure.
-        try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+        _ = try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
     }
 }

@@ -76,7 +76,7 @@ struct DocumentContractTests {
             #expect(audit.first { $0.action == "record.document.upload" }?.detail == "patient=\(id)")
             #expect(try await store.audit.verifyAuditChain().isIntact)
 
-            if let (postgres, configuration) = store.postgres.map({ ($0.store, $0.configuration) }) {
+            if let (postgres, configuration) = store.postgres.map({ ($0.owner, $0.configuration) }) {
                 // The content lives in the database, in rows of at most 1 MiB…
                 #expect(try await countRows(postgres, "SELECT count(*) FROM document_chunk WHERE document_id = \(whole.id)") == 3)
                 #expect(try await countRows(postgres, "SELECT max(length(bytes))::bigint FROM document_chunk") == 1 << 20)
@@ -177,7 +177,7 @@ struct DocumentContractTests {
 
             switch adapter {
             case .postgres:
-                let postgres = try #require(store.postgres).store
+                let postgres = try #require(store.postgres).owner
                 func sql(_ query: PostgresQuery) async throws {
                     try await asInstallation(postgres) { connection in _ = try await connection.query(query, logger: Logger(label: "test")) }
                 }

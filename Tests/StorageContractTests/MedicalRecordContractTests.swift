@@ -107,7 +107,7 @@ struct MedicalRecordContractTests {
                 try await records.addRecordEntry(.addendum(Addendum(noteID: Identifier(), author: Self.author, createdAt: now, text: "x")),
                                                  patientID: id, scope: scope)
             }
-            if let postgres = store.postgres?.store {
+            if let postgres = store.postgres?.owner {
                 // Clinical text is sealed at rest; the rest stays plain for queries.
                 let plain = try await countRows(postgres, """
                     SELECT count(*) FROM clinical_note WHERE position(\(Data("Shaking head".utf8)) IN sealed_text) > 0
@@ -555,7 +555,7 @@ struct MedicalRecordContractTests {
             #expect(try await store.scheduling.appointments(scope: scope, overlapping: year, clinicianID: nil, orRoomType: nil).isEmpty)
             #expect(try await PatientDirectoryContractTests.names(store, scope, nil) == ["Kept"])
             // Nothing of the patient is left in any table.
-            if let postgres = store.postgres?.store {
+            if let postgres = store.postgres?.owner {
                 for table in ["weight", "vaccination", "clinical_note", "visit", "document", "appointment", "triage_assessment", "triage_queue",
                               "triage_arrival", "intake_ranking"] {
                     #expect(try await countRows(postgres, "SELECT count(*) FROM \(unescaped: table) WHERE patient_id = \(oldID)") == 0, "\(table)")

@@ -130,7 +130,7 @@ struct PatientDirectoryContractTests {
     func postgresRowLevelSecurity() async throws {
         guard Adapter.available.contains(.postgres) else { return }
         try await withStore(.postgres) { store in
-            let postgres = try #require(store.postgres).store
+            let postgres = try #require(store.postgres).owner
             let a = AccessScope.system(try await Self.practice(store, "North")), b = AccessScope.system(try await Self.practice(store, "South"))
             try await Self.seed(store, a)
             let ownerB = try await store.records.createOwner(Owner(firstName: "Bo", lastName: "Peep"), scope: b)

@@ -9,7 +9,9 @@
 - the sign-in throttle counts failures made through both instances together.
 
 Needs `--database postgres://…` of an empty database (scripts/postgres-test-server gives
-one) and `psql`. Exit status 0 only when every check passes."""
+one) and `psql`. With `--runtime-database` (the same database as a role that owns nothing), the
+owner migrates it (`vetnet migrate --runtime-role`) and both instances serve as that role, as a
+deployment does. Exit status 0 only when every check passes."""
 import argparse
 import base64
 import os
@@ -52,6 +54,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--vetnet", type=Path, default=Path(".build/debug/vetnet"))
     parser.add_argument("--database", default=os.environ.get("VETNET_TEST_DATABASE_URL"), help="postgres:// URL of an empty database")
+    parser.add_argument("--runtime-database", default=None,
+                        help="postgres:// URL of the same database as the runtime role the instances serve as")
     args = parser.parse_args()
     if not args.database:
         print("no database: pass --database or set VETNET_TEST_DATABASE_URL", file=sys.stderr)
@@ -63,11 +67,19 @@ def main() -> int:
         print(f"{'PASS' if ok else 'FAIL'}  {name}: {detail}", flush=True)
 
     # Every instance on one database shares the installation's keys.
-    keys = {"VETNET_DATABASE_URL": args.database,
+    keys = {"VETNET_DATABASE_URL": args.runtime_database or args.database,
             "VETNET_AUDIT_KEY": base64.b64encode(os.urandom(32)).decode(),
             "VETNET_RECORD_KEY": base64.b64encode(os.urandom(32)).decode()}
     with tempfile.TemporaryDirectory(prefix="vetnet-instances-") as temporary:
         root = Path(temporary)
+        if args.runtime_database:
+            role = args.runtime_database.split("://", 1)[1].split(":", 1)[0].split("@", 1)[0]
+            (root / "owner").mkdir(mode=0o700)
+            migrated = subprocess.run([str(args.vetnet.resolve()), "migrate", "--database", args.database, "--data-dir", str(root / "owner"),
+                                       "--runtime-role", role], capture_output=True, text=True,
+                                      env={**os.environ, **keys, "VETNET_DATABASE_URL": args.database})
+            check("the owner migrates and grants the runtime role", migrated.returncode == 0 and f"runtime role {role} granted" in migrated.stdout,
+                  f"exit {migrated.returncode}: {(migrated.stdout + migrated.stderr).strip()[-200:]}")
         a = Server(args.vetnet.resolve(), root / "a", "instances-heron-4", root / "a.log", extra_env=keys)
         b = Server(args.vetnet.resolve(), root / "b", "instances-heron-4", root / "b.log", extra_env=keys)
         try:
@@ -156,12 +168,24 @@ def main() -> int:
             right = call(b.base, "/api/v1/auth/login", "POST", body={"email": victim, "password": a.password})[0]
             check("throttle counts across instances", statuses == [401] * 10 and right == 429,
                   f"10 failures alternating A/B: {sorted(set(statuses))}; the right password next, on B: {right}")
+
+            # 6. After all that, the whole trail verifies through either instance.
+            verify_status, verified = call(b.base, "/api/v1/audit/verify", token=admin_a)
+            check("the audit trail verifies on B after the day", verify_status == 200 and isinstance(verified, dict) and verified.get("intact") is True,
+                  f"{verify_status}: {str(verified)[:160]}")
         finally:
             a.stop()
             b.stop()
+        # Serving as the schema's owner works, and says in the log that it should not.
+        logs = (root / "a.log").read_text(errors="replace") + (root / "b.log").read_text(errors="replace")
+        warned = "serving as the schema's owner" in logs
+        if args.runtime_database:
+            check("the instances served as the runtime role", not warned, "no owner warning in either log" if not warned else "an instance warned it is the owner")
+        else:
+            check("an instance serving as the owner warns of it", warned, "warning in the log" if warned else "no warning in either log")
     failed = [name for name, ok in results if not ok]
     print(f"{len(results) - len(failed)}/{len(results)} checks passed" + (f"; failed: {', '.join(failed)}" if failed else ""))
-    return 0 if not failed and len(results) == 6 else 1
+    return 0 if not failed and len(results) == (9 if args.runtime_database else 8) else 1
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ extension PostgresStore: StoreMaintenance {
     public func verifyAuditChain(visibleTo scope: AccessScope) async throws -> AuditVerification {
         let whole = try await verifyAuditChain()
         let practice = scope.practiceID.description
-        let (count, head, problemPractice) = try await transaction(.installation) { connection -> (Int, (Int64, String)?, String?) in
+        let (count, head, problemPractice) = try await transaction(.practice(scope.practiceID)) { connection -> (Int, (Int64, String)?, String?) in
             var count = 0
             for try await value in try await connection.query("SELECT count(*) FROM audit_entry WHERE practice_id = \(practice)",
                                                               logger: logger).decode(Int64.self) { count = Int(value) }
@@ -31,7 +31,7 @@ extension PostgresStore: StoreMaintenance {
                 """, logger: logger).decode((Int64, String).self) { head = row }
             var owner: String?
             if let problem = whole.firstProblem {
-                for try await value in try await connection.query("SELECT practice_id FROM audit_entry WHERE seq = \(problem.sequence)",
+                for try await value in try await connection.query("SELECT practice_id FROM vetnet_audit_chain(\(problem.sequence), \(problem.sequence))",
                                                                   logger: logger).decode(String?.self) { owner = value }
             }
             return (count, head, owner)

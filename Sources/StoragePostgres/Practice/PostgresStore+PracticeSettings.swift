@@ -156,7 +156,7 @@ extension PostgresStore: PracticeSettingsRepository {
     public func allPractices() async throws -> [PracticeProfile] {
         try await transaction(.installation) { connection in
             var found: [PracticeProfile] = []
-            for try await text in try await connection.query("SELECT profile::text FROM practice ORDER BY name COLLATE \"C\", id",
+            for try await text in try await connection.query("SELECT vetnet_practice_profiles()",
                                                              logger: logger).decode(String.self) {
                 found.append(try Self.decode(PracticeProfile.self, text, column: "practice.profile"))
             }
@@ -166,7 +166,7 @@ extension PostgresStore: PracticeSettingsRepository {
 
     public func isEmpty() async throws -> Bool {
         try await transaction(.installation) { connection in
-            for try await any in try await connection.query("SELECT EXISTS (SELECT 1 FROM practice)", logger: logger).decode(Bool.self) {
+            for try await any in try await connection.query("SELECT EXISTS (SELECT 1 FROM vetnet_practice_profiles())", logger: logger).decode(Bool.self) {
                 return !any
             }
             return true

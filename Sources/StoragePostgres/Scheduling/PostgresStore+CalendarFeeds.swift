@@ -40,7 +40,7 @@ extension PostgresStore {
     public func calendarFeed(tokenHash: String) async throws -> (PracticeID, Identifier<Clinician>)? {
         try await transaction(.installation) { connection -> (PracticeID, Identifier<Clinician>)? in
             let rows = try await connection.query("""
-                SELECT practice_id, clinician_id FROM calendar_feed WHERE token_hash = \(tokenHash) AND revoked_at IS NULL
+                SELECT practice_id, clinician_id FROM vetnet_calendar_feed(\(tokenHash))
                 """, logger: self.logger)
             for try await (practiceID, clinicianID) in rows.decode((UUID, UUID).self) {
                 return (PracticeID(practiceID), Identifier(clinicianID))

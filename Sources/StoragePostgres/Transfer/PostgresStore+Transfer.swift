@@ -312,7 +312,7 @@ extension PostgresStore: PracticeTransfer {
     private func insertRecordEntries(of item: ExportedPatient, practiceID: PracticeID, now: Date, connection: PostgresConnection) async throws -> Int {
         let practice = practiceID.rawValue, pid = item.patient.id.rawValue
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
-        func entered(_ id: CustomStringConvertible) -> (at: Int64, by: String?) {
+        func entered(_ id: any CustomStringConvertible) -> (at: Int64, by: String?) {
             guard let stamp = item.entered[id.description] else { return (Timestamp.milliseconds(now), nil) }
             return (Timestamp.milliseconds(stamp.at), stamp.by)
         }
