@@ -1,5 +1,7 @@
+import Crypto
 import Foundation
 import Logging
+import StoragePorts
 
 /// Everything the server needs to start, gathered by the command line from flags and
 /// `VETNET_*` environment variables.
@@ -12,6 +14,10 @@ public struct AppConfiguration: Sendable {
     public var dataDirectory: URL
     /// Base64 audit-chain key from the environment; when `nil` the key file in the data directory is used.
     public var auditKeyBase64: String?
+    /// Signs the sign-in device cookies (``SignInDevices``): the composition root derives it
+    /// from the audit key (``deriveSignInDeviceKey(fromAuditKey:)``) so every instance on one
+    /// store, and every restart, knows the same browsers; random for the process when `nil`.
+    public var signInDeviceKey: [UInt8]?
     /// Seed the demo practice when the store is empty.
     public var seedDemo: Bool
     /// Largest accepted request body, in bytes.
@@ -69,5 +75,12 @@ public struct AppConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.absoluteTimeout = absoluteTimeout
         self.logLevel = logLevel
+    }
+}
+
+extension AppConfiguration {
+    /// The sign-in device key of an installation whose audit chain is keyed with `auditKey`.
+    public static func deriveSignInDeviceKey(fromAuditKey auditKey: AuditKey) -> [UInt8] {
+        SignInDevices.deriveKey(fromAuditKey: auditKey.symmetricKey)
     }
 }

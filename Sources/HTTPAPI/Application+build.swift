@@ -39,7 +39,8 @@ public func buildApplication(
     metrics: PrometheusCollectorRegistry? = nil, logger: Logger
 ) async throws -> (some ApplicationProtocol, AppServices) {
     let accounts = AccountService(store: store, policy: SessionPolicy(idleTimeout: configuration.idleTimeout,
-                                                                      absoluteTimeout: configuration.absoluteTimeout))
+                                                                      absoluteTimeout: configuration.absoluteTimeout),
+                                  deviceKey: configuration.signInDeviceKey)
     let services = AppServices(store: store, accounts: accounts, live: LiveEventHub(store: store, configuration: configuration.live, logger: logger))
     // Files left by uploads whose record never committed (a crash between the two) go now.
     let swept = try await store.sweepOrphanDocuments()

@@ -89,6 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.connectionIdleTimeout = .seconds(connectionIdleSeconds)
         configuration.live.maxStreamsPerUser = maxStreamsPerUser
         configuration.trustedProxies = try TrustedProxies(parsing: trustedProxies)
+        configuration.signInDeviceKey = AppConfiguration.deriveSignInDeviceKey(fromAuditKey: try store.auditKey())
         // Migrations run as the store opens, before the server accepts any request.
         let opened = try await store.openPracticeStore(logger: logger)
         // A trail that lost its anchor (entries deleted from the end, the checkpoint deleted or

@@ -638,7 +638,10 @@ def parallel_sign_ins(port: int, attempts: list[tuple[str, str, dict | None]], w
 def check_sign_in_throttle(server: Server, admin: str) -> None:
     _, users = call(server.base, "/api/v1/users?limit=200", token=admin)
     emails = sorted(u["email"] for u in users["items"] if not u.get("disabled") and u["email"] != DEMO_ADMIN)
-    victim, colleague = emails[1], emails[0]
+    victim, colleague, nurse = emails[1], emails[0], emails[2]
+    # Earlier in the day the nurse signed in on the ward iPad: its browser holds a device cookie.
+    status, headers, _ = sign_in(server.port, nurse, PASSWORD)
+    device = headers.get("set-cookie", "").split(";", 1)[0]
     # One account: 10 wrong passwords (failures 1-10 of the address), then the right one is refused.
     wrong = parallel_sign_ins(server.port, [(victim, f"wrong-password-{i}", None) for i in range(10)])
     status, headers, _ = sign_in(server.port, victim, PASSWORD)
@@ -661,6 +664,13 @@ def check_sign_in_throttle(server: Server, admin: str) -> None:
           status == 429 and guess == 429 and headers.get("retry-after", "").strip().isdigit(),
           f"{colleague} with the right password: {status} (Retry-After {headers.get('retry-after')!r}); "
           f"a 51st failure for a new made-up account: {guess}")
+    # …but not the staff on devices they signed in on before: their attempts count against the
+    # device and their own account (docs/permissions.md), so the clinic keeps working.
+    known, _, _ = sign_in(server.port, nurse, PASSWORD, headers={"Cookie": device} if device else None)
+    other, _, _ = sign_in(server.port, colleague, PASSWORD, headers={"Cookie": device} if device else None)
+    check("behind the locked address, a colleague on a device they signed in on before still gets in; the device's cookie is theirs alone",
+          device.startswith("vetnet_device=v1.") and known == 200 and other == 429,
+          f"{nurse} with the device cookie from this morning: {known}; {colleague} with the same cookie: {other}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,18 +9,23 @@ public struct AccountService: Sendable {
     let hasher: PasswordHasher
     let policy: SessionPolicy
     let throttle: LoginThrottle
+    /// Browsers that signed in before (their attempts do not count against a shared address).
+    let devices: SignInDevices
 
-    /// Creates the service.
-    public init(store: any AccountStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy()) {
-        self.init(store: store, hasher: hasher, policy: policy, throttle: LoginThrottle(ledger: store))
+    /// Creates the service; `deviceKey` signs the device cookies (random for this process when `nil`).
+    public init(store: any AccountStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy(),
+                deviceKey: [UInt8]? = nil) {
+        self.init(store: store, hasher: hasher, policy: policy, throttle: LoginThrottle(ledger: store), devices: SignInDevices(key: deviceKey))
     }
 
     /// Creates the service with its own sign-in throttle (tests use smaller limits).
-    init(store: any AccountStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy(), throttle: LoginThrottle) {
+    init(store: any AccountStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy(), throttle: LoginThrottle,
+         devices: SignInDevices = SignInDevices()) {
         self.store = store
         self.hasher = hasher
         self.policy = policy
         self.throttle = throttle
+        self.devices = devices
     }
 
     /// A successful sign-in.
@@ -31,6 +36,8 @@ public struct AccountService: Sendable {
         public let expiresAt: Date
         /// The account.
         public let account: StaffAccount
+        /// The device cookie's value to give the browser (``SignInDevices``).
+        let deviceCookie: SignInDevices.Cookie
     }
 
     /// Signs in by email and password, throttling attempts per account and per address.
@@ -46,12 +53,21 @@ public struct AccountService: Sendable {
     /// which only someone holding that password for all of them learns.
     public func login(email: String, password: String, practiceID: PracticeID? = nil, clientAddress: String,
                       requestID: String) async throws -> SignedIn {
+        try await login(email: email, password: password, practiceID: practiceID, clientAddress: clientAddress, deviceCookie: nil,
+                        requestID: requestID)
+    }
+
+    /// Signs in as ``login(email:password:practiceID:clientAddress:requestID:)`` does, from a
+    /// browser that sent `deviceCookie` (the value of ``SignInDevices/cookieName``, if any).
+    func login(email: String, password: String, practiceID: PracticeID? = nil, clientAddress: String, deviceCookie: String?,
+               requestID: String) async throws -> SignedIn {
         let now = store.clock.now()
+        let cookie = devices.parse(deviceCookie)
         let ticket: LoginThrottle.Ticket, unreported: String?
         // Refusals cost no password check, so they could be sent by the thousand: the throttle
         // says which of them to audit (one per account or address per window, with a count of
         // the others), so they cannot flood the append-only trail.
-        switch try await throttle.reserve(account: email, address: clientAddress, now: now) {
+        switch try await throttle.reserve(account: email, address: clientAddress, device: devices.trustedDevice(cookie, email: email), now: now) {
         case .refused(let wait, let audit):
             if let audit {
                 try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied, detail: audit), scope: nil)
@@ -107,7 +123,7 @@ public struct AccountService: Sendable {
         }
         let token = SessionToken.generate()
         let expiresAt = try await store.createSession(tokenHash: SessionToken.hash(token), account: stored.account, policy: policy, requestID: requestID)
-        return SignedIn(token: token, expiresAt: expiresAt, account: stored.account)
+        return SignedIn(token: token, expiresAt: expiresAt, account: stored.account, deviceCookie: devices.remember(email, on: cookie))
     }
 
     /// Resolves a bearer token to its caller, or `nil` when it is unknown, expired or revoked.

@@ -70,12 +70,20 @@ actor LoginThrottle {
     /// Reserves an attempt for `account` from `address` at `now`, or refuses it. Atomic: two
     /// concurrent calls can never both take the last place under a limit.
     ///
+    /// From a `device` that carries the account's mark (``SignInDevices``) the attempt counts
+    /// against that device and account, with the account's limit, instead of the address: a
+    /// clinic's shared address used up by someone else does not shut out staff on their own
+    /// devices. The account's limit holds either way.
+    ///
     /// Refusals are audited at most once per limiting key (the account, or the address when
     /// that is what is over its limit) per window, so a flood of refused attempts cannot fill
     /// the append-only audit trail; the refusals in between are counted and reported in the
     /// detail of that key's next audited refusal, or of the next attempt allowed for it.
-    func reserve(account: String, address: String, now: Date) async throws -> Decision {
-        let accountKey = Self.key("account", account.lowercased()), addressKey = Self.key("address", address)
+    func reserve(account: String, address: String, device: String? = nil, now: Date) async throws -> Decision {
+        let accountKey = Self.key("account", account.lowercased())
+        let addressKey = device.map { Self.key("device", $0 + "|" + account.lowercased()) } ?? Self.key("address", address)
+        var limits = self.limits
+        if device != nil { limits.addressLimit = limits.accountLimit }
         try await sweepIfDue(now: now)
         let ticket = UUID()
         if let refusal = try await ledger.reserveSignInAttempt(ticket, accountKey: accountKey, addressKey: addressKey, limits: limits, now: now) {
@@ -119,7 +127,7 @@ actor LoginThrottle {
             + "\(first.formatted(.iso8601)) and \(last.formatted(.iso8601))"
     }
 
-    private static func kind(of key: String) -> String { key.hasPrefix("account:") ? "account" : "address" }
+    private static func kind(of key: String) -> String { String(key.prefix { $0 != ":" }) }
 
     /// Forgets attempts and refusal logs with nothing left to count or report, now and then,
     /// so a stream of made-up emails cannot grow them without bound.

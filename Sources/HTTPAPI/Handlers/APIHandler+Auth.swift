@@ -13,11 +13,16 @@ extension APIHandler {
             guard let uuid = UUIDText.parse(text) else { throw ValidationError(field: "practiceId", message: "must be a UUID") }
             return PracticeID(uuid)
         }
+        let cookies = SessionCookieInstructions.current
         let signedIn = try await accounts.login(email: body.email.trimmingCharacters(in: .whitespaces), password: body.password,
-                                                practiceID: practiceID, clientAddress: RequestState.clientAddress, requestID: RequestState.requestID)
+                                                practiceID: practiceID, clientAddress: RequestState.clientAddress,
+                                                deviceCookie: cookies?.deviceCookie, requestID: RequestState.requestID)
+        // Every client that keeps cookies is remembered, so its later sign-ins do not count
+        // against an address it shares (see SignInDevices).
+        cookies?.remember(device: signedIn.deviceCookie)
         if body.session == .cookie {
             // A browser: the token goes only into the HttpOnly cookie, never to the page's scripts.
-            guard let cookies = SessionCookieInstructions.current else {
+            guard let cookies else {
                 throw APIError.badRequest(field: "session", message: "cookie sessions are not available here")
             }
             cookies.start(token: signedIn.token)

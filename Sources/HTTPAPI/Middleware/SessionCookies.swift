@@ -100,6 +100,18 @@ final class SessionCookieInstructions: Sendable {
     @TaskLocal static var current: SessionCookieInstructions?
 
     private let state = Mutex<Instruction?>(nil)
+    private let device = Mutex<SignInDevices.Cookie?>(nil)
+
+    /// The request's device cookie (``SignInDevices``), as sent.
+    let deviceCookie: String?
+
+    /// Instructions for a request that sent `deviceCookie`.
+    init(deviceCookie: String? = nil) { self.deviceCookie = deviceCookie }
+
+    /// Asks for the browser's device cookie to be `cookie` (after a sign-in).
+    func remember(device cookie: SignInDevices.Cookie) { device.withLock { $0 = cookie } }
+    /// The device cookie to write, if any.
+    var deviceToRemember: SignInDevices.Cookie? { device.withLock { $0 } }
 
     /// Asks for a browser session holding `token`.
     func start(token: String) { state.withLock { $0 = .start(token: token) } }
@@ -115,7 +127,7 @@ struct SessionCookieMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let instructions = SessionCookieInstructions()
+        let instructions = SessionCookieInstructions(deviceCookie: SessionCookie.value(named: SignInDevices.cookieName, in: request.headers))
         var response = try await SessionCookieInstructions.$current.withValue(instructions) { try await next(request, context) }
         let secure = SessionCookie.isSecure(request)
         switch instructions.instruction {
@@ -126,6 +138,9 @@ struct SessionCookieMiddleware: RouterMiddleware {
             for field in SessionCookie.clearFields(secure: secure) { response.headers.append(HTTPField(name: .setCookie, value: field)) }
         case nil:
             break
+        }
+        if let device = instructions.deviceToRemember {
+            response.headers.append(HTTPField(name: .setCookie, value: SignInDevices.setCookieField(device, secure: secure)))
         }
         return response
     }
