@@ -741,6 +741,7 @@ public enum PostgresSchema {
             ALTER TABLE audit_head ADD COLUMN signature text;
             """),
         (runtimeRoleMigration, runtimeRoleSQL),
+        (practiceReferencesMigration, practiceReferencesSQL),
     ]
 
     /// The migration that added the head's signature: the process that applies it signs the

@@ -101,7 +101,16 @@ public final class PostgresStore: Sendable {
             }
         } catch let error as PostgresTransactionError {
             // The caller cares what went wrong inside (a refusal, a constraint), not the wrapper.
-            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+            let inner = error.closureError ?? error.commitError ?? error.beginError ?? error
+            throw Self.missingReference(inner) ?? inner
         }
+    }
+
+    /// A row naming a record that is missing or another practice's, refused by a composite
+    /// foreign key (``PracticeReference``): the same 404 as the embedded store's.
+    static func missingReference(_ error: any Error) -> DomainError? {
+        guard let error = error as? PSQLError, error.sqlState == "23503",
+              let reference = PracticeReference.named(error.serverInfo?[.constraintName]) else { return nil }
+        return .notFound(resource: reference.resource)
     }
 }

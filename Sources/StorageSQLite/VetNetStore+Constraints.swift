@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SharedKernel
+import StoragePorts
 
 // MARK: - Constraint refusals
 
@@ -36,6 +37,7 @@ enum ConstraintRefusal {
         case .SQLITE_CONSTRAINT_FOREIGNKEY:
             return DomainError.conflict("The change refers to a record that does not exist, or removes one that others still refer to.")
         case .SQLITE_CONSTRAINT_TRIGGER:
+            if let reference = PracticeReference.named(message) { return DomainError.notFound(resource: reference.resource) }
             // Triggers speak for themselves (`RAISE(ABORT, 'clinical notes are append-only')`).
             return DomainError.conflict(message.isEmpty ? "The change breaks a rule of the record." : message.prefix(1).uppercased() + message.dropFirst() + ".")
         default:

@@ -170,7 +170,7 @@ enum PostgresTestServer {
         do {
             try await body(configuration)
         } catch {
-            try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+            _ = try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
             throw error
         }
         // Cleanup only: a drop that cannot end some server process now leaves a database for

@@ -35,7 +35,7 @@ struct PostgresBookingRaceTests {
                         group.addTask {
                             do {
                                 let booked = try await fixture.book(isSurgery ? fixture.surgery : fixture.consult, at: slots[slot],
-                                                                    clinician: clinician, patient: UUID(), through: repository)
+                                                                    clinician: clinician, through: repository)
                                 return (slot, .booked(booked.0.value))
                             } catch let conflict as BookingConflict {
                                 return (slot, .conflict(conflict))

@@ -118,16 +118,18 @@ struct PostgresInstancesTests {
     func exclusionConstraint() async throws {
         try await withStore(.postgres) { a in
             let store = try #require(a.postgres).store
-            let (profile, _) = try await store.createPractice(AccountContractTests.practice("Overlap"), administrator: Self.admin("o@example.com"),
-                                                              requestID: nil)
-            let clinician = UUID(), room = UUID()
+            // Real records of the practice: the rows below must pass its reference checks.
+            let fixture = try await SchedulingFixture.make(a, name: "Overlap")
+            let practice = fixture.scope.practiceID
+            let clinician = fixture.vet.id.rawValue, otherClinician = fixture.otherVet.id.rawValue, room = fixture.theatre.id.rawValue
             func insert(start: Int64, end: Int64, buffer: Int64 = 0, holds: Bool = true, clinician: UUID, room: UUID?) async throws {
                 try await store.client.withTransaction(logger: Logger(label: "test")) { connection in
-                    try await connection.query("SELECT set_config('vetnet.practice_id', \(profile.id.description), true)", logger: Logger(label: "test"))
+                    try await connection.query("SELECT set_config('vetnet.practice_id', \(practice.description), true)", logger: Logger(label: "test"))
                     try await connection.query("""
                         INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_id, start_ms, end_ms,
                                                  occupied_end_ms, status, holds_time, created_at)
-                        VALUES (\(UUID()), \(profile.id.rawValue), \(UUID()), \(clinician), \(UUID()), \(room), \(start), \(end), \(end + buffer),
+                        VALUES (\(UUID()), \(practice.rawValue), \(fixture.patient), \(clinician), \(fixture.surgery.id.rawValue), \(room),
+                                \(start), \(end), \(end + buffer),
                                 \(holds ? "booked" : "cancelled"), \(holds), now())
                         """, logger: Logger(label: "test"))
                 }
@@ -140,7 +142,7 @@ struct PostgresInstancesTests {
             try await insert(start: 0, end: 1_800_000, buffer: 600_000, clinician: clinician, room: room)
             // The buffer is occupied time: 09:35 overlaps a 09:00–09:30 booking with 10 minutes after it.
             #expect(await refused { try await insert(start: 2_100_000, end: 3_000_000, clinician: clinician, room: nil) } == "23P01")
-            #expect(await refused { try await insert(start: 600_000, end: 900_000, clinician: UUID(), room: room) } == "23P01")
+            #expect(await refused { try await insert(start: 600_000, end: 900_000, clinician: otherClinician, room: room) } == "23P01")
             #expect(await refused { try await insert(start: 2_400_000, end: 3_000_000, clinician: clinician, room: room) } == nil)
             #expect(await refused { try await insert(start: 0, end: 1_800_000, holds: false, clinician: clinician, room: room) } == nil)
         }

@@ -41,6 +41,9 @@ extension VetNetStore {
             return booked
         } catch let refusal as OverlapRefusal {
             throw try await conflict(for: refusal.appointment, message: refusal.message, scope: scope)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            // A reference outside the practice, as the schema's checks read it (404 naming it).
+            throw ConstraintRefusal.error(for: error)
         }
     }
 

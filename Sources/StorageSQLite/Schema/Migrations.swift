@@ -1,4 +1,5 @@
 import GRDB
+import StoragePorts
 
 /// The schema as an append-only list of migrations. A shipped migration is never edited;
 /// changes come as new migrations so every store can be brought forward.
@@ -24,6 +25,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-25 sign-in attempts in the store", migrate: signInAttempts)
         migrator.registerMigration("2026-11-25 overlap checks on updates of time and resources only", migrate: overlapChecksOnRelevantUpdates)
         migrator.registerMigration("2026-11-27 idempotency keys of each account", migrate: idempotencyKeysPerAccount)
+        migrator.registerMigration("2026-11-27 references checked inside their practice", migrate: practiceReferences)
         return migrator
     }
 
@@ -819,5 +821,23 @@ enum Migrations {
                 UPDATE triage_arrival SET analytics_seq = \(version("NEW.practice_id")) WHERE practice_id = NEW.practice_id AND patient_id = NEW.id;
             END;
             """)
+    }
+
+    /// Every ``PracticeReference`` checked by the database, as PostgreSQL's composite foreign
+    /// keys check it: a row naming a record that is missing or another practice's is refused
+    /// on insert and on update (`RAISE`, read back as a 404 naming the resource).
+    private static func practiceReferences(_ db: Database) throws {
+        for reference in PracticeReference.all {
+            let missing = """
+                NEW.\(reference.column) IS NOT NULL AND NOT EXISTS (
+                    SELECT 1 FROM \(reference.target) WHERE id = NEW.\(reference.column) AND practice_id = NEW.practice_id)
+                """
+            let raise = "BEGIN SELECT RAISE(ABORT, '\(reference.refusalMessage)'); END"
+            try db.execute(sql: """
+                CREATE TRIGGER \(reference.name) BEFORE INSERT ON \(reference.table) WHEN \(missing) \(raise);
+                CREATE TRIGGER \(reference.name)_update BEFORE UPDATE OF \(reference.column), practice_id ON \(reference.table)
+                    WHEN \(missing) \(raise);
+                """)
+        }
     }
 }
