@@ -17,6 +17,12 @@ extension QueueStatus {
     public func canTransition(to next: QueueStatus) -> Bool {
         Self.legalTransitions.contains { $0.from == self && $0.to == next }
     }
+
+    /// The statuses a patient in this status may be moved to, in the order offered: what a
+    /// board shows as buttons (clients read it from the API instead of keeping a copy).
+    public var allowedMoves: [QueueStatus] {
+        Self.legalTransitions.filter { $0.from == self }.map(\.to)
+    }
 }
 
 // MARK: - Commands, changes, errors

@@ -60,10 +60,32 @@ struct EncodingTests {
 
     @Test("encoding is deterministic with sorted keys")
     func deterministic() throws {
-        let result = try triage(json: specExample)
-        #expect(result.encodedJSON() == result.encodedJSON())
+        // Two evaluations of the same case, each building its own dictionaries, give the same bytes…
+        let result = try triage(json: specExample), again = try triage(json: specExample)
+        #expect(result.encodedJSON() == again.encodedJSON())
         let compact = String(decoding: result.encodedJSON(prettyPrinted: false), as: UTF8.self)
         #expect(compact.hasPrefix(#"{"abcde":{"<C>":"normal","A":"normal""#))
+        // …because every object's keys are written in sorted order, at every depth.
+        var keysByObject: [[String]] = [], open: [Int] = []
+        var inString = false, escaped = false, current = "", lastString: String?
+        for character in compact {
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
+                    inString = false; lastString = current; continue
+                }
+                current.append(character); continue
+            }
+            switch character {
+            case "\"": inString = true; current = ""
+            case ":": if let key = lastString, let object = open.last { keysByObject[object].append(key) }
+            case "{": keysByObject.append([]); open.append(keysByObject.count - 1)
+            case "}": open.removeLast()
+            default: break
+            }
+            lastString = nil
+        }
+        #expect(keysByObject.count > 3)
+        #expect(keysByObject.allSatisfy { $0 == $0.sorted() }, "\(keysByObject.first { $0 != $0.sorted() } ?? [])")
     }
 
     @Test("the explanation names the level, every fired discriminator and its evidence")

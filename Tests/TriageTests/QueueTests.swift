@@ -194,4 +194,14 @@ struct QueueTests {
             #expect(previous.entry.level < next.entry.level || (previous.entry.level == next.entry.level && previous.entry.arrival <= next.entry.arrival))
         }
     }
+
+    @Test("the moves a board offers for each status are exactly those the queue accepts", arguments: QueueStatus.allCases)
+    func allowedMovesAreAccepted(status: QueueStatus) throws {
+        let patient = UUID()
+        for next in QueueStatus.allCases {
+            let accepted = (try? queue(with: status, patient: patient).decide(.move(patientID: patient, to: next), at: testNow)) != nil
+            #expect(accepted == status.allowedMoves.contains(next), "\(status) → \(next)")
+        }
+        #expect(QueueStatus.waiting.allowedMoves == [.inTreatment, .leftWithoutBeingSeen])
+    }
 }

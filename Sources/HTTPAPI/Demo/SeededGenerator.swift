@@ -1,19 +1,5 @@
-/// SplitMix64: a tiny, fast, well-distributed generator whose sequence is fixed by its seed,
-/// so the demo practice, its history and the scale practice are the same on every machine
-/// (`SystemRandomNumberGenerator` is not reproducible).
-package struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
+import SharedKernel
 
-    package init(seed: UInt64) { self.state = seed }
-
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// One of `items` (which must not be empty).
-    package mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
-}
+/// The demo practice, its history and the scale practice are drawn from SplitMix64, so they
+/// are the same on every machine.
+package typealias SeededGenerator = SplitMix64

@@ -3,6 +3,7 @@ import Scheduling
 import SharedKernel
 import Specialists
 import StoragePorts
+import Triage
 
 extension APIHandler {
     func optimizeSchedule(_ input: Operations.OptimizeSchedule.Input) async throws -> Operations.OptimizeSchedule.Output {
@@ -45,7 +46,7 @@ extension APIHandler {
             let duration = predictor.predict(type: type, species: .other, clinicianID: nil).minutes
             let (urgency, weight) = PracticeProblem.urgency(forLevel: item.triageLevel)
             let earliest = max(item.earliestStart.map(minute) ?? nowMinute, nowMinute)
-            let maxWait = [0, 15, 60, 120, 240][min(max(item.triageLevel, 1), 5) - 1]
+            let maxWait = (TriageLevel(rawValue: min(max(item.triageLevel, 1), 5)) ?? .blue).maxWaitMinutes
             let deadline = max(item.deadline.map(minute) ?? earliest + maxWait, earliest)
             let preferred = MinuteInterval(start: item.preferredStart.map(minute) ?? earliest,
                                            end: item.preferredEnd.map(minute) ?? max(deadline + duration, earliest + duration))

@@ -72,7 +72,7 @@ extension APIHandler {
             patientId: UUIDText.lowercase(entry.patientID), assessmentId: entry.assessmentID.description, level: entry.level.rawValue,
             colour: entry.level.colour, arrivalTime: entry.arrival, targetTime: entry.targetTime,
             minutesLeft: Int((entry.targetTime.timeIntervalSince(now) / 60).rounded(.down)), overdue: false,
-            status: .init(rawValue: entry.status.rawValue)!))))
+            status: .init(rawValue: entry.status.rawValue)!, allowedMoves: entry.status.allowedMoves.map { .init(rawValue: $0.rawValue)! }))))
     }
 
     // MARK: - Wire forms
@@ -92,6 +92,7 @@ extension APIHandler {
               patientName: patient?.name, medicalRecordNumber: patient?.medicalRecordNumber, species: patient?.species,
               alerts: patient?.alerts, assessmentId: row.entry.assessmentID.description, level: row.entry.level.rawValue,
               colour: row.entry.level.colour, arrivalTime: row.entry.arrival, targetTime: row.targetTime, minutesLeft: row.minutesLeft,
-              overdue: row.isOverdue, status: .init(rawValue: row.entry.status.rawValue)!)
+              overdue: row.isOverdue, status: .init(rawValue: row.entry.status.rawValue)!,
+              allowedMoves: row.entry.status.allowedMoves.map { .init(rawValue: $0.rawValue)! })
     }
 }

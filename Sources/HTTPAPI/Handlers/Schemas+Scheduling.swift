@@ -108,7 +108,8 @@ extension Components.Schemas.Appointment {
                   clinicianId: UUIDText.lowercase(appointment.clinicianID), appointmentTypeId: appointment.appointmentTypeID.description,
                   roomId: appointment.roomID?.description, start: appointment.time.start, end: appointment.time.end,
                   bufferAfterMinutes: appointment.bufferAfterMinutes, status: .init(rawValue: appointment.status.rawValue)!,
-                  actualMinutes: appointment.actualMinutes, cancellationReason: appointment.cancellationReason, version: stored.version)
+                  actualMinutes: appointment.actualMinutes, cancellationReason: appointment.cancellationReason, version: stored.version,
+                  allowedActions: appointment.status.allowedActions.map { .init(rawValue: $0.rawValue)! })
     }
 
     init(_ details: AppointmentDetails) {

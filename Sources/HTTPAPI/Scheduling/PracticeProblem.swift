@@ -22,7 +22,7 @@ struct PracticeProblem: Sendable {
     /// VTL level (1 red … 5 blue) as the optimizer's urgency (5 most urgent) and weight.
     static func urgency(forLevel level: Int) -> (urgency: Int, weight: Int) {
         let urgency = 6 - min(max(level, 1), 5)
-        return (urgency, [1, 2, 3, 5, 8][urgency - 1])
+        return (urgency, SchedulingRequest.weight(forUrgency: urgency))
     }
 
     func minute(_ date: Date) -> Int { Int((date.timeIntervalSince(origin) / 60).rounded(.down)) }

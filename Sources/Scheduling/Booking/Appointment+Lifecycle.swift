@@ -23,6 +23,34 @@ extension AppointmentStatus {
     public func canTransition(to next: AppointmentStatus) -> Bool {
         Self.legalTransitions.contains { $0.from == self && $0.to == next }
     }
+
+    /// What staff may do with an appointment in this status, in the order offered (clients
+    /// read it from the API instead of keeping a copy of the table).
+    public var allowedActions: [AppointmentAction] {
+        AppointmentAction.allCases.filter { canTransition(to: $0.targetStatus) }
+    }
+}
+
+/// A kind of ``AppointmentCommand`` by its wire name, without its data: what a client offers.
+public enum AppointmentAction: String, CaseIterable, Sendable {
+    case checkIn = "check_in"
+    case start
+    case complete
+    case reschedule
+    case cancel
+    case noShow = "no_show"
+
+    /// The status the action leads to.
+    public var targetStatus: AppointmentStatus {
+        switch self {
+        case .reschedule: return .booked
+        case .checkIn: return .checkedIn
+        case .start: return .inProgress
+        case .complete: return .completed
+        case .cancel: return .cancelled
+        case .noShow: return .noShow
+        }
+    }
 }
 
 // MARK: - Commands, decisions, errors
@@ -43,13 +71,16 @@ public enum AppointmentCommand: Hashable, Sendable {
     case markNoShow
 
     /// The status the command leads to.
-    public var targetStatus: AppointmentStatus {
+    public var targetStatus: AppointmentStatus { action.targetStatus }
+
+    /// The command's kind.
+    public var action: AppointmentAction {
         switch self {
-        case .reschedule: return .booked
-        case .checkIn: return .checkedIn
-        case .start: return .inProgress
-        case .complete: return .completed
-        case .cancel: return .cancelled
+        case .reschedule: return .reschedule
+        case .checkIn: return .checkIn
+        case .start: return .start
+        case .complete: return .complete
+        case .cancel: return .cancel
         case .markNoShow: return .noShow
         }
     }

@@ -135,4 +135,23 @@ struct AppointmentLifecycleTests {
                                                           at: Self.later.start.addingTimeInterval(Appointment.lateStartGraceSeconds))
         #expect(moved.current.time == Self.later)
     }
+
+    @Test("what a client offers for each status is exactly what the lifecycle accepts", arguments: AppointmentStatus.allCases)
+    func allowedActionsAreAccepted(status: AppointmentStatus) {
+        let expected: [AppointmentStatus: [AppointmentAction]] = [
+            .booked: [.checkIn, .reschedule, .cancel, .noShow], .checkedIn: [.start, .cancel], .inProgress: [.complete],
+            .completed: [], .cancelled: [], .noShow: [],
+        ]
+        #expect(status.allowedActions == expected[status])
+        let commands: [AppointmentAction: AppointmentCommand] = [
+            .checkIn: .checkIn, .start: .start, .complete: .complete(actualMinutes: 10), .reschedule: .reschedule(to: Self.later, clinicianID: nil),
+            .cancel: .cancel(reason: "owner called"), .noShow: .markNoShow,
+        ]
+        for action in AppointmentAction.allCases {
+            let command = commands[action]!
+            #expect(command.action == action)
+            let accepted = (try? Self.appointment(status).decide(command, at: BookingFixture.at("2026-06-10T09:05:00Z"))) != nil
+            #expect(accepted == status.allowedActions.contains(action), "\(status) \(action)")
+        }
+    }
 }

@@ -104,7 +104,7 @@ enum Fixtures {
     static func request(_ id: String, _ specialty: String, _ duration: Int, urgency: Int, earliest: Int,
                         deadline: Int, room: String? = nil) -> SchedulingRequest {
         SchedulingRequest(id: id, specialty: specialty, duration: duration, urgency: urgency,
-                          weight: [1, 2, 3, 5, 8][urgency - 1], roomType: room ?? (specialty == "surgery" ? "surgery" : "exam"),
+                          weight: SchedulingRequest.weight(forUrgency: urgency), roomType: room ?? (specialty == "surgery" ? "surgery" : "exam"),
                           earliestStart: earliest, deadline: deadline,
                           preferredWindow: MinuteInterval(start: 480, end: 720))
     }

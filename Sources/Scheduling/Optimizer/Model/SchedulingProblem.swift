@@ -73,6 +73,12 @@ public struct SchedulingRoomType: Hashable, Codable, Sendable {
 
 /// An appointment that should be booked.
 public struct SchedulingRequest: Hashable, Codable, Sendable {
+    /// The practice policy's weight of an urgency (1 routine … 5 immediate): 1, 2, 3, 5, 8,
+    /// so an immediate request is worth eight routine ones. Out-of-range urgencies are clamped.
+    public static func weight(forUrgency urgency: Int) -> Int {
+        [1, 2, 3, 5, 8][min(max(urgency, 1), 5) - 1]
+    }
+
     /// Stable identifier, unique within the problem.
     public var id: String
     /// The specialty the clinician must have.

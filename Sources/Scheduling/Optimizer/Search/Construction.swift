@@ -1,3 +1,5 @@
+import SharedKernel
+
 // MARK: - Construction
 
 /// Builds the starting schedule: requests in order of clinical priority, each at its best

@@ -1,3 +1,5 @@
+import SharedKernel
+
 // MARK: - Epoch-synchronised parallel search
 
 /// Runs search workers in lock-step epochs on a task group.

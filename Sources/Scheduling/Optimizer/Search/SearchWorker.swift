@@ -1,3 +1,5 @@
+import SharedKernel
+
 // MARK: - Ruin-and-recreate worker
 
 /// One search trajectory: ruin part of the schedule, re-insert greedily, keep the result

@@ -1,28 +1,17 @@
-// MARK: - Seeded random numbers
+import SharedKernel
 
-/// SplitMix64: a tiny, fast generator whose sequence is fully determined by its seed, so a
-/// search run can be replayed exactly. (The system generator cannot be seeded.)
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+// MARK: - Seeded random numbers per worker
 
-    init(seed: UInt64) { state = seed }
-
-    /// A generator for one worker in one epoch, decorrelated from its neighbours.
+extension SplitMix64 {
+    /// A generator for one worker in one epoch, decorrelated from its neighbours, so a search
+    /// run can be replayed exactly.
     init(seed: UInt64, epoch: Int, worker: Int) {
         var mixer = SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
         var s = mixer.next()
         s ^= UInt64(truncatingIfNeeded: epoch) &* 0xBF58_476D_1CE4_E5B9
         s ^= UInt64(truncatingIfNeeded: worker) &* 0x94D0_49BB_1331_11EB
         mixer = SplitMix64(seed: s)
-        state = mixer.next()
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        self.init(seed: mixer.next())
     }
 
     /// A number in `0..<bound` (multiply-shift; the bias is far below anything that matters here).
