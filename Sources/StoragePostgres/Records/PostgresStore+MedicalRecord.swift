@@ -73,7 +73,7 @@ extension PostgresStore: MedicalRecordRepository {
                 """, logger: logger)
         case .note(let note):
             try note.validate(now: now)
-            let sealed = try cipher.seal(try JSONEncoder().encode(SealedNoteText(note)), context: "\(scope.practiceID)/note/\(note.id)")
+            let sealed = try SealedClinicalText.seal(note, practiceID: scope.practiceID, cipher: cipher)
             try await connection.query("""
                 INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
                 VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue), \(note.author.displayName),
@@ -84,7 +84,7 @@ extension PostgresStore: MedicalRecordRepository {
                 throw DomainError.notFound(resource: "note")
             }
             try addendum.validate(for: note, now: now)
-            let sealed = try cipher.seal(Data(addendum.text.utf8), context: "\(scope.practiceID)/addendum/\(addendum.id)")
+            let sealed = try SealedClinicalText.seal(addendum, practiceID: scope.practiceID, cipher: cipher)
             try await connection.query("""
                 INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
                 VALUES (\(addendum.id.rawValue), \(practice), \(addendum.noteID.rawValue), \(pid), \(addendum.author.id.rawValue),
@@ -231,9 +231,9 @@ extension PostgresStore: MedicalRecordRepository {
             SELECT id, note_id, author_id, author_name, created_at_ms, sealed_text FROM note_addendum
             WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
             """, logger: logger).decode((UUID, UUID, UUID, String, Int64, Data).self) {
-            let text = try cipher.open(sealed, context: "\(practiceID)/addendum/\(UUIDText.lowercase(id))")
+            let text = try SealedClinicalText.openAddendum(sealed, addendumID: UUIDText.lowercase(id), practiceID: practiceID, cipher: cipher)
             addenda.append(Addendum(id: Identifier(id), noteID: Identifier(noteID), author: NoteAuthor(id: UserID(authorID), displayName: authorName),
-                                    createdAt: Timestamp.date(milliseconds: createdMs), text: String(decoding: text, as: UTF8.self)))
+                                    createdAt: Timestamp.date(milliseconds: createdMs), text: text))
         }
         return MedicalRecord(patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
                              vaccinations: vaccinations, notes: notes, addenda: addenda)
@@ -247,9 +247,9 @@ extension PostgresStore: MedicalRecordRepository {
             WHERE practice_id = \(practiceID.rawValue) AND patient_id = \(patientID) AND (\(id)::uuid IS NULL OR id = \(id))
             ORDER BY created_at_ms, seq
             """, logger: logger).decode((UUID, UUID, String, Int64, Data).self) {
-            let opened = try cipher.open(sealed, context: "\(practiceID)/note/\(UUIDText.lowercase(noteID))")
-            guard let text = try? JSONDecoder().decode(SealedNoteText.self, from: opened) else {
-                throw StoreCorruption(column: "clinical_note.sealed_text", reason: "not the note sections the store seals")
+            guard let text = try? SealedClinicalText.openNote(sealed, noteID: UUIDText.lowercase(noteID), practiceID: practiceID, cipher: cipher) else {
+                throw StoreCorruption(column: "clinical_note.sealed_text",
+                                      reason: "does not open with the installation's record key as this note's, or is not the note sections the store seals")
             }
             notes.append(ClinicalNote(id: Identifier(noteID), patientID: Identifier(patientID), author: NoteAuthor(id: UserID(authorID), displayName: authorName),
                                       createdAt: Timestamp.date(milliseconds: createdMs), subjective: text.subjective, objective: text.objective,
@@ -281,18 +281,5 @@ extension PostgresStore: MedicalRecordRepository {
             SELECT 1 FROM patient WHERE id = \(patientID) AND practice_id = \(practiceID.rawValue)
             """, logger: logger) { found = true }
         if !found { throw DomainError.notFound(resource: "patient") }
-    }
-}
-
-/// The sealed part of a note: the same JSON the embedded store seals, so a sealed note reads
-/// the same in either store.
-struct SealedNoteText: Codable {
-    let subjective, objective, assessment, plan: String
-
-    init(_ note: ClinicalNote) {
-        subjective = note.subjective
-        objective = note.objective
-        assessment = note.assessment
-        plan = note.plan
     }
 }

@@ -353,7 +353,7 @@ extension PostgresStore: PracticeTransfer {
         }
         // Sealed with this installation's key and the same associated data as a note entered here.
         for note in item.notes {
-            let sealed = try cipher.seal(try JSONEncoder().encode(SealedNoteText(note)), context: "\(practiceID)/note/\(note.id)")
+            let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
             try await connection.query("""
                 INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
                 VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue), \(note.author.displayName),
@@ -361,7 +361,7 @@ extension PostgresStore: PracticeTransfer {
                 """, logger: logger)
         }
         for addendum in item.addenda {
-            let sealed = try cipher.seal(Data(addendum.text.utf8), context: "\(practiceID)/addendum/\(addendum.id)")
+            let sealed = try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher)
             try await connection.query("""
                 INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
                 VALUES (\(addendum.id.rawValue), \(practice), \(addendum.noteID.rawValue), \(pid), \(addendum.author.id.rawValue),

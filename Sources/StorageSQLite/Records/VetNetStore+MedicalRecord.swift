@@ -51,7 +51,7 @@ extension VetNetStore {
                                                vaccination.batchNumber, vaccination.nextDueDate.map(day), stamp])
                 case .note(let note):
                     try note.validate(now: now)
-                    let sealed = try self.cipher.seal(try JSONEncoder().encode(NoteText(note)), context: "\(practice)/note/\(note.id)")
+                    let sealed = try SealedClinicalText.seal(note, practiceID: scope.practiceID, cipher: self.cipher)
                     try db.execute(sql: "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
                                    arguments: [note.id.description, practice, pid, note.author.id.description, note.author.displayName,
                                                Timestamp.string(note.createdAt), sealed])
@@ -60,7 +60,7 @@ extension VetNetStore {
                         throw DomainError.notFound(resource: "note")
                     }
                     try addendum.validate(for: note, now: now)
-                    let sealed = try self.cipher.seal(Data(addendum.text.utf8), context: "\(practice)/addendum/\(addendum.id)")
+                    let sealed = try SealedClinicalText.seal(addendum, practiceID: scope.practiceID, cipher: self.cipher)
                     try db.execute(sql: "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                    arguments: [addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
                                                addendum.author.displayName, Timestamp.string(addendum.createdAt), sealed])
@@ -140,10 +140,10 @@ extension VetNetStore {
         let notes = try self.notes(db: db, practiceID: practiceID, patientID: patient.id.description)
         let addenda = try Row.fetchAll(db, sql: "SELECT * FROM note_addendum \(filter) ORDER BY created_at", arguments: args).map { row -> Addendum in
             let id: String = row["id"]
-            let text = try cipher.open(row["sealed_text"], context: "\(practiceID)/addendum/\(id)")
+            let text = try SealedClinicalText.openAddendum(row["sealed_text"], addendumID: id, practiceID: practiceID, cipher: cipher)
             return Addendum(id: try row.identifier("id"), noteID: try row.identifier("note_id"),
                             author: NoteAuthor(id: UserID(uuidString: row["author_id"]) ?? UserID(), displayName: row["author_name"]),
-                            createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast, text: String(decoding: text, as: UTF8.self))
+                            createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast, text: text)
         }
         return MedicalRecord(patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
                              vaccinations: vaccinations, notes: notes, addenda: addenda)
@@ -153,7 +153,7 @@ extension VetNetStore {
         try Row.fetchAll(db, sql: "SELECT * FROM clinical_note WHERE patient_id = ? AND practice_id = ? ORDER BY created_at",
                          arguments: [patientID, practiceID.description]).map { row in
             let id: String = row["id"]
-            let text = try JSONDecoder().decode(NoteText.self, from: try cipher.open(row["sealed_text"], context: "\(practiceID)/note/\(id)"))
+            let text = try SealedClinicalText.openNote(row["sealed_text"], noteID: id, practiceID: practiceID, cipher: cipher)
             return ClinicalNote(id: try row.identifier("id"), patientID: try row.identifier("patient_id"),
                                 author: NoteAuthor(id: UserID(uuidString: row["author_id"]) ?? UserID(), displayName: row["author_name"]),
                                 createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast,
@@ -165,17 +165,5 @@ extension VetNetStore {
         Vaccination(id: try row.identifier("id"), patientID: try row.identifier("patient_id"), vaccine: row["vaccine"],
                     administeredDate: RecordCalendar.date(fromISODay: row["administered_date"]) ?? .distantPast, batchNumber: row["batch"],
                     nextDueDate: (row["next_due_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) })
-    }
-}
-
-/// The encrypted part of a note.
-struct NoteText: Codable {
-    let subjective, objective, assessment, plan: String
-
-    init(_ note: ClinicalNote) {
-        subjective = note.subjective
-        objective = note.objective
-        assessment = note.assessment
-        plan = note.plan
     }
 }

@@ -194,13 +194,13 @@ extension VetNetStore {
         }
         // Sealed with this store's key and the same associated data as a note entered here.
         for note in item.notes {
-            let sealed = try cipher.seal(try JSONEncoder().encode(NoteText(note)), context: "\(practice)/note/\(note.id)")
+            let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
             try db.execute(sql: "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            arguments: [note.id.description, practice, pid, note.author.id.description, note.author.displayName,
                                        PracticeExport.timestamp(note.createdAt), sealed])
         }
         for addendum in item.addenda {
-            let sealed = try cipher.seal(Data(addendum.text.utf8), context: "\(practice)/addendum/\(addendum.id)")
+            let sealed = try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher)
             try db.execute(sql: "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                            arguments: [addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
                                        addendum.author.displayName, PracticeExport.timestamp(addendum.createdAt), sealed])
