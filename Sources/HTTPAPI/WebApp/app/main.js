@@ -1,10 +1,12 @@
 // Starts the app: finds out whether this browser has a session, shows sign-in or the
-// role's home, builds the navigation for the role, and opens the live stream.
+// role's home, loads the triage catalogue, builds the navigation for the role, and opens the
+// live stream.
 
 import * as api from './api.js';
+import * as catalogue from './catalogue.js';
 import * as live from './live.js';
 import * as router from './router.js';
-import { h, replace, setTimeZone, watchNumberFields } from './ui.js';
+import { h, replace, busy, toast, setTimeZone, watchNumberFields } from './ui.js';
 import { renderSignIn, signInDialog } from './screens/signin.js';
 
 const main = document.getElementById('main');
@@ -51,8 +53,11 @@ function showSignIn(email = '') {
   renderSignIn(main, { email, onSignedIn: async () => { const me = await api.me(); if (me) enter(me); } });
 }
 
-function enter(me) {
+async function enter(me) {
+  // The levels, findings and vocabularies every screen shows, before any screen renders.
+  const ready = await catalogue.load();
   session = makeSession(me);
+  showCatalogueProblem(!ready);
   setTimeZone(me.practice.timeZone);
   document.getElementById('practice-name').textContent = me.practice.name;
   // Name and role, always on screen (a shared iPad changes hands).
@@ -67,6 +72,21 @@ function enter(me) {
   live.start();
   if (!window.location.hash || window.location.hash === '#/') window.location.replace('#/home');
   router.start(main, session, '#/home');
+}
+
+/** Says that the triage catalogue could not be loaded (the screens show level numbers and
+ *  say what they cannot offer), with a way to load it again and redraw the screen with it. */
+function showCatalogueProblem(shown) {
+  const banner = document.getElementById('catalogue-banner');
+  banner.hidden = !shown;
+  if (!shown) { banner.replaceChildren(); return; }
+  const retry = h('button', { type: 'button', class: 'button' }, 'Try again');
+  retry.addEventListener('click', () => busy(retry, async () => {
+    if (!(await catalogue.load())) { toast('The triage catalogue still cannot be loaded.', 'error'); return; }
+    showCatalogueProblem(false);
+    router.reload();
+  }, 'Loading…'));
+  replace(banner, 'The triage levels and findings could not be loaded: levels show as numbers. ', retry);
 }
 
 function roleName(role) {
@@ -102,6 +122,7 @@ document.getElementById('sign-out').addEventListener('click', async () => {
   try { await api.signOut(); } finally {
     live.stop();
     router.stop();
+    showCatalogueProblem(false);
     session = null;
     window.location.hash = '';
     showSignIn();

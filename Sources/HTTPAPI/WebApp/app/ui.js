@@ -2,6 +2,8 @@
 // with h(), and the Content-Security-Policy forbids inline styles and scripts, so styles are
 // classes from styles.css and the few computed positions go through the CSSOM (el.style).
 
+import * as catalogue from './catalogue.js';
+
 /** Creates an element. attrs: class, text, on: {event: fn}, style: {prop: value}, dataset: {},
  *  booleans (true sets the attribute, false/null skips it), everything else as an attribute. */
 export function h(tag, attrs = {}, ...children) {
@@ -164,22 +166,33 @@ export function notice(text, kind = 'error') {
   return h('p', { class: ['notice', `notice-${kind}`], role: kind === 'error' ? 'alert' : 'status' }, text);
 }
 
-// MARK: - Triage levels (VTL)
+// MARK: - Triage levels (VTL), in the catalogue's words
 
-/** The five VTL levels: colour, name and maximum wait (triage specification §1). */
-export const LEVELS = {
-  1: { colour: 'red', label: 'Red', name: 'Immediate', wait: 0 },
-  2: { colour: 'orange', label: 'Orange', name: 'Very urgent', wait: 15 },
-  3: { colour: 'yellow', label: 'Yellow', name: 'Urgent', wait: 60 },
-  4: { colour: 'green', label: 'Green', name: 'Standard', wait: 120 },
-  5: { colour: 'blue', label: 'Blue', name: 'Non-urgent', wait: 240 },
-};
+/** A level's colour, as the suffix of its classes; 'none' for a level the catalogue does not
+ *  give (it could not be loaded), which is then shown by its number alone. */
+export function levelColour(level) { return catalogue.level(level)?.colour || 'none'; }
 
-/** A level badge: colour and words, never colour alone. */
+/** A level's colour in words ("Orange"), or "Level 2" without the catalogue. */
+export function levelLabel(level) {
+  const info = catalogue.level(level);
+  return info ? words(info.colour) : `Level ${level}`;
+}
+
+/** A level's colour and name ("Orange · Very urgent"), or "Level 2" without the catalogue. */
+export function levelWords(level) {
+  const info = catalogue.level(level);
+  return info ? `${words(info.colour)} · ${words(info.name)}` : `Level ${level}`;
+}
+
+/** A level's maximum wait in minutes; null when the catalogue does not give it. */
+export function maxWait(level) { return catalogue.level(level)?.maxWaitMinutes ?? null; }
+
+/** A level badge: colour and words, never colour alone (the number alone without the catalogue). */
 export function levelBadge(level, { large = false } = {}) {
-  const info = LEVELS[level] || { colour: 'none', label: '?', name: 'Unknown' };
-  return h('span', { class: ['level', `level-${info.colour}`, large && 'level-large'] },
-    h('span', { class: 'level-number' }, String(level)), ` ${info.label} · ${info.name}`);
+  const known = catalogue.level(level) !== null;
+  const number = h('span', { class: 'level-number' }, String(level));
+  return h('span', { class: ['level', `level-${levelColour(level)}`, large && 'level-large'] },
+    known ? [number, ` ${levelWords(level)}`] : ['Level ', number]);
 }
 
 /** Words for an id such as `male_neutered` or `emergency_critical_care`. */
@@ -188,9 +201,6 @@ export function words(id) {
   const text = String(id).replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
-
-export const SPECIES = ['dog', 'cat', 'rabbit', 'ferret', 'bird', 'horse', 'reptile', 'other'];
-export const SEXES = ['male_intact', 'male_neutered', 'female_intact', 'female_spayed', 'unknown'];
 
 // MARK: - Time in the practice's zone
 

@@ -6,10 +6,10 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, field, select, notice, showErrors, clearErrors, busy, announce, today, addDays, plainDate, dateTime, words, LEVELS } from '../ui.js';
+import { h, replace, field, select, notice, showErrors, clearErrors, busy, announce, today, addDays, plainDate, dateTime, words, levelWords } from '../ui.js';
+import * as catalogue from '../catalogue.js';
 import { barChart, lineChart, legend } from './analytics-charts.js';
 
-const LEVEL_IDS = ['red', 'orange', 'yellow', 'green', 'blue'];
 const BUCKETS = [['day', 'Day'], ['week', 'Week'], ['month', 'Month']];
 const PRESETS = [['7d', 'Last 7 days'], ['30d', 'Last 30 days'], ['quarter', 'This quarter'], ['12m', 'Last 12 months']];
 const REPORTS = [['segments', 'Segments'], ['trend', 'Trend'], ['vtl', 'VTL compliance'], ['breaches', 'Breaches'],
@@ -168,11 +168,14 @@ export function render(container, { session, query }) {
     const q = { from: period.from, to: period.to, bucket: period.bucket };
     results.setAttribute('aria-busy', 'true');
     try {
-      const [dashboard, noShows, ...levels] = await Promise.all([
+      // A compliance series for each of the catalogue's levels, asked for by its colour.
+      const vtlLevels = catalogue.levels();
+      const [dashboard, noShows, ...compliance] = await Promise.all([
         api.get('/analytics/dashboard', q),
         api.get('/analytics/metrics/noShows', q),
-        ...LEVEL_IDS.map((level) => api.get('/analytics/metrics/vtlCompliance', { ...q, level })),
+        ...vtlLevels.map(({ colour }) => api.get('/analytics/metrics/vtlCompliance', { ...q, level: colour })),
       ]);
+      const levels = vtlLevels.map((l, i) => ({ ...l, answer: compliance[i] }));
       if (!alive || token !== loadToken) return;
       clearErrors(form);
       replace(message);
@@ -214,11 +217,11 @@ export function render(container, { session, query }) {
     });
 
     // VTL compliance per level over time: one line each, told apart by pattern and marker too.
-    const levelSeries = levels.map((series, i) => ({
-      name: `${LEVELS[i + 1].label} · ${LEVELS[i + 1].name}`, id: LEVEL_IDS[i], style: i, colour: LEVEL_IDS[i], values: series.series[0]?.values || [],
+    const levelSeries = levels.map(({ level, colour, answer }, i) => ({
+      name: levelWords(level), id: colour, style: i, colour, values: answer.series[0]?.values || [],
     }));
     const overall = d.vtl.levels.map((l) => `${words(l.level)} ${percent(l.withinTarget?.value)} of ${l.arrivals}`).join('; ');
-    const vtlLabels = levels[0]?.buckets.map((b) => b.label) || labels;
+    const vtlLabels = levels[0]?.answer.buckets.map((b) => b.label) || labels;
     charts.vtl.set({
       description: `Over the period: ${overall}. ${vtlLabels.length} ${bucket === 'day' ? 'days' : `${bucket}s`} from ${plainDate(vtlLabels[0])}.`,
       draw: (width, title, description) => lineChart({ width, title, description, labels: vtlLabels, series: levelSeries, format: percent, max: 1,

@@ -4,15 +4,18 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, announce, toast, busy, levelBadge, LEVELS, words, time, notice } from '../ui.js';
+import { h, replace, announce, toast, busy, levelBadge, levelColour, levelLabel, words, time, notice } from '../ui.js';
 
 const STATUS = { waiting: 'Waiting', inTreatment: 'In treatment', done: 'Done', leftWithoutBeingSeen: 'Left without being seen' };
 
-/** The moves the board allows from each status (the API refuses any other). */
-const MOVES = {
-  waiting: [['inTreatment', 'Start treatment', 'primary'], ['leftWithoutBeingSeen', 'Left without being seen', 'quiet']],
-  inTreatment: [['done', 'Treatment done', 'primary']],
+/** The words and look of a move to each status. Which moves an entry offers is the server's
+ *  to say (its `allowedMoves`); this only dresses them. */
+const MOVE_LOOKS = {
+  inTreatment: { label: 'Start treatment', kind: 'primary' },
+  leftWithoutBeingSeen: { label: 'Left without being seen', kind: 'quiet' },
+  done: { label: 'Treatment done', kind: 'primary' },
 };
+const moveLook = (status) => MOVE_LOOKS[status] || { label: words(status), kind: null };
 
 export function render(container, { session }) {
   let alive = true;
@@ -32,16 +35,20 @@ export function render(container, { session }) {
       h('a', { class: 'button primary', href: '#/intake' }, 'New arrival')),
     counts, h('p', { class: 'muted keys-hint' }, 'Tip: arrow keys move between patients.'), message, board));
 
-  const sections = {};
-  for (const level of [1, 2, 3, 4, 5]) {
-    const list = h('ol', { class: 'board-list', 'aria-labelledby': `er-level-${level}` });
-    const section = h('section', { class: ['board-level', `board-${LEVELS[level].colour}`], hidden: true },
-      h('h2', { id: `er-level-${level}` }, levelBadge(level), h('span', { class: 'level-count' })), list);
-    sections[level] = { section, list };
-    board.append(section);
-  }
+  const sections = new Map(); // level → {section, list}, for the levels someone is at
   const empty = h('p', { class: 'empty-state', hidden: true }, 'No one is waiting. New arrivals appear here the moment they are triaged.');
   board.append(empty);
+
+  /** A level's section of the board, made when the first patient reaches that level. */
+  function sectionFor(level) {
+    if (!sections.has(level)) {
+      const list = h('ol', { class: 'board-list', 'aria-labelledby': `er-level-${level}` });
+      const section = h('section', { class: ['board-level', `board-${levelColour(level)}`] },
+        h('h2', { id: `er-level-${level}` }, levelBadge(level), h('span', { class: 'level-count' })), list);
+      sections.set(level, { section, list });
+    }
+    return sections.get(level);
+  }
 
   async function load() {
     try {
@@ -65,28 +72,41 @@ export function render(container, { session }) {
     }
     for (const item of items) {
       const old = entries.get(item.patientId);
-      if (!old && !firstLoad) announce(`New arrival: ${item.patientName || 'patient'}, ${LEVELS[item.level].label}`, { assertive: item.level <= 2 });
+      if (!old && !firstLoad) announce(`New arrival: ${item.patientName || 'patient'}, ${levelLabel(item.level)}`, { assertive: item.level <= 2 });
       else if (old && old.status !== item.status && !firstLoad) announce(`${item.patientName || 'Patient'}: ${STATUS[item.status].toLowerCase()}`);
-      else if (old && old.level !== item.level && !firstLoad) announce(`${item.patientName || 'Patient'} re-triaged ${LEVELS[item.level].label}`);
+      else if (old && old.level !== item.level && !firstLoad) announce(`${item.patientName || 'Patient'} re-triaged ${levelLabel(item.level)}`);
       upsertCard(item, old);
     }
     entries = next;
-    // Order within each level as the server ranks them (level, then arrival).
-    for (const level of [1, 2, 3, 4, 5]) {
-      const inLevel = items.filter((i) => i.level === level);
-      const { section, list } = sections[level];
-      for (const item of inLevel) {
-        const card = cards.get(item.patientId).card;
-        if (card.parentElement !== list || list.lastElementChild !== card) list.append(card);
-      }
-      section.hidden = inLevel.length === 0;
-      section.querySelector('.level-count').textContent = ` — ${inLevel.length} ${inLevel.length === 1 ? 'patient' : 'patients'}`;
-    }
+    arrange(items);
     empty.hidden = items.length > 0;
     const waiting = items.filter((i) => i.status === 'waiting').length;
     counts.textContent = `${waiting} waiting · ${items.length - waiting} in treatment`;
     firstLoad = false;
     tick();
+  }
+
+  /** Sections and cards in the order the server ranks them (level, then arrival); a level
+   *  no one is at has no section. Nodes move only when out of place, keeping the focus. */
+  function arrange(items) {
+    const levels = [...new Set(items.map((i) => i.level))];
+    let previous = null;
+    for (const level of levels) {
+      const inLevel = items.filter((i) => i.level === level);
+      const { section, list } = sectionFor(level);
+      const expected = previous ? previous.nextElementSibling : board.firstElementChild;
+      if (section !== expected) board.insertBefore(section, expected);
+      previous = section;
+      for (const item of inLevel) {
+        const card = cards.get(item.patientId).card;
+        if (card.parentElement !== list || list.lastElementChild !== card) list.append(card);
+      }
+      section.querySelector('.level-count').textContent = ` — ${inLevel.length} ${inLevel.length === 1 ? 'patient' : 'patients'}`;
+    }
+    // Last, once every card is where it belongs: a re-triaged patient's card has left its old section.
+    for (const [level, { section }] of sections) {
+      if (!levels.includes(level)) { section.remove(); sections.delete(level); }
+    }
   }
 
   function upsertCard(item, old) {
@@ -106,20 +126,24 @@ export function render(container, { session }) {
     card.dataset.status = item.status;
     card.dataset.level = String(item.level);
     card.dataset.target = item.targetTime;
-    card.className = ['board-card', 'glass', `level-edge-${LEVELS[item.level].colour}`, item.status === 'inTreatment' && 'in-treatment'].filter(Boolean).join(' ');
+    card.className = ['board-card', 'glass', `level-edge-${levelColour(item.level)}`, item.status === 'inTreatment' && 'in-treatment'].filter(Boolean).join(' ');
     replace(heading, h('a', { class: 'card-link', href: `#/patients/${item.patientId}` }, item.patientName || 'Patient'), ' ', levelBadge(item.level));
     details.textContent = `${words(item.species || '')}${item.medicalRecordNumber ? ` · ${item.medicalRecordNumber}` : ''} · arrived ${time(item.arrivalTime)} · target ${time(item.targetTime)}`;
     replace(alerts, (item.alerts || []).map((a) => h('li', { class: 'chip chip-alert' }, a)));
     alerts.hidden = !(item.alerts || []).length;
     statusText.textContent = STATUS[item.status] || item.status;
-    if (!old || old.status !== item.status) {
-      // Rebuilt only when the status changed, so a focused button keeps its focus otherwise.
+    const moves = item.allowedMoves || [];
+    if (!old || String(old.allowedMoves || []) !== String(moves)) {
+      // Rebuilt only when the moves changed, so a focused button keeps its focus otherwise.
       const hadFocus = actions.contains(document.activeElement);
-      replace(actions, (MOVES[item.status] || []).map(([status, label, kind]) => h('button', {
-        type: 'button', class: ['button', kind], dataset: { move: status },
-        'aria-label': `${label}: ${item.patientName || 'patient'}`,
-        on: { click: (event) => move(event.currentTarget, item.patientId, status) },
-      }, label)));
+      replace(actions, moves.map((status) => {
+        const { label, kind } = moveLook(status);
+        return h('button', {
+          type: 'button', class: ['button', kind], dataset: { move: status },
+          'aria-label': `${label}: ${item.patientName || 'patient'}`,
+          on: { click: (event) => move(event.currentTarget, item.patientId, status) },
+        }, label);
+      }));
       if (hadFocus) (actions.querySelector('button') || heading.querySelector('a')).focus();
     }
   }
@@ -165,7 +189,7 @@ export function render(container, { session }) {
       view.card.classList.toggle('overdue', overdue);
       if (overdue && !announcedOverdue.has(id)) {
         announcedOverdue.add(id);
-        announce(`${item.patientName || 'A patient'} (${LEVELS[item.level].label}) is overdue: target was ${time(item.targetTime)}`, { assertive: true });
+        announce(`${item.patientName || 'A patient'} (${levelLabel(item.level)}) is overdue: target was ${time(item.targetTime)}`, { assertive: true });
       }
       if (!overdue) announcedOverdue.delete(id);
     }

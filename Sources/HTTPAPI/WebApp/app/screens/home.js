@@ -3,7 +3,8 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, notice, levelBadge, LEVELS, time, today, addDays, zonedInstant, zonedParts, rfc3339, words } from '../ui.js';
+import { h, replace, notice, levelBadge, levelLabel, time, today, addDays, zonedInstant, zonedParts, rfc3339, words } from '../ui.js';
+import * as catalogue from '../catalogue.js';
 
 export function render(container, { session }) {
   let alive = true;
@@ -38,13 +39,13 @@ export function render(container, { session }) {
       const waiting = board.items.filter((i) => i.status === 'waiting');
       const overdue = waiting.filter((i) => Date.parse(i.targetTime) < Date.now());
       replace(erBox,
-        h('ul', { class: 'level-summary', 'aria-label': 'Waiting by level' }, [1, 2, 3, 4, 5].map((level) => {
+        catalogue.loaded() ? h('ul', { class: 'level-summary', 'aria-label': 'Waiting by level' }, catalogue.levels().map(({ level }) => {
           const n = waiting.filter((i) => i.level === level).length;
           return h('li', {}, levelBadge(level), h('span', { class: n ? null : 'muted' }, ` ${n}`));
-        })),
+        })) : null,
         overdue.length ? h('p', { class: 'notice notice-error' }, `${overdue.length} overdue: ${overdue.map((i) => i.patientName).join(', ')}`) : null,
         waiting.length ? h('ol', { class: 'plain' }, waiting.slice(0, 5).map((i) => h('li', {},
-          h('a', { href: `#/patients/${i.patientId}` }, i.patientName || 'Patient'), ` · ${LEVELS[i.level].label} · target ${time(i.targetTime)}`)))
+          h('a', { href: `#/patients/${i.patientId}` }, i.patientName || 'Patient'), ` · ${levelLabel(i.level)} · target ${time(i.targetTime)}`)))
           : h('p', { class: 'muted' }, 'No one is waiting.'));
     } catch (error) { if (alive) replace(erBox, notice(error.message)); }
   }

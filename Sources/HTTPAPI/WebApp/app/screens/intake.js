@@ -7,30 +7,13 @@ import * as api from '../api.js';
 import { go } from '../router.js';
 import {
   h, field, select, replace, busy, debounce, showErrors, clearErrors, notice, announce, toast, uid,
-  levelBadge, LEVELS, words, SPECIES, SEXES, time, date, rfc3339,
+  levelBadge, levelColour, levelLabel, maxWait, words, time, date, rfc3339,
 } from '../ui.js';
+import * as catalogue from '../catalogue.js';
 
-/** Findings staff may assert (triage specification §3), by ABCDE letter. Derived ones (from
- *  vitals and observations) are not listed: the engine decides those from the measurements. */
-const FINDINGS = [
-  ['A', 'Airway', [['acute_stridor', 'Acute stridor (upper-airway noise)'], ['subcutaneous_emphysema', 'Subcutaneous emphysema'],
-    ['oral_stick_injury', 'Oral stick injury'], ['facial_edema', 'Facial oedema']]],
-  ['C', 'Circulation', [['rapid_abdominal_distension', 'Rapid abdominal distension (e.g. GDV)'], ['arterial_thromboembolism', 'Arterial thromboembolism'],
-    ['abdominal_fluid_thrill', 'Abdominal fluid thrill'], ['petechiae_ecchymoses', 'Petechiae, purpura or ecchymoses']]],
-  ['D', 'Disability', [['acute_abnormal_behaviour', 'Acute abnormal behaviour'], ['acute_continuous_vocalisation', 'Acute continuous vocalisation'],
-    ['acute_blindness', 'Acute blindness'], ['generalised_weakness', 'Generalised weakness'], ['acute_neuro_deficit', 'Acute spinal or peripheral deficit'],
-    ['head_tilt', 'Head tilt'], ['history_unconsciousness', 'History of unconsciousness'], ['ventroflexion_neck', 'Ventroflexion of head and neck']]],
-  ['E', 'Exposure', [['evisceration', 'Evisceration'], ['envenomation_high', 'Envenomation, high lethality'], ['envenomation_moderate', 'Envenomation, moderate'],
-    ['proptosis', 'Proptosis of the eye'], ['ocular_injury_penetrating', 'Penetrating or chemical eye injury'], ['open_fracture_deformity', 'Open fracture or gross deformity'],
-    ['skin_wound_large', 'Medium to large skin wound'], ['pruritus_severe', 'Severe pruritus'], ['pruritus_recent', 'Mild pruritus, began this week'],
-    ['local_inflammation', 'Local inflammation'], ['swelling', 'Swelling']]],
-  ['', 'Other presentations', [['toxin_ingestion', 'Toxin ingestion'], ['foreign_body_with_signs', 'Foreign body > 24 h with anorexia or vomiting'],
-    ['foreign_body_possible', 'Possible foreign body, no other signs'], ['testicular_swelling_acute', 'Acute testicular swelling and pain'],
-    ['urethral_obstruction', 'Urethral obstruction (straining, no urine)'], ['dystocia', 'Dystocia'], ['melena', 'Melaena'],
-    ['hematuria_no_stranguria', 'Red urine without straining'], ['stranguria_tenesmus', 'Straining (stranguria or tenesmus)']]],
-];
-
-const GRADES = ['none', 'mild', 'moderate', 'severe'].map((g) => [g, words(g)]);
+/** The letters of the ABCDE survey laid out below, each with its observations; a section of
+ *  findings under none of them (the catalogue's other presentations) follows as its own. */
+const SURVEY_LETTERS = ['A', 'B', 'C', 'D', 'E'];
 const FIELD_NAMES = {
   'vitals.temperature': 'Temperature', 'vitals.heartRate': 'Heart rate', 'vitals.respiratoryRate': 'Respiratory rate',
   'vitals.capillaryRefillSeconds': 'CRT', 'vitals.capillaryRefillAbsent': 'CRT absent', 'vitals.mucousMembranes': 'Mucous membranes',
@@ -100,10 +83,12 @@ export function render(container, { session, query }) {
 
   // MARK: - The case
 
+  // The words a case accepts (species, sexes, grades): the catalogue's, in its order.
+  const grades = catalogue.grades().map((g) => [g, words(g)]);
   const c = {
-    species: select(SPECIES.map((s) => [s, words(s)]), { blank: 'Choose…', required: true }),
+    species: select(catalogue.species().map((s) => [s, words(s)]), { blank: 'Choose…', required: true }),
     // The patient record's own words (male_intact … unknown): the case takes them unchanged.
-    sex: select(SEXES.map((s) => [s, words(s)]), { blank: 'Not recorded' }),
+    sex: select(catalogue.sexes().map((s) => [s, words(s)]), { blank: 'Not recorded' }),
     ageValue: numberInput('age', { min: 0 }),
     ageUnit: select([['years', 'years'], ['months', 'months'], ['weeks', 'weeks']], { 'aria-label': 'Age unit' }),
     onsetValue: numberInput('onset', { min: 0 }),
@@ -125,11 +110,11 @@ export function render(container, { session, query }) {
     glucoseUnit: select([['mmol/L', 'mmol/L'], ['mg/dL', 'mg/dL']], { 'aria-label': 'Glucose unit' }),
     ketosis: h('input', { type: 'checkbox' }),
     dehydration: numberInput('dehydration', { min: 0 }),
-    distress: select(GRADES, { blank: 'Not assessed' }),
+    distress: select(grades, { blank: 'Not assessed' }),
     hemorrhage: select(['none', 'controlled', 'uncontrollable_minor', 'uncontrollable_major', 'exsanguinating'].map((v) => [v, words(v)]), { blank: 'Not assessed' }),
     seizures: numberInput('seizures', { min: 0, step: 1, inputmode: 'numeric' }),
     seizingNow: h('input', { type: 'checkbox' }),
-    pain: select(GRADES, { blank: 'Not assessed' }),
+    pain: select(grades, { blank: 'Not assessed' }),
     vomiting: select(['none', 'occasional', 'persistent'].map((v) => [v, words(v)]), { blank: 'Not assessed' }),
     lastMeal: numberInput('lastMeal', { min: 0 }),
   };
@@ -145,15 +130,20 @@ export function render(container, { session, query }) {
     h('legend', {}, letter ? h('span', { class: 'abcde-letter', 'aria-hidden': 'true' }, letter) : null, letter ? `${letter} — ${title}` : title),
     controls);
 
-  const findingsFor = (letter) => {
-    const entry = FINDINGS.find(([l]) => l === letter);
-    if (!entry) return null;
-    return h('div', { class: 'finding-list', role: 'group', 'aria-label': `${entry[1]} findings` }, entry[2].map(([id, label]) => {
+  const findingList = (section) => h('div', { class: 'finding-list', role: 'group', 'aria-label': `${section.title} findings` },
+    section.items.map(({ id, label }) => {
       const input = h('input', { type: 'checkbox', value: id });
       findingBoxes.push(input);
       return checkbox(label, input, 'findings');
     }));
+
+  const findingsFor = (letter) => {
+    const section = catalogue.findings().find((s) => s.letter === letter);
+    return section ? findingList(section) : null;
   };
+
+  const otherFindings = () => catalogue.findings().filter((s) => !SURVEY_LETTERS.includes(s.letter))
+    .map((s) => letterSection(s.letter || '', s.title, findingList(s)));
 
   const vitals = h('fieldset', { class: 'panel glass' },
     h('legend', {}, 'Vital signs'),
@@ -175,7 +165,7 @@ export function render(container, { session, query }) {
   const survey = h('fieldset', { class: 'panel glass' },
     h('legend', {}, 'ABCDE survey and findings'),
     letterSection('A', 'Airway', findingsFor('A')),
-    letterSection('B', 'Breathing', h('div', { class: 'grid-fields' }, field('Respiratory distress', c.distress, { fieldName: 'observations.respiratoryDistress' }))),
+    letterSection('B', 'Breathing', [h('div', { class: 'grid-fields' }, field('Respiratory distress', c.distress, { fieldName: 'observations.respiratoryDistress' })), findingsFor('B')]),
     letterSection('C', 'Circulation', [h('div', { class: 'grid-fields' }, field('Haemorrhage', c.hemorrhage, { fieldName: 'observations.hemorrhage' })), findingsFor('C')]),
     letterSection('D', 'Disability', [h('div', { class: 'grid-fields' },
       field('Mentation', c.mentation, { fieldName: 'vitals.mentation' }),
@@ -185,7 +175,7 @@ export function render(container, { session, query }) {
       field('Pain', c.pain, { fieldName: 'observations.pain' }),
       field('Vomiting', c.vomiting, { fieldName: 'observations.vomiting' }),
       field('Last meal', c.lastMeal, { fieldName: 'observations.hoursSinceLastMeal', unit: 'h ago' })), findingsFor('E')]),
-    letterSection('', 'Other presentations', findingsFor('')));
+    otherFindings());
 
   const formErrors = h('div', { class: 'form-errors', role: 'alert', hidden: true });
   // The live level in a compact strip on the sticky action bar, for the narrow layouts where
@@ -224,6 +214,8 @@ export function render(container, { session, query }) {
 
   replace(container, h('section', { class: 'screen intake', 'aria-labelledby': 'intake-title' },
     h('header', { class: 'screen-header' }, h('h1', { id: 'intake-title' }, 'Intake')),
+    catalogue.loaded() ? null : notice('The triage catalogue could not be loaded, so no species, findings or grades can be chosen '
+      + 'and no case can be triaged here. Try again from the message at the top.', 'warning'),
     h('div', { class: 'intake-layout' }, form, panel)));
 
   // MARK: - Reading the form
@@ -333,10 +325,10 @@ export function render(container, { session, query }) {
   }
 
   function showResult(result) {
-    const info = LEVELS[result.level];
+    const wait = result.maxWaitMinutes ?? maxWait(result.level);
     replace(levelBox,
       levelBadge(result.level, { large: true }),
-      h('p', { class: 'wait' }, info.wait === 0 ? 'To be seen immediately.' : `To be seen within ${result.maxWaitMinutes ?? info.wait} minutes.`),
+      wait === null ? null : h('p', { class: 'wait' }, wait === 0 ? 'To be seen immediately.' : `To be seen within ${wait} minutes.`),
       result.validatedForSpecies === false ? h('p', { class: 'notice notice-warning' }, `The VTL is validated for dogs and cats; for a ${result.species || 'patient of this species'} vital signs outside its reference range raise the complexity, not the level.`) : null);
     replace(stickyLevel, h('span', { class: 'sticky-level-label' }, 'Level'), levelBadge(result.level));
     const fired = result.fired || [];
@@ -524,14 +516,14 @@ export function render(container, { session, query }) {
 
   async function showOffers(result, triageCase) {
     const level = result.triage.level;
-    const wait = Math.max(result.triage.maxWaitMinutes ?? LEVELS[level].wait, 5);
+    const wait = Math.max(result.triage.maxWaitMinutes ?? maxWait(level) ?? 0, 5);
     const parts = [];
     if (result.emergency) {
-      parts.push(h('div', { class: ['notice', 'notice-emergency', `level-edge-${LEVELS[level].colour}`], role: 'status' },
-        h('strong', {}, `${patient.name} is on the ER board now`), ` — ${LEVELS[level].label.toLowerCase()}, to be seen by ${time(result.triage.targetTime)}.`,
+      parts.push(h('div', { class: ['notice', 'notice-emergency', `level-edge-${levelColour(level)}`], role: 'status' },
+        h('strong', {}, `${patient.name} is on the ER board now`), ` — ${levelLabel(level).toLowerCase()}, to be seen by ${time(result.triage.targetTime)}.`,
         result.onDutyClinician ? h('span', {}, ` On duty: ${result.onDutyClinician.displayName}.`) : null,
         ' ', h('a', { href: '#/er' }, 'Open the ER board')));
-      announce(`${patient.name} added to the ER board as ${LEVELS[level].label}`, { assertive: true });
+      announce(`${patient.name} added to the ER board as ${levelLabel(level)}`, { assertive: true });
     }
     parts.push(h('div', { class: 'row wrap next-arrival' },
       h('button', { type: 'button', class: 'button', on: { click: () => go('#/intake') } }, 'Next arrival')));

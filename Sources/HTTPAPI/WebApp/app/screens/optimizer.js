@@ -10,8 +10,9 @@ import * as api from '../api.js';
 import * as live from '../live.js';
 import {
   h, replace, field, select, notice, announce, toast, words, time, date, today, zonedInstant, minutesOf, rfc3339,
-  LEVELS, levelBadge, dateTime, clearErrors, showErrors, uid, isoDate, zonedParts,
+  levelBadge, levelWords, maxWait, dateTime, clearErrors, showErrors, uid, isoDate, zonedParts,
 } from '../ui.js';
+import * as catalogue from '../catalogue.js';
 
 /** The open requests of the person signed in (kept while the page lives). */
 const kept = { userId: null, requests: [], counter: 0 };
@@ -31,7 +32,8 @@ export function render(container, { session }) {
   const patientResults = h('ul', { class: 'plain pick-list', 'aria-label': 'Matching patients' });
   const chosenBox = h('div', { class: 'chosen-patient', hidden: true });
   const typeSelect = select([], { blank: 'Choose a type' });
-  const levelSelect = select([1, 2, 3, 4, 5].map((l) => [String(l), `${l} ${LEVELS[l].label} · ${LEVELS[l].name}${LEVELS[l].wait ? ` (within ${LEVELS[l].wait} min)` : ' (at once)'}`]), { value: '4' });
+  const levelSelect = select(catalogue.levels().map(({ level, maxWaitMinutes }) =>
+    [String(level), `${level} ${levelWords(level)}${maxWaitMinutes ? ` (within ${maxWaitMinutes} min)` : ' (at once)'}`]), { value: '4' });
   const earliest = h('input', { type: 'datetime-local', step: 300 });
   const deadline = h('input', { type: 'datetime-local', step: 300 });
   const add = h('button', { type: 'submit', class: 'button primary' }, 'Add the request');
@@ -113,6 +115,7 @@ export function render(container, { session }) {
     const errors = [];
     if (!chosen) errors.push({ field: 'patientId', message: 'Choose the patient.' });
     if (!typeSelect.value) errors.push({ field: 'appointmentTypeId', message: 'Choose the appointment type.' });
+    if (!levelSelect.value) errors.push({ field: 'triageLevel', message: 'No level can be chosen: the triage catalogue could not be loaded.' });
     const from = earliest.value ? local(earliest.value) : null;
     const due = deadline.value ? local(deadline.value) : null;
     if (from && due && Date.parse(due) <= Date.parse(from)) errors.push({ field: 'deadline', message: 'must be after “Not before”.' });
@@ -140,7 +143,10 @@ export function render(container, { session }) {
   function typeName(id) { return types.find((t) => t.id === id)?.name || 'Appointment'; }
 
   function windowText(r) {
-    if (!r.earliestStart && !r.deadline) return `within ${LEVELS[r.triageLevel].wait || 0} min of planning`;
+    if (!r.earliestStart && !r.deadline) {
+      const wait = maxWait(r.triageLevel);
+      return wait === null ? 'within its level’s maximum wait' : `within ${wait} min of planning`;
+    }
     return [r.earliestStart ? `from ${dateTime(r.earliestStart)}` : null, r.deadline ? `due by ${dateTime(r.deadline)}` : null].filter(Boolean).join(', ');
   }
 

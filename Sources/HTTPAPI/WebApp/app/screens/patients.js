@@ -3,7 +3,8 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, field, select, debounce, notice, announce, words, SPECIES } from '../ui.js';
+import { h, replace, field, select, debounce, notice, announce, words } from '../ui.js';
+import * as catalogue from '../catalogue.js';
 
 const PAGE = 20;
 
@@ -14,7 +15,7 @@ export function render(container, { query }) {
   let nextCursor = null;
 
   const search = h('input', { type: 'search', value: query.q || '', placeholder: 'Name, owner, phone, record number or microchip' });
-  const species = select(SPECIES.map((s) => [s, words(s)]), { blank: 'All species', value: query.species || '' });
+  const species = select(catalogue.species().map((s) => [s, words(s)]), { blank: 'All species', value: query.species || '' });
   const status = select([['active', 'Active'], ['deceased', 'Deceased'], ['archived', 'Archived']], { blank: 'Any status', value: query.status ?? 'active' });
   const results = h('div', { class: 'results', 'aria-live': 'polite', 'aria-busy': 'false' });
   const previous = h('button', { type: 'button', class: 'button', disabled: true }, 'Previous page');

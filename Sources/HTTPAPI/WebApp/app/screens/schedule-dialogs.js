@@ -1,7 +1,8 @@
-// The schedule's dialogs: an appointment (check in, start, complete, cancel, no-show, move by
-// form; a refused move shows the server's nearest free alternatives), booking a free slot,
-// choosing a start time inside a free period, and re-planning a day for an absent clinician
-// (preview, then apply). `ctx` is the schedule screen: its lists, names and reload.
+// The schedule's dialogs: an appointment (the actions the server allows it: check in, start,
+// complete, cancel, no-show, move by form; a refused move shows the server's nearest free
+// alternatives), booking a free slot, choosing a start time inside a free period, and
+// re-planning a day for an absent clinician (preview, then apply). `ctx` is the schedule
+// screen: its lists, names and reload.
 
 import * as api from '../api.js';
 import {
@@ -10,12 +11,10 @@ import {
 } from '../ui.js';
 
 export const STATUS = { booked: 'Booked', checked_in: 'Checked in', in_progress: 'In progress', completed: 'Completed', cancelled: 'Cancelled', no_show: 'No-show' };
-export const ACTIONS = {
-  booked: ['check_in', 'start', 'move', 'cancel', 'no_show'],
-  checked_in: ['start', 'move', 'cancel', 'no_show'],
-  in_progress: ['complete'],
-};
-const ACTION_LABELS = { check_in: 'Check in', start: 'Start', move: 'Move…', cancel: 'Cancel…', no_show: 'No-show', complete: 'Complete…' };
+/** The words for the actions the server allows (an appointment's `allowedActions`, the only
+ *  ones offered); `reschedule` is what staff call moving. */
+const ACTION_LABELS = { check_in: 'Check in', start: 'Start', reschedule: 'Move…', cancel: 'Cancel…', no_show: 'No-show', complete: 'Complete…' };
+const actionLabel = (action) => ACTION_LABELS[action] || words(action);
 
 /** A modal dialog appended to the page; removed when closed. */
 function modal(titleId) {
@@ -38,23 +37,23 @@ export function openAppointment(ctx, appointment, { conflict, attempt } = {}) {
       h('p', {}, `${date(appointment.start)}, ${time(appointment.start)}–${time(appointment.end)} · ${ctx.typeName(appointment.appointmentTypeId)} · ${ctx.clinicianName(appointment.clinicianId)}${appointment.roomId ? ` · ${ctx.roomName(appointment.roomId)}` : ''}`),
       h('p', {}, h('span', { class: 'status-pill' }, STATUS[appointment.status]), ' ', ctx.urgencyBadge(appointment)),
       h('p', {}, h('a', { href: `#/patients/${appointment.patientId}`, on: { click: close } }, 'Open the record'))),
-    h('div', { class: 'row wrap' }, (ACTIONS[appointment.status] || []).map((action) => h('button', {
+    h('div', { class: 'row wrap' }, (appointment.allowedActions || []).map((action) => h('button', {
       type: 'button', class: ['button', action === 'check_in' || action === 'start' ? 'primary' : ''], dataset: { action },
       on: { click: (event) => act(event.currentTarget, action) },
-    }, ACTION_LABELS[action]))),
+    }, actionLabel(action)))),
     body,
     h('div', { class: 'row end' }, h('button', { type: 'button', class: 'button quiet', on: { click: close } }, 'Close')));
   show();
 
   async function act(button, action) {
-    if (action === 'move') { moveForm(); return; }
+    if (action === 'reschedule') { moveForm(); return; }
     if (action === 'cancel') { reasonForm(); return; }
     if (action === 'complete') { completeForm(); return; }
     await busy(button, async () => {
       try {
         await ctx.transition(appointment, { action });
-        toast(`${ACTION_LABELS[action]}: done`, 'success');
-        announce(`${patient || 'Appointment'}: ${ACTION_LABELS[action].toLowerCase()}`);
+        toast(`${actionLabel(action)}: done`, 'success');
+        announce(`${patient || 'Appointment'}: ${actionLabel(action).toLowerCase()}`);
         close();
       } catch (error) { replace(body, notice(error.message)); }
     });

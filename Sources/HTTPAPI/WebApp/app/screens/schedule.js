@@ -9,9 +9,10 @@ import * as api from '../api.js';
 import * as live from '../live.js';
 import {
   h, replace, field, select, notice, announce, toast, words, time, date, today, addDays, weekday, zonedInstant,
-  minutesOf, rfc3339, LEVELS, levelBadge, plainDate,
+  minutesOf, rfc3339, levelBadge, levelColour, levelLabel, levelWords, plainDate,
 } from '../ui.js';
-import { STATUS, ACTIONS, openAppointment, chooseInRange, openBooking, openReplan } from './schedule-dialogs.js';
+import * as catalogue from '../catalogue.js';
+import { STATUS, openAppointment, chooseInRange, openBooking, openReplan } from './schedule-dialogs.js';
 import { enableDrag } from './schedule-drag.js';
 
 const REM_PER_MINUTE = 0.2; // 15 minutes = 3 rem, taller than a 44 px touch target
@@ -262,7 +263,7 @@ export function render(container, { session, query }) {
   function colourClass(a) {
     if (view.colour === 'type') return `type-${typeIndex(a.appointmentTypeId)}`;
     const level = urgencyOf(a);
-    return level ? `urgency-${LEVELS[level].colour}` : 'urgency-none';
+    return level ? `urgency-${levelColour(level)}` : 'urgency-none';
   }
 
   // MARK: - Drawing
@@ -414,10 +415,10 @@ export function render(container, { session, query }) {
   function appointmentButton(a) {
     const minutes = Math.round((Date.parse(a.end) - Date.parse(a.start)) / 60000);
     const dataset = { appointment: a.id, start: a.start, clinician: a.clinicianId, minutes: String(minutes) };
-    if (ACTIONS[a.status]?.includes('move')) dataset.draggable = 'true';
+    if (a.allowedActions?.includes('reschedule')) dataset.draggable = 'true';
     const level = view.colour === 'urgency' ? urgencyOf(a) : null;
     const detail = [
-      level ? LEVELS[level].label : null,
+      level ? levelLabel(level) : null,
       typeName(a.appointmentTypeId),
       view.by === 'room' ? clinicianName(a.clinicianId) : null,
       STATUS[a.status],
@@ -462,7 +463,7 @@ export function render(container, { session, query }) {
     const hint = h('p', { class: 'muted drag-hint' }, 'Drag an appointment to move it (on a touch screen, hold it first), or tap it to move it with a form.');
     if (view.colour === 'urgency') {
       replace(legend, h('ul', { class: 'legend', 'aria-label': 'Colours: urgency' },
-        [1, 2, 3, 4, 5].map((level) => h('li', {}, h('span', { class: ['swatch', `urgency-${LEVELS[level].colour}`], 'aria-hidden': 'true' }), `${LEVELS[level].label} · ${LEVELS[level].name}`)),
+        catalogue.levels().map(({ level }) => h('li', {}, h('span', { class: ['swatch', `urgency-${levelColour(level)}`], 'aria-hidden': 'true' }), levelWords(level))),
         h('li', {}, h('span', { class: 'swatch urgency-none', 'aria-hidden': 'true' }), 'Not triaged in the day before')), hint);
       return;
     }

@@ -1,0 +1,41 @@
+// The triage catalogue, as the server keeps it (GET /api/v1/triage/catalogue): the VTL levels
+// with their colours, names and maximum waits, the findings staff may assert by ABCDE letter,
+// and the words a case accepts for species, sex and grades. The app keeps no copy of these
+// tables: they are loaded once per sign-in, before any screen renders, and read from here.
+
+import * as api from './api.js';
+
+/** The catalogue last loaded; null before loading or when it could not be loaded. */
+let catalogue = null;
+
+/** Loads the catalogue of the rules version in force. Resolves to whether it was loaded; a
+ *  failure leaves it empty (the screens then show level numbers and say what is missing). */
+export async function load() {
+  try {
+    catalogue = await api.get('/triage/catalogue');
+  } catch {
+    catalogue = null;
+  }
+  return catalogue !== null;
+}
+
+/** Whether the catalogue is at hand. */
+export function loaded() { return catalogue !== null; }
+
+/** The levels [{level, colour, name, maxWaitMinutes}], most urgent first. */
+export function levels() { return catalogue?.levels || []; }
+
+/** One level's entry, or null when the catalogue does not know it. */
+export function level(number) { return levels().find((l) => l.level === number) || null; }
+
+/** The sections of findings staff may assert [{letter?, title, items: [{id, label, level}]}]. */
+export function findings() { return catalogue?.findings || []; }
+
+/** The species a case accepts. */
+export function species() { return catalogue?.species || []; }
+
+/** The sexes a case accepts (the patient record's own words). */
+export function sexes() { return catalogue?.sexes || []; }
+
+/** The grades of distress and pain. */
+export function grades() { return catalogue?.grades || []; }
