@@ -7,12 +7,16 @@ import Synchronization
 ///
 /// At the maximum, a new connection takes the place of the connection that has been idle
 /// longest — one with no request in progress, including one still sending its request head
-/// byte by byte (a slowloris) — so a client that sends a real request is served while such
-/// connections are shed. When every connection has a request in progress, the new one is
-/// closed at once. (Idle and header-read time limits are the HTTP server's `idleTimeout`.)
+/// byte by byte (a slowloris) — among the connections of the client address holding the most:
+/// a flood from one address sheds its own connections, not another client's. A client that
+/// sends a real request is served while such connections are shed. When every connection has
+/// a request in progress, the new one is closed at once. (Idle and header-read time limits
+/// are the HTTP server's `idleTimeout`.)
 final class ConnectionLimiter: Sendable {
     private struct Entry: Sendable {
         let channel: any Channel
+        /// The peer's address (without its port), `nil` when the channel has none.
+        let address: String?
         var requestsInProgress = 0
         var lastActive: ContinuousClock.Instant
     }
@@ -39,18 +43,31 @@ final class ConnectionLimiter: Sendable {
         let (ticket, evicted) = state.withLock { state -> (Int?, (any Channel)?) in
             var evicted: (any Channel)?
             if state.entries.count >= maximum {
-                guard let oldest = state.entries.filter({ $0.value.requestsInProgress == 0 }).min(by: { $0.value.lastActive < $1.value.lastActive })
-                else { return (nil, nil) }
-                evicted = oldest.value.channel
-                state.entries.removeValue(forKey: oldest.key)
+                guard let oldest = Self.evictionCandidate(in: state.entries) else { return (nil, nil) }
+                evicted = state.entries[oldest]?.channel
+                state.entries.removeValue(forKey: oldest)
             }
             state.next += 1
-            state.entries[state.next] = Entry(channel: channel, lastActive: now)
+            state.entries[state.next] = Entry(channel: channel, address: channel.remoteAddress?.ipAddress, lastActive: now)
             return (state.next, evicted)
         }
         evicted?.close(promise: nil)
         if ticket == nil { channel.close(promise: nil) }
         return ticket
+    }
+
+    /// The connection to shed at the maximum: the longest idle of the address holding the most
+    /// connections, else the longest idle of any; `nil` when every one has a request in progress.
+    private static func evictionCandidate(in entries: [Int: Entry]) -> Int? {
+        let idle = entries.filter { $0.value.requestsInProgress == 0 }
+        let oldest = { (candidates: [Int: Entry]) in candidates.min { $0.value.lastActive < $1.value.lastActive }?.key }
+        var counts: [String: Int] = [:]
+        for entry in entries.values { if let address = entry.address { counts[address, default: 0] += 1 } }
+        if let busiest = counts.max(by: { $0.value < $1.value })?.key,
+           let candidate = oldest(idle.filter { $0.value.address == busiest }) {
+            return candidate
+        }
+        return oldest(idle)
     }
 
     /// A request head arrived (`+1`) or a response ended (`-1`) on the connection of `ticket`.
