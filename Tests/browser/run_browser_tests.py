@@ -71,7 +71,7 @@ from zoneinfo import ZoneInfo
 
 from axe_selenium_python import Axe
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, ElementClickInterceptedException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -1415,7 +1415,15 @@ class Run:
     def dialog_actions(driver, appointment_id: str) -> list[str]:
         """Opens the appointment's dialog on the schedule; the words of the actions it offers."""
         driver.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
-        clickable(driver, f".appointment[data-appointment='{appointment_id}']", 15).click()
+        target = clickable(driver, f".appointment[data-appointment='{appointment_id}']", 15)
+        # A confirmation toast sits in the bottom corner for a few seconds; as a person would,
+        # bring the appointment to the middle of the view, and wait for a toast over it to go.
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", target)
+        try:
+            target.click()
+        except ElementClickInterceptedException:
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".toast"), 15, "the toast over the appointment goes")
+            target.click()
         dialog = visible(driver, "dialog[open]")
         return [b.text for b in dialog.find_elements(By.CSS_SELECTOR, "button[data-action]")]
 
