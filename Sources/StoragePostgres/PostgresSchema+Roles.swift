@@ -132,6 +132,13 @@ extension PostgresSchema {
             """))
         """
 
+    /// Whether the connected role owns the schema (the owner of `vetnet_migration`; `NULL`
+    /// before there is one): the one test of ownership for migrating and for serving.
+    static let connectedRoleOwnsSchemaSQL = """
+        (SELECT c.relowner = r.oid FROM pg_catalog.pg_class c, pg_catalog.pg_roles r
+         WHERE c.oid = to_regclass('public.vetnet_migration') AND r.rolname = current_user)
+        """
+
     /// A role name a grant may name: a plain lower-case identifier.
     static func isPlainRoleName(_ name: String) -> Bool {
         name.range(of: #"^[a-z_][a-z0-9_]{0,62}$"#, options: .regularExpression) != nil

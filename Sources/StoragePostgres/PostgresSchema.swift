@@ -760,10 +760,9 @@ public enum PostgresSchema {
         }
         let (current, ownsSchema) = try await client.withConnection { connection -> (Set<String>?, Bool) in
             var owns = true
-            for try await row in try await connection.query("""
-                SELECT c.relowner = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user)
-                FROM pg_catalog.pg_class c WHERE c.oid = to_regclass('public.vetnet_migration')
-                """, logger: logger).decode(Bool.self) { owns = row }
+            // No schema yet: whoever creates it will own it.
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(connectedRoleOwnsSchemaSQL)"), logger: logger)
+                .decode(Bool?.self) { owns = row ?? true }
             var names: Set<String>?
             for try await exists in try await connection.query("SELECT to_regclass('public.vetnet_migration') IS NOT NULL", logger: logger)
                 .decode(Bool.self) where exists {

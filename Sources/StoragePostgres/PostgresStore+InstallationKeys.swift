@@ -60,11 +60,9 @@ extension PostgresStore {
     /// Reads what the connected role may do (checked before the server starts).
     public func servingRole() async throws -> ServingRole {
         try await client.withConnection { connection in
-            for try await (owns, bypasses) in try await connection.query("""
-                SELECT (SELECT relowner FROM pg_catalog.pg_class WHERE oid = 'public.vetnet_migration'::regclass) = r.oid,
-                       r.rolsuper OR r.rolbypassrls
-                FROM pg_catalog.pg_roles r WHERE r.rolname = current_user
-                """, logger: logger).decode((Bool, Bool).self) {
+            let query = "SELECT COALESCE(\(PostgresSchema.connectedRoleOwnsSchemaSQL), false), rolsuper OR rolbypassrls "
+                + "FROM pg_catalog.pg_roles WHERE rolname = current_user"
+            for try await (owns, bypasses) in try await connection.query(PostgresQuery(unsafeSQL: query), logger: logger).decode((Bool, Bool).self) {
                 return ServingRole(ownsSchema: owns, bypassesRowLevelSecurity: bypasses)
             }
             throw StoreCorruption(column: "pg_roles", reason: "the connected role is not listed")

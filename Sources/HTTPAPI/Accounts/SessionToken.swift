@@ -7,10 +7,7 @@ enum SessionToken {
     /// A new random token.
     static func generate() -> String {
         let key = SymmetricKey(size: .bits256)
-        let data = key.withUnsafeBytes { Data($0) }
-        return data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return TokenText.base64url(key.withUnsafeBytes { Data($0) })
     }
 
     /// The stored form of a token.

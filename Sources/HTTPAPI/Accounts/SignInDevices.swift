@@ -65,13 +65,10 @@ struct SignInDevices: Sendable {
     /// The device, when `cookie` carries the mark of `email`'s account.
     func trustedDevice(_ cookie: Cookie?, email: String) -> String? {
         guard let cookie else { return nil }
-        let expected = Array(mark(device: cookie.deviceID, email: email).utf8)
-        let matched = cookie.marks.reduce(false) { found, mark in
-            let given = Array(mark.utf8)
-            // Constant time per mark: how much of a mark is right is not told by the timing.
-            let equal = given.count == expected.count && zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-            return found || equal
-        }
+        let expected = mark(device: cookie.deviceID, email: email)
+        // Every mark is compared, each in constant time: the timing tells neither which mark
+        // matched nor how much of one was right.
+        let matched = cookie.marks.reduce(false) { found, mark in TokenText.constantTimeEqual(mark, expected) || found }
         return matched ? cookie.deviceID : nil
     }
 
@@ -96,16 +93,11 @@ struct SignInDevices: Sendable {
     /// The mark of `email`'s account on `device`: 16 bytes of HMAC-SHA256, base64url.
     private func mark(device: String, email: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data("v1|\(device)|\(email.lowercased())".utf8), using: key)
-        return Self.base64url(Data(code).prefix(16))
+        return TokenText.base64url(Data(code).prefix(16))
     }
 
     private static func randomToken() -> String {
-        base64url(Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
-    }
-
-    private static func base64url(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        TokenText.base64url(Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
     }
 
     private static func isToken(_ text: String, length: Int) -> Bool {

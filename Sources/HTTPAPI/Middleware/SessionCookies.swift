@@ -25,17 +25,13 @@ enum SessionCookie {
     /// (43 characters).
     static func csrfToken(for sessionToken: String) -> String {
         let digest = SHA256.hash(data: Data(("vetnet-csrf-v1:" + sessionToken).utf8))
-        return Data(digest).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return TokenText.base64url(Data(digest))
     }
 
     /// Whether `header` is the CSRF token of `sessionToken`, compared in constant time.
     static func csrfMatches(_ header: String?, sessionToken: String) -> Bool {
         guard let header else { return false }
-        let expected = Array(csrfToken(for: sessionToken).utf8), given = Array(header.utf8)
-        guard expected.count == given.count else { return false }
-        return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        return TokenText.constantTimeEqual(header, csrfToken(for: sessionToken))
     }
 
     /// The value of the cookie `name` in the request's `Cookie` fields, if sent once or more
