@@ -49,14 +49,17 @@ public struct TriageArrival: Hashable, Sendable {
     public var firstSeenAt: Date?
     /// The patient's species, when known.
     public var species: Species?
+    /// When the patient left without being seen; their wait stops there.
+    public var leftAt: Date?
 
     /// Creates an arrival.
-    public init(patientID: UUID, level: TriageLevel, arrival: Date, firstSeenAt: Date?, species: Species? = nil) {
+    public init(patientID: UUID, level: TriageLevel, arrival: Date, firstSeenAt: Date?, species: Species? = nil, leftAt: Date? = nil) {
         self.patientID = patientID
         self.level = level
         self.arrival = arrival
         self.firstSeenAt = firstSeenAt
         self.species = species
+        self.leftAt = leftAt
     }
 }
 

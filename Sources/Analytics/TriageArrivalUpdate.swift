@@ -17,19 +17,26 @@ public enum TriageArrivalUpdate: Hashable, Sendable {
     /// A clinician first saw the patient at `at`. Only the first time counts: a later move
     /// never changes it (the store writes it only while none is recorded).
     case firstSeen(patientID: UUID, arrival: Date, at: Date)
+    /// The patient left without being seen at `at`: their wait stops there.
+    case left(patientID: UUID, arrival: Date, at: Date)
 
-    /// The update `change` implies; `nil` for changes that do not touch the record (a patient
-    /// leaving unseen or treatment ending: the visit's first-seen time stays as it was).
+    /// The update `change` implies; `nil` for changes that do not touch the record (treatment
+    /// ending, an announcement: the visit's times stay as they were).
     public init?(_ change: QueueChange) {
         switch change {
         case .admitted(let entry):
             self = .arrived(patientID: entry.patientID, level: entry.level, arrival: entry.arrival)
-        case .retriaged(_, let current):
+        case .retriaged(_, let current), .overridden(_, let current):
             guard current.status == .waiting else { return nil }
             self = .retriaged(patientID: current.patientID, arrival: current.arrival, level: current.level)
         case .statusChanged(let previous, let current):
-            guard current.status == .inTreatment, previous.status == .waiting else { return nil }
-            self = .firstSeen(patientID: current.patientID, arrival: current.arrival, at: current.statusChangedAt)
+            guard previous.status == .waiting else { return nil }
+            switch current.status {
+            case .inTreatment: self = .firstSeen(patientID: current.patientID, arrival: current.arrival, at: current.statusChangedAt)
+            case .leftWithoutBeingSeen: self = .left(patientID: current.patientID, arrival: current.arrival, at: current.statusChangedAt)
+            case .waiting, .done: return nil
+            }
+        case .announced: return nil
         }
     }
 }

@@ -6,9 +6,12 @@ import Triage
 ///
 /// A triaged patient is *judged* once they have been seen, or once their target time
 /// (arrival + maximum wait) has passed unseen — then they have breached it whenever they are
-/// seen, or if they left. A patient still waiting inside their target is *pending* and not
-/// judged yet. Waits are measured from arrival to first seen, in minutes; the wait is within
-/// target when it is at most the maximum (so red, 0 min, means seen at the arrival instant).
+/// seen, or if they left after it. A patient still waiting inside their target is *pending*
+/// and not judged yet; one who left unseen inside their target is not judged (nobody failed
+/// to see them in time) and counts in the left-without-being-seen rate, as every patient who
+/// left does. Waits are measured from arrival to first seen, or to leaving, in minutes; the
+/// wait is within target when it is at most the maximum plus
+/// ``VTLCompliance/toleranceSeconds`` (so red, 0 min, means seen within a minute).
 public struct VTLLevelCompliance: Hashable, Codable, Sendable {
     /// The level.
     public let level: TriageLevel
@@ -20,18 +23,22 @@ public struct VTLLevelCompliance: Hashable, Codable, Sendable {
     public let withinTarget: Rate
     /// Still waiting with time to spare.
     public let pending: Int
+    /// Left without being seen, among the arrivals (a quality indicator of its own).
+    public let leftWithoutBeingSeen: Rate
     /// Waits of the patients seen (nearest-rank median, see ``Percentile``), minutes.
     public let medianWaitMinutes: Double?
     /// 90th percentile (nearest rank) of the waits of the patients seen, minutes.
     public let p90WaitMinutes: Double?
 
     /// Creates the figure.
-    public init(level: TriageLevel, arrivals: Int, withinTarget: Rate, pending: Int, medianWaitMinutes: Double?, p90WaitMinutes: Double?) {
+    public init(level: TriageLevel, arrivals: Int, withinTarget: Rate, pending: Int, leftWithoutBeingSeen: Rate,
+                medianWaitMinutes: Double?, p90WaitMinutes: Double?) {
         self.level = level
         self.maxWaitMinutes = level.maxWaitMinutes
         self.arrivals = arrivals
         self.withinTarget = withinTarget
         self.pending = pending
+        self.leftWithoutBeingSeen = leftWithoutBeingSeen
         self.medianWaitMinutes = medianWaitMinutes
         self.p90WaitMinutes = p90WaitMinutes
     }
@@ -50,17 +57,21 @@ public struct VTLBreach: Hashable, Codable, Sendable {
     public let arrival: Date
     /// First seen; `nil` when not seen by the time of the analysis.
     public let firstSeenAt: Date?
-    /// Minutes waited: to first seen, or — unseen — to the time of the analysis (so far).
+    /// When the patient left without being seen, if they did.
+    public let leftAt: Date?
+    /// Minutes waited: to first seen, to leaving unseen, or — still waiting — to the time of
+    /// the analysis (so far).
     public let waitMinutes: Double
     /// Minutes beyond the maximum wait.
     public let overByMinutes: Double
 
     /// Creates a breach.
-    public init(patientID: UUID, level: TriageLevel, arrival: Date, firstSeenAt: Date?, waitMinutes: Double) {
+    public init(patientID: UUID, level: TriageLevel, arrival: Date, firstSeenAt: Date?, leftAt: Date? = nil, waitMinutes: Double) {
         self.patientID = patientID
         self.level = level
         self.arrival = arrival
         self.firstSeenAt = firstSeenAt
+        self.leftAt = leftAt
         self.waitMinutes = waitMinutes
         self.overByMinutes = waitMinutes - Double(level.maxWaitMinutes)
     }
@@ -72,13 +83,16 @@ public struct VTLCompliance: Hashable, Codable, Sendable {
     public let levels: [VTLLevelCompliance]
     /// Within target among all judged arrivals.
     public let overall: Rate
+    /// Left without being seen, among all arrivals.
+    public let leftWithoutBeingSeen: Rate
     /// Breaches in arrival order.
     public let breaches: [VTLBreach]
 
     /// Creates the figure.
-    public init(levels: [VTLLevelCompliance], overall: Rate, breaches: [VTLBreach]) {
+    public init(levels: [VTLLevelCompliance], overall: Rate, leftWithoutBeingSeen: Rate, breaches: [VTLBreach]) {
         self.levels = levels
         self.overall = overall
+        self.leftWithoutBeingSeen = leftWithoutBeingSeen
         self.breaches = breaches
     }
 
@@ -102,7 +116,7 @@ extension PracticeAnalytics {
     func vtlCompliance(from: Double, to: Double, asOf: Double, species: Species? = nil, quality: inout DataQuality) -> VTLCompliance {
         var waits: [[Double]] = Array(repeating: [], count: TriageLevel.allCases.count)
         var arrivalsAt = Array(repeating: 0, count: waits.count)
-        var within = arrivalsAt, judged = arrivalsAt, pending = arrivalsAt
+        var within = arrivalsAt, judged = arrivalsAt, pending = arrivalsAt, left = arrivalsAt
         var breaches: [VTLBreach] = []
         for index in arrivalRange(from, to) {
             let arrival = arrivals[index]
@@ -126,6 +140,15 @@ extension PracticeAnalytics {
                     breaches.append(VTLBreach(patientID: arrival.patientID, level: arrival.level, arrival: arrival.arrival,
                                               firstSeenAt: arrival.firstSeenAt, waitMinutes: wait / 60))
                 }
+            } else if let gone = arrival.leftAt?.timeIntervalSince1970, gone.isFinite, gone <= asOf {
+                // The wait stopped when they left: it no longer grows with the time of the analysis.
+                left[level] += 1
+                let wait = max(0, gone - arrived)
+                if wait > maxWait + tolerance {
+                    judged[level] += 1
+                    breaches.append(VTLBreach(patientID: arrival.patientID, level: arrival.level, arrival: arrival.arrival,
+                                              firstSeenAt: nil, leftAt: arrival.leftAt, waitMinutes: wait / 60))
+                }
             } else if asOf - arrived > maxWait + tolerance {
                 judged[level] += 1
                 breaches.append(VTLBreach(patientID: arrival.patientID, level: arrival.level, arrival: arrival.arrival,
@@ -137,9 +160,11 @@ extension PracticeAnalytics {
         let levels = TriageLevel.allCases.map { level in
             let i = level.rawValue - 1
             return VTLLevelCompliance(level: level, arrivals: arrivalsAt[i], withinTarget: Rate(count: within[i], total: judged[i]),
-                                      pending: pending[i], medianWaitMinutes: Percentile.median(waits[i]),
+                                      pending: pending[i], leftWithoutBeingSeen: Rate(count: left[i], total: arrivalsAt[i]),
+                                      medianWaitMinutes: Percentile.median(waits[i]),
                                       p90WaitMinutes: Percentile.nearestRank(90, of: waits[i]))
         }
-        return VTLCompliance(levels: levels, overall: Rate(count: within.reduce(0, +), total: judged.reduce(0, +)), breaches: breaches)
+        return VTLCompliance(levels: levels, overall: Rate(count: within.reduce(0, +), total: judged.reduce(0, +)),
+                             leftWithoutBeingSeen: Rate(count: left.reduce(0, +), total: arrivalsAt.reduce(0, +)), breaches: breaches)
     }
 }

@@ -63,6 +63,7 @@ public func buildApplication(
     app.addServices(LiveEventService(hub: services.live),
                     MetricsUpdateService(store: store, interval: configuration.metricsUpdateInterval, tick: configuration.metricsUpdateTick,
                                          logger: logger),
+                    BoardDeadlineService(store: store, interval: .seconds(30), logger: logger),
                     HousekeepingService(store: store, policy: accounts.policy, interval: .seconds(60 * 60), logger: logger,
                                         eventRetentionDays: configuration.eventRetentionDays))
     return (app, services)

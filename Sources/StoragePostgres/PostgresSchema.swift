@@ -742,6 +742,7 @@ public enum PostgresSchema {
             """),
         (runtimeRoleMigration, runtimeRoleSQL),
         (practiceReferencesMigration, practiceReferencesSQL),
+        (triageJudgementMigration, triageJudgementSQL),
     ]
 
     /// The migration that added the head's signature: the process that applies it signs the

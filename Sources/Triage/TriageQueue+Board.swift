@@ -15,6 +15,8 @@ public struct BoardRow: Hashable, Sendable {
     public let minutesLeft: Int
     /// A waiting patient whose target time has passed (§2.5). Patients in treatment are never overdue.
     public let isOverdue: Bool
+    /// A waiting patient due a re-assessment (``QueueEntry/reassessmentDueAt`` has passed).
+    public let isReassessmentDue: Bool
     /// Minutes past the target for an overdue patient, otherwise 0.
     public var overdueMinutes: Int { isOverdue ? max(1, -minutesLeft) : 0 }
 }
@@ -34,7 +36,8 @@ extension TriageQueue {
             return BoardRow(
                 position: offset + 1, entry: entry, targetTime: target,
                 minutesLeft: Int((secondsLeft / 60).rounded(.down)),
-                isOverdue: entry.status == .waiting && now > target
+                isOverdue: entry.status == .waiting && now > target,
+                isReassessmentDue: entry.status == .waiting && now >= entry.reassessmentDueAt
             )
         }
     }

@@ -7,8 +7,14 @@ import SharedKernel
 public enum TriageEventKind {
     /// A patient was triaged or re-triaged.
     public static let patientTriaged = "patient.triaged"
-    /// The ER queue changed (admission, re-triage, status change).
+    /// The ER queue changed (admission, re-triage, status change, override).
     public static let queueChanged = "triage.queue_changed"
+    /// Clinical judgement set an assessment's level.
+    public static let levelOverridden = "triage.level_overridden"
+    /// A waiting patient passed their target time (announced once per visit and level).
+    public static let patientOverdue = "triage.patient_overdue"
+    /// A waiting patient is due a re-assessment (announced once per assessment).
+    public static let reassessmentDue = "triage.reassessment_due"
 }
 
 extension QueueChange {
@@ -39,6 +45,24 @@ extension QueueChange {
                 DomainEvent(practiceID: practiceID, kind: TriageEventKind.patientTriaged, occurredAt: occurredAt, resourceID: resource, payload: payload),
                 DomainEvent(practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt, resourceID: resource, payload: payload),
             ]
+        case .overridden(let previous, let current):
+            payload["change"] = "overridden"
+            payload["previousLevel"] = String(previous.level.rawValue)
+            if let override = current.override {
+                payload["computedLevel"] = String(override.computedLevel.rawValue)
+                payload["direction"] = override.direction.rawValue
+                payload["overriddenBy"] = override.overriddenBy
+                if override.lowersRedFinding { payload["lowersRedFinding"] = "true" }
+            }
+            return [
+                DomainEvent(practiceID: practiceID, kind: TriageEventKind.levelOverridden, occurredAt: occurredAt, resourceID: resource, payload: payload),
+                DomainEvent(practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt, resourceID: resource, payload: payload),
+            ]
+        case .announced(let deadline, let current):
+            payload["change"] = deadline.rawValue
+            payload["reassessmentDueAt"] = current.reassessmentDueAt.ISO8601Format()
+            let kind = deadline == .overdue ? TriageEventKind.patientOverdue : TriageEventKind.reassessmentDue
+            return [DomainEvent(practiceID: practiceID, kind: kind, occurredAt: occurredAt, resourceID: resource, payload: payload)]
         case .statusChanged(let previous, _):
             payload["change"] = "status_changed"
             payload["previousStatus"] = previous.status.rawValue

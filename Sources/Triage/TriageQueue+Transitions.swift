@@ -33,6 +33,18 @@ public enum QueueCommand: Hashable, Sendable {
     case admit(TriageAssessment)
     /// Moves a patient to another status.
     case move(patientID: UUID, to: QueueStatus)
+    /// Sets the level of the patient's current assessment by clinical judgement.
+    case override(patientID: UUID, TriageOverride)
+    /// Records that a deadline of a waiting patient has been announced.
+    case announce(patientID: UUID, BoardDeadline)
+}
+
+/// A moment the board announces once, to screen readers and on the event stream.
+public enum BoardDeadline: String, CaseIterable, Codable, Sendable {
+    /// The target time passed while waiting (spec §2.5).
+    case overdue
+    /// A re-assessment is due (``QueueEntry/reassessmentDueAt``).
+    case reassessmentDue = "reassessment_due"
 }
 
 /// A decided change to the queue.
@@ -43,12 +55,17 @@ public enum QueueChange: Hashable, Sendable {
     case retriaged(previous: QueueEntry, current: QueueEntry)
     /// A patient's status changed.
     case statusChanged(previous: QueueEntry, current: QueueEntry)
+    /// The level of the assessment the board follows was overridden (the target time follows it).
+    case overridden(previous: QueueEntry, current: QueueEntry)
+    /// A deadline of a waiting patient was announced.
+    case announced(BoardDeadline, current: QueueEntry)
 
     /// The entry after the change.
     public var entry: QueueEntry {
         switch self {
         case .admitted(let entry): return entry
-        case .retriaged(_, let current), .statusChanged(_, let current): return current
+        case .retriaged(_, let current), .statusChanged(_, let current), .overridden(_, let current), .announced(_, let current):
+            return current
         }
     }
 }
@@ -61,6 +78,8 @@ public enum QueueError: Error, Hashable, Sendable {
     case notInQueue(patientID: UUID)
     /// The assessment is not newer than the one the board follows (late or repeated delivery).
     case staleAssessment(patientID: UUID, assessmentID: Identifier<TriageAssessment>)
+    /// The deadline has not passed, the patient is not waiting, or it was announced already.
+    case nothingToAnnounce(patientID: UUID, deadline: BoardDeadline)
 
     /// The shared-kernel error the delivery layer maps to HTTP (404 / 409).
     public var domainError: DomainError {
@@ -68,6 +87,7 @@ public enum QueueError: Error, Hashable, Sendable {
         case .illegalTransition(_, let from, let to): return .conflict("illegal queue transition \(from.rawValue) -> \(to.rawValue)")
         case .notInQueue: return .notFound(resource: "queue entry")
         case .staleAssessment: return .conflict("a newer assessment of this patient is already on the board")
+        case .nothingToAnnounce(_, let deadline): return .conflict("nothing to announce: \(deadline.rawValue)")
         }
     }
 }
@@ -93,7 +113,35 @@ extension TriageQueue {
             current.assessmentID = assessment.id
             current.level = assessment.level
             current.assessedAt = assessment.assessedAt
+            current.override = nil
+            // A new level is a new target, and a new assessment starts a new interval: both are announced afresh.
+            current.overdueAnnounced = false
+            current.reassessmentAnnounced = false
             return .retriaged(previous: existing, current: current)
+
+        case .override(let patientID, let override):
+            guard let existing = entry(for: patientID), existing.status.isActive else { throw .notInQueue(patientID: patientID) }
+            // Judgement applies to the assessment the board shows, not to one a newer assessment replaced.
+            guard existing.assessmentID == override.assessmentID else {
+                throw .staleAssessment(patientID: patientID, assessmentID: override.assessmentID)
+            }
+            var current = existing
+            current.level = override.level
+            current.override = override
+            current.overdueAnnounced = false
+            return .overridden(previous: existing, current: current)
+
+        case .announce(let patientID, let deadline):
+            guard let existing = entry(for: patientID) else { throw .notInQueue(patientID: patientID) }
+            guard existing.deadlinesDue(at: now).contains(deadline) else {
+                throw .nothingToAnnounce(patientID: patientID, deadline: deadline)
+            }
+            var current = existing
+            switch deadline {
+            case .overdue: current.overdueAnnounced = true
+            case .reassessmentDue: current.reassessmentAnnounced = true
+            }
+            return .announced(deadline, current: current)
 
         case .move(let patientID, let status):
             guard let existing = entry(for: patientID) else { throw .notInQueue(patientID: patientID) }
@@ -116,6 +164,12 @@ extension TriageQueue {
         let change = try decide(command, at: now)
         apply(change)
         return change
+    }
+
+    /// The announcements due at `now`, one per waiting patient and deadline not yet announced,
+    /// in board order.
+    public func dueAnnouncements(at now: Date) -> [(patientID: UUID, deadline: BoardDeadline)] {
+        board(now: now).flatMap { row in row.entry.deadlinesDue(at: now).map { (row.entry.patientID, $0) } }
     }
 
     private static func newEntry(_ assessment: TriageAssessment, at now: Date) -> QueueEntry {

@@ -65,13 +65,44 @@ public struct QueueEntry: Hashable, Codable, Sendable {
     public var status: QueueStatus
     /// When `status` last changed.
     public var statusChangedAt: Date
+    /// The latest override of the assessment the board follows, if its level was overridden;
+    /// a new assessment starts without one.
+    public var override: TriageOverride?
+    /// Whether passing the target time was announced (once per visit and level).
+    public var overdueAnnounced: Bool
+    /// Whether the re-assessment now due was announced (once per assessment).
+    public var reassessmentAnnounced: Bool
+
+    /// The deadlines of a waiting patient that have passed at `now` and are not yet announced.
+    public func deadlinesDue(at now: Date) -> [BoardDeadline] {
+        guard status == .waiting else { return [] }
+        var due: [BoardDeadline] = []
+        if !overdueAnnounced, now > targetTime { due.append(.overdue) }
+        if !reassessmentAnnounced, now >= reassessmentDueAt { due.append(.reassessmentDue) }
+        return due
+    }
+
+    /// The board flags a patient whose red finding was lowered by judgement until they are seen.
+    public var isLoweredRedAwaitingCare: Bool { status == .waiting && override?.lowersRedFinding == true }
 
     /// Target time to be seen: arrival + the level's maximum wait.
     public var targetTime: Date { arrival.addingTimeInterval(level.maxWaitSeconds) }
 
+    /// The shortest time between two assessments of a waiting patient before another is due:
+    /// red's maximum wait is zero, and a patient cannot be re-assessed continuously.
+    public static let minimumReassessmentInterval: TimeInterval = 15 * 60
+
+    /// When a waiting patient is due a re-assessment (spec §2.5): once their target time has
+    /// passed, and after each re-assessment again once the level's maximum wait (at least
+    /// ``minimumReassessmentInterval``) has passed since it.
+    public var reassessmentDueAt: Date {
+        max(targetTime, assessedAt.addingTimeInterval(max(level.maxWaitSeconds, Self.minimumReassessmentInterval)))
+    }
+
     /// Recreates an entry (for stores that persist the board).
     public init(assessmentID: Identifier<TriageAssessment>, patientID: UUID, level: TriageLevel, arrival: Date, assessedAt: Date,
-                status: QueueStatus, statusChangedAt: Date) {
+                status: QueueStatus, statusChangedAt: Date, override: TriageOverride? = nil, overdueAnnounced: Bool = false,
+                reassessmentAnnounced: Bool = false) {
         self.assessmentID = assessmentID
         self.patientID = patientID
         self.level = level
@@ -79,6 +110,9 @@ public struct QueueEntry: Hashable, Codable, Sendable {
         self.assessedAt = assessedAt
         self.status = status
         self.statusChangedAt = statusChangedAt
+        self.override = override
+        self.overdueAnnounced = overdueAnnounced
+        self.reassessmentAnnounced = reassessmentAnnounced
     }
 }
 

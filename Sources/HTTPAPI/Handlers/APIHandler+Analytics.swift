@@ -219,3 +219,26 @@ extension APIHandler {
         }
     }
 }
+
+// MARK: - Clinical judgement
+
+extension APIHandler {
+    func getTriageOverrideRates(_ input: Operations.GetTriageOverrideRates.Input) async throws -> Operations.GetTriageOverrideRates.Output {
+        let caller = try await authorize(.readAnalytics, action: "analytics.triage_overrides.read", resourceType: "practice")
+        let timeZone = try await analytics.timeZone(scope: caller.scope)
+        let today = LocalCalendar(timeZone: timeZone).localDate(of: store.clock.now())
+        let period = try AnalyticsPeriod.parse(from: input.query.from ?? (today.adding(days: -29)).description,
+                                               to: input.query.to ?? today.description, timeZone: timeZone)
+        let history = try await store.triageJudgement(scope: caller.scope, from: period.interval.start, to: period.interval.end)
+        let rates = TriageOverrideRates(assessors: history.assessments.map(\.assessorID), overrides: history.overrides)
+        let names = try await staffNames(scope: caller.scope)
+        let days = period.localDays
+        return .ok(.init(body: .json(.init(
+            from: days?.first.description ?? "", to: days?.last.description ?? "", assessments: rates.assessments,
+            raised: .init(rates.raised), lowered: .init(rates.lowered),
+            staff: rates.staff.map { person in
+                .init(userId: person.userID, displayName: names[person.userID], assessments: person.assessments, raised: person.raised,
+                      lowered: person.lowered, raisedRate: .init(person.raisedRate))
+            }))))
+    }
+}

@@ -45,9 +45,8 @@ extension APIHandler {
         }
         let patientID = try await intakePatient(body, species: triageCase.species, scope: caller.scope)
         let now = store.clock.now()
-        let record = try await store.medicalRecord(scope: caller.scope, patientID: patientID).0
-        let result = TriageEngine(clock: store.clock).evaluate(triageCase, arrival: now,
-                                                              context: TriageContext(chronicConditionCount: record.activeProblems.count))
+        let result = try await store.triage(triageCase, patientID: patientID.rawValue, scope: caller.scope,
+                                            engine: TriageEngine(clock: store.clock), arrival: now)
         let emergency = result.level <= .orange
         let specialties = result.specialties.map(\.specialty)
         // Red's wait is zero: "now" means within one booking grid step.

@@ -78,13 +78,14 @@ extension Components.Schemas.AnalyticsVTL {
         self.init(
             levels: vtl.levels.map { level in
                 .init(level: .init(level.level), maxWaitMinutes: level.maxWaitMinutes, arrivals: level.arrivals,
-                      withinTarget: .init(level.withinTarget), pending: level.pending, medianWaitMinutes: finite(level.medianWaitMinutes),
-                      p90WaitMinutes: finite(level.p90WaitMinutes))
+                      withinTarget: .init(level.withinTarget), pending: level.pending, leftWithoutBeingSeen: .init(level.leftWithoutBeingSeen),
+                      medianWaitMinutes: finite(level.medianWaitMinutes), p90WaitMinutes: finite(level.p90WaitMinutes))
             },
-            overall: .init(vtl.overall), breachCount: vtl.breaches.count,
+            overall: .init(vtl.overall), leftWithoutBeingSeen: .init(vtl.leftWithoutBeingSeen), toleranceSeconds: Int(VTLCompliance.toleranceSeconds),
+            breachCount: vtl.breaches.count,
             breaches: vtl.breaches.suffix(Self.listedBreaches).map { breach in
                 .init(patientId: UUIDText.lowercase(breach.patientID), level: .init(breach.level), arrival: breach.arrival,
-                      firstSeenAt: breach.firstSeenAt, waitMinutes: finite(breach.waitMinutes) ?? 0, overByMinutes: finite(breach.overByMinutes) ?? 0)
+                      firstSeenAt: breach.firstSeenAt, leftAt: breach.leftAt, waitMinutes: finite(breach.waitMinutes) ?? 0, overByMinutes: finite(breach.overByMinutes) ?? 0)
             })
     }
 }

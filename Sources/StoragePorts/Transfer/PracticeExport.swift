@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Triage
 import PatientRecords
 import SharedKernel
 
@@ -199,9 +200,12 @@ public struct ExportedAssessment: Codable, Hashable, Sendable {
     public var caseJSON: String
     /// The result with its reasons (JSON text).
     public var resultJSON: String
+    /// Overrides of its level by clinical judgement, oldest first (absent in exports made before overrides).
+    public var overrides: [TriageOverride]?
 
     /// Creates the value from its parts.
-    public init(id: String, patientID: String, assessorID: String?, arrivalAt: Date, assessedAt: Date, level: Int, rulesVersion: String, caseJSON: String, resultJSON: String) {
+    public init(id: String, patientID: String, assessorID: String?, arrivalAt: Date, assessedAt: Date, level: Int, rulesVersion: String, caseJSON: String,
+                resultJSON: String, overrides: [TriageOverride]? = nil) {
         self.id = id
         self.patientID = patientID
         self.assessorID = assessorID
@@ -211,6 +215,7 @@ public struct ExportedAssessment: Codable, Hashable, Sendable {
         self.rulesVersion = rulesVersion
         self.caseJSON = caseJSON
         self.resultJSON = resultJSON
+        self.overrides = overrides
     }
 }
 
@@ -224,13 +229,16 @@ public struct ExportedTriageArrival: Codable, Hashable, Sendable {
     public var level: Int
     /// When a clinician first saw them; absent while they wait or when it is not known.
     public var firstSeenAt: Date?
+    /// When they left without being seen, if they did.
+    public var leftAt: Date?
 
     /// Creates the value from its parts.
-    public init(patientID: String, arrivalAt: Date, level: Int, firstSeenAt: Date?) {
+    public init(patientID: String, arrivalAt: Date, level: Int, firstSeenAt: Date?, leftAt: Date? = nil) {
         self.patientID = patientID
         self.arrivalAt = arrivalAt
         self.level = level
         self.firstSeenAt = firstSeenAt
+        self.leftAt = leftAt
     }
 }
 

@@ -20,9 +20,15 @@ public struct StoredAssessment: Sendable {
     public let rulesVersion: String
     /// The result as JSON (the wire format).
     public let resultJSON: Data
+    /// Overrides of the level by clinical judgement, oldest first (the latest is in force).
+    public let overrides: [TriageOverride]
+
+    /// The level in force: the latest override's, else the computed ``level``.
+    public var currentLevel: TriageLevel { overrides.last?.level ?? level }
 
     /// Creates the value from its parts.
-    public init(id: Identifier<TriageAssessment>, patientID: UUID, assessorID: String?, arrival: Date, assessedAt: Date, level: TriageLevel, rulesVersion: String, resultJSON: Data) {
+    public init(id: Identifier<TriageAssessment>, patientID: UUID, assessorID: String?, arrival: Date, assessedAt: Date, level: TriageLevel,
+                rulesVersion: String, resultJSON: Data, overrides: [TriageOverride] = []) {
         self.id = id
         self.patientID = patientID
         self.assessorID = assessorID
@@ -31,6 +37,7 @@ public struct StoredAssessment: Sendable {
         self.level = level
         self.rulesVersion = rulesVersion
         self.resultJSON = resultJSON
+        self.overrides = overrides
     }
 }
 

@@ -19,6 +19,33 @@ public protocol TriageRepository: Sendable {
 
     /// The board: patients not yet discharged, with what the board shows of them.
     func activeQueue(scope: AccessScope) async throws -> [QueuedPatient]
+
+    /// Overrides the level of an assessment by clinical judgement (``TriageOverride/decide(_:on:by:role:at:)``
+    /// with the scope's actor and role), moves the board when the patient is on it, audits and
+    /// publishes it, in one transaction. Returns the assessment as it now stands.
+    func overrideAssessment(scope: AccessScope, assessmentID: Identifier<TriageAssessment>,
+                            request: OverrideRequest) async throws -> (StoredAssessment, QueueChange?)
+
+    /// The practice's assessments and overrides made in `[from, to)`, for the override rates.
+    func triageJudgement(scope: AccessScope, from: Date, to: Date) async throws -> TriageJudgementHistory
+
+    /// Announces, once each, the deadlines passed on every practice's board
+    /// (``TriageQueue/dueAnnouncements(at:)``) on the event stream. Returns how many.
+    func announceBoardDeadlines() async throws -> Int
+}
+
+/// What the override rates are computed from: who assessed when, and every override.
+public struct TriageJudgementHistory: Sendable {
+    /// The assessments of the period: assessor (`nil` for the system) and time.
+    public let assessments: [(assessorID: String?, at: Date)]
+    /// The overrides of the period, oldest first.
+    public let overrides: [TriageOverride]
+
+    /// Creates the value.
+    public init(assessments: [(assessorID: String?, at: Date)], overrides: [TriageOverride]) {
+        self.assessments = assessments
+        self.overrides = overrides
+    }
 }
 
 extension TriageRepository {

@@ -170,15 +170,16 @@ extension PostgresStore: AnalyticsHistorySource {
 
     /// An arrival's columns, cast so the read does not depend on the integer widths the
     /// triage migration chose.
-    static let arrivalColumns = "t.patient_id, t.level::integer, t.arrival_at_ms::bigint, t.first_seen_at_ms::bigint, p.species"
+    static let arrivalColumns = "t.patient_id, t.level::integer, t.arrival_at_ms::bigint, t.first_seen_at_ms::bigint, p.species, t.left_at_ms::bigint"
 
     static func arrival(from row: PostgresRow) throws -> TriageArrival {
-        let (patient, level, arrival, seen, species) = try row.decode((UUID, Int32, Int64, Int64?, String?).self)
+        let (patient, level, arrival, seen, species, left) = try row.decode((UUID, Int32, Int64, Int64?, String?, Int64?).self)
         guard let level = TriageLevel(rawValue: Int(level)) else {
             throw StoreCorruption(column: "triage_arrival.level", reason: "not a VTL level")
         }
         return TriageArrival(patientID: patient, level: level, arrival: Timestamp.date(milliseconds: arrival),
-                             firstSeenAt: seen.map(Timestamp.date(milliseconds:)), species: species.flatMap(Species.init(rawValue:)))
+                             firstSeenAt: seen.map(Timestamp.date(milliseconds:)), species: species.flatMap(Species.init(rawValue:)),
+                             leftAt: left.map(Timestamp.date(milliseconds:)))
     }
 }
 

@@ -8,13 +8,14 @@ extension PostgresStore {
     /// Tables of the triage context that hold a patient's rows. They come with that context's
     /// migration; on a database without them yet (`to_regclass` is `NULL`) the purge leaves
     /// them out rather than failing.
-    static let triagePatientTables = ["triage_assessment", "triage_queue", "intake_ranking", "triage_arrival"]
+    static let triagePatientTables = ["triage_assessment", "triage_queue", "intake_ranking", "triage_arrival", "triage_override"]
 
     /// Every table holding a patient's rows, children before parents: visits refer to
     /// appointments; rankings, board entries and appointments to assessments; addenda to
     /// notes. A document's content goes with its row (ON DELETE CASCADE).
     static let patientRecordTables = ["visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
-                                      "vaccination", "document", "triage_queue", "triage_arrival", "appointment", "triage_assessment"]
+                                      "vaccination", "document", "triage_queue", "triage_arrival", "appointment", "triage_override",
+                                      "triage_assessment"]
 
     /// Permanently removes patients archived longer than `retentionYears` (1–100, refused
     /// naming `retentionYears` otherwise) with their whole record — notes and addenda, weights,

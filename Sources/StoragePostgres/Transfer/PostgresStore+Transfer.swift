@@ -76,12 +76,17 @@ extension PostgresStore: PracticeTransfer {
                                                   arrivalAt: Timestamp.date(milliseconds: arrival), assessedAt: Timestamp.date(milliseconds: assessed),
                                                   level: level, rulesVersion: rules, caseJSON: caseJSON, resultJSON: result))
         }
+        let overrides = Dictionary(grouping: try await self.overrides(where: "practice_id = $1", bindings: [id], connection: connection),
+                                   by: { $0.assessmentID.description })
+        for index in assessments.indices { assessments[index].overrides = overrides[assessments[index].id] }
         var arrivals: [ExportedTriageArrival] = []
-        for try await (patientID, arrival, level, seen) in try await connection.query("""
-            SELECT patient_id, arrival_at_ms, level, first_seen_at_ms FROM triage_arrival WHERE practice_id = \(id) ORDER BY arrival_at_ms, patient_id
-            """, logger: logger).decode((UUID, Int64, Int, Int64?).self) {
+        for try await (patientID, arrival, level, seen, left) in try await connection.query("""
+            SELECT patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms FROM triage_arrival WHERE practice_id = \(id)
+            ORDER BY arrival_at_ms, patient_id
+            """, logger: logger).decode((UUID, Int64, Int, Int64?, Int64?).self) {
             arrivals.append(ExportedTriageArrival(patientID: UUIDText.lowercase(patientID), arrivalAt: Timestamp.date(milliseconds: arrival),
-                                                  level: level, firstSeenAt: seen.map(Timestamp.date(milliseconds:))))
+                                                  level: level, firstSeenAt: seen.map(Timestamp.date(milliseconds:)),
+                                                  leftAt: left.map(Timestamp.date(milliseconds:))))
         }
         var documents: [ExportedDocument] = []
         for try await row in try await connection.query("""
@@ -240,14 +245,24 @@ extension PostgresStore: PracticeTransfer {
                         \(Timestamp.milliseconds(assessment.assessedAt)), \(assessment.level), \(assessment.rulesVersion), \(assessment.caseJSON),
                         \(assessment.resultJSON))
                 """, logger: logger)
+            for override in assessment.overrides ?? [] where override.assessmentID.rawValue == assessmentID {
+                try await connection.query("""
+                    INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
+                                                 overridden_by, overridden_at_ms, lowers_red_finding)
+                    VALUES (\(override.id.rawValue), \(id), \(patientID), \(assessmentID), \(override.computedLevel.rawValue),
+                            \(override.previousLevel.rawValue), \(override.level.rawValue), \(override.reason), \(override.overriddenBy),
+                            \(Timestamp.milliseconds(override.overriddenAt)), \(override.lowersRedFinding))
+                    """, logger: logger)
+            }
         }
         for arrival in export.triageArrivals ?? [] {
             guard let patientID = UUID(uuidString: arrival.patientID) else {
                 throw ValidationError(field: "triageArrivals", message: "patient \(arrival.patientID) is not a UUID")
             }
             try await connection.query("""
-                INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms)
-                VALUES (\(id), \(patientID), \(Timestamp.milliseconds(arrival.arrivalAt)), \(arrival.level), \(arrival.firstSeenAt.map(Timestamp.milliseconds)))
+                INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms)
+                VALUES (\(id), \(patientID), \(Timestamp.milliseconds(arrival.arrivalAt)), \(arrival.level), \(arrival.firstSeenAt.map(Timestamp.milliseconds)),
+                        \(arrival.leftAt.map(Timestamp.milliseconds)))
                 """, logger: logger)
         }
         if let schedule = export.schedule { try await restoreSchedule(schedule, practiceID: practice.id, now: now, connection: connection) }

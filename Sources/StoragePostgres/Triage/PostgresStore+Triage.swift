@@ -84,6 +84,15 @@ extension PostgresStore: TriageRepository {
                                               arrival: Timestamp.date(milliseconds: arrival), assessedAt: Timestamp.date(milliseconds: assessed),
                                               level: triageLevel, rulesVersion: rules, resultJSON: Data(result.utf8)))
             }
+            // Each assessment with its overrides (a page holds a handful).
+            for (index, item) in items.enumerated() {
+                let overrides = try await self.overrides(where: "assessment_id = $1", bindings: [item.id.rawValue], connection: connection)
+                if !overrides.isEmpty {
+                    items[index] = StoredAssessment(id: item.id, patientID: item.patientID, assessorID: item.assessorID, arrival: item.arrival,
+                                                    assessedAt: item.assessedAt, level: item.level, rulesVersion: item.rulesVersion,
+                                                    resultJSON: item.resultJSON, overrides: overrides)
+                }
+            }
             try await self.appendAudit(AuditRecord(action: "triage.history.read", resourceType: "patient", resourceID: UUIDText.lowercase(patientID)),
                                        scope: scope, connection: connection)
             let page = Array(items.prefix(limit))
@@ -126,13 +135,148 @@ extension PostgresStore: TriageRepository {
             var board: [QueuedPatient] = []
             for try await row in rows {
                 let columns = row.makeRandomAccess()
-                let alerts = try Self.decode([String].self, try columns[11].decode(String.self), column: "patient.alerts")
-                board.append(QueuedPatient(entry: try Self.queueEntry(from: columns), name: try columns[8].decode(String.self),
-                                           medicalRecordNumber: try columns[9].decode(String.self), species: try columns[10].decode(String.self),
+                let alerts = try Self.decode([String].self, try columns[14].decode(String.self), column: "patient.alerts")
+                board.append(QueuedPatient(entry: try Self.queueEntry(from: columns), name: try columns[11].decode(String.self),
+                                           medicalRecordNumber: try columns[12].decode(String.self), species: try columns[13].decode(String.self),
                                            alerts: alerts))
             }
             return board
         }
+    }
+
+    // MARK: - Clinical judgement
+
+    /// Overrides an assessment's level, as the embedded store does; the patient's row is
+    /// locked first, so an override and a new assessment of the same patient take turns.
+    public func overrideAssessment(scope: AccessScope, assessmentID: Identifier<TriageAssessment>,
+                                   request: OverrideRequest) async throws -> (StoredAssessment, QueueChange?) {
+        guard let actor = scope.actorID, let role = scope.role else { throw DomainError.forbidden(action: "override a triage level") }
+        return try await retryingTransientFailures {
+            try await transaction(.practice(scope.practiceID)) { connection in
+                guard let found = try await self.storedAssessment(id: assessmentID.rawValue, practiceID: scope.practiceID, connection: connection)
+                else { throw DomainError.notFound(resource: "assessment") }
+                _ = try await self.patient(connection: connection, practiceID: scope.practiceID, id: found.patientID, forUpdate: true)
+                var newer = 0
+                for try await count in try await connection.query("""
+                    SELECT COUNT(*)::int FROM triage_assessment WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(found.patientID)
+                      AND assessed_at_ms > \(Timestamp.milliseconds(found.assessedAt))
+                    """, logger: self.logger).decode(Int.self) { newer = count }
+                let now = self.clock.now()
+                let override = try TriageOverride.decide(
+                    request, on: OverriddenAssessment(id: assessmentID, computedLevel: found.level, currentLevel: found.currentLevel, isLatest: newer == 0),
+                    by: actor.description, role: role, at: now)
+                try await connection.query("""
+                    INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
+                                                 overridden_by, overridden_at_ms, lowers_red_finding)
+                    VALUES (\(override.id.rawValue), \(scope.practiceID.rawValue), \(found.patientID), \(assessmentID.rawValue),
+                            \(override.computedLevel.rawValue), \(override.previousLevel.rawValue), \(override.level.rawValue), \(override.reason),
+                            \(override.overriddenBy), \(Timestamp.milliseconds(override.overriddenAt)), \(override.lowersRedFinding))
+                    """, logger: self.logger)
+                var change: QueueChange?
+                if let entry = try await self.queueEntry(practiceID: scope.practiceID, patientID: found.patientID, forUpdate: true, connection: connection),
+                   entry.status.isActive, entry.assessmentID == assessmentID {
+                    var queue = TriageQueue(entries: [entry])
+                    do { change = try queue.handle(.override(patientID: found.patientID, override), at: now) } catch let error as QueueError {
+                        throw error.domainError
+                    }
+                }
+                if let change { try await self.save(change, scope: scope, connection: connection) }
+                try await self.appendAudit(AuditRecord(action: "triage.override", resourceType: "patient", resourceID: UUIDText.lowercase(found.patientID),
+                                                       detail: override.auditDetail), scope: scope, connection: connection)
+                for event in change?.events(practiceID: scope.practiceID, occurredAt: now)
+                    ?? [override.event(patientID: found.patientID, practiceID: scope.practiceID, occurredAt: now)] {
+                    _ = try await self.appendEvent(event, scope: scope, connection: connection)
+                }
+                guard let stored = try await self.storedAssessment(id: assessmentID.rawValue, practiceID: scope.practiceID, connection: connection)
+                else { throw DomainError.notFound(resource: "assessment") }
+                return (stored, change)
+            }
+        }
+    }
+
+    public func triageJudgement(scope: AccessScope, from: Date, to: Date) async throws -> TriageJudgementHistory {
+        try await transaction(.practice(scope.practiceID)) { connection in
+            let practice = scope.practiceID.rawValue, start = Timestamp.milliseconds(from), end = Timestamp.milliseconds(to)
+            var assessments: [(assessorID: String?, at: Date)] = []
+            for try await (assessor, at) in try await connection.query("""
+                SELECT assessor_id, assessed_at_ms FROM triage_assessment
+                WHERE practice_id = \(practice) AND assessed_at_ms >= \(start) AND assessed_at_ms < \(end)
+                """, logger: self.logger).decode((String?, Int64).self) {
+                assessments.append((assessor, Timestamp.date(milliseconds: at)))
+            }
+            let overrides = try await self.overrides(where: "practice_id = $1 AND overridden_at_ms >= $2 AND overridden_at_ms < $3",
+                                                     bindings: [practice, start, end], connection: connection)
+            return TriageJudgementHistory(assessments: assessments, overrides: overrides)
+        }
+    }
+
+    public func announceBoardDeadlines() async throws -> Int {
+        var announced = 0
+        for practice in try await allPractices() {
+            let scope = AccessScope.system(practice.id, requestID: "board-deadlines")
+            announced += try await retryingTransientFailures {
+                try await transaction(.practice(practice.id)) { connection in
+                    var entries: [QueueEntry] = []
+                    for try await row in try await connection.query("""
+                        SELECT \(unescaped: Self.queueColumns) FROM triage_queue q
+                        WHERE q.practice_id = \(practice.id.rawValue) AND q.status = 'waiting' FOR UPDATE
+                        """, logger: self.logger) {
+                        entries.append(try Self.queueEntry(from: row.makeRandomAccess()))
+                    }
+                    let now = self.clock.now()
+                    var queue = TriageQueue(entries: entries), count = 0
+                    for due in queue.dueAnnouncements(at: now) {
+                        guard let change = try? queue.handle(.announce(patientID: due.patientID, due.deadline), at: now) else { continue }
+                        try await self.save(change, scope: scope, connection: connection)
+                        for event in change.events(practiceID: practice.id, occurredAt: now) {
+                            _ = try await self.appendEvent(event, scope: scope, connection: connection)
+                        }
+                        count += 1
+                    }
+                    return count
+                }
+            }
+        }
+        return announced
+    }
+
+    /// One assessment of the practice with its overrides, `nil` when there is none.
+    func storedAssessment(id: UUID, practiceID: PracticeID, connection: PostgresConnection) async throws -> StoredAssessment? {
+        let rows = try await connection.query("""
+            SELECT id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, result_json FROM triage_assessment
+            WHERE practice_id = \(practiceID.rawValue) AND id = \(id)
+            """, logger: logger)
+        for try await (id, patient, assessor, arrival, assessed, level, rules, result)
+            in rows.decode((UUID, UUID, String?, Int64, Int64, Int, String, String).self) {
+            guard let triageLevel = TriageLevel(rawValue: level) else {
+                throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level")
+            }
+            let overrides = try await overrides(where: "assessment_id = $1", bindings: [id], connection: connection)
+            return StoredAssessment(id: Identifier(id), patientID: patient, assessorID: assessor, arrival: Timestamp.date(milliseconds: arrival),
+                                    assessedAt: Timestamp.date(milliseconds: assessed), level: triageLevel, rulesVersion: rules,
+                                    resultJSON: Data(result.utf8), overrides: overrides)
+        }
+        return nil
+    }
+
+    /// Overrides matching `condition` (bound to `bindings`), oldest first.
+    func overrides(where condition: String, bindings: [any PostgresEncodable & Sendable],
+                           connection: PostgresConnection) async throws -> [TriageOverride] {
+        var query = PostgresQuery(unsafeSQL: """
+            SELECT id, assessment_id, computed_level, previous_level, level, reason, overridden_by, overridden_at_ms, lowers_red_finding
+            FROM triage_override WHERE \(condition) ORDER BY overridden_at_ms, id
+            """)
+        for binding in bindings { try query.binds.append(binding) }
+        var found: [TriageOverride] = []
+        for try await (id, assessment, computed, previous, level, reason, by, at, lowersRed)
+            in try await connection.query(query, logger: logger).decode((UUID, UUID, Int, Int, Int, String, String, Int64, Bool).self) {
+            guard let computed = TriageLevel(rawValue: computed), let previous = TriageLevel(rawValue: previous), let level = TriageLevel(rawValue: level)
+            else { throw StoreCorruption(column: "triage_override.level", reason: "not a VTL level") }
+            found.append(TriageOverride(id: Identifier(id), assessmentID: Identifier(assessment), computedLevel: computed, previousLevel: previous,
+                                        level: level, reason: reason, overriddenBy: by, overriddenAt: Timestamp.date(milliseconds: at),
+                                        lowersRedFinding: lowersRed))
+        }
+        return found
     }
 
     // MARK: - Intake bookings
@@ -158,7 +302,10 @@ extension PostgresStore: TriageRepository {
 
     // MARK: - Rows
 
-    static let queueColumns = "q.assessment_id, q.patient_id, q.level, q.arrival_at_ms, q.assessed_at_ms, q.status, q.status_changed_at_ms, q.practice_id"
+    static let queueColumns = """
+        q.assessment_id, q.patient_id, q.level, q.arrival_at_ms, q.assessed_at_ms, q.status, q.status_changed_at_ms, q.practice_id,
+        q.override_json, q.overdue_announced, q.reassessment_announced
+        """
 
     func queueEntry(practiceID: PracticeID, patientID: UUID, forUpdate: Bool = false, connection: PostgresConnection) async throws -> QueueEntry? {
         let rows = try await connection.query("""
@@ -169,7 +316,7 @@ extension PostgresStore: TriageRepository {
         return nil
     }
 
-    /// Decodes the first seven of ``queueColumns``; a row the domain cannot hold is reported.
+    /// Decodes ``queueColumns``; a row the domain cannot hold is reported.
     static func queueEntry(from columns: PostgresRandomAccessRow) throws -> QueueEntry {
         guard let level = TriageLevel(rawValue: try columns[2].decode(Int.self)) else {
             throw StoreCorruption(column: "triage_queue.level", reason: "not a VTL level")
@@ -180,20 +327,30 @@ extension PostgresStore: TriageRepository {
         return QueueEntry(assessmentID: Identifier(try columns[0].decode(UUID.self)), patientID: try columns[1].decode(UUID.self), level: level,
                           arrival: Timestamp.date(milliseconds: try columns[3].decode(Int64.self)),
                           assessedAt: Timestamp.date(milliseconds: try columns[4].decode(Int64.self)), status: status,
-                          statusChangedAt: Timestamp.date(milliseconds: try columns[6].decode(Int64.self)))
+                          statusChangedAt: Timestamp.date(milliseconds: try columns[6].decode(Int64.self)),
+                          override: try columns[8].decode(String?.self).map { text in
+                              do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
+                                  throw StoreCorruption(column: "triage_queue.override_json", reason: "not an override")
+                              }
+                          },
+                          overdueAnnounced: try columns[9].decode(Bool.self), reassessmentAnnounced: try columns[10].decode(Bool.self))
     }
 
     /// Saves the board entry and keeps the practice's triaged arrivals in step with it (the
     /// history VTL compliance is measured on), in the change's transaction.
     private func save(_ change: QueueChange, scope: AccessScope, connection: PostgresConnection) async throws {
         let entry = change.entry, practice = scope.practiceID.rawValue
+        let overrideText = try entry.override.map { String(decoding: try $0.storedJSON(), as: UTF8.self) }
         try await connection.query("""
-            INSERT INTO triage_queue (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status, status_changed_at_ms)
+            INSERT INTO triage_queue (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status, status_changed_at_ms,
+                                      override_json, overdue_announced, reassessment_announced)
             VALUES (\(practice), \(entry.patientID), \(entry.assessmentID.rawValue), \(entry.level.rawValue), \(Timestamp.milliseconds(entry.arrival)),
-                    \(Timestamp.milliseconds(entry.assessedAt)), \(entry.status.rawValue), \(Timestamp.milliseconds(entry.statusChangedAt)))
+                    \(Timestamp.milliseconds(entry.assessedAt)), \(entry.status.rawValue), \(Timestamp.milliseconds(entry.statusChangedAt)),
+                    \(overrideText), \(entry.overdueAnnounced), \(entry.reassessmentAnnounced))
             ON CONFLICT (practice_id, patient_id) DO UPDATE SET assessment_id = excluded.assessment_id, level = excluded.level,
                 arrival_at_ms = excluded.arrival_at_ms, assessed_at_ms = excluded.assessed_at_ms, status = excluded.status,
-                status_changed_at_ms = excluded.status_changed_at_ms
+                status_changed_at_ms = excluded.status_changed_at_ms, override_json = excluded.override_json,
+                overdue_announced = excluded.overdue_announced, reassessment_announced = excluded.reassessment_announced
             """, logger: logger)
         guard let update = TriageArrivalUpdate(change) else { return }
         switch update {
@@ -216,6 +373,12 @@ extension PostgresStore: TriageRepository {
                 UPDATE triage_arrival SET first_seen_at_ms = GREATEST(\(Timestamp.milliseconds(at)), arrival_at_ms)
                 WHERE practice_id = \(practice) AND patient_id = \(patientID) AND arrival_at_ms = \(Timestamp.milliseconds(arrival))
                   AND first_seen_at_ms IS NULL
+                """, logger: logger)
+        case .left(let patientID, let arrival, let at):
+            try await connection.query("""
+                UPDATE triage_arrival SET left_at_ms = GREATEST(\(Timestamp.milliseconds(at)), arrival_at_ms)
+                WHERE practice_id = \(practice) AND patient_id = \(patientID) AND arrival_at_ms = \(Timestamp.milliseconds(arrival))
+                  AND first_seen_at_ms IS NULL AND left_at_ms IS NULL
                 """, logger: logger)
         }
     }

@@ -127,7 +127,7 @@ extension VetNetStore {
     private static func readArrivals(db: Database, practiceID: PracticeID, _ range: DateInterval, decoder: inout HistoryRowDecoder,
                                      into arrivals: inout [TriageArrival]) throws {
         let statement = try db.cachedStatement(sql: """
-            SELECT t.patient_id, t.level, t.arrival_at_ms, t.first_seen_at_ms, p.species
+            SELECT t.patient_id, t.level, t.arrival_at_ms, t.first_seen_at_ms, p.species, t.left_at_ms
             FROM triage_arrival t JOIN patient p ON p.id = t.patient_id
             WHERE t.practice_id = ? AND t.arrival_at_ms >= ? AND t.arrival_at_ms < ?
             ORDER BY t.arrival_at_ms
@@ -141,7 +141,7 @@ extension VetNetStore {
             let seen: Int64? = row[3]
             arrivals.append(TriageArrival(patientID: try decoder.uuid(row, 0, "triage_arrival.patient_id"), level: level,
                                           arrival: Timestamp.date(milliseconds: row[2]), firstSeenAt: seen.map(Timestamp.date(milliseconds:)),
-                                          species: try decoder.species(row, 4)))
+                                          species: try decoder.species(row, 4), leftAt: (row[5] as Int64?).map(Timestamp.date(milliseconds:))))
         }
     }
 

@@ -76,7 +76,7 @@ extension VetNetStore {
 
         // Triage arrivals written since (a corrected species stamps the patient's arrivals too).
         let arrivals = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT t.patient_id, t.level, t.arrival_at_ms, t.first_seen_at_ms, p.species
+            SELECT t.patient_id, t.level, t.arrival_at_ms, t.first_seen_at_ms, p.species, t.left_at_ms
             FROM triage_arrival t JOIN patient p ON p.id = t.patient_id
             WHERE t.practice_id = ? AND t.analytics_seq > ?
             """), arguments: [practice, since])
@@ -93,7 +93,8 @@ extension VetNetStore {
             }
             let seen: Int64? = row[3]
             changes.arrivals.append(TriageArrival(patientID: patient, level: level, arrival: arrival,
-                                                  firstSeenAt: seen.map(Timestamp.date(milliseconds:)), species: try decoder.species(row, 4)))
+                                                  firstSeenAt: seen.map(Timestamp.date(milliseconds:)), species: try decoder.species(row, 4),
+                                                  leftAt: (row[5] as Int64?).map(Timestamp.date(milliseconds:))))
         }
 
         // First visits of the patients concerned, as the full read states them: the earliest

@@ -4,6 +4,7 @@ import GRDB
 import Scheduling
 import PatientRecords
 import SharedKernel
+import Triage
 
 extension VetNetStore {
     /// The scope's whole practice as one ``PracticeExport``, notes decrypted, with its audit
@@ -72,12 +73,14 @@ extension VetNetStore {
             ExportedAssessment(id: row["id"], patientID: row["patient_id"], assessorID: row["assessor_id"],
                                arrivalAt: Self.exportedInstant(milliseconds: row["arrival_at_ms"]),
                                assessedAt: Self.exportedInstant(milliseconds: row["assessed_at_ms"]),
-                               level: row["level"], rulesVersion: row["rules_version"], caseJSON: row["case_json"], resultJSON: row["result_json"])
+                               level: row["level"], rulesVersion: row["rules_version"], caseJSON: row["case_json"], resultJSON: row["result_json"],
+                               overrides: try Self.exportedOverrides(of: row, db: db))
         }
         let arrivals = try Row.fetchAll(db, sql: "SELECT * FROM triage_arrival WHERE practice_id = ? ORDER BY arrival_at_ms, patient_id",
                                         arguments: practiceArgument).map { row in
             ExportedTriageArrival(patientID: row["patient_id"], arrivalAt: Self.exportedInstant(milliseconds: row["arrival_at_ms"]),
-                                  level: row["level"], firstSeenAt: (row["first_seen_at_ms"] as Int64?).map { Self.exportedInstant(milliseconds: $0) })
+                                  level: row["level"], firstSeenAt: (row["first_seen_at_ms"] as Int64?).map { Self.exportedInstant(milliseconds: $0) },
+                                  leftAt: (row["left_at_ms"] as Int64?).map { Self.exportedInstant(milliseconds: $0) })
         }
         let documents = try Row.fetchAll(db, sql: "SELECT * FROM document WHERE practice_id = ? ORDER BY created_at, id",
                                          arguments: practiceArgument).map { row in
@@ -151,5 +154,11 @@ extension VetNetStore {
         let content = try DocumentUpload.plaintext(of: sealed, cipher: cipher, legacyContext: "document/\(document.sha256)")
         guard Hex.encode(SHA256.hash(data: content)) == document.sha256 else { throw RecordCipher.CipherError.cannotOpen }
         return content
+    }
+
+    /// An assessment's overrides for the export: absent when there are none, as in exports made before overrides.
+    static func exportedOverrides(of row: Row, db: Database) throws -> [TriageOverride]? {
+        let overrides = try storedAssessment(row, db: db).overrides
+        return overrides.isEmpty ? nil : overrides
     }
 }

@@ -8,7 +8,8 @@ extension VetNetStore {
     /// Clinical notes and addenda refuse deletion unless their patient is archived (a trigger).
     /// Visits refer to appointments, and appointments and intake rankings to assessments.
     static let patientRecordTables = ["visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
-                                      "vaccination", "document", "triage_queue_entry", "triage_arrival", "appointment", "triage_assessment"]
+                                      "vaccination", "document", "triage_queue_entry", "triage_arrival", "appointment", "triage_override",
+                                      "triage_assessment"]
 
     /// Permanently removes patients archived longer than `retentionYears` (1–100, refused
     /// naming `retentionYears` otherwise) with their whole record: notes and addenda, weights,

@@ -76,12 +76,18 @@ extension VetNetStore {
                     """, arguments: [assessment.id, practiceID.description, assessment.patientID, assessment.assessorID,
                                      Timestamp.milliseconds(assessment.arrivalAt), Timestamp.milliseconds(assessment.assessedAt),
                                      assessment.level, assessment.rulesVersion, assessment.caseJSON, assessment.resultJSON])
+                for override in assessment.overrides ?? [] where override.assessmentID.description == assessment.id.lowercased() {
+                    guard let patientID = UUIDText.parse(assessment.patientID) else {
+                        throw ValidationError(field: "triageAssessments", message: "assessment \(assessment.id) names a patient id that is not a UUID")
+                    }
+                    try Self.insertOverride(override, patientID: patientID, db: db, scope: .system(practiceID))
+                }
             }
             for arrival in export.triageArrivals ?? [] {
                 try db.execute(sql: """
-                    INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms) VALUES (?, ?, ?, ?, ?, ?)
                     """, arguments: [practiceID.description, arrival.patientID, Timestamp.milliseconds(arrival.arrivalAt), arrival.level,
-                                     arrival.firstSeenAt.map(Timestamp.milliseconds)])
+                                     arrival.firstSeenAt.map(Timestamp.milliseconds), arrival.leftAt.map(Timestamp.milliseconds)])
             }
             if let schedule = export.schedule { try self.restoreSchedule(schedule, practiceID: practiceID, createdAt: now, db: db) }
             // Visits refer to appointments and clinicians, so they come after the schedule.

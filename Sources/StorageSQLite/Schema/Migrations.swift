@@ -26,6 +26,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-25 overlap checks on updates of time and resources only", migrate: overlapChecksOnRelevantUpdates)
         migrator.registerMigration("2026-11-27 idempotency keys of each account", migrate: idempotencyKeysPerAccount)
         migrator.registerMigration("2026-11-27 references checked inside their practice", migrate: practiceReferences)
+        migrator.registerMigration("2026-11-27 triage judgement, departures and board announcements", migrate: triageJudgement)
         return migrator
     }
 
@@ -839,5 +840,41 @@ enum Migrations {
                     WHEN \(missing) \(raise);
                 """)
         }
+    }
+
+    private static func triageJudgement(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Clinical judgement on an assessment: every override is kept beside the computed
+            -- level, which is never rewritten.
+            CREATE TABLE triage_override (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                assessment_id TEXT NOT NULL REFERENCES triage_assessment(id),
+                computed_level INTEGER NOT NULL CHECK (computed_level BETWEEN 1 AND 5),
+                previous_level INTEGER NOT NULL CHECK (previous_level BETWEEN 1 AND 5),
+                level INTEGER NOT NULL CHECK (level BETWEEN 1 AND 5),
+                reason TEXT NOT NULL,
+                overridden_by TEXT NOT NULL,
+                overridden_at_ms INTEGER NOT NULL,
+                lowers_red_finding INTEGER NOT NULL CHECK (lowers_red_finding IN (0, 1))
+            );
+            CREATE INDEX triage_override_assessment ON triage_override (assessment_id, overridden_at_ms);
+            CREATE INDEX triage_override_time ON triage_override (practice_id, overridden_at_ms);
+
+            -- The board entry keeps the latest override of the assessment it follows, and which
+            -- of its deadlines have been announced (each is announced once).
+            ALTER TABLE triage_queue_entry ADD COLUMN override_json TEXT;
+            ALTER TABLE triage_queue_entry ADD COLUMN overdue_announced INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE triage_queue_entry ADD COLUMN reassessment_announced INTEGER NOT NULL DEFAULT 0;
+
+            -- A patient who left unseen stops waiting when they left.
+            ALTER TABLE triage_arrival ADD COLUMN left_at_ms INTEGER;
+            UPDATE triage_arrival SET left_at_ms = (
+                SELECT MAX(q.status_changed_at_ms, q.arrival_at_ms) FROM triage_queue_entry q
+                WHERE q.practice_id = triage_arrival.practice_id AND q.patient_id = triage_arrival.patient_id
+                  AND q.arrival_at_ms = triage_arrival.arrival_at_ms AND q.status = 'leftWithoutBeingSeen')
+            WHERE first_seen_at_ms IS NULL;
+            """)
     }
 }

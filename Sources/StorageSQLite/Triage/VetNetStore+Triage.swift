@@ -64,13 +64,7 @@ extension VetNetStore {
             sql += " ORDER BY assessed_at_ms DESC LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let items = try rows.prefix(limit).map { row in
-                StoredAssessment(id: try row.identifier("id"), patientID: patientID, assessorID: row["assessor_id"],
-                                 arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
-                                 assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]),
-                                 level: TriageLevel(rawValue: row["level"]) ?? .red, rulesVersion: row["rules_version"],
-                                 resultJSON: Data((row["result_json"] as String).utf8))
-            }
+            let items = try rows.prefix(limit).map { row in try Self.storedAssessment(row, db: db) }
             try self.appendAudit(AuditRecord(action: "triage.history.read", resourceType: "patient", resourceID: Self.text(patientID)),
                                  scope: scope, db: db)
             let next = rows.count > limit ? items.last.map { String(Timestamp.milliseconds($0.assessedAt)) } : nil
@@ -110,7 +104,115 @@ extension VetNetStore {
         }
     }
 
+    // MARK: - Clinical judgement
+
+    public func overrideAssessment(scope: AccessScope, assessmentID: Identifier<TriageAssessment>,
+                                   request: OverrideRequest) async throws -> (StoredAssessment, QueueChange?) {
+        guard let actor = scope.actorID, let role = scope.role else { throw DomainError.forbidden(action: "override a triage level") }
+        return try await write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
+                                             arguments: [assessmentID.description, scope.practiceID.description]) else {
+                throw DomainError.notFound(resource: "assessment")
+            }
+            let assessment = try Self.storedAssessment(row, db: db)
+            let newer = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM triage_assessment WHERE practice_id = ? AND patient_id = ? AND assessed_at_ms > ?
+                """, arguments: [scope.practiceID.description, Self.text(assessment.patientID), Timestamp.milliseconds(assessment.assessedAt)]) ?? 0
+            let now = self.clock.now()
+            let override = try TriageOverride.decide(
+                request, on: OverriddenAssessment(id: assessmentID, computedLevel: assessment.level, currentLevel: assessment.currentLevel,
+                                                  isLatest: newer == 0),
+                by: actor.description, role: role, at: now)
+            try Self.insertOverride(override, patientID: assessment.patientID, db: db, scope: scope)
+            var change: QueueChange?
+            if let entry = try Self.queueEntry(db: db, scope: scope, patientID: assessment.patientID), entry.status.isActive,
+               entry.assessmentID == assessmentID {
+                var queue = TriageQueue(entries: [entry])
+                do { change = try queue.handle(.override(patientID: assessment.patientID, override), at: now) } catch let error as QueueError {
+                    throw error.domainError
+                }
+            }
+            if let change {
+                try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+                try Self.recordArrival(change, db: db, scope: scope)
+            }
+            try self.appendAudit(AuditRecord(action: "triage.override", resourceType: "patient", resourceID: Self.text(assessment.patientID),
+                                             detail: override.auditDetail), scope: scope, db: db)
+            try self.appendEvents(change?.events(practiceID: scope.practiceID, occurredAt: now)
+                                  ?? [override.event(patientID: assessment.patientID, practiceID: scope.practiceID, occurredAt: now)],
+                                  scope: scope, db: db)
+            return (try Self.storedAssessment(row, db: db), change)
+        }
+    }
+
+    public func triageJudgement(scope: AccessScope, from: Date, to: Date) async throws -> TriageJudgementHistory {
+        try await writer.read { db in
+            let bounds: StatementArguments = [scope.practiceID.description, Timestamp.milliseconds(from), Timestamp.milliseconds(to)]
+            let assessments = try Row.fetchAll(db, sql: """
+                SELECT assessor_id, assessed_at_ms FROM triage_assessment WHERE practice_id = ? AND assessed_at_ms >= ? AND assessed_at_ms < ?
+                """, arguments: bounds).map { (assessorID: $0[0] as String?, at: Timestamp.date(milliseconds: $0[1])) }
+            let overrides = try Row.fetchAll(db, sql: """
+                SELECT * FROM triage_override WHERE practice_id = ? AND overridden_at_ms >= ? AND overridden_at_ms < ?
+                ORDER BY overridden_at_ms, id
+                """, arguments: bounds).map(Self.override(from:))
+            return TriageJudgementHistory(assessments: assessments, overrides: overrides)
+        }
+    }
+
+    public func announceBoardDeadlines() async throws -> Int {
+        try await write { db in
+            let now = self.clock.now()
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM triage_queue_entry WHERE status = 'waiting'")
+            var byPractice: [String: [QueueEntry]] = [:]
+            for row in rows { byPractice[row["practice_id"], default: []].append(try Self.queueEntry(from: row)) }
+            var announced = 0
+            for (practice, entries) in byPractice {
+                guard let practiceID = PracticeID(uuidString: practice) else { continue }
+                let scope = AccessScope.system(practiceID, requestID: "board-deadlines")
+                var queue = TriageQueue(entries: entries)
+                for due in queue.dueAnnouncements(at: now) {
+                    guard let change = try? queue.handle(.announce(patientID: due.patientID, due.deadline), at: now) else { continue }
+                    try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+                    try self.appendEvents(change.events(practiceID: practiceID, occurredAt: now), scope: scope, db: db)
+                    announced += 1
+                }
+            }
+            return announced
+        }
+    }
+
     // MARK: - Rows
+
+    static func storedAssessment(_ row: Row, db: Database) throws -> StoredAssessment {
+        let id: Identifier<TriageAssessment> = try row.identifier("id")
+        let overrides = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM triage_override WHERE assessment_id = ? ORDER BY overridden_at_ms, rowid"),
+                                         arguments: [id.description]).map(override(from:))
+        guard let level = TriageLevel(rawValue: row["level"]) else { throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level") }
+        return StoredAssessment(id: id, patientID: try row.uuid("patient_id"), assessorID: row["assessor_id"],
+                                arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
+                                assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]), level: level,
+                                rulesVersion: row["rules_version"], resultJSON: Data((row["result_json"] as String).utf8), overrides: overrides)
+    }
+
+    static func override(from row: Row) throws -> TriageOverride {
+        let levels = try ["computed_level", "previous_level", "level"].map { column in
+            guard let level = TriageLevel(rawValue: row[column]) else { throw StoreCorruption(column: "triage_override.\(column)", reason: "not a VTL level") }
+            return level
+        }
+        return TriageOverride(id: try row.identifier("id"), assessmentID: try row.identifier("assessment_id"), computedLevel: levels[0],
+                              previousLevel: levels[1], level: levels[2], reason: row["reason"], overriddenBy: row["overridden_by"],
+                              overriddenAt: Timestamp.date(milliseconds: row["overridden_at_ms"]), lowersRedFinding: row["lowers_red_finding"])
+    }
+
+    static func insertOverride(_ override: TriageOverride, patientID: UUID, db: Database, scope: AccessScope) throws {
+        try db.execute(sql: """
+            INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
+                                         overridden_by, overridden_at_ms, lowers_red_finding)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [override.id.description, scope.practiceID.description, text(patientID), override.assessmentID.description,
+                             override.computedLevel.rawValue, override.previousLevel.rawValue, override.level.rawValue, override.reason,
+                             override.overriddenBy, Timestamp.milliseconds(override.overriddenAt), override.lowersRedFinding])
+    }
 
     static func requirePatient(db: Database, scope: AccessScope, patientID: UUID) throws {
         let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM patient WHERE id = ? AND practice_id = ?"),
@@ -127,21 +229,31 @@ extension VetNetStore {
         QueueEntry(assessmentID: try row.identifier("assessment_id"), patientID: try row.uuid("patient_id"),
                    level: TriageLevel(rawValue: row["level"]) ?? .red, arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
                    assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]), status: QueueStatus(rawValue: row["status"]) ?? .waiting,
-                   statusChangedAt: Timestamp.date(milliseconds: row["status_changed_at_ms"]))
+                   statusChangedAt: Timestamp.date(milliseconds: row["status_changed_at_ms"]),
+                   override: try (row["override_json"] as String?).map { text in
+                       do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
+                           throw StoreCorruption(column: "triage_queue_entry.override_json", reason: "not an override")
+                       }
+                   },
+                   overdueAnnounced: row["overdue_announced"] as Bool? ?? false,
+                   reassessmentAnnounced: row["reassessment_announced"] as Bool? ?? false)
     }
 
     static func saveQueueEntry(_ entry: QueueEntry, db: Database, scope: AccessScope) throws {
         try db.execute(
             sql: """
-                INSERT INTO triage_queue_entry (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status, status_changed_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO triage_queue_entry (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status,
+                                                status_changed_at_ms, override_json, overdue_announced, reassessment_announced)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (practice_id, patient_id) DO UPDATE SET assessment_id = excluded.assessment_id, level = excluded.level,
                     arrival_at_ms = excluded.arrival_at_ms, assessed_at_ms = excluded.assessed_at_ms, status = excluded.status,
-                    status_changed_at_ms = excluded.status_changed_at_ms
+                    status_changed_at_ms = excluded.status_changed_at_ms, override_json = excluded.override_json,
+                    overdue_announced = excluded.overdue_announced, reassessment_announced = excluded.reassessment_announced
                 """,
             arguments: [scope.practiceID.description, text(entry.patientID), entry.assessmentID.description, entry.level.rawValue,
                         Timestamp.milliseconds(entry.arrival), Timestamp.milliseconds(entry.assessedAt), entry.status.rawValue,
-                        Timestamp.milliseconds(entry.statusChangedAt)])
+                        Timestamp.milliseconds(entry.statusChangedAt), try entry.override.map { String(decoding: try $0.storedJSON(), as: UTF8.self) },
+                        entry.overdueAnnounced, entry.reassessmentAnnounced])
     }
 
     /// Keeps the practice's record of triaged visits in step with the board (the history VTL
@@ -164,6 +276,11 @@ extension VetNetStore {
             try db.execute(sql: """
                 UPDATE triage_arrival SET first_seen_at_ms = MAX(?, arrival_at_ms)
                 WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL
+                """, arguments: [Timestamp.milliseconds(at), practice, text(patientID), Timestamp.milliseconds(arrival)])
+        case .left(let patientID, let arrival, let at):
+            try db.execute(sql: """
+                UPDATE triage_arrival SET left_at_ms = MAX(?, arrival_at_ms)
+                WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL AND left_at_ms IS NULL
                 """, arguments: [Timestamp.milliseconds(at), practice, text(patientID), Timestamp.milliseconds(arrival)])
         }
     }
