@@ -19,8 +19,9 @@ struct AppFixture: Sendable {
     let accountsA: [Role: StaffAccount]
     let adminB: StaffAccount
 
-    static func make(maxBodyBytes: Int = 64 * 1024, documentsDirectory: URL? = nil, clock: Clock = .system) async throws -> AppFixture {
-        let store = try VetNetStore.inMemory(clock: clock, documentsDirectory: documentsDirectory)
+    static func make(maxBodyBytes: Int = 64 * 1024, documentsDirectory: URL? = nil, clock: Clock = .system,
+                     store given: VetNetStore? = nil) async throws -> AppFixture {
+        let store = try given ?? VetNetStore.inMemory(clock: clock, documentsDirectory: documentsDirectory)
         let service = AccountService(store: store)
         let a = PracticeProfile(id: PracticeID(), name: "Alpha Vets", timeZone: "Europe/London",
                                 openingHours: (1...7).map { OpeningHours(weekday: $0, opensMinute: 7 * 60, closesMinute: 20 * 60) })
