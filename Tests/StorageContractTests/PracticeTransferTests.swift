@@ -37,9 +37,15 @@ struct PracticeTransferTests {
             .addendum(Addendum(noteID: note.id, author: author, createdAt: now, text: "Owner reports improvement")),
         ] { try await store.medicalRecords.addRecordEntry(entry, patientID: patientID, scope: scope) }
         let engine = TriageEngine(clock: store.clock.clock)
-        _ = try await store.triage.recordAssessment(scope: scope, patientID: fixture.patient, caseJSON: Data("{}".utf8),
-                                                    result: engine.evaluate(TriageCase(species: .dog, vitals: Vitals(spo2: 85)), arrival: now),
-                                                    arrival: now)
+        let (assessed, _) = try await store.triage.recordAssessment(
+            scope: scope, patientID: fixture.patient, caseJSON: Data("{}".utf8),
+            result: engine.evaluate(TriageCase(species: .dog, vitals: Vitals(spo2: 85)), arrival: now), arrival: now)
+        // Judgement raised it, and the patient left unseen: both travel with the practice.
+        let nurse = AccessScope(practiceID: scope.practiceID, actorID: UserID(), role: .technician, requestID: nil)
+        _ = try await store.triage.overrideAssessment(scope: nurse, assessmentID: assessed.id,
+                                                      request: OverrideRequest(level: .red, reason: "grey gums on arrival"))
+        store.clock.advance(60)
+        _ = try await store.triage.moveQueueEntry(scope: scope, patientID: fixture.patient, to: .leftWithoutBeingSeen)
         let pdf = Data("%PDF-1.4\nlab results\n%%EOF".utf8)
         _ = try await store.documents.addDocument(patientID: patientID, fileName: "labs.pdf", declaredType: "application/pdf", data: pdf, scope: scope)
         _ = try await fixture.book(fixture.surgery, at: fixture.morning.addingTimeInterval(7200))
@@ -81,6 +87,8 @@ struct PracticeTransferTests {
             let first = try PracticeExport.decode(try await sqlite.transfer.exportPractice(scope: fixture.scope, documentContent: true).jsonData())
             #expect(first.documents.first?.content != nil && (first.audit?.count ?? 0) > 20)
             #expect(first.schedule?.appointments.count == 3 && first.triageAssessments.count == 1)
+            #expect(first.triageAssessments.first?.overrides?.map(\.reason) == ["grey gums on arrival"])
+            #expect(first.triageArrivals?.first?.leftAt != nil)
 
             try await withStore(.postgres) { postgres in
                 let summary = try await postgres.transfer.restorePractice(first, requestID: "move", progress: nil)

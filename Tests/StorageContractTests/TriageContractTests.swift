@@ -151,6 +151,82 @@ struct TriageContractTests {
             #expect(history.triageArrivals.map(\.arrival) == [arrival, secondArrival])
             #expect(history.triageArrivals.first?.level == yellow.level && history.triageArrivals.first?.firstSeenAt == seen)
             #expect(history.triageArrivals.last?.level == blue.level && history.triageArrivals.last?.firstSeenAt == nil)
+            #expect(history.triageArrivals.last?.leftAt == secondArrival.addingTimeInterval(60), "the wait stops when they left")
+        }
+    }
+}
+
+/// Clinical judgement and the board's deadlines on either store: the decisions are the
+/// domain's, the stores keep them, and an announcement is made once however often it is asked for.
+@Suite("Storage contract: clinical judgement and board deadlines")
+struct TriageJudgementContractTests {
+    @Test("an override is kept beside the computed level, moves the board, is audited and published; a lowering by a technician changes nothing",
+          arguments: Adapter.available)
+    func overrideKept(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let fixture = try await SchedulingFixture.make(store, name: "Judgement")
+            let engine = TriageEngine(clock: store.clock.clock)
+            let now = store.clock.clock.now()
+            let red = engine.evaluate(TriageCase(species: .dog, findings: [.seizingNow]), arrival: now)
+            #expect(red.level == .red)
+            let (assessed, _) = try await store.triage.recordAssessment(scope: fixture.scope, patientID: fixture.patient,
+                                                                        caseJSON: Data("{}".utf8), result: red, arrival: now)
+            let technician = AccessScope(practiceID: fixture.scope.practiceID, actorID: UserID(), role: .technician, requestID: nil)
+            let vet = AccessScope(practiceID: fixture.scope.practiceID, actorID: UserID(), role: .veterinarian, requestID: nil)
+            await #expect(throws: DomainError.self) {
+                _ = try await store.triage.overrideAssessment(scope: technician, assessmentID: assessed.id,
+                                                              request: OverrideRequest(level: .orange, reason: "pinking up"))
+            }
+            await #expect(throws: ValidationError.self) {
+                _ = try await store.triage.overrideAssessment(scope: vet, assessmentID: assessed.id,
+                                                              request: OverrideRequest(level: .orange, reason: "pinking up"))
+            }
+            #expect(try await store.triage.activeQueue(scope: fixture.scope).first?.entry.level == .red)
+            store.clock.advance(30)
+            let (stored, change) = try await store.triage.overrideAssessment(
+                scope: vet, assessmentID: assessed.id, request: OverrideRequest(level: .orange, reason: "pinking up on oxygen", confirmLoweringRed: true))
+            #expect(stored.level == .red && stored.currentLevel == .orange)
+            #expect(stored.overrides.map(\.overriddenBy) == [vet.actorID!.description])
+            #expect(change?.entry.level == .orange)
+            let entry = try #require(try await store.triage.activeQueue(scope: fixture.scope).first?.entry)
+            #expect(entry.level == .orange && entry.isLoweredRedAwaitingCare && entry.override?.reason == "pinking up on oxygen")
+            let history = try await store.triage.assessments(scope: fixture.scope, patientID: fixture.patient, limit: 5, before: nil)
+            #expect(history.items.first?.overrides.count == 1)
+            // Another practice's scope cannot reach it.
+            let other = try await SchedulingFixture.make(store, name: "Elsewhere")
+            await #expect(throws: DomainError.notFound(resource: "assessment")) {
+                _ = try await store.triage.overrideAssessment(
+                    scope: AccessScope(practiceID: other.scope.practiceID, actorID: UserID(), role: .veterinarian, requestID: nil),
+                    assessmentID: assessed.id, request: OverrideRequest(level: .red, reason: "x"))
+            }
+            let audit = try await store.audit.auditEntries(scope: fixture.scope, limit: 50, before: nil, resourceType: nil, resourceID: nil).items
+            #expect(audit.filter { $0.action == "triage.override" }.count == 1)
+            let judgement = try await store.triage.triageJudgement(scope: fixture.scope, from: now.addingTimeInterval(-60),
+                                                                    to: store.clock.clock.now().addingTimeInterval(60))
+            #expect(judgement.assessments.count == 1 && judgement.overrides.map(\.direction) == [.lowered])
+        }
+    }
+
+    @Test("deadlines are announced once each, on the event stream, however often the store is asked", arguments: Adapter.available)
+    func announcedOnce(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let fixture = try await SchedulingFixture.make(store, name: "Deadlines")
+            let engine = TriageEngine(clock: store.clock.clock)
+            let now = store.clock.clock.now()
+            let orange = engine.evaluate(TriageCase(species: .dog, vitals: Vitals(spo2: 85)), arrival: now)
+            _ = try await store.triage.recordAssessment(scope: fixture.scope, patientID: fixture.patient, caseJSON: Data("{}".utf8),
+                                                        result: orange, arrival: now)
+            #expect(try await store.triage.announceBoardDeadlines() == 0)
+            store.clock.advance(16 * 60)
+            #expect(try await store.triage.announceBoardDeadlines() == 2)
+            #expect(try await store.triage.announceBoardDeadlines() == 0)
+            let events = try await store.events.events(practiceID: fixture.scope.practiceID, after: 0, limit: 100).events
+            #expect(events.filter { $0.kind == TriageEventKind.patientOverdue }.count == 1)
+            #expect(events.filter { $0.kind == TriageEventKind.reassessmentDue }.count == 1)
+            // Seen: nothing more to announce for this visit.
+            _ = try await store.triage.moveQueueEntry(scope: fixture.scope, patientID: fixture.patient, to: .inTreatment)
+            store.clock.advance(3600)
+            #expect(try await store.triage.announceBoardDeadlines() == 0)
         }
     }
 }
