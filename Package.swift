@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "StoragePostgres",
             dependencies: [
-                "StoragePorts", "SharedKernel", "PatientRecords",
+                "StoragePorts", "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -109,6 +109,8 @@ let package = Package(
                 "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics", "StoragePorts", "StorageSQLite",
                 "StoragePostgres", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -145,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StorageSQLiteTests",
-            dependencies: ["StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics",
+            dependencies: ["StoragePorts", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),

@@ -1,4 +1,5 @@
 import GRDB
+import StoragePorts
 import Synchronization
 
 /// Runs write jobs that arrive together in one shared transaction, each inside its own

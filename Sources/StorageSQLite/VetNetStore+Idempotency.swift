@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SharedKernel
+import StoragePorts
 
 extension VetNetStore {
     /// Runs `create` at most once per idempotency key: the key is claimed in the same

@@ -1,7 +1,7 @@
-@_exported import StoragePorts
 import Foundation
 import Scheduling
 import SharedKernel
+import StoragePorts
 
 // The embedded store implements the storage ports with the methods of its repository
 // extensions. Re-exporting the ports lets code written against the SQLite store keep using

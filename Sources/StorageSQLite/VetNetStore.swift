@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SharedKernel
+import StoragePorts
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -5,6 +5,7 @@ import HTTPAPI
 import Scheduling
 import SharedKernel
 import Specialists
+import StoragePorts
 import StorageSQLite
 
 extension BenchCommand {

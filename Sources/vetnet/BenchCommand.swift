@@ -3,6 +3,7 @@ import Foundation
 import HTTPAPI
 import PatientRecords
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 
 /// `vetnet bench …`: measurements against a real store through the store API.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoragePorts
 import StorageSQLite
 
 /// Options shared by every command that opens the store.

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import PatientRecords
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 import Synchronization
 import Testing

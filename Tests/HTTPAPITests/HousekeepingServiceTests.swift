@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import PatientRecords
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 import Synchronization
 import Testing

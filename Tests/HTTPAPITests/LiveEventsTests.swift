@@ -5,6 +5,7 @@ import HummingbirdTesting
 import PatientRecords
 import Scheduling
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 import Synchronization
 import Testing

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 import Testing
 @testable import HTTPAPI

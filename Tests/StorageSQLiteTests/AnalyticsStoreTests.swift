@@ -5,6 +5,7 @@ import PatientRecords
 import Scheduling
 import SharedKernel
 import Specialists
+import StoragePorts
 import StorageSQLite
 import Testing
 import Triage

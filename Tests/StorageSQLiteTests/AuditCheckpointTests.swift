@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 import Testing
 

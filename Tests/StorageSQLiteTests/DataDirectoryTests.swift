@@ -1,5 +1,6 @@
 import Foundation
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PatientRecords
 import SharedKernel
+import StoragePorts
 import StorageSQLite
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SharedKernel
+import StoragePorts
 
 extension VetNetStore {
     /// Records a new session for `account` by the SHA-256 of its token (the token itself is

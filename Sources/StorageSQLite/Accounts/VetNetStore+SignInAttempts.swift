@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SharedKernel
+import StoragePorts
 
 extension VetNetStore: SignInAttemptLedger {
     public func reserveSignInAttempt(_ ticket: UUID, accountKey: String, addressKey: String, limits: SignInLimits,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SharedKernel
+import StoragePorts
 
 extension VetNetStore {
     /// Sign-in checks the password against each account of an address; this bounds that work.

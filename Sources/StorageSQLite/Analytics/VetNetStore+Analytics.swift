@@ -5,6 +5,7 @@ import GRDBSQLite
 import Scheduling
 import SharedKernel
 import Specialists
+import StoragePorts
 import Triage
 
 extension VetNetStore {

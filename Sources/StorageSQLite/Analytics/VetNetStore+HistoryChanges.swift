@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import SharedKernel
+import StoragePorts
 import Triage
 
 extension VetNetStore {

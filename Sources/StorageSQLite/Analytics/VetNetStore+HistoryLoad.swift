@@ -4,6 +4,7 @@ import GRDB
 import PatientRecords
 import Scheduling
 import SharedKernel
+import StoragePorts
 import Triage
 
 extension VetNetStore {

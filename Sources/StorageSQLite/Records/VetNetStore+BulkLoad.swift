@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PatientRecords
 import SharedKernel
+import StoragePorts
 
 extension VetNetStore {
     /// Loads many owners and patients into the scope's practice in one transaction, for

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import PatientRecords
 import SharedKernel
+import StoragePorts
 
 extension VetNetStore {
 

@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
 import GRDB
-import Scheduling
 import PatientRecords
+import Scheduling
 import SharedKernel
+import StoragePorts
 import Triage
 
 extension VetNetStore {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PatientRecords
 import SharedKernel
+import StoragePorts
 
 extension VetNetStore {
     /// Tables holding a patient's record, children before parents (foreign keys are enforced).

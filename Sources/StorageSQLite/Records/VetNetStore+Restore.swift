@@ -3,6 +3,7 @@ import GRDB
 import PatientRecords
 import Scheduling
 import SharedKernel
+import StoragePorts
 
 extension VetNetStore {
     /// Restores an export into an empty store in one transaction: the practice, staff accounts,

@@ -3,6 +3,7 @@ import GRDB
 import PatientRecords
 import Scheduling
 import SharedKernel
+import StoragePorts
 
 extension VetNetStore {
     // MARK: - Writing

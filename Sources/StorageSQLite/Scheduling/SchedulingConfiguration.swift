@@ -3,6 +3,7 @@ import GRDB
 import Scheduling
 import SharedKernel
 import Specialists
+import StoragePorts
 import Synchronization
 
 /// A practice's scheduling configuration — its profile (time zone, opening hours), active

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Scheduling
 import SharedKernel
+import StoragePorts
 
 extension VetNetStore {
     // MARK: - Writing

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SharedKernel
 import Specialists
+import StoragePorts
 
 extension VetNetStore {
     /// Records a feed token for a clinician by its SHA-256 (audited).

@@ -3,6 +3,7 @@ import GRDB
 import Scheduling
 import SharedKernel
 import Specialists
+import StoragePorts
 
 extension VetNetStore {
     // MARK: - Rooms

@@ -3,6 +3,7 @@ import GRDB
 import Scheduling
 import SharedKernel
 import Specialists
+import StoragePorts
 
 extension VetNetStore {
     /// Reads the scheduling picture for `range`; with `clinicianID`, only that clinician, their

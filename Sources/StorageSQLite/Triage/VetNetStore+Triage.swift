@@ -2,6 +2,7 @@ import Analytics
 import Foundation
 import GRDB
 import SharedKernel
+import StoragePorts
 import Triage
 
 extension VetNetStore {
