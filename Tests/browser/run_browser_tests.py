@@ -17,10 +17,19 @@ Debian's chromium through chromedriver (Selenium), and checks what staff would n
 - a patient's record with its weight chart and a dose calculation;
 - the ER board of a second browser session follows a status change within one second
   (needs the live stream, GET /api/v1/events);
+- clinical judgement on the ER board: a receptionist triages a patient (the intake's live
+  preview names the patient, for their record) and raises the level from the board with a
+  reason, and the row shows the new level and who overrode it from what; "Re-assess" opens the
+  intake with what the last assessment recorded, and sending it re-triages the row in place; a
+  technician's lowering is refused in the dialog at the level; a veterinarian lowering a red case
+  is asked at the field for the confirmation, and with it the row flags "Red finding lowered —
+  see now"; an overdue patient is announced once; axe-core with the override dialog open;
 - the analytics screen over a demo practice with a seeded past (`vetnet seed --demo --history`):
   headline figures and every chart's data table equal the API's for the same period, each
   insight leads to its chart, a CSV report downloads with its header row, a receptionist sees
-  no revenue and no error, and a `metrics.updated` event refreshes it;
+  no revenue and no error, and a `metrics.updated` event refreshes it; the left-without-being-
+  seen rate beside VTL compliance (overall and per level) and the clinical judgement table
+  (raised and lowered levels, per staff member) equal the API's;
 - intake on iPads: every patient suggestion lies on top and takes a tap; at 1024×768 no control
   takes the focus under a sticky bar, and after sending the focus is on the result; Intake in
   the navigation and "Next arrival" start a fresh intake; at 768×1024 the live level is on
@@ -761,6 +770,270 @@ class Run:
         finally:
             second.quit()
 
+    # MARK: clinical judgement on the ER board
+
+    def board_free_patient(self, species: str, skip: int = 5) -> dict:
+        """A demo patient of `species` not on the ER board, past the first few (which other checks
+        triage), whose name no other active patient has (so what is said about them is theirs)."""
+        on_board = {i["patientId"] for i in self.admin.ok("GET", "/api/v1/triage/queue")["items"]}
+        names: dict[str, int] = {}
+        for kind in ("dog", "cat", "rabbit"):
+            for item in self.admin.ok("GET", f"/api/v1/patients?species={kind}&limit=200&status=active")["items"]:
+                names[item["patient"]["name"]] = names.get(item["patient"]["name"], 0) + 1
+        items = self.admin.ok("GET", f"/api/v1/patients?species={species}&limit=200&status=active")["items"]
+        free = [i["patient"] for i in items[skip:] if i["patient"]["id"] not in on_board]
+        if not free:
+            raise RuntimeError(f"every demo {species} is on the ER board")
+        return next((p for p in free if names.get(p["name"]) == 1), free[0])
+
+    def board_entry(self, patient_id: str) -> dict | None:
+        return next((i for i in self.admin.ok("GET", "/api/v1/triage/queue")["items"] if i["patientId"] == patient_id), None)
+
+    @staticmethod
+    def board_card(driver, patient_id: str, timeout: float = 10):
+        return visible(driver, f".board-card[data-patient='{patient_id}']", timeout)
+
+    def open_override(self, driver, patient_id: str):
+        """Opens the override dialog from the patient's row; returns the dialog."""
+        card = self.board_card(driver, patient_id)
+        button = card.find_element(By.CSS_SELECTOR, "button[data-action=override]")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        return visible(driver, "dialog.override-dialog[open]")
+
+    @staticmethod
+    def choose_override(driver, dialog, level: int, reason: str) -> None:
+        option = dialog.find_element(By.CSS_SELECTOR, f"input[name=override-level][value='{level}']")
+        dialog.find_element(By.CSS_SELECTOR, f"label[for='{option.get_attribute('id')}']").click()
+        assert option.is_selected(), f"level {level} is chosen"
+        type_into(field_input(driver, "Reason", within=dialog), reason)
+
+    @staticmethod
+    def field_error(driver, control, timeout: float = 10):
+        """The error shown next to a control (its id + '-error'), once there is one."""
+        error_id = control.get_attribute("id") + "-error"
+        return wait(driver, lambda d: (d.find_elements(By.ID, error_id) or [False])[0], timeout, f"an error next to #{control.get_attribute('id')}")
+
+    def override_raise(self, driver) -> str:
+        """A receptionist triages a patient to the board at intake (the live preview asked with the
+        patient's record), then raises the level from the board with a reason."""
+        dog = self.board_free_patient("dog")
+        me = self.receptionist.ok("GET", "/api/v1/me")["user"]["displayName"]
+        try:
+            go(driver, self.server, f"#/intake?patient={dog['id']}", "h1#intake-title")
+            wait(driver, lambda d: dog["name"] in d.find_element(By.CSS_SELECTOR, ".chosen-patient").text, 10, "the patient is chosen")
+            type_into(field_input(driver, "Temperature"), "40.7")
+            visible(driver, ".result-level .level-orange", 10)
+            wait(driver, lambda d: d.execute_script("return performance.getEntriesByType('resource')"
+                                                    ".some((e) => e.name.includes('/api/v1/triage/evaluate?patientId=' + arguments[0]))", dog["id"]),
+                 10, "the live preview sends the patient's id (POST /triage/evaluate?patientId=…)")
+            driver.find_element(By.CSS_SELECTOR, ".intake-form button[type=submit]").click()
+            visible(driver, ".notice-emergency", 15)
+            go(driver, self.server, "#/er", "h1#er-title")
+            assert self.board_card(driver, dog["id"]).get_attribute("data-level") == "2", "orange on the board"
+            dialog = self.open_override(driver, dog["id"])
+            reason = "Breathing harder on a second look"
+            self.choose_override(driver, dialog, 1, reason)
+            assert not dialog.find_element(By.CSS_SELECTOR, ".confirm-red").is_displayed(), "no confirmation is asked for raising"
+            button_with_text(driver, "Set the level", within=dialog).click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.override-dialog"), 10, "the dialog closes")
+            wait(driver, lambda d: self.board_card(d, dog["id"]).get_attribute("data-level") == "1", 10, "the row shows the raised level")
+            card = self.board_card(driver, dog["id"])
+            badge = text_of(card.find_element(By.CSS_SELECTOR, "h3 .level"))
+            assert badge == "1 Red · Immediate", f"the level in force: {badge!r}"
+            note = text_of(card.find_element(By.CSS_SELECTOR, ".override-note"))
+            assert "overridden" in note.lower() and "Orange" in note and me in note and reason in note, f"the override is told: {note!r}"
+            assert not card.find_element(By.CSS_SELECTOR, ".lowered-red-flag").is_displayed(), "no red finding was lowered"
+            entry = self.board_entry(dog["id"])
+            assert entry["level"] == 1 and entry["override"]["direction"] == "raised" and entry["override"]["computedLevel"] == 2, entry
+            self.raised_patient = dog
+            return f"{dog['name']}: orange at intake, raised to red from the board — {note!r}"
+        except Exception:
+            self.snapshot(driver, "override-raise")
+            raise
+
+    def reassess_from_board(self, driver) -> str:
+        """Re-assess from the board: the intake opens for the patient with what the last
+        assessment recorded, and sending it re-triages the same row."""
+        dog = getattr(self, "raised_patient", None)
+        if not dog:
+            raise AssertionError("needs the patient of the raise check")
+        before = self.board_entry(dog["id"])
+        try:
+            go(driver, self.server, "#/er", "h1#er-title")
+            link = self.board_card(driver, dog["id"]).find_element(By.CSS_SELECTOR, "a[data-action=reassess]")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+            link.click()
+            visible(driver, "h1#intake-title")
+            note = visible(driver, ".reassess-note", 10)
+            temperature = field_input(driver, "Temperature")
+            wait(driver, lambda d: temperature.get_attribute("value") == "40.7", 10, "the last temperature is filled in")
+            assert "Temperature" in note.text and dog["name"] in note.text, note.text
+            visible(driver, ".result-level .level-orange", 10)
+            type_into(temperature, "39.2")
+            visible(driver, ".result-level .level-green", 10)
+            driver.find_element(By.CSS_SELECTOR, ".intake-form button[type=submit]").click()
+            done = visible(driver, ".retriaged", 15)
+            assert "re-triaged" in done.text, done.text
+            after = self.board_entry(dog["id"])
+            assert after and after["level"] == 4 and after["assessmentId"] != before["assessmentId"] and "override" not in after, after
+            assert after["arrivalTime"] == before["arrivalTime"], "the same board entry (the arrival is kept)"
+            go(driver, self.server, "#/er", "h1#er-title")
+            wait(driver, lambda d: self.board_card(d, dog["id"]).get_attribute("data-level") == "4", 10, "the row follows the re-assessment")
+            card = self.board_card(driver, dog["id"])
+            assert not card.find_element(By.CSS_SELECTOR, ".override-note").is_displayed(), "the new assessment is not overridden"
+            return f"{dog['name']}: filled in with 40.7 °C, re-assessed at 39.2 °C: green on the same row"
+        except Exception:
+            self.snapshot(driver, "reassess")
+            raise
+
+    def override_lower(self, driver) -> str:
+        """A technician's lowering is refused, at the level; a veterinarian lowering a red case is
+        asked for the confirmation at its field, and with it the row flags the red finding. The
+        overdue red patient is announced once, however often the board is opened."""
+        dog = self.board_free_patient("dog")
+        self.admin.ok("POST", "/api/v1/triage/assessments", {"patientId": dog["id"], "case": {
+            "species": "dog", "vitals": {"mucousMembranes": "cyanotic"}, "complaint": "blue gums after a fall"}})
+        technician = browser()
+        try:
+            sign_in(technician, self.server, self.technician_email)
+            go(technician, self.server, "#/er", "h1#er-title")
+            dialog = self.open_override(technician, dog["id"])
+            self.choose_override(technician, dialog, 3, "Gums pinker now")
+            button_with_text(technician, "Set the level", within=dialog).click()
+            group = dialog.find_element(By.CSS_SELECTOR, ".level-choice")
+            refusal = self.field_error(technician, group).text
+            assert "veterinarian" in refusal, f"the server's refusal at the level: {refusal!r}"
+            assert group.get_attribute("aria-invalid") == "true" and f"{group.get_attribute('id')}-error" in group.get_attribute("aria-describedby")
+            assert dialog.is_displayed(), "the dialog stays open"
+            assert self.board_entry(dog["id"])["level"] == 1, "nothing changed"
+        except Exception:
+            self.snapshot(technician, "override-technician")
+            raise
+        finally:
+            technician.quit()
+        try:
+            # The board opened twice in one page session (a fresh one: a board left open has said
+            # it already): the overdue red patient is said once.
+            go(driver, self.server, "#/home", "h1#home-title")
+            driver.refresh()
+            visible(driver, "h1#home-title", 15)
+            driver.execute_script("""window.__said = [];
+              const region = document.getElementById('announcer-polite');
+              new MutationObserver(() => { if (region.textContent) window.__said.push(region.textContent); })
+                .observe(region, {childList: true, characterData: true, subtree: true});
+              location.hash = '#/er';""")
+            self.board_card(driver, dog["id"])
+            time.sleep(2.5)
+            driver.execute_script("location.hash = '#/home'")
+            visible(driver, "h1#home-title")
+            driver.execute_script("location.hash = '#/er'")
+            self.board_card(driver, dog["id"])
+            time.sleep(2.5)
+            said = driver.execute_script("return window.__said")
+            overdue = [t for t in said if f"{dog['name']} (Red) is overdue" in t]
+            assert len(overdue) == 1, f"the overdue patient is announced once: {said}"
+            dialog = self.open_override(driver, dog["id"])
+            self.choose_override(driver, dialog, 3, "Gums pinker after oxygen; breathing settled")
+            confirm = dialog.find_element(By.CSS_SELECTOR, "input[data-field=confirmLoweringRed]")
+            assert confirm.is_displayed() and not confirm.is_selected(), "lowering a red case asks for the confirmation"
+            label = dialog.find_element(By.CSS_SELECTOR, f"label[for='{confirm.get_attribute('id')}']").text
+            assert label == "I confirm lowering a case with a red finding", label
+            button_with_text(driver, "Set the level", within=dialog).click()
+            message = self.field_error(driver, confirm).text
+            assert "red" in message, f"the server's message at the confirmation: {message!r}"
+            assert confirm.get_attribute("aria-invalid") == "true"
+            assert self.board_entry(dog["id"])["level"] == 1, "nothing changed without the confirmation"
+            confirm.click()
+            button_with_text(driver, "Set the level", within=dialog).click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.override-dialog"), 10, "the dialog closes")
+            wait(driver, lambda d: self.board_card(d, dog["id"]).get_attribute("data-level") == "3", 10, "the row shows the lowered level")
+            card = self.board_card(driver, dog["id"])
+            flag = card.find_element(By.CSS_SELECTOR, ".lowered-red-flag")
+            assert flag.is_displayed() and text_of(flag) == "⚠ Red finding lowered — see now", text_of(flag)
+            assert "lowered-red" in card.get_attribute("class").split()
+            note = text_of(card.find_element(By.CSS_SELECTOR, ".override-note"))
+            assert "from Red" in note, note
+            entry = self.board_entry(dog["id"])
+            assert entry["loweredRedAwaitingCare"] is True and entry["override"]["lowersRedFinding"] is True, entry
+            self.lowered_patient = dog
+            return f"technician refused: {refusal!r}; without the confirmation: {message!r}; lowered: {text_of(flag)!r}; announced once"
+        except Exception:
+            self.snapshot(driver, "override-lower")
+            raise
+
+    def override_dialog_axe(self, driver) -> str:
+        """axe-core (and the layout checks) on the board with the override dialog open, at a
+        lowering of a red case (the confirmation shown)."""
+        dog = getattr(self, "lowered_patient", None)
+        if not dog:
+            raise AssertionError("needs the patient of the lowering check")
+        try:
+            go(driver, self.server, "#/er", "h1#er-title")
+            dialog = self.open_override(driver, dog["id"])
+            self.choose_override(driver, dialog, 4, "Comfortable, eating")
+            visible(driver, "dialog.override-dialog .confirm-red")
+            self.audit_and_capture(driver, "er-board-override-dialog")
+            assert driver.find_elements(By.CSS_SELECTOR, "dialog.override-dialog[open]"), "the dialog was open throughout"
+            button_with_text(driver, "Cancel", within=dialog).click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.override-dialog"), 5, "Cancel closes the dialog")
+            focused = driver.execute_script("return document.activeElement?.dataset.action")
+            assert focused == "override", f"the focus returns to the row's button: {focused!r}"
+            result = self.axe["er-board-override-dialog"]
+            return f"{result['serious_or_critical']} serious/critical ({result['violations']} in all); the focus returns to the button"
+        except Exception:
+            self.snapshot(driver, "override-dialog-axe")
+            raise
+
+    def analytics_judgement(self, driver) -> str:
+        """Beside VTL compliance, the left-without-being-seen rate (overall and per level); and
+        the clinical judgement table: raised and lowered rates and each staff member's, all equal
+        to the API's for the period shown."""
+        gone = getattr(self, "raised_patient", None)
+        if gone and (self.board_entry(gone["id"]) or {}).get("status") == "waiting":
+            # The re-assessed patient leaves before being seen: the rate has one to count.
+            self.receptionist.ok("POST", f"/api/v1/triage/queue/{gone['id']}/status", {"status": "leftWithoutBeingSeen"})
+        try:
+            period = self.analytics_open(driver)
+            q = self.analytics_query(period)
+            dashboard = self.admin.ok("GET", f"/api/v1/analytics/dashboard?{q}")
+            shown = self.kpis_shown(driver)
+            order = driver.execute_script("return [...document.querySelectorAll('.kpi')].map((k) => k.dataset.kpi)")
+            left = dashboard["vtl"]["leftWithoutBeingSeen"]
+            assert "left-without-being-seen" in shown, f"a left-without-being-seen figure: {sorted(shown)}"
+            assert not gone or left["count"] >= 1, f"the patient who left is counted: {left}"
+            assert same(shown["left-without-being-seen"]["value"], left.get("value")), f"{shown['left-without-being-seen']} on screen, {left} from the API"
+            assert order.index("left-without-being-seen") == order.index("vtl") + 1, f"next to VTL compliance: {order}"
+            levels = driver.execute_script("""return [...document.querySelectorAll('#analytics-vtl-levels tbody tr')].map((r) => ({
+                level: r.dataset.level, head: r.querySelector('th').textContent, values: [...r.querySelectorAll('td[data-value]')].map((td) => td.dataset.value)}))""")
+            expected = {l["level"]: [l["arrivals"], l["leftWithoutBeingSeen"].get("value")] for l in dashboard["vtl"]["levels"]}
+            expected["all"] = [sum(l["arrivals"] for l in dashboard["vtl"]["levels"]), left.get("value")]
+            assert [r["level"] for r in levels] == list(expected), f"a row per level and one for all: {[r['level'] for r in levels]}"
+            for row in levels:
+                arrivals, _within, lwbs = row["values"][:3]
+                want = expected[row["level"]]
+                assert same(arrivals, want[0]) and same(lwbs, want[1]), f"{row['head']}: arrivals {arrivals}, left {lwbs}; the API's {want}"
+            overrides = self.admin.ok("GET", f"/api/v1/analytics/triage-overrides?from={period['from']}&to={period['to']}")
+            assert overrides["raised"]["count"] >= 1 and overrides["lowered"]["count"] >= 1, f"the checks before raised and lowered a level: {overrides}"
+            figures = driver.execute_script("""return Object.fromEntries([...document.querySelectorAll('#analytics-judgement [data-figure]')]
+                .map((e) => [e.dataset.figure, {value: e.dataset.value, text: e.textContent}]))""")
+            for name in ("raised", "lowered"):
+                assert same(figures[name]["value"], overrides[name].get("value")), f"{name}: {figures[name]} on screen, {overrides[name]} from the API"
+            staff = self.table_rows(driver, "analytics-judgement")
+            rows = {p["userId"]: [p["assessments"], p["raised"], p["lowered"], p["raisedRate"].get("value")] for p in overrides["staff"]}
+            assert len(staff) == len(rows), f"{len(staff)} staff rows on screen, {len(rows)} from the API"
+            for row in staff:
+                assert row["key"] in rows and all(same(v, w) for v, w in zip(row["values"], rows[row["key"]])), \
+                    f"{row['head']}: {row['values']} on screen, {rows.get(row['key'])} from the API"
+            names = [r["head"] for r in staff]
+            receptionist = self.receptionist.ok("GET", "/api/v1/me")["user"]["displayName"]
+            assert receptionist in names, f"the receptionist who raised a level is listed: {names}"
+            return (f"left without being seen {shown['left-without-being-seen']['text']} beside VTL compliance, {len(levels)} level rows; "
+                    f"{figures['raised']['text']}, {figures['lowered']['text']}; {len(staff)} staff rows")
+        except Exception:
+            self.snapshot(driver, "analytics-judgement")
+            raise
+
     # MARK: analytics
 
     LEVEL_IDS = ["red", "orange", "yellow", "green", "blue"]
@@ -812,6 +1085,7 @@ class Run:
         expected = {
             "utilization": (p["utilization"].get("ratio"), "ratio"),
             "vtl": (dashboard["vtl"]["overall"].get("value"), "ratio"),
+            "left-without-being-seen": (dashboard["vtl"]["leftWithoutBeingSeen"].get("value"), "ratio"),
             "no-shows": (p["noShows"].get("value"), "ratio"),
             "late-cancellations": (p["lateCancellations"]["count"], "count"),
             "appointments": (p["appointments"]["total"], "count"),
@@ -1890,6 +2164,17 @@ def main(argv: list[str]) -> int:
                   "Try again loads it and the screens show its words", run.without_catalogue, reception)
         run.check("admin: the practice's name, address and opening hours change through the form; a refusal shows at its field; "
                   "a closure is added", run.practice_settings, administrator)
+        # Clinical judgement on the board last: its arrivals (a red one among them) would otherwise
+        # change the VTL figures the checks above compare with the API's.
+        run.check("ER board: a receptionist triages a patient to the board and raises the level from the board with a reason; "
+                  "the row shows the new level and the override", run.override_raise, reception)
+        run.check("ER board: Re-assess opens the intake with the last assessment's values; sending it re-triages the same row",
+                  run.reassess_from_board, reception)
+        run.check("ER board: a technician's lowering is refused in the dialog; a veterinarian lowering a red case must confirm it, "
+                  "then the row flags the red finding lowered; an overdue patient is announced once", run.override_lower, clinician)
+        run.check("ER board: axe-core (0 serious/critical) with the override dialog open", run.override_dialog_axe, clinician)
+        run.check("analytics: the left-without-being-seen rate beside VTL compliance and the clinical judgement table equal the API's",
+                  run.analytics_judgement, administrator)
         run.check("sign-out clears the session cookie, which was never readable by scripts", run.session_safety, administrator)
 
         def no_policy_violations():

@@ -2,7 +2,10 @@
 // of utilization, VTL compliance, volume, no-shows, durations and (for roles that read
 // revenue) revenue, the insights with a way to the chart each comes from, bottlenecks and the
 // forecast for the coming days, and the reports as CSV. Every chart has its exact figures in a
-// table beside it. The screen reloads when the live stream says the figures changed.
+// table beside it. VTL compliance stands beside the patients who left without being seen
+// (overall and per level), and clinical judgement beside both: how often staff raised or
+// lowered the computed triage level. The screen reloads when the live stream says the figures
+// changed.
 
 import * as api from '../api.js';
 import * as live from '../live.js';
@@ -111,6 +114,10 @@ export function render(container, { session, query }) {
     revenueType: chartPanel('chart-revenue-type', 'Revenue by appointment type', 'Fees of the completed appointments of each type.'),
     revenueClinician: chartPanel('chart-revenue-clinician', 'Revenue by clinician', 'Fees of each clinician’s completed appointments.'),
   };
+  const vtlLevels = h('section', { class: 'panel glass analytics-section', id: 'analytics-vtl-levels', 'aria-labelledby': 'analytics-vtl-levels-title' },
+    h('h2', { id: 'analytics-vtl-levels-title', tabindex: '-1' }, 'VTL by level'), h('p', { class: 'muted' }, 'Loading…'));
+  const judgement = h('section', { class: 'panel glass analytics-section', id: 'analytics-judgement', 'aria-labelledby': 'analytics-judgement-title' },
+    h('h2', { id: 'analytics-judgement-title', tabindex: '-1' }, 'Clinical judgement'), h('p', { class: 'muted' }, 'Loading…'));
   const bottlenecks = h('section', { class: 'panel glass analytics-section', id: 'analytics-bottlenecks', 'aria-labelledby': 'analytics-bottlenecks-title' },
     h('h2', { id: 'analytics-bottlenecks-title', tabindex: '-1' }, 'Bottlenecks'), h('p', { class: 'muted' }, 'Loading…'));
   const forecast = h('section', { class: 'panel glass analytics-section', id: 'analytics-forecast', 'aria-labelledby': 'analytics-forecast-title' },
@@ -130,6 +137,7 @@ export function render(container, { session, query }) {
       h('h2', { id: 'analytics-insights-title' }, 'Insights'), insights),
     h('section', { 'aria-labelledby': 'analytics-charts-title' }, h('h2', { id: 'analytics-charts-title', class: 'visually-hidden' }, 'Charts'),
       h('div', { class: 'chart-grid' }, Object.values(charts).map((c) => c.panel))),
+    h('div', { class: 'analytics-tables' }, vtlLevels, judgement),
     h('div', { class: 'analytics-tables' }, bottlenecks, forecast),
     reports);
 
@@ -169,17 +177,20 @@ export function render(container, { session, query }) {
     results.setAttribute('aria-busy', 'true');
     try {
       // A compliance series for each of the catalogue's levels, asked for by its colour.
-      const vtlLevels = catalogue.levels();
-      const [dashboard, noShows, ...compliance] = await Promise.all([
+      const catalogueLevels = catalogue.levels();
+      const [dashboard, noShows, overrides, ...compliance] = await Promise.all([
         api.get('/analytics/dashboard', q),
         api.get('/analytics/metrics/noShows', q),
-        ...vtlLevels.map(({ colour }) => api.get('/analytics/metrics/vtlCompliance', { ...q, level: colour })),
+        // Clinical judgement on its own: the other figures stand without it.
+        api.get('/analytics/triage-overrides', { from: period.from, to: period.to }).catch((error) => ({ error })),
+        ...catalogueLevels.map(({ colour }) => api.get('/analytics/metrics/vtlCompliance', { ...q, level: colour })),
       ]);
-      const levels = vtlLevels.map((l, i) => ({ ...l, answer: compliance[i] }));
+      const levels = catalogueLevels.map((l, i) => ({ ...l, answer: compliance[i] }));
       if (!alive || token !== loadToken) return;
       clearErrors(form);
       replace(message);
       draw(dashboard, levels, noShows);
+      drawJudgement(overrides);
       if (announceIt) announce(`Figures for ${plainDate(period.from)} to ${plainDate(period.to)}`);
     } catch (error) {
       if (!alive || token !== loadToken) return;
@@ -297,6 +308,7 @@ export function render(container, { session, query }) {
       }
     }
 
+    drawVTLLevels(d.vtl);
     drawBottlenecks(d.bottlenecks);
     drawForecast(d.forecast);
   }
@@ -312,6 +324,8 @@ export function render(container, { session, query }) {
         `${hours(p.utilization?.bookedMinutes)} booked of ${hours(p.utilization?.availableMinutes)}`),
       kpi('vtl', 'VTL compliance', d.vtl.overall.value, percent(d.vtl.overall.value),
         d.vtl.overall.total ? `${number(d.vtl.overall.count)} of ${number(d.vtl.overall.total)} seen in time · ${number(d.vtl.breachCount)} breaches` : 'no triaged arrivals'),
+      kpi('left-without-being-seen', 'Left without being seen', d.vtl.leftWithoutBeingSeen?.value, percent(d.vtl.leftWithoutBeingSeen?.value),
+        d.vtl.leftWithoutBeingSeen?.total ? `${number(d.vtl.leftWithoutBeingSeen.count)} of ${number(d.vtl.leftWithoutBeingSeen.total)} triaged arrivals` : 'no triaged arrivals'),
       kpi('no-shows', 'No-show rate', p.noShows.value, percent(p.noShows.value), `${number(p.noShows.count)} of ${number(p.noShows.total)} appointments`),
       kpi('late-cancellations', 'Late cancellations', p.lateCancellations.count, number(p.lateCancellations.count),
         `${percent(p.lateCancellations.value)} of ${number(p.lateCancellations.total)} appointments`),
@@ -346,6 +360,51 @@ export function render(container, { session, query }) {
       more.length ? h('details', { class: 'more-insights', open: insightsOpen }, h('summary', {}, `${more.length} more ${more.length === 1 ? 'insight' : 'insights'}`),
         h('ol', { class: 'insight-list', start: INSIGHTS_SHOWN + 1 }, more)) : null);
     insights.querySelector('details')?.addEventListener('toggle', (event) => { insightsOpen = event.currentTarget.open; });
+  }
+
+  /** Each level over the whole period: compliance beside the patients who left without being
+   *  seen, and the waits. */
+  function drawVTLLevels(vtl) {
+    const rate = (r) => (r?.total ? `${percent(r.value)} (${number(r.count)} of ${number(r.total)})` : '—');
+    const tolerance = vtl.toleranceSeconds ? ` A patient first seen up to ${number(vtl.toleranceSeconds)} s after the maximum wait counts as in time.` : '';
+    const left = vtl.leftWithoutBeingSeen;
+    const arrivals = vtl.levels.reduce((sum, l) => sum + (l.arrivals || 0), 0);
+    replace(vtlLevels,
+      h('h2', { id: 'analytics-vtl-levels-title', tabindex: '-1' }, 'VTL by level'),
+      h('p', { class: 'muted' }, `Over the period: ${percent(vtl.overall.value)} seen within their level’s maximum wait; `
+        + `${percent(left?.value)} left without being seen${left?.total ? ` (${number(left.count)} of ${number(left.total)})` : ''}.${tolerance}`),
+      scrollBox('VTL compliance and patients who left, per level', table('Per level', ['Level', 'Arrivals', 'Within target', 'Left without being seen', 'Median wait', '90th percentile wait'],
+        [...vtl.levels.map((l) => {
+          const info = catalogue.levels().find((x) => x.colour === l.level);
+          return h('tr', { dataset: { level: l.level } },
+            h('th', { scope: 'row' }, info ? levelWords(info.level) : words(l.level)), cell(l.arrivals, number(l.arrivals)),
+            cell(l.withinTarget?.value, rate(l.withinTarget)), cell(l.leftWithoutBeingSeen?.value, rate(l.leftWithoutBeingSeen)),
+            cell(l.medianWaitMinutes, minutesText(l.medianWaitMinutes)), cell(l.p90WaitMinutes, minutesText(l.p90WaitMinutes)));
+        }),
+        h('tr', { class: 'row-total', dataset: { level: 'all' } },
+          h('th', { scope: 'row' }, 'All levels'), cell(arrivals, number(arrivals)), cell(vtl.overall.value, rate(vtl.overall)),
+          cell(left?.value, rate(left)), h('td', { class: 'num' }, ''), h('td', { class: 'num' }, ''))])));
+  }
+
+  /** How often clinical judgement changed the computed level: raised (a quality signal) and
+   *  lowered, over the assessments of the period, and per staff member. */
+  function drawJudgement(o) {
+    const heading = h('h2', { id: 'analytics-judgement-title', tabindex: '-1' }, 'Clinical judgement');
+    if (o.error) { replace(judgement, heading, notice(o.error.message)); return; }
+    const rate = (r) => (r?.total ? `${percent(r.value)} (${number(r.count)} of ${number(r.total)})` : '—');
+    replace(judgement, heading,
+      h('p', { class: 'muted' }, `How often the level computed at triage was changed by judgement, over the ${number(o.assessments)} `
+        + `${o.assessments === 1 ? 'assessment' : 'assessments'} of ${plainDate(o.from)} – ${plainDate(o.to)}. Raising a level is a safety signal; `
+        + 'lowering it is a veterinarian’s decision.'),
+      h('ul', { class: 'judgement-figures', 'aria-label': 'Overrides of the computed level' },
+        h('li', { dataset: { figure: 'raised', value: o.raised?.value ?? '' } }, h('span', { class: 'kpi-label' }, 'Raised'), ' ', h('strong', {}, rate(o.raised))),
+        h('li', { dataset: { figure: 'lowered', value: o.lowered?.value ?? '' } }, h('span', { class: 'kpi-label' }, 'Lowered'), ' ', h('strong', {}, rate(o.lowered)))),
+      o.staff.length ? scrollBox('Overrides per staff member', table('Per staff member', ['Staff member', 'Assessments', 'Raised', 'Lowered', 'Raised rate'],
+        o.staff.map((person) => h('tr', { dataset: { segment: person.userId } },
+          h('th', { scope: 'row' }, person.displayName || 'Former staff member'), cell(person.assessments, number(person.assessments)),
+          cell(person.raised, number(person.raised)), cell(person.lowered, number(person.lowered)),
+          cell(person.raisedRate?.value, rate(person.raisedRate))))))
+        : h('p', { class: 'muted' }, 'No one assessed or overrode a level in this period.'));
   }
 
   function drawBottlenecks(b) {

@@ -1,10 +1,16 @@
 // The ER board: waiting patients by level, each with a live countdown to its target time;
 // overdue patients are highlighted and announced; status changes happen in place and reach
-// every open board through the live stream.
+// every open board through the live stream. Each patient shows the level in force (an
+// override by clinical judgement says from what, by whom and why; a red finding lowered is
+// flagged until the patient is seen), when a re-assessment falls due, a way to re-assess at
+// intake, and a dialog to override the level.
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, announce, toast, busy, levelBadge, levelColour, levelLabel, words, time, notice } from '../ui.js';
+import {
+  h, replace, announce, toast, busy, levelBadge, levelColour, levelLabel, levelWords, words, time, notice, uid, field, showErrors, clearErrors,
+} from '../ui.js';
+import * as catalogue from '../catalogue.js';
 
 const STATUS = { waiting: 'Waiting', inTreatment: 'In treatment', done: 'Done', leftWithoutBeingSeen: 'Left without being seen' };
 
@@ -17,11 +23,24 @@ const MOVE_LOOKS = {
 };
 const moveLook = (status) => MOVE_LOOKS[status] || { label: words(status), kind: null };
 
+/** The deadlines already announced in this page session (overdue and re-assessment due), by
+ *  kind, patient and deadline: each is spoken once, however often the board is opened. */
+const announced = new Set();
+const deadlineKey = (kind, patientId, at) => `${kind}:${patientId}:${Date.parse(at) || at}`;
+
+/** The level the engine computed for the assessment the board follows. */
+const computedLevel = (item) => item.override?.computedLevel ?? item.level;
+
+/** Words for an override: from what computed level, by whom, why. */
+function overrideText(override) {
+  const how = override.direction === 'lowered' ? 'lowered' : 'raised';
+  return `Overridden (${how}) from ${levelLabel(override.computedLevel)} by ${override.overriddenByName || 'a colleague'}: ${override.reason}`;
+}
+
 export function render(container, { session }) {
   let alive = true;
   let entries = new Map(); // patientId → entry as last fetched
   const cards = new Map(); // patientId → {card, countdown, statusText, actions}
-  const announcedOverdue = new Set();
   let firstLoad = true;
 
   const counts = h('p', { class: 'board-counts', 'aria-live': 'off' });
@@ -113,21 +132,50 @@ export function render(container, { session }) {
     let view = cards.get(item.patientId);
     if (!view) {
       const countdown = h('p', { class: 'countdown' });
+      const reassess = h('p', { class: 'reassess' });
       const statusText = h('p', { class: 'status-pill' });
       const actions = h('div', { class: 'card-actions' });
       const heading = h('h3', {});
       const details = h('p', { class: 'muted' });
       const alerts = h('ul', { class: 'alert-chips', 'aria-label': 'Alerts' });
-      const card = h('li', { class: 'board-card glass', dataset: { patient: item.patientId } }, heading, details, alerts, countdown, statusText, actions);
-      view = { card, countdown, statusText, actions, heading, details, alerts };
+      const flag = h('p', { class: 'lowered-red-flag', hidden: true },
+        h('span', { 'aria-hidden': 'true' }, '⚠ '), h('strong', {}, 'Red finding lowered — see now'));
+      const overrideNote = h('p', { class: 'override-note', hidden: true });
+      const reassessLink = h('a', {
+        class: 'button', href: `#/intake?patient=${encodeURIComponent(item.patientId)}&reassess=1`, dataset: { action: 'reassess' },
+      }, 'Re-assess');
+      const overrideButton = session.can('triage') ? h('button', {
+        type: 'button', class: 'button', dataset: { action: 'override' },
+        on: { click: () => { const current = entries.get(item.patientId); if (current) openOverride(current, overrideButton); } },
+      }, 'Override level') : null;
+      const tools = h('div', { class: 'card-actions card-tools' }, reassessLink, overrideButton);
+      const card = h('li', { class: 'board-card glass', dataset: { patient: item.patientId } },
+        heading, flag, overrideNote, details, alerts, countdown, reassess, statusText, actions, tools);
+      view = { card, countdown, reassess, statusText, actions, heading, details, alerts, flag, overrideNote, reassessLink, overrideButton };
       cards.set(item.patientId, view);
     }
-    const { card, statusText, actions, heading, details, alerts } = view;
+    const { card, statusText, actions, heading, details, alerts, flag, overrideNote, reassessLink, overrideButton } = view;
     card.dataset.status = item.status;
     card.dataset.level = String(item.level);
     card.dataset.target = item.targetTime;
-    card.className = ['board-card', 'glass', `level-edge-${levelColour(item.level)}`, item.status === 'inTreatment' && 'in-treatment'].filter(Boolean).join(' ');
-    replace(heading, h('a', { class: 'card-link', href: `#/patients/${item.patientId}` }, item.patientName || 'Patient'), ' ', levelBadge(item.level));
+    card.dataset.overridden = item.override ? item.override.direction : '';
+    card.className = ['board-card', 'glass', `level-edge-${levelColour(item.level)}`, item.status === 'inTreatment' && 'in-treatment',
+      item.loweredRedAwaitingCare && 'lowered-red'].filter(Boolean).join(' ');
+    // Redrawn only when it changed: a reload of the board keeps a focused name link in place.
+    const headingKey = `${item.patientName}|${item.level}`;
+    if (view.headingKey !== headingKey) {
+      const hadFocus = heading.contains(document.activeElement);
+      replace(heading, h('a', { class: 'card-link', href: `#/patients/${item.patientId}` }, item.patientName || 'Patient'), ' ', levelBadge(item.level));
+      view.headingKey = headingKey;
+      if (hadFocus) heading.querySelector('a').focus();
+    }
+    flag.hidden = !item.loweredRedAwaitingCare;
+    overrideNote.hidden = !item.override;
+    overrideNote.textContent = item.override ? overrideText(item.override) : '';
+    const name = item.patientName || 'patient';
+    reassessLink.hidden = item.status !== 'waiting';
+    reassessLink.setAttribute('aria-label', `Re-assess ${name} at intake`);
+    overrideButton?.setAttribute('aria-label', `Override level: ${name}`);
     details.textContent = `${words(item.species || '')}${item.medicalRecordNumber ? ` · ${item.medicalRecordNumber}` : ''} · arrived ${time(item.arrivalTime)} · target ${time(item.targetTime)}`;
     replace(alerts, (item.alerts || []).map((a) => h('li', { class: 'chip chip-alert' }, a)));
     alerts.hidden = !(item.alerts || []).length;
@@ -158,6 +206,95 @@ export function render(container, { session }) {
     if (focused) (neighbour?.querySelector('button, a') || document.getElementById('er-title')).focus();
   }
 
+  /** The dialog that sets the level by clinical judgement: the five levels, the reason, and
+   *  — lowering a case whose computed level is red — the confirmation the server asks for.
+   *  A refusal is shown at the field it concerns. */
+  function openOverride(item, opener) {
+    const titleId = uid('override-title');
+    const dialog = h('dialog', { class: 'dialog glass screen-dialog override-dialog', 'aria-labelledby': titleId });
+    const close = () => { if (dialog.open) dialog.close(); dialog.remove(); };
+    dialog.addEventListener('close', () => { dialog.remove(); if (opener.isConnected) opener.focus(); });
+    const name = item.patientName || 'Patient';
+    const computed = computedLevel(item);
+    const levels = catalogue.loaded() ? catalogue.levels().map((l) => l.level) : [1, 2, 3, 4, 5];
+    const vet = session.role === 'veterinarian';
+    const radios = levels.map((level) => h('input', { type: 'radio', name: 'override-level', value: String(level), id: uid('level'), disabled: level === item.level }));
+    const hintId = uid('levels-hint');
+    const group = h('fieldset', { class: 'level-choice', id: uid('levels'), dataset: { field: 'level' }, 'aria-describedby': hintId },
+      h('legend', {}, 'New level'),
+      radios.map((radio, i) => h('label', { class: ['level-option', `level-option-${levelColour(levels[i])}`], for: radio.id },
+        radio, levelBadge(levels[i]), levels[i] === item.level ? h('span', { class: 'muted' }, ' (in force now)') : null,
+        levels[i] === computed && levels[i] !== item.level ? h('span', { class: 'muted' }, ' (computed)') : null)));
+    const reason = h('textarea', { rows: 3, maxlength: 500, required: true, 'aria-required': 'true' });
+    const confirm = h('input', { type: 'checkbox' });
+    confirm.id = uid('confirm');
+    confirm.dataset.field = 'confirmLoweringRed';
+    const confirmBox = h('div', { class: 'field check confirm-red', hidden: true },
+      confirm, h('label', { for: confirm.id }, 'I confirm lowering a case with a red finding'));
+    const submit = h('button', { type: 'submit', class: 'button primary' }, 'Set the level');
+    const result = h('div', { class: 'form-errors', role: 'alert', hidden: true });
+    const form = h('form', { novalidate: true, class: 'stack-form' },
+      h('div', { class: 'field' }, group,
+        h('p', { class: 'hint', id: hintId }, vet ? 'Raise to a more urgent level, or lower it by your judgement.'
+          : 'You can raise the level to a more urgent one; lowering it is a veterinarian’s decision.')),
+      field('Reason', reason, { fieldName: 'reason', hint: 'Why the level is changed (kept with the assessment).' }),
+      confirmBox, result,
+      h('div', { class: 'row end' },
+        h('button', { type: 'button', class: 'button quiet', on: { click: close } }, 'Cancel'), submit));
+    const chosen = () => Number(radios.find((r) => r.checked)?.value || 0);
+    // The confirmation only when lowering a case whose computed level is red.
+    const follow = () => {
+      const level = chosen();
+      const needed = computed === 1 && level > item.level;
+      confirmBox.hidden = !needed && !confirmBox.dataset.asked;
+      if (confirmBox.hidden) confirm.checked = false;
+    };
+    radios.forEach((radio) => radio.addEventListener('change', follow));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      const level = chosen();
+      if (!level) { showErrors(form, [{ field: 'level', message: 'Choose the new level.' }]); radios.find((r) => !r.disabled)?.focus(); return; }
+      const body = { level, reason: reason.value.trim() };
+      if (!confirmBox.hidden) body.confirmLoweringRed = confirm.checked;
+      await busy(submit, async () => {
+        try {
+          const assessment = await api.post(`/triage/assessments/${item.assessmentId}/override`, body);
+          if (!alive) return;
+          close();
+          const said = `${name}: level set to ${levelWords(assessment.currentLevel ?? level)}`;
+          toast(said, 'success');
+          announce(said);
+          await load();
+        } catch (error) {
+          if (error.status === 403) {
+            showErrors(form, [{ field: 'level', message: error.detail }]);
+            radios.find((r) => r.checked)?.focus();
+          } else if (error.errors.length) {
+            if (error.errors.some((e) => e.field === 'confirmLoweringRed')) { confirmBox.dataset.asked = 'true'; confirmBox.hidden = false; }
+            showErrors(form, error.errors, { summary: result });
+            const invalid = form.querySelector('[aria-invalid="true"]');
+            (invalid === group ? radios.find((r) => r.checked) || radios.find((r) => !r.disabled) : invalid)?.focus();
+          } else {
+            result.hidden = false;
+            replace(result, h('p', {}, error.status === 409
+              ? `${error.message} The board has been reloaded; open the dialog again to override the latest assessment.` : error.message));
+            if (error.status === 409) load();
+          }
+        }
+      }, 'Saving…');
+    });
+    dialog.append(
+      h('h2', { id: titleId }, `Override the level: ${name}`),
+      h('p', {}, 'In force now: ', levelBadge(item.level),
+        item.override ? ` (computed ${levelLabel(computed)})` : ' (computed)'),
+      form);
+    document.body.append(dialog);
+    dialog.showModal();
+    (radios.find((r) => !r.disabled) || reason).focus();
+    return dialog;
+  }
+
   async function move(button, patientId, status) {
     await busy(button, async () => {
       try {
@@ -177,22 +314,60 @@ export function render(container, { session }) {
   function tick() {
     const now = Date.now();
     clock.textContent = time(now);
+    const messages = [];
     for (const [id, view] of cards) {
       const item = entries.get(id);
       if (!item) continue;
+      const waiting = item.status === 'waiting';
       const seconds = Math.round((Date.parse(item.targetTime) - now) / 1000);
-      const overdue = seconds < 0 && item.status === 'waiting';
+      const overdue = seconds < 0 && waiting;
       const abs = Math.abs(seconds);
       const text = `${Math.floor(abs / 60)}:${String(abs % 60).padStart(2, '0')}`;
-      if (item.status !== 'waiting') view.countdown.textContent = `In treatment · waited from ${time(item.arrivalTime)}`;
+      if (!waiting) view.countdown.textContent = `In treatment · waited from ${time(item.arrivalTime)}`;
       else view.countdown.textContent = overdue ? `Overdue by ${text}` : `${text} left`;
       view.card.classList.toggle('overdue', overdue);
-      if (overdue && !announcedOverdue.has(id)) {
-        announcedOverdue.add(id);
-        announce(`${item.patientName || 'A patient'} (${levelLabel(item.level)}) is overdue: target was ${time(item.targetTime)}`, { assertive: true });
-      }
-      if (!overdue) announcedOverdue.delete(id);
+      // The re-assessment: due (the server says so, or its time has come since), else when.
+      const dueAt = item.reassessmentDueAt;
+      const due = waiting && (item.reassessmentDue || (dueAt && Date.parse(dueAt) <= now));
+      const reassessText = !waiting || !dueAt ? '' : due ? `Re-assess due ${time(dueAt)}` : `Re-assessment at ${time(dueAt)}`;
+      if (view.reassess.textContent !== reassessText) view.reassess.textContent = reassessText;
+      view.reassess.hidden = !reassessText;
+      view.reassess.classList.toggle('reassess-due', Boolean(due));
+      view.card.classList.toggle('reassessment-due', Boolean(due));
+      const who = `${item.patientName || 'A patient'} (${levelLabel(item.level)})`;
+      if (overdue && claim('overdue', id, item.targetTime)) messages.push(`${who} is overdue: target was ${time(item.targetTime)}.`);
+      if (due && claim('reassess', id, dueAt)) messages.push(`${who} is due a re-assessment since ${time(dueAt)}.`);
     }
+    if (messages.length) announce(messages.join(' '));
+  }
+
+  /** Whether a deadline is still to be announced; from now on it counts as announced. */
+  function claim(kind, patientId, at) {
+    const key = deadlineKey(kind, patientId, at);
+    if (announced.has(key)) return false;
+    announced.add(key);
+    return true;
+  }
+
+  /** The board's deadlines as the server announces them on the live stream: spoken here once
+   *  (the board's own clock may not have reached them yet), then the board reloads. */
+  function fromStream(events) {
+    const messages = [];
+    for (const event of events) {
+      const payload = event.payload || {};
+      const id = payload.patientID;
+      if (!id || (event.kind !== 'triage.patient_overdue' && event.kind !== 'triage.reassessment_due')) continue;
+      const known = entries.get(id);
+      const level = Number(payload.level) || known?.level;
+      const who = `${known?.patientName || 'A patient'}${level ? ` (${levelLabel(level)})` : ''}`;
+      if (event.kind === 'triage.patient_overdue' && payload.targetTime && claim('overdue', id, payload.targetTime)) {
+        messages.push(`${who} is overdue: target was ${time(payload.targetTime)}.`);
+      }
+      if (event.kind === 'triage.reassessment_due' && payload.reassessmentDueAt && claim('reassess', id, payload.reassessmentDueAt)) {
+        messages.push(`${who} is due a re-assessment since ${time(payload.reassessmentDueAt)}.`);
+      }
+    }
+    if (messages.length) announce(messages.join(' '));
   }
   const ticker = setInterval(tick, 1000);
 
@@ -209,8 +384,12 @@ export function render(container, { session }) {
     all[next].querySelector('a, button')?.focus();
   });
 
-  const unsubscribe = live.subscribe(['triage.queue_changed', 'patient.triaged', 'patient.updated', 'patient.archived'], () => load());
+  const unsubscribe = live.subscribe(['triage.queue_changed', 'patient.triaged', 'patient.updated', 'patient.archived',
+    'triage.level_overridden', 'triage.patient_overdue', 'triage.reassessment_due'], (events) => { fromStream(events); load(); });
   load();
 
-  return () => { alive = false; clearInterval(ticker); unsubscribe(); };
+  return () => {
+    alive = false; clearInterval(ticker); unsubscribe();
+    document.querySelectorAll('dialog.override-dialog').forEach((d) => { if (d.open) d.close(); d.remove(); });
+  };
 }

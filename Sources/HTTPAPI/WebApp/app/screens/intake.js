@@ -1,7 +1,9 @@
 // Intake: find or register the patient, triage as the inputs arrive (VTL level, every fired
 // discriminator with its evidence, the ABCDE survey), then recommended clinicians and free
 // slots within the level's maximum wait, booked in one tap. Red and orange patients join the
-// ER board as soon as the intake is sent.
+// ER board as soon as the intake is sent. Opened to re-assess a patient on the board
+// (#/intake?patient=<id>&reassess=1), the form starts from what the last assessment recorded,
+// and sending it re-triages the patient in place on the board.
 
 import * as api from '../api.js';
 import { go } from '../router.js';
@@ -21,6 +23,46 @@ const FIELD_NAMES = {
   'vitals.spo2': 'SpO₂', 'vitals.glucose': 'Glucose', 'vitals.ketosis': 'Ketosis', 'vitals.dehydrationPercent': 'Dehydration',
   findings: 'Findings', species: 'Species', ageWeeks: 'Age', onsetHoursAgo: 'Onset',
 };
+
+/** What an assessment recorded, read back from its result: each fired discriminator's
+ *  evidence and each abnormal vital sign ({field, value} with the value as the engine wrote
+ *  it: "39.1 °C", "180 /min", "cyanotic", "foreign_body_possible (asserted)"). Returns
+ *  {field: value} for the case's fields (findings: a list of ids); the result keeps no
+ *  normal value, so only these can be recalled. */
+export function recordedInputs(result, { assessedAt, now = Date.now() } = {}) {
+  const found = {};
+  const evidence = [...(result?.fired || []).flatMap((d) => d.evidence || []), ...(result?.abnormalVitals || [])];
+  const lead = (text) => /^-?\d+(\.\d+)?/.exec(String(text).trim())?.[0];
+  for (const { field, value } of evidence) {
+    const text = String(value ?? '');
+    if (field === 'vitals.temperature') {
+      const m = /^(-?\d+(?:\.\d+)?) °([CF])/.exec(text);
+      if (m) found[field] = { value: m[1], unit: m[2] };
+    } else if (field === 'vitals.glucose') {
+      const m = /^(\d+(?:\.\d+)?) (mmol\/L|mg\/dL)/.exec(text);
+      if (m) found[field] = { value: m[1], unit: m[2] };
+    } else if (field === 'findings') {
+      const m = /^([a-z0-9_]+) \(asserted\)$/.exec(text);
+      if (m) found.findings = [...new Set([...(found.findings || []), m[1]])];
+    } else if (field === 'onsetHoursAgo') {
+      const hours = lead(text);
+      if (hours !== undefined && /h ago$/.test(text)) {
+        // As many hours ago as then, and the time since.
+        const since = assessedAt ? Math.max(0, (now - Date.parse(assessedAt)) / 3600000) : 0;
+        found[field] = String(Math.round((Number(hours) + since) * 10) / 10);
+      }
+    } else if (field === 'ageWeeks') {
+      // The age comes from the patient's date of birth.
+    } else if (text === 'true') {
+      found[field] = true;
+    } else if (/^-?\d/.test(text)) {
+      if (lead(text) !== undefined) found[field] = lead(text);
+    } else if (/^[a-z_]+$/.test(text)) {
+      found[field] = text;
+    }
+  }
+  return found;
+}
 
 /** An age from a date of birth in the largest sensible unit (years from 2 years, months from
  *  4 months, else weeks), with the exact age in weeks for the API. */
@@ -49,6 +91,7 @@ export function render(container, { session, query }) {
   let lastCase = '';
   let typesCache = null;
   let exactAgeWeeks = null; // from the chosen patient's date of birth, until the age is edited
+  let reassessing = null; // the patient re-assessed from the ER board (#/intake?patient=…&reassess=1)
 
   // MARK: - Patient: search as you type, or register patient and owner
 
@@ -59,6 +102,7 @@ export function render(container, { session, query }) {
   });
   const listbox = h('ul', { id: listboxId, role: 'listbox', class: 'combo-list glass', hidden: true, 'aria-label': 'Matching patients' });
   const chosen = h('div', { class: 'chosen-patient', hidden: true });
+  const reassessNote = h('div', { class: 'notice notice-warning reassess-note', role: 'status', hidden: true });
   const newToggle = h('button', { type: 'button', class: 'button', 'aria-expanded': 'false' }, 'New patient and owner');
 
   const np = {
@@ -189,6 +233,7 @@ export function render(container, { session, query }) {
       h('legend', {}, 'Patient'),
       h('div', { class: 'field combo' }, h('label', { for: (search.id = uid('search')) }, 'Find the patient'), search, listbox),
       chosen,
+      reassessNote,
       h('div', { class: 'row' }, newToggle),
       newPatientBox),
     h('fieldset', { class: 'panel glass' },
@@ -285,13 +330,16 @@ export function render(container, { session, query }) {
     const local = localErrors();
     if (local.length) { showErrors(form, local); showInvalid(); return; }
     const triageCase = buildCase();
-    const text = JSON.stringify(triageCase);
+    // An existing patient's record completes the case (chronic problems count in the
+    // complexity), so the preview agrees with what sending it stores.
+    const patientId = mode === 'existing' && patient ? patient.id : undefined;
+    const text = JSON.stringify([patientId || null, triageCase]);
     if (text === lastCase) return;
     lastCase = text;
     evaluation?.abort();
     evaluation = new AbortController();
     try {
-      const { data } = await api.request('POST', '/triage/evaluate', { body: triageCase, signal: evaluation.signal });
+      const { data } = await api.request('POST', '/triage/evaluate', { body: triageCase, query: { patientId }, signal: evaluation.signal });
       if (!alive) return;
       clearCaseErrors();
       showResult(data);
@@ -427,8 +475,9 @@ export function render(container, { session, query }) {
   }
 
   function showChosen() {
+    submit.textContent = patient && patient.id === reassessing ? 'Re-assess and update the ER board' : 'Triage and find clinicians';
     chosen.hidden = !patient;
-    if (!patient) { replace(chosen); return; }
+    if (!patient) { replace(chosen); reassessNote.hidden = true; return; }
     replace(chosen,
       h('div', {}, h('strong', {}, patient.name), ` · ${words(patient.species)}${patient.breed ? `, ${patient.breed}` : ''}${patient.age ? ` · ${patient.age}` : ''}`,
         h('br'), h('span', { class: 'muted' }, `${patient.ownerName || ''} · ${patient.medicalRecordNumber || ''}`)),
@@ -483,6 +532,20 @@ export function render(container, { session, query }) {
     }
     await busy(submit, async () => {
       try {
+        // A re-assessment of a patient on the ER board is stored as their new assessment,
+        // which the board follows whatever the level (an intake only admits red and orange).
+        if (mode === 'existing' && patient?.id === reassessing) {
+          const board = await api.get('/triage/queue');
+          if (!alive) return;
+          if (board.items.some((item) => item.patientId === patient.id)) {
+            const assessment = await api.post('/triage/assessments', { patientId: patient.id, case: body.case });
+            if (!alive) return;
+            showResult(assessment.result);
+            resultTitle.focus();
+            showRetriaged(assessment);
+            return;
+          }
+        }
         const result = await api.post('/intake', body);
         if (!alive) return;
         // The patient exists now: a second send triages them again rather than registering a twin.
@@ -508,6 +571,19 @@ export function render(container, { session, query }) {
       }
     }, 'Triaging…');
   });
+
+  /** The outcome of a re-assessment: the patient's new level on the ER board. */
+  function showRetriaged(assessment) {
+    const level = assessment.currentLevel ?? assessment.level;
+    const target = assessment.result?.targetTime;
+    replace(offersBox,
+      h('div', { class: ['notice', level <= 2 ? 'notice-emergency' : 'notice-success', 'retriaged', `level-edge-${levelColour(level)}`], role: 'status' },
+        h('strong', {}, `${patient.name} re-triaged on the ER board`), ` — ${levelLabel(level).toLowerCase()}`,
+        target ? `, to be seen by ${time(target)}.` : '.', ' ', h('a', { href: '#/er' }, 'Open the ER board')),
+      h('div', { class: 'row wrap next-arrival' },
+        h('button', { type: 'button', class: 'button', on: { click: () => go('#/intake') } }, 'Next arrival')));
+    announce(`${patient.name} re-triaged on the ER board as ${levelLabel(level)}`, { assertive: level <= 2 });
+  }
 
   async function appointmentTypes() {
     if (!typesCache) typesCache = (await api.get('/appointment-types')).items;
@@ -615,9 +691,57 @@ export function render(container, { session, query }) {
 
   function withUnitSelect(selectEl, fieldName) { selectEl.dataset.field = fieldName; selectEl.id = uid('u'); return selectEl; }
 
-  // Opened from a record ("Triage this patient"): start with that patient.
+  /** Fills the form with what the patient's last assessment recorded (a re-assessment from
+   *  the ER board), and says so: what was filled, and that sending re-triages the patient. */
+  function fillFromAssessment(assessment) {
+    const found = recordedInputs(assessment.result, { assessedAt: assessment.assessedAt });
+    const numbers = {
+      'vitals.heartRate': c.heartRate, 'vitals.respiratoryRate': c.respiratoryRate, 'vitals.capillaryRefillSeconds': c.crt,
+      'vitals.systolicBP': c.systolicBP, 'vitals.spo2': c.spo2, 'vitals.dehydrationPercent': c.dehydration,
+      'observations.seizuresLast24h': c.seizures, 'observations.hoursSinceLastMeal': c.lastMeal,
+    };
+    const choices = {
+      'vitals.mucousMembranes': c.membranes, 'vitals.pulseQuality': c.pulse, 'vitals.mentation': c.mentation, 'vitals.extremities': c.extremities,
+      'observations.respiratoryDistress': c.distress, 'observations.hemorrhage': c.hemorrhage, 'observations.pain': c.pain, 'observations.vomiting': c.vomiting,
+    };
+    const flags = { 'vitals.capillaryRefillAbsent': c.crtAbsent, 'vitals.ketosis': c.ketosis, 'observations.seizingNow': c.seizingNow };
+    const filled = [];
+    for (const [name, value] of Object.entries(found)) {
+      if (name === 'vitals.temperature') { c.temperature.value = value.value; c.temperatureUnit.value = value.unit; } else if (name === 'vitals.glucose') {
+        c.glucose.value = value.value; c.glucoseUnit.value = value.unit;
+      } else if (name === 'onsetHoursAgo') { c.onsetValue.value = value; c.onsetUnit.value = 'hours'; } else if (name === 'findings') {
+        const boxes = findingBoxes.filter((b) => value.includes(b.value));
+        boxes.forEach((b) => { b.checked = true; });
+        if (!boxes.length) continue;
+      } else if (numbers[name] && typeof value === 'string') numbers[name].value = value;
+      else if (choices[name] && [...choices[name].options].some((o) => o.value === value)) choices[name].value = value;
+      else if (flags[name] && value === true) flags[name].checked = true;
+      else continue;
+      filled.push(FIELD_NAMES[name] || words(name.split('.').pop()));
+    }
+    reassessNote.hidden = false;
+    replace(reassessNote,
+      h('strong', {}, `Re-assessment of ${patient?.name || 'the patient'}`),
+      ` — last assessed ${date(assessment.assessedAt)} ${time(assessment.assessedAt)}, level in force `, levelBadge(assessment.currentLevel ?? assessment.level), '. ',
+      filled.length ? `Filled in from what it recorded: ${filled.join(', ')} (the values it found normal are not kept). ` : 'It recorded nothing abnormal to fill in. ',
+      'Check each value again; sending re-triages the patient in place on the ER board.');
+    lastCase = '';
+    evaluate();
+  }
+
+  // Opened from a record ("Triage this patient"): start with that patient; to re-assess a
+  // patient on the ER board, also with what their last assessment recorded.
   if (query.patient) {
-    api.get(`/patients/${encodeURIComponent(query.patient)}`).then((p) => { if (alive) choose({ patient: p, ownerName: '' }); }).catch(() => {});
+    const id = encodeURIComponent(query.patient);
+    const reassess = query.reassess === '1';
+    if (reassess) reassessing = query.patient;
+    Promise.all([api.get(`/patients/${id}`), reassess ? api.get(`/patients/${id}/assessments`, { limit: 1 }).catch(() => null) : null])
+      .then(([p, history]) => {
+        if (!alive) return;
+        choose({ patient: p, ownerName: '' });
+        const last = history?.items?.[0];
+        if (last) fillFromAssessment(last);
+      }).catch(() => {});
   } else {
     search.focus();
   }
