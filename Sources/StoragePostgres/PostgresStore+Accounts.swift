@@ -18,14 +18,14 @@ extension PostgresStore: AccountRepository {
                     INSERT INTO practice (id, name, time_zone, profile, created_at)
                     VALUES (\(profile.id.rawValue), \(profile.name), \(profile.timeZone), \(profileJSON)::jsonb, \(now))
                     """, logger: logger)
-                try await self.appendAudit(AuditRecord(action: "practice.create", resourceType: "practice", resourceID: profile.id.description),
+                try await self.appendAudit(AuditRecord(action: .practiceCreate, resourceType: "practice", resourceID: profile.id.description),
                                            scope: scope, connection: connection)
                 try await connection.query("""
                     INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, created_at)
                     VALUES (\(account.id.rawValue), \(profile.id.rawValue), \(account.email), \(account.displayName), 'administrator',
                             \(administrator.passwordHash), \(now))
                     """, logger: logger)
-                try await self.appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
+                try await self.appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
                                                        detail: "role=administrator first administrator"), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -46,7 +46,7 @@ extension PostgresStore: AccountRepository {
                     VALUES (\(account.id.rawValue), \(scope.practiceID.rawValue), \(account.email), \(displayName), \(role.rawValue),
                             \(passwordHash), \(account.createdAt))
                     """, logger: logger)
-                try await self.appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
+                try await self.appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
                                                        detail: "role=\(role.rawValue)"), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -99,7 +99,7 @@ extension PostgresStore: AccountRepository {
                 INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms)
                 VALUES (\(tokenHash), \(account.id.rawValue), \(account.practiceID.rawValue), \(nowMs), \(nowMs), \(absoluteMs))
                 """, logger: logger)
-            try await self.appendAudit(AuditRecord(action: "auth.login", resourceType: "session", resourceID: account.id.description),
+            try await self.appendAudit(AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description),
                                        scope: AccessScope(practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID),
                                        connection: connection)
         }
@@ -154,7 +154,7 @@ extension PostgresStore: AccountRepository {
                 UPDATE session SET revoked_at_ms = \(nowMs)
                 WHERE token_hash = \(tokenHash) AND practice_id = \(scope.practiceID.rawValue) AND revoked_at_ms IS NULL
                 """, logger: logger)
-            try await self.appendAudit(AuditRecord(action: "auth.logout", resourceType: "session", resourceID: scope.actorID?.description),
+            try await self.appendAudit(AuditRecord(action: .authLogout, resourceType: "session", resourceID: scope.actorID?.description),
                                        scope: scope, connection: connection)
         }
     }

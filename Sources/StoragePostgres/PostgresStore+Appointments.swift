@@ -22,7 +22,7 @@ extension PostgresStore: SchedulingRepository {
                                 reason: String?, staffNotes: String?, assessmentID: UUID?, idempotencyKey: IdempotencyKey?,
                                 reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
                                 decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool) {
-        let operation = "appointment.book"
+        let operation = AuditAction.appointmentBook
         do {
             return try await retryingTransientFailures {
                 try await transaction(.practice(scope.practiceID)) { connection in
@@ -92,7 +92,7 @@ extension PostgresStore: SchedulingRepository {
         } catch let error as PSQLError where error.sqlState == "23P01" {
             throw OverlapRefusal(appointment: appointment, constraint: error.serverInfo?[.constraintName] ?? "")
         }
-        _ = try await appendAudit(AuditRecord(action: "appointment.book", resourceType: "appointment", resourceID: appointment.id.description,
+        _ = try await appendAudit(AuditRecord(action: .appointmentBook, resourceType: "appointment", resourceID: appointment.id.description,
                                               detail: "patient=\(UUIDText.lowercase(appointment.patientID))"), scope: scope, connection: connection)
         let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
         for event in decision.events(occurredAt: now) { _ = try await appendEvent(event, scope: scope, connection: connection) }
@@ -139,7 +139,7 @@ extension PostgresStore: SchedulingRepository {
                     } catch let error as PSQLError where error.sqlState == "23P01" {
                         throw OverlapRefusal(appointment: next, constraint: error.serverInfo?[.constraintName] ?? "")
                     }
-                    _ = try await self.appendAudit(AuditRecord(action: decision.eventKind, resourceType: "appointment", resourceID: next.id.description),
+                    _ = try await self.appendAudit(AuditRecord(action: .event(decision.eventKind), resourceType: "appointment", resourceID: next.id.description),
                                                    scope: scope, connection: connection)
                     for event in decision.events(occurredAt: now) { _ = try await self.appendEvent(event, scope: scope, connection: connection) }
                     return Versioned(next, version: current.version + 1)

@@ -18,7 +18,7 @@ extension PostgresStore: AuditRepository {
         var entry = AuditEntry(
             sequence: previousSequence + 1, id: UUID(), occurredAt: Timestamp.string(clock.now()),
             practiceID: scope?.practiceID.description, actorID: scope?.actorID?.description,
-            action: record.action, resourceType: record.resourceType, resourceID: record.resourceID,
+            action: record.action.name, resourceType: record.resourceType, resourceID: record.resourceID,
             outcome: record.outcome, requestID: scope?.requestID, detail: record.detail,
             previousHash: previousHash, hash: "")
         entry.hash = AuditChain.hash(of: entry, key: auditKey)

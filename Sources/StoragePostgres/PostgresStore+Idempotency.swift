@@ -15,13 +15,13 @@ extension PostgresStore {
     ///
     /// A key belongs to the account that sent it: another account's same key is a claim of
     /// its own; the same account's key with a different request is refused.
-    func claim(_ key: IdempotencyKey, operation: String, scope: AccessScope, connection: PostgresConnection) async throws -> String? {
+    func claim(_ key: IdempotencyKey, operation: AuditAction, scope: AccessScope, connection: PostgresConnection) async throws -> String? {
         let practice = scope.practiceID.rawValue, actor = scope.actorID?.description
         let nowMs = Timestamp.milliseconds(clock.now())
         var claimed = false
         for try await _ in try await connection.query("""
             INSERT INTO idempotency_key (practice_id, operation, key, fingerprint, actor_id, created_at_ms)
-            VALUES (\(practice), \(operation), \(key.key), \(key.fingerprint), \(actor), \(nowMs))
+            VALUES (\(practice), \(operation.name), \(key.key), \(key.fingerprint), \(actor), \(nowMs))
             ON CONFLICT DO NOTHING RETURNING 1
             """, logger: logger) { claimed = true }
         if claimed { return nil }
@@ -30,12 +30,12 @@ extension PostgresStore {
             WHERE practice_id = \(practice) AND COALESCE(actor_id, '') = \(actor ?? "") AND key = \(key.key)
             """, logger: logger).decode((String, String, String?).self) {
             // As in the embedded store, a key names one request of one account, whatever the operation.
-            guard storedOperation == operation, fingerprint == key.fingerprint else {
+            guard storedOperation == operation.name, fingerprint == key.fingerprint else {
                 throw DomainError.conflict("This Idempotency-Key was already used for a different request.")
             }
             guard let resource else { throw StoreCorruption(column: "idempotency_key.resource_id", reason: "a committed claim names no resource") }
-            let resourceType = operation.split(separator: ".").first.map(String.init) ?? operation
-            _ = try await appendAudit(AuditRecord(action: "\(operation).replay", resourceType: resourceType, resourceID: resource),
+            let resourceType = operation.resourceType
+            _ = try await appendAudit(AuditRecord(action: .replay(of: operation), resourceType: resourceType, resourceID: resource),
                                       scope: scope, connection: connection)
             return resource
         }
@@ -44,11 +44,11 @@ extension PostgresStore {
     }
 
     /// Records the resource the claiming transaction created under `key`.
-    func finishClaim(_ key: IdempotencyKey, operation: String, resourceID: String, scope: AccessScope, connection: PostgresConnection) async throws {
+    func finishClaim(_ key: IdempotencyKey, operation: AuditAction, resourceID: String, scope: AccessScope, connection: PostgresConnection) async throws {
         try await connection.query("""
             UPDATE idempotency_key SET resource_id = \(resourceID)
             WHERE practice_id = \(scope.practiceID.rawValue) AND COALESCE(actor_id, '') = \(scope.actorID?.description ?? "")
-                AND operation = \(operation) AND key = \(key.key)
+                AND operation = \(operation.name) AND key = \(key.key)
             """, logger: logger)
     }
 

@@ -77,7 +77,7 @@ extension PostgresStore {
                 VALUES (\(clinicianID), \(scope.practiceID.rawValue), \(json)::jsonb, \(version))
                 ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability, version = excluded.version
                 """, logger: logger)
-            try await self.appendAudit(AuditRecord(action: "clinician.availability.update", resourceType: "clinician",
+            try await self.appendAudit(AuditRecord(action: .clinicianAvailabilityUpdate, resourceType: "clinician",
                                                    resourceID: availability.clinicianID.description), scope: scope, connection: connection)
             try await self.appendEvent(availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),
                                        scope: scope, connection: connection)
@@ -110,7 +110,7 @@ extension PostgresStore {
                     INSERT INTO room (id, practice_id, name, type, active)
                     VALUES (\(room.id.rawValue), \(scope.practiceID.rawValue), \(room.name), \(room.type.rawValue), \(room.isActive))
                     """, logger: logger)
-                try await self.appendAudit(AuditRecord(action: "room.create", resourceType: "room", resourceID: room.id.description),
+                try await self.appendAudit(AuditRecord(action: .roomCreate, resourceType: "room", resourceID: room.id.description),
                                            scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -146,7 +146,7 @@ extension PostgresStore {
                     INSERT INTO appointment_type (id, practice_id, name, definition)
                     VALUES (\(type.id.rawValue), \(scope.practiceID.rawValue), \(type.name), \(definition)::jsonb)
                     """, logger: logger)
-                try await self.appendAudit(AuditRecord(action: "appointment_type.create", resourceType: "appointment_type",
+                try await self.appendAudit(AuditRecord(action: .appointmentTypeCreate, resourceType: "appointment_type",
                                                        resourceID: type.id.description), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {

@@ -70,7 +70,7 @@ public struct AccountService: Sendable {
         switch try await throttle.reserve(account: email, address: clientAddress, device: devices.trustedDevice(cookie, email: email), now: now) {
         case .refused(let wait, let audit):
             if let audit {
-                try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied, detail: audit), scope: nil)
+                try await store.recordAudit(AuditRecord(action: .authLogin, resourceType: "session", outcome: .denied, detail: audit), scope: nil)
             }
             throw APIError.tooManyRequests(retryAfterSeconds: wait)
         case .proceed(let reserved, let report):
@@ -80,7 +80,7 @@ public struct AccountService: Sendable {
         var opened: [StoredCredentials] = []
         do {
             if let unreported {
-                try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .denied, detail: unreported), scope: nil)
+                try await store.recordAudit(AuditRecord(action: .authLogin, resourceType: "session", outcome: .denied, detail: unreported), scope: nil)
             }
             candidates = try await store.credentials(email: email)
             if let practiceID { candidates = candidates.filter { $0.account.practiceID == practiceID } }
@@ -98,7 +98,7 @@ public struct AccountService: Sendable {
         guard let stored = usable.first else {
             await throttle.settle(ticket, as: .failed)
             if candidates.isEmpty {
-                try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .failure, detail: "unknown email"),
+                try await store.recordAudit(AuditRecord(action: .authLogin, resourceType: "session", outcome: .failure, detail: "unknown email"),
                                             scope: nil)
             }
             // Each practice sees the failed attempt on its own account, and only that.
@@ -106,7 +106,7 @@ public struct AccountService: Sendable {
                 let scope = AccessScope(practiceID: candidate.account.practiceID, actorID: candidate.account.id, role: candidate.account.role,
                                         requestID: requestID)
                 let disabled = opened.contains { $0.account.id == candidate.account.id }
-                try await store.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", resourceID: candidate.account.id.description,
+                try await store.recordAudit(AuditRecord(action: .authLogin, resourceType: "session", resourceID: candidate.account.id.description,
                                                         outcome: .failure, detail: disabled ? "account disabled" : "wrong password"), scope: scope)
             }
             throw APIError.unauthorized("The email or password is incorrect.")

@@ -51,7 +51,7 @@ public struct AnalyticsService: Sendable {
     /// unchanged (one small query says so), and brought up to date with what was written since
     /// when they have changed (the rows changed since, found by their change stamps); either
     /// is audited like a read.
-    public func load(scope: AccessScope, window: HistoryWindow, action: String,
+    public func load(scope: AccessScope, window: HistoryWindow, action: AuditAction,
                      progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Loaded {
         try await compute(scope: scope, window: window, action: action, progress: progress) { $0 }
     }
@@ -59,7 +59,7 @@ public struct AnalyticsService: Sendable {
     /// ``load(scope:window:action:progress:)``, then `body` on what was loaded; when the history
     /// is reused or brought up to date, its audit entry is written while `body` computes (both
     /// must succeed).
-    public func compute<T: Sendable>(scope: AccessScope, window: HistoryWindow, action: String,
+    public func compute<T: Sendable>(scope: AccessScope, window: HistoryWindow, action: AuditAction,
                                      progress: (@Sendable (Int, Int) -> Void)? = nil,
                                      _ body: @Sendable (Loaded) throws -> T) async throws -> T {
         let key = AnalyticsCache.Key(practiceID: scope.practiceID, window: window, options: options)

@@ -17,7 +17,7 @@ extension APIHandler {
     // MARK: - Dashboard
 
     func getAnalyticsDashboard(_ input: Operations.GetAnalyticsDashboard.Input) async throws -> Operations.GetAnalyticsDashboard.Output {
-        let caller = try await authorize(.readAnalytics, action: "analytics.dashboard.read", resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsDashboardRead, resourceType: "practice")
         let revenue = caller.account.role.allows(.readRevenue)
         let period = try await analytics.period(from: input.query.from, to: input.query.to, scope: caller.scope)
         let asOf = store.clock.now()
@@ -25,7 +25,7 @@ extension APIHandler {
         let trendMetrics = Self.trendMetrics.filter { revenue || !MetricCatalogue.definition(of: $0).isRevenue }
         let from = input.query.from, to = input.query.to
         let body = try await analytics.compute(scope: caller.scope, window: analytics.dashboardWindow(period: period, asOf: asOf),
-                                               action: "analytics.dashboard.read") { loaded in
+                                               action: .analyticsDashboardRead) { loaded in
             let engine = loaded.analytics
             let dashboard = engine.dashboard(period: period, asOf: asOf)
             let metrics = dashboard.metrics
@@ -59,7 +59,7 @@ extension APIHandler {
     // MARK: - Metrics and their series
 
     func listAnalyticsMetrics(_ input: Operations.ListAnalyticsMetrics.Input) async throws -> Operations.ListAnalyticsMetrics.Output {
-        let caller = try await authorize(.readAnalytics, action: "analytics.metrics.list", resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsMetricsList, resourceType: "practice")
         let role = caller.account.role
         let items = MetricCatalogue.all.compactMap { definition -> Components.Schemas.AnalyticsMetricDefinition? in
             guard let name = Components.Schemas.AnalyticsMetricName(rawValue: definition.name),
@@ -72,10 +72,10 @@ extension APIHandler {
     }
 
     func getAnalyticsSeries(_ input: Operations.GetAnalyticsSeries.Input) async throws -> Operations.GetAnalyticsSeries.Output {
-        let caller = try await authorize(.readAnalytics, action: "analytics.series.read", resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsSeriesRead, resourceType: "practice")
         guard let definition = MetricCatalogue.definition(named: input.path.metric.rawValue) else { throw DomainError.notFound(resource: "metric") }
         if definition.isRevenue {
-            _ = try await authorize(.readRevenue, action: "analytics.series.read", resourceType: "practice", refusal: "read revenue")
+            _ = try await authorize(.readRevenue, action: .analyticsSeriesRead, resourceType: "practice", refusal: "read revenue")
         }
         let period = try await analytics.period(from: input.query.from, to: input.query.to, scope: caller.scope)
         let dimension = input.query.dimension.flatMap { Dimension(rawValue: $0.rawValue) } ?? .practice
@@ -96,7 +96,7 @@ extension APIHandler {
         guard let kind = definition.kind(level: level) else { throw ValidationError(field: "level", message: "is required for \(definition.name)") }
 
         let loaded = try await analytics.load(scope: caller.scope, window: HistoryWindow(period: period, timeZone: period.timeZone),
-                                              action: "analytics.series.read")
+                                              action: .analyticsSeriesRead)
         let engine = loaded.analytics
         let segments: [Segment]
         if let id = input.query.segmentId, dimension != .practice {
@@ -138,33 +138,33 @@ extension APIHandler {
     // MARK: - Look-ahead
 
     func getAnalyticsBottlenecks(_ input: Operations.GetAnalyticsBottlenecks.Input) async throws -> Operations.GetAnalyticsBottlenecks.Output {
-        let caller = try await authorize(.readAnalytics, action: "analytics.bottlenecks.read", resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsBottlenecksRead, resourceType: "practice")
         let days = input.query.days ?? 14
         guard (1...90).contains(days) else { throw ValidationError(field: "days", message: "must be between 1 and 90") }
         let zone = try await analytics.timeZone(scope: caller.scope)
         let asOf = store.clock.now()
         let loaded = try await analytics.load(scope: caller.scope, window: HistoryWindow(period: nil, bottlenecks: (asOf, days), timeZone: zone),
-                                              action: "analytics.bottlenecks.read")
+                                              action: .analyticsBottlenecksRead)
         return .ok(.init(body: .json(.init(loaded.analytics.bottlenecks(asOf: asOf, days: days)))))
     }
 
     func getAnalyticsForecast(_ input: Operations.GetAnalyticsForecast.Input) async throws -> Operations.GetAnalyticsForecast.Output {
-        let caller = try await authorize(.readAnalytics, action: "analytics.forecast.read", resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsForecastRead, resourceType: "practice")
         let weeks = input.query.historyWeeks ?? 8
         guard (1...52).contains(weeks) else { throw ValidationError(field: "historyWeeks", message: "must be between 1 and 52") }
         let zone = try await analytics.timeZone(scope: caller.scope)
         guard let today = analytics.today(store.clock.now(), in: zone) else { throw DomainError.notFound(resource: "practice") }
         let loaded = try await analytics.load(scope: caller.scope, window: HistoryWindow(period: nil, forecast: (today, weeks), timeZone: zone),
-                                              action: "analytics.forecast.read")
+                                              action: .analyticsForecastRead)
         return .ok(.init(body: .json(.init(loaded.analytics.forecast(weekStarting: today, historyWeeks: weeks)))))
     }
 
     func listAnalyticsInsights(_ input: Operations.ListAnalyticsInsights.Input) async throws -> Operations.ListAnalyticsInsights.Output {
-        let caller = try await authorize(.readAnalytics, action: "analytics.insights.read", resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsInsightsRead, resourceType: "practice")
         let period = try await analytics.period(from: input.query.from, to: input.query.to, scope: caller.scope)
         let asOf = store.clock.now()
         let loaded = try await analytics.load(scope: caller.scope, window: analytics.dashboardWindow(period: period, asOf: asOf),
-                                              action: "analytics.insights.read")
+                                              action: .analyticsInsightsRead)
         let insights = loaded.analytics.dashboard(period: period, asOf: asOf).insights
         let days = period.localDays
         return .ok(.init(body: .json(.init(items: insights.map { insight in
@@ -175,7 +175,7 @@ extension APIHandler {
     // MARK: - Reports
 
     func getAnalyticsReport(_ input: Operations.GetAnalyticsReport.Input) async throws -> Operations.GetAnalyticsReport.Output {
-        let caller = try await authorize(.readAnalytics, action: "analytics.report.read", resourceType: "practice",
+        let caller = try await authorize(.readAnalytics, action: .analyticsReportRead, resourceType: "practice",
                                          resourceID: input.path.kind.rawValue)
         guard let kind = ReportKind(rawValue: input.path.kind.rawValue) else { throw DomainError.notFound(resource: "report") }
         let csv = try Self.wantsCSV(format: input.query.format, accept: input.headers.accept)
@@ -184,7 +184,7 @@ extension APIHandler {
         let request = ReportRequest(kind: kind, period: period, bucket: input.query.bucket.flatMap { BucketSize(rawValue: $0.rawValue) } ?? .day,
                                     asOf: asOf, includeRevenue: caller.account.role.allows(.readRevenue))
         let loaded = try await analytics.load(scope: caller.scope, window: request.window(options: analytics.options),
-                                              action: "analytics.report.read")
+                                              action: .analyticsReportRead)
         let table = loaded.analytics.report(request)
         let days = period.localDays
         let from = days?.first.description ?? input.query.from, to = days?.last.description ?? input.query.to
@@ -224,7 +224,7 @@ extension APIHandler {
 
 extension APIHandler {
     func getTriageOverrideRates(_ input: Operations.GetTriageOverrideRates.Input) async throws -> Operations.GetTriageOverrideRates.Output {
-        let caller = try await authorize(.readAnalytics, action: "analytics.triage_overrides.read", resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsTriageOverridesRead, resourceType: "practice")
         let timeZone = try await analytics.timeZone(scope: caller.scope)
         let today = LocalCalendar(timeZone: timeZone).localDate(of: store.clock.now())
         let period = try AnalyticsPeriod.parse(from: input.query.from ?? (today.adding(days: -29)).description,

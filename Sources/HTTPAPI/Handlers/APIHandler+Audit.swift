@@ -4,7 +4,7 @@ import StoragePorts
 
 extension APIHandler {
     func listAudit(_ input: Operations.ListAudit.Input) async throws -> Operations.ListAudit.Output {
-        let caller = try await authorize(.readAudit, action: "audit.list", resourceType: "audit")
+        let caller = try await authorize(.readAudit, action: .auditList, resourceType: "audit")
         var before: Int64?
         if let cursor = input.query.cursor {
             guard let value = Int64(cursor) else { throw APIError.badRequest(field: "cursor", message: "is not a cursor returned by the server") }
@@ -12,14 +12,14 @@ extension APIHandler {
         }
         let page = try await store.auditEntries(scope: caller.scope, limit: try Self.pageLimit(input.query.limit), before: before,
                                                 resourceType: input.query.resourceType, resourceID: input.query.resourceId)
-        try await store.recordAudit(AuditRecord(action: "audit.list", resourceType: "audit"), scope: caller.scope)
+        try await store.recordAudit(AuditRecord(action: .auditList, resourceType: "audit"), scope: caller.scope)
         return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.AuditEntry.init), nextCursor: page.nextCursor))))
     }
 
     func verifyAudit(_ input: Operations.VerifyAudit.Input) async throws -> Operations.VerifyAudit.Output {
-        let caller = try await authorize(.readAudit, action: "audit.verify", resourceType: "audit")
+        let caller = try await authorize(.readAudit, action: .auditVerify, resourceType: "audit")
         let result = try await store.verifyAuditChain(visibleTo: caller.scope)
-        try await store.recordAudit(AuditRecord(action: "audit.verify", resourceType: "audit", outcome: .success,
+        try await store.recordAudit(AuditRecord(action: .auditVerify, resourceType: "audit", outcome: .success,
                                                 detail: result.isIntact ? "intact" : "broken at #\(result.firstProblem!.sequence)"), scope: caller.scope)
         return .ok(.init(body: .json(.init(
             intact: result.isIntact, checked: result.checked, headHash: result.headHash,

@@ -9,13 +9,13 @@ extension APIHandler {
     // MARK: - Clinicians
 
     func listSpecialists(_ input: Operations.ListSpecialists.Input) async throws -> Operations.ListSpecialists.Output {
-        let caller = try await authorize(.readRecords, action: "clinician.list", resourceType: "clinician")
+        let caller = try await authorize(.readRecords, action: .clinicianList, resourceType: "clinician")
         let clinicians = try await store.clinicians(scope: caller.scope, includingRetired: input.query.includeRetired == true)
         return .ok(.init(body: .json(.init(items: clinicians.map { Components.Schemas.Specialist($0) }))))
     }
 
     func createSpecialist(_ input: Operations.CreateSpecialist.Input) async throws -> Operations.CreateSpecialist.Output {
-        let caller = try await authorize(.manageSchedule, action: "clinician.create", resourceType: "clinician")
+        let caller = try await authorize(.manageSchedule, action: .clinicianCreate, resourceType: "clinician")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         var errors = FieldErrorCollector()
         let expertise = Expertise.list(wire: body.expertise ?? [], errors: &errors)
@@ -43,13 +43,13 @@ extension APIHandler {
     }
 
     func getSpecialist(_ input: Operations.GetSpecialist.Input) async throws -> Operations.GetSpecialist.Output {
-        let caller = try await authorize(.readRecords, action: "clinician.read", resourceType: "clinician", resourceID: input.path.clinicianId)
+        let caller = try await authorize(.readRecords, action: .clinicianRead, resourceType: "clinician", resourceID: input.path.clinicianId)
         let stored = try await store.clinician(scope: caller.scope, id: try Self.identifier(input.path.clinicianId, resource: "clinician"))
         return .ok(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(stored))))
     }
 
     func updateSpecialist(_ input: Operations.UpdateSpecialist.Input) async throws -> Operations.UpdateSpecialist.Output {
-        let caller = try await authorize(.manageSchedule, action: "clinician.update", resourceType: "clinician", resourceID: input.path.clinicianId)
+        let caller = try await authorize(.manageSchedule, action: .clinicianUpdate, resourceType: "clinician", resourceID: input.path.clinicianId)
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         let id: Identifier<Clinician> = try Self.identifier(input.path.clinicianId, resource: "clinician")
         var errors = FieldErrorCollector()
@@ -70,7 +70,7 @@ extension APIHandler {
     }
 
     func retireSpecialist(_ input: Operations.RetireSpecialist.Input) async throws -> Operations.RetireSpecialist.Output {
-        let caller = try await authorize(.manageSchedule, action: "clinician.retire", resourceType: "clinician", resourceID: input.path.clinicianId)
+        let caller = try await authorize(.manageSchedule, action: .clinicianRetire, resourceType: "clinician", resourceID: input.path.clinicianId)
         let id: Identifier<Clinician> = try Self.identifier(input.path.clinicianId, resource: "clinician")
         let retirement = try await store.retireClinician(id: id, scope: caller.scope, expectedVersion: try Self.expectedVersion(input.headers.ifMatch))
         return .ok(.init(headers: .init(eTag: Self.etag(retirement.clinician.version)),

@@ -6,13 +6,13 @@ import StoragePorts
 
 extension APIHandler {
     func listDocuments(_ input: Operations.ListDocuments.Input) async throws -> Operations.ListDocuments.Output {
-        let caller = try await authorize(.readRecords, action: "record.document.list", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.readRecords, action: .recordDocumentList, resourceType: "patient", resourceID: input.path.patientId)
         let documents = try await store.documents(patientID: try Self.identifier(input.path.patientId, resource: "patient"), scope: caller.scope)
         return .ok(.init(body: .json(.init(items: documents.map(Components.Schemas.Document.init)))))
     }
 
     func uploadDocument(_ input: Operations.UploadDocument.Input) async throws -> Operations.UploadDocument.Output {
-        let caller = try await authorize(.writeRecords, action: "record.document.upload", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.writeRecords, action: .recordDocumentUpload, resourceType: "patient", resourceID: input.path.patientId)
         let (type, body): (String, HTTPBody) = switch input.body {
         case .pdf(let body): ("application/pdf", body)
         case .png(let body): ("image/png", body)
@@ -32,7 +32,7 @@ extension APIHandler {
     }
 
     func downloadDocument(_ input: Operations.DownloadDocument.Input) async throws -> Operations.DownloadDocument.Output {
-        let caller = try await authorize(.readRecords, action: "record.document.download", resourceType: "document", resourceID: input.path.documentId)
+        let caller = try await authorize(.readRecords, action: .recordDocumentDownload, resourceType: "document", resourceID: input.path.documentId)
         guard let id = UUIDText.parse(input.path.documentId) else { throw DomainError.notFound(resource: "document") }
         let (info, data) = try await store.document(id: id, patientID: try Self.identifier(input.path.patientId, resource: "patient"), scope: caller.scope)
         let body = HTTPBody(data)
@@ -44,7 +44,7 @@ extension APIHandler {
     }
 
     func purgeArchived(_ input: Operations.PurgeArchived.Input) async throws -> Operations.PurgeArchived.Output {
-        let caller = try await authorize(.administerData, action: "patient.purge", resourceType: "patient")
+        let caller = try await authorize(.administerData, action: .patientPurge, resourceType: "patient")
         // The contract refuses a missing or different confirmation before the handler runs;
         // checked again here because nothing may be deleted without it.
         guard case .json(let body) = input.body, body.confirm == .purge else {

@@ -9,7 +9,7 @@ import Triage
 
 extension APIHandler {
     func matchClinicians(_ input: Operations.MatchClinicians.Input) async throws -> Operations.MatchClinicians.Output {
-        let caller = try await authorize(.book, action: "matching.rank", resourceType: "clinician")
+        let caller = try await authorize(.book, action: .matchingRank, resourceType: "clinician")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         var errors = FieldErrorCollector()
         let specialties = body.specialties.enumerated().compactMap { index, text -> Specialty? in
@@ -26,7 +26,7 @@ extension APIHandler {
                                                      complexity: body.complexity, maxWaitMinutes: body.maxWaitMinutes, patientID: patientID)
         // With a patient, the ranking reads who saw them before: a read of their record.
         if let patientID {
-            try await auditRead(caller, action: "matching.rank", resourceType: "patient", resourceID: UUIDText.lowercase(patientID))
+            try await auditRead(caller, action: .matchingRank, resourceType: "patient", resourceID: UUIDText.lowercase(patientID))
         }
         return .ok(.init(body: .json(.init(ranked: result.ranked.map(Components.Schemas.RankedClinician.init),
                                            excluded: result.excluded.map { .init(clinicianId: $0.clinicianID.description, displayName: $0.displayName, reason: $0.reason) }))))
@@ -36,7 +36,7 @@ extension APIHandler {
     /// offered slots within the maximum wait. Red and orange patients join the ER board at once
     /// with the on-duty emergency clinician instead of a future slot.
     func intake(_ input: Operations.Intake.Input) async throws -> Operations.Intake.Output {
-        let caller = try await authorize(.triage, action: "intake", resourceType: "patient")
+        let caller = try await authorize(.triage, action: .intake, resourceType: "patient")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         let caseJSON = try JSONEncoder().encode(body._case)
         let triageCase: TriageCase

@@ -5,7 +5,7 @@ import StoragePorts
 
 extension APIHandler {
     func getMedicalRecord(_ input: Operations.GetMedicalRecord.Input) async throws -> Operations.GetMedicalRecord.Output {
-        let caller = try await authorize(.readRecords, action: "record.read", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.readRecords, action: .recordRead, resourceType: "patient", resourceID: input.path.patientId)
         let (record, version) = try await store.medicalRecord(scope: caller.scope, patientID: try Self.identifier(input.path.patientId, resource: "patient"))
         return .ok(.init(headers: .init(eTag: Self.etag(version)), body: .json(.init(record, version: version, now: store.clock.now()))))
     }
@@ -90,7 +90,7 @@ extension APIHandler {
     }
 
     func getMedicationDose(_ input: Operations.GetMedicationDose.Input) async throws -> Operations.GetMedicationDose.Output {
-        let caller = try await authorize(.readRecords, action: "record.dose", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.readRecords, action: .recordDose, resourceType: "patient", resourceID: input.path.patientId)
         let (record, _) = try await store.medicalRecord(scope: caller.scope, patientID: try Self.identifier(input.path.patientId, resource: "patient"))
         guard let medication = record.medications.first(where: { $0.id.description == input.path.medicationId.lowercased() }) else {
             throw DomainError.notFound(resource: "medication")
@@ -112,7 +112,7 @@ extension APIHandler {
     }
 
     func listVaccinationsDue(_ input: Operations.ListVaccinationsDue.Input) async throws -> Operations.ListVaccinationsDue.Output {
-        let caller = try await authorize(.readRecords, action: "record.vaccinations_due.read", resourceType: "vaccination")
+        let caller = try await authorize(.readRecords, action: .recordVaccinationsDueRead, resourceType: "vaccination")
         let now = store.clock.now()
         let (report, names) = try await store.vaccinationReminders(scope: caller.scope, asOf: now, withinDays: input.query.withinDays ?? 30)
         let wire = { (v: Vaccination) in Components.Schemas.Vaccination(v, patientName: names[v.patientID]) }

@@ -10,7 +10,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         // Applying books appointments: the caller needs what booking needs, checked before anything is written.
         let caller = try await authorize(all: body.apply == true ? Permission.applyOptimizedPlan : [.optimizeSchedule],
-                                         action: "schedule.optimize", resourceType: "appointment",
+                                         action: .scheduleOptimize, resourceType: "appointment",
                                          refusal: body.apply == true ? "book the optimizer's plan" : nil)
         let now = store.clock.now()
         let range = TimeRange(start: body.from, end: body.from.addingTimeInterval(Double(body.days) * 86_400))!
@@ -94,7 +94,7 @@ extension APIHandler {
                                                       payload: ["from": Timestamp.string(body.from), "days": String(body.days), "booked": String(booked)])],
                                          scope: caller.scope)
         }
-        try await auditRead(caller, action: "schedule.optimize", resourceType: "appointment",
+        try await auditRead(caller, action: .scheduleOptimize, resourceType: "appointment",
                             detail: "requests=\(requests.count) fixed=\(snapshot.appointments.count) apply=\(body.apply == true)")
         let assigned = Set(result.assignments.map(\.requestID))
         return .ok(.init(body: .json(.init(score: result.evaluation.score, assigned: assigned.count,
@@ -109,7 +109,7 @@ extension APIHandler {
         // Applying moves appointments and writes time off into the clinician's availability, so it
         // needs the permissions of both changes, checked before either is made; a preview does not.
         let caller = try await authorize(all: body.apply == true ? Permission.applyReplan : [.optimizeSchedule],
-                                         action: "schedule.replan", resourceType: "clinician", resourceID: body.clinicianId,
+                                         action: .scheduleReplan, resourceType: "clinician", resourceID: body.clinicianId,
                                          refusal: body.apply == true ? "apply a re-plan, which moves appointments and changes clinician availability" : nil)
         guard let absent = UUIDText.parse(body.clinicianId) else { throw ValidationError(field: "clinicianId", message: "must be a UUID") }
         guard let day = LocalDate(body.date) else { throw ValidationError(field: "date", message: "must be a date like 2026-11-23") }
@@ -169,7 +169,7 @@ extension APIHandler {
                                                       payload: ["clinicianID": UUIDText.lowercase(absent), "date": body.date, "moved": String(applied)])],
                                          scope: caller.scope)
         }
-        try await auditRead(caller, action: "schedule.replan", resourceType: "clinician", resourceID: UUIDText.lowercase(absent),
+        try await auditRead(caller, action: .scheduleReplan, resourceType: "clinician", resourceID: UUIDText.lowercase(absent),
                             detail: "date=\(body.date) moved=\(moved.count) apply=\(body.apply == true)")
         let unplaced = result.unplaced.map { Components.Schemas.ReplanResponse.UnplacedPayloadPayload(appointmentId: $0.assignment.requestID, reason: $0.reason.rawValue) }
             + closedIn.map { .init(appointmentId: $0.id.description, reason: "practice_closed") }

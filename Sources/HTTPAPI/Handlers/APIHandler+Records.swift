@@ -8,7 +8,7 @@ extension APIHandler {
     // MARK: - Owners
 
     func createOwner(_ input: Operations.CreateOwner.Input) async throws -> Operations.CreateOwner.Output {
-        let caller = try await authorize(.writeRecords, action: "owner.create", resourceType: "owner")
+        let caller = try await authorize(.writeRecords, action: .ownerCreate, resourceType: "owner")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         let owner = Owner(wire: body, id: Identifier())
         let (stored, _) = try await store.createOwner(owner, scope: caller.scope,
@@ -17,13 +17,13 @@ extension APIHandler {
     }
 
     func getOwner(_ input: Operations.GetOwner.Input) async throws -> Operations.GetOwner.Output {
-        let caller = try await authorize(.readRecords, action: "owner.read", resourceType: "owner", resourceID: input.path.ownerId)
+        let caller = try await authorize(.readRecords, action: .ownerRead, resourceType: "owner", resourceID: input.path.ownerId)
         let stored = try await store.owner(scope: caller.scope, id: try Self.identifier(input.path.ownerId, resource: "owner"))
         return .ok(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(stored))))
     }
 
     func updateOwner(_ input: Operations.UpdateOwner.Input) async throws -> Operations.UpdateOwner.Output {
-        let caller = try await authorize(.writeRecords, action: "owner.update", resourceType: "owner", resourceID: input.path.ownerId)
+        let caller = try await authorize(.writeRecords, action: .ownerUpdate, resourceType: "owner", resourceID: input.path.ownerId)
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         let owner = Owner(wire: body, id: try Self.identifier(input.path.ownerId, resource: "owner"))
         let stored = try await store.updateOwner(owner, scope: caller.scope, expectedVersion: try Self.expectedVersion(input.headers.ifMatch))
@@ -33,7 +33,7 @@ extension APIHandler {
     // MARK: - Patients
 
     func createPatient(_ input: Operations.CreatePatient.Input) async throws -> Operations.CreatePatient.Output {
-        let caller = try await authorize(.writeRecords, action: "patient.create", resourceType: "patient")
+        let caller = try await authorize(.writeRecords, action: .patientCreate, resourceType: "patient")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         let patient = try Patient(wire: body, id: Identifier())
         let (stored, _) = try await store.createPatient(patient, scope: caller.scope,
@@ -42,13 +42,13 @@ extension APIHandler {
     }
 
     func getPatient(_ input: Operations.GetPatient.Input) async throws -> Operations.GetPatient.Output {
-        let caller = try await authorize(.readRecords, action: "patient.read", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.readRecords, action: .patientRead, resourceType: "patient", resourceID: input.path.patientId)
         let stored = try await store.patient(scope: caller.scope, id: try Self.identifier(input.path.patientId, resource: "patient"))
         return .ok(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(stored, now: store.clock.now()))))
     }
 
     func updatePatient(_ input: Operations.UpdatePatient.Input) async throws -> Operations.UpdatePatient.Output {
-        let caller = try await authorize(.writeRecords, action: "patient.update", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.writeRecords, action: .patientUpdate, resourceType: "patient", resourceID: input.path.patientId)
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         let patient = try Patient(wire: body, id: try Self.identifier(input.path.patientId, resource: "patient"))
         let stored = try await store.updatePatient(patient, scope: caller.scope, expectedVersion: try Self.expectedVersion(input.headers.ifMatch))
@@ -56,7 +56,7 @@ extension APIHandler {
     }
 
     func searchPatients(_ input: Operations.SearchPatients.Input) async throws -> Operations.SearchPatients.Output {
-        let caller = try await authorize(.readRecords, action: "patient.search", resourceType: "patient")
+        let caller = try await authorize(.readRecords, action: .patientSearch, resourceType: "patient")
         let query = PatientQuery(text: input.query.q, species: input.query.species.flatMap { Species(rawValue: $0.rawValue) },
                                  status: input.query.status.flatMap { Patient.Status(rawValue: $0.rawValue) })
         let page = try await store.searchPatients(scope: caller.scope, query: query, limit: try Self.pageLimit(input.query.limit), after: input.query.cursor)

@@ -12,7 +12,7 @@ extension APIHandler {
     // MARK: - Clinicians and availability
 
     func getAvailability(_ input: Operations.GetAvailability.Input) async throws -> Operations.GetAvailability.Output {
-        let caller = try await authorize(.readRecords, action: "clinician.availability.read", resourceType: "clinician", resourceID: input.path.clinicianId)
+        let caller = try await authorize(.readRecords, action: .clinicianAvailabilityRead, resourceType: "clinician", resourceID: input.path.clinicianId)
         let id: Identifier<Clinician> = try Self.identifier(input.path.clinicianId, resource: "clinician")
         guard try await store.clinicians(scope: caller.scope).contains(where: { $0.id == id }) else { throw DomainError.notFound(resource: "clinician") }
         let stored = try await store.availabilities(scope: caller.scope)[id] ?? Versioned(ClinicianAvailability(clinicianID: id, weekly: []), version: 0)
@@ -20,7 +20,7 @@ extension APIHandler {
     }
 
     func setAvailability(_ input: Operations.SetAvailability.Input) async throws -> Operations.SetAvailability.Output {
-        let caller = try await authorize(.manageSchedule, action: "clinician.availability.update", resourceType: "clinician", resourceID: input.path.clinicianId)
+        let caller = try await authorize(.manageSchedule, action: .clinicianAvailabilityUpdate, resourceType: "clinician", resourceID: input.path.clinicianId)
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         let availability = try ClinicianAvailability(wire: body, clinicianID: try Self.identifier(input.path.clinicianId, resource: "clinician"))
         let stored = try await store.setAvailability(availability, scope: caller.scope, expectedVersion: try Self.expectedVersion(input.headers.ifMatch))
@@ -30,7 +30,7 @@ extension APIHandler {
     // MARK: - Calendar feeds
 
     func createCalendarFeed(_ input: Operations.CreateCalendarFeed.Input) async throws -> Operations.CreateCalendarFeed.Output {
-        let caller = try await authorize(.manageSchedule, action: "clinician.calendar_feed.create", resourceType: "clinician", resourceID: input.path.clinicianId)
+        let caller = try await authorize(.manageSchedule, action: .clinicianCalendarFeedCreate, resourceType: "clinician", resourceID: input.path.clinicianId)
         let token = SessionToken.generate()
         try await store.createCalendarFeed(tokenHash: SessionToken.hash(token), clinicianID: try Self.identifier(input.path.clinicianId, resource: "clinician"),
                                            scope: caller.scope)
@@ -38,7 +38,7 @@ extension APIHandler {
     }
 
     func revokeCalendarFeeds(_ input: Operations.RevokeCalendarFeeds.Input) async throws -> Operations.RevokeCalendarFeeds.Output {
-        let caller = try await authorize(.manageSchedule, action: "clinician.calendar_feed.revoke", resourceType: "clinician", resourceID: input.path.clinicianId)
+        let caller = try await authorize(.manageSchedule, action: .clinicianCalendarFeedRevoke, resourceType: "clinician", resourceID: input.path.clinicianId)
         try await store.revokeCalendarFeeds(clinicianID: try Self.identifier(input.path.clinicianId, resource: "clinician"), scope: caller.scope)
         return .noContent(.init())
     }
@@ -59,7 +59,7 @@ extension APIHandler {
             ICalendarEvent(appointment: $0, patientName: names[$0.patientID] ?? "Patient", appointmentTypeName: types[$0.appointmentTypeID] ?? "Appointment",
                            roomName: $0.roomID.flatMap { rooms[$0] })
         }
-        try await store.recordAudit(AuditRecord(action: "clinician.calendar_feed.read", resourceType: "clinician", resourceID: clinicianID.description), scope: scope)
+        try await store.recordAudit(AuditRecord(action: .clinicianCalendarFeedRead, resourceType: "clinician", resourceID: clinicianID.description), scope: scope)
         let text = ICalendarFeed.render(calendarName: clinician?.displayName ?? "VetNet", events: events, generatedAt: now)
         return .ok(.init(body: .textCalendar(HTTPBody(text))))
     }
@@ -67,12 +67,12 @@ extension APIHandler {
     // MARK: - Rooms and types
 
     func listRooms(_ input: Operations.ListRooms.Input) async throws -> Operations.ListRooms.Output {
-        let caller = try await authorize(.readRecords, action: "room.list", resourceType: "room")
+        let caller = try await authorize(.readRecords, action: .roomList, resourceType: "room")
         return .ok(.init(body: .json(.init(items: try await store.rooms(scope: caller.scope).map(Components.Schemas.Room.init)))))
     }
 
     func createRoom(_ input: Operations.CreateRoom.Input) async throws -> Operations.CreateRoom.Output {
-        let caller = try await authorize(.manageSchedule, action: "room.create", resourceType: "room")
+        let caller = try await authorize(.manageSchedule, action: .roomCreate, resourceType: "room")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         guard let roomType = RoomType(rawValue: body._type.rawValue) else { throw ValidationError(field: "type", message: "is not a room type") }
         let room = try await store.createRoom(Room(name: body.name, type: roomType), scope: caller.scope)
@@ -80,12 +80,12 @@ extension APIHandler {
     }
 
     func listAppointmentTypes(_ input: Operations.ListAppointmentTypes.Input) async throws -> Operations.ListAppointmentTypes.Output {
-        let caller = try await authorize(.readRecords, action: "appointment_type.list", resourceType: "appointment_type")
+        let caller = try await authorize(.readRecords, action: .appointmentTypeList, resourceType: "appointment_type")
         return .ok(.init(body: .json(.init(items: try await store.appointmentTypes(scope: caller.scope).map(Components.Schemas.AppointmentType.init)))))
     }
 
     func createAppointmentType(_ input: Operations.CreateAppointmentType.Input) async throws -> Operations.CreateAppointmentType.Output {
-        let caller = try await authorize(.manageSchedule, action: "appointment_type.create", resourceType: "appointment_type")
+        let caller = try await authorize(.manageSchedule, action: .appointmentTypeCreate, resourceType: "appointment_type")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         var specialty: Specialty?
         let practice = try await store.practice(scope: caller.scope)
@@ -107,7 +107,7 @@ extension APIHandler {
     // MARK: - Slots and appointments
 
     func findSlots(_ input: Operations.FindSlots.Input) async throws -> Operations.FindSlots.Output {
-        let caller = try await authorize(.book, action: "appointment.slots", resourceType: "appointment")
+        let caller = try await authorize(.book, action: .appointmentSlots, resourceType: "appointment")
         guard let range = TimeRange(start: input.query.from, end: input.query.to) else { throw ValidationError(field: "to", message: "must be after from") }
         guard range.duration <= 31 * 86_400 else { throw ValidationError(field: "to", message: "the period is at most 31 days") }
         let snapshot = try await scheduling.snapshot(scope: caller.scope, range: range)
@@ -130,15 +130,15 @@ extension APIHandler {
     }
 
     func listAppointments(_ input: Operations.ListAppointments.Input) async throws -> Operations.ListAppointments.Output {
-        let caller = try await authorize(.book, action: "appointment.list", resourceType: "appointment")
+        let caller = try await authorize(.book, action: .appointmentList, resourceType: "appointment")
         guard let range = TimeRange(start: input.query.from, end: input.query.to) else { throw ValidationError(field: "to", message: "must be after from") }
         let items = try await store.appointments(scope: caller.scope, overlapping: range, clinicianID: input.query.clinicianId.flatMap(UUIDText.parse))
-        try await auditRead(caller, action: "appointment.list", resourceType: "appointment", detail: "results=\(items.count)")
+        try await auditRead(caller, action: .appointmentList, resourceType: "appointment", detail: "results=\(items.count)")
         return .ok(.init(body: .json(.init(items: items.map(Components.Schemas.Appointment.init)))))
     }
 
     func bookAppointment(_ input: Operations.BookAppointment.Input) async throws -> Operations.BookAppointment.Output {
-        let caller = try await authorize(.book, action: "appointment.book", resourceType: "appointment")
+        let caller = try await authorize(.book, action: .appointmentBook, resourceType: "appointment")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         var errors = FieldErrorCollector()
         let patient = UUIDText.parse(body.patientId), clinician = UUIDText.parse(body.clinicianId)
@@ -163,14 +163,14 @@ extension APIHandler {
     }
 
     func getAppointment(_ input: Operations.GetAppointment.Input) async throws -> Operations.GetAppointment.Output {
-        let caller = try await authorize(.book, action: "appointment.read", resourceType: "appointment", resourceID: input.path.appointmentId)
+        let caller = try await authorize(.book, action: .appointmentRead, resourceType: "appointment", resourceID: input.path.appointmentId)
         let details = try await store.appointmentDetails(scope: caller.scope, id: try Self.identifier(input.path.appointmentId, resource: "appointment"))
-        try await auditRead(caller, action: "appointment.read", resourceType: "appointment", resourceID: details.appointment.value.id.description)
+        try await auditRead(caller, action: .appointmentRead, resourceType: "appointment", resourceID: details.appointment.value.id.description)
         return .ok(.init(headers: .init(eTag: Self.etag(details.appointment.version)), body: .json(.init(details))))
     }
 
     func updateAppointment(_ input: Operations.UpdateAppointment.Input) async throws -> Operations.UpdateAppointment.Output {
-        let caller = try await authorize(.book, action: "appointment.notes.update", resourceType: "appointment", resourceID: input.path.appointmentId)
+        let caller = try await authorize(.book, action: .appointmentNotesUpdate, resourceType: "appointment", resourceID: input.path.appointmentId)
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         let details = try await store.updateAppointmentNotes(scope: caller.scope, id: try Self.identifier(input.path.appointmentId, resource: "appointment"),
                                                              reason: body.reason, staffNotes: body.staffNotes,
@@ -179,7 +179,7 @@ extension APIHandler {
     }
 
     func listPatientAppointments(_ input: Operations.ListPatientAppointments.Input) async throws -> Operations.ListPatientAppointments.Output {
-        let caller = try await authorize(.readRecords, action: "patient.appointments.read", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.readRecords, action: .patientAppointmentsRead, resourceType: "patient", resourceID: input.path.patientId)
         guard let patientID = UUIDText.parse(input.path.patientId) else { throw DomainError.notFound(resource: "patient") }
         let result = try await store.patientAppointments(scope: caller.scope, patientID: patientID, limit: try Self.pageLimit(input.query.limit),
                                                          before: input.query.cursor)
@@ -191,7 +191,7 @@ extension APIHandler {
     func transitionAppointment(_ input: Operations.TransitionAppointment.Input) async throws -> Operations.TransitionAppointment.Output {
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         let permission: Permission = .book
-        let caller = try await authorize(permission, action: "appointment.\(body.action.rawValue)", resourceType: "appointment", resourceID: input.path.appointmentId)
+        let caller = try await authorize(permission, action: .event("appointment.\(body.action.rawValue)"), resourceType: "appointment", resourceID: input.path.appointmentId)
         let id: Identifier<Appointment> = try Self.identifier(input.path.appointmentId, resource: "appointment")
         let command: AppointmentCommand
         switch body.action {
@@ -215,7 +215,7 @@ extension APIHandler {
     }
 
     func getDurationModel(_ input: Operations.GetDurationModel.Input) async throws -> Operations.GetDurationModel.Output {
-        let caller = try await authorize(.readAnalytics, action: "schedule.duration_model.read", resourceType: "appointment")
+        let caller = try await authorize(.readAnalytics, action: .scheduleDurationModelRead, resourceType: "appointment")
         let history = try await scheduling.completedVisits(scope: caller.scope)
         let evaluation = DurationPredictor.evaluate(history: history, types: try await store.appointmentTypes(scope: caller.scope))
         return .ok(.init(body: .json(.init(trainCount: evaluation.trainCount, testCount: evaluation.testCount,

@@ -6,7 +6,7 @@ import Triage
 
 extension APIHandler {
     func evaluateTriage(_ input: Operations.EvaluateTriage.Input) async throws -> Operations.EvaluateTriage.Output {
-        let caller = try await authorize(.triage, action: "triage.evaluate", resourceType: "triage")
+        let caller = try await authorize(.triage, action: .triageEvaluate, resourceType: "triage")
         guard case .json = input.body, let raw = RequestState.jsonBody else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         var patientID: UUID?
         if let text = input.query.patientId {
@@ -20,12 +20,12 @@ extension APIHandler {
         guard let patientID else { return .ok(.init(body: .json(try Self.wireResult(engine.evaluate(triageCase))))) }
         // Named patient: their record adds to the case exactly as an assessment or intake would.
         let result = try await store.triage(triageCase, patientID: patientID, scope: caller.scope, engine: engine)
-        try await auditRead(caller, action: "triage.evaluate", resourceType: "patient", resourceID: UUIDText.lowercase(patientID))
+        try await auditRead(caller, action: .triageEvaluate, resourceType: "patient", resourceID: UUIDText.lowercase(patientID))
         return .ok(.init(body: .json(try Self.wireResult(result))))
     }
 
     func createAssessment(_ input: Operations.CreateAssessment.Input) async throws -> Operations.CreateAssessment.Output {
-        let caller = try await authorize(.triage, action: "triage.assess", resourceType: "patient")
+        let caller = try await authorize(.triage, action: .triageAssess, resourceType: "patient")
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         guard let patientID = UUIDText.parse(body.patientId) else {
             throw ValidationError(field: "patientId", message: "must be a patient id (UUID)")
@@ -45,7 +45,7 @@ extension APIHandler {
     }
 
     func listAssessments(_ input: Operations.ListAssessments.Input) async throws -> Operations.ListAssessments.Output {
-        let caller = try await authorize(.readRecords, action: "triage.history.read", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.readRecords, action: .triageHistoryRead, resourceType: "patient", resourceID: input.path.patientId)
         guard let patientID = UUIDText.parse(input.path.patientId) else { throw DomainError.notFound(resource: "patient") }
         var before: Int64?
         if let cursor = input.query.cursor {
@@ -58,10 +58,10 @@ extension APIHandler {
     }
 
     func getTriageQueue(_ input: Operations.GetTriageQueue.Input) async throws -> Operations.GetTriageQueue.Output {
-        let caller = try await authorize(.triage, action: "triage.queue.read", resourceType: "triage")
+        let caller = try await authorize(.triage, action: .triageQueueRead, resourceType: "triage")
         let now = store.clock.now()
         let queued = try await store.activeQueue(scope: caller.scope)
-        try await auditRead(caller, action: "triage.queue.read", resourceType: "triage", detail: "results=\(queued.count)")
+        try await auditRead(caller, action: .triageQueueRead, resourceType: "triage", detail: "results=\(queued.count)")
         let byPatient = Dictionary(queued.map { ($0.entry.patientID, $0) }, uniquingKeysWith: { first, _ in first })
         let rows = TriageQueue(entries: queued.map(\.entry)).board(now: now)
         let names = rows.contains { $0.entry.override != nil } ? try await staffNames(scope: caller.scope) : [:]
@@ -71,7 +71,7 @@ extension APIHandler {
     }
 
     func moveQueueEntry(_ input: Operations.MoveQueueEntry.Input) async throws -> Operations.MoveQueueEntry.Output {
-        let caller = try await authorize(.triage, action: "triage.queue.move", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.triage, action: .triageQueueMove, resourceType: "patient", resourceID: input.path.patientId)
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         guard let patientID = UUIDText.parse(input.path.patientId) else { throw DomainError.notFound(resource: "queue entry") }
         let status = QueueStatus(rawValue: body.status.rawValue)!
@@ -91,7 +91,7 @@ extension APIHandler {
     }
 
     func overrideAssessment(_ input: Operations.OverrideAssessment.Input) async throws -> Operations.OverrideAssessment.Output {
-        let caller = try await authorize(.triage, action: "triage.override", resourceType: "assessment", resourceID: input.path.assessmentId)
+        let caller = try await authorize(.triage, action: .triageOverride, resourceType: "assessment", resourceID: input.path.assessmentId)
         guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         guard let assessmentID = Identifier<TriageAssessment>(uuidString: input.path.assessmentId) else {
             throw DomainError.notFound(resource: "assessment")

@@ -9,7 +9,7 @@ extension APIHandler {
     // MARK: - Visit records
 
     func addVisit(_ input: Operations.AddVisit.Input) async throws -> Operations.AddVisit.Output {
-        let caller = try await authorize(.writeClinical, action: "record.visit.add", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.writeClinical, action: .recordVisitAdd, resourceType: "patient", resourceID: input.path.patientId)
         guard case .json(let body) = input.body, let raw = RequestState.jsonBody else { throw APIError.badRequest(field: "body", message: "must be JSON") }
         let patientID: Identifier<Patient> = try Self.identifier(input.path.patientId, resource: "patient")
         var errors = FieldErrorCollector()
@@ -43,20 +43,20 @@ extension APIHandler {
     }
 
     func listVisits(_ input: Operations.ListVisits.Input) async throws -> Operations.ListVisits.Output {
-        let caller = try await authorize(.readRecords, action: "record.visits.read", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.readRecords, action: .recordVisitsRead, resourceType: "patient", resourceID: input.path.patientId)
         let visits = try await store.visits(scope: caller.scope, patientID: try Self.identifier(input.path.patientId, resource: "patient"))
         return .ok(.init(body: .json(.init(items: try visits.map(Self.wireVisit)))))
     }
 
     func getVisit(_ input: Operations.GetVisit.Input) async throws -> Operations.GetVisit.Output {
-        let caller = try await authorize(.readRecords, action: "record.visit.read", resourceType: "patient", resourceID: input.path.patientId)
+        let caller = try await authorize(.readRecords, action: .recordVisitRead, resourceType: "patient", resourceID: input.path.patientId)
         let stored = try await store.visit(scope: caller.scope, patientID: try Self.identifier(input.path.patientId, resource: "patient"),
                                            id: try Self.identifier(input.path.visitId, resource: "visit"))
         return .ok(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(try Self.wireVisit(stored))))
     }
 
     func listRecallsDue(_ input: Operations.ListRecallsDue.Input) async throws -> Operations.ListRecallsDue.Output {
-        let caller = try await authorize(.readRecords, action: "record.recalls.read", resourceType: "patient")
+        let caller = try await authorize(.readRecords, action: .recordRecallsRead, resourceType: "patient")
         let now = store.clock.now()
         let (dueSoon, overdue) = try await store.recalls(scope: caller.scope, asOf: now, withinDays: input.query.withinDays ?? 30)
         let wire = { (recall: Recall) in
@@ -69,7 +69,7 @@ extension APIHandler {
     // MARK: - Breeds
 
     func listBreeds(_ input: Operations.ListBreeds.Input) async throws -> Operations.ListBreeds.Output {
-        _ = try await authorize(.readRecords, action: "breeds.list", resourceType: "patient")
+        _ = try await authorize(.readRecords, action: .breedsList, resourceType: "patient")
         guard let species = Species(rawValue: input.query.species.rawValue) else { throw ValidationError(field: "species", message: "is not a species") }
         return .ok(.init(body: .json(.init(species: species.rawValue, items: BreedCatalogue.breeds(of: species).sorted()))))
     }

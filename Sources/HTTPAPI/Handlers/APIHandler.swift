@@ -34,14 +34,14 @@ struct APIHandler: APIProtocol {
     /// The caller, if their role grants `permission`; otherwise the refusal is audited (naming
     /// the missing permission) and 403 thrown. `refusal` words what was refused for the
     /// problem detail ("Your role may not …"); by default the action with dots as spaces.
-    func authorize(_ permission: Permission, action: String, resourceType: String, resourceID: String? = nil,
+    func authorize(_ permission: Permission, action: AuditAction, resourceType: String, resourceID: String? = nil,
                    refusal: String? = nil) async throws -> Caller {
         let caller = try signedIn()
         guard caller.account.role.allows(permission) else {
             try await store.recordAudit(AuditRecord(action: action, resourceType: resourceType, resourceID: resourceID, outcome: .denied,
                                                     detail: "role=\(caller.account.role.rawValue) lacks=\(permission.rawValue)"),
                                         scope: caller.scope)
-            throw DomainError.forbidden(action: refusal ?? action.replacingOccurrences(of: ".", with: " "))
+            throw DomainError.forbidden(action: refusal ?? action.name.replacingOccurrences(of: ".", with: " "))
         }
         // Allowed: now the request's out-of-bounds fields, if the contract found any.
         return try self.caller()
@@ -50,7 +50,7 @@ struct APIHandler: APIProtocol {
     /// The caller, if their role grants every one of `permissions`; the first missing one is
     /// refused as ``authorize(_:action:resourceType:resourceID:)`` refuses it (audited, 403),
     /// before anything is changed.
-    func authorize(all permissions: [Permission], action: String, resourceType: String, resourceID: String? = nil,
+    func authorize(all permissions: [Permission], action: AuditAction, resourceType: String, resourceID: String? = nil,
                    refusal: String? = nil) async throws -> Caller {
         for permission in permissions {
             _ = try await authorize(permission, action: action, resourceType: resourceType, resourceID: resourceID, refusal: refusal)
@@ -60,7 +60,7 @@ struct APIHandler: APIProtocol {
 
     /// Audits a successful read of patient data that the store did not audit itself (lists
     /// and views assembled from several reads: the schedule, the ER board, matching, plans).
-    func auditRead(_ caller: Caller, action: String, resourceType: String, resourceID: String? = nil, detail: String? = nil) async throws {
+    func auditRead(_ caller: Caller, action: AuditAction, resourceType: String, resourceID: String? = nil, detail: String? = nil) async throws {
         try await store.recordAudit(AuditRecord(action: action, resourceType: resourceType, resourceID: resourceID, detail: detail), scope: caller.scope)
     }
 

@@ -10,7 +10,7 @@ public protocol AnalyticsHistorySource: Sendable {
     func analyticsDataVersion(scope: AccessScope) async throws -> AnalyticsDataVersion
 
     /// The practice's history in `window` with the version it was read at (audited as `action`).
-    func versionedPracticeHistory(scope: AccessScope, window: HistoryWindow, action: String,
+    func versionedPracticeHistory(scope: AccessScope, window: HistoryWindow, action: AuditAction,
                                   progress: (@Sendable (Int, Int) -> Void)?) async throws -> (history: PracticeHistory, version: AnalyticsDataVersion)
 
     /// What changed in `window` since `version`, or `nil` when it cannot be told (the
@@ -38,7 +38,7 @@ extension AnalyticsHistorySource {
     }
 
     /// The practice's history in `window` (audited as `action`).
-    public func practiceHistory(scope: AccessScope, window: HistoryWindow, action: String,
+    public func practiceHistory(scope: AccessScope, window: HistoryWindow, action: AuditAction,
                                 progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PracticeHistory {
         try await versionedPracticeHistory(scope: scope, window: window, action: action, progress: progress).history
     }

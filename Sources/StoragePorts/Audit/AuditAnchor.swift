@@ -1,4 +1,5 @@
 import Foundation
+import SharedKernel
 
 /// Whether the audit chain's end is held by its signed checkpoint — the one rule that the
 /// server's start, the checkpoint writer, `vetnet audit verify` and `vetnet audit re-anchor`
@@ -101,7 +102,7 @@ public struct AuditNotAnchored: Error, CustomStringConvertible {
 /// `vetnet audit re-anchor` was refused.
 public struct AuditReanchorRefused: Error, CustomStringConvertible {
     /// The trail's own record of a re-anchoring.
-    public static let action = "audit.re_anchored"
+    public static let action = AuditAction.auditReAnchored
     /// Why.
     public let reason: String
 

@@ -8,8 +8,8 @@ public enum AuditOutcome: String, Codable, Sendable {
 
 /// What is being recorded, before the store gives it a sequence number and a hash.
 public struct AuditRecord: Sendable {
-    /// Dotted verb, e.g. `user.create`, `patient.read`, `auth.login`.
-    public var action: String
+    /// What was done (``AuditAction``: `user.create`, `patient.read`, `auth.login`, …).
+    public var action: AuditAction
     /// Kind of resource, e.g. `user`, `patient`.
     public var resourceType: String
     /// The resource's id, when there is one.
@@ -20,7 +20,7 @@ public struct AuditRecord: Sendable {
     public var detail: String?
 
     /// Creates a record.
-    public init(action: String, resourceType: String, resourceID: String? = nil, outcome: AuditOutcome = .success, detail: String? = nil) {
+    public init(action: AuditAction, resourceType: String, resourceID: String? = nil, outcome: AuditOutcome = .success, detail: String? = nil) {
         self.action = action
         self.resourceType = resourceType
         self.resourceID = resourceID

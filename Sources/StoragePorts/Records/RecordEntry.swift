@@ -27,19 +27,19 @@ public enum RecordEntry: Sendable {
 
     /// The entry's sort as the live stream names it (`weight`, `note`, …).
     public var eventEntryType: String {
-        auditAction.split(separator: ".").dropFirst().first.map(String.init) ?? "entry"
+        auditAction.name.split(separator: ".").dropFirst().first.map(String.init) ?? "entry"
     }
 
     /// The audit action of adding it (also the action a refusal is audited under).
-    public var auditAction: String {
+    public var auditAction: AuditAction {
         switch self {
-        case .weight: return "record.weight.add"
-        case .problem: return "record.problem.add"
-        case .allergy: return "record.allergy.add"
-        case .medication: return "record.medication.add"
-        case .vaccination: return "record.vaccination.add"
-        case .note: return "record.note.add"
-        case .addendum: return "record.addendum.add"
+        case .weight: return .recordWeightAdd
+        case .problem: return .recordProblemAdd
+        case .allergy: return .recordAllergyAdd
+        case .medication: return .recordMedicationAdd
+        case .vaccination: return .recordVaccinationAdd
+        case .note: return .recordNoteAdd
+        case .addendum: return .recordAddendumAdd
         }
     }
 }

@@ -5,7 +5,8 @@ import Triage
 /// Triage assessments and the ER board.
 public protocol TriageRepository: Sendable {
     /// Stores an assessment and moves the board in one transaction (admits or re-triages the
-    /// patient); with `admitToQueue` false the patient does not join the board. With
+    /// patient); with `admitToQueue` false a patient not on the board does not join it (one on
+    /// it is re-triaged: ``TriageQueue/follows(_:admitting:)``). With
     /// `intakeRanking`, the clinicians an intake ranked are kept with the assessment, so a
     /// booking made from it records its basis.
     func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,

@@ -34,7 +34,7 @@ extension PostgresStore: AnalyticsHistorySource {
     /// in one REPEATABLE READ snapshot, so the history and its version agree whatever other
     /// instances write meanwhile. The read is audited under `action` in a transaction of its
     /// own (the snapshot is read-only). Triage arrivals are read only where their table exists.
-    public func versionedPracticeHistory(scope: AccessScope, window: HistoryWindow, action: String,
+    public func versionedPracticeHistory(scope: AccessScope, window: HistoryWindow, action: AuditAction,
                                          progress: (@Sendable (Int, Int) -> Void)?) async throws
         -> (history: PracticeHistory, version: AnalyticsDataVersion) {
         async let audited: Void = recordAudit(AuditRecord(action: action, resourceType: "practice", resourceID: scope.practiceID.description,

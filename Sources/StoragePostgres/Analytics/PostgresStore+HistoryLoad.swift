@@ -114,7 +114,7 @@ extension PostgresStore {
                 progress?(done, total)
             }
             progress?(total, total)
-            try await self.appendAudit(AuditRecord(action: "practice.history_load", resourceType: "practice", resourceID: practiceID.description,
+            try await self.appendAudit(AuditRecord(action: .practiceHistoryLoad, resourceType: "practice", resourceID: practiceID.description,
                                                    detail: "appointments=\(appointments.count) arrivals=\(arrivals.count) weights=\(weights.count)"),
                                        scope: scope, connection: connection)
             return HistoryLoadSummary(appointments: appointments.count, arrivals: arrivals.count, weights: weights.count)

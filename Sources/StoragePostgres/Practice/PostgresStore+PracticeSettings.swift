@@ -21,7 +21,7 @@ extension PostgresStore: PracticeSettingsRepository {
             let next = try current.value.applying(change, openAppointments: open.count)
             try await self.storeSettings(next, version: current.version + 1, connection: connection)
             let stranded = change.openingHours == nil ? [] : Self.stranded(open, by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
-            try await self.appendAudit(AuditRecord(action: "practice.update", resourceType: "practice", resourceID: scope.practiceID.description,
+            try await self.appendAudit(AuditRecord(action: .practiceUpdate, resourceType: "practice", resourceID: scope.practiceID.description,
                                                    detail: "fields=\(change.fieldNames.joined(separator: ",")) stranded_appointments=\(stranded.count)"),
                                        scope: scope, connection: connection)
             try await self.appendEvent(next.changeEvent(kind: PracticeEventKind.settingsChanged, version: current.version + 1, occurredAt: now),
@@ -40,11 +40,11 @@ extension PostgresStore: PracticeSettingsRepository {
             // Locked before the claim, so the claim and the change queue in the same order everywhere.
             var current = try await self.lockedPractice(scope.practiceID, connection: connection)
             let (id, replayed) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey,
-                                                           operation: "practice.closure.add", resourceID: closure.id.description) {
+                                                           operation: .practiceClosureAdd, resourceID: closure.id.description) {
                 if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
                 let next = try current.value.adding(closure)
                 try await self.storeSettings(next, version: current.version + 1, connection: connection)
-                try await self.appendAudit(AuditRecord(action: "practice.closure.add", resourceType: "practice", resourceID: scope.practiceID.description,
+                try await self.appendAudit(AuditRecord(action: .practiceClosureAdd, resourceType: "practice", resourceID: scope.practiceID.description,
                                                        detail: "closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) yearly=\(closure.recursYearly)"),
                                            scope: scope, connection: connection)
                 try await self.appendEvent(next.changeEvent(kind: PracticeEventKind.closureAdded, version: current.version + 1, closure: closure,
@@ -59,7 +59,7 @@ extension PostgresStore: PracticeSettingsRepository {
             let zone = TimeZone(identifier: current.value.timeZone) ?? .gmt
             let affected = Self.stranded(open, by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
             if !replayed, !affected.isEmpty {
-                try await self.appendAudit(AuditRecord(action: "practice.closure.affected", resourceType: "practice", resourceID: scope.practiceID.description,
+                try await self.appendAudit(AuditRecord(action: .practiceClosureAffected, resourceType: "practice", resourceID: scope.practiceID.description,
                                                        detail: "closure=\(added.id) affected_appointments=\(affected.count)"), scope: scope, connection: connection)
             }
             return ClosureAddition(practice: current, closure: added, appointmentsToReplan: affected)
@@ -74,7 +74,7 @@ extension PostgresStore: PracticeSettingsRepository {
             if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
             let next = try current.value.removingClosure(id)
             try await self.storeSettings(next, version: current.version + 1, connection: connection)
-            try await self.appendAudit(AuditRecord(action: "practice.closure.remove", resourceType: "practice", resourceID: scope.practiceID.description,
+            try await self.appendAudit(AuditRecord(action: .practiceClosureRemove, resourceType: "practice", resourceID: scope.practiceID.description,
                                                    detail: "closure=\(id)"), scope: scope, connection: connection)
             try await self.appendEvent(next.changeEvent(kind: PracticeEventKind.closureRemoved, version: current.version + 1,
                                                         closure: current.value.closures.first { $0.id == id }, occurredAt: now),

@@ -30,7 +30,7 @@ extension PostgresStore: StaffDirectory {
             var changes: [String] = []
             if let role { changes.append("role=\(role.rawValue)") }
             if let disabled { changes.append("disabled=\(disabled)") }
-            try await self.appendAudit(AuditRecord(action: "user.update", resourceType: "user", resourceID: id.description,
+            try await self.appendAudit(AuditRecord(action: .userUpdate, resourceType: "user", resourceID: id.description,
                                                    detail: changes.joined(separator: " ")), scope: scope, connection: connection)
             return account
         }
@@ -47,7 +47,7 @@ extension PostgresStore: StaffDirectory {
                 """, logger: logger) { found = true }
             guard found else { throw DomainError.notFound(resource: "user") }
             try await self.revokeSessions(of: id, practiceID: scope.practiceID, atMs: nowMs, connection: connection)
-            try await self.appendAudit(AuditRecord(action: "user.password_change", resourceType: "user", resourceID: id.description),
+            try await self.appendAudit(AuditRecord(action: .userPasswordChange, resourceType: "user", resourceID: id.description),
                                        scope: scope, connection: connection)
         }
     }
@@ -67,7 +67,7 @@ extension PostgresStore: StaffDirectory {
             guard let account = try await self.account(practiceID: scope.practiceID, id: id, forUpdate: false, connection: connection) else {
                 throw DomainError.notFound(resource: "user")
             }
-            try await self.appendAudit(AuditRecord(action: "user.read", resourceType: "user", resourceID: id.description),
+            try await self.appendAudit(AuditRecord(action: .userRead, resourceType: "user", resourceID: id.description),
                                        scope: scope, connection: connection)
             return account
         }

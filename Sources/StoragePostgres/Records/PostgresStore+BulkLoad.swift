@@ -41,7 +41,7 @@ extension PostgresStore {
                     """, logger: self.logger)
             }
             guard !patients.isEmpty else {
-                try await self.appendAudit(AuditRecord(action: "practice.bulk_load", resourceType: "practice", resourceID: scope.practiceID.description,
+                try await self.appendAudit(AuditRecord(action: .practiceBulkLoad, resourceType: "practice", resourceID: scope.practiceID.description,
                                                        detail: "owners=\(owners.count) patients=0"), scope: scope, connection: connection)
                 return nil
             }
@@ -87,7 +87,7 @@ extension PostgresStore {
                          AS w(word, patient, name, species, status)
                     """, logger: self.logger)
             }
-            try await self.appendAudit(AuditRecord(action: "practice.bulk_load", resourceType: "practice", resourceID: scope.practiceID.description,
+            try await self.appendAudit(AuditRecord(action: .practiceBulkLoad, resourceType: "practice", resourceID: scope.practiceID.description,
                                                    detail: "owners=\(owners.count) patients=\(patients.count)"), scope: scope, connection: connection)
             return (Self.recordNumber(first), Self.recordNumber(last))
         }

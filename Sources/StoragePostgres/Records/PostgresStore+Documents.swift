@@ -52,7 +52,7 @@ extension PostgresStore: DocumentRepository {
                     """, logger: self.logger)
                 index += 1
             }
-            try await self.appendAudit(AuditRecord(action: "record.document.upload", resourceType: "document", resourceID: documentID,
+            try await self.appendAudit(AuditRecord(action: .recordDocumentUpload, resourceType: "document", resourceID: documentID,
                                                    detail: "patient=\(patientID)"), scope: scope, connection: connection)
             try await self.appendEvent(.recordEntryAdded(patientID: patientID, entryType: "document", entryID: documentID,
                                                          practiceID: scope.practiceID, occurredAt: info.createdAt), scope: scope, connection: connection)
@@ -71,7 +71,7 @@ extension PostgresStore: DocumentRepository {
                 """, logger: self.logger) {
                 documents.append(try Self.document(from: row))
             }
-            try await self.appendAudit(AuditRecord(action: "record.document.list", resourceType: "patient", resourceID: patientID.description),
+            try await self.appendAudit(AuditRecord(action: .recordDocumentList, resourceType: "patient", resourceID: patientID.description),
                                        scope: scope, connection: connection)
             return documents
         }
@@ -102,7 +102,7 @@ extension PostgresStore: DocumentRepository {
             }
             // Audited last: the append locks the installation's audit head until commit, and
             // other writers should not wait while megabytes are read.
-            try await self.appendAudit(AuditRecord(action: "record.document.download", resourceType: "document", resourceID: UUIDText.lowercase(id)),
+            try await self.appendAudit(AuditRecord(action: .recordDocumentDownload, resourceType: "document", resourceID: UUIDText.lowercase(id)),
                                        scope: scope, connection: connection)
             return (info, sealed, inOrder)
         }

@@ -9,7 +9,7 @@ extension PostgresStore {
     /// instance waits until the first transaction ends, then answers with the first resource
     /// (a replay, audited as `<operation>.replay`), or claims the key itself if the first
     /// rolled back.
-    func idempotent(connection: PostgresConnection, scope: AccessScope, key: IdempotencyKey?, operation: String, resourceID: String,
+    func idempotent(connection: PostgresConnection, scope: AccessScope, key: IdempotencyKey?, operation: AuditAction, resourceID: String,
                     create: () async throws -> Void) async throws -> (id: String, replayed: Bool) {
         guard let key else {
             try await create()

@@ -47,7 +47,7 @@ extension PostgresStore {
                 }
                 if let progress, (index + 1) % 500 == 0 || index + 1 == plan.patients.count { progress(index + 1, plan.patients.count) }
             }
-            try await self.appendAudit(AuditRecord(action: "patient.import", resourceType: "practice", resourceID: scope.practiceID.description,
+            try await self.appendAudit(AuditRecord(action: .patientImport, resourceType: "practice", resourceID: scope.practiceID.description,
                                                    detail: "owners=\(storedOwners.count) patients=\(stored) refused=\(refused.count + plan.skippedRows.count)"),
                                        scope: scope, connection: connection)
             if stored > 0 || !storedOwners.isEmpty {

@@ -113,7 +113,7 @@ extension PostgresStore: MedicalRecordRepository {
                 throw DomainError.notFound(resource: "patient")
             }
             let record = try await self.record(of: patient.value, practiceID: scope.practiceID, connection: connection)
-            try await self.appendAudit(AuditRecord(action: "record.read", resourceType: "patient", resourceID: patientID.description),
+            try await self.appendAudit(AuditRecord(action: .recordRead, resourceType: "patient", resourceID: patientID.description),
                                        scope: scope, connection: connection)
             return (record, patient.version)
         }
@@ -143,7 +143,7 @@ extension PostgresStore: MedicalRecordRepository {
         // Later doses of the same vaccine supersede earlier reminders, so every dose of the patients concerned counts.
         let vaccinations = try await self.vaccinations(practiceID: scope.practiceID, patientIDs: names.keys.map(\.rawValue), connection: connection)
         let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
-        try await appendAudit(AuditRecord(action: "record.vaccinations_due.read", resourceType: "vaccination",
+        try await appendAudit(AuditRecord(action: .recordVaccinationsDueRead, resourceType: "vaccination",
                                           detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope, connection: connection)
         return (report, names)
     }

@@ -13,7 +13,7 @@ extension PostgresStore {
         let now = clock.now()
         return try await transaction(.practice(scope.practiceID)) { connection in
             let (id, replayed) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey,
-                                                           operation: "owner.create", resourceID: owner.id.description) {
+                                                           operation: .ownerCreate, resourceID: owner.id.description) {
                 try await self.insertOwner(owner, scope: scope, now: now, connection: connection)
                 try await self.appendEvent(owner.changeEvent(isNew: true, practiceID: scope.practiceID, occurredAt: now),
                                            scope: scope, connection: connection)
@@ -61,7 +61,7 @@ extension PostgresStore {
                 try await connection.query("DELETE FROM patient_word WHERE patient_id = \(id)", logger: self.logger)
                 try await self.insertWords(words, of: patient, practiceID: scope.practiceID, connection: connection)
             }
-            try await self.appendAudit(AuditRecord(action: "owner.update", resourceType: "owner", resourceID: owner.id.description),
+            try await self.appendAudit(AuditRecord(action: .ownerUpdate, resourceType: "owner", resourceID: owner.id.description),
                                        scope: scope, connection: connection)
             try await self.appendEvent(owner.changeEvent(isNew: false, practiceID: scope.practiceID, occurredAt: now),
                                        scope: scope, connection: connection)
@@ -77,7 +77,7 @@ extension PostgresStore {
             guard let owner = try await self.owner(connection: connection, practiceID: scope.practiceID, id: id.rawValue) else {
                 throw DomainError.notFound(resource: "owner")
             }
-            try await self.appendAudit(AuditRecord(action: "owner.read", resourceType: "owner", resourceID: id.description),
+            try await self.appendAudit(AuditRecord(action: .ownerRead, resourceType: "owner", resourceID: id.description),
                                        scope: scope, connection: connection)
             return owner
         }
@@ -93,7 +93,7 @@ extension PostgresStore {
             VALUES (\(owner.id.rawValue), \(scope.practiceID.rawValue), \(owner.firstName), \(owner.lastName), \(owner.email),
                     \(columns.phones)::jsonb, \(columns.address)::jsonb, \(columns.communication)::jsonb, \(owner.notes), \(now), \(now))
             """, logger: logger)
-        try await appendAudit(AuditRecord(action: "owner.create", resourceType: "owner", resourceID: owner.id.description),
+        try await appendAudit(AuditRecord(action: .ownerCreate, resourceType: "owner", resourceID: owner.id.description),
                               scope: scope, connection: connection)
     }
 

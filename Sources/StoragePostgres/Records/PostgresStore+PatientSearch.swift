@@ -21,7 +21,7 @@ extension PostgresStore {
         let filters = SearchFilters(practiceID: scope.practiceID, query: query, cursorID: cursorID)
         return try await transaction(.practice(scope.practiceID)) { connection in
             if nothing {
-                try await self.appendAudit(AuditRecord(action: "patient.search", resourceType: "patient", detail: "results=0"),
+                try await self.appendAudit(AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=0"),
                                            scope: scope, connection: connection)
                 return Page(items: [], nextCursor: nil)
             }
@@ -42,7 +42,7 @@ extension PostgresStore {
                 items.append(PatientSummary(patient: try Self.patient(from: columns),
                                             ownerName: "\(try columns[15].decode(String.self)) \(try columns[16].decode(String.self))"))
             }
-            try await self.appendAudit(AuditRecord(action: "patient.search", resourceType: "patient", detail: "results=\(items.count)"),
+            try await self.appendAudit(AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=\(items.count)"),
                                        scope: scope, connection: connection)
             return Page(items: items, nextCursor: more ? items.last?.patient.value.id.description : nil)
         }

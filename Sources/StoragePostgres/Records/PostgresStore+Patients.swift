@@ -14,7 +14,7 @@ extension PostgresStore: PatientDirectory {
         let now = clock.now()
         return try await transaction(.practice(scope.practiceID)) { connection in
             let (id, replayed) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey,
-                                                           operation: "patient.create", resourceID: patient.id.description) {
+                                                           operation: .patientCreate, resourceID: patient.id.description) {
                 try await self.insertPatient(patient, scope: scope, now: now, connection: connection)
                 try await self.appendEvent(patient.changeEvent(previous: nil, practiceID: scope.practiceID, occurredAt: now),
                                            scope: scope, connection: connection)
@@ -62,7 +62,7 @@ extension PostgresStore: PatientDirectory {
             }
             try await connection.query("DELETE FROM patient_word WHERE patient_id = \(updated.id.rawValue)", logger: self.logger)
             try await self.insertWords(words, of: updated, practiceID: scope.practiceID, connection: connection)
-            try await self.appendAudit(AuditRecord(action: "patient.update", resourceType: "patient", resourceID: updated.id.description,
+            try await self.appendAudit(AuditRecord(action: .patientUpdate, resourceType: "patient", resourceID: updated.id.description,
                                                    detail: current.value.status != updated.status ? "status=\(updated.status.rawValue)" : nil),
                                        scope: scope, connection: connection)
             try await self.appendEvent(updated.changeEvent(previous: current.value, practiceID: scope.practiceID, occurredAt: now),
@@ -79,7 +79,7 @@ extension PostgresStore: PatientDirectory {
             guard let patient = try await self.patient(connection: connection, practiceID: scope.practiceID, id: id.rawValue) else {
                 throw DomainError.notFound(resource: "patient")
             }
-            try await self.appendAudit(AuditRecord(action: "patient.read", resourceType: "patient", resourceID: id.description),
+            try await self.appendAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: id.description),
                                        scope: scope, connection: connection)
             return patient
         }
@@ -108,7 +108,7 @@ extension PostgresStore: PatientDirectory {
             throw Self.microchipConflict
         }
         try await insertWords(words, of: patient, practiceID: scope.practiceID, connection: connection)
-        try await appendAudit(AuditRecord(action: "patient.create", resourceType: "patient", resourceID: patient.id.description),
+        try await appendAudit(AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description),
                               scope: scope, connection: connection)
     }
 

@@ -79,7 +79,7 @@ extension PostgresStore {
                 }
                 // Its search words go with it (ON DELETE CASCADE).
                 try await connection.query("DELETE FROM patient WHERE id = \(id) AND practice_id = \(practice)", logger: self.logger)
-                try await self.appendAudit(AuditRecord(action: "patient.purge", resourceType: "patient", resourceID: patientID,
+                try await self.appendAudit(AuditRecord(action: .patientPurge, resourceType: "patient", resourceID: patientID,
                                                        detail: "appointments=\(appointments) futureAppointments=\(future) assessments=\(assessments) documents=\(documents)"),
                                            scope: scope, connection: connection)
                 try await self.appendEvent(DomainEvent(practiceID: scope.practiceID, kind: RecordEventKind.patientPurged, occurredAt: now,
@@ -91,7 +91,7 @@ extension PostgresStore {
                 summary.assessments += assessments
                 summary.documents += documents
             }
-            try await self.appendAudit(AuditRecord(action: "records.purge", resourceType: "practice", resourceID: scope.practiceID.description,
+            try await self.appendAudit(AuditRecord(action: .recordsPurge, resourceType: "practice", resourceID: scope.practiceID.description,
                                                    detail: summary.auditDetail), scope: scope, connection: connection)
             return summary
         }

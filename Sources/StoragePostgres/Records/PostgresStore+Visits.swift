@@ -20,7 +20,7 @@ extension PostgresStore {
             return try await retryingTransientFailures {
                 try await transaction(.practice(practiceID)) { connection in
                     let now = self.clock.now()
-                    let (id, _) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey, operation: "record.visit.add",
+                    let (id, _) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey, operation: .recordVisitAdd,
                                                             resourceID: visit.id.description) {
                         try await self.insertVisit(visit, otherErrors: otherErrors, scope: scope, now: now, connection: connection)
                     }
@@ -97,7 +97,7 @@ extension PostgresStore {
                     \(scope.actorID?.description), \(nowMs))
             """, logger: logger)
         let added = record.diagnoses.filter(\.addToProblemList).count
-        try await appendAudit(AuditRecord(action: "record.visit.add", resourceType: "patient", resourceID: patient.id.description,
+        try await appendAudit(AuditRecord(action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
                                           detail: "visit=\(record.id)" + (record.appointmentID.map { " appointment=\(UUIDText.lowercase($0))" } ?? "")
                                               + (record.recall.map { " follow_up=\(RecordCalendar.isoDay($0.dueDate))" } ?? "")
                                               + (added > 0 ? " problems_added=\(added)" : "")),
@@ -119,7 +119,7 @@ extension PostgresStore {
                 """, logger: self.logger) {
                 visits.append(try Self.storedVisit(from: row))
             }
-            try await self.appendAudit(AuditRecord(action: "record.visits.read", resourceType: "patient", resourceID: patientID.description,
+            try await self.appendAudit(AuditRecord(action: .recordVisitsRead, resourceType: "patient", resourceID: patientID.description,
                                                    detail: "results=\(visits.count)"), scope: scope, connection: connection)
             return visits
         }
@@ -132,7 +132,7 @@ extension PostgresStore {
                   stored.visit.patientID == patientID else {
                 throw DomainError.notFound(resource: "visit")
             }
-            try await self.appendAudit(AuditRecord(action: "record.visit.read", resourceType: "patient", resourceID: patientID.description,
+            try await self.appendAudit(AuditRecord(action: .recordVisitRead, resourceType: "patient", resourceID: patientID.description,
                                                    detail: "visit=\(id)"), scope: scope, connection: connection)
             return stored
         }
@@ -166,7 +166,7 @@ extension PostgresStore {
                 }
             }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
-            try await self.appendAudit(AuditRecord(action: "record.recalls.read", resourceType: "patient",
+            try await self.appendAudit(AuditRecord(action: .recordRecallsRead, resourceType: "patient",
                                                    detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
                                        scope: scope, connection: connection)
             return Recall.lists(vaccinations: vaccinations, followUps: followUps, patientNames: patientNames)

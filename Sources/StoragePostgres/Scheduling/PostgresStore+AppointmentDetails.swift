@@ -57,7 +57,7 @@ extension PostgresStore: AppointmentDetailsRepository {
                 SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(patientID)
                   AND status IN ('booked', 'checked_in') AND start_ms > \(now) ORDER BY start_ms LIMIT 1
                 """)
-            _ = try await self.appendAudit(AuditRecord(action: "patient.appointments.read", resourceType: "patient",
+            _ = try await self.appendAudit(AuditRecord(action: .patientAppointmentsRead, resourceType: "patient",
                                                        resourceID: UUIDText.lowercase(patientID), detail: "results=\(items.count)"),
                                            scope: scope, connection: connection)
             return PatientAppointments(page: page, lastSeen: lastSeen, next: next)
@@ -122,7 +122,7 @@ extension PostgresStore: AppointmentDetailsRepository {
                         staff_notes = CASE WHEN \(staffNotes != nil) THEN \(newNotes) ELSE staff_notes END, version = version + 1
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
-                _ = try await self.appendAudit(AuditRecord(action: "appointment.notes.update", resourceType: "appointment", resourceID: id.description,
+                _ = try await self.appendAudit(AuditRecord(action: .appointmentNotesUpdate, resourceType: "appointment", resourceID: id.description,
                                                            detail: [reason == nil ? nil : "reason", staffNotes == nil ? nil : "staffNotes"]
                                                                .compactMap { $0 }.joined(separator: ",")),
                                                scope: scope, connection: connection)

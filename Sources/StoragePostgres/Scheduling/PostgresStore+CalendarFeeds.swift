@@ -15,7 +15,7 @@ extension PostgresStore {
                 INSERT INTO calendar_feed (token_hash, practice_id, clinician_id, created_at)
                 VALUES (\(tokenHash), \(scope.practiceID.rawValue), \(clinicianID.rawValue), \(now))
                 """, logger: self.logger)
-            _ = try await self.appendAudit(AuditRecord(action: "clinician.calendar_feed.create", resourceType: "clinician",
+            _ = try await self.appendAudit(AuditRecord(action: .clinicianCalendarFeedCreate, resourceType: "clinician",
                                                        resourceID: clinicianID.description), scope: scope, connection: connection)
         }
     }
@@ -30,7 +30,7 @@ extension PostgresStore {
                 UPDATE calendar_feed SET revoked_at = \(now)
                 WHERE clinician_id = \(clinicianID.rawValue) AND practice_id = \(scope.practiceID.rawValue) AND revoked_at IS NULL
                 """, logger: self.logger)
-            _ = try await self.appendAudit(AuditRecord(action: "clinician.calendar_feed.revoke", resourceType: "clinician",
+            _ = try await self.appendAudit(AuditRecord(action: .clinicianCalendarFeedRevoke, resourceType: "clinician",
                                                        resourceID: clinicianID.description), scope: scope, connection: connection)
         }
     }

@@ -30,7 +30,7 @@ extension PostgresStore: ClinicianRoster {
         let now = clock.now()
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                let (id, _) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey, operation: "clinician.create",
+                let (id, _) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey, operation: .clinicianCreate,
                                                         resourceID: created.id.description) {
                     try await self.checkReferences(of: created, scope: scope, connection: connection)
                     try await connection.query("""
@@ -43,7 +43,7 @@ extension PostgresStore: ClinicianRoster {
                             VALUES (\(created.id.rawValue), \(scope.practiceID.rawValue), \(availabilityJSON)::jsonb, 1)
                             """, logger: self.logger)
                     }
-                    _ = try await self.appendAudit(AuditRecord(action: "clinician.create", resourceType: "clinician", resourceID: created.id.description,
+                    _ = try await self.appendAudit(AuditRecord(action: .clinicianCreate, resourceType: "clinician", resourceID: created.id.description,
                                                                detail: availabilityJSON == nil ? nil : "with availability"),
                                                    scope: scope, connection: connection)
                     _ = try await self.appendEvent(created.changeEvent(kind: ClinicianEventKind.created, version: 1, practiceID: scope.practiceID,
@@ -77,7 +77,7 @@ extension PostgresStore: ClinicianRoster {
                     UPDATE clinician SET display_name = \(next.displayName), definition = \(try Self.json(next))::jsonb, version = version + 1
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
-                _ = try await self.appendAudit(AuditRecord(action: "clinician.update", resourceType: "clinician", resourceID: id.description,
+                _ = try await self.appendAudit(AuditRecord(action: .clinicianUpdate, resourceType: "clinician", resourceID: id.description,
                                                            detail: "fields=\(change.fieldNames.joined(separator: ","))"),
                                                scope: scope, connection: connection)
                 _ = try await self.appendEvent(next.changeEvent(kind: ClinicianEventKind.updated, version: current.version + 1,
@@ -123,7 +123,7 @@ extension PostgresStore: ClinicianRoster {
                     let appointment = try Self.appointment(from: row)
                     if appointment.value.isOpen(at: now) { open.append(appointment) }
                 }
-                _ = try await self.appendAudit(AuditRecord(action: "clinician.retire", resourceType: "clinician", resourceID: id.description,
+                _ = try await self.appendAudit(AuditRecord(action: .clinicianRetire, resourceType: "clinician", resourceID: id.description,
                                                            detail: "open_appointments=\(open.count)"), scope: scope, connection: connection)
                 _ = try await self.appendEvent(retired.changeEvent(kind: ClinicianEventKind.retired, version: current.version + 1,
                                                                    practiceID: scope.practiceID, occurredAt: now),

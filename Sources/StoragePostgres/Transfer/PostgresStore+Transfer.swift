@@ -25,7 +25,7 @@ extension PostgresStore: PracticeTransfer {
         let counts = "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) documents=\(export.documents.count)"
             + " clinicians=\(export.schedule?.clinicians.count ?? 0) appointments=\(export.schedule?.appointments.count ?? 0)"
             + " audit=\(export.audit?.count ?? 0)" + (documentContent ? " with_document_content" : "")
-        try await recordAudit(AuditRecord(action: "practice.export", resourceType: "practice", resourceID: scope.practiceID.description,
+        try await recordAudit(AuditRecord(action: .practiceExport, resourceType: "practice", resourceID: scope.practiceID.description,
                                           detail: counts), scope: scope)
         return export
     }
@@ -217,7 +217,7 @@ extension PostgresStore: PracticeTransfer {
                 VALUES (\(account.id.rawValue), \(id), \(account.email.lowercased()), \(account.displayName), \(account.role.rawValue),
                         \(StoredCredentials.unusablePasswordHash()), \(account.disabled), \(account.createdAt), \(Int32(account.version)))
                 """, logger: logger)
-            try await appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
+            try await appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
                                               detail: "restored; password reset required"), scope: scope, connection: connection)
         }
         for owner in export.owners { try await insertOwner(owner, scope: scope, now: now, connection: connection) }
@@ -284,7 +284,7 @@ extension PostgresStore: PracticeTransfer {
         }
         let clinicians = export.schedule?.clinicians.count ?? 0, appointments = export.schedule?.appointments.count ?? 0
         let notRestored = export.documents.count - documents.count
-        try await appendAudit(AuditRecord(action: "practice.restore", resourceType: "practice", resourceID: practice.id.description,
+        try await appendAudit(AuditRecord(action: .practiceRestore, resourceType: "practice", resourceID: practice.id.description,
                                           detail: "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
                                             + "clinicians=\(clinicians) appointments=\(appointments) documents=\(documents.count) "
                                             + "documents_not_restored=\(notRestored) audit_carried=\(audit.count)"),
@@ -318,7 +318,7 @@ extension PostgresStore: PracticeTransfer {
         }
         try await insertWords(PatientSearchTerms.words(patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner),
                               of: patient, practiceID: scope.practiceID, connection: connection)
-        try await appendAudit(AuditRecord(action: "patient.create", resourceType: "patient", resourceID: patient.id.description),
+        try await appendAudit(AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description),
                               scope: scope, connection: connection)
     }
 

@@ -27,7 +27,7 @@ extension PostgresStore: TriageRepository {
                 var queue = TriageQueue(entries: try await self.queueEntry(practiceID: scope.practiceID, patientID: patientID, connection: connection)
                     .map { [$0] } ?? [])
                 var change: QueueChange?
-                if admitToQueue {
+                if queue.follows(assessment, admitting: admitToQueue) {
                     do { change = try queue.handle(.admit(assessment), at: now) } catch let error as QueueError { throw error.domainError }
                 }
                 try await connection.query("""
@@ -45,7 +45,7 @@ extension PostgresStore: TriageRepository {
                                 \(rankingJSON)::jsonb, \(now))
                         """, logger: self.logger)
                 }
-                try await self.appendAudit(AuditRecord(action: "triage.assess", resourceType: "patient", resourceID: UUIDText.lowercase(patientID),
+                try await self.appendAudit(AuditRecord(action: .triageAssess, resourceType: "patient", resourceID: UUIDText.lowercase(patientID),
                                                        detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"),
                                            scope: scope, connection: connection)
                 // Admission and re-triage publish the triage and the board's change together; an
@@ -93,7 +93,7 @@ extension PostgresStore: TriageRepository {
                                                     resultJSON: item.resultJSON, overrides: overrides)
                 }
             }
-            try await self.appendAudit(AuditRecord(action: "triage.history.read", resourceType: "patient", resourceID: UUIDText.lowercase(patientID)),
+            try await self.appendAudit(AuditRecord(action: .triageHistoryRead, resourceType: "patient", resourceID: UUIDText.lowercase(patientID)),
                                        scope: scope, connection: connection)
             let page = Array(items.prefix(limit))
             let next = items.count > limit ? page.last.map { String(Timestamp.milliseconds($0.assessedAt)) } : nil
@@ -113,7 +113,7 @@ extension PostgresStore: TriageRepository {
                 let change: QueueChange
                 do { change = try queue.handle(.move(patientID: patientID, to: status), at: now) } catch let error as QueueError { throw error.domainError }
                 try await self.save(change, scope: scope, connection: connection)
-                try await self.appendAudit(AuditRecord(action: "triage.queue.move", resourceType: "patient", resourceID: UUIDText.lowercase(patientID),
+                try await self.appendAudit(AuditRecord(action: .triageQueueMove, resourceType: "patient", resourceID: UUIDText.lowercase(patientID),
                                                        detail: "status=\(status.rawValue)"), scope: scope, connection: connection)
                 for event in change.events(practiceID: scope.practiceID, occurredAt: now) {
                     _ = try await self.appendEvent(event, scope: scope, connection: connection)
@@ -181,7 +181,7 @@ extension PostgresStore: TriageRepository {
                     }
                 }
                 if let change { try await self.save(change, scope: scope, connection: connection) }
-                try await self.appendAudit(AuditRecord(action: "triage.override", resourceType: "patient", resourceID: UUIDText.lowercase(found.patientID),
+                try await self.appendAudit(AuditRecord(action: .triageOverride, resourceType: "patient", resourceID: UUIDText.lowercase(found.patientID),
                                                        detail: override.auditDetail), scope: scope, connection: connection)
                 for event in change?.events(practiceID: scope.practiceID, occurredAt: now)
                     ?? [override.event(patientID: found.patientID, practiceID: scope.practiceID, occurredAt: now)] {

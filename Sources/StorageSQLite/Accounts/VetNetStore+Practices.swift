@@ -34,7 +34,7 @@ extension VetNetStore {
                 VALUES (?, ?, ?, ?, 'administrator', ?, 0, ?, 1)
                 """, arguments: [account.id.description, profile.id.description, account.email, account.displayName,
                                  administrator.passwordHash, Timestamp.string(now)])
-            try self.appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
+            try self.appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
                                              detail: "role=administrator first administrator"),
                                  scope: .system(profile.id, requestID: requestID), db: db)
         }
@@ -51,7 +51,7 @@ extension VetNetStore {
             arguments: [profile.id.description, profile.name, profile.timeZone, try Self.json(profile.openingHours), profile.phone, profile.address,
                         Timestamp.string(clock.now()), try Self.json(profile.closures), profile.slotGridMinutes, profile.defaultBufferMinutes,
                         try Self.json(profile.services.map(\.rawValue)), profile.retentionYears])
-        try appendAudit(AuditRecord(action: "practice.create", resourceType: "practice", resourceID: profile.id.description),
+        try appendAudit(AuditRecord(action: .practiceCreate, resourceType: "practice", resourceID: profile.id.description),
                         scope: .system(profile.id, requestID: requestID), db: db)
     }
 
@@ -70,7 +70,7 @@ extension VetNetStore {
             let next = try current.value.applying(change, openAppointments: open.count)
             try self.storeSettings(next, version: current.version + 1, db: db)
             let stranded = change.openingHours == nil ? [] : Self.stranded(open, by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
-            try self.appendAudit(AuditRecord(action: "practice.update", resourceType: "practice", resourceID: scope.practiceID.description,
+            try self.appendAudit(AuditRecord(action: .practiceUpdate, resourceType: "practice", resourceID: scope.practiceID.description,
                                              detail: "fields=\(change.fieldNames.joined(separator: ",")) stranded_appointments=\(stranded.count)"),
                                  scope: scope, db: db)
             try self.appendEvent(next.changeEvent(kind: PracticeEventKind.settingsChanged, version: current.version + 1, occurredAt: now),
@@ -86,12 +86,12 @@ extension VetNetStore {
                            idempotencyKey: IdempotencyKey? = nil) async throws -> ClosureAddition {
         let now = clock.now()
         return try await write { db in
-            let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "practice.closure.add") {
+            let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .practiceClosureAdd) {
                 let current = try Self.versionedPractice(db: db, id: scope.practiceID)
                 if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
                 let next = try current.value.adding(closure)
                 try self.storeSettings(next, version: current.version + 1, db: db)
-                try self.appendAudit(AuditRecord(action: "practice.closure.add", resourceType: "practice", resourceID: scope.practiceID.description,
+                try self.appendAudit(AuditRecord(action: .practiceClosureAdd, resourceType: "practice", resourceID: scope.practiceID.description,
                                                  detail: "closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) yearly=\(closure.recursYearly)"),
                                      scope: scope, db: db)
                 try self.appendEvent(next.changeEvent(kind: PracticeEventKind.closureAdded, version: current.version + 1, closure: closure, occurredAt: now),
@@ -107,7 +107,7 @@ extension VetNetStore {
             let zone = TimeZone(identifier: stored.value.timeZone) ?? .gmt
             let affected = Self.stranded(open, by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
             if !replayed, !affected.isEmpty {
-                try self.appendAudit(AuditRecord(action: "practice.closure.affected", resourceType: "practice", resourceID: scope.practiceID.description,
+                try self.appendAudit(AuditRecord(action: .practiceClosureAffected, resourceType: "practice", resourceID: scope.practiceID.description,
                                                  detail: "closure=\(added.id) affected_appointments=\(affected.count)"), scope: scope, db: db)
             }
             return ClosureAddition(practice: stored, closure: added, appointmentsToReplan: affected)
@@ -122,7 +122,7 @@ extension VetNetStore {
             if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
             let next = try current.value.removingClosure(id)
             try self.storeSettings(next, version: current.version + 1, db: db)
-            try self.appendAudit(AuditRecord(action: "practice.closure.remove", resourceType: "practice", resourceID: scope.practiceID.description,
+            try self.appendAudit(AuditRecord(action: .practiceClosureRemove, resourceType: "practice", resourceID: scope.practiceID.description,
                                              detail: "closure=\(id)"), scope: scope, db: db)
             try self.appendEvent(next.changeEvent(kind: PracticeEventKind.closureRemoved, version: current.version + 1,
                                                   closure: current.value.closures.first { $0.id == id }, occurredAt: now), scope: scope, db: db)

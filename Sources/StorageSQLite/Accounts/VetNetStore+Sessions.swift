@@ -17,7 +17,7 @@ extension VetNetStore {
                     """,
                 arguments: [tokenHash, account.id.description, account.practiceID.description, Timestamp.milliseconds(now),
                             Timestamp.milliseconds(now), Timestamp.milliseconds(absolute)])
-            try self.appendAudit(AuditRecord(action: "auth.login", resourceType: "session", resourceID: account.id.description),
+            try self.appendAudit(AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description),
                                  scope: AccessScope(practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID), db: db)
         }
         return min(now.addingTimeInterval(policy.idleTimeout), absolute)
@@ -69,7 +69,7 @@ extension VetNetStore {
         try await write { db in
             try db.execute(sql: "UPDATE session SET revoked_at_ms = ? WHERE token_hash = ? AND practice_id = ? AND revoked_at_ms IS NULL",
                            arguments: [Timestamp.milliseconds(self.clock.now()), tokenHash, scope.practiceID.description])
-            try self.appendAudit(AuditRecord(action: "auth.logout", resourceType: "session", resourceID: scope.actorID?.description),
+            try self.appendAudit(AuditRecord(action: .authLogout, resourceType: "session", resourceID: scope.actorID?.description),
                                  scope: scope, db: db)
         }
     }

@@ -28,7 +28,7 @@ extension VetNetStore {
                     """,
                 arguments: [account.id.description, scope.practiceID.description, account.email, displayName, role.rawValue,
                             passwordHash, Timestamp.string(account.createdAt)])
-            try self.appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
+            try self.appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
                                              detail: "role=\(role.rawValue)"), scope: scope, db: db)
             return account
         }
@@ -55,7 +55,7 @@ extension VetNetStore {
             var changes: [String] = []
             if let role { changes.append("role=\(role.rawValue)") }
             if let disabled { changes.append("disabled=\(disabled)") }
-            try self.appendAudit(AuditRecord(action: "user.update", resourceType: "user", resourceID: id.description,
+            try self.appendAudit(AuditRecord(action: .userUpdate, resourceType: "user", resourceID: id.description,
                                              detail: changes.joined(separator: " ")), scope: scope, db: db)
             return account
         }
@@ -69,7 +69,7 @@ extension VetNetStore {
                            arguments: [passwordHash, id.description, scope.practiceID.description])
             try db.execute(sql: "UPDATE session SET revoked_at_ms = ? WHERE user_id = ? AND revoked_at_ms IS NULL",
                            arguments: [Timestamp.milliseconds(self.clock.now()), id.description])
-            try self.appendAudit(AuditRecord(action: "user.password_change", resourceType: "user", resourceID: id.description), scope: scope, db: db)
+            try self.appendAudit(AuditRecord(action: .userPasswordChange, resourceType: "user", resourceID: id.description), scope: scope, db: db)
         }
     }
 
@@ -81,7 +81,7 @@ extension VetNetStore {
             guard let account = try Self.user(db: db, practiceID: scope.practiceID, id: id) else {
                 throw DomainError.notFound(resource: "user")
             }
-            try self.appendAudit(AuditRecord(action: "user.read", resourceType: "user", resourceID: id.description), scope: scope, db: db)
+            try self.appendAudit(AuditRecord(action: .userRead, resourceType: "user", resourceID: id.description), scope: scope, db: db)
             return account
         }
     }

@@ -34,14 +34,14 @@ extension VetNetStore {
     /// practice's data under `action`.
     ///
     /// `progress`, when given, is told how many appointments of the window have been read.
-    public func practiceHistory(scope: AccessScope, window: HistoryWindow, action: String,
+    public func practiceHistory(scope: AccessScope, window: HistoryWindow, action: AuditAction,
                                 progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PracticeHistory {
         try await versionedPracticeHistory(scope: scope, window: window, action: action, progress: progress).history
     }
 
     /// ``practiceHistory(scope:window:action:progress:)`` with the version of the records it
     /// was read at, from the same snapshot.
-    public func versionedPracticeHistory(scope: AccessScope, window: HistoryWindow, action: String,
+    public func versionedPracticeHistory(scope: AccessScope, window: HistoryWindow, action: AuditAction,
                                          progress: (@Sendable (Int, Int) -> Void)? = nil) async throws
         -> (history: PracticeHistory, version: AnalyticsDataVersion) {
         // The audit entry is written while the snapshot is read (WAL lets the two run side by side).
