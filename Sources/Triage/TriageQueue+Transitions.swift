@@ -166,6 +166,13 @@ extension TriageQueue {
         return change
     }
 
+    /// Whether a new assessment moves the board: always for a patient on it (the board follows
+    /// the latest assessment, whichever path made it), and for one not on it only when the
+    /// caller admits them (a non-urgent intake given a later slot stays off the board).
+    public func follows(_ assessment: TriageAssessment, admitting: Bool) -> Bool {
+        admitting || entry(for: assessment.patientID)?.status.isActive == true
+    }
+
     /// The announcements due at `now`, one per waiting patient and deadline not yet announced,
     /// in board order.
     public func dueAnnouncements(at now: Date) -> [(patientID: UUID, deadline: BoardDeadline)] {

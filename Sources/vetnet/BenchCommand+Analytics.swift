@@ -67,7 +67,7 @@ extension BenchCommand {
                 for kind in [Kind.full, .changed, .warm] {
                     if kind == .changed { try await changes.next() }
                     let start = ContinuousClock.now
-                    let figures = try await (kind == .full ? service : cached).compute(scope: scope, window: window, action: "analytics.dashboard.read") {
+                    let figures = try await (kind == .full ? service : cached).compute(scope: scope, window: window, action: .analyticsDashboardRead) {
                         loaded -> (counts: (Int, Int, Int, Int), indexed: ContinuousClock.Instant, computed: ContinuousClock.Instant) in
                         let indexed = ContinuousClock.now
                         let dashboard = loaded.analytics.dashboard(period: period, asOf: now)
@@ -103,7 +103,7 @@ extension BenchCommand {
                 var rows = 0, size = 0
                 for run in 0...runs {
                     let start = ContinuousClock.now
-                    let loaded = try await service.load(scope: scope, window: request.window(), action: "analytics.report.read")
+                    let loaded = try await service.load(scope: scope, window: request.window(), action: .analyticsReportRead)
                     let table = loaded.analytics.report(request)
                     let csv = table.csv()
                     let elapsed = Self.ms(ContinuousClock.now - start)

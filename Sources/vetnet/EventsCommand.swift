@@ -38,7 +38,7 @@ struct EventsCommand: AsyncParsableCommand {
             let vetStore = opened.store
             let profile = try await selectPractice(practice, store: vetStore)
             let scope = AccessScope.system(profile.id, requestID: "cli-events-tail")
-            try await vetStore.recordAudit(AuditRecord(action: "events.tail", resourceType: "practice", resourceID: profile.id.description,
+            try await vetStore.recordAudit(AuditRecord(action: .eventsTail, resourceType: "practice", resourceID: profile.id.description,
                                                        detail: after.map { "after=\($0)" }), scope: scope)
             _ = try? opened.embedded?.writeAuditCheckpoint()
             var cursor: Int64

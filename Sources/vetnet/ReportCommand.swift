@@ -52,7 +52,7 @@ struct ReportCommand: AsyncParsableCommand {
         guard let kind = ReportKind(rawValue: kind), let bucket = BucketSize(rawValue: bucket) else { throw ExitCode(2) }
         let request = ReportRequest(kind: kind, period: period, bucket: bucket, asOf: Date(), includeRevenue: true)
         let bar = ProgressBar(unit: "appointments read")
-        let loaded = try await service.load(scope: scope, window: request.window(options: service.options), action: "analytics.report.read",
+        let loaded = try await service.load(scope: scope, window: request.window(options: service.options), action: .analyticsReportRead,
                                             progress: { done, total in if total >= 20_000 { bar.update(done, total) } })
         let steps = ProgressBar(unit: "steps")
         let long = loaded.appointments >= 20_000

@@ -86,7 +86,7 @@ struct TriageCommand: AsyncParsableCommand {
             writeError("vetnet triage: --patient \(patient): no such patient in \(profile.name)\n")
             throw ExitCode(1)
         }
-        try await opened.store.recordAudit(AuditRecord(action: "triage.evaluate", resourceType: "patient", resourceID: UUIDText.lowercase(patientID)),
+        try await opened.store.recordAudit(AuditRecord(action: .triageEvaluate, resourceType: "patient", resourceID: UUIDText.lowercase(patientID)),
                                            scope: scope)
         return result
     }

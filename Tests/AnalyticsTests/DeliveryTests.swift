@@ -162,7 +162,9 @@ struct DeliveryTests {
         #expect(TriageArrivalUpdate(.statusChanged(previous: waiting, current: treated))
                 == .firstSeen(patientID: patient, arrival: arrival, at: arrival.addingTimeInterval(600)))
         #expect(TriageArrivalUpdate(.statusChanged(previous: treated, current: done)) == nil)
-        #expect(TriageArrivalUpdate(.statusChanged(previous: waiting, current: left)) == nil)
+        // Leaving unseen stops the wait at the moment of the move.
+        #expect(TriageArrivalUpdate(.statusChanged(previous: waiting, current: left))
+                == .left(patientID: patient, arrival: arrival, at: left.statusChangedAt))
         #expect(TriageArrivalUpdate(.retriaged(previous: treated, current: retriagedInTreatment)) == nil)
     }
 

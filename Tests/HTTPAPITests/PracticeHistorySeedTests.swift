@@ -67,7 +67,7 @@ struct PracticeHistorySeedTests {
     static func everything(_ store: VetNetStore, _ scope: AccessScope) async throws -> PracticeHistory {
         let all = DateInterval(start: now.addingTimeInterval(-400 * 86_400), end: now.addingTimeInterval(60 * 86_400))
         return try await store.practiceHistory(scope: scope, window: HistoryWindow(appointmentRanges: [all], arrivalRanges: [all]),
-                                               action: "analytics.test.read")
+                                               action: .analyticsReportRead)
     }
 
     @Test("the same practice, now and seed give the same history, ids included; another seed another one")

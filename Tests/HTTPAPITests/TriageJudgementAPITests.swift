@@ -159,4 +159,27 @@ struct TriageJudgementAPITests {
             #expect(assessed.map { $0["level"] as? Int } == [2, 3])
         }
     }
+
+    @Test("a patient on the board re-assessed at the desk follows the new assessment at any level, even through intake")
+    func intakeOfBoardPatientRetriages() async throws {
+        let fixture = try await AppFixture.make()
+        let patient = try #require(try await TriageAPITests.patients(fixture, names: ["Nala"]).first)
+        try await fixture.test { client in
+            let token = try await client.login("receptionist@alpha.example")
+            try await client.call("/api/v1/intake", .post, token: token,
+                                  json: #"{"patientId":"\#(patient.id)","case":{"species":"dog","vitals":{"spo2":85}}}"#) {
+                #expect($0.status == .ok, "\(String(buffer: $0.body))")
+            }
+            #expect(try await Self.board(client, token: token, patient: patient.id.description)?["level"] as? Int == 2)
+            // Oxygen given, re-assessed through the intake form: now green. The board must not keep showing orange.
+            let assessment = try await client.call("/api/v1/intake", .post, token: token,
+                                                   json: #"{"patientId":"\#(patient.id)","case":{"species":"dog","onsetHoursAgo":2}}"#) {
+                #expect($0.status == .ok, "\(String(buffer: $0.body))")
+                return try #require(try Self.json($0)["assessmentId"] as? String)
+            }
+            let row = try #require(try await Self.board(client, token: token, patient: patient.id.description))
+            #expect(row["level"] as? Int == 4)
+            #expect(row["assessmentId"] as? String == assessment)
+        }
+    }
 }

@@ -86,7 +86,7 @@ struct AnalyticsHistoryContractTests {
             _ = try await fixture.book(fixture.consult, at: fixture.morning.addingTimeInterval(10 * day))
 
             let (history, version) = try await store.analytics.versionedPracticeHistory(scope: scope, window: Self.window(fixture),
-                                                                                        action: "analytics.contract.read", progress: nil)
+                                                                                        action: .analyticsReportRead, progress: nil)
             #expect(version == (try await store.analytics.analyticsDataVersion(scope: scope)))
             #expect(history.appointments.count == 4)
             let statuses = Dictionary(history.appointments.map { ($0.appointment.id, $0.appointment.status) }, uniquingKeysWith: { first, _ in first })
@@ -99,7 +99,7 @@ struct AnalyticsHistoryContractTests {
             #expect(history.rooms.map(\.id) == [fixture.theatre.id] && history.triageArrivals.isEmpty)
 
             let audit = try await store.audit.auditEntries(scope: scope, limit: 100, before: nil, resourceType: "practice", resourceID: nil)
-            #expect(audit.items.contains { $0.action == "analytics.contract.read" })
+            #expect(audit.items.contains { $0.action == AuditAction.analyticsReportRead.name })
         }
     }
 
@@ -121,7 +121,7 @@ struct AnalyticsHistoryContractTests {
             #expect(try await store.analytics.analyticsDataVersion(scope: scope).analytics > before.analytics)
 
             let history = try await store.analytics.practiceHistory(scope: scope, window: HistoryWindow(appointmentRanges: [lastMonth], firstVisitCutoff: lastMonth.start),
-                                                                    action: "analytics.contract.read")
+                                                                    action: .analyticsReportRead)
             #expect(Set(history.appointments.map(\.appointment.id)) == Set(past.map(\.appointment.id)))
             #expect(history.appointments.filter { $0.appointment.status == .completed }.count == 9)
             #expect(history.appointments.allSatisfy { $0.appointment.actualMinutes == ($0.appointment.status == .completed ? 15 : nil) })
@@ -142,7 +142,7 @@ struct AnalyticsHistoryContractTests {
                 _ = try await store.analytics.bulkLoadHistory(appointments: [AppointmentRecord(overlap)], arrivals: [], weights: [], scope: scope, progress: nil)
             }
             #expect(try await store.analytics.practiceHistory(scope: scope, window: HistoryWindow(appointmentRanges: [lastMonth]),
-                                                              action: "analytics.contract.read").appointments.count == 10)
+                                                              action: .analyticsReportRead).appointments.count == 10)
 
             let bookable = try await store.analytics.bookablePatients(scope: scope)
             #expect(bookable.map(\.id) == [fixture.patient] && bookable.first?.species == .dog)
@@ -160,7 +160,7 @@ struct AnalyticsHistoryContractTests {
             let period = AnalyticsPeriod(interval: DateInterval(start: window.appointmentRanges[0].start.addingTimeInterval(day),
                                                                 end: window.appointmentRanges[0].end), timeZone: zone)
             let asOf = store.clock.clock.now()
-            let (first, readAt) = try await store.analytics.versionedPracticeHistory(scope: scope, window: window, action: "analytics.contract.read",
+            let (first, readAt) = try await store.analytics.versionedPracticeHistory(scope: scope, window: window, action: .analyticsReportRead,
                                                                                      progress: nil)
             var analytics = PracticeAnalytics(history: first)
             var version = readAt
@@ -180,7 +180,7 @@ struct AnalyticsHistoryContractTests {
                 }
                 let changed = try #require(try await store.analytics.practiceHistoryChanges(scope: scope, window: window, since: version, limit: 1000),
                                            "step \(step)")
-                let fresh = try await store.analytics.versionedPracticeHistory(scope: scope, window: window, action: "analytics.contract.read",
+                let fresh = try await store.analytics.versionedPracticeHistory(scope: scope, window: window, action: .analyticsReportRead,
                                                                                progress: nil)
                 let expected = PracticeAnalytics(history: fresh.history)
                 #expect(changed.version == fresh.version && changed.version.analytics > version.analytics, "step \(step)")

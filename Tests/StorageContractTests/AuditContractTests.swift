@@ -11,12 +11,12 @@ struct AuditContractTests {
         try await withStore(adapter) { store in
             let a = PracticeID(), b = PracticeID()
             for index in 0..<5 {
-                try await store.audit.recordAudit(AuditRecord(action: "patient.read", resourceType: "patient", resourceID: "p\(index)"),
+                try await store.audit.recordAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "p\(index)"),
                                                   scope: .system(a))
-                try await store.audit.recordAudit(AuditRecord(action: "patient.read", resourceType: "patient", resourceID: "q\(index)"),
+                try await store.audit.recordAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "q\(index)"),
                                                   scope: .system(b))
             }
-            try await store.audit.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .failure), scope: nil)
+            try await store.audit.recordAudit(AuditRecord(action: .authLogin, resourceType: "session", outcome: .failure), scope: nil)
             let verification = try await store.audit.verifyAuditChain()
             #expect(verification.isIntact && verification.checked == 11 && verification.headSequence == 11)
 

@@ -35,9 +35,9 @@ struct AuditTamperContractTests {
     /// Twelve entries across two practices and the installation.
     static func populated(_ store: StoreUnderTest) async throws {
         for index in 0..<6 {
-            try await store.audit.recordAudit(AuditRecord(action: "patient.read", resourceType: "patient", resourceID: "p\(index)"),
+            try await store.audit.recordAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "p\(index)"),
                                               scope: .system(PracticeID()))
-            try await store.audit.recordAudit(AuditRecord(action: "auth.login", resourceType: "session", outcome: .failure), scope: nil)
+            try await store.audit.recordAudit(AuditRecord(action: .authLogin, resourceType: "session", outcome: .failure), scope: nil)
         }
         #expect(try await store.audit.verifyAuditChain().isIntact)
     }

@@ -99,7 +99,7 @@ struct PostgresInstancesTests {
                     for index in 0..<40 {
                         let store = index.isMultiple(of: 2) ? storeA : storeB
                         group.addTask {
-                            try await store.recordAudit(AuditRecord(action: "patient.read", resourceType: "patient", resourceID: "\(index)"),
+                            try await store.recordAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "\(index)"),
                                                         scope: .system(profile.id))
                             try await store.recordEvents([EventLogContractTests.event(profile.id, "x", at: a.clock.clock.now(), id: "\(index)")],
                                                          scope: nil)

@@ -147,7 +147,7 @@ struct TriageContractTests {
 
             let range = DateInterval(start: arrival.addingTimeInterval(-3600), end: clock.clock.now().addingTimeInterval(3600))
             let history = try await store.analytics.practiceHistory(scope: fixture.scope, window: HistoryWindow(appointmentRanges: [], arrivalRanges: [range]),
-                                                                    action: "test.read")
+                                                                    action: .analyticsReportRead)
             #expect(history.triageArrivals.map(\.arrival) == [arrival, secondArrival])
             #expect(history.triageArrivals.first?.level == yellow.level && history.triageArrivals.first?.firstSeenAt == seen)
             #expect(history.triageArrivals.last?.level == blue.level && history.triageArrivals.last?.firstSeenAt == nil)

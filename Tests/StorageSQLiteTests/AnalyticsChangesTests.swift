@@ -37,7 +37,7 @@ struct AnalyticsChangesTests {
             let today = try #require(AnalyticsPeriod(interval: DateInterval(start: asOf, duration: 1), timeZone: zone).days.first?.label)
             let period = try #require(AnalyticsPeriod(from: today.adding(days: -30), through: today.adding(days: 6), timeZone: zone))
             let window = HistoryWindow(period: period, bottlenecks: (asOf, 14), forecast: (today, 8), timeZone: zone)
-            let (history, version) = try await setup.store.versionedPracticeHistory(scope: setup.scope, window: window, action: "analytics.test.read")
+            let (history, version) = try await setup.store.versionedPracticeHistory(scope: setup.scope, window: window, action: .analyticsReportRead)
             return Tracker(setup: setup, period: period, asOf: asOf, window: window, analytics: PracticeAnalytics(history: history), version: version)
         }
 
@@ -47,7 +47,7 @@ struct AnalyticsChangesTests {
                                        change, sourceLocation: sourceLocation)
             #expect(changed.version.analytics > version.analytics, change, sourceLocation: sourceLocation)
             let updated = try #require(analytics.applying(changed.changes), change, sourceLocation: sourceLocation)
-            let (history, freshVersion) = try await setup.store.versionedPracticeHistory(scope: setup.scope, window: window, action: "analytics.test.read")
+            let (history, freshVersion) = try await setup.store.versionedPracticeHistory(scope: setup.scope, window: window, action: .analyticsReportRead)
             #expect(freshVersion == changed.version, change, sourceLocation: sourceLocation)
             let fresh = PracticeAnalytics(history: history)
             #expect(updated.appointmentCount == history.appointments.count, change, sourceLocation: sourceLocation)

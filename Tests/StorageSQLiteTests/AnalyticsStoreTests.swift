@@ -55,7 +55,7 @@ struct AnalyticsStoreTests {
             try await store.practiceHistory(scope: scope, window: HistoryWindow(appointmentRanges: [DateInterval(start: from, end: to)],
                                                                                 arrivalRanges: [DateInterval(start: from, end: to)],
                                                                                 firstVisitCutoff: from),
-                                            action: "analytics.test.read")
+                                            action: .analyticsReportRead)
         }
     }
 
@@ -204,7 +204,7 @@ struct AnalyticsStoreTests {
         #expect(history.firstVisits[setup.tom.id.rawValue] == nil)
 
         let audit = try await setup.store.auditEntries(scope: setup.scope, limit: 5, before: nil).items
-        #expect(audit.first?.action == "analytics.test.read")
+        #expect(audit.first?.action == AuditAction.analyticsReportRead.name)
         #expect(audit.first?.detail == "from=\(Timestamp.string(from)) to=\(Timestamp.string(to))")
     }
 
@@ -223,7 +223,7 @@ struct AnalyticsStoreTests {
         let period = DateInterval(start: t0.addingTimeInterval(39 * day), end: t0.addingTimeInterval(41 * day))
         let window = HistoryWindow(appointmentRanges: [period], trainingRange: DateInterval(start: t0.addingTimeInterval(-day), end: period.end),
                                    arrivalRanges: [period])
-        let history = try await setup.store.practiceHistory(scope: setup.scope, window: window, action: "analytics.test.read")
+        let history = try await setup.store.practiceHistory(scope: setup.scope, window: window, action: .analyticsReportRead)
         #expect(history.appointments.map(\.appointment.id) == [done.id, inPeriod.id])
     }
 

@@ -20,7 +20,7 @@ struct AuditCheckpointTests {
 
     static func addEntries(_ store: VetNetStore, count: Int) async throws {
         for index in 0..<count {
-            try await store.recordAudit(AuditRecord(action: "patient.read", resourceType: "patient", resourceID: "p\(index)"), scope: nil)
+            try await store.recordAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "p\(index)"), scope: nil)
         }
     }
 
@@ -56,7 +56,7 @@ struct AuditCheckpointTests {
     static func addEntriesUnanchored(_ store: VetNetStore, count: Int) async throws {
         try await store.writer.write { db in
             for index in 0..<count {
-                try store.appendAudit(AuditRecord(action: "patient.read", resourceType: "patient", resourceID: "c\(index)"), scope: nil, db: db)
+                try store.appendAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "c\(index)"), scope: nil, db: db)
             }
         }
     }

@@ -98,7 +98,7 @@ extension VetNetStore {
                 step()
             }
             progress?(total, total)
-            try self.appendAudit(AuditRecord(action: "practice.history_load", resourceType: "practice", resourceID: practice,
+            try self.appendAudit(AuditRecord(action: .practiceHistoryLoad, resourceType: "practice", resourceID: practice,
                                              detail: "appointments=\(appointments.count) arrivals=\(arrivals.count) weights=\(weights.count)"),
                                  scope: scope, db: db)
             return HistoryLoadSummary(appointments: appointments.count, arrivals: arrivals.count, weights: weights.count)

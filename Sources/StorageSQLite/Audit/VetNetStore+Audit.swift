@@ -17,7 +17,7 @@ extension VetNetStore {
         var entry = AuditEntry(
             sequence: sequence, id: UUID(), occurredAt: Timestamp.string(clock.now()),
             practiceID: scope?.practiceID.description, actorID: scope?.actorID?.description,
-            action: record.action, resourceType: record.resourceType, resourceID: record.resourceID,
+            action: record.action.name, resourceType: record.resourceType, resourceID: record.resourceID,
             outcome: record.outcome, requestID: scope?.requestID, detail: record.detail,
             previousHash: previousHash, hash: "")
         entry.hash = AuditChain.hash(of: entry, key: auditKey)

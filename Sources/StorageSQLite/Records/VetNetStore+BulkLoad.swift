@@ -60,7 +60,7 @@ extension VetNetStore {
             try db.execute(sql: "DELETE FROM patient_search WHERE practice_id = ?", arguments: [practice])
             try db.execute(sql: Self.searchRowsSQL + " WHERE p.practice_id = ?", arguments: [practice])
             progress?(total, total)
-            try self.appendAudit(AuditRecord(action: "practice.bulk_load", resourceType: "practice", resourceID: practice,
+            try self.appendAudit(AuditRecord(action: .practiceBulkLoad, resourceType: "practice", resourceID: practice,
                                              detail: "owners=\(owners.count) patients=\(patients.count)"), scope: scope, db: db)
             return patients.isEmpty ? nil : (Self.recordNumber(firstNumber), Self.recordNumber(firstNumber + patients.count - 1))
         }

@@ -45,7 +45,7 @@ extension VetNetStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [UUIDText.lowercase(info.id), scope.practiceID.description, patientID.description, info.fileName,
                                  info.contentType, info.byteCount, info.sha256, scope.actorID?.description, Timestamp.string(info.createdAt)])
-            try self.appendAudit(AuditRecord(action: "record.document.upload", resourceType: "document", resourceID: UUIDText.lowercase(info.id),
+            try self.appendAudit(AuditRecord(action: .recordDocumentUpload, resourceType: "document", resourceID: UUIDText.lowercase(info.id),
                                              detail: "patient=\(patientID)"), scope: scope, db: db)
             try self.appendEvent(.recordEntryAdded(patientID: patientID, entryType: "document", entryID: UUIDText.lowercase(info.id),
                                                    practiceID: scope.practiceID, occurredAt: info.createdAt), scope: scope, db: db)
@@ -59,7 +59,7 @@ extension VetNetStore {
             try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue)
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM document WHERE patient_id = ? AND practice_id = ? ORDER BY created_at DESC",
                                         arguments: [patientID.description, scope.practiceID.description])
-            try self.appendAudit(AuditRecord(action: "record.document.list", resourceType: "patient", resourceID: patientID.description), scope: scope, db: db)
+            try self.appendAudit(AuditRecord(action: .recordDocumentList, resourceType: "patient", resourceID: patientID.description), scope: scope, db: db)
             return try rows.map(Self.document(from:))
         }
     }
@@ -71,7 +71,7 @@ extension VetNetStore {
                                              arguments: [UUIDText.lowercase(id), patientID.description, scope.practiceID.description]) else {
                 throw DomainError.notFound(resource: "document")
             }
-            try self.appendAudit(AuditRecord(action: "record.document.download", resourceType: "document", resourceID: UUIDText.lowercase(id)),
+            try self.appendAudit(AuditRecord(action: .recordDocumentDownload, resourceType: "document", resourceID: UUIDText.lowercase(id)),
                                  scope: scope, db: db)
             return try Self.document(from: row)
         }

@@ -46,7 +46,7 @@ extension VetNetStore {
                 }
                 if let progress, (index + 1) % 500 == 0 || index + 1 == plan.patients.count { progress(index + 1, plan.patients.count) }
             }
-            try self.appendAudit(AuditRecord(action: "patient.import", resourceType: "practice", resourceID: scope.practiceID.description,
+            try self.appendAudit(AuditRecord(action: .patientImport, resourceType: "practice", resourceID: scope.practiceID.description,
                                              detail: "owners=\(storedOwners.count) patients=\(stored) refused=\(refused.count + plan.skippedRows.count)"),
                                  scope: scope, db: db)
             if stored > 0 || !storedOwners.isEmpty {

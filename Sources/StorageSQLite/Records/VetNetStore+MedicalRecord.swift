@@ -83,7 +83,7 @@ extension VetNetStore {
                 throw DomainError.notFound(resource: "patient")
             }
             let record = try self.record(db: db, practiceID: scope.practiceID, patient: patient.value)
-            try self.appendAudit(AuditRecord(action: "record.read", resourceType: "patient", resourceID: patientID.description), scope: scope, db: db)
+            try self.appendAudit(AuditRecord(action: .recordRead, resourceType: "patient", resourceID: patientID.description), scope: scope, db: db)
             return (record, patient.version)
         }
     }
@@ -107,7 +107,7 @@ extension VetNetStore {
             }
             for row in rows { names[try row.identifier("patient_id")] = row["patient_name"] }
             let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
-            try self.appendAudit(AuditRecord(action: "record.vaccinations_due.read", resourceType: "vaccination",
+            try self.appendAudit(AuditRecord(action: .recordVaccinationsDueRead, resourceType: "vaccination",
                                              detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope, db: db)
             return (report, names)
         }

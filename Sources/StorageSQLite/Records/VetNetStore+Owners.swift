@@ -11,7 +11,7 @@ extension VetNetStore {
     public func createOwner(_ owner: Owner, scope: AccessScope, idempotencyKey: IdempotencyKey? = nil) async throws -> (Versioned<Owner>, replayed: Bool) {
         try owner.validate()
         return try await write { db in
-            let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "owner.create") {
+            let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .ownerCreate) {
                 try self.insertOwner(owner, db: db, scope: scope)
                 try self.appendEvent(owner.changeEvent(isNew: true, practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
                 return owner.id.description
@@ -48,7 +48,7 @@ extension VetNetStore {
                                                  arguments: [owner.id.description, owner.id.description, scope.practiceID.description]) {
                 try Self.reindexPatient(db: db, id: patientID)
             }
-            try self.appendAudit(AuditRecord(action: "owner.update", resourceType: "owner", resourceID: owner.id.description), scope: scope, db: db)
+            try self.appendAudit(AuditRecord(action: .ownerUpdate, resourceType: "owner", resourceID: owner.id.description), scope: scope, db: db)
             try self.appendEvent(owner.changeEvent(isNew: false, practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
             return Versioned(owner, version: current.version + 1)
         }
@@ -62,7 +62,7 @@ extension VetNetStore {
             guard let owner = try Self.owner(db: db, practiceID: scope.practiceID, id: id.description) else {
                 throw DomainError.notFound(resource: "owner")
             }
-            try self.appendAudit(AuditRecord(action: "owner.read", resourceType: "owner", resourceID: id.description), scope: scope, db: db)
+            try self.appendAudit(AuditRecord(action: .ownerRead, resourceType: "owner", resourceID: id.description), scope: scope, db: db)
             return owner
         }
     }
@@ -87,7 +87,7 @@ extension VetNetStore {
                 """,
             arguments: [owner.id.description, scope.practiceID.description, owner.firstName, owner.lastName, owner.email,
                         columns.phones, columns.digits, columns.address, columns.communication, owner.notes, now, now])
-        try appendAudit(AuditRecord(action: "owner.create", resourceType: "owner", resourceID: owner.id.description), scope: scope, db: db)
+        try appendAudit(AuditRecord(action: .ownerCreate, resourceType: "owner", resourceID: owner.id.description), scope: scope, db: db)
     }
 
     static func ownerColumns(_ owner: Owner) throws -> (phones: String, digits: String, address: String?, communication: String) {

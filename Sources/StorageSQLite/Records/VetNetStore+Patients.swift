@@ -12,7 +12,7 @@ extension VetNetStore {
     public func createPatient(_ patient: Patient, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (Versioned<Patient>, replayed: Bool) {
         try patient.validate(now: clock.now())
         return try await write { db in
-            let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "patient.create") {
+            let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .patientCreate) {
                 try self.insertPatient(patient, db: db, scope: scope)
                 try self.appendEvent(patient.changeEvent(previous: nil, practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
                 return patient.id.description
@@ -53,7 +53,7 @@ extension VetNetStore {
                             updated.ownerID.description, updated.coOwnerID?.description, archivedAt, Timestamp.string(self.clock.now()),
                             updated.id.description, scope.practiceID.description])
             try Self.reindexPatient(db: db, id: updated.id.description)
-            try self.appendAudit(AuditRecord(action: "patient.update", resourceType: "patient", resourceID: updated.id.description,
+            try self.appendAudit(AuditRecord(action: .patientUpdate, resourceType: "patient", resourceID: updated.id.description,
                                              detail: current.value.status != updated.status ? "status=\(updated.status.rawValue)" : nil), scope: scope, db: db)
             try self.appendEvent(updated.changeEvent(previous: current.value, practiceID: scope.practiceID, occurredAt: self.clock.now()),
                                  scope: scope, db: db)
@@ -69,7 +69,7 @@ extension VetNetStore {
             guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: id.description) else {
                 throw DomainError.notFound(resource: "patient")
             }
-            try self.appendAudit(AuditRecord(action: "patient.read", resourceType: "patient", resourceID: id.description), scope: scope, db: db)
+            try self.appendAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: id.description), scope: scope, db: db)
             return patient
         }
     }
@@ -88,7 +88,7 @@ extension VetNetStore {
         let nothingSearchable = match == nil && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true
         return try await write { db in
             if nothingSearchable {
-                try self.appendAudit(AuditRecord(action: "patient.search", resourceType: "patient", detail: "results=0"), scope: scope, db: db)
+                try self.appendAudit(AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=0"), scope: scope, db: db)
                 return Page(items: [], nextCursor: nil)
             }
             var sql = "SELECT p.*, o.first_name AS owner_first, o.last_name AS owner_last FROM patient p JOIN owner o ON o.id = p.owner_id"
@@ -111,7 +111,7 @@ extension VetNetStore {
             let items = try rows.prefix(limit).map { row in
                 PatientSummary(patient: try Self.patient(from: row), ownerName: "\(row["owner_first"] as String) \(row["owner_last"] as String)")
             }
-            try self.appendAudit(AuditRecord(action: "patient.search", resourceType: "patient", detail: "results=\(items.count)"), scope: scope, db: db)
+            try self.appendAudit(AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=\(items.count)"), scope: scope, db: db)
             return Page(items: Array(items), nextCursor: rows.count > limit ? items.last?.patient.value.id.description : nil)
         }
     }
@@ -149,7 +149,7 @@ extension VetNetStore {
         // A new patient has no search row yet; skipping reindexPatient's DELETE matters, as
         // FTS5 can only find a row by an UNINDEXED column by scanning the whole table.
         try db.execute(sql: Self.searchRowsSQL + " WHERE p.id = ?", arguments: [patient.id.description])
-        try appendAudit(AuditRecord(action: "patient.create", resourceType: "patient", resourceID: patient.id.description), scope: scope, db: db)
+        try appendAudit(AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description), scope: scope, db: db)
     }
 
     static func requireOwners(of patient: Patient, db: Database, scope: AccessScope) throws {

@@ -62,7 +62,7 @@ extension VetNetStore {
                 }
                 try db.execute(sql: "DELETE FROM patient_search WHERE rowid = (SELECT rowid FROM patient WHERE id = ?)", arguments: [id])
                 try db.execute(sql: "DELETE FROM patient WHERE id = ? AND practice_id = ?", arguments: scoped)
-                try self.appendAudit(AuditRecord(action: "patient.purge", resourceType: "patient", resourceID: id,
+                try self.appendAudit(AuditRecord(action: .patientPurge, resourceType: "patient", resourceID: id,
                                                  detail: "appointments=\(appointments) futureAppointments=\(future) assessments=\(assessments) documents=\(documentHashes.count)"),
                                      scope: scope, db: db)
                 try self.appendEvent(DomainEvent(practiceID: scope.practiceID, kind: RecordEventKind.patientPurged, occurredAt: self.clock.now(),
@@ -73,7 +73,7 @@ extension VetNetStore {
                 summary.assessments += assessments
                 summary.documents += documentHashes.count
             }
-            try self.appendAudit(AuditRecord(action: "records.purge", resourceType: "practice", resourceID: practice, detail: summary.auditDetail),
+            try self.appendAudit(AuditRecord(action: .recordsPurge, resourceType: "practice", resourceID: practice, detail: summary.auditDetail),
                                  scope: scope, db: db)
             // A file is shared by identical uploads; remove it only when no row refers to it any more.
             let orphaned = try Set(hashes).filter { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document WHERE sha256 = ?", arguments: [$0]) == 0 }

@@ -51,7 +51,7 @@ extension VetNetStore {
                     """, arguments: [account.id.description, practiceID.description, account.email.lowercased(), account.displayName,
                                      account.role.rawValue, StoredCredentials.unusablePasswordHash(), account.disabled, PracticeExport.timestamp(account.createdAt),
                                      account.version])
-                try self.appendAudit(AuditRecord(action: "user.create", resourceType: "user", resourceID: account.id.description,
+                try self.appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
                                                  detail: "restored; password reset required"), scope: scope, db: db)
             }
             for owner in export.owners { try self.insertOwner(owner, db: db, scope: scope) }
@@ -108,7 +108,7 @@ extension VetNetStore {
             }
             let clinicians = export.schedule?.clinicians.count ?? 0, appointments = export.schedule?.appointments.count ?? 0
             let notRestored = export.documents.count - carriedDocuments.count
-            try self.appendAudit(AuditRecord(action: "practice.restore", resourceType: "practice", resourceID: practiceID.description,
+            try self.appendAudit(AuditRecord(action: .practiceRestore, resourceType: "practice", resourceID: practiceID.description,
                                              detail: "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
                                                 + "clinicians=\(clinicians) appointments=\(appointments) documents=\(carriedDocuments.count) "
                                                 + "documents_not_restored=\(notRestored) audit_carried=\(carriedAudit.count)"),

@@ -18,7 +18,7 @@ extension VetNetStore {
                          idempotencyKey: IdempotencyKey? = nil) async throws -> StoredVisit {
         let now = clock.now()
         return try await write { db in
-            let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "record.visit.add") {
+            let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .recordVisitAdd) {
                 guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: visit.patientID.description)?.value else {
                     throw DomainError.notFound(resource: "patient")
                 }
@@ -66,7 +66,7 @@ extension VetNetStore {
                 }
                 try Self.insertVisitRow(record, practiceID: scope.practiceID, recordedBy: scope.actorID?.description, createdAt: stamp, db: db)
                 let added = record.diagnoses.filter(\.addToProblemList).count
-                try self.appendAudit(AuditRecord(action: "record.visit.add", resourceType: "patient", resourceID: patient.id.description,
+                try self.appendAudit(AuditRecord(action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
                                                  detail: "visit=\(record.id)" + (record.appointmentID.map { " appointment=\(Self.text($0))" } ?? "")
                                                     + (record.recall.map { " follow_up=\(RecordCalendar.isoDay($0.dueDate))" } ?? "")
                                                     + (added > 0 ? " problems_added=\(added)" : "")),
@@ -88,7 +88,7 @@ extension VetNetStore {
             try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue)
             let visits = try Row.fetchAll(db, sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id = ? ORDER BY occurred_at DESC, id DESC",
                                           arguments: [scope.practiceID.description, patientID.description]).map(Self.visit(from:))
-            try self.appendAudit(AuditRecord(action: "record.visits.read", resourceType: "patient", resourceID: patientID.description,
+            try self.appendAudit(AuditRecord(action: .recordVisitsRead, resourceType: "patient", resourceID: patientID.description,
                                              detail: "results=\(visits.count)"), scope: scope, db: db)
             return visits
         }
@@ -100,7 +100,7 @@ extension VetNetStore {
             guard let stored = try Self.visit(db: db, practiceID: scope.practiceID, id: id.description), stored.visit.patientID == patientID else {
                 throw DomainError.notFound(resource: "visit")
             }
-            try self.appendAudit(AuditRecord(action: "record.visit.read", resourceType: "patient", resourceID: patientID.description,
+            try self.appendAudit(AuditRecord(action: .recordVisitRead, resourceType: "patient", resourceID: patientID.description,
                                              detail: "visit=\(id)"), scope: scope, db: db)
             return stored
         }
@@ -126,7 +126,7 @@ extension VetNetStore {
                                            arguments: [scope.practiceID.description, id]).map(Self.visit(from:)).map(\.visit)
             }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
-            try self.appendAudit(AuditRecord(action: "record.recalls.read", resourceType: "patient",
+            try self.appendAudit(AuditRecord(action: .recordRecallsRead, resourceType: "patient",
                                              detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
                                  scope: scope, db: db)
             return Recall.lists(vaccinations: vaccinations, followUps: followUps, patientNames: patientNames)

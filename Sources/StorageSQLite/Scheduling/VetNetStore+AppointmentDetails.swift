@@ -68,7 +68,7 @@ extension VetNetStore {
                 SELECT \(Self.appointmentColumns()) FROM appointment WHERE practice_id = ? AND patient_id = ?
                   AND status IN ('booked','checked_in') AND start_ms > ? ORDER BY start_ms LIMIT 1
                 """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]).map(Self.appointment(from:))
-            try self.appendAudit(AuditRecord(action: "patient.appointments.read", resourceType: "patient", resourceID: Self.text(patientID),
+            try self.appendAudit(AuditRecord(action: .patientAppointmentsRead, resourceType: "patient", resourceID: Self.text(patientID),
                                              detail: "results=\(items.count)"), scope: scope, db: db)
             return PatientAppointments(page: page, lastSeen: lastSeen, next: next)
         }
@@ -91,7 +91,7 @@ extension VetNetStore {
             guard !assignments.isEmpty else { throw ValidationError(field: "body", message: "names nothing to change (reason, staffNotes)") }
             try db.execute(sql: "UPDATE appointment SET \(assignments.joined(separator: ", ")), version = version + 1 WHERE id = ? AND practice_id = ?",
                            arguments: arguments + [id.description, scope.practiceID.description])
-            try self.appendAudit(AuditRecord(action: "appointment.notes.update", resourceType: "appointment", resourceID: id.description,
+            try self.appendAudit(AuditRecord(action: .appointmentNotesUpdate, resourceType: "appointment", resourceID: id.description,
                                              detail: [reason == nil ? nil : "reason", staffNotes == nil ? nil : "staffNotes"].compactMap { $0 }.joined(separator: ",")),
                                  scope: scope, db: db)
             let rows = try Row.fetchAll(db, sql: "SELECT \(Self.detailColumns) FROM appointment a WHERE a.id = ? AND a.practice_id = ?",

@@ -27,7 +27,7 @@ extension VetNetStore {
         do {
             let booked = try await bookingCommits.write { db in
                 try Self.requirePatient(db: db, scope: scope, patientID: patientID)
-                let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "appointment.book") {
+                let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .appointmentBook) {
                     let data = try self.bookingData(db: db, practiceID: scope.practiceID, clinicianID: clinicianID,
                                                     appointmentTypeID: appointmentTypeID, reads: reads)
                     let basis = try assessmentID.map { try Self.bookingBasis(db: db, scope: scope, patientID: patientID, clinicianID: clinicianID, assessmentID: $0) }
@@ -63,7 +63,7 @@ extension VetNetStore {
                            arguments: [staffNotes, basis.map { Self.text($0.assessmentID) }, basis?.triageLevel,
                                        try basis.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }, appointment.id.description])
         }
-        try appendAudit(AuditRecord(action: "appointment.book", resourceType: "appointment", resourceID: appointment.id.description,
+        try appendAudit(AuditRecord(action: .appointmentBook, resourceType: "appointment", resourceID: appointment.id.description,
                                     detail: "patient=\(Self.text(appointment.patientID))" + (basis.map { " assessment=\(Self.text($0.assessmentID))" } ?? "")),
                         scope: scope, db: db)
         let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
@@ -125,7 +125,7 @@ extension VetNetStore {
                 } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {
                     throw OverlapRefusal(appointment: next, message: error.message ?? "")
                 }
-                try self.appendAudit(AuditRecord(action: decision.eventKind, resourceType: "appointment", resourceID: next.id.description),
+                try self.appendAudit(AuditRecord(action: .event(decision.eventKind), resourceType: "appointment", resourceID: next.id.description),
                                      scope: scope, db: db)
                 try self.appendEvents(decision.events(occurredAt: now), scope: scope, db: db)
                 return Versioned(next, version: current.version + 1)

@@ -13,7 +13,7 @@ extension VetNetStore {
             }
             try db.execute(sql: "INSERT INTO calendar_feed (token_hash, practice_id, clinician_id, created_at) VALUES (?, ?, ?, ?)",
                            arguments: [tokenHash, scope.practiceID.description, clinicianID.description, Timestamp.string(self.clock.now())])
-            try self.appendAudit(AuditRecord(action: "clinician.calendar_feed.create", resourceType: "clinician", resourceID: clinicianID.description),
+            try self.appendAudit(AuditRecord(action: .clinicianCalendarFeedCreate, resourceType: "clinician", resourceID: clinicianID.description),
                                  scope: scope, db: db)
         }
     }
@@ -28,7 +28,7 @@ extension VetNetStore {
             }
             try db.execute(sql: "UPDATE calendar_feed SET revoked_at = ? WHERE clinician_id = ? AND practice_id = ? AND revoked_at IS NULL",
                            arguments: [Timestamp.string(self.clock.now()), clinicianID.description, scope.practiceID.description])
-            try self.appendAudit(AuditRecord(action: "clinician.calendar_feed.revoke", resourceType: "clinician", resourceID: clinicianID.description),
+            try self.appendAudit(AuditRecord(action: .clinicianCalendarFeedRevoke, resourceType: "clinician", resourceID: clinicianID.description),
                                  scope: scope, db: db)
         }
     }

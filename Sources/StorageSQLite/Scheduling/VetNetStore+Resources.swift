@@ -16,7 +16,7 @@ extension VetNetStore {
                 throw UniquenessConflict(field: "name", message: "is already the name of another room")
             }
             try Self.insertRoom(room, practiceID: scope.practiceID, db: db)
-            try self.appendAudit(AuditRecord(action: "room.create", resourceType: "room", resourceID: room.id.description), scope: scope, db: db)
+            try self.appendAudit(AuditRecord(action: .roomCreate, resourceType: "room", resourceID: room.id.description), scope: scope, db: db)
         }
         return room
     }
@@ -48,7 +48,7 @@ extension VetNetStore {
                 throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
             }
             try Self.insertAppointmentType(type, practiceID: scope.practiceID, db: db)
-            try self.appendAudit(AuditRecord(action: "appointment_type.create", resourceType: "appointment_type", resourceID: type.id.description),
+            try self.appendAudit(AuditRecord(action: .appointmentTypeCreate, resourceType: "appointment_type", resourceID: type.id.description),
                                  scope: scope, db: db)
         }
         return type
@@ -88,7 +88,7 @@ extension VetNetStore {
             if let expectedVersion, expectedVersion != (current ?? 0) { throw DomainError.versionMismatch(current: current ?? 0) }
             let version = (current ?? 0) + 1
             try Self.storeAvailability(availability, version: version, practiceID: scope.practiceID, db: db)
-            try self.appendAudit(AuditRecord(action: "clinician.availability.update", resourceType: "clinician", resourceID: id), scope: scope, db: db)
+            try self.appendAudit(AuditRecord(action: .clinicianAvailabilityUpdate, resourceType: "clinician", resourceID: id), scope: scope, db: db)
             try self.appendEvent(availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),
                                  scope: scope, db: db)
             return Versioned(availability, version: version)

@@ -29,7 +29,7 @@ extension VetNetStore {
         }
         let created = clinician
         return try await write { db in
-            let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: "clinician.create") {
+            let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .clinicianCreate) {
                 try Self.checkReferences(of: created, practiceID: scope.practiceID, db: db)
                 try Self.insertClinician(created, active: true, practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
                 if let availability {
@@ -37,7 +37,7 @@ extension VetNetStore {
                     owned.clinicianID = created.id
                     try Self.storeAvailability(owned, version: 1, practiceID: scope.practiceID, db: db)
                 }
-                try self.appendAudit(AuditRecord(action: "clinician.create", resourceType: "clinician", resourceID: created.id.description,
+                try self.appendAudit(AuditRecord(action: .clinicianCreate, resourceType: "clinician", resourceID: created.id.description,
                                                  detail: availability == nil ? nil : "with availability"), scope: scope, db: db)
                 try self.appendEvent(created.changeEvent(kind: ClinicianEventKind.created, version: 1, practiceID: scope.practiceID,
                                                          occurredAt: self.clock.now()), scope: scope, db: db)
@@ -69,7 +69,7 @@ extension VetNetStore {
                 try db.execute(sql: "DELETE FROM clinician_expertise WHERE clinician_id = ?", arguments: [id.description])
                 try Self.insertExpertise(next, db: db)
             }
-            try self.appendAudit(AuditRecord(action: "clinician.update", resourceType: "clinician", resourceID: id.description,
+            try self.appendAudit(AuditRecord(action: .clinicianUpdate, resourceType: "clinician", resourceID: id.description,
                                              detail: "fields=\(change.fieldNames.joined(separator: ","))"), scope: scope, db: db)
             try self.appendEvent(next.changeEvent(kind: ClinicianEventKind.updated, version: current.version + 1, practiceID: scope.practiceID,
                                                   occurredAt: self.clock.now()), scope: scope, db: db)
@@ -96,7 +96,7 @@ extension VetNetStore {
                 WHERE practice_id = ? AND clinician_id = ? AND status IN ('booked','checked_in') AND end_ms > ? ORDER BY start_ms
                 """, arguments: [scope.practiceID.description, id.description, Timestamp.milliseconds(now)])
                 .map(Self.appointment(from:)).filter { $0.value.isOpen(at: now) }
-            try self.appendAudit(AuditRecord(action: "clinician.retire", resourceType: "clinician", resourceID: id.description,
+            try self.appendAudit(AuditRecord(action: .clinicianRetire, resourceType: "clinician", resourceID: id.description,
                                              detail: "open_appointments=\(open.count)"), scope: scope, db: db)
             try self.appendEvent(retired.changeEvent(kind: ClinicianEventKind.retired, version: current.version + 1, practiceID: scope.practiceID,
                                                      occurredAt: now), scope: scope, db: db)

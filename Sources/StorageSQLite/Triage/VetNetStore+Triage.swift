@@ -22,7 +22,7 @@ extension VetNetStore {
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
             var queue = TriageQueue(entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
             var change: QueueChange?
-            if admitToQueue {
+            if queue.follows(assessment, admitting: admitToQueue) {
                 do { change = try queue.handle(.admit(assessment), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }
             }
             try db.execute(
@@ -42,7 +42,7 @@ extension VetNetStore {
                 try Self.insertIntakeRanking(intakeRanking, assessmentID: assessment.id.description, patientID: patientID,
                                              practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
             }
-            try self.appendAudit(AuditRecord(action: "triage.assess", resourceType: "patient", resourceID: Self.text(patientID),
+            try self.appendAudit(AuditRecord(action: .triageAssess, resourceType: "patient", resourceID: Self.text(patientID),
                                              detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"), scope: scope, db: db)
             // Admission and re-triage publish the triage and the board's change together; an
             // assessment kept off the board (a booked non-urgent intake) is still news.
@@ -66,7 +66,7 @@ extension VetNetStore {
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             let items = try rows.prefix(limit).map { row in try Self.storedAssessment(row, db: db) }
-            try self.appendAudit(AuditRecord(action: "triage.history.read", resourceType: "patient", resourceID: Self.text(patientID)),
+            try self.appendAudit(AuditRecord(action: .triageHistoryRead, resourceType: "patient", resourceID: Self.text(patientID)),
                                  scope: scope, db: db)
             let next = rows.count > limit ? items.last.map { String(Timestamp.milliseconds($0.assessedAt)) } : nil
             return Page(items: Array(items), nextCursor: next)
@@ -83,7 +83,7 @@ extension VetNetStore {
             do { change = try queue.handle(.move(patientID: patientID, to: status), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }
             try Self.saveQueueEntry(change.entry, db: db, scope: scope)
             try Self.recordArrival(change, db: db, scope: scope)
-            try self.appendAudit(AuditRecord(action: "triage.queue.move", resourceType: "patient", resourceID: Self.text(patientID),
+            try self.appendAudit(AuditRecord(action: .triageQueueMove, resourceType: "patient", resourceID: Self.text(patientID),
                                              detail: "status=\(status.rawValue)"), scope: scope, db: db)
             try self.appendEvents(change.events(practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
             return change
@@ -137,7 +137,7 @@ extension VetNetStore {
                 try Self.saveQueueEntry(change.entry, db: db, scope: scope)
                 try Self.recordArrival(change, db: db, scope: scope)
             }
-            try self.appendAudit(AuditRecord(action: "triage.override", resourceType: "patient", resourceID: Self.text(assessment.patientID),
+            try self.appendAudit(AuditRecord(action: .triageOverride, resourceType: "patient", resourceID: Self.text(assessment.patientID),
                                              detail: override.auditDetail), scope: scope, db: db)
             try self.appendEvents(change?.events(practiceID: scope.practiceID, occurredAt: now)
                                   ?? [override.event(patientID: assessment.patientID, practiceID: scope.practiceID, occurredAt: now)],
