@@ -84,6 +84,7 @@ export function debounce(fn, ms) {
 }
 
 // MARK: - Form fields and the API's field errors
+// (Sending a form and showing the API's answer with these is forms.js's.)
 
 /** A labelled control: returns the wrapper; the control gets an id, name and data-field (the
  *  API's name for it, so a problem document's `errors[].field` finds it). */

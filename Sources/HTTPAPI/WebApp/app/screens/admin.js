@@ -2,7 +2,8 @@
 // practice's settings.
 
 import * as api from '../api.js';
-import { h, replace, field, select, busy, notice, toast, words, dateTime, plainDate, showErrors, clearErrors, uid, announce } from '../ui.js';
+import { h, replace, field, select, notice, toast, words, dateTime, plainDate, showErrors, clearErrors, uid, announce, problemText } from '../ui.js';
+import { act, loadInto, submitForm } from '../forms.js';
 
 const ROLES = ['administrator', 'veterinarian', 'technician', 'receptionist'];
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -41,24 +42,19 @@ export function render(container, { session, query }) {
       h('button', { type: 'submit', class: 'button primary' }, 'Add account'));
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      clearErrors(form);
-      await busy(form.querySelector('button'), async () => {
-        try {
-          await api.post('/users', { email: email.value.trim(), displayName: name.value.trim(), role: role.value, password: password.value }, { idempotencyKey: api.newKey() });
-          toast(`Account for ${name.value.trim()} added`, 'success');
-          form.reset();
-          loadUsers(list);
-        } catch (error) {
-          if (error.errors.length) showErrors(form, error.errors); else { const box = form.querySelector('.form-errors'); box.hidden = false; replace(box, h('p', {}, error.message)); }
-        }
-      }, 'Adding…');
+      await submitForm(form, form.querySelector('button'), async () => {
+        await api.post('/users', { email: email.value.trim(), displayName: name.value.trim(), role: role.value, password: password.value }, { idempotencyKey: api.newKey() });
+        toast(`Account for ${name.value.trim()} added`, 'success');
+        form.reset();
+        loadUsers(list);
+      }, { label: 'Adding…' });
     });
     replace(body, h('section', { class: 'panel glass', 'aria-labelledby': 'users-title' }, h('h2', { id: 'users-title' }, 'Staff accounts'), list), form);
     loadUsers(list);
   }
 
-  async function loadUsers(list) {
-    try {
+  function loadUsers(list) {
+    return loadInto(list, async () => {
       const all = [];
       let cursor;
       for (let i = 0; i < 10; i += 1) {
@@ -67,13 +63,14 @@ export function render(container, { session, query }) {
         cursor = page.nextCursor;
         if (!cursor) break;
       }
-      if (!alive) return;
+      return all;
+    }, (all) => {
       all.forEach((u) => users.set(u.id, u));
       // A phone scrolls the table, not the page.
       replace(list, h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Table of staff accounts' }, h('table', { class: 'data-table' },
         h('thead', {}, h('tr', {}, ['Name', 'Email', 'Role', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, all.map((u) => userRow(u, list))))));
-    } catch (error) { if (alive) replace(list, notice(error.message)); }
+    }, { alive: () => alive });
   }
 
   function userRow(u, list) {
@@ -112,26 +109,23 @@ export function render(container, { session, query }) {
     let entries = [];
     let cursor = null;
 
-    verify.addEventListener('click', () => busy(verify, async () => {
-      try {
-        const result = await api.get('/audit/verify');
-        replace(verifyBox, h('div', { class: ['notice', result.intact ? 'notice-success' : 'notice-error'], role: 'status' },
-          h('strong', {}, result.intact ? 'Intact.' : 'The chain is broken.'),
-          ` ${result.checked} entries of this practice checked; newest hash ${String(result.headHash).slice(0, 16)}…`,
-          result.firstProblem ? h('p', {}, `First problem: entry ${result.firstProblem.sequence}${result.firstProblem.id ? ` (${result.firstProblem.id})` : ''} — ${result.firstProblem.reason}`) : null));
-      } catch (error) { replace(verifyBox, notice(error.message)); }
-    }, 'Verifying…'));
+    verify.addEventListener('click', () => act(verify, async () => {
+      const result = await api.get('/audit/verify');
+      replace(verifyBox, h('div', { class: ['notice', result.intact ? 'notice-success' : 'notice-error'], role: 'status' },
+        h('strong', {}, result.intact ? 'Intact.' : 'The chain is broken.'),
+        ` ${result.checked} entries of this practice checked; newest hash ${String(result.headHash).slice(0, 16)}…`,
+        result.firstProblem ? h('p', {}, `First problem: entry ${result.firstProblem.sequence}${result.firstProblem.id ? ` (${result.firstProblem.id})` : ''} — ${result.firstProblem.reason}`) : null));
+    }, { label: 'Verifying…', into: verifyBox }));
 
-    async function load(reset) {
+    function load(reset) {
       if (reset) { entries = []; cursor = null; }
-      try {
-        const page = await api.get('/audit', { limit: 100, cursor: cursor || undefined, resourceType: resourceType.value, resourceId: resourceId.value.trim() });
-        if (!alive) return;
+      const query = { limit: 100, cursor: cursor || undefined, resourceType: resourceType.value, resourceId: resourceId.value.trim() };
+      return loadInto(table, () => api.get('/audit', query), (page) => {
         entries.push(...page.items);
         cursor = page.nextCursor || null;
         more.hidden = !cursor;
         draw();
-      } catch (error) { replace(table, notice(error.message)); }
+      }, { alive: () => alive });
     }
 
     function draw() {
@@ -155,7 +149,7 @@ export function render(container, { session, query }) {
     resourceType.addEventListener('change', () => load(true));
     action.addEventListener('input', draw);
     actor.addEventListener('input', draw);
-    more.addEventListener('click', () => busy(more, () => load(false), 'Loading…'));
+    more.addEventListener('click', () => act(more, () => load(false), { label: 'Loading…' }));
     replace(body, h('section', { class: 'panel glass', 'aria-labelledby': 'verify-title' }, h('h2', { id: 'verify-title' }, 'Tamper evidence'),
       h('p', {}, 'Every entry is chained to the one before by a keyed hash; verifying walks the whole chain.'), verify, verifyBox),
     filters, h('section', { 'aria-labelledby': 'trail-title' }, h('h2', { id: 'trail-title' }, 'Entries, newest first'), table, more));
@@ -168,17 +162,16 @@ export function render(container, { session, query }) {
   const HHMM = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
   const CLOSES = /^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$/;
 
-  async function showPractice(message) {
-    const canEdit = session.can('managePractice');
+  /** Loads the practice's settings and shows them (`message`: a word on what just happened). */
+  function showPractice(message) {
     if (!body.childElementCount) replace(body, h('p', { class: 'muted' }, 'Loading…'));
-    let practice;
-    let etag;
-    try {
-      const answer = await api.request('GET', '/practice');
-      practice = answer.data;
-      etag = answer.etag ?? practice.version;
-    } catch (error) { if (alive) replace(body, notice(error.message)); return; }
-    if (!alive) return;
+    return loadInto(body, () => api.request('GET', '/practice'), (answer) => drawPractice(answer, message), { alive: () => alive });
+  }
+
+  function drawPractice(answer, message) {
+    const canEdit = session.can('managePractice');
+    const practice = answer.data;
+    let etag = answer.etag ?? practice.version;
     Object.assign(session.practice, practice);
     document.getElementById('practice-name').textContent = practice.name;
 
@@ -237,32 +230,32 @@ export function render(container, { session, query }) {
       const sameHours = JSON.stringify(wanted.openingHours) === JSON.stringify(sortHours(practice.openingHours));
       if (!sameHours) change.openingHours = wanted.openingHours;
       if (!Object.keys(change).length) { replace(status, h('p', { class: 'notice notice-success', role: 'status' }, 'Nothing has changed.')); return; }
-      await busy(save, async () => {
-        try {
-          const answer = await api.request('PATCH', '/practice', { body: change, ifMatch: etag });
-          if (!alive) return;
-          const replan = answer.data.appointmentsToReplan || [];
-          toast('Practice settings saved', 'success');
-          announce('Practice settings saved');
-          await showPractice(h('div', { class: 'notice notice-success saved', role: 'status' },
-            h('strong', {}, 'Saved. '),
-            replan.length ? [`${replan.length} appointment${replan.length === 1 ? '' : 's'} still to come now fall${replan.length === 1 ? 's' : ''} outside the opening hours and need re-planning (nothing was moved or cancelled):`,
-              h('ul', { class: 'replan-list' }, replan.slice(0, 20).map((a) => h('li', {}, h('a', { class: 'entry-link', href: `#/schedule?date=${a.start.slice(0, 10)}` }, dateTime(a.start)))))]
-              : 'No appointment still to come falls outside the opening hours.'));
-        } catch (error) {
-          if (!alive) return;
-          if (error.status === 412) {
-            await showPractice(notice('Someone else changed the settings meanwhile. They are shown as now stored: check them and save again.'));
-            return;
-          }
-          const placed = showErrors(form, error.errors);
-          if (!placed && !error.errors.length) { const box = form.querySelector('.form-errors'); box.hidden = false; replace(box, h('p', {}, error.message)); }
-          form.querySelector('[aria-invalid="true"]')?.focus();
-        }
-      }, 'Saving…');
+      await submitForm(form, save, async () => {
+        const answer = await api.request('PATCH', '/practice', { body: change, ifMatch: etag });
+        if (!alive) return;
+        const replan = answer.data.appointmentsToReplan || [];
+        toast('Practice settings saved', 'success');
+        announce('Practice settings saved');
+        await showPractice(h('div', { class: 'notice notice-success saved', role: 'status' },
+          h('strong', {}, 'Saved. '),
+          replan.length ? [`${replan.length} appointment${replan.length === 1 ? '' : 's'} still to come now fall${replan.length === 1 ? 's' : ''} outside the opening hours and need re-planning (nothing was moved or cancelled):`,
+            h('ul', { class: 'replan-list' }, replan.slice(0, 20).map((a) => h('li', {}, h('a', { class: 'entry-link', href: `#/schedule?date=${a.start.slice(0, 10)}` }, dateTime(a.start)))))]
+            : 'No appointment still to come falls outside the opening hours.'));
+      }, { label: 'Saving…', focus: true, handle: changedMeanwhile('Someone else changed the settings meanwhile. They are shown as now stored: check them and save again.') });
     });
 
     replace(body, form, closuresSection(practice, true, (next) => { etag = next ?? etag; }, () => etag));
+  }
+
+  /** A change refused because the settings changed meanwhile (412): they are shown as now
+   *  stored, with `text`; any other failure is left to the caller. */
+  function changedMeanwhile(text) {
+    return (error) => {
+      if (!alive) return true;
+      if (error.status !== 412) return false;
+      showPractice(notice(text));
+      return true;
+    };
   }
 
   function sortHours(list) {
@@ -340,18 +333,18 @@ export function render(container, { session, query }) {
         : h('p', { class: 'muted' }, 'No closures: the opening hours apply every week.'));
     }
     async function reopen(button, c) {
-      await busy(button, async () => {
-        try {
-          const answer = await api.request('DELETE', `/practice/closures/${c.id}`, { ifMatch: getEtag() });
-          setEtag(answer.etag);
-          closures = closures.filter((x) => x.id !== c.id);
-          drawList();
-          toast(`Reopened: ${c.reason}`, 'success');
-        } catch (error) {
-          if (error.status === 412) { showPractice(notice('The settings changed meanwhile; they are shown as now stored.')); return; }
-          listBox.prepend(notice(error.message));
-        }
-      }, 'Reopening…');
+      const meanwhile = changedMeanwhile('The settings changed meanwhile; they are shown as now stored.');
+      await act(button, async () => {
+        const answer = await api.request('DELETE', `/practice/closures/${c.id}`, { ifMatch: getEtag() });
+        setEtag(answer.etag);
+        closures = closures.filter((x) => x.id !== c.id);
+        drawList();
+        toast(`Reopened: ${c.reason}`, 'success');
+      }, {
+        label: 'Reopening…',
+        // Above the list, which stays as it is.
+        handle: (error) => { if (!meanwhile(error)) listBox.prepend(notice(problemText(error))); return true; },
+      });
     }
     drawList();
     const section = h('section', { class: 'panel glass', 'aria-labelledby': 'closures-title' }, h('h2', { id: 'closures-title' }, 'Closures'), listBox);
@@ -397,29 +390,22 @@ export function render(container, { session, query }) {
       if (last.value) closure.lastDay = last.value;
       if (yearly.checked) closure.recursYearly = true;
       if (!wholeDay.checked) { closure.from = from.value.trim(); closure.until = until.value.trim(); }
-      await busy(add, async () => {
-        try {
-          const answer = await api.request('POST', '/practice/closures', { body: closure, idempotencyKey: api.newKey() });
-          if (!alive) return;
-          setEtag(answer.etag);
-          closures.push(answer.data.closure);
-          drawList();
-          const replan = answer.data.appointmentsToReplan || [];
-          replace(result, h('p', { class: 'notice notice-success', role: 'status' }, `Added: ${answer.data.closure.reason}. `,
-            replan.length ? `${replan.length} appointment${replan.length === 1 ? ' falls' : 's fall'} in it and need${replan.length === 1 ? 's' : ''} re-planning (kept as booked).` : 'No booked appointment falls in it.'));
-          form.reset();
-          wholeDay.checked = true;
-          from.value = '13:00';
-          until.value = '24:00';
-          times.hidden = true;
-          toast('Closure added', 'success');
-        } catch (error) {
-          if (!alive) return;
-          const placed = showErrors(form, error.errors);
-          if (!placed && !error.errors.length) { const box = form.querySelector('.form-errors'); box.hidden = false; replace(box, h('p', {}, error.message)); }
-          form.querySelector('[aria-invalid="true"]')?.focus();
-        }
-      }, 'Adding…');
+      await submitForm(form, add, async () => {
+        const answer = await api.request('POST', '/practice/closures', { body: closure, idempotencyKey: api.newKey() });
+        if (!alive) return;
+        setEtag(answer.etag);
+        closures.push(answer.data.closure);
+        drawList();
+        const replan = answer.data.appointmentsToReplan || [];
+        replace(result, h('p', { class: 'notice notice-success', role: 'status' }, `Added: ${answer.data.closure.reason}. `,
+          replan.length ? `${replan.length} appointment${replan.length === 1 ? ' falls' : 's fall'} in it and need${replan.length === 1 ? 's' : ''} re-planning (kept as booked).` : 'No booked appointment falls in it.'));
+        form.reset();
+        wholeDay.checked = true;
+        from.value = '13:00';
+        until.value = '24:00';
+        times.hidden = true;
+        toast('Closure added', 'success');
+      }, { label: 'Adding…', focus: true, handle: () => !alive });
     });
     section.append(form);
     return section;

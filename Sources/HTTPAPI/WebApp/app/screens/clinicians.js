@@ -4,7 +4,8 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, field, busy, notice, toast, words, hhmm, minutesOf, plainDate, today, showErrors, clearErrors, uid } from '../ui.js';
+import { h, replace, field, toast, words, hhmm, minutesOf, plainDate, today, uid } from '../ui.js';
+import { act, loadInto, submitForm } from '../forms.js';
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -17,12 +18,9 @@ export function render(container, { session }) {
 
   const open = new Set(); // clinicians whose availability is shown, kept across reloads
 
-  async function load() {
-    try {
-      const { items } = await api.get('/specialists');
-      if (!alive) return;
-      replace(list, items.map(card));
-    } catch (error) { if (alive) replace(list, h('li', {}, notice(error.message))); }
+  function load() {
+    return loadInto(list, () => api.get('/specialists'), ({ items }) => replace(list, items.map(card)),
+      { alive: () => alive, wrap: (message) => h('li', {}, message) });
   }
 
   function card(c) {
@@ -42,15 +40,13 @@ export function render(container, { session }) {
     if (open.has(c.id)) show();
     const feed = canManage ? h('button', { type: 'button', class: 'button quiet' }, 'Calendar feed link') : null;
     const feedBox = h('div', { 'aria-live': 'polite' });
-    feed?.addEventListener('click', () => busy(feed, async () => {
-      try {
-        const { url } = await api.post(`/specialists/${c.id}/calendar-feed`);
-        const absolute = new URL(url, window.location.origin).href;
-        const input = h('input', { type: 'text', readonly: true, value: absolute });
-        replace(feedBox, field('Private calendar link (shown once; anyone with it can read this calendar)', input, { wide: true }));
-        input.select();
-      } catch (error) { replace(feedBox, notice(error.message)); }
-    }, 'Issuing…'));
+    feed?.addEventListener('click', () => act(feed, async () => {
+      const { url } = await api.post(`/specialists/${c.id}/calendar-feed`);
+      const absolute = new URL(url, window.location.origin).href;
+      const input = h('input', { type: 'text', readonly: true, value: absolute });
+      replace(feedBox, field('Private calendar link (shown once; anyone with it can read this calendar)', input, { wide: true }));
+      input.select();
+    }, { label: 'Issuing…', into: feedBox }));
     return h('li', { class: 'clinician glass' },
       h('h2', {}, c.displayName),
       h('p', { class: 'muted' }, c.credentials),
@@ -63,13 +59,10 @@ export function render(container, { session }) {
       h('div', { class: 'row wrap' }, toggle, feed), feedBox, availabilityBox);
   }
 
-  async function loadAvailability(c, box) {
+  function loadAvailability(c, box) {
     replace(box, h('p', { class: 'muted' }, 'Loading…'));
-    try {
-      const { data, etag } = await api.request('GET', `/specialists/${c.id}/availability`);
-      if (!alive) return;
-      drawAvailability(c, box, data, etag);
-    } catch (error) { replace(box, notice(error.message)); }
+    return loadInto(box, () => api.request('GET', `/specialists/${c.id}/availability`),
+      ({ data, etag }) => drawAvailability(c, box, data, etag), { alive: () => alive });
   }
 
   function drawAvailability(c, box, availability, etag) {
@@ -106,21 +99,26 @@ export function render(container, { session }) {
       });
     }
 
-    async function save(button, next, done, errorsIn) {
-      await busy(button, async () => {
-        try {
-          if (errorsIn) clearErrors(errorsIn);
-          const { data, etag: fresh } = await api.request('PUT', `/specialists/${c.id}/availability`, { body: next, ifMatch: etag });
-          toast(done, 'success');
-          drawAvailability(c, box, data, fresh);
-        } catch (error) {
-          if (error.status === 412) { toast('Someone else changed this availability; here is the current one.', 'error'); loadAvailability(c, box); return; }
-          if (errorsIn && error.errors.length) {
-            // The API names the entry (timeOff[3].lastDay); the form has one entry.
-            showErrors(errorsIn, error.errors.map((e) => ({ ...e, field: e.field.replace(/^timeOff\[\d+\]/, 'timeOff') })));
-          } else toast(error.message, 'error');
-        }
-      }, 'Saving…');
+    /** Sends the whole availability with `next`'s change, from `button`: in `inForm`, whose
+     *  fields and message box then show what the API refused; else a toast says it. */
+    async function save(button, next, done, inForm) {
+      const send = async () => {
+        const { data, etag: fresh } = await api.request('PUT', `/specialists/${c.id}/availability`, { body: next, ifMatch: etag });
+        toast(done, 'success');
+        drawAvailability(c, box, data, fresh);
+      };
+      const handle = (error) => {
+        if (error.status !== 412) return false;
+        toast('Someone else changed this availability; here is the current one.', 'error');
+        loadAvailability(c, box);
+        return true;
+      };
+      if (!inForm) { await act(button, send, { label: 'Saving…', handle }); return; }
+      await submitForm(inForm, button, send, {
+        label: 'Saving…', handle,
+        // The API names the entry (timeOff[3].lastDay); the form has one entry.
+        fields: (errors) => errors.map((e) => ({ ...e, field: e.field.replace(/^timeOff\[\d+\]/, 'timeOff') })),
+      });
     }
 
     replace(box, table,

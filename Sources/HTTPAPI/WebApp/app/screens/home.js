@@ -3,8 +3,9 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, notice, levelBadge, levelLabel, time, today, addDays, zonedInstant, zonedParts, rfc3339, words } from '../ui.js';
+import { h, replace, levelBadge, levelLabel, time, today, addDays, zonedInstant, zonedParts, rfc3339, words } from '../ui.js';
 import * as catalogue from '../catalogue.js';
+import { loadInto } from '../forms.js';
 
 export function render(container, { session }) {
   let alive = true;
@@ -31,11 +32,11 @@ export function render(container, { session }) {
     h('header', { class: 'screen-header' }, h('h1', { id: 'home-title' }, `Good ${partOfDay()}, ${session.user.displayName.startsWith('Dr ') ? session.user.displayName : session.user.displayName.split(' ')[0]}`)),
     greeting, h('div', { class: 'home-grid' }, order.filter(Boolean))));
 
-  async function loadBoard() {
+  const isAlive = () => alive;
+
+  function loadBoard() {
     if (!er) return;
-    try {
-      const board = await api.get('/triage/queue');
-      if (!alive) return;
+    loadInto(erBox, () => api.get('/triage/queue'), (board) => {
       const waiting = board.items.filter((i) => i.status === 'waiting');
       const overdue = waiting.filter((i) => Date.parse(i.targetTime) < Date.now());
       replace(erBox,
@@ -47,12 +48,12 @@ export function render(container, { session }) {
         waiting.length ? h('ol', { class: 'plain' }, waiting.slice(0, 5).map((i) => h('li', {},
           h('a', { href: `#/patients/${i.patientId}` }, i.patientName || 'Patient'), ` · ${levelLabel(i.level)} · target ${time(i.targetTime)}`)))
           : h('p', { class: 'muted' }, 'No one is waiting.'));
-    } catch (error) { if (alive) replace(erBox, notice(error.message)); }
+    }, { alive: isAlive });
   }
 
-  async function loadDay() {
+  function loadDay() {
     if (!day) return;
-    try {
+    loadInto(dayBox, async () => {
       const date = today();
       const [list, specialists] = await Promise.all([
         api.get('/appointments', { from: rfc3339(zonedInstant(date, 0)), to: rfc3339(zonedInstant(addDays(date, 1), 0)) }),
@@ -66,24 +67,23 @@ export function render(container, { session }) {
       const shown = items.slice(0, 12);
       const patients = new Map(await Promise.all([...new Set(shown.map((a) => a.patientId))].map(async (id) =>
         [id, await api.get(`/patients/${id}`).then((p) => p.name).catch(() => 'Patient')])));
-      if (!alive) return;
+      return { items, shown, patients, mine, name };
+    }, ({ items, shown, patients, mine, name }) => {
       replace(dayBox, items.length ? h('ol', { class: 'plain day-list' }, shown.map((a) => h('li', {},
         h('strong', {}, `${time(a.start)}–${time(a.end)}`), ' ', h('a', { href: `#/patients/${a.patientId}` }, patients.get(a.patientId)),
         ` · ${mine ? '' : `${name(a.clinicianId)} · `}${words(a.status)}`)))
         : h('p', { class: 'muted' }, clinical && !mine ? 'You have no clinician profile; the practice’s appointments are on the schedule.' : 'No appointments today.'),
       items.length > 12 ? h('p', { class: 'muted' }, `and ${items.length - 12} more on the schedule`) : null);
-    } catch (error) { if (alive) replace(dayBox, notice(error.message)); }
+    }, { alive: isAlive });
   }
 
-  async function loadVaccines() {
+  function loadVaccines() {
     if (!vaccines) return;
-    try {
-      const due = await api.get('/vaccinations/due', { withinDays: 14 });
-      if (!alive) return;
+    loadInto(vaccineBox, () => api.get('/vaccinations/due', { withinDays: 14 }), (due) => {
       replace(vaccineBox, h('p', {}, `${due.overdue.length} overdue · ${due.dueSoon.length} due in the next 14 days`),
         h('ul', { class: 'plain' }, [...due.overdue, ...due.dueSoon].slice(0, 6).map((v) => h('li', {},
           h('a', { href: `#/patients/${v.patientId}` }, v.patientName || 'Patient'), ` · ${v.vaccine} · due ${v.nextDueDate}`))));
-    } catch (error) { if (alive) replace(vaccineBox, notice(error.message)); }
+    }, { alive: isAlive });
   }
 
   const unsubscribe = live.subscribe(['triage.queue_changed', 'patient.triaged', 'appointment.*', 'schedule.*'], () => { loadBoard(); loadDay(); });

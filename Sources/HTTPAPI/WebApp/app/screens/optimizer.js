@@ -13,6 +13,7 @@ import {
   levelBadge, levelWords, maxWait, dateTime, clearErrors, showErrors, uid, isoDate, zonedParts,
 } from '../ui.js';
 import * as catalogue from '../catalogue.js';
+import { loadInto } from '../forms.js';
 
 /** The open requests of the person signed in (kept while the page lives). */
 const kept = { userId: null, requests: [], counter: 0 };
@@ -328,13 +329,12 @@ export function render(container, { session }) {
   }
 
 
-  async function start() {
-    try {
-      types = (await api.get('/appointment-types')).items;
-      if (!alive) return;
+  function start() {
+    return loadInto(requestList, () => api.get('/appointment-types'), ({ items }) => {
+      types = items;
       replace(typeSelect, h('option', { value: '' }, 'Choose a type'), types.map((t) => h('option', { value: t.id }, `${t.name} (${t.defaultDurationMinutes} min)`)));
       drawRequests();
-    } catch (error) { if (alive) replace(requestList, notice(error.message)); }
+    }, { alive: () => alive });
   }
 
   // A proposal is made against the schedule of its moment: say so when the schedule changes.

@@ -3,7 +3,8 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, field, select, debounce, notice, announce, words } from '../ui.js';
+import { h, replace, field, select, debounce, announce, words } from '../ui.js';
+import { loadInto } from '../forms.js';
 import * as catalogue from '../catalogue.js';
 
 const PAGE = 20;
@@ -32,11 +33,9 @@ export function render(container, { query }) {
     results,
     h('nav', { class: 'row pager', 'aria-label': 'Result pages' }, previous, pageLabel, next)));
 
-  async function load() {
-    results.setAttribute('aria-busy', 'true');
-    try {
-      const data = await api.get('/patients', { q: search.value.trim(), species: species.value, status: status.value, limit: PAGE, cursor: cursors[page] || undefined });
-      if (!alive) return;
+  function load() {
+    const query = { q: search.value.trim(), species: species.value, status: status.value, limit: PAGE, cursor: cursors[page] || undefined };
+    return loadInto(results, () => api.get('/patients', query), (data) => {
       nextCursor = data.nextCursor || null;
       replace(results, data.items.length ? h('ul', { class: 'patient-list' }, data.items.map(({ patient, ownerName }) => h('li', {},
         h('a', { class: 'patient-row glass', href: `#/patients/${patient.id}` },
@@ -50,11 +49,7 @@ export function render(container, { query }) {
       next.disabled = !nextCursor;
       pageLabel.textContent = `Page ${page + 1}`;
       announce(`${data.items.length} patients on page ${page + 1}`);
-    } catch (error) {
-      if (alive) replace(results, notice(error.message));
-    } finally {
-      results.setAttribute('aria-busy', 'false');
-    }
+    }, { alive: () => alive, markBusy: true });
   }
 
   function restart() {

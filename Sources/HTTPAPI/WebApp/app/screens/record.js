@@ -5,9 +5,10 @@
 import * as api from '../api.js';
 import * as live from '../live.js';
 import {
-  h, replace, field, select, busy, notice, toast, announce, words, date, dateTime, plainDate, time, today, showErrors, clearErrors,
-  levelBadge, uid,
+  h, replace, field, select, notice, toast, announce, words, date, dateTime, plainDate, time, today, showErrors,
+  levelBadge, uid, problemText,
 } from '../ui.js';
+import { act, loadInto, submitForm } from '../forms.js';
 import { weightChart } from './weight-chart.js';
 
 const ROUTES = ['oral', 'subcutaneous', 'intramuscular', 'intravenous', 'topical', 'ophthalmic', 'otic', 'intranasal', 'inhaled', 'rectal', 'transdermal'];
@@ -47,13 +48,16 @@ export function render(container, { params, session }) {
     return { element, body };
   }
 
-  async function load() {
-    try {
+  function load() {
+    return loadInto(message, async () => {
       const data = await api.get(`/patients/${encodeURIComponent(patientId)}/record`);
-      if (!alive) return;
+      if (!alive) return null;
+      const ownerId = data.patient.ownerId;
+      const ownerNow = owner && owner.id === ownerId ? owner : await api.get(`/owners/${ownerId}`).catch(() => null);
+      return { data, ownerNow };
+    }, ({ data, ownerNow }) => {
       record = data;
-      if (!owner || owner.id !== record.patient.ownerId) owner = await api.get(`/owners/${record.patient.ownerId}`).catch(() => null);
-      if (!alive) return;
+      owner = ownerNow;
       replace(message);
       drawHeader();
       drawWeight();
@@ -65,10 +69,7 @@ export function render(container, { params, session }) {
       loadDocuments();
       loadTriage();
       loadAppointments();
-    } catch (error) {
-      if (!alive) return;
-      replace(message, notice(error.status === 404 ? 'There is no such patient in this practice.' : error.message));
-    }
+    }, { alive: () => alive, message: (error) => (error.status === 404 ? 'There is no such patient in this practice.' : problemText(error)) });
   }
 
   function drawHeader() {
@@ -123,17 +124,16 @@ export function render(container, { params, session }) {
     const items = list.map((m) => {
       const output = h('p', { class: 'dose-result', 'aria-live': 'polite' });
       const button = h('button', { type: 'button', class: 'button', 'aria-label': `Calculate the dose of ${m.drug}` }, 'Calculate dose');
-      button.addEventListener('click', () => busy(button, async () => {
-        try {
-          const dose = await api.get(`/patients/${patientId}/medications/${m.id}/dose`);
-          replace(output, h('strong', {}, `${trim(dose.doseMg)} mg = ${trim(dose.volumeML)} mL`),
-            ` (${m.doseMgPerKg} mg/kg × ${trim(dose.weightKg)} kg weighed ${date(dose.weightMeasuredAt)}; ${m.concentrationMgPerML} mg/mL)`);
-          output.classList.remove('notice-error');
-        } catch (error) {
-          replace(output, error.message);
-          output.classList.add('notice-error');
-        }
-      }, 'Calculating…'));
+      button.addEventListener('click', () => act(button, async () => {
+        const dose = await api.get(`/patients/${patientId}/medications/${m.id}/dose`);
+        replace(output, h('strong', {}, `${trim(dose.doseMg)} mg = ${trim(dose.volumeML)} mL`),
+          ` (${m.doseMgPerKg} mg/kg × ${trim(dose.weightKg)} kg weighed ${date(dose.weightMeasuredAt)}; ${m.concentrationMgPerML} mg/mL)`);
+        output.classList.remove('notice-error');
+      }, {
+        label: 'Calculating…',
+        // The result line itself says why (a paragraph holds no notice).
+        handle: (error) => { replace(output, problemText(error)); output.classList.add('notice-error'); return true; },
+      }));
       return h('li', { class: 'med' },
         h('div', { class: 'row spread wrap' },
           h('div', {}, h('strong', {}, m.drug), ` ${m.doseMgPerKg} mg/kg · ${m.concentrationMgPerML} mg/mL · ${words(m.route)} · ${m.frequency}`,
@@ -254,46 +254,36 @@ export function render(container, { params, session }) {
       event.preventDefault();
       const chosen = file.files[0];
       if (!chosen) { showErrors(upload, [{ field: 'fileName', message: 'Choose a file first.' }]); return; }
-      await busy(upload.querySelector('button'), async () => {
-        try {
-          await api.request('POST', `/patients/${patientId}/documents`, { raw: chosen, query: { fileName: chosen.name } });
-          toast('Document uploaded', 'success');
-          loadDocuments();
-        } catch (error) { showErrors(upload, error.errors.length ? error.errors : [{ field: 'fileName', message: error.message }]); }
-      }, 'Uploading…');
+      await submitForm(upload, upload.querySelector('button'), async () => {
+        await api.request('POST', `/patients/${patientId}/documents`, { raw: chosen, query: { fileName: chosen.name } });
+        toast('Document uploaded', 'success');
+        loadDocuments();
+      }, { label: 'Uploading…', at: 'fileName' });
     });
-    try {
-      const { items } = await api.get(`/patients/${patientId}/documents`);
-      if (!alive) return;
+    await loadInto(sections.documents.body, () => api.get(`/patients/${patientId}/documents`), ({ items }) => {
       replace(sections.documents.body, items.length ? h('ul', { class: 'plain entries' }, items.map((d) => {
         const view = h('button', { type: 'button', class: 'button', 'aria-label': `View ${d.fileName}` }, 'View');
-        view.addEventListener('click', () => busy(view, async () => {
-          try {
-            const { data } = await api.request('GET', `/patients/${patientId}/documents/${d.id}`, { blob: true });
-            const link = URL.createObjectURL(data);
-            window.open(link, '_blank', 'noopener');
-            setTimeout(() => URL.revokeObjectURL(link), 60000);
-          } catch (error) { toast(error.message, 'error'); }
-        }, 'Opening…'));
+        view.addEventListener('click', () => act(view, async () => {
+          const { data } = await api.request('GET', `/patients/${patientId}/documents/${d.id}`, { blob: true });
+          const link = URL.createObjectURL(data);
+          window.open(link, '_blank', 'noopener');
+          setTimeout(() => URL.revokeObjectURL(link), 60000);
+        }, { label: 'Opening…' }));
         return h('li', { class: 'row spread' }, h('span', {}, h('strong', {}, d.fileName), h('span', { class: 'muted' }, ` · ${Math.max(1, Math.round(d.byteCount / 1024))} KB · ${date(d.createdAt)}`)), view);
       })) : h('p', { class: 'muted' }, 'No documents.'), upload);
-    } catch (error) {
-      if (alive) replace(sections.documents.body, notice(error.message));
-    }
+    }, { alive: () => alive });
   }
 
   // MARK: - Triage history and appointments
 
-  async function loadTriage() {
-    try {
-      const page = await api.get(`/patients/${patientId}/assessments`, { limit: 20 });
-      if (!alive) return;
+  function loadTriage() {
+    return loadInto(sections.triage.body, () => api.get(`/patients/${patientId}/assessments`, { limit: 20 }), (page) => {
       replace(sections.triage.body, page.items.length ? h('ol', { class: 'plain entries' }, page.items.map((a) => h('li', {},
         levelBadge(a.level), ` ${dateTime(a.arrivalTime)}`,
         h('span', { class: 'muted' }, ` · ${(a.result.fired || []).map((f) => f.id).join(', ') || 'no discriminator fired'}`),
         a.result.complaint ? h('span', {}, ` · “${a.result.complaint}”`) : null)))
         : h('p', { class: 'muted' }, 'Never triaged.'));
-    } catch (error) { if (alive) replace(sections.triage.body, notice(error.message)); }
+    }, { alive: () => alive });
   }
 
   // This patient's own appointments (GET /patients/{id}/appointments, newest first, a page at
@@ -316,12 +306,12 @@ export function render(container, { params, session }) {
       more.hidden = !cursor;
       return answer;
     }
-    more.addEventListener('click', () => busy(more, async () => {
-      try { await page(); } catch (error) { if (alive) more.before(notice(error.message)); }
-    }, 'Loading…'));
-    try {
-      const first = await page();
-      if (!first) return;
+    more.addEventListener('click', () => act(more, page, {
+      label: 'Loading…',
+      // Above the button, keeping the pages already shown.
+      handle: (error) => { if (alive) more.before(notice(problemText(error))); return true; },
+    }));
+    await loadInto(sections.appointments.body, page, (first) => {
       const summary = [
         first.next ? `Next: ${date(first.next.start)} ${time(first.next.start)}` : null,
         first.lastSeen ? `Last seen: ${date(first.lastSeen.start)}` : null,
@@ -330,33 +320,23 @@ export function render(container, { params, session }) {
         summary.length ? h('p', { class: 'appointment-summary' }, summary.join(' · ')) : null,
         shown.length ? list : h('p', { class: 'muted' }, 'No appointments yet.'),
         more);
-    } catch (error) { if (alive) replace(sections.appointments.body, notice(error.message)); }
+    }, { alive: () => alive });
   }
 
   // MARK: - Adding entries
 
   async function submitEntry(event, form, path, body, done) {
     event.preventDefault();
-    clearErrors(form);
-    const button = form.querySelector('button[type=submit]');
-    await busy(button, async () => {
-      try {
-        record = await api.post(`/patients/${patientId}/${path}`, body(), { idempotencyKey: api.newKey() });
-        if (!alive) return;
-        // The answer already holds the change; its event, arriving a moment later, must not
-        // redraw the record under the user's hands.
-        ownChangeUntil = Date.now() + 5000;
-        toast(done, 'success');
-        announce(done);
-        drawHeader(); drawWeight(); drawMedications(); drawProblems(); drawAllergies(); drawVaccinations(); drawNotes();
-      } catch (error) {
-        if (error.errors.length) { showErrors(form, error.errors); form.querySelector('[aria-invalid="true"]')?.focus(); } else {
-          const box = form.querySelector('.form-errors');
-          box.hidden = false;
-          replace(box, h('p', {}, error.message));
-        }
-      }
-    }, 'Saving…');
+    await submitForm(form, form.querySelector('button[type=submit]'), async () => {
+      record = await api.post(`/patients/${patientId}/${path}`, body(), { idempotencyKey: api.newKey() });
+      if (!alive) return;
+      // The answer already holds the change; its event, arriving a moment later, must not
+      // redraw the record under the user's hands.
+      ownChangeUntil = Date.now() + 5000;
+      toast(done, 'success');
+      announce(done);
+      drawHeader(); drawWeight(); drawMedications(); drawProblems(); drawAllergies(); drawVaccinations(); drawNotes();
+    }, { label: 'Saving…', focus: true });
   }
 
   const reloadSoon = () => load();

@@ -6,11 +6,12 @@
 
 import * as api from '../api.js';
 import {
-  h, replace, busy, field, select, notice, announce, toast, words, time, date, zonedInstant, minutesOf, hhmm, rfc3339,
-  showErrors, clearErrors, zonedParts, isoDate,
+  h, replace, field, select, announce, toast, words, time, date, zonedInstant, minutesOf, hhmm, rfc3339,
+  showErrors, clearErrors, zonedParts, isoDate, problemText,
 } from '../ui.js';
+import { act, submitForm } from '../forms.js';
+import { statusLabel } from './schedule-card.js';
 
-export const STATUS = { booked: 'Booked', checked_in: 'Checked in', in_progress: 'In progress', completed: 'Completed', cancelled: 'Cancelled', no_show: 'No-show' };
 /** The words for the actions the server allows (an appointment's `allowedActions`, the only
  *  ones offered); `reschedule` is what staff call moving. */
 const ACTION_LABELS = { check_in: 'Check in', start: 'Start', reschedule: 'Move…', cancel: 'Cancel…', no_show: 'No-show', complete: 'Complete…' };
@@ -35,28 +36,33 @@ export function openAppointment(ctx, appointment, { conflict, attempt } = {}) {
     h('div', {},
       h('h2', { id: 'appt-title' }, patient || 'Appointment'),
       h('p', {}, `${date(appointment.start)}, ${time(appointment.start)}–${time(appointment.end)} · ${ctx.typeName(appointment.appointmentTypeId)} · ${ctx.clinicianName(appointment.clinicianId)}${appointment.roomId ? ` · ${ctx.roomName(appointment.roomId)}` : ''}`),
-      h('p', {}, h('span', { class: 'status-pill' }, STATUS[appointment.status]), ' ', ctx.urgencyBadge(appointment)),
+      h('p', {}, h('span', { class: 'status-pill' }, statusLabel(appointment.status)), ' ', ctx.urgencyBadge(appointment)),
       h('p', {}, h('a', { href: `#/patients/${appointment.patientId}`, on: { click: close } }, 'Open the record'))),
     h('div', { class: 'row wrap' }, (appointment.allowedActions || []).map((action) => h('button', {
       type: 'button', class: ['button', action === 'check_in' || action === 'start' ? 'primary' : ''], dataset: { action },
-      on: { click: (event) => act(event.currentTarget, action) },
+      on: { click: (event) => perform(event.currentTarget, action) },
     }, actionLabel(action)))),
     body,
     h('div', { class: 'row end' }, h('button', { type: 'button', class: 'button quiet', on: { click: close } }, 'Close')));
   show();
 
-  async function act(button, action) {
+  /** A refused move: the server's nearest free alternatives, in `target`. */
+  const conflictIn = (target) => (error) => {
+    if (error.status !== 409) return false;
+    showConflict(target, error);
+    return true;
+  };
+
+  async function perform(button, action) {
     if (action === 'reschedule') { moveForm(); return; }
     if (action === 'cancel') { reasonForm(); return; }
     if (action === 'complete') { completeForm(); return; }
-    await busy(button, async () => {
-      try {
-        await ctx.transition(appointment, { action });
-        toast(`${actionLabel(action)}: done`, 'success');
-        announce(`${patient || 'Appointment'}: ${actionLabel(action).toLowerCase()}`);
-        close();
-      } catch (error) { replace(body, notice(error.message)); }
-    });
+    await act(button, async () => {
+      await ctx.transition(appointment, { action });
+      toast(`${actionLabel(action)}: done`, 'success');
+      announce(`${patient || 'Appointment'}: ${actionLabel(action).toLowerCase()}`);
+      close();
+    }, { into: body });
   }
 
   function moveForm(prefill) {
@@ -81,17 +87,11 @@ export function openAppointment(ctx, appointment, { conflict, attempt } = {}) {
       clearErrors(form);
       if (!dayInput.value || !timeInput.value) { showErrors(form, [{ field: dayInput.value ? 'start' : 'day', message: 'is required' }]); return; }
       const start = rfc3339(zonedInstant(dayInput.value, minutesOf(timeInput.value)));
-      await busy(submit, async () => {
-        try {
-          await ctx.transition(appointment, { action: 'reschedule', start, clinicianId: who.value });
-          toast(`Moved to ${time(start)} with ${ctx.clinicianName(who.value)}`, 'success');
-          close();
-        } catch (error) {
-          if (error.status === 409) showConflict(result, error);
-          else if (error.errors.length) showErrors(form, error.errors);
-          else replace(result, notice(error.message));
-        }
-      }, 'Moving…');
+      await submitForm(form, submit, async () => {
+        await ctx.transition(appointment, { action: 'reschedule', start, clinicianId: who.value });
+        toast(`Moved to ${time(start)} with ${ctx.clinicianName(who.value)}`, 'success');
+        close();
+      }, { label: 'Moving…', into: result, handle: conflictIn(result) });
     });
     replace(body, form);
     timeInput.focus();
@@ -107,13 +107,11 @@ export function openAppointment(ctx, appointment, { conflict, attempt } = {}) {
       alternatives.length ? [h('h3', {}, 'Nearest free times'), h('ul', { class: 'slot-list alternatives' }, alternatives.map((slot) => h('li', {}, h('button', {
         type: 'button', class: 'button slot-button', dataset: { start: slot.start, clinician: slot.clinicianId },
         on: {
-          click: (event) => busy(event.currentTarget, async () => {
-            try {
-              await ctx.transition(appointment, { action: 'reschedule', start: slot.start, clinicianId: slot.clinicianId });
-              toast(`Moved to ${time(slot.start)}`, 'success');
-              close();
-            } catch (again) { if (again.status === 409) showConflict(target, again); else replace(target, notice(again.message)); }
-          }, 'Moving…'),
+          click: (event) => act(event.currentTarget, async () => {
+            await ctx.transition(appointment, { action: 'reschedule', start: slot.start, clinicianId: slot.clinicianId });
+            toast(`Moved to ${time(slot.start)}`, 'success');
+            close();
+          }, { label: 'Moving…', into: target, handle: conflictIn(target) }),
         },
       }, `Move to ${date(slot.start)} ${time(slot.start)}–${time(slot.end)} · ${slot.clinicianName || ctx.clinicianName(slot.clinicianId)}`))))]
         : h('p', {}, 'No free alternative was found nearby.'));
@@ -123,16 +121,15 @@ export function openAppointment(ctx, appointment, { conflict, attempt } = {}) {
   function reasonForm() {
     const reason = h('textarea', { rows: 2, maxlength: 500 });
     const submit = h('button', { type: 'submit', class: 'button danger' }, 'Cancel the appointment');
-    const form = h('form', { novalidate: true }, field('Reason for cancelling', reason, { fieldName: 'reason' }), submit);
+    const result = h('div');
+    const form = h('form', { novalidate: true }, field('Reason for cancelling', reason, { fieldName: 'reason' }), submit, result);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      await busy(submit, async () => {
-        try {
-          await ctx.transition(appointment, { action: 'cancel', reason: reason.value.trim() || undefined });
-          toast('Cancelled', 'success');
-          close();
-        } catch (error) { if (error.errors.length) showErrors(form, error.errors); else form.append(notice(error.message)); }
-      });
+      await submitForm(form, submit, async () => {
+        await ctx.transition(appointment, { action: 'cancel', reason: reason.value.trim() || undefined });
+        toast('Cancelled', 'success');
+        close();
+      }, { into: result });
     });
     replace(body, form);
     reason.focus();
@@ -141,16 +138,15 @@ export function openAppointment(ctx, appointment, { conflict, attempt } = {}) {
   function completeForm() {
     const minutes = h('input', { type: 'number', min: 1, max: 1440, step: 1, inputmode: 'numeric' });
     const submit = h('button', { type: 'submit', class: 'button primary' }, 'Complete');
-    const form = h('form', { novalidate: true }, field('Actual minutes (optional)', minutes, { fieldName: 'actualMinutes' }), submit);
+    const result = h('div');
+    const form = h('form', { novalidate: true }, field('Actual minutes (optional)', minutes, { fieldName: 'actualMinutes' }), submit, result);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      await busy(submit, async () => {
-        try {
-          await ctx.transition(appointment, { action: 'complete', actualMinutes: minutes.value ? Number(minutes.value) : undefined });
-          toast('Completed', 'success');
-          close();
-        } catch (error) { if (error.errors.length) showErrors(form, error.errors); else form.append(notice(error.message)); }
-      });
+      await submitForm(form, submit, async () => {
+        await ctx.transition(appointment, { action: 'complete', actualMinutes: minutes.value ? Number(minutes.value) : undefined });
+        toast('Completed', 'success');
+        close();
+      }, { into: result });
     });
     replace(body, form);
     minutes.focus();
@@ -197,18 +193,13 @@ export function openBooking(ctx, slot, typeId) {
     }, 200);
   });
   async function bookFor(button, item) {
-    await busy(button, async () => {
-      try {
-        await api.post('/appointments', { patientId: item.patient.id, clinicianId: slot.clinicianId, appointmentTypeId: typeId, start: slot.start },
-          { idempotencyKey: api.newKey() });
-        toast(`Booked ${item.patient.name} at ${time(slot.start)}`, 'success');
-        close();
-        ctx.reload();
-      } catch (error) {
-        if (error.status === 409) replace(status, notice('That time was just taken; choose another free slot.'));
-        else replace(status, notice(error.message));
-      }
-    }, 'Booking…');
+    await act(button, async () => {
+      await api.post('/appointments', { patientId: item.patient.id, clinicianId: slot.clinicianId, appointmentTypeId: typeId, start: slot.start },
+        { idempotencyKey: api.newKey() });
+      toast(`Booked ${item.patient.name} at ${time(slot.start)}`, 'success');
+      close();
+      ctx.reload();
+    }, { label: 'Booking…', into: status, message: (error) => (error.status === 409 ? 'That time was just taken; choose another free slot.' : problemText(error)) });
   }
   dialog.append(
     h('h2', { id: 'book-title' }, `Book ${time(slot.start)}–${time(slot.end)}`),
@@ -238,29 +229,24 @@ export function openReplan(ctx, day) {
   let known = [];
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    clearErrors(form);
-    await busy(preview, async () => {
-      try {
-        const plan = await api.post('/schedule/replan', request());
-        const from = zonedInstant(dayInput.value, 0);
-        const to = new Date(from.getTime() + 36 * 3600000);
-        known = (await api.get('/appointments', { from: rfc3339(from), to: rfc3339(to) })).items;
-        await ctx.loadNames(known);
-        showPlan(plan);
-      } catch (error) { if (error.errors.length) showErrors(form, error.errors); else replace(result, notice(error.message)); }
-    }, 'Planning…');
+    await submitForm(form, preview, async () => {
+      const plan = await api.post('/schedule/replan', request());
+      const from = zonedInstant(dayInput.value, 0);
+      const to = new Date(from.getTime() + 36 * 3600000);
+      known = (await api.get('/appointments', { from: rfc3339(from), to: rfc3339(to) })).items;
+      await ctx.loadNames(known);
+      showPlan(plan);
+    }, { label: 'Planning…', into: result });
   });
   function showPlan(plan, applied = false) {
     const label = (id) => { const a = known.find((x) => x.id === id); return (a && ctx.patientName(a.patientId)) || 'Appointment'; };
     const apply = h('button', { type: 'button', class: 'button primary' }, 'Apply these moves');
-    apply.addEventListener('click', () => busy(apply, async () => {
-      try {
-        const done = await api.post('/schedule/replan', { ...request(), apply: true });
-        toast(`${done.moved.length} appointments moved; the day is marked as time off`, 'success');
-        showPlan(done, true);
-        ctx.reload();
-      } catch (error) { replace(result, notice(error.message)); }
-    }, 'Applying…'));
+    apply.addEventListener('click', () => act(apply, async () => {
+      const done = await api.post('/schedule/replan', { ...request(), apply: true });
+      toast(`${done.moved.length} appointments moved; the day is marked as time off`, 'success');
+      showPlan(done, true);
+      ctx.reload();
+    }, { label: 'Applying…', into: result }));
     const session = ctx.session;
     replace(result,
       h('h3', {}, applied ? 'Moved' : 'Proposed moves'),

@@ -2,7 +2,15 @@
 // mid-work (the screen underneath, and what was typed in it, stay as they were).
 
 import * as api from '../api.js';
-import { h, field, busy, replace, clearErrors, showErrors } from '../ui.js';
+import { h, field, replace, clearErrors, showErrors, problemText } from '../ui.js';
+import { submitForm } from '../forms.js';
+
+/** Why a sign-in was refused, in words for the person signing in. */
+function refusal(error) {
+  if (error.status === 401) return 'The email or password is not right.';
+  if (error.status === 429) return `${error.detail} Too many attempts for now.`;
+  return problemText(error);
+}
 
 function form({ email, onSignedIn, intro }) {
   const emailInput = h('input', { type: 'text', inputmode: 'email', name: 'email', autocomplete: 'username', required: true, value: email || '', spellcheck: 'false' });
@@ -22,21 +30,13 @@ function form({ email, onSignedIn, intro }) {
     if (!emailInput.value.trim()) errors.push({ field: 'email', message: 'Enter your email address.' });
     if (!passwordInput.value) errors.push({ field: 'password', message: 'Enter your password.' });
     if (errors.length) { showErrors(element, errors); element.querySelector('[aria-invalid="true"]')?.focus(); return; }
-    await busy(submit, async () => {
-      try {
-        await api.signIn(emailInput.value.trim(), passwordInput.value);
-        passwordInput.value = '';
-        await onSignedIn();
-      } catch (error) {
-        message.hidden = false;
-        let text = error.message;
-        if (error.status === 401) text = 'The email or password is not right.';
-        if (error.status === 429) text = `${error.detail} Too many attempts for now.`;
-        replace(message, h('p', {}, text));
-        if (error.errors.length) showErrors(element, error.errors);
-        passwordInput.focus();
-      }
-    }, 'Signing in…');
+    const signedIn = await submitForm(element, submit, async () => {
+      await api.signIn(emailInput.value.trim(), passwordInput.value);
+      passwordInput.value = '';
+      await onSignedIn();
+      return true;
+    }, { label: 'Signing in…', into: message, message: refusal });
+    if (!signedIn) passwordInput.focus();
   });
   return { element, focus: () => (emailInput.value ? passwordInput : emailInput).focus() };
 }
