@@ -47,6 +47,10 @@ public enum QueueStatus: String, CaseIterable, Codable, Sendable {
 
     /// Whether the patient is still on the board.
     public var isActive: Bool { self == .waiting || self == .inTreatment }
+
+    /// The statuses still on the board, as an SQL list (`'waiting', 'inTreatment'`) for a
+    /// store's query, so the set is the domain's.
+    public static var activeSQLList: String { allCases.filter(\.isActive).map { "'\($0.rawValue)'" }.joined(separator: ", ") }
 }
 
 /// A patient on the ER board, following the patient's latest assessment.

@@ -27,6 +27,23 @@ public enum AppointmentStatus: String, CaseIterable, Codable, Sendable {
 
     /// Whether no further transition is possible.
     public var isTerminal: Bool { self == .completed || self == .cancelled || self == .noShow }
+
+    /// Whether the patient came: checked in, being seen, or seen (a visit for "first visit" and
+    /// "last seen").
+    public var isAttended: Bool { self == .checkedIn || self == .inProgress || self == .completed }
+
+    /// Whether the patient is still expected: booked or checked in, not yet being seen (what a
+    /// closure or a retired clinician leaves to re-plan, and "next appointment").
+    public var isAwaitingVisit: Bool { self == .booked || self == .checkedIn }
+
+    /// Whether the appointment is still open: not finished, cancelled or missed.
+    public var isOpen: Bool { !isTerminal }
+
+    /// The statuses for which `property` holds, as an SQL list (`'booked', 'checked_in'`): how a
+    /// store's query asks for a set the domain defines, instead of keeping its own copy.
+    public static func sqlList(where property: (AppointmentStatus) -> Bool) -> String {
+        allCases.filter(property).map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    }
 }
 
 /// A booked appointment: who, with whom, when, where, and its lifecycle record.

@@ -129,7 +129,7 @@ extension PostgresStore: AnalyticsHistorySource {
             let rows = try await connection.query("""
                 SELECT patient_id, min(start_ms) FROM appointment
                 WHERE practice_id = \(practiceID.rawValue) AND start_ms < \(Timestamp.milliseconds(cutoff))
-                  AND status IN ('checked_in', 'in_progress', 'completed')
+                  AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAttended)))
                 GROUP BY patient_id
                 """, logger: logger)
             for try await (patient, start) in rows.decode((UUID, Int64).self) { first[patient] = Timestamp.date(milliseconds: start) }

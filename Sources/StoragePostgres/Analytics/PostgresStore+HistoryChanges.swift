@@ -1,6 +1,7 @@
 import Analytics
 import Foundation
 import PostgresNIO
+import Scheduling
 import SharedKernel
 import StoragePorts
 
@@ -97,7 +98,7 @@ extension PostgresStore {
             let rows = try await connection.query("""
                 SELECT a.patient_id, min(a.start_ms) FROM appointment a
                 WHERE a.practice_id = \(practice) AND a.patient_id = ANY(\(Array(changes.patientsConcerned))::uuid[])
-                  AND a.status IN ('checked_in', 'in_progress', 'completed')
+                  AND a.status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAttended)))
                   AND (a.start_ms < \(cutoff)::bigint
                        OR EXISTS (SELECT 1 FROM unnest(\(bounds.starts)::bigint[], \(bounds.ends)::bigint[], \(bounds.completedOnly)::boolean[])
                                       AS s(lo, hi, completed_only)

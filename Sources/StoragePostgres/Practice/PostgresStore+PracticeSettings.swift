@@ -120,7 +120,7 @@ extension PostgresStore: PracticeSettingsRepository {
     func openAppointments(practiceID: PracticeID, now: Date, connection: PostgresConnection) async throws -> [Versioned<Appointment>] {
         let rows = try await connection.query("""
             SELECT \(unescaped: Self.appointmentColumns) FROM appointment
-            WHERE practice_id = \(practiceID.rawValue) AND status IN ('booked', 'checked_in') AND end_ms > \(Timestamp.milliseconds(now))
+            WHERE practice_id = \(practiceID.rawValue) AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > \(Timestamp.milliseconds(now))
             ORDER BY start_ms, id
             """, logger: logger)
         var found: [Versioned<Appointment>] = []

@@ -1,6 +1,7 @@
 import Foundation
 import PatientRecords
 import PostgresNIO
+import Scheduling
 import SharedKernel
 import StoragePorts
 
@@ -55,7 +56,7 @@ extension PostgresStore {
                 let appointments = try await count("SELECT count(*) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(id)")
                 let future = try await count("""
                     SELECT count(*) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(id)
-                      AND status IN ('booked', 'checked_in', 'in_progress') AND start_ms > \(nowMs)
+                      AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isOpen))) AND start_ms > \(nowMs)
                     """)
                 var assessments = 0
                 if triage.contains("triage_assessment") {

@@ -51,11 +51,11 @@ extension PostgresStore: AppointmentDetailsRepository {
             let page = Page(items: items, nextCursor: more ? items.last?.appointment.value.id.description : nil)
             let lastSeen = try await self.firstAppointment(connection, """
                 SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(patientID)
-                  AND status IN ('checked_in', 'in_progress', 'completed') AND start_ms <= \(now) ORDER BY start_ms DESC LIMIT 1
+                  AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAttended))) AND start_ms <= \(now) ORDER BY start_ms DESC LIMIT 1
                 """)
             let next = try await self.firstAppointment(connection, """
                 SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(patientID)
-                  AND status IN ('booked', 'checked_in') AND start_ms > \(now) ORDER BY start_ms LIMIT 1
+                  AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND start_ms > \(now) ORDER BY start_ms LIMIT 1
                 """)
             _ = try await self.appendAudit(AuditRecord(action: .patientAppointmentsRead, resourceType: "patient",
                                                        resourceID: UUIDText.lowercase(patientID), detail: "results=\(items.count)"),

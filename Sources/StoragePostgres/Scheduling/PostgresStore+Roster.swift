@@ -114,7 +114,7 @@ extension PostgresStore: ClinicianRoster {
                     """, logger: self.logger)
                 let rows = try await connection.query("""
                     SELECT \(unescaped: Self.appointmentColumns) FROM appointment
-                    WHERE practice_id = \(scope.practiceID.rawValue) AND clinician_id = \(id.rawValue) AND status IN ('booked', 'checked_in')
+                    WHERE practice_id = \(scope.practiceID.rawValue) AND clinician_id = \(id.rawValue) AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
                       AND end_ms > \(Timestamp.milliseconds(now))
                     ORDER BY start_ms, id
                     """, logger: self.logger)

@@ -129,7 +129,7 @@ extension PostgresStore: TriageRepository {
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.queueColumns), p.name, p.mrn, p.species, p.alerts::text FROM triage_queue q
                 JOIN patient p ON p.id = q.patient_id AND p.practice_id = q.practice_id
-                WHERE q.practice_id = \(scope.practiceID.rawValue) AND q.status IN ('waiting', 'inTreatment')
+                WHERE q.practice_id = \(scope.practiceID.rawValue) AND q.status IN (\(unescaped: QueueStatus.activeSQLList))
                 ORDER BY q.arrival_at_ms, q.patient_id
                 """, logger: self.logger)
             var board: [QueuedPatient] = []

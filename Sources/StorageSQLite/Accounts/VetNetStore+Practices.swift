@@ -144,7 +144,7 @@ extension VetNetStore {
     static func openAppointments(db: Database, practiceID: PracticeID, now: Date) throws -> [Versioned<Appointment>] {
         try Row.fetchAll(db, sql: """
             SELECT \(appointmentColumns()) FROM appointment
-            WHERE practice_id = ? AND status IN ('booked','checked_in') AND end_ms > ? ORDER BY start_ms
+            WHERE practice_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ? ORDER BY start_ms
             """, arguments: [practiceID.description, Timestamp.milliseconds(now)]).map(appointment(from:))
     }
 

@@ -154,7 +154,7 @@ extension VetNetStore {
         if let cutoff {
             let statement = try db.cachedStatement(sql: """
                 SELECT patient_id, MIN(start_ms) FROM appointment
-                WHERE practice_id = ? AND start_ms < ? AND status IN ('checked_in', 'in_progress', 'completed')
+                WHERE practice_id = ? AND start_ms < ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended)))
                 GROUP BY patient_id
                 """)
             let rows = try Row.fetchCursor(statement, arguments: [practiceID.description, Timestamp.milliseconds(cutoff)])

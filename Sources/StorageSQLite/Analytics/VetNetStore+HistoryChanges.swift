@@ -2,6 +2,7 @@ import Analytics
 import Foundation
 import GRDB
 import GRDBSQLite
+import Scheduling
 import SharedKernel
 import StoragePorts
 import Triage
@@ -113,7 +114,7 @@ extension VetNetStore {
             if !terms.isEmpty {
                 let first = try db.cachedStatement(sql: """
                     SELECT MIN(start_ms) FROM appointment
-                    WHERE practice_id = ? AND patient_id = ? AND status IN ('checked_in', 'in_progress', 'completed')
+                    WHERE practice_id = ? AND patient_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended)))
                       AND (\(terms.joined(separator: " OR ")))
                     """)
                 for patient in changes.patientsConcerned {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PatientRecords
+import Scheduling
 import SharedKernel
 import StoragePorts
 
@@ -38,7 +39,7 @@ extension VetNetStore {
                                                     arguments: scoped) ?? 0
                 let future = try Int.fetchOne(db, sql: """
                     SELECT COUNT(*) FROM appointment WHERE patient_id = ? AND practice_id = ?
-                      AND status IN ('booked','checked_in','in_progress') AND start_ms > ?
+                      AND status IN (\(AppointmentStatus.sqlList(where: \.isOpen))) AND start_ms > ?
                     """, arguments: scoped + [Timestamp.milliseconds(now)]) ?? 0
                 let assessments = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM triage_assessment WHERE patient_id = ? AND practice_id = ?",
                                                    arguments: scoped) ?? 0

@@ -62,11 +62,11 @@ extension VetNetStore {
             let page = Page(items: Array(items), nextCursor: rows.count > limit ? items.last?.appointment.value.id.description : nil)
             let lastSeen = try Row.fetchOne(db, sql: """
                 SELECT \(Self.appointmentColumns()) FROM appointment WHERE practice_id = ? AND patient_id = ?
-                  AND status IN ('checked_in','in_progress','completed') AND start_ms <= ? ORDER BY start_ms DESC LIMIT 1
+                  AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended))) AND start_ms <= ? ORDER BY start_ms DESC LIMIT 1
                 """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]).map(Self.appointment(from:))
             let next = try Row.fetchOne(db, sql: """
                 SELECT \(Self.appointmentColumns()) FROM appointment WHERE practice_id = ? AND patient_id = ?
-                  AND status IN ('booked','checked_in') AND start_ms > ? ORDER BY start_ms LIMIT 1
+                  AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND start_ms > ? ORDER BY start_ms LIMIT 1
                 """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]).map(Self.appointment(from:))
             try self.appendAudit(AuditRecord(action: .patientAppointmentsRead, resourceType: "patient", resourceID: Self.text(patientID),
                                              detail: "results=\(items.count)"), scope: scope, db: db)

@@ -93,7 +93,7 @@ extension VetNetStore {
                            arguments: [Timestamp.string(now), id.description, scope.practiceID.description])
             let open = try Row.fetchAll(db, sql: """
                 SELECT \(Self.appointmentColumns()) FROM appointment
-                WHERE practice_id = ? AND clinician_id = ? AND status IN ('booked','checked_in') AND end_ms > ? ORDER BY start_ms
+                WHERE practice_id = ? AND clinician_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ? ORDER BY start_ms
                 """, arguments: [scope.practiceID.description, id.description, Timestamp.milliseconds(now)])
                 .map(Self.appointment(from:)).filter { $0.value.isOpen(at: now) }
             try self.appendAudit(AuditRecord(action: .clinicianRetire, resourceType: "clinician", resourceID: id.description,

@@ -96,7 +96,7 @@ extension VetNetStore {
             try Row.fetchAll(db, sql: """
                 SELECT q.*, p.name, p.mrn, p.species, p.alerts FROM triage_queue_entry q
                 JOIN patient p ON p.id = q.patient_id AND p.practice_id = q.practice_id
-                WHERE q.practice_id = ? AND q.status IN ('waiting', 'inTreatment')
+                WHERE q.practice_id = ? AND q.status IN (\(QueueStatus.activeSQLList))
                 """, arguments: [scope.practiceID.description]).map { row in
                 let alertsJSON: String = row["alerts"]
                 return QueuedPatient(entry: try Self.queueEntry(from: row), name: row["name"], medicalRecordNumber: row["mrn"], species: row["species"],
