@@ -57,6 +57,14 @@ public enum TriageLevel: Int, CaseIterable, Codable, Sendable, Comparable {
     /// Used by the complexity score and routing so that "more urgent" always weighs more.
     public var urgency: Double { Double(TriageLevel.blue.rawValue - rawValue) / 4 }
 
+    /// An emergency: red or orange. The patient joins the ER board at once with the clinician
+    /// on duty, instead of being offered a later slot.
+    public var isEmergency: Bool { self <= .orange }
+
+    /// Whether lowering an assessment the engine put at this level needs an explicit
+    /// confirmation: red, reached only when a red discriminator fired (spec §2).
+    public var loweringNeedsConfirmation: Bool { self == .red }
+
     /// Orders by urgency: the more urgent level is the smaller one.
     public static func < (lhs: TriageLevel, rhs: TriageLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 

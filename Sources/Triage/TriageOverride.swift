@@ -98,7 +98,7 @@ public struct OverriddenAssessment: Hashable, Sendable {
 
     /// Whether a red discriminator fired: the engine's level is red only then (the levels
     /// reached when nothing fires are green and blue, spec §2).
-    public var redDiscriminatorFired: Bool { computedLevel == .red }
+    public var redDiscriminatorFired: Bool { computedLevel.loweringNeedsConfirmation }
 }
 
 extension TriageOverride {

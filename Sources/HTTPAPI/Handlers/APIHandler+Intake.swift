@@ -47,7 +47,7 @@ extension APIHandler {
         let now = store.clock.now()
         let result = try await store.triage(triageCase, patientID: patientID.rawValue, scope: caller.scope,
                                             engine: TriageEngine(clock: store.clock), arrival: now)
-        let emergency = result.level <= .orange
+        let emergency = result.level.isEmergency
         let specialties = result.specialties.map(\.specialty)
         // Red's wait is zero: "now" means within one booking grid step.
         let maxWait = max(result.level.maxWaitMinutes, 5)

@@ -13,7 +13,8 @@ extension APIHandler {
     static let triageCatalogue = Components.Schemas.TriageCatalogue(
         rulesVersion: TriageEngine.rulesVersion,
         levels: TriageLevel.allCases.map {
-            .init(level: $0.rawValue, colour: $0.colour, name: $0.name, maxWaitMinutes: $0.maxWaitMinutes)
+            .init(level: $0.rawValue, colour: $0.colour, name: $0.name, maxWaitMinutes: $0.maxWaitMinutes, emergency: $0.isEmergency,
+                  loweringNeedsConfirmation: $0.loweringNeedsConfirmation)
         },
         findings: DeskFindings.sections.map { section in
             .init(letter: section.letter?.rawValue, title: section.title,

@@ -28,6 +28,13 @@ export function levels() { return catalogue?.levels || []; }
 /** One level's entry, or null when the catalogue does not know it. */
 export function level(number) { return levels().find((l) => l.level === number) || null; }
 
+/** Whether a level is an emergency (the server's rule: the patient joins the ER board at once).
+ *  Unknown without the catalogue: then nothing is treated as one. */
+export function isEmergency(number) { return level(number)?.emergency === true; }
+
+/** Whether lowering an assessment the engine put at this level needs the explicit confirmation. */
+export function loweringNeedsConfirmation(number) { return level(number)?.loweringNeedsConfirmation === true; }
+
 /** The sections of findings staff may assert [{letter?, title, items: [{id, label, level}]}]. */
 export function findings() { return catalogue?.findings || []; }
 

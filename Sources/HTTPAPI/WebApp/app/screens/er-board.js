@@ -91,7 +91,7 @@ export function render(container, { session }) {
     }
     for (const item of items) {
       const old = entries.get(item.patientId);
-      if (!old && !firstLoad) announce(`New arrival: ${item.patientName || 'patient'}, ${levelLabel(item.level)}`, { assertive: item.level <= 2 });
+      if (!old && !firstLoad) announce(`New arrival: ${item.patientName || 'patient'}, ${levelLabel(item.level)}`, { assertive: catalogue.isEmergency(item.level) });
       else if (old && old.status !== item.status && !firstLoad) announce(`${item.patientName || 'Patient'}: ${STATUS[item.status].toLowerCase()}`);
       else if (old && old.level !== item.level && !firstLoad) announce(`${item.patientName || 'Patient'} re-triaged ${levelLabel(item.level)}`);
       upsertCard(item, old);
@@ -216,7 +216,8 @@ export function render(container, { session }) {
     dialog.addEventListener('close', () => { dialog.remove(); if (opener.isConnected) opener.focus(); });
     const name = item.patientName || 'Patient';
     const computed = computedLevel(item);
-    const levels = catalogue.loaded() ? catalogue.levels().map((l) => l.level) : [1, 2, 3, 4, 5];
+    // Without the catalogue the levels the board itself shows are the choices (nothing else is known).
+    const levels = catalogue.loaded() ? catalogue.levels().map((l) => l.level) : [item.level, computed].filter((l, i, all) => l && all.indexOf(l) === i);
     const vet = session.role === 'veterinarian';
     const radios = levels.map((level) => h('input', { type: 'radio', name: 'override-level', value: String(level), id: uid('level'), disabled: level === item.level }));
     const hintId = uid('levels-hint');
@@ -245,7 +246,7 @@ export function render(container, { session }) {
     // The confirmation only when lowering a case whose computed level is red.
     const follow = () => {
       const level = chosen();
-      const needed = computed === 1 && level > item.level;
+      const needed = catalogue.loweringNeedsConfirmation(computed) && level > item.level;
       confirmBox.hidden = !needed && !confirmBox.dataset.asked;
       if (confirmBox.hidden) confirm.checked = false;
     };

@@ -387,7 +387,7 @@ export function render(container, { session, query }) {
         h('div', { class: 'fired-head' }, levelBadge(d.level), h('strong', {}, d.definition || words(d.id))),
         h('p', { class: 'fired-meta' }, h('code', {}, d.id), d.abcde ? ` · ${d.abcde}` : '', d.subcategory ? ` · ${d.subcategory}` : ''),
         h('ul', { class: 'evidence' }, (d.evidence || []).map((e) => h('li', {}, `${FIELD_NAMES[e.field] || words(e.field.split('.').pop())}: ${e.value}`))))))
-        : h('p', { class: 'muted' }, result.level === 4 ? 'No discriminator fired: green, as the problem is recent or its onset unknown.' : 'No discriminator fired: blue, as the problem is not recent.'),
+        : h('p', { class: 'muted' }, result.fallThrough ? `${result.fallThrough[0].toUpperCase()}${result.fallThrough.slice(1)}.` : 'No discriminator fired.'),
       (result.abnormalVitals || []).length ? [h('h3', {}, 'Abnormal vital signs'), h('ul', { class: 'plain' }, result.abnormalVitals.map((v) =>
         h('li', {}, `${FIELD_NAMES[v.field] || v.field}: ${v.value} — ${v.interpretation} (reference ${v.reference})`)))] : null,
       (result.specialties || []).length ? [h('h3', {}, 'Suggested specialties'), h('ol', { class: 'plain' }, result.specialties.slice(0, 3).map((s) =>
@@ -577,12 +577,12 @@ export function render(container, { session, query }) {
     const level = assessment.currentLevel ?? assessment.level;
     const target = assessment.result?.targetTime;
     replace(offersBox,
-      h('div', { class: ['notice', level <= 2 ? 'notice-emergency' : 'notice-success', 'retriaged', `level-edge-${levelColour(level)}`], role: 'status' },
+      h('div', { class: ['notice', catalogue.isEmergency(level) ? 'notice-emergency' : 'notice-success', 'retriaged', `level-edge-${levelColour(level)}`], role: 'status' },
         h('strong', {}, `${patient.name} re-triaged on the ER board`), ` — ${levelLabel(level).toLowerCase()}`,
         target ? `, to be seen by ${time(target)}.` : '.', ' ', h('a', { href: '#/er' }, 'Open the ER board')),
       h('div', { class: 'row wrap next-arrival' },
         h('button', { type: 'button', class: 'button', on: { click: () => go('#/intake') } }, 'Next arrival')));
-    announce(`${patient.name} re-triaged on the ER board as ${levelLabel(level)}`, { assertive: level <= 2 });
+    announce(`${patient.name} re-triaged on the ER board as ${levelLabel(level)}`, { assertive: catalogue.isEmergency(level) });
   }
 
   async function appointmentTypes() {
