@@ -189,6 +189,8 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
     public static let recordDocumentList = AuditAction("record.document.list")
     /// `record.document.upload`
     public static let recordDocumentUpload = AuditAction("record.document.upload")
+    /// `record.correct`
+    public static let recordCorrect = AuditAction("record.correct")
     /// `record.dose`
     public static let recordDose = AuditAction("record.dose")
     /// `record.medication.add`
@@ -265,7 +267,7 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
 
     /// Every listed action (the derived families aside), for documentation and checks.
     public static let catalogue: [AuditAction] = [
-        .auditReAnchored, .intake, .analyticsBottlenecksRead, .analyticsDashboardRead, .analyticsForecastRead, .analyticsInsightsRead,
+        .auditReAnchored, .intake, .recordCorrect, .analyticsBottlenecksRead, .analyticsDashboardRead, .analyticsForecastRead, .analyticsInsightsRead,
         .analyticsMetricsList, .analyticsReportRead, .analyticsSeriesRead, .analyticsTriageOverridesRead, .appointmentBook,
         .appointmentList, .appointmentNotesUpdate, .appointmentRead, .appointmentSlots, .appointmentTypeCreate,
         .appointmentTypeList, .auditList, .auditVerify, .authLogin, .authLogout, .breedsList, .clinicianAvailabilityRead,

@@ -743,6 +743,7 @@ public enum PostgresSchema {
         (runtimeRoleMigration, runtimeRoleSQL),
         (practiceReferencesMigration, practiceReferencesSQL),
         (triageJudgementMigration, triageJudgementSQL),
+        (recordCorrectionsMigration, recordCorrectionsSQL),
     ]
 
     /// The migration that added the head's signature: the process that applies it signs the

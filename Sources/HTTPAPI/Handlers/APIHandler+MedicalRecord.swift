@@ -95,6 +95,10 @@ extension APIHandler {
         guard let medication = record.medications.first(where: { $0.id.description == input.path.medicationId.lowercased() }) else {
             throw DomainError.notFound(resource: "medication")
         }
+        // Only a medicine being given is dosed: a stopped one (or a version a change replaced) is not.
+        guard record.isBeingGiven(medication, on: store.clock.now()) else {
+            throw DomainError.conflict("the medication is not current (it was stopped or replaced by a new dose)")
+        }
         let result = Result { () throws(DoseCalculationError) -> DoseCalculation in
             try medication.dose(weights: record.weights, now: store.clock.now(), maximumWeightAgeInDays: input.query.maxWeightAgeDays ?? 30)
         }

@@ -28,7 +28,9 @@ extension Components.Schemas.MedicalRecord {
                                                                       endDate: $0.endDate.map { RecordCalendar.isoDay($0) }),
                                                         value2: .init(id: $0.id.description)) },
             vaccinations: record.vaccinations.map { .init($0, patientName: nil) },
-            notes: notes)
+            notes: notes,
+            corrections: record.corrections.map(Components.Schemas.RecordCorrection.init),
+            retracted: record.retractedForDisplay)
     }
 }
 

@@ -20,6 +20,18 @@ public struct MedicalRecord: Codable, Hashable, Sendable {
     public var vaccinations: [Vaccination]
     /// Clinical notes with their addenda (append-only).
     public var notes: ClinicalNoteLog
+    /// The corrections applied, in order (``applying(_:)``).
+    public var corrections: [RecordCorrection] = []
+    /// Entries that no longer count, by id, with why: entered in error, or an allergy refuted.
+    public var retracted: [UUID: RetractedMark] = [:]
+    /// The retracted entries themselves (a note stays in ``notes``, marked in ``retracted``).
+    public var retractedEntries = RetractedEntries()
+
+    /// The stored form: the entries as written. Corrections are kept apart and applied on
+    /// every read, so they are not part of it.
+    private enum CodingKeys: String, CodingKey {
+        case patient, weights, problems, allergies, medications, vaccinations, notes
+    }
 
     /// Creates a record.
     public init(patient: Patient, weights: [WeightMeasurement] = [], problems: [Problem] = [], allergies: [Allergy] = [],

@@ -19,11 +19,13 @@ public enum RecordEventKind {
     /// An entry (weight, problem, allergy, medication, vaccination, note, addendum, document)
     /// was added to a patient's record.
     public static let entryAdded = "record.entry_added"
+    /// An entry was corrected (stopped, resolved, entered in error, …).
+    public static let entryCorrected = "record.entry_corrected"
     /// Patients and owners were imported in bulk (one event for the whole import).
     public static let imported = "records.imported"
 
     /// Every kind, for subscribers and documentation.
-    public static let all = [patientCreated, patientUpdated, patientArchived, patientPurged, ownerCreated, ownerUpdated, entryAdded, imported]
+    public static let all = [patientCreated, patientUpdated, patientArchived, patientPurged, ownerCreated, ownerUpdated, entryAdded, entryCorrected, imported]
 }
 
 extension Patient {
@@ -58,5 +60,13 @@ extension DomainEvent {
                                         occurredAt: Date) -> DomainEvent {
         DomainEvent(practiceID: practiceID, kind: RecordEventKind.entryAdded, occurredAt: occurredAt, resourceType: "record",
                     resourceID: patientID.description, payload: ["patientID": patientID.description, "entryType": entryType, "entryID": entryID])
+    }
+
+    /// `record.entry_corrected`: which entry, and the correction's name (no clinical text).
+    public static func recordEntryCorrected(_ correction: RecordCorrection, practiceID: PracticeID, occurredAt: Date) -> DomainEvent {
+        DomainEvent(practiceID: practiceID, kind: RecordEventKind.entryCorrected, occurredAt: occurredAt, resourceType: "record",
+                    resourceID: correction.patientID.description,
+                    payload: ["patientID": correction.patientID.description, "entryType": correction.entryKind.rawValue,
+                              "entryID": UUIDText.lowercase(correction.entryID), "correction": correction.change.name])
     }
 }

@@ -12,7 +12,14 @@ public protocol MedicalRecordRepository: Sendable {
     func addRecordEntry(_ entry: RecordEntry, patientID: Identifier<Patient>, scope: AccessScope,
                         idempotencyKey: IdempotencyKey?) async throws
 
-    /// The whole record with its version.
+    /// Corrects an entry (stop, change, resolve, reopen, update, refute, correct, entered in
+    /// error): decided by ``RecordCorrection/decide(_:entryKind:entryID:on:by:at:id:calendar:)``
+    /// against the record as it stands, kept, audited and published in one transaction; the
+    /// entry itself is never rewritten or deleted. Replaying `idempotencyKey` returns the first.
+    func correctRecordEntry(_ change: RecordCorrection.Change, entryKind: RecordEntryKind, entryID: UUID, patientID: Identifier<Patient>,
+                            scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> RecordCorrection
+
+    /// The whole record with its version, corrections applied.
     func medicalRecord(scope: AccessScope, patientID: Identifier<Patient>) async throws -> (MedicalRecord, version: Int)
 
     /// Vaccinations due within `days` of `asOf` or overdue, with the patients' names.

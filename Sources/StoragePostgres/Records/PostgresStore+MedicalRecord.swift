@@ -113,6 +113,8 @@ extension PostgresStore: MedicalRecordRepository {
                 throw DomainError.notFound(resource: "patient")
             }
             let record = try await self.record(of: patient.value, practiceID: scope.practiceID, connection: connection)
+                .applying(try await self.corrections(practiceID: scope.practiceID, condition: "patient_id = $2", binding: patientID.rawValue,
+                                                     connection: connection))
             try await self.appendAudit(AuditRecord(action: .recordRead, resourceType: "patient", resourceID: patientID.description),
                                        scope: scope, connection: connection)
             return (record, patient.version)
@@ -136,12 +138,16 @@ extension PostgresStore: MedicalRecordRepository {
         for try await (id, name) in try await connection.query("""
             SELECT DISTINCT v.patient_id, p.name FROM vaccination v JOIN patient p ON p.id = v.patient_id AND p.practice_id = v.practice_id
             WHERE v.practice_id = \(scope.practiceID.rawValue) AND p.status = 'active' AND v.next_due_date IS NOT NULL
-              AND v.next_due_date <= \(horizon)::date
+              AND (v.next_due_date <= \(horizon)::date OR v.id IN (SELECT entry_id FROM record_correction
+                                                                   WHERE practice_id = v.practice_id AND entry_kind = 'vaccination'))
             """, logger: logger).decode((UUID, String).self) {
             names[Identifier(id)] = name
         }
         // Later doses of the same vaccine supersede earlier reminders, so every dose of the patients concerned counts.
-        let vaccinations = try await self.vaccinations(practiceID: scope.practiceID, patientIDs: names.keys.map(\.rawValue), connection: connection)
+        // As corrected: one entered in error is due nothing, a corrected date is the one that counts.
+        let vaccinations = RecordCorrection.applying(
+            try await corrections(practiceID: scope.practiceID, condition: "entry_kind = $2", binding: "vaccination", connection: connection),
+            to: try await self.vaccinations(practiceID: scope.practiceID, patientIDs: names.keys.map(\.rawValue), connection: connection))
         let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
         try await appendAudit(AuditRecord(action: .recordVaccinationsDueRead, resourceType: "vaccination",
                                           detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope, connection: connection)

@@ -14,7 +14,7 @@ extension PostgresStore {
     /// Every table holding a patient's rows, children before parents: visits refer to
     /// appointments; rankings, board entries and appointments to assessments; addenda to
     /// notes. A document's content goes with its row (ON DELETE CASCADE).
-    static let patientRecordTables = ["visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
+    static let patientRecordTables = ["record_correction", "visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
                                       "vaccination", "document", "triage_queue", "triage_arrival", "appointment", "triage_override",
                                       "triage_assessment"]
 

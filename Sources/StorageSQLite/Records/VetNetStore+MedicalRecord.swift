@@ -83,6 +83,7 @@ extension VetNetStore {
                 throw DomainError.notFound(resource: "patient")
             }
             let record = try self.record(db: db, practiceID: scope.practiceID, patient: patient.value)
+                .applying(try Self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID))
             try self.appendAudit(AuditRecord(action: .recordRead, resourceType: "patient", resourceID: patientID.description), scope: scope, db: db)
             return (record, patient.version)
         }
@@ -95,7 +96,9 @@ extension VetNetStore {
             let horizon = RecordCalendar.isoDay(asOf.addingTimeInterval(Double(days) * 86_400))
             let rows = try Row.fetchAll(db, sql: """
                 SELECT v.*, p.name AS patient_name FROM vaccination v JOIN patient p ON p.id = v.patient_id
-                WHERE v.practice_id = ? AND p.status = 'active' AND v.next_due_date IS NOT NULL AND v.next_due_date <= ?
+                WHERE v.practice_id = ? AND p.status = 'active' AND v.next_due_date IS NOT NULL
+                  AND (v.next_due_date <= ? OR v.id IN (SELECT entry_id FROM record_correction WHERE practice_id = v.practice_id
+                                                                                                 AND entry_kind = 'vaccination'))
                 """, arguments: [scope.practiceID.description, horizon])
             var names: [Identifier<Patient>: String] = [:]
             // Later doses of the same vaccine supersede earlier reminders, so fetch every dose of the patients concerned.
@@ -106,6 +109,8 @@ extension VetNetStore {
                                                  arguments: [id, scope.practiceID.description]).map(Self.vaccination(from:))
             }
             for row in rows { names[try row.identifier("patient_id")] = row["patient_name"] }
+            // As corrected: one entered in error is due nothing, a corrected date is the one that counts.
+            vaccinations = RecordCorrection.applying(try Self.vaccinationCorrections(db: db, practiceID: scope.practiceID), to: vaccinations)
             let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
             try self.appendAudit(AuditRecord(action: .recordVaccinationsDueRead, resourceType: "vaccination",
                                              detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope, db: db)

@@ -9,7 +9,7 @@ extension VetNetStore {
     /// Tables holding a patient's record, children before parents (foreign keys are enforced).
     /// Clinical notes and addenda refuse deletion unless their patient is archived (a trigger).
     /// Visits refer to appointments, and appointments and intake rankings to assessments.
-    static let patientRecordTables = ["visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
+    static let patientRecordTables = ["record_correction", "visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
                                       "vaccination", "document", "triage_queue_entry", "triage_arrival", "appointment", "triage_override",
                                       "triage_assessment"]
 

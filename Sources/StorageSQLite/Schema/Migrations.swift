@@ -27,6 +27,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-27 idempotency keys of each account", migrate: idempotencyKeysPerAccount)
         migrator.registerMigration("2026-11-27 references checked inside their practice", migrate: practiceReferences)
         migrator.registerMigration("2026-11-27 triage judgement, departures and board announcements", migrate: triageJudgement)
+        migrator.registerMigration("2026-11-27 record corrections", migrate: recordCorrections)
         return migrator
     }
 
@@ -875,6 +876,25 @@ enum Migrations {
                 WHERE q.practice_id = triage_arrival.practice_id AND q.patient_id = triage_arrival.patient_id
                   AND q.arrival_at_ms = triage_arrival.arrival_at_ms AND q.status = 'leftWithoutBeingSeen')
             WHERE first_seen_at_ms IS NULL;
+            """)
+    }
+
+    private static func recordCorrections(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Corrections of the medical record, kept in order and applied on every read: nothing
+            -- recorded is deleted or rewritten.
+            CREATE TABLE record_correction (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                entry_kind TEXT NOT NULL CHECK (entry_kind IN ('weight','problem','allergy','medication','vaccination','note')),
+                entry_id TEXT NOT NULL,
+                change_json TEXT NOT NULL,
+                recorded_by TEXT,
+                recorded_at_ms INTEGER NOT NULL
+            );
+            CREATE INDEX record_correction_patient ON record_correction (practice_id, patient_id, recorded_at_ms);
+            CREATE INDEX record_correction_kind ON record_correction (practice_id, entry_kind);
             """)
     }
 }
