@@ -57,6 +57,8 @@ extension PostgresSchema {
             change_json text NOT NULL,
             recorded_by text,
             recorded_at_ms bigint NOT NULL,
+            -- The order corrections were made in, when two share a millisecond.
+            seq bigint GENERATED ALWAYS AS IDENTITY,
             FOREIGN KEY (practice_id, patient_id) REFERENCES patient (practice_id, id)
         );
         CREATE INDEX record_correction_patient ON record_correction (practice_id, patient_id, recorded_at_ms);

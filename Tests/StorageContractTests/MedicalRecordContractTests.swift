@@ -590,3 +590,53 @@ final class ProgressLog: Sendable {
     func record(_ done: Int, _ total: Int) { calls.withLock { $0.append([done, total]) } }
     var last: [Int]? { calls.withLock { $0.last } }
 }
+
+/// Corrections on either store: decided by the domain against the stored record, kept in
+/// order, applied on every read, and refused alike.
+@Suite("Storage contract: record corrections")
+struct RecordCorrectionContractTests {
+    @Test("a weight in error leaves the record's figures; a stopped medicine is stopped; refusals change nothing", arguments: Adapter.available)
+    func corrections(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let fixture = try await SchedulingFixture.make(store, name: "Corrections")
+            let scope = fixture.scope, patientID = Identifier<Patient>(fixture.patient)
+            let now = store.clock.clock.now()
+            let wrong = WeightMeasurement(patientID: patientID, value: 2, unit: .kg, measuredAt: now.addingTimeInterval(-60))
+            let right = WeightMeasurement(patientID: patientID, value: 20, unit: .kg, measuredAt: now.addingTimeInterval(-3600))
+            let medicine = Medication(patientID: patientID, drug: "Meloxicam", concentrationMgPerML: Decimal(string: "1.5")!,
+                                      doseMgPerKg: Decimal(string: "0.1")!, route: .oral, frequency: "once daily",
+                                      startDate: now.addingTimeInterval(-86_400 * 3))
+            for entry: RecordEntry in [.weight(right), .weight(wrong), .medication(medicine)] {
+                try await store.medicalRecords.addRecordEntry(entry, patientID: patientID, scope: scope)
+            }
+            _ = try await store.medicalRecords.correctRecordEntry(.enteredInError(reason: "typed 2 for 20"), entryKind: .weight,
+                                                                  entryID: wrong.id.rawValue, patientID: patientID, scope: scope,
+                                                                  idempotencyKey: nil)
+            await #expect(throws: ValidationError.self) {
+                _ = try await store.medicalRecords.correctRecordEntry(.stopMedication(on: now, reason: " "), entryKind: .medication,
+                                                                      entryID: medicine.id.rawValue, patientID: patientID, scope: scope,
+                                                                      idempotencyKey: nil)
+            }
+            _ = try await store.medicalRecords.correctRecordEntry(.stopMedication(on: now, reason: "GI upset"), entryKind: .medication,
+                                                                  entryID: medicine.id.rawValue, patientID: patientID, scope: scope,
+                                                                  idempotencyKey: nil)
+            await #expect(throws: DomainError.self) {
+                _ = try await store.medicalRecords.correctRecordEntry(.stopMedication(on: now, reason: "again"), entryKind: .medication,
+                                                                      entryID: medicine.id.rawValue, patientID: patientID, scope: scope,
+                                                                      idempotencyKey: nil)
+            }
+            let record = try await store.medicalRecords.medicalRecord(scope: scope, patientID: patientID).0
+            #expect(record.weights.latest?.id == right.id)
+            #expect(record.retractedEntries.weights.map(\.id) == [wrong.id] && record.retracted[wrong.id.rawValue]?.reason == "typed 2 for 20")
+            #expect(!record.isBeingGiven(try #require(record.medications.first), on: now))
+            #expect(record.corrections.map(\.change.name) == ["entered_in_error", "stop"])
+            // Another practice cannot correct it.
+            let other = try await SchedulingFixture.make(store, name: "Elsewhere")
+            await #expect(throws: DomainError.notFound(resource: "patient")) {
+                _ = try await store.medicalRecords.correctRecordEntry(.enteredInError(reason: "x"), entryKind: .medication,
+                                                                      entryID: medicine.id.rawValue, patientID: patientID, scope: other.scope,
+                                                                      idempotencyKey: nil)
+            }
+        }
+    }
+}

@@ -36,6 +36,14 @@ struct PracticeTransferTests {
             .note(note),
             .addendum(Addendum(noteID: note.id, author: author, createdAt: now, text: "Owner reports improvement")),
         ] { try await store.medicalRecords.addRecordEntry(entry, patientID: patientID, scope: scope) }
+        // Corrections travel with the record: the allergy refuted, the problem resolved.
+        let written = try await store.medicalRecords.medicalRecord(scope: scope, patientID: patientID).0
+        _ = try await store.medicalRecords.correctRecordEntry(.refuteAllergy(reason: "tolerated a course"), entryKind: .allergy,
+                                                              entryID: try #require(written.allergies.first).id.rawValue, patientID: patientID,
+                                                              scope: scope, idempotencyKey: nil)
+        _ = try await store.medicalRecords.correctRecordEntry(.resolveProblem(on: now, note: "sound"), entryKind: .problem,
+                                                              entryID: try #require(written.problems.first).id.rawValue, patientID: patientID,
+                                                              scope: scope, idempotencyKey: nil)
         let engine = TriageEngine(clock: store.clock.clock)
         let (assessed, _) = try await store.triage.recordAssessment(
             scope: scope, patientID: fixture.patient, caseJSON: Data("{}".utf8),
@@ -88,6 +96,7 @@ struct PracticeTransferTests {
             #expect(first.documents.first?.content != nil && (first.audit?.count ?? 0) > 20)
             #expect(first.schedule?.appointments.count == 3 && first.triageAssessments.count == 1)
             #expect(first.triageAssessments.first?.overrides?.map(\.reason) == ["grey gums on arrival"])
+            #expect(first.patients.first?.corrections?.map(\.change.name) == ["refute", "resolve"])
             #expect(first.triageArrivals?.first?.leftAt != nil)
 
             try await withStore(.postgres) { postgres in

@@ -143,6 +143,9 @@ public struct ExportedPatient: Codable, Hashable, Sendable {
     public var entered: [String: EntryStamp]
     /// Visit records, oldest first; absent in exports written before visits were recorded.
     public var visits: [Visit]?
+    /// Corrections of the record, in the order made; absent when there are none (and in
+    /// exports written before corrections). The entries above are as written.
+    public var corrections: [RecordCorrection]?
 
     /// The patient's medical record.
     public var medicalRecord: MedicalRecord {
@@ -151,8 +154,10 @@ public struct ExportedPatient: Codable, Hashable, Sendable {
     }
 
     /// Creates an exported patient from a record and its entry stamps.
-    public init(record: MedicalRecord, archivedAt: Date?, entered: [String: EntryStamp], visits: [Visit]? = nil) {
+    public init(record: MedicalRecord, archivedAt: Date?, entered: [String: EntryStamp], visits: [Visit]? = nil,
+                corrections: [RecordCorrection]? = nil) {
         self.visits = visits
+        self.corrections = corrections.flatMap { $0.isEmpty ? nil : $0 }
         self.patient = record.patient
         self.archivedAt = archivedAt
         self.weights = record.weights.measurements

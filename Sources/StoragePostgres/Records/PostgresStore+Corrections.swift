@@ -25,11 +25,7 @@ extension PostgresStore {
                                                              binding: patientID.rawValue, connection: connection))
                     let correction = try RecordCorrection.decide(change, entryKind: entryKind, entryID: entryID, on: record,
                                                                  by: scope.actorID?.description, at: now, id: correctionID)
-                    try await connection.query("""
-                        INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json, recorded_by, recorded_at_ms)
-                        VALUES (\(correctionID), \(scope.practiceID.rawValue), \(patientID.rawValue), \(entryKind.rawValue), \(entryID),
-                                \(String(decoding: try correction.storedJSON(), as: UTF8.self)), \(correction.recordedBy), \(Timestamp.milliseconds(now)))
-                        """, logger: self.logger)
+                    try await self.insertCorrection(correction, practiceID: scope.practiceID, connection: connection)
                     try await self.appendAudit(AuditRecord(action: .recordCorrect, resourceType: "patient", resourceID: patientID.description,
                                                            detail: correction.auditDetail), scope: scope, connection: connection)
                     _ = try await self.appendEvent(.recordEntryCorrected(correction, practiceID: scope.practiceID, occurredAt: now),
@@ -43,11 +39,21 @@ extension PostgresStore {
         }
     }
 
+    /// Keeps a decided correction (or one carried by a restore).
+    func insertCorrection(_ correction: RecordCorrection, practiceID: PracticeID, connection: PostgresConnection) async throws {
+        try await connection.query("""
+            INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json, recorded_by, recorded_at_ms)
+            VALUES (\(correction.id), \(practiceID.rawValue), \(correction.patientID.rawValue), \(correction.entryKind.rawValue),
+                    \(correction.entryID), \(String(decoding: try correction.storedJSON(), as: UTF8.self)), \(correction.recordedBy),
+                    \(Timestamp.milliseconds(correction.recordedAt)))
+            """, logger: logger)
+    }
+
     /// The practice's corrections matching `condition` (on `$2`, bound to `binding`), in the order they were made.
     func corrections(practiceID: PracticeID, condition: String, binding: some PostgresEncodable & Sendable,
                      connection: PostgresConnection) async throws -> [RecordCorrection] {
         var query = PostgresQuery(unsafeSQL: """
-            SELECT change_json FROM record_correction WHERE practice_id = $1 AND \(condition) ORDER BY recorded_at_ms, id
+            SELECT change_json FROM record_correction WHERE practice_id = $1 AND \(condition) ORDER BY recorded_at_ms, seq
             """)
         try query.binds.append(practiceID.rawValue)
         try query.binds.append(binding)

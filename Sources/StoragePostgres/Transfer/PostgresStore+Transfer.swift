@@ -64,7 +64,9 @@ extension PostgresStore: PracticeTransfer {
         for (patient, archivedAt) in patients {
             let record = try await record(of: patient, practiceID: practiceID, connection: connection)
             exported.append(ExportedPatient(record: record, archivedAt: archivedAt.map(Self.exportedInstant),
-                                            entered: stamps[patient.id.rawValue] ?? [:], visits: visits[patient.id.rawValue]))
+                                            entered: stamps[patient.id.rawValue] ?? [:], visits: visits[patient.id.rawValue],
+                                            corrections: try await corrections(practiceID: practiceID, condition: "patient_id = $2",
+                                                                               binding: patient.id.rawValue, connection: connection)))
         }
 
         var assessments: [ExportedAssessment] = []
@@ -277,6 +279,9 @@ extension PostgresStore: PracticeTransfer {
                             \(visit.recall.map { RecordCalendar.isoDay($0.dueDate) })::date, \(visit.recordedBy?.id.description),
                             \(Timestamp.milliseconds(visit.occurredAt)))
                     """, logger: logger)
+            }
+            for correction in item.corrections ?? [] where correction.patientID == item.patient.id {
+                try await insertCorrection(correction, practiceID: practice.id, connection: connection)
             }
         }
         for (document, content) in documents {

@@ -20,12 +20,7 @@ extension VetNetStore {
                     .applying(try Self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID))
                 let correction = try RecordCorrection.decide(change, entryKind: entryKind, entryID: entryID, on: record,
                                                              by: scope.actorID?.description, at: now)
-                try db.execute(sql: """
-                    INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json, recorded_by, recorded_at_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [UUIDText.lowercase(correction.id), scope.practiceID.description, patientID.description, entryKind.rawValue,
-                                     UUIDText.lowercase(entryID), String(decoding: try correction.storedJSON(), as: UTF8.self),
-                                     correction.recordedBy, Timestamp.milliseconds(now)])
+                try Self.insertCorrection(correction, practiceID: scope.practiceID, db: db)
                 try self.appendAudit(AuditRecord(action: .recordCorrect, resourceType: "patient", resourceID: patientID.description,
                                                  detail: correction.auditDetail), scope: scope, db: db)
                 try self.appendEvent(.recordEntryCorrected(correction, practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
@@ -38,6 +33,17 @@ extension VetNetStore {
             _ = replayed
             return stored
         }
+    }
+
+    /// Keeps a decided correction (or one carried by a restore).
+    static func insertCorrection(_ correction: RecordCorrection, practiceID: PracticeID, db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json, recorded_by, recorded_at_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [UUIDText.lowercase(correction.id), practiceID.description, correction.patientID.description,
+                             correction.entryKind.rawValue, UUIDText.lowercase(correction.entryID),
+                             String(decoding: try correction.storedJSON(), as: UTF8.self), correction.recordedBy,
+                             Timestamp.milliseconds(correction.recordedAt)])
     }
 
     /// A patient's corrections, in the order they were made.

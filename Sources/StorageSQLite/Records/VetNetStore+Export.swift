@@ -66,7 +66,8 @@ extension VetNetStore {
             let id = patient.id.description
             let record = withEntries.contains(id) ? try self.record(db: db, practiceID: practiceID, patient: patient) : MedicalRecord(patient: patient)
             patients.append(ExportedPatient(record: record, archivedAt: (row["archived_at"] as String?).flatMap(Timestamp.date),
-                                            entered: stamps[id] ?? [:], visits: visits[id]))
+                                            entered: stamps[id] ?? [:], visits: visits[id],
+                                            corrections: try Self.corrections(db: db, practiceID: practiceID, patientID: patient.id)))
         }
 
         let assessments = try Row.fetchAll(db, sql: "SELECT * FROM triage_assessment WHERE practice_id = ? ORDER BY assessed_at_ms, id",

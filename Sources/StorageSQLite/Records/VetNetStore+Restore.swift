@@ -97,6 +97,9 @@ extension VetNetStore {
                     try Self.insertVisitRow(visit, practiceID: practiceID, recordedBy: visit.recordedBy?.id.description,
                                             createdAt: PracticeExport.timestamp(visit.occurredAt), db: db)
                 }
+                for correction in item.corrections ?? [] where correction.patientID == item.patient.id {
+                    try Self.insertCorrection(correction, practiceID: practiceID, db: db)
+                }
             }
             for document in carriedDocuments {
                 try db.execute(sql: """
