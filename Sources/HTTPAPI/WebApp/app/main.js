@@ -31,7 +31,11 @@ router.route('/er', { title: 'ER board', nav: 'ER board', allowed: can('triage')
 router.route('/schedule', { title: 'Schedule', nav: 'Schedule', allowed: can('book'), load: () => import('./screens/schedule.js') });
 router.route('/schedule/plan', { title: 'Plan open requests', allowed: (s) => s.can('optimizeSchedule'), load: () => import('./screens/optimizer.js') });
 router.route('/patients', { title: 'Patients', nav: 'Patients', allowed: can('readRecords'), load: () => import('./screens/patients.js') });
+// Before '/patients/:id', which would take "new" for an id.
+router.route('/patients/new', { title: 'Register a patient', allowed: can('writeRecords'), load: () => import('./screens/register.js') });
 router.route('/patients/:id', { title: 'Patient record', allowed: can('readRecords'), load: () => import('./screens/record.js') });
+router.route('/recalls', { title: 'Recalls', nav: 'Recalls', allowed: can('readRecords'), load: () => import('./screens/recalls.js') });
+router.route('/consult', { title: 'Consultation', allowed: can('writeClinical'), load: () => import('./screens/consult.js') });
 router.route('/clinicians', { title: 'Clinicians', nav: 'Clinicians', allowed: can('readRecords'), load: () => import('./screens/clinicians.js') });
 router.route('/analytics', { title: 'Analytics', nav: 'Analytics', allowed: can('readAnalytics'), load: () => import('./screens/analytics.js') });
 router.route('/admin', { title: 'Administration', nav: 'Admin', allowed: (s) => s.can('manageStaff') || s.can('readAudit'),

@@ -3,7 +3,8 @@
 // every open board through the live stream. Each patient shows the level in force (an
 // override by clinical judgement says from what, by whom and why; a red finding lowered is
 // flagged until the patient is seen), when a re-assessment falls due, a way to re-assess at
-// intake, and a dialog to override the level.
+// intake, a dialog to override the level, and for clinicians the consultation that records
+// the visit.
 
 import * as api from '../api.js';
 import * as live from '../live.js';
@@ -148,13 +149,17 @@ export function render(container, { session }) {
         type: 'button', class: 'button', dataset: { action: 'override' },
         on: { click: () => { const current = entries.get(item.patientId); if (current) openOverride(current, overrideButton); } },
       }, 'Override level') : null;
-      const tools = h('div', { class: 'card-actions card-tools' }, reassessLink, overrideButton);
+      // A clinician records the visit from the board (the patient came without an appointment).
+      const consultLink = session.can('writeClinical') ? h('a', {
+        class: 'button', href: `#/consult?patient=${encodeURIComponent(item.patientId)}&from=er`, dataset: { action: 'consult' },
+      }, 'Consult') : null;
+      const tools = h('div', { class: 'card-actions card-tools' }, consultLink, reassessLink, overrideButton);
       const card = h('li', { class: 'board-card glass', dataset: { patient: item.patientId } },
         heading, flag, overrideNote, details, alerts, countdown, reassess, statusText, actions, tools);
-      view = { card, countdown, reassess, statusText, actions, heading, details, alerts, flag, overrideNote, reassessLink, overrideButton };
+      view = { card, countdown, reassess, statusText, actions, heading, details, alerts, flag, overrideNote, reassessLink, overrideButton, consultLink };
       cards.set(item.patientId, view);
     }
-    const { card, statusText, actions, heading, details, alerts, flag, overrideNote, reassessLink, overrideButton } = view;
+    const { card, statusText, actions, heading, details, alerts, flag, overrideNote, reassessLink, overrideButton, consultLink } = view;
     card.dataset.status = item.status;
     card.dataset.level = String(item.level);
     card.dataset.target = item.targetTime;
@@ -176,6 +181,7 @@ export function render(container, { session }) {
     reassessLink.hidden = item.status !== 'waiting';
     reassessLink.setAttribute('aria-label', `Re-assess ${name} at intake`);
     overrideButton?.setAttribute('aria-label', `Override level: ${name}`);
+    consultLink?.setAttribute('aria-label', `Consult: ${name}`);
     details.textContent = `${words(item.species || '')}${item.medicalRecordNumber ? ` · ${item.medicalRecordNumber}` : ''} · arrived ${time(item.arrivalTime)} · target ${time(item.targetTime)}`;
     replace(alerts, (item.alerts || []).map((a) => h('li', { class: 'chip chip-alert' }, a)));
     alerts.hidden = !(item.alerts || []).length;

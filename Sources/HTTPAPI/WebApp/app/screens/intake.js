@@ -12,6 +12,7 @@ import {
   levelBadge, levelColour, levelLabel, maxWait, words, time, date, rfc3339,
 } from '../ui.js';
 import * as catalogue from '../catalogue.js';
+import { MEMBRANES, PULSES, MENTATIONS, EXTREMITIES } from './vitals.js';
 
 /** The letters of the ABCDE survey laid out below, each with its observations; a section of
  *  findings under none of them (the catalogue's other presentations) follows as its own. */
@@ -144,10 +145,10 @@ export function render(container, { session, query }) {
     respiratoryRate: numberInput('respiratoryRate', { min: 0 }),
     crt: numberInput('crt', { min: 0 }),
     crtAbsent: h('input', { type: 'checkbox' }),
-    membranes: select(['pink', 'pale_pink', 'pale', 'white', 'grey', 'cyanotic', 'brick_red', 'icteric'].map((v) => [v, words(v)]), { blank: 'Not assessed' }),
-    pulse: select(['normal', 'weak', 'absent', 'bounding'].map((v) => [v, words(v)]), { blank: 'Not assessed' }),
-    mentation: select(['alert', 'depressed', 'obtunded', 'stuporous', 'unresponsive'].map((v) => [v, words(v)]), { blank: 'Not assessed' }),
-    extremities: select([['warm', 'Warm'], ['cool', 'Cool']], { blank: 'Not assessed' }),
+    membranes: select(MEMBRANES.map((v) => [v, words(v)]), { blank: 'Not assessed' }),
+    pulse: select(PULSES.map((v) => [v, words(v)]), { blank: 'Not assessed' }),
+    mentation: select(MENTATIONS.map((v) => [v, words(v)]), { blank: 'Not assessed' }),
+    extremities: select(EXTREMITIES.map((v) => [v, words(v)]), { blank: 'Not assessed' }),
     systolicBP: numberInput('systolicBP', { min: 0 }),
     spo2: numberInput('spo2', { min: 0, max: 100 }),
     glucose: numberInput('glucose', { min: 0 }),

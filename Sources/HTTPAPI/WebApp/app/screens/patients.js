@@ -1,5 +1,6 @@
 // Patients: search as you type (patient or owner name, phone, record number, microchip) with
-// filters and paging; each result opens the record.
+// filters and paging; each result opens the record. A patient is registered here without a
+// triage (register.js) or at intake with one.
 
 import * as api from '../api.js';
 import * as live from '../live.js';
@@ -9,7 +10,7 @@ import * as catalogue from '../catalogue.js';
 
 const PAGE = 20;
 
-export function render(container, { query }) {
+export function render(container, { query, session }) {
   let alive = true;
   let cursors = [null]; // the cursor of each page seen, for "Previous"
   let page = 0;
@@ -24,7 +25,9 @@ export function render(container, { query }) {
   const pageLabel = h('span', { class: 'muted' });
 
   replace(container, h('section', { class: 'screen patients', 'aria-labelledby': 'patients-title' },
-    h('header', { class: 'screen-header' }, h('h1', { id: 'patients-title' }, 'Patients'), h('a', { class: 'button primary', href: '#/intake' }, 'Register at intake')),
+    h('header', { class: 'screen-header' }, h('h1', { id: 'patients-title' }, 'Patients'),
+      session.can('writeRecords') ? h('a', { class: 'button', href: '#/patients/new' }, 'Register a patient') : null,
+      session.can('triage') ? h('a', { class: 'button primary', href: '#/intake' }, 'Register at intake') : null),
     h('form', { class: 'panel glass search-bar', role: 'search', on: { submit: (e) => { e.preventDefault(); restart(); } } },
       h('div', { class: 'grid-fields' },
         field('Search', search, { wide: true }),

@@ -1,6 +1,7 @@
 // A patient's record: alerts and allergies first, then weight (with its chart), medications
-// with dose calculation from the latest weight, problems, vaccinations due, SOAP notes with
-// addenda, documents, triage history and appointments.
+// with dose calculation from the latest weight, problems, vaccinations due, visits, SOAP notes
+// with addenda, documents, triage history and appointments. Reception edits the patient's and
+// the owner's details here (record-edit.js); a clinician starts a consultation from here.
 
 import * as api from '../api.js';
 import * as live from '../live.js';
@@ -10,6 +11,8 @@ import {
 } from '../ui.js';
 import { act, loadInto, submitForm } from '../forms.js';
 import { weightChart } from './weight-chart.js';
+import { editOwner, editPatient } from './record-edit.js';
+import { describeVitals } from './vitals.js';
 
 const ROUTES = ['oral', 'subcutaneous', 'intramuscular', 'intravenous', 'topical', 'ophthalmic', 'otic', 'intranasal', 'inhaled', 'rectal', 'transdermal'];
 
@@ -31,6 +34,7 @@ export function render(container, { params, session }) {
     problems: section('Problems', 'problems'),
     allergies: section('Allergies', 'allergies'),
     vaccinations: section('Vaccinations', 'vaccinations'),
+    visits: section('Visits', 'visits'),
     notes: section('Clinical notes', 'notes'),
     documents: section('Documents', 'documents'),
     triage: section('Triage history', 'triage'),
@@ -66,6 +70,7 @@ export function render(container, { params, session }) {
       drawAllergies();
       drawVaccinations();
       drawNotes();
+      loadVisits();
       loadDocuments();
       loadTriage();
       loadAppointments();
@@ -86,8 +91,13 @@ export function render(container, { params, session }) {
           h('h2', { class: 'small-heading' }, 'Owner'),
           owner ? [h('p', {}, h('strong', {}, `${owner.firstName} ${owner.lastName}`)),
             (owner.phones || []).map((ph) => h('p', { class: 'contact' }, `${words(ph.label)}: `, h('a', { class: 'contact-link', href: `tel:${ph.number.replace(/[^+\d]/g, '')}` }, ph.number))),
-            owner.email ? h('p', { class: 'contact' }, h('a', { class: 'contact-link', href: `mailto:${owner.email}` }, owner.email)) : null] : h('p', { class: 'muted' }, 'Not available')),
-        session.can('triage') ? h('a', { class: 'button primary', href: `#/intake?patient=${p.id}` }, 'Triage this patient') : null));
+            owner.email ? h('p', { class: 'contact' }, h('a', { class: 'contact-link', href: `mailto:${owner.email}` }, owner.email)) : null,
+            canWrite ? h('button', { type: 'button', class: 'button', dataset: { action: 'edit-owner' }, on: { click: (e) => editOwner(owner.id, { opener: e.currentTarget, onSaved: () => { owner = null; load(); } }) } }, 'Edit owner') : null]
+            : h('p', { class: 'muted' }, 'Not available')),
+        h('div', { class: 'record-actions' },
+          canClinical ? h('a', { class: 'button primary', href: `#/consult?patient=${p.id}&from=record` }, 'Start a consultation') : null,
+          session.can('triage') ? h('a', { class: ['button', !canClinical && 'primary'], href: `#/intake?patient=${p.id}` }, 'Triage this patient') : null,
+          canWrite ? h('button', { type: 'button', class: 'button', dataset: { action: 'edit-patient' }, on: { click: (e) => editPatient(p.id, { opener: e.currentTarget, onSaved: () => load() }) } }, 'Edit patient') : null)));
     if (hadFocus) document.getElementById('record-title')?.focus();
     const alerts = p.alerts || [];
     const severe = record.allergies.filter((a) => a.severity === 'severe' || a.severity === 'life_threatening');
@@ -244,6 +254,26 @@ export function render(container, { params, session }) {
     })) : h('p', { class: 'muted' }, 'No notes yet.'));
   }
 
+  // MARK: - Visits
+
+  function loadVisits() {
+    return loadInto(sections.visits.body, () => api.get(`/patients/${encodeURIComponent(patientId)}/visits`), ({ items }) => {
+      replace(sections.visits.body,
+        items.length ? h('ol', { class: 'plain entries visit-list' }, items.map((v) => {
+          const vitals = describeVitals(v.vitals);
+          const plan = v.treatmentPlan;
+          return h('li', { dataset: { visit: v.id } },
+            h('p', { class: 'muted' }, `${dateTime(v.occurredAt)}${v.recordedBy ? ` · ${v.recordedBy}` : ''}`),
+            h('p', {}, h('strong', {}, v.chiefComplaint)),
+            v.diagnoses.length ? h('p', {}, `Diagnoses: ${v.diagnoses.map((d) => `${d.name} (${words(d.certainty)})`).join('; ')}`) : null,
+            vitals.length ? h('p', { class: 'muted' }, vitals.join(' · ')) : null,
+            plan ? h('p', {}, `Plan: ${[plan.approaches.map(words).join(' and '), plan.summary, (plan.procedures || []).map((x) => x.name).join(', ')].filter(Boolean).join(' · ')}`) : null,
+            v.followUpRequired ? h('p', { class: 'follow-up' }, `Follow-up ${plainDate(v.followUpDate)}${v.followUpReason ? `: ${v.followUpReason}` : ''}`) : null);
+        })) : h('p', { class: 'muted' }, 'No visit recorded yet.'),
+        canClinical ? h('p', {}, h('a', { class: 'button', href: `#/consult?patient=${encodeURIComponent(patientId)}&from=record` }, 'Record a visit')) : null);
+    }, { alive: () => alive });
+  }
+
   // MARK: - Documents
 
   async function loadDocuments() {
@@ -341,9 +371,11 @@ export function render(container, { params, session }) {
 
   const reloadSoon = () => load();
   const ownEcho = (e) => e.actorId === session.user.id && e.kind === 'record.entry_added' && Date.now() < ownChangeUntil;
-  const unsubscribe = live.subscribe(['record.entry_added', 'patient.updated', 'patient.triaged', 'appointment.*'], (events) => {
+  const unsubscribe = live.subscribe(['record.entry_added', 'patient.updated', 'patient.triaged', 'appointment.*', 'owner.updated'], (events) => {
+    // The owner shown changed: read afresh (the record keeps the owner it read otherwise).
+    if (events.some((e) => e.kind === 'owner.updated' && owner && e.resourceId === owner.id)) { owner = null; reloadSoon(); return; }
     if (events.some((e) => e.kind === 'reset' || e.kind === 'poll'
-      || (!ownEcho(e) && (e.resourceId === patientId || e.payload?.patientID === patientId)))) reloadSoon();
+      || (e.kind !== 'owner.updated' && !ownEcho(e) && (e.resourceId === patientId || e.payload?.patientID === patientId)))) reloadSoon();
   });
   load();
   return () => { alive = false; unsubscribe(); };

@@ -17,6 +17,17 @@ import { statusLabel } from './schedule-card.js';
 const ACTION_LABELS = { check_in: 'Check in', start: 'Start', reschedule: 'Move…', cancel: 'Cancel…', no_show: 'No-show', complete: 'Complete…' };
 const actionLabel = (action) => ACTION_LABELS[action] || words(action);
 
+/** The consultation of an appointment, for those who write clinical records: to record the
+ *  visit of an appointment still to be seen (saving it completes the appointment), or to see
+ *  the visit recorded for it. */
+function consultLink(session, appointment, close) {
+  if (!session?.can('writeClinical')) return null;
+  const open = ['booked', 'checked_in', 'in_progress'].includes(appointment.status) && !appointment.visitId;
+  if (!open && !appointment.visitId) return null;
+  const href = `#/consult?patient=${encodeURIComponent(appointment.patientId)}&appointment=${encodeURIComponent(appointment.id)}&from=schedule`;
+  return h('a', { class: ['button', open && 'primary'], href, dataset: { consult: appointment.id }, on: { click: close } }, open ? 'Consult' : 'View the visit');
+}
+
 /** A modal dialog appended to the page; removed when closed. */
 function modal(titleId) {
   const dialog = h('dialog', { class: 'dialog glass screen-dialog', 'aria-labelledby': titleId });
@@ -37,7 +48,8 @@ export function openAppointment(ctx, appointment, { conflict, attempt } = {}) {
       h('h2', { id: 'appt-title' }, patient || 'Appointment'),
       h('p', {}, `${date(appointment.start)}, ${time(appointment.start)}–${time(appointment.end)} · ${ctx.typeName(appointment.appointmentTypeId)} · ${ctx.clinicianName(appointment.clinicianId)}${appointment.roomId ? ` · ${ctx.roomName(appointment.roomId)}` : ''}`),
       h('p', {}, h('span', { class: 'status-pill' }, statusLabel(appointment.status)), ' ', ctx.urgencyBadge(appointment)),
-      h('p', {}, h('a', { href: `#/patients/${appointment.patientId}`, on: { click: close } }, 'Open the record'))),
+      h('p', { class: 'row wrap' }, h('a', { class: 'entry-link', href: `#/patients/${appointment.patientId}`, on: { click: close } }, 'Open the record'),
+        consultLink(ctx.session, appointment, close))),
     h('div', { class: 'row wrap' }, (appointment.allowedActions || []).map((action) => h('button', {
       type: 'button', class: ['button', action === 'check_in' || action === 'start' ? 'primary' : ''], dataset: { action },
       on: { click: (event) => perform(event.currentTarget, action) },
