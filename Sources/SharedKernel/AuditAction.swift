@@ -57,6 +57,10 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
 
     // MARK: appointment_type
 
+    /// `appointment_type.update`
+    public static let appointmentTypeUpdate = AuditAction("appointment_type.update")
+    /// `appointment_type.retire`
+    public static let appointmentTypeRetire = AuditAction("appointment_type.retire")
     /// `appointment_type.create`
     public static let appointmentTypeCreate = AuditAction("appointment_type.create")
     /// `appointment_type.list`
@@ -223,6 +227,8 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
 
     // MARK: room
 
+    /// `room.update`
+    public static let roomUpdate = AuditAction("room.update")
     /// `room.create`
     public static let roomCreate = AuditAction("room.create")
     /// `room.list`
@@ -267,7 +273,7 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
 
     /// Every listed action (the derived families aside), for documentation and checks.
     public static let catalogue: [AuditAction] = [
-        .auditReAnchored, .intake, .recordCorrect, .analyticsBottlenecksRead, .analyticsDashboardRead, .analyticsForecastRead, .analyticsInsightsRead,
+        .auditReAnchored, .intake, .recordCorrect, .roomUpdate, .appointmentTypeUpdate, .appointmentTypeRetire, .analyticsBottlenecksRead, .analyticsDashboardRead, .analyticsForecastRead, .analyticsInsightsRead,
         .analyticsMetricsList, .analyticsReportRead, .analyticsSeriesRead, .analyticsTriageOverridesRead, .appointmentBook,
         .appointmentList, .appointmentNotesUpdate, .appointmentRead, .appointmentSlots, .appointmentTypeCreate,
         .appointmentTypeList, .auditList, .auditVerify, .authLogin, .authLogout, .breedsList, .clinicianAvailabilityRead,

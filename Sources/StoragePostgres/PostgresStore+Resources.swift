@@ -120,6 +120,26 @@ extension PostgresStore {
         return room
     }
 
+    public func updateRoom(id: Identifier<Room>, scope: AccessScope, decide: @escaping @Sendable (Room) throws -> Room) async throws -> Room {
+        do {
+            return try await transaction(.practice(scope.practiceID)) { connection in
+                guard let current = try await self.rooms(practiceID: scope.practiceID, connection: connection).first(where: { $0.id == id }) else {
+                    throw DomainError.notFound(resource: "room")
+                }
+                let next = try decide(current)
+                try await connection.query("""
+                    UPDATE room SET name = \(next.name), type = \(next.type.rawValue), active = \(next.isActive)
+                    WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
+                    """, logger: self.logger)
+                try await self.appendAudit(AuditRecord(action: .roomUpdate, resourceType: "room", resourceID: id.description,
+                                                       detail: next.isActive ? nil : "out_of_service"), scope: scope, connection: connection)
+                return next
+            }
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            throw UniquenessConflict(field: "name", message: "is already the name of another room")
+        }
+    }
+
     public func rooms(scope: AccessScope) async throws -> [Room] {
         try await transaction(.practice(scope.practiceID)) { connection in try await self.rooms(practiceID: scope.practiceID, connection: connection) }
     }
@@ -153,6 +173,27 @@ extension PostgresStore {
             throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
         }
         return type
+    }
+
+    public func updateAppointmentType(id: Identifier<AppointmentType>, scope: AccessScope, action: AuditAction,
+                                      decide: @escaping @Sendable (AppointmentType) throws -> AppointmentType) async throws -> AppointmentType {
+        do {
+            return try await transaction(.practice(scope.practiceID)) { connection in
+                guard let current = try await self.appointmentTypes(practiceID: scope.practiceID, onlyID: id, connection: connection).first else {
+                    throw DomainError.notFound(resource: "appointment type")
+                }
+                let next = try decide(current)
+                try await connection.query("""
+                    UPDATE appointment_type SET name = \(next.name), definition = \(try Self.json(next))::jsonb
+                    WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
+                    """, logger: self.logger)
+                try await self.appendAudit(AuditRecord(action: action, resourceType: "appointment_type", resourceID: id.description),
+                                           scope: scope, connection: connection)
+                return next
+            }
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
+        }
     }
 
     public func appointmentTypes(scope: AccessScope) async throws -> [AppointmentType] {

@@ -245,3 +245,38 @@ final class PictureBox: Sendable {
     func set(_ data: SchedulingData) { value.withLock { $0 = data } }
     func get() -> SchedulingData? { value.withLock { $0 } }
 }
+
+/// Set-up changes on either store: decided by the domain, names kept unique, retired types kept.
+@Suite("Storage contract: changing rooms and appointment types")
+struct ResourceChangeContractTests {
+    @Test("a type is changed and retired, a room taken out of service; a clash of names is refused alike", arguments: Adapter.available)
+    func changes(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let fixture = try await SchedulingFixture.make(store, name: "Set-up")
+            let scope = fixture.scope
+            let other = try await store.scheduling.createAppointmentType(
+                AppointmentType(name: "Dental", defaultDurationMinutes: 60, fee: Money(minorUnits: 9000, currency: "GBP")), scope: scope)
+            let changed = try await store.scheduling.updateAppointmentType(id: fixture.consult.id, scope: scope, action: .appointmentTypeUpdate) {
+                try $0.applying(AppointmentTypeChange(fee: Money(minorUnits: 6100, currency: "GBP")))
+            }
+            #expect(changed.fee.minorUnits == 6100)
+            await #expect(throws: UniquenessConflict.self) {
+                _ = try await store.scheduling.updateAppointmentType(id: other.id, scope: scope, action: .appointmentTypeUpdate) {
+                    try $0.applying(AppointmentTypeChange(name: changed.name))
+                }
+            }
+            let now = store.clock.clock.now()
+            _ = try await store.scheduling.updateAppointmentType(id: other.id, scope: scope, action: .appointmentTypeRetire) { try $0.retired(at: now) }
+            let types = try await store.scheduling.appointmentTypes(scope: scope)
+            #expect(types.first { $0.id == other.id }?.isRetired == true)
+            #expect(types.first { $0.id == fixture.consult.id }?.fee.minorUnits == 6100)
+            await #expect(throws: DomainError.notFound(resource: "appointment type")) {
+                _ = try await store.scheduling.updateAppointmentType(id: Identifier(), scope: scope, action: .appointmentTypeUpdate) { $0 }
+            }
+            let room = try #require(try await store.scheduling.rooms(scope: scope).first)
+            let closed = try await store.scheduling.updateRoom(id: room.id, scope: scope) { try $0.applying(RoomChange(isActive: false)) }
+            #expect(!closed.isActive)
+            #expect(try await store.scheduling.rooms(scope: scope).first { $0.id == room.id }?.isActive == false)
+        }
+    }
+}

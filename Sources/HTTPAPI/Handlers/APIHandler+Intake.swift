@@ -132,6 +132,8 @@ extension APIHandler {
     /// the case's best, else a general one (no specialty and no special room).
     private func intakeType(_ requested: String?, specialties: [Specialty], types: [AppointmentType]) -> AppointmentType? {
         if let requested, let type = types.first(where: { $0.id.description == requested.lowercased() }) { return type }
+        // A type chosen for the case is one still offered.
+        let types = types.filter { !$0.isRetired }
         for specialty in specialties {
             if let type = types.first(where: { $0.requiredSpecialty == specialty }) { return type }
         }

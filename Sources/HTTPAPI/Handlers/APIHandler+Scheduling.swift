@@ -104,6 +104,60 @@ extension APIHandler {
         return .created(.init(body: .json(.init(try await store.createAppointmentType(type, scope: caller.scope)))))
     }
 
+    func updateAppointmentType(_ input: Operations.UpdateAppointmentType.Input) async throws -> Operations.UpdateAppointmentType.Output {
+        let caller = try await authorize(.manageSchedule, action: .appointmentTypeUpdate, resourceType: "appointment_type",
+                                         resourceID: input.path.typeId)
+        guard case .json(let body) = input.body, let raw = RequestState.jsonBody,
+              let fields = try? JSONSerialization.jsonObject(with: Data(raw)) as? [String: Any] else {
+            throw APIError.badRequest(field: "body", message: "must be a JSON object")
+        }
+        let id: Identifier<AppointmentType> = try Self.identifier(input.path.typeId, resource: "appointment type")
+        var change = AppointmentTypeChange(name: body.name, defaultDurationMinutes: body.defaultDurationMinutes,
+                                           bufferAfterMinutes: body.bufferAfterMinutes)
+        // A key sent as null removes the requirement; a key left out keeps it.
+        if fields.keys.contains("requiredSpecialty") {
+            if let text = body.requiredSpecialty {
+                guard let specialty = Specialty(rawValue: text) else { throw ValidationError(field: "requiredSpecialty", message: "'\(text)' is not a specialty") }
+                guard try await store.practice(scope: caller.scope).offers(specialty) else {
+                    throw ValidationError(field: "requiredSpecialty", message: "is not among the services the practice offers (its settings list them)")
+                }
+                change.requiredSpecialty = .some(specialty)
+            } else {
+                change.requiredSpecialty = .some(nil)
+            }
+        }
+        if fields.keys.contains("requiredRoomType") {
+            change.requiredRoomType = .some(body.requiredRoomType.flatMap { RoomType(rawValue: $0.rawValue) })
+        }
+        let fee = (body.feeMinorUnits, body.currency), requested = change
+        let updated = try await store.updateAppointmentType(id: id, scope: caller.scope, action: .appointmentTypeUpdate) { current in
+            var change = requested
+            if fee.0 != nil || fee.1 != nil {
+                change.fee = Money(minorUnits: fee.0 ?? current.fee.minorUnits, currency: fee.1 ?? current.fee.currency)
+            }
+            return try current.applying(change)
+        }
+        return .ok(.init(body: .json(.init(updated))))
+    }
+
+    func retireAppointmentType(_ input: Operations.RetireAppointmentType.Input) async throws -> Operations.RetireAppointmentType.Output {
+        let caller = try await authorize(.manageSchedule, action: .appointmentTypeRetire, resourceType: "appointment_type",
+                                         resourceID: input.path.typeId)
+        let id: Identifier<AppointmentType> = try Self.identifier(input.path.typeId, resource: "appointment type")
+        let now = store.clock.now()
+        let retired = try await store.updateAppointmentType(id: id, scope: caller.scope, action: .appointmentTypeRetire) { try $0.retired(at: now) }
+        return .ok(.init(body: .json(.init(retired))))
+    }
+
+    func updateRoom(_ input: Operations.UpdateRoom.Input) async throws -> Operations.UpdateRoom.Output {
+        let caller = try await authorize(.manageSchedule, action: .roomUpdate, resourceType: "room", resourceID: input.path.roomId)
+        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        let id: Identifier<Room> = try Self.identifier(input.path.roomId, resource: "room")
+        let change = RoomChange(name: body.name, type: body._type.flatMap { RoomType(rawValue: $0.rawValue) }, isActive: body.active)
+        let room = try await store.updateRoom(id: id, scope: caller.scope) { try $0.applying(change) }
+        return .ok(.init(body: .json(.init(room))))
+    }
+
     // MARK: - Slots and appointments
 
     func findSlots(_ input: Operations.FindSlots.Input) async throws -> Operations.FindSlots.Output {

@@ -90,7 +90,7 @@ extension Components.Schemas.AppointmentType {
     init(_ type: AppointmentType) {
         self.init(id: type.id.description, name: type.name, defaultDurationMinutes: type.defaultDurationMinutes, bufferAfterMinutes: type.bufferAfterMinutes,
                   requiredSpecialty: type.requiredSpecialty?.rawValue, requiredRoomType: type.requiredRoomType.map { .init(rawValue: $0.rawValue)! },
-                  feeMinorUnits: type.fee.minorUnits, currency: type.fee.currency)
+                  feeMinorUnits: type.fee.minorUnits, currency: type.fee.currency, retiredAt: type.retiredAt)
     }
 }
 

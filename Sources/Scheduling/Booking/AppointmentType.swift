@@ -18,6 +18,12 @@ public struct AppointmentType: Hashable, Codable, Sendable {
     public var requiredRoomType: RoomType?
     /// Standard fee.
     public var fee: Money
+    /// When the practice stopped offering it; a retired type is kept (past appointments name it)
+    /// but nothing new is offered or booked as it.
+    public var retiredAt: Date?
+
+    /// Whether the type is retired.
+    public var isRetired: Bool { retiredAt != nil }
 
     /// Creates an appointment type.
     public init(id: Identifier<AppointmentType> = .init(), name: String, defaultDurationMinutes: Int, bufferAfterMinutes: Int = 0,

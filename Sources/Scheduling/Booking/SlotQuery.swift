@@ -23,6 +23,9 @@ public struct SlotQuery: Hashable, Codable, Sendable {
     public var excludingAppointmentID: Identifier<Appointment>?
     /// At most this many slots, earliest first.
     public var limit: Int?
+    /// The appointment type is retired: nothing new is offered or booked as it (an appointment
+    /// already booked as it may still be moved).
+    public var typeRetired = false
 
     /// Creates a query.
     public init(range: TimeRange, durationMinutes: Int, bufferAfterMinutes: Int = 0, specialty: Specialty? = nil,
@@ -47,6 +50,7 @@ public struct SlotQuery: Hashable, Codable, Sendable {
                   bufferAfterMinutes: appointmentType.bufferAfterMinutes, specialty: appointmentType.requiredSpecialty,
                   roomType: appointmentType.requiredRoomType, clinicianID: clinicianID, gridMinutes: gridMinutes,
                   excludingAppointmentID: excludingAppointmentID, limit: limit)
+        self.typeRetired = appointmentType.isRetired
     }
 
     /// Checks the query, naming each bad field.
@@ -56,6 +60,7 @@ public struct SlotQuery: Hashable, Codable, Sendable {
         if !(0...240).contains(bufferAfterMinutes) { errors.add("bufferAfterMinutes", "must be 0 to 240 minutes") }
         if let gridMinutes, !(1...60).contains(gridMinutes) || 60 % gridMinutes != 0 { errors.add("gridMinutes", "must divide 60 (1, 5, 10, 15, 30 …)") }
         if let limit, limit < 1 { errors.add("limit", "must be at least 1") }
+        if typeRetired && excludingAppointmentID == nil { errors.add("appointmentTypeId", "is retired: it is no longer offered or booked") }
         // A bound that keeps one request from asking for years of slots.
         if range.duration > 62 * 86_400 { errors.add("range", "must span at most 62 days") }
         // Slot arithmetic works in whole seconds; instants outside the calendar years 1–9999

@@ -37,6 +37,15 @@ public protocol SchedulingRepository: Sendable {
     /// The practice's appointment types by name.
     func appointmentTypes(scope: AccessScope) async throws -> [AppointmentType]
 
+    /// Changes a room by `decide` (the domain's ``Room/applying(_:)``) on its stored state, in
+    /// one audited transaction (`room.update`). Names stay unique (``UniquenessConflict``).
+    func updateRoom(id: Identifier<Room>, scope: AccessScope, decide: @escaping @Sendable (Room) throws -> Room) async throws -> Room
+
+    /// Changes an appointment type by `decide` (``AppointmentType/applying(_:)`` or
+    /// ``AppointmentType/retired(at:)``) on its stored state, audited under `action`. Names stay unique.
+    func updateAppointmentType(id: Identifier<AppointmentType>, scope: AccessScope, action: AuditAction,
+                               decide: @escaping @Sendable (AppointmentType) throws -> AppointmentType) async throws -> AppointmentType
+
     // MARK: Booking
 
     /// The scheduling picture for `range`; with `clinicianID`, only that clinician, their

@@ -26,6 +26,24 @@ extension VetNetStore {
         try await writer.read { db in try Self.rooms(db: db, practiceID: scope.practiceID) }
     }
 
+    public func updateRoom(id: Identifier<Room>, scope: AccessScope, decide: @escaping @Sendable (Room) throws -> Room) async throws -> Room {
+        try await write { db in
+            guard let current = try Self.rooms(db: db, practiceID: scope.practiceID).first(where: { $0.id == id }) else {
+                throw DomainError.notFound(resource: "room")
+            }
+            let next = try decide(current)
+            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ? AND id <> ?",
+                                 arguments: [scope.practiceID.description, next.name, id.description]) ?? 0) > 0 {
+                throw UniquenessConflict(field: "name", message: "is already the name of another room")
+            }
+            try db.execute(sql: "UPDATE room SET name = ?, type = ?, active = ? WHERE id = ? AND practice_id = ?",
+                           arguments: [next.name, next.type.rawValue, next.isActive, id.description, scope.practiceID.description])
+            try self.appendAudit(AuditRecord(action: .roomUpdate, resourceType: "room", resourceID: id.description,
+                                             detail: next.isActive ? nil : "out_of_service"), scope: scope, db: db)
+            return next
+        }
+    }
+
     /// The room's row (creation and restore).
     static func insertRoom(_ room: Room, practiceID: PracticeID, db: Database) throws {
         try db.execute(sql: "INSERT INTO room (id, practice_id, name, type, active) VALUES (?, ?, ?, ?, ?)",
@@ -57,6 +75,25 @@ extension VetNetStore {
     /// The practice's appointment types by name.
     public func appointmentTypes(scope: AccessScope) async throws -> [AppointmentType] {
         try await writer.read { db in try Self.appointmentTypes(db: db, practiceID: scope.practiceID) }
+    }
+
+    public func updateAppointmentType(id: Identifier<AppointmentType>, scope: AccessScope, action: AuditAction,
+                                      decide: @escaping @Sendable (AppointmentType) throws -> AppointmentType) async throws -> AppointmentType {
+        try await write { db in
+            guard let current = try Self.appointmentTypes(db: db, practiceID: scope.practiceID, onlyID: id).first else {
+                throw DomainError.notFound(resource: "appointment type")
+            }
+            let next = try decide(current)
+            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ? AND id <> ?",
+                                 arguments: [scope.practiceID.description, next.name, id.description]) ?? 0) > 0 {
+                throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
+            }
+            try db.execute(sql: "UPDATE appointment_type SET name = ?, definition = ? WHERE id = ? AND practice_id = ?",
+                           arguments: [next.name, String(decoding: try JSONEncoder().encode(next), as: UTF8.self), id.description,
+                                       scope.practiceID.description])
+            try self.appendAudit(AuditRecord(action: action, resourceType: "appointment_type", resourceID: id.description), scope: scope, db: db)
+            return next
+        }
     }
 
     /// The type's row, its definition as JSON (creation and restore).
