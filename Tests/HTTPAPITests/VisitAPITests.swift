@@ -122,17 +122,17 @@ struct VisitAPITests {
                 try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id
             }
             try await client.call("/api/v1/patients/\(fixture.patient.id)/visits", .post, token: token,
-                                  json: #"{"appointmentId":"\#(booked)","chiefComplaint":"Vaccination"}"#) { response in
+                                  json: #"{"appointmentId":"\#(booked)","chiefComplaint":"Vaccination","diagnoses":[{"name":"Healthy"}]}"#) { response in
                 #expect(response.status == .unprocessableContent)
                 let problem = try Problem(response)
                 #expect(problem.errors?.map(\.field) == ["appointmentId"])
             }
             let receptionist = try await client.login("receptionist@alpha.example")
             try await client.call("/api/v1/patients/\(fixture.patient.id)/visits", .post, token: receptionist,
-                                  json: #"{"chiefComplaint":"Vaccination"}"#) { #expect($0.status == .forbidden) }
+                                  json: #"{"chiefComplaint":"Vaccination","diagnoses":[{"name":"Healthy"}]}"#) { #expect($0.status == .forbidden) }
             let beta = try await client.login("admin@beta.example")
             try await client.call("/api/v1/patients/\(fixture.patient.id)/visits", .post, token: beta,
-                                  json: #"{"chiefComplaint":"Vaccination"}"#) { #expect($0.status == .notFound) }
+                                  json: #"{"chiefComplaint":"Vaccination","diagnoses":[{"name":"Healthy"}]}"#) { #expect($0.status == .notFound) }
             try await client.call("/api/v1/patients/\(fixture.patient.id)/visits", token: beta) { #expect($0.status == .notFound) }
         }
         let record = try await fixture.app.store.medicalRecord(scope: .system(fixture.app.practiceA.id), patientID: fixture.patient.id).0
@@ -146,7 +146,7 @@ struct VisitAPITests {
         try await fixture.app.test { client in
             let appointment = try await Self.attendedAppointment(fixture, clock: clock, client: client, days: 1)
             let token = try await client.login("veterinarian@alpha.example")
-            let json = #"{"appointmentId":"\#(appointment)","chiefComplaint":"Annual health check"}"#
+            let json = #"{"appointmentId":"\#(appointment)","chiefComplaint":"Annual health check","diagnoses":[{"name":"Healthy"}]}"#
             try await client.call("/api/v1/patients/\(fixture.patient.id)/visits", .post, token: token, json: json) { #expect($0.status == .created) }
             try await client.call("/api/v1/patients/\(fixture.patient.id)/visits", .post, token: token, json: json) { response in
                 #expect(response.status == .conflict)
@@ -212,3 +212,34 @@ struct WarnedPatient: Decodable {
     let breedInCatalogue: Bool?
     let warnings: [Warning]
 }
+
+@Suite("Visit rules of the consultation")
+struct VisitRuleAPITests {
+    @Test("a visit without a diagnosis or a treatment plan is refused naming both; observed symptoms are kept in order")
+    func conclusionAndSymptoms() async throws {
+        let fixture = try await ScheduleFixture.make()
+        try await fixture.app.test { client in
+            let token = try await client.login("veterinarian@alpha.example")
+            let uri = "/api/v1/patients/\(fixture.patient.id)/visits"
+            try await client.call(uri, .post, token: token, json: #"{"chiefComplaint":"Scratching","symptoms":["pruritus","alopecia"]}"#) { response in
+                #expect(response.status == .unprocessableContent)
+                let fields = Set(try Problem(response).errors?.map(\.field) ?? [])
+                #expect(fields == ["diagnoses", "treatmentPlan"])
+            }
+            try await client.call(uri, .post, token: token, json: #"{"chiefComplaint":"Scratching","symptoms":["pruritus"," "]}"#) { response in
+                let fields = Set(try Problem(response).errors?.map(\.field) ?? [])
+                #expect(fields.contains("symptoms[1]"))
+            }
+            let created = try await client.call(uri, .post, token: token, json: #"""
+                {"chiefComplaint":"Scratching","symptoms":["pruritus","alopecia"],
+                 "treatmentPlan":{"approaches":["medical"],"summary":"Oclacitinib for 14 days"}}
+                """#) { response in
+                #expect(response.status == .created, "\(String(buffer: response.body))")
+                return Data(buffer: response.body)
+            }
+            let visit = try #require(try JSONSerialization.jsonObject(with: created) as? [String: Any])
+            #expect(visit["symptoms"] as? [String] == ["pruritus", "alopecia"])
+        }
+    }
+}
+

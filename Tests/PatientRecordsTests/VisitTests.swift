@@ -10,7 +10,7 @@ struct VisitTests {
     static let visitTime = Timestamp.date("2026-06-10T10:30:00Z")!
 
     static func visit(at time: Date = visitTime, followUp: String? = nil, patient: Identifier<Patient> = patient) -> Visit {
-        Visit(patientID: patient, occurredAt: time, chiefComplaint: "Itchy ears", followUpRequired: followUp != nil,
+        Visit(patientID: patient, occurredAt: time, chiefComplaint: "Itchy ears", diagnoses: [Diagnosis(name: "Examined")], followUpRequired: followUp != nil,
               followUpDate: followUp.map(day), followUpReason: followUp == nil ? nil : "Ear recheck")
     }
 

@@ -253,7 +253,7 @@ struct MedicalRecordContractTests {
             #expect(replay.visit == stored.visit)
             await #expect(throws: UniquenessConflict(field: "appointmentId", message: "already has a visit record")) {
                 _ = try await records.addVisit(Visit(patientID: patientID, appointmentID: appointment.id.rawValue, occurredAt: now,
-                                                     chiefComplaint: "Again"), scope: scope)
+                                                     chiefComplaint: "Again", diagnoses: [Diagnosis(name: "Examined")]), scope: scope)
             }
 
             // A later visit without an appointment, linking a diagnosis to the problem already listed.
@@ -303,7 +303,7 @@ struct MedicalRecordContractTests {
             // Another patient's appointment.
             let tom = Identifier<Patient>(try await store.patient(scope: scope, name: "Tom"))
             let notTheirs = await fields {
-                _ = try await records.addVisit(Visit(patientID: tom, appointmentID: booked.id.rawValue, occurredAt: now, chiefComplaint: "Limping"),
+                _ = try await records.addVisit(Visit(patientID: tom, appointmentID: booked.id.rawValue, occurredAt: now, chiefComplaint: "Limping", diagnoses: [Diagnosis(name: "Examined")]),
                                                scope: scope)
             }
             #expect(notTheirs == ["appointmentId"])
@@ -316,11 +316,11 @@ struct MedicalRecordContractTests {
             }
             #expect(combined == ["vitals.heartRate", "chiefComplaint"])
             let strangeClinician = await fields {
-                _ = try await records.addVisit(Visit(patientID: patientID, clinicianID: UUID(), occurredAt: now, chiefComplaint: "Limping"), scope: scope)
+                _ = try await records.addVisit(Visit(patientID: patientID, clinicianID: UUID(), occurredAt: now, chiefComplaint: "Limping", diagnoses: [Diagnosis(name: "Examined")]), scope: scope)
             }
             #expect(strangeClinician == ["clinicianId"])
             await #expect(throws: DomainError.notFound(resource: "patient")) {
-                _ = try await records.addVisit(Visit(patientID: Identifier(), occurredAt: now, chiefComplaint: "Limping"), scope: scope)
+                _ = try await records.addVisit(Visit(patientID: Identifier(), occurredAt: now, chiefComplaint: "Limping", diagnoses: [Diagnosis(name: "Examined")]), scope: scope)
             }
             #expect(try await records.visits(scope: scope, patientID: patientID).isEmpty)
             #expect(try await records.medicalRecord(scope: scope, patientID: patientID).0.problems.isEmpty)
@@ -351,7 +351,7 @@ struct MedicalRecordContractTests {
             }
             let catDue = Vaccination(patientID: gone.id, vaccine: "FVRCP", administeredDate: store.day(-360), nextDueDate: store.day(2))
             try await records.addRecordEntry(.vaccination(catDue), patientID: gone.id, scope: scope)
-            let visit = Visit(patientID: id, occurredAt: store.clock.clock.now().addingTimeInterval(-86_400), chiefComplaint: "Ear infection",
+            let visit = Visit(patientID: id, occurredAt: store.clock.clock.now().addingTimeInterval(-86_400), chiefComplaint: "Ear infection", diagnoses: [Diagnosis(name: "Examined")],
                               followUpRequired: true, followUpDate: store.day(7), followUpReason: "Recheck ears")
             _ = try await records.addVisit(visit, scope: scope)
 
@@ -505,7 +505,7 @@ struct MedicalRecordContractTests {
             _ = try await store.scheduling.saveAppointment(try started.value.decide(.complete(actualMinutes: 15), at: store.clock.clock.now()),
                                                            scope: scope, expectedVersion: started.version)
             let now = store.clock.clock.now()
-            _ = try await records.addVisit(Visit(patientID: old, appointmentID: done.value.id.rawValue, occurredAt: now, chiefComplaint: "Cough"),
+            _ = try await records.addVisit(Visit(patientID: old, appointmentID: done.value.id.rawValue, occurredAt: now, chiefComplaint: "Cough", diagnoses: [Diagnosis(name: "Examined")]),
                                            scope: scope)
             _ = try await fixture.book(fixture.consult, at: fixture.morning.addingTimeInterval(9 * 365 * 86_400))
             for patient in [old, kept] {

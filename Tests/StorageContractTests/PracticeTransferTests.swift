@@ -62,7 +62,7 @@ struct PracticeTransferTests {
         _ = try await store.scheduling.saveAppointment(cancel, scope: scope, expectedVersion: later.version)
         let arrived = try await MedicalRecordContractTests.arrivedAppointment(fixture, at: fixture.morning).value
         _ = try await store.medicalRecords.addVisit(Visit(patientID: patientID, appointmentID: arrived.id.rawValue, occurredAt: store.clock.clock.now(),
-                                                          chiefComplaint: "Lame left hind"), scope: scope)
+                                                          chiefComplaint: "Lame left hind", diagnoses: [Diagnosis(name: "Examined")]), scope: scope)
         return fixture
     }
 

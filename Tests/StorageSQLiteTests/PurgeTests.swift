@@ -78,7 +78,7 @@ struct PurgeTests {
         // Open, and still in the future after the eight years the tests wait.
         let open = try await book(at: now.addingTimeInterval(9 * 365 * 86_400 + hoursFromNow * 3600))
         _ = try await store.addVisit(Visit(patientID: patient.id, appointmentID: done.id.rawValue, occurredAt: done.time.start,
-                                           chiefComplaint: "Cough", followUpRequired: true,
+                                           chiefComplaint: "Cough", diagnoses: [Diagnosis(name: "Examined")], followUpRequired: true,
                                            followUpDate: RecordCalendar.date(fromISODay: RecordCalendar.isoDay(done.time.start.addingTimeInterval(14 * 86_400)))),
                                      scope: scope)
         try await store.writer.write { db in

@@ -36,7 +36,8 @@ extension APIHandler {
         let visit = Visit(patientID: patientID, appointmentID: appointmentID, clinicianID: clinicianID, occurredAt: body.occurredAt ?? store.clock.now(),
                           chiefComplaint: body.chiefComplaint, vitalsJSON: vitals?.json, diagnoses: diagnoses, treatmentPlan: plan,
                           followUpRequired: body.followUpRequired ?? false, followUpDate: followUp, followUpReason: body.followUpReason,
-                          recordedBy: NoteAuthor(id: caller.account.id, displayName: caller.account.displayName))
+                          recordedBy: NoteAuthor(id: caller.account.id, displayName: caller.account.displayName),
+                          symptoms: body.symptoms?.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
         let stored = try await store.addVisit(visit, otherErrors: errors.errors, scope: caller.scope,
                                               idempotencyKey: try Self.idempotencyKey(input.headers.idempotencyKey, body: body))
         return .created(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(try Self.wireVisit(stored))))
@@ -88,6 +89,7 @@ extension APIHandler {
             let appointmentId, clinicianId: String?
             let occurredAt: String
             let chiefComplaint: String
+            let symptoms: [String]
             let diagnoses: [WireDiagnosis]
             let treatmentPlan: WirePlan?
             let followUpRequired: Bool
@@ -98,7 +100,7 @@ extension APIHandler {
         let wire = Wire(
             id: visit.id.description, patientId: visit.patientID.description, appointmentId: visit.appointmentID.map(UUIDText.lowercase),
             clinicianId: visit.clinicianID.map(UUIDText.lowercase), occurredAt: Timestamp.string(visit.occurredAt), chiefComplaint: visit.chiefComplaint,
-            diagnoses: visit.diagnoses.map { .init(name: $0.name, code: $0.code, certainty: $0.certainty.rawValue, problemId: $0.problemID?.description) },
+            symptoms: visit.symptoms ?? [], diagnoses: visit.diagnoses.map { .init(name: $0.name, code: $0.code, certainty: $0.certainty.rawValue, problemId: $0.problemID?.description) },
             treatmentPlan: visit.treatmentPlan.map { plan in
                 .init(approaches: plan.approaches.map(\.rawValue), summary: plan.summary,
                       procedures: plan.procedures.map { .init(name: $0.name, notes: $0.notes) })

@@ -36,6 +36,8 @@ public struct Visit: Codable, Hashable, Sendable {
     public var followUpReason: String?
     /// Who wrote the record.
     public var recordedBy: NoteAuthor?
+    /// Symptoms observed at the visit, as staff wrote them (absent on visits recorded before symptoms were).
+    public var symptoms: [String]?
 
     /// Longest chief complaint, in characters.
     public static let maxComplaintLength = 500
@@ -43,12 +45,15 @@ public struct Visit: Codable, Hashable, Sendable {
     public static let maxDiagnoses = 20
     /// Furthest a follow-up may be booked ahead, in days (two years).
     public static let maxFollowUpDays = 730
+    /// Most symptoms on one visit, and the longest one, in characters.
+    public static let maxSymptoms = 30, maxSymptomLength = 120
 
     /// Creates a visit record.
     public init(id: Identifier<Visit> = .init(), patientID: Identifier<Patient>, appointmentID: UUID? = nil, clinicianID: UUID? = nil,
                 occurredAt: Date, chiefComplaint: String, vitalsJSON: String? = nil, diagnoses: [Diagnosis] = [],
                 treatmentPlan: TreatmentPlan? = nil, followUpRequired: Bool = false, followUpDate: Date? = nil, followUpReason: String? = nil,
-                recordedBy: NoteAuthor? = nil) {
+                recordedBy: NoteAuthor? = nil, symptoms: [String]? = nil) {
+        self.symptoms = symptoms
         self.id = id
         self.patientID = patientID
         self.appointmentID = appointmentID
@@ -91,6 +96,18 @@ public struct Visit: Codable, Hashable, Sendable {
         RecordDateRules.notBeforeBirth(occurredAt, birthDate: birthDate, field: "occurredAt", calendar: calendar, into: &errors)
 
         if diagnoses.count > Self.maxDiagnoses { errors.add("diagnoses", "must list at most \(Self.maxDiagnoses) diagnoses") }
+        // A consultation concludes something: what was found, or what is done about it.
+        if diagnoses.isEmpty && treatmentPlan == nil {
+            errors.add("diagnoses", "record at least one diagnosis or a treatment plan")
+            errors.add("treatmentPlan", "record a treatment plan or at least one diagnosis")
+        }
+        let observed = symptoms ?? []
+        if observed.count > Self.maxSymptoms { errors.add("symptoms", "must list at most \(Self.maxSymptoms) symptoms") }
+        for (index, symptom) in observed.enumerated() {
+            let text = symptom.trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.isEmpty { errors.add("symptoms[\(index)]", "must not be empty") }
+            if text.count > Self.maxSymptomLength { errors.add("symptoms[\(index)]", "must be at most \(Self.maxSymptomLength) characters") }
+        }
         for (index, diagnosis) in diagnoses.enumerated() {
             diagnosis.validate(field: "diagnoses[\(index)]", problems: problems, into: &errors)
         }
