@@ -2027,7 +2027,8 @@ class Run:
             assert stored["status"] == "completed" and stored.get("visitId") == visit["id"], f"{stored['status']} {stored.get('visitId')}"
             record = self.vet.ok("GET", f"/api/v1/patients/{patient['id']}/record")
             assert any(p["name"] == diagnosis and p.get("status", "active") == "active" for p in record["problems"]), "the diagnosis joined the problem list"
-            assert any("head shaking" in (n.get("objective") or "") for n in record["notes"]), "the symptoms are kept as a note"
+            assert visit.get("symptoms") == ["head shaking"], f"the visit holds the symptoms observed: {visit.get('symptoms')}"
+            assert not any("head shaking" in (n.get("objective") or "") for n in record["notes"]), "no separate note is written for the symptoms"
             # The record shows the visit; the schedule the appointment completed.
             button_with_text(driver, "Open the record").click()
             wait(driver, lambda d: complaint in d.find_element(By.CSS_SELECTOR, ".record-visits").text, 15, "the record lists the visit")
@@ -2077,6 +2078,150 @@ class Run:
                     f"and in its CSV ({len(rows) - 1} rows)")
         except Exception:
             self.snapshot(driver, "consult-from-schedule")
+            raise
+
+    def corrections_patient(self) -> dict:
+        """A dog of its own with two weights, a medication, a problem and an allergy."""
+        if getattr(self, "corrected_patient", None):
+            return self.corrected_patient
+        owner = self.vet.ok("GET", "/api/v1/patients?species=dog&limit=1")["items"][0]["patient"]["ownerId"]
+        patient = self.vet.ok("POST", "/api/v1/patients", {"name": f"Juniper {secrets.token_hex(2)}", "species": "dog", "sex": "male_neutered",
+                                                           "birthDate": "2018-02-11", "ownerId": owner})
+        now = datetime.now(timezone.utc).replace(microsecond=0)
+        for days, kg in ((60, 18.2), (2, 21.7)):
+            self.vet.ok("POST", f"/api/v1/patients/{patient['id']}/weights",
+                        {"value": kg, "unit": "kg", "measuredAt": (now - timedelta(days=days)).isoformat().replace("+00:00", "Z")})
+        start = (datetime.now(PRACTICE_ZONE).date() - timedelta(days=5)).isoformat()
+        self.vet.ok("POST", f"/api/v1/patients/{patient['id']}/medications",
+                    {"drug": "Carprofen", "concentrationMgPerML": 50, "doseMgPerKg": 4, "route": "oral", "frequency": "every 24 hours", "startDate": start})
+        self.vet.ok("POST", f"/api/v1/patients/{patient['id']}/problems", {"name": "Osteoarthritis", "status": "active"})
+        self.vet.ok("POST", f"/api/v1/patients/{patient['id']}/allergies", {"substance": "Cefalexin", "severity": "mild"})
+        self.corrected_patient = patient
+        return patient
+
+    def record_corrections(self, driver) -> str:
+        """A veterinarian stops a medication with a reason and marks a weight as entered in error:
+        the weight stays, struck through with the reason, and the latest weight changes."""
+        patient = self.corrections_patient()
+        try:
+            go(driver, self.server, f"#/patients/{patient['id']}", ".record-weight h2")
+            wait(driver, lambda d: "21.7 kg" in d.find_element(By.CSS_SELECTOR, ".record-weight .big-figure").text, 10, "the latest weight is 21.7 kg")
+            # Stop the medication: without a reason it says so at the field; with one it is stopped.
+            clickable(driver, ".record-medications button[data-correct='stop']").click()
+            dialog = visible(driver, "dialog.correction-dialog[open]")
+            clickable(driver, "dialog.correction-dialog button[type=submit]").click()
+            wait(driver, lambda d: dialog.find_elements(By.CSS_SELECTOR, "[aria-invalid='true']"), 5, "a missing reason is shown at its field")
+            type_into(field_input(driver, "Reason", within=dialog), "Gastric upset")
+            clickable(driver, "dialog.correction-dialog button[type=submit]").click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.correction-dialog"), 10, "the dialog closes once saved")
+            wait(driver, lambda d: "stopped: Gastric upset" in d.find_element(By.CSS_SELECTOR, ".record-medications").text, 10, "the medication shows it was stopped")
+            assert not driver.find_elements(By.CSS_SELECTOR, ".record-medications button[data-correct='stop']"), "a stopped medication is not offered Stop"
+            # The weight of two days ago, entered in error.
+            summary = visible(driver, ".record-weight .weight-readings summary")
+            if not driver.find_element(By.CSS_SELECTOR, ".record-weight .weight-readings").get_attribute("open"):
+                summary.click()
+            row = visible(driver, ".record-weight .weight-list li[data-weight]")
+            assert "21.7 kg" in row.text, row.text
+            row.find_element(By.CSS_SELECTOR, "button[data-correct='enteredInError']").click()
+            dialog = visible(driver, "dialog.correction-dialog[open]")
+            type_into(field_input(driver, "Reason", within=dialog), "Weighed with the carrier")
+            clickable(driver, "dialog.correction-dialog button[type=submit]").click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.correction-dialog"), 10, "the dialog closes once saved")
+            struck = visible(driver, ".record-weight li.retracted")
+            assert struck.find_element(By.CSS_SELECTOR, "s").text.strip().startswith("21.7 kg"), struck.text
+            assert "Entered in error" in struck.text and "Weighed with the carrier" in struck.text, struck.text
+            assert driver.execute_script("return getComputedStyle(arguments[0]).textDecorationLine", struck.find_element(By.CSS_SELECTOR, "s")) == "line-through"
+            figure = driver.find_element(By.CSS_SELECTOR, ".record-weight .big-figure").text
+            assert "18.2 kg" in figure, f"the latest weight is the one before: {figure!r}"
+            record = self.vet.ok("GET", f"/api/v1/patients/{patient['id']}/record")
+            assert record["medications"][0].get("endDate"), record["medications"]
+            assert any(r["entryType"] == "weight" and r["reason"] == "Weighed with the carrier" for r in record["retracted"]), record["retracted"]
+            return f"{patient['name']}: medication stopped, weight struck through; latest now {figure}"
+        except Exception:
+            self.snapshot(driver, "record-corrections")
+            raise
+
+    def record_corrections_reception(self, driver) -> str:
+        """A receptionist is not offered the clinical corrections (medications, problems,
+        allergies, notes)."""
+        patient = self.corrections_patient()
+        try:
+            go(driver, self.server, f"#/patients/{patient['id']}", ".record-weight h2")
+            wait(driver, lambda d: patient["name"] in d.find_element(By.ID, "record-title").text, 10)
+            visible(driver, ".record-problems li[data-problem]")
+            clinical = driver.find_elements(By.CSS_SELECTOR, ".record-medications [data-correct], .record-problems [data-correct], "
+                                                             ".record-allergies [data-correct], .record-notes [data-correct]")
+            assert not clinical, f"{len(clinical)} clinical correction buttons shown to a receptionist"
+            return "no clinical correction action offered"
+        except Exception:
+            self.snapshot(driver, "record-corrections-reception")
+            raise
+
+    def record_correction_axe(self, driver) -> str:
+        """axe-core (0 serious/critical) on the record with a correction dialog open."""
+        patient = self.corrections_patient()
+        try:
+            go(driver, self.server, f"#/patients/{patient['id']}", ".record-weight h2")
+            clickable(driver, ".record-allergies button[data-correct='update']").click()
+            dialog = visible(driver, "dialog.correction-dialog[open]")
+            self.audit_and_capture(driver, "record-correction-dialog")
+            assert driver.find_elements(By.CSS_SELECTOR, "dialog.correction-dialog[open]"), "the dialog was open throughout"
+            button_with_text(driver, "Cancel", within=dialog).click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.correction-dialog"), 5, "Cancel closes the dialog")
+            focused = driver.execute_script("return document.activeElement?.dataset.correct")
+            assert focused == "update", f"the focus returns to the entry's button: {focused!r}"
+            result = self.axe["record-correction-dialog"]
+            return f"{result['serious_or_critical']} serious/critical ({result['violations']} in all); the focus returns to the button"
+        except Exception:
+            self.snapshot(driver, "record-correction-axe")
+            raise
+
+    def setup_types_and_rooms(self, driver) -> str:
+        """An administrator edits an appointment type's fee, retires it (after confirming), and
+        takes a room out of service, on the administration screen's types and rooms."""
+        suffix = secrets.token_hex(2)
+        kind = self.admin.ok("POST", "/api/v1/appointment-types", {"name": f"Suture removal {suffix}", "defaultDurationMinutes": 10, "feeMinorUnits": 2500})
+        room = self.admin.ok("POST", "/api/v1/rooms", {"name": f"Exam {suffix}", "type": "exam"})
+        try:
+            go(driver, self.server, "#/admin?tab=setup", f".setup-types tr[data-type='{kind['id']}']")
+            row = f".setup-types tr[data-type='{kind['id']}']"
+            visible(driver, ".setup-rooms tbody tr")
+            self.audit_and_capture(driver, "admin-types-rooms")
+            clickable(driver, f"{row} button[data-action='edit-type']").click()
+            dialog = visible(driver, "dialog.type-dialog[open]")
+            type_into(field_input(driver, "Fee", within=dialog), "27.50")
+            type_into(field_input(driver, "Duration", within=dialog), "0")
+            button_with_text(driver, "Save", within=dialog).click()
+            wait(driver, lambda d: dialog.find_elements(By.CSS_SELECTOR, "[aria-invalid='true']"), 5, "a duration of 0 is refused at its field")
+            type_into(field_input(driver, "Duration", within=dialog), "15")
+            button_with_text(driver, "Save", within=dialog).click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.type-dialog"), 10, "the dialog closes once saved")
+            wait(driver, lambda d: "27.50" in d.find_element(By.CSS_SELECTOR, row).text and "15 min" in d.find_element(By.CSS_SELECTOR, row).text, 10, "the new fee and duration are listed")
+            retire = clickable(driver, f"{row} button[data-action='retire-type']")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", retire)  # clear of the toast
+            retire.click()
+            confirm = visible(driver, "dialog.retire-dialog[open]")
+            clickable(driver, "dialog.retire-dialog button[data-action='confirm-retire']").click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.retire-dialog"), 10, "the confirmation closes once retired")
+            wait(driver, lambda d: "Retired" in d.find_element(By.CSS_SELECTOR, row).text, 10, "the type is shown as retired")
+            assert not driver.find_elements(By.CSS_SELECTOR, f"{row} button[data-action='retire-type']"), "a retired type is not offered Retire"
+            room_row = f".setup-rooms tr[data-room='{room['id']}']"
+            edit = clickable(driver, f"{room_row} button[data-action='edit-room']")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", edit)
+            edit.click()
+            dialog = visible(driver, "dialog.room-dialog[open]")
+            field_input(driver, "Out of service", within=dialog).click()
+            button_with_text(driver, "Save", within=dialog).click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.room-dialog"), 10, "the dialog closes once saved")
+            wait(driver, lambda d: "Out of service" in d.find_element(By.CSS_SELECTOR, room_row).text, 10, "the room is shown out of service")
+            stored_type = next(t for t in self.admin.ok("GET", "/api/v1/appointment-types")["items"] if t["id"] == kind["id"])
+            stored_room = next(r for r in self.admin.ok("GET", "/api/v1/rooms")["items"] if r["id"] == room["id"])
+            assert stored_type["feeMinorUnits"] == 2750 and stored_type["defaultDurationMinutes"] == 15 and stored_type.get("retiredAt"), stored_type
+            assert stored_room["active"] is False, stored_room
+            return (f"{kind['name']}: fee 27.50, 15 min, retired; {room['name']} out of service; "
+                    f"axe {self.axe['admin-types-rooms']['serious_or_critical']} serious/critical")
+        except Exception:
+            self.snapshot(driver, "setup-types-rooms")
             raise
 
     def owner_conflict(self, driver) -> str:
@@ -2464,6 +2609,12 @@ def main(argv: list[str]) -> int:
                   "Register anyway registers", run.register_duplicate, reception)
         run.check("consultation, recalls, registering and editing an owner: axe-core (0 serious/critical), screenshots, no sideways "
                   "scrolling or target under 44 px", run.new_screens_capture, clinician, reception)
+        run.check("record: a veterinarian stops a medication with a reason and marks a weight as entered in error: the weight is "
+                  "struck through with the reason and the latest weight changes", run.record_corrections, clinician)
+        run.check("record: a receptionist is not offered the clinical corrections", run.record_corrections_reception, reception)
+        run.check("record: axe-core (0 serious/critical) with a correction dialog open", run.record_correction_axe, clinician)
+        run.check("admin: an administrator changes an appointment type's fee and duration, retires it after confirming, "
+                  "and takes a room out of service; axe-core (0 serious/critical) and layout of the list", run.setup_types_and_rooms, administrator)
         run.check("sign-out clears the session cookie, which was never readable by scripts", run.session_safety, administrator)
 
         def no_policy_violations():

@@ -1,5 +1,6 @@
-// Administration: staff accounts and roles, the audit trail with its verification, and the
-// practice's settings.
+// Administration: staff accounts and roles, the audit trail with its verification, the
+// practice's settings, and its appointment types and rooms (changed, retired or taken out of
+// service: never deleted).
 
 import * as api from '../api.js';
 import { h, replace, field, select, notice, toast, words, dateTime, plainDate, showErrors, clearErrors, uid, announce, problemText } from '../ui.js';
@@ -14,6 +15,7 @@ export function render(container, { session, query }) {
     session.can('manageStaff') && ['users', 'Staff accounts'],
     session.can('readAudit') && ['audit', 'Audit trail'],
     ['practice', 'Practice settings'],
+    session.can('managePractice') && ['setup', 'Types and rooms'],
   ].filter(Boolean);
   const tab = tabs.some(([key]) => key === query.tab) ? query.tab : tabs[0][0];
   const body = h('div', { class: 'admin-body' });
@@ -411,6 +413,165 @@ export function render(container, { session, query }) {
     return section;
   }
 
-  if (tab === 'users') showUsers(); else if (tab === 'audit') showAudit(); else showPractice();
+  // MARK: - Appointment types and rooms
+
+  function showSetup() {
+    const typesBox = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+    const roomsBox = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+    replace(body,
+      h('section', { class: 'panel glass setup-types', 'aria-labelledby': 'types-title' }, h('h2', { id: 'types-title' }, 'Appointment types'), typesBox),
+      h('section', { class: 'panel glass setup-rooms', 'aria-labelledby': 'rooms-title' }, h('h2', { id: 'rooms-title' }, 'Rooms'), roomsBox));
+    loadTypes(typesBox);
+    loadRooms(roomsBox);
+  }
+
+  function money(minor, currency) {
+    try { return new Intl.NumberFormat('en-GB', { style: 'currency', currency: currency || 'GBP' }).format((minor || 0) / 100); } catch { return `${((minor || 0) / 100).toFixed(2)} ${currency || ''}`; }
+  }
+
+  function loadTypes(box) {
+    return loadInto(box, () => api.get('/appointment-types'), ({ items }) => {
+      const rows = [...items].sort((a, b) => Number(Boolean(a.retiredAt)) - Number(Boolean(b.retiredAt)) || a.name.localeCompare(b.name));
+      replace(box, rows.length ? h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Table of appointment types' }, h('table', { class: 'data-table setup-table' },
+        h('thead', {}, h('tr', {}, ['Type', 'Duration', 'Buffer after', 'Fee', 'Status', 'Actions'].map((c) => h('th', { scope: 'col' }, c)))),
+        h('tbody', {}, rows.map((t) => {
+          const edit = t.retiredAt ? null : h('button', { type: 'button', class: 'button', dataset: { action: 'edit-type' }, 'aria-label': `Edit ${t.name}` }, 'Edit');
+          const retire = t.retiredAt ? null : h('button', { type: 'button', class: 'button', dataset: { action: 'retire-type' }, 'aria-label': `Retire ${t.name}` }, 'Retire');
+          edit?.addEventListener('click', () => editType(t, edit, box));
+          retire?.addEventListener('click', () => retireType(t, retire, box));
+          return h('tr', { dataset: { type: t.id }, class: t.retiredAt ? 'retired' : null },
+            h('th', { scope: 'row' }, t.name),
+            h('td', {}, `${t.defaultDurationMinutes} min`),
+            h('td', {}, `${t.bufferAfterMinutes} min`),
+            h('td', {}, money(t.feeMinorUnits, t.currency)),
+            h('td', {}, t.retiredAt ? h('span', { class: 'chip chip-warning' }, `Retired ${plainDate(t.retiredAt.slice(0, 10))}`) : h('span', { class: 'chip chip-ok' }, 'Offered')),
+            h('td', {}, h('div', { class: 'row wrap' }, edit, retire)));
+        })))) : h('p', { class: 'muted' }, 'No appointment types yet.'));
+    }, { alive: () => alive });
+  }
+
+  function loadRooms(box) {
+    return loadInto(box, () => api.get('/rooms'), ({ items }) => {
+      replace(box, items.length ? h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Table of rooms' }, h('table', { class: 'data-table setup-table' },
+        h('thead', {}, h('tr', {}, ['Room', 'Kind', 'Status', 'Actions'].map((c) => h('th', { scope: 'col' }, c)))),
+        h('tbody', {}, items.map((r) => {
+          const edit = h('button', { type: 'button', class: 'button', dataset: { action: 'edit-room' }, 'aria-label': `Edit ${r.name}` }, 'Edit');
+          edit.addEventListener('click', () => editRoom(r, edit, box));
+          return h('tr', { dataset: { room: r.id } },
+            h('th', { scope: 'row' }, r.name),
+            h('td', {}, words(r.type)),
+            h('td', {}, r.active ? h('span', { class: 'chip chip-ok' }, 'In service') : h('span', { class: 'chip chip-warning' }, 'Out of service')),
+            h('td', {}, edit));
+        })))) : h('p', { class: 'muted' }, 'No rooms yet.'));
+    }, { alive: () => alive });
+  }
+
+  /** A small modal dialog with `content`; removed when closed, the focus back on `opener`. */
+  function dialogWith(title, opener, kind) {
+    const titleId = uid('setup-title');
+    const dialog = h('dialog', { class: ['dialog', 'glass', 'screen-dialog', 'setup-dialog', kind], 'aria-labelledby': titleId });
+    const close = () => { if (dialog.open) dialog.close(); dialog.remove(); };
+    dialog.addEventListener('close', () => { dialog.remove(); if (opener?.isConnected) opener.focus(); });
+    dialog.append(h('h2', { id: titleId }, title));
+    document.body.append(dialog);
+    return { dialog, close, cancel: h('button', { type: 'button', class: 'button quiet', on: { click: close } }, 'Cancel') };
+  }
+
+  function editType(t, opener, box) {
+    const { dialog, close, cancel } = dialogWith(`Edit ${t.name}`, opener, 'type-dialog');
+    const name = h('input', { type: 'text', autocomplete: 'off', maxlength: 80, value: t.name });
+    const duration = h('input', { type: 'number', min: 1, max: 720, step: 1, inputmode: 'numeric', value: t.defaultDurationMinutes });
+    const buffer = h('input', { type: 'number', min: 0, max: 240, step: 1, inputmode: 'numeric', value: t.bufferAfterMinutes });
+    const fee = h('input', { type: 'number', min: 0, step: '0.01', inputmode: 'decimal', value: ((t.feeMinorUnits || 0) / 100).toFixed(2) });
+    const save = h('button', { type: 'submit', class: 'button primary' }, 'Save');
+    const form = h('form', { class: 'stack-form', novalidate: true },
+      h('div', { class: 'grid-fields' },
+        field('Name', name, { fieldName: 'name' }),
+        field('Duration', duration, { fieldName: 'defaultDurationMinutes', unit: 'min' }),
+        field('Buffer after', buffer, { fieldName: 'bufferAfterMinutes', unit: 'min' }),
+        field('Fee', fee, { fieldName: 'feeMinorUnits', unit: t.currency || 'GBP' })),
+      h('p', { class: 'hint' }, 'Appointments already booked keep their times.'),
+      h('div', { class: 'form-errors', role: 'alert', hidden: true }),
+      h('div', { class: 'row end' }, cancel, save));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      const local = [];
+      const whole = (input, min, max) => /^\d+$/.test(input.value.trim()) && Number(input.value) >= min && Number(input.value) <= max;
+      if (!name.value.trim()) local.push({ field: 'name', message: 'Enter the name.' });
+      if (!whole(duration, 1, 720)) local.push({ field: 'defaultDurationMinutes', message: 'Enter whole minutes from 1 to 720.' });
+      if (!whole(buffer, 0, 240)) local.push({ field: 'bufferAfterMinutes', message: 'Enter whole minutes from 0 to 240.' });
+      if (fee.value.trim() === '' || !(Number(fee.value) >= 0)) local.push({ field: 'feeMinorUnits', message: 'Enter the fee (0 or more).' });
+      if (local.length) { showErrors(form, local); form.querySelector('[aria-invalid="true"]')?.focus(); return; }
+      const change = {};
+      if (name.value.trim() !== t.name) change.name = name.value.trim();
+      if (Number(duration.value) !== t.defaultDurationMinutes) change.defaultDurationMinutes = Number(duration.value);
+      if (Number(buffer.value) !== t.bufferAfterMinutes) change.bufferAfterMinutes = Number(buffer.value);
+      const minor = Math.round(Number(fee.value) * 100);
+      if (minor !== t.feeMinorUnits) change.feeMinorUnits = minor;
+      if (!Object.keys(change).length) { close(); return; }
+      await submitForm(form, save, async () => {
+        const saved = await api.request('PATCH', `/appointment-types/${t.id}`, { body: change });
+        close();
+        toast(`${saved.data.name} saved`, 'success');
+        announce(`${saved.data.name} saved`);
+        if (alive) loadTypes(box);
+      }, { label: 'Saving…', focus: true });
+    });
+    dialog.append(form);
+    dialog.showModal();
+    name.focus();
+  }
+
+  function retireType(t, opener, box) {
+    const { dialog, close, cancel } = dialogWith(`Retire ${t.name}?`, opener, 'retire-dialog');
+    const message = h('div');
+    const confirm = h('button', { type: 'button', class: 'button danger', dataset: { action: 'confirm-retire' } }, 'Retire');
+    confirm.addEventListener('click', () => act(confirm, async () => {
+      await api.post(`/appointment-types/${t.id}/retire`, {});
+      close();
+      toast(`${t.name} retired`, 'success');
+      announce(`${t.name} retired`);
+      if (alive) loadTypes(box);
+    }, { label: 'Retiring…', into: message }));
+    dialog.append(h('p', {}, 'It is kept: past appointments still name it and booked ones may still be moved, but no free slot is offered and nothing new is booked as it.'),
+      message, h('div', { class: 'row end' }, cancel, confirm));
+    dialog.showModal();
+    cancel.focus();
+  }
+
+  function editRoom(r, opener, box) {
+    const { dialog, close, cancel } = dialogWith(`Edit ${r.name}`, opener, 'room-dialog');
+    const name = h('input', { type: 'text', autocomplete: 'off', maxlength: 60, value: r.name });
+    const out = h('input', { type: 'checkbox', id: uid('out-of-service'), checked: !r.active });
+    const save = h('button', { type: 'submit', class: 'button primary' }, 'Save');
+    const form = h('form', { class: 'stack-form', novalidate: true },
+      field('Name', name, { fieldName: 'name' }),
+      h('div', { class: 'field check', dataset: { field: 'active' } }, out, h('label', { for: out.id }, 'Out of service')),
+      h('p', { class: 'hint' }, 'A room out of service stops counting for free slots; appointments already in it stay.'),
+      h('div', { class: 'form-errors', role: 'alert', hidden: true }),
+      h('div', { class: 'row end' }, cancel, save));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      if (!name.value.trim()) { showErrors(form, [{ field: 'name', message: 'Enter the name.' }]); name.focus(); return; }
+      const change = {};
+      if (name.value.trim() !== r.name) change.name = name.value.trim();
+      if (out.checked === r.active) change.active = !out.checked;
+      if (!Object.keys(change).length) { close(); return; }
+      await submitForm(form, save, async () => {
+        const saved = await api.request('PATCH', `/rooms/${r.id}`, { body: change });
+        close();
+        toast(`${saved.data.name} saved`, 'success');
+        announce(`${saved.data.name} saved`);
+        if (alive) loadRooms(box);
+      }, { label: 'Saving…', focus: true });
+    });
+    dialog.append(form);
+    dialog.showModal();
+    name.focus();
+  }
+
+  if (tab === 'users') showUsers(); else if (tab === 'audit') showAudit(); else if (tab === 'setup') showSetup(); else showPractice();
   return () => { alive = false; };
 }

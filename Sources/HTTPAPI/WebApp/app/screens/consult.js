@@ -330,6 +330,7 @@ export function render(container, { query, session }) {
       if (appointment && !NOT_SEEN.includes(appointment.status)) visit.appointmentId = appointment.id;
       const readings = vitals.read();
       if (Object.keys(readings).length) visit.vitals = readings;
+      if (symptoms.length) visit.symptoms = [...symptoms];
       if (diagnoses.length) visit.diagnoses = diagnoses.map((d) => ({ ...d }));
       const approaches = [medical, surgical].filter((b) => b.checked).map((b) => b.value);
       const steps = procedures.value.split('\n').map((line) => line.trim()).filter(Boolean).map((name) => ({ name }));
@@ -352,8 +353,13 @@ export function render(container, { query, session }) {
       event.preventDefault();
       const local = vitals.badNumbers();
       if (!complaint.value.trim()) local.unshift({ field: 'chiefComplaint', message: 'Write the chief complaint.' });
-      if (local.length) { showErrors(form, local); form.querySelector('[aria-invalid="true"]')?.focus(); return; }
       const visit = visitBody();
+      // A visit concludes with at least one diagnosis or a treatment plan (the API's rule too).
+      if (!visit.diagnoses && !visit.treatmentPlan) {
+        const why = 'Add at least one diagnosis or write a treatment plan.';
+        local.push({ field: 'diagnoses', message: why }, { field: 'treatmentPlan.summary', message: why });
+      }
+      if (local.length) { showErrors(form, local); form.querySelector('[aria-invalid="true"]')?.focus(); return; }
       const text = JSON.stringify(visit);
       if (text !== sent.text) sent = { text, key: api.newKey() };
       await submitForm(form, save, async () => {
@@ -365,17 +371,17 @@ export function render(container, { query, session }) {
         if (!alive) return;
         clearDraft();
         keep.cancel();
-        const outcome = { symptoms: [...symptoms] };
-        outcome.noteProblem = await writeSymptoms(outcome.symptoms, stored);
-        outcome.completeProblem = await complete();
+        const completeProblem = await complete();
         toast('Visit saved', 'success');
-        showSaved(stored, outcome);
+        showSaved(stored, { completeProblem });
       }, {
         label: 'Saving…', focus: true,
         // A diagnosis is named by its place in the list: shown at the diagnoses, with its name.
         fields: (errors) => errors.map((e) => {
           const m = /^diagnoses\[(\d+)\]/.exec(e.field);
-          return m ? { field: 'diagnoses', message: `${diagnoses[Number(m[1])]?.name || `Diagnosis ${Number(m[1]) + 1}`}: ${e.message}` } : e;
+          if (m) return { field: 'diagnoses', message: `${diagnoses[Number(m[1])]?.name || `Diagnosis ${Number(m[1]) + 1}`}: ${e.message}` };
+          // "A diagnosis or a plan" is shown at the plan's words.
+          return e.field === 'treatmentPlan' ? { ...e, field: 'treatmentPlan.summary' } : e;
         }),
       });
     });
@@ -384,19 +390,6 @@ export function render(container, { query, session }) {
     drawSymptoms();
     drawDiagnoses();
     followSource();
-  }
-
-  /** The symptoms observed, as a clinical note of the visit; resolves to the problem, if any. */
-  async function writeSymptoms(list, visit) {
-    if (!list.length) return null;
-    try {
-      await api.post(`/patients/${encodeURIComponent(patientId)}/notes`, {
-        objective: `Observed symptoms (consultation of ${dateTime(visit.occurredAt)}):\n${list.map((s) => `- ${s}`).join('\n')}`,
-      }, { idempotencyKey: `${visit.id}-symptoms` });
-      return null;
-    } catch (error) {
-      return error;
-    }
   }
 
   /** Completes the appointment, if it can be; resolves to the problem, if any. */
@@ -421,7 +414,7 @@ export function render(container, { query, session }) {
 
   // MARK: - The saved visit
 
-  function showSaved(visit, { already = false, symptoms: noted = [], noteProblem = null, completeProblem = null } = {}) {
+  function showSaved(visit, { already = false, completeProblem = null } = {}) {
     replace(draftNote);
     const heading = h('h2', { id: 'consult-saved', tabindex: '-1' }, already ? 'The visit recorded for this appointment' : 'Visit saved');
     const problems = h('div');
@@ -438,17 +431,6 @@ export function render(container, { query, session }) {
         completeProblem ? `The visit is saved, but the appointment could not be completed: ${problemText(completeProblem)} ` : 'The appointment is not completed yet. ',
         retry));
     }
-    if (noteProblem) {
-      const retry = h('button', { type: 'button', class: 'button' }, 'Save the symptoms again');
-      retry.addEventListener('click', () => act(retry, async () => {
-        const problem = await writeSymptoms(noted, visit);
-        if (problem) throw problem;
-        toast('Symptoms saved as a note', 'success');
-        retry.closest('.notice')?.remove();
-      }, { label: 'Saving…', into: problems }));
-      problems.append(h('div', { class: 'notice notice-warning', role: 'alert' },
-        `The visit is saved, but the observed symptoms (${noted.join(', ')}) could not be written as a note: ${problemText(noteProblem)} `, retry));
-    }
     const plan = visit.treatmentPlan;
     const vitalsText = describeVitals(visit.vitals);
     const recordLink = h('a', { class: 'button primary', href: `#/patients/${encodeURIComponent(patientId)}` }, 'Open the record');
@@ -462,7 +444,7 @@ export function render(container, { query, session }) {
         h('dt', {}, 'When'), h('dd', {}, dateTime(visit.occurredAt), visit.recordedBy ? ` · ${visit.recordedBy}` : ''),
         h('dt', {}, 'Complaint'), h('dd', {}, visit.chiefComplaint),
         vitalsText.length ? [h('dt', {}, 'Vital signs'), h('dd', {}, vitalsText.join(' · '))] : null,
-        noted.length ? [h('dt', {}, 'Symptoms'), h('dd', {}, noted.join(', '))] : null,
+        visit.symptoms?.length ? [h('dt', {}, 'Symptoms'), h('dd', {}, visit.symptoms.join(', '))] : null,
         visit.diagnoses.length ? [h('dt', {}, 'Diagnoses'), h('dd', {}, visit.diagnoses.map((d) => `${d.name} (${words(d.certainty)})`).join('; '))] : null,
         plan ? [h('dt', {}, 'Plan'), h('dd', {}, [plan.approaches.map(words).join(' and '), plan.summary, (plan.procedures || []).map((p) => p.name).join(', ')].filter(Boolean).join(' · '))] : null,
         visit.followUpRequired ? [h('dt', {}, 'Follow-up'), h('dd', { class: 'follow-up' }, plainDate(visit.followUpDate), visit.followUpReason ? ` · ${visit.followUpReason}` : '')] : null,

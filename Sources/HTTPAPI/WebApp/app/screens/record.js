@@ -13,6 +13,7 @@ import { act, loadInto, submitForm } from '../forms.js';
 import { weightChart } from './weight-chart.js';
 import { editOwner, editPatient } from './record-edit.js';
 import { describeVitals } from './vitals.js';
+import { correctionActions, retractedItems, medicationEnd } from './record-corrections.js';
 
 const ROUTES = ['oral', 'subcutaneous', 'intramuscular', 'intravenous', 'topical', 'ophthalmic', 'otic', 'intranasal', 'inhaled', 'rectal', 'transdermal'];
 
@@ -24,6 +25,10 @@ export function render(container, { params, session }) {
   let ownChangeUntil = 0;
   const canClinical = session.can('writeClinical');
   const canWrite = session.can('writeRecords');
+  /** The correction buttons of one entry (record-corrections.js). */
+  const fix = (entryType, entry) => correctionActions(entryType, entry, { patientId, session, onCorrected: corrected });
+  /** The entries of a kind entered in error or refuted, struck through (never hidden). */
+  const struck = (entryType) => retractedItems(record, entryType, session);
 
   const headerBox = h('div', { class: 'record-header' }, h('h1', { id: 'record-title' }, 'Patient record'));
   const alertBox = h('div', { class: 'record-alerts' });
@@ -121,9 +126,15 @@ export function render(container, { params, session }) {
       h('button', { type: 'submit', class: 'button' }, 'Record weight'),
       h('div', { class: 'form-errors', role: 'alert', hidden: true })) : null;
     form?.addEventListener('submit', (event) => submitEntry(event, form, 'weights', () => ({ value: Number(value.value), unit: unit.value }), 'Weight recorded'));
+    const gone = struck('weight');
+    const readings = [...weights].reverse().map((w) => h('li', { class: 'row spread wrap', dataset: { weight: w.id } },
+      h('span', {}, `${w.value} ${w.unit}`, w.unit !== 'kg' ? h('span', { class: 'muted' }, ` (${formatKg(w.grams)} kg)`) : null, h('span', { class: 'muted' }, ` · ${dateTime(w.measuredAt)}`)),
+      fix('weight', w)));
     replace(sections.weight.body,
       latest ? h('p', { class: 'big-figure' }, `${formatKg(latest.grams)} kg`, h('span', { class: 'muted' }, ` on ${dateTime(latest.measuredAt)}`)) : h('p', { class: 'muted' }, 'No weight recorded yet.'),
       weights.length ? weightChart(weights, `${record.patient.name}’s weight`) : null,
+      readings.length || gone.length ? h('details', { class: 'weight-readings', open: gone.length > 0 || undefined },
+        h('summary', {}, `All weights (${weights.length})`), h('ul', { class: 'plain entries weight-list' }, readings, gone)) : null,
       form);
   }
 
@@ -147,9 +158,11 @@ export function render(container, { params, session }) {
       return h('li', { class: 'med' },
         h('div', { class: 'row spread wrap' },
           h('div', {}, h('strong', {}, m.drug), ` ${m.doseMgPerKg} mg/kg · ${m.concentrationMgPerML} mg/mL · ${words(m.route)} · ${m.frequency}`,
-            h('br'), h('span', { class: 'muted' }, `from ${plainDate(m.startDate)}${m.endDate ? ` to ${plainDate(m.endDate)}` : ''}`)),
-          button),
-        output);
+            h('br'), h('span', { class: 'muted' }, `from ${plainDate(m.startDate)}`),
+            m.endDate ? h('span', { class: 'med-end' }, ` · ended ${plainDate(m.endDate)}${medicationEnd(record, m) ? ` (${medicationEnd(record, m)})` : ''}`) : null),
+          m.endDate ? null : button),
+        output,
+        fix('medication', m));
     });
     const drug = h('input', { type: 'text', required: true });
     const concentration = h('input', { type: 'number', step: 'any', min: 0, inputmode: 'decimal' });
@@ -171,7 +184,8 @@ export function render(container, { params, session }) {
       drug: drug.value.trim(), concentrationMgPerML: numberOrText(concentration), doseMgPerKg: numberOrText(dose), route: route.value,
       frequency: frequency.value.trim(), startDate: startDate.value,
     }), 'Medication prescribed'));
-    replace(sections.medications.body, list.length ? h('ul', { class: 'plain entries' }, items) : h('p', { class: 'muted' }, 'No medications.'), form);
+    const gone = struck('medication');
+    replace(sections.medications.body, list.length || gone.length ? h('ul', { class: 'plain entries' }, items, gone) : h('p', { class: 'muted' }, 'No medications.'), form);
   }
 
   // MARK: - Problems and allergies
@@ -185,8 +199,10 @@ export function render(container, { params, session }) {
       h('div', { class: 'form-errors', role: 'alert', hidden: true }), h('button', { type: 'submit', class: 'button' }, 'Add problem'))) : null;
     form?.querySelector('form').addEventListener('submit', (event) => submitEntry(event, event.currentTarget, 'problems',
       () => ({ name: name.value.trim(), status: status.value, onsetDate: onset.value || undefined }), 'Problem added'));
-    replace(sections.problems.body, record.problems.length ? h('ul', { class: 'plain entries' }, record.problems.map((p) => h('li', {},
-      h('strong', {}, p.name), ` · ${words(p.status || 'active')}`, p.onsetDate ? ` · since ${plainDate(p.onsetDate)}` : '', p.resolvedDate ? ` · resolved ${plainDate(p.resolvedDate)}` : '')))
+    const gone = struck('problem');
+    replace(sections.problems.body, record.problems.length || gone.length ? h('ul', { class: 'plain entries' }, record.problems.map((p) => h('li', { dataset: { problem: p.id } },
+      h('strong', {}, p.name), ` · ${words(p.status || 'active')}`, p.onsetDate ? ` · since ${plainDate(p.onsetDate)}` : '', p.resolvedDate ? ` · resolved ${plainDate(p.resolvedDate)}` : '',
+      fix('problem', p))), gone)
       : h('p', { class: 'muted' }, 'No problems recorded.'), form);
   }
 
@@ -199,8 +215,9 @@ export function render(container, { params, session }) {
       h('div', { class: 'form-errors', role: 'alert', hidden: true }), h('button', { type: 'submit', class: 'button' }, 'Add allergy'))) : null;
     form?.querySelector('form').addEventListener('submit', (event) => submitEntry(event, event.currentTarget, 'allergies',
       () => ({ substance: substance.value.trim(), reaction: reaction.value.trim() || undefined, severity: severity.value }), 'Allergy added'));
-    replace(sections.allergies.body, record.allergies.length ? h('ul', { class: 'plain entries' }, record.allergies.map((a) => h('li', {},
-      h('strong', {}, a.substance), ` · ${words(a.severity)}`, a.reaction ? ` · ${a.reaction}` : '')))
+    const gone = struck('allergy');
+    replace(sections.allergies.body, record.allergies.length || gone.length ? h('ul', { class: 'plain entries' }, record.allergies.map((a) => h('li', { dataset: { allergy: a.id } },
+      h('strong', {}, a.substance), ` · ${words(a.severity)}`, a.reaction ? ` · ${a.reaction}` : '', fix('allergy', a))), gone)
       : h('p', { class: 'muted' }, 'No known allergies.'), form);
   }
 
@@ -220,12 +237,14 @@ export function render(container, { params, session }) {
       h('div', { class: 'form-errors', role: 'alert', hidden: true }), h('button', { type: 'submit', class: 'button' }, 'Record vaccination'))) : null;
     form?.querySelector('form').addEventListener('submit', (event) => submitEntry(event, event.currentTarget, 'vaccinations',
       () => ({ vaccine: vaccine.value.trim(), administeredDate: given.value, batchNumber: batch.value.trim() || undefined, nextDueDate: due.value || undefined }), 'Vaccination recorded'));
-    replace(sections.vaccinations.body, rows.length ? h('ul', { class: 'plain entries' }, rows.map((v) => {
+    const gone = struck('vaccination');
+    replace(sections.vaccinations.body, rows.length || gone.length ? h('ul', { class: 'plain entries' }, rows.map((v) => {
       let state = null;
       if (v.nextDueDate && v.nextDueDate < now) state = h('span', { class: 'chip chip-alert' }, 'Overdue');
       else if (v.nextDueDate && v.nextDueDate <= soon) state = h('span', { class: 'chip chip-warning' }, 'Due soon');
-      return h('li', {}, h('strong', {}, v.vaccine), ` · given ${plainDate(v.administeredDate)}`, v.nextDueDate ? ` · next due ${plainDate(v.nextDueDate)} ` : ' ', state);
-    })) : h('p', { class: 'muted' }, 'No vaccinations recorded.'), form);
+      return h('li', { dataset: { vaccination: v.id } }, h('strong', {}, v.vaccine), ` · given ${plainDate(v.administeredDate)}`, v.batchNumber ? ` · batch ${v.batchNumber}` : '',
+        v.nextDueDate ? ` · next due ${plainDate(v.nextDueDate)} ` : ' ', state, fix('vaccination', v));
+    }), gone) : h('p', { class: 'muted' }, 'No vaccinations recorded.'), form);
   }
 
   // MARK: - Notes
@@ -239,7 +258,8 @@ export function render(container, { params, session }) {
     form?.querySelector('form').addEventListener('submit', (event) => submitEntry(event, event.currentTarget, 'notes',
       () => Object.fromEntries(parts.filter((p) => inputs[p].value.trim()).map((p) => [p, inputs[p].value])), 'Note added'));
     const notes = [...record.notes].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-    replace(sections.notes.body, form, notes.length ? h('ol', { class: 'plain notes' }, notes.map((n) => {
+    const gone = struck('note');
+    replace(sections.notes.body, form, notes.length || gone.length ? h('ol', { class: 'plain notes' }, notes.map((n) => {
       const addendum = h('textarea', { rows: 2 });
       const addForm = canClinical ? details('Add an addendum', h('form', { class: 'stack-form', novalidate: true },
         field('Addendum', addendum, { fieldName: 'text', wide: true }), h('div', { class: 'form-errors', role: 'alert', hidden: true }),
@@ -250,8 +270,8 @@ export function render(container, { params, session }) {
         h('p', { class: 'muted' }, `${dateTime(n.createdAt)} · ${n.authorName}`),
         h('dl', { class: 'soap' }, parts.filter((p) => n[p]).map((p) => [h('dt', {}, p[0].toUpperCase()), h('dd', {}, n[p])])),
         n.addenda.length ? h('ul', { class: 'addenda' }, n.addenda.map((a) => h('li', {}, h('span', { class: 'muted' }, `Addendum ${dateTime(a.createdAt)} · ${a.authorName}: `), a.text))) : null,
-        addForm);
-    })) : h('p', { class: 'muted' }, 'No notes yet.'));
+        addForm, fix('note', n));
+    }), gone) : h('p', { class: 'muted' }, 'No notes yet.'));
   }
 
   // MARK: - Visits
@@ -265,6 +285,7 @@ export function render(container, { params, session }) {
           return h('li', { dataset: { visit: v.id } },
             h('p', { class: 'muted' }, `${dateTime(v.occurredAt)}${v.recordedBy ? ` · ${v.recordedBy}` : ''}`),
             h('p', {}, h('strong', {}, v.chiefComplaint)),
+            v.symptoms?.length ? h('p', {}, `Symptoms: ${v.symptoms.join(', ')}`) : null,
             v.diagnoses.length ? h('p', {}, `Diagnoses: ${v.diagnoses.map((d) => `${d.name} (${words(d.certainty)})`).join('; ')}`) : null,
             vitals.length ? h('p', { class: 'muted' }, vitals.join(' · ')) : null,
             plan ? h('p', {}, `Plan: ${[plan.approaches.map(words).join(' and '), plan.summary, (plan.procedures || []).map((x) => x.name).join(', ')].filter(Boolean).join(' · ')}`) : null,
@@ -369,9 +390,17 @@ export function render(container, { params, session }) {
     }, { label: 'Saving…', focus: true });
   }
 
+  /** A correction was saved: the answer is the record as it now stands. */
+  function corrected(updated) {
+    if (!alive) return;
+    record = updated;
+    ownChangeUntil = Date.now() + 5000;
+    drawHeader(); drawWeight(); drawMedications(); drawProblems(); drawAllergies(); drawVaccinations(); drawNotes();
+  }
+
   const reloadSoon = () => load();
-  const ownEcho = (e) => e.actorId === session.user.id && e.kind === 'record.entry_added' && Date.now() < ownChangeUntil;
-  const unsubscribe = live.subscribe(['record.entry_added', 'patient.updated', 'patient.triaged', 'appointment.*', 'owner.updated'], (events) => {
+  const ownEcho = (e) => e.actorId === session.user.id && ['record.entry_added', 'record.entry_corrected'].includes(e.kind) && Date.now() < ownChangeUntil;
+  const unsubscribe = live.subscribe(['record.entry_added', 'record.entry_corrected', 'patient.updated', 'patient.triaged', 'appointment.*', 'owner.updated'], (events) => {
     // The owner shown changed: read afresh (the record keeps the owner it read otherwise).
     if (events.some((e) => e.kind === 'owner.updated' && owner && e.resourceId === owner.id)) { owner = null; reloadSoon(); return; }
     if (events.some((e) => e.kind === 'reset' || e.kind === 'poll'
