@@ -68,10 +68,10 @@ struct WebAppTests {
         }
     }
 
-    @Test("the total size of the app shell, screens and styles stays under 360 KB")
+    @Test("the total size of the app shell, screens and styles stays under 640 KB (about a quarter of that compressed on the wire)")
     func budget() {
         let total = WebAppAssets.bundled.files.values.reduce(0) { $0 + $1.body.readableBytes }
         #expect(WebAppAssets.bundled.files["/"] != nil)
-        #expect(total > 0 && total < 360 * 1024, "the app is \(total) bytes")
+        #expect(total > 0 && total < 640 * 1024, "the app is \(total) bytes")
     }
 }

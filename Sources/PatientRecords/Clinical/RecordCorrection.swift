@@ -161,10 +161,8 @@ extension RecordCorrection {
             text(reason, "reason", required: true)
         case (.correctVaccination(let batch, let given, let nextDue), .vaccination):
             if batch == nil && given == nil && nextDue == nil { errors.add("batchNumber", "give the corrected batch, date or next due date") }
-            var next = record.vaccinations.first { $0.id.rawValue == entryID }!
-            next.batchNumber = batch ?? next.batchNumber
-            next.administeredDate = given ?? next.administeredDate
-            next.nextDueDate = nextDue ?? next.nextDueDate
+            let next = record.vaccinations.first { $0.id.rawValue == entryID }!
+                .corrected(batchNumber: batch, administeredDate: given, nextDueDate: nextDue)
             do { try next.validate(now: now, birthDate: record.patient.birthDate, calendar: calendar) } catch { for e in error.errors { errors.add(e.field, e.message) } }
         default:
             errors.add("action", "'\(change.name)' does not apply to a \(entryKind.rawValue)")
@@ -256,9 +254,7 @@ extension MedicalRecord {
             }
         case .correctVaccination(let batch, let given, let nextDue):
             if let index = vaccinations.firstIndex(where: { $0.id.rawValue == id }) {
-                vaccinations[index].batchNumber = batch ?? vaccinations[index].batchNumber
-                vaccinations[index].administeredDate = given ?? vaccinations[index].administeredDate
-                vaccinations[index].nextDueDate = nextDue ?? vaccinations[index].nextDueDate
+                vaccinations[index] = vaccinations[index].corrected(batchNumber: batch, administeredDate: given, nextDueDate: nextDue)
             }
         }
     }
@@ -271,22 +267,20 @@ extension MedicalRecord {
                 retractedEntries.weights.append(entry)
                 weights = WeightHistory(weights.measurements.filter { $0.id.rawValue != id })
             }
-        case .problem:
-            retractedEntries.problems += problems.filter { $0.id.rawValue == id }
-            problems.removeAll { $0.id.rawValue == id }
-        case .allergy:
-            retractedEntries.allergies += allergies.filter { $0.id.rawValue == id }
-            allergies.removeAll { $0.id.rawValue == id }
-        case .medication:
-            retractedEntries.medications += medications.filter { $0.id.rawValue == id }
-            medications.removeAll { $0.id.rawValue == id }
-        case .vaccination:
-            retractedEntries.vaccinations += vaccinations.filter { $0.id.rawValue == id }
-            vaccinations.removeAll { $0.id.rawValue == id }
+        case .problem: Self.take(id, from: &problems, into: &retractedEntries.problems) { $0.id.rawValue }
+        case .allergy: Self.take(id, from: &allergies, into: &retractedEntries.allergies) { $0.id.rawValue }
+        case .medication: Self.take(id, from: &medications, into: &retractedEntries.medications) { $0.id.rawValue }
+        case .vaccination: Self.take(id, from: &vaccinations, into: &retractedEntries.vaccinations) { $0.id.rawValue }
         case .note:
             // The log is append-only: the note stays where it is, marked.
             break
         }
+    }
+
+    /// Moves the entry `id` from `list` to `kept`.
+    private static func take<Entry>(_ id: UUID, from list: inout [Entry], into kept: inout [Entry], key: (Entry) -> UUID) {
+        kept += list.filter { key($0) == id }
+        list.removeAll { key($0) == id }
     }
 }
 
@@ -319,17 +313,25 @@ extension RecordCorrection {
     public static func applying(_ corrections: [RecordCorrection], to vaccinations: [Vaccination]) -> [Vaccination] {
         var byID = Dictionary(vaccinations.map { ($0.id.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
         for correction in corrections where correction.entryKind == .vaccination {
-            guard var vaccination = byID[correction.entryID] else { continue }
+            guard let vaccination = byID[correction.entryID] else { continue }
             switch correction.change {
             case .enteredInError: byID[correction.entryID] = nil
             case .correctVaccination(let batch, let given, let nextDue):
-                vaccination.batchNumber = batch ?? vaccination.batchNumber
-                vaccination.administeredDate = given ?? vaccination.administeredDate
-                vaccination.nextDueDate = nextDue ?? vaccination.nextDueDate
-                byID[correction.entryID] = vaccination
+                byID[correction.entryID] = vaccination.corrected(batchNumber: batch, administeredDate: given, nextDueDate: nextDue)
             default: break
             }
         }
         return vaccinations.compactMap { byID[$0.id.rawValue] }
+    }
+}
+
+extension Vaccination {
+    /// The vaccination with the fields given replaced (a correction's values).
+    func corrected(batchNumber: String?, administeredDate: Date?, nextDueDate: Date?) -> Vaccination {
+        var next = self
+        next.batchNumber = batchNumber ?? next.batchNumber
+        next.administeredDate = administeredDate ?? next.administeredDate
+        next.nextDueDate = nextDueDate ?? next.nextDueDate
+        return next
     }
 }
