@@ -227,8 +227,10 @@ extension APIHandler {
         let caller = try await authorize(.readAnalytics, action: .analyticsTriageOverridesRead, resourceType: "practice")
         let timeZone = try await analytics.timeZone(scope: caller.scope)
         let today = LocalCalendar(timeZone: timeZone).localDate(of: store.clock.now())
-        let period = try AnalyticsPeriod.parse(from: input.query.from ?? (today.adding(days: -29)).description,
-                                               to: input.query.to ?? today.description, timeZone: timeZone)
+        // Thirty days ending `to` (or today) unless `from` is given.
+        let last = input.query.to ?? today.description
+        let first = input.query.from ?? ((LocalDate(last) ?? today).adding(days: -29)).description
+        let period = try AnalyticsPeriod.parse(from: first, to: last, timeZone: timeZone)
         let history = try await store.triageJudgement(scope: caller.scope, from: period.interval.start, to: period.interval.end)
         let rates = TriageOverrideRates(assessors: history.assessments.map(\.assessorID), overrides: history.overrides)
         let names = try await staffNames(scope: caller.scope)
