@@ -45,7 +45,30 @@ struct WebAppAssets: Sendable {
             let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
             files[path] = Asset(body: ByteBuffer(bytes: data), contentType: Self.contentType(of: relative), etag: "\"\(digest)\"")
         }
+        if let worker = files[Self.serviceWorkerSource] {
+            files[Self.serviceWorkerPath] = Self.serviceWorker(worker, for: files)
+        }
         self.files = files
+    }
+
+    /// Where the offline worker's code lives in the bundle.
+    static let serviceWorkerSource = "/app/sw.js"
+    /// Where it is served: at the root, so its scope is the whole app.
+    static let serviceWorkerPath = "/sw.js"
+
+    /// The service worker as served: its code after a first line naming this build's files and
+    /// their combined version. A new server build changes that line, so the browser installs
+    /// the new worker, which caches the new files whole before it takes over; an old tab keeps
+    /// the old set until it is restarted (never half of each).
+    static func serviceWorker(_ source: Asset, for files: [String: Asset]) -> Asset {
+        let shell = files.keys.filter { $0 != serviceWorkerSource }.sorted()
+        let version = SHA256.hash(data: Data(files.keys.sorted().map { $0 + "=" + (files[$0]?.etag ?? "") }.joined(separator: "\n").utf8))
+            .prefix(12).map { String(format: "%02x", $0) }.joined()
+        let list = shell.map { "\"\($0)\"" }.joined(separator: ",")
+        var body = ByteBuffer(string: "const ASSET_VERSION = \"\(version)\"; const ASSET_FILES = [\(list)];\n")
+        var code = source.body
+        body.writeBuffer(&code)
+        return Asset(body: body, contentType: source.contentType, etag: "\"\(version)\"")
     }
 
     /// The media type for a file name's extension.

@@ -18,6 +18,7 @@ struct WebAppRoutes: Sendable {
     func register(on router: Router<VetNetRequestContext>) {
         router.get("/") { request, _ in try respond(to: request) }
         router.get("/app/**") { request, _ in try respond(to: request) }
+        router.get("/sw.js") { request, _ in try respond(to: request) }
     }
 
     /// The file for the request's path, `304 Not Modified` when the browser's copy is current,

@@ -519,7 +519,7 @@ struct MedicalRecordContractTests {
             // And a triage assessment from an intake, which put the patient on the board.
             let triageResult = TriageEngine(clock: store.clock.clock).evaluate(TriageCase(species: .dog, vitals: Vitals(spo2: 85)), arrival: now)
             _ = try await store.triage.recordAssessment(scope: scope, patientID: oldID, caseJSON: Data("{}".utf8), result: triageResult, arrival: now,
-                                                        admitToQueue: true, intakeRanking: IntakeRanking(appointmentTypeID: fixture.consult.id, ranked: []))
+                                                        admitToQueue: true, intakeRanking: IntakeRanking(appointmentTypeID: fixture.consult.id, ranked: []), idempotency: nil)
             let weightKey = IdempotencyKey(key: "weigh-old", fingerprint: "w")
             let weight = WeightMeasurement(patientID: old, value: 20, unit: .kg, measuredAt: now)
             try await records.addRecordEntry(.weight(weight), patientID: old, scope: scope, idempotencyKey: weightKey)

@@ -63,6 +63,31 @@ struct TriageContractTests {
         }
     }
 
+    @Test("an assessment sent twice with one Idempotency-Key (a device replaying its outbox) is recorded once; the key on another request is refused",
+          arguments: Adapter.available)
+    func assessmentReplay(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let fixture = try await SchedulingFixture.make(store, name: "Replay")
+            let engine = TriageEngine(clock: store.clock.clock)
+            let now = store.clock.clock.now()
+            let key = IdempotencyKey(key: "outbox-1", fingerprint: "case-a")
+            func send(_ key: IdempotencyKey, spo2: Double) async throws -> (StoredAssessment, QueueChange?) {
+                try await store.triage.recordAssessment(scope: fixture.scope, patientID: fixture.patient, caseJSON: Data("{}".utf8),
+                                                        result: Self.result(engine, spo2: spo2, arrival: now), arrival: now,
+                                                        admitToQueue: true, intakeRanking: nil, idempotency: key)
+            }
+            let (first, admitted) = try await send(key, spo2: 85)
+            #expect(admitted?.entry.status == .waiting)
+            store.clock.advance(30)
+            let (again, change) = try await send(key, spo2: 85)
+            #expect(again.id == first.id && again.level == first.level && change == nil)
+            let history = try await store.triage.assessments(scope: fixture.scope, patientID: fixture.patient, limit: 10, before: nil)
+            #expect(history.items.map(\.id) == [first.id])
+            await #expect(throws: DomainError.self) { _ = try await send(IdempotencyKey(key: "outbox-1", fingerprint: "case-b"), spo2: 92) }
+            #expect(try await store.triage.assessments(scope: fixture.scope, patientID: fixture.patient, limit: 10, before: nil).items.count == 1)
+        }
+    }
+
     @Test("another practice's patient cannot be assessed or read, and a non-urgent intake can be kept off the board",
           arguments: Adapter.available)
     func isolationAndIntake(adapter: Adapter) async throws {
@@ -80,7 +105,7 @@ struct TriageContractTests {
             }
             let (kept, change) = try await store.triage.recordAssessment(
                 scope: fixture.scope, patientID: fixture.patient, caseJSON: Data("{}".utf8), result: Self.result(engine, spo2: 98, arrival: now),
-                arrival: now, admitToQueue: false, intakeRanking: IntakeRanking(appointmentTypeID: fixture.consult.id, ranked: []))
+                arrival: now, admitToQueue: false, intakeRanking: IntakeRanking(appointmentTypeID: fixture.consult.id, ranked: []), idempotency: nil)
             #expect(change == nil)
             #expect(try await store.triage.activeQueue(scope: fixture.scope).isEmpty)
 
@@ -101,7 +126,7 @@ struct TriageContractTests {
             let stranger = try await store.patient(scope: fixture.scope, name: "Kit")
             let (strangers, _) = try await store.triage.recordAssessment(scope: fixture.scope, patientID: stranger, caseJSON: Data("{}".utf8),
                                                                          result: Self.result(engine, spo2: 98, arrival: now), arrival: now,
-                                                                         admitToQueue: false, intakeRanking: nil)
+                                                                         admitToQueue: false, intakeRanking: nil, idempotency: nil)
             do {
                 _ = try await book(assessment: strangers.id.rawValue, at: fixture.morning)
                 Issue.record("a booking on another patient's assessment was accepted")

@@ -28,6 +28,11 @@ public struct AccountService: Sendable {
         self.devices = devices
     }
 
+    /// The caller's session's key for the web app's encrypted offline copy (``SignInDevices/offlineDataKey(session:)``).
+    public func offlineDataKey(for caller: Caller) -> String {
+        devices.offlineDataKey(session: caller.tokenHash)
+    }
+
     /// A successful sign-in.
     public struct SignedIn: Sendable {
         /// The bearer token (shown once; only its hash is stored).

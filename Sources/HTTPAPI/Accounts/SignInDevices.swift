@@ -52,6 +52,17 @@ struct SignInDevices: Sendable {
         return derived.withUnsafeBytes { Array($0) }
     }
 
+    /// The key a browser encrypts its offline copy of the practice's data with, for the
+    /// session whose token hashes to `tokenHash`: an HMAC of the session under a key derived
+    /// from this register's own. It is the same on every instance and across restarts, it is
+    /// given only to that session (``AccountService/offlineDataKey(for:)``), and a new sign-in
+    /// gets a different one, so a device's copy from an earlier session cannot be read with it.
+    func offlineDataKey(session tokenHash: String) -> String {
+        let base = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("vetnet offline data v1".utf8), outputByteCount: 32)
+        let code = HMAC<SHA256>.authenticationCode(for: Data(tokenHash.utf8), using: base)
+        return TokenText.base64url(Data(code))
+    }
+
     /// Reads a cookie value; anything malformed is no cookie (never an error: the browser
     /// just counts as unknown).
     func parse(_ value: String?) -> Cookie? {

@@ -45,7 +45,7 @@ extension APIHandler {
         let practice = try await store.practice(scope: caller.scope)
         let permissions = Permission.allCases.filter { caller.account.role.allows($0) }.map(\.rawValue)
         return .ok(.init(body: .json(.init(user: .init(caller.account), practice: .init(practice), permissions: permissions,
-                                           sessionExpiresAt: caller.sessionExpiresAt))))
+                                           sessionExpiresAt: caller.sessionExpiresAt, offlineKey: accounts.offlineDataKey(for: caller)))))
     }
 
 }

@@ -69,7 +69,7 @@ extension APIHandler {
         })
         // The board's change is written to the practice's event log in the same transaction.
         let (stored, _) = try await store.recordAssessment(scope: caller.scope, patientID: patientID.rawValue, caseJSON: caseJSON, result: result,
-                                                           arrival: now, admitToQueue: emergency, intakeRanking: ranking)
+                                                           arrival: now, admitToQueue: emergency, intakeRanking: ranking, idempotency: nil)
 
         var output = Components.Schemas.IntakeResponse(
             patientId: patientID.description, assessmentId: stored.id.description, triage: try Self.wireResult(result), emergency: emergency,

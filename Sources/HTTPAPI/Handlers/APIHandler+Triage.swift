@@ -39,8 +39,9 @@ extension APIHandler {
         if arrival > now.addingTimeInterval(60) { throw ValidationError(field: "arrivalTime", message: "must not be in the future") }
         let result = try await store.triage(triageCase, patientID: patientID, scope: caller.scope,
                                             engine: TriageEngine(clock: store.clock), arrival: arrival)
-        let (stored, change) = try await store.recordAssessment(scope: caller.scope, patientID: patientID, caseJSON: caseJSON,
-                                                                result: result, arrival: arrival)
+        let (stored, _) = try await store.recordAssessment(scope: caller.scope, patientID: patientID, caseJSON: caseJSON, result: result,
+                                                           arrival: arrival, admitToQueue: true, intakeRanking: nil,
+                                                           idempotency: try Self.idempotencyKey(input.headers.idempotencyKey, body: body))
         return .created(.init(body: .json(try Self.wireAssessment(stored, names: [:]))))
     }
 

@@ -8,9 +8,10 @@ public protocol TriageRepository: Sendable {
     /// patient); with `admitToQueue` false a patient not on the board does not join it (one on
     /// it is re-triaged: ``TriageQueue/follows(_:admitting:)``). With
     /// `intakeRanking`, the clinicians an intake ranked are kept with the assessment, so a
-    /// booking made from it records its basis.
+    /// booking made from it records its basis. With `idempotency`, a repeat of the same request
+    /// by the same account records nothing and answers the first assessment (with no change).
     func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
-                          admitToQueue: Bool, intakeRanking: IntakeRanking?) async throws -> (StoredAssessment, QueueChange?)
+                          admitToQueue: Bool, intakeRanking: IntakeRanking?, idempotency: IdempotencyKey?) async throws -> (StoredAssessment, QueueChange?)
 
     /// A patient's assessments, newest first.
     func assessments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: Int64?) async throws -> Page<StoredAssessment>
@@ -54,6 +55,6 @@ extension TriageRepository {
     public func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult,
                                  arrival: Date) async throws -> (StoredAssessment, QueueChange?) {
         try await recordAssessment(scope: scope, patientID: patientID, caseJSON: caseJSON, result: result, arrival: arrival,
-                                   admitToQueue: true, intakeRanking: nil)
+                                   admitToQueue: true, intakeRanking: nil, idempotency: nil)
     }
 }

@@ -13,7 +13,8 @@ extension PostgresStore: TriageRepository {
     /// does. The patient's row is locked first, so two instances assessing the same patient
     /// take turns and the board follows the later assessment.
     public func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
-                                 admitToQueue: Bool, intakeRanking: IntakeRanking?) async throws -> (StoredAssessment, QueueChange?) {
+                                 admitToQueue: Bool, intakeRanking: IntakeRanking?,
+                                 idempotency: IdempotencyKey?) async throws -> (StoredAssessment, QueueChange?) {
         let assessment = TriageAssessment(patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
         let resultJSON = result.encodedJSON(prettyPrinted: false)
         let caseText = String(decoding: caseJSON, as: UTF8.self), resultText = String(decoding: resultJSON, as: UTF8.self)
@@ -22,6 +23,13 @@ extension PostgresStore: TriageRepository {
             try await transaction(.practice(scope.practiceID)) { connection in
                 guard try await self.patient(connection: connection, practiceID: scope.practiceID, id: patientID, forUpdate: true) != nil else {
                     throw DomainError.notFound(resource: "patient")
+                }
+                if let idempotency, let first = try await self.claim(idempotency, operation: .triageAssess, scope: scope, connection: connection) {
+                    // A repeat: the first request's assessment, as it is stored.
+                    guard let id = UUID(uuidString: first),
+                          let stored = try await self.storedAssessment(id: id, practiceID: scope.practiceID, connection: connection)
+                    else { throw DomainError.notFound(resource: "assessment") }
+                    return (stored, nil)
                 }
                 let now = self.clock.now()
                 var queue = TriageQueue(entries: try await self.queueEntry(practiceID: scope.practiceID, patientID: patientID, connection: connection)
@@ -57,6 +65,10 @@ extension PostgresStore: TriageRepository {
                 let stored = StoredAssessment(id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,
                                               assessedAt: result.assessedAt, level: result.level, rulesVersion: result.rulesVersion,
                                               resultJSON: resultJSON)
+                if let idempotency {
+                    try await self.finishClaim(idempotency, operation: .triageAssess, resourceID: assessment.id.description, scope: scope,
+                                               connection: connection)
+                }
                 return (stored, change)
             }
         }

@@ -15,42 +15,52 @@ extension VetNetStore {
     /// With `intakeRanking`, the clinicians an intake ranked for the case are kept with the
     /// assessment, so a booking made from it records what it was booked on.
     public func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
-                                 admitToQueue: Bool = true, intakeRanking: IntakeRanking? = nil) async throws -> (StoredAssessment, QueueChange?) {
+                                 admitToQueue: Bool = true, intakeRanking: IntakeRanking? = nil,
+                                 idempotency: IdempotencyKey? = nil) async throws -> (StoredAssessment, QueueChange?) {
         let assessment = TriageAssessment(patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
         let resultJSON = result.encodedJSON(prettyPrinted: false)
         return try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
-            var queue = TriageQueue(entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
-            var change: QueueChange?
-            if queue.follows(assessment, admitting: admitToQueue) {
-                do { change = try queue.handle(.admit(assessment), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }
+            var recorded: (StoredAssessment, QueueChange?)?
+            let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotency, operation: .triageAssess) {
+                var queue = TriageQueue(entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
+                var change: QueueChange?
+                if queue.follows(assessment, admitting: admitToQueue) {
+                    do { change = try queue.handle(.admit(assessment), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }
+                }
+                try db.execute(
+                    sql: """
+                        INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level,
+                                                       rules_version, case_json, result_json)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [assessment.id.description, scope.practiceID.description, Self.text(patientID), scope.actorID?.description,
+                                Timestamp.milliseconds(arrival), Timestamp.milliseconds(result.assessedAt), result.level.rawValue,
+                                result.rulesVersion, String(decoding: caseJSON, as: UTF8.self), String(decoding: resultJSON, as: UTF8.self)])
+                if let change {
+                    try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+                    try Self.recordArrival(change, db: db, scope: scope)
+                }
+                if let intakeRanking {
+                    try Self.insertIntakeRanking(intakeRanking, assessmentID: assessment.id.description, patientID: patientID,
+                                                 practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
+                }
+                try self.appendAudit(AuditRecord(action: .triageAssess, resourceType: "patient", resourceID: Self.text(patientID),
+                                                 detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"), scope: scope, db: db)
+                // Admission and re-triage publish the triage and the board's change together; an
+                // assessment kept off the board (a booked non-urgent intake) is still news.
+                try self.appendEvents(change?.events(practiceID: scope.practiceID, occurredAt: self.clock.now())
+                                      ?? [assessment.assessedEvent(practiceID: scope.practiceID, occurredAt: self.clock.now())], scope: scope, db: db)
+                let stored = StoredAssessment(id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,
+                                              assessedAt: result.assessedAt, level: result.level, rulesVersion: result.rulesVersion, resultJSON: resultJSON)
+                recorded = (stored, change)
+                return assessment.id.description
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level,
-                                                   rules_version, case_json, result_json)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [assessment.id.description, scope.practiceID.description, Self.text(patientID), scope.actorID?.description,
-                            Timestamp.milliseconds(arrival), Timestamp.milliseconds(result.assessedAt), result.level.rawValue,
-                            result.rulesVersion, String(decoding: caseJSON, as: UTF8.self), String(decoding: resultJSON, as: UTF8.self)])
-            if let change {
-                try Self.saveQueueEntry(change.entry, db: db, scope: scope)
-                try Self.recordArrival(change, db: db, scope: scope)
-            }
-            if let intakeRanking {
-                try Self.insertIntakeRanking(intakeRanking, assessmentID: assessment.id.description, patientID: patientID,
-                                             practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
-            }
-            try self.appendAudit(AuditRecord(action: .triageAssess, resourceType: "patient", resourceID: Self.text(patientID),
-                                             detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"), scope: scope, db: db)
-            // Admission and re-triage publish the triage and the board's change together; an
-            // assessment kept off the board (a booked non-urgent intake) is still news.
-            try self.appendEvents(change?.events(practiceID: scope.practiceID, occurredAt: self.clock.now())
-                                  ?? [assessment.assessedEvent(practiceID: scope.practiceID, occurredAt: self.clock.now())], scope: scope, db: db)
-            let stored = StoredAssessment(id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,
-                                          assessedAt: result.assessedAt, level: result.level, rulesVersion: result.rulesVersion, resultJSON: resultJSON)
-            return (stored, change)
+            if let recorded { return recorded }
+            // A repeat: the first request's assessment, as it is stored.
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
+                                             arguments: [id, scope.practiceID.description]) else { throw DomainError.notFound(resource: "assessment") }
+            return (try Self.storedAssessment(row, db: db), nil)
         }
     }
 
