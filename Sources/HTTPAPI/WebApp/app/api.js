@@ -16,6 +16,32 @@ export class ApiError extends Error {
   }
 }
 
+/** A change kept on this device because the server could not be reached: it waits in the
+ *  outbox (`entry`) and is sent, exactly once, when VetNet is back. */
+export class QueuedError extends ApiError {
+  constructor(entry) {
+    super(0, { detail: 'Saved on this device — waiting to send. It is sent when VetNet is back.' });
+    this.queued = true;
+    this.entry = entry;
+  }
+}
+
+// The device copy (offline/sync.js) when signed in: answers to keep, answers to give when
+// the server cannot be reached, and changes to queue. None while signed out.
+let device = null;
+/** Sets the device copy's hooks: {remember(path, query, address, data), recall(path, query,
+ *  address) → {data, at} | null, queueable(method, path) → bool, waiting() → bool,
+ *  enqueue(change) → entry, reached(), unreachable()}; null detaches it. */
+export function useDeviceCopy(hooks) { device = hooks; }
+
+/** Why a change that must reach the server now cannot be made offline. */
+function offlineProblem(method, path) {
+  if (method === 'POST' && path === '/appointments') {
+    return { detail: 'VetNet cannot be reached. A new booking needs the server’s check for clashes, so it cannot be made offline; book it when the connection is back.' };
+  }
+  return null;
+}
+
 let reauthenticate = null;
 /** Sets what happens when a session has ended mid-work: `handler()` must resolve once the
  *  user has signed in again (the screen and what was typed stay as they were), and the call
@@ -39,7 +65,11 @@ function url(path, query) {
 /** Sends a request; resolves to {status, data, etag, headers}. Options: query, body (JSON),
  *  raw (a Blob or File sent as is, with its type), ifMatch (a version number or ETag),
  *  idempotencyKey, signal, noRetry; accept (a media type wanted instead of JSON, such as
- *  text/csv) with blob (the answer as a Blob). */
+ *  text/csv) with blob (the answer as a Blob); queue (what the outbox keeps beside a change
+ *  made offline, such as its label and the version it was made from); replay (a change sent
+ *  from the outbox). Without a connection, a GET answers from the device copy when it holds
+ *  the answer (`offline`: when it was read) and a change the outbox carries is queued
+ *  (QueuedError). */
 export async function request(method, path, options = {}) {
   const headers = { Accept: options.accept ? `${options.accept}, application/problem+json` : 'application/json, application/problem+json' };
   let body;
@@ -52,14 +82,33 @@ export async function request(method, path, options = {}) {
     const tag = String(options.ifMatch);
     headers['If-Match'] = /^(W\/)?"/.test(tag) ? tag : `"${tag}"`;
   }
+  const writing = !['GET', 'HEAD'].includes(method);
+  const address = url(path, options.query);
+  // A change the outbox can carry keeps its place behind the changes already waiting there.
+  const queueable = writing && device && !options.replay && device.queueable(method, path);
+  const enqueue = async () => {
+    const change = {
+      method, path, query: options.query || null, body: options.body ?? null, ifMatch: headers['If-Match'] || null,
+      idempotencyKey: options.idempotencyKey || newKey(), ...(options.queue || {}),
+    };
+    throw new QueuedError(await device.enqueue(change));
+  };
+  if (queueable && device.waiting()) return enqueue();
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   let response;
   try {
-    response = await fetch(url(path, options.query), { method, headers, body, credentials: 'same-origin', cache: 'no-store', signal: options.signal });
+    response = await fetch(address, { method, headers, body, credentials: 'same-origin', cache: 'no-store', signal: options.signal });
   } catch (error) {
     if (error.name === 'AbortError') throw error;
-    throw new ApiError(0, null);
+    device?.unreachable();
+    if (!writing && device && !options.blob && !options.live) {
+      const copy = await device.recall(path, options.query || {}, address);
+      if (copy) return { status: 200, data: copy.data, etag: copy.etag ?? null, headers: new Headers(), offline: copy.at };
+    }
+    if (queueable) return enqueue();
+    throw new ApiError(0, offlineProblem(method, path));
   }
+  device?.reached();
   if (response.status === 401 && path !== '/auth/login' && !options.noRetry && reauthenticate) {
     await reauthenticate();
     return request(method, path, { ...options, noRetry: true });
@@ -72,6 +121,7 @@ export async function request(method, path, options = {}) {
     else data = await response.text();
   }
   if (!response.ok) throw new ApiError(response.status, data && typeof data === 'object' ? data : null);
+  if (!writing && device && data && typeof data === 'object' && !options.blob) device.remember(path, options.query || {}, address, data, response.headers.get('ETag'));
   return { status: response.status, data, etag: response.headers.get('ETag'), headers: response.headers };
 }
 

@@ -1,6 +1,7 @@
 // Starts the app: finds out whether this browser has a session, shows sign-in or the
 // role's home, loads the triage catalogue, builds the navigation for the role, and opens the
-// live stream.
+// live stream. Without a connection it starts on the last session of this device, from the
+// app files its service worker keeps and the data kept encrypted in IndexedDB (offline/).
 
 import * as api from './api.js';
 import * as catalogue from './catalogue.js';
@@ -8,6 +9,9 @@ import * as live from './live.js';
 import * as router from './router.js';
 import { h, replace, busy, toast, setTimeZone, watchNumberFields } from './ui.js';
 import { renderSignIn, signInDialog } from './screens/signin.js';
+import * as store from './offline/store.js';
+import * as sync from './offline/sync.js';
+import * as outbox from './offline/outbox.js';
 
 const main = document.getElementById('main');
 let session = null;
@@ -42,19 +46,45 @@ router.route('/admin', { title: 'Administration', nav: 'Admin', allowed: (s) => 
   load: () => import('./screens/admin.js') });
 
 async function boot() {
+  if (await takeOverUpdate()) return;
   let me;
   try { me = await api.me(); } catch (error) {
+    // Not reachable: the last session of this device, from what it keeps.
+    const kept = error.status === 0 ? await store.resume() : null;
+    if (kept) { sync.attach({ offline: true }); enter(kept); return; }
     replace(main, h('section', { class: 'screen' }, h('h1', {}, 'VetNet'), h('p', { class: 'notice notice-error', role: 'alert' }, error.message),
       h('button', { class: 'button', type: 'button', on: { click: boot } }, 'Try again')));
     return;
   }
-  if (me) enter(me); else showSignIn();
+  if (me) { await begin(me); enter(me); } else showSignIn();
+}
+
+/** Takes the device for the signed-in account: the encrypted copy under this session's key. */
+async function begin(me) {
+  try { await store.begin(me); sync.attach(); } catch {
+    // No IndexedDB or WebCrypto (a private window, plain HTTP): online only.
+  }
+}
+
+/** The service worker that keeps the app for starting without a connection. A newer version
+ *  found at an earlier start takes over now, before anything is drawn (resolves true: the page
+ *  reloads with it); one found during a session waits for the next start. */
+async function takeOverUpdate() {
+  if (!('serviceWorker' in navigator)) return false;
+  let registration;
+  try { registration = await navigator.serviceWorker.register('/sw.js', { updateViaCache: 'none' }); } catch { return false; }
+  if (registration.waiting && navigator.serviceWorker.controller) {
+    navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+    registration.waiting.postMessage('take-over');
+    return true;
+  }
+  return false;
 }
 
 function showSignIn(email = '') {
   document.getElementById('top-bar').hidden = true;
   document.title = 'Sign in · VetNet';
-  renderSignIn(main, { email, onSignedIn: async () => { const me = await api.me(); if (me) enter(me); } });
+  renderSignIn(main, { email, onSignedIn: async () => { const me = await api.me(); if (me) { await begin(me); enter(me); } } });
 }
 
 async function enter(me) {
@@ -74,6 +104,7 @@ async function enter(me) {
   document.getElementById('top-bar').hidden = false;
   followTopBar();
   live.start();
+  if (store.ready()) sync.start(session);
   if (!window.location.hash || window.location.hash === '#/') window.location.replace('#/home');
   router.start(main, session, '#/home');
 }
@@ -122,9 +153,16 @@ function followTopBar() {
   measure();
 }
 
+document.getElementById('outbox-button').addEventListener('click', (event) => outbox.openOutbox(event.currentTarget));
+
 document.getElementById('sign-out').addEventListener('click', async () => {
-  try { await api.signOut(); } finally {
+  const unsent = outbox.all().length;
+  if (unsent && !window.confirm(`${unsent} change${unsent === 1 ? ' has' : 's have'} not been sent to VetNet yet. Signing out deletes ${unsent === 1 ? 'it' : 'them'} from this device. Sign out anyway?`)) return;
+  try { await api.signOut(); } catch { /* offline: the device's copy is deleted all the same */ } finally {
     live.stop();
+    sync.stop();
+    // The practice's data leaves the device with the person.
+    await store.wipe();
     router.stop();
     showCatalogueProblem(false);
     session = null;
@@ -143,6 +181,7 @@ api.onSessionExpired(() => {
       const me = await api.me();
       // Someone else signed in: start over as them rather than show the previous person's screen.
       if (!me || me.user.id !== previous) { window.location.reload(); return new Promise(() => {}); }
+      await begin(me); // the new session's key for the device's copy
       return undefined;
     }).finally(() => { pending = null; });
   }

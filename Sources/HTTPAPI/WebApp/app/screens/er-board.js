@@ -12,6 +12,7 @@ import {
   h, replace, announce, toast, busy, levelBadge, levelColour, levelLabel, levelWords, words, time, notice, uid, field, showErrors, clearErrors,
 } from '../ui.js';
 import * as catalogue from '../catalogue.js';
+import { pendingPanel } from '../offline/outbox.js';
 
 const STATUS = { waiting: 'Waiting', inTreatment: 'In treatment', done: 'Done', leftWithoutBeingSeen: 'Left without being seen' };
 
@@ -53,7 +54,8 @@ export function render(container, { session }) {
       h('h1', { id: 'er-title' }, 'ER board'),
       clock,
       h('a', { class: 'button primary', href: '#/intake' }, 'New arrival')),
-    counts, h('p', { class: 'muted keys-hint' }, 'Tip: arrow keys move between patients.'), message, board));
+    counts, h('p', { class: 'muted keys-hint' }, 'Tip: arrow keys move between patients.'), message,
+    pendingPanel((e) => /^\/triage\/queue\//.test(e.path), 'Board changes waiting to send'), board));
 
   const sections = new Map(); // level → {section, list}, for the levels someone is at
   const empty = h('p', { class: 'empty-state', hidden: true }, 'No one is waiting. New arrivals appear here the moment they are triaged.');
@@ -305,12 +307,13 @@ export function render(container, { session }) {
   async function move(button, patientId, status) {
     await busy(button, async () => {
       try {
-        const entry = await api.post(`/triage/queue/${patientId}/status`, { status });
+        const entry = await api.post(`/triage/queue/${patientId}/status`, { status }, { queue: { subject: entries.get(patientId)?.patientName } });
         if (!alive) return;
         toast(`${entries.get(patientId)?.patientName || 'Patient'}: ${STATUS[entry.status].toLowerCase()}`, 'success');
         await load();
       } catch (error) {
-        toast(error.message, 'error');
+        // Offline: kept on the device and listed above the board as waiting to send.
+        toast(error.queued ? `${entries.get(patientId)?.patientName || 'Patient'}: ${STATUS[status].toLowerCase()} — waiting to send` : error.message, error.queued ? 'info' : 'error');
         await load();
       }
     }, 'Saving…');

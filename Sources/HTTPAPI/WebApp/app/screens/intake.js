@@ -13,6 +13,8 @@ import {
 } from '../ui.js';
 import * as catalogue from '../catalogue.js';
 import { MEMBRANES, PULSES, MENTATIONS, EXTREMITIES } from './vitals.js';
+import { manualTriage } from '../offline/manual-triage.js';
+import { pendingPanel, triageSent } from '../offline/outbox.js';
 
 /** The letters of the ABCDE survey laid out below, each with its observations; a section of
  *  findings under none of them (the catalogue's other presentations) follows as its own. */
@@ -229,6 +231,8 @@ export function render(container, { session, query }) {
   const stickyLevel = h('div', { class: 'sticky-level', 'aria-hidden': 'true' }, h('span', { class: 'muted' }, 'No level yet'));
   const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Triage and find clinicians');
   const stickyBar = h('div', { class: 'sticky-actions' }, stickyLevel, submit);
+  // Without the server: the VTL reference and a level given by hand.
+  const manual = manualTriage();
   const form = h('form', { class: 'intake-form', novalidate: true, 'aria-label': 'Intake' },
     h('fieldset', { class: 'panel glass patient-panel' },
       h('legend', {}, 'Patient'),
@@ -247,6 +251,7 @@ export function render(container, { session, query }) {
         field('Presenting complaint', c.complaint, { fieldName: 'complaint', wide: true }))),
     vitals,
     survey,
+    manual.element,
     formErrors,
     stickyBar);
 
@@ -260,6 +265,7 @@ export function render(container, { session, query }) {
 
   replace(container, h('section', { class: 'screen intake', 'aria-labelledby': 'intake-title' },
     h('header', { class: 'screen-header' }, h('h1', { id: 'intake-title' }, 'Intake')),
+    pendingPanel((e) => e.path === '/triage/assessments', 'Triage waiting to send'),
     catalogue.loaded() ? null : notice('The triage catalogue could not be loaded, so no species, findings or grades can be chosen '
       + 'and no case can be triaged here. Try again from the message at the top.', 'warning'),
     h('div', { class: 'intake-layout' }, form, panel)));
@@ -343,12 +349,17 @@ export function render(container, { session, query }) {
       const { data } = await api.request('POST', '/triage/evaluate', { body: triageCase, query: { patientId }, signal: evaluation.signal });
       if (!alive) return;
       clearCaseErrors();
+      manual.hide();
       showResult(data);
     } catch (error) {
       if (error.name === 'AbortError' || !alive) return;
       if (error.status === 422 || error.status === 400) {
         showErrors(form, error.errors, { summary: formErrors });
         showInvalid();
+      } else if (error.status === 0) {
+        lastCase = null; // graded again once the server answers
+        manual.show();
+        replace(levelBox, h('p', { class: 'notice notice-warning' }, 'Offline: the engine cannot grade this case. Give the level by hand from the VTL reference in the form.'));
       } else {
         replace(levelBox, notice(error.message));
       }
@@ -531,6 +542,7 @@ export function render(container, { session, query }) {
       if (np.birthDate.value) newPatient.birthDate = np.birthDate.value;
       body.newPatient = { owner, patient: newPatient };
     }
+    if (manual.active()) { await sendByHand(body); return; }
     await busy(submit, async () => {
       try {
         // A re-assessment of a patient on the ER board is stored as their new assessment,
@@ -572,6 +584,31 @@ export function render(container, { session, query }) {
       }
     }, 'Triaging…');
   });
+
+  /** Offline: the case with the level given by hand, queued as the assessment it will be. */
+  async function sendByHand(body) {
+    const level = manual.level();
+    const problems = [];
+    if (mode !== 'existing') problems.push({ field: 'patientId', message: 'Offline, only a patient already registered can be triaged: find them above (a new patient needs VetNet).' });
+    if (!level) problems.push({ field: 'manualLevel', message: 'Give the level by hand.' });
+    if (problems.length) { showErrors(form, problems, { summary: formErrors }); form.querySelector('[aria-invalid="true"]')?.focus(); return; }
+    await busy(submit, async () => {
+      try {
+        const assessment = await api.post('/triage/assessments', { patientId: patient.id, case: body.case }, { queue: { manualLevel: level, subject: patient.name } });
+        // The server answered after all: the engine's level beside the hand-given one.
+        triageSent({ manualLevel: level, subject: patient.name, id: assessment.id }, assessment);
+        showResult(assessment.result);
+        resultTitle.focus();
+      } catch (error) {
+        if (!error.queued) { formErrors.hidden = false; replace(formErrors, h('p', {}, error.message)); return; }
+        replace(offersBox, h('div', { class: 'notice notice-warning queued-triage', role: 'status' },
+          h('strong', {}, `${patient.name}: given ${levelLabel(level).toLowerCase()} by hand — waiting to send.`),
+          ' The engine grades the case when VetNet is back; you are alerted if its level is more urgent.'),
+          h('div', { class: 'row wrap next-arrival' }, h('button', { type: 'button', class: 'button', on: { click: () => go('#/intake') } }, 'Next arrival')));
+        resultTitle.focus();
+      }
+    }, 'Saving…');
+  }
 
   /** The outcome of a re-assessment: the patient's new level on the ER board. */
   function showRetriaged(assessment) {

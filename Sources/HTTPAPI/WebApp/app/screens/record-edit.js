@@ -73,13 +73,22 @@ function editDialog(spec, { opener, onSaved }) {
 
   async function send(values, button) {
     return submitForm(form, button, async () => {
-      const answer = await api.request('PUT', spec.path, { body: spec.toBody(record, values), ifMatch: etag });
+      // Offline the outbox keeps the version edited (base), for a conflict when it is sent.
+      const answer = await api.request('PUT', spec.path, { body: spec.toBody(record, values), ifMatch: etag, queue: { base: spec.toBody(record, base), label: `${spec.noun}’s details` } });
       toast(`${spec.noun} saved`, 'success');
       announce(`${spec.noun} saved`);
       close();
       onSaved?.(answer.data);
       return true;
-    }, { label: 'Saving…', focus: true, handle: (error) => { if (error.status !== 412) return false; changedMeanwhile(); return true; } });
+    }, {
+      label: 'Saving…', focus: true,
+      handle: (error) => {
+        if (error.queued) { toast(`${spec.noun}: saved on this device — waiting to send`, 'info'); close(); return true; }
+        if (error.status !== 412) return false;
+        changedMeanwhile();
+        return true;
+      },
+    });
   }
 
   form.addEventListener('submit', async (event) => {

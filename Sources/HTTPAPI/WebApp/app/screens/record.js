@@ -14,6 +14,7 @@ import { weightChart } from './weight-chart.js';
 import { editOwner, editPatient } from './record-edit.js';
 import { describeVitals } from './vitals.js';
 import { correctionActions, retractedItems, medicationEnd } from './record-corrections.js';
+import { pendingPanel } from '../offline/outbox.js';
 
 const ROUTES = ['oral', 'subcutaneous', 'intramuscular', 'intravenous', 'topical', 'ophthalmic', 'otic', 'intranasal', 'inhaled', 'rectal', 'transdermal'];
 
@@ -48,6 +49,8 @@ export function render(container, { params, session }) {
   replace(container, h('article', { class: 'screen record', 'aria-labelledby': 'record-title' },
     h('p', {}, h('a', { class: 'back-link', href: '#/patients' }, h('span', { 'aria-hidden': 'true' }, '‹ '), 'All patients')),
     headerBox, alertBox, message,
+    pendingPanel((e) => e.path.startsWith(`/patients/${patientId}`) || (owner && e.path === `/owners/${owner.id}`)
+      || (e.path === '/triage/assessments' && e.body?.patientId === patientId)),
     h('div', { class: 'record-grid' }, Object.values(sections).map((s) => s.element))));
 
   function section(title, key) {
@@ -379,7 +382,7 @@ export function render(container, { params, session }) {
   async function submitEntry(event, form, path, body, done) {
     event.preventDefault();
     await submitForm(form, form.querySelector('button[type=submit]'), async () => {
-      record = await api.post(`/patients/${patientId}/${path}`, body(), { idempotencyKey: api.newKey() });
+      record = await api.post(`/patients/${patientId}/${path}`, body(), { idempotencyKey: api.newKey(), queue: { subject: record?.patient?.name } });
       if (!alive) return;
       // The answer already holds the change; its event, arriving a moment later, must not
       // redraw the record under the user's hands.
@@ -387,7 +390,16 @@ export function render(container, { params, session }) {
       toast(done, 'success');
       announce(done);
       drawHeader(); drawWeight(); drawMedications(); drawProblems(); drawAllergies(); drawVaccinations(); drawNotes();
-    }, { label: 'Saving…', focus: true });
+    }, {
+      label: 'Saving…', focus: true,
+      // Offline: kept on the device, listed at the top as waiting to send; the form is cleared.
+      handle: (error) => {
+        if (!error.queued) return false;
+        form.reset();
+        toast(`${done} on this device — waiting to send`, 'info');
+        return true;
+      },
+    });
   }
 
   /** A correction was saved: the answer is the record as it now stands. */

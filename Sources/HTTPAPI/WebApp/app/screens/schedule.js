@@ -14,7 +14,7 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, date, today, zonedInstant, rfc3339, problemText } from '../ui.js';
+import { h, replace, date, today, zonedInstant, rfc3339, problemText, toast } from '../ui.js';
 import { loadInto } from '../forms.js';
 import { openAppointment, openReplan, chooseInRange } from './schedule-dialogs.js';
 import { enableDrag } from './schedule-drag.js';
@@ -26,6 +26,7 @@ import { appointmentCard, urgencyBadge } from './schedule-card.js';
 import { drawLegend, drawSummary } from './schedule-legend.js';
 import { freeSlots, loadNames, loadUrgency, patientName } from './schedule-data.js';
 import { scheduleMoves } from './schedule-moves.js';
+import { pendingPanel } from '../offline/outbox.js';
 
 export function render(container, { session, query }) {
   let alive = true;
@@ -64,6 +65,7 @@ export function render(container, { session, query }) {
         h('button', { type: 'button', class: 'button', on: { click: () => openReplan(ctx, view.day) } }, 'Re-plan an absence…'),
         h('a', { class: 'button', href: '#/schedule/plan' }, 'Plan open requests')) : null),
     toolbar.element,
+    pendingPanel((e) => /^\/appointments\/[^/]+\/transitions$/.test(e.path), 'Appointment changes waiting to send'),
     moveBanner, message, grid, legend, extra));
 
   // The screen's context for its dialogs.
@@ -181,7 +183,15 @@ export function render(container, { session, query }) {
   const ownEcho = (e) => e.actorId === session.user.id && (ownChanges.get(e.resourceId) || 0) > Date.now();
 
   async function transition(appointment, body) {
-    const updated = await api.post(`/appointments/${appointment.id}/transitions`, body, { ifMatch: appointment.version });
+    let updated;
+    try {
+      updated = await api.post(`/appointments/${appointment.id}/transitions`, body, { ifMatch: appointment.version, queue: { subject: patientName(appointment.patientId) } });
+    } catch (error) {
+      if (!error.queued) throw error;
+      // Offline: kept on the device and listed above the schedule as waiting to send.
+      toast(`${patientName(appointment.patientId) || 'Appointment'}: waiting to send`, 'info');
+      return appointment;
+    }
     ownChanges.set(appointment.id, Date.now() + 5000);
     await load();
     return updated;

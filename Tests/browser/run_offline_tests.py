@@ -1,0 +1,633 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the staff web app without a connection, in a real headless browser.
+
+Starts `vetnet serve --demo` on a private data directory and a free loopback port, drives
+Debian's chromium through chromedriver (Selenium), and takes the server away in two ways: by
+terminating it (then starting it again on the same data directory and port), and by Chromium's
+network emulation. It checks what staff would notice:
+
+- with the server killed: a reload opens the app; the ER board, the schedule (today's or
+  tomorrow's) and a recently opened record show their last data with its age ("Offline — data
+  from 14:02, 6 min ago"); the patient search finds a patient by name and by record number;
+- with the server killed: a weight, a note and an ER-board status change are made and shown as
+  waiting to send; the tab is closed and another opened (still offline, on the same session);
+  the server is started again: each change lands exactly once (through the API and the audit
+  trail, as the administrator), in the order it was made;
+- a replay that conflicts (another session changed the same owner meanwhile) shows both
+  versions and, applied to the current version, keeps both changes;
+- an offline intake given green by hand that the engine grades orange raises an alert
+  (role="alert") with both levels once sent;
+- axe-core: no serious or critical violation with the offline banner, the outbox's conflict
+  and the manual triage on screen;
+- signing out clears the device: no copy of the practice's data in IndexedDB, no patient's name
+  in any IndexedDB value or Cache API entry, no API answer in the Cache API.
+
+One line per check and a summary; exit status 0 only when every check passed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.request
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from axe_selenium_python import Axe
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+ADMIN = "fiona.campbell@riverside-vets.example"
+VET = "amelia.hart@riverside-vets.example"
+WORDS = ["amber", "otter", "lagoon", "heron", "quartz", "kettle", "maple", "cobalt", "willow", "falcon"]
+BANNER = re.compile(r"Offline — data from (?:\w{3} \d{1,2} \w{3} \d{4} )?(\d\d):(\d\d), (less than a minute|\d+ min|\d+ h \d+ min) ago")
+
+
+# --------------------------------------------------------------------------------------------
+# The server
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """`vetnet serve --demo` on a temporary store; `kill()` terminates it and `start()` brings
+    it back on the same store and port."""
+
+    def __init__(self, binary: Path, log_dir: Path) -> None:
+        self.binary = binary
+        self.data_dir = Path(tempfile.mkdtemp(prefix="vetnet-offline-"))
+        os.chmod(self.data_dir, 0o700)
+        self.port = free_port()
+        self.password = "-".join(secrets.choice(WORDS) for _ in range(5)) + f"-{secrets.randbelow(90) + 10}"
+        self.log_dir = log_dir
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60) -> None:
+        env = dict(os.environ)
+        env["VETNET_DEMO_PASSWORD"] = self.password
+        for name in ("VETNET_HOST", "VETNET_PORT", "VETNET_DATA_DIR", "VETNET_DEMO"):
+            env.pop(name, None)
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        out = open(self.log_dir / "server.stdout.log", "ab")
+        err = open(self.log_dir / "server.stderr.log", "ab")
+        self.process = subprocess.Popen(
+            [str(self.binary), "serve", "--demo", "--data-dir", str(self.data_dir / "store"), "--host", "127.0.0.1", "--port", str(self.port)],
+            env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"vetnet serve stopped during start-up; see {self.log_dir / 'server.stderr.log'}")
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"vetnet serve did not answer /health within {timeout:.0f} s")
+
+    def kill(self) -> None:
+        """Terminates the server (its store stays)."""
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self.process = None
+
+    def stop(self) -> None:
+        self.kill()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+class Client:
+    """A bearer-token API client, for preparing data and checking what the app did."""
+
+    def __init__(self, server: Server, email: str) -> None:
+        self.server = server
+        status, body = self.call("POST", "/api/v1/auth/login", {"email": email, "password": server.password}, token=None)
+        if status != 200:
+            raise RuntimeError(f"sign-in as {email} failed: {status} {body}")
+        self.token = body["token"]
+        self.user = body["user"]
+
+    def call(self, method: str, path: str, body: object | None = None, *, token: str | None | bool = True,
+             headers: dict | None = None) -> tuple[int, object]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.server.url + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        bearer = self.token if token is True else token
+        if bearer:
+            request.add_header("Authorization", f"Bearer {bearer}")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                raw, status = response.read(), response.status
+        except urllib.error.HTTPError as error:
+            raw, status = error.read(), error.code
+        try:
+            return status, json.loads(raw) if raw else None
+        except ValueError:
+            return status, raw.decode("utf-8", "replace")
+
+    def ok(self, method: str, path: str, body: object | None = None, **kwargs) -> object:
+        status, answer = self.call(method, path, body, **kwargs)
+        if status >= 300:
+            raise AssertionError(f"{method} {path} answered {status}: {answer}")
+        return answer
+
+
+# --------------------------------------------------------------------------------------------
+# The browser
+
+def browser(width: int, height: int) -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if binary:
+        options.binary_location = binary
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
+                 "--disable-extensions", "--disable-background-networking", "--lang=en-GB", f"--window-size={width},{height}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver_path = shutil.which("chromedriver")
+    service = Service(executable_path=driver_path) if driver_path else Service()
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_script_timeout(30)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    return driver
+
+
+def wait(driver, condition, timeout: float = 10, message: str = ""):
+    return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException]).until(condition, message)
+
+
+def visible(driver, css: str, timeout: float = 10):
+    return wait(driver, EC.visibility_of_element_located((By.CSS_SELECTOR, css)), timeout, f"nothing visible matches {css}")
+
+
+def clickable(driver, css: str, timeout: float = 10):
+    return wait(driver, EC.element_to_be_clickable((By.CSS_SELECTOR, css)), timeout, f"nothing clickable matches {css}")
+
+
+def button_with_text(driver, text: str, timeout: float = 10, within=None):
+    scope = within or driver
+
+    def find(_):
+        for element in scope.find_elements(By.CSS_SELECTOR, "button, a.button"):
+            if element.is_displayed() and element.is_enabled() and text in element.text:
+                return element
+        return False
+    return wait(driver, find, timeout, f"no button reading {text!r}")
+
+
+def field_input(driver, label: str, within=None):
+    scope = within or driver
+    for element in scope.find_elements(By.CSS_SELECTOR, "label"):
+        if element.text.strip() == label:
+            return driver.find_element(By.ID, element.get_attribute("for"))
+    raise AssertionError(f"no field labelled {label!r}")
+
+
+def type_into(element, text: str) -> None:
+    driver = element.parent
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    WebDriverWait(driver, 5, poll_frequency=0.05).until(lambda _: element.is_displayed() and element.is_enabled(), "the field never became ready")
+    element.clear()
+    element.send_keys(text)
+
+
+def network(driver, offline: bool) -> None:
+    """Chromium's network emulation: the page (and its worker) without a network, or with it."""
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def sign_in(driver, server: Server, email: str) -> None:
+    driver.get(server.url + "/")
+    type_into(visible(driver, "input[name=email]", 15), email)
+    type_into(driver.find_element(By.CSS_SELECTOR, "input[name=password]"), server.password)
+    driver.find_element(By.CSS_SELECTOR, ".sign-in-form button[type=submit]").click()
+    visible(driver, "h1#home-title", 20)
+
+
+def go(driver, server: Server, hash_: str, ready_css: str, timeout: float = 15):
+    driver.get(f"{server.url}/{hash_}")
+    return visible(driver, ready_css, timeout)
+
+
+# What the device holds: the names in each IndexedDB store and every value as text (the bytes
+# of encrypted values as Latin-1), with the Cache API's addresses and bodies.
+DEVICE_SCRIPT = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const text = (v) => {
+    if (v instanceof ArrayBuffer) return new TextDecoder('latin1').decode(new Uint8Array(v));
+    if (ArrayBuffer.isView(v)) return new TextDecoder('latin1').decode(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+    if (v && typeof v === 'object') return Object.entries(v).map(([k, x]) => k + ':' + text(x)).join('|');
+    return String(v);
+  };
+  const out = { databases: [], caches: [] };
+  for (const info of (await indexedDB.databases())) {
+    const db = await new Promise((ok, fail) => { const r = indexedDB.open(info.name); r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error); });
+    const stores = {};
+    for (const name of db.objectStoreNames) {
+      stores[name] = await new Promise((ok) => {
+        const rows = [];
+        const cursor = db.transaction(name).objectStore(name).openCursor();
+        cursor.onsuccess = () => { const c = cursor.result; if (c) { rows.push([String(c.key), text(c.value)]); c.continue(); } else ok(rows); };
+        cursor.onerror = () => ok(rows);
+      });
+    }
+    db.close();
+    out.databases.push({ name: info.name, stores });
+  }
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const response = await cache.match(request);
+      out.caches.push({ cache: name, url: request.url, body: await response.text() });
+    }
+  }
+  return out;
+})().then(done, (e) => done({ error: String(e) }));
+"""
+
+
+def device(driver) -> dict:
+    answer = driver.execute_async_script(DEVICE_SCRIPT)
+    if "error" in answer:
+        raise AssertionError(f"reading the device: {answer['error']}")
+    return answer
+
+
+def kept_names(driver) -> list[str]:
+    for db in device(driver)["databases"]:
+        if db["name"] == "vetnet-offline":
+            return [key for key, _ in db["stores"].get("data", [])]
+    return []
+
+
+# --------------------------------------------------------------------------------------------
+# The checks
+
+class Checks:
+    def __init__(self, server: Server, artifacts: Path) -> None:
+        self.server = server
+        self.artifacts = artifacts
+        self.results: list[tuple[str, bool, str]] = []
+        self.axe: dict = {}
+        self.written: list[str] = []
+        self.zone = ZoneInfo("Europe/London")
+
+    def run(self, name: str, check) -> bool:
+        started = time.monotonic()
+        try:
+            detail = check()
+            self.results.append((name, True, detail or ""))
+            print(f"PASS  {name} ({time.monotonic() - started:.1f} s): {detail}", flush=True)
+            return True
+        except Exception as error:  # noqa: BLE001 - every failure is reported, then the next check runs
+            self.results.append((name, False, f"{type(error).__name__}: {error}"))
+            print(f"FAIL  {name} ({time.monotonic() - started:.1f} s): {type(error).__name__}: {error}", flush=True)
+            traceback.print_exc(limit=3)
+            try:
+                self.driver.save_screenshot(str(self.artifacts / f"{name}.png"))
+            except Exception:  # noqa: BLE001
+                pass
+            return False
+
+    # MARK: preparing
+
+    def prepare(self) -> None:
+        self.admin = Client(self.server, ADMIN)
+        self.vet = Client(self.server, VET)
+        self.zone = ZoneInfo(self.vet.ok("GET", "/api/v1/me")["practice"].get("timeZone") or "Europe/London")
+        dogs = self.vet.ok("GET", "/api/v1/patients?species=dog&limit=8&status=active")["items"]
+        cats = self.vet.ok("GET", "/api/v1/patients?species=cat&limit=8&status=active")["items"]
+        self.dog = dogs[3]["patient"]
+        self.second_dog = dogs[5]["patient"]
+        self.cat = cats[2]["patient"]
+        # An arrival on the ER board (orange: 40.7 °C).
+        assessment = self.vet.ok("POST", "/api/v1/triage/assessments", {"patientId": self.dog["id"], "case": {
+            "species": "dog", "vitals": {"temperature": {"value": 40.7, "unit": "C"}}, "complaint": "panting after a run in the heat"}})
+        assert assessment["level"] == 2, f"orange arrival: {assessment['level']}"
+        # A booking today (or, after closing time, tomorrow) for the schedule.
+        types = self.vet.ok("GET", "/api/v1/appointment-types")["items"]
+        kind = next((t for t in types if "dog" in (t.get("species") or ["dog"])), types[0])
+        now = datetime.now(timezone.utc)
+        local_midnight = datetime.now(self.zone).replace(hour=0, minute=0, second=0, microsecond=0)
+        window_end = (local_midnight + timedelta(days=2)).astimezone(timezone.utc)
+        slots = self.vet.ok("GET", f"/api/v1/appointments/slots?from={stamp(now + timedelta(minutes=10))}&to={stamp(window_end)}"
+                                   f"&appointmentTypeId={kind['id']}&species=dog&limit=5")["items"]
+        assert slots, "a free slot today or tomorrow"
+        slot = slots[0]
+        self.appointment = self.vet.ok("POST", "/api/v1/appointments", {"patientId": self.cat["id"], "clinicianId": slot["clinicianId"],
+                                                                      "appointmentTypeId": kind["id"], "start": slot["start"]},
+                                       headers={"Idempotency-Key": secrets.token_hex(8)})
+        self.appointment_day = datetime.fromisoformat(slot["start"].replace("Z", "+00:00")).astimezone(self.zone).date().isoformat()
+
+    def banner_age(self, driver, read_after: float) -> str:
+        """The offline banner's words, checked to name a time no earlier than the data was read
+        and no later than now, and an age that agrees with it."""
+        banner = visible(driver, "#offline-banner", 15)
+        text = banner.text
+        match = BANNER.search(text)
+        assert match, f"the banner says how old the data is: {text!r}"
+        shown = datetime.now(self.zone).replace(hour=int(match.group(1)), minute=int(match.group(2)), second=0, microsecond=0)
+        earliest = datetime.fromtimestamp(read_after, self.zone).replace(second=0, microsecond=0)
+        assert earliest - timedelta(minutes=1) <= shown <= datetime.now(self.zone), f"the time shown ({match.group(1)}:{match.group(2)}) is when the data was read"
+        return text
+
+    # MARK: 1. starting offline
+
+    def offline_start(self) -> str:
+        driver = self.driver
+        sign_in(driver, self.server, VET)
+        self.read_from = time.time() - 60
+        go(driver, self.server, "#/er", f".board-card[data-patient='{self.dog['id']}']")
+        go(driver, self.server, f"#/schedule?date={self.appointment_day}", f"button.appointment[data-id='{self.appointment['id']}'], .appointment", 20)
+        go(driver, self.server, f"#/patients/{self.dog['id']}", ".record-weight h2")
+        go(driver, self.server, f"#/patients/{self.cat['id']}", ".owner-card")
+        wait(driver, lambda d: {"directory", "schedule-window", "feed-position"} <= set(kept_names(d)), 30,
+             "the device holds the directory, today's and tomorrow's schedule and the feed position")
+        self.server.kill()
+        # A reload without the server: the app, the board with its patient, and the data's age.
+        driver.get(f"{self.server.url}/#/er")
+        visible(driver, "h1#er-title", 20)
+        card = visible(driver, f".board-card[data-patient='{self.dog['id']}']", 15)
+        board_banner = self.banner_age(driver, self.read_from)
+        assert self.dog["name"] in card.text, card.text
+        self.axe_check("offline-er-board")
+        go(driver, self.server, f"#/schedule?date={self.appointment_day}", "h1#schedule-title", 20)
+        wait(driver, lambda d: any(self.cat["name"] in (e.get_attribute("aria-label") or e.text or "") or e.get_attribute("data-id") == self.appointment["id"]
+                                   for e in d.find_elements(By.CSS_SELECTOR, "button.appointment")), 15, "the booked appointment on the schedule")
+        self.banner_age(driver, self.read_from)
+        go(driver, self.server, f"#/patients/{self.dog['id']}", ".record-weight h2", 20)
+        wait(driver, lambda d: self.dog["name"] in d.find_element(By.CSS_SELECTOR, "h1").text, 15, "the record's patient")
+        record_banner = self.banner_age(driver, self.read_from)
+        # The directory: by name, then by record number.
+        go(driver, self.server, "#/patients", "h1#patients-title", 20)
+        search = field_input(driver, "Search")
+        found = []
+        for text in (self.second_dog["name"], self.second_dog["medicalRecordNumber"]):
+            type_into(search, text)
+            search.submit()
+            wait(driver, lambda d: any(self.second_dog["medicalRecordNumber"] in e.text for e in d.find_elements(By.CSS_SELECTOR, ".patient-list li")), 10,
+                 f"the search for {text!r} finds {self.second_dog['name']}")
+            found.append(text)
+        return f"board: {board_banner!r}; record: {record_banner!r}; search found {self.second_dog['name']} by {found}"
+
+    # MARK: 2. changes made offline land once, in order
+
+    def queued_writes(self) -> str:
+        driver = self.driver
+        note = f"Offline note {secrets.token_hex(3)}"
+        self.written.append(note)
+        weight = f"{20 + secrets.randbelow(90) / 10:.1f}"
+        self.changes_from = datetime.now(timezone.utc) - timedelta(seconds=1)
+        go(driver, self.server, f"#/patients/{self.dog['id']}", ".record-weight h2", 20)
+        type_into(field_input(driver, "New weight"), weight)
+        button_with_text(driver, "Record weight").click()
+        wait(driver, lambda d: any(f"Weight {weight} kg" in e.text and "waiting to send" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".pending-panel li")),
+             10, "the weight waits to be sent")
+        driver.find_element(By.XPATH, "//summary[normalize-space()='Write a SOAP note']").click()
+        type_into(field_input(driver, "Subjective"), note)
+        button_with_text(driver, "Add note").click()
+        wait(driver, lambda d: any(note in e.text for e in d.find_elements(By.CSS_SELECTOR, ".pending-panel li")), 10, "the note waits to be sent")
+        go(driver, self.server, "#/er", f".board-card[data-patient='{self.dog['id']}']", 20)
+        card = driver.find_element(By.CSS_SELECTOR, f".board-card[data-patient='{self.dog['id']}']")
+        button_with_text(driver, "Start treatment", within=card).click()
+        wait(driver, lambda d: any("In treatment" in e.text and "waiting to send" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".pending-panel li")),
+             10, "the board change waits to be sent")
+        wait(driver, lambda d: d.find_element(By.ID, "outbox-button").text == "3 waiting to send", 5, "three changes wait")
+        # The tab is closed and another opened, still without the server.
+        old = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        fresh = driver.current_window_handle
+        driver.switch_to.window(old)
+        driver.close()
+        driver.switch_to.window(fresh)
+        go(driver, self.server, "#/er", "h1#er-title", 20)
+        wait(driver, lambda d: d.find_element(By.ID, "outbox-button").text == "3 waiting to send", 10, "the new tab has the three changes waiting")
+        self.server.start()
+        wait(driver, lambda d: not d.find_element(By.ID, "outbox-button").is_displayed(), 60, "everything sent once the server is back")
+        # Exactly once each, through the API.
+        record = self.admin.ok("GET", f"/api/v1/patients/{self.dog['id']}/record")
+        weights = [w for w in record.get("weights", []) if abs(float(w.get("value", 0)) - float(weight)) < 1e-6 and w.get("unit", "kg") == "kg"
+                   and w.get("measuredAt", "") >= stamp(self.changes_from)]
+        notes = [n for n in record.get("notes", []) if n.get("subjective") == note]
+        assert len(weights) == 1, f"the weight landed once: {weights or record.get('weights')}"
+        assert len(notes) == 1, f"the note landed once: {notes}"
+        board = self.admin.ok("GET", "/api/v1/triage/queue")["items"]
+        entry = next(x for x in board if x["patientId"] == self.dog["id"])
+        assert entry["status"] == "inTreatment", f"the board change landed: {entry['status']}"
+        # ... and through the audit trail, in the order they were made.
+        audit = self.admin.ok("GET", "/api/v1/audit?limit=200")["items"]
+        mine = sorted((a for a in audit if a.get("actorId") == self.vet.user["id"] and a["occurredAt"] >= stamp(self.changes_from)
+                       and a.get("outcome") == "success" and not a["action"].startswith("auth.")), key=lambda a: a["sequence"])
+        actions = [a["action"] for a in mine]
+        writes = [action for action in actions if not action.endswith((".read", ".list", ".search", ".open"))]
+        assert writes == ["record.weight.add", "record.note.add", "triage.queue.move"], f"once each, in the order made: {actions}"
+        return f"weight {weight} kg, note, status → inTreatment: once each; audit trail of the changes: {writes}"
+
+    # MARK: 3. a conflict on replay
+
+    def conflict(self) -> str:
+        driver = self.driver
+        owner_path = f"/api/v1/owners/{self.cat['ownerId']}"
+        before = self.admin.ok("GET", owner_path)
+        new_phone = f"07700 900{secrets.randbelow(900) + 100}"
+        new_email = f"changed.{secrets.token_hex(3)}@mail.example"
+        self.written += [new_phone, new_email]
+        go(driver, self.server, f"#/patients/{self.cat['id']}", ".owner-card", 20)
+        network(driver, offline=True)
+        try:
+            clickable(driver, "button[data-action=edit-owner]", 15).click()
+            dialog = visible(driver, "dialog[open].edit-dialog form", 15)
+            type_into(field_input(driver, "Phone 1", within=dialog), new_phone)
+            dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            wait(driver, lambda d: any("Owner’s details" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".pending-panel li")), 10,
+                 "the owner's change waits to be sent")
+            # Meanwhile another session changes the same owner.
+            other = Client(self.server, ADMIN)
+            current = other.ok("GET", owner_path)
+            body = {k: current[k] for k in ("firstName", "lastName", "phones", "address", "communication", "notes") if current.get(k) is not None}
+            body["email"] = new_email
+            other.ok("PUT", owner_path, body, headers={"If-Match": f"\"{current['version']}\""})
+        finally:
+            network(driver, offline=False)
+        button = wait(driver, lambda d: (lambda b: b if b.is_displayed() and "decision" in b.text else False)(d.find_element(By.ID, "outbox-button")), 40,
+                      "the refused replay asks for a decision")
+        middle = self.admin.ok("GET", owner_path)
+        assert middle["email"] == new_email and middle["phones"] == before["phones"], "nothing was overwritten"
+        button.click()
+        visible(driver, "dialog[open].outbox-dialog .conflict", 10)
+        stored = driver.find_element(By.CSS_SELECTOR, "dialog[open] .conflict tr[data-field=email] .stored-now").text
+        mine = driver.find_element(By.CSS_SELECTOR, "dialog[open] .conflict tr[data-field=phones] .typed-here").text
+        assert new_email in stored, f"the server's version is shown: {stored!r}"
+        assert new_phone in mine, f"the change made here is shown: {mine!r}"
+        self.axe_check("outbox-conflict")
+        clickable(driver, "dialog[open] button[data-action=apply-mine]").click()
+        wait(driver, lambda d: not d.find_element(By.ID, "outbox-button").is_displayed(), 20, "applied to the current version and sent")
+        after = self.admin.ok("GET", owner_path)
+        assert after["email"] == new_email, f"the other session's email is kept: {after.get('email')}"
+        assert after["phones"][0]["number"] == new_phone, f"this device's phone is saved: {after['phones']}"
+        driver.find_element(By.CSS_SELECTOR, "dialog[open] .row.end button").click()
+        return f"412 on replay: stored email {new_email!r} beside phone {new_phone!r}; both kept after applying"
+
+    # MARK: 4. triage given by hand
+
+    def manual_triage(self) -> str:
+        driver = self.driver
+        patient = self.second_dog
+        go(driver, self.server, "#/intake", "h1#intake-title", 20)
+        network(driver, offline=True)
+        try:
+            type_into(visible(driver, "input[name=patient-search]"), patient["medicalRecordNumber"])
+            clickable(driver, ".combo-list .combo-option", 10).click()
+            if not field_input(driver, "Species").get_attribute("value"):
+                Select(field_input(driver, "Species")).select_by_value("dog")
+            type_into(field_input(driver, "Temperature"), "40.7")
+            visible(driver, ".manual-triage", 10)
+            self.axe_check("manual-triage")
+            radio = driver.find_element(By.CSS_SELECTOR, ".manual-triage input[name=manualLevel][value='4']")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", radio)
+            radio.click()
+            driver.find_element(By.CSS_SELECTOR, ".intake-form button[type=submit]").click()
+            visible(driver, ".queued-triage", 10)
+            assert self.vet.ok("GET", f"/api/v1/patients/{patient['id']}/assessments?limit=5")["items"] == [], "nothing sent while offline"
+        finally:
+            network(driver, offline=False)
+        alert = wait(driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "#triage-results [role=alert]") if e.is_displayed()), False), 40,
+                     "an alert once the engine's level is known")
+        assert alert.get_attribute("data-engine") == "2" and alert.get_attribute("data-manual") == "4", alert.get_attribute("outerHTML")[:300]
+        assert "more urgent" in alert.text.lower(), alert.text
+        assessments = self.vet.ok("GET", f"/api/v1/patients/{patient['id']}/assessments?limit=5")["items"]
+        assert len(assessments) == 1 and assessments[0]["level"] == 2, f"sent once, graded orange: {[a['level'] for a in assessments]}"
+        return f"alert: {alert.text.splitlines()[0]!r}"
+
+    # MARK: 5. signing out
+
+    def sign_out_clears(self) -> str:
+        driver = self.driver
+        # What only the practice's data holds: record numbers, the note and the phone written
+        # here, and patients' names as the API writes them.
+        patients = (self.dog, self.cat, self.second_dog)
+        names = [p["medicalRecordNumber"] for p in patients] + [f'"name":"{p["name"]}"' for p in patients] + self.written
+        go(driver, self.server, "#/er", "h1#er-title", 20)
+        held = kept_names(driver)
+        assert len(held) > 5, f"before signing out the device holds data: {held}"
+        driver.find_element(By.ID, "sign-out").click()
+        visible(driver, "input[name=email]", 15)
+        state = device(driver)
+        problems = []
+        for db in state["databases"]:
+            for store, rows in db["stores"].items():
+                if db["name"] == "vetnet-offline" and rows:
+                    problems.append(f"{db['name']}/{store} holds {len(rows)} rows")
+                for key, value in rows:
+                    problems += [f"{name!r} in {db['name']}/{store}" for name in names + [p["name"] for p in patients] if name in value or name in key]
+        for entry in state["caches"]:
+            if "/api/" in entry["url"]:
+                problems.append(f"an API answer in the cache: {entry['url']}")
+            problems += [f"{name!r} in the cache entry {entry['url']}" for name in names if name in entry["body"]]
+        assert not problems, "; ".join(problems[:5])
+        return (f"before: {len(held)} kept answers; after: databases {[d['name'] for d in state['databases']]}, "
+                f"{len(state['caches'])} app files cached, no patient name anywhere")
+
+    # MARK: axe
+
+    def axe_check(self, name: str) -> None:
+        axe = Axe(self.driver)
+        axe.inject()
+        results = axe.run(options=json.dumps({"resultTypes": ["violations"]}))
+        serious = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+        self.axe[name] = {"violations": len(results["violations"]), "serious_or_critical": len(serious),
+                          "details": [{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n.get("target") for n in v["nodes"][:5]]}
+                                      for v in results["violations"]]}
+        if serious:
+            raise AssertionError(f"axe on {name}: " + "; ".join(f"{v['id']} ({v['impact']}): {v['help']} at {[n.get('target') for n in v['nodes'][:3]]}" for v in serious))
+
+    def axe_summary(self) -> str:
+        assert {"offline-er-board", "outbox-conflict", "manual-triage"} <= set(self.axe), f"axe ran on {sorted(self.axe)}"
+        serious = {k: v["serious_or_critical"] for k, v in self.axe.items()}
+        assert not any(serious.values()), serious
+        return ", ".join(f"{k}: 0 serious/critical ({v['violations']} in all)" for k, v in self.axe.items())
+
+
+def stamp(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--vetnet", type=Path, default=ROOT / ".build/debug/vetnet", help="the vetnet executable")
+    parser.add_argument("--artifacts", type=Path, default=ROOT / ".build/browser-artifacts/offline", help="screenshots, axe results, logs")
+    args = parser.parse_args(argv)
+    if not args.vetnet.exists():
+        print(f"no vetnet executable at {args.vetnet}", file=sys.stderr)
+        return 2
+    args.artifacts.mkdir(parents=True, exist_ok=True)
+    server = Server(args.vetnet.resolve(), args.artifacts)
+    checks = Checks(server, args.artifacts)
+    started = time.monotonic()
+    driver = None
+    try:
+        server.start()
+        checks.prepare()
+        driver = browser(1024, 768)
+        checks.driver = driver
+        if checks.run("offline-start", checks.offline_start):
+            checks.run("queued-writes-land-once", checks.queued_writes)
+        else:
+            checks.results.append(("queued-writes-land-once", False, "not run: the offline start failed"))
+        if server.process is None:
+            server.start()
+        checks.run("replay-conflict", checks.conflict)
+        checks.run("manual-triage-alert", checks.manual_triage)
+        checks.run("sign-out-clears", checks.sign_out_clears)
+        checks.run("axe", checks.axe_summary)
+    finally:
+        if driver:
+            try:
+                logs = driver.get_log("browser")
+                (args.artifacts / "browser-console.json").write_text(json.dumps(logs, indent=1))
+            except Exception:  # noqa: BLE001
+                pass
+            driver.quit()
+        (args.artifacts / "axe.json").write_text(json.dumps(checks.axe, indent=1))
+        server.stop()
+    failed = [r for r in checks.results if not r[1]]
+    print(f"\n{len(checks.results) - len(failed)} of {len(checks.results)} offline checks passed in {time.monotonic() - started:.0f} s"
+          + ("" if not failed else f"; failed: {', '.join(r[0] for r in failed)}"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
