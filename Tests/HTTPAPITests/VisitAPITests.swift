@@ -241,5 +241,49 @@ struct VisitRuleAPITests {
             #expect(visit["symptoms"] as? [String] == ["pruritus", "alopecia"])
         }
     }
-}
 
+    @Test("a prescription in a visit's plan becomes an active medication linked to the visit, in the dose calculator; a bad one names its field and saves nothing")
+    func prescriptionsBecomeMedications() async throws {
+        let fixture = try await ScheduleFixture.make()
+        try await fixture.app.test { client in
+            let token = try await client.login("veterinarian@alpha.example")
+            let base = "/api/v1/patients/\(fixture.patient.id)"
+            try await client.call(base + "/weights", .post, token: token, json: #"{"value":20,"unit":"kg"}"#) { #expect($0.status == .created) }
+            let plan = #"{"approaches":["medical"],"summary":"Meloxicam for a week","prescriptions":[{"drug":"Meloxicam 1.5 mg/mL","concentrationMgPerML":1.5,"doseMgPerKg":0.1,"route":"oral","frequency":"every 24 hours","endDate":"2000-01-01"}]}"#
+            try await client.call(base + "/visits", .post, token: token, json: #"{"chiefComplaint":"Stiff after exercise","treatmentPlan":\#(plan)}"#) { response in
+                #expect(response.status == .unprocessableContent)
+                let fields = try Problem(response).errors?.map(\.field)
+                #expect(fields == ["treatmentPlan.prescriptions[0].endDate"])
+            }
+            func record() async throws -> [String: Any] {
+                let data = try await client.call(base + "/record", token: token) { Data(buffer: $0.body) }
+                return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            }
+            #expect((try await record()["medications"] as? [Any])?.isEmpty == true, "a refused visit adds no medication")
+            #expect(try await client.call(base + "/visits", token: token) { String(buffer: $0.body) }.contains("Stiff") == false)
+
+            let good = plan.replacingOccurrences(of: #","endDate":"2000-01-01""#, with: "")
+            let created = try await client.call(base + "/visits", .post, token: token, json: #"{"chiefComplaint":"Stiff after exercise","treatmentPlan":\#(good)}"#) { response in
+                #expect(response.status == .created, "\(String(buffer: response.body))")
+                return Data(buffer: response.body)
+            }
+            let visit = try #require(try JSONSerialization.jsonObject(with: created) as? [String: Any])
+            let prescribed = try #require(((visit["treatmentPlan"] as? [String: Any])?["prescriptions"] as? [[String: Any]])?.first)
+            let medicationID = try #require(prescribed["id"] as? String)
+            #expect(prescribed["startDate"] as? String == RecordCalendar.isoDay(fixture.app.store.clock.now()), "starts on the visit's day")
+            let medications = try #require(try await record()["medications"] as? [[String: Any]])
+            #expect(medications.map { $0["id"] as? String } == [medicationID] && medications.first?["drug"] as? String == "Meloxicam 1.5 mg/mL")
+            let doseData = try await client.call(base + "/medications/\(medicationID)/dose", token: token) { response in
+                #expect(response.status == .ok)
+                return Data(buffer: response.body)
+            }
+            do {
+                let dose = try #require(try JSONSerialization.jsonObject(with: doseData) as? [String: Any])
+                #expect(abs((dose["doseMg"] as? Double ?? 0) - 2) < 0.0005 && abs((dose["volumeML"] as? Double ?? 0) - 1.333) < 0.001)
+            }
+            let admin = try await client.login("administrator@alpha.example")
+            let audit = try await client.call("/api/v1/audit?resourceType=patient&resourceId=\(fixture.patient.id)", token: admin) { String(buffer: $0.body) }
+            #expect(audit.contains("medications_added=1"))
+        }
+    }
+}

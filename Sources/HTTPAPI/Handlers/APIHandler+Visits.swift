@@ -28,12 +28,24 @@ extension APIHandler {
                       problemID: uuid(item.problemId, field: "diagnoses[\(index)].problemId").map(Identifier.init),
                       addToProblemList: item.addToProblemList ?? false)
         }
+        let occurredAt = body.occurredAt ?? store.clock.now()
+        let visitDay = RecordCalendar.date(fromISODay: RecordCalendar.isoDay(occurredAt)) ?? occurredAt
         let plan = body.treatmentPlan.map { plan in
             TreatmentPlan(approaches: plan.approaches.compactMap { TreatmentPlan.Approach(rawValue: $0.rawValue) }, summary: plan.summary ?? "",
-                          procedures: (plan.procedures ?? []).map { PlannedProcedure(name: $0.name, notes: $0.notes) })
+                          procedures: (plan.procedures ?? []).map { PlannedProcedure(name: $0.name, notes: $0.notes) },
+                          prescriptions: plan.prescriptions.map { prescriptions in
+                              prescriptions.enumerated().map { index, item in
+                                  let field = "treatmentPlan.prescriptions[\(index)]"
+                                  return Medication(patientID: patientID, drug: item.drug, concentrationMgPerML: Self.decimal(item.concentrationMgPerML),
+                                                    doseMgPerKg: Self.decimal(item.doseMgPerKg), route: Medication.Route(rawValue: item.route.rawValue)!,
+                                                    frequency: item.frequency,
+                                                    startDate: Self.day(item.startDate, field: field + ".startDate", errors: &errors) ?? visitDay,
+                                                    endDate: Self.day(item.endDate, field: field + ".endDate", errors: &errors))
+                              }
+                          })
         }
         let followUp = Self.day(body.followUpDate, field: "followUpDate", errors: &errors)
-        let visit = Visit(patientID: patientID, appointmentID: appointmentID, clinicianID: clinicianID, occurredAt: body.occurredAt ?? store.clock.now(),
+        let visit = Visit(patientID: patientID, appointmentID: appointmentID, clinicianID: clinicianID, occurredAt: occurredAt,
                           chiefComplaint: body.chiefComplaint, vitalsJSON: vitals?.json, diagnoses: diagnoses, treatmentPlan: plan,
                           followUpRequired: body.followUpRequired ?? false, followUpDate: followUp, followUpReason: body.followUpReason,
                           recordedBy: NoteAuthor(id: caller.account.id, displayName: caller.account.displayName),
@@ -84,7 +96,14 @@ extension APIHandler {
         struct Wire: Encodable {
             struct WireDiagnosis: Encodable { let name: String; let code: String?; let certainty: String; let problemId: String? }
             struct WireProcedure: Encodable { let name: String; let notes: String? }
-            struct WirePlan: Encodable { let approaches: [String]; let summary: String; let procedures: [WireProcedure] }
+            struct WirePrescription: Encodable {
+                let id, drug, route, frequency, startDate: String
+                let concentrationMgPerML, doseMgPerKg: Double
+                let endDate: String?
+            }
+            struct WirePlan: Encodable {
+                let approaches: [String]; let summary: String; let procedures: [WireProcedure]; let prescriptions: [WirePrescription]?
+            }
             let id, patientId: String
             let appointmentId, clinicianId: String?
             let occurredAt: String
@@ -103,7 +122,12 @@ extension APIHandler {
             symptoms: visit.symptoms ?? [], diagnoses: visit.diagnoses.map { .init(name: $0.name, code: $0.code, certainty: $0.certainty.rawValue, problemId: $0.problemID?.description) },
             treatmentPlan: visit.treatmentPlan.map { plan in
                 .init(approaches: plan.approaches.map(\.rawValue), summary: plan.summary,
-                      procedures: plan.procedures.map { .init(name: $0.name, notes: $0.notes) })
+                      procedures: plan.procedures.map { .init(name: $0.name, notes: $0.notes) },
+                      prescriptions: plan.prescriptions.map { drugs in
+                          drugs.map { .init(id: $0.id.description, drug: $0.drug, route: $0.route.rawValue, frequency: $0.frequency,
+                                            startDate: RecordCalendar.isoDay($0.startDate), concentrationMgPerML: Self.double($0.concentrationMgPerML),
+                                            doseMgPerKg: Self.double($0.doseMgPerKg), endDate: $0.endDate.map { RecordCalendar.isoDay($0) }) }
+                      })
             },
             followUpRequired: visit.followUpRequired, followUpDate: visit.followUpDate.map { RecordCalendar.isoDay($0) },
             followUpReason: visit.followUpReason, recordedBy: visit.recordedBy?.displayName, createdAt: Timestamp.string(stored.createdAt),

@@ -112,6 +112,7 @@ public struct Visit: Codable, Hashable, Sendable {
             diagnosis.validate(field: "diagnoses[\(index)]", problems: problems, into: &errors)
         }
         treatmentPlan?.validate(field: "treatmentPlan", into: &errors)
+        treatmentPlan?.validatePrescriptions(field: "treatmentPlan", patientID: patientID, birthDate: birthDate, calendar: calendar, into: &errors)
 
         switch (followUpRequired, followUpDate) {
         case (true, nil):
@@ -138,6 +139,46 @@ public struct Visit: Codable, Hashable, Sendable {
         guard followUpRequired, let followUpDate else { return nil }
         return FollowUpRecall(visitID: id, patientID: patientID, visitDate: occurredAt, dueDate: followUpDate,
                               reason: followUpReason.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } ?? chiefComplaint)
+    }
+}
+
+// MARK: - Recording
+
+/// What recording a visit writes: the visit, with its diagnoses linked to the problems it
+/// adds, and the entries it adds to the record.
+public struct RecordedVisit: Sendable {
+    /// The visit as stored.
+    public var visit: Visit
+    /// New active problems, from the diagnoses marked for the problem list (from the visit's day).
+    public var problems: [Problem]
+    /// The plan's prescriptions, which become the patient's medications.
+    public var medications: [Medication]
+}
+
+extension Visit {
+    /// What recording this visit adds to the patient's record: each diagnosis marked for the
+    /// problem list becomes an active problem from the visit's day (and the diagnosis names
+    /// it), and each prescription becomes a medication. Checks them as record entries of a
+    /// patient born `birthDate`; call after ``collect(into:now:birthDate:problems:calendar:)``
+    /// found nothing wrong.
+    public func recording(now: Date, birthDate: Date?) throws(ValidationError) -> RecordedVisit {
+        var visit = self
+        var problems: [Problem] = []
+        let day = RecordCalendar.date(fromISODay: RecordCalendar.isoDay(occurredAt))
+        for (index, diagnosis) in diagnoses.enumerated() where diagnosis.addToProblemList {
+            let problem = Problem(patientID: patientID, name: diagnosis.name, status: .active, onsetDate: day)
+            try problem.validate(now: now, birthDate: birthDate)
+            problems.append(problem)
+            visit.diagnoses[index].problemID = problem.id
+        }
+        return RecordedVisit(visit: visit, problems: problems, medications: treatmentPlan?.prescriptions ?? [])
+    }
+
+    /// The audit detail of recording it: the visit, its appointment, the follow-up and what it added.
+    public func auditDetail(appointment: String?, recorded: RecordedVisit) -> String {
+        "visit=\(id)" + (appointment.map { " appointment=\($0)" } ?? "") + (recall.map { " follow_up=\(RecordCalendar.isoDay($0.dueDate))" } ?? "")
+            + (recorded.problems.isEmpty ? "" : " problems_added=\(recorded.problems.count)")
+            + (recorded.medications.isEmpty ? "" : " medications_added=\(recorded.medications.count)")
     }
 }
 
@@ -203,12 +244,20 @@ public struct TreatmentPlan: Codable, Hashable, Sendable {
     public var summary: String
     /// Procedures to be carried out (surgery, dentistry, imaging under sedation).
     public var procedures: [PlannedProcedure]
+    /// Drugs prescribed at the visit. Recording the visit makes each an active medication of
+    /// the patient with this identifier, so the plan names the record's entries (absent on
+    /// plans recorded before prescriptions were).
+    public var prescriptions: [Medication]?
+
+    /// Most prescriptions on one plan.
+    public static let maxPrescriptions = 20
 
     /// Creates a plan.
-    public init(approaches: [Approach], summary: String, procedures: [PlannedProcedure] = []) {
+    public init(approaches: [Approach], summary: String, procedures: [PlannedProcedure] = [], prescriptions: [Medication]? = nil) {
         self.approaches = approaches
         self.summary = summary
         self.procedures = procedures
+        self.prescriptions = prescriptions
     }
 
     func validate(field: String, into errors: inout FieldErrorCollector) {
@@ -224,6 +273,20 @@ public struct TreatmentPlan: Codable, Hashable, Sendable {
             if name.isEmpty { errors.add("\(field).procedures[\(index)].name", "must not be empty") }
             if name.count > 200 { errors.add("\(field).procedures[\(index)].name", "must be at most 200 characters") }
             if let notes = procedure.notes, notes.count > 1000 { errors.add("\(field).procedures[\(index)].notes", "must be at most 1000 characters") }
+        }
+    }
+
+    /// Checks each prescription as a medication of the patient, naming the fields under
+    /// `field.prescriptions[i]`.
+    func validatePrescriptions(field: String, patientID: Identifier<Patient>, birthDate: Date?, calendar: Calendar,
+                               into errors: inout FieldErrorCollector) {
+        let prescribed = prescriptions ?? []
+        if prescribed.count > Self.maxPrescriptions { errors.add("\(field).prescriptions", "must list at most \(Self.maxPrescriptions) drugs") }
+        for (index, medication) in prescribed.enumerated() {
+            if medication.patientID != patientID { errors.add("\(field).prescriptions[\(index)]", "is for another patient") }
+            do { try medication.validate(birthDate: birthDate, calendar: calendar) } catch {
+                error.errors.forEach { errors.add("\(field).prescriptions[\(index)].\($0.field)", $0.message) }
+            }
         }
     }
 }

@@ -57,13 +57,7 @@ extension PostgresStore: MedicalRecordRepository {
                 """, logger: logger)
         case .medication(let medication):
             try medication.validate(birthDate: patient.birthDate)
-            try await connection.query("""
-                INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
-                                        start_date, end_date, prescribed_by, created_at_ms)
-                VALUES (\(medication.id.rawValue), \(practice), \(pid), \(medication.drug), \("\(medication.concentrationMgPerML)"),
-                        \("\(medication.doseMgPerKg)"), \(medication.route.rawValue), \(medication.frequency), \(day(medication.startDate))::date,
-                        \(medication.endDate.map(day))::date, \(actor), \(nowMs))
-                """, logger: logger)
+            try await insertMedication(medication, practiceID: scope.practiceID, prescribedBy: actor, createdAtMs: nowMs, connection: connection)
         case .vaccination(let vaccination):
             try vaccination.validate(now: now, birthDate: patient.birthDate)
             try await connection.query("""
@@ -100,6 +94,19 @@ extension PostgresStore: MedicalRecordRepository {
             INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at_ms)
             VALUES (\(problem.id.rawValue), \(practiceID.rawValue), \(problem.patientID.rawValue), \(problem.name), \(problem.status.rawValue),
                     \(problem.onsetDate.map(day))::date, \(problem.resolvedDate.map(day))::date, \(createdAtMs))
+            """, logger: logger)
+    }
+
+    /// Inserts a medication row (checked by the caller).
+    func insertMedication(_ medication: Medication, practiceID: PracticeID, prescribedBy: String?, createdAtMs: Int64,
+                          connection: PostgresConnection) async throws {
+        let day = { (date: Date) in RecordCalendar.isoDay(date) }
+        try await connection.query("""
+            INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
+                                    start_date, end_date, prescribed_by, created_at_ms)
+            VALUES (\(medication.id.rawValue), \(practiceID.rawValue), \(medication.patientID.rawValue), \(medication.drug),
+                    \("\(medication.concentrationMgPerML)"), \("\(medication.doseMgPerKg)"), \(medication.route.rawValue), \(medication.frequency),
+                    \(day(medication.startDate))::date, \(medication.endDate.map(day))::date, \(prescribedBy), \(createdAtMs))
             """, logger: logger)
     }
 

@@ -70,23 +70,27 @@ extension PostgresStore {
             if !known { errors.add("clinicianId", "is not a clinician of this practice") }
         }
         try errors.throwIfAny()
-        // Diagnoses marked for the problem list become active problems from the visit's day.
+        // What the visit adds to the record: problems from its diagnoses, medications from its plan.
         let nowMs = Timestamp.milliseconds(now)
-        for (index, diagnosis) in record.diagnoses.enumerated() where diagnosis.addToProblemList {
-            let problem = Problem(patientID: patient.id, name: diagnosis.name, status: .active,
-                                  onsetDate: RecordCalendar.date(fromISODay: RecordCalendar.isoDay(record.occurredAt)))
-            try problem.validate(now: now, birthDate: patient.birthDate)
+        let recorded = try record.recording(now: now, birthDate: patient.birthDate)
+        record = recorded.visit
+        for problem in recorded.problems {
             try await insertProblem(problem, practiceID: practiceID, createdAtMs: nowMs, connection: connection)
-            record.diagnoses[index].problemID = problem.id
             try await appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "problem", entryID: problem.id.description,
                                                     practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
         }
+        for medication in recorded.medications {
+            try await insertMedication(medication, practiceID: practiceID, prescribedBy: scope.actorID?.description, createdAtMs: nowMs,
+                                       connection: connection)
+            try await appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "medication", entryID: medication.id.description,
+                                                    practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
+        }
         if let appointmentID = record.appointmentID {
-            var recorded = false
+            var already = false
             for try await _ in try await connection.query("SELECT 1 FROM visit WHERE appointment_id = \(appointmentID)", logger: logger) {
-                recorded = true
+                already = true
             }
-            if recorded { throw Self.appointmentRecorded }
+            if already { throw Self.appointmentRecorded }
         }
         let json = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
         try await connection.query("""
@@ -96,11 +100,8 @@ extension PostgresStore {
                     \(Timestamp.milliseconds(record.occurredAt)), \(json)::jsonb, \(record.recall.map { RecordCalendar.isoDay($0.dueDate) })::date,
                     \(scope.actorID?.description), \(nowMs))
             """, logger: logger)
-        let added = record.diagnoses.filter(\.addToProblemList).count
         try await appendAudit(AuditRecord(action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
-                                          detail: "visit=\(record.id)" + (record.appointmentID.map { " appointment=\(UUIDText.lowercase($0))" } ?? "")
-                                              + (record.recall.map { " follow_up=\(RecordCalendar.isoDay($0.dueDate))" } ?? "")
-                                              + (added > 0 ? " problems_added=\(added)" : "")),
+                                          detail: record.auditDetail(appointment: record.appointmentID.map(UUIDText.lowercase), recorded: recorded)),
                               scope: scope, connection: connection)
         try await appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "visit", entryID: record.id.description,
                                                 practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)

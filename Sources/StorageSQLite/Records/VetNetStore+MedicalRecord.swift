@@ -39,12 +39,7 @@ extension VetNetStore {
                                    arguments: [allergy.id.description, practice, pid, allergy.substance, allergy.reaction, allergy.severity.rawValue, stamp])
                 case .medication(let medication):
                     try medication.validate(birthDate: patient.birthDate)
-                    try db.execute(sql: """
-                        INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
-                                                start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, arguments: [medication.id.description, practice, pid, medication.drug, "\(medication.concentrationMgPerML)",
-                                         "\(medication.doseMgPerKg)", medication.route.rawValue, medication.frequency, day(medication.startDate),
-                                         medication.endDate.map(day), scope.actorID?.description, stamp])
+                    try Self.insertMedication(medication, practiceID: scope.practiceID, prescribedBy: scope.actorID?.description, createdAt: stamp, db: db)
                 case .vaccination(let vaccination):
                     try vaccination.validate(now: now, birthDate: patient.birthDate)
                     try db.execute(sql: "INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -72,6 +67,17 @@ extension VetNetStore {
                 return entry.id
             }
         }
+    }
+
+    /// Inserts a medication row (checked by the caller).
+    static func insertMedication(_ medication: Medication, practiceID: PracticeID, prescribedBy: String?, createdAt: String, db: Database) throws {
+        let day = { (date: Date) in RecordCalendar.isoDay(date) }
+        try db.execute(sql: """
+            INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
+                                    start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [medication.id.description, practiceID.description, medication.patientID.description, medication.drug,
+                             "\(medication.concentrationMgPerML)", "\(medication.doseMgPerKg)", medication.route.rawValue, medication.frequency,
+                             day(medication.startDate), medication.endDate.map(day), prescribedBy, createdAt])
     }
 
     // MARK: - Reading

@@ -46,17 +46,20 @@ extension VetNetStore {
                     errors.add("clinicianId", "is not a clinician of this practice")
                 }
                 try errors.throwIfAny()
-                // Diagnoses marked for the problem list become active problems from the visit's day.
+                // What the visit adds to the record: problems from its diagnoses, medications from its plan.
                 let stamp = Timestamp.string(now)
-                for (index, diagnosis) in record.diagnoses.enumerated() where diagnosis.addToProblemList {
-                    let problem = Problem(patientID: patient.id, name: diagnosis.name, status: .active,
-                                          onsetDate: RecordCalendar.date(fromISODay: RecordCalendar.isoDay(record.occurredAt)))
-                    try problem.validate(now: now, birthDate: patient.birthDate)
+                let recorded = try record.recording(now: now, birthDate: patient.birthDate)
+                record = recorded.visit
+                for problem in recorded.problems {
                     try db.execute(sql: "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
                                    arguments: [problem.id.description, scope.practiceID.description, patient.id.description, problem.name,
                                                problem.status.rawValue, problem.onsetDate.map { RecordCalendar.isoDay($0) }, stamp])
-                    record.diagnoses[index].problemID = problem.id
                     try self.appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "problem", entryID: problem.id.description,
+                                                           practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
+                }
+                for medication in recorded.medications {
+                    try Self.insertMedication(medication, practiceID: scope.practiceID, prescribedBy: scope.actorID?.description, createdAt: stamp, db: db)
+                    try self.appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "medication", entryID: medication.id.description,
                                                            practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
                 }
                 if record.appointmentID != nil,
@@ -65,11 +68,8 @@ extension VetNetStore {
                     throw UniquenessConflict(field: "appointmentId", message: "already has a visit record")
                 }
                 try Self.insertVisitRow(record, practiceID: scope.practiceID, recordedBy: scope.actorID?.description, createdAt: stamp, db: db)
-                let added = record.diagnoses.filter(\.addToProblemList).count
                 try self.appendAudit(AuditRecord(action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
-                                                 detail: "visit=\(record.id)" + (record.appointmentID.map { " appointment=\(Self.text($0))" } ?? "")
-                                                    + (record.recall.map { " follow_up=\(RecordCalendar.isoDay($0.dueDate))" } ?? "")
-                                                    + (added > 0 ? " problems_added=\(added)" : "")),
+                                                 detail: record.auditDetail(appointment: record.appointmentID.map(Self.text), recorded: recorded)),
                                      scope: scope, db: db)
                 try self.appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "visit", entryID: record.id.description,
                                                        practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
