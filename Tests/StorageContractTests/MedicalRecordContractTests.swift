@@ -231,7 +231,9 @@ struct MedicalRecordContractTests {
                               vitalsJSON: #"{"heartRate":96}"#,
                               diagnoses: [Diagnosis(name: "Cranial cruciate rupture", code: "CCL", addToProblemList: true),
                                           Diagnosis(name: "Osteoarthritis", certainty: .differential)],
-                              treatmentPlan: TreatmentPlan(approaches: [.surgical], summary: "TPLO", procedures: [PlannedProcedure(name: "TPLO")]),
+                              treatmentPlan: TreatmentPlan(approaches: [.surgical, .medical], summary: "TPLO", procedures: [PlannedProcedure(name: "TPLO")],
+                                                           prescriptions: [Medication(patientID: patientID, drug: "Meloxicam", concentrationMgPerML: 1.5,
+                                                                                      doseMgPerKg: 0.1, route: .oral, frequency: "daily", startDate: store.day(0))]),
                               followUpRequired: true, followUpDate: store.day(14), followUpReason: "Suture removal", recordedBy: Self.author)
             let key = IdempotencyKey(key: "visit-1", fingerprint: "v1")
             let stored = try await records.addVisit(visit, otherErrors: [], scope: scope, idempotencyKey: key)
@@ -247,10 +249,14 @@ struct MedicalRecordContractTests {
             let record = try await records.medicalRecord(scope: scope, patientID: patientID).0
             #expect(record.problems.map(\.id) == [problemID])
             #expect(record.problems.first?.name == "Cranial cruciate rupture" && record.problems.first?.onsetDate == store.day(0))
+            // The prescription is an active medication with the id the plan names.
+            #expect(record.medications.map(\.id) == visit.treatmentPlan?.prescriptions?.map(\.id))
+            #expect(record.medications.first?.drug == "Meloxicam" && record.medications.first?.isCurrent(on: now) == true)
 
             // A retry answers with the first record; a second record of the appointment is refused.
             let replay = try await records.addVisit(visit, otherErrors: [], scope: scope, idempotencyKey: key)
             #expect(replay.visit == stored.visit)
+            #expect(try await records.medicalRecord(scope: scope, patientID: patientID).0.medications.count == 1, "a retry prescribes nothing more")
             await #expect(throws: UniquenessConflict(field: "appointmentId", message: "already has a visit record")) {
                 _ = try await records.addVisit(Visit(patientID: patientID, appointmentID: appointment.id.rawValue, occurredAt: now,
                                                      chiefComplaint: "Again", diagnoses: [Diagnosis(name: "Examined")]), scope: scope)
@@ -272,10 +278,10 @@ struct MedicalRecordContractTests {
             #expect(try await records.visits(scope: scope, patientID: other).isEmpty)
             let events = try await store.events.events(practiceID: scope.practiceID, after: 0, limit: 200).events
                 .filter { $0.kind == RecordEventKind.entryAdded }.compactMap { $0.payload["entryType"] }
-            #expect(events == ["problem", "visit", "visit"])
+            #expect(events == ["problem", "medication", "visit", "visit"])
             let audit = try await store.audit.auditEntries(scope: scope, limit: 200, before: nil, resourceType: "patient", resourceID: patientID.description)
             let add = try #require(audit.items.last { $0.action == "record.visit.add" })
-            #expect(add.detail == "visit=\(visit.id) appointment=\(UUIDText.lowercase(appointment.id.rawValue)) follow_up=\(RecordCalendar.isoDay(store.day(14))) problems_added=1")
+            #expect(add.detail == "visit=\(visit.id) appointment=\(UUIDText.lowercase(appointment.id.rawValue)) follow_up=\(RecordCalendar.isoDay(store.day(14))) problems_added=1 medications_added=1")
         }
     }
 
