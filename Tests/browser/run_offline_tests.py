@@ -19,6 +19,7 @@ network emulation. It checks what staff would notice:
   (role="alert") with both levels once sent;
 - axe-core: no serious or critical violation with the offline banner, the outbox's conflict
   and the manual triage on screen;
+- a new owner and patient registered offline land once each, the patient with the owner's id;
 - signing out clears the device: no copy of the practice's data in IndexedDB, no patient's name
   in any IndexedDB value or Cache API entry, no API answer in the Cache API.
 
@@ -39,6 +40,7 @@ import tempfile
 import time
 import traceback
 import urllib.error
+import urllib.parse
 import urllib.request
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -532,7 +534,39 @@ class Checks:
         assert len(assessments) == 1 and assessments[0]["level"] == 2, f"sent once, graded orange: {[a['level'] for a in assessments]}"
         return f"alert: {alert.text.splitlines()[0]!r}"
 
-    # MARK: 5. signing out
+    # MARK: 5. registering offline
+
+    def offline_registration(self) -> str:
+        """A new owner and their patient registered offline: both wait, then land once each, the
+        patient with the owner's new id."""
+        driver = self.driver
+        suffix = secrets.token_hex(2)
+        phone = f"07700 91{secrets.randbelow(9000) + 1000}"
+        last, name = f"Quill-{suffix}", f"Pip {suffix}"
+        go(driver, self.server, "#/patients/new", "h1#register-title", 20)
+        network(driver, offline=True)
+        try:
+            type_into(field_input(driver, "First name"), "Morgan")
+            type_into(field_input(driver, "Last name"), last)
+            type_into(field_input(driver, "Phone"), phone)
+            type_into(field_input(driver, "Patient name"), name)
+            Select(field_input(driver, "Species")).select_by_value("dog")
+            driver.find_element(By.CSS_SELECTOR, ".register-form button[type=submit]").click()
+            visible(driver, "h1#patients-title", 15)
+            wait(driver, lambda d: len([e for e in d.find_elements(By.CSS_SELECTOR, ".pending-panel li") if "waiting to send" in e.text]) == 2, 10,
+                 "the owner and the patient wait to be sent")
+        finally:
+            network(driver, offline=False)
+        wait(driver, lambda d: not d.find_element(By.ID, "outbox-button").is_displayed(), 40, "both sent once the network is back")
+        patients = [x for x in self.admin.ok("GET", f"/api/v1/patients?q={urllib.parse.quote(name)}&limit=20")["items"] if x["patient"]["name"] == name]
+        assert len(patients) == 1, f"the patient registered once: {len(patients)}"
+        owner = self.admin.ok("GET", f"/api/v1/owners/{patients[0]['patient']['ownerId']}")
+        assert owner["lastName"] == last, f"the patient's owner is the one registered with it: {owner['lastName']}"
+        owners = [x for x in self.admin.ok("GET", f"/api/v1/patients?q={urllib.parse.quote(last)}&limit=20")["items"]]
+        assert len({x["patient"]["ownerId"] for x in owners}) == 1, "the owner registered once"
+        return f"{name} ({patients[0]['patient']['medicalRecordNumber']}) with owner Morgan {last}, once each"
+
+    # MARK: 6. signing out
 
     def sign_out_clears(self) -> str:
         driver = self.driver
@@ -611,6 +645,7 @@ def main(argv: list[str]) -> int:
             server.start()
         checks.run("replay-conflict", checks.conflict)
         checks.run("manual-triage-alert", checks.manual_triage)
+        checks.run("offline-registration", checks.offline_registration)
         checks.run("sign-out-clears", checks.sign_out_clears)
         checks.run("axe", checks.axe_summary)
     finally:

@@ -42,6 +42,11 @@ function offlineProblem(method, path) {
   return null;
 }
 
+/** Whether the server answers at all (its health check, whatever it says). */
+async function reachable() {
+  try { await fetch('/health', { cache: 'no-store', credentials: 'omit' }); return true; } catch { return false; }
+}
+
 let reauthenticate = null;
 /** Sets what happens when a session has ended mid-work: `handler()` must resolve once the
  *  user has signed in again (the screen and what was typed stay as they were), and the call
@@ -100,11 +105,14 @@ export async function request(method, path, options = {}) {
     response = await fetch(address, { method, headers, body, credentials: 'same-origin', cache: 'no-store', signal: options.signal });
   } catch (error) {
     if (error.name === 'AbortError') throw error;
-    device?.unreachable();
-    if (!writing && device && !options.blob && !options.live) {
+    // The device's copy stands in only when VetNet cannot be reached at all, not when one
+    // call failed on its way (then the screen says so, as it would without a copy).
+    if (!writing && device && !options.blob && !options.live && !(await reachable())) {
+      device.unreachable();
       const copy = await device.recall(path, options.query || {}, address);
       if (copy) return { status: 200, data: copy.data, etag: copy.etag ?? null, headers: new Headers(), offline: copy.at };
     }
+    if (writing) device?.unreachable();
     if (queueable) return enqueue();
     throw new ApiError(0, offlineProblem(method, path));
   }

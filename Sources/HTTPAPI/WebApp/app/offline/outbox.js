@@ -236,7 +236,7 @@ export function dismissTriage(id) {
 export function pendingPanel(match, title = 'Waiting to send') {
   const id = `pending-${Math.random().toString(36).slice(2, 8)}`;
   const list = h('ul', { class: 'plain pending-list' });
-  const panel = h('section', { class: 'pending-panel notice notice-warning', 'aria-labelledby': id, hidden: true }, h('h2', { id }, title), list);
+  const panel = h('section', { class: 'pending-panel', 'aria-labelledby': id, hidden: true }, h('h2', { id }, title), list);
   const draw = () => {
     if (!panel.isConnected && panel.dataset.drawn) { off(); return; }
     panel.dataset.drawn = '1';

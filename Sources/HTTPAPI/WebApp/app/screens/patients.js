@@ -7,6 +7,7 @@ import * as live from '../live.js';
 import { h, replace, field, select, debounce, announce, words } from '../ui.js';
 import { loadInto } from '../forms.js';
 import * as catalogue from '../catalogue.js';
+import { pendingPanel } from '../offline/outbox.js';
 
 const PAGE = 20;
 
@@ -28,6 +29,7 @@ export function render(container, { query, session }) {
     h('header', { class: 'screen-header' }, h('h1', { id: 'patients-title' }, 'Patients'),
       session.can('writeRecords') ? h('a', { class: 'button', href: '#/patients/new' }, 'Register a patient') : null,
       session.can('triage') ? h('a', { class: 'button primary', href: '#/intake' }, 'Register at intake') : null),
+    pendingPanel((e) => e.method === 'POST' && ['/owners', '/patients'].includes(e.path), 'Registrations waiting to send'),
     h('form', { class: 'panel glass search-bar', role: 'search', on: { submit: (e) => { e.preventDefault(); restart(); } } },
       h('div', { class: 'grid-fields' },
         field('Search', search, { wide: true }),

@@ -198,6 +198,7 @@ export function render(container) {
         return;
       }
       let ownerId = owner?.id;
+      let queuedOwner = null; // offline: the owner waits in the outbox, and the patient after it
       if (!ownerId) {
         const newOwner = { firstName: o.firstName.value.trim(), lastName: o.lastName.value.trim() };
         if (o.phone.value.trim()) newOwner.phones = [{ label: 'mobile', number: o.phone.value.trim() }];
@@ -210,12 +211,16 @@ export function render(container) {
             createdOwner = { id: made.id, text: JSON.stringify(newOwner) };
             ownerId = made.id;
           } catch (error) {
-            error.errors = error.errors.map((e) => ({ ...e, field: `owner.${e.field}` }));
-            throw error;
+            if (!error.queued) {
+              error.errors = error.errors.map((e) => ({ ...e, field: `owner.${e.field}` }));
+              throw error;
+            }
+            queuedOwner = error.entry;
           }
         }
       }
-      const patient = { name: p.name.value.trim(), species: p.species.value, ownerId };
+      // Until the queued owner is registered its id is unknown: the outbox fills it in.
+      const patient = { name: p.name.value.trim(), species: p.species.value, ownerId: ownerId || '00000000-0000-0000-0000-000000000000' };
       if (p.breed.value.trim()) patient.breed = p.breed.value.trim();
       if (p.sex.value) patient.sex = p.sex.value;
       if (p.birthDate.value) { patient.birthDate = p.birthDate.value; if (p.estimated.checked) patient.birthDateEstimated = true; }
@@ -223,8 +228,18 @@ export function render(container) {
       if (p.microchip.value.trim()) patient.microchip = p.microchip.value.trim();
       let made;
       try {
-        made = await api.post('/patients', patient, { idempotencyKey: keyFor('patient', patient) });
+        made = await api.post('/patients', patient, {
+          idempotencyKey: keyFor('patient', patient), queue: queuedOwner ? { after: queuedOwner.id, field: 'ownerId' } : undefined,
+        });
       } catch (error) {
+        if (error.queued) {
+          if (!alive) return;
+          // Offline: kept on the device; the record number comes when it is registered.
+          toast(`${patient.name}: saved on this device — waiting to send`, 'info');
+          announce(`${patient.name} saved on this device, waiting to send`);
+          go('#/patients');
+          return;
+        }
         error.errors = error.errors.map((e) => ({ ...e, field: `patient.${e.field}` }));
         if (createdOwner && !owner && !error.errors.length) error.detail = `The owner is registered; the patient is not yet: ${error.detail}`;
         throw error;
