@@ -14,6 +14,7 @@ import * as sync from './offline/sync.js';
 import * as outbox from './offline/outbox.js';
 
 const main = document.getElementById('main');
+const SIGNED_OUT = 'vetnet-signed-out-offline';
 let session = null;
 
 /** What every screen knows about the signed-in person. */
@@ -47,6 +48,10 @@ router.route('/admin', { title: 'Administration', nav: 'Admin', allowed: (s) => 
 
 async function boot() {
   if (await takeOverUpdate()) return;
+  // A sign-out made offline ends the server's session once it can be reached.
+  if (localStorage.getItem(SIGNED_OUT)) {
+    try { await api.signOut(); localStorage.removeItem(SIGNED_OUT); } catch { showSignIn(); return; }
+  }
   let me;
   try { me = await api.me(); } catch (error) {
     // Not reachable: the last session of this device, from what it keeps.
@@ -84,7 +89,14 @@ async function takeOverUpdate() {
 function showSignIn(email = '') {
   document.getElementById('top-bar').hidden = true;
   document.title = 'Sign in · VetNet';
-  renderSignIn(main, { email, onSignedIn: async () => { const me = await api.me(); if (me) { await begin(me); enter(me); } } });
+  renderSignIn(main, {
+    email,
+    onSignedIn: async () => {
+      localStorage.removeItem(SIGNED_OUT);
+      const me = await api.me();
+      if (me) { await begin(me); enter(me); }
+    },
+  });
 }
 
 async function enter(me) {
@@ -158,7 +170,10 @@ document.getElementById('outbox-button').addEventListener('click', (event) => ou
 document.getElementById('sign-out').addEventListener('click', async () => {
   const unsent = outbox.all().length;
   if (unsent && !window.confirm(`${unsent} change${unsent === 1 ? ' has' : 's have'} not been sent to VetNet yet. Signing out deletes ${unsent === 1 ? 'it' : 'them'} from this device. Sign out anyway?`)) return;
-  try { await api.signOut(); } catch { /* offline: the device's copy is deleted all the same */ } finally {
+  try { await api.signOut(); } catch {
+    // Offline: the device's copy is deleted all the same, and the session ended at the next start.
+    localStorage.setItem(SIGNED_OUT, '1');
+  } finally {
     live.stop();
     sync.stop();
     // The practice's data leaves the device with the person.
