@@ -593,7 +593,7 @@ class Checks:
             problems += [f"{name!r} in the cache entry {entry['url']}" for name in names if name in entry["body"]]
         assert not problems, "; ".join(problems[:5])
         return (f"before: {len(held)} kept answers; after: databases {[d['name'] for d in state['databases']]}, "
-                f"{len(state['caches'])} app files cached, no patient name anywhere")
+                f"{len(state['caches'])} app files cached in {sorted({e['cache'] for e in state['caches']})}, no patient name anywhere")
 
     # MARK: axe
 

@@ -37,8 +37,9 @@ const QUEUED = [
 let session = null;
 let reachable = true;
 let lastReached = null;
-let screenData = null; // the oldest answer the current screen was given (ms)
-let screenFromDevice = false;
+// The answers the current screen was given, by address: when each was read, and whether it
+// came from the device (its age is what the banner tells).
+let shown = new Map();
 let timers = [];
 let unsubscribe = [];
 let windowRange = null;
@@ -129,18 +130,18 @@ export function online() { return reachable; }
 function remember(path, query, address, data, etag) {
   if (!store.ready() || !KEPT.some((pattern) => pattern.test(path))) return;
   const at = Date.now();
-  noteScreen(at, false);
+  noteScreen(address, at, false);
   store.put(address, { data, etag }, at).catch(() => {});
 }
 
 async function recall(path, query, address) {
   if (!store.ready()) return null;
   let found = await store.get(address);
-  if (found) { noteScreen(found.at, true); return { data: found.value.data, etag: found.value.etag, at: found.at }; }
+  if (found) { noteScreen(address, found.at, true); return { data: found.value.data, etag: found.value.etag, at: found.at }; }
   if (path === '/appointments') found = await fromWindow(query);
   else if (path === '/patients') found = await search(query);
   else if (/^\/patients\/[^/]+$/.test(path)) found = await fromDirectory(decodeURIComponent(path.split('/')[2]));
-  if (found) noteScreen(found.at, true);
+  if (found) noteScreen(address, found.at, true);
   return found;
 }
 
@@ -310,14 +311,12 @@ async function check() {
 }
 
 function newScreen() {
-  screenData = null;
-  screenFromDevice = false;
+  shown = new Map();
   renderBanner();
 }
 
-function noteScreen(at, fromDevice) {
-  if (screenData === null || at < screenData) screenData = at;
-  if (fromDevice) screenFromDevice = true;
+function noteScreen(address, at, fromDevice) {
+  shown.set(address, { at, fromDevice });
   renderBanner();
 }
 
@@ -339,6 +338,8 @@ function renderBanner() {
   const banner = document.getElementById('offline-banner');
   if (!banner) return;
   if (!session) { banner.hidden = true; banner.replaceChildren(); return; }
+  const answers = [...shown.values()];
+  const screenData = answers.length ? Math.min(...answers.map((a) => a.at)) : null;
   if (!reachable) {
     const at = screenData ?? lastReached;
     banner.hidden = false;
@@ -348,12 +349,14 @@ function renderBanner() {
       'Changes you make are kept on this device and sent when VetNet is back; a new booking needs the connection.');
     return;
   }
-  if (screenFromDevice && screenData !== null) {
+  const fromDevice = answers.filter((a) => a.fromDevice);
+  if (fromDevice.length) {
+    const oldest = Math.min(...fromDevice.map((a) => a.at));
     // Back online, but this screen still shows what the device held.
     const refresh = h('button', { type: 'button', class: 'button', on: { click: () => { window.dispatchEvent(new HashChangeEvent('hashchange')); } } }, 'Refresh');
     banner.hidden = false;
     banner.className = 'offline-banner offline-back';
-    replace(banner, `Connection back — this screen shows data from ${when(screenData)}, ${ago(screenData)}. `, refresh);
+    replace(banner, `Connection back — this screen shows data from ${when(oldest)}, ${ago(oldest)}. `, refresh);
     return;
   }
   banner.hidden = true;
