@@ -20,6 +20,8 @@ network emulation. It checks what staff would notice:
 - axe-core: no serious or critical violation with the offline banner, the outbox's conflict
   and the manual triage on screen;
 - a new owner and patient registered offline land once each, the patient with the owner's id;
+- a server with changed app files: the app starts on the new version at the next start (the
+  old version's cache deleted, none of its files served);
 - signing out clears the device: no copy of the practice's data in IndexedDB, no patient's name
   in any IndexedDB value or Cache API entry, no API answer in the Cache API.
 
@@ -595,6 +597,46 @@ class Checks:
         return (f"before: {len(held)} kept answers; after: databases {[d['name'] for d in state['databases']]}, "
                 f"{len(state['caches'])} app files cached in {sorted({e['cache'] for e in state['caches']})}, no patient name anywhere")
 
+    # MARK: 7. a new version of the app
+
+    def app_update(self) -> str:
+        """A server with changed app files is a new service worker: on the next start it takes
+        over before the app draws (its files, not a mix), and the old version's cache is gone."""
+        copy = Path(tempfile.mkdtemp(prefix="vetnet-offline-build-"))
+        source = self.server.binary.parent
+        try:
+            try:
+                os.link(self.server.binary, copy / self.server.binary.name)
+            except OSError:
+                shutil.copy2(self.server.binary, copy / self.server.binary.name)
+            for bundle in source.glob("*.resources"):
+                shutil.copytree(bundle, copy / bundle.name)
+            webapp = next(copy.glob("*.resources/WebApp"))
+            other = Server(copy / self.server.binary.name, self.artifacts / "update")
+            driver = browser(1024, 768)
+            try:
+                other.start()
+                sign_in(driver, other, ADMIN)
+                state = "const done = arguments[0]; (async () => ({ controlled: !!navigator.serviceWorker.controller, caches: await caches.keys(), " \
+                        "marker: (await (await fetch('/app/ui.js')).text()).includes('version two') }))().then(done, (e) => done({ error: String(e) }));"
+                first = wait(driver, lambda d: (lambda s: s if s.get("controlled") and s.get("caches") else False)(d.execute_async_script(state)), 15,
+                             "the first version controls the page")
+                other.kill()
+                ui = webapp / "app" / "ui.js"
+                ui.write_text(ui.read_text() + "\n// version two\n")
+                other.start()
+                driver.refresh()
+                visible(driver, "h1#home-title", 30)
+                second = driver.execute_async_script(state)
+                assert second.get("marker"), f"the new version's files on the next start: {second}"
+                assert len(second["caches"]) == 1 and second["caches"] != first["caches"], f"one cache, the new version's: {first['caches']} → {second['caches']}"
+                return f"{first['caches'][0]} → {second['caches'][0]} at the next start"
+            finally:
+                driver.quit()
+                other.stop()
+        finally:
+            shutil.rmtree(copy, ignore_errors=True)
+
     # MARK: axe
 
     def axe_check(self, name: str) -> None:
@@ -648,6 +690,7 @@ def main(argv: list[str]) -> int:
         checks.run("offline-registration", checks.offline_registration)
         checks.run("sign-out-clears", checks.sign_out_clears)
         checks.run("axe", checks.axe_summary)
+        checks.run("app-update", checks.app_update)
     finally:
         if driver:
             try:

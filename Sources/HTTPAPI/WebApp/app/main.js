@@ -78,7 +78,18 @@ async function takeOverUpdate() {
   if (!('serviceWorker' in navigator)) return false;
   let registration;
   try { registration = await navigator.serviceWorker.register('/sw.js', { updateViaCache: 'none' }); } catch { return false; }
-  if (registration.waiting && navigator.serviceWorker.controller) {
+  if (!navigator.serviceWorker.controller) return false;
+  // Asks for the server's version (registering again does not); one found now has a few
+  // seconds to finish keeping its files, else it takes over at the next start.
+  try { await registration.update(); } catch { /* offline: the version kept stays */ }
+  const installing = registration.installing;
+  if (installing) {
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, 4000);
+      installing.addEventListener('statechange', () => { if (installing.state !== 'installing') { clearTimeout(timer); resolve(); } });
+    });
+  }
+  if (registration.waiting) {
     navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
     registration.waiting.postMessage('take-over');
     return true;
