@@ -15,6 +15,8 @@ network emulation. It checks what staff would notice:
   trail, as the administrator), in the order it was made;
 - a replay that conflicts (another session changed the same owner meanwhile) shows both
   versions and, applied to the current version, keeps both changes;
+- a board move queued offline that another session made meanwhile counts as landed (409 for a
+  resource already in the target state asks no decision);
 - an offline intake given green by hand that the engine grades orange raises an alert
   (role="alert") with both levels once sent;
 - axe-core: no serious or critical violation with the offline banner, the outbox's conflict
@@ -413,7 +415,7 @@ class Checks:
         driver = self.driver
         note = f"Offline note {secrets.token_hex(3)}"
         self.written.append(note)
-        weight = f"{20 + secrets.randbelow(90) / 10:.1f}"
+        weight = f"{20 + secrets.randbelow(10)}.{secrets.randbelow(9) + 1}"  # never "….0", which the app writes without a decimal
         self.changes_from = datetime.now(timezone.utc) - timedelta(seconds=1)
         go(driver, self.server, f"#/patients/{self.dog['id']}", ".record-weight h2", 20)
         type_into(field_input(driver, "New weight"), weight)
@@ -504,6 +506,31 @@ class Checks:
         assert after["phones"][0]["number"] == new_phone, f"this device's phone is saved: {after['phones']}"
         driver.find_element(By.CSS_SELECTOR, "dialog[open] .row.end button").click()
         return f"412 on replay: stored email {new_email!r} beside phone {new_phone!r}; both kept after applying"
+
+    # MARK: 3b. a state change that is already there
+
+    def already_there(self) -> str:
+        """A board move queued offline while another session makes the same move: refused as
+        already done (409), it counts as landed — no decision asked, nothing moved twice."""
+        driver = self.driver
+        dogs = self.vet.ok("GET", "/api/v1/patients?species=dog&limit=8&status=active")["items"]
+        patient = dogs[6]["patient"]
+        self.vet.ok("POST", "/api/v1/triage/assessments", {"patientId": patient["id"], "case": {
+            "species": "dog", "vitals": {"temperature": {"value": 40.7, "unit": "C"}}, "complaint": "collapsed on a walk"}})
+        card_css = f".board-card[data-patient='{patient['id']}']"
+        go(driver, self.server, "#/er", card_css, 20)
+        network(driver, offline=True)
+        try:
+            button_with_text(driver, "Start treatment", within=driver.find_element(By.CSS_SELECTOR, card_css)).click()
+            wait(driver, lambda d: any("In treatment" in e.text and "waiting to send" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".pending-panel li")),
+                 10, "the move waits to be sent")
+            self.admin.ok("POST", f"/api/v1/triage/queue/{patient['id']}/status", {"status": "inTreatment"})
+        finally:
+            network(driver, offline=False)
+        wait(driver, lambda d: not d.find_element(By.ID, "outbox-button").is_displayed(), 40, "the move counts as landed")
+        entry = next(x for x in self.admin.ok("GET", "/api/v1/triage/queue")["items"] if x["patientId"] == patient["id"])
+        assert entry["status"] == "inTreatment", entry["status"]
+        return f"{patient['name']}: moved by another session first; the queued move counted as landed, no decision asked"
 
     # MARK: 4. triage given by hand
 
@@ -686,6 +713,7 @@ def main(argv: list[str]) -> int:
         if server.process is None:
             server.start()
         checks.run("replay-conflict", checks.conflict)
+        checks.run("already-in-target-state", checks.already_there)
         checks.run("manual-triage-alert", checks.manual_triage)
         checks.run("offline-registration", checks.offline_registration)
         checks.run("sign-out-clears", checks.sign_out_clears)
