@@ -107,7 +107,8 @@ LAYOUT_SIZES = SIZES + [(1024, 1366), (768, 1024), (390, 844)]
 # The screenshots the README shows (docs/screenshots/<name>.png, at 1366×1024).
 README_SCREENSHOTS = ["intake", "er-board", "schedule", "schedule-week", "optimizer", "record", "analytics"]
 # The newer screens' pictures in docs/screenshots/<name>.png, at 1024×768 (an iPad in landscape).
-IPAD_SCREENSHOTS = ["consultation", "recalls", "register-patient", "edit-owner"]
+IPAD_SCREENSHOTS = ["consultation", "recalls", "register-patient", "edit-owner",
+                    "consultation-prescription", "appointment-notes", "clinicians-retire", "recalls-range"]
 # Days of generated past seeded into the demo practice before serving, for the analytics screen.
 HISTORY_DAYS = 120
 WORDS = ["amber", "otter", "lagoon", "heron", "quartz", "kettle", "maple", "cobalt", "willow", "falcon", "copper", "meadow"]
@@ -2360,6 +2361,379 @@ class Run:
             raise AssertionError(" | ".join(failures))
         return "consultation, recalls, register-patient, edit-owner: 0 serious or critical violations; no sideways scrolling or small targets at any size"
 
+    # MARK: a clinical day: prescriptions, opening hours, appointment notes, clinicians, vaccinations
+
+    def etag(self, client: Client, path: str) -> str:
+        """The ETag of a resource, for a change with If-Match made through the API."""
+        request = urllib.request.Request(self.server.url + path, headers={"Authorization": f"Bearer {client.token}"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.headers["ETag"]
+
+    def clinical_patient(self, index: int) -> dict:
+        """A dog of the demo practice that no other check uses."""
+        return self.vet.ok("GET", "/api/v1/patients?species=dog&limit=14&status=active")["items"][index]["patient"]
+
+    @staticmethod
+    def open_dialog_link(driver, appointment_id: str):
+        """The consultation link of the appointment's dialog on the schedule."""
+        Run.dialog_actions(driver, appointment_id)
+        return clickable(driver, f"dialog[open] a[data-consult='{appointment_id}']")
+
+    def consult_prescription(self, driver) -> str:
+        """A vet records a consultation from a booked appointment with a prescription, whose dose
+        (from the latest weight) is shown before saving and equals the API's, and a follow-up: the
+        visit is saved, the appointment completed, the medication active in the record "from visit",
+        the follow-up on the recalls screen (in a date range, with the owner's preferred contact);
+        the completed appointment's dialog then offers "Open visit", which opens the visit."""
+        patient = self.clinical_patient(9)
+        owner = self.vet.ok("GET", f"/api/v1/owners/{patient['ownerId']}")
+        self.vet.ok("POST", f"/api/v1/patients/{patient['id']}/weights", {"value": 24.6, "unit": "kg"})
+        appointment = self.book_consultation(patient)
+        suffix = secrets.token_hex(2)
+        drug = f"Meloxicam {suffix}"
+        complaint = f"Stiff after walks ({suffix})"
+        today = datetime.now(PRACTICE_ZONE).date()
+        follow_up = today + timedelta(days=14)
+        day = next_weekday()
+        try:
+            go(driver, self.server, f"#/schedule?date={day.isoformat()}", f".sched-grid .appointment[data-appointment='{appointment['id']}']")
+            link = self.open_dialog_link(driver, appointment["id"])
+            assert link.text == "Consultation", f"a booked appointment offers the consultation: {link.text!r}"
+            link.click()
+            visible(driver, ".consult-form", 15)
+            type_into(field_input(driver, "Chief complaint"), complaint)
+            field_input(driver, "Medical").click()
+            button_with_text(driver, "Add a prescription").click()
+            row = visible(driver, ".prescription[data-index='0']")
+            type_into(field_input(driver, "Drug", within=row), drug)
+            type_into(field_input(driver, "Concentration", within=row), "1.5")
+            type_into(field_input(driver, "Dose rate", within=row), "0.1")
+            Select(field_input(driver, "Route", within=row)).select_by_value("oral")
+            type_into(field_input(driver, "Frequency", within=row), "every 24 hours")
+            shown = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".prescription[data-index='0'] .dose-preview strong"), 10,
+                         "the dose is shown before saving")
+            expected = self.vet.ok("GET", f"/api/v1/patients/{patient['id']}/dose?doseMgPerKg=0.1&concentrationMgPerML=1.5")
+            assert float(shown.get_attribute("data-dose-mg")) == expected["doseMg"], f"{shown.text} for {expected}"
+            assert float(shown.get_attribute("data-volume-ml")) == expected["volumeML"], f"{shown.text} for {expected}"
+            assert "mg" in shown.text and "mL" in shown.text, shown.text
+            self.set_date(driver, field_input(driver, "Follow-up date"), follow_up.isoformat())
+            type_into(field_input(driver, "Reason"), "recheck the joints")
+            time.sleep(0.6)  # the draft is kept a moment after the last key
+            # The draft keeps the prescription too.
+            go(driver, self.server, "#/home", "h1#home-title")
+            driver.back()
+            visible(driver, ".draft-restored", 15)
+            row = visible(driver, ".prescription[data-index='0']")
+            assert field_input(driver, "Drug", within=row).get_attribute("value") == drug, "the prescription is restored"
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".prescription[data-index='0'] .dose-preview strong"), 10, "the dose again")
+            self.audit_and_capture(driver, "consultation-prescription")
+            button_with_text(driver, "Save the visit").click()
+            saved = visible(driver, ".consult-saved", 20)
+            wait(driver, lambda d: "completed" in d.find_element(By.CSS_SELECTOR, ".consult-saved").text.lower(), 10, "the appointment is completed")
+            assert drug in saved.find_element(By.CSS_SELECTOR, ".prescribed").text, saved.text
+            visits = self.vet.ok("GET", f"/api/v1/patients/{patient['id']}/visits")["items"]
+            visit = next((v for v in visits if v.get("appointmentId") == appointment["id"]), None)
+            assert visit, "the visit of the appointment is stored"
+            prescribed = visit["treatmentPlan"]["prescriptions"]
+            assert len(prescribed) == 1 and prescribed[0]["drug"] == drug and prescribed[0]["doseMgPerKg"] == 0.1, prescribed
+            stored = self.vet.ok("GET", f"/api/v1/appointments/{appointment['id']}")
+            assert stored["status"] == "completed" and stored.get("visitId") == visit["id"], f"{stored['status']} {stored.get('visitId')}"
+            record = self.vet.ok("GET", f"/api/v1/patients/{patient['id']}/record")
+            medication = next((m for m in record["medications"] if m["id"] == prescribed[0]["id"]), None)
+            assert medication and not medication.get("endDate"), f"the prescription is an active medication: {medication}"
+            # The record lists the medication as prescribed at that visit.
+            go(driver, self.server, f"#/patients/{patient['id']}", ".record-medications .med")
+            meds = wait(driver, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, ".record-medications .med") if drug in li.text and "from visit of" in li.text), False),
+                        15, "the medication says which visit prescribed it")
+            # The follow-up on the recalls screen, in a range of dates, with the owner's preferred contact.
+            go(driver, self.server, "#/recalls", "h1#recalls-title")
+            row_css = f".recall-table tr[data-patient='{patient['id']}'][data-kind='follow_up'][data-source='{visit['id']}']"
+            visible(driver, row_css, 15)
+            wait(driver, lambda d: "…" not in d.find_element(By.CSS_SELECTOR, row_css).text, 15, "the owner's contact is filled in")
+            channel = {"sms": "SMS"}.get(owner["communication"]["preferredChannel"], owner["communication"]["preferredChannel"].capitalize())
+            assert driver.find_element(By.CSS_SELECTOR, f"{row_css} .recall-channel").text == channel, "the preferred contact is shown"
+            self.set_date(driver, field_input(driver, "Due until"), (follow_up - timedelta(days=1)).isoformat())
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, row_css), 10, "a recall after the range is not listed")
+            self.set_date(driver, field_input(driver, "Due from"), follow_up.isoformat())
+            self.set_date(driver, field_input(driver, "Due until"), (follow_up + timedelta(days=40)).isoformat())
+            visible(driver, row_css, 15)
+            field_input(driver, "Include overdue").click()
+            wait(driver, lambda d: all(r.get_attribute("class") != "row-flag" for r in d.find_elements(By.CSS_SELECTOR, ".recall-table tbody tr")), 10,
+                 "overdue recalls are left out")
+            before = [r.find_element(By.CSS_SELECTOR, ".recall-due").text for r in driver.find_elements(By.CSS_SELECTOR, ".recall-table tbody tr")]
+            assert all("Overdue" not in t for t in before), before
+            wait(driver, lambda d: "…" not in d.find_element(By.CSS_SELECTOR, ".recall-table tbody").text, 20, "the contacts are filled in")
+            self.audit_and_capture(driver, "recalls-range")
+            # The CSV has the preferred contact.
+            downloads = self.artifacts / "downloads-recalls-range"
+            downloads.mkdir(parents=True, exist_ok=True)
+            driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+            button_with_text(driver, "Export CSV").click()
+            path = wait(driver, lambda d: next((p for p in downloads.glob("*.csv") if p.stat().st_size > 0), False), 20, "the CSV is downloaded")
+            time.sleep(0.2)
+            with open(path, newline="", encoding="utf-8") as handle:
+                rows = list(csv.reader(handle))
+            assert rows[0][9] == "Preferred contact", rows[0]
+            mine = [r for r in rows[1:] if r[0] == patient["name"] and r[5] == follow_up.isoformat()]
+            assert mine and mine[0][9] == channel, mine or rows
+            # The completed appointment's dialog opens its visit.
+            go(driver, self.server, f"#/schedule?date={day.isoformat()}", f".sched-grid .appointment[data-appointment='{appointment['id']}'].status-completed")
+            link = self.open_dialog_link(driver, appointment["id"])
+            assert link.text == "Open visit", f"a completed appointment opens its visit: {link.text!r}"
+            link.click()
+            opened = visible(driver, f".consult-saved[data-visit='{visit['id']}']", 15)
+            assert complaint in opened.text and drug in opened.text, opened.text
+            return (f"dose {shown.text} = the API's; visit {visit['id'][:8]} saved, appointment completed, {drug} active 'from visit'; "
+                    f"follow-up {follow_up} listed in range with {channel}; Open visit opens it")
+        except Exception:
+            self.snapshot(driver, "consult-prescription")
+            raise
+
+    def saturday_hours(self, driver) -> str:
+        """An administrator opens the practice later on Saturdays in Admin → Practice; the next
+        Saturday's day view on the schedule then reaches the new closing time, and a free time
+        after the old closing time (the API's free slots) is shown there to book."""
+        original = self.admin.ok("GET", "/api/v1/practice")
+        saturday = next(o for o in original["openingHours"] if o["weekday"] == 6)
+        old_close = saturday["closes"]
+        closes_minutes = int(old_close[:2]) * 60 + int(old_close[3:]) + 180
+        new_close = f"{closes_minutes // 60:02d}:{closes_minutes % 60:02d}"
+        day = datetime.now(PRACTICE_ZONE).date() + timedelta(days=1)
+        while day.weekday() != 5:
+            day += timedelta(days=1)
+        # A clinician who works Saturdays stays on after the old closing time.
+        worker, kept = None, None
+        for c in self.admin.ok("GET", "/api/v1/specialists")["items"]:
+            availability = self.admin.ok("GET", f"/api/v1/specialists/{c['id']}/availability")
+            if any(w["weekday"] == 6 for w in availability["weekly"]):
+                worker, kept = c, availability
+                break
+        assert worker, "a clinician works on Saturdays"
+        longer = dict(kept, weekly=[dict(w, endMinute=closes_minutes) if w["weekday"] == 6 else w for w in kept["weekly"]])
+        self.admin.ok("PUT", f"/api/v1/specialists/{worker['id']}/availability", longer,
+                      headers={"If-Match": self.etag(self.admin, f"/api/v1/specialists/{worker['id']}/availability")})
+        consultation = next(t for t in self.admin.ok("GET", "/api/v1/appointment-types")["items"] if t["name"] == "Consultation")
+        window = (f"from={urllib.request.quote(local(day, int(old_close[:2]), int(old_close[3:])))}&to={urllib.request.quote(local(day, 23, 0))}"
+                  f"&appointmentTypeId={consultation['id']}&clinicianId={worker['id']}&limit=5")
+        later = lambda: self.admin.ok("GET", f"/api/v1/appointments/slots?{window}")["items"]  # noqa: E731
+        column = f".sched-col[data-clinician='{worker['id']}']"
+
+        def late_free(d) -> list[str]:
+            """The free times shown in the worker's column that end after the old closing time."""
+            found = []
+            for button in d.find_elements(By.CSS_SELECTOR, f"{column} .free-slot"):
+                m = re.search(r"(\d\d:\d\d)–(\d\d:\d\d)", button.text)
+                if m and m.group(2) > old_close:
+                    found.append(m.group(0))
+            return found
+        try:
+            assert not later(), "no free time after the old closing time before the change"
+            go(driver, self.server, f"#/schedule?date={day.isoformat()}", f".sched-grid {column}")
+            time.sleep(1)
+            hours_before = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".sched-hour")]
+            assert not late_free(driver), "no free time after the old closing time is shown before the change"
+            go(driver, self.server, "#/admin?tab=practice", "form.practice-form")
+            row = driver.find_element(By.CSS_SELECTOR, ".hours-table tr[data-weekday='6']")
+            closes = row.find_elements(By.CSS_SELECTOR, "input[type=text]")[1]
+            type_into(closes, new_close)
+            button_with_text(driver, "Save the settings").click()
+            visible(driver, ".practice-form .saved", 10)
+            stored = self.admin.ok("GET", "/api/v1/practice")
+            assert {"weekday": 6, "opens": saturday["opens"], "closes": new_close} in stored["openingHours"], stored["openingHours"]
+            slots = later()
+            assert slots, "the API offers free time after the old closing time"
+            go(driver, self.server, f"#/schedule?date={day.isoformat()}", f".sched-grid {column}")
+            shown = wait(driver, late_free, 15, "a free time after the old closing time is shown")
+            hours_after = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".sched-hour")]
+            last_hour = f"{(closes_minutes - 1) // 60:02d}:00"
+            assert last_hour in hours_after and last_hour not in hours_before, f"the day reaches {new_close}: {hours_before} → {hours_after}"
+            first = datetime.fromisoformat(slots[0]["start"].replace("Z", "+00:00")).astimezone(PRACTICE_ZONE).strftime("%H:%M")
+            assert any(s.split("–")[0] <= first < s.split("–")[1] for s in shown), f"the API's {first} lies in a free time shown: {shown}"
+            return f"Saturday {day} closes at {new_close} (was {old_close}); free {', '.join(shown)} shown, the API's first late start {first}"
+        except Exception:
+            self.snapshot(driver, "saturday-hours")
+            raise
+        finally:
+            answer = self.admin.call("GET", "/api/v1/practice")[1]
+            self.admin.call("PATCH", "/api/v1/practice", {"openingHours": original["openingHours"]}, headers={"If-Match": f"\"{answer['version']}\""})
+            self.admin.call("PUT", f"/api/v1/specialists/{worker['id']}/availability", kept,
+                            headers={"If-Match": self.etag(self.admin, f"/api/v1/specialists/{worker['id']}/availability")})
+
+    def appointment_notes(self, reception, clinician) -> str:
+        """Reception and a vet each add a note from the schedule's appointment dialog: both are
+        listed in order with their authors, the card counts them, and a blank note is refused at
+        its field."""
+        patient = self.clinical_patient(10)
+        appointment = self.book_consultation(patient)
+        day = next_weekday()
+        card = f".sched-grid .appointment[data-appointment='{appointment['id']}']"
+        first, second = f"Owner will be ten minutes late ({secrets.token_hex(2)})", f"Bring the previous X-rays ({secrets.token_hex(2)})"
+        try:
+            go(reception, self.server, f"#/schedule?date={day.isoformat()}", card)
+            self.dialog_actions(reception, appointment["id"])
+            dialog = reception.find_element(By.CSS_SELECTOR, "dialog[open]")
+            wait(reception, lambda d: "No notes yet" in dialog.find_element(By.CSS_SELECTOR, ".appt-notes").text, 10, "the notes are read")
+            box = field_input(reception, "New note", within=dialog)
+            type_into(box, "   ")
+            button_with_text(reception, "Add note", within=dialog).click()
+            error = wait(reception, lambda d: next((e for e in dialog.find_elements(By.CSS_SELECTOR, ".field-error[data-for='text']") if e.is_displayed()), False),
+                         10, "a blank note is refused at its field")
+            assert box.get_attribute("aria-invalid") == "true", "the box is marked invalid"
+            assert self.receptionist.ok("GET", f"/api/v1/appointments/{appointment['id']}/notes")["items"] == [], "nothing was stored"
+            refused = error.text
+            type_into(box, first)
+            button_with_text(reception, "Add note", within=dialog).click()
+            wait(reception, lambda d: first in dialog.find_element(By.CSS_SELECTOR, ".appt-notes").text, 10, "the note is listed")
+            reception.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
+            # The vet, in another browser, adds the second.
+            go(clinician, self.server, f"#/schedule?date={day.isoformat()}", card)
+            self.dialog_actions(clinician, appointment["id"])
+            dialog = clinician.find_element(By.CSS_SELECTOR, "dialog[open]")
+            wait(clinician, lambda d: first in dialog.find_element(By.CSS_SELECTOR, ".appt-notes").text, 10, "the first note is listed")
+            type_into(field_input(clinician, "New note", within=dialog), second)
+            button_with_text(clinician, "Add note", within=dialog).click()
+            wait(clinician, lambda d: len(dialog.find_elements(By.CSS_SELECTOR, ".appt-note")) == 2, 10, "two notes are listed")
+            stored = self.vet.ok("GET", f"/api/v1/appointments/{appointment['id']}/notes")["items"]
+            assert [n["text"] for n in stored] == [first, second], stored
+            shown = [text_of(li) for li in dialog.find_elements(By.CSS_SELECTOR, ".appt-note")]
+            for note, text in zip(stored, shown):
+                assert note["authorName"] in text and note["text"] in text, f"{text!r} for {note}"
+            assert stored[0]["authorName"] != stored[1]["authorName"], "two authors"
+            self.audit_and_capture(clinician, "appointment-notes")
+            clinician.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
+            # The card counts them (for reception too, once the schedule follows the change).
+            wait(clinician, lambda d: d.find_element(By.CSS_SELECTOR, card).find_elements(By.CSS_SELECTOR, ".appt-note-count[data-notes='2']"), 10,
+                 "the card counts two notes")
+            go(reception, self.server, f"#/schedule?date={day.isoformat()}", card)
+            wait(reception, lambda d: "2 notes" in d.find_element(By.CSS_SELECTOR, card).get_attribute("aria-label"), 15, "reception's card counts two notes")
+            return f"blank refused ({refused!r}); {stored[0]['authorName']} then {stored[1]['authorName']}; the card counts 2"
+        except Exception:
+            self.snapshot(reception, "appointment-notes-reception")
+            self.snapshot(clinician, "appointment-notes-clinician")
+            raise
+
+    def clinicians_retire(self, driver) -> str:
+        """An administrator adds a clinician, edits their expertise (a refused limit shown at its
+        field), and retires them with a booking ahead: the booking is listed for re-planning and
+        opens on the schedule."""
+        suffix = secrets.token_hex(2)
+        name = f"Dr Rowan Vale {suffix}"
+        try:
+            go(driver, self.server, "#/clinicians", ".clinician")
+            button_with_text(driver, "Add a clinician").click()
+            form = visible(driver, ".clinician-form")
+            type_into(field_input(driver, "Name", within=form), name)
+            type_into(field_input(driver, "Credentials", within=form), "BVetMed MRCVS")
+            type_into(field_input(driver, "Appointments a day, at most", within=form), "14")
+            type_into(field_input(driver, "Complexity ceiling", within=form), "0.7")
+            field_input(driver, "Dog", within=form).click()
+            field_input(driver, "Cat", within=form).click()
+            button_with_text(driver, "Add an expertise", within=form).click()
+            Select(field_input(driver, "Specialty 1", within=form)).select_by_value("general_practice")
+            Select(field_input(driver, "Proficiency 1", within=form)).select_by_value("3")
+            type_into(field_input(driver, "Years 1", within=form), "6")
+            button_with_text(driver, "Add the clinician", within=form).click()
+            wait(driver, lambda d: any(name in c.text for c in d.find_elements(By.CSS_SELECTOR, ".clinician")), 15, "the new clinician is listed")
+            created = next(c for c in self.admin.ok("GET", "/api/v1/specialists")["items"] if c["displayName"] == name)
+            assert created["species"] == ["cat", "dog"] or sorted(created["species"]) == ["cat", "dog"], created["species"]
+            assert created["expertise"] == [{"specialty": "general_practice", "proficiency": 3, "years": 6}], created["expertise"]
+            assert created["maxAppointmentsPerDay"] == 14 and created["complexityCeiling"] == 0.7, created
+            # Their week, and a booking on the next weekday.
+            self.admin.ok("PUT", f"/api/v1/specialists/{created['id']}/availability",
+                          {"weekly": [{"weekday": d, "startMinute": 540, "endMinute": 1020} for d in range(1, 6)]},
+                          headers={"If-Match": self.etag(self.admin, f"/api/v1/specialists/{created['id']}/availability")})
+            day = next_weekday()
+            consultation = next(t for t in self.admin.ok("GET", "/api/v1/appointment-types")["items"] if t["name"] == "Consultation")
+            slot = self.receptionist.ok("GET", f"/api/v1/appointments/slots?from={urllib.request.quote(local(day, 9, 0))}&to={urllib.request.quote(local(day, 17, 0))}"
+                                               f"&appointmentTypeId={consultation['id']}&clinicianId={created['id']}&limit=1")["items"][0]
+            patient = self.clinical_patient(11)
+            booking = self.receptionist.ok("POST", "/api/v1/appointments", {"patientId": patient["id"], "clinicianId": created["id"],
+                                                                            "appointmentTypeId": consultation["id"], "start": slot["start"]})
+            # Edit: a refused limit first, shown at its field; then a second expertise.
+            go(driver, self.server, "#/clinicians", ".clinician")
+            card = wait(driver, lambda d: next((c for c in d.find_elements(By.CSS_SELECTOR, ".clinician") if name in c.text), False), 15)
+            card.find_element(By.CSS_SELECTOR, "button[data-action='edit-clinician']").click()
+            dialog = visible(driver, "dialog[open] .clinician-form")
+            ceiling = field_input(driver, "Complexity ceiling", within=dialog)
+            type_into(ceiling, "2")
+            button_with_text(driver, "Save", within=dialog).click()
+            error = wait(driver, lambda d: next((e for e in dialog.find_elements(By.CSS_SELECTOR, ".field-error[data-for='complexityCeiling']") if e.is_displayed()), False),
+                         10, "the refused ceiling is shown at its field")
+            refused = error.text
+            assert self.admin.ok("GET", f"/api/v1/specialists/{created['id']}")["complexityCeiling"] == 0.7, "nothing was stored"
+            type_into(ceiling, "0.8")
+            button_with_text(driver, "Add an expertise", within=dialog).click()
+            Select(field_input(driver, "Specialty 2", within=dialog)).select_by_value("dermatology")
+            Select(field_input(driver, "Proficiency 2", within=dialog)).select_by_value("4")
+            type_into(field_input(driver, "Years 2", within=dialog), "2")
+            button_with_text(driver, "Save", within=dialog).click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), 10, "the dialog closes once saved")
+            edited = self.admin.ok("GET", f"/api/v1/specialists/{created['id']}")
+            assert {"specialty": "dermatology", "proficiency": 4, "years": 2} in edited["expertise"] and edited["complexityCeiling"] == 0.8, edited
+            card = wait(driver, lambda d: next((c for c in d.find_elements(By.CSS_SELECTOR, ".clinician") if name in c.text and "Dermatology" in c.text), False), 15,
+                        "the card shows the new expertise")
+            # Retire: the booking ahead is listed for re-planning.
+            card.find_element(By.CSS_SELECTOR, "button[data-action='retire']").click()
+            clickable(driver, "dialog[open] button[data-action='confirm-retire']").click()
+            row = visible(driver, f".retired-panel tr[data-appointment='{booking['id']}']", 15)
+            wait(driver, lambda d: patient["name"] in d.find_element(By.CSS_SELECTOR, f".retired-panel tr[data-appointment='{booking['id']}']").text, 10,
+                 "the patient is named")
+            row = driver.find_element(By.CSS_SELECTOR, f".retired-panel tr[data-appointment='{booking['id']}']")
+            start = datetime.fromisoformat(booking["start"].replace("Z", "+00:00")).astimezone(PRACTICE_ZONE).strftime("%H:%M")
+            assert start in row.text and "Consultation" in row.text, row.text
+            assert self.admin.ok("GET", f"/api/v1/specialists/{created['id']}").get("retiredAt"), "retired in the store"
+            assert not any(c["id"] == created["id"] for c in self.admin.ok("GET", "/api/v1/specialists")["items"]), "no longer offered"
+            wait(driver, lambda d: not any(name in c.text for c in d.find_elements(By.CSS_SELECTOR, ".clinician")), 10, "the card leaves the list")
+            self.audit_and_capture(driver, "clinicians-retire")
+            row = driver.find_element(By.CSS_SELECTOR, f".retired-panel tr[data-appointment='{booking['id']}']")
+            link = row.find_element(By.CSS_SELECTOR, "a")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+            link.click()
+            dialog = visible(driver, "dialog[open]", 15)
+            assert patient["name"] in dialog.text and "Move…" in dialog.text, dialog.text
+            driver.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
+            return f"{name} added, expertise edited (ceiling 2 refused: {refused!r}), retired; {patient['name']} at {start} listed for re-planning"
+        except Exception:
+            self.snapshot(driver, "clinicians-retire")
+            raise
+
+    def vaccination_proposal(self, driver) -> str:
+        """Recording a vaccination: the protocol's vaccines are offered, the next due date is
+        proposed from the protocol, and staff change it before saving."""
+        patient = self.clinical_patient(12)
+        protocol = self.vet.ok("GET", "/api/v1/vaccination-protocols?species=dog")
+        vaccine = next(v for v in protocol["vaccines"] if v["core"])["name"]
+        today = datetime.now(PRACTICE_ZONE).date()
+        proposal = self.vet.ok("GET", f"/api/v1/patients/{patient['id']}/vaccinations/proposal?vaccine={urllib.request.quote(vaccine)}"
+                                      f"&administeredDate={today.isoformat()}")
+        assert proposal.get("nextDueDate"), f"the protocol proposes a date: {proposal}"
+        changed = date.fromisoformat(proposal["nextDueDate"]) - timedelta(days=7)
+        try:
+            go(driver, self.server, f"#/patients/{patient['id']}", ".record-vaccinations")
+            section = driver.find_element(By.CSS_SELECTOR, ".record-vaccinations")
+            section.find_element(By.CSS_SELECTOR, "details.add-entry summary").click()
+            box = field_input(driver, "Vaccine", within=section)
+            options = wait(driver, lambda d: [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, f"datalist#{box.get_attribute('list')} option")] or False,
+                           10, "the protocol's vaccines are offered")
+            assert options == [v["name"] for v in protocol["vaccines"]], f"{options} for {protocol['vaccines']}"
+            type_into(box, vaccine)
+            due = field_input(driver, "Next due", within=section)
+            wait(driver, lambda d: due.get_attribute("value") == proposal["nextDueDate"], 10, "the proposed date is filled in")
+            note = section.find_element(By.CSS_SELECTOR, ".proposal-note")
+            assert "Proposed from" in note.text and (protocol.get("source") or "") in note.text, note.text
+            proposed_text = note.text
+            self.set_date(driver, due, changed.isoformat())
+            wait(driver, lambda d: "Changed from the proposed" in note.text, 5, "the change is noted")
+            button_with_text(driver, "Record vaccination", within=section).click()
+            wait(driver, lambda d: any(vaccine in li.text for li in d.find_elements(By.CSS_SELECTOR, ".record-vaccinations li[data-vaccination]")), 15,
+                 "the vaccination is listed")
+            stored = [v for v in self.vet.ok("GET", f"/api/v1/patients/{patient['id']}/record")["vaccinations"] if v["vaccine"] == vaccine]
+            assert stored and stored[-1]["nextDueDate"] == changed.isoformat(), stored
+            return f"{vaccine}: proposed {proposal['nextDueDate']} ({proposed_text!r}), saved as changed to {changed}"
+        except Exception:
+            self.snapshot(driver, "vaccination-proposal")
+            raise
+
     # MARK: every screen: axe-core and screenshots
 
     def screens(self, driver, record_patient: str | None) -> list[tuple[str, str, str]]:
@@ -2615,6 +2989,17 @@ def main(argv: list[str]) -> int:
         run.check("record: axe-core (0 serious/critical) with a correction dialog open", run.record_correction_axe, clinician)
         run.check("admin: an administrator changes an appointment type's fee and duration, retires it after confirming, "
                   "and takes a room out of service; axe-core (0 serious/critical) and layout of the list", run.setup_types_and_rooms, administrator)
+        run.check("clinical day: a consultation from a booked appointment prescribes a drug (its dose the API's, shown before saving) "
+                  "with a follow-up: visit saved, appointment completed, medication active 'from visit', follow-up in the recalls' date range "
+                  "with the preferred contact; Open visit opens it", run.consult_prescription, clinician)
+        run.check("clinical day: Saturday's later closing set in Admin → Practice reaches the schedule's day and its free time",
+                  run.saturday_hours, administrator)
+        run.check("clinical day: appointment notes from two users in order with their authors; a blank note refused at its field",
+                  run.appointment_notes, reception, clinician)
+        run.check("clinical day: clinicians added, expertise edited, retired with a booking ahead listed for re-planning",
+                  run.clinicians_retire, administrator)
+        run.check("clinical day: a vaccination's next due date proposed from the protocol and changed before saving",
+                  run.vaccination_proposal, clinician)
         run.check("sign-out clears the session cookie, which was never readable by scripts", run.session_safety, administrator)
 
         def no_policy_violations():

@@ -1,11 +1,14 @@
 // Clinicians: a card per clinician with credentials, expertise and proficiency, species and
 // limits; their weekly availability, breaks and time off, which an administrator edits; and
-// the private calendar-feed link.
+// the private calendar-feed link. An administrator adds a clinician, edits their expertise and
+// limits (PATCH with If-Match), and retires one: the answer's appointments still to come are
+// then listed, each with a way to it on the schedule to move it to another clinician.
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, field, toast, words, hhmm, minutesOf, plainDate, today, uid } from '../ui.js';
+import { h, replace, field, toast, words, hhmm, minutesOf, plainDate, today, uid, announce, date, time, isoDate, zonedParts, problemText } from '../ui.js';
 import { act, loadInto, submitForm } from '../forms.js';
+import { clinicianForm } from './clinician-form.js';
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -13,8 +16,24 @@ export function render(container, { session }) {
   let alive = true;
   const canManage = session.can('manageSchedule');
   const list = h('ul', { class: 'card-grid' }, h('li', { class: 'muted' }, 'Loading…'));
+  const outcome = h('div', { class: 'retire-outcome' });
+  const addBox = h('div', { id: uid('add-clinician') });
+  const addButton = canManage ? h('button', { type: 'button', class: 'button primary', 'aria-expanded': 'false', 'aria-controls': addBox.id }, 'Add a clinician') : null;
+  addButton?.addEventListener('click', () => {
+    if (addButton.getAttribute('aria-expanded') === 'true') { closeAdd(); return; }
+    addButton.setAttribute('aria-expanded', 'true');
+    const form = clinicianForm(null, {
+      title: 'New clinician', submitLabel: 'Add the clinician',
+      send: (body) => api.post('/specialists', body, { idempotencyKey: api.newKey() }),
+      done: (created) => { closeAdd(); toast(`${created.displayName} added`, 'success'); announce(`${created.displayName} added`); load(); },
+      cancel: closeAdd,
+    });
+    replace(addBox, h('section', { class: 'panel glass', 'aria-labelledby': form.titleId }, form.element));
+    form.focus();
+  });
+  function closeAdd() { addButton.setAttribute('aria-expanded', 'false'); replace(addBox); addButton.focus(); }
   replace(container, h('section', { class: 'screen clinicians', 'aria-labelledby': 'clinicians-title' },
-    h('header', { class: 'screen-header' }, h('h1', { id: 'clinicians-title' }, 'Clinicians')), list));
+    h('header', { class: 'screen-header' }, h('h1', { id: 'clinicians-title' }, 'Clinicians'), addButton), addBox, outcome, list));
 
   const open = new Set(); // clinicians whose availability is shown, kept across reloads
 
@@ -56,7 +75,84 @@ export function render(container, { session }) {
         h('span', { class: 'muted' }, ` ${e.proficiency}/5 · ${e.years} years`)))),
       h('p', {}, h('span', { class: 'muted' }, 'Treats: '), c.species.map(words).join(', ')),
       h('p', { class: 'muted' }, `Up to ${c.maxAppointmentsPerDay} appointments a day · complexity up to ${c.complexityCeiling}`),
-      h('div', { class: 'row wrap' }, toggle, feed), feedBox, availabilityBox);
+      h('div', { class: 'row wrap' }, toggle, feed,
+        canManage ? h('button', { type: 'button', class: 'button', dataset: { action: 'edit-clinician' }, 'aria-label': `Edit ${c.displayName}`, on: { click: (e) => edit(c, e.currentTarget) } }, 'Edit') : null,
+        canManage ? h('button', { type: 'button', class: 'button', dataset: { action: 'retire' }, 'aria-label': `Retire ${c.displayName}`, on: { click: (e) => retire(c, e.currentTarget) } }, 'Retire…') : null),
+      feedBox, availabilityBox);
+  }
+
+  /** A modal dialog; focus goes back to `opener` when it closes. */
+  function modal(opener, titleId) {
+    const dialog = h('dialog', { class: 'dialog glass screen-dialog', 'aria-labelledby': titleId });
+    dialog.addEventListener('close', () => { dialog.remove(); if (opener.isConnected) opener.focus(); });
+    document.body.append(dialog);
+    return { dialog, close: () => dialog.close() };
+  }
+
+  function edit(c, opener) {
+    const form = clinicianForm(c, {
+      title: `Edit ${c.displayName}`, submitLabel: 'Save',
+      // Only what changed is sent, with the version it was changed from.
+      send: (body) => api.patch(`/specialists/${c.id}`, body, { ifMatch: c.version }),
+      done: (saved) => { close(); toast(`${saved.displayName} saved`, 'success'); load(); },
+      cancel: () => close(),
+      conflict: 'Someone else changed this clinician meanwhile; close and open it again to see the current details.',
+    });
+    const { dialog, close } = modal(opener, form.titleId);
+    dialog.append(form.element);
+    dialog.showModal();
+    form.focus();
+  }
+
+  function retire(c, opener) {
+    const titleId = uid('retire');
+    const confirm = h('button', { type: 'button', class: 'button danger', dataset: { action: 'confirm-retire' } }, `Retire ${c.displayName}`);
+    const status = h('div', { 'aria-live': 'polite' });
+    const { dialog, close } = modal(opener, titleId);
+    dialog.append(h('h2', { id: titleId }, `Retire ${c.displayName}?`),
+      h('p', {}, 'They will no longer be offered or booked, and their calendar links stop working. Their past appointments keep their name. '
+        + 'Their appointments still to come are kept, and listed here for you to move to another clinician.'),
+      status,
+      h('div', { class: 'row end' }, h('button', { type: 'button', class: 'button quiet', on: { click: () => close() } }, 'Keep'), confirm));
+    confirm.addEventListener('click', () => act(confirm, async () => {
+      const answer = await api.post(`/specialists/${c.id}/retire`, undefined, { ifMatch: c.version });
+      close();
+      await showRetired(answer);
+      load();
+    }, { label: 'Retiring…', into: status }));
+    dialog.showModal();
+    confirm.focus();
+  }
+
+  /** After a retirement: the appointments still to come on the clinician's name. */
+  async function showRetired({ specialist, appointmentsToReplan: due }) {
+    const headingId = uid('retired');
+    const rows = h('tbody', {});
+    replace(outcome, h('section', { class: 'panel glass retired-panel', 'aria-labelledby': headingId },
+      h('h2', { id: headingId, tabindex: '-1' }, `${specialist.displayName} retired`),
+      due.length ? [
+        h('p', {}, `${due.length} appointment${due.length === 1 ? '' : 's'} still to come need${due.length === 1 ? 's' : ''} another clinician. Open each on the schedule to move it.`),
+        h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Appointments to re-plan' },
+          h('table', { class: 'data-table replan-table' },
+            h('thead', {}, h('tr', {}, ['Patient', 'When', 'Type', ''].map((t) => h('th', { scope: 'col' }, t)))), rows))]
+        : h('p', {}, 'No appointment still to come was on their name.'),
+      h('button', { type: 'button', class: 'button quiet', on: { click: () => replace(outcome) } }, 'Dismiss')));
+    outcome.querySelector('h2').focus();
+    announce(`${specialist.displayName} retired; ${due.length} appointments to re-plan`);
+    if (!due.length) return;
+    const [types, patients] = await Promise.all([
+      api.get('/appointment-types').then((t) => t.items).catch(() => []),
+      Promise.all(due.map((a) => api.get(`/patients/${a.patientId}`).catch(() => null))),
+    ]);
+    replace(rows, due.map((a, i) => {
+      const p = patients[i];
+      const day = isoDate(zonedParts(a.start));
+      return h('tr', { dataset: { appointment: a.id } },
+        h('th', { scope: 'row' }, p ? `${p.name} (${words(p.species)})` : 'Patient'),
+        h('td', {}, `${date(a.start)}, ${time(a.start)}–${time(a.end)}`),
+        h('td', {}, types.find((t) => t.id === a.appointmentTypeId)?.name || 'Appointment'),
+        h('td', {}, h('a', { class: 'button', href: `#/schedule?date=${day}&appointment=${a.id}`, 'aria-label': `Re-plan ${p?.name || 'the appointment'} on the schedule` }, 'Re-plan on the schedule')));
+    }));
   }
 
   function loadAvailability(c, box) {

@@ -17,6 +17,7 @@ import {
 import { act, loadInto, submitForm } from '../forms.js';
 import { vitalSigns, describeVitals } from './vitals.js';
 import { statusLabel } from './schedule-card.js';
+import { prescriptions, prescribedText } from './consult-prescriptions.js';
 
 const CERTAINTIES = ['confirmed', 'presumptive', 'differential', 'ruled_out'];
 /** Certainties a diagnosis may join the problem list with (the API's rule). */
@@ -189,6 +190,7 @@ export function render(container, { query, session }) {
     medical.dataset.field = 'treatmentPlan.approaches';
     const summary = h('textarea', { rows: 3, maxlength: 4000 });
     const procedures = h('textarea', { rows: 2 });
+    const drugs = prescriptions(patientId, () => keep());
     const followUp = h('input', { type: 'date', min: addDays(today(), 1) });
     const followUpReason = h('input', { type: 'text', maxlength: 200, autocomplete: 'off' });
 
@@ -217,7 +219,8 @@ export function render(container, { query, session }) {
             h('div', { class: 'field check' }, surgical, h('label', { for: surgical.id }, 'Surgical')))),
         h('div', { class: 'grid-fields' },
           field('Plan', summary, { fieldName: 'treatmentPlan.summary', wide: true }),
-          field('Procedures, one a line', procedures, { fieldName: 'treatmentPlan.procedures', wide: true, hint: 'A surgical plan names at least one.' }))),
+          field('Procedures, one a line', procedures, { fieldName: 'treatmentPlan.procedures', wide: true, hint: 'A surgical plan names at least one.' })),
+        drugs.element),
       h('fieldset', { class: 'panel glass' }, h('legend', {}, 'Follow-up'),
         h('div', { class: 'grid-fields' },
           field('Follow-up date', followUp, { fieldName: 'followUpDate', hint: 'Puts the patient on the recall list until a later visit.' }),
@@ -285,7 +288,7 @@ export function render(container, { query, session }) {
       return {
         complaint: complaint.value, vitals: vitals.values(), symptoms, diagnoses,
         approaches: [medical, surgical].filter((b) => b.checked).map((b) => b.value), summary: summary.value, procedures: procedures.value,
-        followUp: followUp.value, followUpReason: followUpReason.value,
+        prescriptions: drugs.values(), followUp: followUp.value, followUpReason: followUpReason.value,
       };
     }
     const keep = debounce(() => {
@@ -316,6 +319,7 @@ export function render(container, { query, session }) {
       surgical.checked = (draft.approaches || []).includes('surgical');
       summary.value = draft.summary || '';
       procedures.value = draft.procedures || '';
+      drugs.fill(draft.prescriptions);
       followUp.value = draft.followUp || '';
       followUpReason.value = draft.followUpReason || '';
       restoring = false;
@@ -334,10 +338,12 @@ export function render(container, { query, session }) {
       if (diagnoses.length) visit.diagnoses = diagnoses.map((d) => ({ ...d }));
       const approaches = [medical, surgical].filter((b) => b.checked).map((b) => b.value);
       const steps = procedures.value.split('\n').map((line) => line.trim()).filter(Boolean).map((name) => ({ name }));
-      if (approaches.length || summary.value.trim() || steps.length) {
+      const prescribed = drugs.read();
+      if (approaches.length || summary.value.trim() || steps.length || prescribed.length) {
         visit.treatmentPlan = { approaches };
         if (summary.value.trim()) visit.treatmentPlan.summary = summary.value.trim();
         if (steps.length) visit.treatmentPlan.procedures = steps;
+        if (prescribed.length) visit.treatmentPlan.prescriptions = prescribed;
       }
       if (followUp.value) {
         visit.followUpRequired = true;
@@ -447,6 +453,7 @@ export function render(container, { query, session }) {
         visit.symptoms?.length ? [h('dt', {}, 'Symptoms'), h('dd', {}, visit.symptoms.join(', '))] : null,
         visit.diagnoses.length ? [h('dt', {}, 'Diagnoses'), h('dd', {}, visit.diagnoses.map((d) => `${d.name} (${words(d.certainty)})`).join('; '))] : null,
         plan ? [h('dt', {}, 'Plan'), h('dd', {}, [plan.approaches.map(words).join(' and '), plan.summary, (plan.procedures || []).map((p) => p.name).join(', ')].filter(Boolean).join(' · '))] : null,
+        plan?.prescriptions?.length ? [h('dt', {}, 'Prescribed'), h('dd', { class: 'prescribed' }, prescribedText(plan.prescriptions))] : null,
         visit.followUpRequired ? [h('dt', {}, 'Follow-up'), h('dd', { class: 'follow-up' }, plainDate(visit.followUpDate), visit.followUpReason ? ` · ${visit.followUpReason}` : '')] : null,
         appointment ? [h('dt', {}, 'Appointment'), h('dd', {}, h('span', { class: 'status-pill', dataset: { status: appointment.status } }, statusLabel(appointment.status)))] : null),
       h('div', { class: 'row wrap' }, recordLink, backLink,

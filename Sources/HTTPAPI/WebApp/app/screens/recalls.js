@@ -1,15 +1,21 @@
-// Recalls: the patients due back — vaccinations and visit follow-ups due within the days
-// chosen, and those overdue (GET /recalls/due and GET /vaccinations/due) — with each patient's
-// owner and how to reach them (the lists name the patient only, so the owners are read as
-// needed), a link to each record, and the rows shown exported as CSV for the phone calls and
-// letters.
+// Recalls: the patients due back — vaccinations and visit follow-ups due between the dates
+// chosen, and (unless left out) those overdue (GET /recalls/due and GET /vaccinations/due, asked
+// for enough days to reach the last date) — with each patient's owner, how to reach them and
+// how they prefer to be reached (the lists name the patient only, so the owners are read as
+// needed), a link to each record, and the rows shown exported as CSV for the calls and letters.
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, field, select, announce, words, plainDate, today, problemText } from '../ui.js';
+import { h, replace, field, select, announce, words, plainDate, today, addDays, uid, showErrors, problemText } from '../ui.js';
 import { loadInto } from '../forms.js';
 
-const WINDOWS = [7, 14, 30, 60, 90, 180, 365];
+/** The furthest the lists look ahead (the API's limit of withinDays). */
+const MAX_DAYS = 365;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** An owner's preferred channel in words. */
+const channelWords = (channel) => (channel === 'sms' ? 'SMS' : words(channel || ''));
+/** Whole days from one yyyy-MM-dd date to another. */
+const daysBetween = (a, b) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86400000);
 const KINDS = [['', 'All recalls'], ['vaccination', 'Vaccinations'], ['follow_up', 'Follow-ups']];
 /** Owners and patients read at once while filling the contacts in. */
 const PARALLEL = 4;
@@ -57,8 +63,13 @@ export function render(container, { query }) {
   const owners = new Map(); // ownerId → owner (or null when it could not be read)
   const patients = new Map(); // patientId → patient (or null)
 
-  const initial = WINDOWS.includes(Number(query.within)) ? String(query.within) : '30';
-  const within = select(WINDOWS.map((d) => [String(d), `${d} days`]), { value: initial });
+  const start = today();
+  const fromInput = h('input', { type: 'date', value: DAY.test(query.from || '') ? query.from : start });
+  const toInput = h('input', { type: 'date', value: DAY.test(query.to || '') ? query.to : addDays(start, Number(query.within) > 0 ? Math.min(Number(query.within), MAX_DAYS) : 30) });
+  const overdueBox = h('input', { type: 'checkbox', id: uid('overdue'), checked: query.overdue !== '0' });
+  const rangeErrors = h('div', { class: 'form-errors', role: 'alert', hidden: true });
+  /** The days asked of the API: enough to reach the last date (never fewer than none). */
+  const within = { get value() { return String(Math.min(MAX_DAYS, Math.max(0, daysBetween(today(), toInput.value || today())))); } };
   const kind = select(KINDS, { value: KINDS.some(([k]) => k === query.kind) ? query.kind : '' });
   const exportButton = h('button', { type: 'button', class: 'button', disabled: true }, 'Export CSV');
   const exportStatus = h('div', { class: 'download-status', role: 'status' });
@@ -67,18 +78,37 @@ export function render(container, { query }) {
 
   replace(container, h('section', { class: 'screen recalls', 'aria-labelledby': 'recalls-title' },
     h('header', { class: 'screen-header' }, h('h1', { id: 'recalls-title' }, 'Recalls'), exportButton),
-    h('form', { class: 'panel glass search-bar', 'aria-label': 'Which recalls', on: { submit: (e) => { e.preventDefault(); restart(); } } },
+    h('form', { class: 'panel glass search-bar recall-range', 'aria-label': 'Which recalls', novalidate: true, on: { submit: (e) => { e.preventDefault(); restart(); } } },
       h('div', { class: 'grid-fields' },
-        field('Due within', within, { hint: 'Overdue recalls are always listed.' }),
-        field('Show', kind))),
+        field('Due from', fromInput, { fieldName: 'from' }),
+        field('Due until', toInput, { fieldName: 'to', hint: `Up to ${MAX_DAYS} days ahead.` }),
+        field('Show', kind),
+        h('div', { class: 'field check' }, overdueBox, h('label', { for: overdueBox.id }, 'Include overdue'))),
+      rangeErrors),
     summary, exportStatus, results));
 
-  function shown() { return kind.value ? rows.filter((r) => r.kind === kind.value) : rows; }
+  /** The rows of the kind chosen, due in the range (and overdue ones when included). */
+  function shown() {
+    const from = fromInput.value || '0000-01-01';
+    const to = toInput.value || '9999-12-31';
+    return rows.filter((r) => (!kind.value || r.kind === kind.value)
+      && ((r.overdue && overdueBox.checked) || (!r.overdue && r.dueDate >= from && r.dueDate <= to)));
+  }
+
+  /** The range as the person typed it, or why it cannot be shown (at its field). */
+  function rangeProblem() {
+    if (!fromInput.value) return { field: 'from', message: 'Enter the first date.' };
+    if (!toInput.value) return { field: 'to', message: 'Enter the last date.' };
+    if (toInput.value < fromInput.value) return { field: 'to', message: 'The last date comes before the first.' };
+    if (daysBetween(today(), toInput.value) > MAX_DAYS) return { field: 'to', message: `At most ${MAX_DAYS} days ahead.` };
+    return null;
+  }
 
   function load() {
     const mine = ++token;
     const current = () => alive && mine === token;
     const days = Number(within.value);
+    askedDays = days;
     return loadInto(results, async () => {
       const [recalls, vaccinations] = await Promise.all([
         api.get('/recalls/due', { withinDays: days }),
@@ -98,17 +128,19 @@ export function render(container, { query }) {
     const list = shown();
     exportButton.disabled = !list.length;
     const overdue = list.filter((r) => r.overdue).length;
-    summary.textContent = `${list.length} recall${list.length === 1 ? '' : 's'} as of ${plainDate(asOf)}: ${overdue} overdue, ${list.length - overdue} due within ${within.value} days.`;
-    if (!list.length) { replace(results, h('p', { class: 'empty-state' }, 'No recall is due in this window.')); return; }
+    const range = `${plainDate(fromInput.value)} – ${plainDate(toInput.value)}`;
+    summary.textContent = `${list.length} recall${list.length === 1 ? '' : 's'} as of ${plainDate(asOf)}: ${overdueBox.checked ? `${overdue} overdue, ` : ''}${list.length - overdue} due ${range}.`;
+    if (!list.length) { replace(results, h('p', { class: 'empty-state' }, 'No recall is due in this range.')); return; }
     replace(results, h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'recalls-caption' },
       h('table', { class: 'data-table recall-table' },
-        h('caption', { id: 'recalls-caption' }, `Recalls due within ${within.value} days, overdue first`),
-        h('thead', {}, h('tr', {}, ['Patient', 'Owner', 'Phone', 'Email', 'Due', 'What'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('caption', { id: 'recalls-caption' }, `Recalls due ${range}${overdueBox.checked ? ', overdue first' : ''}`),
+        h('thead', {}, h('tr', {}, ['Patient', 'Owner', 'Prefers', 'Phone', 'Email', 'Due', 'What'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, list.map((r) => {
           const contact = contactOf(r.patientId);
           return h('tr', { class: r.overdue ? 'row-flag' : null, dataset: { patient: r.patientId, kind: r.kind, source: r.sourceId } },
             h('th', { scope: 'row' }, h('a', { class: 'entry-link', href: `#/patients/${encodeURIComponent(r.patientId)}` }, r.patientName || 'Patient')),
             h('td', { class: 'recall-owner' }, contact.owner),
+            h('td', { class: 'recall-channel' }, contact.channel ? channelWords(contact.channel) : contact.pending ? '…' : '—'),
             h('td', { class: 'recall-phone' }, contact.phones.length ? contact.phones.map((p, i) => [i ? h('br') : null,
               h('a', { class: 'contact-link', href: `tel:${p.number.replace(/[^+\d]/g, '')}` }, p.number), h('span', { class: 'muted' }, ` ${words(p.label)}`)]) : contact.pending ? '…' : '—'),
             h('td', { class: 'recall-email' }, contact.email ? h('a', { class: 'contact-link', href: `mailto:${contact.email}` }, contact.email) : contact.pending ? '…' : '—'),
@@ -126,7 +158,7 @@ export function render(container, { query }) {
     const owner = owners.get(patient.ownerId);
     if (owner === undefined) return { owner: '…', phones: [], email: '', pending: true };
     if (owner === null) return { owner: 'Not available', phones: [], email: '' };
-    return { owner: `${owner.firstName} ${owner.lastName}`, phones: owner.phones || [], email: owner.email || '', owned: owner };
+    return { owner: `${owner.firstName} ${owner.lastName}`, phones: owner.phones || [], email: owner.email || '', channel: owner.communication?.preferredChannel || '', owned: owner };
   }
 
   /** Reads each patient's owner once (a few at a time), redrawing as they arrive. */
@@ -158,20 +190,32 @@ export function render(container, { query }) {
   /** The address says what is shown (a link to the same list). */
   function address() {
     const params = new URLSearchParams();
-    if (within.value !== '30') params.set('within', within.value);
+    if (fromInput.value !== today()) params.set('from', fromInput.value);
+    if (toInput.value !== addDays(today(), 30)) params.set('to', toInput.value);
+    if (!overdueBox.checked) params.set('overdue', '0');
     if (kind.value) params.set('kind', kind.value);
     history.replaceState(null, '', `#/recalls${params.toString() ? `?${params}` : ''}`);
   }
 
-  function restart() { address(); load(); }
+  /** A change of the range: the lists are asked again only when they must reach further. */
+  let askedDays = -1;
+  function restart() {
+    const problem = rangeProblem();
+    showErrors(rangeForm(), problem ? [problem] : []);
+    if (problem) return;
+    address();
+    if (Number(within.value) > askedDays || askedDays < 0) load(); else { replace(exportStatus); draw(); }
+  }
+  const rangeForm = () => fromInput.closest('form');
 
   exportButton.addEventListener('click', () => {
     const list = shown();
-    const header = ['Patient', 'Owner', 'Phone', 'Email', 'Kind', 'Due', 'Status', 'What', 'Last given'];
+    const header = ['Patient', 'Owner', 'Phone', 'Email', 'Kind', 'Due', 'Status', 'What', 'Last given', 'Preferred contact'];
     const lines = list.map((r) => {
       const contact = contactOf(r.patientId);
       return [r.patientName, contact.pending ? '' : contact.owner, contact.phones.map((p) => p.number).join('; '), contact.email,
-        r.kind === 'vaccination' ? 'Vaccination' : r.kind === 'follow_up' ? 'Follow-up' : r.kind, r.dueDate, r.overdue ? 'Overdue' : 'Due', r.description, r.lastGiven || ''];
+        r.kind === 'vaccination' ? 'Vaccination' : r.kind === 'follow_up' ? 'Follow-up' : r.kind, r.dueDate, r.overdue ? 'Overdue' : 'Due', r.description, r.lastGiven || '',
+        contact.channel ? channelWords(contact.channel) : ''];
     });
     const name = `vetnet-recalls-${today()}-within-${within.value}-days.csv`;
     try {
@@ -187,7 +231,7 @@ export function render(container, { query }) {
     }
   });
 
-  within.addEventListener('change', restart);
+  for (const input of [fromInput, toInput, overdueBox]) input.addEventListener('change', restart);
   kind.addEventListener('change', () => { address(); replace(exportStatus); draw(); });
 
   const unsubscribe = live.subscribe(['record.entry_added', 'patient.updated', 'patient.archived', 'owner.updated'], (events) => {

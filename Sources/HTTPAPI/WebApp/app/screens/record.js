@@ -15,6 +15,7 @@ import { editOwner, editPatient } from './record-edit.js';
 import { describeVitals } from './vitals.js';
 import { correctionActions, retractedItems, medicationEnd } from './record-corrections.js';
 import { pendingPanel } from '../offline/outbox.js';
+import { vaccineProposals } from './record-vaccines.js';
 
 const ROUTES = ['oral', 'subcutaneous', 'intramuscular', 'intravenous', 'topical', 'ophthalmic', 'otic', 'intranasal', 'inhaled', 'rectal', 'transdermal'];
 
@@ -24,6 +25,8 @@ export function render(container, { params, session }) {
   let record = null;
   let owner = null;
   let ownChangeUntil = 0;
+  /** Medication id → the day of the visit that prescribed it (from the visits' plans). */
+  const prescribedAt = new Map();
   const canClinical = session.can('writeClinical');
   const canWrite = session.can('writeRecords');
   /** The correction buttons of one entry (record-corrections.js). */
@@ -105,6 +108,7 @@ export function render(container, { params, session }) {
         h('div', { class: 'record-actions' },
           canClinical ? h('a', { class: 'button primary', href: `#/consult?patient=${p.id}&from=record` }, 'Start a consultation') : null,
           session.can('triage') ? h('a', { class: ['button', !canClinical && 'primary'], href: `#/intake?patient=${p.id}` }, 'Triage this patient') : null,
+          session.can('book') && p.status === 'active' ? h('a', { class: 'button', href: `#/schedule?patient=${p.id}`, dataset: { action: 'book' } }, 'Book appointment') : null,
           canWrite ? h('button', { type: 'button', class: 'button', dataset: { action: 'edit-patient' }, on: { click: (e) => editPatient(p.id, { opener: e.currentTarget, onSaved: () => load() }) } }, 'Edit patient') : null)));
     if (hadFocus) document.getElementById('record-title')?.focus();
     const alerts = p.alerts || [];
@@ -162,6 +166,7 @@ export function render(container, { params, session }) {
         h('div', { class: 'row spread wrap' },
           h('div', {}, h('strong', {}, m.drug), ` ${m.doseMgPerKg} mg/kg · ${m.concentrationMgPerML} mg/mL · ${words(m.route)} · ${m.frequency}`,
             h('br'), h('span', { class: 'muted' }, `from ${plainDate(m.startDate)}`),
+            prescribedAt.has(m.id) ? h('span', { class: 'muted from-visit' }, ` · from visit of ${date(prescribedAt.get(m.id))}`) : null,
             m.endDate ? h('span', { class: 'med-end' }, ` · ended ${plainDate(m.endDate)}${medicationEnd(record, m) ? ` (${medicationEnd(record, m)})` : ''}`) : null),
           m.endDate ? null : button),
         output,
@@ -240,6 +245,7 @@ export function render(container, { params, session }) {
       h('div', { class: 'form-errors', role: 'alert', hidden: true }), h('button', { type: 'submit', class: 'button' }, 'Record vaccination'))) : null;
     form?.querySelector('form').addEventListener('submit', (event) => submitEntry(event, event.currentTarget, 'vaccinations',
       () => ({ vaccine: vaccine.value.trim(), administeredDate: given.value, batchNumber: batch.value.trim() || undefined, nextDueDate: due.value || undefined }), 'Vaccination recorded'));
+    if (form) due.closest('.field').append(vaccineProposals(record.patient, { vaccine, given, due }));
     const gone = struck('vaccination');
     replace(sections.vaccinations.body, rows.length || gone.length ? h('ul', { class: 'plain entries' }, rows.map((v) => {
       let state = null;
@@ -281,6 +287,9 @@ export function render(container, { params, session }) {
 
   function loadVisits() {
     return loadInto(sections.visits.body, () => api.get(`/patients/${encodeURIComponent(patientId)}/visits`), ({ items }) => {
+      const known = prescribedAt.size;
+      for (const v of items) for (const m of v.treatmentPlan?.prescriptions || []) prescribedAt.set(m.id, v.occurredAt);
+      if (prescribedAt.size !== known) drawMedications();
       replace(sections.visits.body,
         items.length ? h('ol', { class: 'plain entries visit-list' }, items.map((v) => {
           const vitals = describeVitals(v.vitals);

@@ -28,7 +28,7 @@ export function colourClass(appointment, view, names) {
 
 /** The appointment's button. `view`: {colour, by}; `names`: {type, typeIndex, clinician, room};
  *  `moving`: the appointment being moved, if any; `open(a)`: a tap. */
-export function appointmentCard(a, { view, names, moving, open }) {
+export function appointmentCard(a, { view, names, moving, notes, open }) {
   const minutes = Math.round((Date.parse(a.end) - Date.parse(a.start)) / 60000);
   const dataset = { appointment: a.id, start: a.start, clinician: a.clinicianId, minutes: String(minutes) };
   if (a.allowedActions?.includes('reschedule')) dataset.draggable = 'true';
@@ -43,7 +43,7 @@ export function appointmentCard(a, { view, names, moving, open }) {
   // A short block shows a compact label (start and patient on one line); its full text is
   // its accessible name and its tooltip.
   const patient = patientName(a.patientId) || 'Patient';
-  const full = `${time(a.start)}–${time(a.end)} ${patient} · ${detail}`;
+  const full = `${time(a.start)}–${time(a.end)} ${patient} · ${detail}${notes ? ` · ${notes} note${notes === 1 ? '' : 's'}` : ''}`;
   const short = minutes < 30;
   return h('button', {
     type: 'button', class: ['appointment', colourClass(a, view, names), `status-${a.status}`, moving?.id === a.id && 'is-moving', short && 'appt-compact'], dataset,
@@ -51,6 +51,6 @@ export function appointmentCard(a, { view, names, moving, open }) {
     on: { click: () => open(a) },
   },
   h('span', { class: 'appt-time' }, short ? time(a.start) : `${time(a.start)}–${time(a.end)}`),
-  h('span', { class: 'appt-patient' }, patient),
+  h('span', { class: 'appt-patient' }, patient, notes ? h('span', { class: 'appt-note-count', 'aria-hidden': 'true', dataset: { notes: String(notes) } }, ` ✎${notes}`) : null),
   short ? null : h('span', { class: 'appt-type' }, detail));
 }

@@ -27,8 +27,8 @@ export function columns(state, practice) {
   const visible = appointments.filter((a) => !isOff(a));
   if (view.span === 'day') {
     if (view.by === 'clinician') {
-      return clinicians.map((c) => ({
-        key: c.id, heading: c.displayName, day: view.day, items: visible.filter((a) => a.clinicianId === c.id),
+      return clinicians.filter((c) => !c.retiredAt || visible.some((a) => a.clinicianId === c.id)).map((c) => ({
+        key: c.id, heading: c.retiredAt ? `${c.displayName} (retired)` : c.displayName, day: view.day, items: visible.filter((a) => a.clinicianId === c.id),
         free: freeRanges(slots.filter((s) => s.clinicianId === c.id)), bookable: true, drop: { clinician: c.id, label: c.displayName },
       }));
     }

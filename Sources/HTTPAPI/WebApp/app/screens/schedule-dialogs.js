@@ -11,21 +11,25 @@ import {
 } from '../ui.js';
 import { act, submitForm } from '../forms.js';
 import { statusLabel } from './schedule-card.js';
+import { notesSection } from './schedule-notes.js';
 
 /** The words for the actions the server allows (an appointment's `allowedActions`, the only
  *  ones offered); `reschedule` is what staff call moving. */
 const ACTION_LABELS = { check_in: 'Check in', start: 'Start', reschedule: 'Move…', cancel: 'Cancel…', no_show: 'No-show', complete: 'Complete…' };
 const actionLabel = (action) => ACTION_LABELS[action] || words(action);
 
-/** The consultation of an appointment, for those who write clinical records: to record the
- *  visit of an appointment still to be seen (saving it completes the appointment), or to see
- *  the visit recorded for it. */
+/** The consultation of an appointment, for those who write clinical records: "Open visit"
+ *  shows the visit recorded for it; "Consultation" records the visit of an appointment still to
+ *  be seen (saving it completes the appointment). */
 function consultLink(session, appointment, close) {
   if (!session?.can('writeClinical')) return null;
   const open = ['booked', 'checked_in', 'in_progress'].includes(appointment.status) && !appointment.visitId;
   if (!open && !appointment.visitId) return null;
   const href = `#/consult?patient=${encodeURIComponent(appointment.patientId)}&appointment=${encodeURIComponent(appointment.id)}&from=schedule`;
-  return h('a', { class: ['button', open && 'primary'], href, dataset: { consult: appointment.id }, on: { click: close } }, open ? 'Consult' : 'View the visit');
+  return h('a', {
+    class: ['button', open && appointment.status !== 'booked' && 'primary'], href,
+    dataset: { consult: appointment.id, visit: appointment.visitId || null }, on: { click: close },
+  }, open ? 'Consultation' : 'Open visit');
 }
 
 /** A modal dialog appended to the page; removed when closed. */
@@ -55,6 +59,7 @@ export function openAppointment(ctx, appointment, { conflict, attempt } = {}) {
       on: { click: (event) => perform(event.currentTarget, action) },
     }, actionLabel(action)))),
     body,
+    notesSection(appointment, () => ctx.notesChanged?.()),
     h('div', { class: 'row end' }, h('button', { type: 'button', class: 'button quiet', on: { click: close } }, 'Close')));
   show();
 
@@ -210,16 +215,24 @@ export function openBooking(ctx, slot, typeId) {
         { idempotencyKey: api.newKey() });
       toast(`Booked ${item.patient.name} at ${time(slot.start)}`, 'success');
       close();
+      ctx.booked?.(item);
       ctx.reload();
     }, { label: 'Booking…', into: status, message: (error) => (error.status === 409 ? 'That time was just taken; choose another free slot.' : problemText(error)) });
+  }
+  // Opened from a patient's record: that patient is offered first, the search stays for another.
+  const chosen = ctx.bookFor?.();
+  if (chosen) {
+    replace(results, h('li', {}, h('button', {
+      type: 'button', class: 'button wide primary', dataset: { patient: chosen.patient.id }, on: { click: (event) => bookFor(event.currentTarget, chosen) },
+    }, `Book ${chosen.patient.name} (${words(chosen.patient.species)}, ${chosen.ownerName})`)));
   }
   dialog.append(
     h('h2', { id: 'book-title' }, `Book ${time(slot.start)}–${time(slot.end)}`),
     h('p', {}, `${date(slot.start)} · ${ctx.clinicianName(slot.clinicianId)} · ${ctx.typeName(typeId)}`),
-    field('Find the patient', searchInput), results, status,
+    field(chosen ? 'Or find another patient' : 'Find the patient', searchInput), results, status,
     h('div', { class: 'row end' }, h('button', { type: 'button', class: 'button quiet', on: { click: close } }, 'Close')));
   show();
-  searchInput.focus();
+  (chosen ? results.querySelector('button') : searchInput).focus();
 }
 
 /** Re-plans a day for an absent clinician: a preview of the moves, then applying them. */

@@ -14,7 +14,7 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, date, today, zonedInstant, rfc3339, problemText, toast } from '../ui.js';
+import { h, replace, date, today, zonedInstant, rfc3339, problemText, toast, words } from '../ui.js';
 import { loadInto } from '../forms.js';
 import { openAppointment, openReplan, chooseInRange } from './schedule-dialogs.js';
 import { enableDrag } from './schedule-drag.js';
@@ -27,6 +27,7 @@ import { drawLegend, drawSummary } from './schedule-legend.js';
 import { freeSlots, loadNames, loadUrgency, patientName } from './schedule-data.js';
 import { scheduleMoves } from './schedule-moves.js';
 import { pendingPanel } from '../offline/outbox.js';
+import { loadCounts, noteCount, forgetCounts } from './schedule-notes.js';
 
 export function render(container, { session, query }) {
   let alive = true;
@@ -51,6 +52,9 @@ export function render(container, { session, query }) {
   const toolbar = scheduleToolbar(view, { changed: update, typeChanged: () => loadSlots().then(draw) });
   const title = h('p', { class: 'schedule-date' });
   const moveBanner = h('div', { class: 'move-banner glass', role: 'status', hidden: true });
+  // Booking for a patient chosen on their record (#/schedule?patient=<id>): free times book them.
+  const bookBanner = h('div', { class: 'move-banner glass book-banner', role: 'status', hidden: true });
+  let bookFor = null;
   const message = h('div');
   // A scrolling region of its own, named (a name needs a role to be given to).
   const grid = h('div', { class: 'schedule-scroll', tabindex: '0', role: 'region', 'aria-label': 'Schedule' });
@@ -66,12 +70,12 @@ export function render(container, { session, query }) {
         h('a', { class: 'button', href: '#/schedule/plan' }, 'Plan open requests')) : null),
     toolbar.element,
     pendingPanel((e) => /^\/appointments\/[^/]+\/transitions$/.test(e.path), 'Appointment changes waiting to send'),
-    moveBanner, message, grid, legend, extra));
+    bookBanner, moveBanner, message, grid, legend, extra));
 
   // The screen's context for its dialogs.
   const ctx = {
     session,
-    clinicians: () => state.clinicians,
+    clinicians: () => active(),
     moving: () => state.moving,
     patientName,
     clinicianName: names.clinician,
@@ -82,7 +86,37 @@ export function render(container, { session, query }) {
     transition,
     reload: () => load(),
     startMoving: (appointment) => moves.start(appointment),
+    bookFor: () => bookFor,
+    booked: () => stopBooking(),
+    notesChanged: () => draw(),
   };
+
+  /** The clinicians who can be booked (a retired one keeps a column only for the appointments
+   *  still on their name, until they are moved). */
+  function active() { return state.clinicians.filter((c) => !c.retiredAt); }
+  // An appointment to show at once (#/schedule?appointment=<id>, from a list elsewhere).
+  let openOnLoad = query.appointment || null;
+
+  function stopBooking() {
+    bookFor = null;
+    bookBanner.hidden = true;
+    const params = new URLSearchParams(window.location.hash.split('?')[1] || '');
+    if (params.has('patient')) { params.delete('patient'); history.replaceState(null, '', `#/schedule?${params}`); }
+  }
+
+  async function startBooking(patientId) {
+    try {
+      const patient = await api.get(`/patients/${encodeURIComponent(patientId)}`);
+      const owner = await api.get(`/owners/${encodeURIComponent(patient.ownerId)}`).catch(() => null);
+      if (!alive) return;
+      bookFor = { patient, ownerName: owner ? `${owner.firstName} ${owner.lastName}` : '' };
+      replace(bookBanner, `Booking for ${patient.name} (${words(patient.species)}): tap a free time. `,
+        h('button', { type: 'button', class: 'button', on: { click: stopBooking } }, 'Stop booking'));
+      bookBanner.hidden = false;
+    } catch (error) {
+      if (alive) replace(message, h('p', { class: 'notice notice-error', role: 'alert' }, problemText(error)));
+    }
+  }
 
   const moves = scheduleMoves(state, {
     ctx,
@@ -103,11 +137,12 @@ export function render(container, { session, query }) {
     if (view.by === 'room') params.set('by', 'room');
     if (view.span === 'week' && view.who) params.set('who', view.who);
     if (view.colour === 'urgency') params.set('colour', 'urgency');
+    if (bookFor) params.set('patient', bookFor.patient.id);
     history.replaceState(null, '', `#/schedule?${params}`);
     const week = view.span === 'week';
     let choices = [];
     if (week) {
-      choices = view.by === 'room' ? state.rooms.map((r) => [r.id, r.name]) : state.clinicians.map((c) => [c.id, c.displayName]);
+      choices = view.by === 'room' ? state.rooms.map((r) => [r.id, r.name]) : active().map((c) => [c.id, c.displayName]);
       if (!choices.some(([id]) => id === view.who)) view.who = defaultWho();
     }
     toolbar.refresh(choices);
@@ -118,12 +153,12 @@ export function render(container, { session, query }) {
   function defaultWho() {
     if (view.by === 'room') return state.rooms[0]?.id || '';
     // A clinician's account and clinician profile share the display name in this API.
-    return (state.clinicians.find((c) => c.displayName === session.user.displayName) || state.clinicians[0])?.id || '';
+    return (active().find((c) => c.displayName === session.user.displayName) || active()[0])?.id || '';
   }
 
   /** The clinicians, appointment types and rooms, then the view. */
   function start() {
-    return loadInto(message, () => Promise.all([api.get('/specialists'), api.get('/appointment-types'), api.get('/rooms')]),
+    return loadInto(message, () => Promise.all([api.get('/specialists', { includeRetired: true }), api.get('/appointment-types'), api.get('/rooms')]),
       ([specialists, typeList, roomList]) => {
         state.clinicians = specialists.items;
         state.types = typeList.items;
@@ -150,6 +185,14 @@ export function render(container, { session, query }) {
     }, () => {
       replace(message);
       draw();
+      const wanted = openOnLoad && state.appointments.find((a) => a.id === openOnLoad);
+      openOnLoad = null;
+      if (wanted) {
+        grid.querySelector(`[data-appointment="${wanted.id}"]`)?.scrollIntoView({ block: 'center' });
+        openAppointment(ctx, wanted);
+      }
+      // The notes' markers follow the appointments (a count is a help, drawn when read).
+      loadCounts(state.appointments.filter((a) => noteCount(a.id) === undefined)).then(() => { if (current()) draw(); });
     }, { alive: current, message: (error) => `${problemText(error)} The schedule shows what was last known.` });
   }
 
@@ -170,7 +213,7 @@ export function render(container, { session, query }) {
     const list = columns(state, session.practice);
     drawGrid(grid, {
       view, list, shown: days(view), practice: session.practice, moving: state.moving,
-      card: (a) => appointmentCard(a, { view, names, moving: state.moving, open: (x) => openAppointment(ctx, x) }),
+      card: (a) => appointmentCard(a, { view, names, moving: state.moving, notes: noteCount(a.id), open: (x) => openAppointment(ctx, x) }),
       freeChosen: (freeRange) => chooseInRange(ctx, freeRange, moves.freeChosen),
     });
     drawLegend(legend, { view, list, names });
@@ -202,11 +245,13 @@ export function render(container, { session, query }) {
   document.addEventListener('keydown', onKey);
   const unsubscribe = live.subscribe(['appointment.*', 'schedule.*', 'clinician.availability_changed', 'patient.triaged'], (all) => {
     const events = all.filter((e) => !ownEcho(e));
+    forgetCounts(all.filter((e) => e.kind.startsWith('appointment.')).map((e) => e.resourceId));
     if (view.colour === 'urgency' && events.some((e) => e.kind === 'patient.triaged' || e.kind === 'reset')) {
       loadUrgency(state.appointments, true).then(() => load());
     } else if (events.some((e) => e.kind !== 'patient.triaged')) load();
   });
   start();
+  if (query.patient) startBooking(query.patient);
 
   return () => {
     alive = false;
