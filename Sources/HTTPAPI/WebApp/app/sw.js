@@ -32,8 +32,10 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const address = new URL(request.url);
   if (address.origin !== self.location.origin) return;
-  const page = request.mode === 'navigate' || address.pathname === '/' || address.pathname === '/index.html';
-  if (!page && !address.pathname.startsWith('/app/')) return; // the API, /sw.js: the network only
+  // The app's page and files only: the API, /sw.js, calendar feeds and the health checks go
+  // to the network as they are.
+  const page = address.pathname === '/' || address.pathname === '/index.html';
+  if (!page && !address.pathname.startsWith('/app/')) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     const kept = await cache.match(page ? '/' : address.pathname);
