@@ -57,13 +57,25 @@ Debian's chromium through chromedriver (Selenium), and checks what staff would n
   nothing until the change is applied to the current version, and then both changes are kept;
 - registering a patient whose owner phone is already a client's shows the possible duplicate
   with a link to its record before anything is saved; "Register anyway" still registers;
+- a clinical day: a consultation opened from a booked appointment prescribes a drug, its dose (the
+  API's, from the latest weight) shown before saving and kept in the draft; saving completes the
+  appointment, the medication is active in the record "from visit of", the follow-up is on the
+  recalls screen within a date range (without the overdue when left out) with the owner's
+  preferred contact, also in the CSV; the completed appointment's dialog opens the visit;
+  Saturday's later closing set in Admin → Practice reaches the schedule's day and its free time;
+  appointment notes from two users listed in order with their authors and counted on the card, a
+  blank one refused at its field; a clinician added, their expertise edited (a refused limit shown
+  at its field) and retired with a booking ahead listed for re-planning, which opens on the
+  schedule; "Book appointment" on a record books the patient at a free time; a vaccination's next
+  due date proposed from the species' protocol (its vaccines offered) and changed before saving;
 - axe-core on every screen: no serious or critical violation (nor aria-prohibited-attr or landmark-unique);
 - every screen at 1366×1024 and 1024×768, in portrait (1024×1366, 768×1024) and at phone width
   (390×844): the page never scrolls sideways and no control is under 44 px;
 - screenshots of every screen at 1366×1024 and 1024×768 (the schedule's views and the planner
   at every size above) under the artifacts directory
   (`--docs-screenshots` also refreshes the README's pictures in docs/screenshots/, and those of
-  the consultation, recalls, registering and editing an owner at 1024×768).
+  the consultation, recalls, registering and editing an owner, and of the consultation with a
+  prescription, the appointment notes, a clinician retired and the recalls by date range at 1024×768).
 
 Exit status 0 only when every check passed.
 """
@@ -2483,7 +2495,7 @@ class Run:
             link.click()
             opened = visible(driver, f".consult-saved[data-visit='{visit['id']}']", 15)
             assert complaint in opened.text and drug in opened.text, opened.text
-            return (f"dose {shown.text} = the API's; visit {visit['id'][:8]} saved, appointment completed, {drug} active 'from visit'; "
+            return (f"dose {expected['doseMg']} mg = {expected['volumeML']} mL, the API's; visit {visit['id'][:8]} saved, appointment completed, {drug} active 'from visit'; "
                     f"follow-up {follow_up} listed in range with {channel}; Open visit opens it")
         except Exception:
             self.snapshot(driver, "consult-prescription")
@@ -2697,6 +2709,40 @@ class Run:
             self.snapshot(driver, "clinicians-retire")
             raise
 
+    def book_from_record(self, driver) -> str:
+        """"Book appointment" on a patient's record opens the schedule with that patient chosen:
+        a free time tapped books them."""
+        patient = self.clinical_patient(13)
+        before = {a["id"] for a in self.receptionist.ok("GET", f"/api/v1/patients/{patient['id']}/appointments?limit=50")["items"]}
+        try:
+            go(driver, self.server, f"#/patients/{patient['id']}", ".record-actions")
+            clickable(driver, ".record-actions a[data-action='book']", 15).click()
+            banner = visible(driver, ".book-banner", 15)
+            wait(driver, lambda d: patient["name"] in banner.text, 10, "the schedule says whom it books for")
+            day = next_weekday()
+            driver.get(f"{self.server.url}/#/schedule?date={day.isoformat()}&patient={patient['id']}")
+            visible(driver, ".book-banner", 15)
+            slot = clickable(driver, ".sched-grid .free-slot", 15)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", slot)
+            slot.click()
+            dialog = visible(driver, "dialog[open]")
+            if dialog.find_elements(By.CSS_SELECTOR, ".time-grid button"):
+                dialog.find_element(By.CSS_SELECTOR, ".time-grid button").click()
+                dialog = visible(driver, "dialog[open]")
+            book = clickable(driver, f"dialog[open] button[data-patient='{patient['id']}']")
+            assert driver.switch_to.active_element == book, "the chosen patient's booking has the focus"
+            book.click()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), 10, "the dialog closes once booked")
+            after = self.receptionist.ok("GET", f"/api/v1/patients/{patient['id']}/appointments?limit=50")["items"]
+            new = [a for a in after if a["id"] not in before]
+            assert len(new) == 1, f"one appointment booked for {patient['name']}: {new}"
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".book-banner").get_attribute("hidden") is not None, 5, "booking for the patient ends")
+            visible(driver, f".sched-grid .appointment[data-appointment='{new[0]['id']}']", 10)
+            return f"{patient['name']} booked at {new[0]['start']} from the record"
+        except Exception:
+            self.snapshot(driver, "book-from-record")
+            raise
+
     def vaccination_proposal(self, driver) -> str:
         """Recording a vaccination: the protocol's vaccines are offered, the next due date is
         proposed from the protocol, and staff change it before saving."""
@@ -2710,8 +2756,8 @@ class Run:
         changed = date.fromisoformat(proposal["nextDueDate"]) - timedelta(days=7)
         try:
             go(driver, self.server, f"#/patients/{patient['id']}", ".record-vaccinations")
+            clickable(driver, ".record-vaccinations details.add-entry summary", 15).click()
             section = driver.find_element(By.CSS_SELECTOR, ".record-vaccinations")
-            section.find_element(By.CSS_SELECTOR, "details.add-entry summary").click()
             box = field_input(driver, "Vaccine", within=section)
             options = wait(driver, lambda d: [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, f"datalist#{box.get_attribute('list')} option")] or False,
                            10, "the protocol's vaccines are offered")
@@ -2998,6 +3044,8 @@ def main(argv: list[str]) -> int:
                   run.appointment_notes, reception, clinician)
         run.check("clinical day: clinicians added, expertise edited, retired with a booking ahead listed for re-planning",
                   run.clinicians_retire, administrator)
+        run.check("clinical day: Book appointment on a record opens the schedule with the patient chosen, and a free time books them",
+                  run.book_from_record, reception)
         run.check("clinical day: a vaccination's next due date proposed from the protocol and changed before saving",
                   run.vaccination_proposal, clinician)
         run.check("sign-out clears the session cookie, which was never readable by scripts", run.session_safety, administrator)

@@ -11,7 +11,7 @@ import { time } from './ui.js';
 /** Every kind the server sends (an EventSource only delivers named events it listens for). */
 export const KINDS = [
   'appointment.booked', 'appointment.moved', 'appointment.cancelled', 'appointment.checked_in', 'appointment.started',
-  'appointment.completed', 'appointment.no_show', 'patient.triaged', 'triage.queue_changed', 'triage.level_overridden',
+  'appointment.completed', 'appointment.no_show', 'appointment.note_added', 'patient.triaged', 'triage.queue_changed', 'triage.level_overridden',
   'triage.patient_overdue', 'triage.reassessment_due', 'patient.created',
   'patient.updated', 'patient.archived', 'patient.purged', 'owner.created', 'owner.updated', 'record.entry_added',
   'records.imported', 'clinician.availability_changed', 'schedule.optimized', 'schedule.replanned', 'metrics.updated',

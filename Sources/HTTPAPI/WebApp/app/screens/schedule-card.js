@@ -28,6 +28,16 @@ export function colourClass(appointment, view, names) {
 
 /** The appointment's button. `view`: {colour, by}; `names`: {type, typeIndex, clinician, room};
  *  `moving`: the appointment being moved, if any; `open(a)`: a tap. */
+/** Shows on a card how many notes its appointment has (a mark, and words in its name). */
+export function markNotes(button, notes) {
+  button.querySelector('.appt-note-count')?.remove();
+  const words = (button.getAttribute('aria-label') || '').replace(/ · \d+ notes?$/, '');
+  const label = notes ? `${words} · ${notes} note${notes === 1 ? '' : 's'}` : words;
+  button.setAttribute('aria-label', label);
+  button.title = label;
+  if (notes) button.querySelector('.appt-patient')?.append(h('span', { class: 'appt-note-count', 'aria-hidden': 'true', dataset: { notes: String(notes) } }, ` ✎${notes}`));
+}
+
 export function appointmentCard(a, { view, names, moving, notes, open }) {
   const minutes = Math.round((Date.parse(a.end) - Date.parse(a.start)) / 60000);
   const dataset = { appointment: a.id, start: a.start, clinician: a.clinicianId, minutes: String(minutes) };
@@ -43,14 +53,16 @@ export function appointmentCard(a, { view, names, moving, notes, open }) {
   // A short block shows a compact label (start and patient on one line); its full text is
   // its accessible name and its tooltip.
   const patient = patientName(a.patientId) || 'Patient';
-  const full = `${time(a.start)}–${time(a.end)} ${patient} · ${detail}${notes ? ` · ${notes} note${notes === 1 ? '' : 's'}` : ''}`;
+  const full = `${time(a.start)}–${time(a.end)} ${patient} · ${detail}`;
   const short = minutes < 30;
-  return h('button', {
+  const button = h('button', {
     type: 'button', class: ['appointment', colourClass(a, view, names), `status-${a.status}`, moving?.id === a.id && 'is-moving', short && 'appt-compact'], dataset,
     title: full, 'aria-label': full,
     on: { click: () => open(a) },
   },
   h('span', { class: 'appt-time' }, short ? time(a.start) : `${time(a.start)}–${time(a.end)}`),
-  h('span', { class: 'appt-patient' }, patient, notes ? h('span', { class: 'appt-note-count', 'aria-hidden': 'true', dataset: { notes: String(notes) } }, ` ✎${notes}`) : null),
+  h('span', { class: 'appt-patient' }, patient),
   short ? null : h('span', { class: 'appt-type' }, detail));
+  markNotes(button, notes);
+  return button;
 }

@@ -47,13 +47,20 @@ export function openAppointment(ctx, appointment, { conflict, attempt } = {}) {
   const { dialog, close, show } = modal('appt-title');
   const body = h('div', { class: 'dialog-body' });
   const patient = ctx.patientName(appointment.patientId);
+  // The schedule's list does not say which visit recorded an appointment; its details do.
+  const visitLink = h('span', { class: 'visit-link' }, consultLink(ctx.session, appointment, close));
+  if (!appointment.visitId && ctx.session?.can('writeClinical') && ['checked_in', 'in_progress', 'completed'].includes(appointment.status)) {
+    api.get(`/appointments/${appointment.id}`).then((details) => {
+      if (details.visitId) replace(visitLink, consultLink(ctx.session, details, close));
+    }).catch(() => { /* the link stays as the list allows */ });
+  }
   dialog.append(
     h('div', {},
       h('h2', { id: 'appt-title' }, patient || 'Appointment'),
       h('p', {}, `${date(appointment.start)}, ${time(appointment.start)}–${time(appointment.end)} · ${ctx.typeName(appointment.appointmentTypeId)} · ${ctx.clinicianName(appointment.clinicianId)}${appointment.roomId ? ` · ${ctx.roomName(appointment.roomId)}` : ''}`),
       h('p', {}, h('span', { class: 'status-pill' }, statusLabel(appointment.status)), ' ', ctx.urgencyBadge(appointment)),
       h('p', { class: 'row wrap' }, h('a', { class: 'entry-link', href: `#/patients/${appointment.patientId}`, on: { click: close } }, 'Open the record'),
-        consultLink(ctx.session, appointment, close))),
+        visitLink)),
     h('div', { class: 'row wrap' }, (appointment.allowedActions || []).map((action) => h('button', {
       type: 'button', class: ['button', action === 'check_in' || action === 'start' ? 'primary' : ''], dataset: { action },
       on: { click: (event) => perform(event.currentTarget, action) },

@@ -16,8 +16,8 @@ export function noteCount(id) { return counts.get(id); }
 /** Forgets the counts of `ids` (their appointments changed), or all of them. */
 export function forgetCounts(ids) { if (ids) ids.forEach((id) => counts.delete(id)); else counts.clear(); }
 
-/** Reads the counts of the appointments of `list` not yet known, a few at a time; resolves to
- *  whether any count was read. A failure leaves that count unknown (no marker). */
+/** Reads the counts of the appointments of `list` not yet known, a few at a time. A failure
+ *  leaves that count unknown (no marker). */
 export async function loadCounts(list) {
   const queue = list.map((a) => a.id).filter((id) => !counts.has(id));
   const read = async () => {
@@ -27,7 +27,6 @@ export async function loadCounts(list) {
     }
   };
   await Promise.all([1, 2, 3, 4].map(read));
-  return true;
 }
 
 /** The dialog's notes: the list and a box to add one. `changed(count)`: a note was added. */

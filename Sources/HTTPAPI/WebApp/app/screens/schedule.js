@@ -22,7 +22,7 @@ import { scheduleToolbar } from './schedule-toolbar.js';
 import { days, range, weekTitle } from './schedule-days.js';
 import { columns, weekOf } from './schedule-columns.js';
 import { drawGrid, REM_PER_MINUTE } from './schedule-grid.js';
-import { appointmentCard, urgencyBadge } from './schedule-card.js';
+import { appointmentCard, urgencyBadge, markNotes } from './schedule-card.js';
 import { drawLegend, drawSummary } from './schedule-legend.js';
 import { freeSlots, loadNames, loadUrgency, patientName } from './schedule-data.js';
 import { scheduleMoves } from './schedule-moves.js';
@@ -88,7 +88,7 @@ export function render(container, { session, query }) {
     startMoving: (appointment) => moves.start(appointment),
     bookFor: () => bookFor,
     booked: () => stopBooking(),
-    notesChanged: () => draw(),
+    notesChanged: () => markAllNotes(),
   };
 
   /** The clinicians who can be booked (a retired one keeps a column only for the appointments
@@ -192,7 +192,7 @@ export function render(container, { session, query }) {
         openAppointment(ctx, wanted);
       }
       // The notes' markers follow the appointments (a count is a help, drawn when read).
-      loadCounts(state.appointments.filter((a) => noteCount(a.id) === undefined)).then(() => { if (current()) draw(); });
+      loadCounts(state.appointments.filter((a) => noteCount(a.id) === undefined)).then(() => { if (current()) markAllNotes(); });
     }, { alive: current, message: (error) => `${problemText(error)} The schedule shows what was last known.` });
   }
 
@@ -207,6 +207,11 @@ export function render(container, { session, query }) {
       clinicianId: view.span === 'week' ? view.who : undefined,
       durationMinutes: moving ? Math.round((Date.parse(moving.end) - Date.parse(moving.start)) / 60000) : undefined,
     });
+  }
+
+  /** The notes' marks on the cards drawn, in place (a card under a finger stays the same). */
+  function markAllNotes() {
+    grid.querySelectorAll('.appointment[data-appointment]').forEach((b) => markNotes(b, noteCount(b.dataset.appointment)));
   }
 
   function draw() {
@@ -245,7 +250,8 @@ export function render(container, { session, query }) {
   document.addEventListener('keydown', onKey);
   const unsubscribe = live.subscribe(['appointment.*', 'schedule.*', 'clinician.availability_changed', 'patient.triaged'], (all) => {
     const events = all.filter((e) => !ownEcho(e));
-    forgetCounts(all.filter((e) => e.kind.startsWith('appointment.')).map((e) => e.resourceId));
+    // An event may name the appointment in capitals: ids are compared in lower case.
+    forgetCounts(all.filter((e) => e.kind.startsWith('appointment.')).map((e) => String(e.payload?.appointmentID || e.resourceId || '').toLowerCase()));
     if (view.colour === 'urgency' && events.some((e) => e.kind === 'patient.triaged' || e.kind === 'reset')) {
       loadUrgency(state.appointments, true).then(() => load());
     } else if (events.some((e) => e.kind !== 'patient.triaged')) load();
