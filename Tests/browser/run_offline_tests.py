@@ -7,8 +7,9 @@ terminating it (then starting it again on the same data directory and port), and
 network emulation. It checks what staff would notice:
 
 - with the server killed: a reload opens the app; the ER board, the schedule (today's or
-  tomorrow's) and a recently opened record show their last data with its age ("Offline — data
-  from 14:02, 6 min ago"); the patient search finds a patient by name and by record number;
+  tomorrow's), a recently opened record, home, clinicians and intake show their last data with
+  its age ("Offline — data from 14:02, 6 min ago"), a screen whose data is not kept (analytics)
+  says it is offline; the patient search finds a patient by name and by record number;
 - with the server killed: a weight, a note and an ER-board status change are made and shown as
   waiting to send; the tab is closed and another opened (still offline, on the same session);
   the server is started again: each change lands exactly once (through the API and the audit
@@ -397,6 +398,12 @@ class Checks:
         go(driver, self.server, f"#/patients/{self.dog['id']}", ".record-weight h2", 20)
         wait(driver, lambda d: self.dog["name"] in d.find_element(By.CSS_SELECTOR, "h1").text, 15, "the record's patient")
         record_banner = self.banner_age(driver, self.read_from)
+        # Every screen says it is offline; those whose data the device keeps say how old it is.
+        for hash_, title in (("#/home", "home-title"), ("#/clinicians", None), ("#/intake", "intake-title")):
+            go(driver, self.server, hash_, f"h1#{title}" if title else "main h1", 20)
+            self.banner_age(driver, self.read_from)
+        go(driver, self.server, "#/analytics", "main h1", 20)
+        assert visible(driver, "#offline-banner").text.startswith("Offline"), "the analytics screen says it is offline"
         # The directory: by name, then by record number.
         go(driver, self.server, "#/patients", "h1#patients-title", 20)
         search = field_input(driver, "Search")
