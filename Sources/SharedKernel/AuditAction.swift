@@ -50,6 +50,10 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
     public static let appointmentList = AuditAction("appointment.list")
     /// `appointment.notes.update`
     public static let appointmentNotesUpdate = AuditAction("appointment.notes.update")
+    /// `appointment.note.add`
+    public static let appointmentNoteAdd = AuditAction("appointment.note.add")
+    /// `appointment.notes.read`
+    public static let appointmentNotesRead = AuditAction("appointment.notes.read")
     /// `appointment.read`
     public static let appointmentRead = AuditAction("appointment.read")
     /// `appointment.slots`
@@ -209,6 +213,8 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
     public static let recordRecallsRead = AuditAction("record.recalls.read")
     /// `record.vaccination.add`
     public static let recordVaccinationAdd = AuditAction("record.vaccination.add")
+    /// `record.vaccination.proposal`
+    public static let recordVaccinationProposal = AuditAction("record.vaccination.proposal")
     /// `record.vaccinations_due.read`
     public static let recordVaccinationsDueRead = AuditAction("record.vaccinations_due.read")
     /// `record.visit.add`
@@ -258,6 +264,11 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
     /// `triage.queue.read`
     public static let triageQueueRead = AuditAction("triage.queue.read")
 
+    // MARK: vaccination
+
+    /// `vaccination.protocol.read`
+    public static let vaccinationProtocolRead = AuditAction("vaccination.protocol.read")
+
     // MARK: user
 
     /// `user.create`
@@ -273,7 +284,7 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
 
     /// Every listed action (the derived families aside), for documentation and checks.
     public static let catalogue: [AuditAction] = [
-        .auditReAnchored, .intake, .recordCorrect, .roomUpdate, .appointmentTypeUpdate, .appointmentTypeRetire, .analyticsBottlenecksRead, .analyticsDashboardRead, .analyticsForecastRead, .analyticsInsightsRead,
+        .auditReAnchored, .intake, .appointmentNoteAdd, .appointmentNotesRead, .recordVaccinationProposal, .vaccinationProtocolRead, .recordCorrect, .roomUpdate, .appointmentTypeUpdate, .appointmentTypeRetire, .analyticsBottlenecksRead, .analyticsDashboardRead, .analyticsForecastRead, .analyticsInsightsRead,
         .analyticsMetricsList, .analyticsReportRead, .analyticsSeriesRead, .analyticsTriageOverridesRead, .appointmentBook,
         .appointmentList, .appointmentNotesUpdate, .appointmentRead, .appointmentSlots, .appointmentTypeCreate,
         .appointmentTypeList, .auditList, .auditVerify, .authLogin, .authLogout, .breedsList, .clinicianAvailabilityRead,

@@ -5,5 +5,5 @@ import Foundation
 /// `postgres://…`); delivery code sees only this.
 public typealias PracticeStore = AccountStore & StaffDirectory & PracticeSettingsRepository & EventLogRepository
     & PatientDirectory & MedicalRecordRepository & DocumentRepository & TriageRepository
-    & SchedulingRepository & ClinicianRoster & AppointmentDetailsRepository
+    & SchedulingRepository & ClinicianRoster & AppointmentDetailsRepository & AppointmentNoteRepository
     & AnalyticsHistorySource & PracticeTransfer & StoreMaintenance

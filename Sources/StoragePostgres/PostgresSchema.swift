@@ -744,6 +744,7 @@ public enum PostgresSchema {
         (practiceReferencesMigration, practiceReferencesSQL),
         (triageJudgementMigration, triageJudgementSQL),
         (recordCorrectionsMigration, recordCorrectionsSQL),
+        (appointmentNotesMigration, appointmentNotesSQL),
     ]
 
     /// The migration that added the head's signature: the process that applies it signs the

@@ -61,6 +61,9 @@ struct PracticeTransferTests {
         let cancel = try later.value.decide(.cancel(reason: "owner away"), at: store.clock.clock.now())
         _ = try await store.scheduling.saveAppointment(cancel, scope: scope, expectedVersion: later.version)
         let arrived = try await MedicalRecordContractTests.arrivedAppointment(fixture, at: fixture.morning).value
+        _ = try await store.appointmentNotes.addAppointmentNote(
+            try AppointmentNote.write("Owner rang: bring the X-rays", on: arrived.id, authorID: scope.actorID?.description, authorName: "Grace",
+                                      at: store.clock.clock.now()), scope: scope, idempotencyKey: nil)
         _ = try await store.medicalRecords.addVisit(Visit(patientID: patientID, appointmentID: arrived.id.rawValue, occurredAt: store.clock.clock.now(),
                                                           chiefComplaint: "Lame left hind", diagnoses: [Diagnosis(name: "Examined")]), scope: scope)
         return fixture
@@ -98,6 +101,7 @@ struct PracticeTransferTests {
             #expect(first.triageAssessments.first?.overrides?.map(\.reason) == ["grey gums on arrival"])
             #expect(first.patients.first?.corrections?.map(\.change.name) == ["refute", "resolve"])
             #expect(first.triageArrivals?.first?.leftAt != nil)
+            #expect(first.schedule?.appointments.compactMap(\.notes).flatMap { $0 }.map(\.text) == ["Owner rang: bring the X-rays"])
 
             try await withStore(.postgres) { postgres in
                 let summary = try await postgres.transfer.restorePractice(first, requestID: "move", progress: nil)
@@ -108,6 +112,9 @@ struct PracticeTransferTests {
                 // What staff read there is what they read before.
                 let record = try await postgres.medicalRecords.medicalRecord(scope: .system(practiceID), patientID: Identifier(fixture.patient)).0
                 #expect(record.notes.notes.map(\.subjective) == ["Limping since Tuesday"])
+                let noted = try #require(first.schedule?.appointments.first { $0.notes != nil }?.appointment.id)
+                #expect(try await postgres.appointmentNotes.appointmentNotes(scope: .system(practiceID), appointmentID: noted).map(\.text)
+                        == ["Owner rang: bring the X-rays"])
                 let document = try #require(first.documents.first)
                 let (_, content) = try await postgres.documents.document(id: try #require(UUID(uuidString: document.id)),
                                                                          patientID: Identifier(fixture.patient), scope: .system(practiceID))

@@ -21,9 +21,11 @@ public enum AppointmentEventKind {
     public static let noShow = "appointment.no_show"
     /// The booking reason or staff notes changed (the event never carries the text).
     public static let notesChanged = "appointment.notes_changed"
+    /// A note was added (the event names the note and its author, never the text).
+    public static let noteAdded = "appointment.note_added"
 
     /// Every kind, for subscribers and documentation.
-    public static let all = [booked, moved, cancelled, checkedIn, started, completed, noShow, notesChanged]
+    public static let all = [booked, moved, cancelled, checkedIn, started, completed, noShow, notesChanged, noteAdded]
 }
 
 extension AppointmentDecision {

@@ -1,5 +1,6 @@
 import Foundation
 import PatientRecords
+import Scheduling
 import SharedKernel
 
 /// Clinical text at rest, in one format for both stores, so a practice moved between them
@@ -33,5 +34,15 @@ public enum SealedClinicalText {
     /// An addendum's text from its sealed form (`addendumID` as the row stores it).
     public static func openAddendum(_ sealed: Data, addendumID: String, practiceID: PracticeID, cipher: RecordCipher) throws -> String {
         String(decoding: try cipher.open(sealed, context: "\(practiceID)/addendum/\(addendumID)"), as: UTF8.self)
+    }
+
+    /// The sealed form of an appointment note's text in `practiceID`.
+    public static func seal(_ note: AppointmentNote, practiceID: PracticeID, cipher: RecordCipher) throws -> Data {
+        try cipher.seal(Data(note.text.utf8), context: "\(practiceID)/appointment-note/\(UUIDText.lowercase(note.id))")
+    }
+
+    /// An appointment note's text from its sealed form (`noteID` as the row stores it).
+    public static func openAppointmentNote(_ sealed: Data, noteID: String, practiceID: PracticeID, cipher: RecordCipher) throws -> String {
+        String(decoding: try cipher.open(sealed, context: "\(practiceID)/appointment-note/\(noteID.lowercased())"), as: UTF8.self)
     }
 }

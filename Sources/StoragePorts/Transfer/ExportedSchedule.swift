@@ -76,9 +76,13 @@ public struct ExportedAppointment: Codable, Hashable, Sendable {
     /// When it was cancelled, for a cancelled appointment whose moment is known (absent in
     /// exports made before it was kept).
     public var cancelledAt: Date? = nil
+    /// Its notes, oldest first; absent in older exports.
+    public var notes: [AppointmentNote]? = nil
 
     /// Creates the value from its parts.
-    public init(appointment: Appointment, reason: String?, bookedAt: Date, version: Int, staffNotes: String? = nil, intake: BookingBasis? = nil, cancelledAt: Date? = nil) {
+    public init(appointment: Appointment, reason: String?, bookedAt: Date, version: Int, staffNotes: String? = nil, intake: BookingBasis? = nil,
+                cancelledAt: Date? = nil, notes: [AppointmentNote]? = nil) {
+        self.notes = notes
         self.appointment = appointment
         self.reason = reason
         self.bookedAt = bookedAt

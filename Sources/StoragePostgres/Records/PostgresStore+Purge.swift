@@ -15,7 +15,7 @@ extension PostgresStore {
     /// appointments; rankings, board entries and appointments to assessments; addenda to
     /// notes. A document's content goes with its row (ON DELETE CASCADE).
     static let patientRecordTables = ["record_correction", "visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
-                                      "vaccination", "document", "triage_queue", "triage_arrival", "appointment", "triage_override",
+                                      "vaccination", "document", "triage_queue", "triage_arrival", "appointment_note", "appointment", "triage_override",
                                       "triage_assessment"]
 
     /// Permanently removes patients archived longer than `retentionYears` (1–100, refused

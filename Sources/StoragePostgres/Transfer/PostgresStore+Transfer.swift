@@ -124,6 +124,7 @@ extension PostgresStore: PracticeTransfer {
         let availabilities = try await self.availabilities(practiceID: practiceID, clinicianID: nil, connection: connection).values
             .sorted { $0.value.clinicianID < $1.value.clinicianID }
             .map { ExportedAvailability(availability: $0.value, version: $0.version) }
+        let notes = Dictionary(grouping: try await appointmentNotes(practiceID: practiceID, connection: connection), by: \.appointmentID)
         var appointments: [ExportedAppointment] = []
         for try await row in try await connection.query("""
             SELECT \(unescaped: Self.appointmentColumns), reason, created_at, staff_notes, match_basis::text, cancelled_at_ms
@@ -135,7 +136,8 @@ extension PostgresStore: PracticeTransfer {
             appointments.append(ExportedAppointment(appointment: stored.value, reason: try columns[17].decode(String?.self),
                                                     bookedAt: Self.exportedInstant(try columns[18].decode(Date.self)), version: stored.version,
                                                     staffNotes: try columns[19].decode(String?.self), intake: basis,
-                                                    cancelledAt: try columns[21].decode(Int64?.self).map(Timestamp.date(milliseconds:))))
+                                                    cancelledAt: try columns[21].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
+                                                    notes: notes[stored.value.id]))
         }
         return ExportedSchedule(clinicians: clinicians, availabilities: availabilities, rooms: try await rooms(practiceID: practiceID, connection: connection),
                                 appointmentTypes: try await appointmentTypes(practiceID: practiceID, onlyID: nil, connection: connection),
@@ -437,6 +439,12 @@ extension PostgresStore: PracticeTransfer {
                     """, logger: logger)
             } catch let error as PSQLError where error.sqlState == "23P01" {
                 throw OverlapRefusal(appointment: appointment, constraint: error.serverInfo?[.constraintName] ?? "")
+            }
+            for note in item.notes ?? [] {
+                guard note.appointmentID == appointment.id else {
+                    throw ValidationError(field: "schedule.appointments", message: "note \(note.id) belongs to another appointment")
+                }
+                try await insertAppointmentNote(note, patientID: appointment.patientID, practiceID: practiceID, connection: connection)
             }
         }
     }

@@ -102,6 +102,7 @@ extension VetNetStore {
         let availabilities = try Self.availabilities(db: db, practiceID: practiceID).values
             .sorted { $0.value.clinicianID < $1.value.clinicianID }
             .map { ExportedAvailability(availability: $0.value, version: $0.version) }
+        let notes = try appointmentNotesByAppointment(practiceID: practiceID, db: db)
         let appointments = try Row.fetchAll(db, sql: """
             SELECT \(Self.appointmentColumns()), reason, created_at, staff_notes, match_basis, cancelled_at_ms FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
             """, arguments: [practiceID.description]).map { row in
@@ -111,7 +112,8 @@ extension VetNetStore {
             return ExportedAppointment(appointment: stored.value, reason: row[count],
                                        bookedAt: Timestamp.date(row[count + 1] as String).map(Self.exportedInstant) ?? .distantPast,
                                        version: stored.version, staffNotes: row[count + 2], intake: basis,
-                                       cancelledAt: (row[count + 4] as Int64?).map { Self.exportedInstant(milliseconds: $0) })
+                                       cancelledAt: (row[count + 4] as Int64?).map { Self.exportedInstant(milliseconds: $0) },
+                                       notes: notes[stored.value.id])
         }
         return ExportedSchedule(
             clinicians: try Self.clinicians(db: db, practiceID: practiceID, includingInactive: true).map { ExportedClinician(clinician: $0.clinician, active: $0.active) },

@@ -10,7 +10,7 @@ extension VetNetStore {
     /// Clinical notes and addenda refuse deletion unless their patient is archived (a trigger).
     /// Visits refer to appointments, and appointments and intake rankings to assessments.
     static let patientRecordTables = ["record_correction", "visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
-                                      "vaccination", "document", "triage_queue_entry", "triage_arrival", "appointment", "triage_override",
+                                      "vaccination", "document", "triage_queue_entry", "triage_arrival", "appointment_note", "appointment", "triage_override",
                                       "triage_assessment"]
 
     /// Permanently removes patients archived longer than `retentionYears` (1–100, refused

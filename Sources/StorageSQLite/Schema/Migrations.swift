@@ -28,6 +28,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-27 references checked inside their practice", migrate: practiceReferences)
         migrator.registerMigration("2026-11-27 triage judgement, departures and board announcements", migrate: triageJudgement)
         migrator.registerMigration("2026-11-27 record corrections", migrate: recordCorrections)
+        migrator.registerMigration("2026-11-27 appointment notes", migrate: appointmentNotes)
         return migrator
     }
 
@@ -895,6 +896,25 @@ enum Migrations {
             );
             CREATE INDEX record_correction_patient ON record_correction (practice_id, patient_id, recorded_at_ms);
             CREATE INDEX record_correction_kind ON record_correction (practice_id, entry_kind);
+            """)
+    }
+
+    private static func appointmentNotes(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Timestamped notes on an appointment, added and never edited; the text is sealed
+            -- under the record key. The patient is kept so a purge finds the notes of its
+            -- appointments.
+            CREATE TABLE appointment_note (
+                id TEXT PRIMARY KEY NOT NULL,
+                practice_id TEXT NOT NULL REFERENCES practice(id),
+                appointment_id TEXT NOT NULL REFERENCES appointment(id),
+                patient_id TEXT NOT NULL REFERENCES patient(id),
+                author_id TEXT,
+                author_name TEXT NOT NULL,
+                created_at_ms INTEGER NOT NULL,
+                sealed_text BLOB NOT NULL
+            );
+            CREATE INDEX appointment_note_appointment ON appointment_note (practice_id, appointment_id, created_at_ms);
             """)
     }
 }
