@@ -438,6 +438,8 @@ class Checks:
         button_with_text(driver, "Start treatment", within=card).click()
         wait(driver, lambda d: any("In treatment" in e.text and "waiting to send" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".pending-panel li")),
              10, "the board change waits to be sent")
+        wait(driver, lambda d: "In treatment (waiting to send)" in d.find_element(By.CSS_SELECTOR, f".board-card[data-patient='{self.dog['id']}'] .status-pill").text,
+             10, "the card shows the move waiting")
         wait(driver, lambda d: d.find_element(By.ID, "outbox-button").text == "3 waiting to send", 5, "three changes wait")
         # The tab is closed and another opened, still without the server.
         old = driver.current_window_handle

@@ -12,7 +12,7 @@ import {
   h, replace, announce, toast, busy, levelBadge, levelColour, levelLabel, levelWords, words, time, notice, uid, field, showErrors, clearErrors,
 } from '../ui.js';
 import * as catalogue from '../catalogue.js';
-import { pendingPanel } from '../offline/outbox.js';
+import { pendingPanel, all as outboxEntries } from '../offline/outbox.js';
 
 const STATUS = { waiting: 'Waiting', inTreatment: 'In treatment', done: 'Done', leftWithoutBeingSeen: 'Left without being seen' };
 
@@ -187,7 +187,9 @@ export function render(container, { session }) {
     details.textContent = `${words(item.species || '')}${item.medicalRecordNumber ? ` · ${item.medicalRecordNumber}` : ''} · arrived ${time(item.arrivalTime)} · target ${time(item.targetTime)}`;
     replace(alerts, (item.alerts || []).map((a) => h('li', { class: 'chip chip-alert' }, a)));
     alerts.hidden = !(item.alerts || []).length;
-    statusText.textContent = STATUS[item.status] || item.status;
+    // A move made offline shows on its card until it is sent.
+    const queued = outboxEntries().filter((e) => e.state === 'pending' && e.path === `/triage/queue/${item.patientId}/status`).pop();
+    statusText.textContent = `${STATUS[item.status] || item.status}${queued ? ` → ${STATUS[queued.body.status]} (waiting to send)` : ''}`;
     const moves = item.allowedMoves || [];
     if (!old || String(old.allowedMoves || []) !== String(moves)) {
       // Rebuilt only when the moves changed, so a focused button keeps its focus otherwise.
