@@ -77,7 +77,8 @@ async function send(entry) {
     return 'sent';
   } catch (error) {
     if (error.status === 0 || error.status === 401 || error.status >= 500) return 'unreachable';
-    if (error.status === 409 || error.status === 412) {
+    const versioned = entry.method === 'PUT' || /\/(status|transitions)$/.test(entry.path);
+    if (versioned && (error.status === 409 || error.status === 412)) {
       if (await alreadyThere(entry)) { await landed(entry, null); return 'sent'; }
       let current = null;
       try { current = await currentOf(entry); } catch { current = null; }
