@@ -18,6 +18,8 @@ network emulation. It checks what staff would notice:
   versions and, applied to the current version, keeps both changes;
 - a board move queued offline that another session made meanwhile counts as landed (409 for a
   resource already in the target state asks no decision);
+- offline, an appointment's check-in waits and lands; a move is refused with the reason (it
+  needs the server's check for clashes);
 - an offline intake given green by hand that the engine grades orange raises an alert
   (role="alert") with both levels once sent;
 - axe-core: no serious or critical violation with the offline banner, the outbox's conflict
@@ -213,12 +215,15 @@ def button_with_text(driver, text: str, timeout: float = 10, within=None):
     return wait(driver, find, timeout, f"no button reading {text!r}")
 
 
-def field_input(driver, label: str, within=None):
-    scope = within or driver
-    for element in scope.find_elements(By.CSS_SELECTOR, "label"):
-        if element.text.strip() == label:
-            return driver.find_element(By.ID, element.get_attribute("for"))
-    raise AssertionError(f"no field labelled {label!r}")
+def field_input(driver, label: str, within=None, timeout: float = 10):
+    """The control of the field labelled `label`, once the screen has drawn it."""
+    def find(_):
+        scope = within or driver
+        for element in scope.find_elements(By.CSS_SELECTOR, "label"):
+            if element.text.strip() == label:
+                return driver.find_element(By.ID, element.get_attribute("for"))
+        return False
+    return wait(driver, find, timeout, f"no field labelled {label!r}")
 
 
 def type_into(element, text: str) -> None:
@@ -315,6 +320,9 @@ class Checks:
     def run(self, name: str, check) -> bool:
         started = time.monotonic()
         try:
+            # Each check starts with the network on and no dialog left open by the one before.
+            network(self.driver, offline=False)
+            self.driver.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
             detail = check()
             self.results.append((name, True, detail or ""))
             print(f"PASS  {name} ({time.monotonic() - started:.1f} s): {detail}", flush=True)
@@ -378,7 +386,7 @@ class Checks:
         sign_in(driver, self.server, VET)
         self.read_from = time.time() - 60
         go(driver, self.server, "#/er", f".board-card[data-patient='{self.dog['id']}']")
-        go(driver, self.server, f"#/schedule?date={self.appointment_day}", f"button.appointment[data-id='{self.appointment['id']}'], .appointment", 20)
+        go(driver, self.server, f"#/schedule?date={self.appointment_day}", f".appointment[data-appointment='{self.appointment['id']}']", 20)
         go(driver, self.server, f"#/patients/{self.dog['id']}", ".record-weight h2")
         go(driver, self.server, f"#/patients/{self.cat['id']}", ".owner-card")
         wait(driver, lambda d: {"directory", "schedule-window", "feed-position"} <= set(kept_names(d)), 30,
@@ -392,8 +400,7 @@ class Checks:
         assert self.dog["name"] in card.text, card.text
         self.axe_check("offline-er-board")
         go(driver, self.server, f"#/schedule?date={self.appointment_day}", "h1#schedule-title", 20)
-        wait(driver, lambda d: any(self.cat["name"] in (e.get_attribute("aria-label") or e.text or "") or e.get_attribute("data-id") == self.appointment["id"]
-                                   for e in d.find_elements(By.CSS_SELECTOR, "button.appointment")), 15, "the booked appointment on the schedule")
+        visible(driver, f".appointment[data-appointment='{self.appointment['id']}']", 15)
         self.banner_age(driver, self.read_from)
         go(driver, self.server, f"#/patients/{self.dog['id']}", ".record-weight h2", 20)
         wait(driver, lambda d: self.dog["name"] in d.find_element(By.CSS_SELECTOR, "h1").text, 15, "the record's patient")
@@ -484,9 +491,9 @@ class Checks:
         network(driver, offline=True)
         try:
             clickable(driver, "button[data-action=edit-owner]", 15).click()
-            dialog = visible(driver, "dialog[open].edit-dialog form", 15)
-            type_into(field_input(driver, "Phone 1", within=dialog), new_phone)
-            dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            visible(driver, "dialog[open].edit-dialog form", 15)
+            type_into(field_input(driver, "Phone 1", within=driver.find_element(By.CSS_SELECTOR, "dialog[open].edit-dialog")), new_phone)
+            driver.find_element(By.CSS_SELECTOR, "dialog[open].edit-dialog form button[type=submit]").click()
             wait(driver, lambda d: any("Owner’s details" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".pending-panel li")), 10,
                  "the owner's change waits to be sent")
             # Meanwhile another session changes the same owner.
@@ -540,6 +547,39 @@ class Checks:
         entry = next(x for x in self.admin.ok("GET", "/api/v1/triage/queue")["items"] if x["patientId"] == patient["id"])
         assert entry["status"] == "inTreatment", entry["status"]
         return f"{patient['name']}: moved by another session first; the queued move counted as landed, no decision asked"
+
+    # MARK: 3c. an appointment's check-in, and a move refused
+
+    def check_in(self) -> str:
+        """Offline, a check-in waits to be sent and lands; a move is refused with the reason."""
+        driver = self.driver
+        card_css = f".appointment[data-appointment='{self.appointment['id']}']"
+        go(driver, self.server, f"#/schedule?date={self.appointment_day}", card_css, 20)
+        network(driver, offline=True)
+        try:
+            card = clickable(driver, card_css, 15)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", card)
+            card.click()
+            clickable(driver, "dialog[open] button[data-action=reschedule]", 10).click()
+            visible(driver, "dialog[open] form input[type=time]", 10)
+            button_with_text(driver, "Move", within=driver.find_element(By.CSS_SELECTOR, "dialog[open] form")).click()
+            refusal = wait(driver, lambda d: next((e.text for e in d.find_elements(By.CSS_SELECTOR, "dialog[open] .notice, dialog[open] .form-errors")
+                                                   if e.is_displayed() and "clashes" in e.text), False), 10, "the move is refused with the reason")
+            driver.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
+            card = clickable(driver, card_css, 15)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", card)
+            card.click()
+            clickable(driver, "dialog[open] button[data-action=check_in]", 10).click()
+            wait(driver, lambda d: any("check in" in e.text and "waiting to send" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".pending-panel li")),
+                 10, "the check-in waits to be sent")
+            assert self.vet.ok("GET", f"/api/v1/appointments/{self.appointment['id']}")["status"] == "booked", "nothing sent while offline"
+            driver.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
+        finally:
+            network(driver, offline=False)
+        wait(driver, lambda d: not d.find_element(By.ID, "outbox-button").is_displayed(), 40, "the check-in is sent")
+        status = self.vet.ok("GET", f"/api/v1/appointments/{self.appointment['id']}")["status"]
+        assert status == "checked_in", f"checked in once back online: {status}"
+        return f"move refused: {refusal.splitlines()[0]!r}; check-in sent: {status}"
 
     # MARK: 4. triage given by hand
 
@@ -723,6 +763,7 @@ def main(argv: list[str]) -> int:
             server.start()
         checks.run("replay-conflict", checks.conflict)
         checks.run("already-in-target-state", checks.already_there)
+        checks.run("appointment-check-in", checks.check_in)
         checks.run("manual-triage-alert", checks.manual_triage)
         checks.run("offline-registration", checks.offline_registration)
         checks.run("sign-out-clears", checks.sign_out_clears)

@@ -30,7 +30,7 @@ export class QueuedError extends ApiError {
 // the server cannot be reached, and changes to queue. None while signed out.
 let device = null;
 /** Sets the device copy's hooks: {remember(path, query, address, data), recall(path, query,
- *  address) → {data, at} | null, queueable(method, path) → bool, waiting() → bool,
+ *  address) → {data, at} | null, queueable(method, path, body) → bool, waiting() → bool,
  *  enqueue(change) → entry, reached(), unreachable()}; null detaches it. */
 export function useDeviceCopy(hooks) { device = hooks; }
 
@@ -38,6 +38,9 @@ export function useDeviceCopy(hooks) { device = hooks; }
 function offlineProblem(method, path) {
   if (method === 'POST' && path === '/appointments') {
     return { detail: 'VetNet cannot be reached. A new booking needs the server’s check for clashes, so it cannot be made offline; book it when the connection is back.' };
+  }
+  if (method === 'POST' && /^\/appointments\/[^/]+\/transitions$/.test(path)) {
+    return { detail: 'VetNet cannot be reached. Moving or cancelling an appointment needs the server (a move its check for clashes); only check-in, start and completion are kept to send later.' };
   }
   return null;
 }
@@ -90,7 +93,7 @@ export async function request(method, path, options = {}) {
   const writing = !['GET', 'HEAD'].includes(method);
   const address = url(path, options.query);
   // A change the outbox can carry keeps its place behind the changes already waiting there.
-  const queueable = writing && device && !options.replay && device.queueable(method, path);
+  const queueable = writing && device && !options.replay && device.queueable(method, path, options.body);
   const enqueue = async () => {
     const change = {
       method, path, query: options.query || null, body: options.body ?? null, ifMatch: headers['If-Match'] || null,

@@ -9,6 +9,14 @@
 
 import { h, replace, busy, notice, toast, showErrors, clearErrors, problemText } from './ui.js';
 
+/** A change kept on the device while VetNet cannot be reached (api.js QueuedError) is no
+ *  failure: it is said as such, and the screen lists it as waiting to send. */
+function saidQueued(error) {
+  if (!error?.queued) return false;
+  toast(error.message, 'info');
+  return true;
+}
+
 /** Shows a problem's words in `target`: in a form's `.form-errors` box (shown), else as an
  *  error notice replacing what `target` held. */
 export function showMessage(target, text) {
@@ -43,7 +51,7 @@ export async function submitForm(form, button, send, { label, handle, ...shown }
     try {
       return await send();
     } catch (error) {
-      if (!handle?.(error)) showProblem(form, error, shown);
+      if (!handle?.(error) && !saidQueued(error)) showProblem(form, error, shown);
       return undefined;
     }
   }, label);
@@ -58,7 +66,7 @@ export async function act(button, work, { label, into, handle, message = problem
     try {
       return await work();
     } catch (error) {
-      if (handle?.(error)) return undefined;
+      if (handle?.(error) || saidQueued(error)) return undefined;
       if (into) showMessage(into, message(error));
       else toast(message(error), 'error');
       return undefined;

@@ -53,7 +53,9 @@ export function attach({ offline = false } = {}) {
   api.useDeviceCopy({
     remember,
     recall,
-    queueable: (method, path) => QUEUED.some(([m, pattern]) => m === method && pattern.test(path)),
+    queueable: (method, path, body) => QUEUED.some(([m, pattern]) => m === method && pattern.test(path))
+      // Of an appointment's transitions, those that need no check for clashes.
+      && (!path.endsWith('/transitions') || ['check_in', 'start', 'complete'].includes(body?.action)),
     waiting: outbox.waiting,
     enqueue: outbox.enqueue,
     reached,

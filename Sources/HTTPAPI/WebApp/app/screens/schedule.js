@@ -14,7 +14,7 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, date, today, zonedInstant, rfc3339, problemText, toast, words } from '../ui.js';
+import { h, replace, date, today, zonedInstant, rfc3339, problemText, words } from '../ui.js';
 import { loadInto } from '../forms.js';
 import { openAppointment, openReplan, chooseInRange } from './schedule-dialogs.js';
 import { enableDrag } from './schedule-drag.js';
@@ -231,15 +231,8 @@ export function render(container, { session, query }) {
   const ownEcho = (e) => e.actorId === session.user.id && (ownChanges.get(e.resourceId) || 0) > Date.now();
 
   async function transition(appointment, body) {
-    let updated;
-    try {
-      updated = await api.post(`/appointments/${appointment.id}/transitions`, body, { ifMatch: appointment.version, queue: { subject: patientName(appointment.patientId) } });
-    } catch (error) {
-      if (!error.queued) throw error;
-      // Offline: kept on the device and listed above the schedule as waiting to send.
-      toast(`${patientName(appointment.patientId) || 'Appointment'}: waiting to send`, 'info');
-      return appointment;
-    }
+    // Offline, a check-in, start or completion waits in the outbox (listed above the schedule).
+    const updated = await api.post(`/appointments/${appointment.id}/transitions`, body, { ifMatch: appointment.version, queue: { subject: patientName(appointment.patientId) } });
     ownChanges.set(appointment.id, Date.now() + 5000);
     await load();
     return updated;
