@@ -24,6 +24,8 @@ network emulation. It checks what staff would notice:
   (role="alert") with both levels once sent;
 - axe-core: no serious or critical violation with the offline banner, the outbox's conflict
   and the manual triage on screen;
+- a new arrival triaged by hand offline (yellow; the engine says orange): its owner, patient and
+  assessment land once each, in order, and the alert is raised;
 - a new owner and patient registered offline land once each, the patient with the owner's id;
 - a server with changed app files: the app starts on the new version at the next start (the
   old version's cache deleted, none of its files served);
@@ -612,6 +614,44 @@ class Checks:
         assert len(assessments) == 1 and assessments[0]["level"] == 2, f"sent once, graded orange: {[a['level'] for a in assessments]}"
         return f"alert: {alert.text.splitlines()[0]!r}"
 
+    def manual_triage_new_arrival(self) -> str:
+        """A new arrival triaged by hand offline: owner, patient and assessment wait in order, then
+        land once each, the assessment on the new patient; the engine's orange beside the hand's
+        yellow raises the alert."""
+        driver = self.driver
+        suffix = secrets.token_hex(2)
+        name, last = f"Rolo {suffix}", f"Vance-{suffix}"
+        go(driver, self.server, "#/intake", "h1#intake-title", 20)
+        network(driver, offline=True)
+        try:
+            toggle = button_with_text(driver, "New patient and owner")
+            driver.execute_script("window.scrollTo(0, 0); arguments[0].scrollIntoView({block: 'center'})", toggle)
+            toggle.click()
+            type_into(field_input(driver, "Patient name"), name)
+            type_into(field_input(driver, "Owner first name"), "Ada")
+            type_into(field_input(driver, "Owner last name"), last)
+            Select(field_input(driver, "Species")).select_by_value("dog")
+            type_into(field_input(driver, "Temperature"), "40.7")
+            visible(driver, ".manual-triage", 10)
+            radio = driver.find_element(By.CSS_SELECTOR, ".manual-triage input[name=manualLevel][value='3']")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", radio)
+            radio.click()
+            driver.find_element(By.CSS_SELECTOR, ".intake-form button[type=submit]").click()
+            visible(driver, ".queued-triage", 10)
+            wait(driver, lambda d: d.find_element(By.ID, "outbox-button").text == "3 waiting to send", 10, "owner, patient and triage wait")
+        finally:
+            network(driver, offline=False)
+        alert = wait(driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "#triage-results [role=alert]") if e.is_displayed() and name in e.text), False), 40,
+                     "an alert for the new arrival once the engine's level is known")
+        assert alert.get_attribute("data-engine") == "2" and alert.get_attribute("data-manual") == "3", alert.get_attribute("outerHTML")[:300]
+        found = [x for x in self.admin.ok("GET", f"/api/v1/patients?q={urllib.parse.quote(name)}&limit=20")["items"] if x["patient"]["name"] == name]
+        assert len(found) == 1, f"the patient registered once: {len(found)}"
+        owner = self.admin.ok("GET", f"/api/v1/owners/{found[0]['patient']['ownerId']}")
+        assert owner["lastName"] == last, owner["lastName"]
+        assessments = self.vet.ok("GET", f"/api/v1/patients/{found[0]['patient']['id']}/assessments?limit=5")["items"]
+        assert [a["level"] for a in assessments] == [2], f"one assessment, orange: {[a['level'] for a in assessments]}"
+        return f"{name} ({found[0]['patient']['medicalRecordNumber']}), owner Ada {last}: engine orange beside the hand's yellow, alerted"
+
     # MARK: 5. registering offline
 
     def offline_registration(self) -> str:
@@ -765,6 +805,7 @@ def main(argv: list[str]) -> int:
         checks.run("already-in-target-state", checks.already_there)
         checks.run("appointment-check-in", checks.check_in)
         checks.run("manual-triage-alert", checks.manual_triage)
+        checks.run("manual-triage-new-arrival", checks.manual_triage_new_arrival)
         checks.run("offline-registration", checks.offline_registration)
         checks.run("sign-out-clears", checks.sign_out_clears)
         checks.run("axe", checks.axe_summary)

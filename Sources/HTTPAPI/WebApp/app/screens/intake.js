@@ -265,7 +265,7 @@ export function render(container, { session, query }) {
 
   replace(container, h('section', { class: 'screen intake', 'aria-labelledby': 'intake-title' },
     h('header', { class: 'screen-header' }, h('h1', { id: 'intake-title' }, 'Intake')),
-    pendingPanel((e) => e.path === '/triage/assessments', 'Triage waiting to send'),
+    pendingPanel((e) => e.path === '/triage/assessments' || (e.method === 'POST' && ['/owners', '/patients'].includes(e.path)), 'Triage waiting to send'),
     catalogue.loaded() ? null : notice('The triage catalogue could not be loaded, so no species, findings or grades can be chosen '
       + 'and no case can be triaged here. Try again from the message at the top.', 'warning'),
     h('div', { class: 'intake-layout' }, form, panel)));
@@ -585,27 +585,50 @@ export function render(container, { session, query }) {
     }, 'Triaging…');
   });
 
-  /** Offline: the case with the level given by hand, queued as the assessment it will be. */
+  /** Offline: the case with the level given by hand, queued as the assessment it will be. A
+   *  new arrival's owner and patient are queued before it; each takes the id of the one before
+   *  when it is sent. */
   async function sendByHand(body) {
     const level = manual.level();
-    const problems = [];
-    if (mode !== 'existing') problems.push({ field: 'patientId', message: 'Offline, only a patient already registered can be triaged: find them above (a new patient needs VetNet).' });
-    if (!level) problems.push({ field: 'manualLevel', message: 'Give the level by hand.' });
-    if (problems.length) { showErrors(form, problems, { summary: formErrors }); form.querySelector('[aria-invalid="true"]')?.focus(); return; }
+    if (!level) {
+      showErrors(form, [{ field: 'manualLevel', message: 'Give the level by hand.' }], { summary: formErrors });
+      form.querySelector('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    const unknown = '00000000-0000-0000-0000-000000000000';
+    const madeOrQueued = async (path, sent, queue) => {
+      try { return { made: await api.post(path, sent, { idempotencyKey: api.newKey(), queue }) }; } catch (error) {
+        if (!error.queued) throw error;
+        return { entry: error.entry };
+      }
+    };
+    const after = (step, field) => (step.entry ? { after: step.entry.id, field } : {});
     await busy(submit, async () => {
       try {
-        const assessment = await api.post('/triage/assessments', { patientId: patient.id, case: body.case }, { queue: { manualLevel: level, subject: patient.name } });
-        // The server answered after all: the engine's level beside the hand-given one.
-        triageSent({ manualLevel: level, subject: patient.name, id: assessment.id }, assessment);
-        showResult(assessment.result);
-        resultTitle.focus();
-      } catch (error) {
-        if (!error.queued) { formErrors.hidden = false; replace(formErrors, h('p', {}, error.message)); return; }
+        let subject = patient?.name;
+        let patientStep = { made: patient };
+        if (mode === 'new') {
+          subject = body.newPatient.patient.name;
+          const ownerStep = await madeOrQueued('/owners', body.newPatient.owner);
+          patientStep = await madeOrQueued('/patients', { ...body.newPatient.patient, ownerId: ownerStep.made?.id || unknown }, after(ownerStep, 'ownerId'));
+        }
+        const step = await madeOrQueued('/triage/assessments', { patientId: patientStep.made?.id || unknown, case: body.case },
+          { manualLevel: level, subject, ...after(patientStep, 'patientId') });
+        if (step.made) {
+          // The server answered after all: the engine's level beside the hand-given one.
+          triageSent({ manualLevel: level, subject, id: step.made.id }, step.made);
+          showResult(step.made.result);
+          resultTitle.focus();
+          return;
+        }
         replace(offersBox, h('div', { class: 'notice notice-warning queued-triage', role: 'status' },
-          h('strong', {}, `${patient.name}: given ${levelLabel(level).toLowerCase()} by hand — waiting to send.`),
+          h('strong', {}, `${subject}: given ${levelLabel(level).toLowerCase()} by hand — waiting to send.`),
           ' The engine grades the case when VetNet is back; you are alerted if its level is more urgent.'),
           h('div', { class: 'row wrap next-arrival' }, h('button', { type: 'button', class: 'button', on: { click: () => go('#/intake') } }, 'Next arrival')));
         resultTitle.focus();
+      } catch (error) {
+        formErrors.hidden = false;
+        replace(formErrors, h('p', {}, error.message));
       }
     }, 'Saving…');
   }
