@@ -2461,6 +2461,8 @@ class Run:
             go(driver, self.server, f"#/patients/{patient['id']}", ".record-medications .med")
             meds = wait(driver, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, ".record-medications .med") if drug in li.text and "from visit of" in li.text), False),
                         15, "the medication says which visit prescribed it")
+            wait(driver, lambda d: any(drug in p.text for p in d.find_elements(By.CSS_SELECTOR, f".record-visits li[data-visit='{visit['id']}'] .prescribed")),
+                 10, "the visit lists what it prescribed")
             # The follow-up on the recalls screen, in a range of dates, with the owner's preferred contact.
             go(driver, self.server, "#/recalls", "h1#recalls-title")
             row_css = f".recall-table tr[data-patient='{patient['id']}'][data-kind='follow_up'][data-source='{visit['id']}']"

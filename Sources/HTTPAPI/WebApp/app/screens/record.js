@@ -16,6 +16,7 @@ import { describeVitals } from './vitals.js';
 import { correctionActions, retractedItems, medicationEnd } from './record-corrections.js';
 import { pendingPanel } from '../offline/outbox.js';
 import { vaccineProposals } from './record-vaccines.js';
+import { prescribedText } from './consult-prescriptions.js';
 
 const ROUTES = ['oral', 'subcutaneous', 'intramuscular', 'intravenous', 'topical', 'ophthalmic', 'otic', 'intranasal', 'inhaled', 'rectal', 'transdermal'];
 
@@ -301,6 +302,7 @@ export function render(container, { params, session }) {
             v.diagnoses.length ? h('p', {}, `Diagnoses: ${v.diagnoses.map((d) => `${d.name} (${words(d.certainty)})`).join('; ')}`) : null,
             vitals.length ? h('p', { class: 'muted' }, vitals.join(' · ')) : null,
             plan ? h('p', {}, `Plan: ${[plan.approaches.map(words).join(' and '), plan.summary, (plan.procedures || []).map((x) => x.name).join(', ')].filter(Boolean).join(' · ')}`) : null,
+            plan?.prescriptions?.length ? h('p', { class: 'prescribed' }, `Prescribed: ${prescribedText(plan.prescriptions)}`) : null,
             v.followUpRequired ? h('p', { class: 'follow-up' }, `Follow-up ${plainDate(v.followUpDate)}${v.followUpReason ? `: ${v.followUpReason}` : ''}`) : null);
         })) : h('p', { class: 'muted' }, 'No visit recorded yet.'),
         canClinical ? h('p', {}, h('a', { class: 'button', href: `#/consult?patient=${encodeURIComponent(patientId)}&from=record` }, 'Record a visit')) : null);
