@@ -6,7 +6,7 @@
 
 import * as api from '../api.js';
 import * as live from '../live.js';
-import { h, replace, field, toast, words, hhmm, minutesOf, plainDate, today, uid, announce, date, time, isoDate, zonedParts, problemText } from '../ui.js';
+import { h, replace, field, toast, words, hhmm, minutesOf, plainDate, today, uid, announce, date, time, isoDate, zonedParts } from '../ui.js';
 import { act, loadInto, submitForm } from '../forms.js';
 import { clinicianForm } from './clinician-form.js';
 
