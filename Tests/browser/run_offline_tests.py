@@ -57,7 +57,7 @@ from zoneinfo import ZoneInfo
 
 from axe_selenium_python import Axe
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -298,6 +298,12 @@ def device(driver) -> dict:
     if "error" in answer:
         raise AssertionError(f"reading the device: {answer['error']}")
     return answer
+
+
+def triage_alerts(driver) -> list[dict]:
+    """The triage alerts on screen (read at once: the region may be redrawn at any moment)."""
+    return driver.execute_script("""return [...document.querySelectorAll('#triage-results [role=alert]')]
+      .filter((e) => e.offsetParent !== null).map((e) => ({engine: e.dataset.engine, manual: e.dataset.manual, text: e.textContent}));""")
 
 
 def kept_names(driver) -> list[str]:
@@ -606,13 +612,24 @@ class Checks:
             assert self.vet.ok("GET", f"/api/v1/patients/{patient['id']}/assessments?limit=5")["items"] == [], "nothing sent while offline"
         finally:
             network(driver, offline=False)
-        alert = wait(driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "#triage-results [role=alert]") if e.is_displayed()), False), 40,
-                     "an alert once the engine's level is known")
-        assert alert.get_attribute("data-engine") == "2" and alert.get_attribute("data-manual") == "4", alert.get_attribute("outerHTML")[:300]
-        assert "more urgent" in alert.text.lower(), alert.text
+        alert = wait(driver, lambda d: next(iter(triage_alerts(d)), False), 40, "an alert once the engine's level is known")
+        assert alert["engine"] == "2" and alert["manual"] == "4", alert
+        assert "more urgent" in alert["text"].lower(), alert["text"]
+        # It stays until dismissed, across a reload.
+        driver.refresh()
+        wait(driver, lambda d: any(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, "#triage-results [role=alert]")), 15,
+             "the alert is still there after a reload")
+
+        def dismiss(d):
+            try:
+                d.find_element(By.CSS_SELECTOR, "#triage-results .triage-result button").click()
+            except (StaleElementReferenceException, NoSuchElementException):
+                pass
+            return not d.find_elements(By.CSS_SELECTOR, "#triage-results [role=alert]")
+        wait(driver, dismiss, 10, "dismissed")
         assessments = self.vet.ok("GET", f"/api/v1/patients/{patient['id']}/assessments?limit=5")["items"]
         assert len(assessments) == 1 and assessments[0]["level"] == 2, f"sent once, graded orange: {[a['level'] for a in assessments]}"
-        return f"alert: {alert.text.splitlines()[0]!r}"
+        return f"alert: {alert['text'].strip()!r}; still there after a reload, until dismissed"
 
     def manual_triage_new_arrival(self) -> str:
         """A new arrival triaged by hand offline: owner, patient and assessment wait in order, then
@@ -641,9 +658,9 @@ class Checks:
             wait(driver, lambda d: d.find_element(By.ID, "outbox-button").text == "3 waiting to send", 10, "owner, patient and triage wait")
         finally:
             network(driver, offline=False)
-        alert = wait(driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "#triage-results [role=alert]") if e.is_displayed() and name in e.text), False), 40,
+        alert = wait(driver, lambda d: next((a for a in triage_alerts(d) if name in a["text"]), False), 40,
                      "an alert for the new arrival once the engine's level is known")
-        assert alert.get_attribute("data-engine") == "2" and alert.get_attribute("data-manual") == "3", alert.get_attribute("outerHTML")[:300]
+        assert alert["engine"] == "2" and alert["manual"] == "3", alert
         found = [x for x in self.admin.ok("GET", f"/api/v1/patients?q={urllib.parse.quote(name)}&limit=20")["items"] if x["patient"]["name"] == name]
         assert len(found) == 1, f"the patient registered once: {len(found)}"
         owner = self.admin.ok("GET", f"/api/v1/owners/{found[0]['patient']['ownerId']}")

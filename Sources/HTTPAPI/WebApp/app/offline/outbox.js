@@ -24,10 +24,14 @@ const listeners = new Set();
 export async function start(signedIn) {
   session = signedIn;
   entries = await store.queued().catch(() => []);
+  // Triage results not yet dismissed stay on screen across reloads.
+  const kept = await store.get('triage-results').catch(() => null);
+  triageResults.splice(0, triageResults.length, ...(kept?.value || []));
   notify();
+  tellTriage();
 }
 
-export function stop() { session = null; entries = []; clearTimeout(soon); notify(); }
+export function stop() { session = null; entries = []; triageResults.length = 0; clearTimeout(soon); notify(); tellTriage(); }
 
 /** Whether changes wait to be sent (a new change then queues behind them, keeping the order). */
 export function waiting() { return entries.some((e) => e.state === 'pending'); }
@@ -220,6 +224,12 @@ export function onTriage(listener) { triageListeners.add(listener); listener(tri
 export function triageSent(entry, assessment) {
   const engine = assessment.level ?? assessment.result?.level;
   triageResults.push({ id: assessment.id || entry.id, subject: entry.subject || 'Patient', manual: entry.manualLevel, engine, more: engine < entry.manualLevel, at: Date.now() });
+  tellTriage();
+}
+
+/** Keeps the triage results on the device first, then shows them: one shown is one kept. */
+async function tellTriage() {
+  if (session) await store.put('triage-results', triageResults).catch(() => {});
   for (const listener of triageListeners) listener(triageResults);
 }
 
@@ -227,7 +237,7 @@ export function triageSent(entry, assessment) {
 export function dismissTriage(id) {
   const index = triageResults.findIndex((r) => r.id === id);
   if (index >= 0) triageResults.splice(index, 1);
-  for (const listener of triageListeners) listener(triageResults);
+  tellTriage();
 }
 
 // MARK: - Showing what waits

@@ -116,12 +116,11 @@ function drawOutboxButton() {
 function drawTriageResults(results) {
   const box = document.getElementById('triage-results');
   if (!box) return;
-  replace(box, results.map((r) => h('div', {
-    class: ['triage-result', 'notice', r.more ? 'notice-emergency' : 'notice-success'], role: r.more ? 'alert' : 'status', dataset: { engine: String(r.engine), manual: String(r.manual) },
-  },
-  h('p', {}, h('strong', {}, `${r.subject}: `), r.more ? 'the engine’s level is MORE URGENT than the one given by hand — see this patient now. ' : 'triage sent. ',
-    `Engine: ${levelLabel(r.engine)} · given by hand: ${levelLabel(r.manual)}.`),
-  h('button', { type: 'button', class: 'button', on: { click: () => outbox.dismissTriage(r.id) } }, 'Dismiss'))));
+  replace(box, results.map((r) => h('div', { class: ['triage-result', 'notice', r.more ? 'notice-emergency' : 'notice-success'] },
+    h('p', { role: r.more ? 'alert' : 'status', dataset: { engine: String(r.engine), manual: String(r.manual) } },
+      h('strong', {}, `${r.subject}: `), r.more ? 'the engine’s level is MORE URGENT than the one given by hand — see this patient now. ' : 'triage sent. ',
+      `Engine: ${levelLabel(r.engine)} · given by hand: ${levelLabel(r.manual)}.`),
+    h('button', { type: 'button', class: 'button', 'aria-label': `Dismiss: ${r.subject}`, on: { click: () => outbox.dismissTriage(r.id) } }, 'Dismiss'))));
 }
 
 /** Whether the server answered the last call. */
