@@ -745,6 +745,7 @@ public enum PostgresSchema {
         (triageJudgementMigration, triageJudgementSQL),
         (recordCorrectionsMigration, recordCorrectionsSQL),
         (appointmentNotesMigration, appointmentNotesSQL),
+        (ownersFoundByEmailMigration, ownersFoundByEmailSQL),
     ]
 
     /// The migration that added the head's signature: the process that applies it signs the

@@ -103,4 +103,33 @@ struct ConsultationSupportAPITests {
             try await client.call(uri, .post, token: otherAdmin, json: #"{"text":"hello"}"#) { #expect($0.status == .notFound) }
         }
     }
+
+    @Test("possible duplicates: the same microchip, owner phone (any format), owner email (any case) or a similar name of the same species, each named")
+    func possibleDuplicates() async throws {
+        let fixture = try await AppFixture.make()
+        try await fixture.test { client in
+            let token = try await client.login("receptionist@alpha.example")
+            let ownerJSON = #"{"firstName":"Jo","lastName":"Bloggs","email":"jo.bloggs@example.org","phones":[{"label":"mobile","number":"07700 900123"}]}"#
+            let owner = try await client.call("/api/v1/owners", .post, token: token, json: ownerJSON) { response in
+                #expect(response.status == .created, "\(String(buffer: response.body))")
+                return try JSONDecoder().decode(IDBody.self, from: Data(buffer: response.body)).id
+            }
+            let patientJSON = #"{"name":"Biscuit","species":"dog","ownerId":"\#(owner)","microchip":"985112345678901"}"#
+            try await client.call("/api/v1/patients", .post, token: token, json: patientJSON) { #expect($0.status == .created) }
+            func reasons(_ query: String) async throws -> [[String]] {
+                let data = try await client.call("/api/v1/patient-duplicates?\(query)", token: token) { response in
+                    #expect(response.status == .ok)
+                    return Data(buffer: response.body)
+                }
+                let items = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["items"] as? [[String: Any]])
+                return items.map { $0["reasons"] as? [String] ?? [] }
+            }
+            #expect(try await reasons("ownerPhone=07700-900-123") == [["same_owner_phone"]])
+            #expect(try await reasons("ownerEmail=JO.Bloggs%40example.org") == [["same_owner_email"]])
+            #expect(try await reasons("microchip=985112345678901&patientName=Biscuit&species=dog") == [["same_microchip", "similar_patient_name"]])
+            #expect(try await reasons("patientName=Bisc&species=dog") == [["similar_patient_name"]])
+            #expect(try await reasons("patientName=Biscuit&species=cat").isEmpty, "a cat of the same name is another animal")
+            #expect(try await reasons("patientName=Rex&ownerPhone=0123").isEmpty)
+        }
+    }
 }

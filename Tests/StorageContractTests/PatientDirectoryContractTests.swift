@@ -210,6 +210,10 @@ struct PatientDirectoryContractTests {
             #expect(try await Self.names(store, scope, "985112000000042") == ["Duke"])
             #expect(try await Self.names(store, scope, "98511200000004") == ["Duke"])
             #expect(try await Self.names(store, scope, "985112").count == 2)
+            // An owner's email address finds their patients, in any case.
+            let byEmail = try await Self.names(store, scope, "J.Mueller@post.example")
+            let byName = try await Self.names(store, scope, "Müller")
+            #expect(!byEmail.isEmpty && byEmail == byName)
         }
     }
 
@@ -363,7 +367,7 @@ struct PatientDirectoryContractTests {
         let jo = Owner(id: id(), firstName: "Jo", lastName: "Smith", phones: [PhoneNumber(label: "mobile", number: "07700 900123")])
         let sam = Owner(id: id(), firstName: "Sam", lastName: "Smith")
         let ngozi = Owner(id: id(), firstName: "Ngozi", lastName: "Okafor", phones: [PhoneNumber(label: "home", number: "0161 496 0000")])
-        let jurgen = Owner(id: id(), firstName: "Jürgen", lastName: "Müller")
+        let jurgen = Owner(id: id(), firstName: "Jürgen", lastName: "Müller", email: "j.mueller@post.example")
         let liam = Owner(id: id(), firstName: "Liam", lastName: "O'Brien", phones: [PhoneNumber(label: "work", number: "+44 113 496 0999")])
         for owner in [jo, sam, ngozi, jurgen, liam] { try await store.records.createOwner(owner, scope: scope) }
         let patients = [

@@ -81,3 +81,40 @@ extension APIHandler {
         return IdempotencyKey(key: key, fingerprint: Hex.encode(digest))
     }
 }
+
+extension APIHandler {
+    // MARK: - Possible duplicates
+
+    func findPossibleDuplicates(_ input: Operations.FindPossibleDuplicates.Input) async throws -> Operations.FindPossibleDuplicates.Output {
+        let caller = try await authorize(.readRecords, action: .patientSearch, resourceType: "patient")
+        let query = input.query
+        let wanted = RegistrationDetails(patientName: query.patientName, species: query.species.flatMap { Species(rawValue: $0.rawValue) },
+                                         microchip: query.microchip, ownerName: query.ownerName, ownerPhone: query.ownerPhone,
+                                         ownerEmail: query.ownerEmail)
+        var found: [Identifier<Patient>: PatientSummary] = [:]
+        for term in wanted.searches {
+            for item in try await store.searchPatients(scope: caller.scope, query: PatientQuery(text: term), limit: 20, after: nil).items {
+                found[item.patient.value.id] = item
+            }
+        }
+        var owners: [Identifier<Owner>: Owner] = [:]
+        for ownerID in Set(found.values.map(\.patient.value.ownerID)) {
+            owners[ownerID] = try? await store.owner(scope: caller.scope, id: ownerID).value
+        }
+        let now = store.clock.now()
+        typealias Item = Operations.FindPossibleDuplicates.Output.Ok.Body.JsonPayload.ItemsPayloadPayload
+        var ranked: [(summary: PatientSummary, reasons: [DuplicateReason])] = []
+        for summary in found.values {
+            let reasons = wanted.reasons(summary.patient.value, owner: owners[summary.patient.value.ownerID])
+            if !reasons.isEmpty { ranked.append((summary, reasons)) }
+        }
+        ranked.sort { left, right in
+            left.reasons.count != right.reasons.count ? left.reasons.count > right.reasons.count : left.summary.patient.value.name < right.summary.patient.value.name
+        }
+        let items: [Item] = ranked.prefix(8).map { entry in
+            Item(patient: Components.Schemas.Patient(entry.summary.patient, now: now), ownerName: entry.summary.ownerName,
+                 reasons: entry.reasons.compactMap { Item.ReasonsPayloadPayload(rawValue: $0.rawValue) })
+        }
+        return .ok(.init(body: .json(.init(items: items))))
+    }
+}

@@ -42,10 +42,10 @@ enum PatientSearchTerms {
     }
 
     /// The distinct words of a patient's search document: its name, its owners' names and
-    /// phones (digits, and as written), its record number with and without the dash, and its
-    /// microchip — the columns the embedded store indexes.
+    /// phones (digits, and as written) and email addresses, its record number with and without
+    /// the dash, and its microchip — the columns the embedded store indexes.
     static func words(patient: Patient, recordNumber: String, owner: Owner, coOwner: Owner?) -> [String] {
-        var texts = [patient.name, owner.firstName, owner.lastName]
+        var texts = [patient.name, owner.firstName, owner.lastName, owner.email ?? "", coOwner?.email ?? ""]
         texts += owner.phones.map(\.digits) + owner.phones.map(\.number)
         if let coOwner { texts += [coOwner.firstName, coOwner.lastName] + coOwner.phones.map(\.digits) }
         texts += [recordNumber, recordNumber.replacingOccurrences(of: "-", with: ""), patient.microchip ?? ""]

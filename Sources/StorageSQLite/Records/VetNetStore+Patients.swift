@@ -173,7 +173,8 @@ extension VetNetStore {
     static let searchRowsSQL = """
         INSERT INTO patient_search (rowid, patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
         SELECT p.rowid, p.id, p.practice_id, p.name,
-               o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, ''),
+               o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, '')
+                   || COALESCE(' ' || o.email, '') || COALESCE(' ' || c.email, ''),
                o.phone_digits || ' ' || (SELECT COALESCE(group_concat(json_extract(value, '$.number'), ' '), '') FROM json_each(o.phones))
                    || COALESCE(' ' || c.phone_digits, ''),
                p.mrn || ' ' || REPLACE(p.mrn, '-', ''), COALESCE(p.microchip, '')

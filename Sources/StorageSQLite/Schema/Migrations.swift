@@ -29,6 +29,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-27 triage judgement, departures and board announcements", migrate: triageJudgement)
         migrator.registerMigration("2026-11-27 record corrections", migrate: recordCorrections)
         migrator.registerMigration("2026-11-27 appointment notes", migrate: appointmentNotes)
+        migrator.registerMigration("2026-11-27 owners found by email", migrate: ownersFoundByEmail)
         return migrator
     }
 
@@ -915,6 +916,22 @@ enum Migrations {
                 sealed_text BLOB NOT NULL
             );
             CREATE INDEX appointment_note_appointment ON appointment_note (practice_id, appointment_id, created_at_ms);
+            """)
+    }
+
+    /// Owners' email addresses join the patient search (reception finds a client by the address
+    /// they write from, and a registration by it as a possible duplicate): every row rebuilt.
+    private static func ownersFoundByEmail(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM patient_search")
+        try db.execute(sql: """
+            INSERT INTO patient_search (rowid, patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
+            SELECT p.rowid, p.id, p.practice_id, p.name,
+                   o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, '')
+                       || COALESCE(' ' || o.email, '') || COALESCE(' ' || c.email, ''),
+                   o.phone_digits || ' ' || (SELECT COALESCE(group_concat(json_extract(value, '$.number'), ' '), '') FROM json_each(o.phones))
+                       || COALESCE(' ' || c.phone_digits, ''),
+                   p.mrn || ' ' || REPLACE(p.mrn, '-', ''), COALESCE(p.microchip, '')
+            FROM patient p JOIN owner o ON o.id = p.owner_id LEFT JOIN owner c ON c.id = p.co_owner_id
             """)
     }
 }
