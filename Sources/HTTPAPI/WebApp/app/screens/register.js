@@ -1,8 +1,9 @@
 // Registering a patient and their owner at reception, without a triage (POST /owners, then
-// POST /patients). Before anything is saved the patient search (GET /patients?q=) is asked
-// for the same owner phone, the same microchip, the same owner name and a similar patient
-// name; what it finds is shown as possible duplicates with links to their records, and the
-// person may register this owner's new patient for an owner found, or go on anyway.
+// POST /patients). Before anything is saved the server is asked which patients on file may be
+// this one (GET /patient-duplicates: the same microchip, owner phone, email or name, or a
+// similar name of the same species — its rule, not this screen's); they are shown as possible
+// duplicates with links to their records, and the person may register this owner's new
+// patient for an owner found, or go on anyway.
 
 import * as api from '../api.js';
 import * as catalogue from '../catalogue.js';
@@ -10,22 +11,8 @@ import { go } from '../router.js';
 import { h, replace, field, select, toast, announce, words, uid, showErrors, clearErrors, debounce, notice } from '../ui.js';
 import { submitForm } from '../forms.js';
 
-const digits = (text) => String(text || '').replace(/\D/g, '');
-const fold = (text) => String(text || '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim().toLowerCase();
-
-/** Why a search result may be the same patient or owner as the one being registered. */
-export function duplicateReasons(item, wanted) {
-  const reasons = [];
-  const p = item.patient;
-  if (wanted.microchip && p.microchip === wanted.microchip) reasons.push('same microchip');
-  if (wanted.phone && item.matchedPhone) reasons.push('same owner phone');
-  if (wanted.ownerName && fold(item.ownerName) === fold(wanted.ownerName)) reasons.push('same owner name');
-  const name = fold(wanted.patientName);
-  const theirs = fold(p.name);
-  if (name && theirs && (theirs === name || ((theirs.startsWith(name) || name.startsWith(theirs)) && Math.min(name.length, theirs.length) >= 3))
-    && (!wanted.species || p.species === wanted.species)) reasons.push('similar patient name');
-  return reasons;
-}
+/** A duplicate reason of the API (`same_owner_phone`) as the words shown on its chip. */
+const reasonWords = (reason) => String(reason).replace(/_/g, ' ');
 
 export function render(container) {
   let alive = true;
@@ -89,30 +76,19 @@ export function render(container) {
   function wanted() {
     return {
       ownerName: owner ? '' : `${o.firstName.value.trim()} ${o.lastName.value.trim()}`.trim(),
-      phone: owner ? '' : digits(o.phone.value),
+      ownerPhone: owner ? '' : o.phone.value.trim(),
+      ownerEmail: owner ? '' : o.email.value.trim(),
       microchip: p.microchip.value.trim(),
       patientName: p.name.value.trim(),
       species: p.species.value,
     };
   }
 
-  /** Asks the patient search for each thing a duplicate would share; resolves to the matches. */
+  /** Asks the server which patients on file may be this one, and why (its rule, strongest first). */
   async function search(w) {
-    const asks = [];
-    if (w.phone.length >= 6) asks.push(['phone', w.phone]);
-    if (w.microchip) asks.push(['microchip', w.microchip]);
-    if (w.ownerName.includes(' ')) asks.push(['owner', w.ownerName]);
-    if (w.patientName.length >= 2) asks.push(['name', w.patientName]);
-    const answers = await Promise.all(asks.map(([kind, q]) => api.get('/patients', { q, limit: 20 }).then((page) => page.items.map((item) => ({ kind, item })))));
-    const byPatient = new Map();
-    for (const { kind, item } of answers.flat()) {
-      const entry = byPatient.get(item.patient.id) || { ...item };
-      // A result of the phone search matched the owner's phone digits (the search's own rule).
-      if (kind === 'phone') entry.matchedPhone = true;
-      byPatient.set(item.patient.id, entry);
-    }
-    return [...byPatient.values()].map((item) => ({ item, reasons: duplicateReasons(item, w) })).filter((d) => d.reasons.length)
-      .sort((a, b) => b.reasons.length - a.reasons.length || a.item.patient.name.localeCompare(b.item.patient.name)).slice(0, 8);
+    if (!Object.values(w).some(Boolean)) return [];
+    const answer = await api.get('/patient-duplicates', w);
+    return answer.items.map(({ patient, ownerName, reasons }) => ({ item: { patient, ownerName }, reasons }));
   }
 
   /** Searches for what is typed now, unless that was searched already; shows what it found. */
@@ -137,7 +113,7 @@ export function render(container) {
       h('ul', { class: 'plain entries duplicate-list' }, found.map(({ item, reasons }) => h('li', { dataset: { patient: item.patient.id } },
         h('a', { class: 'entry-link', href: `#/patients/${item.patient.id}` }, h('strong', {}, item.patient.name)),
         ` · ${words(item.patient.species)} · ${item.ownerName} · ${item.patient.medicalRecordNumber}${item.patient.status !== 'active' ? ` · ${words(item.patient.status)}` : ''} `,
-        reasons.map((r) => h('span', { class: 'chip chip-warning' }, r)),
+        reasons.map((r) => h('span', { class: 'chip chip-warning' }, reasonWords(r))),
         owner?.id === item.patient.ownerId ? null : h('button', {
           type: 'button', class: 'button', 'aria-label': `Register for ${item.ownerName}, the owner of ${item.patient.name}`,
           on: { click: () => useOwner(item) },
@@ -158,7 +134,7 @@ export function render(container) {
   }
 
   const recheck = debounce(() => { check().catch(() => {}); }, 400);
-  for (const input of [o.firstName, o.lastName, o.phone, p.microchip, p.name]) input.addEventListener('input', recheck);
+  for (const input of [o.firstName, o.lastName, o.phone, o.email, p.microchip, p.name]) input.addEventListener('input', recheck);
   p.species.addEventListener('change', recheck);
 
   // MARK: - Registering
