@@ -2443,6 +2443,12 @@ class Run:
             assert field_input(driver, "Drug", within=row).get_attribute("value") == drug, "the prescription is restored"
             wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".prescription[data-index='0'] .dose-preview strong"), 10, "the dose again")
             self.audit_and_capture(driver, "consultation-prescription")
+            # The picture shows the prescription with its dose rather than the top of the form.
+            set_viewport(driver, 1024, 768)
+            driver.execute_script("document.querySelector('.prescription').scrollIntoView({block: 'center'})")
+            time.sleep(0.3)
+            driver.save_screenshot(str(self.artifacts / "screenshots" / "consultation-prescription-1024x768.png"))
+            set_viewport(driver, *SIZES[0])
             button_with_text(driver, "Save the visit").click()
             saved = visible(driver, ".consult-saved", 20)
             wait(driver, lambda d: "completed" in d.find_element(By.CSS_SELECTOR, ".consult-saved").text.lower(), 10, "the appointment is completed")
