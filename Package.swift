@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Swift 6 language mode with strict concurrency everywhere; warnings are treated as bugs.
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -34,7 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
-        .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(
+            url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
@@ -45,7 +46,9 @@ let package = Package(
         .target(name: "Triage", dependencies: ["SharedKernel"], swiftSettings: strict),
         .target(name: "Specialists", dependencies: ["SharedKernel"], swiftSettings: strict),
         .target(name: "Scheduling", dependencies: ["SharedKernel"], swiftSettings: strict),
-        .target(name: "Analytics", dependencies: ["SharedKernel", "Scheduling", "Specialists", "Triage"], swiftSettings: strict),
+        .target(
+            name: "Analytics", dependencies: ["SharedKernel", "Scheduling", "Specialists", "Triage"],
+            swiftSettings: strict),
 
         // MARK: - Storage ports (what every store adapter implements; no database code)
         .target(
@@ -106,7 +109,8 @@ let package = Package(
         .executableTarget(
             name: "vetnet",
             dependencies: [
-                "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics", "StoragePorts", "StorageSQLite",
+                "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics", "StoragePorts",
+                "StorageSQLite",
                 "StoragePostgres", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -127,17 +131,23 @@ let package = Package(
         ),
         .testTarget(
             name: "PatientRecordsTests",
-            dependencies: ["PatientRecords", "SharedKernel", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "PatientRecords", "SharedKernel", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "SpecialistsTests",
-            dependencies: ["Specialists", "SharedKernel", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "Specialists", "SharedKernel", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "SchedulingTests",
-            dependencies: ["Scheduling", "SharedKernel", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "Scheduling", "SharedKernel", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -147,20 +157,27 @@ let package = Package(
         ),
         .testTarget(
             name: "StorageSQLiteTests",
-            dependencies: ["StoragePorts", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics",
-                           .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "StoragePorts", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling",
+                "Specialists", "Analytics",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "StorageContractTests",
-            dependencies: ["StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel", "Scheduling", "Specialists", "PatientRecords", "Triage", "Analytics",
-                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: [
+                "StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel", "Scheduling", "Specialists",
+                "PatientRecords", "Triage", "Analytics",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HTTPAPITests",
             dependencies: [
-                "HTTPAPI", "StoragePorts", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics",
+                "HTTPAPI", "StoragePorts", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling",
+                "Specialists", "Analytics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -174,7 +191,8 @@ let package = Package(
         .executableTarget(
             name: "vetnet-booking-bench",
             dependencies: [
-                "SharedKernel", "Scheduling", "Specialists", "PatientRecords", "StoragePorts", "StorageSQLite", "StoragePostgres",
+                "SharedKernel", "Scheduling", "Specialists", "PatientRecords", "StoragePorts", "StorageSQLite",
+                "StoragePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

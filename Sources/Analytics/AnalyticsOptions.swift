@@ -25,10 +25,12 @@ public struct AnalyticsOptions: Hashable, Sendable {
     public var insightThresholds: InsightThresholds
 
     /// Creates options; every argument defaults to the documented standard.
-    public init(lateCancellationNotice: TimeInterval = 24 * 3600, targetLoad: ClosedRange<Double> = 0.6...0.9,
-                efficiencyWeights: EfficiencyWeights = .standard, forecastWeeks: Int = 4,
-                durationModel: DurationModelSettings = DurationModelSettings(),
-                insightThresholds: InsightThresholds = .standard) {
+    public init(
+        lateCancellationNotice: TimeInterval = 24 * 3600, targetLoad: ClosedRange<Double> = 0.6...0.9,
+        efficiencyWeights: EfficiencyWeights = .standard, forecastWeeks: Int = 4,
+        durationModel: DurationModelSettings = DurationModelSettings(),
+        insightThresholds: InsightThresholds = .standard
+    ) {
         self.lateCancellationNotice = lateCancellationNotice
         self.targetLoad = targetLoad
         self.efficiencyWeights = efficiencyWeights

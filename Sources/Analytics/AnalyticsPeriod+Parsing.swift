@@ -10,8 +10,10 @@ extension AnalyticsPeriod {
     /// The local days `from`…`to` (both `YYYY-MM-DD`, `to` included) in `timeZone`, checked
     /// as a request's period: each must be a real date of years 1–9999, `to` not before
     /// `from`, and at most ``maximumRequestDays`` days in all. Every problem names its field.
-    public static func parse(from: String, to: String, timeZone: TimeZone,
-                             maximumDays: Int = maximumRequestDays) throws(ValidationError) -> AnalyticsPeriod {
+    public static func parse(
+        from: String, to: String, timeZone: TimeZone,
+        maximumDays: Int = maximumRequestDays
+    ) throws(ValidationError) -> AnalyticsPeriod {
         var errors = FieldErrorCollector()
         let first = LocalDate(from).flatMap { (1...9999).contains($0.year) ? $0 : nil }
         let last = LocalDate(to).flatMap { (1...9999).contains($0.year) ? $0 : nil }
@@ -21,7 +23,10 @@ extension AnalyticsPeriod {
             if last < first {
                 errors.add("to", "must not be before from")
             } else if last.dayNumber - first.dayNumber + 1 > maximumDays {
-                errors.add("to", "the period is at most \(maximumDays) days (from \(first) to \(first.adding(days: maximumDays - 1)) at the latest)")
+                errors.add(
+                    "to",
+                    "the period is at most \(maximumDays) days (from \(first) to \(first.adding(days: maximumDays - 1)) at the latest)"
+                )
             }
         }
         try errors.throwIfAny()

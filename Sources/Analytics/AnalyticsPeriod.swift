@@ -37,7 +37,8 @@ public struct AnalyticsPeriod: Hashable, Sendable {
         guard first <= last, (1...9999).contains(first.year), (1...9999).contains(last.year) else { return nil }
         let calendar = PracticeCalendar(timeZone: timeZone)
         guard let start = calendar.day(year: first.year, month: first.month, day: first.day)?.start,
-              let end = calendar.day(year: last.year, month: last.month, day: last.day)?.end else { return nil }
+            let end = calendar.day(year: last.year, month: last.month, day: last.day)?.end
+        else { return nil }
         self.init(interval: DateInterval(start: start, end: end), timeZone: timeZone)
     }
 

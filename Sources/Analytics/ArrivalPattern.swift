@@ -78,10 +78,12 @@ extension PracticeAnalytics {
     /// Arrivals by hour of day and weekday over `period`.
     public func arrivalPattern(for period: AnalyticsPeriod) -> ArrivalPattern {
         let (from, to) = bounds(of: period)
-        let grid = DayGrid(covering: DateInterval(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to)),
-                           timeZone: period.timeZone)
+        let grid = DayGrid(
+            covering: DateInterval(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to)),
+            timeZone: period.timeZone)
         let empty = Array(repeating: Array(repeating: 0, count: 24), count: 7)
-        var triage = empty, appointments = empty
+        var triage = empty
+        var appointments = empty
         var byLevel = Array(repeating: empty, count: TriageLevel.allCases.count)
         for index in arrivalRange(from, to) {
             guard let (day, hour) = grid.weekdayAndHour(of: arrivalTimes[index]) else { continue }
@@ -92,8 +94,12 @@ extension PracticeAnalytics {
             guard let (day, hour) = grid.weekdayAndHour(of: visits[index].start) else { continue }
             appointments[day][hour] += 1
         }
-        let levels = TriageLevel.allCases.map { LevelArrivals(level: $0, counts: WeekHourCounts(counts: byLevel[$0.rawValue - 1])) }
-        return ArrivalPattern(triage: WeekHourCounts(counts: triage), triageByLevel: levels, appointments: WeekHourCounts(counts: appointments))
+        let levels = TriageLevel.allCases.map {
+            LevelArrivals(level: $0, counts: WeekHourCounts(counts: byLevel[$0.rawValue - 1]))
+        }
+        return ArrivalPattern(
+            triage: WeekHourCounts(counts: triage), triageByLevel: levels,
+            appointments: WeekHourCounts(counts: appointments))
     }
 }
 

@@ -87,7 +87,10 @@ public struct BottleneckReport: Hashable, Codable, Sendable {
     public let clinicians: [ClinicianLoad]
 
     /// Creates a report.
-    public init(firstDay: LocalDate, days: Int, targetLoad: ClosedRange<Double>, specialties: [SpecialtyLoad], clinicians: [ClinicianLoad]) {
+    public init(
+        firstDay: LocalDate, days: Int, targetLoad: ClosedRange<Double>, specialties: [SpecialtyLoad],
+        clinicians: [ClinicianLoad]
+    ) {
         self.firstDay = firstDay
         self.days = days
         self.targetLoad = targetLoad
@@ -115,14 +118,22 @@ extension PracticeAnalytics {
         let finite = asOf.timeIntervalSince1970.isFinite ? asOf : DayGrid.earliest
         let instant = min(max(finite, DayGrid.earliest), DayGrid.latest.addingTimeInterval(-400 * 86_400))
         let today = DayGrid(covering: DateInterval(start: instant, duration: 1), timeZone: timeZone).days[0]
-        let first = today.date, last = first.adding(days: count - 1)
+        let first = today.date
+        let last = first.adding(days: count - 1)
         let from = today.start
-        let to = AnalyticsPeriod(from: first, through: last, timeZone: timeZone)?.interval.end.timeIntervalSince1970 ?? today.end
+        let to =
+            AnalyticsPeriod(from: first, through: last, timeZone: timeZone)?.interval.end.timeIntervalSince1970
+            ?? today.end
 
         // Capacity per clinician: the Specialists context's own daily figure, day by day.
         let capacity = catalogue.availabilities.map { availability -> Double in
             guard let availability else { return 0 }
-            return (0..<count).reduce(0) { $0 + Double(availability.capacityMinutes(on: first.adding(days: $1), timeZone: timeZone, closures: closures)) }
+            return (0..<count).reduce(0) {
+                $0
+                    + Double(
+                        availability.capacityMinutes(on: first.adding(days: $1), timeZone: timeZone, closures: closures)
+                    )
+            }
         }
         var clinicianBooked = Array(repeating: 0.0, count: catalogue.clinicianIDs.count)
         var specialtyBooked = Array(repeating: 0.0, count: Visit.specialties.count)
@@ -136,28 +147,34 @@ extension PracticeAnalytics {
         }
         var requested = Array(repeating: 0.0, count: Visit.specialties.count)
         for request in openRequests where request.minutes > 0 {
-            requested[Visit.specialties.firstIndex(of: request.specialty ?? .generalPractice)!] += Double(request.minutes)
+            requested[Visit.specialties.firstIndex(of: request.specialty ?? .generalPractice)!] += Double(
+                request.minutes)
         }
 
         let specialties = Visit.specialties.indices.map { index in
-            SpecialtyLoad(specialty: Visit.specialties[index], bookedMinutes: specialtyBooked[index], requestedMinutes: requested[index],
-                          capacityMinutes: catalogue.specialtyMembers[index].reduce(0) { $0 + capacity[$1] })
+            SpecialtyLoad(
+                specialty: Visit.specialties[index], bookedMinutes: specialtyBooked[index],
+                requestedMinutes: requested[index],
+                capacityMinutes: catalogue.specialtyMembers[index].reduce(0) { $0 + capacity[$1] })
         }
         .filter { $0.demandMinutes > 0 || $0.capacityMinutes > 0 }
         .sorted { Self.moreLoaded($0.ratio, $0.demandMinutes, than: $1.ratio, $1.demandMinutes) }
         let clinicians = catalogue.clinicianIDs.indices.map { index in
-            ClinicianLoad(clinician: catalogue.clinicianSegment(index), bookedMinutes: clinicianBooked[index],
-                          capacityMinutes: capacity[index], target: options.targetLoad)
+            ClinicianLoad(
+                clinician: catalogue.clinicianSegment(index), bookedMinutes: clinicianBooked[index],
+                capacityMinutes: capacity[index], target: options.targetLoad)
         }
         .filter { $0.band != nil }
         .sorted { Self.moreLoaded($0.load, $0.bookedMinutes, than: $1.load, $1.bookedMinutes) }
-        return BottleneckReport(firstDay: first, days: count, targetLoad: options.targetLoad, specialties: specialties, clinicians: clinicians)
+        return BottleneckReport(
+            firstDay: first, days: count, targetLoad: options.targetLoad, specialties: specialties,
+            clinicians: clinicians)
     }
 
     /// Orders by load, treating "demand with no capacity" as the most loaded of all.
     static func moreLoaded(_ a: Double?, _ demandA: Double, than b: Double?, _ demandB: Double) -> Bool {
         switch (a, b) {
-        case let (a?, b?): return a != b ? a > b : demandA > demandB
+        case (let a?, let b?): return a != b ? a > b : demandA > demandB
         case (nil, _?): return demandA > 0
         case (_?, nil): return !(demandB > 0)
         case (nil, nil): return demandA > demandB

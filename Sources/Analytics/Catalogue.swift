@@ -128,7 +128,9 @@ struct Catalogue: Sendable {
     }
 
     func typeSegment(_ index: Int) -> Segment {
-        Segment(dimension: .appointmentType, id: UUIDText.lowercase(typeIDs[index]), name: types[index]?.name ?? "Unknown appointment type")
+        Segment(
+            dimension: .appointmentType, id: UUIDText.lowercase(typeIDs[index]),
+            name: types[index]?.name ?? "Unknown appointment type")
     }
 
     func roomSegment(_ index: Int) -> Segment {
@@ -175,7 +177,8 @@ struct Visit: Sendable {
 
     init(record: AppointmentRecord, patient: Int32, catalogue: inout Catalogue) {
         let appointment = record.appointment
-        let start = appointment.time.start.timeIntervalSince1970, end = appointment.time.end.timeIntervalSince1970
+        let start = appointment.time.start.timeIntervalSince1970
+        let end = appointment.time.end.timeIntervalSince1970
         self.start = start
         self.end = end
         self.status = appointment.status

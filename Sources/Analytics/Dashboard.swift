@@ -16,7 +16,10 @@ public struct Dashboard: Hashable, Codable, Sendable {
     public let insights: [Insight]
 
     /// Creates a dashboard.
-    public init(metrics: PracticeMetrics, arrivals: ArrivalPattern, bottlenecks: BottleneckReport, forecast: DemandForecast, insights: [Insight]) {
+    public init(
+        metrics: PracticeMetrics, arrivals: ArrivalPattern, bottlenecks: BottleneckReport, forecast: DemandForecast,
+        insights: [Insight]
+    ) {
         self.metrics = metrics
         self.arrivals = arrivals
         self.bottlenecks = bottlenecks
@@ -30,11 +33,14 @@ extension PracticeAnalytics {
     /// pattern, bottlenecks over the `horizonDays` local days from `asOf`'s day, the forecast
     /// of the seven days from `asOf`'s day learnt from the `historyWeeks` weeks before it, and
     /// the insights all of these support.
-    public func dashboard(period: AnalyticsPeriod, asOf: Date, horizonDays: Int = 14, historyWeeks: Int = 8) -> Dashboard {
+    public func dashboard(period: AnalyticsPeriod, asOf: Date, horizonDays: Int = 14, historyWeeks: Int = 8)
+        -> Dashboard
+    {
         let metrics = metrics(for: period, asOf: asOf)
         let bottlenecks = bottlenecks(asOf: asOf, days: horizonDays)
         let forecast = forecast(weekStarting: bottlenecks.firstDay, historyWeeks: historyWeeks)
-        return Dashboard(metrics: metrics, arrivals: arrivalPattern(for: period), bottlenecks: bottlenecks, forecast: forecast,
-                         insights: insights(metrics: metrics, bottlenecks: bottlenecks, forecast: forecast))
+        return Dashboard(
+            metrics: metrics, arrivals: arrivalPattern(for: period), bottlenecks: bottlenecks, forecast: forecast,
+            insights: insights(metrics: metrics, bottlenecks: bottlenecks, forecast: forecast))
     }
 }

@@ -32,13 +32,15 @@ struct DayGrid: Sendable {
         var days: [Day] = []
         // Clamped to years 1–9999: the calendar's date arithmetic (and `Int` seconds) are only
         // trusted there, and no practice keeps records outside it.
-        let lower = max(interval.start, Self.earliest), upper = min(interval.end, Self.latest)
+        let lower = max(interval.start, Self.earliest)
+        let upper = min(interval.end, Self.latest)
         if lower < upper {
             let calendar = PracticeCalendar(timeZone: timeZone)
             var day = calendar.day(containing: lower)
             // The cap keeps a caller's absurd interval (centuries) from looping for minutes.
             while day.start < upper, days.count < Self.maximumDays {
-                let start = day.start.timeIntervalSince1970, end = day.end.timeIntervalSince1970
+                let start = day.start.timeIntervalSince1970
+                let end = day.end.timeIntervalSince1970
                 let offsetStart = timeZone.secondsFromGMT(for: day.start)
                 let offsetEnd = timeZone.secondsFromGMT(for: day.end.addingTimeInterval(-1))
                 let wall = Int((start + Double(offsetStart)).rounded(.down))
@@ -60,7 +62,8 @@ struct DayGrid: Sendable {
 
     /// Index of the day containing `seconds` (since 1970), or `nil` outside the grid.
     func index(of seconds: Double) -> Int? {
-        var low = 0, high = starts.count
+        var low = 0
+        var high = starts.count
         while low < high {
             let mid = (low + high) / 2
             if starts[mid] <= seconds { low = mid + 1 } else { high = mid }
@@ -74,7 +77,8 @@ struct DayGrid: Sendable {
     /// repeated in autumn both passes read 01:xx; in the hour skipped in spring nothing can.
     func wallMinute(of seconds: Double, onDay index: Int) -> Int {
         let day = days[index]
-        let offset = day.offsetAtStart == day.offsetAtEnd
+        let offset =
+            day.offsetAtStart == day.offsetAtEnd
             ? day.offsetAtStart
             : timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
         let wall = Int((seconds + Double(offset)).rounded(.down))
@@ -111,7 +115,9 @@ struct DayGrid: Sendable {
     }
 
     private static func bucket(_ open: (label: LocalDate, start: Double, end: Double)) -> PeriodBucket {
-        PeriodBucket(label: open.label, start: Date(timeIntervalSince1970: open.start), end: Date(timeIntervalSince1970: open.end))
+        PeriodBucket(
+            label: open.label, start: Date(timeIntervalSince1970: open.start),
+            end: Date(timeIntervalSince1970: open.end))
     }
 
     static func floorDivide(_ value: Int, _ divisor: Int) -> Int {

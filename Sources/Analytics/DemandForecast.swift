@@ -36,7 +36,9 @@ public struct BacktestError: Hashable, Codable, Sendable {
     public let minutesMAPE: Double?
 
     /// Creates an error report.
-    public init(days: Int, appointmentsMAE: Double?, appointmentsMAPE: Double?, minutesMAE: Double?, minutesMAPE: Double?) {
+    public init(
+        days: Int, appointmentsMAE: Double?, appointmentsMAPE: Double?, minutesMAE: Double?, minutesMAPE: Double?
+    ) {
         self.days = days
         self.appointmentsMAE = appointmentsMAE
         self.appointmentsMAPE = appointmentsMAPE
@@ -59,7 +61,10 @@ public struct SpecialtyForecast: Hashable, Codable, Sendable {
     public let backtest: BacktestError
 
     /// Creates a forecast.
-    public init(specialty: Specialty, days: [ForecastDay], lastWeekAppointments: Int, lastWeekMinutes: Double, backtest: BacktestError) {
+    public init(
+        specialty: Specialty, days: [ForecastDay], lastWeekAppointments: Int, lastWeekMinutes: Double,
+        backtest: BacktestError
+    ) {
         self.specialty = specialty
         self.days = days
         self.lastWeekAppointments = lastWeekAppointments
@@ -95,7 +100,10 @@ public struct DemandForecast: Hashable, Codable, Sendable {
     public let specialties: [SpecialtyForecast]
 
     /// Creates a forecast.
-    public init(weeksAveraged: Int, historyFirstDay: LocalDate, historyLastDay: LocalDate, weekStart: LocalDate, specialties: [SpecialtyForecast]) {
+    public init(
+        weeksAveraged: Int, historyFirstDay: LocalDate, historyLastDay: LocalDate, weekStart: LocalDate,
+        specialties: [SpecialtyForecast]
+    ) {
         self.weeksAveraged = weeksAveraged
         self.historyFirstDay = historyFirstDay
         self.historyLastDay = historyLastDay
@@ -104,7 +112,9 @@ public struct DemandForecast: Hashable, Codable, Sendable {
     }
 
     /// The forecast of `specialty`.
-    public func specialty(_ specialty: Specialty) -> SpecialtyForecast? { specialties.first { $0.specialty == specialty } }
+    public func specialty(_ specialty: Specialty) -> SpecialtyForecast? {
+        specialties.first { $0.specialty == specialty }
+    }
 }
 
 extension PracticeAnalytics {
@@ -113,17 +123,21 @@ extension PracticeAnalytics {
     public func forecast(weekStarting weekStart: LocalDate, historyWeeks: Int) -> DemandForecast {
         let weeks = min(260, max(1, historyWeeks))
         let k = min(weeks, max(1, options.forecastWeeks))
-        let historyFirst = weekStart.adding(days: -7 * weeks), historyLast = weekStart.adding(days: -1)
+        let historyFirst = weekStart.adding(days: -7 * weeks)
+        let historyLast = weekStart.adding(days: -1)
         let dayCount = 7 * weeks
         var counts = Array(repeating: Array(repeating: 0.0, count: dayCount), count: Visit.specialties.count)
         var minutes = counts
         if let history = AnalyticsPeriod(from: historyFirst, through: historyLast, timeZone: timeZone) {
             let (from, to) = bounds(of: history)
-            let grid = DayGrid(covering: DateInterval(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to)),
-                               timeZone: timeZone)
+            let grid = DayGrid(
+                covering: DateInterval(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to)),
+                timeZone: timeZone)
             for index in visitRange(startingIn: from, to) {
                 let visit = visits[index]
-                guard visit.status != .cancelled, visit.specialty >= 0, let day = grid.index(of: visit.start) else { continue }
+                guard visit.status != .cancelled, visit.specialty >= 0, let day = grid.index(of: visit.start) else {
+                    continue
+                }
                 let offset = grid.days[day].date.dayNumber - historyFirst.dayNumber
                 guard (0..<dayCount).contains(offset) else { continue }
                 counts[Int(visit.specialty)][offset] += 1
@@ -135,26 +149,34 @@ extension PracticeAnalytics {
             let days = (0..<7).map { i in
                 // The same weekday in each of the last k history weeks.
                 let lags = (1...k).map { dayCount + i - 7 * $0 }
-                return ForecastDay(date: weekStart.adding(days: i),
-                                   appointments: lags.reduce(0) { $0 + counts[s][$1] } / Double(k),
-                                   minutes: lags.reduce(0) { $0 + minutes[s][$1] } / Double(k))
+                return ForecastDay(
+                    date: weekStart.adding(days: i),
+                    appointments: lags.reduce(0) { $0 + counts[s][$1] } / Double(k),
+                    minutes: lags.reduce(0) { $0 + minutes[s][$1] } / Double(k))
             }
-            let appointmentsError = Self.backtest(counts[s], k: k), minutesError = Self.backtest(minutes[s], k: k)
+            let appointmentsError = Self.backtest(counts[s], k: k)
+            let minutesError = Self.backtest(minutes[s], k: k)
             return SpecialtyForecast(
                 specialty: Visit.specialties[s], days: days,
-                lastWeekAppointments: Int(counts[s].suffix(7).reduce(0, +)), lastWeekMinutes: minutes[s].suffix(7).reduce(0, +),
-                backtest: BacktestError(days: appointmentsError.days, appointmentsMAE: appointmentsError.mae,
-                                        appointmentsMAPE: appointmentsError.mape, minutesMAE: minutesError.mae,
-                                        minutesMAPE: minutesError.mape))
+                lastWeekAppointments: Int(counts[s].suffix(7).reduce(0, +)),
+                lastWeekMinutes: minutes[s].suffix(7).reduce(0, +),
+                backtest: BacktestError(
+                    days: appointmentsError.days, appointmentsMAE: appointmentsError.mae,
+                    appointmentsMAPE: appointmentsError.mape, minutesMAE: minutesError.mae,
+                    minutesMAPE: minutesError.mape))
         }
-        return DemandForecast(weeksAveraged: k, historyFirstDay: historyFirst, historyLastDay: historyLast, weekStart: weekStart,
-                              specialties: specialties)
+        return DemandForecast(
+            weeksAveraged: k, historyFirstDay: historyFirst, historyLastDay: historyLast, weekStart: weekStart,
+            specialties: specialties)
     }
 
     /// The seasonal-naive rule replayed on `series`: day `t` (from `7k` on) is forecast as the
     /// mean of days `t − 7`, …, `t − 7k`.
     static func backtest(_ series: [Double], k: Int) -> (days: Int, mae: Double?, mape: Double?) {
-        var days = 0, absolute = 0.0, percentage = 0.0, percentageDays = 0
+        var days = 0
+        var absolute = 0.0
+        var percentage = 0.0
+        var percentageDays = 0
         var t = 7 * k
         while t < series.count {
             let forecast = (1...k).reduce(0) { $0 + series[t - 7 * $1] } / Double(k)
@@ -167,6 +189,9 @@ extension PracticeAnalytics {
             }
             t += 1
         }
-        return (days, days > 0 ? absolute / Double(days) : nil, percentageDays > 0 ? percentage / Double(percentageDays) : nil)
+        return (
+            days, days > 0 ? absolute / Double(days) : nil,
+            percentageDays > 0 ? percentage / Double(percentageDays) : nil
+        )
     }
 }

@@ -40,8 +40,10 @@ public struct HistoryChanges: Sendable {
     }
 
     /// Creates a set of changes.
-    public init(removedAppointments: [UUID] = [], appointments: [AppointmentRecord] = [], removedArrivals: [ArrivalKey] = [],
-                arrivals: [TriageArrival] = [], patientsConcerned: Set<UUID> = [], firstVisits: [UUID: Date] = [:]) {
+    public init(
+        removedAppointments: [UUID] = [], appointments: [AppointmentRecord] = [], removedArrivals: [ArrivalKey] = [],
+        arrivals: [TriageArrival] = [], patientsConcerned: Set<UUID> = [], firstVisits: [UUID: Date] = [:]
+    ) {
         self.removedAppointments = removedAppointments
         self.appointments = appointments
         self.removedArrivals = removedArrivals
@@ -52,7 +54,8 @@ public struct HistoryChanges: Sendable {
 
     /// Whether nothing changed.
     public var isEmpty: Bool {
-        removedAppointments.isEmpty && appointments.isEmpty && removedArrivals.isEmpty && arrivals.isEmpty && patientsConcerned.isEmpty
+        removedAppointments.isEmpty && appointments.isEmpty && removedArrivals.isEmpty && arrivals.isEmpty
+            && patientsConcerned.isEmpty
     }
 }
 
@@ -70,8 +73,10 @@ extension PracticeAnalytics {
     /// afresh. The configuration (types, clinicians, availability, rooms, opening hours) must
     /// be the one this index was built with.
     public func applying(_ changes: HistoryChanges) -> PracticeAnalytics? {
-        guard catalogue.clinicianIDs.count == catalogue.knownClinicians, catalogue.typeIDs.count == catalogue.knownTypes,
-              catalogue.roomIDs.count == catalogue.knownRooms, unreadableAppointments == 0 else { return nil }
+        guard catalogue.clinicianIDs.count == catalogue.knownClinicians,
+            catalogue.typeIDs.count == catalogue.knownTypes,
+            catalogue.roomIDs.count == catalogue.knownRooms, unreadableAppointments == 0
+        else { return nil }
         var updated = self
 
         // Appointments: the ones written or removed since go out; the current form of those the window covers comes in.
@@ -85,21 +90,27 @@ extension PracticeAnalytics {
             added.reserveCapacity(changes.appointments.count)
             for record in changes.appointments {
                 guard record.appointment.time.start.timeIntervalSince1970.isFinite else { return nil }
-                let patient = Self.patient(record.appointment.patientID, index: &updated.patientIndex, ids: &updated.patientIDs)
-                added.append((Visit(record: record, patient: patient, catalogue: &catalogue), record.appointment.id.rawValue))
+                let patient = Self.patient(
+                    record.appointment.patientID, index: &updated.patientIndex, ids: &updated.patientIDs)
+                added.append(
+                    (Visit(record: record, patient: patient, catalogue: &catalogue), record.appointment.id.rawValue))
             }
             // An id the configuration lacks would have been given a position of its own.
-            guard catalogue.clinicianIDs.count == catalogue.knownClinicians, catalogue.typeIDs.count == catalogue.knownTypes,
-                  catalogue.roomIDs.count == catalogue.knownRooms else { return nil }
+            guard catalogue.clinicianIDs.count == catalogue.knownClinicians,
+                catalogue.typeIDs.count == catalogue.knownTypes,
+                catalogue.roomIDs.count == catalogue.knownRooms
+            else { return nil }
             added.sort { UUIDOrder.precedes($0.visit.start, $0.id, $1.visit.start, $1.id) }
 
             // One merge of the kept visits (in order already) with the added ones.
-            var visits: [Visit] = [], ids: [UUID] = []
+            var visits: [Visit] = []
+            var ids: [UUID] = []
             visits.reserveCapacity(self.visits.count + added.count)
             ids.reserveCapacity(self.visits.count + added.count)
             var next = 0
             for index in self.visits.indices where removed.find(visitIDs[index]) == nil {
-                let visit = self.visits[index], id = visitIDs[index]
+                let visit = self.visits[index]
+                let id = visitIDs[index]
                 while next < added.count, UUIDOrder.precedes(added[next].visit.start, added[next].id, visit.start, id) {
                     visits.append(added[next].visit)
                     ids.append(added[next].id)
@@ -121,7 +132,8 @@ extension PracticeAnalytics {
         // First visits of the patients concerned, as the store states them now.
         updated.firstVisit.reserveCapacity(updated.patientIDs.count)
         while updated.firstVisit.count < updated.patientIDs.count {
-            updated.firstVisit.append(changes.firstVisits[updated.patientIDs[updated.firstVisit.count]].map(\.timeIntervalSince1970))
+            updated.firstVisit.append(
+                changes.firstVisits[updated.patientIDs[updated.firstVisit.count]].map(\.timeIntervalSince1970))
         }
         for patient in changes.patientsConcerned {
             guard let index = updated.patientIndex.find(patient) else { continue }
@@ -131,8 +143,12 @@ extension PracticeAnalytics {
         // Triage arrivals, likewise.
         if !changes.removedArrivals.isEmpty || !changes.arrivals.isEmpty {
             var removed = Set(changes.removedArrivals)
-            for arrival in changes.arrivals { removed.insert(HistoryChanges.ArrivalKey(patientID: arrival.patientID, arrival: arrival.arrival)) }
-            var arrivals = self.arrivals.filter { !removed.contains(HistoryChanges.ArrivalKey(patientID: $0.patientID, arrival: $0.arrival)) }
+            for arrival in changes.arrivals {
+                removed.insert(HistoryChanges.ArrivalKey(patientID: arrival.patientID, arrival: arrival.arrival))
+            }
+            var arrivals = self.arrivals.filter {
+                !removed.contains(HistoryChanges.ArrivalKey(patientID: $0.patientID, arrival: $0.arrival))
+            }
             arrivals += changes.arrivals.filter { $0.arrival.timeIntervalSince1970.isFinite }
             arrivals.sort(by: Self.inOrder)
             updated.arrivals = arrivals

@@ -24,8 +24,10 @@ public struct HistoryWindow: Hashable, Sendable {
     public let firstVisitCutoff: Date?
 
     /// Creates a window from its parts (ranges are sorted and merged).
-    public init(appointmentRanges: [DateInterval], trainingRange: DateInterval? = nil, arrivalRanges: [DateInterval] = [],
-                firstVisitCutoff: Date? = nil) {
+    public init(
+        appointmentRanges: [DateInterval], trainingRange: DateInterval? = nil, arrivalRanges: [DateInterval] = [],
+        firstVisitCutoff: Date? = nil
+    ) {
         self.appointmentRanges = Self.merged(appointmentRanges)
         self.trainingRange = trainingRange
         self.arrivalRanges = Self.merged(arrivalRanges)
@@ -35,34 +37,47 @@ public struct HistoryWindow: Hashable, Sendable {
     /// What answering about `period` (its metrics, time series, arrival pattern, insights),
     /// bottlenecks over the `horizonDays` local days from `asOf` and the forecast of the week
     /// from `asOf`'s day learnt from `historyWeeks` weeks needs. Pass `nil` for the parts not asked.
-    public init(period: AnalyticsPeriod?, bottlenecks: (asOf: Date, days: Int)? = nil,
-                forecast: (weekStart: LocalDate, historyWeeks: Int)? = nil, timeZone: TimeZone, options: AnalyticsOptions = .standard) {
+    public init(
+        period: AnalyticsPeriod?, bottlenecks: (asOf: Date, days: Int)? = nil,
+        forecast: (weekStart: LocalDate, historyWeeks: Int)? = nil, timeZone: TimeZone,
+        options: AnalyticsOptions = .standard
+    ) {
         let day: TimeInterval = 86_400
-        var appointments: [DateInterval] = [], arrivals: [DateInterval] = []
+        var appointments: [DateInterval] = []
+        var arrivals: [DateInterval] = []
         var training: DateInterval?
         if let period {
-            let start = period.interval.start, end = period.interval.end
+            let start = period.interval.start
+            let end = period.interval.end
             // An appointment lasts less than a day, so one starting up to a day before the period can reach into it.
             appointments.append(DateInterval(start: start.addingTimeInterval(-day), end: max(start, end)))
             arrivals.append(period.interval)
             let trainingDays = max(0, options.durationModel.trainingDays)
             if trainingDays > 0 {
-                training = DateInterval(start: start.addingTimeInterval(-Double(trainingDays) * day), end: start.addingTimeInterval(-day))
+                training = DateInterval(
+                    start: start.addingTimeInterval(-Double(trainingDays) * day), end: start.addingTimeInterval(-day))
             }
         }
         if let bottlenecks, bottlenecks.asOf.timeIntervalSince1970.isFinite {
             let days = Double(min(366, max(1, bottlenecks.days)))
             // Whole UTC days: the window is then the same all day, so a history read for it can be reused.
-            appointments.append(DateInterval(start: Self.utcDay(bottlenecks.asOf.addingTimeInterval(-2 * day), roundingUp: false),
-                                             end: Self.utcDay(bottlenecks.asOf.addingTimeInterval((days + 1) * day), roundingUp: true)))
+            appointments.append(
+                DateInterval(
+                    start: Self.utcDay(bottlenecks.asOf.addingTimeInterval(-2 * day), roundingUp: false),
+                    end: Self.utcDay(bottlenecks.asOf.addingTimeInterval((days + 1) * day), roundingUp: true)))
         }
-        if let forecast, let weekStart = AnalyticsPeriod(from: forecast.weekStart, through: forecast.weekStart, timeZone: timeZone) {
+        if let forecast,
+            let weekStart = AnalyticsPeriod(from: forecast.weekStart, through: forecast.weekStart, timeZone: timeZone)
+        {
             let weeks = Double(min(260, max(1, forecast.historyWeeks)))
-            appointments.append(DateInterval(start: weekStart.interval.start.addingTimeInterval(-(7 * weeks + 1) * day),
-                                             end: weekStart.interval.start.addingTimeInterval(8 * day)))
+            appointments.append(
+                DateInterval(
+                    start: weekStart.interval.start.addingTimeInterval(-(7 * weeks + 1) * day),
+                    end: weekStart.interval.start.addingTimeInterval(8 * day)))
         }
-        self.init(appointmentRanges: appointments, trainingRange: training, arrivalRanges: arrivals,
-                  firstVisitCutoff: period?.interval.start)
+        self.init(
+            appointmentRanges: appointments, trainingRange: training, arrivalRanges: arrivals,
+            firstVisitCutoff: period?.interval.start)
     }
 
     /// `instant` moved to a UTC midnight, down or up.
@@ -97,7 +112,9 @@ extension HistoryWindow {
                 if block.start > cursor { stretches.append((DateInterval(start: cursor, end: block.start), true)) }
                 cursor = max(cursor, block.end)
             }
-            if cursor < trainingRange.end { stretches.append((DateInterval(start: cursor, end: trainingRange.end), true)) }
+            if cursor < trainingRange.end {
+                stretches.append((DateInterval(start: cursor, end: trainingRange.end), true))
+            }
         }
         return stretches.sorted { $0.range.start < $1.range.start }
     }

@@ -87,7 +87,9 @@ public struct Insight: Hashable, Codable, Sendable {
     public let source: MetricReference
 
     /// Creates an insight.
-    public init(kind: InsightKind, severity: InsightSeverity, message: String, figures: [InsightFigure], source: MetricReference) {
+    public init(
+        kind: InsightKind, severity: InsightSeverity, message: String, figures: [InsightFigure], source: MetricReference
+    ) {
         self.kind = kind
         self.severity = severity
         self.message = message
@@ -149,13 +151,18 @@ public struct InsightThresholds: Hashable, Codable, Sendable {
     public var demandShiftMaximumMAPE: Double
 
     /// Creates thresholds; every argument defaults to the documented standard.
-    public init(triageComplianceBelow: Double = 0.9, triageMinimumBreaches: Int = 3, triageWindowShare: Double = 0.8,
-                triageWindowMaxHours: Int = 3, loadMinimumAvailableHours: Double = 20, noShowRateAtLeast: Double = 0.10,
-                noShowMinimumAppointments: Int = 20, hotspotFactor: Double = 2, hotspotMinimumAppointments: Int = 10,
-                hotspotMinimumNoShows: Int = 3, lateCancellationRateAtLeast: Double = 0.10, lateCancellationMinimumAppointments: Int = 20,
-                overrunMinutes: Double = 5, overrunMinimumCount: Int = 5, modelGainMinutes: Double = 2, modelGainMinimumCount: Int = 20,
-                bottleneckCriticalRatio: Double = 1.2, demandShiftShare: Double = 0.25, demandShiftMinimumAppointments: Double = 10,
-                demandShiftMaximumMAPE: Double = 50) {
+    public init(
+        triageComplianceBelow: Double = 0.9, triageMinimumBreaches: Int = 3, triageWindowShare: Double = 0.8,
+        triageWindowMaxHours: Int = 3, loadMinimumAvailableHours: Double = 20, noShowRateAtLeast: Double = 0.10,
+        noShowMinimumAppointments: Int = 20, hotspotFactor: Double = 2, hotspotMinimumAppointments: Int = 10,
+        hotspotMinimumNoShows: Int = 3, lateCancellationRateAtLeast: Double = 0.10,
+        lateCancellationMinimumAppointments: Int = 20,
+        overrunMinutes: Double = 5, overrunMinimumCount: Int = 5, modelGainMinutes: Double = 2,
+        modelGainMinimumCount: Int = 20,
+        bottleneckCriticalRatio: Double = 1.2, demandShiftShare: Double = 0.25,
+        demandShiftMinimumAppointments: Double = 10,
+        demandShiftMaximumMAPE: Double = 50
+    ) {
         self.triageComplianceBelow = triageComplianceBelow
         self.triageMinimumBreaches = triageMinimumBreaches
         self.triageWindowShare = triageWindowShare

@@ -52,7 +52,8 @@ struct IntervalSet: Sendable {
     /// First index whose value satisfies `predicate`, which must be false then true along the
     /// sorted array; `values.count` when none does.
     static func firstIndex(in values: [Double], where predicate: (Double) -> Bool) -> Int {
-        var low = 0, high = values.count
+        var low = 0
+        var high = values.count
         while low < high {
             let mid = (low + high) / 2
             if predicate(values[mid]) { high = mid } else { low = mid + 1 }

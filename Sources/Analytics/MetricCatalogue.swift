@@ -65,62 +65,88 @@ public enum MetricCatalogue {
 
     /// All metrics, in the order a screen lists them.
     public static let all: [MetricDefinition] = [
-        MetricDefinition(name: "appointments", unit: .count, summary: "Appointments starting in the bucket, any status.",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "completedAppointments", unit: .count, summary: "Completed appointments.",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "cancellations", unit: .count, summary: "Cancelled appointments.",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "noShows", unit: .count, summary: "Appointments the patient did not come to.",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "noShowRate", unit: .ratio, summary: "No-shows among appointments whose outcome is known.",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "lateCancellationRate", unit: .ratio,
-                         summary: "Cancellations made less than the notice period (24 h) before the start, among all appointments.",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "utilization", unit: .ratio,
-                         summary: "Booked minutes over available minutes (working time; opening hours for a room).",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "roomUtilization", unit: .ratio,
-                         summary: "Minutes booked in all active rooms over opening hours times the active rooms.",
-                         level: .none, dimensions: [.practice], isRevenue: false),
-        MetricDefinition(name: "bookedMinutes", unit: .minutes, summary: "Minutes booked (appointments that hold time), clipped to the bucket.",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "meanDurationDifference", unit: .minutes,
-                         summary: "Mean of actual minus booked minutes of completed appointments (positive: overruns).",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "durationModelError", unit: .minutes,
-                         summary: "Mean absolute error of the duration model trained on the history before the period.",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "meanLeadTime", unit: .hours, summary: "Mean time from booking to the appointment's start.",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "newPatients", unit: .count, summary: "Patients who came for the first time.",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "returningPatients", unit: .count, summary: "Patients who came and had been before.",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
-        MetricDefinition(name: "revenue", unit: .money, summary: "Fees of completed appointments (the type's standard fee), per currency.",
-                         level: .none, dimensions: everyDimension, isRevenue: true),
-        MetricDefinition(name: "triageArrivals", unit: .count, summary: "Triaged arrivals at the emergency service.",
-                         level: .none, dimensions: triageDimensions, isRevenue: false),
-        MetricDefinition(name: "vtlCompliance", unit: .ratio,
-                         summary: "Share of judged triaged patients first seen within their level's maximum wait.",
-                         level: .optional, dimensions: triageDimensions, isRevenue: false),
-        MetricDefinition(name: "vtlBreaches", unit: .count, summary: "Triaged patients who waited beyond their level's maximum wait.",
-                         level: .optional, dimensions: triageDimensions, isRevenue: false),
-        MetricDefinition(name: "medianWait", unit: .minutes, summary: "Median wait from arrival to first seen (nearest rank).",
-                         level: .required, dimensions: triageDimensions, isRevenue: false),
-        MetricDefinition(name: "p90Wait", unit: .minutes, summary: "90th-percentile wait from arrival to first seen (nearest rank).",
-                         level: .required, dimensions: triageDimensions, isRevenue: false),
-        MetricDefinition(name: "efficiencyScore", unit: .score,
-                         summary: "The efficiency score, 0–100 (its triage part for the practice and per species only).",
-                         level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "appointments", unit: .count, summary: "Appointments starting in the bucket, any status.",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "completedAppointments", unit: .count, summary: "Completed appointments.",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "cancellations", unit: .count, summary: "Cancelled appointments.",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "noShows", unit: .count, summary: "Appointments the patient did not come to.",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "noShowRate", unit: .ratio, summary: "No-shows among appointments whose outcome is known.",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "lateCancellationRate", unit: .ratio,
+            summary: "Cancellations made less than the notice period (24 h) before the start, among all appointments.",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "utilization", unit: .ratio,
+            summary: "Booked minutes over available minutes (working time; opening hours for a room).",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "roomUtilization", unit: .ratio,
+            summary: "Minutes booked in all active rooms over opening hours times the active rooms.",
+            level: .none, dimensions: [.practice], isRevenue: false),
+        MetricDefinition(
+            name: "bookedMinutes", unit: .minutes,
+            summary: "Minutes booked (appointments that hold time), clipped to the bucket.",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "meanDurationDifference", unit: .minutes,
+            summary: "Mean of actual minus booked minutes of completed appointments (positive: overruns).",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "durationModelError", unit: .minutes,
+            summary: "Mean absolute error of the duration model trained on the history before the period.",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "meanLeadTime", unit: .hours, summary: "Mean time from booking to the appointment's start.",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "newPatients", unit: .count, summary: "Patients who came for the first time.",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "returningPatients", unit: .count, summary: "Patients who came and had been before.",
+            level: .none, dimensions: everyDimension, isRevenue: false),
+        MetricDefinition(
+            name: "revenue", unit: .money,
+            summary: "Fees of completed appointments (the type's standard fee), per currency.",
+            level: .none, dimensions: everyDimension, isRevenue: true),
+        MetricDefinition(
+            name: "triageArrivals", unit: .count, summary: "Triaged arrivals at the emergency service.",
+            level: .none, dimensions: triageDimensions, isRevenue: false),
+        MetricDefinition(
+            name: "vtlCompliance", unit: .ratio,
+            summary: "Share of judged triaged patients first seen within their level's maximum wait.",
+            level: .optional, dimensions: triageDimensions, isRevenue: false),
+        MetricDefinition(
+            name: "vtlBreaches", unit: .count,
+            summary: "Triaged patients who waited beyond their level's maximum wait.",
+            level: .optional, dimensions: triageDimensions, isRevenue: false),
+        MetricDefinition(
+            name: "medianWait", unit: .minutes, summary: "Median wait from arrival to first seen (nearest rank).",
+            level: .required, dimensions: triageDimensions, isRevenue: false),
+        MetricDefinition(
+            name: "p90Wait", unit: .minutes, summary: "90th-percentile wait from arrival to first seen (nearest rank).",
+            level: .required, dimensions: triageDimensions, isRevenue: false),
+        MetricDefinition(
+            name: "efficiencyScore", unit: .score,
+            summary: "The efficiency score, 0–100 (its triage part for the practice and per species only).",
+            level: .none, dimensions: everyDimension, isRevenue: false),
     ]
 
     /// The metrics without a level, by name.
     static let plain: [String: MetricKind] = [
         "appointments": .appointments, "completedAppointments": .completedAppointments, "cancellations": .cancellations,
-        "noShows": .noShows, "noShowRate": .noShowRate, "lateCancellationRate": .lateCancellationRate, "utilization": .utilization,
-        "roomUtilization": .roomUtilization, "bookedMinutes": .bookedMinutes, "meanDurationDifference": .meanDurationDifference,
+        "noShows": .noShows, "noShowRate": .noShowRate, "lateCancellationRate": .lateCancellationRate,
+        "utilization": .utilization,
+        "roomUtilization": .roomUtilization, "bookedMinutes": .bookedMinutes,
+        "meanDurationDifference": .meanDurationDifference,
         "durationModelError": .durationModelError, "meanLeadTime": .meanLeadTime, "newPatients": .newPatients,
         "returningPatients": .returningPatients, "revenue": .revenue, "triageArrivals": .triageArrivals,
         "efficiencyScore": .efficiencyScore,

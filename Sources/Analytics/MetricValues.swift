@@ -115,8 +115,10 @@ public struct DurationAccuracy: Hashable, Codable, Sendable {
     public let modelMAE: Double?
 
     /// Creates the figure from sums.
-    public init(count: Int, plannedMinutes: Int, actualMinutes: Int, absoluteDifferenceMinutes: Int,
-                modelCount: Int, modelAbsoluteErrorMinutes: Int) {
+    public init(
+        count: Int, plannedMinutes: Int, actualMinutes: Int, absoluteDifferenceMinutes: Int,
+        modelCount: Int, modelAbsoluteErrorMinutes: Int
+    ) {
         self.count = count
         let n = Double(count)
         meanPlannedMinutes = count > 0 ? Double(plannedMinutes) / n : nil
@@ -199,7 +201,8 @@ public struct CurrencyAmount: Hashable, Codable, Sendable {
     }
 
     private static let zeroDigitCurrencies: Set<String> = [
-        "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF",
+        "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF",
+        "XPF",
     ]
     private static let threeDigitCurrencies: Set<String> = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]
 }

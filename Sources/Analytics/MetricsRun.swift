@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Scheduling
 import SharedKernel
 import Specialists
+import Synchronization
 
 /// Positions of every segment in one flat array: the practice, then clinicians, specialties,
 /// appointment types, rooms and species. One appointment touches at most six of them.
@@ -78,7 +78,8 @@ struct Tally: Sendable {
     /// Marks `patient` as seen; true the first time.
     mutating func markPatient(_ patient: Int, patientCount: Int) -> Bool {
         if patientBits.isEmpty { patientBits = Array(repeating: 0, count: (patientCount + 63) / 64) }
-        let word = patient >> 6, bit = UInt64(1) << UInt64(patient & 63)
+        let word = patient >> 6
+        let bit = UInt64(1) << UInt64(patient & 63)
         if patientBits[word] & bit != 0 { return false }
         patientBits[word] |= bit
         return true
@@ -109,8 +110,10 @@ extension PracticeAnalytics {
     }
 
     private func resolveCapacity(from: Double, to: Double) -> CapacityIndex {
-        guard let range = TimeRange(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to)) else {
-            return CapacityIndex(clinicianWindows: catalogue.availabilities.map { _ in IntervalSet([]) }, openHours: IntervalSet([]))
+        guard let range = TimeRange(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to))
+        else {
+            return CapacityIndex(
+                clinicianWindows: catalogue.availabilities.map { _ in IntervalSet([]) }, openHours: IntervalSet([]))
         }
         let windows = catalogue.availabilities.map { availability in
             IntervalSet(availability?.windows(overlapping: range, timeZone: timeZone, closures: closures) ?? [])
@@ -130,14 +133,18 @@ extension PracticeAnalytics {
         var history: [CompletedVisit] = []
         for visit in visits[visitRange(startingIn: -.infinity, start)] {
             guard let actual = visit.actualMinutes, visit.completedAt < start, visit.species >= 0,
-                  Int(visit.type) < catalogue.knownTypes else { continue }
-            history.append(CompletedVisit(appointmentTypeID: Identifier(catalogue.typeIDs[Int(visit.type)]),
-                                          species: Visit.speciesList[Int(visit.species)], complexity: 0,
-                                          clinicianID: catalogue.clinicianIDs[Int(visit.clinician)],
-                                          actualMinutes: actual, completedAt: Date(timeIntervalSince1970: visit.completedAt)))
+                Int(visit.type) < catalogue.knownTypes
+            else { continue }
+            history.append(
+                CompletedVisit(
+                    appointmentTypeID: Identifier(catalogue.typeIDs[Int(visit.type)]),
+                    species: Visit.speciesList[Int(visit.species)], complexity: 0,
+                    clinicianID: catalogue.clinicianIDs[Int(visit.clinician)],
+                    actualMinutes: actual, completedAt: Date(timeIntervalSince1970: visit.completedAt)))
         }
-        return DurationPredictor(history: history, minimumSamples: settings.minimumSamples, shrinkage: settings.shrinkage,
-                                 gridMinutes: settings.gridMinutes)
+        return DurationPredictor(
+            history: history, minimumSamples: settings.minimumSamples, shrinkage: settings.shrinkage,
+            gridMinutes: settings.gridMinutes)
     }
 }
 
@@ -184,10 +191,13 @@ struct PredictionCache {
     private func predict(_ visit: Visit, catalogue: Catalogue) -> Int? {
         // A type whose default is outside what a booking can be would make the model's own
         // arithmetic meaningless; such types are left unpredicted.
-        guard let predictor, let type = catalogue.types[Int(visit.type)], (1...1440).contains(type.defaultDurationMinutes)
+        guard let predictor, let type = catalogue.types[Int(visit.type)],
+            (1...1440).contains(type.defaultDurationMinutes)
         else { return nil }
-        return predictor.predict(type: type, species: Visit.speciesList[Int(visit.species)],
-                                 clinicianID: catalogue.clinicianIDs[Int(visit.clinician)]).minutes
+        return predictor.predict(
+            type: type, species: Visit.speciesList[Int(visit.species)],
+            clinicianID: catalogue.clinicianIDs[Int(visit.clinician)]
+        ).minutes
     }
 }
 
@@ -196,8 +206,10 @@ extension PracticeAnalytics {
     ///
     /// One pass over the appointments that overlap the window: booked minutes from the part
     /// inside it, everything else from those that start in it.
-    func tally(from: Double, to: Double, only: Int?, layout: SegmentLayout, predictions: inout PredictionCache,
-               quality: inout DataQuality) -> [Tally] {
+    func tally(
+        from: Double, to: Double, only: Int?, layout: SegmentLayout, predictions: inout PredictionCache,
+        quality: inout DataQuality
+    ) -> [Tally] {
         var tallies = Array(repeating: Tally(), count: layout.count)
         let notice = options.lateCancellationNotice
         let currencies = catalogue.currencies.count
@@ -223,8 +235,9 @@ extension PracticeAnalytics {
             let currency = visit.status == .completed ? catalogue.typeCurrency[Int(visit.type)] : -1
             let firstVisit = firstVisit[Int(visit.patient)]
 
-            let fact = VisitFact(visit: visit, late: late, lead: lead, modelError: predicted, fee: fee, currency: currency,
-                                 currencies: currencies, firstVisit: firstVisit, windowStart: from)
+            let fact = VisitFact(
+                visit: visit, late: late, lead: lead, modelError: predicted, fee: fee, currency: currency,
+                currencies: currencies, firstVisit: firstVisit, windowStart: from)
             // In place (`inout` on the element): copying a tally out and back would copy its arrays every time.
             layout.forEachSegment(of: visit) { Self.add(fact, to: &tallies[$0], patientCount: patientCount) }
         }

@@ -17,7 +17,8 @@ public enum MetricsUpdate {
     /// times) and clinician availability (working time). Summaries of schedule runs are not
     /// listed: each booking or move they made has its own event.
     public static func affectsMetrics(_ kind: String) -> Bool {
-        AppointmentEventKind.all.contains(kind) || kind == TriageEventKind.queueChanged || kind == TriageEventKind.patientTriaged
+        AppointmentEventKind.all.contains(kind) || kind == TriageEventKind.queueChanged
+            || kind == TriageEventKind.patientTriaged
             || ClinicianEventKind.all.contains(kind)
     }
 }
@@ -50,7 +51,9 @@ public struct MetricsChangeSummary: Hashable, Sendable {
         changes += 1
         kinds.insert(event.kind)
         throughSequence = max(throughSequence, event.sequence)
-        let instants = ["start", "end", "previousStart", "previousEnd"].compactMap { event.payload[$0].flatMap(Timestamp.date) }
+        let instants = ["start", "end", "previousStart", "previousEnd"].compactMap {
+            event.payload[$0].flatMap(Timestamp.date)
+        }
         for instant in instants.isEmpty ? [event.occurredAt] : instants {
             earliest = min(earliest ?? instant, instant)
             latest = max(latest ?? instant, instant)
@@ -60,12 +63,15 @@ public struct MetricsChangeSummary: Hashable, Sendable {
 
     /// The `metrics.updated` event for these changes.
     public func event(practiceID: PracticeID, occurredAt: Date) -> DomainEvent {
-        var payload = ["changes": String(changes), "kinds": kinds.sorted().joined(separator: ","),
-                       "throughSequence": String(throughSequence)]
+        var payload = [
+            "changes": String(changes), "kinds": kinds.sorted().joined(separator: ","),
+            "throughSequence": String(throughSequence),
+        ]
         if let earliest { payload["changedFrom"] = Timestamp.string(earliest) }
         if let latest { payload["changedTo"] = Timestamp.string(latest) }
-        return DomainEvent(practiceID: practiceID, kind: MetricsUpdate.kind, occurredAt: occurredAt, resourceType: "metrics",
-                           payload: payload)
+        return DomainEvent(
+            practiceID: practiceID, kind: MetricsUpdate.kind, occurredAt: occurredAt, resourceType: "metrics",
+            payload: payload)
     }
 }
 

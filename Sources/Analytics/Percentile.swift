@@ -25,7 +25,8 @@ public enum Percentile {
     /// The element that would be at `index` if `values` were sorted (Hoare's quickselect,
     /// median-of-three pivot); reorders `values`.
     static func select(_ index: Int, in values: inout [Double]) -> Double {
-        var low = 0, high = values.count - 1
+        var low = 0
+        var high = values.count - 1
         while low < high {
             let mid = low + (high - low) / 2
             // Median of three as pivot keeps sorted and reverse-sorted input linear.
@@ -33,7 +34,8 @@ public enum Percentile {
             if values[high] < values[low] { values.swapAt(high, low) }
             if values[high] < values[mid] { values.swapAt(high, mid) }
             let pivot = values[mid]
-            var i = low, j = high
+            var i = low
+            var j = high
             while i <= j {
                 while values[i] < pivot { i += 1 }
                 while pivot < values[j] { j -= 1 }

@@ -50,7 +50,9 @@ public struct PracticeAnalytics: Sendable {
     /// Indexes `history`. `durationPredictor` is the model whose error the metrics report;
     /// without one, each period trains a model (``AnalyticsOptions/durationModel``) on the
     /// appointments completed before it, so the model is never judged on what it learnt from.
-    public init(history: PracticeHistory, options: AnalyticsOptions = .standard, durationPredictor: DurationPredictor? = nil) {
+    public init(
+        history: PracticeHistory, options: AnalyticsOptions = .standard, durationPredictor: DurationPredictor? = nil
+    ) {
         self.options = options
         self.timeZone = TimeZone(identifier: history.practice.timeZone) ?? TimeZone(identifier: "UTC")!
         self.openingHours = history.practice.openingHours.filter {
@@ -64,7 +66,8 @@ public struct PracticeAnalytics: Sendable {
         var catalogue = Catalogue(history: history)
         var patientIndex = UUIDTable(capacity: history.firstVisits.count)
         var patients: [UUID] = []
-        var visits: [Visit] = [], ids: [UUID] = []
+        var visits: [Visit] = []
+        var ids: [UUID] = []
         visits.reserveCapacity(history.appointments.count)
         ids.reserveCapacity(history.appointments.count)
         var unreadable = 0
@@ -116,21 +119,27 @@ public struct PracticeAnalytics: Sendable {
     static func sortVisits(_ visits: inout [Visit], ids: inout [UUID]) {
         if zip(visits, visits.dropFirst()).contains(where: { $0.start > $1.start }) {
             // Not in start order: sort positions rather than moving the larger records around.
-            let order = visits.indices.sorted { UUIDOrder.precedes(visits[$0].start, ids[$0], visits[$1].start, ids[$1]) }
+            let order = visits.indices.sorted {
+                UUIDOrder.precedes(visits[$0].start, ids[$0], visits[$1].start, ids[$1])
+            }
             visits = order.map { visits[$0] }
             ids = order.map { ids[$0] }
             return
         }
         // A store hands them over in start order already; only appointments starting together may need ordering.
-        var runStart = 0, index = 1
+        var runStart = 0
+        var index = 1
         while index <= visits.count {
             if index < visits.count, visits[index].start == visits[runStart].start {
                 index += 1
                 continue
             }
-            if index - runStart > 1, zip(ids[runStart..<index], ids[(runStart + 1)..<index]).contains(where: { !UUIDOrder.less($0, $1) }) {
+            if index - runStart > 1,
+                zip(ids[runStart..<index], ids[(runStart + 1)..<index]).contains(where: { !UUIDOrder.less($0, $1) })
+            {
                 let order = (runStart..<index).sorted { UUIDOrder.less(ids[$0], ids[$1]) }
-                let runVisits = order.map { visits[$0] }, runIDs = order.map { ids[$0] }
+                let runVisits = order.map { visits[$0] }
+                let runIDs = order.map { ids[$0] }
                 visits.replaceSubrange(runStart..<index, with: runVisits)
                 ids.replaceSubrange(runStart..<index, with: runIDs)
             }

@@ -53,7 +53,10 @@ public struct TriageArrival: Hashable, Sendable {
     public var leftAt: Date?
 
     /// Creates an arrival.
-    public init(patientID: UUID, level: TriageLevel, arrival: Date, firstSeenAt: Date?, species: Species? = nil, leftAt: Date? = nil) {
+    public init(
+        patientID: UUID, level: TriageLevel, arrival: Date, firstSeenAt: Date?, species: Species? = nil,
+        leftAt: Date? = nil
+    ) {
         self.patientID = patientID
         self.level = level
         self.arrival = arrival
@@ -111,9 +114,11 @@ public struct PracticeHistory: Sendable {
     public var openRequests: [OpenRequest]
 
     /// Creates a history.
-    public init(practice: PracticeProfile, appointmentTypes: [AppointmentType] = [], clinicians: [Clinician] = [],
-                availabilities: [ClinicianAvailability] = [], rooms: [Room] = [], appointments: [AppointmentRecord] = [],
-                triageArrivals: [TriageArrival] = [], firstVisits: [UUID: Date] = [:], openRequests: [OpenRequest] = []) {
+    public init(
+        practice: PracticeProfile, appointmentTypes: [AppointmentType] = [], clinicians: [Clinician] = [],
+        availabilities: [ClinicianAvailability] = [], rooms: [Room] = [], appointments: [AppointmentRecord] = [],
+        triageArrivals: [TriageArrival] = [], firstVisits: [UUID: Date] = [:], openRequests: [OpenRequest] = []
+    ) {
         self.practice = practice
         self.appointmentTypes = appointmentTypes
         self.clinicians = clinicians

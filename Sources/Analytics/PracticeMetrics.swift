@@ -33,9 +33,13 @@ public struct PracticeMetrics: Hashable, Codable, Sendable {
     public let dataQuality: DataQuality
 
     /// Creates the figures.
-    public init(interval: DateInterval, asOf: Date, practice: SegmentMetrics, clinicians: [SegmentMetrics], specialties: [SegmentMetrics],
-                appointmentTypes: [SegmentMetrics], rooms: [SegmentMetrics], species: [SegmentMetrics], roomUtilization: Utilization,
-                vtl: VTLCompliance, efficiency: EfficiencyScore, dataQuality: DataQuality) {
+    public init(
+        interval: DateInterval, asOf: Date, practice: SegmentMetrics, clinicians: [SegmentMetrics],
+        specialties: [SegmentMetrics],
+        appointmentTypes: [SegmentMetrics], rooms: [SegmentMetrics], species: [SegmentMetrics],
+        roomUtilization: Utilization,
+        vtl: VTLCompliance, efficiency: EfficiencyScore, dataQuality: DataQuality
+    ) {
         self.interval = interval
         self.asOf = asOf
         self.practice = practice
@@ -102,13 +106,15 @@ extension PracticeAnalytics {
         let species = Visit.speciesList.indices.filter { tallies[layout.speciesBase + $0].hasActivity }
             .map { build(layout.speciesBase + $0) }
 
-        let roomUtilization = combinedRoomUtilization(tallies: tallies, layout: layout, capacity: capacity, from: from, to: to)
+        let roomUtilization = combinedRoomUtilization(
+            tallies: tallies, layout: layout, capacity: capacity, from: from, to: to)
         let efficiency = efficiencyScore(practice: practice, vtl: vtl)
-        return PracticeMetrics(interval: DateInterval(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to)),
-                               asOf: asOf, practice: practice, clinicians: clinicians.sorted { $0.segment < $1.segment },
-                               specialties: specialties, appointmentTypes: types.sorted { $0.segment < $1.segment },
-                               rooms: rooms.sorted { $0.segment < $1.segment }, species: species, roomUtilization: roomUtilization,
-                               vtl: vtl, efficiency: efficiency, dataQuality: quality)
+        return PracticeMetrics(
+            interval: DateInterval(start: Date(timeIntervalSince1970: from), end: Date(timeIntervalSince1970: to)),
+            asOf: asOf, practice: practice, clinicians: clinicians.sorted { $0.segment < $1.segment },
+            specialties: specialties, appointmentTypes: types.sorted { $0.segment < $1.segment },
+            rooms: rooms.sorted { $0.segment < $1.segment }, species: species, roomUtilization: roomUtilization,
+            vtl: vtl, efficiency: efficiency, dataQuality: quality)
     }
 
     /// The period's instants as seconds, clamped to the years the calendar is trusted in and
@@ -122,24 +128,29 @@ extension PracticeAnalytics {
     /// The efficiency score of the practice's figures and VTL compliance.
     func efficiencyScore(practice: SegmentMetrics, vtl: VTLCompliance?) -> EfficiencyScore {
         let fit: Double? = {
-            guard let absolute = practice.duration.meanAbsoluteDifferenceMinutes, let planned = practice.duration.meanPlannedMinutes,
-                  planned > 0 else { return nil }
+            guard let absolute = practice.duration.meanAbsoluteDifferenceMinutes,
+                let planned = practice.duration.meanPlannedMinutes,
+                planned > 0
+            else { return nil }
             return max(0, 1 - absolute / planned)
         }()
-        return EfficiencyScore(values: [
-            .utilization: practice.utilization?.ratio.map { min(1, $0) },
-            .attendance: practice.noShows.value.map { 1 - $0 },
-            .slotRetention: practice.lateCancellations.value.map { 1 - $0 },
-            .durationFit: fit,
-            .triageCompliance: vtl?.overall.value,
-        ], weights: options.efficiencyWeights)
+        return EfficiencyScore(
+            values: [
+                .utilization: practice.utilization?.ratio.map { min(1, $0) },
+                .attendance: practice.noShows.value.map { 1 - $0 },
+                .slotRetention: practice.lateCancellations.value.map { 1 - $0 },
+                .durationFit: fit,
+                .triageCompliance: vtl?.overall.value,
+            ], weights: options.efficiencyWeights)
     }
 
     // MARK: - From tallies to figures
 
     /// Minutes the segment at `index` could have been booked in `[from, to)`; `nil` for
     /// dimensions that own no time.
-    func availableSeconds(_ index: Int, layout: SegmentLayout, capacity: CapacityIndex, from: Double, to: Double) -> Double? {
+    func availableSeconds(_ index: Int, layout: SegmentLayout, capacity: CapacityIndex, from: Double, to: Double)
+        -> Double?
+    {
         if index == 0 {
             return capacity.clinicianWindows.reduce(0) { $0 + $1.seconds(from: from, to: to) }
         } else if index < layout.specialtyBase {
@@ -166,8 +177,10 @@ extension PracticeAnalytics {
         return .species(Visit.speciesList[index - layout.speciesBase])
     }
 
-    func segmentMetrics(_ index: Int, tallies: [Tally], layout: SegmentLayout, capacity: CapacityIndex,
-                        from: Double, to: Double) -> SegmentMetrics {
+    func segmentMetrics(
+        _ index: Int, tallies: [Tally], layout: SegmentLayout, capacity: CapacityIndex,
+        from: Double, to: Double
+    ) -> SegmentMetrics {
         let tally = tallies[index]
         let booked = tally.bookedSeconds / 60
         let utilization = availableSeconds(index, layout: layout, capacity: capacity, from: from, to: to)
@@ -188,22 +201,30 @@ extension PracticeAnalytics {
             noShows: Rate(count: tally.statuses.noShow, total: tally.statuses.decided),
             lateCancellations: Rate(count: tally.lateCancellations, total: tally.statuses.total),
             cancellationsWithoutTime: tally.cancellationsWithoutTime,
-            duration: DurationAccuracy(count: tally.durationCount, plannedMinutes: tally.plannedMinutes, actualMinutes: tally.actualMinutes,
-                                       absoluteDifferenceMinutes: tally.absoluteDifference, modelCount: tally.modelCount,
-                                       modelAbsoluteErrorMinutes: tally.modelError),
-            leadTime: LeadTime(count: leadCount, meanHours: leadCount > 0 ? tally.leadSum / Double(leadCount) : nil,
-                               medianHours: Percentile.median(tally.leadHours)),
-            patients: PatientMix(new: tally.newPatients, returning: tally.returningPatients, unknown: tally.unknownPatients),
+            duration: DurationAccuracy(
+                count: tally.durationCount, plannedMinutes: tally.plannedMinutes, actualMinutes: tally.actualMinutes,
+                absoluteDifferenceMinutes: tally.absoluteDifference, modelCount: tally.modelCount,
+                modelAbsoluteErrorMinutes: tally.modelError),
+            leadTime: LeadTime(
+                count: leadCount, meanHours: leadCount > 0 ? tally.leadSum / Double(leadCount) : nil,
+                medianHours: Percentile.median(tally.leadHours)),
+            patients: PatientMix(
+                new: tally.newPatients, returning: tally.returningPatients, unknown: tally.unknownPatients),
             revenue: revenue)
     }
 
     /// Booked minutes in the active known rooms against opening hours times their number.
-    func combinedRoomUtilization(tallies: [Tally], layout: SegmentLayout, capacity: CapacityIndex, from: Double, to: Double) -> Utilization {
-        var booked = 0.0, active = 0
+    func combinedRoomUtilization(
+        tallies: [Tally], layout: SegmentLayout, capacity: CapacityIndex, from: Double, to: Double
+    ) -> Utilization {
+        var booked = 0.0
+        var active = 0
         for room in 0..<catalogue.knownRooms where catalogue.rooms[room]?.isActive == true {
             booked += tallies[layout.roomBase + room].bookedSeconds
             active += 1
         }
-        return Utilization(bookedMinutes: booked / 60, availableMinutes: Double(active) * capacity.openHours.seconds(from: from, to: to) / 60)
+        return Utilization(
+            bookedMinutes: booked / 60,
+            availableMinutes: Double(active) * capacity.openHours.seconds(from: from, to: to) / 60)
     }
 }

@@ -116,7 +116,8 @@ struct CellFormat {
         guard value.isFinite else { return nil }
         let scaled = (value * 10_000).rounded()
         guard abs(scaled) < 9e15 else { return String(format: "%.0f", value) }
-        let whole = Int64(scaled) / 10_000, fraction = abs(Int64(scaled) % 10_000)
+        let whole = Int64(scaled) / 10_000
+        let fraction = abs(Int64(scaled) % 10_000)
         let sign = scaled < 0 && whole == 0 ? "-" : ""
         guard fraction != 0 else { return sign + String(whole) }
         var digits = String(fraction + 10_000).dropFirst()

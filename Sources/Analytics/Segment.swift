@@ -53,7 +53,8 @@ public struct Segment: Hashable, Codable, Sendable, Comparable {
 
     /// Orders by dimension, then name, then id, so lists read alphabetically and stay stable.
     public static func < (lhs: Segment, rhs: Segment) -> Bool {
-        let l = Dimension.allCases.firstIndex(of: lhs.dimension)!, r = Dimension.allCases.firstIndex(of: rhs.dimension)!
+        let l = Dimension.allCases.firstIndex(of: lhs.dimension)!
+        let r = Dimension.allCases.firstIndex(of: rhs.dimension)!
         if l != r { return l < r }
         if lhs.name != rhs.name { return lhs.name < rhs.name }
         return lhs.id < rhs.id

@@ -35,9 +35,11 @@ public struct SegmentMetrics: Hashable, Codable, Sendable {
     public let revenue: [CurrencyAmount]
 
     /// Creates the figures.
-    public init(segment: Segment, appointments: StatusCounts, utilization: Utilization?, bookedMinutes: Double, noShows: Rate,
-                lateCancellations: Rate, cancellationsWithoutTime: Int, duration: DurationAccuracy, leadTime: LeadTime,
-                patients: PatientMix, revenue: [CurrencyAmount]) {
+    public init(
+        segment: Segment, appointments: StatusCounts, utilization: Utilization?, bookedMinutes: Double, noShows: Rate,
+        lateCancellations: Rate, cancellationsWithoutTime: Int, duration: DurationAccuracy, leadTime: LeadTime,
+        patients: PatientMix, revenue: [CurrencyAmount]
+    ) {
         self.segment = segment
         self.appointments = appointments
         self.utilization = utilization

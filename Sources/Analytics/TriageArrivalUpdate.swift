@@ -32,8 +32,10 @@ public enum TriageArrivalUpdate: Hashable, Sendable {
         case .statusChanged(let previous, let current):
             guard previous.status == .waiting else { return nil }
             switch current.status {
-            case .inTreatment: self = .firstSeen(patientID: current.patientID, arrival: current.arrival, at: current.statusChangedAt)
-            case .leftWithoutBeingSeen: self = .left(patientID: current.patientID, arrival: current.arrival, at: current.statusChangedAt)
+            case .inTreatment:
+                self = .firstSeen(patientID: current.patientID, arrival: current.arrival, at: current.statusChangedAt)
+            case .leftWithoutBeingSeen:
+                self = .left(patientID: current.patientID, arrival: current.arrival, at: current.statusChangedAt)
             case .waiting, .done: return nil
             }
         case .announced: return nil

@@ -30,7 +30,9 @@ public struct TriageOverrideRates: Hashable, Sendable {
 
     /// Computes the rates from who assessed (`nil` for the system) and the overrides of the period.
     public init(assessors: [String?], overrides: [TriageOverride]) {
-        var assessed: [String: Int] = [:], raised: [String: Int] = [:], lowered: [String: Int] = [:]
+        var assessed: [String: Int] = [:]
+        var raised: [String: Int] = [:]
+        var lowered: [String: Int] = [:]
         for assessor in assessors { if let assessor { assessed[assessor, default: 0] += 1 } }
         for override in overrides {
             switch override.direction {
@@ -42,7 +44,9 @@ public struct TriageOverrideRates: Hashable, Sendable {
         self.assessments = assessors.count
         self.raised = Rate(count: raised.values.reduce(0, +), total: assessors.count)
         self.lowered = Rate(count: lowered.values.reduce(0, +), total: assessors.count)
-        self.staff = people.map { Staff(userID: $0, assessments: assessed[$0] ?? 0, raised: raised[$0] ?? 0, lowered: lowered[$0] ?? 0) }
-            .sorted { ($0.raised + $0.lowered, $1.userID) > ($1.raised + $1.lowered, $0.userID) }
+        self.staff = people.map {
+            Staff(userID: $0, assessments: assessed[$0] ?? 0, raised: raised[$0] ?? 0, lowered: lowered[$0] ?? 0)
+        }
+        .sorted { ($0.raised + $0.lowered, $1.userID) > ($1.raised + $1.lowered, $0.userID) }
     }
 }

@@ -51,7 +51,8 @@ struct UUIDTable: Sendable {
 
     private static func hash(_ id: UUID) -> Int {
         withUnsafeBytes(of: id.uuid) { bytes in
-            let low = bytes.loadUnaligned(as: UInt64.self), high = bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let low = bytes.loadUnaligned(as: UInt64.self)
+            let high = bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
             let mixed = (low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
             return Int(truncatingIfNeeded: mixed >> 20)
         }
@@ -63,7 +64,8 @@ struct UUIDTable: Sendable {
 enum UUIDOrder {
     /// Whether `a` comes before `b`.
     static func less(_ a: UUID, _ b: UUID) -> Bool {
-        let (aHigh, aLow) = words(a), (bHigh, bLow) = words(b)
+        let (aHigh, aLow) = words(a)
+        let (bHigh, bLow) = words(b)
         return aHigh != bHigh ? aHigh < bHigh : aLow < bLow
     }
 
@@ -74,7 +76,10 @@ enum UUIDOrder {
 
     private static func words(_ id: UUID) -> (UInt64, UInt64) {
         withUnsafeBytes(of: id.uuid) { bytes in
-            (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            (
+                UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
         }
     }
 }

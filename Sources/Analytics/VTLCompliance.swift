@@ -31,8 +31,10 @@ public struct VTLLevelCompliance: Hashable, Codable, Sendable {
     public let p90WaitMinutes: Double?
 
     /// Creates the figure.
-    public init(level: TriageLevel, arrivals: Int, withinTarget: Rate, pending: Int, leftWithoutBeingSeen: Rate,
-                medianWaitMinutes: Double?, p90WaitMinutes: Double?) {
+    public init(
+        level: TriageLevel, arrivals: Int, withinTarget: Rate, pending: Int, leftWithoutBeingSeen: Rate,
+        medianWaitMinutes: Double?, p90WaitMinutes: Double?
+    ) {
         self.level = level
         self.maxWaitMinutes = level.maxWaitMinutes
         self.arrivals = arrivals
@@ -66,7 +68,9 @@ public struct VTLBreach: Hashable, Codable, Sendable {
     public let overByMinutes: Double
 
     /// Creates a breach.
-    public init(patientID: UUID, level: TriageLevel, arrival: Date, firstSeenAt: Date?, leftAt: Date? = nil, waitMinutes: Double) {
+    public init(
+        patientID: UUID, level: TriageLevel, arrival: Date, firstSeenAt: Date?, leftAt: Date? = nil, waitMinutes: Double
+    ) {
         self.patientID = patientID
         self.level = level
         self.arrival = arrival
@@ -113,16 +117,22 @@ extension VTLCompliance {
 
 extension PracticeAnalytics {
     /// VTL compliance of the arrivals in `[from, to)` (of one species, if given), judged at `asOf`.
-    func vtlCompliance(from: Double, to: Double, asOf: Double, species: Species? = nil, quality: inout DataQuality) -> VTLCompliance {
+    func vtlCompliance(from: Double, to: Double, asOf: Double, species: Species? = nil, quality: inout DataQuality)
+        -> VTLCompliance
+    {
         var waits: [[Double]] = Array(repeating: [], count: TriageLevel.allCases.count)
         var arrivalsAt = Array(repeating: 0, count: waits.count)
-        var within = arrivalsAt, judged = arrivalsAt, pending = arrivalsAt, left = arrivalsAt
+        var within = arrivalsAt
+        var judged = arrivalsAt
+        var pending = arrivalsAt
+        var left = arrivalsAt
         var breaches: [VTLBreach] = []
         for index in arrivalRange(from, to) {
             let arrival = arrivals[index]
             if let species, arrival.species != species { continue }
             let level = arrival.level.rawValue - 1
-            let arrived = arrivalTimes[index], maxWait = arrival.level.maxWaitSeconds
+            let arrived = arrivalTimes[index]
+            let maxWait = arrival.level.maxWaitSeconds
             arrivalsAt[level] += 1
             let tolerance = VTLCompliance.toleranceSeconds
             if let seen = arrival.firstSeenAt?.timeIntervalSince1970, seen.isFinite {
@@ -137,8 +147,10 @@ extension PracticeAnalytics {
                 if wait <= maxWait + tolerance {
                     within[level] += 1
                 } else {
-                    breaches.append(VTLBreach(patientID: arrival.patientID, level: arrival.level, arrival: arrival.arrival,
-                                              firstSeenAt: arrival.firstSeenAt, waitMinutes: wait / 60))
+                    breaches.append(
+                        VTLBreach(
+                            patientID: arrival.patientID, level: arrival.level, arrival: arrival.arrival,
+                            firstSeenAt: arrival.firstSeenAt, waitMinutes: wait / 60))
                 }
             } else if let gone = arrival.leftAt?.timeIntervalSince1970, gone.isFinite, gone <= asOf {
                 // The wait stopped when they left: it no longer grows with the time of the analysis.
@@ -146,25 +158,31 @@ extension PracticeAnalytics {
                 let wait = max(0, gone - arrived)
                 if wait > maxWait + tolerance {
                     judged[level] += 1
-                    breaches.append(VTLBreach(patientID: arrival.patientID, level: arrival.level, arrival: arrival.arrival,
-                                              firstSeenAt: nil, leftAt: arrival.leftAt, waitMinutes: wait / 60))
+                    breaches.append(
+                        VTLBreach(
+                            patientID: arrival.patientID, level: arrival.level, arrival: arrival.arrival,
+                            firstSeenAt: nil, leftAt: arrival.leftAt, waitMinutes: wait / 60))
                 }
             } else if asOf - arrived > maxWait + tolerance {
                 judged[level] += 1
-                breaches.append(VTLBreach(patientID: arrival.patientID, level: arrival.level, arrival: arrival.arrival,
-                                          firstSeenAt: nil, waitMinutes: (asOf - arrived) / 60))
+                breaches.append(
+                    VTLBreach(
+                        patientID: arrival.patientID, level: arrival.level, arrival: arrival.arrival,
+                        firstSeenAt: nil, waitMinutes: (asOf - arrived) / 60))
             } else {
                 pending[level] += 1
             }
         }
         let levels = TriageLevel.allCases.map { level in
             let i = level.rawValue - 1
-            return VTLLevelCompliance(level: level, arrivals: arrivalsAt[i], withinTarget: Rate(count: within[i], total: judged[i]),
-                                      pending: pending[i], leftWithoutBeingSeen: Rate(count: left[i], total: arrivalsAt[i]),
-                                      medianWaitMinutes: Percentile.median(waits[i]),
-                                      p90WaitMinutes: Percentile.nearestRank(90, of: waits[i]))
+            return VTLLevelCompliance(
+                level: level, arrivals: arrivalsAt[i], withinTarget: Rate(count: within[i], total: judged[i]),
+                pending: pending[i], leftWithoutBeingSeen: Rate(count: left[i], total: arrivalsAt[i]),
+                medianWaitMinutes: Percentile.median(waits[i]),
+                p90WaitMinutes: Percentile.nearestRank(90, of: waits[i]))
         }
-        return VTLCompliance(levels: levels, overall: Rate(count: within.reduce(0, +), total: judged.reduce(0, +)),
-                             leftWithoutBeingSeen: Rate(count: left.reduce(0, +), total: arrivalsAt.reduce(0, +)), breaches: breaches)
+        return VTLCompliance(
+            levels: levels, overall: Rate(count: within.reduce(0, +), total: judged.reduce(0, +)),
+            leftWithoutBeingSeen: Rate(count: left.reduce(0, +), total: arrivalsAt.reduce(0, +)), breaches: breaches)
     }
 }

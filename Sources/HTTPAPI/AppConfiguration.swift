@@ -59,10 +59,12 @@ public struct AppConfiguration: Sendable {
     }
 
     /// Creates a configuration with VetNet's defaults.
-    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "vetnet-data"),
-                auditKeyBase64: String? = nil, seedDemo: Bool = false, maxBodyBytes: Int = 1 << 20,
-                idleTimeout: TimeInterval = 30 * 60, absoluteTimeout: TimeInterval = 12 * 3600, logLevel: Logger.Level = .info,
-                metricsToken: String? = nil, eventRetentionDays: Int = 30, live: LiveEventHub.Configuration = .init()) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "vetnet-data"),
+        auditKeyBase64: String? = nil, seedDemo: Bool = false, maxBodyBytes: Int = 1 << 20,
+        idleTimeout: TimeInterval = 30 * 60, absoluteTimeout: TimeInterval = 12 * 3600, logLevel: Logger.Level = .info,
+        metricsToken: String? = nil, eventRetentionDays: Int = 30, live: LiveEventHub.Configuration = .init()
+    ) {
         self.metricsToken = metricsToken
         self.eventRetentionDays = eventRetentionDays
         self.live = live

@@ -21,7 +21,10 @@ public struct AppServices: Sendable {
     public let analyticsCache: AnalyticsCache
 
     /// Bundles the running pieces.
-    public init(store: any PracticeStore, accounts: AccountService, live: LiveEventHub, analyticsCache: AnalyticsCache = AnalyticsCache()) {
+    public init(
+        store: any PracticeStore, accounts: AccountService, live: LiveEventHub,
+        analyticsCache: AnalyticsCache = AnalyticsCache()
+    ) {
         self.store = store
         self.accounts = accounts
         self.live = live
@@ -38,10 +41,15 @@ public func buildApplication(
     configuration: AppConfiguration, store: any PracticeStore, storeServices: [any Service] = [],
     metrics: PrometheusCollectorRegistry? = nil, logger: Logger
 ) async throws -> (some ApplicationProtocol, AppServices) {
-    let accounts = AccountService(store: store, policy: SessionPolicy(idleTimeout: configuration.idleTimeout,
-                                                                      absoluteTimeout: configuration.absoluteTimeout),
-                                  deviceKey: configuration.signInDeviceKey)
-    let services = AppServices(store: store, accounts: accounts, live: LiveEventHub(store: store, configuration: configuration.live, logger: logger))
+    let accounts = AccountService(
+        store: store,
+        policy: SessionPolicy(
+            idleTimeout: configuration.idleTimeout,
+            absoluteTimeout: configuration.absoluteTimeout),
+        deviceKey: configuration.signInDeviceKey)
+    let services = AppServices(
+        store: store, accounts: accounts,
+        live: LiveEventHub(store: store, configuration: configuration.live, logger: logger))
     // Files left by uploads whose record never committed (a crash between the two) go now.
     let swept = try await store.sweepOrphanDocuments()
     if swept > 0 { logger.info("removed orphaned document files", metadata: ["count": "\(swept)"]) }
@@ -51,26 +59,34 @@ public func buildApplication(
     let idle = configuration.connectionIdleTimeout.components
     var app = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [limiter.handler()],
-                                            idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [limiter.handler()],
+                idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
         // A deep accept queue: a burst of new connections waits to be accepted (and shed, if
         // surplus) rather than being dropped by the kernel, which makes clients retry after 1 s.
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "VetNet", backlog: 4096),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "VetNet", backlog: 4096),
         logger: logger)
     // Added before the server starts, shut down after it has drained: in-flight requests
     // finish, then the services stop in reverse order (housekeeping first), then the store's own.
     for service in storeServices { app.addServices(service) }
-    app.addServices(LiveEventService(hub: services.live),
-                    MetricsUpdateService(store: store, interval: configuration.metricsUpdateInterval, tick: configuration.metricsUpdateTick,
-                                         logger: logger),
-                    BoardDeadlineService(store: store, interval: .seconds(30), logger: logger),
-                    HousekeepingService(store: store, policy: accounts.policy, interval: .seconds(60 * 60), logger: logger,
-                                        eventRetentionDays: configuration.eventRetentionDays))
+    app.addServices(
+        LiveEventService(hub: services.live),
+        MetricsUpdateService(
+            store: store, interval: configuration.metricsUpdateInterval, tick: configuration.metricsUpdateTick,
+            logger: logger),
+        BoardDeadlineService(store: store, interval: .seconds(30), logger: logger),
+        HousekeepingService(
+            store: store, policy: accounts.policy, interval: .seconds(60 * 60), logger: logger,
+            eventRetentionDays: configuration.eventRetentionDays))
     return (app, services)
 }
 
 /// The router with every middleware and route; separate so tests can drive it directly.
-func buildRouter(configuration: AppConfiguration, services: AppServices, metrics: PrometheusCollectorRegistry?) -> Router<VetNetRequestContext> {
+func buildRouter(configuration: AppConfiguration, services: AppServices, metrics: PrometheusCollectorRegistry?)
+    -> Router<VetNetRequestContext>
+{
     // HEAD works wherever GET does: the GET's answer without its body.
     let router = Router(context: VetNetRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestIDMiddleware(trustedProxies: configuration.trustedProxies))
@@ -83,23 +99,32 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
     // Who is asking is settled before any body is read, so an anonymous client cannot make
     // the server buffer one; only the declared upload route takes a document-sized body.
     router.add(middleware: AuthenticationMiddleware(accounts: services.accounts))
-    router.add(middleware: BodyLimitMiddleware(jsonLimit: configuration.maxBodyBytes, documentLimit: maxDocumentBytes + 1,
-                                               contract: .bundled))
+    router.add(
+        middleware: BodyLimitMiddleware(
+            jsonLimit: configuration.maxBodyBytes, documentLimit: maxDocumentBytes + 1,
+            contract: .bundled))
     router.add(middleware: ContractMiddleware(contract: .bundled, bodyLimit: configuration.maxBodyBytes))
     router.add(middleware: ProblemAcceptMiddleware())
 
     WebAppRoutes(assets: .bundled).register(on: router)
     router.get("/openapi.yaml") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
+        Response(
+            status: .ok, headers: [.contentType: "application/yaml"],
+            body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
     }
     // The same document as JSON, which most tools ask for first.
     router.get("/openapi.json") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
+        Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
     }
     router.get("/metrics") { request, context in
-        try await MetricsEndpoint.respond(request: request, context: context, registry: metrics, operatorToken: configuration.metricsToken)
+        try await MetricsEndpoint.respond(
+            request: request, context: context, registry: metrics, operatorToken: configuration.metricsToken)
     }
-    let handler = APIHandler(store: services.store, accounts: services.accounts, live: services.live, analyticsCache: services.analyticsCache)
+    let handler = APIHandler(
+        store: services.store, accounts: services.accounts, live: services.live, analyticsCache: services.analyticsCache
+    )
     // Registration only fails on a malformed document, which the build already rejects.
     try! handler.registerHandlers(on: router, configuration: Configuration(dateTranscoder: FlexibleDateTranscoder()))
     return router

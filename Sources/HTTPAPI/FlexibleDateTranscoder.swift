@@ -11,7 +11,8 @@ struct FlexibleDateTranscoder: DateTranscoder {
 
     func decode(_ text: String) throws -> Date {
         guard let date = Timestamp.date(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "'\(text)' is not an RFC 3339 timestamp"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "'\(text)' is not an RFC 3339 timestamp"))
         }
         return date
     }

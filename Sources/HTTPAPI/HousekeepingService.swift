@@ -26,10 +26,12 @@ struct HousekeepingService: Service {
 
     /// One sweep of both tables.
     func sweep() async throws -> Sweep {
-        Sweep(sessions: try await store.pruneSessions(policy: policy),
-              idempotencyKeys: try await store.pruneIdempotencyKeys(olderThan: IdempotencyKey.retention),
-              events: try await store.pruneEvents(before: store.clock.now().addingTimeInterval(-Double(eventRetentionDays) * 86_400)),
-              signInAttempts: try await store.pruneSignInAttempts(before: store.clock.now().addingTimeInterval(-86_400)))
+        Sweep(
+            sessions: try await store.pruneSessions(policy: policy),
+            idempotencyKeys: try await store.pruneIdempotencyKeys(olderThan: IdempotencyKey.retention),
+            events: try await store.pruneEvents(
+                before: store.clock.now().addingTimeInterval(-Double(eventRetentionDays) * 86_400)),
+            signInAttempts: try await store.pruneSignInAttempts(before: store.clock.now().addingTimeInterval(-86_400)))
     }
 
     func run() async throws {
@@ -37,10 +39,14 @@ struct HousekeepingService: Service {
             while true {
                 do {
                     let removed = try await sweep()
-                    logger.debug("housekeeping", metadata: ["sessions_removed": "\(removed.sessions)",
-                                                            "idempotency_keys_removed": "\(removed.idempotencyKeys)",
-                                                            "events_removed": "\(removed.events)",
-                                                            "sign_in_attempts_removed": "\(removed.signInAttempts)"])
+                    logger.debug(
+                        "housekeeping",
+                        metadata: [
+                            "sessions_removed": "\(removed.sessions)",
+                            "idempotency_keys_removed": "\(removed.idempotencyKeys)",
+                            "events_removed": "\(removed.events)",
+                            "sign_in_attempts_removed": "\(removed.signInAttempts)",
+                        ])
                 } catch {
                     // The next sweep retries; nothing depends on this one having run.
                     logger.error("housekeeping failed", metadata: ["error": "\(error)"])

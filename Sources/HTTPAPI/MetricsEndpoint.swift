@@ -9,16 +9,22 @@ import Prometheus
 /// The figures cover every practice on the machine, so a practice's own staff, administrators
 /// included, are refused.
 enum MetricsEndpoint {
-    static func respond(request: Request, context: VetNetRequestContext, registry: PrometheusCollectorRegistry?, operatorToken: String?) async throws -> Response {
+    static func respond(
+        request: Request, context: VetNetRequestContext, registry: PrometheusCollectorRegistry?, operatorToken: String?
+    ) async throws -> Response {
         if !context.isLoopback {
-            guard let operatorToken, !operatorToken.isEmpty, let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
-                  Self.same(String(header.dropFirst(7)), operatorToken) else {
+            guard let operatorToken, !operatorToken.isEmpty, let header = request.headers[.authorization],
+                header.lowercased().hasPrefix("bearer "),
+                Self.same(String(header.dropFirst(7)), operatorToken)
+            else {
                 throw APIError.unauthorized("Metrics are served to local scrapers or to the operator's metrics token.")
             }
         }
         var buffer: [UInt8] = []
         registry?.emit(into: &buffer)
-        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+            body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
     }
 
     /// Compares digests, so the time taken does not tell how much of a guess was right.

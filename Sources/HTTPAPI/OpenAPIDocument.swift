@@ -10,7 +10,8 @@ enum OpenAPIDocument {
 
     /// A bundled file's bytes, or `fallback` when the bundle lacks it.
     private static func resource(_ name: String, _ ext: String, orElse fallback: String) -> [UInt8] {
-        guard let url = Bundle.module.url(forResource: name, withExtension: ext), let data = try? Data(contentsOf: url) else {
+        guard let url = Bundle.module.url(forResource: name, withExtension: ext), let data = try? Data(contentsOf: url)
+        else {
             return Array(fallback.utf8)
         }
         return Array(data)

@@ -28,22 +28,33 @@ struct WebAppAssets: Sendable {
     /// Reads every regular file below `directory`.
     init(directory: URL?) {
         var files: [String: Asset] = [:]
-        guard let directory, let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey],
-                                                                           options: [.skipsHiddenFiles]) else {
+        guard let directory,
+            let walker = FileManager.default.enumerator(
+                at: directory, includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles])
+        else {
             self.files = [:]
             return
         }
         let root = directory.standardizedFileURL.resolvingSymlinksInPath().path
         for case let url as URL in walker {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                  let data = try? Data(contentsOf: url) else { continue }
+                let data = try? Data(contentsOf: url)
+            else { continue }
             let full = url.standardizedFileURL.resolvingSymlinksInPath().path
             guard full.hasPrefix(root + "/") else { continue }
             let relative = String(full.dropFirst(root.count + 1))
             let path: String
-            if relative == "index.html" { path = "/" } else if relative.hasPrefix("app/") { path = "/" + relative } else { continue }
+            if relative == "index.html" {
+                path = "/"
+            } else if relative.hasPrefix("app/") {
+                path = "/" + relative
+            } else {
+                continue
+            }
             let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
-            files[path] = Asset(body: ByteBuffer(bytes: data), contentType: Self.contentType(of: relative), etag: "\"\(digest)\"")
+            files[path] = Asset(
+                body: ByteBuffer(bytes: data), contentType: Self.contentType(of: relative), etag: "\"\(digest)\"")
         }
         if let worker = files[Self.serviceWorkerSource] {
             files[Self.serviceWorkerPath] = Self.serviceWorker(worker, for: files)
@@ -62,8 +73,10 @@ struct WebAppAssets: Sendable {
     /// the old set until it is restarted (never half of each).
     static func serviceWorker(_ source: Asset, for files: [String: Asset]) -> Asset {
         let shell = files.keys.filter { $0 != serviceWorkerSource }.sorted()
-        let version = SHA256.hash(data: Data(files.keys.sorted().map { $0 + "=" + (files[$0]?.etag ?? "") }.joined(separator: "\n").utf8))
-            .prefix(12).map { String(format: "%02x", $0) }.joined()
+        let version = SHA256.hash(
+            data: Data(files.keys.sorted().map { $0 + "=" + (files[$0]?.etag ?? "") }.joined(separator: "\n").utf8)
+        )
+        .prefix(12).map { String(format: "%02x", $0) }.joined()
         let list = shell.map { "\"\($0)\"" }.joined(separator: ",")
         var body = ByteBuffer(string: "const ASSET_VERSION = \"\(version)\"; const ASSET_FILES = [\(list)];\n")
         var code = source.body

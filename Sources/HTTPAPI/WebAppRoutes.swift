@@ -33,7 +33,9 @@ struct WebAppRoutes: Sendable {
         // Revalidated on every load (a 304 costs one round trip): the files have no content
         // hashes in their names, so a stale cached module could outlive an upgrade.
         headers[.cacheControl] = "no-cache"
-        if let known = request.headers[.ifNoneMatch], known.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag }) {
+        if let known = request.headers[.ifNoneMatch],
+            known.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag })
+        {
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.body))

@@ -21,8 +21,11 @@ public struct Owner: Codable, Hashable, Sendable {
     public var notes: String?
 
     /// Creates an owner.
-    public init(id: Identifier<Owner> = .init(), firstName: String, lastName: String, email: String? = nil, phones: [PhoneNumber] = [],
-                address: PostalAddress? = nil, communication: CommunicationPreferences = .init(), notes: String? = nil) {
+    public init(
+        id: Identifier<Owner> = .init(), firstName: String, lastName: String, email: String? = nil,
+        phones: [PhoneNumber] = [],
+        address: PostalAddress? = nil, communication: CommunicationPreferences = .init(), notes: String? = nil
+    ) {
         self.id = id
         self.firstName = firstName
         self.lastName = lastName
@@ -41,7 +44,9 @@ public struct Owner: Codable, Hashable, Sendable {
         var errors = FieldErrorCollector()
         if firstName.trimmingCharacters(in: .whitespaces).isEmpty { errors.add("firstName", "must not be empty") }
         if lastName.trimmingCharacters(in: .whitespaces).isEmpty { errors.add("lastName", "must not be empty") }
-        if let email, !EmailAddress.isPlausible(email) { errors.add("email", "must be an email address like name@example.com") }
+        if let email, !EmailAddress.isPlausible(email) {
+            errors.add("email", "must be an email address like name@example.com")
+        }
         for (index, phone) in phones.enumerated() where !phone.isPlausible {
             errors.add("phones[\(index)].number", "must contain 6 to 15 digits")
         }

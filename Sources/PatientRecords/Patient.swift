@@ -39,9 +39,13 @@ public struct Patient: Codable, Hashable, Sendable {
     public enum Status: String, Codable, Sendable, CaseIterable { case active, deceased, archived }
 
     /// Creates a patient.
-    public init(id: Identifier<Patient> = .init(), medicalRecordNumber: String? = nil, name: String, species: Species, breed: String? = nil,
-                sex: Sex = .unknown, birthDate: Date? = nil, birthDateEstimated: Bool = false, colour: String? = nil, microchip: String? = nil,
-                status: Status = .active, alerts: [String] = [], ownerID: Identifier<Owner>, coOwnerID: Identifier<Owner>? = nil) {
+    public init(
+        id: Identifier<Patient> = .init(), medicalRecordNumber: String? = nil, name: String, species: Species,
+        breed: String? = nil,
+        sex: Sex = .unknown, birthDate: Date? = nil, birthDateEstimated: Bool = false, colour: String? = nil,
+        microchip: String? = nil,
+        status: Status = .active, alerts: [String] = [], ownerID: Identifier<Owner>, coOwnerID: Identifier<Owner>? = nil
+    ) {
         self.id = id
         self.medicalRecordNumber = medicalRecordNumber
         self.name = name

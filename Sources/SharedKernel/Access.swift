@@ -59,7 +59,10 @@ extension Role {
         case .administrator:
             return Set(Permission.allCases)
         case .veterinarian:
-            return [.readRecords, .writeRecords, .writeClinical, .triage, .book, .optimizeSchedule, .readAnalytics, .readRevenue]
+            return [
+                .readRecords, .writeRecords, .writeClinical, .triage, .book, .optimizeSchedule, .readAnalytics,
+                .readRevenue,
+            ]
         case .technician:
             return [.readRecords, .writeRecords, .writeClinical, .triage, .book]
         case .receptionist:

@@ -23,7 +23,9 @@ public struct Identifier<Entity>: Hashable, Comparable, Codable, Sendable, Custo
     /// Lower-case canonical UUID text, the form used on the wire and in the store.
     public var description: String { UUIDText.lowercase(rawValue) }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { UUIDText.lowercase(lhs.rawValue) < UUIDText.lowercase(rhs.rawValue) }
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        UUIDText.lowercase(lhs.rawValue) < UUIDText.lowercase(rhs.rawValue)
+    }
 
     public init(from decoder: any Decoder) throws {
         self.rawValue = try decoder.singleValueContainer().decode(UUID.self)

@@ -69,9 +69,15 @@ public struct JSONReader {
         case UInt8(ascii: "{"): return try readObject()
         case UInt8(ascii: "["): return try readArray()
         case UInt8(ascii: "\""): return .string(try readString())
-        case UInt8(ascii: "t"): try readLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try readLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try readLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try readLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try readLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try readLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try readNumber())
         default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[position])))'")
         }
@@ -79,7 +85,9 @@ public struct JSONReader {
 
     private mutating func readLiteral(_ literal: String) throws(JSONSyntaxError) {
         for byte in literal.utf8 {
-            guard position < bytes.count, bytes[position] == byte else { throw error("invalid literal, expected '\(literal)'") }
+            guard position < bytes.count, bytes[position] == byte else {
+                throw error("invalid literal, expected '\(literal)'")
+            }
             position += 1
         }
     }
@@ -101,21 +109,31 @@ public struct JSONReader {
         }
         while true {
             skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw error("expected a quoted key")
+            }
             let keyOffset = position
             let key = try readString()
             if members.contains(where: { $0.key == key }) {
                 throw JSONSyntaxError(offset: keyOffset, message: "duplicate key \"\(key)\"")
             }
             skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                throw error("expected ':' after a key")
+            }
             position += 1
             skipWhitespace()
             members.append((key, try readValue()))
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input in an object") }
-            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            if bytes[position] == UInt8(ascii: "}") {
+                position += 1
+                return .object(members)
+            }
             throw error("expected ',' or '}' in an object")
         }
     }
@@ -135,8 +153,14 @@ public struct JSONReader {
             elements.append(try readValue())
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input in an array") }
-            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(elements) }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            if bytes[position] == UInt8(ascii: "]") {
+                position += 1
+                return .array(elements)
+            }
             throw error("expected ',' or ']' in an array")
         }
     }
@@ -153,13 +177,19 @@ public struct JSONReader {
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number: digit expected after '.'") }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw error("invalid number: digit expected after '.'")
+            }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number: exponent digits expected") }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw error("invalid number: exponent digits expected")
+            }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
@@ -176,7 +206,9 @@ public struct JSONReader {
         var scalars = String.UnicodeScalarView()
         var runStart = position
         func flushRun(_ end: Int) {
-            if end > runStart { scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
+            if end > runStart {
+                scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+            }
         }
         while position < bytes.count {
             let byte = bytes[position]
@@ -186,7 +218,10 @@ public struct JSONReader {
                 return String(scalars)
             }
             if byte < 0x20 { throw error("control character in a string") }
-            if byte != UInt8(ascii: "\\") { position += 1; continue }
+            if byte != UInt8(ascii: "\\") {
+                position += 1
+                continue
+            }
             flushRun(position)
             position += 1
             guard position < bytes.count else { break }
@@ -230,12 +265,16 @@ public struct JSONReader {
     private mutating func readUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
         let high = try readHex4()
         if (0xD800...0xDBFF).contains(high) {
-            guard position + 2 <= bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+            guard position + 2 <= bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                bytes[position + 1] == UInt8(ascii: "u")
+            else {
                 throw error("unpaired surrogate in \\u escape")
             }
             position += 2
             let low = try readHex4()
-            guard (0xDC00...0xDFFF).contains(low), let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else {
+            guard (0xDC00...0xDFFF).contains(low),
+                let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+            else {
                 throw error("invalid surrogate pair in \\u escape")
             }
             return scalar

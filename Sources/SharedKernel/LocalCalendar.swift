@@ -21,7 +21,8 @@ public struct LocalCalendar: Sendable {
     public func instant(_ date: LocalDate, minute: Int) -> Date {
         let day = date.adding(days: minute / 1440)
         let rest = minute % 1440
-        let components = DateComponents(year: day.year, month: day.month, day: day.day, hour: rest / 60, minute: rest % 60)
+        let components = DateComponents(
+            year: day.year, month: day.month, day: day.day, hour: rest / 60, minute: rest % 60)
         // Every Gregorian date and wall time resolves to some instant in a valid zone, as far
         // as Foundation's calendar reaches (about 4713 BC to AD 500 000). Beyond that no zone
         // has rules anyway: the wall time is read at the zone's offset for that instant.

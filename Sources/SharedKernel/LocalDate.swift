@@ -31,8 +31,9 @@ public struct LocalDate: Hashable, Comparable, Codable, Sendable, CustomStringCo
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         // Digits only: `Int` would also read "+1" and "-1", so "2026-+1-05" would pass as January.
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
@@ -51,7 +52,9 @@ public struct LocalDate: Hashable, Comparable, Codable, Sendable, CustomStringCo
 
     /// `yyyy-MM-dd`.
     public var description: String {
-        let y = String(year), m = month < 10 ? "0\(month)" : String(month), d = day < 10 ? "0\(day)" : String(day)
+        let y = String(year)
+        let m = month < 10 ? "0\(month)" : String(month)
+        let d = day < 10 ? "0\(day)" : String(day)
         return "\(String(repeating: "0", count: max(0, 4 - y.count)))\(y)-\(m)-\(d)"
     }
 
@@ -61,7 +64,8 @@ public struct LocalDate: Hashable, Comparable, Codable, Sendable, CustomStringCo
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let date = LocalDate(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a yyyy-MM-dd date")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "'\(text)' is not a yyyy-MM-dd date")
         }
         self = date
     }

@@ -10,7 +10,9 @@ public enum PasswordPolicy {
     public static let maximumLength = 128
 
     /// Checks `password` for the account `email`; throws a ``ValidationError`` on the `password` field.
-    public static func validate(_ password: String, email: String? = nil, field: String = "password") throws(ValidationError) {
+    public static func validate(_ password: String, email: String? = nil, field: String = "password")
+        throws(ValidationError)
+    {
         let count = password.count
         if count < minimumLength {
             throw ValidationError(field: field, message: "must be at least \(minimumLength) characters")
@@ -22,7 +24,9 @@ public enum PasswordPolicy {
         if commonPasswords.contains(lowered) {
             throw ValidationError(field: field, message: "is one of the most commonly used passwords; choose another")
         }
-        if let email, lowered == email.lowercased() || lowered == email.lowercased().split(separator: "@").first.map(String.init) {
+        if let email,
+            lowered == email.lowercased() || lowered == email.lowercased().split(separator: "@").first.map(String.init)
+        {
             throw ValidationError(field: field, message: "must not be the account's email address")
         }
         if Set(password).count == 1 {

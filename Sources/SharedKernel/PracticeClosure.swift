@@ -36,8 +36,10 @@ public struct PracticeClosure: Codable, Hashable, Sendable {
     public static let maxYearlyDays = 62
 
     /// Creates a closure; ``validate()`` checks it.
-    public init(id: Identifier<PracticeClosure> = .init(), firstDay: LocalDate, lastDay: LocalDate? = nil, fromMinute: Int = 0,
-                untilMinute: Int = 1440, recursYearly: Bool = false, reason: String) {
+    public init(
+        id: Identifier<PracticeClosure> = .init(), firstDay: LocalDate, lastDay: LocalDate? = nil, fromMinute: Int = 0,
+        untilMinute: Int = 1440, recursYearly: Bool = false, reason: String
+    ) {
         self.id = id
         self.firstDay = firstDay
         self.lastDay = lastDay ?? firstDay
@@ -62,16 +64,27 @@ public struct PracticeClosure: Codable, Hashable, Sendable {
         let prefix = field.isEmpty ? "" : field + "."
         let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { errors.add(prefix + "reason", "must not be empty") }
-        if trimmed.count > Self.maxReasonLength { errors.add(prefix + "reason", "must be at most \(Self.maxReasonLength) characters") }
+        if trimmed.count > Self.maxReasonLength {
+            errors.add(prefix + "reason", "must be at most \(Self.maxReasonLength) characters")
+        }
         if lastDay < firstDay {
             errors.add(prefix + "lastDay", "must not be before the first day (\(firstDay))")
         } else if lastDay.dayNumber - firstDay.dayNumber >= (recursYearly ? Self.maxYearlyDays : Self.maxDays) {
-            errors.add(prefix + "lastDay", recursYearly ? "a yearly closure lasts at most \(Self.maxYearlyDays) days"
-                                                        : "a closure lasts at most \(Self.maxDays) days")
+            errors.add(
+                prefix + "lastDay",
+                recursYearly
+                    ? "a yearly closure lasts at most \(Self.maxYearlyDays) days"
+                    : "a closure lasts at most \(Self.maxDays) days")
         }
-        if !(1900...9999).contains(firstDay.year) { errors.add(prefix + "firstDay", "must be a date in the years 1900 to 9999") }
-        if !(0...1439).contains(fromMinute) { errors.add(prefix + "fromMinute", "must be 0 to 1439 minutes after midnight") }
-        if !(1...1440).contains(untilMinute) { errors.add(prefix + "untilMinute", "must be 1 to 1440 minutes after midnight") }
+        if !(1900...9999).contains(firstDay.year) {
+            errors.add(prefix + "firstDay", "must be a date in the years 1900 to 9999")
+        }
+        if !(0...1439).contains(fromMinute) {
+            errors.add(prefix + "fromMinute", "must be 0 to 1439 minutes after midnight")
+        }
+        if !(1...1440).contains(untilMinute) {
+            errors.add(prefix + "untilMinute", "must be 1 to 1440 minutes after midnight")
+        }
         if untilMinute <= fromMinute { errors.add(prefix + "untilMinute", "must be after the time the closure starts") }
     }
 
@@ -93,7 +106,8 @@ public struct PracticeClosure: Codable, Hashable, Sendable {
         }
         var days: [LocalDate] = []
         for start in starts {
-            let from = max(start.dayNumber, first.dayNumber), through = min(start.dayNumber + length, last.dayNumber)
+            let from = max(start.dayNumber, first.dayNumber)
+            let through = min(start.dayNumber + length, last.dayNumber)
             guard from <= through else { continue }
             days += (from...through).map(LocalDate.init(dayNumber:))
         }
@@ -129,7 +143,8 @@ extension Array where Element == PracticeClosure {
     /// `windows` with every closed instant removed (sorted, disjoint windows in; the same out).
     public func removingClosedTime(from windows: [TimeRange], timeZone: TimeZone) -> [TimeRange] {
         guard !isEmpty, let first = windows.map(\.start).min(), let last = windows.map(\.end).max(),
-              let span = TimeRange(start: first, end: last) else { return windows }
+            let span = TimeRange(start: first, end: last)
+        else { return windows }
         return TimeRange.subtracting(closedIntervals(overlapping: span, timeZone: timeZone), from: windows)
     }
 }

@@ -16,9 +16,12 @@ public struct PracticeSettingsChange: Hashable, Sendable {
     public var retentionYears: Int?
 
     /// Creates a change.
-    public init(name: String? = nil, timeZone: String? = nil, openingHours: [OpeningHours]? = nil, phone: String? = nil,
-                address: String? = nil, slotGridMinutes: Int? = nil, defaultBufferMinutes: Int? = nil, services: [Specialty]? = nil,
-                retentionYears: Int? = nil) {
+    public init(
+        name: String? = nil, timeZone: String? = nil, openingHours: [OpeningHours]? = nil, phone: String? = nil,
+        address: String? = nil, slotGridMinutes: Int? = nil, defaultBufferMinutes: Int? = nil,
+        services: [Specialty]? = nil,
+        retentionYears: Int? = nil
+    ) {
         self.name = name
         self.timeZone = timeZone
         self.openingHours = openingHours
@@ -32,9 +35,13 @@ public struct PracticeSettingsChange: Hashable, Sendable {
 
     /// The names of the settings this change sets, for the audit trail.
     public var fieldNames: [String] {
-        [("name", name != nil), ("timeZone", timeZone != nil), ("openingHours", openingHours != nil), ("phone", phone != nil),
-         ("address", address != nil), ("slotGridMinutes", slotGridMinutes != nil), ("defaultBufferMinutes", defaultBufferMinutes != nil),
-         ("services", services != nil), ("retentionYears", retentionYears != nil)].filter(\.1).map(\.0)
+        [
+            ("name", name != nil), ("timeZone", timeZone != nil), ("openingHours", openingHours != nil),
+            ("phone", phone != nil),
+            ("address", address != nil), ("slotGridMinutes", slotGridMinutes != nil),
+            ("defaultBufferMinutes", defaultBufferMinutes != nil),
+            ("services", services != nil), ("retentionYears", retentionYears != nil),
+        ].filter(\.1).map(\.0)
     }
 }
 
@@ -61,7 +68,8 @@ extension PracticeProfile {
             throw DomainError.conflict(
                 "The practice has \(openAppointments) appointment\(openAppointments == 1 ? "" : "s") still to come, booked in \(timeZone); "
                     + "in \(next.timeZone) \(openAppointments == 1 ? "it" : "they") would fall at other local times, outside the hours "
-                    + "\(openAppointments == 1 ? "it was" : "they were") booked in. Move or cancel them first, then change the time zone.")
+                    + "\(openAppointments == 1 ? "it was" : "they were") booked in. Move or cancel them first, then change the time zone."
+            )
         }
         return next
     }
@@ -69,12 +77,16 @@ extension PracticeProfile {
     /// The profile with `closure` added (validated; at most ``maxClosures``).
     public func adding(_ closure: PracticeClosure) throws -> PracticeProfile {
         try closure.validate()
-        guard !closures.contains(where: { $0.id == closure.id }) else { throw DomainError.conflict("The closure already exists.") }
+        guard !closures.contains(where: { $0.id == closure.id }) else {
+            throw DomainError.conflict("The closure already exists.")
+        }
         var next = self
         next.closures.append(closure)
         next.closures.sort { ($0.firstDay, $0.fromMinute) < ($1.firstDay, $1.fromMinute) }
         guard next.closures.count <= Self.maxClosures else {
-            throw ValidationError(field: "closures", message: "a practice keeps at most \(Self.maxClosures) closures; remove past ones first")
+            throw ValidationError(
+                field: "closures",
+                message: "a practice keeps at most \(Self.maxClosures) closures; remove past ones first")
         }
         return next
     }

@@ -17,7 +17,9 @@ public enum PracticeEventKind {
 extension PracticeProfile {
     /// The event for a change of the practice's settings (`kind`), with the settings' new
     /// version and, for a closure, which one and its days.
-    public func changeEvent(kind: String, version: Int, closure: PracticeClosure? = nil, occurredAt: Date) -> DomainEvent {
+    public func changeEvent(kind: String, version: Int, closure: PracticeClosure? = nil, occurredAt: Date)
+        -> DomainEvent
+    {
         var payload = ["version": String(version)]
         if let closure {
             payload["closureID"] = closure.id.description
@@ -25,6 +27,8 @@ extension PracticeProfile {
             payload["lastDay"] = closure.lastDay.description
             payload["recursYearly"] = String(closure.recursYearly)
         }
-        return DomainEvent(practiceID: id, kind: kind, occurredAt: occurredAt, resourceType: "practice", resourceID: id.description, payload: payload)
+        return DomainEvent(
+            practiceID: id, kind: kind, occurredAt: occurredAt, resourceType: "practice", resourceID: id.description,
+            payload: payload)
     }
 }

@@ -38,9 +38,13 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
     public static let maxNameLength = 120
 
     /// Creates a profile.
-    public init(id: PracticeID, name: String, timeZone: String, openingHours: [OpeningHours], phone: String? = nil, address: String? = nil,
-                closures: [PracticeClosure] = [], slotGridMinutes: Int = 5, defaultBufferMinutes: Int = 0, services: [Specialty] = [],
-                retentionYears: Int = 7) {
+    public init(
+        id: PracticeID, name: String, timeZone: String, openingHours: [OpeningHours], phone: String? = nil,
+        address: String? = nil,
+        closures: [PracticeClosure] = [], slotGridMinutes: Int = 5, defaultBufferMinutes: Int = 0,
+        services: [Specialty] = [],
+        retentionYears: Int = 7
+    ) {
         self.id = id
         self.name = name
         self.timeZone = timeZone
@@ -62,8 +66,12 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
         if trimmed.count > Self.maxNameLength { errors.add("name", "must be at most \(Self.maxNameLength) characters") }
         if TimeZone(identifier: timeZone) == nil { errors.add("timeZone", "'\(timeZone)' is not an IANA time zone") }
         for (index, hours) in openingHours.enumerated() {
-            if !(1...7).contains(hours.weekday) { errors.add("openingHours[\(index)].weekday", "must be 1 (Monday) to 7 (Sunday)") }
-            if hours.opensMinute >= hours.closesMinute { errors.add("openingHours[\(index)]", "must open before it closes") }
+            if !(1...7).contains(hours.weekday) {
+                errors.add("openingHours[\(index)].weekday", "must be 1 (Monday) to 7 (Sunday)")
+            }
+            if hours.opensMinute >= hours.closesMinute {
+                errors.add("openingHours[\(index)]", "must open before it closes")
+            }
             if let earlier = openingHours[..<index].firstIndex(where: { $0.overlaps(hours) }) {
                 errors.add("openingHours[\(index)]", "overlaps openingHours[\(earlier)] on the same weekday")
             }
@@ -72,14 +80,21 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
         if let phone, phone.count > 40 { errors.add("phone", "must be at most 40 characters") }
         if let address, address.count > 400 { errors.add("address", "must be at most 400 characters") }
         if !Self.slotGrids.contains(slotGridMinutes) {
-            errors.add("slotGridMinutes", "must be one of \(Self.slotGrids.map(String.init).joined(separator: ", ")) minutes")
+            errors.add(
+                "slotGridMinutes", "must be one of \(Self.slotGrids.map(String.init).joined(separator: ", ")) minutes")
         }
-        if !Self.defaultBuffers.contains(defaultBufferMinutes) { errors.add("defaultBufferMinutes", "must be 0 to 240 minutes") }
-        if !Self.retentionRange.contains(retentionYears) { errors.add("retentionYears", "must be between 1 and 100 years") }
+        if !Self.defaultBuffers.contains(defaultBufferMinutes) {
+            errors.add("defaultBufferMinutes", "must be 0 to 240 minutes")
+        }
+        if !Self.retentionRange.contains(retentionYears) {
+            errors.add("retentionYears", "must be between 1 and 100 years")
+        }
         for (index, service) in services.enumerated() where services[..<index].contains(service) {
             errors.add("services[\(index)]", "repeats \(service.rawValue)")
         }
-        if closures.count > Self.maxClosures { errors.add("closures", "must hold at most \(Self.maxClosures) closures") }
+        if closures.count > Self.maxClosures {
+            errors.add("closures", "must hold at most \(Self.maxClosures) closures")
+        }
         for (index, closure) in closures.enumerated() { closure.validate(field: "closures[\(index)]", into: &errors) }
         try errors.throwIfAny()
     }
@@ -90,21 +105,24 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
     // MARK: - Codable (exports written before the settings existed still read, with the defaults)
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, timeZone, openingHours, phone, address, closures, slotGridMinutes, defaultBufferMinutes, services, retentionYears
+        case id, name, timeZone, openingHours, phone, address, closures, slotGridMinutes, defaultBufferMinutes,
+            services, retentionYears
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(PracticeID.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
-                  timeZone: try container.decode(String.self, forKey: .timeZone),
-                  openingHours: try container.decode([OpeningHours].self, forKey: .openingHours),
-                  phone: try container.decodeIfPresent(String.self, forKey: .phone),
-                  address: try container.decodeIfPresent(String.self, forKey: .address),
-                  closures: try container.decodeIfPresent([PracticeClosure].self, forKey: .closures) ?? [],
-                  slotGridMinutes: try container.decodeIfPresent(Int.self, forKey: .slotGridMinutes) ?? 5,
-                  defaultBufferMinutes: try container.decodeIfPresent(Int.self, forKey: .defaultBufferMinutes) ?? 0,
-                  services: try container.decodeIfPresent([Specialty].self, forKey: .services) ?? [],
-                  retentionYears: try container.decodeIfPresent(Int.self, forKey: .retentionYears) ?? 7)
+        self.init(
+            id: try container.decode(PracticeID.self, forKey: .id),
+            name: try container.decode(String.self, forKey: .name),
+            timeZone: try container.decode(String.self, forKey: .timeZone),
+            openingHours: try container.decode([OpeningHours].self, forKey: .openingHours),
+            phone: try container.decodeIfPresent(String.self, forKey: .phone),
+            address: try container.decodeIfPresent(String.self, forKey: .address),
+            closures: try container.decodeIfPresent([PracticeClosure].self, forKey: .closures) ?? [],
+            slotGridMinutes: try container.decodeIfPresent(Int.self, forKey: .slotGridMinutes) ?? 5,
+            defaultBufferMinutes: try container.decodeIfPresent(Int.self, forKey: .defaultBufferMinutes) ?? 0,
+            services: try container.decodeIfPresent([Specialty].self, forKey: .services) ?? [],
+            retentionYears: try container.decodeIfPresent(Int.self, forKey: .retentionYears) ?? 7)
     }
 
     public func encode(to encoder: any Encoder) throws {

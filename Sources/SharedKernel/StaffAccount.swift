@@ -20,7 +20,10 @@ public struct StaffAccount: Codable, Hashable, Sendable {
     public var version: Int
 
     /// Creates an account value.
-    public init(id: UserID, practiceID: PracticeID, email: String, displayName: String, role: Role, disabled: Bool, createdAt: Date, version: Int) {
+    public init(
+        id: UserID, practiceID: PracticeID, email: String, displayName: String, role: Role, disabled: Bool,
+        createdAt: Date, version: Int
+    ) {
         self.id = id
         self.practiceID = practiceID
         self.email = email
@@ -46,8 +49,10 @@ public enum EmailAddress {
     /// Whether `text` looks like a deliverable address.
     public static func isPlausible(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              text.count <= 254, !text.contains(where: { $0.isWhitespace }) else { return false }
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
+            !parts[1].hasSuffix("."),
+            text.count <= 254, !text.contains(where: { $0.isWhitespace })
+        else { return false }
         return true
     }
 }

@@ -37,7 +37,9 @@ extension TimeRange {
         var result: [TimeRange] = []
         for range in ranges.sorted(by: { $0.start < $1.start }) {
             if let last = result.last, range.start <= last.end {
-                if range.end > last.end { result[result.count - 1] = TimeRange(start: last.start, end: range.end) ?? last }
+                if range.end > last.end {
+                    result[result.count - 1] = TimeRange(start: last.start, end: range.end) ?? last
+                }
             } else {
                 result.append(range)
             }

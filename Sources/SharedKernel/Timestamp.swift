@@ -38,8 +38,9 @@ public enum Timestamp {
             return value
         }
         guard let year = number(0, 4), b[4] == 0x2D, let month = number(5, 2), b[7] == 0x2D, let day = number(8, 2),
-              b[10] == 0x54 || b[10] == 0x74, let hour = number(11, 2), b[13] == 0x3A, let minute = number(14, 2),
-              b[16] == 0x3A, let second = number(17, 2) else { return nil }
+            b[10] == 0x54 || b[10] == 0x74, let hour = number(11, 2), b[13] == 0x3A, let minute = number(14, 2),
+            b[16] == 0x3A, let second = number(17, 2)
+        else { return nil }
         var index = 19
         var fraction = 0.0
         if b[index] == 0x2E {
@@ -58,7 +59,8 @@ public enum Timestamp {
         if b[index] == 0x5A || b[index] == 0x7A {
             index += 1
         } else if b[index] == 0x2B || b[index] == 0x2D, index + 6 == b.count, b[index + 3] == 0x3A,
-                  let hours = number(index + 1, 2), let minutes = number(index + 4, 2), hours <= 23, minutes <= 59 {
+            let hours = number(index + 1, 2), let minutes = number(index + 4, 2), hours <= 23, minutes <= 59
+        {
             offsetMinutes = (hours * 60 + minutes) * (b[index] == 0x2D ? -1 : 1)
             index += 6
         } else {
@@ -67,7 +69,8 @@ public enum Timestamp {
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard index == b.count, (1...12).contains(month), (1...monthDays[month - 1]).contains(day),
-              hour <= 23, minute <= 59, second <= 60 else { return nil }
+            hour <= 23, minute <= 59, second <= 60
+        else { return nil }
         // Days from 1970-01-01 to the civil date (H. Hinnant's algorithm).
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

@@ -25,8 +25,11 @@ public enum UUIDText {
                 bytes.append(high << 4 | low)
                 index += 2
             }
-            return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            return UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
         }
     }
 
@@ -41,7 +44,8 @@ public enum UUIDText {
         var invalid: UInt8 = 0
         withUnsafeMutableBytes(of: &uuid) { out in
             for (byte, offset) in digitOffsets.enumerated() {
-                let high = nibbles[Int(base[offset])], low = nibbles[Int(base[offset + 1])]
+                let high = nibbles[Int(base[offset])]
+                let low = nibbles[Int(base[offset + 1])]
                 invalid |= (high | low) & 0xF0
                 out[byte] = high << 4 | low
             }

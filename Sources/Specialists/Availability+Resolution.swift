@@ -29,8 +29,10 @@ extension ClinicianAvailability {
     /// The windows that overlap `range`, clipped to it; the local days are those of `range` in `timeZone`.
     public func windows(overlapping range: TimeRange, timeZone: TimeZone) -> [TimeRange] {
         let local = LocalCalendar(timeZone: timeZone)
-        return windows(from: local.localDate(of: range.start), through: local.localDate(of: range.end), timeZone: timeZone)
-            .compactMap { TimeRange(start: max($0.start, range.start), end: min($0.end, range.end)) }
+        return windows(
+            from: local.localDate(of: range.start), through: local.localDate(of: range.end), timeZone: timeZone
+        )
+        .compactMap { TimeRange(start: max($0.start, range.start), end: min($0.end, range.end)) }
     }
 
     /// Minutes the clinician can work on `date` (real elapsed minutes, so a window crossing a
@@ -97,7 +99,8 @@ extension ClinicianAvailability {
     /// Minutes that may be booked on `date` once the practice's closures are taken out, capped
     /// by ``maxBookedMinutesPerDay``.
     public func capacityMinutes(on date: LocalDate, timeZone: TimeZone, closures: [PracticeClosure]) -> Int {
-        let open = closures.removingClosedTime(from: windows(from: date, through: date, timeZone: timeZone), timeZone: timeZone)
+        let open = closures.removingClosedTime(
+            from: windows(from: date, through: date, timeZone: timeZone), timeZone: timeZone)
         let available = open.reduce(0) { $0 + Int($1.duration / 60) }
         return maxBookedMinutesPerDay.map { min($0, available) } ?? available
     }

@@ -21,8 +21,10 @@ public struct ClinicianAvailability: Hashable, Codable, Sendable {
     public var maxBookedMinutesPerDay: Int?
 
     /// Creates an availability description.
-    public init(clinicianID: Identifier<Clinician>, weekly: [WeeklyInterval], breaks: [WeeklyInterval] = [],
-                timeOff: [TimeOff] = [], extraSessions: [ExtraSession] = [], maxBookedMinutesPerDay: Int? = nil) {
+    public init(
+        clinicianID: Identifier<Clinician>, weekly: [WeeklyInterval], breaks: [WeeklyInterval] = [],
+        timeOff: [TimeOff] = [], extraSessions: [ExtraSession] = [], maxBookedMinutesPerDay: Int? = nil
+    ) {
         self.clinicianID = clinicianID
         self.weekly = weekly
         self.breaks = breaks
@@ -47,8 +49,12 @@ public struct ClinicianAvailability: Hashable, Codable, Sendable {
         }
         for (index, session) in extraSessions.enumerated() {
             let field = "extraSessions[\(index)]"
-            if !(0...1439).contains(session.startMinute) { errors.add("\(field).startMinute", "must be 0 to 1439 minutes after midnight") }
-            if !(1...1440).contains(session.endMinute) { errors.add("\(field).endMinute", "must be 1 to 1440 minutes after midnight") }
+            if !(0...1439).contains(session.startMinute) {
+                errors.add("\(field).startMinute", "must be 0 to 1439 minutes after midnight")
+            }
+            if !(1...1440).contains(session.endMinute) {
+                errors.add("\(field).endMinute", "must be 1 to 1440 minutes after midnight")
+            }
             if session.endMinute <= session.startMinute { errors.add("\(field).endMinute", "must be after the start") }
             if let earlier = extraSessions[..<index].firstIndex(where: { $0.overlaps(session) }) {
                 errors.add(field, "overlaps extraSessions[\(earlier)] on \(session.date)")

@@ -33,12 +33,15 @@ public struct CaseloadPreferences: Codable, Hashable, Sendable {
         if preferredAppointmentTypeIDs.count > Self.maxPreferredTypes {
             errors.add("\(field).preferredAppointmentTypeIds", "must list at most \(Self.maxPreferredTypes) types")
         }
-        for (index, id) in preferredAppointmentTypeIDs.enumerated() where preferredAppointmentTypeIDs[..<index].contains(id) {
+        for (index, id) in preferredAppointmentTypeIDs.enumerated()
+        where preferredAppointmentTypeIDs[..<index].contains(id) {
             errors.add("\(field).preferredAppointmentTypeIds[\(index)]", "repeats an earlier type")
         }
         if let minutes = maxConsecutiveSurgeryMinutes, !Self.consecutiveSurgeryMinutes.contains(minutes) {
-            errors.add("\(field).maxConsecutiveSurgeryMinutes",
-                       "must be \(Self.consecutiveSurgeryMinutes.lowerBound) to \(Self.consecutiveSurgeryMinutes.upperBound) minutes")
+            errors.add(
+                "\(field).maxConsecutiveSurgeryMinutes",
+                "must be \(Self.consecutiveSurgeryMinutes.lowerBound) to \(Self.consecutiveSurgeryMinutes.upperBound) minutes"
+            )
         }
     }
 
@@ -46,8 +49,11 @@ public struct CaseloadPreferences: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(preferredAppointmentTypeIDs: try container.decodeIfPresent([UUID].self, forKey: .preferredAppointmentTypeIDs) ?? [],
-                  maxConsecutiveSurgeryMinutes: try container.decodeIfPresent(Int.self, forKey: .maxConsecutiveSurgeryMinutes))
+        self.init(
+            preferredAppointmentTypeIDs: try container.decodeIfPresent(
+                [UUID].self, forKey: .preferredAppointmentTypeIDs) ?? [],
+            maxConsecutiveSurgeryMinutes: try container.decodeIfPresent(Int.self, forKey: .maxConsecutiveSurgeryMinutes)
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {

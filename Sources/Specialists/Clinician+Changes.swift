@@ -14,8 +14,11 @@ public struct ClinicianChange: Hashable, Sendable {
     public var preferences: CaseloadPreferences?
 
     /// Creates a change.
-    public init(displayName: String? = nil, credentials: String? = nil, expertise: [Expertise]? = nil, species: Set<Species>? = nil,
-                maxAppointmentsPerDay: Int? = nil, complexityCeiling: Double? = nil, preferences: CaseloadPreferences? = nil) {
+    public init(
+        displayName: String? = nil, credentials: String? = nil, expertise: [Expertise]? = nil,
+        species: Set<Species>? = nil,
+        maxAppointmentsPerDay: Int? = nil, complexityCeiling: Double? = nil, preferences: CaseloadPreferences? = nil
+    ) {
         self.displayName = displayName
         self.credentials = credentials
         self.expertise = expertise
@@ -27,9 +30,11 @@ public struct ClinicianChange: Hashable, Sendable {
 
     /// The names of the fields this change sets, for the audit trail.
     public var fieldNames: [String] {
-        [("displayName", displayName != nil), ("credentials", credentials != nil), ("expertise", expertise != nil),
-         ("species", species != nil), ("maxAppointmentsPerDay", maxAppointmentsPerDay != nil),
-         ("complexityCeiling", complexityCeiling != nil), ("preferences", preferences != nil)].filter(\.1).map(\.0)
+        [
+            ("displayName", displayName != nil), ("credentials", credentials != nil), ("expertise", expertise != nil),
+            ("species", species != nil), ("maxAppointmentsPerDay", maxAppointmentsPerDay != nil),
+            ("complexityCeiling", complexityCeiling != nil), ("preferences", preferences != nil),
+        ].filter(\.1).map(\.0)
     }
 }
 
@@ -42,7 +47,9 @@ public enum ClinicianError: Error, Hashable, Sendable {
     public var domainError: DomainError {
         switch self {
         case .retired(let name, let date):
-            return .conflict("\(name) retired on \(Timestamp.string(date)) and is kept for history only: no changes and no new bookings.")
+            return .conflict(
+                "\(name) retired on \(Timestamp.string(date)) and is kept for history only: no changes and no new bookings."
+            )
         }
     }
 }

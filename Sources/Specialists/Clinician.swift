@@ -31,9 +31,11 @@ public struct Clinician: Codable, Hashable, Sendable {
     public static let maxCredentialsLength = 200
 
     /// Creates a clinician.
-    public init(id: Identifier<Clinician> = .init(), userID: UserID? = nil, displayName: String, credentials: String,
-                expertise: [Expertise], species: Set<Species>, maxAppointmentsPerDay: Int, complexityCeiling: Double,
-                preferences: CaseloadPreferences = CaseloadPreferences(), retiredAt: Date? = nil) {
+    public init(
+        id: Identifier<Clinician> = .init(), userID: UserID? = nil, displayName: String, credentials: String,
+        expertise: [Expertise], species: Set<Species>, maxAppointmentsPerDay: Int, complexityCeiling: Double,
+        preferences: CaseloadPreferences = CaseloadPreferences(), retiredAt: Date? = nil
+    ) {
         self.id = id
         self.userID = userID
         self.displayName = displayName
@@ -51,13 +53,18 @@ public struct Clinician: Codable, Hashable, Sendable {
         var errors = FieldErrorCollector()
         let name = displayName.trimmingCharacters(in: .whitespaces)
         if name.isEmpty { errors.add("displayName", "must not be empty") }
-        if name.count > Self.maxDisplayNameLength { errors.add("displayName", "must be at most \(Self.maxDisplayNameLength) characters") }
-        if credentials.count > Self.maxCredentialsLength { errors.add("credentials", "must be at most \(Self.maxCredentialsLength) characters") }
+        if name.count > Self.maxDisplayNameLength {
+            errors.add("displayName", "must be at most \(Self.maxDisplayNameLength) characters")
+        }
+        if credentials.count > Self.maxCredentialsLength {
+            errors.add("credentials", "must be at most \(Self.maxCredentialsLength) characters")
+        }
         for (index, item) in expertise.enumerated() {
             if !(1...5).contains(item.proficiency) { errors.add("expertise[\(index)].proficiency", "must be 1 to 5") }
             if item.years < 0 || item.years > 60 { errors.add("expertise[\(index)].years", "must be 0 to 60") }
             if let earlier = expertise[..<index].firstIndex(where: { $0.specialty == item.specialty }) {
-                errors.add("expertise[\(index)].specialty", "repeats expertise[\(earlier)] (\(item.specialty.rawValue))")
+                errors.add(
+                    "expertise[\(index)].specialty", "repeats expertise[\(earlier)] (\(item.specialty.rawValue))")
             }
         }
         if species.isEmpty { errors.add("species", "must list at least one species") }
@@ -70,21 +77,24 @@ public struct Clinician: Codable, Hashable, Sendable {
     // MARK: - Codable (exports written before preferences and retirement existed still read)
 
     private enum CodingKeys: String, CodingKey {
-        case id, userID, displayName, credentials, expertise, species, maxAppointmentsPerDay, complexityCeiling, preferences, retiredAt
+        case id, userID, displayName, credentials, expertise, species, maxAppointmentsPerDay, complexityCeiling,
+            preferences, retiredAt
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(Identifier<Clinician>.self, forKey: .id),
-                  userID: try container.decodeIfPresent(UserID.self, forKey: .userID),
-                  displayName: try container.decode(String.self, forKey: .displayName),
-                  credentials: try container.decode(String.self, forKey: .credentials),
-                  expertise: try container.decode([Expertise].self, forKey: .expertise),
-                  species: try container.decode(Set<Species>.self, forKey: .species),
-                  maxAppointmentsPerDay: try container.decode(Int.self, forKey: .maxAppointmentsPerDay),
-                  complexityCeiling: try container.decode(Double.self, forKey: .complexityCeiling),
-                  preferences: try container.decodeIfPresent(CaseloadPreferences.self, forKey: .preferences) ?? CaseloadPreferences(),
-                  retiredAt: try container.decodeIfPresent(Date.self, forKey: .retiredAt))
+        self.init(
+            id: try container.decode(Identifier<Clinician>.self, forKey: .id),
+            userID: try container.decodeIfPresent(UserID.self, forKey: .userID),
+            displayName: try container.decode(String.self, forKey: .displayName),
+            credentials: try container.decode(String.self, forKey: .credentials),
+            expertise: try container.decode([Expertise].self, forKey: .expertise),
+            species: try container.decode(Set<Species>.self, forKey: .species),
+            maxAppointmentsPerDay: try container.decode(Int.self, forKey: .maxAppointmentsPerDay),
+            complexityCeiling: try container.decode(Double.self, forKey: .complexityCeiling),
+            preferences: try container.decodeIfPresent(CaseloadPreferences.self, forKey: .preferences)
+                ?? CaseloadPreferences(),
+            retiredAt: try container.decodeIfPresent(Date.self, forKey: .retiredAt))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -21,8 +21,10 @@ extension Clinician {
     /// The event for this clinician's creation, change or retirement (`kind`): identifiers,
     /// the name the schedule shows and the new version.
     public func changeEvent(kind: String, version: Int, practiceID: PracticeID, occurredAt: Date) -> DomainEvent {
-        DomainEvent(practiceID: practiceID, kind: kind, occurredAt: occurredAt, resourceType: "clinician", resourceID: id.description,
-                    payload: ["clinicianID": id.description, "displayName": displayName, "version": String(version)])
+        DomainEvent(
+            practiceID: practiceID, kind: kind, occurredAt: occurredAt, resourceType: "clinician",
+            resourceID: id.description,
+            payload: ["clinicianID": id.description, "displayName": displayName, "version": String(version)])
     }
 }
 
@@ -30,8 +32,13 @@ extension ClinicianAvailability {
     /// The event for a stored change of this availability; the payload names the clinician and
     /// the new version (time-off reasons stay out: they can be personal).
     public func changeEvent(version: Int, practiceID: PracticeID, occurredAt: Date) -> DomainEvent {
-        DomainEvent(practiceID: practiceID, kind: ClinicianEventKind.availabilityChanged, occurredAt: occurredAt, resourceType: "clinician",
-                    resourceID: clinicianID.description,
-                    payload: ["clinicianID": clinicianID.description, "version": String(version), "timeOffPeriods": String(timeOff.count)])
+        DomainEvent(
+            practiceID: practiceID, kind: ClinicianEventKind.availabilityChanged, occurredAt: occurredAt,
+            resourceType: "clinician",
+            resourceID: clinicianID.description,
+            payload: [
+                "clinicianID": clinicianID.description, "version": String(version),
+                "timeOffPeriods": String(timeOff.count),
+            ])
     }
 }

@@ -24,7 +24,9 @@ public struct ClinicianMatcher: Sendable {
     public init(weights: MatchWeights = .standard) { self.weights = weights }
 
     /// Ranks `candidates` for `matchCase` as seen at `now`.
-    public func rank(_ matchCase: MatchCase, candidates: [MatchCandidate], now: Date) throws(ValidationError) -> MatchResult {
+    public func rank(_ matchCase: MatchCase, candidates: [MatchCandidate], now: Date) throws(ValidationError)
+        -> MatchResult
+    {
         try matchCase.validate()
         guard weights.total > 0, weights.values.values.allSatisfy({ $0 >= 0 }) else {
             throw ValidationError(field: "weights", message: "must be non-negative with a positive sum")
@@ -34,9 +36,12 @@ public struct ClinicianMatcher: Sendable {
         for candidate in candidates {
             let clinician = candidate.clinician
             guard clinician.complexityCeiling >= matchCase.complexity else {
-                excluded.append(MatchExclusion(
-                    clinicianID: clinician.id, displayName: clinician.displayName,
-                    reason: "case complexity \(Self.format(matchCase.complexity)) is above the clinician's ceiling \(Self.format(clinician.complexityCeiling))"))
+                excluded.append(
+                    MatchExclusion(
+                        clinicianID: clinician.id, displayName: clinician.displayName,
+                        reason:
+                            "case complexity \(Self.format(matchCase.complexity)) is above the clinician's ceiling \(Self.format(clinician.complexityCeiling))"
+                    ))
                 continue
             }
             let match = score(candidate, for: matchCase, now: now)
@@ -46,7 +51,7 @@ public struct ClinicianMatcher: Sendable {
             if lhs.match.score != rhs.match.score { return lhs.match.score > rhs.match.score }
             if lhs.expertise != rhs.expertise { return lhs.expertise > rhs.expertise }
             switch (lhs.match.earliestStart, rhs.match.earliestStart) {
-            case let (l?, r?) where l != r: return l < r
+            case (let l?, let r?) where l != r: return l < r
             case (.some, nil): return true
             case (nil, .some): return false
             default: break
@@ -65,32 +70,40 @@ public struct ClinicianMatcher: Sendable {
         var parts: [ScorePart] = []
         func add(_ factor: MatchFactor, _ value: Double, _ detail: String) {
             let weight = weights[factor]
-            parts.append(ScorePart(factor: factor, weight: weight, value: value, contribution: weight * value / total, detail: detail))
+            parts.append(
+                ScorePart(
+                    factor: factor, weight: weight, value: value, contribution: weight * value / total, detail: detail))
         }
 
         let expertise = Self.expertise(clinician, specialties: matchCase.specialties)
         add(.expertise, expertise.value, expertise.detail)
 
         let treats = clinician.species.contains(matchCase.species)
-        add(.species, treats ? 1 : 0, treats ? "treats \(matchCase.species.rawValue)" : "does not list \(matchCase.species.rawValue)")
+        add(
+            .species, treats ? 1 : 0,
+            treats ? "treats \(matchCase.species.rawValue)" : "does not list \(matchCase.species.rawValue)")
 
         let availability = Self.availability(candidate.earliestStart, maxWait: matchCase.maxWaitMinutes, now: now)
         add(.availability, availability.value, availability.detail)
 
-        let free = candidate.capacityMinutes > 0
+        let free =
+            candidate.capacityMinutes > 0
             ? max(0, 1 - Double(candidate.bookedMinutes) / Double(candidate.capacityMinutes)) : 0
         add(.workload, free, "\(candidate.bookedMinutes) of \(candidate.capacityMinutes) minutes booked that day")
 
         let seen = matchCase.previousClinicianIDs.contains(clinician.id)
         add(.continuity, seen ? 1 : 0, seen ? "has seen this patient before" : "has not seen this patient")
 
-        return ClinicianMatch(clinicianID: clinician.id, displayName: clinician.displayName,
-                              score: parts.reduce(0) { $0 + $1.contribution }, parts: parts,
-                              earliestStart: candidate.earliestStart, withinMaxWait: availability.within)
+        return ClinicianMatch(
+            clinicianID: clinician.id, displayName: clinician.displayName,
+            score: parts.reduce(0) { $0 + $1.contribution }, parts: parts,
+            earliestStart: candidate.earliestStart, withinMaxWait: availability.within)
     }
 
     static func expertise(_ clinician: Clinician, specialties: [Specialty]) -> (value: Double, detail: String) {
-        var best: (value: Double, detail: String) = (0, "no expertise in \(specialties.map(\.rawValue).joined(separator: ", "))")
+        var best: (value: Double, detail: String) = (
+            0, "no expertise in \(specialties.map(\.rawValue).joined(separator: ", "))"
+        )
         for (rank, specialty) in specialties.enumerated() {
             guard let entry = clinician.expertise.first(where: { $0.specialty == specialty }) else { continue }
             let value = Double(min(5, max(0, entry.proficiency))) / 5 / Double(rank + 1)
@@ -101,7 +114,8 @@ public struct ClinicianMatcher: Sendable {
         return best
     }
 
-    static func availability(_ start: Date?, maxWait: Int?, now: Date) -> (value: Double, within: Bool, detail: String) {
+    static func availability(_ start: Date?, maxWait: Int?, now: Date) -> (value: Double, within: Bool, detail: String)
+    {
         guard let start else { return (0, false, "no free slot found") }
         let wait = max(0, start.timeIntervalSince(now) / 60)
         let waitText = "earliest start in \(Int(wait.rounded())) min"

@@ -17,8 +17,10 @@ public struct DailyWorkload: Hashable, Codable, Sendable {
     public var maxAppointments: Int
 
     /// Creates a workload figure.
-    public init(clinicianID: Identifier<Clinician>, date: LocalDate, bookedMinutes: Int, appointmentCount: Int,
-                capacityMinutes: Int, maxAppointments: Int) {
+    public init(
+        clinicianID: Identifier<Clinician>, date: LocalDate, bookedMinutes: Int, appointmentCount: Int,
+        capacityMinutes: Int, maxAppointments: Int
+    ) {
         self.clinicianID = clinicianID
         self.date = date
         self.bookedMinutes = bookedMinutes

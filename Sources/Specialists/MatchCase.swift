@@ -17,8 +17,10 @@ public struct MatchCase: Hashable, Codable, Sendable {
     public var previousClinicianIDs: Set<Identifier<Clinician>>
 
     /// Creates a case.
-    public init(specialties: [Specialty], species: Species, complexity: Double, maxWaitMinutes: Int? = nil,
-                patientID: UUID? = nil, previousClinicianIDs: Set<Identifier<Clinician>> = []) {
+    public init(
+        specialties: [Specialty], species: Species, complexity: Double, maxWaitMinutes: Int? = nil,
+        patientID: UUID? = nil, previousClinicianIDs: Set<Identifier<Clinician>> = []
+    ) {
         self.specialties = specialties
         self.species = species
         self.complexity = complexity
@@ -59,7 +61,8 @@ public struct MatchCandidate: Hashable, Codable, Sendable {
 
     /// Creates a candidate from the day's workload figure.
     public init(clinician: Clinician, earliestStart: Date?, workload: DailyWorkload) {
-        self.init(clinician: clinician, earliestStart: earliestStart, bookedMinutes: workload.bookedMinutes,
-                  capacityMinutes: workload.capacityMinutes)
+        self.init(
+            clinician: clinician, earliestStart: earliestStart, bookedMinutes: workload.bookedMinutes,
+            capacityMinutes: workload.capacityMinutes)
     }
 }

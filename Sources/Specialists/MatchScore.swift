@@ -80,8 +80,10 @@ public struct ClinicianMatch: Hashable, Codable, Sendable {
     public var withinMaxWait: Bool
 
     /// Creates a match.
-    public init(clinicianID: Identifier<Clinician>, displayName: String, score: Double, parts: [ScorePart],
-                earliestStart: Date?, withinMaxWait: Bool) {
+    public init(
+        clinicianID: Identifier<Clinician>, displayName: String, score: Double, parts: [ScorePart],
+        earliestStart: Date?, withinMaxWait: Bool
+    ) {
         self.clinicianID = clinicianID
         self.displayName = displayName
         self.score = score

@@ -44,13 +44,18 @@ public struct WeeklyInterval: Hashable, Codable, Sendable, CustomStringConvertib
     /// Adds this interval's own problems (weekday, bounds, order) under `field`.
     public func validate(field: String, into errors: inout FieldErrorCollector) {
         if !(1...7).contains(weekday) { errors.add("\(field).weekday", "must be 1 (Monday) to 7 (Sunday)") }
-        if !(0...1439).contains(startMinute) { errors.add("\(field).startMinute", "must be 0 to 1439 minutes after midnight") }
-        if !(1...1440).contains(endMinute) { errors.add("\(field).endMinute", "must be 1 to 1440 minutes after midnight") }
+        if !(0...1439).contains(startMinute) {
+            errors.add("\(field).startMinute", "must be 0 to 1439 minutes after midnight")
+        }
+        if !(1...1440).contains(endMinute) {
+            errors.add("\(field).endMinute", "must be 1 to 1440 minutes after midnight")
+        }
         if endMinute <= startMinute { errors.add("\(field).endMinute", "must be after the start") }
     }
 
     /// Adds an error naming each interval that overlaps an earlier one on the same weekday.
-    static func validateNoOverlap(_ intervals: [WeeklyInterval], field: String, into errors: inout FieldErrorCollector) {
+    static func validateNoOverlap(_ intervals: [WeeklyInterval], field: String, into errors: inout FieldErrorCollector)
+    {
         for (index, interval) in intervals.enumerated() {
             if let earlier = intervals[..<index].firstIndex(where: { $0.overlaps(interval) }) {
                 errors.add("\(field)[\(index)]", "overlaps \(field)[\(earlier)] (\(intervals[earlier]))")
@@ -61,7 +66,8 @@ public struct WeeklyInterval: Hashable, Codable, Sendable, CustomStringConvertib
     private static let weekdayNames = ["?", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     private static func clock(_ minute: Int) -> String {
-        let h = minute / 60, m = minute % 60
+        let h = minute / 60
+        let m = minute % 60
         return "\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)"
     }
 }

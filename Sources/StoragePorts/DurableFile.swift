@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes files so that, once a call returns, their content survives a crash or power loss:
@@ -47,7 +48,9 @@ package enum DurableFile {
 
     /// Renames `temporary` over `target` and flushes the directory that holds them.
     package static func replace(_ target: URL, with temporary: URL) throws {
-        guard rename(temporary.path, target.path) == 0 else { throw Failure(operation: "rename", path: target.path, code: errno) }
+        guard rename(temporary.path, target.path) == 0 else {
+            throw Failure(operation: "rename", path: target.path, code: errno)
+        }
         try syncDirectory(target.deletingLastPathComponent())
     }
 

@@ -36,14 +36,22 @@ public struct PostgresDatabaseConfiguration: Sendable, Equatable {
 
     /// Parses `text`; the password never appears in an error.
     public init(url text: String) throws(InvalidURL) {
-        guard let components = URLComponents(string: text) else { throw InvalidURL(part: "the URL", reason: "is not a URL") }
+        guard let components = URLComponents(string: text) else {
+            throw InvalidURL(part: "the URL", reason: "is not a URL")
+        }
         guard components.scheme == "postgres" || components.scheme == "postgresql" else {
             throw InvalidURL(part: "the scheme", reason: "must be postgres:// or postgresql://")
         }
-        guard let host = components.host, !host.isEmpty else { throw InvalidURL(part: "the host", reason: "is missing") }
-        guard let user = components.user, !user.isEmpty else { throw InvalidURL(part: "the user", reason: "is missing") }
+        guard let host = components.host, !host.isEmpty else {
+            throw InvalidURL(part: "the host", reason: "is missing")
+        }
+        guard let user = components.user, !user.isEmpty else {
+            throw InvalidURL(part: "the user", reason: "is missing")
+        }
         let database = String(components.path.drop(while: { $0 == "/" }))
-        guard !database.isEmpty, !database.contains("/") else { throw InvalidURL(part: "the database name", reason: "is missing") }
+        guard !database.isEmpty, !database.contains("/") else {
+            throw InvalidURL(part: "the database name", reason: "is missing")
+        }
         let port = components.port ?? 5432
         guard (1...65_535).contains(port) else { throw InvalidURL(part: "the port", reason: "must be 1–65535") }
         var tls = TLSMode.prefer
@@ -86,8 +94,9 @@ public struct PostgresDatabaseConfiguration: Sendable, Equatable {
         case .prefer: mode = .prefer(.makeClientConfiguration())
         case .require: mode = .require(.makeClientConfiguration())
         }
-        var configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password,
-                                                         database: database, tls: mode)
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password,
+            database: database, tls: mode)
         configuration.options.maximumConnections = maximumConnections
         return configuration
     }

@@ -17,9 +17,12 @@ extension PostgresSchema {
 
     /// Tables under the `<table>_tenant` policy on `practice_id`.
     static let tenantTables = [
-        "staff_user", "session", "event_head", "event_log", "appointment", "practice_counter", "owner", "patient", "idempotency_key",
-        "clinician", "clinician_availability", "room", "appointment_type", "weight", "problem", "allergy", "medication", "vaccination",
-        "clinical_note", "note_addendum", "visit", "document", "document_chunk", "triage_assessment", "triage_queue", "triage_arrival",
+        "staff_user", "session", "event_head", "event_log", "appointment", "practice_counter", "owner", "patient",
+        "idempotency_key",
+        "clinician", "clinician_availability", "room", "appointment_type", "weight", "problem", "allergy", "medication",
+        "vaccination",
+        "clinical_note", "note_addendum", "visit", "document", "document_chunk", "triage_assessment", "triage_queue",
+        "triage_arrival",
         "intake_ranking", "calendar_feed", "analytics_change",
     ]
 
@@ -40,8 +43,10 @@ extension PostgresSchema {
 
     /// The functions a runtime role may execute, by their argument types (for the grants).
     static let installationFunctions = [
-        "vetnet_credentials(text, bigint)", "vetnet_session(text, bigint, bigint)", "vetnet_prune_sessions(bigint, bigint)",
-        "vetnet_calendar_feed(text)", "vetnet_practice_profiles()", "vetnet_prune_idempotency_keys(bigint)", "vetnet_event_heads()",
+        "vetnet_credentials(text, bigint)", "vetnet_session(text, bigint, bigint)",
+        "vetnet_prune_sessions(bigint, bigint)",
+        "vetnet_calendar_feed(text)", "vetnet_practice_profiles()", "vetnet_prune_idempotency_keys(bigint)",
+        "vetnet_event_heads()",
         "vetnet_prune_events(bigint)", "vetnet_audit_chain(bigint, bigint)",
     ]
 

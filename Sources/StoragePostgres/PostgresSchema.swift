@@ -21,17 +21,21 @@ public enum PostgresSchema {
     /// Row-level security on practice-owned `tables`: forced (it binds the owning role too), a
     /// row visible only to a transaction acting for its practice, or for the installation.
     static func rowLevelSecurity(_ tables: [String]) -> String {
-        tables.map { table in """
+        tables.map { table in
+            """
             ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY;
             ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
             CREATE POLICY \(table)_tenant ON \(table)
                 USING (current_setting('vetnet.practice_id', true) IN (practice_id::text, 'installation'));
-            """ }.joined(separator: "\n")
+            """
+        }.joined(separator: "\n")
     }
 
     /// Name and SQL of each migration, in order.
     static let migrations: [(name: String, sql: String)] = [
-        ("pg-1 accounts, sessions, audit, events, appointments", """
+        (
+            "pg-1 accounts, sessions, audit, events, appointments",
+            """
             CREATE EXTENSION IF NOT EXISTS btree_gist;
 
             CREATE TABLE practice (
@@ -136,8 +140,11 @@ public enum PostgresSchema {
                     practice_id WITH =, room_id WITH =, int8range(start_ms, occupied_end_ms) WITH &&) WHERE (holds_time AND room_id IS NOT NULL)
             );
             CREATE INDEX appointment_practice_time ON appointment (practice_id, start_ms);
-            """),
-        ("pg-2 row-level security by practice", """
+            """
+        ),
+        (
+            "pg-2 row-level security by practice",
+            """
             ALTER TABLE practice ENABLE ROW LEVEL SECURITY;
             ALTER TABLE practice FORCE ROW LEVEL SECURITY;
             CREATE POLICY practice_tenant ON practice
@@ -150,8 +157,11 @@ public enum PostgresSchema {
             CREATE POLICY audit_entry_append ON audit_entry FOR INSERT WITH CHECK (true);
             CREATE POLICY audit_entry_read ON audit_entry FOR SELECT
                 USING (current_setting('vetnet.practice_id', true) IN (practice_id, 'installation'));
-            """),
-        ("pg-3 owners, patients, search", """
+            """
+        ),
+        (
+            "pg-3 owners, patients, search",
+            """
             -- Per-practice counters (medical record numbers): the upsert that advances one locks
             -- its row until commit, so numbers are gap-free and never handed out twice.
             CREATE TABLE practice_counter (
@@ -260,8 +270,11 @@ public enum PostgresSchema {
             ALTER TABLE patient_word FORCE ROW LEVEL SECURITY;
             CREATE POLICY patient_word_tenant ON patient_word
                 USING (practice_id = NULLIF(NULLIF(current_setting('vetnet.practice_id', true), ''), 'installation')::uuid);
-            """),
-        ("pg-4 scheduling: clinicians, availability, rooms, appointment types", """
+            """
+        ),
+        (
+            "pg-4 scheduling: clinicians, availability, rooms, appointment types",
+            """
             -- A clinician as their domain value in JSON (expertise, species, preferences): read
             -- whole, never searched inside; `active` and the name are columns for filtering and order.
             CREATE TABLE clinician (
@@ -312,8 +325,11 @@ public enum PostgresSchema {
             CREATE INDEX appointment_clinician_time ON appointment (practice_id, clinician_id, start_ms);
             CREATE INDEX appointment_room_type_time ON appointment (practice_id, room_type, start_ms) WHERE room_type IS NOT NULL;
             \(rowLevelSecurity(["clinician", "clinician_availability", "room", "appointment_type"]))
-            """),
-        ("pg-5 sign-in attempts", """
+            """
+        ),
+        (
+            "pg-5 sign-in attempts",
+            """
             -- The sign-in throttle's counts, shared by every instance. Keys are hashes of the
             -- account and the client address (no practice is known before sign-in, so no
             -- row-level security); an attempt counts against both, pending until checked.
@@ -326,8 +342,11 @@ public enum PostgresSchema {
             );
             CREATE INDEX sign_in_attempt_ticket ON sign_in_attempt (ticket);
             CREATE INDEX sign_in_attempt_time ON sign_in_attempt (at_ms);
-            """),
-        ("pg-6 medical records, visits, documents", """
+            """
+        ),
+        (
+            "pg-6 medical records, visits, documents",
+            """
             -- A patient's record entries, one table per kind as the embedded store keeps them:
             -- exact decimals as the text entered, record days as dates, times as milliseconds
             -- (the embedded store's precision). Each refers to its patient with the practice, so
@@ -503,8 +522,11 @@ public enum PostgresSchema {
             ALTER TABLE document_chunk ALTER COLUMN bytes SET STORAGE EXTERNAL;
             \(rowLevelSecurity(["weight", "problem", "allergy", "medication", "vaccination", "clinical_note", "note_addendum", "visit", "document",
                "document_chunk"]))
-            """),
-        ("pg-7 triage: assessments, the board, arrivals, intake rankings", """
+            """
+        ),
+        (
+            "pg-7 triage: assessments, the board, arrivals, intake rankings",
+            """
             -- Assessments as the embedded store keeps them (the case and result as the wire
             -- format's JSON), the ER board (one entry per patient, following the latest
             -- assessment), the triaged arrivals VTL compliance is measured on, and the
@@ -565,8 +587,11 @@ public enum PostgresSchema {
                 ADD COLUMN triage_level integer CHECK (triage_level BETWEEN 1 AND 5),
                 ADD COLUMN match_basis jsonb;
             \(rowLevelSecurity(["triage_assessment", "triage_queue", "triage_arrival", "intake_ranking"]))
-            """),
-        ("pg-8 calendar feeds", """
+            """
+        ),
+        (
+            "pg-8 calendar feeds",
+            """
             -- Calendar feeds: only a hash of each unguessable token is stored. A feed is looked
             -- up by its hash before any practice is known (an installation-wide read), and a
             -- clinician's feeds are revoked together, when asked or when they retire.
@@ -581,8 +606,11 @@ public enum PostgresSchema {
             \(rowLevelSecurity(["calendar_feed"]))
             -- A patient's appointments, past and future ("when was Rex last in?").
             CREATE INDEX appointment_patient_time ON appointment (practice_id, patient_id, start_ms);
-            """),
-        ("pg-9 practice settings, analytics versions", """
+            """
+        ),
+        (
+            "pg-9 practice settings, analytics versions",
+            """
             -- Where each practice's records stand for analytics: `analytics_version` moves with
             -- writes to appointments and triage arrivals, `config_version` with writes to the
             -- configuration (clinicians, availability, rooms, appointment types, the practice's
@@ -717,8 +745,11 @@ public enum PostgresSchema {
             CREATE TRIGGER practice_settings_changed BEFORE UPDATE ON practice FOR EACH ROW
                 WHEN (OLD.profile IS DISTINCT FROM NEW.profile OR OLD.name IS DISTINCT FROM NEW.name OR OLD.time_zone IS DISTINCT FROM NEW.time_zone)
                 EXECUTE FUNCTION practice_settings_changed();
-            """),
-        ("pg-10 installation key fingerprints", """
+            """
+        ),
+        (
+            "pg-10 installation key fingerprints",
+            """
             -- Every instance on the database must hold the installation's keys: an instance
             -- with another audit key would fork the chain, one with another record key would
             -- seal notes no other instance can open. One row of keyed fingerprints (never the
@@ -728,18 +759,25 @@ public enum PostgresSchema {
                 audit_key_check text NOT NULL,
                 record_key_check text NOT NULL
             );
-            """),
-        ("pg-11 idempotency keys of each account", """
+            """
+        ),
+        (
+            "pg-11 idempotency keys of each account",
+            """
             -- A key names one request of one account: another account's same key is a request
             -- of its own, not a conflict with the first.
             ALTER TABLE idempotency_key DROP CONSTRAINT idempotency_key_pkey;
             CREATE UNIQUE INDEX idempotency_key_claim ON idempotency_key (practice_id, COALESCE(actor_id, ''), key);
-            """),
-        (headSignatureMigration, """
+            """
+        ),
+        (
+            headSignatureMigration,
+            """
             -- The head of the chain signed with the audit key (written with every append): a head
             -- moved back by someone without the key to match a cut chain fails verify.
             ALTER TABLE audit_head ADD COLUMN signature text;
-            """),
+            """
+        ),
         (runtimeRoleMigration, runtimeRoleSQL),
         (practiceReferencesMigration, practiceReferencesSQL),
         (triageJudgementMigration, triageJudgementSQL),
@@ -758,20 +796,29 @@ public enum PostgresSchema {
     /// applied. A schema already current is only read, so a runtime role may call this too;
     /// one that is not current needs its owner (``MigrationNeedsOwner``).
     @discardableResult
-    public static func migrate(_ client: PostgresClient, runtimeRole: String? = nil, logger: Logger) async throws -> [String] {
+    public static func migrate(_ client: PostgresClient, runtimeRole: String? = nil, logger: Logger) async throws
+        -> [String]
+    {
         if let runtimeRole, !isPlainRoleName(runtimeRole) {
-            throw RuntimeRoleRefused(role: runtimeRole, reason: "must be a plain lower-case role name (letters, digits, _)")
+            throw RuntimeRoleRefused(
+                role: runtimeRole, reason: "must be a plain lower-case role name (letters, digits, _)")
         }
         let (current, ownsSchema) = try await client.withConnection { connection -> (Set<String>?, Bool) in
             var owns = true
             // No schema yet: whoever creates it will own it.
-            for try await row in try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(connectedRoleOwnsSchemaSQL)"), logger: logger)
-                .decode(Bool?.self) { owns = row ?? true }
+            for try await row in try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT \(connectedRoleOwnsSchemaSQL)"), logger: logger
+            )
+            .decode(Bool?.self) { owns = row ?? true }
             var names: Set<String>?
-            for try await exists in try await connection.query("SELECT to_regclass('public.vetnet_migration') IS NOT NULL", logger: logger)
-                .decode(Bool.self) where exists {
+            for try await exists in try await connection.query(
+                "SELECT to_regclass('public.vetnet_migration') IS NOT NULL", logger: logger
+            )
+            .decode(Bool.self) where exists {
                 names = []
-                for try await name in try await connection.query("SELECT name FROM vetnet_migration", logger: logger).decode(String.self) {
+                for try await name in try await connection.query("SELECT name FROM vetnet_migration", logger: logger)
+                    .decode(String.self)
+                {
                     names?.insert(name)
                 }
             }
@@ -789,14 +836,19 @@ public enum PostgresSchema {
         }
     }
 
-    private static func applyMigrations(_ client: PostgresClient, runtimeRole: String?, logger: Logger) async throws -> [String] {
+    private static func applyMigrations(_ client: PostgresClient, runtimeRole: String?, logger: Logger) async throws
+        -> [String]
+    {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7242019)", logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 CREATE TABLE IF NOT EXISTS vetnet_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
                 """, logger: logger)
             var applied: Set<String> = []
-            for try await name in try await connection.query("SELECT name FROM vetnet_migration", logger: logger).decode(String.self) {
+            for try await name in try await connection.query("SELECT name FROM vetnet_migration", logger: logger)
+                .decode(String.self)
+            {
                 applied.insert(name)
             }
             var done: [String] = []
@@ -805,33 +857,51 @@ public enum PostgresSchema {
                 for statement in statements(of: migration.sql) {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                try await connection.query("INSERT INTO vetnet_migration (name) VALUES (\(migration.name))", logger: logger)
+                try await connection.query(
+                    "INSERT INTO vetnet_migration (name) VALUES (\(migration.name))", logger: logger)
                 done.append(migration.name)
             }
             if let runtimeRole {
-                for try await owner in try await connection.query("SELECT current_user::text = \(runtimeRole)", logger: logger)
-                    .decode(Bool.self) where owner {
-                    throw RuntimeRoleRefused(role: runtimeRole, reason: "is the schema's owner; name the role the server connects as")
+                for try await owner in try await connection.query(
+                    "SELECT current_user::text = \(runtimeRole)", logger: logger
+                )
+                .decode(Bool.self) where owner {
+                    throw RuntimeRoleRefused(
+                        role: runtimeRole, reason: "is the schema's owner; name the role the server connects as")
                 }
-                for try await exists in try await connection.query("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = \(runtimeRole))",
-                                                                   logger: logger).decode(Bool.self) where !exists {
-                    throw RuntimeRoleRefused(role: runtimeRole, reason: "no such role on this server (create it first: CREATE ROLE \(runtimeRole) LOGIN PASSWORD '…')")
+                for try await exists in try await connection.query(
+                    "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = \(runtimeRole))",
+                    logger: logger
+                ).decode(Bool.self) where !exists {
+                    throw RuntimeRoleRefused(
+                        role: runtimeRole,
+                        reason:
+                            "no such role on this server (create it first: CREATE ROLE \(runtimeRole) LOGIN PASSWORD '…')"
+                    )
                 }
-                try await connection.query("INSERT INTO vetnet_runtime_role (name) VALUES (\(runtimeRole)) ON CONFLICT DO NOTHING", logger: logger)
+                try await connection.query(
+                    "INSERT INTO vetnet_runtime_role (name) VALUES (\(runtimeRole)) ON CONFLICT DO NOTHING",
+                    logger: logger)
             }
             var roles: [String] = []
-            for try await name in try await connection.query("SELECT name FROM vetnet_runtime_role ORDER BY name", logger: logger).decode(String.self) {
+            for try await name in try await connection.query(
+                "SELECT name FROM vetnet_runtime_role ORDER BY name", logger: logger
+            ).decode(String.self) {
                 roles.append(name)
             }
-            for role in roles where isPlainRoleName(role) { try await grantRuntime(role, connection: connection, logger: logger) }
+            for role in roles where isPlainRoleName(role) {
+                try await grantRuntime(role, connection: connection, logger: logger)
+            }
             return done
         }
     }
 
     /// Connects to `configuration`, applies what is missing, and disconnects (`vetnet migrate`).
     @discardableResult
-    public static func migrate(_ configuration: PostgresDatabaseConfiguration, runtimeRole: String? = nil,
-                               logger: Logger) async throws -> [String] {
+    public static func migrate(
+        _ configuration: PostgresDatabaseConfiguration, runtimeRole: String? = nil,
+        logger: Logger
+    ) async throws -> [String] {
         let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         let running = Task { await client.run() }
         defer { running.cancel() }
@@ -842,14 +912,17 @@ public enum PostgresSchema {
         } catch let error as MigrationNeedsOwner {
             throw error
         } catch let error as PSQLError where error.serverInfo != nil {
-            throw DatabaseUnavailable(database: configuration.redacted, reason: error.serverInfo?[.message] ?? "the server refused")
+            throw DatabaseUnavailable(
+                database: configuration.redacted, reason: error.serverInfo?[.message] ?? "the server refused")
         } catch let error as PSQLError {
             throw DatabaseUnavailable(database: configuration.redacted, reason: "\(error.code)")
         } catch is PostgresTransactionError {
             throw DatabaseUnavailable(database: configuration.redacted, reason: "the migration's transaction failed")
         } catch {
             // The pool's own errors (no server answering) say nothing a person can act on.
-            throw DatabaseUnavailable(database: configuration.redacted, reason: "no connection could be made (is the server running and the URL right?)")
+            throw DatabaseUnavailable(
+                database: configuration.redacted,
+                reason: "no connection could be made (is the server running and the URL right?)")
         }
     }
 

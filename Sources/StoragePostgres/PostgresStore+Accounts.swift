@@ -6,27 +6,34 @@ import StoragePorts
 extension PostgresStore: AccountRepository {
     // MARK: - Practices
 
-    public func createPractice(_ profile: PracticeProfile, administrator: FirstAdministrator,
-                               requestID: String? = nil) async throws -> (PracticeProfile, StaffAccount) {
+    public func createPractice(
+        _ profile: PracticeProfile, administrator: FirstAdministrator,
+        requestID: String? = nil
+    ) async throws -> (PracticeProfile, StaffAccount) {
         let now = clock.now()
         let account = try administrator.account(of: profile, createdAt: now)
         let profileJSON = String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
         let scope = AccessScope.system(profile.id, requestID: requestID)
         do {
             try await transaction(.practice(profile.id)) { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO practice (id, name, time_zone, profile, created_at)
                     VALUES (\(profile.id.rawValue), \(profile.name), \(profile.timeZone), \(profileJSON)::jsonb, \(now))
                     """, logger: logger)
-                try await self.appendAudit(AuditRecord(action: .practiceCreate, resourceType: "practice", resourceID: profile.id.description),
-                                           scope: scope, connection: connection)
-                try await connection.query("""
+                try await self.appendAudit(
+                    AuditRecord(action: .practiceCreate, resourceType: "practice", resourceID: profile.id.description),
+                    scope: scope, connection: connection)
+                try await connection.query(
+                    """
                     INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, created_at)
                     VALUES (\(account.id.rawValue), \(profile.id.rawValue), \(account.email), \(account.displayName), 'administrator',
                             \(administrator.passwordHash), \(now))
                     """, logger: logger)
-                try await self.appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
-                                                       detail: "role=administrator first administrator"), scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                        detail: "role=administrator first administrator"), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
             // Two instances creating the same name at once: the unique index decides.
@@ -35,19 +42,25 @@ extension PostgresStore: AccountRepository {
         return (profile, account)
     }
 
-    public func createUser(scope: AccessScope, email: String, displayName: String, role: Role, passwordHash: String) async throws -> StaffAccount {
+    public func createUser(scope: AccessScope, email: String, displayName: String, role: Role, passwordHash: String)
+        async throws -> StaffAccount
+    {
         try StaffAccount.validateNew(email: email, displayName: displayName)
-        let account = StaffAccount(id: UserID(), practiceID: scope.practiceID, email: email.lowercased(), displayName: displayName,
-                                   role: role, disabled: false, createdAt: clock.now(), version: 1)
+        let account = StaffAccount(
+            id: UserID(), practiceID: scope.practiceID, email: email.lowercased(), displayName: displayName,
+            role: role, disabled: false, createdAt: clock.now(), version: 1)
         do {
             try await transaction(.practice(scope.practiceID)) { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, created_at)
                     VALUES (\(account.id.rawValue), \(scope.practiceID.rawValue), \(account.email), \(displayName), \(role.rawValue),
                             \(passwordHash), \(account.createdAt))
                     """, logger: logger)
-                try await self.appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
-                                                       detail: "role=\(role.rawValue)"), scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                        detail: "role=\(role.rawValue)"), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
             // UNIQUE (practice_id, email): decided by the database, so two instances cannot both create it.
@@ -58,7 +71,8 @@ extension PostgresStore: AccountRepository {
 
     public func practice(id: PracticeID) async throws -> PracticeProfile? {
         try await transaction(.practice(id)) { connection in
-            let rows = try await connection.query("SELECT profile::text FROM practice WHERE id = \(id.rawValue)", logger: logger)
+            let rows = try await connection.query(
+                "SELECT profile::text FROM practice WHERE id = \(id.rawValue)", logger: logger)
             for try await text in rows.decode(String.self) {
                 guard let profile = try? JSONDecoder().decode(PracticeProfile.self, from: Data(text.utf8)) else {
                     throw StoreCorruption(column: "practice.profile", reason: "not a practice profile")
@@ -75,7 +89,8 @@ extension PostgresStore: AccountRepository {
         // Sign-in does not know the practice yet: the only installation-wide read of accounts,
         // through the owner's function (the serving role cannot act for the installation).
         try await transaction(.installation) { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash
                 FROM vetnet_credentials(\(email.lowercased()), \(StoredCredentials.maxPerEmail))
                 """, logger: logger)
@@ -90,18 +105,24 @@ extension PostgresStore: AccountRepository {
 
     // MARK: - Sessions
 
-    public func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?) async throws -> Date {
+    public func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?)
+        async throws -> Date
+    {
         let now = clock.now()
         let absolute = now.addingTimeInterval(policy.absoluteTimeout)
-        let nowMs = Timestamp.milliseconds(now), absoluteMs = Timestamp.milliseconds(absolute)
+        let nowMs = Timestamp.milliseconds(now)
+        let absoluteMs = Timestamp.milliseconds(absolute)
         try await transaction(.practice(account.practiceID)) { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms)
                 VALUES (\(tokenHash), \(account.id.rawValue), \(account.practiceID.rawValue), \(nowMs), \(nowMs), \(absoluteMs))
                 """, logger: logger)
-            try await self.appendAudit(AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description),
-                                       scope: AccessScope(practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID),
-                                       connection: connection)
+            try await self.appendAudit(
+                AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description),
+                scope: AccessScope(
+                    practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID),
+                connection: connection)
         }
         return min(now.addingTimeInterval(policy.idleTimeout), absolute)
     }
@@ -112,7 +133,8 @@ extension PostgresStore: AccountRepository {
         let idleMs = Int64(policy.idleTimeout * 1000)
         // A token names its session before its practice is known; the match is by its hash.
         let found = try await transaction(.installation) { connection -> (StaffAccount, Int64, Int64)? in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash, last_seen_at_ms, expires_at_ms
                 FROM vetnet_session(\(tokenHash), \(nowMs), \(idleMs))
                 """, logger: logger)
@@ -127,21 +149,25 @@ extension PostgresStore: AccountRepository {
         // Refresh at most every 15 seconds so a busy client does not turn every read into a write.
         if nowMs - lastSeen > 15_000 {
             try await transaction(.practice(account.practiceID)) { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE session SET last_seen_at_ms = GREATEST(last_seen_at_ms, \(nowMs))
                     WHERE token_hash = \(tokenHash) AND revoked_at_ms IS NULL
                     """, logger: logger)
             }
         }
-        return ActiveSession(account: account, expiresAt: min(now.addingTimeInterval(policy.idleTimeout), Timestamp.date(milliseconds: absolute)))
+        return ActiveSession(
+            account: account,
+            expiresAt: min(now.addingTimeInterval(policy.idleTimeout), Timestamp.date(milliseconds: absolute)))
     }
 
     public func sessionIsActive(tokenHash: String, policy: SessionPolicy) async throws -> Bool {
         let nowMs = Timestamp.milliseconds(clock.now())
         let idleMs = Int64(policy.idleTimeout * 1000)
         return try await transaction(.installation) { connection in
-            let rows = try await connection.query("SELECT EXISTS (SELECT 1 FROM vetnet_session(\(tokenHash), \(nowMs), \(idleMs)))",
-                                                  logger: logger)
+            let rows = try await connection.query(
+                "SELECT EXISTS (SELECT 1 FROM vetnet_session(\(tokenHash), \(nowMs), \(idleMs)))",
+                logger: logger)
             for try await live in rows.decode(Bool.self) { return live }
             return false
         }
@@ -150,12 +176,14 @@ extension PostgresStore: AccountRepository {
     public func revokeSession(tokenHash: String, scope: AccessScope) async throws {
         let nowMs = Timestamp.milliseconds(clock.now())
         try await transaction(.practice(scope.practiceID)) { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE session SET revoked_at_ms = \(nowMs)
                 WHERE token_hash = \(tokenHash) AND practice_id = \(scope.practiceID.rawValue) AND revoked_at_ms IS NULL
                 """, logger: logger)
-            try await self.appendAudit(AuditRecord(action: .authLogout, resourceType: "session", resourceID: scope.actorID?.description),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(action: .authLogout, resourceType: "session", resourceID: scope.actorID?.description),
+                scope: scope, connection: connection)
         }
     }
 
@@ -164,8 +192,10 @@ extension PostgresStore: AccountRepository {
         let nowMs = Timestamp.milliseconds(clock.now())
         let idleMs = Int64(policy.idleTimeout * 1000)
         return try await transaction(.installation) { connection in
-            for try await count in try await connection.query("SELECT vetnet_prune_sessions(\(nowMs), \(idleMs))", logger: logger)
-                .decode(Int64.self) { return Int(count) }
+            for try await count in try await connection.query(
+                "SELECT vetnet_prune_sessions(\(nowMs), \(idleMs))", logger: logger
+            )
+            .decode(Int64.self) { return Int(count) }
             return 0
         }
     }
@@ -177,9 +207,14 @@ extension PostgresStore: AccountRepository {
     static func account(from row: PostgresRow) throws -> (StaffAccount, passwordHash: String) {
         let (id, practice, email, name, role, disabled, created, version, hash) =
             try row.decode((UUID, UUID, String, String, String, Bool, Date, Int32, String).self)
-        guard let role = Role(rawValue: role) else { throw StoreCorruption(column: "staff_user.role", reason: "not a role") }
-        return (StaffAccount(id: UserID(id), practiceID: PracticeID(practice), email: email, displayName: name, role: role,
-                             disabled: disabled, createdAt: created, version: Int(version)), hash)
+        guard let role = Role(rawValue: role) else {
+            throw StoreCorruption(column: "staff_user.role", reason: "not a role")
+        }
+        return (
+            StaffAccount(
+                id: UserID(id), practiceID: PracticeID(practice), email: email, displayName: name, role: role,
+                disabled: disabled, createdAt: created, version: Int(version)), hash
+        )
     }
 }
 

@@ -18,46 +18,61 @@ extension PostgresStore: SchedulingRepository {
     /// fails with `23P01` once it commits, which becomes a ``BookingConflict`` naming the
     /// clinician or room (from the constraint's name) and the time in the way. Deadlocks and
     /// serialization failures are run again a bounded number of times.
-    public func bookAppointment(scope: AccessScope, patientID: UUID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
-                                reason: String?, staffNotes: String?, assessmentID: UUID?, idempotencyKey: IdempotencyKey?,
-                                reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
-                                decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool) {
+    public func bookAppointment(
+        scope: AccessScope, patientID: UUID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
+        reason: String?, staffNotes: String?, assessmentID: UUID?, idempotencyKey: IdempotencyKey?,
+        reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
+        decide: @escaping @Sendable (SchedulingData) throws -> Appointment
+    ) async throws -> (Versioned<Appointment>, replayed: Bool) {
         let operation = AuditAction.appointmentBook
         do {
             return try await retryingTransientFailures {
                 try await transaction(.practice(scope.practiceID)) { connection in
                     if let idempotencyKey,
-                       let first = try await self.claim(idempotencyKey, operation: operation, scope: scope, connection: connection) {
-                        guard let id = UUID(uuidString: first), let stored = try await self.appointment(practiceID: scope.practiceID, id: id,
-                                                                                                         connection: connection) else {
+                        let first = try await self.claim(
+                            idempotencyKey, operation: operation, scope: scope, connection: connection)
+                    {
+                        guard let id = UUID(uuidString: first),
+                            let stored = try await self.appointment(
+                                practiceID: scope.practiceID, id: id,
+                                connection: connection)
+                        else {
                             throw DomainError.notFound(resource: "appointment")
                         }
                         return (stored, true)
                     }
-                    let data = try await self.bookingData(practiceID: scope.practiceID, clinicianID: clinicianID,
-                                                          appointmentTypeID: appointmentTypeID, reads: reads, connection: connection)
+                    let data = try await self.bookingData(
+                        practiceID: scope.practiceID, clinicianID: clinicianID,
+                        appointmentTypeID: appointmentTypeID, reads: reads, connection: connection)
                     let appointment = try decide(data)
                     // The decision is the caller's code: it may only book what was asked, here.
-                    guard appointment.practiceID == scope.practiceID, appointment.patientID == patientID, appointment.clinicianID == clinicianID,
-                          appointment.appointmentTypeID == appointmentTypeID else {
+                    guard appointment.practiceID == scope.practiceID, appointment.patientID == patientID,
+                        appointment.clinicianID == clinicianID,
+                        appointment.appointmentTypeID == appointmentTypeID
+                    else {
                         throw DomainError.conflict("The booking decided on is not the one requested.")
                     }
                     // A booking from an intake records the assessment, level and match it was made on.
                     let basis = try await assessmentID.asyncMap {
-                        try await self.bookingBasis(practiceID: scope.practiceID, patientID: patientID, clinicianID: clinicianID, assessmentID: $0,
-                                                    connection: connection)
+                        try await self.bookingBasis(
+                            practiceID: scope.practiceID, patientID: patientID, clinicianID: clinicianID,
+                            assessmentID: $0,
+                            connection: connection)
                     }
-                    try await self.insert(appointment, reason: reason, staffNotes: staffNotes, scope: scope, connection: connection)
+                    try await self.insert(
+                        appointment, reason: reason, staffNotes: staffNotes, scope: scope, connection: connection)
                     if let basis {
-                        try await connection.query("""
+                        try await connection.query(
+                            """
                             UPDATE appointment SET assessment_id = \(basis.assessmentID), triage_level = \(basis.triageLevel),
                                 match_basis = \(try Self.json(basis))::jsonb
                             WHERE id = \(appointment.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                             """, logger: self.logger)
                     }
                     if let idempotencyKey {
-                        try await self.finishClaim(idempotencyKey, operation: operation, resourceID: appointment.id.description, scope: scope,
-                                                   connection: connection)
+                        try await self.finishClaim(
+                            idempotencyKey, operation: operation, resourceID: appointment.id.description, scope: scope,
+                            connection: connection)
                     }
                     return (Versioned(appointment, version: 1), false)
                 }
@@ -76,11 +91,14 @@ extension PostgresStore: SchedulingRepository {
     }
 
     /// The row, its audit entry and its `appointment.booked` event, in the caller's transaction.
-    private func insert(_ appointment: Appointment, reason: String?, staffNotes: String?, scope: AccessScope,
-                        connection: PostgresConnection) async throws {
+    private func insert(
+        _ appointment: Appointment, reason: String?, staffNotes: String?, scope: AccessScope,
+        connection: PostgresConnection
+    ) async throws {
         let now = clock.now()
         do {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms, end_ms,
                                          occupied_end_ms, status, holds_time, reason, staff_notes, created_at)
                 VALUES (\(appointment.id.rawValue), \(scope.practiceID.rawValue), \(appointment.patientID), \(appointment.clinicianID),
@@ -92,10 +110,14 @@ extension PostgresStore: SchedulingRepository {
         } catch let error as PSQLError where error.sqlState == "23P01" {
             throw OverlapRefusal(appointment: appointment, constraint: error.serverInfo?[.constraintName] ?? "")
         }
-        _ = try await appendAudit(AuditRecord(action: .appointmentBook, resourceType: "appointment", resourceID: appointment.id.description,
-                                              detail: "patient=\(UUIDText.lowercase(appointment.patientID))"), scope: scope, connection: connection)
+        _ = try await appendAudit(
+            AuditRecord(
+                action: .appointmentBook, resourceType: "appointment", resourceID: appointment.id.description,
+                detail: "patient=\(UUIDText.lowercase(appointment.patientID))"), scope: scope, connection: connection)
         let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
-        for event in decision.events(occurredAt: now) { _ = try await appendEvent(event, scope: scope, connection: connection) }
+        for event in decision.events(occurredAt: now) {
+            _ = try await appendEvent(event, scope: scope, connection: connection)
+        }
     }
 
     // MARK: - Lifecycle
@@ -103,7 +125,9 @@ extension PostgresStore: SchedulingRepository {
     /// Writes a lifecycle decision under optimistic concurrency (the row is locked, so two
     /// instances saving the same version take turns and the second is refused); the exclusion
     /// constraints guard reschedules as they guard bookings. Audited, with its event.
-    public func saveAppointment(_ decision: AppointmentDecision, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Appointment> {
+    public func saveAppointment(_ decision: AppointmentDecision, scope: AccessScope, expectedVersion: Int?) async throws
+        -> Versioned<Appointment>
+    {
         let next = decision.current
         do {
             return try await retryingTransientFailures {
@@ -111,19 +135,26 @@ extension PostgresStore: SchedulingRepository {
                     // Taken as a booking takes them, so a reschedule and a booking of the same
                     // clinician take turns instead of deadlocking on each other's rows.
                     if next.status.holdsTime {
-                        try await self.lockBookingResources(practiceID: scope.practiceID, clinicianID: next.clinicianID,
-                                                            roomType: next.roomID == nil ? nil : next.roomType, connection: connection)
+                        try await self.lockBookingResources(
+                            practiceID: scope.practiceID, clinicianID: next.clinicianID,
+                            roomType: next.roomID == nil ? nil : next.roomType, connection: connection)
                     }
-                    guard let current = try await self.appointment(practiceID: scope.practiceID, id: next.id.rawValue, forUpdate: true,
-                                                                   connection: connection) else {
+                    guard
+                        let current = try await self.appointment(
+                            practiceID: scope.practiceID, id: next.id.rawValue, forUpdate: true,
+                            connection: connection)
+                    else {
                         throw DomainError.notFound(resource: "appointment")
                     }
-                    if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+                    if let expectedVersion, expectedVersion != current.version {
+                        throw DomainError.versionMismatch(current: current.version)
+                    }
                     // The moment of cancelling is kept (late cancellations cost a slot): written once,
                     // when the status becomes cancelled, with the same time as the event.
                     let now = self.clock.now()
                     do {
-                        try await connection.query("""
+                        try await connection.query(
+                            """
                             UPDATE appointment SET clinician_id = \(next.clinicianID), room_id = \(next.roomID?.rawValue),
                                 start_ms = \(Timestamp.milliseconds(next.time.start)), end_ms = \(Timestamp.milliseconds(next.time.end)),
                                 occupied_end_ms = \(Timestamp.milliseconds(next.occupiedTime.end)), status = \(next.status.rawValue),
@@ -139,9 +170,14 @@ extension PostgresStore: SchedulingRepository {
                     } catch let error as PSQLError where error.sqlState == "23P01" {
                         throw OverlapRefusal(appointment: next, constraint: error.serverInfo?[.constraintName] ?? "")
                     }
-                    _ = try await self.appendAudit(AuditRecord(action: .event(decision.eventKind), resourceType: "appointment", resourceID: next.id.description),
-                                                   scope: scope, connection: connection)
-                    for event in decision.events(occurredAt: now) { _ = try await self.appendEvent(event, scope: scope, connection: connection) }
+                    _ = try await self.appendAudit(
+                        AuditRecord(
+                            action: .event(decision.eventKind), resourceType: "appointment",
+                            resourceID: next.id.description),
+                        scope: scope, connection: connection)
+                    for event in decision.events(occurredAt: now) {
+                        _ = try await self.appendEvent(event, scope: scope, connection: connection)
+                    }
                     return Versioned(next, version: current.version + 1)
                 }
             }
@@ -156,7 +192,8 @@ extension PostgresStore: SchedulingRepository {
         let appointment = refusal.appointment
         let isRoom = refusal.isRoom && appointment.roomID != nil
         let blocking = try await transaction(.practice(scope.practiceID)) { connection -> TimeRange? in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT start_ms, end_ms FROM appointment
                 WHERE practice_id = \(scope.practiceID.rawValue) AND holds_time AND id <> \(appointment.id.rawValue)
                   AND start_ms < \(Timestamp.milliseconds(appointment.occupiedTime.end))
@@ -177,27 +214,36 @@ extension PostgresStore: SchedulingRepository {
 
     public func appointment(scope: AccessScope, id: Identifier<Appointment>) async throws -> Versioned<Appointment> {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard let found = try await self.appointment(practiceID: scope.practiceID, id: id.rawValue, connection: connection) else {
+            guard
+                let found = try await self.appointment(
+                    practiceID: scope.practiceID, id: id.rawValue, connection: connection)
+            else {
                 throw DomainError.notFound(resource: "appointment")
             }
             return found
         }
     }
 
-    public func appointments(scope: AccessScope, overlapping range: TimeRange, clinicianID: UUID?,
-                             orRoomType roomType: RoomType?) async throws -> [Versioned<Appointment>] {
+    public func appointments(
+        scope: AccessScope, overlapping range: TimeRange, clinicianID: UUID?,
+        orRoomType roomType: RoomType?
+    ) async throws -> [Versioned<Appointment>] {
         try await transaction(.practice(scope.practiceID)) { connection in
-            try await self.appointments(practiceID: scope.practiceID, overlapping: range, clinicianID: clinicianID, orRoomType: roomType,
-                                        connection: connection)
+            try await self.appointments(
+                practiceID: scope.practiceID, overlapping: range, clinicianID: clinicianID, orRoomType: roomType,
+                connection: connection)
         }
     }
 
     /// Appointments overlapping `range`, in the caller's transaction. An appointment is shorter
     /// than a day (a CHECK of the table), so only those starting in the day before the range
     /// can reach into it: the lower bound keeps this an index range scan.
-    func appointments(practiceID: PracticeID, overlapping range: TimeRange, clinicianID: UUID?, orRoomType roomType: RoomType?,
-                      connection: PostgresConnection) async throws -> [Versioned<Appointment>] {
-        let rows = try await connection.query("""
+    func appointments(
+        practiceID: PracticeID, overlapping range: TimeRange, clinicianID: UUID?, orRoomType roomType: RoomType?,
+        connection: PostgresConnection
+    ) async throws -> [Versioned<Appointment>] {
+        let rows = try await connection.query(
+            """
             SELECT \(unescaped: Self.appointmentColumns) FROM appointment
             WHERE practice_id = \(practiceID.rawValue) AND start_ms < \(Timestamp.milliseconds(range.end))
               AND start_ms > \(Timestamp.milliseconds(range.start) - 86_400_000) AND occupied_end_ms > \(Timestamp.milliseconds(range.start))
@@ -209,8 +255,11 @@ extension PostgresStore: SchedulingRepository {
         return found
     }
 
-    func appointment(practiceID: PracticeID, id: UUID, forUpdate: Bool = false, connection: PostgresConnection) async throws -> Versioned<Appointment>? {
-        let rows = try await connection.query("""
+    func appointment(practiceID: PracticeID, id: UUID, forUpdate: Bool = false, connection: PostgresConnection)
+        async throws -> Versioned<Appointment>?
+    {
+        let rows = try await connection.query(
+            """
             SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)
@@ -227,8 +276,14 @@ extension PostgresStore: SchedulingRepository {
     /// Decodes a row of ``appointmentColumns``; a row the domain cannot hold is reported, never trapped on.
     static func appointment(from row: PostgresRow) throws -> Versioned<Appointment> {
         let columns = row.makeRandomAccess()
-        let startMs = try columns[7].decode(Int64.self), endMs = try columns[8].decode(Int64.self), occupiedEnd = try columns[9].decode(Int64.self)
-        guard let time = TimeRange(start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs)), occupiedEnd >= endMs else {
+        let startMs = try columns[7].decode(Int64.self)
+        let endMs = try columns[8].decode(Int64.self)
+        let occupiedEnd = try columns[9].decode(Int64.self)
+        guard
+            let time = TimeRange(
+                start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs)),
+            occupiedEnd >= endMs
+        else {
             throw StoreCorruption(column: "appointment.end_ms", reason: "does not end after it starts")
         }
         guard let status = AppointmentStatus(rawValue: try columns[10].decode(String.self)) else {

@@ -10,11 +10,16 @@ extension PostgresStore: AuditRepository {
     /// (`FOR UPDATE`), so appends from every instance on the database queue behind one
     /// another until commit: the chain stays one line, and an entry rolls back with its change.
     @discardableResult
-    func appendAudit(_ record: AuditRecord, scope: AccessScope?, connection: PostgresConnection) async throws -> AuditEntry {
+    func appendAudit(_ record: AuditRecord, scope: AccessScope?, connection: PostgresConnection) async throws
+        -> AuditEntry
+    {
         var head: (Int64, String)?
         for try await row in try await connection.query("SELECT seq, hash FROM audit_head FOR UPDATE", logger: logger)
-            .decode((Int64, String).self) { head = row }
-        guard let (previousSequence, previousHash) = head else { throw StoreCorruption(column: "audit_head", reason: "the head row is missing") }
+            .decode((Int64, String).self)
+        { head = row }
+        guard let (previousSequence, previousHash) = head else {
+            throw StoreCorruption(column: "audit_head", reason: "the head row is missing")
+        }
         var entry = AuditEntry(
             sequence: previousSequence + 1, id: UUID(), occurredAt: Timestamp.string(clock.now()),
             practiceID: scope?.practiceID.description, actorID: scope?.actorID?.description,
@@ -24,7 +29,8 @@ extension PostgresStore: AuditRepository {
         entry.hash = AuditChain.hash(of: entry, key: auditKey)
         // One statement for the entry and the head: every instance's audited writes queue on
         // the head row until commit, so each round trip saved here is throughput for all.
-        try await connection.query("""
+        try await connection.query(
+            """
             WITH appended AS (
                 INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome,
                                          request_id, detail, prev_hash, hash)
@@ -43,10 +49,14 @@ extension PostgresStore: AuditRepository {
     func appendCarriedAudit(_ entry: AuditEntry, connection: PostgresConnection) async throws {
         var head: (Int64, String)?
         for try await row in try await connection.query("SELECT seq, hash FROM audit_head FOR UPDATE", logger: logger)
-            .decode((Int64, String).self) { head = row }
-        guard let (previousSequence, previousHash) = head else { throw StoreCorruption(column: "audit_head", reason: "the head row is missing") }
+            .decode((Int64, String).self)
+        { head = row }
+        guard let (previousSequence, previousHash) = head else {
+            throw StoreCorruption(column: "audit_head", reason: "the head row is missing")
+        }
         let link = AuditChain.carried(entry, sequence: previousSequence + 1, previousHash: previousHash, key: auditKey)
-        try await connection.query("""
+        try await connection.query(
+            """
             WITH appended AS (
                 INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome,
                                          request_id, detail, prev_hash, hash)
@@ -67,11 +77,14 @@ extension PostgresStore: AuditRepository {
 
     // MARK: - Reading
 
-    public func auditEntries(scope: AccessScope, limit: Int, before cursor: Int64?, resourceType: String? = nil,
-                             resourceID: String? = nil) async throws -> Page<AuditEntry> {
+    public func auditEntries(
+        scope: AccessScope, limit: Int, before cursor: Int64?, resourceType: String? = nil,
+        resourceID: String? = nil
+    ) async throws -> Page<AuditEntry> {
         let limit = max(0, limit)
         return try await transaction(.practice(scope.practiceID)) { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT \(unescaped: Self.auditColumns) FROM audit_entry
                 WHERE practice_id = \(scope.practiceID.description) AND seq < \(cursor ?? Int64.max)
                   AND (\(resourceType)::text IS NULL OR resource_type = \(resourceType))
@@ -94,40 +107,54 @@ extension PostgresStore: AuditRepository {
             // with it or before it, and the chain only grows, so writers appending meanwhile
             // (another instance, opening hours) cannot make a whole chain look cut.
             var head: (sequence: Int64, hash: String, signature: String?)?
-            for try await (sequence, hash, signature) in try await connection.query("SELECT seq, hash, signature FROM audit_head", logger: logger)
-                .decode((Int64, String, String?).self) {
+            for try await (sequence, hash, signature) in try await connection.query(
+                "SELECT seq, hash, signature FROM audit_head", logger: logger
+            )
+            .decode((Int64, String, String?).self) {
                 head = (sequence, hash, signature)
             }
             guard let head else { throw StoreCorruption(column: "audit_head", reason: "the head row is missing") }
             // The head is signed with the audit key: moved back to match a cut chain without the
             // key, it no longer verifies. (A new database's head, before any entry, has none yet.)
             let unsignedGenesis = head.sequence == 0 && head.hash == AuditChain.genesis && head.signature == nil
-            if !unsignedGenesis, head.signature != AuditChain.headSignature(sequence: head.sequence, hash: head.hash, key: self.auditKey) {
+            if !unsignedGenesis,
+                head.signature != AuditChain.headSignature(sequence: head.sequence, hash: head.hash, key: self.auditKey)
+            {
                 return AuditVerification(
                     checked: 0,
-                    firstProblem: .init(sequence: head.sequence, id: "-",
-                                        reason: "the chain's head row (entry #\(head.sequence)) is not signed with this installation's audit key: it was edited"),
+                    firstProblem: .init(
+                        sequence: head.sequence, id: "-",
+                        reason:
+                            "the chain's head row (entry #\(head.sequence)) is not signed with this installation's audit key: it was edited"
+                    ),
                     headHash: head.hash, headSequence: head.sequence, checkpoint: nil)
             }
             var expectedPrevious = AuditChain.genesis
             var expectedSequence: Int64 = 1
             var checked = 0
-            let rows = try await connection.query("SELECT \(unescaped: Self.auditColumns) FROM vetnet_audit_chain(1, \(head.sequence))",
-                                                  logger: logger)
+            let rows = try await connection.query(
+                "SELECT \(unescaped: Self.auditColumns) FROM vetnet_audit_chain(1, \(head.sequence))",
+                logger: logger)
             for try await row in rows {
                 let entry = try Self.auditEntry(from: row)
                 func broken(_ reason: String) -> AuditVerification {
-                    AuditVerification(checked: checked, firstProblem: .init(sequence: entry.sequence, id: entry.id.uuidString.lowercased(), reason: reason),
-                                      headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
+                    AuditVerification(
+                        checked: checked,
+                        firstProblem: .init(
+                            sequence: entry.sequence, id: entry.id.uuidString.lowercased(), reason: reason),
+                        headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
                 }
                 if AuditChain.hash(of: entry, key: self.auditKey) != entry.hash {
-                    return broken("its content does not match its hash: the entry was edited, or inserted without the key")
+                    return broken(
+                        "its content does not match its hash: the entry was edited, or inserted without the key")
                 }
                 if entry.sequence != expectedSequence {
                     return broken("expected entry #\(expectedSequence) here: entries were deleted before it")
                 }
                 if entry.previousHash != expectedPrevious {
-                    return broken("it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it")
+                    return broken(
+                        "it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it"
+                    )
                 }
                 expectedPrevious = entry.hash
                 expectedSequence += 1
@@ -137,11 +164,16 @@ extension PostgresStore: AuditRepository {
             if head.sequence != expectedSequence - 1 || head.hash != expectedPrevious {
                 return AuditVerification(
                     checked: checked,
-                    firstProblem: .init(sequence: expectedSequence, id: "-",
-                                        reason: "the chain ends at entry #\(expectedSequence - 1), but its head records entry #\(head.sequence): entries were deleted from the end"),
+                    firstProblem: .init(
+                        sequence: expectedSequence, id: "-",
+                        reason:
+                            "the chain ends at entry #\(expectedSequence - 1), but its head records entry #\(head.sequence): entries were deleted from the end"
+                    ),
                     headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
             }
-            return AuditVerification(checked: checked, firstProblem: nil, headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
+            return AuditVerification(
+                checked: checked, firstProblem: nil, headHash: expectedPrevious, headSequence: expectedSequence - 1,
+                checkpoint: nil)
         }
     }
 
@@ -152,16 +184,20 @@ extension PostgresStore: AuditRepository {
     public func signAuditHeadAfterUpgrade() async throws {
         try await transaction(.installation) { connection in
             var head: (Int64, String)?
-            for try await row in try await connection.query("SELECT seq, hash FROM audit_head WHERE signature IS NULL FOR UPDATE", logger: logger)
-                .decode((Int64, String).self) { head = row }
+            for try await row in try await connection.query(
+                "SELECT seq, hash FROM audit_head WHERE signature IS NULL FOR UPDATE", logger: logger
+            )
+            .decode((Int64, String).self) { head = row }
             guard let (sequence, hash) = head else { return }
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE audit_head SET signature = \(AuditChain.headSignature(sequence: sequence, hash: hash, key: auditKey))
                 """, logger: logger)
         }
     }
 
-    static let auditColumns = "seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome, request_id, detail, prev_hash, hash"
+    static let auditColumns =
+        "seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome, request_id, detail, prev_hash, hash"
 
     static func auditEntry(from row: PostgresRow) throws -> AuditEntry {
         let columns = row.makeRandomAccess()
@@ -169,10 +205,13 @@ extension PostgresStore: AuditRepository {
             throw StoreCorruption(column: "audit_entry.outcome", reason: "not an outcome")
         }
         return AuditEntry(
-            sequence: try columns[0].decode(Int64.self), id: try columns[1].decode(UUID.self), occurredAt: try columns[2].decode(String.self),
+            sequence: try columns[0].decode(Int64.self), id: try columns[1].decode(UUID.self),
+            occurredAt: try columns[2].decode(String.self),
             practiceID: try columns[3].decode(String?.self), actorID: try columns[4].decode(String?.self),
             action: try columns[5].decode(String.self), resourceType: try columns[6].decode(String.self),
-            resourceID: try columns[7].decode(String?.self), outcome: outcome, requestID: try columns[9].decode(String?.self),
-            detail: try columns[10].decode(String?.self), previousHash: try columns[11].decode(String.self), hash: try columns[12].decode(String.self))
+            resourceID: try columns[7].decode(String?.self), outcome: outcome,
+            requestID: try columns[9].decode(String?.self),
+            detail: try columns[10].decode(String?.self), previousHash: try columns[11].decode(String.self),
+            hash: try columns[12].decode(String.self))
     }
 }

@@ -19,12 +19,16 @@ extension PostgresStore {
     /// the picture its predecessor committed, and a loser is refused at once. Always in this
     /// order (clinician first), so the locks themselves never deadlock; a hash collision only
     /// makes two unrelated bookings take turns.
-    func lockBookingResources(practiceID: PracticeID, clinicianID: UUID, roomType: RoomType?, connection: PostgresConnection) async throws {
-        try await connection.query("""
+    func lockBookingResources(
+        practiceID: PracticeID, clinicianID: UUID, roomType: RoomType?, connection: PostgresConnection
+    ) async throws {
+        try await connection.query(
+            """
             SELECT pg_advisory_xact_lock(\(Self.clinicianLockSpace), hashtext(\(UUIDText.lowercase(clinicianID))))
             """, logger: logger)
         if let roomType {
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT pg_advisory_xact_lock(\(Self.roomTypeLockSpace), hashtext(\(practiceID.description + ":" + roomType.rawValue)))
                 """, logger: logger)
         }

@@ -11,7 +11,9 @@ extension PostgresStore: EventLogRepository {
     /// practice waits: numbers are gapless and in commit order. `pg_notify` is delivered at
     /// commit (and dropped on rollback) to every instance listening.
     @discardableResult
-    func appendEvent(_ event: DomainEvent, scope: AccessScope?, connection: PostgresConnection) async throws -> DomainEvent {
+    func appendEvent(_ event: DomainEvent, scope: AccessScope?, connection: PostgresConnection) async throws
+        -> DomainEvent
+    {
         var event = event
         let practice = event.practiceID.rawValue
         if event.actorID == nil { event.actorID = scope?.actorID?.description }
@@ -19,7 +21,8 @@ extension PostgresStore: EventLogRepository {
         // Numbering, the row and the notification in one statement: the head row stays locked
         // until commit, and every round trip under it is time other writers of the practice wait.
         var sequence: Int64?
-        for try await value in try await connection.query("""
+        for try await value in try await connection.query(
+            """
             WITH head AS (
                 INSERT INTO event_head (practice_id, seq) VALUES (\(practice), 1)
                 ON CONFLICT (practice_id) DO UPDATE SET seq = event_head.seq + 1 RETURNING seq
@@ -29,7 +32,8 @@ extension PostgresStore: EventLogRepository {
                        \(event.resourceID), \(event.actorID), \(payload)::jsonb FROM head
             )
             SELECT head.seq FROM head CROSS JOIN LATERAL (SELECT pg_notify(\(Self.eventChannel), \(event.practiceID.description))) AS notified
-            """, logger: logger).decode(Int64.self) { sequence = value }
+            """, logger: logger
+        ).decode(Int64.self) { sequence = value }
         guard let sequence else { throw StoreCorruption(column: "event_head.seq", reason: "no sequence returned") }
         event.sequence = sequence
         return event
@@ -52,21 +56,27 @@ extension PostgresStore: EventLogRepository {
         try await transaction(.practice(practiceID)) { connection in
             // The head first, and no event past it: a page never runs ahead of the head it reports.
             var head: (Int64, Int64) = (0, 0)
-            for try await row in try await connection.query("""
+            for try await row in try await connection.query(
+                """
                 SELECT seq, pruned_through FROM event_head WHERE practice_id = \(practiceID.rawValue)
-                """, logger: logger).decode((Int64, Int64).self) { head = row }
-            let rows = try await connection.query("""
+                """, logger: logger
+            ).decode((Int64, Int64).self) { head = row }
+            let rows = try await connection.query(
+                """
                 SELECT seq, kind, occurred_at_ms, resource_type, resource_id, actor_id, payload::text FROM event_log
                 WHERE practice_id = \(practiceID.rawValue) AND seq > \(max(position, 0)) AND seq <= \(head.0) ORDER BY seq LIMIT \(max(0, limit))
                 """, logger: logger)
             var events: [DomainEvent] = []
             for try await (sequence, kind, occurredMs, resourceType, resourceID, actorID, payloadText)
-                in rows.decode((Int64, String, Int64, String?, String?, String?, String).self) {
-                guard let payload = try? JSONDecoder().decode([String: String].self, from: Data(payloadText.utf8)) else {
+                in rows.decode((Int64, String, Int64, String?, String?, String?, String).self)
+            {
+                guard let payload = try? JSONDecoder().decode([String: String].self, from: Data(payloadText.utf8))
+                else {
                     throw StoreCorruption(column: "event_log.payload", reason: "not a JSON object of strings")
                 }
-                var event = DomainEvent(practiceID: practiceID, kind: kind, occurredAt: Timestamp.date(milliseconds: occurredMs),
-                                        resourceType: resourceType, resourceID: resourceID, actorID: actorID, payload: payload)
+                var event = DomainEvent(
+                    practiceID: practiceID, kind: kind, occurredAt: Timestamp.date(milliseconds: occurredMs),
+                    resourceType: resourceType, resourceID: resourceID, actorID: actorID, payload: payload)
                 event.sequence = sequence
                 events.append(event)
             }
@@ -76,8 +86,10 @@ extension PostgresStore: EventLogRepository {
 
     public func eventHead(practiceID: PracticeID) async throws -> Int64 {
         try await transaction(.practice(practiceID)) { connection in
-            for try await seq in try await connection.query("SELECT seq FROM event_head WHERE practice_id = \(practiceID.rawValue)",
-                                                            logger: logger).decode(Int64.self) { return seq }
+            for try await seq in try await connection.query(
+                "SELECT seq FROM event_head WHERE practice_id = \(practiceID.rawValue)",
+                logger: logger
+            ).decode(Int64.self) { return seq }
             return 0
         }
     }
@@ -85,8 +97,10 @@ extension PostgresStore: EventLogRepository {
     public func eventHeads() async throws -> [PracticeID: Int64] {
         try await transaction(.installation) { connection in
             var heads: [PracticeID: Int64] = [:]
-            for try await (id, seq) in try await connection.query("SELECT practice_id, seq FROM vetnet_event_heads()", logger: logger)
-                .decode((UUID, Int64).self) { heads[PracticeID(id)] = seq }
+            for try await (id, seq) in try await connection.query(
+                "SELECT practice_id, seq FROM vetnet_event_heads()", logger: logger
+            )
+            .decode((UUID, Int64).self) { heads[PracticeID(id)] = seq }
             return heads
         }
     }
@@ -98,7 +112,9 @@ extension PostgresStore: EventLogRepository {
         let cutoffMs = Timestamp.milliseconds(cutoff)
         return try await transaction(.installation) { connection in
             // By sequence, not by time (see the function): a clock step backwards leaves no hole.
-            for try await count in try await connection.query("SELECT vetnet_prune_events(\(cutoffMs))", logger: logger).decode(Int64.self) {
+            for try await count in try await connection.query("SELECT vetnet_prune_events(\(cutoffMs))", logger: logger)
+                .decode(Int64.self)
+            {
                 return Int(count)
             }
             return 0

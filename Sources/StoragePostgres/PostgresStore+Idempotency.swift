@@ -15,28 +15,39 @@ extension PostgresStore {
     ///
     /// A key belongs to the account that sent it: another account's same key is a claim of
     /// its own; the same account's key with a different request is refused.
-    func claim(_ key: IdempotencyKey, operation: AuditAction, scope: AccessScope, connection: PostgresConnection) async throws -> String? {
-        let practice = scope.practiceID.rawValue, actor = scope.actorID?.description
+    func claim(_ key: IdempotencyKey, operation: AuditAction, scope: AccessScope, connection: PostgresConnection)
+        async throws -> String?
+    {
+        let practice = scope.practiceID.rawValue
+        let actor = scope.actorID?.description
         let nowMs = Timestamp.milliseconds(clock.now())
         var claimed = false
-        for try await _ in try await connection.query("""
+        for try await _ in try await connection.query(
+            """
             INSERT INTO idempotency_key (practice_id, operation, key, fingerprint, actor_id, created_at_ms)
             VALUES (\(practice), \(operation.name), \(key.key), \(key.fingerprint), \(actor), \(nowMs))
             ON CONFLICT DO NOTHING RETURNING 1
-            """, logger: logger) { claimed = true }
+            """, logger: logger)
+        { claimed = true }
         if claimed { return nil }
-        for try await (storedOperation, fingerprint, resource) in try await connection.query("""
+        for try await (storedOperation, fingerprint, resource) in try await connection.query(
+            """
             SELECT operation, fingerprint, resource_id FROM idempotency_key
             WHERE practice_id = \(practice) AND COALESCE(actor_id, '') = \(actor ?? "") AND key = \(key.key)
-            """, logger: logger).decode((String, String, String?).self) {
+            """, logger: logger
+        ).decode((String, String, String?).self) {
             // As in the embedded store, a key names one request of one account, whatever the operation.
             guard storedOperation == operation.name, fingerprint == key.fingerprint else {
                 throw DomainError.conflict("This Idempotency-Key was already used for a different request.")
             }
-            guard let resource else { throw StoreCorruption(column: "idempotency_key.resource_id", reason: "a committed claim names no resource") }
+            guard let resource else {
+                throw StoreCorruption(
+                    column: "idempotency_key.resource_id", reason: "a committed claim names no resource")
+            }
             let resourceType = operation.resourceType
-            _ = try await appendAudit(AuditRecord(action: .replay(of: operation), resourceType: resourceType, resourceID: resource),
-                                      scope: scope, connection: connection)
+            _ = try await appendAudit(
+                AuditRecord(action: .replay(of: operation), resourceType: resourceType, resourceID: resource),
+                scope: scope, connection: connection)
             return resource
         }
         // Claimed and released between the two statements (pruned): a retry claims it afresh.
@@ -44,8 +55,12 @@ extension PostgresStore {
     }
 
     /// Records the resource the claiming transaction created under `key`.
-    func finishClaim(_ key: IdempotencyKey, operation: AuditAction, resourceID: String, scope: AccessScope, connection: PostgresConnection) async throws {
-        try await connection.query("""
+    func finishClaim(
+        _ key: IdempotencyKey, operation: AuditAction, resourceID: String, scope: AccessScope,
+        connection: PostgresConnection
+    ) async throws {
+        try await connection.query(
+            """
             UPDATE idempotency_key SET resource_id = \(resourceID)
             WHERE practice_id = \(scope.practiceID.rawValue) AND COALESCE(actor_id, '') = \(scope.actorID?.description ?? "")
                 AND operation = \(operation.name) AND key = \(key.key)
@@ -58,8 +73,10 @@ extension PostgresStore {
     public func pruneIdempotencyKeys(olderThan age: TimeInterval = IdempotencyKey.retention) async throws -> Int {
         let cutoff = Timestamp.milliseconds(clock.now().addingTimeInterval(-age))
         return try await transaction(.installation) { connection in
-            for try await count in try await connection.query("SELECT vetnet_prune_idempotency_keys(\(cutoff))", logger: logger)
-                .decode(Int64.self) { return Int(count) }
+            for try await count in try await connection.query(
+                "SELECT vetnet_prune_idempotency_keys(\(cutoff))", logger: logger
+            )
+            .decode(Int64.self) { return Int(count) }
             return 0
         }
     }

@@ -22,15 +22,20 @@ extension PostgresStore {
         let audit = Self.fingerprint(auditKey.symmetricKey)
         let record = Self.fingerprint(SymmetricKey(data: cipher.keyBytes))
         let stored = try await transaction(.installation) { connection -> (String, String) in
-            for try await row in try await connection.query("SELECT audit_key_check, record_key_check FROM installation_key", logger: logger) {
+            for try await row in try await connection.query(
+                "SELECT audit_key_check, record_key_check FROM installation_key", logger: logger)
+            {
                 return try row.decode((String, String).self)
             }
             // A new database: the first instance (its owner, `vetnet migrate`) records them.
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO installation_key (audit_key_check, record_key_check) VALUES (\(audit), \(record))
                 ON CONFLICT (singleton) DO NOTHING
                 """, logger: logger)
-            for try await row in try await connection.query("SELECT audit_key_check, record_key_check FROM installation_key", logger: logger) {
+            for try await row in try await connection.query(
+                "SELECT audit_key_check, record_key_check FROM installation_key", logger: logger)
+            {
                 return try row.decode((String, String).self)
             }
             throw StoreCorruption(column: "installation_key", reason: "the fingerprint row is missing")
@@ -60,9 +65,12 @@ extension PostgresStore {
     /// Reads what the connected role may do (checked before the server starts).
     public func servingRole() async throws -> ServingRole {
         try await client.withConnection { connection in
-            let query = "SELECT COALESCE(\(PostgresSchema.connectedRoleOwnsSchemaSQL), false), rolsuper OR rolbypassrls "
+            let query =
+                "SELECT COALESCE(\(PostgresSchema.connectedRoleOwnsSchemaSQL), false), rolsuper OR rolbypassrls "
                 + "FROM pg_catalog.pg_roles WHERE rolname = current_user"
-            for try await (owns, bypasses) in try await connection.query(PostgresQuery(unsafeSQL: query), logger: logger).decode((Bool, Bool).self) {
+            for try await (owns, bypasses) in try await connection.query(
+                PostgresQuery(unsafeSQL: query), logger: logger
+            ).decode((Bool, Bool).self) {
                 return ServingRole(ownsSchema: owns, bypassesRowLevelSecurity: bypasses)
             }
             throw StoreCorruption(column: "pg_roles", reason: "the connected role is not listed")

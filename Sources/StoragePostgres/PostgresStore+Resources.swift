@@ -14,19 +14,25 @@ extension PostgresStore {
 
     public func clinicians(scope: AccessScope, includingRetired: Bool) async throws -> [Clinician] {
         try await transaction(.practice(scope.practiceID)) { connection in
-            try await self.clinicians(practiceID: scope.practiceID, onlyID: nil, includingRetired: includingRetired, connection: connection)
+            try await self.clinicians(
+                practiceID: scope.practiceID, onlyID: nil, includingRetired: includingRetired, connection: connection)
         }
     }
 
     /// The practice's clinicians by name (with `onlyID`, that one at most), inside the caller's transaction.
-    func clinicians(practiceID: PracticeID, onlyID: UUID?, includingRetired: Bool, connection: PostgresConnection) async throws -> [Clinician] {
-        let rows = try await connection.query("""
+    func clinicians(practiceID: PracticeID, onlyID: UUID?, includingRetired: Bool, connection: PostgresConnection)
+        async throws -> [Clinician]
+    {
+        let rows = try await connection.query(
+            """
             SELECT definition::text FROM clinician
             WHERE practice_id = \(practiceID.rawValue) AND (\(includingRetired) OR active) AND (\(onlyID)::uuid IS NULL OR id = \(onlyID))
             ORDER BY display_name, id
             """, logger: logger)
         var found: [Clinician] = []
-        for try await text in rows.decode(String.self) { found.append(try Self.decode(Clinician.self, text, column: "clinician.definition")) }
+        for try await text in rows.decode(String.self) {
+            found.append(try Self.decode(Clinician.self, text, column: "clinician.definition"))
+        }
         return found
     }
 
@@ -34,14 +40,18 @@ extension PostgresStore {
     func checkReferences(of clinician: Clinician, scope: AccessScope, connection: PostgresConnection) async throws {
         var errors = FieldErrorCollector()
         if let user = clinician.userID,
-           try await !exists("SELECT EXISTS (SELECT 1 FROM staff_user WHERE id = \(user.rawValue) AND practice_id = \(scope.practiceID.rawValue))",
-                             connection) {
+            try await !exists(
+                "SELECT EXISTS (SELECT 1 FROM staff_user WHERE id = \(user.rawValue) AND practice_id = \(scope.practiceID.rawValue))",
+                connection)
+        {
             errors.add("userId", "is not a staff account of this practice")
         }
         for (index, typeID) in clinician.preferences.preferredAppointmentTypeIDs.enumerated() {
-            let query: PostgresQuery = "SELECT EXISTS (SELECT 1 FROM appointment_type WHERE id = \(typeID) AND practice_id = \(scope.practiceID.rawValue))"
+            let query: PostgresQuery =
+                "SELECT EXISTS (SELECT 1 FROM appointment_type WHERE id = \(typeID) AND practice_id = \(scope.practiceID.rawValue))"
             if try await !exists(query, connection) {
-                errors.add("preferences.preferredAppointmentTypeIds[\(index)]", "is not an appointment type of this practice")
+                errors.add(
+                    "preferences.preferredAppointmentTypeIds[\(index)]", "is not an appointment type of this practice")
             }
         }
         try errors.throwIfAny()
@@ -54,8 +64,10 @@ extension PostgresStore {
 
     // MARK: - Availability
 
-    public func setAvailability(_ availability: ClinicianAvailability, scope: AccessScope,
-                                expectedVersion: Int?) async throws -> Versioned<ClinicianAvailability> {
+    public func setAvailability(
+        _ availability: ClinicianAvailability, scope: AccessScope,
+        expectedVersion: Int?
+    ) async throws -> Versioned<ClinicianAvailability> {
         try availability.validate()
         let json = try Self.json(availability)
         let clinicianID = availability.clinicianID.rawValue
@@ -63,38 +75,50 @@ extension PostgresStore {
             // The clinician's row is locked so two instances replacing the availability at once
             // take turns and the version check sees the other's write.
             var found = false
-            for try await _ in try await connection.query("""
+            for try await _ in try await connection.query(
+                """
                 SELECT 1 FROM clinician WHERE id = \(clinicianID) AND practice_id = \(scope.practiceID.rawValue) FOR UPDATE
-                """, logger: logger) { found = true }
+                """, logger: logger)
+            { found = true }
             guard found else { throw DomainError.notFound(resource: "clinician") }
             var current = 0
-            for try await version in try await connection.query("SELECT version FROM clinician_availability WHERE clinician_id = \(clinicianID)",
-                                                                logger: logger).decode(Int.self) { current = version }
+            for try await version in try await connection.query(
+                "SELECT version FROM clinician_availability WHERE clinician_id = \(clinicianID)",
+                logger: logger
+            ).decode(Int.self) { current = version }
             if let expectedVersion, expectedVersion != current { throw DomainError.versionMismatch(current: current) }
             let version = current + 1
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO clinician_availability (clinician_id, practice_id, availability, version)
                 VALUES (\(clinicianID), \(scope.practiceID.rawValue), \(json)::jsonb, \(version))
                 ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability, version = excluded.version
                 """, logger: logger)
-            try await self.appendAudit(AuditRecord(action: .clinicianAvailabilityUpdate, resourceType: "clinician",
-                                                   resourceID: availability.clinicianID.description), scope: scope, connection: connection)
-            try await self.appendEvent(availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .clinicianAvailabilityUpdate, resourceType: "clinician",
+                    resourceID: availability.clinicianID.description), scope: scope, connection: connection)
+            try await self.appendEvent(
+                availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),
+                scope: scope, connection: connection)
             return Versioned(availability, version: version)
         }
     }
 
     /// The practice's availabilities (with `clinicianID`, that clinician's), inside the caller's transaction.
-    func availabilities(practiceID: PracticeID, clinicianID: UUID?,
-                        connection: PostgresConnection) async throws -> [Identifier<Clinician>: Versioned<ClinicianAvailability>] {
-        let rows = try await connection.query("""
+    func availabilities(
+        practiceID: PracticeID, clinicianID: UUID?,
+        connection: PostgresConnection
+    ) async throws -> [Identifier<Clinician>: Versioned<ClinicianAvailability>] {
+        let rows = try await connection.query(
+            """
             SELECT availability::text, version FROM clinician_availability
             WHERE practice_id = \(practiceID.rawValue) AND (\(clinicianID)::uuid IS NULL OR clinician_id = \(clinicianID))
             """, logger: logger)
         var result: [Identifier<Clinician>: Versioned<ClinicianAvailability>] = [:]
         for try await (text, version) in rows.decode((String, Int).self) {
-            let availability = try Self.decode(ClinicianAvailability.self, text, column: "clinician_availability.availability")
+            let availability = try Self.decode(
+                ClinicianAvailability.self, text, column: "clinician_availability.availability")
             result[availability.clinicianID] = Versioned(availability, version: version)
         }
         return result
@@ -106,12 +130,14 @@ extension PostgresStore {
         try room.validate()
         do {
             try await transaction(.practice(scope.practiceID)) { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO room (id, practice_id, name, type, active)
                     VALUES (\(room.id.rawValue), \(scope.practiceID.rawValue), \(room.name), \(room.type.rawValue), \(room.isActive))
                     """, logger: logger)
-                try await self.appendAudit(AuditRecord(action: .roomCreate, resourceType: "room", resourceID: room.id.description),
-                                           scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(action: .roomCreate, resourceType: "room", resourceID: room.id.description),
+                    scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
             // The unique index decides between two instances creating the same name at once.
@@ -120,19 +146,27 @@ extension PostgresStore {
         return room
     }
 
-    public func updateRoom(id: Identifier<Room>, scope: AccessScope, decide: @escaping @Sendable (Room) throws -> Room) async throws -> Room {
+    public func updateRoom(id: Identifier<Room>, scope: AccessScope, decide: @escaping @Sendable (Room) throws -> Room)
+        async throws -> Room
+    {
         do {
             return try await transaction(.practice(scope.practiceID)) { connection in
-                guard let current = try await self.rooms(practiceID: scope.practiceID, connection: connection).first(where: { $0.id == id }) else {
+                guard
+                    let current = try await self.rooms(practiceID: scope.practiceID, connection: connection).first(
+                        where: { $0.id == id })
+                else {
                     throw DomainError.notFound(resource: "room")
                 }
                 let next = try decide(current)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE room SET name = \(next.name), type = \(next.type.rawValue), active = \(next.isActive)
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
-                try await self.appendAudit(AuditRecord(action: .roomUpdate, resourceType: "room", resourceID: id.description,
-                                                       detail: next.isActive ? nil : "out_of_service"), scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .roomUpdate, resourceType: "room", resourceID: id.description,
+                        detail: next.isActive ? nil : "out_of_service"), scope: scope, connection: connection)
                 return next
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -141,15 +175,20 @@ extension PostgresStore {
     }
 
     public func rooms(scope: AccessScope) async throws -> [Room] {
-        try await transaction(.practice(scope.practiceID)) { connection in try await self.rooms(practiceID: scope.practiceID, connection: connection) }
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await self.rooms(practiceID: scope.practiceID, connection: connection)
+        }
     }
 
     func rooms(practiceID: PracticeID, connection: PostgresConnection) async throws -> [Room] {
-        let rows = try await connection.query("SELECT id, name, type, active FROM room WHERE practice_id = \(practiceID.rawValue) ORDER BY name",
-                                              logger: logger)
+        let rows = try await connection.query(
+            "SELECT id, name, type, active FROM room WHERE practice_id = \(practiceID.rawValue) ORDER BY name",
+            logger: logger)
         var found: [Room] = []
         for try await (id, name, type, active) in rows.decode((UUID, String, String, Bool).self) {
-            guard let type = RoomType(rawValue: type) else { throw StoreCorruption(column: "room.type", reason: "not a room type") }
+            guard let type = RoomType(rawValue: type) else {
+                throw StoreCorruption(column: "room.type", reason: "not a room type")
+            }
             found.append(Room(id: Identifier(id), name: name, type: type, isActive: active))
         }
         return found
@@ -162,12 +201,15 @@ extension PostgresStore {
         let definition = try Self.json(type)
         do {
             try await transaction(.practice(scope.practiceID)) { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO appointment_type (id, practice_id, name, definition)
                     VALUES (\(type.id.rawValue), \(scope.practiceID.rawValue), \(type.name), \(definition)::jsonb)
                     """, logger: logger)
-                try await self.appendAudit(AuditRecord(action: .appointmentTypeCreate, resourceType: "appointment_type",
-                                                       resourceID: type.id.description), scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .appointmentTypeCreate, resourceType: "appointment_type",
+                        resourceID: type.id.description), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
             throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
@@ -175,20 +217,28 @@ extension PostgresStore {
         return type
     }
 
-    public func updateAppointmentType(id: Identifier<AppointmentType>, scope: AccessScope, action: AuditAction,
-                                      decide: @escaping @Sendable (AppointmentType) throws -> AppointmentType) async throws -> AppointmentType {
+    public func updateAppointmentType(
+        id: Identifier<AppointmentType>, scope: AccessScope, action: AuditAction,
+        decide: @escaping @Sendable (AppointmentType) throws -> AppointmentType
+    ) async throws -> AppointmentType {
         do {
             return try await transaction(.practice(scope.practiceID)) { connection in
-                guard let current = try await self.appointmentTypes(practiceID: scope.practiceID, onlyID: id, connection: connection).first else {
+                guard
+                    let current = try await self.appointmentTypes(
+                        practiceID: scope.practiceID, onlyID: id, connection: connection
+                    ).first
+                else {
                     throw DomainError.notFound(resource: "appointment type")
                 }
                 let next = try decide(current)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE appointment_type SET name = \(next.name), definition = \(try Self.json(next))::jsonb
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
-                try await self.appendAudit(AuditRecord(action: action, resourceType: "appointment_type", resourceID: id.description),
-                                           scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(action: action, resourceType: "appointment_type", resourceID: id.description),
+                    scope: scope, connection: connection)
                 return next
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -202,14 +252,19 @@ extension PostgresStore {
         }
     }
 
-    func appointmentTypes(practiceID: PracticeID, onlyID: Identifier<AppointmentType>?, connection: PostgresConnection) async throws -> [AppointmentType] {
+    func appointmentTypes(practiceID: PracticeID, onlyID: Identifier<AppointmentType>?, connection: PostgresConnection)
+        async throws -> [AppointmentType]
+    {
         let only = onlyID?.rawValue
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT definition::text FROM appointment_type
             WHERE practice_id = \(practiceID.rawValue) AND (\(only)::uuid IS NULL OR id = \(only)) ORDER BY name
             """, logger: logger)
         var found: [AppointmentType] = []
-        for try await text in rows.decode(String.self) { found.append(try Self.decode(AppointmentType.self, text, column: "appointment_type.definition")) }
+        for try await text in rows.decode(String.self) {
+            found.append(try Self.decode(AppointmentType.self, text, column: "appointment_type.definition"))
+        }
         return found
     }
 

@@ -6,41 +6,57 @@ import Specialists
 import StoragePorts
 
 extension PostgresStore {
-    public func schedulingData(scope: AccessScope, range: TimeRange, clinicianID: UUID?,
-                               appointmentTypeID: Identifier<AppointmentType>?) async throws -> SchedulingData {
+    public func schedulingData(
+        scope: AccessScope, range: TimeRange, clinicianID: UUID?,
+        appointmentTypeID: Identifier<AppointmentType>?
+    ) async throws -> SchedulingData {
         // One REPEATABLE READ snapshot would cost a round trip to set; the picture here is for
         // reading free slots, and the booking transaction reads its own again.
         try await transaction(.practice(scope.practiceID)) { connection in
             let practice = try await self.practiceProfile(scope.practiceID, connection: connection)
-            let clinicians = try await self.clinicians(practiceID: scope.practiceID, onlyID: clinicianID, includingRetired: false, connection: connection)
-            let availabilities = try await self.availabilities(practiceID: scope.practiceID, clinicianID: clinicianID, connection: connection)
-            let types = try await self.appointmentTypes(practiceID: scope.practiceID, onlyID: appointmentTypeID, connection: connection)
-            let roomType = clinicianID == nil ? nil : appointmentTypeID.flatMap { id in types.first { $0.id == id } }?.requiredRoomType
-            let appointments = try await self.appointments(practiceID: scope.practiceID, overlapping: range, clinicianID: clinicianID,
-                                                           orRoomType: roomType, connection: connection)
-            return SchedulingData(practice: practice, clinicians: clinicians, availabilities: availabilities, types: types,
-                                  rooms: try await self.rooms(practiceID: scope.practiceID, connection: connection),
-                                  appointments: appointments.map(\.value))
+            let clinicians = try await self.clinicians(
+                practiceID: scope.practiceID, onlyID: clinicianID, includingRetired: false, connection: connection)
+            let availabilities = try await self.availabilities(
+                practiceID: scope.practiceID, clinicianID: clinicianID, connection: connection)
+            let types = try await self.appointmentTypes(
+                practiceID: scope.practiceID, onlyID: appointmentTypeID, connection: connection)
+            let roomType =
+                clinicianID == nil
+                ? nil : appointmentTypeID.flatMap { id in types.first { $0.id == id } }?.requiredRoomType
+            let appointments = try await self.appointments(
+                practiceID: scope.practiceID, overlapping: range, clinicianID: clinicianID,
+                orRoomType: roomType, connection: connection)
+            return SchedulingData(
+                practice: practice, clinicians: clinicians, availabilities: availabilities, types: types,
+                rooms: try await self.rooms(practiceID: scope.practiceID, connection: connection),
+                appointments: appointments.map(\.value))
         }
     }
 
     /// The picture a booking of `clinicianID` for `appointmentTypeID` decides on, inside the
     /// booking's transaction: `reads` says which appointments matter.
-    func bookingData(practiceID: PracticeID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
-                     reads: (PracticeProfile, AppointmentType?) throws -> BookingReads, connection: PostgresConnection) async throws -> SchedulingData {
+    func bookingData(
+        practiceID: PracticeID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
+        reads: (PracticeProfile, AppointmentType?) throws -> BookingReads, connection: PostgresConnection
+    ) async throws -> SchedulingData {
         // Types never change once created, so the type is read before the locks it decides.
-        let type = try await appointmentTypes(practiceID: practiceID, onlyID: appointmentTypeID, connection: connection).first
-        try await lockBookingResources(practiceID: practiceID, clinicianID: clinicianID, roomType: type?.requiredRoomType, connection: connection)
+        let type = try await appointmentTypes(practiceID: practiceID, onlyID: appointmentTypeID, connection: connection)
+            .first
+        try await lockBookingResources(
+            practiceID: practiceID, clinicianID: clinicianID, roomType: type?.requiredRoomType, connection: connection)
         let practice = try await practiceProfile(practiceID, connection: connection)
-        let clinicians = try await self.clinicians(practiceID: practiceID, onlyID: clinicianID, includingRetired: true, connection: connection)
+        let clinicians = try await self.clinicians(
+            practiceID: practiceID, onlyID: clinicianID, includingRetired: true, connection: connection)
         // A retired clinician is refused by name, not "not found"; only working ones are offered.
         for clinician in clinicians where clinician.retiredAt != nil { try clinician.checkAcceptsBookings() }
         let periods = try reads(practice, type)
-        var appointments = try await self.appointments(practiceID: practiceID, overlapping: periods.clinicianPeriod, clinicianID: clinicianID,
-                                                       orRoomType: nil, connection: connection)
+        var appointments = try await self.appointments(
+            practiceID: practiceID, overlapping: periods.clinicianPeriod, clinicianID: clinicianID,
+            orRoomType: nil, connection: connection)
         if let roomType = type?.requiredRoomType {
             let window = periods.roomWindow
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT \(unescaped: Self.appointmentColumns) FROM appointment
                 WHERE practice_id = \(practiceID.rawValue) AND room_type = \(roomType.rawValue) AND start_ms < \(Timestamp.milliseconds(window.end))
                   AND start_ms > \(Timestamp.milliseconds(window.start) - 86_400_000) AND occupied_end_ms > \(Timestamp.milliseconds(window.start))
@@ -49,16 +65,20 @@ extension PostgresStore {
             for try await row in rows { appointments.append(try Self.appointment(from: row)) }
             appointments.sort { $0.value.time.start < $1.value.time.start }
         }
-        return SchedulingData(practice: practice, clinicians: clinicians, availabilities: try await availabilities(
-                                  practiceID: practiceID, clinicianID: clinicianID, connection: connection),
-                              types: type.map { [$0] } ?? [], rooms: try await rooms(practiceID: practiceID, connection: connection),
-                              appointments: appointments.map(\.value))
+        return SchedulingData(
+            practice: practice, clinicians: clinicians,
+            availabilities: try await availabilities(
+                practiceID: practiceID, clinicianID: clinicianID, connection: connection),
+            types: type.map { [$0] } ?? [], rooms: try await rooms(practiceID: practiceID, connection: connection),
+            appointments: appointments.map(\.value))
     }
 
     /// The practice's profile (time zone, opening hours, closures), inside the caller's transaction.
     func practiceProfile(_ id: PracticeID, connection: PostgresConnection) async throws -> PracticeProfile {
-        for try await text in try await connection.query("SELECT profile::text FROM practice WHERE id = \(id.rawValue)", logger: logger)
-            .decode(String.self) {
+        for try await text in try await connection.query(
+            "SELECT profile::text FROM practice WHERE id = \(id.rawValue)", logger: logger
+        )
+        .decode(String.self) {
             return try Self.decode(PracticeProfile.self, text, column: "practice.profile")
         }
         throw DomainError.notFound(resource: "practice")

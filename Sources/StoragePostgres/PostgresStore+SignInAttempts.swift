@@ -4,31 +4,41 @@ import SharedKernel
 import StoragePorts
 
 extension PostgresStore: SignInAttemptLedger {
-    public func reserveSignInAttempt(_ ticket: UUID, accountKey: String, addressKey: String, limits: SignInLimits,
-                                     now: Date) async throws -> SignInRefusal? {
+    public func reserveSignInAttempt(
+        _ ticket: UUID, accountKey: String, addressKey: String, limits: SignInLimits,
+        now: Date
+    ) async throws -> SignInRefusal? {
         let nowMs = Timestamp.milliseconds(now)
         let windowStart = nowMs - Int64(limits.window * 1000)
         return try await transaction(.installation) { connection in
             // Both keys locked, in a fixed order, until commit: reservations for the same account
             // or address from any instance queue here, so two can never take the last place.
             for key in [accountKey, addressKey].sorted() {
-                try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 7242019))", logger: logger)
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(\(key), 7242019))", logger: logger)
             }
-            try await connection.query("""
+            try await connection.query(
+                """
                 DELETE FROM sign_in_attempt WHERE key IN (\(accountKey), \(addressKey)) AND at_ms <= \(windowStart)
                 """, logger: logger)
             var refusals: [SignInRefusal] = []
             for (key, limit) in [(accountKey, limits.accountLimit), (addressKey, limits.addressLimit)] {
-                for try await (count, oldest) in try await connection.query("""
+                for try await (count, oldest) in try await connection.query(
+                    """
                     SELECT count(*), min(at_ms) FROM sign_in_attempt WHERE key = \(key)
-                    """, logger: logger).decode((Int64, Int64?).self) where count >= Int64(limit) {
+                    """, logger: logger
+                ).decode((Int64, Int64?).self) where count >= Int64(limit) {
                     if let oldest {
-                        refusals.append(SignInRefusal(key: key, retryAfterSeconds: limits.wait(oldest: Timestamp.date(milliseconds: oldest), now: now)))
+                        refusals.append(
+                            SignInRefusal(
+                                key: key,
+                                retryAfterSeconds: limits.wait(oldest: Timestamp.date(milliseconds: oldest), now: now)))
                     }
                 }
             }
             if let longest = refusals.max(by: { $0.retryAfterSeconds < $1.retryAfterSeconds }) { return longest }
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO sign_in_attempt (ticket, key, at_ms, pending)
                 VALUES (\(ticket), \(accountKey), \(nowMs), true), (\(ticket), \(addressKey), \(nowMs), true)
                 """, logger: logger)
@@ -40,10 +50,12 @@ extension PostgresStore: SignInAttemptLedger {
         try await transaction(.installation) { connection in
             switch outcome {
             case .failed:
-                try await connection.query("UPDATE sign_in_attempt SET pending = false WHERE ticket = \(ticket)", logger: logger)
+                try await connection.query(
+                    "UPDATE sign_in_attempt SET pending = false WHERE ticket = \(ticket)", logger: logger)
             case .succeeded:
                 // The account's failures are forgotten; attempts still being checked keep their place.
-                try await connection.query("DELETE FROM sign_in_attempt WHERE key = \(accountKey) AND NOT pending", logger: logger)
+                try await connection.query(
+                    "DELETE FROM sign_in_attempt WHERE key = \(accountKey) AND NOT pending", logger: logger)
                 try await connection.query("DELETE FROM sign_in_attempt WHERE ticket = \(ticket)", logger: logger)
             case .abandoned:
                 try await connection.query("DELETE FROM sign_in_attempt WHERE ticket = \(ticket)", logger: logger)
@@ -55,9 +67,11 @@ extension PostgresStore: SignInAttemptLedger {
     public func pruneSignInAttempts(before cutoff: Date) async throws -> Int {
         try await transaction(.installation) { connection in
             var count = 0
-            for try await _ in try await connection.query("""
+            for try await _ in try await connection.query(
+                """
                 DELETE FROM sign_in_attempt WHERE at_ms < \(Timestamp.milliseconds(cutoff)) RETURNING 1
-                """, logger: logger) { count += 1 }
+                """, logger: logger)
+            { count += 1 }
             return count
         }
     }

@@ -33,8 +33,10 @@ public final class PostgresStore: Sendable {
     static let eventChannel = "vetnet_events"
 
     /// Creates the store for `configuration`; nothing connects until ``run()`` starts.
-    public init(configuration: PostgresDatabaseConfiguration, auditKey: AuditKey, cipher: RecordCipher, clock: Clock = .system,
-                uploadDirectory: URL = FileManager.default.temporaryDirectory, logger: Logger = Logger(label: "vetnet.postgres")) {
+    public init(
+        configuration: PostgresDatabaseConfiguration, auditKey: AuditKey, cipher: RecordCipher, clock: Clock = .system,
+        uploadDirectory: URL = FileManager.default.temporaryDirectory, logger: Logger = Logger(label: "vetnet.postgres")
+    ) {
         self.client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         self.auditKey = auditKey
         self.cipher = cipher
@@ -68,7 +70,9 @@ public final class PostgresStore: Sendable {
                 }
             } catch {
                 if Task.isCancelled { return }
-                logger.warning("event notifications interrupted; listening again", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+                logger.warning(
+                    "event notifications interrupted; listening again",
+                    metadata: ["error": "\(String(reflecting: type(of: error)))"])
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }
@@ -93,10 +97,13 @@ public final class PostgresStore: Sendable {
 
     /// Runs `body` in one transaction acting for `tenant` (`SET LOCAL`, so a pooled
     /// connection never carries the setting into another transaction).
-    func transaction<Result: Sendable>(_ tenant: Tenant, _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    func transaction<Result: Sendable>(_ tenant: Tenant, _ body: (PostgresConnection) async throws -> Result)
+        async throws -> Result
+    {
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT set_config('vetnet.practice_id', \(tenant.setting), true)", logger: logger)
+                try await connection.query(
+                    "SELECT set_config('vetnet.practice_id', \(tenant.setting), true)", logger: logger)
                 return try await body(connection)
             }
         } catch let error as PostgresTransactionError {
@@ -110,7 +117,8 @@ public final class PostgresStore: Sendable {
     /// foreign key (``PracticeReference``): the same 404 as the embedded store's.
     static func missingReference(_ error: any Error) -> DomainError? {
         guard let error = error as? PSQLError, error.sqlState == "23503",
-              let reference = PracticeReference.named(error.serverInfo?[.constraintName]) else { return nil }
+            let reference = PracticeReference.named(error.serverInfo?[.constraintName])
+        else { return nil }
         return .notFound(resource: reference.resource)
     }
 }

@@ -6,7 +6,9 @@ import StoragePorts
 extension Row {
     /// The UUID in `column`.
     func uuid(_ column: String) throws -> UUID {
-        guard let text: String = self[column] else { throw StoreCorruption(column: column, reason: "missing identifier") }
+        guard let text: String = self[column] else {
+            throw StoreCorruption(column: column, reason: "missing identifier")
+        }
         guard let uuid = UUIDText.parse(text) else { throw StoreCorruption(column: column, reason: "not a UUID") }
         return uuid
     }

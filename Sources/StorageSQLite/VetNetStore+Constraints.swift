@@ -30,18 +30,29 @@ enum ConstraintRefusal {
         switch error.extendedResultCode {
         case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY:
             let (table, field) = column(in: message, after: "UNIQUE constraint failed:")
-            return UniquenessConflict(field: field ?? "body", message: "is already used by another \(table ?? "record") of this practice")
+            return UniquenessConflict(
+                field: field ?? "body", message: "is already used by another \(table ?? "record") of this practice")
         case .SQLITE_CONSTRAINT_NOTNULL:
             let (_, field) = column(in: message, after: "NOT NULL constraint failed:")
             return ValidationError(field: field ?? "body", message: "is required")
         case .SQLITE_CONSTRAINT_FOREIGNKEY:
-            return DomainError.conflict("The change refers to a record that does not exist, or removes one that others still refer to.")
+            return DomainError.conflict(
+                "The change refers to a record that does not exist, or removes one that others still refer to.")
         case .SQLITE_CONSTRAINT_TRIGGER:
-            if let reference = PracticeReference.named(message) { return DomainError.notFound(resource: reference.resource) }
+            if let reference = PracticeReference.named(message) {
+                return DomainError.notFound(resource: reference.resource)
+            }
             // Triggers speak for themselves (`RAISE(ABORT, 'clinical notes are append-only')`).
-            return DomainError.conflict(message.isEmpty ? "The change breaks a rule of the record." : message.prefix(1).uppercased() + message.dropFirst() + ".")
+            return DomainError.conflict(
+                message.isEmpty
+                    ? "The change breaks a rule of the record."
+                    : message.prefix(1).uppercased() + message.dropFirst() + ".")
         default:
-            return ValidationError(field: "body", message: "breaks a rule of the record (\(message.replacingOccurrences(of: "CHECK constraint failed: ", with: "")))")
+            return ValidationError(
+                field: "body",
+                message:
+                    "breaks a rule of the record (\(message.replacingOccurrences(of: "CHECK constraint failed: ", with: "")))"
+            )
         }
     }
 
@@ -56,7 +67,9 @@ enum ConstraintRefusal {
         let table = parts.count == 2 ? String(parts[0]).replacingOccurrences(of: "_", with: " ") : nil
         let snake = String(parts.last ?? "")
         let words = snake.split(separator: "_")
-        let field = words.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }.joined()
+        let field = words.enumerated().map {
+            $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst()
+        }.joined()
         return (table, field.isEmpty ? nil : field)
     }
 }

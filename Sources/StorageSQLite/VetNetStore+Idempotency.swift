@@ -12,25 +12,37 @@ extension VetNetStore {
     /// A key belongs to the account that sent it: another account's same key is a request of
     /// its own; the same account's key reused for a different request is refused; every
     /// replay is audited as a read of what it returns.
-    func idempotent(db: Database, scope: AccessScope, key: IdempotencyKey?, operation: AuditAction,
-                    create: () throws -> String) throws -> (id: String, replayed: Bool) {
+    func idempotent(
+        db: Database, scope: AccessScope, key: IdempotencyKey?, operation: AuditAction,
+        create: () throws -> String
+    ) throws -> (id: String, replayed: Bool) {
         guard let key else { return (try create(), false) }
         let actor = scope.actorID?.description ?? ""
-        if let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT operation, fingerprint, resource_id FROM idempotency_key WHERE practice_id = ? AND IFNULL(actor_id, '') = ? AND key = ?
-            """), arguments: [scope.practiceID.description, actor, key.key]) {
+        if let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT operation, fingerprint, resource_id FROM idempotency_key WHERE practice_id = ? AND IFNULL(actor_id, '') = ? AND key = ?
+                    """), arguments: [scope.practiceID.description, actor, key.key])
+        {
             guard row["operation"] == operation.name, row["fingerprint"] == key.fingerprint else {
                 throw DomainError.conflict("This Idempotency-Key was already used for a different request.")
             }
             let id: String = row["resource_id"]
             let resource = operation.resourceType
-            try appendAudit(AuditRecord(action: .replay(of: operation), resourceType: resource, resourceID: id), scope: scope, db: db)
+            try appendAudit(
+                AuditRecord(action: .replay(of: operation), resourceType: resource, resourceID: id), scope: scope,
+                db: db)
             return (id, true)
         }
         let id = try create()
-        try db.execute(sql: "INSERT INTO idempotency_key (practice_id, key, operation, fingerprint, resource_id, created_at, actor_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       arguments: [scope.practiceID.description, key.key, operation.name, key.fingerprint, id, Timestamp.string(clock.now()),
-                                   scope.actorID?.description])
+        try db.execute(
+            sql:
+                "INSERT INTO idempotency_key (practice_id, key, operation, fingerprint, resource_id, created_at, actor_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+                scope.practiceID.description, key.key, operation.name, key.fingerprint, id,
+                Timestamp.string(clock.now()),
+                scope.actorID?.description,
+            ])
         return (id, false)
     }
 

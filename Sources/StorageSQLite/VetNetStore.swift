@@ -2,10 +2,11 @@ import Foundation
 import GRDB
 import SharedKernel
 import StoragePorts
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The embedded store: one SQLite file in WAL mode with `synchronous = FULL`, opened once per
@@ -48,9 +49,11 @@ public final class VetNetStore: Sendable {
         public var description: String {
             switch self {
             case .synchronousNotFull(let value):
-                return "SQLite reported synchronous=\(value) after opening; VetNet refuses to run without synchronous=FULL (2)"
+                return
+                    "SQLite reported synchronous=\(value) after opening; VetNet refuses to run without synchronous=FULL (2)"
             case .sharedDataDirectory(let path, let mode):
-                return "The data directory \(path) has mode \(String(format: "%04o", mode)): other users may read or change it, and it holds "
+                return
+                    "The data directory \(path) has mode \(String(format: "%04o", mode)): other users may read or change it, and it holds "
                     + "password hashes and medical records. Run `chmod 700 \(path)`, or, if access is controlled some other way, "
                     + "allow it explicitly (vetnet: --allow-shared-data-dir or VETNET_ALLOW_SHARED_DATA_DIR=1)."
             case .notADirectory(let path):
@@ -75,7 +78,8 @@ public final class VetNetStore: Sendable {
             guard errno == ENOENT else {
                 throw OpenError.permissions(path: directory.path, reason: String(cString: strerror(errno)))
             }
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             guard chmod(directory.path, 0o700) == 0 else {
                 throw OpenError.permissions(path: directory.path, reason: String(cString: strerror(errno)))
             }
@@ -94,7 +98,9 @@ public final class VetNetStore: Sendable {
     /// affect every other thread creating files meanwhile.)
     static func makeDatabaseFilesPrivate(in directory: URL) throws {
         let database = directory.appendingPathComponent(databaseFileNames[0]).path
-        guard createIfMissing(database, mode: 0o600) else { throw OpenError.permissions(path: database, reason: String(cString: strerror(errno))) }
+        guard createIfMissing(database, mode: 0o600) else {
+            throw OpenError.permissions(path: database, reason: String(cString: strerror(errno)))
+        }
         for name in databaseFileNames {
             let path = directory.appendingPathComponent(name).path
             if chmod(path, 0o600) != 0, errno != ENOENT {
@@ -110,14 +116,17 @@ public final class VetNetStore: Sendable {
     /// Password hashes and medical records: the directory must be private to the service
     /// account (created 0700; an existing one that grants group or others access is refused
     /// unless `allowSharedDirectory`), and the database files are 0600 in any case.
-    public static func open(directory: URL, auditKey: AuditKey, cipher: RecordCipher, clock: Clock = .system,
-                            checkpoint: URL? = nil, allowSharedDirectory: Bool = false) throws -> VetNetStore {
+    public static func open(
+        directory: URL, auditKey: AuditKey, cipher: RecordCipher, clock: Clock = .system,
+        checkpoint: URL? = nil, allowSharedDirectory: Bool = false
+    ) throws -> VetNetStore {
         try prepareDataDirectory(directory, allowShared: allowSharedDirectory)
         try makeDatabaseFilesPrivate(in: directory)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
-        let pool = try DatabasePool(path: directory.appendingPathComponent("vetnet.sqlite").path, configuration: configuration)
+        let pool = try DatabasePool(
+            path: directory.appendingPathComponent("vetnet.sqlite").path, configuration: configuration)
         // GRDB sets synchronous=NORMAL on the writer when it opens a pool in WAL mode; a
         // medical record must survive power loss, so raise it afterwards and verify.
         let level = try pool.barrierWriteWithoutTransaction { db -> Int in
@@ -129,11 +138,16 @@ public final class VetNetStore: Sendable {
         // this covers any left 0644 by an earlier version.
         try makeDatabaseFilesPrivate(in: directory)
         let documents = directory.appendingPathComponent("documents")
-        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        guard chmod(documents.path, 0o700) == 0 else { throw OpenError.permissions(path: documents.path, reason: String(cString: strerror(errno))) }
-        let checkpointFile = AuditCheckpointFile(url: checkpoint ?? directory.appendingPathComponent("audit.checkpoint"))
-        let store = VetNetStore(writer: pool, auditKey: auditKey, cipher: cipher, documentsDirectory: documents, clock: clock,
-                                auditCheckpoint: checkpointFile)
+        try FileManager.default.createDirectory(
+            at: documents, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard chmod(documents.path, 0o700) == 0 else {
+            throw OpenError.permissions(path: documents.path, reason: String(cString: strerror(errno)))
+        }
+        let checkpointFile = AuditCheckpointFile(
+            url: checkpoint ?? directory.appendingPathComponent("audit.checkpoint"))
+        let store = VetNetStore(
+            writer: pool, auditKey: auditKey, cipher: cipher, documentsDirectory: documents, clock: clock,
+            auditCheckpoint: checkpointFile)
         try store.migrate()
         // A new store is anchored at its start before its first entry, so a crash before any
         // later checkpoint never leaves entries without one; an anchored chain's checkpoint
@@ -144,19 +158,24 @@ public final class VetNetStore: Sendable {
 
     /// An in-memory store for tests, migrated.
     /// Documents go to `documentsDirectory` when given (tests of uploads pass a temporary one).
-    public static func inMemory(auditKey: AuditKey = AuditKey(bytes: Array(repeating: 7, count: 32)), clock: Clock = .system,
-                                documentsDirectory: URL? = nil, auditCheckpoint: AuditCheckpointFile? = nil) throws -> VetNetStore {
+    public static func inMemory(
+        auditKey: AuditKey = AuditKey(bytes: Array(repeating: 7, count: 32)), clock: Clock = .system,
+        documentsDirectory: URL? = nil, auditCheckpoint: AuditCheckpointFile? = nil
+    ) throws -> VetNetStore {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         let cipher = try RecordCipher(keyBytes: Array(repeating: 9, count: 32))
-        let store = VetNetStore(writer: try DatabaseQueue(configuration: configuration), auditKey: auditKey, cipher: cipher,
-                                documentsDirectory: documentsDirectory, clock: clock, auditCheckpoint: auditCheckpoint)
+        let store = VetNetStore(
+            writer: try DatabaseQueue(configuration: configuration), auditKey: auditKey, cipher: cipher,
+            documentsDirectory: documentsDirectory, clock: clock, auditCheckpoint: auditCheckpoint)
         try store.migrate()
         return store
     }
 
-    init(writer: any DatabaseWriter, auditKey: AuditKey, cipher: RecordCipher, documentsDirectory: URL?, clock: Clock,
-         auditCheckpoint: AuditCheckpointFile? = nil) {
+    init(
+        writer: any DatabaseWriter, auditKey: AuditKey, cipher: RecordCipher, documentsDirectory: URL?, clock: Clock,
+        auditCheckpoint: AuditCheckpointFile? = nil
+    ) {
         self.auditCheckpoint = auditCheckpoint
         self.writer = writer
         self.auditKey = auditKey

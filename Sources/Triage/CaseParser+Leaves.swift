@@ -9,7 +9,8 @@ extension CaseParser {
     }
 
     /// The members of an object whose keys are all known; unknown keys are errors.
-    mutating func members(of value: JSONValue, at path: String, allowed: [String]) -> [(key: String, value: JSONValue)]? {
+    mutating func members(of value: JSONValue, at path: String, allowed: [String]) -> [(key: String, value: JSONValue)]?
+    {
         let label = path.isEmpty ? "$" : path
         if case .null = value, !path.isEmpty { return nil }
         guard case .object(let members) = value else {

@@ -23,27 +23,61 @@ enum ComplaintKeywords {
     }
 
     private static let table: [(Specialty, [String])] = [
-        (.emergencyCriticalCare, ["trauma", "hit by", "=hbc", "dyspn", "breathless", "difficulty breathing", "not breathing", "gasp",
-                                  "chok", "shock", "collaps", "urethral obstruct", "blocked", "toxin", "toxic", "poison", "chocolate",
-                                  "xylitol", "rodenticide", "antifreeze", "raisin", "grapes", "coma", "unconscious", "bleed",
-                                  "haemorrh", "hemorrh", "heatstroke", "heat stroke", "envenom"]),
+        (
+            .emergencyCriticalCare,
+            [
+                "trauma", "hit by", "=hbc", "dyspn", "breathless", "difficulty breathing", "not breathing", "gasp",
+                "chok", "shock", "collaps", "urethral obstruct", "blocked", "toxin", "toxic", "poison", "chocolate",
+                "xylitol", "rodenticide", "antifreeze", "raisin", "grapes", "coma", "unconscious", "bleed",
+                "haemorrh", "hemorrh", "heatstroke", "heat stroke", "envenom",
+            ]
+        ),
         (.orthopedics, ["fractur", "broken", "cruciate", "ligament", "luxat", "dysplas", "lame", "limp"]),
-        (.softTissueSurgery, ["=gdv", "bloat", "volvulus", "foreign body", "pyometr", "caesar", "cesarean", "c section",
-                              "wound", "lacerat", "=mass", "=masses", "abscess"]),
-        (.neurology, ["seiz", "fitting", "=fit", "=fits", "convuls", "pares", "paralys", "ataxi", "head tilt", "spinal",
-                      "back pain", "neck pain", "wobbl", "=ivdd"]),
+        (
+            .softTissueSurgery,
+            [
+                "=gdv", "bloat", "volvulus", "foreign body", "pyometr", "caesar", "cesarean", "c section",
+                "wound", "lacerat", "=mass", "=masses", "abscess",
+            ]
+        ),
+        (
+            .neurology,
+            [
+                "seiz", "fitting", "=fit", "=fits", "convuls", "pares", "paralys", "ataxi", "head tilt", "spinal",
+                "back pain", "neck pain", "wobbl", "=ivdd",
+            ]
+        ),
         (.cardiology, ["murmur", "arrhythm", "syncop", "faint", "cough", "effusion", "thrombo", "heart"]),
         (.ophthalmology, ["=eye", "=eyes", "eyelid", "proptos", "ulcer", "glaucom", "blind", "cornea", "squint"]),
-        (.dermatology, ["itch", "prurit", "scratch", "otitis", "=ear", "=ears", "skin", "rash", "alopeci", "hair loss"]),
-        (.internalMedicine, ["diabet", "endocrin", "thyroid", "cushing", "addison", "vomit", "diarrh", "liver", "hepat", "jaundic",
-                             "icter", "kidney", "renal", "anaemi", "anemi", "letharg", "inappet", "anorex", "off food",
-                             "weight loss", "polyur", "polydips", "drinking more", "unwell", "not right"]),
+        (
+            .dermatology,
+            ["itch", "prurit", "scratch", "otitis", "=ear", "=ears", "skin", "rash", "alopeci", "hair loss"]
+        ),
+        (
+            .internalMedicine,
+            [
+                "diabet", "endocrin", "thyroid", "cushing", "addison", "vomit", "diarrh", "liver", "hepat", "jaundic",
+                "icter", "kidney", "renal", "anaemi", "anemi", "letharg", "inappet", "anorex", "off food",
+                "weight loss", "polyur", "polydips", "drinking more", "unwell", "not right",
+            ]
+        ),
         (.oncology, ["=mass", "=masses", "tumour", "tumor", "cancer", "=lump", "=lumps", "lymphom", "neoplas"]),
         (.dentistry, ["dental", "tooth", "teeth", "=gum", "=gums", "oral", "mouth"]),
         (.behavior, ["behavio", "aggress", "anxi", "=fear", "fearful", "destructi"]),
-        (.exotics, ["rabbit", "bunny", "ferret", "=bird", "parrot", "budgie", "tortoise", "turtle", "lizard", "reptile", "=snake"]),
-        (.theriogenology, ["dystoc", "whelp", "kittening", "queening", "pregnan", "=breeding", "labour", "labor", "mating",
-                           "infertil", "reproduct"]),
+        (
+            .exotics,
+            [
+                "rabbit", "bunny", "ferret", "=bird", "parrot", "budgie", "tortoise", "turtle", "lizard", "reptile",
+                "=snake",
+            ]
+        ),
+        (
+            .theriogenology,
+            [
+                "dystoc", "whelp", "kittening", "queening", "pregnan", "=breeding", "labour", "labor", "mating",
+                "infertil", "reproduct",
+            ]
+        ),
         (.generalPractice, ["vaccin", "check up", "checkup", "neuter", "spay"]),
     ]
 
@@ -53,7 +87,8 @@ enum ComplaintKeywords {
         for (specialty, phrases) in table {
             for phrase in phrases {
                 let words = words(of: phrase)
-                guard let first = words.first?.bytes.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { continue }
+                guard let first = words.first?.bytes.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z")
+                else { continue }
                 buckets[Int(first - UInt8(ascii: "a"))].append(Keyword(specialty: specialty, words: words))
             }
         }
@@ -73,7 +108,8 @@ enum ComplaintKeywords {
         var current: [UInt8] = []
         for var byte in text.utf8 {
             if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte += 32 }
-            let isWordByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            let isWordByte =
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "=")
             if isWordByte {
                 current.append(byte)
@@ -92,8 +128,11 @@ enum ComplaintKeywords {
         var hits: [Hit] = []
         var seen: [(Specialty, Int)] = []
         for start in words.indices {
-            guard let first = words[start].first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { continue }
-            for (number, keyword) in index[Int(first - UInt8(ascii: "a"))].enumerated() where matches(keyword, words, at: start) {
+            guard let first = words[start].first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else {
+                continue
+            }
+            for (number, keyword) in index[Int(first - UInt8(ascii: "a"))].enumerated()
+            where matches(keyword, words, at: start) {
                 let key = (keyword.specialty, Int(first) << 16 | number)
                 if seen.contains(where: { $0.0 == key.0 && $0.1 == key.1 }) { continue }
                 seen.append(key)

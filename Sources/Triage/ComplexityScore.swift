@@ -105,14 +105,28 @@ public struct ComplexityScore: Hashable, Sendable {
         level: TriageLevel, firedCount: Int, abcdeLettersInvolved: Int, abnormalVitalCount: Int,
         chronicConditionCount: Int, ageExtreme: String?, species: Species, weights: ComplexityWeights
     ) -> ComplexityScore {
-        func saturating(_ count: Int, _ saturation: Int) -> Double { Double(min(max(count, 0), saturation)) / Double(saturation) }
+        func saturating(_ count: Int, _ saturation: Int) -> Double {
+            Double(min(max(count, 0), saturation)) / Double(saturation)
+        }
         let letters = ABCDELetter.allCases.count
         let rows: [(ComplexityFactor, String, Double, Double)] = [
             (.level, level.colour, level.urgency, weights.level),
-            (.firedDiscriminators, String(firedCount) + " fired", saturating(firedCount, weights.firedDiscriminatorsSaturation), weights.firedDiscriminators),
-            (.abcdeLetters, String(abcdeLettersInvolved) + " of " + String(letters) + " letters", saturating(abcdeLettersInvolved, letters), weights.abcdeLetters),
-            (.abnormalVitals, String(abnormalVitalCount) + " abnormal", saturating(abnormalVitalCount, weights.abnormalVitalsSaturation), weights.abnormalVitals),
-            (.chronicConditions, String(chronicConditionCount) + " chronic", saturating(chronicConditionCount, weights.chronicConditionsSaturation), weights.chronicConditions),
+            (
+                .firedDiscriminators, String(firedCount) + " fired",
+                saturating(firedCount, weights.firedDiscriminatorsSaturation), weights.firedDiscriminators
+            ),
+            (
+                .abcdeLetters, String(abcdeLettersInvolved) + " of " + String(letters) + " letters",
+                saturating(abcdeLettersInvolved, letters), weights.abcdeLetters
+            ),
+            (
+                .abnormalVitals, String(abnormalVitalCount) + " abnormal",
+                saturating(abnormalVitalCount, weights.abnormalVitalsSaturation), weights.abnormalVitals
+            ),
+            (
+                .chronicConditions, String(chronicConditionCount) + " chronic",
+                saturating(chronicConditionCount, weights.chronicConditionsSaturation), weights.chronicConditions
+            ),
             (.ageExtreme, ageExtreme ?? "no", ageExtreme == nil ? 0 : 1, weights.ageExtreme),
             (.exoticSpecies, species.rawValue, species.isExotic ? 1 : 0, weights.exoticSpecies),
         ]
@@ -122,7 +136,8 @@ public struct ComplexityScore: Hashable, Sendable {
         for (factor, input, feature, weight) in rows {
             let points = weight * feature
             total += points
-            contributions.append(ComplexityContribution(factor: factor, input: input, feature: feature, weight: weight, points: points))
+            contributions.append(
+                ComplexityContribution(factor: factor, input: input, feature: feature, weight: weight, points: points))
         }
         // Rounded to 1e-9 so the maximal case scores exactly 1 despite binary fractions;
         // rounding is non-decreasing, so monotonicity is kept.

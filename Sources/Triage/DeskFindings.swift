@@ -27,38 +27,62 @@ public enum DeskFindings {
         public let findings: [Finding]
     }
 
-    private static func section(_ letter: ABCDELetter?, _ title: String, _ findings: [(DiscriminatorID, String)]) -> Section {
+    private static func section(_ letter: ABCDELetter?, _ title: String, _ findings: [(DiscriminatorID, String)])
+        -> Section
+    {
         Section(letter: letter, title: title, findings: findings.map { Finding(id: $0.0, label: $0.1) })
     }
 
     /// The sections in the order the form shows them.
     public static let sections: [Section] = [
-        section(.airway, "Airway", [
-            (.acuteStridor, "Acute stridor (upper-airway noise)"), (.subcutaneousEmphysema, "Subcutaneous emphysema"),
-            (.oralStickInjury, "Oral stick injury"), (.facialEdema, "Facial oedema"),
-        ]),
-        section(.circulation, "Circulation", [
-            (.rapidAbdominalDistension, "Rapid abdominal distension (e.g. GDV)"), (.arterialThromboembolism, "Arterial thromboembolism"),
-            (.abdominalFluidThrill, "Abdominal fluid thrill"), (.petechiaeEcchymoses, "Petechiae, purpura or ecchymoses"),
-        ]),
-        section(.disability, "Disability", [
-            (.acuteAbnormalBehaviour, "Acute abnormal behaviour"), (.acuteContinuousVocalisation, "Acute continuous vocalisation"),
-            (.acuteBlindness, "Acute blindness"), (.generalisedWeakness, "Generalised weakness"),
-            (.acuteNeuroDeficit, "Acute spinal or peripheral deficit"), (.headTilt, "Head tilt"),
-            (.historyUnconsciousness, "History of unconsciousness"), (.ventroflexionNeck, "Ventroflexion of head and neck"),
-        ]),
-        section(.exposure, "Exposure", [
-            (.evisceration, "Evisceration"), (.envenomationHigh, "Envenomation, high lethality"), (.envenomationModerate, "Envenomation, moderate"),
-            (.proptosis, "Proptosis of the eye"), (.ocularInjuryPenetrating, "Penetrating or chemical eye injury"),
-            (.openFractureDeformity, "Open fracture or gross deformity"), (.skinWoundLarge, "Medium to large skin wound"),
-            (.pruritusSevere, "Severe pruritus"), (.pruritusRecent, "Mild pruritus, began this week"), (.localInflammation, "Local inflammation"),
-            (.swelling, "Swelling"),
-        ]),
-        section(nil, "Other presentations", [
-            (.toxinIngestion, "Toxin ingestion"), (.foreignBodyWithSigns, "Foreign body > 24 h with anorexia or vomiting"),
-            (.foreignBodyPossible, "Possible foreign body, no other signs"), (.testicularSwellingAcute, "Acute testicular swelling and pain"),
-            (.urethralObstruction, "Urethral obstruction (straining, no urine)"), (.dystocia, "Dystocia"), (.melena, "Melaena"),
-            (.hematuriaNoStranguria, "Red urine without straining"), (.stranguriaTenesmus, "Straining (stranguria or tenesmus)"),
-        ]),
+        section(
+            .airway, "Airway",
+            [
+                (.acuteStridor, "Acute stridor (upper-airway noise)"),
+                (.subcutaneousEmphysema, "Subcutaneous emphysema"),
+                (.oralStickInjury, "Oral stick injury"), (.facialEdema, "Facial oedema"),
+            ]),
+        section(
+            .circulation, "Circulation",
+            [
+                (.rapidAbdominalDistension, "Rapid abdominal distension (e.g. GDV)"),
+                (.arterialThromboembolism, "Arterial thromboembolism"),
+                (.abdominalFluidThrill, "Abdominal fluid thrill"),
+                (.petechiaeEcchymoses, "Petechiae, purpura or ecchymoses"),
+            ]),
+        section(
+            .disability, "Disability",
+            [
+                (.acuteAbnormalBehaviour, "Acute abnormal behaviour"),
+                (.acuteContinuousVocalisation, "Acute continuous vocalisation"),
+                (.acuteBlindness, "Acute blindness"), (.generalisedWeakness, "Generalised weakness"),
+                (.acuteNeuroDeficit, "Acute spinal or peripheral deficit"), (.headTilt, "Head tilt"),
+                (.historyUnconsciousness, "History of unconsciousness"),
+                (.ventroflexionNeck, "Ventroflexion of head and neck"),
+            ]),
+        section(
+            .exposure, "Exposure",
+            [
+                (.evisceration, "Evisceration"), (.envenomationHigh, "Envenomation, high lethality"),
+                (.envenomationModerate, "Envenomation, moderate"),
+                (.proptosis, "Proptosis of the eye"), (.ocularInjuryPenetrating, "Penetrating or chemical eye injury"),
+                (.openFractureDeformity, "Open fracture or gross deformity"),
+                (.skinWoundLarge, "Medium to large skin wound"),
+                (.pruritusSevere, "Severe pruritus"), (.pruritusRecent, "Mild pruritus, began this week"),
+                (.localInflammation, "Local inflammation"),
+                (.swelling, "Swelling"),
+            ]),
+        section(
+            nil, "Other presentations",
+            [
+                (.toxinIngestion, "Toxin ingestion"),
+                (.foreignBodyWithSigns, "Foreign body > 24 h with anorexia or vomiting"),
+                (.foreignBodyPossible, "Possible foreign body, no other signs"),
+                (.testicularSwellingAcute, "Acute testicular swelling and pain"),
+                (.urethralObstruction, "Urethral obstruction (straining, no urine)"), (.dystocia, "Dystocia"),
+                (.melena, "Melaena"),
+                (.hematuriaNoStranguria, "Red urine without straining"),
+                (.stranguriaTenesmus, "Straining (stranguria or tenesmus)"),
+            ]),
     ]
 }

@@ -24,7 +24,9 @@ public struct RecordedVitals: Hashable, Sendable {
         } catch {
             throw ValidationError(field: "body", message: "malformed JSON at byte \(error.offset): \(error.message)")
         }
-        guard case .object(let members) = root, let value = members.first(where: { $0.key == member })?.value, !value.isNull else {
+        guard case .object(let members) = root, let value = members.first(where: { $0.key == member })?.value,
+            !value.isNull
+        else {
             return nil
         }
         try self.init(value: value, member: member)
@@ -49,7 +51,8 @@ public struct RecordedVitals: Hashable, Sendable {
         do {
             try parser.finish()
         } catch {
-            throw ValidationError(error.errors.map { FieldError(field: Self.rename($0.field, to: member), message: $0.message) })
+            throw ValidationError(
+                error.errors.map { FieldError(field: Self.rename($0.field, to: member), message: $0.message) })
         }
         self.vitals = vitals
         self.json = value.serialized
@@ -75,7 +78,8 @@ extension JSONValue {
             return "\(value)"
         case .string(let value): return Self.quoted(value)
         case .array(let values): return "[" + values.map(\.serialized).joined(separator: ",") + "]"
-        case .object(let members): return "{" + members.map { Self.quoted($0.key) + ":" + $0.value.serialized }.joined(separator: ",") + "}"
+        case .object(let members):
+            return "{" + members.map { Self.quoted($0.key) + ":" + $0.value.serialized }.joined(separator: ",") + "}"
         }
     }
 

@@ -21,13 +21,26 @@ public struct ReferenceRange: Hashable, Sendable {
     /// and "other" have no range, so none of their vitals are flagged against one.
     public static func forSpecies(_ species: Species) -> ReferenceRange {
         switch species {
-        case .dog: return ReferenceRange(heartRate: 60...120, respiratoryRate: 10...30, temperatureCelsius: 37.7...39.5, tachycardiaAbove: 180)
-        case .cat: return ReferenceRange(heartRate: 120...200, respiratoryRate: 20...30, temperatureCelsius: 38.0...39.2, tachycardiaAbove: 220)
-        case .rabbit: return ReferenceRange(heartRate: 130...325, respiratoryRate: 32...60, temperatureCelsius: 38.0...40.0, tachycardiaAbove: nil)
-        case .ferret: return ReferenceRange(heartRate: 200...400, respiratoryRate: 33...36, temperatureCelsius: 37.8...40.0, tachycardiaAbove: nil)
-        case .horse: return ReferenceRange(heartRate: 30...44, respiratoryRate: 12...20, temperatureCelsius: 37.2...38.6, tachycardiaAbove: nil)
-        case .bird: return ReferenceRange(heartRate: 93...494, respiratoryRate: 12...85, temperatureCelsius: 40.0...42.0, tachycardiaAbove: nil)
-        case .reptile, .other: return ReferenceRange(heartRate: nil, respiratoryRate: nil, temperatureCelsius: nil, tachycardiaAbove: nil)
+        case .dog:
+            return ReferenceRange(
+                heartRate: 60...120, respiratoryRate: 10...30, temperatureCelsius: 37.7...39.5, tachycardiaAbove: 180)
+        case .cat:
+            return ReferenceRange(
+                heartRate: 120...200, respiratoryRate: 20...30, temperatureCelsius: 38.0...39.2, tachycardiaAbove: 220)
+        case .rabbit:
+            return ReferenceRange(
+                heartRate: 130...325, respiratoryRate: 32...60, temperatureCelsius: 38.0...40.0, tachycardiaAbove: nil)
+        case .ferret:
+            return ReferenceRange(
+                heartRate: 200...400, respiratoryRate: 33...36, temperatureCelsius: 37.8...40.0, tachycardiaAbove: nil)
+        case .horse:
+            return ReferenceRange(
+                heartRate: 30...44, respiratoryRate: 12...20, temperatureCelsius: 37.2...38.6, tachycardiaAbove: nil)
+        case .bird:
+            return ReferenceRange(
+                heartRate: 93...494, respiratoryRate: 12...85, temperatureCelsius: 40.0...42.0, tachycardiaAbove: nil)
+        case .reptile, .other:
+            return ReferenceRange(heartRate: nil, respiratoryRate: nil, temperatureCelsius: nil, tachycardiaAbove: nil)
         }
     }
 }

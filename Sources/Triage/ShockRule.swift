@@ -44,7 +44,11 @@ struct ShockRule {
             signs.append((.paleMembranes, [Evidence(field: "vitals.mucousMembranes", value: membranes.rawValue)]))
         }
         if let crt = vitals.capillaryRefillSeconds, crt > ClinicalThresholds.prolongedCRTSeconds {
-            signs.append((.prolongedCapillaryRefill, [Evidence(field: "vitals.capillaryRefillSeconds", value: Format.decimal(crt) + " s")]))
+            signs.append(
+                (
+                    .prolongedCapillaryRefill,
+                    [Evidence(field: "vitals.capillaryRefillSeconds", value: Format.decimal(crt) + " s")]
+                ))
         }
         if let pulse = vitals.pulseQuality, pulse == .weak || pulse == .absent {
             signs.append((.poorPulse, [Evidence(field: "vitals.pulseQuality", value: pulse.rawValue)]))
@@ -57,10 +61,18 @@ struct ShockRule {
         if !cold.isEmpty { signs.append((.lowTemperature, cold)) }
         if let heartRate = vitals.heartRate {
             if triageCase.species == .cat, heartRate < ClinicalThresholds.catShockBradycardiaBelow {
-                signs.append((.catBradycardia, [Evidence(field: "vitals.heartRate", value: Format.decimal(heartRate) + " /min (cat)")]))
+                signs.append(
+                    (
+                        .catBradycardia,
+                        [Evidence(field: "vitals.heartRate", value: Format.decimal(heartRate) + " /min (cat)")]
+                    ))
             }
             if triageCase.species == .dog, heartRate > ClinicalThresholds.dogShockTachycardiaAbove {
-                signs.append((.dogTachycardia, [Evidence(field: "vitals.heartRate", value: Format.decimal(heartRate) + " /min (dog)")]))
+                signs.append(
+                    (
+                        .dogTachycardia,
+                        [Evidence(field: "vitals.heartRate", value: Format.decimal(heartRate) + " /min (dog)")]
+                    ))
             }
         }
         refillAbsent = vitals.capillaryRefillAbsent == true
@@ -82,7 +94,8 @@ struct ShockRule {
         if refillAbsent { evidence.append(Evidence(field: "vitals.capillaryRefillAbsent", value: "true")) }
         for sign in signs { evidence.append(contentsOf: sign.evidence) }
         let names = signs.map(\.sign.rawValue).joined(separator: ", ")
-        let rule = refillAbsent
+        let rule =
+            refillAbsent
             ? "capillary refill absent: late decompensated shock" + (signs.isEmpty ? "" : " (also " + names + ")")
             : String(signs.count) + " of 7 shock signs (" + names + "), including reduced consciousness or CRT > 2 s"
         firings.fire(.shockDecompensated, evidence, rule: rule)

@@ -10,7 +10,9 @@ import SharedKernel
 /// orange cases put emergency & critical care first whatever the points (§7). With no
 /// evidence at all the case goes to general practice.
 enum SpecialtyRouting {
-    static func rank(level: TriageLevel, fired: [FiredDiscriminator], complaint: String?, species: Species) -> [SpecialtyRecommendation] {
+    static func rank(level: TriageLevel, fired: [FiredDiscriminator], complaint: String?, species: Species)
+        -> [SpecialtyRecommendation]
+    {
         let specialties = Specialty.allCases
         var points = [Double](repeating: 0, count: specialties.count)
         var reasons = [[String]](repeating: [], count: specialties.count)
@@ -22,8 +24,10 @@ enum SpecialtyRouting {
 
         for firing in fired {
             for (position, specialty) in firing.discriminator.routing.enumerated() {
-                add(specialty, position == 0 ? 2 + 4 * firing.level.urgency : 1,
-                    "fired " + firing.id.rawValue + " (" + firing.level.colour + ", " + firing.subcategory.rawValue + ")")
+                add(
+                    specialty, position == 0 ? 2 + 4 * firing.level.urgency : 1,
+                    "fired " + firing.id.rawValue + " (" + firing.level.colour + ", " + firing.subcategory.rawValue
+                        + ")")
             }
         }
         if let complaint {
@@ -49,7 +53,8 @@ enum SpecialtyRouting {
             reasons[general] = ["no presentation points to a specific service"]
         }
         return order.enumerated().map { rank, index in
-            SpecialtyRecommendation(specialty: specialties[index], rank: rank + 1, score: points[index], reasons: reasons[index])
+            SpecialtyRecommendation(
+                specialty: specialties[index], rank: rank + 1, score: points[index], reasons: reasons[index])
         }
     }
 }

@@ -19,14 +19,19 @@ extension TriageCase {
         } catch {
             throw ValidationError(field: "body", message: "malformed JSON at byte \(error.offset): \(error.message)")
         }
-        guard case .object(let members) = root else { throw ValidationError(field: "body", message: "must be an object") }
+        guard case .object(let members) = root else {
+            throw ValidationError(field: "body", message: "must be an object")
+        }
         guard let value = members.first(where: { $0.key == member })?.value else {
             throw ValidationError(field: member, message: "is required")
         }
         do {
             try self.init(root: value)
         } catch {
-            throw ValidationError(error.errors.map { FieldError(field: $0.field == "$" ? member : "\(member).\($0.field)", message: $0.message) })
+            throw ValidationError(
+                error.errors.map {
+                    FieldError(field: $0.field == "$" ? member : "\(member).\($0.field)", message: $0.message)
+                })
         }
     }
 }

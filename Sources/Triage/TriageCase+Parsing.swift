@@ -31,7 +31,9 @@ extension TriageCase {
         // `finish` has thrown unless the species was valid (its absence is always an error);
         // should that ever change, the case is still refused rather than triaged as `other`.
         guard hasSpecies else {
-            throw ValidationError(field: "species", message: "is required (one of: \(Species.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw ValidationError(
+                field: "species",
+                message: "is required (one of: \(Species.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         self = parsed
     }
@@ -44,7 +46,9 @@ extension TriageCase {
     /// The keys accepted at each level of the wire format; anything else is refused.
     public enum WireKeys {
         /// Top-level keys.
-        public static let root = ["species", "ageWeeks", "sex", "onsetHoursAgo", "vitals", "observations", "findings", "complaint"]
+        public static let root = [
+            "species", "ageWeeks", "sex", "onsetHoursAgo", "vitals", "observations", "findings", "complaint",
+        ]
         /// Keys of `vitals`.
         public static let vitals = [
             "temperature", "heartRate", "respiratoryRate", "capillaryRefillSeconds", "capillaryRefillAbsent",
@@ -53,7 +57,8 @@ extension TriageCase {
         ]
         /// Keys of `observations`.
         public static let observations = [
-            "respiratoryDistress", "pain", "hemorrhage", "seizuresLast24h", "seizingNow", "vomiting", "hoursSinceLastMeal",
+            "respiratoryDistress", "pain", "hemorrhage", "seizuresLast24h", "seizingNow", "vomiting",
+            "hoursSinceLastMeal",
         ]
         /// Keys of a measurement with a unit (`temperature`, `glucose`).
         public static let measurement = ["value", "unit"]
@@ -73,7 +78,8 @@ struct CaseParser {
     mutating func finish() throws(ValidationError) {
         guard !errors.errors.isEmpty else { return }
         let ranked = errors.errors.enumerated().sorted { lhs, rhs in
-            let left = order[lhs.element.field] ?? [Int.max], right = order[rhs.element.field] ?? [Int.max]
+            let left = order[lhs.element.field] ?? [Int.max]
+            let right = order[rhs.element.field] ?? [Int.max]
             return left != right ? left.lexicographicallyPrecedes(right) : lhs.offset < rhs.offset
         }
         throw ValidationError(ranked.map(\.element))
@@ -88,7 +94,9 @@ struct CaseParser {
             switch key {
             case "species":
                 speciesSeen = true
-                if case .null = value { errors.add("species", "is required; found null") } else {
+                if case .null = value {
+                    errors.add("species", "is required; found null")
+                } else {
                     species = enumeration(value, "species")
                 }
             case "ageWeeks": result.ageWeeks = number(value, "ageWeeks")
@@ -143,7 +151,9 @@ struct CaseParser {
 
     private mutating func parseObservations(_ value: JSONValue) -> Observations {
         var observations = Observations()
-        guard let members = members(of: value, at: "observations", allowed: TriageCase.WireKeys.observations) else { return observations }
+        guard let members = members(of: value, at: "observations", allowed: TriageCase.WireKeys.observations) else {
+            return observations
+        }
         for (key, value) in members {
             let path = "observations." + key
             switch key {
@@ -177,7 +187,10 @@ struct CaseParser {
             if let id = DiscriminatorID(rawValue: text) {
                 if !findings.contains(id) { findings.append(id) }
             } else {
-                let hint = Suggestion.closest(to: text, in: DiscriminatorID.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+                let hint =
+                    Suggestion.closest(to: text, in: DiscriminatorID.allCases.map(\.rawValue)).map {
+                        "; did you mean '\($0)'?"
+                    } ?? ""
                 errors.add(path, "unknown finding id '\(text)': not in the discriminator catalogue\(hint)")
             }
         }
@@ -190,7 +203,8 @@ struct CaseParser {
         guard let members = members(of: value, at: path, allowed: TriageCase.WireKeys.measurement) else { return nil }
         var amount: Double?
         var unit: U?
-        var valueSeen = false, unitSeen = false
+        var valueSeen = false
+        var unitSeen = false
         for (key, member) in members {
             switch key {
             case "value":
@@ -203,9 +217,17 @@ struct CaseParser {
             }
         }
         let units = U.allCases.map(\.rawValue).joined(separator: ", ")
-        if !valueSeen { missing(path + ".value", under: path); errors.add(path + ".value", "is required when \(path) is given") }
+        if !valueSeen {
+            missing(path + ".value", under: path)
+            errors.add(path + ".value", "is required when \(path) is given")
+        }
         // A reading without its unit is refused: 40 could be a fever in °C or deep hypothermia in °F.
-        if !unitSeen { missing(path + ".unit", under: path); errors.add(path + ".unit", "is required (one of: \(units)); a reading without its unit cannot be interpreted safely") }
+        if !unitSeen {
+            missing(path + ".unit", under: path)
+            errors.add(
+                path + ".unit",
+                "is required (one of: \(units)); a reading without its unit cannot be interpreted safely")
+        }
         guard let amount, let unit else { return nil }
         return make(amount, unit)
     }

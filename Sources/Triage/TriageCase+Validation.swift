@@ -58,43 +58,66 @@ extension TriageCase {
         if let temperature = vitals.temperature {
             let celsius = temperature.celsius
             if !temperature.value.isFinite || !PhysicalLimits.temperatureCelsius.contains(celsius) {
-                let entered = temperature.unit == .celsius
+                let entered =
+                    temperature.unit == .celsius
                     ? "\(Format.decimal(temperature.value)) °C"
                     : "\(Format.decimal(temperature.value)) °F (\(Format.decimal(celsius)) °C)"
-                errors.add("vitals.temperature.value",
-                           "\(entered) is physically impossible: a rectal temperature must be 15–47 °C (59–116.6 °F); check the value and its unit")
+                errors.add(
+                    "vitals.temperature.value",
+                    "\(entered) is physically impossible: a rectal temperature must be 15–47 °C (59–116.6 °F); check the value and its unit"
+                )
             }
         }
-        if let heartRate = vitals.heartRate, !heartRate.isFinite || heartRate <= 0 || heartRate > PhysicalLimits.heartRateMax {
-            errors.add("vitals.heartRate", "\(Format.decimal(heartRate)) /min is physically impossible: heart rate must be above 0 and at most 500 /min")
+        if let heartRate = vitals.heartRate,
+            !heartRate.isFinite || heartRate <= 0 || heartRate > PhysicalLimits.heartRateMax
+        {
+            errors.add(
+                "vitals.heartRate",
+                "\(Format.decimal(heartRate)) /min is physically impossible: heart rate must be above 0 and at most 500 /min"
+            )
         }
         check(vitals.respiratoryRate, "vitals.respiratoryRate", PhysicalLimits.respiratoryRate, "/min", &errors)
-        check(vitals.capillaryRefillSeconds, "vitals.capillaryRefillSeconds", PhysicalLimits.capillaryRefillSeconds, "s", &errors)
+        check(
+            vitals.capillaryRefillSeconds, "vitals.capillaryRefillSeconds", PhysicalLimits.capillaryRefillSeconds, "s",
+            &errors)
         check(vitals.systolicBP, "vitals.systolicBP", PhysicalLimits.systolicBP, "mmHg", &errors)
         check(vitals.spo2, "vitals.spo2", PhysicalLimits.spo2, "%", &errors)
         if let glucose = vitals.glucose {
             let mmol = glucose.mmolPerLitre
             if !glucose.value.isFinite || !PhysicalLimits.glucoseMmolPerLitre.contains(mmol) {
-                errors.add("vitals.glucose.value",
-                           "\(Format.decimal(glucose.value)) \(glucose.unit.rawValue) is physically impossible: glucose must be 0–200 mmol/L (0–3603 mg/dL); check the value and its unit")
+                errors.add(
+                    "vitals.glucose.value",
+                    "\(Format.decimal(glucose.value)) \(glucose.unit.rawValue) is physically impossible: glucose must be 0–200 mmol/L (0–3603 mg/dL); check the value and its unit"
+                )
             }
         }
         check(vitals.dehydrationPercent, "vitals.dehydrationPercent", PhysicalLimits.dehydrationPercent, "%", &errors)
 
         if let seizures = observations.seizuresLast24h, !PhysicalLimits.seizuresLast24h.contains(seizures) {
-            errors.add("observations.seizuresLast24h", "\(seizures) is impossible: must be a whole number from 0 to 200")
+            errors.add(
+                "observations.seizuresLast24h", "\(seizures) is impossible: must be a whole number from 0 to 200")
         }
-        check(observations.hoursSinceLastMeal, "observations.hoursSinceLastMeal", PhysicalLimits.hoursSinceLastMeal, "hours", &errors)
+        check(
+            observations.hoursSinceLastMeal, "observations.hoursSinceLastMeal", PhysicalLimits.hoursSinceLastMeal,
+            "hours", &errors)
 
         if let complaint, complaint.count > PhysicalLimits.complaintMaxLength {
-            errors.add("complaint", "is \(complaint.count) characters long; at most \(PhysicalLimits.complaintMaxLength) are accepted")
+            errors.add(
+                "complaint",
+                "is \(complaint.count) characters long; at most \(PhysicalLimits.complaintMaxLength) are accepted")
         }
     }
 
-    private func check(_ value: Double?, _ field: String, _ range: ClosedRange<Double>, _ unit: String, _ errors: inout FieldErrorCollector) {
+    private func check(
+        _ value: Double?, _ field: String, _ range: ClosedRange<Double>, _ unit: String,
+        _ errors: inout FieldErrorCollector
+    ) {
         guard let value else { return }
         if !value.isFinite || !range.contains(value) {
-            errors.add(field, "\(Format.decimal(value)) \(unit) is physically impossible: must be from \(Format.decimal(range.lowerBound)) to \(Format.decimal(range.upperBound)) \(unit)")
+            errors.add(
+                field,
+                "\(Format.decimal(value)) \(unit) is physically impossible: must be from \(Format.decimal(range.lowerBound)) to \(Format.decimal(range.upperBound)) \(unit)"
+            )
         }
     }
 }

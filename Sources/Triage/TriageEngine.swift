@@ -45,7 +45,9 @@ public struct TriageEngine: Sendable {
     ///     in code should pass ``TriageCase/validate()`` first).
     ///   - arrival: when the patient arrived; defaults to now. The target time counts from here.
     ///   - context: what the medical record adds (chronic conditions).
-    public func evaluate(_ triageCase: TriageCase, arrival: Date? = nil, context: TriageContext = TriageContext()) -> TriageResult {
+    public func evaluate(_ triageCase: TriageCase, arrival: Date? = nil, context: TriageContext = TriageContext())
+        -> TriageResult
+    {
         let now = clock.now()
         var firings = Firings()
         var notes = TriageRules.apply(triageCase, into: &firings)
@@ -58,7 +60,8 @@ public struct TriageEngine: Sendable {
             fallThrough = nil
         } else if let onset = triageCase.onsetHoursAgo {
             level = onset <= ClinicalThresholds.recentOnsetHours ? .green : .blue
-            fallThrough = "no discriminator fired; onset " + Format.decimal(onset) + " h ago is "
+            fallThrough =
+                "no discriminator fired; onset " + Format.decimal(onset) + " h ago is "
                 + (level == .green ? "within 7 days (recent problem): green" : "more than 7 days ago: blue")
         } else {
             level = .green
@@ -67,8 +70,9 @@ public struct TriageEngine: Sendable {
 
         let validated = triageCase.species == .dog || triageCase.species == .cat
         if !validated {
-            notes.insert("The VTL was validated on dogs and cats only; treat this level as guidance for a "
-                         + triageCase.species.rawValue + ".", at: 0)
+            notes.insert(
+                "The VTL was validated on dogs and cats only; treat this level as guidance for a "
+                    + triageCase.species.rawValue + ".", at: 0)
         }
         let abnormal = VitalFlags.abnormalVitals(of: triageCase)
         let abcde = ABCDESummary.survey(fired: fired, abnormalVitals: abnormal)
@@ -78,7 +82,8 @@ public struct TriageEngine: Sendable {
             ageExtreme: AgeExtremes.classify(ageWeeks: triageCase.ageWeeks, species: triageCase.species),
             species: triageCase.species, weights: complexityWeights
         )
-        let specialties = SpecialtyRouting.rank(level: level, fired: fired, complaint: triageCase.complaint, species: triageCase.species)
+        let specialties = SpecialtyRouting.rank(
+            level: level, fired: fired, complaint: triageCase.complaint, species: triageCase.species)
 
         return TriageResult(
             level: level, fired: fired, fallThrough: fallThrough, abcde: abcde, abnormalVitals: abnormal,

@@ -42,9 +42,11 @@ public struct TriageOverride: Hashable, Codable, Sendable {
     public var direction: OverrideDirection { level < previousLevel ? .raised : .lowered }
 
     /// Recreates an override (for stores).
-    public init(id: Identifier<TriageOverride>, assessmentID: Identifier<TriageAssessment>, computedLevel: TriageLevel,
-                previousLevel: TriageLevel, level: TriageLevel, reason: String, overriddenBy: String, overriddenAt: Date,
-                lowersRedFinding: Bool) {
+    public init(
+        id: Identifier<TriageOverride>, assessmentID: Identifier<TriageAssessment>, computedLevel: TriageLevel,
+        previousLevel: TriageLevel, level: TriageLevel, reason: String, overriddenBy: String, overriddenAt: Date,
+        lowersRedFinding: Bool
+    ) {
         self.id = id
         self.assessmentID = assessmentID
         self.computedLevel = computedLevel
@@ -89,7 +91,8 @@ public struct OverriddenAssessment: Hashable, Sendable {
     public let isLatest: Bool
 
     /// Creates the value.
-    public init(id: Identifier<TriageAssessment>, computedLevel: TriageLevel, currentLevel: TriageLevel, isLatest: Bool) {
+    public init(id: Identifier<TriageAssessment>, computedLevel: TriageLevel, currentLevel: TriageLevel, isLatest: Bool)
+    {
         self.id = id
         self.computedLevel = computedLevel
         self.currentLevel = currentLevel
@@ -113,8 +116,10 @@ extension TriageOverride {
 
     /// Decides an override of `assessment` by `actor` (in `role`) at `now`, or throws the
     /// refusal naming the field. Pure: the caller persists the override and moves the board.
-    public static func decide(_ request: OverrideRequest, on assessment: OverriddenAssessment, by actor: String, role: Role,
-                              at now: Date) throws -> TriageOverride {
+    public static func decide(
+        _ request: OverrideRequest, on assessment: OverriddenAssessment, by actor: String, role: Role,
+        at now: Date
+    ) throws -> TriageOverride {
         guard assessment.isLatest else {
             throw DomainError.conflict("a newer assessment of this patient exists: override that one")
         }
@@ -134,12 +139,16 @@ extension TriageOverride {
         }
         let lowersRed = assessment.redDiscriminatorFired && request.level != .red
         if lowering, lowersRed, !request.confirmLoweringRed {
-            throw ValidationError(field: "confirmLoweringRed",
-                                  message: "must be true to lower a case in which a red discriminator fired; the board flags the patient until seen")
+            throw ValidationError(
+                field: "confirmLoweringRed",
+                message:
+                    "must be true to lower a case in which a red discriminator fired; the board flags the patient until seen"
+            )
         }
-        return TriageOverride(id: Identifier(), assessmentID: assessment.id, computedLevel: assessment.computedLevel,
-                              previousLevel: assessment.currentLevel, level: request.level, reason: reason, overriddenBy: actor,
-                              overriddenAt: now, lowersRedFinding: lowersRed)
+        return TriageOverride(
+            id: Identifier(), assessmentID: assessment.id, computedLevel: assessment.computedLevel,
+            previousLevel: assessment.currentLevel, level: request.level, reason: reason, overriddenBy: actor,
+            overriddenAt: now, lowersRedFinding: lowersRed)
     }
 }
 
@@ -156,12 +165,16 @@ extension TriageOverride {
     /// (one on the board publishes the board's change, ``QueueChange/events(practiceID:occurredAt:)``).
     public func event(patientID: UUID, practiceID: PracticeID, occurredAt: Date) -> DomainEvent {
         let patient = UUIDText.lowercase(patientID)
-        var payload = ["patientID": patient, "assessmentID": assessmentID.description, "level": String(level.rawValue),
-                       "colour": level.colour, "previousLevel": String(previousLevel.rawValue),
-                       "computedLevel": String(computedLevel.rawValue), "direction": direction.rawValue,
-                       "overriddenBy": overriddenBy, "change": "overridden"]
+        var payload = [
+            "patientID": patient, "assessmentID": assessmentID.description, "level": String(level.rawValue),
+            "colour": level.colour, "previousLevel": String(previousLevel.rawValue),
+            "computedLevel": String(computedLevel.rawValue), "direction": direction.rawValue,
+            "overriddenBy": overriddenBy, "change": "overridden",
+        ]
         if lowersRedFinding { payload["lowersRedFinding"] = "true" }
-        return DomainEvent(practiceID: practiceID, kind: TriageEventKind.levelOverridden, occurredAt: occurredAt, resourceType: "patient",
-                           resourceID: patient, payload: payload)
+        return DomainEvent(
+            practiceID: practiceID, kind: TriageEventKind.levelOverridden, occurredAt: occurredAt,
+            resourceType: "patient",
+            resourceID: patient, payload: payload)
     }
 }

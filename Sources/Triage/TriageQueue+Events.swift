@@ -35,15 +35,23 @@ extension QueueChange {
         case .admitted:
             payload["change"] = "admitted"
             return [
-                DomainEvent(practiceID: practiceID, kind: TriageEventKind.patientTriaged, occurredAt: occurredAt, resourceID: resource, payload: payload),
-                DomainEvent(practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt, resourceID: resource, payload: payload),
+                DomainEvent(
+                    practiceID: practiceID, kind: TriageEventKind.patientTriaged, occurredAt: occurredAt,
+                    resourceID: resource, payload: payload),
+                DomainEvent(
+                    practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt,
+                    resourceID: resource, payload: payload),
             ]
         case .retriaged(let previous, _):
             payload["change"] = "retriaged"
             payload["previousLevel"] = String(previous.level.rawValue)
             return [
-                DomainEvent(practiceID: practiceID, kind: TriageEventKind.patientTriaged, occurredAt: occurredAt, resourceID: resource, payload: payload),
-                DomainEvent(practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt, resourceID: resource, payload: payload),
+                DomainEvent(
+                    practiceID: practiceID, kind: TriageEventKind.patientTriaged, occurredAt: occurredAt,
+                    resourceID: resource, payload: payload),
+                DomainEvent(
+                    practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt,
+                    resourceID: resource, payload: payload),
             ]
         case .overridden(let previous, let current):
             payload["change"] = "overridden"
@@ -55,19 +63,28 @@ extension QueueChange {
                 if override.lowersRedFinding { payload["lowersRedFinding"] = "true" }
             }
             return [
-                DomainEvent(practiceID: practiceID, kind: TriageEventKind.levelOverridden, occurredAt: occurredAt, resourceID: resource, payload: payload),
-                DomainEvent(practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt, resourceID: resource, payload: payload),
+                DomainEvent(
+                    practiceID: practiceID, kind: TriageEventKind.levelOverridden, occurredAt: occurredAt,
+                    resourceID: resource, payload: payload),
+                DomainEvent(
+                    practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt,
+                    resourceID: resource, payload: payload),
             ]
         case .announced(let deadline, let current):
             payload["change"] = deadline.rawValue
             payload["reassessmentDueAt"] = current.reassessmentDueAt.ISO8601Format()
             let kind = deadline == .overdue ? TriageEventKind.patientOverdue : TriageEventKind.reassessmentDue
-            return [DomainEvent(practiceID: practiceID, kind: kind, occurredAt: occurredAt, resourceID: resource, payload: payload)]
+            return [
+                DomainEvent(
+                    practiceID: practiceID, kind: kind, occurredAt: occurredAt, resourceID: resource, payload: payload)
+            ]
         case .statusChanged(let previous, _):
             payload["change"] = "status_changed"
             payload["previousStatus"] = previous.status.rawValue
             return [
-                DomainEvent(practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt, resourceID: resource, payload: payload),
+                DomainEvent(
+                    practiceID: practiceID, kind: TriageEventKind.queueChanged, occurredAt: occurredAt,
+                    resourceID: resource, payload: payload)
             ]
         }
     }
@@ -78,9 +95,13 @@ extension TriageAssessment {
     /// intake booked into a later slot): the patient, the level and its colour.
     public func assessedEvent(practiceID: PracticeID, occurredAt: Date) -> DomainEvent {
         let patient = UUIDText.lowercase(patientID)
-        return DomainEvent(practiceID: practiceID, kind: TriageEventKind.patientTriaged, occurredAt: occurredAt, resourceType: "patient",
-                           resourceID: patient,
-                           payload: ["patientID": patient, "assessmentID": id.description, "level": String(level.rawValue),
-                                     "colour": level.colour, "change": "assessed"])
+        return DomainEvent(
+            practiceID: practiceID, kind: TriageEventKind.patientTriaged, occurredAt: occurredAt,
+            resourceType: "patient",
+            resourceID: patient,
+            payload: [
+                "patientID": patient, "assessmentID": id.description, "level": String(level.rawValue),
+                "colour": level.colour, "change": "assessed",
+            ])
     }
 }

@@ -64,7 +64,8 @@ public enum QueueChange: Hashable, Sendable {
     public var entry: QueueEntry {
         switch self {
         case .admitted(let entry): return entry
-        case .retriaged(_, let current), .statusChanged(_, let current), .overridden(_, let current), .announced(_, let current):
+        case .retriaged(_, let current), .statusChanged(_, let current), .overridden(_, let current),
+            .announced(_, let current):
             return current
         }
     }
@@ -84,7 +85,8 @@ public enum QueueError: Error, Hashable, Sendable {
     /// The shared-kernel error the delivery layer maps to HTTP (404 / 409).
     public var domainError: DomainError {
         switch self {
-        case .illegalTransition(_, let from, let to): return .conflict("illegal queue transition \(from.rawValue) -> \(to.rawValue)")
+        case .illegalTransition(_, let from, let to):
+            return .conflict("illegal queue transition \(from.rawValue) -> \(to.rawValue)")
         case .notInQueue: return .notFound(resource: "queue entry")
         case .staleAssessment: return .conflict("a newer assessment of this patient is already on the board")
         case .nothingToAnnounce(_, let deadline): return .conflict("nothing to announce: \(deadline.rawValue)")
@@ -120,7 +122,9 @@ extension TriageQueue {
             return .retriaged(previous: existing, current: current)
 
         case .override(let patientID, let override):
-            guard let existing = entry(for: patientID), existing.status.isActive else { throw .notInQueue(patientID: patientID) }
+            guard let existing = entry(for: patientID), existing.status.isActive else {
+                throw .notInQueue(patientID: patientID)
+            }
             // Judgement applies to the assessment the board shows, not to one a newer assessment replaced.
             guard existing.assessmentID == override.assessmentID else {
                 throw .staleAssessment(patientID: patientID, assessmentID: override.assessmentID)
@@ -180,7 +184,8 @@ extension TriageQueue {
     }
 
     private static func newEntry(_ assessment: TriageAssessment, at now: Date) -> QueueEntry {
-        QueueEntry(assessmentID: assessment.id, patientID: assessment.patientID, level: assessment.level,
-                   arrival: assessment.arrival, assessedAt: assessment.assessedAt, status: .waiting, statusChangedAt: now)
+        QueueEntry(
+            assessmentID: assessment.id, patientID: assessment.patientID, level: assessment.level,
+            arrival: assessment.arrival, assessedAt: assessment.assessedAt, status: .waiting, statusChangedAt: now)
     }
 }

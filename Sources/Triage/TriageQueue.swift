@@ -18,7 +18,10 @@ public struct TriageAssessment: Hashable, Codable, Sendable {
     public let assessedAt: Date
 
     /// Creates an assessment.
-    public init(id: Identifier<TriageAssessment> = Identifier(), patientID: UUID, level: TriageLevel, arrival: Date, assessedAt: Date) {
+    public init(
+        id: Identifier<TriageAssessment> = Identifier(), patientID: UUID, level: TriageLevel, arrival: Date,
+        assessedAt: Date
+    ) {
         self.id = id
         self.patientID = patientID
         self.level = level
@@ -28,7 +31,8 @@ public struct TriageAssessment: Hashable, Codable, Sendable {
 
     /// Creates an assessment from an engine result.
     public init(id: Identifier<TriageAssessment> = Identifier(), patientID: UUID, result: TriageResult) {
-        self.init(id: id, patientID: patientID, level: result.level, arrival: result.arrival, assessedAt: result.assessedAt)
+        self.init(
+            id: id, patientID: patientID, level: result.level, arrival: result.arrival, assessedAt: result.assessedAt)
     }
 }
 
@@ -50,7 +54,9 @@ public enum QueueStatus: String, CaseIterable, Codable, Sendable {
 
     /// The statuses still on the board, as an SQL list (`'waiting', 'inTreatment'`) for a
     /// store's query, so the set is the domain's.
-    public static var activeSQLList: String { allCases.filter(\.isActive).map { "'\($0.rawValue)'" }.joined(separator: ", ") }
+    public static var activeSQLList: String {
+        allCases.filter(\.isActive).map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    }
 }
 
 /// A patient on the ER board, following the patient's latest assessment.
@@ -104,9 +110,12 @@ public struct QueueEntry: Hashable, Codable, Sendable {
     }
 
     /// Recreates an entry (for stores that persist the board).
-    public init(assessmentID: Identifier<TriageAssessment>, patientID: UUID, level: TriageLevel, arrival: Date, assessedAt: Date,
-                status: QueueStatus, statusChangedAt: Date, override: TriageOverride? = nil, overdueAnnounced: Bool = false,
-                reassessmentAnnounced: Bool = false) {
+    public init(
+        assessmentID: Identifier<TriageAssessment>, patientID: UUID, level: TriageLevel, arrival: Date,
+        assessedAt: Date,
+        status: QueueStatus, statusChangedAt: Date, override: TriageOverride? = nil, overdueAnnounced: Bool = false,
+        reassessmentAnnounced: Bool = false
+    ) {
         self.assessmentID = assessmentID
         self.patientID = patientID
         self.level = level

@@ -34,7 +34,9 @@ extension TriageResult: Encodable {
     /// The result as JSON with sorted keys (stable for diffs and golden files).
     public func encodedJSON(prettyPrinted: Bool = true) -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            prettyPrinted
+            ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         // Every member is a plain string, number, bool, array or keyed container: encoding cannot fail.
         return (try? encoder.encode(self)) ?? Data("{}".utf8)
     }
@@ -44,7 +46,9 @@ extension TriageResult: Encodable {
 private func rounded(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
 
 extension FiredDiscriminator: Encodable {
-    private enum CodingKeys: String, CodingKey { case id, level, colour, subcategory, abcde, evidence, rule, definition, source }
+    private enum CodingKeys: String, CodingKey {
+        case id, level, colour, subcategory, abcde, evidence, rule, definition, source
+    }
 
     /// `{id, level, colour, subcategory, abcde, evidence, rule?, definition, source}`; `abcde` is null for "–".
     public func encode(to encoder: any Encoder) throws {
@@ -53,7 +57,11 @@ extension FiredDiscriminator: Encodable {
         try container.encode(level.rawValue, forKey: .level)
         try container.encode(level.colour, forKey: .colour)
         try container.encode(subcategory.rawValue, forKey: .subcategory)
-        if let abcde { try container.encode(abcde.rawValue, forKey: .abcde) } else { try container.encodeNil(forKey: .abcde) }
+        if let abcde {
+            try container.encode(abcde.rawValue, forKey: .abcde)
+        } else {
+            try container.encodeNil(forKey: .abcde)
+        }
         try container.encode(evidence, forKey: .evidence)
         try container.encodeIfPresent(rule, forKey: .rule)
         try container.encode(discriminator.definition, forKey: .definition)
@@ -85,10 +93,12 @@ extension ComplexityScore: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(rounded(score), forKey: .score)
-        try container.encode(contributions.map {
-            ComplexityContribution(factor: $0.factor, input: $0.input, feature: rounded($0.feature),
-                                   weight: rounded($0.weight), points: rounded($0.points))
-        }, forKey: .contributions)
+        try container.encode(
+            contributions.map {
+                ComplexityContribution(
+                    factor: $0.factor, input: $0.input, feature: rounded($0.feature),
+                    weight: rounded($0.weight), points: rounded($0.points))
+            }, forKey: .contributions)
     }
 }
 

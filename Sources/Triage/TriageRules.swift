@@ -20,9 +20,11 @@ enum TriageRules {
         let shock = ShockRule(triageCase)
         shock.fire(into: &firings)
         if let membranes = triageCase.vitals.mucousMembranes, [.pale, .white, .grey].contains(membranes),
-           !firings.contains(.shockDecompensated) {
-            firings.fire(.paleMembranesNoShock, field: "vitals.mucousMembranes", value: membranes.rawValue,
-                         rule: "pale, white or grey membranes without decompensated shock")
+            !firings.contains(.shockDecompensated)
+        {
+            firings.fire(
+                .paleMembranesNoShock, field: "vitals.mucousMembranes", value: membranes.rawValue,
+                rule: "pale, white or grey membranes without decompensated shock")
         }
         VitalSignSafetyNet.apply(triageCase, into: &firings)
         return notes
@@ -42,14 +44,20 @@ enum TriageRules {
         let observed = triageCase.observations
         switch observed.respiratoryDistress {
         case .severe: firings.fire(.respDistressSevere, field: "observations.respiratoryDistress", value: "severe")
-        case .moderate: firings.fire(.respDistressModerate, field: "observations.respiratoryDistress", value: "moderate")
+        case .moderate:
+            firings.fire(.respDistressModerate, field: "observations.respiratoryDistress", value: "moderate")
         case .mild: firings.fire(.respDistressMild, field: "observations.respiratoryDistress", value: "mild")
         case .absent?, nil: break
         }
         switch observed.hemorrhage {
-        case .exsanguinating: firings.fire(.exsanguinatingHemorrhage, field: "observations.hemorrhage", value: "exsanguinating")
-        case .uncontrollableMajor: firings.fire(.uncontrollableMajorHemorrhage, field: "observations.hemorrhage", value: "uncontrollable_major")
-        case .uncontrollableMinor: firings.fire(.uncontrollableMinorHemorrhage, field: "observations.hemorrhage", value: "uncontrollable_minor")
+        case .exsanguinating:
+            firings.fire(.exsanguinatingHemorrhage, field: "observations.hemorrhage", value: "exsanguinating")
+        case .uncontrollableMajor:
+            firings.fire(
+                .uncontrollableMajorHemorrhage, field: "observations.hemorrhage", value: "uncontrollable_major")
+        case .uncontrollableMinor:
+            firings.fire(
+                .uncontrollableMinorHemorrhage, field: "observations.hemorrhage", value: "uncontrollable_minor")
         case .absent?, .controlled, nil: break
         }
         if observed.seizingNow == true {
@@ -62,9 +70,11 @@ enum TriageRules {
             } else if seizures >= 1, observed.seizingNow != true {
                 // The VTL names 1 (isolated) and > 2 (cluster) and is silent on exactly 2;
                 // 2 seizures are reported as recent seizure activity rather than nothing.
-                firings.fire(.seizureRecentIsolated, [evidence],
-                             rule: seizures == 1 ? "exactly 1 seizure in 24 h, not seizing now"
-                                 : "2 seizures in 24 h (not a VTL cluster, which needs > 2), not seizing now")
+                firings.fire(
+                    .seizureRecentIsolated, [evidence],
+                    rule: seizures == 1
+                        ? "exactly 1 seizure in 24 h, not seizing now"
+                        : "2 seizures in 24 h (not a VTL cluster, which needs > 2), not seizing now")
             }
         }
         switch observed.pain {
@@ -74,9 +84,13 @@ enum TriageRules {
             let onset = triageCase.onsetHoursAgo
             if onset == nil || onset! <= ClinicalThresholds.recentOnsetHours {
                 let onsetText = onset.map { Format.decimal($0) + " h ago" } ?? "unknown (treated as recent)"
-                firings.fire(.mildPainRecent, [Evidence(field: "observations.pain", value: "mild"),
-                                               Evidence(field: "onsetHoursAgo", value: onsetText)],
-                             rule: "mild pain with onset within 7 days")
+                firings.fire(
+                    .mildPainRecent,
+                    [
+                        Evidence(field: "observations.pain", value: "mild"),
+                        Evidence(field: "onsetHoursAgo", value: onsetText),
+                    ],
+                    rule: "mild pain with onset within 7 days")
             }
         case .absent?, nil: break
         }
@@ -91,7 +105,8 @@ enum TriageRules {
         guard let mentation = triageCase.vitals.mentation else { return }
         switch mentation {
         case .unresponsive: firings.fire(.unresponsive, field: "vitals.mentation", value: "unresponsive")
-        case .depressed, .obtunded, .stuporous: firings.fire(.alteredConsciousness, field: "vitals.mentation", value: mentation.rawValue)
+        case .depressed, .obtunded, .stuporous:
+            firings.fire(.alteredConsciousness, field: "vitals.mentation", value: mentation.rawValue)
         case .alert: break
         }
     }
@@ -102,13 +117,18 @@ enum TriageRules {
         guard let glucose = triageCase.vitals.glucose else { return }
         let mmol = glucose.mmolPerLitre
         if mmol <= ClinicalThresholds.hypoglycaemiaAtOrBelowMmol {
-            firings.fire(.hypoglycemia, field: "vitals.glucose", value: glucose.display,
-                         rule: "glucose <= 3.3 mmol/L or <= 60 mg/dL")
+            firings.fire(
+                .hypoglycemia, field: "vitals.glucose", value: glucose.display,
+                rule: "glucose <= 3.3 mmol/L or <= 60 mg/dL")
         }
         if mmol >= ClinicalThresholds.hyperglycaemiaAtOrAboveMmol, triageCase.vitals.ketosis == true {
-            firings.fire(.hyperglycemiaKetosis, [Evidence(field: "vitals.glucose", value: glucose.display),
-                                                 Evidence(field: "vitals.ketosis", value: "true")],
-                         rule: "glucose >= 11 mmol/L (>= 198.2 mg/dL) with ketosis")
+            firings.fire(
+                .hyperglycemiaKetosis,
+                [
+                    Evidence(field: "vitals.glucose", value: glucose.display),
+                    Evidence(field: "vitals.ketosis", value: "true"),
+                ],
+                rule: "glucose >= 11 mmol/L (>= 198.2 mg/dL) with ketosis")
         }
     }
 
@@ -118,16 +138,24 @@ enum TriageRules {
         if let dehydration = triageCase.vitals.dehydrationPercent {
             let value = Format.decimal(dehydration) + " %"
             if dehydration > ClinicalThresholds.severeDehydrationAbove {
-                firings.fire(.dehydrationSevere, field: "vitals.dehydrationPercent", value: value, rule: "dehydration > 8 %")
+                firings.fire(
+                    .dehydrationSevere, field: "vitals.dehydrationPercent", value: value, rule: "dehydration > 8 %")
             } else if dehydration >= ClinicalThresholds.moderateDehydrationAtOrAbove {
-                firings.fire(.dehydrationModerate, field: "vitals.dehydrationPercent", value: value, rule: "5 % <= dehydration <= 8 %")
+                firings.fire(
+                    .dehydrationModerate, field: "vitals.dehydrationPercent", value: value,
+                    rule: "5 % <= dehydration <= 8 %")
             }
         }
         if let age = triageCase.ageWeeks, age < ClinicalThresholds.neonateBelowWeeks,
-           let fasting = triageCase.observations.hoursSinceLastMeal, fasting >= ClinicalThresholds.neonateFastingHours {
-            firings.fire(.anorexiaNeonate, [Evidence(field: "ageWeeks", value: Format.decimal(age) + " weeks"),
-                                            Evidence(field: "observations.hoursSinceLastMeal", value: Format.decimal(fasting) + " h")],
-                         rule: "age < 12 weeks and >= 12 h since last meal")
+            let fasting = triageCase.observations.hoursSinceLastMeal, fasting >= ClinicalThresholds.neonateFastingHours
+        {
+            firings.fire(
+                .anorexiaNeonate,
+                [
+                    Evidence(field: "ageWeeks", value: Format.decimal(age) + " weeks"),
+                    Evidence(field: "observations.hoursSinceLastMeal", value: Format.decimal(fasting) + " h"),
+                ],
+                rule: "age < 12 weeks and >= 12 h since last meal")
         }
     }
 
@@ -140,9 +168,13 @@ enum TriageRules {
     private static func rabbitHypothermia(_ temperature: Temperature, _ firings: inout Firings) {
         let celsius = temperature.celsius
         if celsius < ClinicalThresholds.rabbitSevereHypothermiaBelow {
-            firings.fire(.rabbitHypothermiaSevere, field: "vitals.temperature", value: temperature.display, rule: "rabbit, T < 37.0 °C")
+            firings.fire(
+                .rabbitHypothermiaSevere, field: "vitals.temperature", value: temperature.display,
+                rule: "rabbit, T < 37.0 °C")
         } else if celsius <= ClinicalThresholds.rabbitHypothermiaAtOrBelow {
-            firings.fire(.rabbitHypothermia, field: "vitals.temperature", value: temperature.display, rule: "rabbit, 37.0 °C <= T <= 37.9 °C")
+            firings.fire(
+                .rabbitHypothermia, field: "vitals.temperature", value: temperature.display,
+                rule: "rabbit, 37.0 °C <= T <= 37.9 °C")
         }
     }
 
@@ -150,8 +182,9 @@ enum TriageRules {
         guard let temperature = triageCase.vitals.temperature else { return }
         if triageCase.species == .rabbit { rabbitHypothermia(temperature, &firings) }
         guard triageCase.species == .dog || triageCase.species == .cat else {
-            notes.append("VTL temperature bands apply to dogs and cats only; the " + triageCase.species.rawValue
-                         + "'s temperature is compared with its reference range instead (see abnormalVitals).")
+            notes.append(
+                "VTL temperature bands apply to dogs and cats only; the " + triageCase.species.rawValue
+                    + "'s temperature is compared with its reference range instead (see abnormalVitals).")
             return
         }
         let celsius = temperature.celsius
@@ -178,15 +211,19 @@ enum TriageRules {
     /// shows the orange criteria: present > 24 h with vomiting or ≥ 24 h without food.
     private static func foreignBody(_ triageCase: TriageCase, _ firings: inout Firings) {
         guard triageCase.findings.contains(.foreignBodyPossible),
-              let onset = triageCase.onsetHoursAgo, onset > ClinicalThresholds.foreignBodyHours else { return }
-        var evidence = [Evidence(field: "findings", value: "foreign_body_possible (asserted)"),
-                        Evidence(field: "onsetHoursAgo", value: Format.decimal(onset) + " h ago")]
+            let onset = triageCase.onsetHoursAgo, onset > ClinicalThresholds.foreignBodyHours
+        else { return }
+        var evidence = [
+            Evidence(field: "findings", value: "foreign_body_possible (asserted)"),
+            Evidence(field: "onsetHoursAgo", value: Format.decimal(onset) + " h ago"),
+        ]
         let observed = triageCase.observations
         if let vomiting = observed.vomiting, vomiting != .absent {
             evidence.append(Evidence(field: "observations.vomiting", value: vomiting.rawValue))
         }
         if let fasting = observed.hoursSinceLastMeal, fasting >= ClinicalThresholds.foreignBodyHours {
-            evidence.append(Evidence(field: "observations.hoursSinceLastMeal", value: Format.decimal(fasting) + " h (anorexia)"))
+            evidence.append(
+                Evidence(field: "observations.hoursSinceLastMeal", value: Format.decimal(fasting) + " h (anorexia)"))
         }
         guard evidence.count > 2 else { return }
         firings.fire(.foreignBodyWithSigns, evidence, rule: "possible foreign body > 24 h with vomiting or anorexia")

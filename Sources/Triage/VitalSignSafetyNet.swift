@@ -24,17 +24,20 @@ enum VitalSignSafetyNet {
     static func apply(_ triageCase: TriageCase, into firings: inout Firings) {
         let vitals = triageCase.vitals
         if vitals.mucousMembranes == .cyanotic {
-            firings.fire(.cyanosis, field: "vitals.mucousMembranes", value: "cyanotic",
-                         rule: "cyanotic mucous membranes: hypoxaemia")
+            firings.fire(
+                .cyanosis, field: "vitals.mucousMembranes", value: "cyanotic",
+                rule: "cyanotic mucous membranes: hypoxaemia")
         }
         oxygenSaturation(vitals, &firings)
         pulse(triageCase, &firings)
         // The §4.4 table limits hypotension to the species the VTL was validated on; in other
         // species a low pressure remains an abnormal vital (§5).
         if let pressure = vitals.systolicBP, pressure < ClinicalThresholds.hypotensionBelow,
-           triageCase.species == .dog || triageCase.species == .cat {
-            firings.fire(.hypotension, field: "vitals.systolicBP", value: Format.decimal(pressure) + " mmHg",
-                         rule: "systolic BP < 90 mmHg")
+            triageCase.species == .dog || triageCase.species == .cat
+        {
+            firings.fire(
+                .hypotension, field: "vitals.systolicBP", value: Format.decimal(pressure) + " mmHg",
+                rule: "systolic BP < 90 mmHg")
         }
     }
 
@@ -56,10 +59,14 @@ enum VitalSignSafetyNet {
         var reasons: [String] = []
         if let heartRate = triageCase.vitals.heartRate {
             switch triageCase.species {
-            case .dog where heartRate < ClinicalThresholds.dogAbnormalPulseBelow || heartRate > ClinicalThresholds.dogAbnormalPulseAbove:
+            case .dog
+            where heartRate < ClinicalThresholds.dogAbnormalPulseBelow
+                || heartRate > ClinicalThresholds.dogAbnormalPulseAbove:
                 evidence.append(Evidence(field: "vitals.heartRate", value: Format.decimal(heartRate) + " /min (dog)"))
                 reasons.append("dog HR < 60 or > 180 /min")
-            case .cat where heartRate <= ClinicalThresholds.catAbnormalPulseAtOrBelow || heartRate > ClinicalThresholds.catAbnormalPulseAbove:
+            case .cat
+            where heartRate <= ClinicalThresholds.catAbnormalPulseAtOrBelow
+                || heartRate > ClinicalThresholds.catAbnormalPulseAbove:
                 evidence.append(Evidence(field: "vitals.heartRate", value: Format.decimal(heartRate) + " /min (cat)"))
                 reasons.append("cat HR <= 120 or > 260 /min")
             default:

@@ -5,13 +5,15 @@ import StorageSQLite
 
 /// `vetnet audit verify` and `vetnet audit re-anchor`.
 struct AuditCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "audit", abstract: "Inspect the audit trail.",
-                                                    subcommands: [Verify.self, Reanchor.self])
+    static let configuration = CommandConfiguration(
+        commandName: "audit", abstract: "Inspect the audit trail.",
+        subcommands: [Verify.self, Reanchor.self])
 
     /// `vetnet audit verify`.
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Verify the audit trail's HMAC chain; names the first entry that was edited, deleted, inserted or reordered.",
+            abstract:
+                "Verify the audit trail's HMAC chain; names the first entry that was edited, deleted, inserted or reordered.",
             discussion: """
                 On the embedded store, also holds the chain to the signed checkpoint of its head (--audit-checkpoint), \
                 which shows entries deleted from the end. Exits 0 when intact, 1 when broken or when a non-empty chain has \
@@ -20,7 +22,10 @@ struct AuditCommand: AsyncParsableCommand {
                 """)
         @OptionGroup var store: StoreOptions
 
-        @Flag(help: "Report a chain that has no checkpoint as intact (it still writes none; `vetnet audit re-anchor` does).")
+        @Flag(
+            help:
+                "Report a chain that has no checkpoint as intact (it still writes none; `vetnet audit re-anchor` does)."
+        )
         var allowMissingCheckpoint = false
 
         func run() async throws {
@@ -30,8 +35,11 @@ struct AuditCommand: AsyncParsableCommand {
             print(result.description)
             if !result.isIntact { throw ExitCode(1) }
             // Only the embedded store keeps a checkpoint file; PostgreSQL's head is signed in the database.
-            if opened.embedded?.auditCheckpoint != nil, result.checkpoint == nil, result.checked > 0, !allowMissingCheckpoint {
-                printError("vetnet audit verify: no audit checkpoint at the configured path; truncation cannot be ruled out")
+            if opened.embedded?.auditCheckpoint != nil, result.checkpoint == nil, result.checked > 0,
+                !allowMissingCheckpoint
+            {
+                printError(
+                    "vetnet audit verify: no audit checkpoint at the configured path; truncation cannot be ruled out")
                 throw ExitCode(1)
             }
         }
@@ -41,7 +49,8 @@ struct AuditCommand: AsyncParsableCommand {
     struct Reanchor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "re-anchor",
-            abstract: "Anchor the audit chain at its current end after it lost its checkpoint (embedded store; the server stopped).",
+            abstract:
+                "Anchor the audit chain at its current end after it lost its checkpoint (embedded store; the server stopped).",
             discussion: """
                 The server refuses to start while the chain ends before its checkpoint, the checkpoint is missing for a \
                 non-empty chain, or it no longer matches. Once the cause is known, this appends an `audit.re_anchored` entry \
@@ -55,7 +64,9 @@ struct AuditCommand: AsyncParsableCommand {
 
         func validate() throws {
             let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !trimmed.isEmpty, trimmed.count <= 500 else { throw ValidationError("--reason must be 1 to 500 characters") }
+            guard !trimmed.isEmpty, trimmed.count <= 500 else {
+                throw ValidationError("--reason must be 1 to 500 characters")
+            }
         }
 
         func run() async throws {
@@ -66,7 +77,8 @@ struct AuditCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             do {
-                let (found, checkpoint) = try await embedded.reanchorAudit(reason: reason.trimmingCharacters(in: .whitespacesAndNewlines))
+                let (found, checkpoint) = try await embedded.reanchorAudit(
+                    reason: reason.trimmingCharacters(in: .whitespacesAndNewlines))
                 print("re-anchored the audit chain at entry #\(checkpoint.sequence) (found: \(found.summary))")
             } catch let refused as AuditReanchorRefused {
                 printError("vetnet audit re-anchor: \(refused)")

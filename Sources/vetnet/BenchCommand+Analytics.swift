@@ -25,13 +25,16 @@ extension BenchCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
-        @Option(help: "Practice id or exact name (may be omitted when the store holds one practice).") var practice: String?
+        @Option(help: "Practice id or exact name (may be omitted when the store holds one practice).") var practice:
+            String?
         @Option(help: "First local day (default: 364 days before --to).") var from: String?
         @Option(help: "Last local day (default: today).") var to: String?
         @Option(help: "Timed runs of each measurement.") var runs = 5
 
         func validate() throws {
-            guard (1...100).contains(runs) else { throw ArgumentParser.ValidationError("--runs must be between 1 and 100") }
+            guard (1...100).contains(runs) else {
+                throw ArgumentParser.ValidationError("--runs must be between 1 and 100")
+            }
         }
 
         func run() async throws {
@@ -46,7 +49,9 @@ extension BenchCommand {
             let last = to ?? today.description
             let first = from ?? (LocalDate(last)?.adding(days: -364).description ?? last)
             let period: AnalyticsPeriod
-            do { period = try await service.period(from: first, to: last, scope: scope) } catch let error as SharedKernel.ValidationError {
+            do { period = try await service.period(from: first, to: last, scope: scope) } catch let error
+                as SharedKernel.ValidationError
+            {
                 throw ArgumentParser.ValidationError(error.description)
             }
 
@@ -56,42 +61,67 @@ extension BenchCommand {
             // is written, then the kept index is brought up to date with it. Warm: nothing has
             // changed since the last request. The figures are computed afresh every time.
             let window = service.dashboardWindow(period: period, asOf: now)
-            let trendMetrics: [MetricKind] = [.appointments, .completedAppointments, .noShowRate, .lateCancellationRate, .utilization,
-                                              .triageArrivals, .vtlCompliance(nil), .efficiencyScore, .revenue]
+            let trendMetrics: [MetricKind] = [
+                .appointments, .completedAppointments, .noShowRate, .lateCancellationRate, .utilization,
+                .triageArrivals, .vtlCompliance(nil), .efficiencyScore, .revenue,
+            ]
             enum Kind { case full, changed, warm }
-            var load: [Kind: [Double]] = [:], compute: [Kind: [Double]] = [:], encode: [Kind: [Double]] = [:], total: [Kind: [Double]] = [:]
-            var appointments = 0, arrivals = 0, bytes = 0, insights = 0
+            var load: [Kind: [Double]] = [:]
+            var compute: [Kind: [Double]] = [:]
+            var encode: [Kind: [Double]] = [:]
+            var total: [Kind: [Double]] = [:]
+            var appointments = 0
+            var arrivals = 0
+            var bytes = 0
+            var insights = 0
             let cached = AnalyticsService(store: vetStore, cache: AnalyticsCache())
             var changes = ChangeMaker(store: vetStore, scope: scope, now: now)
             for run in 0...runs {
                 for kind in [Kind.full, .changed, .warm] {
                     if kind == .changed { try await changes.next() }
                     let start = ContinuousClock.now
-                    let figures = try await (kind == .full ? service : cached).compute(scope: scope, window: window, action: .analyticsDashboardRead) {
-                        loaded -> (counts: (Int, Int, Int, Int), indexed: ContinuousClock.Instant, computed: ContinuousClock.Instant) in
+                    let figures = try await (kind == .full ? service : cached).compute(
+                        scope: scope, window: window, action: .analyticsDashboardRead
+                    ) {
+                        loaded -> (
+                            counts: (Int, Int, Int, Int), indexed: ContinuousClock.Instant,
+                            computed: ContinuousClock.Instant
+                        ) in
                         let indexed = ContinuousClock.now
                         let dashboard = loaded.analytics.dashboard(period: period, asOf: now)
-                        let trend = loaded.analytics.timeSeries(trendMetrics, over: period, by: period.defaultBucket, asOf: now)
+                        let trend = loaded.analytics.timeSeries(
+                            trendMetrics, over: period, by: period.defaultBucket, asOf: now)
                         let computed = ContinuousClock.now
                         let encoded = try JSONEncoder().encode(DashboardBody(dashboard: dashboard, trend: trend))
-                        return ((loaded.appointments, loaded.arrivals, encoded.count, dashboard.insights.count), indexed, computed)
+                        return (
+                            (loaded.appointments, loaded.arrivals, encoded.count, dashboard.insights.count), indexed,
+                            computed
+                        )
                     }
                     let end = ContinuousClock.now
                     (appointments, arrivals, bytes, insights) = figures.counts
-                    guard run > 0 else { continue }  // the warm-up (and the first read of the kept index)
+                    guard run > 0 else { continue } // the warm-up (and the first read of the kept index)
                     load[kind, default: []].append(Self.ms(figures.indexed - start))
                     compute[kind, default: []].append(Self.ms(figures.computed - figures.indexed))
                     encode[kind, default: []].append(Self.ms(end - figures.computed))
                     total[kind, default: []].append(Self.ms(end - start))
                 }
             }
-            print("practice: \(profile.name), \(first) to \(last) (\(zone.identifier)): \(appointments) appointments and \(arrivals) "
-                  + "triage arrivals read, \(insights) insights, \(bytes / 1024) KiB of JSON")
-            print(Self.line("dashboard, full read: read and index", load[.full] ?? []) + ";" + Self.line(" compute", compute[.full] ?? [])
-                  + ";" + Self.line(" encode", encode[.full] ?? []))
-            print(Self.line("dashboard, full read (no indexed history: a new process or a configuration change)", total[.full] ?? []))
-            print(Self.line("dashboard, after a change: bring the index up to date", load[.changed] ?? []) + ";"
-                  + Self.line(" compute", compute[.changed] ?? []) + ";" + Self.line(" encode", encode[.changed] ?? []))
+            print(
+                "practice: \(profile.name), \(first) to \(last) (\(zone.identifier)): \(appointments) appointments and \(arrivals) "
+                    + "triage arrivals read, \(insights) insights, \(bytes / 1024) KiB of JSON")
+            print(
+                Self.line("dashboard, full read: read and index", load[.full] ?? []) + ";"
+                    + Self.line(" compute", compute[.full] ?? [])
+                    + ";" + Self.line(" encode", encode[.full] ?? []))
+            print(
+                Self.line(
+                    "dashboard, full read (no indexed history: a new process or a configuration change)",
+                    total[.full] ?? []))
+            print(
+                Self.line("dashboard, after a change: bring the index up to date", load[.changed] ?? []) + ";"
+                    + Self.line(" compute", compute[.changed] ?? []) + ";"
+                    + Self.line(" encode", encode[.changed] ?? []))
             print(Self.line("dashboard, first request after a change (\(changes.summary))", total[.changed] ?? []))
             print(Self.line("dashboard, warm (records unchanged since the last request)", total[.warm] ?? []))
 
@@ -100,10 +130,12 @@ extension BenchCommand {
             for (kind, bucket) in [(ReportKind.trend, BucketSize.day), (.segments, .day)] {
                 let request = ReportRequest(kind: kind, period: period, bucket: bucket, asOf: now, includeRevenue: true)
                 var times: [Double] = []
-                var rows = 0, size = 0
+                var rows = 0
+                var size = 0
                 for run in 0...runs {
                     let start = ContinuousClock.now
-                    let loaded = try await service.load(scope: scope, window: request.window(), action: .analyticsReportRead)
+                    let loaded = try await service.load(
+                        scope: scope, window: request.window(), action: .analyticsReportRead)
                     let table = loaded.analytics.report(request)
                     let csv = table.csv()
                     let elapsed = Self.ms(ContinuousClock.now - start)
@@ -122,13 +154,16 @@ extension BenchCommand {
                     .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) } ?? "n/a"
             }
             print("memory: peak RSS (VmHWM) \(field("VmHWM")), current RSS (VmRSS) \(field("VmRSS"))")
-            let warmMedian = Self.median(total[.warm] ?? []), changedMedian = Self.median(total[.changed] ?? [])
+            let warmMedian = Self.median(total[.warm] ?? [])
+            let changedMedian = Self.median(total[.changed] ?? [])
             let fullMedian = Self.median(total[.full] ?? [])
             let slowestReport = reportMedians.max() ?? 0
-            print("targets: dashboard < 100 ms: warm \(warmMedian < 100 ? "met" : "MISSED") (median \(Self.format(warmMedian)) ms), "
-                  + "first after a change \(changedMedian < 100 ? "met" : "MISSED") (median \(Self.format(changedMedian)) ms), "
-                  + "full read \(fullMedian < 100 ? "met" : "MISSED") (median \(Self.format(fullMedian)) ms); "
-                  + "year's CSV report < 1 s \(slowestReport < 1000 ? "met" : "MISSED") (slowest median \(Self.format(slowestReport)) ms, cold)")
+            print(
+                "targets: dashboard < 100 ms: warm \(warmMedian < 100 ? "met" : "MISSED") (median \(Self.format(warmMedian)) ms), "
+                    + "first after a change \(changedMedian < 100 ? "met" : "MISSED") (median \(Self.format(changedMedian)) ms), "
+                    + "full read \(fullMedian < 100 ? "met" : "MISSED") (median \(Self.format(fullMedian)) ms); "
+                    + "year's CSV report < 1 s \(slowestReport < 1000 ? "met" : "MISSED") (slowest median \(Self.format(slowestReport)) ms, cold)"
+            )
         }
 
         /// The writes made between the timed requests after a change, as a practice makes them:
@@ -151,28 +186,38 @@ extension BenchCommand {
 
             mutating func next() async throws {
                 if current == nil {
-                    guard let range = TimeRange(start: now.addingTimeInterval(3600), end: now.addingTimeInterval(14 * 86_400)),
-                          let upcoming = try await store.appointments(scope: scope, overlapping: range)
-                            .first(where: { $0.value.status == .booked && $0.value.time.start > range.start }) else {
-                        throw ArgumentParser.ValidationError("no upcoming booked appointment to change: seed the store first")
+                    guard
+                        let range = TimeRange(
+                            start: now.addingTimeInterval(3600), end: now.addingTimeInterval(14 * 86_400)),
+                        let upcoming = try await store.appointments(scope: scope, overlapping: range)
+                            .first(where: { $0.value.status == .booked && $0.value.time.start > range.start })
+                    else {
+                        throw ArgumentParser.ValidationError(
+                            "no upcoming booked appointment to change: seed the store first")
                     }
                     current = upcoming.value
                 }
                 guard let appointment = current else { return }
                 if appointment.status == .booked {
-                    current = try await store.saveAppointment(try appointment.decide(.cancel(reason: "benchmark"), at: Date()),
-                                                              scope: scope, expectedVersion: nil).value
+                    current = try await store.saveAppointment(
+                        try appointment.decide(.cancel(reason: "benchmark"), at: Date()),
+                        scope: scope, expectedVersion: nil
+                    ).value
                     cancellations += 1
                 } else {
-                    let booking = Appointment(practiceID: appointment.practiceID, patientID: appointment.patientID,
-                                              clinicianID: appointment.clinicianID, appointmentTypeID: appointment.appointmentTypeID,
-                                              roomType: appointment.roomType, roomID: appointment.roomID, time: appointment.time,
-                                              bufferAfterMinutes: appointment.bufferAfterMinutes)
+                    let booking = Appointment(
+                        practiceID: appointment.practiceID, patientID: appointment.patientID,
+                        clinicianID: appointment.clinicianID, appointmentTypeID: appointment.appointmentTypeID,
+                        roomType: appointment.roomType, roomID: appointment.roomID, time: appointment.time,
+                        bufferAfterMinutes: appointment.bufferAfterMinutes)
                     current = try await store.bookAppointment(
-                        scope: scope, patientID: booking.patientID, clinicianID: booking.clinicianID, appointmentTypeID: booking.appointmentTypeID,
+                        scope: scope, patientID: booking.patientID, clinicianID: booking.clinicianID,
+                        appointmentTypeID: booking.appointmentTypeID,
                         reason: "benchmark", idempotencyKey: nil,
-                        reads: { _, _ in BookingReads(clinicianPeriod: booking.time, roomWindow: booking.occupiedTime) },
-                        decide: { _ in booking }).0.value
+                        reads: { _, _ in BookingReads(clinicianPeriod: booking.time, roomWindow: booking.occupiedTime)
+                        },
+                        decide: { _ in booking }
+                    ).0.value
                     bookings += 1
                 }
             }

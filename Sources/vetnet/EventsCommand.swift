@@ -6,7 +6,8 @@ import StorageSQLite
 
 /// `vetnet events`: the practice's event log from the command line.
 struct EventsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "events", abstract: "Follow the practice's event log.", subcommands: [Tail.self])
+    static let configuration = CommandConfiguration(
+        commandName: "events", abstract: "Follow the practice's event log.", subcommands: [Tail.self])
 
     /// `vetnet events tail`.
     struct Tail: AsyncParsableCommand {
@@ -20,15 +21,19 @@ struct EventsCommand: AsyncParsableCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
-        @Option(help: "Practice id or exact name (may be omitted when the store holds one practice).") var practice: String?
+        @Option(help: "Practice id or exact name (may be omitted when the store holds one practice).") var practice:
+            String?
         @Option(help: "Print the events after this sequence number first (default: only new events).") var after: Int64?
         @Option(help: "Output: text (aligned columns) or json (one LiveEvent object per line).") var format = "text"
         @Option(help: "Seconds between looks at the log, 0.05–10.") var interval = 0.2
-        @Flag(inversion: .prefixedNo, help: "Keep waiting for new events (default) or stop once caught up.") var follow = true
+        @Flag(inversion: .prefixedNo, help: "Keep waiting for new events (default) or stop once caught up.")
+        var follow = true
 
         func validate() throws {
             guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
-            guard (0.05...10).contains(interval) else { throw ValidationError("--interval must be between 0.05 and 10 seconds") }
+            guard (0.05...10).contains(interval) else {
+                throw ValidationError("--interval must be between 0.05 and 10 seconds")
+            }
             if let after, after < 0 { throw ValidationError("--after must not be negative") }
         }
 
@@ -38,8 +43,10 @@ struct EventsCommand: AsyncParsableCommand {
             let vetStore = opened.store
             let profile = try await selectPractice(practice, store: vetStore)
             let scope = AccessScope.system(profile.id, requestID: "cli-events-tail")
-            try await vetStore.recordAudit(AuditRecord(action: .eventsTail, resourceType: "practice", resourceID: profile.id.description,
-                                                       detail: after.map { "after=\($0)" }), scope: scope)
+            try await vetStore.recordAudit(
+                AuditRecord(
+                    action: .eventsTail, resourceType: "practice", resourceID: profile.id.description,
+                    detail: after.map { "after=\($0)" }), scope: scope)
             _ = try? opened.embedded?.writeAuditCheckpoint()
             var cursor: Int64
             if let after { cursor = after } else { cursor = try await vetStore.eventHead(practiceID: profile.id) }
@@ -47,8 +54,9 @@ struct EventsCommand: AsyncParsableCommand {
             while true {
                 let page = try await vetStore.events(practiceID: profile.id, after: cursor, limit: 500)
                 if page.mustReset(after: cursor) {
-                    printError("Events after \(cursor) are no longer kept (log pruned through \(page.prunedThrough), head \(page.headSequence)); "
-                               + "continuing from \(page.headSequence).")
+                    printError(
+                        "Events after \(cursor) are no longer kept (log pruned through \(page.prunedThrough), head \(page.headSequence)); "
+                            + "continuing from \(page.headSequence).")
                     cursor = page.headSequence
                     continue
                 }
@@ -74,23 +82,28 @@ enum EventLine {
     static func text(_ event: DomainEvent) -> String {
         let payload = event.payload.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let resource = "\(event.resourceType)/\(event.resourceID ?? "-")"
-        return "\(String(event.sequence).leftPadded(to: 6))  \(Timestamp.string(event.occurredAt))  \(event.kind.padding(toLength: 28, withPad: " ", startingAt: 0)) "
+        return
+            "\(String(event.sequence).leftPadded(to: 6))  \(Timestamp.string(event.occurredAt))  \(event.kind.padding(toLength: 28, withPad: " ", startingAt: 0)) "
             + "\(resource)  \(payload)"
     }
 
     /// The event as one line of JSON, in the field names of the API's `LiveEvent`.
     static func json(_ event: DomainEvent) -> String {
-        var object: [String: Any] = ["sequence": event.sequence, "kind": event.kind, "occurredAt": Timestamp.string(event.occurredAt),
-                                     "resourceType": event.resourceType, "payload": event.payload]
+        var object: [String: Any] = [
+            "sequence": event.sequence, "kind": event.kind, "occurredAt": Timestamp.string(event.occurredAt),
+            "resourceType": event.resourceType, "payload": event.payload,
+        ]
         if let id = event.resourceID { object["resourceId"] = id }
         if let actor = event.actorID { object["actorId"] = actor }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String {
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

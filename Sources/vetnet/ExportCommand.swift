@@ -19,7 +19,8 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @Option(help: "Output format; only json.") var format = "json"
     @Option(help: "Practice id or exact name (may be omitted when the store holds one practice).") var practice: String?
-    @Option(name: [.short, .customLong("output")], help: "File to write (default: standard output).") var output: String?
+    @Option(name: [.short, .customLong("output")], help: "File to write (default: standard output).") var output:
+        String?
     @Flag(help: "Carry the documents' content (base64) in the export.") var withDocuments = false
 
     func validate() throws {
@@ -31,7 +32,8 @@ struct ExportCommand: AsyncParsableCommand {
         defer { opened.close() }
         let vetStore = opened.store
         let profile = try await selectPractice(practice, store: vetStore)
-        let export = try await vetStore.exportPractice(scope: .system(profile.id, requestID: "cli-export"), documentContent: withDocuments)
+        let export = try await vetStore.exportPractice(
+            scope: .system(profile.id, requestID: "cli-export"), documentContent: withDocuments)
         let data = try export.jsonData()
         guard let output else {
             FileHandle.standardOutput.write(data)
@@ -42,14 +44,16 @@ struct ExportCommand: AsyncParsableCommand {
         let path = URL(fileURLWithPath: output).path
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: path) else {
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw ValidationError("cannot create \(path)")
         }
         try handle.write(contentsOf: data)
         try handle.close()
-        printError("Exported \(profile.name): \(export.staff.count) staff, \(export.owners.count) owners, \(export.patients.count) patients, "
-                   + "\(export.triageAssessments.count) triage assessments, \(export.schedule?.clinicians.count ?? 0) clinicians, "
-                   + "\(export.schedule?.appointments.count ?? 0) appointments, \(export.documents.count) documents \(withDocuments ? "with their content" : "listed"), "
-                   + "\(export.audit?.count ?? 0) audit entries -> \(path)")
+        printError(
+            "Exported \(profile.name): \(export.staff.count) staff, \(export.owners.count) owners, \(export.patients.count) patients, "
+                + "\(export.triageAssessments.count) triage assessments, \(export.schedule?.clinicians.count ?? 0) clinicians, "
+                + "\(export.schedule?.appointments.count ?? 0) appointments, \(export.documents.count) documents \(withDocuments ? "with their content" : "listed"), "
+                + "\(export.audit?.count ?? 0) audit entries -> \(path)")
     }
 }

@@ -16,8 +16,11 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(name: .customLong("runtime-role"),
-            help: "PostgreSQL: the role `vetnet serve` connects as; granted what serving needs and nothing more (run as the owner).")
+    @Option(
+        name: .customLong("runtime-role"),
+        help:
+            "PostgreSQL: the role `vetnet serve` connects as; granted what serving needs and nothing more (run as the owner)."
+    )
     var runtimeRole: String?
 
     func run() async throws {
@@ -43,13 +46,16 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         // The owner records the installation's key fingerprints (a runtime role only reads
         // them), and the upgrade that signs the chain's head signs the existing one.
-        let postgres = PostgresStore(configuration: configuration, auditKey: try store.auditKey(), cipher: try store.recordCipher(),
-                                     uploadDirectory: try store.uploadDirectory(), logger: logger)
+        let postgres = PostgresStore(
+            configuration: configuration, auditKey: try store.auditKey(), cipher: try store.recordCipher(),
+            uploadDirectory: try store.uploadDirectory(), logger: logger)
         let running = Task { await postgres.run() }
         defer { running.cancel() }
         try await postgres.checkInstallationKeys()
         if applied.contains(PostgresSchema.headSignatureMigration) { try await postgres.signAuditHeadAfterUpgrade() }
-        print("database \(configuration.redacted) is migrated" + (applied.isEmpty ? " (nothing to apply)" : ": applied \(applied.joined(separator: ", "))")
-              + (runtimeRole.map { "; runtime role \($0) granted what serving needs" } ?? ""))
+        print(
+            "database \(configuration.redacted) is migrated"
+                + (applied.isEmpty ? " (nothing to apply)" : ": applied \(applied.joined(separator: ", "))")
+                + (runtimeRole.map { "; runtime role \($0) granted what serving needs" } ?? ""))
     }
 }

@@ -30,7 +30,9 @@ struct OptimizeCommand: AsyncParsableCommand {
     var seed: UInt64 = 0
 
     func validate() throws {
-        guard timeLimit.isFinite, timeLimit > 0 else { throw ArgumentParser.ValidationError("--time-limit must be a positive number of seconds") }
+        guard timeLimit.isFinite, timeLimit > 0 else {
+            throw ArgumentParser.ValidationError("--time-limit must be a positive number of seconds")
+        }
     }
 
     func run() async throws {
@@ -48,9 +50,10 @@ struct OptimizeCommand: AsyncParsableCommand {
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let seconds = Self.seconds(result.elapsed)
         if let output {
-            let solution = VetschedSolution(instance: parsed.name, solver: "vetnet optimize (seed \(seed))",
-                                            score: result.evaluation.score, timeSeconds: seconds,
-                                            assignments: result.assignments)
+            let solution = VetschedSolution(
+                instance: parsed.name, solver: "vetnet optimize (seed \(seed))",
+                score: result.evaluation.score, timeSeconds: seconds,
+                assignments: result.assignments)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(solution).write(to: URL(fileURLWithPath: output))
@@ -61,8 +64,9 @@ struct OptimizeCommand: AsyncParsableCommand {
     // MARK: - Output
 
     @Sendable static func reportProgress(_ progress: OptimizerProgress) {
-        let line = String(format: "\r\u{1B}[Kepoch %d  score %.6f  assigned %d  %.1f s",
-                          progress.epoch, progress.score, progress.assigned, seconds(progress.elapsed))
+        let line = String(
+            format: "\r\u{1B}[Kepoch %d  score %.6f  assigned %d  %.1f s",
+            progress.epoch, progress.score, progress.assigned, seconds(progress.elapsed))
         FileHandle.standardError.write(Data(line.utf8))
     }
 
@@ -73,8 +77,9 @@ struct OptimizeCommand: AsyncParsableCommand {
             "instance        \(name)",
             String(format: "score           %.6f%@", e.score, e.feasible ? "" : "  (INFEASIBLE)"),
             String(format: "s_req           %.6f", e.requestShare.doubleValue),
-            String(format: "s_bal           %.6f  (deviation %d of %d demand minutes)", e.balanceShare.doubleValue,
-                   e.balanceDeviationMinutes, e.totalDemandMinutes),
+            String(
+                format: "s_bal           %.6f  (deviation %d of %d demand minutes)", e.balanceShare.doubleValue,
+                e.balanceDeviationMinutes, e.totalDemandMinutes),
             "assigned        \(e.assigned)/\(total)",
             "on time         \(e.onTime)/\(e.assigned)",
             "in preference   \(e.inPreference)/\(e.assigned)",

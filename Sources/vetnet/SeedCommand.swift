@@ -34,28 +34,45 @@ struct SeedCommand: AsyncParsableCommand {
     @Option(help: "With --scale: number of owners.") var owners = 60_000
     @Option(help: "With --scale: name of the practice to create.") var practiceName = "Scale Test Veterinary Group"
     @Option(help: "With --scale or --history: generator seed.") var seed: UInt64 = 1
-    @Option(help: "With --scale: clinicians (with working hours), rooms and appointment types to add.") var clinicians = 0
+    @Option(help: "With --scale: clinicians (with working hours), rooms and appointment types to add.") var clinicians =
+        0
 
     @Option(help: "Add this many local days of generated past up to now.") var history: Int?
     @Option(help: "With --history: days after today that get bookings.") var aheadDays = 14
-    @Option(help: "With --history: the present, RFC 3339 (default: now); fixes the history for reproducible runs.") var now: String?
-    @Option(help: "With --history alone: practice id or exact name (may be omitted when the store holds one practice).") var practice: String?
+    @Option(help: "With --history: the present, RFC 3339 (default: now); fixes the history for reproducible runs.")
+    var now: String?
+    @Option(help: "With --history alone: practice id or exact name (may be omitted when the store holds one practice).")
+    var practice: String?
 
     func validate() throws {
         guard !(demo && scale) else { throw ValidationError("choose what to seed: --demo or --scale") }
-        guard demo || scale || history != nil else { throw ValidationError("choose what to seed: --demo, --scale or --history DAYS") }
+        guard demo || scale || history != nil else {
+            throw ValidationError("choose what to seed: --demo, --scale or --history DAYS")
+        }
         if scale {
-            guard patients >= 0, owners >= 0 else { throw ValidationError("--patients and --owners must not be negative") }
+            guard patients >= 0, owners >= 0 else {
+                throw ValidationError("--patients and --owners must not be negative")
+            }
             guard owners > 0 || patients == 0 else { throw ValidationError("patients need owners: give --owners") }
-            guard (0...500).contains(clinicians) else { throw ValidationError("--clinicians must be between 0 and 500") }
+            guard (0...500).contains(clinicians) else {
+                throw ValidationError("--clinicians must be between 0 and 500")
+            }
         }
         if let history {
-            guard (1...3660).contains(history) else { throw ValidationError("--history must be between 1 and 3660 days") }
+            guard (1...3660).contains(history) else {
+                throw ValidationError("--history must be between 1 and 3660 days")
+            }
             guard (0...90).contains(aheadDays) else { throw ValidationError("--ahead-days must be between 0 and 90") }
-            guard now.map({ Timestamp.date($0) != nil }) ?? true else { throw ValidationError("--now must be an RFC 3339 time") }
-            guard !(scale && clinicians == 0) else { throw ValidationError("a history needs clinicians: give --clinicians with --scale") }
+            guard now.map({ Timestamp.date($0) != nil }) ?? true else {
+                throw ValidationError("--now must be an RFC 3339 time")
+            }
+            guard !(scale && clinicians == 0) else {
+                throw ValidationError("a history needs clinicians: give --clinicians with --scale")
+            }
         }
-        guard practice == nil || !(demo || scale) else { throw ValidationError("--practice names an existing practice: not with --demo or --scale") }
+        guard practice == nil || !(demo || scale) else {
+            throw ValidationError("--practice names an existing practice: not with --demo or --scale")
+        }
     }
 
     func run() async throws {
@@ -65,9 +82,13 @@ struct SeedCommand: AsyncParsableCommand {
         var seeded: PracticeProfile?
         if scale {
             // The scale data set is for measuring the embedded store's search and import.
-            guard let embedded = opened.embedded else { throw ValidationError("--scale seeds the SQLite store only (--data-dir)") }
+            guard let embedded = opened.embedded else {
+                throw ValidationError("--scale seeds the SQLite store only (--data-dir)")
+            }
             seeded = try await seedScale(embedded)
-        } else if demo { seeded = try await seedDemo(vetStore) }
+        } else if demo {
+            seeded = try await seedDemo(vetStore)
+        }
         if let history {
             let profile: PracticeProfile
             if let seeded { profile = seeded } else { profile = try await selectPractice(practice, store: vetStore) }
@@ -79,12 +100,14 @@ struct SeedCommand: AsyncParsableCommand {
         let start = ContinuousClock.now
         let present = now.flatMap(Timestamp.date) ?? Date()
         do {
-            let result = try await PracticeHistorySeed.seed(store: vetStore, scope: .system(profile.id, requestID: "cli-seed-history"), days: days,
-                                                            aheadDays: aheadDays, seed: seed, now: present,
-                                                            progress: ProgressBar(unit: "rows").handler)
-            print("Added \(days) days of history to \(profile.name): \(result.summary.appointments) appointments, "
-                  + "\(result.summary.arrivals) triage arrivals, \(result.summary.weights) weighings "
-                  + "(\(Timestamp.string(result.range.start)) to \(Timestamp.string(result.range.end))).")
+            let result = try await PracticeHistorySeed.seed(
+                store: vetStore, scope: .system(profile.id, requestID: "cli-seed-history"), days: days,
+                aheadDays: aheadDays, seed: seed, now: present,
+                progress: ProgressBar(unit: "rows").handler)
+            print(
+                "Added \(days) days of history to \(profile.name): \(result.summary.appointments) appointments, "
+                    + "\(result.summary.arrivals) triage arrivals, \(result.summary.weights) weighings "
+                    + "(\(Timestamp.string(result.range.start)) to \(Timestamp.string(result.range.end))).")
             print("history time: \(Self.seconds(ContinuousClock.now - start)) s")
         } catch let refusal as PracticeHistorySeed.Refusal {
             printError("No history added: \(refusal).")
@@ -95,8 +118,12 @@ struct SeedCommand: AsyncParsableCommand {
     @discardableResult
     private func seedDemo(_ vetStore: any PracticeStore) async throws -> PracticeProfile {
         let accounts = AccountService(store: vetStore)
-        guard let summary = try await DemoPractice.seedIfEmpty(store: vetStore, accounts: accounts,
-                                                               password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }, now: Date()) else {
+        guard
+            let summary = try await DemoPractice.seedIfEmpty(
+                store: vetStore, accounts: accounts,
+                password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 },
+                now: Date())
+        else {
             printError("The store already holds a practice; the demo is only seeded into an empty store.")
             throw ExitCode(1)
         }
@@ -112,23 +139,31 @@ struct SeedCommand: AsyncParsableCommand {
         }
         let start = ContinuousClock.now
         // A fixed reference day keeps birth dates, and so the whole data set, reproducible.
-        let reference = min(Date(timeIntervalSince1970: 1_767_225_600), Date())  // 2026-01-01
+        let reference = min(Date(timeIntervalSince1970: 1_767_225_600), Date()) // 2026-01-01
         // Mix the practice name into the seed so two generated practices never share ids.
         let mixed = practiceName.unicodeScalars.reduce(seed) { ($0 &* 31) &+ UInt64($1.value) }
         let data = ScaleSeed(ownerCount: owners, patientCount: patients, seed: mixed, reference: reference)
         let generated = ContinuousClock.now
         var idSource = SeededGenerator(seed: mixed ^ 0xA5A5)
-        let profile = PracticeProfile(id: PracticeID(idSource.uuid()), name: practiceName, timeZone: "Europe/London",
-                                      openingHours: (1...6).map { OpeningHours(weekday: $0, opensMinute: 8 * 60, closesMinute: $0 == 6 ? 13 * 60 : 19 * 60) })
+        let profile = PracticeProfile(
+            id: PracticeID(idSource.uuid()), name: practiceName, timeZone: "Europe/London",
+            openingHours: (1...6).map {
+                OpeningHours(weekday: $0, opensMinute: 8 * 60, closesMinute: $0 == 6 ? 13 * 60 : 19 * 60)
+            })
         try await vetStore.createPractice(profile, requestID: "cli-seed-scale")
-        let numbers = try await vetStore.bulkLoad(owners: data.owners, patients: data.patients, scope: .system(profile.id, requestID: "cli-seed-scale"),
-                                                  progress: ProgressBar(unit: "rows").handler)
+        let numbers = try await vetStore.bulkLoad(
+            owners: data.owners, patients: data.patients, scope: .system(profile.id, requestID: "cli-seed-scale"),
+            progress: ProgressBar(unit: "rows").handler)
         let end = ContinuousClock.now
-        print("Seeded \(profile.name) (\(profile.id)): \(data.owners.count) owners, \(data.patients.count) patients"
-              + (numbers.map { ", record numbers \($0.first) to \($0.last)" } ?? "") + ".")
-        print("seed time: \(Self.seconds(end - start)) s (generate \(Self.seconds(generated - start)) s, store \(Self.seconds(end - generated)) s)")
+        print(
+            "Seeded \(profile.name) (\(profile.id)): \(data.owners.count) owners, \(data.patients.count) patients"
+                + (numbers.map { ", record numbers \($0.first) to \($0.last)" } ?? "") + ".")
+        print(
+            "seed time: \(Self.seconds(end - start)) s (generate \(Self.seconds(generated - start)) s, store \(Self.seconds(end - generated)) s)"
+        )
         if clinicians > 0 {
-            try await PracticeHistorySeed.addSchedule(store: vetStore, scope: .system(profile.id, requestID: "cli-seed-scale"), clinicians: clinicians)
+            try await PracticeHistorySeed.addSchedule(
+                store: vetStore, scope: .system(profile.id, requestID: "cli-seed-scale"), clinicians: clinicians)
             print("Added \(clinicians) clinicians with working hours, rooms and appointment types.")
         }
         return profile

@@ -39,13 +39,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Seed the demo practice first if the store is empty (env VETNET_DEMO=1).")
     var demo: Bool = ProcessInfo.processInfo.environment["VETNET_DEMO"] == "1"
 
-    @Option(help: "Most connections held open at once, 16–100000 (env VETNET_MAX_CONNECTIONS; default from the descriptor limit).")
-    var maxConnections: Int = Int(ProcessInfo.processInfo.environment["VETNET_MAX_CONNECTIONS"] ?? "") ?? AppConfiguration.defaultMaxConnections()
+    @Option(
+        help:
+            "Most connections held open at once, 16–100000 (env VETNET_MAX_CONNECTIONS; default from the descriptor limit)."
+    )
+    var maxConnections: Int =
+        Int(ProcessInfo.processInfo.environment["VETNET_MAX_CONNECTIONS"] ?? "")
+        ?? AppConfiguration.defaultMaxConnections()
 
-    @Option(help: "Seconds a connection may stay without a complete request head or a request in progress, 1–3600 (env VETNET_CONNECTION_IDLE_SECONDS).")
-    var connectionIdleSeconds: Int = Int(ProcessInfo.processInfo.environment["VETNET_CONNECTION_IDLE_SECONDS"] ?? "") ?? 30
+    @Option(
+        help:
+            "Seconds a connection may stay without a complete request head or a request in progress, 1–3600 (env VETNET_CONNECTION_IDLE_SECONDS)."
+    )
+    var connectionIdleSeconds: Int =
+        Int(ProcessInfo.processInfo.environment["VETNET_CONNECTION_IDLE_SECONDS"] ?? "") ?? 30
 
-    @Option(help: "Reverse proxies whose X-Forwarded-For names the client, comma-separated networks (env VETNET_TRUSTED_PROXIES).")
+    @Option(
+        help:
+            "Reverse proxies whose X-Forwarded-For names the client, comma-separated networks (env VETNET_TRUSTED_PROXIES)."
+    )
     var trustedProxies: String = ProcessInfo.processInfo.environment["VETNET_TRUSTED_PROXIES"] ?? ""
 
     @Option(help: "Live streams one account may hold open at once, 1–10000 (env VETNET_MAX_STREAMS_PER_USER).")
@@ -53,25 +65,30 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...3650).contains(eventRetentionDays) else {
-            throw ArgumentParser.ValidationError("--event-retention-days must be between 1 and 3650 (got \(eventRetentionDays))")
+            throw ArgumentParser.ValidationError(
+                "--event-retention-days must be between 1 and 3650 (got \(eventRetentionDays))")
         }
         guard (16...100_000).contains(maxConnections) else {
-            throw ArgumentParser.ValidationError("--max-connections must be between 16 and 100000 (got \(maxConnections))")
+            throw ArgumentParser.ValidationError(
+                "--max-connections must be between 16 and 100000 (got \(maxConnections))")
         }
         guard (1...3600).contains(connectionIdleSeconds) else {
-            throw ArgumentParser.ValidationError("--connection-idle-seconds must be between 1 and 3600 (got \(connectionIdleSeconds))")
+            throw ArgumentParser.ValidationError(
+                "--connection-idle-seconds must be between 1 and 3600 (got \(connectionIdleSeconds))")
         }
         do { _ = try TrustedProxies(parsing: trustedProxies) } catch {
             throw ArgumentParser.ValidationError("--trusted-proxies: \(error)")
         }
         guard (1...10_000).contains(maxStreamsPerUser) else {
-            throw ArgumentParser.ValidationError("--max-streams-per-user must be between 1 and 10000 (got \(maxStreamsPerUser))")
+            throw ArgumentParser.ValidationError(
+                "--max-streams-per-user must be between 1 and 10000 (got \(maxStreamsPerUser))")
         }
     }
 
     func run() async throws {
         let started = Date()
-        let level = ProcessInfo.processInfo.environment["VETNET_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let level =
+            ProcessInfo.processInfo.environment["VETNET_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
@@ -81,10 +98,11 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
-        var configuration = AppConfiguration(host: host, port: port, dataDirectory: store.dataURL,
-                                             auditKeyBase64: ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"], seedDemo: demo, logLevel: level,
-                                             metricsToken: ProcessInfo.processInfo.environment["VETNET_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
-                                             eventRetentionDays: eventRetentionDays)
+        var configuration = AppConfiguration(
+            host: host, port: port, dataDirectory: store.dataURL,
+            auditKeyBase64: ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"], seedDemo: demo, logLevel: level,
+            metricsToken: ProcessInfo.processInfo.environment["VETNET_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
+            eventRetentionDays: eventRetentionDays)
         configuration.maxConnections = maxConnections
         configuration.connectionIdleTimeout = .seconds(connectionIdleSeconds)
         configuration.live.maxStreamsPerUser = maxStreamsPerUser
@@ -104,31 +122,43 @@ struct ServeCommand: AsyncParsableCommand {
             // bind must never serve.
             if role.bypassesRowLevelSecurity {
                 opened.close()
-                printError("""
+                printError(
+                    """
                     Refusing to start: the database role is a superuser or has BYPASSRLS, so row-level security would not keep \
                     practices apart. Serve as an ordinary runtime role (docs/postgresql.md).
                     """)
                 throw ExitCode(1)
             }
             if role.ownsSchema {
-                logger.warning("""
+                logger.warning(
+                    """
                     serving as the schema's owner: this role could alter tables, triggers and policies and read every practice; \
                     serve as a runtime role granted by `vetnet migrate --runtime-role` (docs/postgresql.md)
                     """)
             }
         }
-        let (app, services) = try await buildApplication(configuration: configuration, store: opened.store, storeServices: opened.services,
-                                                         metrics: registry, logger: logger)
+        let (app, services) = try await buildApplication(
+            configuration: configuration, store: opened.store, storeServices: opened.services,
+            metrics: registry, logger: logger)
         if demo {
-            if let summary = try await DemoPractice.seedIfEmpty(store: opened.store, accounts: services.accounts,
-                                                                password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }, now: Date()) {
+            if let summary = try await DemoPractice.seedIfEmpty(
+                store: opened.store, accounts: services.accounts,
+                password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 },
+                now: Date())
+            {
                 printNow(DemoBanner.text(summary, host: host, port: port))
             } else {
-                printNow("The store already holds a practice; the demo was not seeded again. Sign in with the accounts printed when it was seeded.")
+                printNow(
+                    "The store already holds a practice; the demo was not seeded again. Sign in with the accounts printed when it was seeded."
+                )
             }
         }
-        logger.info("VetNet ready", metadata: ["address": "http://\(host):\(port)", "store": "\(opened.location)",
-                                               "cold_start_ms": "\(Int(Date().timeIntervalSince(started) * 1000))"])
+        logger.info(
+            "VetNet ready",
+            metadata: [
+                "address": "http://\(host):\(port)", "store": "\(opened.location)",
+                "cold_start_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
+            ])
         try await app.runService()
     }
 }
@@ -136,13 +166,17 @@ struct ServeCommand: AsyncParsableCommand {
 /// The sign-in instructions printed after seeding.
 enum DemoBanner {
     static func text(_ summary: DemoPractice.Summary, host: String, port: Int) -> String {
-        var lines = ["", "Seeded the demo practice \"\(summary.practice.name)\" (\(summary.practice.timeZone)):",
-                     "  \(summary.clinicians) clinicians, \(summary.accounts.count) staff accounts, \(summary.owners) owners, \(summary.patients) patients.",
-                     "Sign in with any of these accounts and the password  \(summary.password)"]
+        var lines = [
+            "", "Seeded the demo practice \"\(summary.practice.name)\" (\(summary.practice.timeZone)):",
+            "  \(summary.clinicians) clinicians, \(summary.accounts.count) staff accounts, \(summary.owners) owners, \(summary.patients) patients.",
+            "Sign in with any of these accounts and the password  \(summary.password)",
+        ]
         for role in Role.allCases {
             let emails = summary.accounts.filter { $0.role == role }.map(\.email)
             guard let first = emails.first else { continue }
-            lines.append("  \(role.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(first)\(emails.count > 1 ? "  (+\(emails.count - 1) more)" : "")")
+            lines.append(
+                "  \(role.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(first)\(emails.count > 1 ? "  (+\(emails.count - 1) more)" : "")"
+            )
         }
         if let admin = summary.accounts.first(where: { $0.role == .administrator }) {
             lines.append("For example:")

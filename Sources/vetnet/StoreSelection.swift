@@ -20,7 +20,9 @@ enum DatabaseLocation: Equatable, CustomStringConvertible {
             guard !path.isEmpty else { throw ValidationError("--database sqlite:PATH needs the data directory's path") }
             self = .sqlite(URL(fileURLWithPath: path))
         } else if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
-            do { self = .postgres(try PostgresDatabaseConfiguration(url: text)) } catch { throw ValidationError("--database: \(error)") }
+            do { self = .postgres(try PostgresDatabaseConfiguration(url: text)) } catch {
+                throw ValidationError("--database: \(error)")
+            }
         } else {
             throw ValidationError("--database must be sqlite:PATH or a postgres:// URL")
         }
@@ -59,7 +61,9 @@ struct OpenedStore: Sendable {
 extension StoreOptions {
     /// The configured location: `--database`, else VETNET_DATABASE_URL, else the data directory.
     func databaseLocation() throws -> DatabaseLocation {
-        if let text = databaseOption ?? ProcessInfo.processInfo.environment["VETNET_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
+        if let text = databaseOption
+            ?? ProcessInfo.processInfo.environment["VETNET_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 })
+        {
             return try DatabaseLocation(text)
         }
         return .sqlite(dataURL)
@@ -72,10 +76,13 @@ extension StoreOptions {
         case .sqlite(let directory):
             let options = StoreOptions(copying: self, dataDirectory: directory.path)
             let store = try options.openStore()
-            return OpenedStore(store: store,
-                               services: [StoreLifecycleService(store: store, logger: logger),
-                                          AuditCheckpointService(store: store, interval: .seconds(1), logger: logger)],
-                               location: "sqlite:\(directory.path)", embedded: store, close: { try? store.close() })
+            return OpenedStore(
+                store: store,
+                services: [
+                    StoreLifecycleService(store: store, logger: logger),
+                    AuditCheckpointService(store: store, interval: .seconds(1), logger: logger),
+                ],
+                location: "sqlite:\(directory.path)", embedded: store, close: { try? store.close() })
         case .postgres(let configuration):
             // The driver's own chatter (a lease asked for while the pool is starting) stays out
             // of the server's log; its errors still reach it.
@@ -84,20 +91,24 @@ extension StoreOptions {
             let applied = try await PostgresSchema.migrate(configuration, logger: quiet)
             // Every instance on the database must share the installation's keys: the audit
             // chain and sealed notes are only readable with them.
-            let store = PostgresStore(configuration: configuration, auditKey: try auditKey(), cipher: try recordCipher(),
-                                      uploadDirectory: try uploadDirectory(), logger: quiet)
+            let store = PostgresStore(
+                configuration: configuration, auditKey: try auditKey(), cipher: try recordCipher(),
+                uploadDirectory: try uploadDirectory(), logger: quiet)
             let running = Task { await store.run() }
             let role: PostgresStore.ServingRole
             do {
                 try await store.checkInstallationKeys()
-                if applied.contains(PostgresSchema.headSignatureMigration) { try await store.signAuditHeadAfterUpgrade() }
+                if applied.contains(PostgresSchema.headSignatureMigration) {
+                    try await store.signAuditHeadAfterUpgrade()
+                }
                 role = try await store.servingRole()
             } catch {
                 running.cancel()
                 throw error
             }
-            return OpenedStore(store: store, services: [PostgresPoolService(running: running, logger: logger)],
-                               location: configuration.redacted, embedded: nil, servingRole: role, close: { running.cancel() })
+            return OpenedStore(
+                store: store, services: [PostgresPoolService(running: running, logger: logger)],
+                location: configuration.redacted, embedded: nil, servingRole: role, close: { running.cancel() })
         }
     }
 }
@@ -108,7 +119,8 @@ extension StoreOptions {
     func uploadDirectory() throws -> URL {
         try VetNetStore.prepareDataDirectory(dataURL, allowShared: allowSharedDataDirectory)
         let directory = dataURL.appendingPathComponent("uploads")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return directory
     }
 }

@@ -16,12 +16,12 @@ struct TriageCommand: AsyncParsableCommand {
         commandName: "triage",
         abstract: "Triage one case (VTL) and print the result as JSON.",
         discussion: """
-        FILE is a JSON case (species, vitals, observations, findings, complaint); use - to read standard input.
-        The result JSON goes to standard output. With --explain, a human-readable explanation of every
-        fired rule and its evidence is also written to standard error, so the JSON stays pipeable.
-        With --patient, the case is triaged for that stored patient: their medical record adds what it
-        adds at the desk (active problems count in the complexity score), and the read is audited.
-        """
+            FILE is a JSON case (species, vitals, observations, findings, complaint); use - to read standard input.
+            The result JSON goes to standard output. With --explain, a human-readable explanation of every
+            fired rule and its evidence is also written to standard error, so the JSON stays pipeable.
+            With --patient, the case is triaged for that stored patient: their medical record adds what it
+            adds at the desk (active problems count in the complexity score), and the read is audited.
+            """
     )
 
     /// Path of the case file, or `-` for standard input.
@@ -42,7 +42,9 @@ struct TriageCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
-        if let patient, UUIDText.parse(patient) == nil { throw ValidationError("--patient must be a patient id (UUID)") }
+        if let patient, UUIDText.parse(patient) == nil {
+            throw ValidationError("--patient must be a patient id (UUID)")
+        }
     }
 
     func run() async throws {
@@ -50,7 +52,8 @@ struct TriageCommand: AsyncParsableCommand {
         do {
             data = try readInput()
         } catch {
-            writeError("vetnet triage: cannot read \(file == "-" ? "standard input" : file): \(error.localizedDescription)\n")
+            writeError(
+                "vetnet triage: cannot read \(file == "-" ? "standard input" : file): \(error.localizedDescription)\n")
             throw ExitCode(1)
         }
 
@@ -58,7 +61,8 @@ struct TriageCommand: AsyncParsableCommand {
         do {
             triageCase = try TriageCase(jsonData: data)
         } catch {
-            var message = "vetnet triage: the case was refused (\(error.errors.count) invalid field\(error.errors.count == 1 ? "" : "s")):\n"
+            var message =
+                "vetnet triage: the case was refused (\(error.errors.count) invalid field\(error.errors.count == 1 ? "" : "s")):\n"
             for fieldError in error.errors { message += "  \(fieldError.field): \(fieldError.message)\n" }
             writeError(message)
             throw ExitCode(2)
@@ -86,8 +90,9 @@ struct TriageCommand: AsyncParsableCommand {
             writeError("vetnet triage: --patient \(patient): no such patient in \(profile.name)\n")
             throw ExitCode(1)
         }
-        try await opened.store.recordAudit(AuditRecord(action: .triageEvaluate, resourceType: "patient", resourceID: UUIDText.lowercase(patientID)),
-                                           scope: scope)
+        try await opened.store.recordAudit(
+            AuditRecord(action: .triageEvaluate, resourceType: "patient", resourceID: UUIDText.lowercase(patientID)),
+            scope: scope)
         return result
     }
 

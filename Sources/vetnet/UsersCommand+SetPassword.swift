@@ -18,7 +18,8 @@ extension UsersCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
-        @Option(help: "Practice id or exact name (may be omitted when the store holds one practice).") var practice: String?
+        @Option(help: "Practice id or exact name (may be omitted when the store holds one practice).") var practice:
+            String?
         @Option(help: "Sign-in email of the account.") var email: String
 
         func run() async throws {
@@ -42,7 +43,8 @@ extension UsersCommand {
             guard let account = try await vetStore.user(scope: scope, email: email) else {
                 throw ValidationError("no account \(email) in \(profile.name)")
             }
-            try await vetStore.setPassword(scope: scope, id: account.id, passwordHash: await PasswordHasher().hash(password))
+            try await vetStore.setPassword(
+                scope: scope, id: account.id, passwordHash: await PasswordHasher().hash(password))
             print("set a new password for \(account.email) in \(profile.name); its sessions were signed out")
         }
     }

@@ -7,8 +7,9 @@ import StorageSQLite
 
 /// `vetnet users …`: staff accounts from the command line.
 struct UsersCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "users", abstract: "Manage staff accounts.",
-                                                    subcommands: [Add.self, List.self, SetPassword.self])
+    static let configuration = CommandConfiguration(
+        commandName: "users", abstract: "Manage staff accounts.",
+        subcommands: [Add.self, List.self, SetPassword.self])
 
     /// `vetnet users add`.
     struct Add: AsyncParsableCommand {
@@ -44,7 +45,8 @@ struct UsersCommand: AsyncParsableCommand {
             do {
                 let account = try await AccountService(store: vetStore).createUser(
                     scope: .system(practiceProfile.id, requestID: "cli-users-add"), email: email,
-                    displayName: name ?? String(email.split(separator: "@").first ?? ""), role: role, password: password)
+                    displayName: name ?? String(email.split(separator: "@").first ?? ""), role: role, password: password
+                )
                 print("created \(account.role.rawValue) \(account.email) (id \(account.id)) in \(practiceProfile.name)")
             } catch let error as SharedKernel.ValidationError {
                 for fieldError in error.errors { printError("\(fieldError.field): \(fieldError.message)") }
@@ -68,7 +70,9 @@ struct UsersCommand: AsyncParsableCommand {
             repeat {
                 let page = try await vetStore.users(scope: .system(profile.id), limit: 200, after: cursor)
                 for account in page.items {
-                    print("\(account.id)  \(account.role.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))  \(account.email)\(account.disabled ? "  (disabled)" : "")")
+                    print(
+                        "\(account.id)  \(account.role.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))  \(account.email)\(account.disabled ? "  (disabled)" : "")"
+                    )
                 }
                 cursor = page.nextCursor
             } while cursor != nil
@@ -79,7 +83,9 @@ struct UsersCommand: AsyncParsableCommand {
 /// Finds a practice by id or exact name.
 func resolvePractice(_ text: String, store: any PracticeStore) async throws -> PracticeProfile {
     let practices = try await store.allPractices()
-    if let match = practices.first(where: { $0.id.description == text.lowercased() || $0.name == text }) { return match }
+    if let match = practices.first(where: { $0.id.description == text.lowercased() || $0.name == text }) {
+        return match
+    }
     let known = practices.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
     throw ValidationError("no practice '\(text)'; known: \(known.isEmpty ? "none" : known)")
 }

@@ -11,9 +11,11 @@ enum WeeklyHoursOption {
         guard parts.count == 2 else { throw failure(text, option) }
         let dayNames = parts[0].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
         guard (1...2).contains(dayNames.count), let first = days.firstIndex(of: dayNames[0]),
-              let last = days.firstIndex(of: dayNames[dayNames.count - 1]), first <= last else { throw failure(text, option) }
+            let last = days.firstIndex(of: dayNames[dayNames.count - 1]), first <= last
+        else { throw failure(text, option) }
         let times = parts[1].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-        guard times.count == 2, let start = minutes(times[0]), let end = minutes(times[1]), start < end, start < 1440 else {
+        guard times.count == 2, let start = minutes(times[0]), let end = minutes(times[1]), start < end, start < 1440
+        else {
             throw failure(text, option)
         }
         return (first...last).map { (weekday: $0 + 1, start: start, end: end) }
@@ -23,7 +25,9 @@ enum WeeklyHoursOption {
     static func minutes(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let hours = Int(parts[0]), let minutes = Int(parts[1]), minutes < 60, hours < 24 || (hours == 24 && minutes == 0) else { return nil }
+            let hours = Int(parts[0]), let minutes = Int(parts[1]), minutes < 60,
+            hours < 24 || (hours == 24 && minutes == 0)
+        else { return nil }
         return hours * 60 + minutes
     }
 

@@ -21,7 +21,8 @@ struct BottleneckTests {
     static var history: PracticeHistory {
         let l = Fixture.local
         var appointments = (4...8).map { day in
-            Fixture.visit(okafor, Fixture.cardio, l("2026-05-0\(day) 09:00"), minutes: 170, patient: day, status: .booked)
+            Fixture.visit(
+                okafor, Fixture.cardio, l("2026-05-0\(day) 09:00"), minutes: 170, patient: day, status: .booked)
         }
         appointments += [
             // Earlier on the Monday: part of the day's load though already past.
@@ -33,18 +34,25 @@ struct BottleneckTests {
             Fixture.visit(okafor, Fixture.cardio, l("2026-05-11 09:00"), minutes: 170, patient: 24, status: .booked),
             Fixture.visit(okafor, Fixture.cardio, l("2026-05-03 09:00"), minutes: 170, patient: 25, status: .completed),
             // A clinician the practice does not know, with a booking.
-            AppointmentRecord(Appointment(practiceID: Fixture.practiceID, patientID: Fixture.uuid(26), clinicianID: Fixture.uuid(77),
-                                          appointmentTypeID: Fixture.consult.id,
-                                          time: TimeRange(start: l("2026-05-05 14:00"), end: l("2026-05-05 14:30"))!)),
+            AppointmentRecord(
+                Appointment(
+                    practiceID: Fixture.practiceID, patientID: Fixture.uuid(26), clinicianID: Fixture.uuid(77),
+                    appointmentTypeID: Fixture.consult.id,
+                    time: TimeRange(start: l("2026-05-05 14:00"), end: l("2026-05-05 14:30"))!)),
         ]
         return PracticeHistory(
-            practice: Fixture.practice, appointmentTypes: [Fixture.consult, Fixture.cardio], clinicians: [hart, okafor, locum],
-            availabilities: [Fixture.availability(hart, from: (9, 0), to: (17, 0), lunch: ((12, 30), (13, 30))),
-                             Fixture.availability(okafor, from: (9, 0), to: (13, 0), cap: 180)],
+            practice: Fixture.practice, appointmentTypes: [Fixture.consult, Fixture.cardio],
+            clinicians: [hart, okafor, locum],
+            availabilities: [
+                Fixture.availability(hart, from: (9, 0), to: (17, 0), lunch: ((12, 30), (13, 30))),
+                Fixture.availability(okafor, from: (9, 0), to: (13, 0), cap: 180),
+            ],
             appointments: appointments,
-            openRequests: [OpenRequest(specialty: .cardiology, minutes: 250), OpenRequest(specialty: .cardiology, minutes: 150),
-                           OpenRequest(specialty: nil, minutes: 30), OpenRequest(specialty: .dermatology, minutes: 60),
-                           OpenRequest(specialty: .oncology, minutes: -40)])
+            openRequests: [
+                OpenRequest(specialty: .cardiology, minutes: 250), OpenRequest(specialty: .cardiology, minutes: 150),
+                OpenRequest(specialty: nil, minutes: 30), OpenRequest(specialty: .dermatology, minutes: 60),
+                OpenRequest(specialty: .oncology, minutes: -40),
+            ])
     }
 
     let report = PracticeAnalytics(history: history).bottlenecks(asOf: asOf, days: 7)
@@ -83,7 +91,9 @@ struct BottleneckTests {
         #expect(!report.specialties.contains { $0.specialty == .oncology })
     }
 
-    @Test("clinicians against the 60–90 % band: Dr Okafor above, Dr Hart below, the unknown booking above, the locum off the rota")
+    @Test(
+        "clinicians against the 60–90 % band: Dr Okafor above, Dr Hart below, the unknown booking above, the locum off the rota"
+    )
     func loads() {
         #expect(report.overloaded.map(\.clinician.name) == ["Unknown clinician", "Dr Ben Okafor"])
         #expect(report.underloaded.map(\.clinician.name) == ["Dr Amelia Hart"])

@@ -14,14 +14,19 @@ struct DaylightSavingTests {
     static let day = Fixture.clinician(12, "Dr Day", [.generalPractice])
 
     private func analytics(_ appointments: [AppointmentRecord], arrivals: [TriageArrival] = []) -> PracticeAnalytics {
-        PracticeAnalytics(history: PracticeHistory(
-            practice: Fixture.practice, appointmentTypes: [Fixture.consult], clinicians: [Self.night, Self.day],
-            availabilities: [Fixture.availability(Self.night, days: 7...7, from: (0, 0), to: (4, 0)),
-                             Fixture.availability(Self.day, days: 1...7, from: (9, 0), to: (17, 0))],
-            appointments: appointments, triageArrivals: arrivals))
+        PracticeAnalytics(
+            history: PracticeHistory(
+                practice: Fixture.practice, appointmentTypes: [Fixture.consult], clinicians: [Self.night, Self.day],
+                availabilities: [
+                    Fixture.availability(Self.night, days: 7...7, from: (0, 0), to: (4, 0)),
+                    Fixture.availability(Self.day, days: 1...7, from: (9, 0), to: (17, 0)),
+                ],
+                appointments: appointments, triageArrivals: arrivals))
     }
 
-    private func visit(_ start: String, minutes: Int, clinician: Clinician = night, status: AppointmentStatus = .booked) -> AppointmentRecord {
+    private func visit(_ start: String, minutes: Int, clinician: Clinician = night, status: AppointmentStatus = .booked)
+        -> AppointmentRecord
+    {
         Fixture.visit(clinician, Fixture.consult, Fixture.utc(start), minutes: minutes, patient: 1, status: status)
     }
 
@@ -32,7 +37,8 @@ struct DaylightSavingTests {
     @Test("spring: the night shift is 3 real hours, so 2 booked hours are two thirds of it")
     func springUtilization() {
         // 00:30–03:30 on the clocks is 00:30Z–02:30Z: the hour from 01:00 never happened.
-        let metrics = analytics([visit("2026-03-29T00:30:00Z", minutes: 120)]).metrics(for: day("2026-03-29"), asOf: Fixture.utc("2026-04-01T00:00:00Z"))
+        let metrics = analytics([visit("2026-03-29T00:30:00Z", minutes: 120)]).metrics(
+            for: day("2026-03-29"), asOf: Fixture.utc("2026-04-01T00:00:00Z"))
         let night = metrics.clinicians.first { $0.segment.name == "Dr Night" }!
         #expect(night.utilization == Utilization(bookedMinutes: 120, availableMinutes: 180))
         // The day clinician's 09:00–17:00 is untouched by the change: 480 minutes.
@@ -42,7 +48,8 @@ struct DaylightSavingTests {
     @Test("autumn: the night shift is 5 real hours; an hour across the repeated 01:00 counts once")
     func autumnUtilization() {
         // 01:30 BST (00:30Z) to 01:30 GMT (01:30Z): one real hour.
-        let metrics = analytics([visit("2026-10-25T00:30:00Z", minutes: 60)]).metrics(for: day("2026-10-25"), asOf: Fixture.utc("2026-11-01T00:00:00Z"))
+        let metrics = analytics([visit("2026-10-25T00:30:00Z", minutes: 60)]).metrics(
+            for: day("2026-10-25"), asOf: Fixture.utc("2026-11-01T00:00:00Z"))
         let night = metrics.clinicians.first { $0.segment.name == "Dr Night" }!
         #expect(night.utilization == Utilization(bookedMinutes: 60, availableMinutes: 300))
     }
@@ -55,15 +62,20 @@ struct DaylightSavingTests {
             visit("2026-03-29T22:30:00Z", minutes: 20, clinician: Self.day), // Sun 23:30 BST
             visit("2026-03-29T23:30:00Z", minutes: 20, clinician: Self.day), // Mon 00:30 BST
         ]
-        let period = try #require(AnalyticsPeriod(from: Fixture.date("2026-03-28"), through: Fixture.date("2026-03-30"), timeZone: Fixture.london))
-        let series = analytics(appointments).timeSeries(.appointments, over: period, by: .day, asOf: Fixture.utc("2026-04-01T00:00:00Z"))
+        let period = try #require(
+            AnalyticsPeriod(
+                from: Fixture.date("2026-03-28"), through: Fixture.date("2026-03-30"), timeZone: Fixture.london))
+        let series = analytics(appointments).timeSeries(
+            .appointments, over: period, by: .day, asOf: Fixture.utc("2026-04-01T00:00:00Z"))
         #expect(series.points.map(\.bucket.label) == ["2026-03-28", "2026-03-29", "2026-03-30"].map(Fixture.date))
         #expect(series.points.map(\.value) == [.count(1), .count(2), .count(1)])
     }
 
     @Test("an appointment in the small hours of a British summer Saturday is Saturday's, though UTC says Friday")
     func localDayInAutumn() throws {
-        let period = try #require(AnalyticsPeriod(from: Fixture.date("2026-10-23"), through: Fixture.date("2026-10-25"), timeZone: Fixture.london))
+        let period = try #require(
+            AnalyticsPeriod(
+                from: Fixture.date("2026-10-23"), through: Fixture.date("2026-10-25"), timeZone: Fixture.london))
         // 00:30 BST on Saturday 24 October = 23:30Z on Friday.
         let series = analytics([visit("2026-10-23T23:30:00Z", minutes: 20, clinician: Self.day)])
             .timeSeries(.appointments, over: period, by: .day, asOf: Fixture.utc("2026-11-01T00:00:00Z"))
@@ -74,9 +86,14 @@ struct DaylightSavingTests {
     @Test("an appointment across midnight gives each day its own minutes but counts once, on the day it starts")
     func acrossMidnight() throws {
         // Tuesday 5 May 23:30 to Wednesday 00:30 BST.
-        let analytics = analytics([Fixture.visit(Self.day, Fixture.consult, Fixture.local("2026-05-05 23:30"), minutes: 60, patient: 1,
-                                                 status: .completed, actual: 60)])
-        let period = try #require(AnalyticsPeriod(from: Fixture.date("2026-05-05"), through: Fixture.date("2026-05-06"), timeZone: Fixture.london))
+        let analytics = analytics([
+            Fixture.visit(
+                Self.day, Fixture.consult, Fixture.local("2026-05-05 23:30"), minutes: 60, patient: 1,
+                status: .completed, actual: 60)
+        ])
+        let period = try #require(
+            AnalyticsPeriod(
+                from: Fixture.date("2026-05-05"), through: Fixture.date("2026-05-06"), timeZone: Fixture.london))
         let asOf = Fixture.utc("2026-05-10T00:00:00Z")
         let minutes = analytics.timeSeries(.bookedMinutes, over: period, by: .day, asOf: asOf)
         #expect(minutes.points.map(\.value) == [.minutes(30), .minutes(30)])
@@ -116,9 +133,10 @@ struct DaylightSavingTests {
 
     @Test("a clinician's day off has no available time: no utilization that day, the other days measured")
     func timeOff() {
-        let series = WeekFixture.analytics.timeSeries(.utilization, over: WeekFixture.period, by: .day,
-                                                      segment: Segment(dimension: .clinician, id: UUIDText.lowercase(WeekFixture.okafor.id.rawValue), name: ""),
-                                                      asOf: WeekFixture.asOf)
+        let series = WeekFixture.analytics.timeSeries(
+            .utilization, over: WeekFixture.period, by: .day,
+            segment: Segment(dimension: .clinician, id: UUIDText.lowercase(WeekFixture.okafor.id.rawValue), name: ""),
+            asOf: WeekFixture.asOf)
         // Mon–Fri 240 minutes except Wednesday (leave); weekends not worked.
         let sixth = 40.0 / 240
         #expect(series.points.map(\.value) == [.ratio(sixth), .ratio(sixth), nil, .ratio(sixth), .ratio(0), nil, nil])

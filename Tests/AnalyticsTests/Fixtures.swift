@@ -23,7 +23,8 @@ enum Fixture {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = london
         let parts = text.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }).map { Int($0)! }
-        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4]))!
+        return calendar.date(
+            from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4]))!
     }
 
     static func date(_ text: String) -> LocalDate { LocalDate(text)! }
@@ -33,45 +34,55 @@ enum Fixture {
 
     // MARK: - Catalogue
 
-    static let consult = AppointmentType(id: Identifier(uuid(9001)), name: "Consultation", defaultDurationMinutes: 20,
-                                         fee: Money(minorUnits: 4500, currency: "GBP"))
-    static let cardio = AppointmentType(id: Identifier(uuid(9002)), name: "Cardiology consult", defaultDurationMinutes: 40,
-                                        requiredSpecialty: .cardiology, fee: Money(minorUnits: 12050, currency: "GBP"))
+    static let consult = AppointmentType(
+        id: Identifier(uuid(9001)), name: "Consultation", defaultDurationMinutes: 20,
+        fee: Money(minorUnits: 4500, currency: "GBP"))
+    static let cardio = AppointmentType(
+        id: Identifier(uuid(9002)), name: "Cardiology consult", defaultDurationMinutes: 40,
+        requiredSpecialty: .cardiology, fee: Money(minorUnits: 12050, currency: "GBP"))
 
     static let roomOne = Room(id: Identifier(uuid(8001)), name: "Consult 1", type: .exam)
     static let roomTwo = Room(id: Identifier(uuid(8002)), name: "Consult 2", type: .exam, isActive: false)
 
     static func clinician(_ n: Int, _ name: String, _ specialties: [Specialty]) -> Clinician {
-        Clinician(id: Identifier(uuid(n)), displayName: name, credentials: "MRCVS",
-                  expertise: specialties.map { Expertise(specialty: $0, proficiency: 4, years: 5) },
-                  species: [.dog, .cat], maxAppointmentsPerDay: 30, complexityCeiling: 1)
+        Clinician(
+            id: Identifier(uuid(n)), displayName: name, credentials: "MRCVS",
+            expertise: specialties.map { Expertise(specialty: $0, proficiency: 4, years: 5) },
+            species: [.dog, .cat], maxAppointmentsPerDay: 30, complexityCeiling: 1)
     }
 
     /// Weekdays (ISO) `days`, `from`–`to` local, with an optional break.
-    static func availability(_ clinician: Clinician, days: ClosedRange<Int> = 1...5, from: (Int, Int), to: (Int, Int),
-                             lunch: ((Int, Int), (Int, Int))? = nil, timeOff: [TimeOff] = [], cap: Int? = nil) -> ClinicianAvailability {
-        ClinicianAvailability(clinicianID: clinician.id,
-                              weekly: days.map { WeeklyInterval(weekday: $0, from: from, to: to) },
-                              breaks: lunch.map { lunch in days.map { WeeklyInterval(weekday: $0, from: lunch.0, to: lunch.1) } } ?? [],
-                              timeOff: timeOff, maxBookedMinutesPerDay: cap)
+    static func availability(
+        _ clinician: Clinician, days: ClosedRange<Int> = 1...5, from: (Int, Int), to: (Int, Int),
+        lunch: ((Int, Int), (Int, Int))? = nil, timeOff: [TimeOff] = [], cap: Int? = nil
+    ) -> ClinicianAvailability {
+        ClinicianAvailability(
+            clinicianID: clinician.id,
+            weekly: days.map { WeeklyInterval(weekday: $0, from: from, to: to) },
+            breaks: lunch.map { lunch in days.map { WeeklyInterval(weekday: $0, from: lunch.0, to: lunch.1) } } ?? [],
+            timeOff: timeOff, maxBookedMinutesPerDay: cap)
     }
 
     /// An appointment record.
-    static func visit(_ clinician: Clinician, _ type: AppointmentType, _ start: Date, minutes: Int, patient: Int,
-                      status: AppointmentStatus = .completed, actual: Int? = nil, species: Species? = .dog,
-                      room: Room? = nil, bookedAt: Date? = nil, cancelledAt: Date? = nil) -> AppointmentRecord {
+    static func visit(
+        _ clinician: Clinician, _ type: AppointmentType, _ start: Date, minutes: Int, patient: Int,
+        status: AppointmentStatus = .completed, actual: Int? = nil, species: Species? = .dog,
+        room: Room? = nil, bookedAt: Date? = nil, cancelledAt: Date? = nil
+    ) -> AppointmentRecord {
         let time = TimeRange(start: start, end: start.addingTimeInterval(TimeInterval(minutes * 60)))!
-        let appointment = Appointment(practiceID: practiceID, patientID: uuid(patient), clinicianID: clinician.id.rawValue,
-                                      appointmentTypeID: type.id, roomID: room?.id, time: time, status: status,
-                                      completedAt: status == .completed ? time.end : nil,
-                                      actualMinutes: status == .completed ? (actual ?? minutes) : nil,
-                                      cancellationReason: status == .cancelled ? "owner rang" : nil)
+        let appointment = Appointment(
+            practiceID: practiceID, patientID: uuid(patient), clinicianID: clinician.id.rawValue,
+            appointmentTypeID: type.id, roomID: room?.id, time: time, status: status,
+            completedAt: status == .completed ? time.end : nil,
+            actualMinutes: status == .completed ? (actual ?? minutes) : nil,
+            cancellationReason: status == .cancelled ? "owner rang" : nil)
         return AppointmentRecord(appointment, species: species, bookedAt: bookedAt, cancelledAt: cancelledAt)
     }
 
     /// A triage arrival of patient `n`, seen `seenAfter` minutes later (never when `nil`).
     static func arrival(_ n: Int, _ level: TriageLevel, _ at: Date, seenAfter minutes: Double?) -> TriageArrival {
-        TriageArrival(patientID: uuid(n), level: level, arrival: at, firstSeenAt: minutes.map { at.addingTimeInterval($0 * 60) })
+        TriageArrival(
+            patientID: uuid(n), level: level, arrival: at, firstSeenAt: minutes.map { at.addingTimeInterval($0 * 60) })
     }
 }
 

@@ -17,11 +17,14 @@ struct ForecastTests {
     static var history: PracticeHistory {
         var appointments: [AppointmentRecord] = []
         var patient = 0
-        func add(_ day: String, _ count: Int, _ type: AppointmentType, minutes: Int, status: AppointmentStatus = .completed) {
+        func add(
+            _ day: String, _ count: Int, _ type: AppointmentType, minutes: Int, status: AppointmentStatus = .completed
+        ) {
             for slot in 0..<count {
                 patient += 1
                 let start = Fixture.local("\(day) 09:00").addingTimeInterval(TimeInterval(slot * minutes * 60))
-                appointments.append(Fixture.visit(WeekFixture.okafor, type, start, minutes: minutes, patient: patient, status: status))
+                appointments.append(
+                    Fixture.visit(WeekFixture.okafor, type, start, minutes: minutes, patient: patient, status: status))
             }
         }
         for (day, count) in mondays { add(day, count, Fixture.cardio, minutes: 30) }
@@ -30,8 +33,9 @@ struct ForecastTests {
         // Cancelled and pre-history bookings are not demand in the window.
         add("2026-05-25", 4, Fixture.cardio, minutes: 30, status: .cancelled)
         add("2026-04-27", 40, Fixture.cardio, minutes: 10)
-        return PracticeHistory(practice: Fixture.practice, appointmentTypes: [Fixture.consult, Fixture.cardio],
-                               clinicians: [WeekFixture.okafor], appointments: appointments)
+        return PracticeHistory(
+            practice: Fixture.practice, appointmentTypes: [Fixture.consult, Fixture.cardio],
+            clinicians: [WeekFixture.okafor], appointments: appointments)
     }
 
     let forecast = PracticeAnalytics(history: history, options: AnalyticsOptions(forecastWeeks: 2))
@@ -78,7 +82,8 @@ struct ForecastTests {
 
     @Test("with one week of history the forecast repeats it and nothing can be back-tested")
     func oneWeek() throws {
-        let forecast = PracticeAnalytics(history: Self.history).forecast(weekStarting: Fixture.date("2026-05-26"), historyWeeks: 1)
+        let forecast = PracticeAnalytics(history: Self.history).forecast(
+            weekStarting: Fixture.date("2026-05-26"), historyWeeks: 1)
         // One week of history (the week of 19 May): Tuesday 19 May had 5, so next Tuesday is 5; nothing to back-test.
         let cardiology = try #require(forecast.specialty(.cardiology))
         #expect(forecast.weeksAveraged == 1)
@@ -89,7 +94,8 @@ struct ForecastTests {
 
     @Test("no history, no forecast")
     func emptyHistory() {
-        let forecast = PracticeAnalytics(history: Self.history).forecast(weekStarting: Fixture.date("2020-01-06"), historyWeeks: 4)
+        let forecast = PracticeAnalytics(history: Self.history).forecast(
+            weekStarting: Fixture.date("2020-01-06"), historyWeeks: 4)
         #expect(forecast.specialties.isEmpty)
     }
 }

@@ -24,19 +24,26 @@ struct InsightTests {
             if offset < breachDays {
                 let hour = eveningHours[offset % eveningHours.count]
                 let minute = hour == 17 ? 30 : 15
-                arrivals.append(Fixture.arrival(2000 + offset, .orange, Fixture.local("\(day) \(hour):\(minute)"), seenAfter: 30))
+                arrivals.append(
+                    Fixture.arrival(2000 + offset, .orange, Fixture.local("\(day) \(hour):\(minute)"), seenAfter: 30))
             }
         }
-        return PracticeHistory(practice: Fixture.practice, clinicians: [evening, morning],
-                               availabilities: [Fixture.availability(evening, days: 1...7, from: (8, 0), to: (20, 0)),
-                                                Fixture.availability(morning, days: 1...7, from: (8, 0), to: (17, 0))],
-                               triageArrivals: arrivals)
+        return PracticeHistory(
+            practice: Fixture.practice, clinicians: [evening, morning],
+            availabilities: [
+                Fixture.availability(evening, days: 1...7, from: (8, 0), to: (20, 0)),
+                Fixture.availability(morning, days: 1...7, from: (8, 0), to: (17, 0)),
+            ],
+            triageArrivals: arrivals)
     }
 
-    static let june = AnalyticsPeriod(from: Fixture.date("2026-06-01"), through: Fixture.date("2026-06-20"), timeZone: Fixture.london)!
+    static let june = AnalyticsPeriod(
+        from: Fixture.date("2026-06-01"), through: Fixture.date("2026-06-20"), timeZone: Fixture.london)!
     static let afterJune = Fixture.local("2026-06-30 12:00")
 
-    private func insights(_ history: PracticeHistory, period: AnalyticsPeriod = june, asOf: Date = afterJune) -> [Insight] {
+    private func insights(_ history: PracticeHistory, period: AnalyticsPeriod = june, asOf: Date = afterJune)
+        -> [Insight]
+    {
         let analytics = PracticeAnalytics(history: history)
         return analytics.insights(metrics: analytics.metrics(for: period, asOf: asOf))
     }
@@ -45,8 +52,10 @@ struct InsightTests {
     func triageWaits() throws {
         let found = insights(Self.emergencyHistory(breachDays: 6))
         let insight = try #require(found.first { $0.kind == .triageWaits })
-        #expect(insight.message ==
-            "Orange patients waited longer than 15 min on 6 of 20 days, all between 17:00 and 19:00, when 1 emergency clinician was on duty.")
+        #expect(
+            insight.message
+                == "Orange patients waited longer than 15 min on 6 of 20 days, all between 17:00 and 19:00, when 1 emergency clinician was on duty."
+        )
         #expect(insight.severity == .critical)
         #expect(insight.figure("breachDays") == 6)
         #expect(insight.figure("arrivalDays") == 20)
@@ -80,12 +89,16 @@ struct InsightTests {
         let hart = WeekFixture.hart
         var appointments: [AppointmentRecord] = []
         for index in 0..<25 {
-            let start = Fixture.local("2026-06-0\(1 + index % 5) 09:00").addingTimeInterval(TimeInterval(index / 5 * 1800))
-            appointments.append(Fixture.visit(hart, Fixture.consult, start, minutes: 20, patient: index,
-                                              status: index < noShows ? .noShow : .completed, species: index < cats ? .cat : .dog))
+            let start = Fixture.local("2026-06-0\(1 + index % 5) 09:00").addingTimeInterval(
+                TimeInterval(index / 5 * 1800))
+            appointments.append(
+                Fixture.visit(
+                    hart, Fixture.consult, start, minutes: 20, patient: index,
+                    status: index < noShows ? .noShow : .completed, species: index < cats ? .cat : .dog))
         }
-        return PracticeHistory(practice: Fixture.practice, appointmentTypes: [Fixture.consult], clinicians: [hart],
-                               availabilities: [Fixture.availability(hart, from: (9, 0), to: (17, 0))], appointments: appointments)
+        return PracticeHistory(
+            practice: Fixture.practice, appointmentTypes: [Fixture.consult], clinicians: [hart],
+            availabilities: [Fixture.availability(hart, from: (9, 0), to: (17, 0))], appointments: appointments)
     }
 
     @Test("a high no-show rate, and the species that drives it")
@@ -108,20 +121,25 @@ struct InsightTests {
     // MARK: - Durations
 
     static func dentalHistory(count: Int) -> PracticeHistory {
-        let dental = AppointmentType(id: Identifier(Fixture.uuid(9300)), name: "Dental scale & polish", defaultDurationMinutes: 60,
-                                     requiredSpecialty: .dentistry, fee: Money(minorUnits: 30000, currency: "GBP"))
+        let dental = AppointmentType(
+            id: Identifier(Fixture.uuid(9300)), name: "Dental scale & polish", defaultDurationMinutes: 60,
+            requiredSpecialty: .dentistry, fee: Money(minorUnits: 30000, currency: "GBP"))
         let vet = Fixture.clinician(40, "Dr Molar", [.dentistry])
         let appointments = (0..<count).map { index in
-            Fixture.visit(vet, dental, Fixture.local("2026-06-0\(index + 1) 09:00"), minutes: 60, patient: index, actual: 72)
+            Fixture.visit(
+                vet, dental, Fixture.local("2026-06-0\(index + 1) 09:00"), minutes: 60, patient: index, actual: 72)
         }
-        return PracticeHistory(practice: Fixture.practice, appointmentTypes: [dental], clinicians: [vet], appointments: appointments)
+        return PracticeHistory(
+            practice: Fixture.practice, appointmentTypes: [dental], clinicians: [vet], appointments: appointments)
     }
 
     @Test("a type that overruns, with its numbers")
     func overrun() throws {
         let insight = try #require(insights(Self.dentalHistory(count: 6)).first { $0.kind == .durationOverrun })
-        #expect(insight.message ==
-            "Dental scale & polish ran 12 min over its booked time on average (72 min actual against 60 min booked, 6 appointments).")
+        #expect(
+            insight.message
+                == "Dental scale & polish ran 12 min over its booked time on average (72 min actual against 60 min booked, 6 appointments)."
+        )
         #expect(insight.figure("meanDifferenceMinutes") == 12)
     }
 
@@ -139,13 +157,16 @@ struct InsightTests {
         let underused = analytics.insights(metrics: metrics).filter { $0.kind == .clinicianUnderused }
         // Dr Hart: 40 of 2,100 min. Dr Okafor (120 of 960 min) is as idle, but 16 available hours
         // are under the 20 needed to judge a load.
-        #expect(underused.map(\.message) == [
-            "Dr Amelia Hart was booked for only 2% of available time (0.7 of 35 h), below the 60% target.",
-        ])
+        #expect(
+            underused.map(\.message) == [
+                "Dr Amelia Hart was booked for only 2% of available time (0.7 of 35 h), below the 60% target."
+            ])
         let lenient = InsightThresholds(loadMinimumAvailableHours: 10)
-        let judged = PracticeAnalytics(history: WeekFixture.history, options: AnalyticsOptions(insightThresholds: lenient))
-        #expect(judged.insights(metrics: metrics).filter { $0.kind == .clinicianUnderused }.map(\.source.segment.name)
-            == ["Dr Amelia Hart", "Dr Ben Okafor"])
+        let judged = PracticeAnalytics(
+            history: WeekFixture.history, options: AnalyticsOptions(insightThresholds: lenient))
+        #expect(
+            judged.insights(metrics: metrics).filter { $0.kind == .clinicianUnderused }.map(\.source.segment.name)
+                == ["Dr Amelia Hart", "Dr Ben Okafor"])
         #expect(!analytics.insights(metrics: metrics).contains { $0.kind == .clinicianOverloaded })
     }
 
@@ -157,20 +178,35 @@ struct InsightTests {
         let report = analytics.bottlenecks(asOf: BottleneckTests.asOf, days: 7)
         let metrics = analytics.metrics(for: WeekFixture.period, asOf: BottleneckTests.asOf)
         let found = analytics.insights(metrics: metrics, bottlenecks: report)
-        let cardiology = try #require(found.first { $0.kind == .specialtyBottleneck && $0.source.segment == .specialty(.cardiology) })
-        #expect(cardiology.message ==
-            "Cardiology demand over the next 7 days is 1,250 min (850 booked, 400 requested) against 900 min of capacity (139%).")
+        let cardiology = try #require(
+            found.first { $0.kind == .specialtyBottleneck && $0.source.segment == .specialty(.cardiology) })
+        #expect(
+            cardiology.message
+                == "Cardiology demand over the next 7 days is 1,250 min (850 booked, 400 requested) against 900 min of capacity (139%)."
+        )
         #expect(cardiology.severity == .critical)
-        let dermatology = try #require(found.first { $0.kind == .specialtyBottleneck && $0.source.segment == .specialty(.dermatology) })
-        #expect(dermatology.message == "Dermatology demand over the next 7 days is 60 min (0 booked, 60 requested) with no clinician time available.")
-        #expect(found.contains { $0.kind == .clinicianOverbookedAhead && $0.message.hasPrefix("Dr Ben Okafor is booked for 94% of bookable time") })
+        let dermatology = try #require(
+            found.first { $0.kind == .specialtyBottleneck && $0.source.segment == .specialty(.dermatology) })
+        #expect(
+            dermatology.message
+                == "Dermatology demand over the next 7 days is 60 min (0 booked, 60 requested) with no clinician time available."
+        )
+        #expect(
+            found.contains {
+                $0.kind == .clinicianOverbookedAhead
+                    && $0.message.hasPrefix("Dr Ben Okafor is booked for 94% of bookable time")
+            })
         #expect(found.first?.severity == .critical)
         // Without the requests, cardiology fits (850 of 900) and dermatology has no demand.
         var quiet = BottleneckTests.history
         quiet.openRequests = []
         let calm = PracticeAnalytics(history: quiet)
-        #expect(!calm.insights(metrics: metrics, bottlenecks: calm.bottlenecks(asOf: BottleneckTests.asOf, days: 7))
-            .contains { $0.kind == .specialtyBottleneck && $0.source.segment != .practice && $0.source.segment.id != "general_practice" })
+        #expect(
+            !calm.insights(metrics: metrics, bottlenecks: calm.bottlenecks(asOf: BottleneckTests.asOf, days: 7))
+                .contains {
+                    $0.kind == .specialtyBottleneck && $0.source.segment != .practice
+                        && $0.source.segment.id != "general_practice"
+                })
     }
 
     @Test("a forecast shift is mentioned only when it is large and the back-test earns it")
@@ -180,17 +216,24 @@ struct InsightTests {
         var appointments: [AppointmentRecord] = []
         for (week, count) in [20, 20, 20, 10].enumerated() {
             for slot in 0..<count {
-                let start = Fixture.local("2026-05-04 08:00").addingTimeInterval(TimeInterval(week * 7 * 86_400 + slot * 1200))
-                appointments.append(Fixture.visit(WeekFixture.okafor, Fixture.cardio, start, minutes: 20, patient: week * 100 + slot))
+                let start = Fixture.local("2026-05-04 08:00").addingTimeInterval(
+                    TimeInterval(week * 7 * 86_400 + slot * 1200))
+                appointments.append(
+                    Fixture.visit(WeekFixture.okafor, Fixture.cardio, start, minutes: 20, patient: week * 100 + slot))
             }
         }
-        let history = PracticeHistory(practice: Fixture.practice, appointmentTypes: [Fixture.cardio], clinicians: [WeekFixture.okafor],
-                                      appointments: appointments)
+        let history = PracticeHistory(
+            practice: Fixture.practice, appointmentTypes: [Fixture.cardio], clinicians: [WeekFixture.okafor],
+            appointments: appointments)
         let analytics = PracticeAnalytics(history: history, options: AnalyticsOptions(forecastWeeks: 2))
         let metrics = analytics.metrics(for: WeekFixture.period, asOf: WeekFixture.asOf)
         let forecast = analytics.forecast(weekStarting: Fixture.date("2026-06-01"), historyWeeks: 4)
-        let shift = try #require(analytics.insights(metrics: metrics, forecast: forecast).first { $0.kind == .demandShift })
-        #expect(shift.message == "Cardiology demand is forecast at 15 appointments for the week from 2026-06-01, up 50% on the previous week's 10 (back-tested error ±0.7 appointments a day).")
+        let shift = try #require(
+            analytics.insights(metrics: metrics, forecast: forecast).first { $0.kind == .demandShift })
+        #expect(
+            shift.message
+                == "Cardiology demand is forecast at 15 appointments for the week from 2026-06-01, up 50% on the previous week's 10 (back-tested error ±0.7 appointments a day)."
+        )
         #expect(shift.figure("backtestMAPE") == 50)
 
         // A stricter bar on the back-test silences it.

@@ -6,13 +6,16 @@ import Testing
 
 @Suite("Periods and buckets in the practice's zone")
 struct PeriodTests {
-    @Test("the spring change makes a 23-hour day and the autumn change a 25-hour one", arguments: [
-        ("2026-03-29", "2026-03-29T00:00:00Z", "2026-03-29T23:00:00Z", 23.0),
-        ("2026-10-25", "2026-10-24T23:00:00Z", "2026-10-26T00:00:00Z", 25.0),
-        ("2026-07-01", "2026-06-30T23:00:00Z", "2026-07-01T23:00:00Z", 24.0),
-    ])
+    @Test(
+        "the spring change makes a 23-hour day and the autumn change a 25-hour one",
+        arguments: [
+            ("2026-03-29", "2026-03-29T00:00:00Z", "2026-03-29T23:00:00Z", 23.0),
+            ("2026-10-25", "2026-10-24T23:00:00Z", "2026-10-26T00:00:00Z", 25.0),
+            ("2026-07-01", "2026-06-30T23:00:00Z", "2026-07-01T23:00:00Z", 24.0),
+        ])
     func dstDay(day: String, start: String, end: String, hours: Double) throws {
-        let period = try #require(AnalyticsPeriod(from: Fixture.date(day), through: Fixture.date(day), timeZone: Fixture.london))
+        let period = try #require(
+            AnalyticsPeriod(from: Fixture.date(day), through: Fixture.date(day), timeZone: Fixture.london))
         #expect(period.interval.start == Fixture.utc(start))
         #expect(period.interval.end == Fixture.utc(end))
         #expect(period.days.map(\.hours) == [hours])
@@ -21,7 +24,9 @@ struct PeriodTests {
 
     @Test("weeks run Monday to Sunday, clipped to the period but labelled by their Monday")
     func weeks() throws {
-        let period = try #require(AnalyticsPeriod(from: Fixture.date("2026-03-25"), through: Fixture.date("2026-04-05"), timeZone: Fixture.london))
+        let period = try #require(
+            AnalyticsPeriod(
+                from: Fixture.date("2026-03-25"), through: Fixture.date("2026-04-05"), timeZone: Fixture.london))
         let weeks = period.buckets(.week)
         #expect(weeks.map(\.label) == [Fixture.date("2026-03-23"), Fixture.date("2026-03-30")])
         // Wednesday to Sunday including the 23-hour Sunday; then a full summer week.
@@ -34,7 +39,9 @@ struct PeriodTests {
 
     @Test("months follow the calendar and carry the extra autumn hour")
     func months() throws {
-        let period = try #require(AnalyticsPeriod(from: Fixture.date("2026-10-15"), through: Fixture.date("2026-11-10"), timeZone: Fixture.london))
+        let period = try #require(
+            AnalyticsPeriod(
+                from: Fixture.date("2026-10-15"), through: Fixture.date("2026-11-10"), timeZone: Fixture.london))
         let months = period.buckets(.month)
         #expect(months.map(\.label) == [Fixture.date("2026-10-01"), Fixture.date("2026-11-01")])
         let hours: [Double] = [409, 240] // 17 × 24 + 1, 10 × 24
@@ -43,10 +50,13 @@ struct PeriodTests {
 
     @Test("buckets tile the period exactly, even when it starts and ends mid-day")
     func tiling() {
-        let period = AnalyticsPeriod(interval: DateInterval(start: Fixture.utc("2026-03-28T17:00:00Z"), end: Fixture.utc("2026-03-30T06:00:00Z")),
-                                     timeZone: Fixture.london)
+        let period = AnalyticsPeriod(
+            interval: DateInterval(
+                start: Fixture.utc("2026-03-28T17:00:00Z"), end: Fixture.utc("2026-03-30T06:00:00Z")),
+            timeZone: Fixture.london)
         let days = period.days
-        #expect(days.map(\.label) == [Fixture.date("2026-03-28"), Fixture.date("2026-03-29"), Fixture.date("2026-03-30")])
+        #expect(
+            days.map(\.label) == [Fixture.date("2026-03-28"), Fixture.date("2026-03-29"), Fixture.date("2026-03-30")])
         #expect(days.map(\.hours) == [7, 23, 7])
         #expect(days.first?.start == period.interval.start)
         #expect(days.last?.end == period.interval.end)
@@ -56,8 +66,13 @@ struct PeriodTests {
     @Test("an empty period has no buckets, and a period cannot end before it starts")
     func empty() {
         let instant = Fixture.utc("2026-05-04T10:00:00Z")
-        #expect(AnalyticsPeriod(interval: DateInterval(start: instant, duration: 0), timeZone: Fixture.london).buckets(.week).isEmpty)
-        #expect(AnalyticsPeriod(from: Fixture.date("2026-05-05"), through: Fixture.date("2026-05-04"), timeZone: Fixture.london) == nil)
+        #expect(
+            AnalyticsPeriod(interval: DateInterval(start: instant, duration: 0), timeZone: Fixture.london).buckets(
+                .week
+            ).isEmpty)
+        #expect(
+            AnalyticsPeriod(
+                from: Fixture.date("2026-05-05"), through: Fixture.date("2026-05-04"), timeZone: Fixture.london) == nil)
     }
 
     @Test("percentiles by nearest rank: real observed values, the median the lower middle")

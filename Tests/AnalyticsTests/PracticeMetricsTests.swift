@@ -55,15 +55,18 @@ struct PracticeMetricsTests {
         history.practice.closures = [PracticeClosure(firstDay: Fixture.date("2026-05-08"), reason: "Staff training")]
         let closed = PracticeAnalytics(history: history).metrics(for: WeekFixture.period, asOf: WeekFixture.asOf)
         #expect(closed.practice.utilization == Utilization(bookedMinutes: 160, availableMinutes: 3060 - 420 - 240))
-        let hart = closed.metrics(for: Segment(dimension: .clinician, id: UUIDText.lowercase(WeekFixture.hart.id.rawValue), name: ""))!
+        let hart = closed.metrics(
+            for: Segment(dimension: .clinician, id: UUIDText.lowercase(WeekFixture.hart.id.rawValue), name: ""))!
         #expect(hart.utilization == Utilization(bookedMinutes: 40, availableMinutes: 2100 - 420))
     }
 
     @Test("room utilization: Consult 1 held 80 of its 3,360 open minutes; the out-of-service room offers none")
     func rooms() {
-        let one = metrics.metrics(for: Segment(dimension: .room, id: UUIDText.lowercase(Fixture.roomOne.id.rawValue), name: ""))!
+        let one = metrics.metrics(
+            for: Segment(dimension: .room, id: UUIDText.lowercase(Fixture.roomOne.id.rawValue), name: ""))!
         #expect(one.utilization == Utilization(bookedMinutes: 80, availableMinutes: 7 * 480))
-        let two = metrics.metrics(for: Segment(dimension: .room, id: UUIDText.lowercase(Fixture.roomTwo.id.rawValue), name: ""))!
+        let two = metrics.metrics(
+            for: Segment(dimension: .room, id: UUIDText.lowercase(Fixture.roomTwo.id.rawValue), name: ""))!
         #expect(two.utilization?.ratio == nil)
         #expect(two.appointments.total == 0)
         #expect(metrics.roomUtilization == Utilization(bookedMinutes: 80, availableMinutes: 3360))
@@ -81,7 +84,8 @@ struct PracticeMetricsTests {
 
     @Test("a longer notice period makes the two-day cancellation late too")
     func configurableNotice() {
-        let analytics = PracticeAnalytics(history: WeekFixture.history, options: AnalyticsOptions(lateCancellationNotice: 72 * 3600))
+        let analytics = PracticeAnalytics(
+            history: WeekFixture.history, options: AnalyticsOptions(lateCancellationNotice: 72 * 3600))
         let metrics = analytics.metrics(for: WeekFixture.period, asOf: WeekFixture.asOf)
         #expect(metrics.practice.lateCancellations == Rate(count: 2, total: 8))
     }
@@ -178,7 +182,8 @@ struct PracticeMetricsTests {
     func efficiencyWithoutTriage() {
         var history = WeekFixture.history
         history.triageArrivals = []
-        let score = PracticeAnalytics(history: history).metrics(for: WeekFixture.period, asOf: WeekFixture.asOf).efficiency
+        let score = PracticeAnalytics(history: history).metrics(for: WeekFixture.period, asOf: WeekFixture.asOf)
+            .efficiency
         #expect(score.part(.triageCompliance)?.value == nil)
         #expect(score.part(.triageCompliance)?.points == 0)
         let expected = 100 * (0.30 * 160.0 / 3060 + 0.20 * 0.8 + 0.15 * 0.875 + 0.15 * 0.8) / 0.80
@@ -191,7 +196,8 @@ struct PracticeMetricsTests {
         #expect(metrics.appointmentTypes.map(\.segment.name) == ["Cardiology consult", "Consultation"])
         #expect(metrics.rooms.map(\.segment.name) == ["Consult 1", "Consult 2"])
         #expect(metrics.species.map(\.segment.id) == ["dog", "cat"])
-        #expect(Set(metrics.specialties.map(\.segment.id)) == ["cardiology", "general_practice", "emergency_critical_care"])
+        #expect(
+            Set(metrics.specialties.map(\.segment.id)) == ["cardiology", "general_practice", "emergency_critical_care"])
         #expect(metrics.dataQuality.isClean)
     }
 }

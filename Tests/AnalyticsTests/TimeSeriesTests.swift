@@ -10,8 +10,10 @@ import Triage
 struct TimeSeriesTests {
     let analytics = WeekFixture.analytics
 
-    private func series(_ metric: MetricKind, _ size: BucketSize = .day, segment: Segment = .practice) -> [MetricValue?] {
-        analytics.timeSeries(metric, over: WeekFixture.period, by: size, segment: segment, asOf: WeekFixture.asOf).points.map(\.value)
+    private func series(_ metric: MetricKind, _ size: BucketSize = .day, segment: Segment = .practice) -> [MetricValue?]
+    {
+        analytics.timeSeries(metric, over: WeekFixture.period, by: size, segment: segment, asOf: WeekFixture.asOf)
+            .points.map(\.value)
     }
 
     @Test("no-show rate per day: nil on days without a known outcome, never 0 ÷ 0")
@@ -25,7 +27,8 @@ struct TimeSeriesTests {
     @Test("orange compliance per day and the nearest-rank median wait per week")
     func triage() {
         #expect(series(.vtlCompliance(.orange)) == [.ratio(0.5), .ratio(0), .ratio(1), nil, nil, nil, nil])
-        #expect(series(.vtlBreaches(nil)) == [.count(1), .count(1), .count(1), .count(0), .count(0), .count(0), .count(0)])
+        #expect(
+            series(.vtlBreaches(nil)) == [.count(1), .count(1), .count(1), .count(0), .count(0), .count(0), .count(0)])
         #expect(series(.medianWait(.orange), .week) == [.minutes(10)])
         #expect(series(.p90Wait(.orange), .week) == [.minutes(25)])
         #expect(series(.triageArrivals, .week) == [.count(7)])

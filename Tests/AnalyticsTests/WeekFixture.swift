@@ -17,7 +17,8 @@ enum WeekFixture {
     static let hart = Fixture.clinician(1, "Dr Amelia Hart", [.generalPractice, .emergencyCriticalCare])
     static let okafor = Fixture.clinician(2, "Dr Ben Okafor", [.cardiology])
 
-    static let period = AnalyticsPeriod(from: Fixture.date("2026-05-04"), through: Fixture.date("2026-05-10"), timeZone: Fixture.london)!
+    static let period = AnalyticsPeriod(
+        from: Fixture.date("2026-05-04"), through: Fixture.date("2026-05-10"), timeZone: Fixture.london)!
     /// Wednesday 12:30.
     static let asOf = Fixture.local("2026-05-06 12:30")
 
@@ -25,36 +26,49 @@ enum WeekFixture {
         let l = Fixture.local
         var appointments: [AppointmentRecord] = [
             // 1. Mon 09:00 consult, 25 min actual, returning patient 1, booked a week ahead.
-            Fixture.visit(hart, Fixture.consult, l("2026-05-04 09:00"), minutes: 20, patient: 1, actual: 25,
-                          bookedAt: l("2026-04-27 09:00")),
+            Fixture.visit(
+                hart, Fixture.consult, l("2026-05-04 09:00"), minutes: 20, patient: 1, actual: 25,
+                bookedAt: l("2026-04-27 09:00")),
             // 2. Mon 10:00 consult, 24 min actual, new patient 2 (a cat), booked two hours ahead.
-            Fixture.visit(hart, Fixture.consult, l("2026-05-04 10:00"), minutes: 20, patient: 2, actual: 24, species: .cat,
-                          bookedAt: l("2026-05-04 08:00")),
+            Fixture.visit(
+                hart, Fixture.consult, l("2026-05-04 10:00"), minutes: 20, patient: 2, actual: 24, species: .cat,
+                bookedAt: l("2026-05-04 08:00")),
             // 3. Tue 09:00 no-show.
-            Fixture.visit(hart, Fixture.consult, l("2026-05-05 09:00"), minutes: 20, patient: 3, status: .noShow,
-                          bookedAt: l("2026-04-30 09:00")),
+            Fixture.visit(
+                hart, Fixture.consult, l("2026-05-05 09:00"), minutes: 20, patient: 3, status: .noShow,
+                bookedAt: l("2026-04-30 09:00")),
             // 4. Tue 11:00 cancelled at 08:00 the same morning: late.
-            Fixture.visit(hart, Fixture.consult, l("2026-05-05 11:00"), minutes: 20, patient: 4, status: .cancelled,
-                          bookedAt: l("2026-05-01 11:00"), cancelledAt: l("2026-05-05 08:00")),
+            Fixture.visit(
+                hart, Fixture.consult, l("2026-05-05 11:00"), minutes: 20, patient: 4, status: .cancelled,
+                bookedAt: l("2026-05-01 11:00"), cancelledAt: l("2026-05-05 08:00")),
             // 5. Wed 09:00 cancelled two days ahead: not late. No booking time known.
-            Fixture.visit(hart, Fixture.consult, l("2026-05-06 09:00"), minutes: 20, patient: 5, status: .cancelled, species: .cat,
-                          cancelledAt: l("2026-05-04 09:00")),
+            Fixture.visit(
+                hart, Fixture.consult, l("2026-05-06 09:00"), minutes: 20, patient: 5, status: .cancelled,
+                species: .cat,
+                cancelledAt: l("2026-05-04 09:00")),
             // 6. Mon 09:00 cardiology, 50 min actual, patient 1 again, in Consult 1.
-            Fixture.visit(okafor, Fixture.cardio, l("2026-05-04 09:00"), minutes: 40, patient: 1, actual: 50, room: Fixture.roomOne,
-                          bookedAt: l("2026-05-03 09:00")),
+            Fixture.visit(
+                okafor, Fixture.cardio, l("2026-05-04 09:00"), minutes: 40, patient: 1, actual: 50,
+                room: Fixture.roomOne,
+                bookedAt: l("2026-05-03 09:00")),
             // 7. Tue 10:00 cardiology, 35 min actual, patient 6 (no first-visit date known), in Consult 1.
-            Fixture.visit(okafor, Fixture.cardio, l("2026-05-05 10:00"), minutes: 40, patient: 6, actual: 35, species: .cat,
-                          room: Fixture.roomOne),
+            Fixture.visit(
+                okafor, Fixture.cardio, l("2026-05-05 10:00"), minutes: 40, patient: 6, actual: 35, species: .cat,
+                room: Fixture.roomOne),
             // 8. Thu 09:00 cardiology, still booked.
-            Fixture.visit(okafor, Fixture.cardio, l("2026-05-07 09:00"), minutes: 40, patient: 7, status: .booked,
-                          bookedAt: l("2026-05-06 10:00")),
+            Fixture.visit(
+                okafor, Fixture.cardio, l("2026-05-07 09:00"), minutes: 40, patient: 7, status: .booked,
+                bookedAt: l("2026-05-06 10:00")),
             // The Monday after: outside the period.
-            Fixture.visit(hart, Fixture.consult, l("2026-05-11 09:00"), minutes: 20, patient: 1, actual: 20,
-                          bookedAt: l("2026-05-01 09:00")),
+            Fixture.visit(
+                hart, Fixture.consult, l("2026-05-11 09:00"), minutes: 20, patient: 1, actual: 20,
+                bookedAt: l("2026-05-01 09:00")),
         ]
         // April history for the duration model: five dogs, 25 minutes each, with Dr Hart.
         for day in 0..<5 {
-            appointments.append(Fixture.visit(hart, Fixture.consult, l("2026-04-1\(day) 14:00"), minutes: 20, patient: 100 + day, actual: 25))
+            appointments.append(
+                Fixture.visit(
+                    hart, Fixture.consult, l("2026-04-1\(day) 14:00"), minutes: 20, patient: 100 + day, actual: 25))
         }
         let arrivals: [TriageArrival] = [
             Fixture.arrival(201, .orange, l("2026-05-04 17:10"), seenAfter: 10),
@@ -75,8 +89,9 @@ enum WeekFixture {
             clinicians: [hart, okafor],
             availabilities: [
                 Fixture.availability(hart, from: (9, 0), to: (17, 0), lunch: ((12, 30), (13, 30))),
-                Fixture.availability(okafor, from: (9, 0), to: (13, 0),
-                                     timeOff: [TimeOff(firstDay: Fixture.date("2026-05-06"), lastDay: Fixture.date("2026-05-06"))]),
+                Fixture.availability(
+                    okafor, from: (9, 0), to: (13, 0),
+                    timeOff: [TimeOff(firstDay: Fixture.date("2026-05-06"), lastDay: Fixture.date("2026-05-06"))]),
             ],
             rooms: [Fixture.roomOne, Fixture.roomTwo],
             appointments: appointments,

@@ -4,12 +4,14 @@ import HummingbirdTesting
 import SharedKernel
 import StorageSQLite
 import Testing
+
 @testable import HTTPAPI
 
 @Suite("Roles, tenancy and bad input")
 struct AccessTests {
-    @Test("a receptionist calling an administrator-only endpoint gets 403, and the refusal is audited",
-          arguments: ["/api/v1/users", "/api/v1/audit", "/api/v1/audit/verify"])
+    @Test(
+        "a receptionist calling an administrator-only endpoint gets 403, and the refusal is audited",
+        arguments: ["/api/v1/users", "/api/v1/audit", "/api/v1/audit/verify"])
     func forbidden(uri: String) async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
@@ -31,9 +33,13 @@ struct AccessTests {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
             let token = try await client.login("administrator@alpha.example")
-            try await client.call("/api/v1/users/\(fixture.adminB.id)", token: token) { #expect($0.status == .notFound) }
+            try await client.call("/api/v1/users/\(fixture.adminB.id)", token: token) {
+                #expect($0.status == .notFound)
+            }
             try await client.call("/api/v1/users/\(UUID())", token: token) { #expect($0.status == .notFound) }
-            try await client.call("/api/v1/users/\(fixture.adminB.id)", .patch, token: token, json: #"{"role":"receptionist"}"#) {
+            try await client.call(
+                "/api/v1/users/\(fixture.adminB.id)", .patch, token: token, json: #"{"role":"receptionist"}"#
+            ) {
                 #expect($0.status == .notFound)
             }
             try await client.call("/api/v1/users?limit=200", token: token) { response in
@@ -49,22 +55,30 @@ struct AccessTests {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
             let token = try await client.login("administrator@alpha.example")
-            try await client.call("/api/v1/users", .post, token: token,
-                                  json: #"{"email":"not-an-email","displayName":"  ","role":"technician","password":"password123"}"#) { response in
+            try await client.call(
+                "/api/v1/users", .post, token: token,
+                json: #"{"email":"not-an-email","displayName":"  ","role":"technician","password":"password123"}"#
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 let fields = try Problem(response).errors?.map(\.field) ?? []
                 // What the document states (the address's form, a visible name) is refused
                 // first; the domain's own rules (a common password) on the next attempt.
                 #expect(fields == ["displayName", "email"])
             }
-            try await client.call("/api/v1/users", .post, token: token,
-                                  json: #"{"email":"someone@alpha.example","displayName":"Someone","role":"technician","password":"password123"}"#) { response in
+            try await client.call(
+                "/api/v1/users", .post, token: token,
+                json:
+                    #"{"email":"someone@alpha.example","displayName":"Someone","role":"technician","password":"password123"}"#
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 let fields = try Problem(response).errors?.map(\.field) ?? []
                 #expect(fields == ["password"])
             }
-            try await client.call("/api/v1/users", .post, token: token,
-                                  json: #"{"email":"new.vet@alpha.example","displayName":"New Vet","role":"veterinarian","password":"kestrel-meadow-copper-9"}"#) { response in
+            try await client.call(
+                "/api/v1/users", .post, token: token,
+                json:
+                    #"{"email":"new.vet@alpha.example","displayName":"New Vet","role":"veterinarian","password":"kestrel-meadow-copper-9"}"#
+            ) { response in
                 #expect(response.status == .created)
                 #expect(response.headers[.eTag] == "\"1\"")
             }
@@ -74,11 +88,13 @@ struct AccessTests {
         #expect(page.items.count == 5)
     }
 
-    @Test("malformed JSON, wrong types, missing fields and unknown roles are 400 naming the field", arguments: [
-        (#"{"email": "a@b.co", "password": }"#, "body"),
-        (#"{"email": 42, "password": "x"}"#, "email"),
-        (#"{"password": "x"}"#, "email"),
-    ])
+    @Test(
+        "malformed JSON, wrong types, missing fields and unknown roles are 400 naming the field",
+        arguments: [
+            (#"{"email": "a@b.co", "password": }"#, "body"),
+            (#"{"email": 42, "password": "x"}"#, "email"),
+            (#"{"password": "x"}"#, "email"),
+        ])
     func malformedLogin(json: String, field: String) async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
@@ -95,13 +111,18 @@ struct AccessTests {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
             let token = try await client.login("administrator@alpha.example")
-            try await client.call("/api/v1/users/\(fixture.accountsA[.technician]!.id)", .patch, token: token, json: #"{"role":"janitor"}"#) { response in
+            try await client.call(
+                "/api/v1/users/\(fixture.accountsA[.technician]!.id)", .patch, token: token,
+                json: #"{"role":"janitor"}"#
+            ) { response in
                 #expect(response.status == .badRequest)
                 let problem = try Problem(response)
                 #expect(problem.errors?.first?.field == "role")
             }
         }
-        #expect(try await fixture.store.user(scope: .system(fixture.practiceA.id), id: fixture.accountsA[.technician]!.id).role == .technician)
+        #expect(
+            try await fixture.store.user(scope: .system(fixture.practiceA.id), id: fixture.accountsA[.technician]!.id)
+                .role == .technician)
     }
 
     @Test("an oversized body is 413 and changes nothing")
@@ -110,8 +131,11 @@ struct AccessTests {
         try await fixture.test { client in
             let token = try await client.login("administrator@alpha.example")
             let name = String(repeating: "x", count: 4096)
-            try await client.call("/api/v1/users", .post, token: token,
-                                  json: #"{"email":"big@alpha.example","displayName":"\#(name)","role":"technician","password":"kestrel-meadow-copper-9"}"#) {
+            try await client.call(
+                "/api/v1/users", .post, token: token,
+                json:
+                    #"{"email":"big@alpha.example","displayName":"\#(name)","role":"technician","password":"kestrel-meadow-copper-9"}"#
+            ) {
                 #expect($0.status == .contentTooLarge)
             }
         }
@@ -124,11 +148,17 @@ struct AccessTests {
         let tech = fixture.accountsA[.technician]!
         try await fixture.test { client in
             let token = try await client.login("administrator@alpha.example")
-            try await client.call("/api/v1/users/\(tech.id)", .patch, token: token, json: #"{"role":"veterinarian"}"#, headers: [.ifMatch: "\"1\""]) {
+            try await client.call(
+                "/api/v1/users/\(tech.id)", .patch, token: token, json: #"{"role":"veterinarian"}"#,
+                headers: [.ifMatch: "\"1\""]
+            ) {
                 #expect($0.status == .ok)
                 #expect($0.headers[.eTag] == "\"2\"")
             }
-            try await client.call("/api/v1/users/\(tech.id)", .patch, token: token, json: #"{"role":"receptionist"}"#, headers: [.ifMatch: "\"1\""]) {
+            try await client.call(
+                "/api/v1/users/\(tech.id)", .patch, token: token, json: #"{"role":"receptionist"}"#,
+                headers: [.ifMatch: "\"1\""]
+            ) {
                 #expect($0.status == .preconditionFailed)
             }
         }
@@ -148,7 +178,9 @@ struct AccessTests {
             }
             try await client.call("/api/v1/audit/verify", token: token) { response in
                 #expect(response.status == .ok)
-                #expect(String(buffer: response.body).contains("\"intact\":true") || String(buffer: response.body).contains("\"intact\" : true"))
+                #expect(
+                    String(buffer: response.body).contains("\"intact\":true")
+                        || String(buffer: response.body).contains("\"intact\" : true"))
             }
         }
     }
@@ -160,11 +192,15 @@ struct AccessTests {
         try await fixture.test { client in
             let token = try await client.login(admin.email)
             for json in [#"{"disabled":true}"#, #"{"role":"receptionist"}"#] {
-                try await client.call("/api/v1/users/\(admin.id)", .patch, token: token, json: json) { #expect($0.status == .forbidden) }
+                try await client.call("/api/v1/users/\(admin.id)", .patch, token: token, json: json) {
+                    #expect($0.status == .forbidden)
+                }
             }
             try await client.call("/api/v1/me", token: token) { #expect($0.status == .ok) }
         }
-        let entries = try await fixture.store.auditEntries(scope: .system(fixture.practiceA.id), limit: 100, before: nil).items
+        let entries = try await fixture.store.auditEntries(
+            scope: .system(fixture.practiceA.id), limit: 100, before: nil
+        ).items
         #expect(entries.filter { $0.action == "user.update" && $0.outcome == .denied }.count == 2)
     }
 }

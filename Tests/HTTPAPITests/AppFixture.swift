@@ -5,6 +5,7 @@ import HummingbirdTesting
 import SharedKernel
 import StorageSQLite
 import Testing
+
 @testable import HTTPAPI
 
 /// Two practices with staff of every role, behind the real router (every middleware), on an
@@ -19,25 +20,32 @@ struct AppFixture: Sendable {
     let accountsA: [Role: StaffAccount]
     let adminB: StaffAccount
 
-    static func make(maxBodyBytes: Int = 64 * 1024, documentsDirectory: URL? = nil, clock: Clock = .system,
-                     store given: VetNetStore? = nil) async throws -> AppFixture {
+    static func make(
+        maxBodyBytes: Int = 64 * 1024, documentsDirectory: URL? = nil, clock: Clock = .system,
+        store given: VetNetStore? = nil
+    ) async throws -> AppFixture {
         let store = try given ?? VetNetStore.inMemory(clock: clock, documentsDirectory: documentsDirectory)
         let service = AccountService(store: store)
-        let a = PracticeProfile(id: PracticeID(), name: "Alpha Vets", timeZone: "Europe/London",
-                                openingHours: (1...7).map { OpeningHours(weekday: $0, opensMinute: 7 * 60, closesMinute: 20 * 60) })
+        let a = PracticeProfile(
+            id: PracticeID(), name: "Alpha Vets", timeZone: "Europe/London",
+            openingHours: (1...7).map { OpeningHours(weekday: $0, opensMinute: 7 * 60, closesMinute: 20 * 60) })
         let b = PracticeProfile(id: PracticeID(), name: "Beta Vets", timeZone: "Europe/Paris", openingHours: [])
         try await store.createPractice(a)
         try await store.createPractice(b)
         let hash = await service.hasher.hash(password)
         var accounts: [Role: StaffAccount] = [:]
         for role in Role.allCases {
-            accounts[role] = try await store.createUser(scope: .system(a.id), email: "\(role.rawValue)@alpha.example",
-                                                        displayName: role.rawValue.capitalized, role: role, passwordHash: hash)
+            accounts[role] = try await store.createUser(
+                scope: .system(a.id), email: "\(role.rawValue)@alpha.example",
+                displayName: role.rawValue.capitalized, role: role, passwordHash: hash)
         }
-        let adminB = try await store.createUser(scope: .system(b.id), email: "admin@beta.example", displayName: "Beta Admin",
-                                                role: .administrator, passwordHash: hash)
+        let adminB = try await store.createUser(
+            scope: .system(b.id), email: "admin@beta.example", displayName: "Beta Admin",
+            role: .administrator, passwordHash: hash)
         let services = AppServices(store: store, accounts: service, live: LiveEventHub(store: store))
-        return AppFixture(store: store, services: services, configuration: AppConfiguration(maxBodyBytes: maxBodyBytes), practiceA: a, practiceB: b, accountsA: accounts, adminB: adminB)
+        return AppFixture(
+            store: store, services: services, configuration: AppConfiguration(maxBodyBytes: maxBodyBytes), practiceA: a,
+            practiceB: b, accountsA: accounts, adminB: adminB)
     }
 
     func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
@@ -49,8 +57,10 @@ struct AppFixture: Sendable {
 extension TestClientProtocol {
     /// Signs in and returns the bearer token.
     func login(_ email: String, password: String = AppFixture.password) async throws -> String {
-        try await execute(uri: "/api/v1/auth/login", method: .post, headers: [.contentType: "application/json"],
-                          body: ByteBuffer(string: #"{"email":"\#(email)","password":"\#(password)"}"#)) { response in
+        try await execute(
+            uri: "/api/v1/auth/login", method: .post, headers: [.contentType: "application/json"],
+            body: ByteBuffer(string: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        ) { response in
             #expect(response.status == .ok)
             return try JSONDecoder().decode(LoginBody.self, from: Data(buffer: response.body)).token
         }
@@ -58,16 +68,23 @@ extension TestClientProtocol {
 
     /// A request with a bearer token and an optional JSON body.
     @discardableResult
-    func call<T: Sendable>(_ uri: String, _ method: HTTPRequest.Method = .get, token: String?, json: String? = nil, headers extra: HTTPFields = [:],
-                           check: @escaping @Sendable (TestResponse) throws -> T) async throws -> T {
+    func call<T: Sendable>(
+        _ uri: String, _ method: HTTPRequest.Method = .get, token: String?, json: String? = nil,
+        headers extra: HTTPFields = [:],
+        check: @escaping @Sendable (TestResponse) throws -> T
+    ) async throws -> T {
         var headers = extra
         if let token { headers[.authorization] = "Bearer \(token)" }
         if json != nil { headers[.contentType] = "application/json" }
-        return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { try check($0) }
+        return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        { try check($0) }
     }
 }
 
-struct LoginBody: Decodable { let token: String; let expiresAt: String }
+struct LoginBody: Decodable {
+    let token: String
+    let expiresAt: String
+}
 
 /// A decoded problem document.
 struct Problem: Decodable {

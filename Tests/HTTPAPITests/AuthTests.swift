@@ -4,6 +4,7 @@ import HummingbirdTesting
 import SharedKernel
 import StorageSQLite
 import Testing
+
 @testable import HTTPAPI
 
 @Suite("Sign-in and sessions")
@@ -52,15 +53,21 @@ struct AuthTests {
         try await fixture.test { client in
             var details: [String] = []
             for email in ["administrator@alpha.example", "nobody@alpha.example"] {
-                details.append(try await client.call("/api/v1/auth/login", .post, token: nil, json: #"{"email":"\#(email)","password":"wrong-password-1"}"#) { response in
-                    #expect(response.status == .unauthorized)
-                    return try Problem(response).detail ?? ""
-                })
+                details.append(
+                    try await client.call(
+                        "/api/v1/auth/login", .post, token: nil,
+                        json: #"{"email":"\#(email)","password":"wrong-password-1"}"#
+                    ) { response in
+                        #expect(response.status == .unauthorized)
+                        return try Problem(response).detail ?? ""
+                    })
             }
             #expect(details[0] == details[1])
         }
-        let failures = try await fixture.store.auditEntries(scope: .system(fixture.practiceA.id), limit: 200, before: nil)
-            .items.filter { $0.action == "auth.login" && $0.outcome == .failure }
+        let failures = try await fixture.store.auditEntries(
+            scope: .system(fixture.practiceA.id), limit: 200, before: nil
+        )
+        .items.filter { $0.action == "auth.login" && $0.outcome == .failure }
         #expect(failures.count == 1) // the unknown email has no practice to file it under
     }
 
@@ -69,11 +76,15 @@ struct AuthTests {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
             for _ in 0..<10 {
-                try await client.call("/api/v1/auth/login", .post, token: nil,
-                                      json: #"{"email":"technician@alpha.example","password":"guess-guess-1"}"#) { #expect($0.status == .unauthorized) }
+                try await client.call(
+                    "/api/v1/auth/login", .post, token: nil,
+                    json: #"{"email":"technician@alpha.example","password":"guess-guess-1"}"#
+                ) { #expect($0.status == .unauthorized) }
             }
-            try await client.call("/api/v1/auth/login", .post, token: nil,
-                                  json: #"{"email":"technician@alpha.example","password":"\#(AppFixture.password)"}"#) { response in
+            try await client.call(
+                "/api/v1/auth/login", .post, token: nil,
+                json: #"{"email":"technician@alpha.example","password":"\#(AppFixture.password)"}"#
+            ) { response in
                 #expect(response.status == .tooManyRequests)
                 let retryAfter = Int(response.headers[HTTPField.Name("Retry-After")!] ?? "") ?? 0
                 #expect(retryAfter > 0 && retryAfter <= 900)
@@ -100,10 +111,14 @@ struct AuthTests {
         try await fixture.test { client in
             let admin = try await client.login("administrator@alpha.example")
             let techToken = try await client.login("technician@alpha.example")
-            try await client.call("/api/v1/users/\(tech.id)", .patch, token: admin, json: #"{"disabled":true}"#) { #expect($0.status == .ok) }
+            try await client.call("/api/v1/users/\(tech.id)", .patch, token: admin, json: #"{"disabled":true}"#) {
+                #expect($0.status == .ok)
+            }
             try await client.call("/api/v1/me", token: techToken) { #expect($0.status == .unauthorized) }
-            try await client.call("/api/v1/auth/login", .post, token: nil,
-                                  json: #"{"email":"technician@alpha.example","password":"\#(AppFixture.password)"}"#) { #expect($0.status == .unauthorized) }
+            try await client.call(
+                "/api/v1/auth/login", .post, token: nil,
+                json: #"{"email":"technician@alpha.example","password":"\#(AppFixture.password)"}"#
+            ) { #expect($0.status == .unauthorized) }
         }
     }
 
@@ -112,11 +127,16 @@ struct AuthTests {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
             let token = try await client.login("veterinarian@alpha.example")
-            let stored = try await fixture.store.writer.read { db in try String.fetchAll(db, sql: "SELECT token_hash FROM session") }
+            let stored = try await fixture.store.writer.read { db in
+                try String.fetchAll(db, sql: "SELECT token_hash FROM session")
+            }
             #expect(stored.count == 1)
             #expect(stored[0] != token)
             #expect(stored[0] == SessionToken.hash(token))
-            #expect(Data(base64Encoded: token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "=")?.count == 32)
+            #expect(
+                Data(
+                    base64Encoded: token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+                        of: "_", with: "/") + "=")?.count == 32)
         }
     }
 }

@@ -6,6 +6,7 @@ import NIOCore
 import NIOEmbedded
 import SharedKernel
 import Testing
+
 @testable import HTTPAPI
 
 /// What one caller must not be able to do to everyone else, and requests that must mean one
@@ -17,10 +18,17 @@ struct AvailabilityTests {
         try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
     }
 
-    @Test("a duplicate key in any JSON body is refused with 400 naming the key, and nothing is created",
-          arguments: [("/api/v1/users", #"{"email":"dup@alpha.example","displayName":"Dup","role":"technician","role":"veterinarian","password":"otter-lantern-river-42"}"#, "role"),
-                      ("/api/v1/triage/evaluate", #"{"species":"dog","species":"cat"}"#, "species"),
-                      ("/api/v1/owners", #"{"firstName":"Jo","lastName":"Bloggs","lastName":"Smith"}"#, "lastName")])
+    @Test(
+        "a duplicate key in any JSON body is refused with 400 naming the key, and nothing is created",
+        arguments: [
+            (
+                "/api/v1/users",
+                #"{"email":"dup@alpha.example","displayName":"Dup","role":"technician","role":"veterinarian","password":"otter-lantern-river-42"}"#,
+                "role"
+            ),
+            ("/api/v1/triage/evaluate", #"{"species":"dog","species":"cat"}"#, "species"),
+            ("/api/v1/owners", #"{"firstName":"Jo","lastName":"Bloggs","lastName":"Smith"}"#, "lastName"),
+        ])
     func duplicateKeys(path: String, body: String, key: String) async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
@@ -36,25 +44,35 @@ struct AvailabilityTests {
         }
     }
 
-    @Test("authorization comes before validation: a receptionist's invalid and valid new user are both 403; an administrator's invalid one 422")
+    @Test(
+        "authorization comes before validation: a receptionist's invalid and valid new user are both 403; an administrator's invalid one 422"
+    )
     func authorizeBeforeValidate() async throws {
         let fixture = try await AppFixture.make()
         let invalid = #"{"email":"x@alpha.example","displayName":"","role":"technician","password":"short"}"#
-        let valid = #"{"email":"y@alpha.example","displayName":"Y","role":"technician","password":"otter-lantern-river-42"}"#
+        let valid =
+            #"{"email":"y@alpha.example","displayName":"Y","role":"technician","password":"otter-lantern-river-42"}"#
         try await fixture.test { client in
             let receptionist = try await client.login("receptionist@alpha.example")
             for body in [invalid, valid] {
-                try await client.call("/api/v1/users", .post, token: receptionist, json: body) { #expect($0.status == .forbidden) }
+                try await client.call("/api/v1/users", .post, token: receptionist, json: body) {
+                    #expect($0.status == .forbidden)
+                }
             }
             let admin = try await client.login("administrator@alpha.example")
-            try await client.call("/api/v1/users", .post, token: admin, json: invalid) { #expect($0.status == .unprocessableContent) }
+            try await client.call("/api/v1/users", .post, token: admin, json: invalid) {
+                #expect($0.status == .unprocessableContent)
+            }
         }
     }
 
-    @Test("a second optimization of the same practice while one runs is refused with 429 and Retry-After; another practice is not held up")
+    @Test(
+        "a second optimization of the same practice while one runs is refused with 429 and Retry-After; another practice is not held up"
+    )
     func oneOptimizationPerPractice() async throws {
         let gate = OptimizationGate()
-        let a = PracticeID(), b = PracticeID()
+        let a = PracticeID()
+        let b = PracticeID()
         let started = AsyncStream<Void>.makeStream()
         let release = AsyncStream<Void>.makeStream()
         let running = Task {
@@ -87,30 +105,38 @@ struct AvailabilityTests {
         let vet = try #require(fixture.accountsA[.veterinarian])
         var streams: [LiveSubscription] = []
         for _ in 0..<3 {
-            streams.append(try await hub.subscribe(practiceID: fixture.practiceA.id, role: .veterinarian, userID: vet.id, tokenHash: "t"))
+            streams.append(
+                try await hub.subscribe(
+                    practiceID: fixture.practiceA.id, role: .veterinarian, userID: vet.id, tokenHash: "t"))
         }
         await #expect(throws: APIError.self) {
-            _ = try await hub.subscribe(practiceID: fixture.practiceA.id, role: .veterinarian, userID: vet.id, tokenHash: "t")
+            _ = try await hub.subscribe(
+                practiceID: fixture.practiceA.id, role: .veterinarian, userID: vet.id, tokenHash: "t")
         }
         // Someone else in the practice is not affected.
         let nurse = try #require(fixture.accountsA[.technician])
-        _ = try await hub.subscribe(practiceID: fixture.practiceA.id, role: .technician, userID: nurse.id, tokenHash: "n")
+        _ = try await hub.subscribe(
+            practiceID: fixture.practiceA.id, role: .technician, userID: nurse.id, tokenHash: "n")
         #expect(hub.subscriberCount(practiceID: fixture.practiceA.id) == 4)
     }
 
-    @Test("X-Forwarded-For names the client only when a trusted proxy sends it", arguments: [
-        ("127.0.0.1", "203.0.113.7", "10.0.0.0/8, 127.0.0.1", "203.0.113.7"),
-        ("127.0.0.1", "203.0.113.7, 10.1.2.3", "10.0.0.0/8, 127.0.0.1", "203.0.113.7"),
-        ("198.51.100.9", "203.0.113.7", "10.0.0.0/8, 127.0.0.1", "198.51.100.9"),
-        ("127.0.0.1", "not an address", "127.0.0.1", "127.0.0.1"),
-        ("::1", "2001:db8::5", "::1", "2001:db8::5"),
-        ("127.0.0.1", "203.0.113.7", "", "127.0.0.1"),
-    ])
+    @Test(
+        "X-Forwarded-For names the client only when a trusted proxy sends it",
+        arguments: [
+            ("127.0.0.1", "203.0.113.7", "10.0.0.0/8, 127.0.0.1", "203.0.113.7"),
+            ("127.0.0.1", "203.0.113.7, 10.1.2.3", "10.0.0.0/8, 127.0.0.1", "203.0.113.7"),
+            ("198.51.100.9", "203.0.113.7", "10.0.0.0/8, 127.0.0.1", "198.51.100.9"),
+            ("127.0.0.1", "not an address", "127.0.0.1", "127.0.0.1"),
+            ("::1", "2001:db8::5", "::1", "2001:db8::5"),
+            ("127.0.0.1", "203.0.113.7", "", "127.0.0.1"),
+        ])
     func trustedProxies(peer: String, forwardedFor: String, trusted: String, client: String) throws {
         #expect(try TrustedProxies(parsing: trusted).client(peer: peer, forwardedFor: forwardedFor) == client)
     }
 
-    @Test("a trusted-proxy entry that is not a network is refused naming it", arguments: ["10.0.0.0/33", "example.org", "10.0.0.1/-1"])
+    @Test(
+        "a trusted-proxy entry that is not a network is refused naming it",
+        arguments: ["10.0.0.0/33", "example.org", "10.0.0.1/-1"])
     func badProxyEntry(entry: String) {
         #expect(throws: TrustedProxiesError.self) { try TrustedProxies(parsing: entry) }
     }

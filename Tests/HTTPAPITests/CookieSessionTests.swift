@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import HTTPAPI
 
 /// Browser sessions: the token in an HttpOnly cookie, writes guarded by the CSRF header.
@@ -18,31 +19,40 @@ struct CookieSessionTests {
         var cookieHeader: String { "vetnet_session=\(session); vetnet_csrf=\(csrf)" }
     }
 
-    static func cookieLogin(_ client: some TestClientProtocol, email: String = "administrator@alpha.example",
-                            headers extra: HTTPFields = [:]) async throws -> BrowserSession {
+    static func cookieLogin(
+        _ client: some TestClientProtocol, email: String = "administrator@alpha.example",
+        headers extra: HTTPFields = [:]
+    ) async throws -> BrowserSession {
         var headers = extra
         headers[.contentType] = "application/json"
-        return try await client.execute(uri: "/api/v1/auth/login", method: .post, headers: headers,
-                                        body: ByteBuffer(string: #"{"email":"\#(email)","password":"\#(AppFixture.password)","session":"cookie"}"#)) { response in
+        return try await client.execute(
+            uri: "/api/v1/auth/login", method: .post, headers: headers,
+            body: ByteBuffer(string: #"{"email":"\#(email)","password":"\#(AppFixture.password)","session":"cookie"}"#)
+        ) { response in
             #expect(response.status == .ok)
             let body = String(buffer: response.body)
             #expect(!body.contains("\"token\""), "a cookie sign-in must not hand the token to scripts")
             let fields = response.headers[values: .setCookie]
             func value(_ name: String) -> String {
-                fields.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1).prefix { $0 != ";" }) } ?? ""
+                fields.first { $0.hasPrefix(name + "=") }.map {
+                    String($0.dropFirst(name.count + 1).prefix { $0 != ";" })
+                } ?? ""
             }
             return BrowserSession(session: value("vetnet_session"), csrf: value("vetnet_csrf"), setCookie: fields)
         }
     }
 
     static func roomNames(_ client: some TestClientProtocol, _ browser: BrowserSession) async throws -> [String] {
-        try await client.execute(uri: "/api/v1/rooms", method: .get, headers: [.cookie: browser.cookieHeader]) { response in
+        try await client.execute(uri: "/api/v1/rooms", method: .get, headers: [.cookie: browser.cookieHeader]) {
+            response in
             #expect(response.status == .ok)
             return try JSONDecoder().decode(RoomList.self, from: Data(buffer: response.body)).items.map(\.name)
         }
     }
 
-    @Test("a cookie sign-in sets an HttpOnly, SameSite=Strict session cookie and a readable CSRF cookie; GETs work with the cookie alone")
+    @Test(
+        "a cookie sign-in sets an HttpOnly, SameSite=Strict session cookie and a readable CSRF cookie; GETs work with the cookie alone"
+    )
     func signInAndRead() async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
@@ -55,14 +65,18 @@ struct CookieSessionTests {
             let csrf = try #require(browser.setCookie.first { $0.hasPrefix("vetnet_csrf=") })
             #expect(!csrf.contains("HttpOnly") && csrf.contains("SameSite=Strict"))
 
-            try await client.execute(uri: "/api/v1/me", method: .get, headers: [.cookie: browser.cookieHeader]) { response in
+            try await client.execute(uri: "/api/v1/me", method: .get, headers: [.cookie: browser.cookieHeader]) {
+                response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("Alpha Vets"))
             }
             // A bearer sign-in: the token in the answer, no session cookies (only the device
             // cookie every sign-in gives: SignInDeviceTests).
-            try await client.execute(uri: "/api/v1/auth/login", method: .post, headers: [.contentType: "application/json"],
-                                     body: ByteBuffer(string: #"{"email":"receptionist@alpha.example","password":"\#(AppFixture.password)"}"#)) { response in
+            try await client.execute(
+                uri: "/api/v1/auth/login", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(
+                    string: #"{"email":"receptionist@alpha.example","password":"\#(AppFixture.password)"}"#)
+            ) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("\"token\""))
                 #expect(response.headers[values: .setCookie].map { $0.prefix { $0 != "=" } } == ["vetnet_device"])
@@ -75,12 +89,17 @@ struct CookieSessionTests {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
             let browser = try await Self.cookieLogin(client, headers: [HTTPField.Name("X-Forwarded-Proto")!: "https"])
-            #expect(browser.setCookie.map { $0.prefix { $0 != "=" } }.sorted() == ["vetnet_csrf", "vetnet_device", "vetnet_session"])
+            #expect(
+                browser.setCookie.map { $0.prefix { $0 != "=" } }.sorted() == [
+                    "vetnet_csrf", "vetnet_device", "vetnet_session",
+                ])
             #expect(browser.setCookie.allSatisfy { $0.contains("; Secure") })
         }
     }
 
-    @Test("a cookie-authenticated change without the CSRF header, or with another one, is 403 and changes nothing; with it, it succeeds")
+    @Test(
+        "a cookie-authenticated change without the CSRF header, or with another one, is 403 and changes nothing; with it, it succeeds"
+    )
     func csrf() async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
@@ -96,7 +115,9 @@ struct CookieSessionTests {
                 var headers = extra
                 headers[.cookie] = browser.cookieHeader
                 headers[.contentType] = "application/json"
-                try await client.execute(uri: "/api/v1/rooms", method: .post, headers: headers, body: ByteBuffer(string: room)) { response in
+                try await client.execute(
+                    uri: "/api/v1/rooms", method: .post, headers: headers, body: ByteBuffer(string: room)
+                ) { response in
                     #expect(response.status == .forbidden, "\(label)")
                     #expect(response.headers[.contentType] == "application/problem+json")
                     let problem = try Problem(response)
@@ -105,9 +126,14 @@ struct CookieSessionTests {
             }
             #expect(try await Self.roomNames(client, browser).contains("Cookie consult") == false)
 
-            try await client.execute(uri: "/api/v1/rooms", method: .post,
-                                     headers: [.cookie: browser.cookieHeader, SessionCookie.csrfHeader: browser.csrf, .contentType: "application/json"],
-                                     body: ByteBuffer(string: room)) { response in
+            try await client.execute(
+                uri: "/api/v1/rooms", method: .post,
+                headers: [
+                    .cookie: browser.cookieHeader, SessionCookie.csrfHeader: browser.csrf,
+                    .contentType: "application/json",
+                ],
+                body: ByteBuffer(string: room)
+            ) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
             }
             #expect(try await Self.roomNames(client, browser).contains("Cookie consult"))
@@ -120,19 +146,26 @@ struct CookieSessionTests {
         try await fixture.test { client in
             let browser = try await Self.cookieLogin(client)
             // Sign-out is a change like any other: refused without the CSRF header.
-            try await client.execute(uri: "/api/v1/auth/logout", method: .post, headers: [.cookie: browser.cookieHeader]) { response in
+            try await client.execute(
+                uri: "/api/v1/auth/logout", method: .post, headers: [.cookie: browser.cookieHeader]
+            ) { response in
                 #expect(response.status == .forbidden)
             }
-            try await client.execute(uri: "/api/v1/me", method: .get, headers: [.cookie: browser.cookieHeader]) { #expect($0.status == .ok) }
-            try await client.execute(uri: "/api/v1/auth/logout", method: .post,
-                                     headers: [.cookie: browser.cookieHeader, SessionCookie.csrfHeader: browser.csrf]) { response in
+            try await client.execute(uri: "/api/v1/me", method: .get, headers: [.cookie: browser.cookieHeader]) {
+                #expect($0.status == .ok)
+            }
+            try await client.execute(
+                uri: "/api/v1/auth/logout", method: .post,
+                headers: [.cookie: browser.cookieHeader, SessionCookie.csrfHeader: browser.csrf]
+            ) { response in
                 #expect(response.status == .noContent)
                 let fields = response.headers[values: .setCookie]
                 #expect(fields.count == 2)
                 #expect(fields.contains { $0.hasPrefix("vetnet_session=;") && $0.contains("Max-Age=0") })
                 #expect(fields.contains { $0.hasPrefix("vetnet_csrf=;") && $0.contains("Max-Age=0") })
             }
-            try await client.execute(uri: "/api/v1/me", method: .get, headers: [.cookie: browser.cookieHeader]) { response in
+            try await client.execute(uri: "/api/v1/me", method: .get, headers: [.cookie: browser.cookieHeader]) {
+                response in
                 #expect(response.status == .unauthorized)
                 // The browser is told to drop the dead cookie.
                 #expect(response.headers[values: .setCookie].contains { $0.hasPrefix("vetnet_session=;") })
@@ -146,9 +179,13 @@ struct CookieSessionTests {
         try await fixture.test { client in
             let browser = try await Self.cookieLogin(client)
             let token = try await client.login("administrator@alpha.example")
-            try await client.call("/api/v1/rooms", .post, token: token, json: #"{"name":"Bearer consult","type":"exam"}"#,
-                                  headers: [.cookie: browser.cookieHeader]) { #expect($0.status == .created) }
-            try await client.call("/api/v1/me", token: "not-a-token", headers: [.cookie: browser.cookieHeader]) { #expect($0.status == .unauthorized) }
+            try await client.call(
+                "/api/v1/rooms", .post, token: token, json: #"{"name":"Bearer consult","type":"exam"}"#,
+                headers: [.cookie: browser.cookieHeader]
+            ) { #expect($0.status == .created) }
+            try await client.call("/api/v1/me", token: "not-a-token", headers: [.cookie: browser.cookieHeader]) {
+                #expect($0.status == .unauthorized)
+            }
         }
     }
 }

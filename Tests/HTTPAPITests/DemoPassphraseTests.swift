@@ -1,6 +1,7 @@
 import Foundation
 import SharedKernel
 import Testing
+
 @testable import HTTPAPI
 
 @Suite("Demo passphrase")
@@ -24,7 +25,8 @@ struct DemoPassphraseTests {
 
     @Test("a generated passphrase is the documented shape, meets the password policy, and two are different")
     func generated() throws {
-        let first = DemoPractice.randomPassphrase(), second = DemoPractice.randomPassphrase()
+        let first = DemoPractice.randomPassphrase()
+        let second = DemoPractice.randomPassphrase()
         #expect(first != second)
         for passphrase in [first, second] {
             let parts = passphrase.split(separator: "-").map(String.init)

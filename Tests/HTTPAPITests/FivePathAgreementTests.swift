@@ -7,6 +7,7 @@ import StoragePorts
 import StorageSQLite
 import Synchronization
 import Testing
+
 @testable import HTTPAPI
 
 /// One answer on every path: the same patient and case get the same level, fired
@@ -41,14 +42,18 @@ struct FivePathAgreementTests {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    @Test("evaluate with the patient, assessment, intake and the command-line tool agree on level, discriminators and complexity")
+    @Test(
+        "evaluate with the patient, assessment, intake and the command-line tool agree on level, discriminators and complexity"
+    )
     func fivePaths() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-five-paths-\(UUID().uuidString.lowercased())")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vetnet-five-paths-\(UUID().uuidString.lowercased())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let migrated = try Self.runVetnet(["migrate", "--data-dir", directory.path])
         try #require(migrated.status == 0, "\(migrated.stderr)")
-        let store = try VetNetStore.open(directory: directory, auditKey: try AuditKey.load(configured: nil, dataDirectory: directory),
-                                         cipher: try RecordCipher.load(configured: nil, dataDirectory: directory))
+        let store = try VetNetStore.open(
+            directory: directory, auditKey: try AuditKey.load(configured: nil, dataDirectory: directory),
+            cipher: try RecordCipher.load(configured: nil, dataDirectory: directory))
         let fixture = try await AppFixture.make(store: store)
         let scope = AccessScope.system(fixture.practiceA.id)
         let owner = try await store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope)
@@ -56,28 +61,42 @@ struct FivePathAgreementTests {
         var server: [(patient: Identifier<Patient>, answers: [Answer], bare: Answer)] = []
         for (index, body) in Self.cases.enumerated() {
             // Each case on a patient of its own with three chronic problems (and one resolved, which does not count).
-            let patient = try await store.createPatient(Patient(name: "Case \(index)", species: .dog, ownerID: owner.id), scope: scope)
+            let patient = try await store.createPatient(
+                Patient(name: "Case \(index)", species: .dog, ownerID: owner.id), scope: scope)
             for name in ["Chronic kidney disease", "Hypothyroidism", "Osteoarthritis"] {
-                try await store.addRecordEntry(.problem(PatientRecords.Problem(patientID: patient.id, name: name)), patientID: patient.id, scope: scope)
+                try await store.addRecordEntry(
+                    .problem(PatientRecords.Problem(patientID: patient.id, name: name)), patientID: patient.id,
+                    scope: scope)
             }
-            try await store.addRecordEntry(.problem(PatientRecords.Problem(patientID: patient.id, name: "Otitis", status: .resolved,
-                                                            onsetDate: Date().addingTimeInterval(-90 * 86_400),
-                                                            resolvedDate: Date().addingTimeInterval(-60 * 86_400))),
-                                           patientID: patient.id, scope: scope)
+            try await store.addRecordEntry(
+                .problem(
+                    PatientRecords.Problem(
+                        patientID: patient.id, name: "Otitis", status: .resolved,
+                        onsetDate: Date().addingTimeInterval(-90 * 86_400),
+                        resolvedDate: Date().addingTimeInterval(-60 * 86_400))),
+                patientID: patient.id, scope: scope)
             let collected = Mutex<[Data]>([])
             try await fixture.test { client in
                 let token = try await client.login("receptionist@alpha.example")
-                let bare = try await client.call("/api/v1/triage/evaluate", .post, token: token, json: body) { Data(buffer: $0.body) }
-                let evaluated = try await client.call("/api/v1/triage/evaluate?patientId=\(patient.id)", .post, token: token, json: body) {
+                let bare = try await client.call("/api/v1/triage/evaluate", .post, token: token, json: body) {
+                    Data(buffer: $0.body)
+                }
+                let evaluated = try await client.call(
+                    "/api/v1/triage/evaluate?patientId=\(patient.id)", .post, token: token, json: body
+                ) {
                     #expect($0.status == .ok, "\(String(buffer: $0.body))")
                     return Data(buffer: $0.body)
                 }
-                let assessed = try await client.call("/api/v1/triage/assessments", .post, token: token,
-                                                     json: #"{"patientId":"\#(patient.id)","case":\#(body)}"#) {
+                let assessed = try await client.call(
+                    "/api/v1/triage/assessments", .post, token: token,
+                    json: #"{"patientId":"\#(patient.id)","case":\#(body)}"#
+                ) {
                     #expect($0.status == .created, "\(String(buffer: $0.body))")
                     return Data(buffer: $0.body)
                 }
-                let intake = try await client.call("/api/v1/intake", .post, token: token, json: #"{"patientId":"\#(patient.id)","case":\#(body)}"#) {
+                let intake = try await client.call(
+                    "/api/v1/intake", .post, token: token, json: #"{"patientId":"\#(patient.id)","case":\#(body)}"#
+                ) {
                     #expect($0.status == .ok, "\(String(buffer: $0.body))")
                     return Data(buffer: $0.body)
                 }
@@ -85,9 +104,11 @@ struct FivePathAgreementTests {
             }
             let results = collected.withLock { $0 }
             try #require(results.count == 4)
-            let answers = [Answer(try Self.object(results[1])),
-                           Answer(try #require(try Self.object(results[2])["result"] as? [String: Any])),
-                           Answer(try #require(try Self.object(results[3])["triage"] as? [String: Any]))]
+            let answers = [
+                Answer(try Self.object(results[1])),
+                Answer(try #require(try Self.object(results[2])["result"] as? [String: Any])),
+                Answer(try #require(try Self.object(results[3])["triage"] as? [String: Any])),
+            ]
             server.append((patient.id, answers, Answer(try Self.object(results[0]))))
         }
         try store.close()
@@ -95,14 +116,17 @@ struct FivePathAgreementTests {
         for (index, body) in Self.cases.enumerated() {
             let file = directory.appendingPathComponent("case-\(index).json")
             try Data(body.utf8).write(to: file)
-            let cli = try Self.runVetnet(["triage", file.path, "--patient", server[index].patient.description, "--data-dir", directory.path,
-                                          "--practice", fixture.practiceA.name])
+            let cli = try Self.runVetnet([
+                "triage", file.path, "--patient", server[index].patient.description, "--data-dir", directory.path,
+                "--practice", fixture.practiceA.name,
+            ])
             try #require(cli.status == 0, "\(cli.stderr)")
             let answers = server[index].answers + [Answer(try Self.object(cli.stdout))]
             #expect(Set(answers.map(\.description)).count == 1, "case \(index): \(answers)")
             // The record counts: three chronic conditions add 0.10 to the bare case's score.
-            #expect(abs(answers[0].complexity - server[index].bare.complexity - 0.10) < 1e-9 || answers[0].complexity == 1,
-                    "case \(index): \(answers[0]) vs bare \(server[index].bare)")
+            #expect(
+                abs(answers[0].complexity - server[index].bare.complexity - 0.10) < 1e-9 || answers[0].complexity == 1,
+                "case \(index): \(answers[0]) vs bare \(server[index].bare)")
             #expect(answers[0].level == server[index].bare.level)
         }
     }
@@ -110,14 +134,19 @@ struct FivePathAgreementTests {
     /// Runs the `vetnet` executable built beside the test bundle, with no keys from the environment.
     static func runVetnet(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("vetnet")
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("vetnet")
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        for name in ["VETNET_DATA_DIR", "VETNET_DATABASE_URL", "VETNET_AUDIT_KEY", "VETNET_RECORD_KEY", "VETNET_AUDIT_CHECKPOINT"] {
+        for name in [
+            "VETNET_DATA_DIR", "VETNET_DATABASE_URL", "VETNET_AUDIT_KEY", "VETNET_RECORD_KEY",
+            "VETNET_AUDIT_CHECKPOINT",
+        ] {
             environment[name] = nil
         }
         process.environment = environment
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()

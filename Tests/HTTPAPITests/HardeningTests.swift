@@ -7,6 +7,7 @@ import SharedKernel
 import StorageSQLite
 import Testing
 import Triage
+
 @testable import HTTPAPI
 
 /// Requests that once stopped the server or answered 500: each now gets a problem naming the
@@ -23,8 +24,10 @@ struct HardeningTests {
         let fixture = try await ScheduleFixture.make()
         try await fixture.app.test { client in
             let token = try await client.login("administrator@alpha.example")
-            try await client.call("/api/v1/schedule/optimize", .post, token: token,
-                                  json: #"{"from":"2000-01-01T00:00:00Z","days":1,"requests":[],"timeLimitSeconds":0.1,"seed":0}"#) { response in
+            try await client.call(
+                "/api/v1/schedule/optimize", .post, token: token,
+                json: #"{"from":"2000-01-01T00:00:00Z","days":1,"requests":[],"timeLimitSeconds":0.1,"seed":0}"#
+            ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 let body = try JSONDecoder().decode(PlanBody.self, from: Data(buffer: response.body))
                 #expect(body.assigned == 0)
@@ -35,13 +38,18 @@ struct HardeningTests {
         }
     }
 
-    @Test("a match with an absurd maximum wait is refused naming maxWaitMinutes", arguments: ["3771934246754820", "-1", "10081"])
+    @Test(
+        "a match with an absurd maximum wait is refused naming maxWaitMinutes",
+        arguments: ["3771934246754820", "-1", "10081"])
     func absurdWait(_ wait: String) async throws {
         let fixture = try await ScheduleFixture.make()
         try await fixture.app.test { client in
             let token = try await client.login("veterinarian@alpha.example")
-            try await client.call("/api/v1/matching", .post, token: token,
-                                  json: #"{"specialties":["general_practice"],"species":"dog","complexity":0.2,"maxWaitMinutes":\#(wait)}"#) { response in
+            try await client.call(
+                "/api/v1/matching", .post, token: token,
+                json:
+                    #"{"specialties":["general_practice"],"species":"dog","complexity":0.2,"maxWaitMinutes":\#(wait)}"#
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 let fields = try Problem(response).errors?.map(\.field)
                 #expect(fields == ["maxWaitMinutes"])
@@ -50,17 +58,24 @@ struct HardeningTests {
         }
     }
 
-    @Test("search text is matched literally: quotes, operators, symbols and emoji find names or nothing, never an error",
-          arguments: [("\"Bélla", ["Bélla"]), ("o'brien", ["O'Brien"]), ("O\"Brien", ["O'Brien"]), ("bel*", ["Bélla"]), ("AND", ["And"]),
-                      ("NEAR(bel", []), ("-bel", ["Bélla"]), ("🐶", []), ("\"", []), ("bel OR zzz", []), ("^bel", ["Bélla"]),
-                      ("\"\u{0345}", []), ("o\"\u{0301}brien", ["O'Brien"])])
+    @Test(
+        "search text is matched literally: quotes, operators, symbols and emoji find names or nothing, never an error",
+        arguments: [
+            ("\"Bélla", ["Bélla"]), ("o'brien", ["O'Brien"]), ("O\"Brien", ["O'Brien"]), ("bel*", ["Bélla"]),
+            ("AND", ["And"]),
+            ("NEAR(bel", []), ("-bel", ["Bélla"]), ("🐶", []), ("\"", []), ("bel OR zzz", []), ("^bel", ["Bélla"]),
+            ("\"\u{0345}", []), ("o\"\u{0301}brien", ["O'Brien"]),
+        ])
     func literalSearch(_ text: String, _ expected: [String]) async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
             let token = try await client.login("receptionist@alpha.example")
             let owner = try await RecordsAPITests.createOwner(client, token: token)
             for name in ["Bélla", "O'Brien", "And"] {
-                try await client.call("/api/v1/patients", .post, token: token, json: #"{"name":"\#(name)","species":"dog","ownerId":"\#(owner)"}"#) {
+                try await client.call(
+                    "/api/v1/patients", .post, token: token,
+                    json: #"{"name":"\#(name)","species":"dog","ownerId":"\#(owner)"}"#
+                ) {
                     #expect($0.status == .created)
                 }
             }
@@ -82,13 +97,19 @@ struct HardeningTests {
         try await fixture.test { client in
             let token = try await client.login("receptionist@alpha.example")
             let owner = try await RecordsAPITests.createOwner(client, token: token)
-            _ = try await client.call("/api/v1/patients", .post, token: token,
-                                      json: #"{"name":"Rex","species":"dog","ownerId":"\#(owner)","microchip":"826012345678901"}"#) { $0.status }
-            let second = try await client.call("/api/v1/patients", .post, token: token, json: #"{"name":"Fido","species":"dog","ownerId":"\#(owner)"}"#) {
+            _ = try await client.call(
+                "/api/v1/patients", .post, token: token,
+                json: #"{"name":"Rex","species":"dog","ownerId":"\#(owner)","microchip":"826012345678901"}"#
+            ) { $0.status }
+            let second = try await client.call(
+                "/api/v1/patients", .post, token: token, json: #"{"name":"Fido","species":"dog","ownerId":"\#(owner)"}"#
+            ) {
                 try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id
             }
-            try await client.call("/api/v1/patients/\(second)", .put, token: token,
-                                  json: #"{"name":"Fido","species":"dog","ownerId":"\#(owner)","microchip":"826012345678901"}"#) { response in
+            try await client.call(
+                "/api/v1/patients/\(second)", .put, token: token,
+                json: #"{"name":"Fido","species":"dog","ownerId":"\#(owner)","microchip":"826012345678901"}"#
+            ) { response in
                 #expect(response.status == .unprocessableContent || response.status == .conflict)
                 let fields = try Problem(response).errors?.map(\.field)
                 #expect(fields == ["microchip"])
@@ -123,8 +144,10 @@ struct HardeningTests {
         let fixture = try await ScheduleFixture.make()
         try await fixture.app.test { client in
             let token = try await client.login("administrator@alpha.example")
-            try await client.call("/api/v1/schedule/optimize", .post, token: token,
-                                  json: #"{"from":"2026-01-01T00:00:00Z","days":100000,"requests":[],"timeLimitSeconds":1e9}"#) { response in
+            try await client.call(
+                "/api/v1/schedule/optimize", .post, token: token,
+                json: #"{"from":"2026-01-01T00:00:00Z","days":100000,"requests":[],"timeLimitSeconds":1e9}"#
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 let fields = try Problem(response).errors?.map(\.field)
                 #expect(fields == ["days", "timeLimitSeconds"])
@@ -148,7 +171,9 @@ struct HardeningTests {
         let fixture = try await ScheduleFixture.make()
         try await fixture.app.store.writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            try db.execute(sql: "UPDATE patient SET owner_id = 'not-a-uuid' WHERE id = ?", arguments: [fixture.patient.id.description])
+            try db.execute(
+                sql: "UPDATE patient SET owner_id = 'not-a-uuid' WHERE id = ?",
+                arguments: [fixture.patient.id.description])
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         try await fixture.app.test { client in
@@ -161,10 +186,13 @@ struct HardeningTests {
         }
     }
 
-    @Test("text with a NUL character is refused naming the field (the store would cut it short)",
-          arguments: [#"{"firstName":"Jo","lastName":"Bloggs","email":"jo\u0000@example.com"}"#,
-                      #"{"firstName":"Jo","lastName":"Bloggs","notes":"gate code \u0000 1234"}"#,
-                      #"{"firstName":"Jo\u0000","lastName":"Bloggs"}"#])
+    @Test(
+        "text with a NUL character is refused naming the field (the store would cut it short)",
+        arguments: [
+            #"{"firstName":"Jo","lastName":"Bloggs","email":"jo\u0000@example.com"}"#,
+            #"{"firstName":"Jo","lastName":"Bloggs","notes":"gate code \u0000 1234"}"#,
+            #"{"firstName":"Jo\u0000","lastName":"Bloggs"}"#,
+        ])
     func nulRefused(_ json: String) async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
@@ -190,7 +218,9 @@ struct HardeningTests {
         #"{"species":"dog","findings":["no_such_finding"],"observations":{"mentation":"asleep"}}"#,
     ]
 
-    @Test("a case gets the same answer over HTTP as from `vetnet triage`, byte for byte once keys are sorted", arguments: cases)
+    @Test(
+        "a case gets the same answer over HTTP as from `vetnet triage`, byte for byte once keys are sorted",
+        arguments: cases)
     func sameAnswerAsCommandLine(_ json: String) async throws {
         let cli = try Self.runTriageCommand(json)
         let fixture = try await AppFixture.make()
@@ -199,14 +229,18 @@ struct HardeningTests {
             try await client.call("/api/v1/triage/evaluate", .post, token: token, json: json) { response in
                 if cli.status == 0 {
                     #expect(response.status == .ok)
-                    let api = try Self.canonical(Data(buffer: response.body), dropping: ["assessedAt", "arrival", "targetTime"])
+                    let api = try Self.canonical(
+                        Data(buffer: response.body), dropping: ["assessedAt", "arrival", "targetTime"])
                     let command = try Self.canonical(cli.stdout, dropping: ["assessedAt", "arrival", "targetTime"])
-                    #expect(api == command, "\(String(decoding: api, as: UTF8.self))\n\(String(decoding: command, as: UTF8.self))")
+                    #expect(
+                        api == command,
+                        "\(String(decoding: api, as: UTF8.self))\n\(String(decoding: command, as: UTF8.self))")
                 } else {
                     #expect(cli.status == 2)
                     let problem = try Problem(response)
                     let lines = problem.errors?.map { "  \($0.field): \($0.message)" } ?? []
-                    let cliLines = String(decoding: cli.stderr, as: UTF8.self).split(separator: "\n").dropFirst().map(String.init)
+                    let cliLines = String(decoding: cli.stderr, as: UTF8.self).split(separator: "\n").dropFirst().map(
+                        String.init)
                     if cliLines.first?.hasPrefix("  $: malformed JSON") == true {
                         // Not JSON that means one thing (a duplicate key): every body is refused
                         // so, with 400 and the same words; the body is the case here.
@@ -226,31 +260,40 @@ struct HardeningTests {
         let fixture = try await ScheduleFixture.make()
         try await fixture.app.test { client in
             let token = try await client.login("veterinarian@alpha.example")
-            try await client.call("/api/v1/triage/assessments", .post, token: token,
-                                  json: #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","vitals":{"heartRate":100,"heartRate":250}}}"#) { response in
+            try await client.call(
+                "/api/v1/triage/assessments", .post, token: token,
+                json:
+                    #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","vitals":{"heartRate":100,"heartRate":250}}}"#
+            ) { response in
                 #expect(response.status == .badRequest)
                 let fields = try Problem(response).errors?.map(\.field)
                 #expect(fields == ["body"])
             }
-            try await client.call("/api/v1/triage/assessments", .post, token: token,
-                                  json: #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","vitals":{"heartrate":100}}}"#) { response in
+            try await client.call(
+                "/api/v1/triage/assessments", .post, token: token,
+                json: #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","vitals":{"heartrate":100}}}"#
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 let fields = try Problem(response).errors?.map(\.field)
                 #expect(fields == ["case.vitals.heartrate"])
             }
         }
-        let stored = try await fixture.app.store.assessments(scope: .system(fixture.app.practiceA.id), patientID: fixture.patient.id.rawValue, limit: 10, before: nil)
+        let stored = try await fixture.app.store.assessments(
+            scope: .system(fixture.app.practiceA.id), patientID: fixture.patient.id.rawValue, limit: 10, before: nil)
         #expect(stored.items.isEmpty)
     }
 
     /// Runs the built `vetnet triage -` on `json`.
     static func runTriageCommand(_ json: String) throws -> (status: Int32, stdout: Data, stderr: Data) {
         // The test bundle and the executable are built side by side.
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("vetnet")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "vetnet")
         let process = Process()
         process.executableURL = binary
         process.arguments = ["triage", "-"]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors

@@ -10,6 +10,7 @@ import StorageSQLite
 import Synchronization
 import Testing
 import Triage
+
 @testable import HTTPAPI
 
 /// Reads a subscriber's items one at a time, failing instead of hanging when one is late.
@@ -35,7 +36,10 @@ final class LiveItemReader: @unchecked Sendable {
         let box = IteratorBox(iterator)
         let item = await withTaskGroup(of: LiveItem??.self) { group in
             group.addTask { await box.next() }
-            group.addTask { try? await Task.sleep(for: .seconds(seconds)); return .some(nil) }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return .some(nil)
+            }
             let first = await group.next() ?? nil
             group.cancelAll()
             return first ?? nil
@@ -63,14 +67,20 @@ final class LiveItemReader: @unchecked Sendable {
 
 @Suite("Live practice: event log, stream and change feed")
 struct LiveEventsTests {
-    static func subscribe(_ fixture: AppFixture, role: Role = .veterinarian, practice: PracticeID? = nil, after: Int64? = nil,
-                          tokenHash: String = "test-session", kinds: Set<String>? = nil) async throws -> LiveItemReader {
+    static func subscribe(
+        _ fixture: AppFixture, role: Role = .veterinarian, practice: PracticeID? = nil, after: Int64? = nil,
+        tokenHash: String = "test-session", kinds: Set<String>? = nil
+    ) async throws -> LiveItemReader {
         let account = fixture.accountsA[role]!
-        return LiveItemReader(try await fixture.services.live.subscribe(practiceID: practice ?? fixture.practiceA.id, role: role, userID: account.id,
-                                                                    tokenHash: tokenHash, kinds: kinds, after: after))
+        return LiveItemReader(
+            try await fixture.services.live.subscribe(
+                practiceID: practice ?? fixture.practiceA.id, role: role, userID: account.id,
+                tokenHash: tokenHash, kinds: kinds, after: after))
     }
 
-    @Test("a booking made through the API reaches another device's stream with the next sequence; a refused booking (409) logs nothing")
+    @Test(
+        "a booking made through the API reaches another device's stream with the next sequence; a refused booking (409) logs nothing"
+    )
     func bookingReachesStream() async throws {
         let fixture = try await ScheduleFixture.make()
         let head = try await fixture.app.store.eventHead(practiceID: fixture.app.practiceA.id)
@@ -90,34 +100,45 @@ struct LiveEventsTests {
             #expect(event.payload["patientID"] == fixture.patient.id.description)
             #expect(event.actorID == fixture.app.accountsA[.receptionist]!.id.description)
 
-            try await client.call("/api/v1/appointments", .post, token: token, json: json) { #expect($0.status == .conflict) }
+            try await client.call("/api/v1/appointments", .post, token: token, json: json) {
+                #expect($0.status == .conflict)
+            }
             #expect(try await fixture.app.store.eventHead(practiceID: fixture.app.practiceA.id) == head + 1)
             #expect(await vet.next(within: 1.5) == nil, "a refused booking must publish nothing")
         }
     }
 
-    @Test("disconnect, three changes, reconnect after the last id seen: exactly those three, in order — also on a reopened store")
+    @Test(
+        "disconnect, three changes, reconnect after the last id seen: exactly those three, in order — also on a reopened store"
+    )
     func resumeAfterRestart() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-live-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vetnet-live-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = AuditKey(bytes: Array(repeating: 3, count: 32))
         let cipher = try RecordCipher(keyBytes: Array(repeating: 4, count: 32))
-        let practice = PracticeProfile(id: PracticeID(), name: "Resume Vets", timeZone: "Europe/London", openingHours: [])
+        let practice = PracticeProfile(
+            id: PracticeID(), name: "Resume Vets", timeZone: "Europe/London", openingHours: [])
         var store = try VetNetStore.open(directory: directory, auditKey: key, cipher: cipher)
         try await store.createPractice(practice)
         let scope = AccessScope.system(practice.id)
         let owner = try await store.createOwner(Owner(firstName: "Ann", lastName: "Lee"), scope: scope)
         var hub = LiveEventHub(store: store)
-        let first = LiveItemReader(try await hub.subscribe(practiceID: practice.id, role: .receptionist, userID: UserID(), tokenHash: "a"))
+        let first = LiveItemReader(
+            try await hub.subscribe(practiceID: practice.id, role: .receptionist, userID: UserID(), tokenHash: "a"))
         _ = await first.next()
         _ = try await store.createPatient(Patient(name: "Bella", species: .cat, ownerID: owner.id), scope: scope)
         let lastSeen = try #require(await first.events(1).first).sequence
         // The device goes away; three changes happen meanwhile.
         var made: [String] = []
         for name in ["Coco", "Dino", "Echo"] {
-            made.append(try await store.createPatient(Patient(name: name, species: .dog, ownerID: owner.id), scope: scope).id.description)
+            made.append(
+                try await store.createPatient(Patient(name: name, species: .dog, ownerID: owner.id), scope: scope).id
+                    .description)
         }
-        let resumed = LiveItemReader(try await hub.subscribe(practiceID: practice.id, role: .receptionist, userID: UserID(), tokenHash: "a", after: lastSeen))
+        let resumed = LiveItemReader(
+            try await hub.subscribe(
+                practiceID: practice.id, role: .receptionist, userID: UserID(), tokenHash: "a", after: lastSeen))
         _ = await resumed.next()
         let replayed = await resumed.events(3)
         #expect(replayed.map(\.resourceID) == made)
@@ -129,7 +150,9 @@ struct LiveEventsTests {
         try store.close()
         store = try VetNetStore.open(directory: directory, auditKey: key, cipher: cipher)
         hub = LiveEventHub(store: store)
-        let afterRestart = LiveItemReader(try await hub.subscribe(practiceID: practice.id, role: .receptionist, userID: UserID(), tokenHash: "a", after: lastSeen))
+        let afterRestart = LiveItemReader(
+            try await hub.subscribe(
+                practiceID: practice.id, role: .receptionist, userID: UserID(), tokenHash: "a", after: lastSeen))
         #expect(await afterRestart.next() == .ready(headSequence: lastSeen + 3))
         #expect(await afterRestart.events(3).map(\.resourceID) == made)
         // New changes continue the same sequence.
@@ -142,12 +165,16 @@ struct LiveEventsTests {
     func practiceIsolation() async throws {
         let fixture = try await ScheduleFixture.make()
         let adminB = fixture.app.adminB
-        let beta = LiveItemReader(try await fixture.app.services.live.subscribe(practiceID: fixture.app.practiceB.id, role: .administrator,
-                                                                            userID: adminB.id, tokenHash: "b"))
+        let beta = LiveItemReader(
+            try await fixture.app.services.live.subscribe(
+                practiceID: fixture.app.practiceB.id, role: .administrator,
+                userID: adminB.id, tokenHash: "b"))
         _ = await beta.next()
         try await fixture.app.test { client in
             let token = try await client.login("receptionist@alpha.example")
-            try await client.call("/api/v1/appointments", .post, token: token, json: fixture.bookingJSON(start: fixture.nineTomorrow)) {
+            try await client.call(
+                "/api/v1/appointments", .post, token: token, json: fixture.bookingJSON(start: fixture.nineTomorrow)
+            ) {
                 #expect($0.status == .created)
             }
             let tokenB = try await client.login("admin@beta.example")
@@ -183,21 +210,28 @@ struct LiveEventsTests {
             try await client.call("/api/v1/auth/logout", .post, token: token) { #expect($0.status == .noContent) }
             let text = try await body.value
             #expect(text.contains("event: ready\n"))
-            #expect(text.hasSuffix("event: session_ended\ndata: {\"reason\":\"The session ended; sign in again.\"}\n\n"))
+            #expect(
+                text.hasSuffix("event: session_ended\ndata: {\"reason\":\"The session ended; sign in again.\"}\n\n"))
         }
     }
 
-    @Test("a resume point the log never reached, or one pruned away, ends the stream with reset; the feed says reset too")
+    @Test(
+        "a resume point the log never reached, or one pruned away, ends the stream with reset; the feed says reset too")
     func resetOnUnknownPosition() async throws {
         let fixture = try await ScheduleFixture.make()
         let store = fixture.app.store
         let head = try await store.eventHead(practiceID: fixture.app.practiceA.id)
         try await fixture.app.test { client in
             let token = try await client.login("veterinarian@alpha.example")
-            let text = try await client.call("/api/v1/events", token: token, headers: [HTTPField.Name("Last-Event-ID")!: "\(head + 50)"]) {
+            let text = try await client.call(
+                "/api/v1/events", token: token, headers: [HTTPField.Name("Last-Event-ID")!: "\(head + 50)"]
+            ) {
                 String(buffer: $0.body)
             }
-            #expect(text.contains("event: reset\ndata: {\"headSequence\":\(head),\"reason\":\"The log never reached that position.\"}"))
+            #expect(
+                text.contains(
+                    "event: reset\ndata: {\"headSequence\":\(head),\"reason\":\"The log never reached that position.\"}"
+                ))
             // Everything so far is pruned: a client that last saw event 1 has missed some.
             #expect(try await store.pruneEvents(before: Date().addingTimeInterval(60)) == Int(head))
             try await client.call("/api/v1/changes?after=1", token: token) { response in
@@ -235,7 +269,9 @@ struct LiveEventsTests {
             #expect(head >= 4)
             #expect(sequences == Array(1...head))
             #expect(pages == Int((head + 1) / 2))
-            try await client.call("/api/v1/changes?limit=0", token: token) { #expect($0.status == .unprocessableContent) }
+            try await client.call("/api/v1/changes?limit=0", token: token) {
+                #expect($0.status == .unprocessableContent)
+            }
         }
     }
 
@@ -246,14 +282,21 @@ struct LiveEventsTests {
         configuration.subscriberBuffer = 4
         let hub = LiveEventHub(store: fixture.store, configuration: configuration)
         let scope = AccessScope.system(fixture.practiceA.id)
-        let slow = try await hub.subscribe(practiceID: fixture.practiceA.id, role: .receptionist, userID: UserID(), tokenHash: "s")
+        let slow = try await hub.subscribe(
+            practiceID: fixture.practiceA.id, role: .receptionist, userID: UserID(), tokenHash: "s")
         let owner = try await fixture.store.createOwner(Owner(firstName: "Sam", lastName: "Slow"), scope: scope)
-        for index in 0..<12 { _ = try await fixture.store.createPatient(Patient(name: "Pet \(index)", species: .dog, ownerID: owner.id), scope: scope) }
+        for index in 0..<12 {
+            _ = try await fixture.store.createPatient(
+                Patient(name: "Pet \(index)", species: .dog, ownerID: owner.id), scope: scope)
+        }
         try await Task.sleep(for: .milliseconds(300))
         // Only now does the client read: what waited, then the end.
         var items: [LiveItem] = []
         for await batch in slow { items += batch }
-        guard case .ended(.reset)? = items.last else { Issue.record("expected a final reset, got \(items)"); return }
+        guard case .ended(.reset)? = items.last else {
+            Issue.record("expected a final reset, got \(items)")
+            return
+        }
         #expect(items.count <= 4 + 2)
         #expect(hub.subscriberCount(practiceID: fixture.practiceA.id) == 0)
     }
@@ -267,8 +310,11 @@ struct LiveEventsTests {
         _ = try await fixture.app.store.createOwner(Owner(firstName: "Not", lastName: "Shown"), scope: scope)
         try await fixture.app.test { client in
             let token = try await client.login("technician@alpha.example")
-            let json = #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","findings":["rapid_abdominal_distension"]}}"#
-            try await client.call("/api/v1/triage/assessments", .post, token: token, json: json) { #expect($0.status == .created) }
+            let json =
+                #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","findings":["rapid_abdominal_distension"]}}"#
+            try await client.call("/api/v1/triage/assessments", .post, token: token, json: json) {
+                #expect($0.status == .created)
+            }
         }
         let event = try #require(await board.events(1).first)
         #expect(event.kind == TriageEventKind.queueChanged)
@@ -285,9 +331,11 @@ struct LiveEventsTests {
         let hub = LiveEventHub(store: fixture.store, configuration: configuration)
         let running = Task { await hub.run() }
         defer { running.cancel() }
-        let subscription = try await hub.subscribe(practiceID: fixture.practiceA.id, role: .technician, userID: UserID(), tokenHash: "h")
+        let subscription = try await hub.subscribe(
+            practiceID: fixture.practiceA.id, role: .technician, userID: UserID(), tokenHash: "h")
         let alive = Mutex(true)
-        var frames = ServerSentEventStream(items: subscription, sessionIsActive: { alive.withLock { $0 } }).makeAsyncIterator()
+        var frames = ServerSentEventStream(items: subscription, sessionIsActive: { alive.withLock { $0 } })
+            .makeAsyncIterator()
         let ready = String(decoding: try #require(try await frames.next()), as: UTF8.self)
         #expect(ready.hasPrefix("retry: 2000\nevent: ready\ndata: {\"headSequence\":"))
         #expect(String(decoding: try #require(try await frames.next()), as: UTF8.self) == ": heartbeat\n\n")
@@ -302,7 +350,11 @@ struct LiveEventsTests {
 private struct LiveIDBody: Decodable { let id: String }
 
 private struct LiveFeedBody: Decodable {
-    struct Item: Decodable { let sequence: Int64; let kind: String; let resourceId: String? }
+    struct Item: Decodable {
+        let sequence: Int64
+        let kind: String
+        let resourceId: String?
+    }
     let items: [Item]
     let headSequence: Int64
     let nextAfter: Int64

@@ -6,6 +6,7 @@ import SharedKernel
 import StorageSQLite
 import Testing
 import Triage
+
 @testable import HTTPAPI
 
 /// `metrics.updated` on the live stream: announced when the figures' records change, at most
@@ -13,16 +14,21 @@ import Triage
 /// may read analytics.
 @Suite("metrics.updated")
 struct MetricsUpdateTests {
-    static func appointmentEvent(_ practice: PracticeID, kind: String = AppointmentEventKind.booked, start: String) -> DomainEvent {
-        DomainEvent(practiceID: practice, kind: kind, occurredAt: Date(), resourceID: UUID().uuidString.lowercased(),
-                    payload: ["start": start, "end": start])
+    static func appointmentEvent(_ practice: PracticeID, kind: String = AppointmentEventKind.booked, start: String)
+        -> DomainEvent
+    {
+        DomainEvent(
+            practiceID: practice, kind: kind, occurredAt: Date(), resourceID: UUID().uuidString.lowercased(),
+            payload: ["start": start, "end": start])
     }
 
-    @Test("the notifier announces at once after a quiet spell, then at most once per interval with everything in between")
+    @Test(
+        "the notifier announces at once after a quiet spell, then at most once per interval with everything in between")
     func debounce() async throws {
         let fixture = try await AppFixture.make()
         let store = fixture.store
-        let a = fixture.practiceA.id, b = fixture.practiceB.id
+        let a = fixture.practiceA.id
+        let b = fixture.practiceB.id
         let notifier = MetricsUpdateNotifier(store: store, interval: 30)
         // What happened before the notifier started is not news.
         try await store.recordEvents([Self.appointmentEvent(a, start: "2026-03-02T09:00:00.000Z")], scope: .system(a))
@@ -38,10 +44,12 @@ struct MetricsUpdateTests {
 
         // Three more changes inside the interval, and one that moves no figure: nothing yet.
         for day in ["03", "05", "06"] {
-            try await store.recordEvents([Self.appointmentEvent(a, kind: AppointmentEventKind.cancelled, start: "2026-03-\(day)T09:00:00.000Z")],
-                                         scope: .system(a))
+            try await store.recordEvents(
+                [Self.appointmentEvent(a, kind: AppointmentEventKind.cancelled, start: "2026-03-\(day)T09:00:00.000Z")],
+                scope: .system(a))
         }
-        try await store.recordEvents([DomainEvent(practiceID: a, kind: "owner.created", occurredAt: Date())], scope: .system(a))
+        try await store.recordEvents(
+            [DomainEvent(practiceID: a, kind: "owner.created", occurredAt: Date())], scope: .system(a))
         #expect(try await notifier.step(now: 10).isEmpty)
         #expect(try await notifier.step(now: 31.9).isEmpty)
         let second = try await notifier.step(now: 32)
@@ -59,8 +67,12 @@ struct MetricsUpdateTests {
         let both = try await notifier.step(now: 101)
         #expect(Set(both.map(\.practiceID)) == [a, b])
 
-        let logA = try await store.events(practiceID: a, after: 0, limit: 100).events.filter { $0.kind == MetricsUpdate.kind }
-        let logB = try await store.events(practiceID: b, after: 0, limit: 100).events.filter { $0.kind == MetricsUpdate.kind }
+        let logA = try await store.events(practiceID: a, after: 0, limit: 100).events.filter {
+            $0.kind == MetricsUpdate.kind
+        }
+        let logB = try await store.events(practiceID: b, after: 0, limit: 100).events.filter {
+            $0.kind == MetricsUpdate.kind
+        }
         #expect(logA.count == 3)
         #expect(logB.count == 1)
         #expect(logA.allSatisfy { $0.resourceType == "metrics" })
@@ -72,18 +84,22 @@ struct MetricsUpdateTests {
         let store = fixture.store
         let a = fixture.practiceA.id
         let hub = LiveEventHub(store: store)
-        let reception = LiveItemReader(try await hub.subscribe(practiceID: a, role: .receptionist, userID: UserID(), tokenHash: "r"))
-        let technician = LiveItemReader(try await hub.subscribe(practiceID: a, role: .technician, userID: UserID(), tokenHash: "t"))
+        let reception = LiveItemReader(
+            try await hub.subscribe(practiceID: a, role: .receptionist, userID: UserID(), tokenHash: "r"))
+        let technician = LiveItemReader(
+            try await hub.subscribe(practiceID: a, role: .technician, userID: UserID(), tokenHash: "t"))
         _ = await reception.next()
         _ = await technician.next()
         let notifier = MetricsUpdateNotifier(store: store, interval: 30)
         try await notifier.step(now: 0)
 
         let owner = try await store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: .system(a))
-        let patient = try await store.createPatient(Patient(name: "Rex", species: .dog, ownerID: owner.id), scope: .system(a))
+        let patient = try await store.createPatient(
+            Patient(name: "Rex", species: .dog, ownerID: owner.id), scope: .system(a))
         let engine = TriageEngine()
-        _ = try await store.recordAssessment(scope: .system(a), patientID: patient.id.rawValue, caseJSON: Data("{}".utf8),
-                                             result: engine.evaluate(TriageCase(species: .dog)), arrival: Date())
+        _ = try await store.recordAssessment(
+            scope: .system(a), patientID: patient.id.rawValue, caseJSON: Data("{}".utf8),
+            result: engine.evaluate(TriageCase(species: .dog)), arrival: Date())
         let announced = try await notifier.step(now: 1)
         #expect(announced.count == 1)
         #expect(announced.first?.payload["kinds"] == "patient.triaged,triage.queue_changed")

@@ -6,6 +6,7 @@ import Scheduling
 import SharedKernel
 import StorageSQLite
 import Testing
+
 @testable import HTTPAPI
 
 @Suite("Schedule optimization and re-planning over HTTP")
@@ -16,11 +17,14 @@ struct OptimizeAPITests {
         try await fixture.app.test { client in
             let token = try await client.login("veterinarian@alpha.example")
             // A fixed booking at 09:00 with Dr General.
-            try await client.call("/api/v1/appointments", .post, token: token, json: fixture.bookingJSON(start: fixture.nineTomorrow)) { #expect($0.status == .created) }
+            try await client.call(
+                "/api/v1/appointments", .post, token: token, json: fixture.bookingJSON(start: fixture.nineTomorrow)
+            ) { #expect($0.status == .created) }
             let requests = (0..<8).map { index in
                 #"{"reference":"r\#(index)","patientId":"\#(fixture.patient.id)","appointmentTypeId":"\#(fixture.consultation.id)","triageLevel":\#(index % 5 + 1),"earliestStart":"\#(Timestamp.string(fixture.nineTomorrow))","deadline":"\#(Timestamp.string(fixture.nineTomorrow.addingTimeInterval(3 * 3600)))"}"#
             }
-            let json = #"{"from":"\#(Timestamp.string(fixture.nineTomorrow))","days":1,"timeLimitSeconds":0.5,"apply":true,"requests":[\#(requests.joined(separator: ","))]}"#
+            let json =
+                #"{"from":"\#(Timestamp.string(fixture.nineTomorrow))","days":1,"timeLimitSeconds":0.5,"apply":true,"requests":[\#(requests.joined(separator: ","))]}"#
             try await client.call("/api/v1/schedule/optimize", .post, token: token, json: json) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 let body = try JSONDecoder().decode(PlanBody.self, from: Data(buffer: response.body))
@@ -31,26 +35,33 @@ struct OptimizeAPITests {
                 #expect(body.score > 0.5)
             }
         }
-        let booked = try await fixture.app.store.appointments(scope: .system(fixture.app.practiceA.id),
-                                                              overlapping: TimeRange(start: fixture.nineTomorrow, end: fixture.nineTomorrow.addingTimeInterval(86_400))!)
+        let booked = try await fixture.app.store.appointments(
+            scope: .system(fixture.app.practiceA.id),
+            overlapping: TimeRange(start: fixture.nineTomorrow, end: fixture.nineTomorrow.addingTimeInterval(86_400))!)
         #expect(booked.count == 9)
     }
 
-    @Test("when a clinician is unavailable for a day their appointments move to a colleague, on time, and the day is marked off")
+    @Test(
+        "when a clinician is unavailable for a day their appointments move to a colleague, on time, and the day is marked off"
+    )
     func replan() async throws {
         let fixture = try await ScheduleFixture.make()
         try await fixture.app.test { client in
             let token = try await client.login("administrator@alpha.example")
             for hour in 0..<3 {
-                try await client.call("/api/v1/appointments", .post, token: token,
-                                      json: fixture.bookingJSON(start: fixture.nineTomorrow.addingTimeInterval(Double(hour) * 3600))) { #expect($0.status == .created) }
+                try await client.call(
+                    "/api/v1/appointments", .post, token: token,
+                    json: fixture.bookingJSON(start: fixture.nineTomorrow.addingTimeInterval(Double(hour) * 3600))
+                ) { #expect($0.status == .created) }
             }
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "Europe/London")!
             let parts = calendar.dateComponents([.year, .month, .day], from: fixture.nineTomorrow)
             let date = String(format: "%04ld-%02ld-%02ld", parts.year!, parts.month!, parts.day!)
-            try await client.call("/api/v1/schedule/replan", .post, token: token,
-                                  json: #"{"clinicianId":"\#(fixture.clinician.id)","date":"\#(date)","apply":true}"#) { response in
+            try await client.call(
+                "/api/v1/schedule/replan", .post, token: token,
+                json: #"{"clinicianId":"\#(fixture.clinician.id)","date":"\#(date)","apply":true}"#
+            ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 let body = try JSONDecoder().decode(ReplanBody.self, from: Data(buffer: response.body))
                 #expect(body.moved.count == 3)
@@ -58,23 +69,33 @@ struct OptimizeAPITests {
                 #expect(body.moved.allSatisfy { $0.applied && $0.toClinicianId == fixture.surgeon.id.description })
             }
         }
-        let day = try await fixture.app.store.appointments(scope: .system(fixture.app.practiceA.id),
-                                                           overlapping: TimeRange(start: fixture.nineTomorrow, end: fixture.nineTomorrow.addingTimeInterval(12 * 3600))!)
+        let day = try await fixture.app.store.appointments(
+            scope: .system(fixture.app.practiceA.id),
+            overlapping: TimeRange(
+                start: fixture.nineTomorrow, end: fixture.nineTomorrow.addingTimeInterval(12 * 3600))!)
         #expect(day.allSatisfy { $0.value.clinicianID == fixture.surgeon.id.rawValue })
-        let availability = try await fixture.app.store.availabilities(scope: .system(fixture.app.practiceA.id))[fixture.clinician.id]
+        let availability = try await fixture.app.store.availabilities(scope: .system(fixture.app.practiceA.id))[
+            fixture.clinician.id]
         #expect(availability?.value.timeOff.count == 1)
     }
 }
 
 struct PlanBody: Decodable {
-    struct Planned: Decodable { let reference: String; let onTime: Bool; let appointmentId: String? }
+    struct Planned: Decodable {
+        let reference: String
+        let onTime: Bool
+        let appointmentId: String?
+    }
     let score: Double
     let assigned: Int
     let unassigned: [String]
     let plan: [Planned]
 }
 struct ReplanBody: Decodable {
-    struct Moved: Decodable { let toClinicianId: String; let applied: Bool }
+    struct Moved: Decodable {
+        let toClinicianId: String
+        let applied: Bool
+    }
     struct Unplaced: Decodable { let reason: String }
     let moved: [Moved]
     let unplaced: [Unplaced]

@@ -7,6 +7,7 @@ import PatientRecords
 import SharedKernel
 import StorageSQLite
 import Testing
+
 @testable import HTTPAPI
 
 /// `POST /api/v1/admin/purge`: bounded retention and an explicit confirmation.
@@ -16,8 +17,10 @@ struct PurgeAPITests {
     static func archivedPatients(_ fixture: AppFixture) async throws -> (recent: Patient, old: Patient) {
         let scope = AccessScope.system(fixture.practiceA.id)
         let owner = try await fixture.store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope)
-        var recent = try await fixture.store.createPatient(Patient(name: "Recent", species: .dog, ownerID: owner.id), scope: scope)
-        var old = try await fixture.store.createPatient(Patient(name: "Old", species: .cat, ownerID: owner.id), scope: scope)
+        var recent = try await fixture.store.createPatient(
+            Patient(name: "Recent", species: .dog, ownerID: owner.id), scope: scope)
+        var old = try await fixture.store.createPatient(
+            Patient(name: "Old", species: .cat, ownerID: owner.id), scope: scope)
         for patient in [recent, old] {
             var archived = patient
             archived.status = .archived
@@ -25,7 +28,8 @@ struct PurgeAPITests {
         }
         let oldID = old.id.description
         try await fixture.store.writer.write { db in
-            try db.execute(sql: "UPDATE patient SET archived_at = '2001-01-01T00:00:00.000Z' WHERE id = ?", arguments: [oldID])
+            try db.execute(
+                sql: "UPDATE patient SET archived_at = '2001-01-01T00:00:00.000Z' WHERE id = ?", arguments: [oldID])
         }
         recent.status = .archived
         old.status = .archived
@@ -36,13 +40,17 @@ struct PurgeAPITests {
         try await fixture.store.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM patient") ?? 0 }
     }
 
-    @Test("a retention outside 1–100 years is 422 naming retentionYears and purges nothing", arguments: ["0", "-1", "101"])
+    @Test(
+        "a retention outside 1–100 years is 422 naming retentionYears and purges nothing",
+        arguments: ["0", "-1", "101"])
     func retentionBounds(_ years: String) async throws {
         let fixture = try await AppFixture.make()
         _ = try await Self.archivedPatients(fixture)
         try await fixture.test { client in
             let token = try await client.login("administrator@alpha.example")
-            try await client.call("/api/v1/admin/purge?retentionYears=\(years)", .post, token: token, json: #"{"confirm":"purge"}"#) { response in
+            try await client.call(
+                "/api/v1/admin/purge?retentionYears=\(years)", .post, token: token, json: #"{"confirm":"purge"}"#
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 let problem = try Problem(response)
                 #expect(problem.errors?.map(\.field) == ["retentionYears"])
@@ -51,7 +59,9 @@ struct PurgeAPITests {
         #expect(try await Self.remaining(fixture) == 2)
     }
 
-    @Test("a purge without the confirmation is 422 naming confirm and purges nothing", arguments: ["{}", #"{"confirm":"yes"}"#, #"{"confirm":true}"#])
+    @Test(
+        "a purge without the confirmation is 422 naming confirm and purges nothing",
+        arguments: ["{}", #"{"confirm":"yes"}"#, #"{"confirm":true}"#])
     func confirmationRequired(_ json: String) async throws {
         let fixture = try await AppFixture.make()
         _ = try await Self.archivedPatients(fixture)
@@ -64,7 +74,8 @@ struct PurgeAPITests {
             }
         }
         #expect(try await Self.remaining(fixture) == 2)
-        let audit = try await fixture.store.auditEntries(scope: .system(fixture.practiceA.id), limit: 200, before: nil).items
+        let audit = try await fixture.store.auditEntries(scope: .system(fixture.practiceA.id), limit: 200, before: nil)
+            .items
         #expect(!audit.contains { $0.action == "patient.purge" || $0.action == "records.purge" })
     }
 
@@ -75,7 +86,8 @@ struct PurgeAPITests {
         try await fixture.test { client in
             let token = try await client.login("administrator@alpha.example")
             for headers: HTTPFields in [[:], [.contentType: "application/json"]] {
-                try await client.call("/api/v1/admin/purge?retentionYears=1", .post, token: token, headers: headers) { response in
+                try await client.call("/api/v1/admin/purge?retentionYears=1", .post, token: token, headers: headers) {
+                    response in
                     #expect(response.status == .unprocessableContent, "\(String(buffer: response.body))")
                     let problem = try Problem(response)
                     #expect(problem.errors?.map(\.field) == ["confirm"])
@@ -91,7 +103,9 @@ struct PurgeAPITests {
         let (recent, old) = try await Self.archivedPatients(fixture)
         try await fixture.test { client in
             let token = try await client.login("administrator@alpha.example")
-            try await client.call("/api/v1/admin/purge?retentionYears=1", .post, token: token, json: #"{"confirm":"purge"}"#) { response in
+            try await client.call(
+                "/api/v1/admin/purge?retentionYears=1", .post, token: token, json: #"{"confirm":"purge"}"#
+            ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 let body = String(buffer: response.body)
                 #expect(body.contains(#""purged" : 1"#))
@@ -99,10 +113,14 @@ struct PurgeAPITests {
             }
             // Not an administrator: refused before the confirmation is even looked at.
             let vet = try await client.login("veterinarian@alpha.example")
-            try await client.call("/api/v1/admin/purge", .post, token: vet, json: #"{"confirm":"purge"}"#) { #expect($0.status == .forbidden) }
+            try await client.call("/api/v1/admin/purge", .post, token: vet, json: #"{"confirm":"purge"}"#) {
+                #expect($0.status == .forbidden)
+            }
         }
         let scope = AccessScope.system(fixture.practiceA.id)
-        await #expect(throws: DomainError.notFound(resource: "patient")) { _ = try await fixture.store.patient(scope: scope, id: old.id) }
+        await #expect(throws: DomainError.notFound(resource: "patient")) {
+            _ = try await fixture.store.patient(scope: scope, id: old.id)
+        }
         _ = try await fixture.store.patient(scope: scope, id: recent.id)
     }
 }

@@ -6,6 +6,7 @@ import SharedKernel
 import StoragePorts
 import StorageSQLite
 import Testing
+
 @testable import HTTPAPI
 
 /// Every read of patient data leaves an audit entry, whatever view it comes through.
@@ -22,13 +23,21 @@ struct ReadAuditTests {
         let later = Timestamp.string(fixture.nineTomorrow.addingTimeInterval(86_400))
         try await fixture.app.test { client in
             let token = try await client.login("administrator@alpha.example")
-            try await client.call("/api/v1/appointments?from=\(day)&to=\(later)", token: token) { #expect($0.status == .ok) }
-            try await client.call("/api/v1/triage/queue", token: token) { #expect($0.status == .ok) }
-            try await client.call("/api/v1/matching", .post, token: token,
-                                  json: #"{"specialties":["general_practice"],"species":"dog","complexity":0.2,"patientId":"\#(fixture.patient.id)"}"#) {
+            try await client.call("/api/v1/appointments?from=\(day)&to=\(later)", token: token) {
                 #expect($0.status == .ok)
             }
-            try await client.call("/api/v1/schedule/optimize", .post, token: token, json: #"{"from":"\#(day)","days":1,"requests":[],"timeLimitSeconds":0.1}"#) {
+            try await client.call("/api/v1/triage/queue", token: token) { #expect($0.status == .ok) }
+            try await client.call(
+                "/api/v1/matching", .post, token: token,
+                json:
+                    #"{"specialties":["general_practice"],"species":"dog","complexity":0.2,"patientId":"\#(fixture.patient.id)"}"#
+            ) {
+                #expect($0.status == .ok)
+            }
+            try await client.call(
+                "/api/v1/schedule/optimize", .post, token: token,
+                json: #"{"from":"\#(day)","days":1,"requests":[],"timeLimitSeconds":0.1}"#
+            ) {
                 #expect($0.status == .ok)
             }
         }
@@ -40,38 +49,53 @@ struct ReadAuditTests {
         #expect(entries.contains { $0.action == "matching.rank" && $0.resourceID == fixture.patient.id.description })
     }
 
-    @Test("an Idempotency-Key is the sending account's own: another account's same key is a new request, and every replay is audited")
+    @Test(
+        "an Idempotency-Key is the sending account's own: another account's same key is a new request, and every replay is audited"
+    )
     func replays() async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
             let receptionist = try await client.login("receptionist@alpha.example")
             let technician = try await client.login("technician@alpha.example")
             let json = RecordsAPITests.ownerJSON
-            let first = try await client.call("/api/v1/owners", .post, token: receptionist, json: json, headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]) {
+            let first = try await client.call(
+                "/api/v1/owners", .post, token: receptionist, json: json,
+                headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]
+            ) {
                 #expect($0.status == .created)
                 return try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id
             }
-            try await client.call("/api/v1/owners", .post, token: receptionist, json: json, headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]) {
+            try await client.call(
+                "/api/v1/owners", .post, token: receptionist, json: json,
+                headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]
+            ) {
                 let replayed = try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id
                 #expect(replayed == first)
             }
             // Another account's same key is a request of its own: it creates its own owner and
             // never reads the first one.
-            let second = try await client.call("/api/v1/owners", .post, token: technician, json: json,
-                                               headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]) {
+            let second = try await client.call(
+                "/api/v1/owners", .post, token: technician, json: json,
+                headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]
+            ) {
                 #expect($0.status == .created)
                 #expect(!String(buffer: $0.body).contains(first))
                 return try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id
             }
             #expect(second != first)
             // …and replays its own.
-            try await client.call("/api/v1/owners", .post, token: technician, json: json, headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]) {
+            try await client.call(
+                "/api/v1/owners", .post, token: technician, json: json,
+                headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]
+            ) {
                 let replayed = try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id
                 #expect(replayed == second)
             }
             // The same account's key with a different request is refused.
-            try await client.call("/api/v1/owners", .post, token: receptionist, json: #"{"firstName":"Other","lastName":"Person"}"#,
-                                  headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]) { #expect($0.status == .conflict) }
+            try await client.call(
+                "/api/v1/owners", .post, token: receptionist, json: #"{"firstName":"Other","lastName":"Person"}"#,
+                headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]
+            ) { #expect($0.status == .conflict) }
         }
         let entries = try await Self.actions(fixture.store, fixture.practiceA.id)
         #expect(entries.filter { $0.action == "owner.create.replay" }.count == 2)

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import SharedKernel
 import StorageSQLite
 import Testing
+
 @testable import HTTPAPI
 
 /// Refusals that close ways round the permission matrix, the sign-in throttle and routing.
@@ -14,10 +15,14 @@ struct SecurityRegressionTests {
     // MARK: - Re-planning needs the permissions of the changes it makes
 
     /// Three bookings with Dr General tomorrow from 09:00; returns tomorrow as `yyyy-MM-dd`.
-    static func bookTomorrow(_ fixture: ScheduleFixture, client: some TestClientProtocol, token: String) async throws -> String {
+    static func bookTomorrow(_ fixture: ScheduleFixture, client: some TestClientProtocol, token: String) async throws
+        -> String
+    {
         for hour in 0..<3 {
-            try await client.call("/api/v1/appointments", .post, token: token,
-                                  json: fixture.bookingJSON(start: fixture.nineTomorrow.addingTimeInterval(Double(hour) * 3600))) { #expect($0.status == .created) }
+            try await client.call(
+                "/api/v1/appointments", .post, token: token,
+                json: fixture.bookingJSON(start: fixture.nineTomorrow.addingTimeInterval(Double(hour) * 3600))
+            ) { #expect($0.status == .created) }
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "Europe/London")!
@@ -39,7 +44,8 @@ struct SecurityRegressionTests {
                 #expect(body.moved.count == 3)
                 #expect(body.moved.allSatisfy { !$0.applied })
             }
-            try await client.call("/api/v1/schedule/replan", .post, token: vet, json: json + #","apply":true}"#) { response in
+            try await client.call("/api/v1/schedule/replan", .post, token: vet, json: json + #","apply":true}"#) {
+                response in
                 #expect(response.status == .forbidden)
                 let problem = try Problem(response)
                 #expect(problem.detail?.contains("apply a re-plan") == true)
@@ -66,8 +72,10 @@ struct SecurityRegressionTests {
         try await fixture.app.test { client in
             let admin = try await client.login("administrator@alpha.example")
             let date = try await Self.bookTomorrow(fixture, client: client, token: admin)
-            try await client.call("/api/v1/schedule/replan", .post, token: admin,
-                                  json: #"{"clinicianId":"\#(fixture.clinician.id)","date":"\#(date)","apply":true}"#) { response in
+            try await client.call(
+                "/api/v1/schedule/replan", .post, token: admin,
+                json: #"{"clinicianId":"\#(fixture.clinician.id)","date":"\#(date)","apply":true}"#
+            ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 let body = try JSONDecoder().decode(ReplanBody.self, from: Data(buffer: response.body))
                 #expect(body.moved.count == 3)
@@ -85,17 +93,23 @@ struct SecurityRegressionTests {
     // MARK: - The sign-in throttle cannot be raced
 
     /// `count` sign-ins sent at once; their statuses.
-    static func concurrentLogins(_ client: some TestClientProtocol, count: Int, email: @escaping @Sendable (Int) -> String) async throws -> [HTTPResponse.Status] {
+    static func concurrentLogins(
+        _ client: some TestClientProtocol, count: Int, email: @escaping @Sendable (Int) -> String
+    ) async throws -> [HTTPResponse.Status] {
         try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
             for index in 0..<count {
                 let json = #"{"email":"\#(email(index))","password":"wrong-guess-\#(index)"}"#
-                group.addTask { try await client.call("/api/v1/auth/login", .post, token: nil, json: json) { $0.status } }
+                group.addTask {
+                    try await client.call("/api/v1/auth/login", .post, token: nil, json: json) { $0.status }
+                }
             }
             return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
         }
     }
 
-    @Test("30 wrong passwords for one account sent at once: only the 10 the limit allows are checked (401), the rest are 429")
+    @Test(
+        "30 wrong passwords for one account sent at once: only the 10 the limit allows are checked (401), the rest are 429"
+    )
     func concurrentGuessesForOneAccount() async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
@@ -103,15 +117,21 @@ struct SecurityRegressionTests {
             #expect(statuses.filter { $0 == .unauthorized }.count == 10)
             #expect(statuses.filter { $0 == .tooManyRequests }.count == 20)
             // Still locked, even with the right password.
-            try await client.call("/api/v1/auth/login", .post, token: nil,
-                                  json: #"{"email":"technician@alpha.example","password":"\#(AppFixture.password)"}"#) { #expect($0.status == .tooManyRequests) }
+            try await client.call(
+                "/api/v1/auth/login", .post, token: nil,
+                json: #"{"email":"technician@alpha.example","password":"\#(AppFixture.password)"}"#
+            ) { #expect($0.status == .tooManyRequests) }
         }
-        let checked = try await fixture.store.auditEntries(scope: .system(fixture.practiceA.id), limit: 200, before: nil).items
+        let checked = try await fixture.store.auditEntries(
+            scope: .system(fixture.practiceA.id), limit: 200, before: nil
+        ).items
             .filter { $0.action == "auth.login" && $0.outcome == .failure }
         #expect(checked.count == 10)
     }
 
-    @Test("wrong passwords for many accounts from one address sent at once: only the address's limit is checked, the rest are 429")
+    @Test(
+        "wrong passwords for many accounts from one address sent at once: only the address's limit is checked, the rest are 429"
+    )
     func concurrentGuessesFromOneAddress() async throws {
         let fixture = try await AppFixture.make().withThrottle(accountLimit: 10, addressLimit: 12)
         try await fixture.test { client in
@@ -126,23 +146,36 @@ struct SecurityRegressionTests {
         let throttle = LoginThrottle(ledger: try VetNetStore.inMemory(), accountLimit: 3, addressLimit: 100)
         let now = Date()
         for _ in 0..<2 {
-            guard case .proceed(let ticket, _) = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
-                Issue.record("refused under the limit"); return
+            guard
+                case .proceed(let ticket, _) = try await throttle.reserve(
+                    account: "a@x.example", address: "10.0.0.1", now: now)
+            else {
+                Issue.record("refused under the limit")
+                return
             }
             await throttle.settle(ticket, as: .failed)
         }
-        guard case .proceed(let ticket, _) = try await throttle.reserve(account: "A@x.example", address: "10.0.0.1", now: now) else {
-            Issue.record("refused under the limit"); return
+        guard
+            case .proceed(let ticket, _) = try await throttle.reserve(
+                account: "A@x.example", address: "10.0.0.1", now: now)
+        else {
+            Issue.record("refused under the limit")
+            return
         }
         await throttle.settle(ticket, as: .succeeded)
         for _ in 0..<3 {
-            guard case .proceed(let ticket, _) = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
-                Issue.record("the failures before the sign-in still counted"); return
+            guard
+                case .proceed(let ticket, _) = try await throttle.reserve(
+                    account: "a@x.example", address: "10.0.0.1", now: now)
+            else {
+                Issue.record("the failures before the sign-in still counted")
+                return
             }
             await throttle.settle(ticket, as: .failed)
         }
         guard case .refused = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: now) else {
-            Issue.record("a fourth failure in the window was allowed"); return
+            Issue.record("a fourth failure in the window was allowed")
+            return
         }
     }
 }
@@ -153,7 +186,9 @@ extension SecurityRegressionTests {
     /// Audit entries of refused (throttled) sign-ins, whatever their practice.
     static func throttledEntries(_ store: VetNetStore) async throws -> [String] {
         try await store.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT detail FROM audit_entry WHERE action = 'auth.login' AND outcome = 'denied' ORDER BY seq")
+            try String.fetchAll(
+                db,
+                sql: "SELECT detail FROM audit_entry WHERE action = 'auth.login' AND outcome = 'denied' ORDER BY seq")
         }
     }
 
@@ -162,8 +197,10 @@ extension SecurityRegressionTests {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
             for index in 0..<10 {
-                try await client.call("/api/v1/auth/login", .post, token: nil,
-                                      json: #"{"email":"technician@alpha.example","password":"wrong-guess-\#(index)"}"#) { #expect($0.status == .unauthorized) }
+                try await client.call(
+                    "/api/v1/auth/login", .post, token: nil,
+                    json: #"{"email":"technician@alpha.example","password":"wrong-guess-\#(index)"}"#
+                ) { #expect($0.status == .unauthorized) }
             }
             for batch in 0..<4 {
                 let statuses = try await Self.concurrentLogins(client, count: 50) { _ in "technician@alpha.example" }
@@ -193,41 +230,60 @@ extension SecurityRegressionTests {
         let throttle = LoginThrottle(ledger: try VetNetStore.inMemory(), window: 60, accountLimit: 2, addressLimit: 100)
         let start = Date(timeIntervalSince1970: 1_795_000_000)
         for _ in 0..<2 {
-            guard case .proceed(let ticket, nil) = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start) else {
-                Issue.record("refused under the limit"); return
+            guard
+                case .proceed(let ticket, nil) = try await throttle.reserve(
+                    account: "a@x.example", address: "10.0.0.1", now: start)
+            else {
+                Issue.record("refused under the limit")
+                return
             }
             await throttle.settle(ticket, as: .failed)
         }
         var audited: [String] = []
         for second in 0..<30 {
-            guard case .refused(_, let audit) = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start.addingTimeInterval(Double(second))) else {
-                Issue.record("allowed over the limit"); return
+            guard
+                case .refused(_, let audit) = try await throttle.reserve(
+                    account: "a@x.example", address: "10.0.0.1", now: start.addingTimeInterval(Double(second)))
+            else {
+                Issue.record("allowed over the limit")
+                return
             }
             if let audit { audited.append(audit) }
         }
         #expect(audited == ["throttled (account over its limit)"])
-        guard case .proceed(_, let unreported?) = try await throttle.reserve(account: "a@x.example", address: "10.0.0.1", now: start.addingTimeInterval(61)) else {
-            Issue.record("the refusals in the window were not reported"); return
+        guard
+            case .proceed(_, let unreported?) = try await throttle.reserve(
+                account: "a@x.example", address: "10.0.0.1", now: start.addingTimeInterval(61))
+        else {
+            Issue.record("the refusals in the window were not reported")
+            return
         }
-        #expect(unreported.contains("throttled (account over its limit): 29 further attempts refused without entries of their own"))
+        #expect(
+            unreported.contains(
+                "throttled (account over its limit): 29 further attempts refused without entries of their own"))
     }
 }
 
 extension SecurityRegressionTests {
     // MARK: - Paths are canonical before anything reads them
 
-    static let nonCanonicalPaths = ["//api/v1/me", "/api/v1//me", "/api//v1/me", "/api/v1/me/", "/api/v1/./me", "/api/v1/x/../me",
-                                    "/api/v1/%2e%2E/v1/me", "//api/v1/users", "//health"]
+    static let nonCanonicalPaths = [
+        "//api/v1/me", "/api/v1//me", "/api//v1/me", "/api/v1/me/", "/api/v1/./me", "/api/v1/x/../me",
+        "/api/v1/%2e%2E/v1/me", "//api/v1/users", "//health",
+    ]
 
-    @Test("a path with empty, '.' or '..' segments is 404 with or without a session, before authentication or any handler",
-          arguments: nonCanonicalPaths)
+    @Test(
+        "a path with empty, '.' or '..' segments is 404 with or without a session, before authentication or any handler",
+        arguments: nonCanonicalPaths)
     func nonCanonicalPath(_ path: String) async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
             let token = try await client.login("administrator@alpha.example")
             for bearer in [nil, token] {
                 try await client.call(path, token: bearer) { response in
-                    #expect(response.status == .notFound, "\(path) with\(bearer == nil ? "out" : "") a token: \(String(buffer: response.body))")
+                    #expect(
+                        response.status == .notFound,
+                        "\(path) with\(bearer == nil ? "out" : "") a token: \(String(buffer: response.body))")
                     #expect(response.headers[.contentType] == "application/problem+json")
                     #expect(!String(buffer: response.body).contains("Alpha Vets"))
                 }
@@ -238,7 +294,10 @@ extension SecurityRegressionTests {
 
     @Test("canonical paths are exactly those without empty, '.' or '..' segments")
     func canonicalPaths() {
-        for path in ["/", "/health", "/api/v1/me", "/api/v1/patients/3f1c/record", "/api/v1/.well", "/api/v1/..x", "/calendar/abc.ics"] {
+        for path in [
+            "/", "/health", "/api/v1/me", "/api/v1/patients/3f1c/record", "/api/v1/.well", "/api/v1/..x",
+            "/calendar/abc.ics",
+        ] {
             #expect(PathNormalizationMiddleware.isCanonical(path), "\(path)")
         }
         for path in Self.nonCanonicalPaths + ["", "api/v1/me", "/api/v1/%2E", "/api/v1/.%2e/me"] {
@@ -268,8 +327,12 @@ extension SecurityRegressionTests {
 extension AppFixture {
     /// The same practices and store behind a sign-in throttle of its own.
     func withThrottle(accountLimit: Int, addressLimit: Int) -> AppFixture {
-        let accounts = AccountService(store: store, throttle: LoginThrottle(ledger: store, accountLimit: accountLimit, addressLimit: addressLimit))
-        return AppFixture(store: store, services: AppServices(store: store, accounts: accounts, live: services.live), configuration: configuration,
-                          practiceA: practiceA, practiceB: practiceB, accountsA: accountsA, adminB: adminB)
+        let accounts = AccountService(
+            store: store, throttle: LoginThrottle(ledger: store, accountLimit: accountLimit, addressLimit: addressLimit)
+        )
+        return AppFixture(
+            store: store, services: AppServices(store: store, accounts: accounts, live: services.live),
+            configuration: configuration,
+            practiceA: practiceA, practiceB: practiceB, accountsA: accountsA, adminB: adminB)
     }
 }

@@ -5,6 +5,7 @@ import PatientRecords
 import SharedKernel
 import StorageSQLite
 import Testing
+
 @testable import HTTPAPI
 
 @Suite("Triage API and ER board")
@@ -20,12 +21,15 @@ struct TriageAPITests {
         """
 
     /// Adds an owner and patients to practice A (or B).
-    static func patients(_ fixture: AppFixture, names: [String], practice: PracticeID? = nil) async throws -> [Patient] {
+    static func patients(_ fixture: AppFixture, names: [String], practice: PracticeID? = nil) async throws -> [Patient]
+    {
         let scope = AccessScope.system(practice ?? fixture.practiceA.id)
         let owner = try await fixture.store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope)
         var created: [Patient] = []
         for name in names {
-            created.append(try await fixture.store.createPatient(Patient(name: name, species: .dog, alerts: ["bites"], ownerID: owner.id), scope: scope))
+            created.append(
+                try await fixture.store.createPatient(
+                    Patient(name: name, species: .dog, alerts: ["bites"], ownerID: owner.id), scope: scope))
         }
         return created
     }
@@ -76,13 +80,15 @@ struct TriageAPITests {
         }
     }
 
-    @Test("bad cases are 422 naming each field", arguments: [
-        (#"{"species":"dog","vitals":{"heartRate":-5}}"#, "vitals.heartRate"),
-        (#"{"species":"unicorn"}"#, "species"),
-        (#"{"species":"cat","findings":["made_up_finding"]}"#, "findings[0]"),
-        (#"{"vitals":{"heartRate":100}}"#, "species"),
-        (#"{"species":"dog","vitals":{"heartrate":100}}"#, "vitals.heartrate"),
-    ])
+    @Test(
+        "bad cases are 422 naming each field",
+        arguments: [
+            (#"{"species":"dog","vitals":{"heartRate":-5}}"#, "vitals.heartRate"),
+            (#"{"species":"unicorn"}"#, "species"),
+            (#"{"species":"cat","findings":["made_up_finding"]}"#, "findings[0]"),
+            (#"{"vitals":{"heartRate":100}}"#, "species"),
+            (#"{"species":"dog","vitals":{"heartrate":100}}"#, "vitals.heartrate"),
+        ])
     func badCase(json: String, field: String) async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
@@ -95,7 +101,9 @@ struct TriageAPITests {
         }
     }
 
-    @Test("assessments put patients on the board by level then arrival; re-triage follows the latest; moves follow the state machine")
+    @Test(
+        "assessments put patients on the board by level then arrival; re-triage follows the latest; moves follow the state machine"
+    )
     func board() async throws {
         let fixture = try await AppFixture.make()
         let patients = try await Self.patients(fixture, names: ["Early Green", "Later Red", "Yellow"])
@@ -108,8 +116,10 @@ struct TriageAPITests {
                 (patients[2], #"{"species":"dog","findings":["melena"]}"#, 20),
             ]
             for (patient, json, ago) in cases {
-                try await client.call("/api/v1/triage/assessments", .post, token: token,
-                                      json: #"{"patientId":"\#(patient.id)","arrivalTime":"\#(minutesAgo(ago))","case":\#(json)}"#) {
+                try await client.call(
+                    "/api/v1/triage/assessments", .post, token: token,
+                    json: #"{"patientId":"\#(patient.id)","arrivalTime":"\#(minutesAgo(ago))","case":\#(json)}"#
+                ) {
                     #expect($0.status == .created)
                 }
             }
@@ -122,8 +132,11 @@ struct TriageAPITests {
                 #expect(board.items[0].alerts == ["bites"])
             }
             // Re-triage the green patient as red: it moves to the top by arrival.
-            try await client.call("/api/v1/triage/assessments", .post, token: token,
-                                  json: #"{"patientId":"\#(patients[0].id)","case":{"species":"dog","findings":["rapid_abdominal_distension"]}}"#) {
+            try await client.call(
+                "/api/v1/triage/assessments", .post, token: token,
+                json:
+                    #"{"patientId":"\#(patients[0].id)","case":{"species":"dog","findings":["rapid_abdominal_distension"]}}"#
+            ) {
                 #expect($0.status == .created)
             }
             try await client.call("/api/v1/triage/queue", token: token) { response in
@@ -135,13 +148,19 @@ struct TriageAPITests {
                 #expect(page.items.map(\.level) == [1, 4])
             }
             // waiting → done is illegal; waiting → inTreatment → done is the path.
-            try await client.call("/api/v1/triage/queue/\(patients[1].id)/status", .post, token: token, json: #"{"status":"done"}"#) {
+            try await client.call(
+                "/api/v1/triage/queue/\(patients[1].id)/status", .post, token: token, json: #"{"status":"done"}"#
+            ) {
                 #expect($0.status == .conflict)
             }
-            try await client.call("/api/v1/triage/queue/\(patients[1].id)/status", .post, token: token, json: #"{"status":"inTreatment"}"#) {
+            try await client.call(
+                "/api/v1/triage/queue/\(patients[1].id)/status", .post, token: token, json: #"{"status":"inTreatment"}"#
+            ) {
                 #expect($0.status == .ok)
             }
-            try await client.call("/api/v1/triage/queue/\(patients[1].id)/status", .post, token: token, json: #"{"status":"done"}"#) {
+            try await client.call(
+                "/api/v1/triage/queue/\(patients[1].id)/status", .post, token: token, json: #"{"status":"done"}"#
+            ) {
                 #expect($0.status == .ok)
             }
             try await client.call("/api/v1/triage/queue", token: token) { response in
@@ -149,10 +168,12 @@ struct TriageAPITests {
                 #expect(board.items.map(\.patientName) == ["Early Green", "Yellow"])
             }
         }
-        let events = try await fixture.store.events(practiceID: fixture.practiceA.id, after: 0, limit: 1000).events.map(\.kind)
+        let events = try await fixture.store.events(practiceID: fixture.practiceA.id, after: 0, limit: 1000).events.map(
+            \.kind)
         #expect(events.filter { $0 == "patient.triaged" }.count == 4)
         #expect(events.filter { $0 == "triage.queue_changed" }.count == 6)
-        let audit = try await fixture.store.auditEntries(scope: .system(fixture.practiceA.id), limit: 200, before: nil).items
+        let audit = try await fixture.store.auditEntries(scope: .system(fixture.practiceA.id), limit: 200, before: nil)
+            .items
         #expect(audit.filter { $0.action == "triage.assess" }.count == 4)
     }
 
@@ -162,10 +183,16 @@ struct TriageAPITests {
         let foreign = try await Self.patients(fixture, names: ["Foreign"], practice: fixture.practiceB.id)[0]
         try await fixture.test { client in
             let token = try await client.login("veterinarian@alpha.example")
-            try await client.call("/api/v1/triage/assessments", .post, token: token,
-                                  json: #"{"patientId":"\#(foreign.id)","case":{"species":"dog"}}"#) { #expect($0.status == .notFound) }
-            try await client.call("/api/v1/patients/\(foreign.id)/assessments", token: token) { #expect($0.status == .notFound) }
-            try await client.call("/api/v1/triage/queue/\(foreign.id)/status", .post, token: token, json: #"{"status":"inTreatment"}"#) {
+            try await client.call(
+                "/api/v1/triage/assessments", .post, token: token,
+                json: #"{"patientId":"\#(foreign.id)","case":{"species":"dog"}}"#
+            ) { #expect($0.status == .notFound) }
+            try await client.call("/api/v1/patients/\(foreign.id)/assessments", token: token) {
+                #expect($0.status == .notFound)
+            }
+            try await client.call(
+                "/api/v1/triage/queue/\(foreign.id)/status", .post, token: token, json: #"{"status":"inTreatment"}"#
+            ) {
                 #expect($0.status == .notFound)
             }
         }
@@ -177,8 +204,11 @@ struct TriageAPITests {
         let patient = try await Self.patients(fixture, names: ["Rex"])[0]
         try await fixture.test { client in
             let token = try await client.login("veterinarian@alpha.example")
-            try await client.call("/api/v1/triage/assessments", .post, token: token,
-                                  json: #"{"patientId":"\#(patient.id)","case":{"species":"dog","vitals":{"temperature":{"value":60,"unit":"C"}}}}"#) { response in
+            try await client.call(
+                "/api/v1/triage/assessments", .post, token: token,
+                json:
+                    #"{"patientId":"\#(patient.id)","case":{"species":"dog","vitals":{"temperature":{"value":60,"unit":"C"}}}}"#
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 let problem = try Problem(response)
                 #expect(problem.errors?.first?.field.hasPrefix("case.vitals.temperature") == true)
@@ -192,7 +222,13 @@ struct TriageAPITests {
 }
 
 struct Board: Decodable {
-    struct Item: Decodable { let patientName: String?; let overdue: Bool; let minutesLeft: Int; let alerts: [String]?; let status: String }
+    struct Item: Decodable {
+        let patientName: String?
+        let overdue: Bool
+        let minutesLeft: Int
+        let alerts: [String]?
+        let status: String
+    }
     let items: [Item]
 }
 

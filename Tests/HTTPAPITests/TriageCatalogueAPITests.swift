@@ -5,15 +5,25 @@ import HummingbirdTesting
 import SharedKernel
 import Testing
 import Triage
+
 @testable import HTTPAPI
 
 /// The web app keeps no copy of the triage tables: it reads them here, from the domain.
 @Suite("Triage catalogue over HTTP")
 struct TriageCatalogueAPITests {
     struct Catalogue: Decodable {
-        struct Level: Decodable { let level: Int; let colour: String; let name: String; let maxWaitMinutes: Int }
+        struct Level: Decodable {
+            let level: Int
+            let colour: String
+            let name: String
+            let maxWaitMinutes: Int
+        }
         struct Section: Decodable {
-            struct Item: Decodable { let id: String; let label: String; let level: Int }
+            struct Item: Decodable {
+                let id: String
+                let label: String
+                let level: Int
+            }
             let letter: String?
             let title: String
             let items: [Item]
@@ -26,7 +36,8 @@ struct TriageCatalogueAPITests {
         let grades: [String]
     }
 
-    @Test("levels with their maximum waits, the desk findings and the vocabularies come from the domain; signed in only")
+    @Test(
+        "levels with their maximum waits, the desk findings and the vocabularies come from the domain; signed in only")
     func catalogue() async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in

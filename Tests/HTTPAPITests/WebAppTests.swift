@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import HTTPAPI
 
 /// The staff web app as the server delivers it: the shell, its files, the headers that keep
@@ -54,10 +55,15 @@ struct WebAppTests {
         }
     }
 
-    @Test("a path that names no file of the app is 404, and no path reaches outside it",
-          arguments: ["/app/no-such-module.js", "/app/", "/app", "/index.html", "/app/../Package.swift", "/app/screens/../../openapi.yaml",
-                      "/app/%2e%2e/%2e%2e/Package.swift", "/app/..%2f..%2fPackage.swift", "/app/screens/%2E%2E/main.js", "/app//main.js",
-                      "/app/main.js%00.css", "/WebApp/index.html", "/app/./main.js"])
+    @Test(
+        "a path that names no file of the app is 404, and no path reaches outside it",
+        arguments: [
+            "/app/no-such-module.js", "/app/", "/app", "/index.html", "/app/../Package.swift",
+            "/app/screens/../../openapi.yaml",
+            "/app/%2e%2e/%2e%2e/Package.swift", "/app/..%2f..%2fPackage.swift", "/app/screens/%2E%2E/main.js",
+            "/app//main.js",
+            "/app/main.js%00.css", "/WebApp/index.html", "/app/./main.js",
+        ])
     func notFound(_ path: String) async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
@@ -68,7 +74,9 @@ struct WebAppTests {
         }
     }
 
-    @Test("the total size of the app shell, screens and styles stays under 640 KB (about a quarter of that compressed on the wire)")
+    @Test(
+        "the total size of the app shell, screens and styles stays under 640 KB (about a quarter of that compressed on the wire)"
+    )
     func budget() {
         let total = WebAppAssets.bundled.files.values.reduce(0) { $0 + $1.body.readableBytes }
         #expect(WebAppAssets.bundled.files["/"] != nil)

@@ -4,21 +4,23 @@ import Testing
 
 @Suite("RFC 4180 CSV parser")
 struct CSVParserTests {
-    @Test("fields, quotes, embedded separators and line endings", arguments: [
-        ("a,b,c", [["a", "b", "c"]]),
-        ("a,b\r\nc,d\r\n", [["a", "b"], ["c", "d"]]),
-        ("a,b\nc,d", [["a", "b"], ["c", "d"]]),
-        ("a,b\rc,d\r", [["a", "b"], ["c", "d"]]),
-        ("\"a,b\",c", [["a,b", "c"]]),
-        ("\"say \"\"hi\"\"\",x", [["say \"hi\"", "x"]]),
-        ("\"line1\r\nline2\",x\r\ny,z", [["line1\r\nline2", "x"], ["y", "z"]]),
-        ("\"\",x,", [["", "x", ""]]),
-        (",,", [["", "", ""]]),
-        ("a\n\nb", [["a"], [""], ["b"]]),
-        ("\u{FEFF}name,species\nRex,dog", [["name", "species"], ["Rex", "dog"]]),
-        ("Zoë,🐕\n", [["Zoë", "🐕"]]),
-        ("", []),
-    ])
+    @Test(
+        "fields, quotes, embedded separators and line endings",
+        arguments: [
+            ("a,b,c", [["a", "b", "c"]]),
+            ("a,b\r\nc,d\r\n", [["a", "b"], ["c", "d"]]),
+            ("a,b\nc,d", [["a", "b"], ["c", "d"]]),
+            ("a,b\rc,d\r", [["a", "b"], ["c", "d"]]),
+            ("\"a,b\",c", [["a,b", "c"]]),
+            ("\"say \"\"hi\"\"\",x", [["say \"hi\"", "x"]]),
+            ("\"line1\r\nline2\",x\r\ny,z", [["line1\r\nline2", "x"], ["y", "z"]]),
+            ("\"\",x,", [["", "x", ""]]),
+            (",,", [["", "", ""]]),
+            ("a\n\nb", [["a"], [""], ["b"]]),
+            ("\u{FEFF}name,species\nRex,dog", [["name", "species"], ["Rex", "dog"]]),
+            ("Zoë,🐕\n", [["Zoë", "🐕"]]),
+            ("", []),
+        ])
     func parse(text: String, expected: [[String]]) throws {
         #expect(try CSVParser.parse(text).map(\.fields) == expected)
     }
@@ -29,11 +31,13 @@ struct CSVParserTests {
         #expect(try CSVParser.parse(text).map(\.line) == [1, 2, 4, 5, 8])
     }
 
-    @Test("malformed quoting is refused with the line", arguments: [
-        ("a,b\n\"open,c\nd", CSVError.Kind.unterminatedQuote, 2),
-        ("a,b\nc,d\"e", .quoteInUnquotedField, 2),
-        ("a\n\"x\nx\"y,b", .textAfterClosingQuote, 3),
-    ])
+    @Test(
+        "malformed quoting is refused with the line",
+        arguments: [
+            ("a,b\n\"open,c\nd", CSVError.Kind.unterminatedQuote, 2),
+            ("a,b\nc,d\"e", .quoteInUnquotedField, 2),
+            ("a\n\"x\nx\"y,b", .textAfterClosingQuote, 3),
+        ])
     func malformed(text: String, kind: CSVError.Kind, line: Int) {
         #expect(throws: CSVError(kind: kind, line: line)) { try CSVParser.parse(text) }
     }

@@ -19,8 +19,10 @@ enum Fixture {
     static let patientID = Identifier<Patient>(UUID(uuidString: "00000000-0000-0000-0000-0000000000A1")!)
     static let otherPatientID = Identifier<Patient>(UUID(uuidString: "00000000-0000-0000-0000-0000000000A2")!)
     static let now = day("2026-03-15", hour: 10)
-    static let vet = NoteAuthor(id: UserID(UUID(uuidString: "00000000-0000-0000-0000-0000000000B1")!), displayName: "Dr Ana Vet")
-    static let nurse = NoteAuthor(id: UserID(UUID(uuidString: "00000000-0000-0000-0000-0000000000B2")!), displayName: "Sam Nurse")
+    static let vet = NoteAuthor(
+        id: UserID(UUID(uuidString: "00000000-0000-0000-0000-0000000000B1")!), displayName: "Dr Ana Vet")
+    static let nurse = NoteAuthor(
+        id: UserID(UUID(uuidString: "00000000-0000-0000-0000-0000000000B2")!), displayName: "Sam Nurse")
 
     /// A weighing of the fixture patient.
     static func weight(_ value: String, _ unit: WeightUnit, at date: Date = now) -> WeightMeasurement {

@@ -8,12 +8,15 @@ import Testing
 
 /// Characters that matter to CSV (quotes, separators, every kind of line break, a byte-order
 /// mark) mixed with ordinary and multi-scalar text.
-private let csvAlphabet: [String] = ["a", "1", " ", ",", ",", "\"", "\"", "\r", "\n", "\r\n", "\u{FEFF}", "é", "e\u{301}", "🐕‍🦺", ";", "\t"]
+private let csvAlphabet: [String] = [
+    "a", "1", " ", ",", ",", "\"", "\"", "\r", "\n", "\r\n", "\u{FEFF}", "é", "e\u{301}", "🐕‍🦺", ";", "\t",
+]
 
 /// Number of physical lines in `text` as the parser counts them (CRLF, LF and lone CR each end one).
 private func lineCount(_ text: String) -> Int {
     let scalars = Array(text.unicodeScalars)
-    var lines = 1, index = 0
+    var lines = 1
+    var index = 0
     while index < scalars.count {
         if scalars[index] == "\r" {
             lines += 1
@@ -40,8 +43,12 @@ private func cellValues(for column: PatientImportColumn) -> [String] {
     let shared = ["", " ", long, "\"quoted\"", "a,b", "line\nbreak", "1e308", "-1"]
     switch column {
     case .ownerFirstName, .ownerLastName: return shared + ["Jo", "Zoë", "Bloggs", "🐕", "O'Brien"]
-    case .ownerEmail: return shared + ["jo@example.com", "JO@EXAMPLE.COM", "sam@example.org", "@", "a@b", long + "@example.com"]
-    case .ownerPhone: return shared + ["+44 20 7946 0958", "020 7946 0958", "123", "٠٢٠٧٩٤٦٠٩٥٨", String(repeating: "9", count: 2_500)]
+    case .ownerEmail:
+        return shared + ["jo@example.com", "JO@EXAMPLE.COM", "sam@example.org", "@", "a@b", long + "@example.com"]
+    case .ownerPhone:
+        return shared + [
+            "+44 20 7946 0958", "020 7946 0958", "123", "٠٢٠٧٩٤٦٠٩٥٨", String(repeating: "9", count: 2_500),
+        ]
     case .ownerAddressLine1, .ownerAddressLine2, .ownerCity, .ownerPostcode, .ownerCountry:
         return shared + ["1 High St", "Leeds", "LS1 1AA", "GB", "", ""]
     case .patientName: return shared + ["Rex", "Tibbles", "Rex ", "REX", "Bella"]
@@ -49,11 +56,17 @@ private func cellValues(for column: PatientImportColumn) -> [String] {
     case .breed, .colour: return shared + ["Collie", "tabby, white"]
     case .sex: return Patient.Sex.allCases.map(\.rawValue) + ["male intact", "Female-Spayed", "x", ""]
     case .birthDate:
-        return ["", "2020-05-01", "2024-02-29", "2023-02-29", "9999-99-99", "9999-12-31", "0000-01-01", "0000-00-00", "0001-01-01",
-                "-001-01-01", "2026-03-16", "2026-03-15", "1970-01-01", "2020-5-1", "２０２０-05-01", "1e308", "99999-01-01", long]
+        return [
+            "", "2020-05-01", "2024-02-29", "2023-02-29", "9999-99-99", "9999-12-31", "0000-01-01", "0000-00-00",
+            "0001-01-01",
+            "-001-01-01", "2026-03-16", "2026-03-15", "1970-01-01", "2020-5-1", "２０２０-05-01", "1e308", "99999-01-01",
+            long,
+        ]
     case .birthDateEstimated: return ["", "true", "yes", "Y", "0", "no", "maybe", "1e308"]
     case .microchip:
-        return ["", "", "826012345678901", "826 012 345 678 901", "8.26012E+14", "1e308", "12345", "８２６０１２３４５６７８９０１", long]
+        return [
+            "", "", "826012345678901", "826 012 345 678 901", "8.26012E+14", "1e308", "12345", "８２６０１２３４５６７８９０１", long,
+        ]
     case .alerts: return ["", "bites", "bites;penicillin allergy", ";;;", long]
     }
 }
@@ -72,16 +85,22 @@ private func importFile(using rng: inout some RandomNumberGenerator) -> ImportFi
     let breaks = ["\r\n", "\n", "\r"]
     let newline = breaks.randomElement(using: &rng)!
     // Header names are case-insensitive.
-    var lines = [columns.map { Bool.random(using: &rng) ? $0.rawValue.uppercased() : $0.rawValue }.joined(separator: ",")]
+    var lines = [
+        columns.map { Bool.random(using: &rng) ? $0.rawValue.uppercased() : $0.rawValue }.joined(separator: ",")
+    ]
     for _ in 0..<Int.random(in: 0...12, using: &rng) {
-        if Int.random(in: 0...9, using: &rng) == 0 { lines.append(Bool.random(using: &rng) ? "" : ",,,"); continue }
+        if Int.random(in: 0...9, using: &rng) == 0 {
+            lines.append(Bool.random(using: &rng) ? "" : ",,,")
+            continue
+        }
         var cells = columns.map { cellValues(for: $0).randomElement(using: &rng)! }
         switch Int.random(in: 0...14, using: &rng) {
         case 0: cells.append("extra")
         case 1: cells.removeLast()
         default: break
         }
-        lines.append(cells.map { csvField($0, alwaysQuote: Int.random(in: 0...4, using: &rng) == 0) }.joined(separator: ","))
+        lines.append(
+            cells.map { csvField($0, alwaysQuote: Int.random(in: 0...4, using: &rng) == 0) }.joined(separator: ","))
     }
     let trailing = Bool.random(using: &rng) ? newline : ""
     return ImportFile(text: lines.joined(separator: newline) + trailing)
@@ -114,11 +133,14 @@ struct ImportPropertyTests {
 
     @Test("any table written as CSV (quotes, commas, CR, LF, BOM-free unicode) reads back unchanged")
     func roundTrip() async {
-        let cell = Gen<String?>.element(of: csvAlphabet.filter { $0 != "\u{FEFF}" }).map { $0 ?? "" }.array(of: 0...8).map { $0.joined() }
+        let cell = Gen<String?>.element(of: csvAlphabet.filter { $0 != "\u{FEFF}" }).map { $0 ?? "" }.array(of: 0...8)
+            .map { $0.joined() }
         let table = cell.array(of: 1...5).array(of: 1...6)
-        await propertyCheck(count: 300, input: table, Gen<String?>.element(of: ["\r\n", "\n", "\r"]), Gen.bool) { rows, newline, trailing in
+        await propertyCheck(count: 300, input: table, Gen<String?>.element(of: ["\r\n", "\n", "\r"]), Gen.bool) {
+            rows, newline, trailing in
             // A row of one empty field would be a blank line; quoting it keeps it a record.
-            let text = rows.map { $0.map { csvField($0, alwaysQuote: $0.isEmpty) }.joined(separator: ",") }
+            let text =
+                rows.map { $0.map { csvField($0, alwaysQuote: $0.isEmpty) }.joined(separator: ",") }
                 .joined(separator: newline ?? "\n") + (trailing ? newline ?? "\n" : "")
             do throws(CSVError) {
                 let records = try CSVParser.parse(text)
@@ -137,7 +159,9 @@ struct ImportPropertyTests {
             let dataLines = Set(records.dropFirst().filter { !$0.isBlank }.map(\.line))
             do throws(PatientImportError) {
                 let plan = try PatientImportPlan.validate(file.text, now: Fixture.now, skipInvalidRows: skipInvalidRows)
-                #expect(plan.patients.count + plan.skippedRows.count == dataLines.count, "every data row is planned or reported")
+                #expect(
+                    plan.patients.count + plan.skippedRows.count == dataLines.count,
+                    "every data row is planned or reported")
                 #expect(skipInvalidRows || plan.skippedRows.isEmpty)
                 for issue in plan.skippedRows { expectReportable(issue, dataLines: dataLines) }
                 let ownerIDs = Set(plan.owners.map(\.id))
@@ -150,13 +174,13 @@ struct ImportPropertyTests {
                 for owner in plan.owners { #expect(throws: Never.self) { try owner.validate() } }
             } catch {
                 switch error {
-                case let .malformedCSV(csvError):
+                case .malformedCSV(let csvError):
                     #expect((1...lineCount(file.text)).contains(csvError.line))
-                case let .invalidHeader(errors):
+                case .invalidHeader(let errors):
                     #expect(!errors.isEmpty && errors.allSatisfy { $0.field == "header" && !$0.message.isEmpty })
                 case .noRows:
                     #expect(dataLines.isEmpty)
-                case let .invalidRows(issues):
+                case .invalidRows(let issues):
                     #expect(!skipInvalidRows && !issues.isEmpty)
                     for issue in issues { expectReportable(issue, dataLines: dataLines) }
                 }
@@ -166,16 +190,20 @@ struct ImportPropertyTests {
 
     @Test("random header lines are refused naming the header, or accepted when every required column is there")
     func randomHeaders() async {
-        let names = PatientImportColumn.allCases.map(\.rawValue) + ["", "Species ", "owner email", "name", "\"species\"", "ＳＰＥＣＩＥＳ"]
+        let names =
+            PatientImportColumn.allCases.map(\.rawValue) + [
+                "", "Species ", "owner email", "name", "\"species\"", "ＳＰＥＣＩＥＳ",
+            ]
         let headers = Gen<String?>.element(of: names).map { $0 ?? "" }.array(of: 0...25)
         await propertyCheck(count: 300, input: headers) { header in
-            let text = header.map { csvField($0, alwaysQuote: false) }.joined(separator: ",") + "\n"
+            let text =
+                header.map { csvField($0, alwaysQuote: false) }.joined(separator: ",") + "\n"
                 + header.map { _ in "" }.joined(separator: ",") + "x\n"
             do throws(PatientImportError) {
                 _ = try PatientImportPlan.validate(text, now: Fixture.now, skipInvalidRows: true)
             } catch {
                 switch error {
-                case let .invalidHeader(errors):
+                case .invalidHeader(let errors):
                     #expect(errors.allSatisfy { $0.field == "header" && !$0.message.isEmpty })
                 case .noRows, .invalidRows, .malformedCSV:
                     Issue.record("unexpected \(error) for \(text.debugDescription)")
@@ -186,11 +214,16 @@ struct ImportPropertyTests {
 }
 
 /// An issue is on a data line and names only documented columns (or the row), each with a reason.
-private func expectReportable(_ issue: ImportRowIssue, dataLines: Set<Int>, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(dataLines.contains(issue.line), "issue on line \(issue.line), data lines \(dataLines.sorted())", sourceLocation: sourceLocation)
+private func expectReportable(
+    _ issue: ImportRowIssue, dataLines: Set<Int>, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(
+        dataLines.contains(issue.line), "issue on line \(issue.line), data lines \(dataLines.sorted())",
+        sourceLocation: sourceLocation)
     #expect(!issue.errors.isEmpty, sourceLocation: sourceLocation)
     for error in issue.errors {
-        #expect(reportableFields.contains(error.field), "unknown field name \(error.field)", sourceLocation: sourceLocation)
+        #expect(
+            reportableFields.contains(error.field), "unknown field name \(error.field)", sourceLocation: sourceLocation)
         #expect(!error.message.isEmpty, sourceLocation: sourceLocation)
     }
 }

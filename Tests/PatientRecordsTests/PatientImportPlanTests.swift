@@ -6,15 +6,22 @@ import Testing
 
 @Suite("Owners and patients CSV import")
 struct PatientImportPlanTests {
-    static let header = "owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,owner_country,"
+    static let header =
+        "owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,owner_country,"
         + "patient_name,species,breed,sex,birth_date,colour,microchip,alerts"
 
     /// A valid row with selected cells replaced.
-    static func row(first: String = "Jo", last: String = "Bloggs", email: String = "jo@example.com", phone: String = "+44 20 7946 0958",
-                    line1: String = "1 High St", city: String = "Leeds", postcode: String = "LS1 1AA", country: String = "GB",
-                    name: String = "Rex", species: String = "dog", breed: String = "Collie", sex: String = "male_neutered",
-                    birth: String = "2020-05-01", colour: String = "black", chip: String = "", alerts: String = "") -> String {
-        [first, last, email, phone, line1, city, postcode, country, name, species, breed, sex, birth, colour, chip, alerts].joined(separator: ",")
+    static func row(
+        first: String = "Jo", last: String = "Bloggs", email: String = "jo@example.com",
+        phone: String = "+44 20 7946 0958",
+        line1: String = "1 High St", city: String = "Leeds", postcode: String = "LS1 1AA", country: String = "GB",
+        name: String = "Rex", species: String = "dog", breed: String = "Collie", sex: String = "male_neutered",
+        birth: String = "2020-05-01", colour: String = "black", chip: String = "", alerts: String = ""
+    ) -> String {
+        [
+            first, last, email, phone, line1, city, postcode, country, name, species, breed, sex, birth, colour, chip,
+            alerts,
+        ].joined(separator: ",")
     }
 
     static func file(_ rows: String...) -> String { ([header] + rows).joined(separator: "\r\n") + "\r\n" }
@@ -24,7 +31,7 @@ struct PatientImportPlanTests {
             _ = try PatientImportPlan.validate(text, now: Fixture.now)
             return []
         } catch {
-            guard case let .invalidRows(issues) = error else { return [] }
+            guard case .invalidRows(let issues) = error else { return [] }
             return issues
         }
     }
@@ -33,7 +40,8 @@ struct PatientImportPlanTests {
     func valid() throws {
         let text = Self.file(
             Self.row(chip: "826012345678901", alerts: "bites; penicillin allergy;"),
-            Self.row(name: "Tibbles", species: "Cat", breed: "", sex: "female spayed", birth: "", colour: "\"tabby, white\"")
+            Self.row(
+                name: "Tibbles", species: "Cat", breed: "", sex: "female spayed", birth: "", colour: "\"tabby, white\"")
         )
         let plan = try PatientImportPlan.validate(text, now: Fixture.now)
         #expect(plan.owners.count == 1)
@@ -72,24 +80,26 @@ struct PatientImportPlanTests {
         #expect(ownerOf["Spot"] != ownerOf["Bun"])
     }
 
-    @Test("every bad row is reported with its line and the columns at fault", arguments: [
-        (row(first: ""), ["owner_first_name"]),
-        (row(email: "jo@", phone: ""), ["owner_email"]),
-        (row(email: "", phone: ""), ["owner_email"]),
-        (row(phone: "12"), ["owner_phone"]),
-        (row(city: "", postcode: ""), ["owner_city", "owner_postcode"]),
-        (row(name: ""), ["patient_name"]),
-        (row(species: "dragon"), ["species"]),
-        (row(species: ""), ["species"]),
-        (row(sex: "m"), ["sex"]),
-        (row(birth: "2026-03-16"), ["birth_date"]),
-        (row(birth: "2023-02-29"), ["birth_date"]),
-        (row(birth: "01/05/2020"), ["birth_date"]),
-        (row(chip: "12345"), ["microchip"]),
-        (row(chip: "8.26012E+14"), ["microchip"]),
-        (row(first: "", species: "dragon", birth: "tomorrow"), ["owner_first_name", "species", "birth_date"]),
-        ("Jo,Bloggs,jo@example.com", ["row"]),
-    ])
+    @Test(
+        "every bad row is reported with its line and the columns at fault",
+        arguments: [
+            (row(first: ""), ["owner_first_name"]),
+            (row(email: "jo@", phone: ""), ["owner_email"]),
+            (row(email: "", phone: ""), ["owner_email"]),
+            (row(phone: "12"), ["owner_phone"]),
+            (row(city: "", postcode: ""), ["owner_city", "owner_postcode"]),
+            (row(name: ""), ["patient_name"]),
+            (row(species: "dragon"), ["species"]),
+            (row(species: ""), ["species"]),
+            (row(sex: "m"), ["sex"]),
+            (row(birth: "2026-03-16"), ["birth_date"]),
+            (row(birth: "2023-02-29"), ["birth_date"]),
+            (row(birth: "01/05/2020"), ["birth_date"]),
+            (row(chip: "12345"), ["microchip"]),
+            (row(chip: "8.26012E+14"), ["microchip"]),
+            (row(first: "", species: "dragon", birth: "tomorrow"), ["owner_first_name", "species", "birth_date"]),
+            ("Jo,Bloggs,jo@example.com", ["row"]),
+        ])
     func badRow(row: String, fields: [String]) {
         let issues = Self.issues(Self.file(Self.row(name: "Ok"), row))
         #expect(issues.map(\.line) == [3])
@@ -99,11 +109,11 @@ struct PatientImportPlanTests {
     @Test("line numbers count the header and line breaks inside quoted cells")
     func lineNumbersAfterQuotedNewlines() {
         let text = Self.file(
-            Self.row(alerts: "\"bites;\nneeds muzzle\""),            // line 2–3
-            Self.row(name: "Bad", species: "unicorn"),               // line 4
-            "",                                                       // line 5, blank: skipped
-            Self.row(name: "Fido", alerts: "\"a\r\nb\r\nc\""),       // lines 6–8
-            Self.row(name: "Worse", birth: "2999-01-01")             // line 9
+            Self.row(alerts: "\"bites;\nneeds muzzle\""), // line 2–3
+            Self.row(name: "Bad", species: "unicorn"), // line 4
+            "", // line 5, blank: skipped
+            Self.row(name: "Fido", alerts: "\"a\r\nb\r\nc\""), // lines 6–8
+            Self.row(name: "Worse", birth: "2999-01-01") // line 9
         )
         let issues = Self.issues(text)
         #expect(issues.map(\.line) == [4, 9])
@@ -114,9 +124,9 @@ struct PatientImportPlanTests {
     func collisions() {
         let text = Self.file(
             Self.row(name: "Rex", chip: "826012345678901"),
-            Self.row(name: "rex"),                                        // same owner, name and species
-            Self.row(name: "Max", chip: "826 012 345 678 901"),          // same chip once spaces go
-            Self.row(first: "Joanna", name: "Bella")                     // same email, other name
+            Self.row(name: "rex"), // same owner, name and species
+            Self.row(name: "Max", chip: "826 012 345 678 901"), // same chip once spaces go
+            Self.row(first: "Joanna", name: "Bella") // same email, other name
         )
         let issues = Self.issues(text)
         #expect(issues.map(\.line) == [3, 4, 5])
@@ -134,7 +144,8 @@ struct PatientImportPlanTests {
 
     @Test("header columns may come in any order and case; optional columns may be added")
     func headerOrder() throws {
-        let text = "SPECIES,patient_name,owner_last_name,owner_first_name,owner_email,owner_phone,owner_address_line1,owner_city,"
+        let text =
+            "SPECIES,patient_name,owner_last_name,owner_first_name,owner_email,owner_phone,owner_address_line1,owner_city,"
             + "owner_postcode,owner_country,breed,sex,birth_date,colour,microchip,alerts,birth_date_estimated,owner_address_line2\n"
             + "cat,Mog,Smith,Al,al@example.com,,,,,,,,2019-01-01,,,,yes,\n"
         let plan = try PatientImportPlan.validate(text, now: Fixture.now)
@@ -147,19 +158,24 @@ struct PatientImportPlanTests {
     @Test("a bad header is refused naming every problem, even when skipping rows")
     func badHeader() {
         let text = Self.header.replacingOccurrences(of: "owner_email,", with: "") + ",owner_emial,species\nx"
-        #expect(throws: PatientImportError.invalidHeader([
-            FieldError(field: "header", message: "unknown column 'owner_emial' (position 16)"),
-            FieldError(field: "header", message: "column 'species' appears more than once"),
-            FieldError(field: "header", message: "missing column 'owner_email'"),
-        ])) { try PatientImportPlan.validate(text, now: Fixture.now, skipInvalidRows: true) }
+        #expect(
+            throws: PatientImportError.invalidHeader([
+                FieldError(field: "header", message: "unknown column 'owner_emial' (position 16)"),
+                FieldError(field: "header", message: "column 'species' appears more than once"),
+                FieldError(field: "header", message: "missing column 'owner_email'"),
+            ])
+        ) { try PatientImportPlan.validate(text, now: Fixture.now, skipInvalidRows: true) }
     }
 
     @Test("empty files, header-only files and malformed CSV are refused as a whole")
     func wholeFile() {
         #expect(throws: PatientImportError.self) { try PatientImportPlan.validate("", now: Fixture.now) }
-        #expect(throws: PatientImportError.noRows) { try PatientImportPlan.validate(Self.header + "\r\n\r\n", now: Fixture.now) }
+        #expect(throws: PatientImportError.noRows) {
+            try PatientImportPlan.validate(Self.header + "\r\n\r\n", now: Fixture.now)
+        }
         #expect(throws: PatientImportError.malformedCSV(CSVError(kind: .unterminatedQuote, line: 3))) {
-            try PatientImportPlan.validate(Self.file(Self.row(), "Jo,\"Bloggs"), now: Fixture.now, skipInvalidRows: true)
+            try PatientImportPlan.validate(
+                Self.file(Self.row(), "Jo,\"Bloggs"), now: Fixture.now, skipInvalidRows: true)
         }
     }
 
@@ -198,5 +214,10 @@ struct PatientImportPlanTests {
 /// A thread-safe counter for deterministic identifiers in tests.
 private final class Counter: Sendable {
     private let value = Mutex(0)
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

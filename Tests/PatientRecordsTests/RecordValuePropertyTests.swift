@@ -11,9 +11,12 @@ import Testing
 private let weightValues = Generator<Decimal, Shrink.None<Decimal>> { rng in
     switch Int.random(in: 0...3, using: &rng) {
     case 0:
-        let text = ["0", "-0", "-1", "1e127", "-1e127", "1e-127", "9.999e125", "0.0000001", "453.59237", "1e5"].randomElement(using: &rng)!
+        let text = ["0", "-0", "-1", "1e127", "-1e127", "1e-127", "9.999e125", "0.0000001", "453.59237", "1e5"]
+            .randomElement(using: &rng)!
         return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? .nan
-    case 1: return [Decimal.nan, Decimal(1e308), Decimal.greatestFiniteMagnitude, Decimal.leastNonzeroMagnitude].randomElement(using: &rng)!
+    case 1:
+        return [Decimal.nan, Decimal(1e308), Decimal.greatestFiniteMagnitude, Decimal.leastNonzeroMagnitude]
+            .randomElement(using: &rng)!
     default:
         // significand · 10^exponent over the whole range Decimal accepts.
         let significand = Decimal(Int64.random(in: -1_000_000...1_000_000, using: &rng))
@@ -25,8 +28,11 @@ private let weightValues = Generator<Decimal, Shrink.None<Decimal>> { rng in
 /// points where Foundation's calendar stops counting.
 private let instants = Generator<Date, Shrink.None<Date>> { rng in
     switch Int.random(in: 0...2, using: &rng) {
-    case 0: return [Date.distantPast, .distantFuture, Date(timeIntervalSince1970: 0), Fixture.now,
-                    Date(timeIntervalSinceReferenceDate: 1e300), Date(timeIntervalSinceReferenceDate: -1e300)].randomElement(using: &rng)!
+    case 0:
+        return [
+            Date.distantPast, .distantFuture, Date(timeIntervalSince1970: 0), Fixture.now,
+            Date(timeIntervalSinceReferenceDate: 1e300), Date(timeIntervalSinceReferenceDate: -1e300),
+        ].randomElement(using: &rng)!
     case 1: return Fixture.now.addingTimeInterval(Double.random(in: -3e9...3e9, using: &rng))
     default: return Date(timeIntervalSinceReferenceDate: Double.random(in: -1e14...1e14, using: &rng))
     }
@@ -36,11 +42,16 @@ private let instants = Generator<Date, Shrink.None<Date>> { rng in
 
 @Suite("Record value properties: weights, ages and calendar days from any input")
 struct RecordValuePropertyTests {
-    @Test("a weight is accepted only when plausible for the species and not in the future; a refusal names value or measuredAt")
+    @Test(
+        "a weight is accepted only when plausible for the species and not in the future; a refusal names value or measuredAt"
+    )
     func weightValidation() async {
-        await propertyCheck(count: 500, input: weightValues, Gen<WeightUnit>.case, Gen<Species>.case, instants, instants.optional) {
+        await propertyCheck(
+            count: 500, input: weightValues, Gen<WeightUnit>.case, Gen<Species>.case, instants, instants.optional
+        ) {
             value, unit, species, measuredAt, birthDate in
-            let weight = WeightMeasurement(patientID: Fixture.patientID, value: value, unit: unit, measuredAt: measuredAt)
+            let weight = WeightMeasurement(
+                patientID: Fixture.patientID, value: value, unit: unit, measuredAt: measuredAt)
             do throws(ValidationError) {
                 try weight.validate(species: species, birthDate: birthDate, now: Fixture.now)
                 #expect(SpeciesWeightRange.contains(weight, for: species))
@@ -51,7 +62,9 @@ struct RecordValuePropertyTests {
                 _ = weight.value(in: .lb, fractionDigits: 3)
             } catch {
                 #expect(!error.errors.isEmpty)
-                #expect(error.errors.allSatisfy { ["value", "measuredAt"].contains($0.field) && !$0.message.isEmpty }, "\(error)")
+                #expect(
+                    error.errors.allSatisfy { ["value", "measuredAt"].contains($0.field) && !$0.message.isEmpty },
+                    "\(error)")
             }
         }
     }
@@ -93,12 +106,16 @@ struct RecordValuePropertyTests {
 
 @Suite("Record value regressions")
 struct RecordValueRegressionTests {
-    @Test("a weight too small or too large for Decimal to convert is refused naming value, instead of trapping", arguments: [
-        ("1e-127", WeightUnit.lb), ("1e-124", .lb), ("1e-127", .kg), ("1e127", .kg), ("9.999e125", .kg), ("1e127", .lb), ("-1e127", .kg),
-    ])
+    @Test(
+        "a weight too small or too large for Decimal to convert is refused naming value, instead of trapping",
+        arguments: [
+            ("1e-127", WeightUnit.lb), ("1e-124", .lb), ("1e-127", .kg), ("1e127", .kg), ("9.999e125", .kg),
+            ("1e127", .lb), ("-1e127", .kg),
+        ])
     func hugeWeight(text: String, unit: WeightUnit) throws {
         let weight = Fixture.weight(text, unit)
-        let fields = Fixture.fields { () throws(ValidationError) in try weight.validate(species: .dog, now: Fixture.now) }
+        let fields = Fixture.fields { () throws(ValidationError) in try weight.validate(species: .dog, now: Fixture.now)
+        }
         #expect(fields == ["value"])
     }
 
@@ -115,6 +132,9 @@ struct RecordValueRegressionTests {
     func notANumber() {
         let weight = WeightMeasurement(patientID: Fixture.patientID, value: .nan, unit: .kg, measuredAt: Fixture.now)
         #expect(!SpeciesWeightRange.contains(weight, for: .other))
-        #expect(Fixture.fields { () throws(ValidationError) in try weight.validate(species: .other, now: Fixture.now) } == ["value"])
+        #expect(
+            Fixture.fields { () throws(ValidationError) in try weight.validate(species: .other, now: Fixture.now) } == [
+                "value"
+            ])
     }
 }

@@ -1,16 +1,19 @@
+import Foundation
 import SharedKernel
 import Testing
 
 @Suite("Password policy")
 struct PasswordPolicyTests {
-    @Test("refuses short, overlong, common, single-character and email passwords", arguments: [
-        ("short1!", "at least 8"),
-        (String(repeating: "ab", count: 65), "at most 128"),
-        ("password123", "commonly used"),
-        ("Qwertyuiop", "commonly used"),
-        ("zzzzzzzzzz", "single character"),
-        ("jane.doe@example.com", "email"),
-    ])
+    @Test(
+        "refuses short, overlong, common, single-character and email passwords",
+        arguments: [
+            ("short1!", "at least 8"),
+            (String(repeating: "ab", count: 65), "at most 128"),
+            ("password123", "commonly used"),
+            ("Qwertyuiop", "commonly used"),
+            ("zzzzzzzzzz", "single character"),
+            ("jane.doe@example.com", "email"),
+        ])
     func refused(password: String, reason: String) {
         do {
             try PasswordPolicy.validate(password, email: "jane.doe@example.com")
@@ -36,20 +39,28 @@ struct ValidationValueTests {
         var errors = FieldErrorCollector()
         errors.add("name", "must not be empty")
         errors.add("email", "must be an email address")
-        #expect(throws: ValidationError([FieldError(field: "name", message: "must not be empty"),
-                                         FieldError(field: "email", message: "must be an email address")])) {
+        #expect(
+            throws: ValidationError([
+                FieldError(field: "name", message: "must not be empty"),
+                FieldError(field: "email", message: "must be an email address"),
+            ])
+        ) {
             try errors.throwIfAny()
         }
     }
 
-    @Test("email plausibility", arguments: [("a@b.co", true), ("a@b", false), ("@b.co", false), ("a b@c.co", false), ("a@.co", false)])
+    @Test(
+        "email plausibility",
+        arguments: [("a@b.co", true), ("a@b", false), ("@b.co", false), ("a b@c.co", false), ("a@.co", false)])
     func email(text: String, plausible: Bool) {
         #expect(EmailAddress.isPlausible(text) == plausible)
     }
 
     @Test("time ranges are half-open: back-to-back ranges do not overlap")
     func halfOpen() throws {
-        let nine = Date(timeIntervalSince1970: 9 * 3600), ten = Date(timeIntervalSince1970: 10 * 3600), eleven = Date(timeIntervalSince1970: 11 * 3600)
+        let nine = Date(timeIntervalSince1970: 9 * 3600)
+        let ten = Date(timeIntervalSince1970: 10 * 3600)
+        let eleven = Date(timeIntervalSince1970: 11 * 3600)
         let first = try #require(TimeRange(start: nine, end: ten))
         let second = try #require(TimeRange(start: ten, end: eleven))
         #expect(!first.overlaps(second))
@@ -59,8 +70,9 @@ struct ValidationValueTests {
 
     @Test("practice profile rejects unknown time zones and inverted hours")
     func practiceProfile() {
-        let profile = PracticeProfile(id: PracticeID(), name: "X", timeZone: "Mars/Olympus",
-                                      openingHours: [OpeningHours(weekday: 8, opensMinute: 600, closesMinute: 500)])
+        let profile = PracticeProfile(
+            id: PracticeID(), name: "X", timeZone: "Mars/Olympus",
+            openingHours: [OpeningHours(weekday: 8, opensMinute: 600, closesMinute: 500)])
         do {
             try profile.validate()
             Issue.record("accepted")
@@ -69,5 +81,3 @@ struct ValidationValueTests {
         }
     }
 }
-
-import Foundation

@@ -7,7 +7,10 @@ struct PermissionMatrixTests {
     static let documented: [(Role, Permission, Bool)] = {
         let yes: [Role: Set<Permission>] = [
             .administrator: Set(Permission.allCases),
-            .veterinarian: [.readRecords, .writeRecords, .writeClinical, .triage, .book, .optimizeSchedule, .readAnalytics, .readRevenue],
+            .veterinarian: [
+                .readRecords, .writeRecords, .writeClinical, .triage, .book, .optimizeSchedule, .readAnalytics,
+                .readRevenue,
+            ],
             .technician: [.readRecords, .writeRecords, .writeClinical, .triage, .book],
             .receptionist: [.readRecords, .writeRecords, .triage, .book, .readAnalytics],
         ]

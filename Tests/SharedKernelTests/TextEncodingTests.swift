@@ -28,14 +28,20 @@ struct TextEncodingTests {
             #expect(UUIDText.parse(uuid.uuidString) == uuid)
             #expect(UUIDText.parse(uuid.uuidString.lowercased()) == uuid)
         }
-        #expect(UUIDText.lowercase(UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 255)))
+        #expect(
+            UUIDText.lowercase(UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 255)))
                 == "00010203-0405-0607-0809-0a0b0c0d0eff")
     }
 
-    @Test("text that is not a canonical UUID is refused, as Foundation refuses it",
-          arguments: ["", "not-a-uuid", "3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1", "3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1ff",
-                      "3ae714576b0e4c1e9d6e5c2f0a8b7d1f", "3ae71457_6b0e-4c1e-9d6e-5c2f0a8b7d1f", "3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1g",
-                      "{3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1f}", " 3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1f", "3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1é"])
+    @Test(
+        "text that is not a canonical UUID is refused, as Foundation refuses it",
+        arguments: [
+            "", "not-a-uuid", "3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1", "3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1ff",
+            "3ae714576b0e4c1e9d6e5c2f0a8b7d1f", "3ae71457_6b0e-4c1e-9d6e-5c2f0a8b7d1f",
+            "3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1g",
+            "{3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1f}", " 3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1f",
+            "3ae71457-6b0e-4c1e-9d6e-5c2f0a8b7d1é",
+        ])
     func refused(_ text: String) {
         #expect(UUIDText.parse(text) == nil)
         #expect(UUID(uuidString: text) == nil)

@@ -7,14 +7,19 @@ import Testing
 struct ClinicianValidationTests {
     @Test("proficiency, caps, ceiling and species are checked, naming each field")
     func invalid() {
-        let clinician = Clinician(displayName: " ", credentials: "", expertise: [Expertise(specialty: .cardiology, proficiency: 6, years: -1)],
-                                  species: [], maxAppointmentsPerDay: 0, complexityCeiling: 1.5)
+        let clinician = Clinician(
+            displayName: " ", credentials: "",
+            expertise: [Expertise(specialty: .cardiology, proficiency: 6, years: -1)],
+            species: [], maxAppointmentsPerDay: 0, complexityCeiling: 1.5)
         do {
             try clinician.validate()
             Issue.record("accepted")
         } catch {
-            #expect(error.errors.map(\.field) == ["displayName", "expertise[0].proficiency", "expertise[0].years", "species",
-                                                  "maxAppointmentsPerDay", "complexityCeiling"])
+            #expect(
+                error.errors.map(\.field) == [
+                    "displayName", "expertise[0].proficiency", "expertise[0].years", "species",
+                    "maxAppointmentsPerDay", "complexityCeiling",
+                ])
         }
     }
 }

@@ -54,7 +54,8 @@ struct StoreUnderTest: Sendable {
     /// A patient to book for, registered with an owner through the records port.
     func patient(scope: AccessScope, name: String = "Rex") async throws -> UUID {
         let owner = try await records.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope)
-        return try await records.createPatient(Patient(name: name, species: .dog, ownerID: owner.id), scope: scope).id.rawValue
+        return try await records.createPatient(Patient(name: name, species: .dog, ownerID: owner.id), scope: scope).id
+            .rawValue
     }
 }
 
@@ -65,26 +66,36 @@ let testCipher = try! RecordCipher(keyBytes: Array(repeating: 9, count: 32))
 func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void) async throws {
     let clock = TestClock()
     // Where documents are received (and, for SQLite, kept): one directory per test.
-    let documents = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-contract-\(UUID().uuidString)")
+    let documents = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "vetnet-contract-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: documents) }
     switch adapter {
     case .sqlite:
         let store = try VetNetStore.inMemory(auditKey: testAuditKey, clock: clock.clock, documentsDirectory: documents)
-        try await body(StoreUnderTest(adapter: .sqlite, accounts: store, audit: store, events: store, signInAttempts: store, records: store,
-                                      scheduling: store, practiceSettings: store, staff: store, analytics: store, maintenance: store,
-                                      clock: clock, postgres: nil, sqlite: store))
+        try await body(
+            StoreUnderTest(
+                adapter: .sqlite, accounts: store, audit: store, events: store, signInAttempts: store, records: store,
+                scheduling: store, practiceSettings: store, staff: store, analytics: store, maintenance: store,
+                clock: clock, postgres: nil, sqlite: store))
     case .postgres:
         do {
             try await PostgresTestServer.withDatabase { configuration in
-                try await withRunningStore(configuration, clock: clock, migrate: true, uploadDirectory: documents) { owner in
+                try await withRunningStore(configuration, clock: clock, migrate: true, uploadDirectory: documents) {
+                    owner in
                     func run(_ store: PostgresStore, _ serving: PostgresDatabaseConfiguration) async throws {
-                        try await body(StoreUnderTest(adapter: .postgres, accounts: store, audit: store, events: store, signInAttempts: store,
-                                                      records: store, scheduling: store, practiceSettings: store, staff: store, analytics: store,
-                                                      maintenance: store, clock: clock, postgres: (store, serving, owner), sqlite: nil))
+                        try await body(
+                            StoreUnderTest(
+                                adapter: .postgres, accounts: store, audit: store, events: store, signInAttempts: store,
+                                records: store, scheduling: store, practiceSettings: store, staff: store,
+                                analytics: store,
+                                maintenance: store, clock: clock, postgres: (store, serving, owner), sqlite: nil))
                     }
-                    guard let runtime = PostgresTestServer.runtime(of: configuration) else { return try await run(owner, configuration) }
-                    try await withRunningStore(runtime, clock: clock, migrate: false, uploadDirectory: documents) { store in
+                    guard let runtime = PostgresTestServer.runtime(of: configuration) else {
+                        return try await run(owner, configuration)
+                    }
+                    try await withRunningStore(runtime, clock: clock, migrate: false, uploadDirectory: documents) {
+                        store in
                         try await run(store, runtime)
                     }
                 }
@@ -103,13 +114,16 @@ struct PostgresFailure: Error, CustomStringConvertible {
 }
 
 /// Runs a PostgreSQL store on `configuration` for the duration of `body`.
-func withRunningStore(_ configuration: PostgresDatabaseConfiguration, clock: TestClock, migrate: Bool,
-                      uploadDirectory: URL = FileManager.default.temporaryDirectory,
-                      _ body: (PostgresStore) async throws -> Void) async throws {
+func withRunningStore(
+    _ configuration: PostgresDatabaseConfiguration, clock: TestClock, migrate: Bool,
+    uploadDirectory: URL = FileManager.default.temporaryDirectory,
+    _ body: (PostgresStore) async throws -> Void
+) async throws {
     var logger = Logger(label: "vetnet.contract")
     logger.logLevel = .error
-    let store = PostgresStore(configuration: configuration, auditKey: testAuditKey, cipher: testCipher, clock: clock.clock,
-                              uploadDirectory: uploadDirectory, logger: logger)
+    let store = PostgresStore(
+        configuration: configuration, auditKey: testAuditKey, cipher: testCipher, clock: clock.clock,
+        uploadDirectory: uploadDirectory, logger: logger)
     let running = Task { await store.run() }
     do {
         if migrate {
@@ -170,11 +184,13 @@ enum PostgresTestServer {
         do {
             try await body(configuration)
         } catch {
-            _ = try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+            _ = try? await admin.query(
+                PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
             throw error
         }
         // Cleanup only: a drop that cannot end some server process now leaves a database for
         // the throwaway cluster to take with it, and is no test's failure.
-        _ = try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+        _ = try? await admin.query(
+            PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
     }
 }

@@ -9,21 +9,31 @@ import Testing
 @Suite("Event log contract (every store adapter)")
 struct EventLogContractTests {
     static func event(_ practice: PracticeID, _ kind: String, at time: Date, id: String) -> DomainEvent {
-        DomainEvent(practiceID: practice, kind: kind, occurredAt: time, resourceType: "appointment", resourceID: id, payload: ["status": "booked"])
+        DomainEvent(
+            practiceID: practice, kind: kind, occurredAt: time, resourceType: "appointment", resourceID: id,
+            payload: ["status": "booked"])
     }
 
-    @Test("numbers are per practice, gapless and in order; pages stop at the head; the actor is the scope's", arguments: Adapter.available)
+    @Test(
+        "numbers are per practice, gapless and in order; pages stop at the head; the actor is the scope's",
+        arguments: Adapter.available)
     func numberingAndPages(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
             let (a, _) = try await store.accounts.createPractice(
-                AccountContractTests.practice("Events A"), administrator: FirstAdministrator(email: "e@example.com", displayName: "E", passwordHash: "h"), requestID: nil)
+                AccountContractTests.practice("Events A"),
+                administrator: FirstAdministrator(email: "e@example.com", displayName: "E", passwordHash: "h"),
+                requestID: nil)
             let (b, _) = try await store.accounts.createPractice(
-                AccountContractTests.practice("Events B"), administrator: FirstAdministrator(email: "f@example.com", displayName: "F", passwordHash: "h"), requestID: nil)
+                AccountContractTests.practice("Events B"),
+                administrator: FirstAdministrator(email: "f@example.com", displayName: "F", passwordHash: "h"),
+                requestID: nil)
             let now = store.clock.clock.now()
             let actor = UserID()
-            try await store.events.recordEvents((0..<5).map { Self.event(a.id, "appointment.booked", at: now, id: "a\($0)") },
-                                                scope: AccessScope(practiceID: a.id, actorID: actor, role: .receptionist, requestID: nil))
-            try await store.events.recordEvents([Self.event(b.id, "appointment.booked", at: now, id: "b0")], scope: .system(b.id))
+            try await store.events.recordEvents(
+                (0..<5).map { Self.event(a.id, "appointment.booked", at: now, id: "a\($0)") },
+                scope: AccessScope(practiceID: a.id, actorID: actor, role: .receptionist, requestID: nil))
+            try await store.events.recordEvents(
+                [Self.event(b.id, "appointment.booked", at: now, id: "b0")], scope: .system(b.id))
             #expect(try await store.events.eventHead(practiceID: a.id) == 5)
             #expect(try await store.events.eventHead(practiceID: PracticeID()) == 0)
             #expect(try await store.events.eventHeads() == [a.id: 5, b.id: 1])
@@ -38,20 +48,29 @@ struct EventLogContractTests {
         }
     }
 
-    @Test("pruning deletes old events and moves the mark, so resuming below it asks for a reload", arguments: Adapter.available)
+    @Test(
+        "pruning deletes old events and moves the mark, so resuming below it asks for a reload",
+        arguments: Adapter.available)
     func pruning(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
             let (a, _) = try await store.accounts.createPractice(
-                AccountContractTests.practice("Prune"), administrator: FirstAdministrator(email: "g@example.com", displayName: "G", passwordHash: "h"), requestID: nil)
+                AccountContractTests.practice("Prune"),
+                administrator: FirstAdministrator(email: "g@example.com", displayName: "G", passwordHash: "h"),
+                requestID: nil)
             let start = store.clock.clock.now()
-            try await store.events.recordEvents([Self.event(a.id, "x.old", at: start, id: "1"), Self.event(a.id, "x.old", at: start, id: "2")],
-                                                scope: nil)
-            try await store.events.recordEvents([Self.event(a.id, "x.new", at: start.addingTimeInterval(3600), id: "3")], scope: nil)
+            try await store.events.recordEvents(
+                [Self.event(a.id, "x.old", at: start, id: "1"), Self.event(a.id, "x.old", at: start, id: "2")],
+                scope: nil)
+            try await store.events.recordEvents(
+                [Self.event(a.id, "x.new", at: start.addingTimeInterval(3600), id: "3")], scope: nil)
             #expect(try await store.events.pruneEvents(before: start.addingTimeInterval(60)) == 2)
             let page = try await store.events.events(practiceID: a.id, after: 0, limit: 10)
-            #expect(page.events.map(\.kind) == ["x.new"] && page.prunedThrough == 2 && page.mustReset(after: 1) && !page.mustReset(after: 2))
+            #expect(
+                page.events.map(\.kind) == ["x.new"] && page.prunedThrough == 2 && page.mustReset(after: 1)
+                    && !page.mustReset(after: 2))
             // Numbers are never reused after pruning.
-            try await store.events.recordEvents([Self.event(a.id, "x.next", at: start.addingTimeInterval(7200), id: "4")], scope: nil)
+            try await store.events.recordEvents(
+                [Self.event(a.id, "x.next", at: start.addingTimeInterval(7200), id: "4")], scope: nil)
             #expect(try await store.events.eventHead(practiceID: a.id) == 4)
         }
     }
@@ -60,11 +79,14 @@ struct EventLogContractTests {
     func commitSignal(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
             let (a, _) = try await store.accounts.createPractice(
-                AccountContractTests.practice("Signal"), administrator: FirstAdministrator(email: "s@example.com", displayName: "S", passwordHash: "h"), requestID: nil)
+                AccountContractTests.practice("Signal"),
+                administrator: FirstAdministrator(email: "s@example.com", displayName: "S", passwordHash: "h"),
+                requestID: nil)
             let woken = Mutex<[PracticeID]>([])
             let token = store.events.eventCommits.observe { id in woken.withLock { $0.append(id) } }
             defer { store.events.eventCommits.removeObserver(token) }
-            try await store.events.recordEvents([Self.event(a.id, "appointment.booked", at: store.clock.clock.now(), id: "1")], scope: nil)
+            try await store.events.recordEvents(
+                [Self.event(a.id, "appointment.booked", at: store.clock.clock.now(), id: "1")], scope: nil)
             try await waitUntil(seconds: 2) { woken.withLock { $0.contains(a.id) } }
             #expect(woken.withLock { $0.contains(a.id) })
         }

@@ -8,8 +8,9 @@ import Testing
 
 /// Booking across server instances: what the exclusion constraints promise when nothing else
 /// orders the writers.
-@Suite("PostgreSQL: bookings raced across two instances",
-       .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
+@Suite(
+    "PostgreSQL: bookings raced across two instances",
+    .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
 struct PostgresBookingRaceTests {
     enum Outcome: Sendable {
         case booked(Appointment)
@@ -17,7 +18,9 @@ struct PostgresBookingRaceTests {
         case failed(String)
     }
 
-    @Test("64 clients on two instances race for 4 slots: exactly one booking per slot, every other one a BookingConflict; chains intact")
+    @Test(
+        "64 clients on two instances race for 4 slots: exactly one booking per slot, every other one a BookingConflict; chains intact"
+    )
     func sixtyFourClientRace() async throws {
         try await withStore(.postgres) { a in
             let (configuration, storeA) = (try #require(a.postgres).configuration, try #require(a.postgres).store)
@@ -34,8 +37,9 @@ struct PostgresBookingRaceTests {
                         let clinician = isSurgery && (client / 4).isMultiple(of: 2) ? fixture.otherVet : fixture.vet
                         group.addTask {
                             do {
-                                let booked = try await fixture.book(isSurgery ? fixture.surgery : fixture.consult, at: slots[slot],
-                                                                    clinician: clinician, through: repository)
+                                let booked = try await fixture.book(
+                                    isSurgery ? fixture.surgery : fixture.consult, at: slots[slot],
+                                    clinician: clinician, through: repository)
                                 return (slot, .booked(booked.0.value))
                             } catch let conflict as BookingConflict {
                                 return (slot, .conflict(conflict))
@@ -61,15 +65,19 @@ struct PostgresBookingRaceTests {
                     if slot < 2 { #expect(conflicts.allSatisfy { $0.resource == "clinician" }) }
                 }
                 let day = TimeRange(start: fixture.morning, end: fixture.morning.addingTimeInterval(86_400))!
-                let stored = try await storeB.appointments(scope: fixture.scope, overlapping: day, clinicianID: nil, orRoomType: nil)
+                let stored = try await storeB.appointments(
+                    scope: fixture.scope, overlapping: day, clinicianID: nil, orRoomType: nil)
                 #expect(stored.count == 4)
                 let verification = try await storeA.verifyAuditChain()
                 #expect(verification.isIntact)
-                let booked = try await storeB.auditEntries(scope: fixture.scope, limit: 200, before: nil, resourceType: "appointment", resourceID: nil)
+                let booked = try await storeB.auditEntries(
+                    scope: fixture.scope, limit: 200, before: nil, resourceType: "appointment", resourceID: nil)
                 #expect(booked.items.filter { $0.action == "appointment.book" }.count == 4)
                 let events = try await storeA.events(practiceID: fixture.scope.practiceID, after: 0, limit: 500).events
                 #expect(events.map(\.sequence) == (0..<Int64(events.count)).map { $0 + 1 })
-                #expect(Set(events.filter { $0.kind == "appointment.booked" }.compactMap(\.resourceID)) == Set(stored.map(\.value.id.description)))
+                #expect(
+                    Set(events.filter { $0.kind == "appointment.booked" }.compactMap(\.resourceID))
+                        == Set(stored.map(\.value.id.description)))
             }
         }
     }
@@ -81,10 +89,13 @@ struct PostgresBookingRaceTests {
             let fixture = try await SchedulingFixture.make(a, name: "Retry")
             try await withRunningStore(configuration, clock: a.clock, migrate: false) { storeB in
                 let key = IdempotencyKey(key: "same-request", fingerprint: "body")
-                let results = try await withThrowingTaskGroup(of: (Versioned<Appointment>, replayed: Bool).self) { group in
+                let results = try await withThrowingTaskGroup(of: (Versioned<Appointment>, replayed: Bool).self) {
+                    group in
                     for client in 0..<8 {
                         let repository: any SchedulingRepository = client.isMultiple(of: 2) ? storeA : storeB
-                        group.addTask { try await fixture.book(fixture.consult, at: fixture.morning, key: key, through: repository) }
+                        group.addTask {
+                            try await fixture.book(fixture.consult, at: fixture.morning, key: key, through: repository)
+                        }
                     }
                     var all: [(Versioned<Appointment>, replayed: Bool)] = []
                     for try await result in group { all.append(result) }

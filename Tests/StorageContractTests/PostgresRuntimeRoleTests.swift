@@ -11,11 +11,14 @@ import Testing
 /// The role a server serves as, and the audit trail while a practice is open: what someone
 /// holding the serving role's password can do to the trail, and whether verification tells a
 /// busy trail from a cut one.
-@Suite("PostgreSQL: the runtime role and the trail under load",
-       .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
+@Suite(
+    "PostgreSQL: the runtime role and the trail under load",
+    .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
 struct PostgresRuntimeRoleTests {
     /// Runs `statement` as the serving role and answers its SQLSTATE, or `nil` when it ran.
-    static func refusal(_ statement: String, on store: PostgresStore, actingFor practice: String = "installation") async -> String? {
+    static func refusal(_ statement: String, on store: PostgresStore, actingFor practice: String = "installation") async
+        -> String?
+    {
         let logger = Logger(label: "test")
         do {
             try await store.client.withTransaction(logger: logger) { connection in
@@ -30,8 +33,9 @@ struct PostgresRuntimeRoleTests {
         }
     }
 
-    @Test("the runtime role cannot alter, disable, delete, truncate or re-own the trail; a head it re-points fails verify",
-          .enabled(if: PostgresTestServer.runtimeURL != nil, "VETNET_TEST_RUNTIME_DATABASE_URL names no runtime role"))
+    @Test(
+        "the runtime role cannot alter, disable, delete, truncate or re-own the trail; a head it re-points fails verify",
+        .enabled(if: PostgresTestServer.runtimeURL != nil, "VETNET_TEST_RUNTIME_DATABASE_URL names no runtime role"))
     func runtimeRoleCannotRewriteHistory() async throws {
         try await withStore(.postgres) { store in
             let postgres = try #require(store.postgres)
@@ -65,8 +69,10 @@ struct PostgresRuntimeRoleTests {
             // What it may do — update the head row, as every append does — it cannot do unseen:
             // a head moved back to match a cut chain is not signed with the audit key.
             let ninth = try await asInstallation(postgres.owner) { connection -> String in
-                for try await hash in try await connection.query("SELECT hash FROM audit_entry WHERE seq = 9", logger: Logger(label: "test"))
-                    .decode(String.self) { return hash }
+                for try await hash in try await connection.query(
+                    "SELECT hash FROM audit_entry WHERE seq = 9", logger: Logger(label: "test")
+                )
+                .decode(String.self) { return hash }
                 return ""
             }
             #expect(await Self.refusal("UPDATE audit_head SET seq = 9, hash = '\(ninth)'", on: postgres.store) == nil)
@@ -81,16 +87,19 @@ struct PostgresRuntimeRoleTests {
         try await withStore(.postgres) { store in
             let postgres = try #require(store.postgres).store
             let owner = try #require(store.postgres).owner
-            let (one, _) = try await postgres.createPractice(AccountContractTests.practice("One"),
-                                                             administrator: PostgresInstancesTests.admin("one@example.com"), requestID: nil)
-            _ = try await postgres.createPractice(AccountContractTests.practice("Two"),
-                                                  administrator: PostgresInstancesTests.admin("two@example.com"), requestID: nil)
+            let (one, _) = try await postgres.createPractice(
+                AccountContractTests.practice("One"),
+                administrator: PostgresInstancesTests.admin("one@example.com"), requestID: nil)
+            _ = try await postgres.createPractice(
+                AccountContractTests.practice("Two"),
+                administrator: PostgresInstancesTests.admin("two@example.com"), requestID: nil)
             // Sign-in finds one account by its address, whichever practice holds it.
             let found = try await postgres.credentials(email: "one@example.com")
             #expect(found.map(\.account.practiceID) == [one.id])
             #expect(try await postgres.allPractices().map(\.name) == ["One", "Two"])
-            try await postgres.recordEvents([EventLogContractTests.event(one.id, "appointment.booked", at: store.clock.clock.now(), id: "1")],
-                                            scope: nil)
+            try await postgres.recordEvents(
+                [EventLogContractTests.event(one.id, "appointment.booked", at: store.clock.clock.now(), id: "1")],
+                scope: nil)
             #expect(try await postgres.eventHeads() == [one.id: 1])
             #expect(try await countRows(owner, "SELECT count(*) FROM event_head") == 1)
             // The housekeeping functions run as the owner and change only what is theirs.
@@ -116,8 +125,10 @@ struct PostgresRuntimeRoleTests {
                                 let start = fixture.morning.addingTimeInterval(Double(index * 8 + client) * 1800)
                                 let clinician = client.isMultiple(of: 2) ? fixture.vet : fixture.otherVet
                                 do {
-                                    _ = try await fixture.book(fixture.consult, at: start.addingTimeInterval(client.isMultiple(of: 2) ? 0 : 86_400 * 30),
-                                                               clinician: clinician, through: repository)
+                                    _ = try await fixture.book(
+                                        fixture.consult,
+                                        at: start.addingTimeInterval(client.isMultiple(of: 2) ? 0 : 86_400 * 30),
+                                        clinician: clinician, through: repository)
                                     load.booked.add(1, ordering: .relaxed)
                                 } catch {
                                     load.failures.withLock { $0.append(String(reflecting: error)) }
@@ -146,8 +157,11 @@ struct PostgresRuntimeRoleTests {
                 }
                 let intact = verifications.filter(\.isIntact).count
                 let bookings = load.booked.load(ordering: .relaxed)
-                print("verify under load: \(intact) of \(verifications.count) intact while 8 clients booked \(bookings) appointments")
-                #expect(verifications.count == 20 && intact == 20, "\(verifications.compactMap(\.firstProblem).prefix(2))")
+                print(
+                    "verify under load: \(intact) of \(verifications.count) intact while 8 clients booked \(bookings) appointments"
+                )
+                #expect(
+                    verifications.count == 20 && intact == 20, "\(verifications.compactMap(\.firstProblem).prefix(2))")
                 #expect(load.failures.withLock { $0 }.isEmpty, "\(load.failures.withLock { $0 }.prefix(2))")
                 // The load was real: bookings kept coming while the chain was walked.
                 let during = load.bookedDuring.withLock { $0.last - $0.first }

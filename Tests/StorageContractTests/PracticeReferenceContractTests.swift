@@ -11,24 +11,37 @@ import Testing
 struct PracticeReferenceContractTests {
     /// The domain refusal `body` threw (`nil` when it threw nothing).
     static func refusal(_ body: () async throws -> Void) async -> DomainError? {
-        do { try await body() } catch let error as DomainError { return error } catch { return .conflict(String(reflecting: error)) }
+        do { try await body() } catch let error as DomainError { return error } catch {
+            return .conflict(String(reflecting: error))
+        }
         return nil
     }
 
-    @Test("booking a missing patient, another practice's patient or clinician: 404 naming it, nothing written", arguments: Adapter.available)
+    @Test(
+        "booking a missing patient, another practice's patient or clinician: 404 naming it, nothing written",
+        arguments: Adapter.available)
     func bookingNamesOwnPractice(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
             let north = try await SchedulingFixture.make(store, name: "North")
             let south = try await SchedulingFixture.make(store, name: "South")
-            #expect(await Self.refusal { _ = try await north.book(north.consult, at: north.morning, patient: UUID()) }
+            #expect(
+                await Self.refusal { _ = try await north.book(north.consult, at: north.morning, patient: UUID()) }
                     == .notFound(resource: "patient"))
-            #expect(await Self.refusal { _ = try await north.book(north.consult, at: north.morning, patient: south.patient) }
+            #expect(
+                await Self.refusal {
+                    _ = try await north.book(north.consult, at: north.morning, patient: south.patient)
+                }
                     == .notFound(resource: "patient"))
-            #expect(await Self.refusal { _ = try await north.book(north.consult, at: north.morning, clinician: south.vet) }
+            #expect(
+                await Self.refusal { _ = try await north.book(north.consult, at: north.morning, clinician: south.vet) }
                     == .notFound(resource: "clinician"))
-            let week = TimeRange(start: north.morning.addingTimeInterval(-86_400), end: north.morning.addingTimeInterval(7 * 86_400))!
+            let week = TimeRange(
+                start: north.morning.addingTimeInterval(-86_400), end: north.morning.addingTimeInterval(7 * 86_400))!
             for fixture in [north, south] {
-                #expect(try await store.scheduling.appointments(scope: fixture.scope, overlapping: week, clinicianID: nil, orRoomType: nil).isEmpty)
+                #expect(
+                    try await store.scheduling.appointments(
+                        scope: fixture.scope, overlapping: week, clinicianID: nil, orRoomType: nil
+                    ).isEmpty)
             }
             // The practice's own references book.
             let booked = try await north.book(north.surgery, at: north.morning)
@@ -36,8 +49,9 @@ struct PracticeReferenceContractTests {
         }
     }
 
-    @Test("the database refuses an appointment re-pointed at another practice's patient, clinician, type or room, whoever writes it",
-          arguments: Adapter.available)
+    @Test(
+        "the database refuses an appointment re-pointed at another practice's patient, clinician, type or room, whoever writes it",
+        arguments: Adapter.available)
     func databaseChecksReferences(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
             let north = try await SchedulingFixture.make(store, name: "North")
@@ -52,16 +66,22 @@ struct PracticeReferenceContractTests {
                 ("room_id", south.theatre.id.rawValue, north.theatre.id.rawValue),
             ]
             for (column, foreign, own) in cases {
-                let reference = try #require(PracticeReference.all.first { $0.table == "appointment" && $0.column == column })
+                let reference = try #require(
+                    PracticeReference.all.first { $0.table == "appointment" && $0.column == column })
                 do {
-                    try await store.rawSQL(["UPDATE appointment SET \(column) = '\(text(foreign))' WHERE id = '\(id)'"], liftingProtections: false)
+                    try await store.rawSQL(
+                        ["UPDATE appointment SET \(column) = '\(text(foreign))' WHERE id = '\(id)'"],
+                        liftingProtections: false)
                     Issue.record("\(column): another practice's record was accepted")
                 } catch {
-                    #expect(String(reflecting: error).contains(reference.name), "\(column): \(String(reflecting: error).prefix(300))")
+                    #expect(
+                        String(reflecting: error).contains(reference.name),
+                        "\(column): \(String(reflecting: error).prefix(300))")
                 }
                 // The same statement naming the practice's own record is accepted: the check is
                 // the practice, not the statement.
-                try await store.rawSQL(["UPDATE appointment SET \(column) = '\(text(own))' WHERE id = '\(id)'"], liftingProtections: false)
+                try await store.rawSQL(
+                    ["UPDATE appointment SET \(column) = '\(text(own))' WHERE id = '\(id)'"], liftingProtections: false)
             }
         }
     }

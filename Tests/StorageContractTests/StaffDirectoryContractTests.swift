@@ -10,46 +10,62 @@ struct StaffDirectoryContractTests {
     static let policy = SessionPolicy(idleTimeout: 600, absoluteTimeout: 3600)
 
     /// A practice, its administrator's scope and a receptionist signed in under `token`.
-    static func signedInReceptionist(_ store: StoreUnderTest, token: String) async throws -> (AccessScope, StaffAccount) {
+    static func signedInReceptionist(_ store: StoreUnderTest, token: String) async throws -> (AccessScope, StaffAccount)
+    {
         let (profile, admin) = try await store.accounts.createPractice(
             AccountContractTests.practice("Staffed"),
-            administrator: FirstAdministrator(email: "admin@staffed.example", displayName: "Admin", passwordHash: "h"), requestID: nil)
+            administrator: FirstAdministrator(email: "admin@staffed.example", displayName: "Admin", passwordHash: "h"),
+            requestID: nil)
         let scope = AccessScope(practiceID: profile.id, actorID: admin.id, role: .administrator, requestID: nil)
-        let desk = try await store.accounts.createUser(scope: scope, email: "Desk@Staffed.example", displayName: "Desk", role: .receptionist,
-                                                       passwordHash: "old")
+        let desk = try await store.accounts.createUser(
+            scope: scope, email: "Desk@Staffed.example", displayName: "Desk", role: .receptionist,
+            passwordHash: "old")
         _ = try await store.accounts.createSession(tokenHash: token, account: desk, policy: policy, requestID: nil)
         return (scope, desk)
     }
 
-    @Test("a role change takes effect on the account's live session at once; disabling ends its sessions; a stale version is refused",
-          arguments: Adapter.available)
+    @Test(
+        "a role change takes effect on the account's live session at once; disabling ends its sessions; a stale version is refused",
+        arguments: Adapter.available)
     func roleAndDisable(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
             let token = String(repeating: "c1", count: 32)
             let (scope, desk) = try await Self.signedInReceptionist(store, token: token)
-            #expect(try await store.accounts.activeSession(tokenHash: token, policy: Self.policy)?.account.role == .receptionist)
+            #expect(
+                try await store.accounts.activeSession(tokenHash: token, policy: Self.policy)?.account.role
+                    == .receptionist)
 
-            let promoted = try await store.staff.updateUser(scope: scope, id: desk.id, expectedVersion: desk.version, role: .technician, disabled: nil)
+            let promoted = try await store.staff.updateUser(
+                scope: scope, id: desk.id, expectedVersion: desk.version, role: .technician, disabled: nil)
             #expect(promoted.role == .technician && promoted.version == desk.version + 1 && !promoted.disabled)
             // The session answers with the account as it is now: the old role grants nothing any more.
-            #expect(try await store.accounts.activeSession(tokenHash: token, policy: Self.policy)?.account.role == .technician)
+            #expect(
+                try await store.accounts.activeSession(tokenHash: token, policy: Self.policy)?.account.role
+                    == .technician)
             #expect(try await store.staff.user(scope: scope, id: desk.id) == promoted)
 
             await #expect(throws: DomainError.versionMismatch(current: promoted.version)) {
-                _ = try await store.staff.updateUser(scope: scope, id: desk.id, expectedVersion: desk.version, role: .administrator, disabled: nil)
+                _ = try await store.staff.updateUser(
+                    scope: scope, id: desk.id, expectedVersion: desk.version, role: .administrator, disabled: nil)
             }
             #expect(try await store.staff.user(scope: scope, id: desk.id).role == .technician)
 
-            let disabled = try await store.staff.updateUser(scope: scope, id: desk.id, expectedVersion: promoted.version, role: nil, disabled: true)
+            let disabled = try await store.staff.updateUser(
+                scope: scope, id: desk.id, expectedVersion: promoted.version, role: nil, disabled: true)
             #expect(disabled.disabled && disabled.role == .technician)
             #expect(try await store.accounts.activeSession(tokenHash: token, policy: Self.policy) == nil)
             #expect(try await !store.accounts.sessionIsActive(tokenHash: token, policy: Self.policy))
             // Enabling it again does not bring the ended session back.
-            _ = try await store.staff.updateUser(scope: scope, id: desk.id, expectedVersion: nil, role: nil, disabled: false)
+            _ = try await store.staff.updateUser(
+                scope: scope, id: desk.id, expectedVersion: nil, role: nil, disabled: false)
             #expect(try await store.accounts.activeSession(tokenHash: token, policy: Self.policy) == nil)
 
-            let audit = try await store.audit.auditEntries(scope: scope, limit: 50, before: nil, resourceType: "user", resourceID: desk.id.description)
-            #expect(audit.items.filter { $0.action == "user.update" }.map(\.detail) == ["disabled=false", "disabled=true", "role=technician"])
+            let audit = try await store.audit.auditEntries(
+                scope: scope, limit: 50, before: nil, resourceType: "user", resourceID: desk.id.description)
+            #expect(
+                audit.items.filter { $0.action == "user.update" }.map(\.detail) == [
+                    "disabled=false", "disabled=true", "role=technician",
+                ])
         }
     }
 
@@ -78,15 +94,20 @@ struct StaffDirectoryContractTests {
             #expect(try await store.staff.user(scope: scope, email: "nobody@staffed.example") == nil)
             let (other, _) = try await store.accounts.createPractice(
                 AccountContractTests.practice("Elsewhere"),
-                administrator: FirstAdministrator(email: "admin@elsewhere.example", displayName: "Admin", passwordHash: "h"), requestID: nil)
+                administrator: FirstAdministrator(
+                    email: "admin@elsewhere.example", displayName: "Admin", passwordHash: "h"), requestID: nil)
             let outsider = AccessScope(practiceID: other.id, actorID: nil, role: .administrator, requestID: nil)
-            await #expect(throws: DomainError.notFound(resource: "user")) { _ = try await store.staff.user(scope: outsider, id: desk.id) }
+            await #expect(throws: DomainError.notFound(resource: "user")) {
+                _ = try await store.staff.user(scope: outsider, id: desk.id)
+            }
             #expect(try await store.staff.user(scope: outsider, email: "desk@staffed.example") == nil)
             await #expect(throws: DomainError.notFound(resource: "user")) {
-                _ = try await store.staff.updateUser(scope: outsider, id: desk.id, expectedVersion: nil, role: .administrator, disabled: nil)
+                _ = try await store.staff.updateUser(
+                    scope: outsider, id: desk.id, expectedVersion: nil, role: .administrator, disabled: nil)
             }
             #expect(try await store.staff.user(scope: scope, id: desk.id).role == .receptionist)
-            let reads = try await store.audit.auditEntries(scope: scope, limit: 50, before: nil, resourceType: "user", resourceID: desk.id.description)
+            let reads = try await store.audit.auditEntries(
+                scope: scope, limit: 50, before: nil, resourceType: "user", resourceID: desk.id.description)
             #expect(reads.items.contains { $0.action == "user.read" })
         }
     }
@@ -96,10 +117,13 @@ struct StaffDirectoryContractTests {
         try await withStore(adapter) { store in
             let (scope, _) = try await Self.signedInReceptionist(store, token: String(repeating: "f4", count: 32))
             for name in ["Zoe", "amy", "Bob", "Carl"] {
-                _ = try await store.accounts.createUser(scope: scope, email: "\(name.lowercased())@staffed.example", displayName: name,
-                                                        role: .veterinarian, passwordHash: "h")
+                _ = try await store.accounts.createUser(
+                    scope: scope, email: "\(name.lowercased())@staffed.example", displayName: name,
+                    role: .veterinarian, passwordHash: "h")
             }
-            var names: [String] = [], cursor: String?, pages = 0
+            var names: [String] = []
+            var cursor: String?
+            var pages = 0
             repeat {
                 let page = try await store.staff.users(scope: scope, limit: 2, after: cursor)
                 #expect(page.items.count <= 2)

@@ -12,8 +12,9 @@ struct AuditChainTests {
     func tamperedStore(_ tamper: @escaping @Sendable (Database) throws -> Void) async throws -> AuditVerification {
         let fixture = try await TwoPractices.make()
         for index in 0..<5 {
-            _ = try await fixture.store.createUser(scope: fixture.scope(fixture.adminA), email: "u\(index)@alpha.example",
-                                                   displayName: "User \(index)", role: .technician, passwordHash: "x")
+            _ = try await fixture.store.createUser(
+                scope: fixture.scope(fixture.adminA), email: "u\(index)@alpha.example",
+                displayName: "User \(index)", role: .technician, passwordHash: "x")
         }
         #expect(try await fixture.store.verifyAuditChain().isIntact)
         try await fixture.store.writer.write { db in
@@ -33,14 +34,20 @@ struct AuditChainTests {
 
     @Test("editing an entry's action is named")
     func edited() async throws {
-        let result = try await tamperedStore { db in try db.execute(sql: "UPDATE audit_entry SET action = 'user.read' WHERE seq = 6") }
+        let result = try await tamperedStore { db in
+            try db.execute(sql: "UPDATE audit_entry SET action = 'user.read' WHERE seq = 6")
+        }
         #expect(result.firstProblem?.sequence == 6)
         #expect(result.firstProblem?.reason.contains("edited") == true)
     }
 
-    @Test("editing the outcome or the actor is named", arguments: ["outcome = 'denied'", "actor_id = NULL", "occurred_at = '2020-01-01T00:00:00.000Z'"])
+    @Test(
+        "editing the outcome or the actor is named",
+        arguments: ["outcome = 'denied'", "actor_id = NULL", "occurred_at = '2020-01-01T00:00:00.000Z'"])
     func editedFields(assignment: String) async throws {
-        let result = try await tamperedStore { db in try db.execute(sql: "UPDATE audit_entry SET \(assignment) WHERE seq = 7") }
+        let result = try await tamperedStore { db in
+            try db.execute(sql: "UPDATE audit_entry SET \(assignment) WHERE seq = 7")
+        }
         #expect(result.firstProblem?.sequence == 7)
     }
 
@@ -55,11 +62,12 @@ struct AuditChainTests {
     func inserted() async throws {
         let result = try await tamperedStore { db in
             try db.execute(sql: "UPDATE audit_entry SET seq = seq + 100 WHERE seq >= 5")
-            try db.execute(sql: """
-                INSERT INTO audit_entry (seq, id, occurred_at, action, resource_type, outcome, prev_hash, hash)
-                SELECT 5, '00000000-0000-0000-0000-000000000001', occurred_at, 'user.read', 'user', 'success', hash, hash
-                FROM audit_entry WHERE seq = 4
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO audit_entry (seq, id, occurred_at, action, resource_type, outcome, prev_hash, hash)
+                    SELECT 5, '00000000-0000-0000-0000-000000000001', occurred_at, 'user.read', 'user', 'success', hash, hash
+                    FROM audit_entry WHERE seq = 4
+                    """)
         }
         #expect(result.firstProblem?.sequence == 5)
     }
@@ -91,8 +99,9 @@ struct AuditChainTests {
         let fixture = try await TwoPractices.make()
         let before = try await fixture.store.verifyAuditChain().checked
         await #expect(throws: UniquenessConflict.self) {
-            _ = try await fixture.store.createUser(scope: fixture.scope(fixture.adminA), email: fixture.adminA.email,
-                                                   displayName: "Duplicate", role: .technician, passwordHash: "x")
+            _ = try await fixture.store.createUser(
+                scope: fixture.scope(fixture.adminA), email: fixture.adminA.email,
+                displayName: "Duplicate", role: .technician, passwordHash: "x")
         }
         #expect(try await fixture.store.verifyAuditChain().checked == before)
     }
@@ -101,10 +110,14 @@ struct AuditChainTests {
     func wrongKey() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-audit-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try VetNetStore.open(directory: directory, auditKey: AuditKey(bytes: Array(repeating: 1, count: 32)), cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
+        let store = try VetNetStore.open(
+            directory: directory, auditKey: AuditKey(bytes: Array(repeating: 1, count: 32)),
+            cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
         try await store.createPractice(PracticeProfile(id: PracticeID(), name: "K", timeZone: "UTC", openingHours: []))
         try store.close()
-        let other = try VetNetStore.open(directory: directory, auditKey: AuditKey(bytes: Array(repeating: 2, count: 32)), cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
+        let other = try VetNetStore.open(
+            directory: directory, auditKey: AuditKey(bytes: Array(repeating: 2, count: 32)),
+            cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
         #expect(try await other.verifyAuditChain().firstProblem?.sequence == 1)
         try other.close()
     }

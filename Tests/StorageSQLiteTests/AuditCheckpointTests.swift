@@ -11,23 +11,27 @@ import Testing
 struct AuditCheckpointTests {
     /// A store on disk with its checkpoint in a separate directory, and a few audited actions.
     static func store() throws -> (VetNetStore, URL, URL) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-checkpoint-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vetnet-checkpoint-\(UUID().uuidString)")
         let checkpoint = root.appendingPathComponent("elsewhere/audit.checkpoint")
-        let store = try VetNetStore.open(directory: root.appendingPathComponent("data"), auditKey: AuditKey(bytes: Array(repeating: 3, count: 32)),
-                                         cipher: try RecordCipher(keyBytes: Array(repeating: 4, count: 32)), checkpoint: checkpoint)
+        let store = try VetNetStore.open(
+            directory: root.appendingPathComponent("data"), auditKey: AuditKey(bytes: Array(repeating: 3, count: 32)),
+            cipher: try RecordCipher(keyBytes: Array(repeating: 4, count: 32)), checkpoint: checkpoint)
         return (store, checkpoint, root)
     }
 
     static func addEntries(_ store: VetNetStore, count: Int) async throws {
         for index in 0..<count {
-            try await store.recordAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "p\(index)"), scope: nil)
+            try await store.recordAudit(
+                AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "p\(index)"), scope: nil)
         }
     }
 
     static func dropNewest(_ store: VetNetStore, _ count: Int) async throws {
         try await store.writer.write { db in
             try db.execute(sql: "DROP TRIGGER audit_entry_no_delete")
-            try db.execute(sql: "DELETE FROM audit_entry WHERE seq > (SELECT MAX(seq) FROM audit_entry) - ?", arguments: [count])
+            try db.execute(
+                sql: "DELETE FROM audit_entry WHERE seq > (SELECT MAX(seq) FROM audit_entry) - ?", arguments: [count])
         }
     }
 
@@ -56,14 +60,18 @@ struct AuditCheckpointTests {
     static func addEntriesUnanchored(_ store: VetNetStore, count: Int) async throws {
         try await store.writer.write { db in
             for index in 0..<count {
-                try store.appendAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "c\(index)"), scope: nil, db: db)
+                try store.appendAudit(
+                    AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "c\(index)"), scope: nil,
+                    db: db)
             }
         }
     }
 
     static func checkpointOnDisk(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
 
-    @Test("a chain that grew after the checkpoint (a crash between commit and checkpoint) verifies, and the checkpoint advances")
+    @Test(
+        "a chain that grew after the checkpoint (a crash between commit and checkpoint) verifies, and the checkpoint advances"
+    )
     func growthAccepted() async throws {
         let (store, _, root) = try Self.store()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -95,7 +103,9 @@ struct AuditCheckpointTests {
         }
     }
 
-    @Test("a restart does not bless a cut trail: with the checkpoint deleted, closing and reopening write none and the start is refused")
+    @Test(
+        "a restart does not bless a cut trail: with the checkpoint deleted, closing and reopening write none and the start is refused"
+    )
     func missingCheckpointNotBlessed() async throws {
         let (store, url, root) = try Self.store()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -103,12 +113,14 @@ struct AuditCheckpointTests {
         try await Self.dropNewest(store, 3)
         try FileManager.default.removeItem(at: url)
         try store.close()
-        let reopened = try VetNetStore.open(directory: root.appendingPathComponent("data"), auditKey: AuditKey(bytes: Array(repeating: 3, count: 32)),
-                                            cipher: try RecordCipher(keyBytes: Array(repeating: 4, count: 32)), checkpoint: url)
+        let reopened = try VetNetStore.open(
+            directory: root.appendingPathComponent("data"), auditKey: AuditKey(bytes: Array(repeating: 3, count: 32)),
+            cipher: try RecordCipher(keyBytes: Array(repeating: 4, count: 32)), checkpoint: url)
         #expect(!FileManager.default.fileExists(atPath: url.path))
         let anchor = try #require(try reopened.auditAnchor())
         #expect(anchor == .missing(headSequence: 3))
-        #expect(anchor.refusal(recovery: "vetnet audit re-anchor --reason …")?.contains("vetnet audit re-anchor") == true)
+        #expect(
+            anchor.refusal(recovery: "vetnet audit re-anchor --reason …")?.contains("vetnet audit re-anchor") == true)
         // New writes do not anchor it either.
         try await Self.addEntries(reopened, count: 1)
         #expect(!FileManager.default.fileExists(atPath: url.path))
@@ -128,9 +140,10 @@ struct AuditCheckpointTests {
         #expect(found == .cut(headSequence: 4, checkpoint: before))
         #expect(checkpoint.sequence == 5)
         #expect(try Self.checkpointOnDisk(url).hasPrefix("vetnet-audit-checkpoint-v1 5 "))
-        let newest = try #require(try await store.writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT action, detail FROM audit_entry ORDER BY seq DESC LIMIT 1")
-        })
+        let newest = try #require(
+            try await store.writer.read { db in
+                try Row.fetchOne(db, sql: "SELECT action, detail FROM audit_entry ORDER BY seq DESC LIMIT 1")
+            })
         #expect(newest["action"] as String == "audit.re_anchored")
         let detail: String = newest["detail"]
         #expect(detail.contains("restored after the disk failure of 27 Nov"))

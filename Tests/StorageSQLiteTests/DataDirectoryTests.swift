@@ -9,7 +9,8 @@ import Testing
 struct DataDirectoryTests {
     /// A fresh path under the temporary directory (not created).
     static func path(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-\(name)-\(UUID().uuidString.lowercased())")
+        FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vetnet-\(name)-\(UUID().uuidString.lowercased())")
     }
 
     static func mode(_ url: URL) throws -> Int {
@@ -17,14 +18,18 @@ struct DataDirectoryTests {
     }
 
     static func open(_ directory: URL, allowShared: Bool = false) throws -> VetNetStore {
-        try VetNetStore.open(directory: directory, auditKey: AuditKey(bytes: Array(repeating: 1, count: 32)),
-                             cipher: try RecordCipher(keyBytes: Array(repeating: 2, count: 32)), allowSharedDirectory: allowShared)
+        try VetNetStore.open(
+            directory: directory, auditKey: AuditKey(bytes: Array(repeating: 1, count: 32)),
+            cipher: try RecordCipher(keyBytes: Array(repeating: 2, count: 32)), allowSharedDirectory: allowShared)
     }
 
-    @Test("an existing directory open to other users is refused, naming the directory and its mode, and nothing is written there")
+    @Test(
+        "an existing directory open to other users is refused, naming the directory and its mode, and nothing is written there"
+    )
     func sharedDirectoryRefused() throws {
         let directory = Self.path("shared")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(try Self.mode(directory) == 0o755)
 
@@ -38,7 +43,8 @@ struct DataDirectoryTests {
     @Test("allowed explicitly, a shared directory is opened and the database, WAL and shared-memory files are 0600")
     func sharedDirectoryAllowed() async throws {
         let directory = Self.path("allowed")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let store = try Self.open(directory, allowShared: true)
@@ -67,19 +73,25 @@ struct DataDirectoryTests {
     @Test("a database file left readable by an earlier version is made 0600 when opened")
     func existingFilesTightened() throws {
         let directory = Self.path("old")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("vetnet.sqlite")
-        #expect(FileManager.default.createFile(atPath: database.path, contents: nil, attributes: [.posixPermissions: 0o644]))
+        #expect(
+            FileManager.default.createFile(atPath: database.path, contents: nil, attributes: [.posixPermissions: 0o644])
+        )
         let store = try Self.open(directory)
         #expect(try Self.mode(database) == 0o600)
         try store.close()
     }
 
-    @Test("`vetnet migrate` refuses a shared data directory before creating keys there, and opens it with --allow-shared-data-dir")
+    @Test(
+        "`vetnet migrate` refuses a shared data directory before creating keys there, and opens it with --allow-shared-data-dir"
+    )
     func commandLine() throws {
         let directory = Self.path("cli")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o750])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o750])
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let refused = try Self.runVetnet(["migrate", "--data-dir", directory.path])
@@ -92,17 +104,24 @@ struct DataDirectoryTests {
         #expect(try Self.mode(directory.appendingPathComponent("vetnet.sqlite")) == 0o600)
         #expect(try Self.mode(directory.appendingPathComponent("audit.key")) == 0o600)
 
-        let byEnvironment = try Self.runVetnet(["migrate", "--data-dir", directory.path], environment: ["VETNET_ALLOW_SHARED_DATA_DIR": "1"])
+        let byEnvironment = try Self.runVetnet(
+            ["migrate", "--data-dir", directory.path], environment: ["VETNET_ALLOW_SHARED_DATA_DIR": "1"])
         #expect(byEnvironment.status == 0, "\(byEnvironment.stderr)")
     }
 
     /// Runs the `vetnet` executable built beside the test bundle.
-    static func runVetnet(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stderr: String) {
+    static func runVetnet(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, stderr: String
+    ) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("vetnet")
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("vetnet")
         process.arguments = arguments
         var inherited = ProcessInfo.processInfo.environment
-        for name in ["VETNET_DATA_DIR", "VETNET_ALLOW_SHARED_DATA_DIR", "VETNET_AUDIT_KEY", "VETNET_RECORD_KEY", "VETNET_AUDIT_CHECKPOINT"] {
+        for name in [
+            "VETNET_DATA_DIR", "VETNET_ALLOW_SHARED_DATA_DIR", "VETNET_AUDIT_KEY", "VETNET_RECORD_KEY",
+            "VETNET_AUDIT_CHECKPOINT",
+        ] {
             inherited[name] = nil
         }
         process.environment = inherited.merging(environment) { $1 }

@@ -13,7 +13,9 @@ struct HousekeepingTests {
         Set(try await store.writer.read { db in try String.fetchAll(db, sql: "SELECT token_hash FROM session") })
     }
 
-    @Test("ended sessions (signed out, past the absolute expiry, idle too long) are deleted; live ones stay and still work")
+    @Test(
+        "ended sessions (signed out, past the absolute expiry, idle too long) are deleted; live ones stay and still work"
+    )
     func pruneSessions() async throws {
         let fixture = try await TwoPractices.make()
         let store = fixture.store
@@ -26,7 +28,8 @@ struct HousekeepingTests {
         }
         fixture.clock.advance(7 * 60)
         _ = try await store.createSession(tokenHash: "live", account: fixture.adminA, policy: policy, requestID: nil)
-        _ = try await store.createSession(tokenHash: "signed-out", account: fixture.adminA, policy: policy, requestID: nil)
+        _ = try await store.createSession(
+            tokenHash: "signed-out", account: fixture.adminA, policy: policy, requestID: nil)
         try await store.revokeSession(tokenHash: "signed-out", scope: fixture.scope(fixture.adminA))
         #expect(try await Self.sessionHashes(store) == ["idle", "aged", "live", "signed-out"])
 
@@ -41,21 +44,28 @@ struct HousekeepingTests {
     @Test("idempotency keys are kept 24 hours by the store's clock, then forgotten; younger ones still replay")
     func pruneIdempotencyKeys() async throws {
         let fixture = try await TwoPractices.make()
-        let store = fixture.store, scope = fixture.scope(fixture.adminA)
+        let store = fixture.store
+        let scope = fixture.scope(fixture.adminA)
         let first = IdempotencyKey(key: "first", fingerprint: "f")
         let second = IdempotencyKey(key: "second", fingerprint: "f")
-        let created = try await store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope, idempotencyKey: first).0.value
+        let created = try await store.createOwner(
+            Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope, idempotencyKey: first
+        ).0.value
         fixture.clock.advance(23 * 3600)
-        let kept = try await store.createOwner(Owner(firstName: "Al", lastName: "Bloggs"), scope: scope, idempotencyKey: second).0.value
+        let kept = try await store.createOwner(
+            Owner(firstName: "Al", lastName: "Bloggs"), scope: scope, idempotencyKey: second
+        ).0.value
         #expect(try await store.pruneIdempotencyKeys() == 0)
         fixture.clock.advance(2 * 3600)
 
         #expect(IdempotencyKey.retention == 24 * 3600)
         #expect(try await store.pruneIdempotencyKeys() == 1)
 
-        let replay = try await store.createOwner(Owner(firstName: "Al", lastName: "Bloggs"), scope: scope, idempotencyKey: second)
+        let replay = try await store.createOwner(
+            Owner(firstName: "Al", lastName: "Bloggs"), scope: scope, idempotencyKey: second)
         #expect(replay.replayed && replay.0.value.id == kept.id)
-        let reused = try await store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope, idempotencyKey: first)
+        let reused = try await store.createOwner(
+            Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope, idempotencyKey: first)
         #expect(!reused.replayed && reused.0.value.id != created.id)
     }
 }

@@ -8,7 +8,8 @@ import Testing
 
 @Suite("CSV import into the store")
 struct PatientImportStoreTests {
-    static let header = "owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,owner_country,"
+    static let header =
+        "owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,owner_country,"
         + "patient_name,species,breed,sex,birth_date,colour,microchip,alerts"
 
     /// Line 2: Jo with Rex (microchip …901); line 3: Jo with Tibbles; line 4: Ann with Bun.
@@ -43,12 +44,22 @@ struct PatientImportStoreTests {
     func storeRefusalRollsBackEverything() async throws {
         let fixture = try await TwoPractices.make()
         let scope = fixture.scope(fixture.adminA)
-        let owner = try await fixture.store.createOwner(Owner(firstName: "Al", lastName: "Ready", email: "al@example.com"), scope: scope)
-        try await fixture.store.createPatient(Patient(name: "Chip", species: .dog, microchip: "826012345678901", ownerID: owner.id), scope: scope)
+        let owner = try await fixture.store.createOwner(
+            Owner(firstName: "Al", lastName: "Ready", email: "al@example.com"), scope: scope)
+        try await fixture.store.createPatient(
+            Patient(name: "Chip", species: .dog, microchip: "826012345678901", ownerID: owner.id), scope: scope)
         let plan = try Self.plan(Self.validRows, now: fixture.clock.clock.now())
 
-        await #expect(throws: PatientImportError.invalidRows([ImportRowIssue(line: 2, errors: [
-            FieldError(field: "microchip", message: "is already recorded for another patient of this practice")])])) {
+        await #expect(
+            throws: PatientImportError.invalidRows([
+                ImportRowIssue(
+                    line: 2,
+                    errors: [
+                        FieldError(
+                            field: "microchip", message: "is already recorded for another patient of this practice")
+                    ])
+            ])
+        ) {
             _ = try await fixture.store.importPatients(plan, scope: scope)
         }
         #expect(try await fixture.store.patientCount(scope: scope) == 1)
@@ -59,12 +70,15 @@ struct PatientImportStoreTests {
     func skipInvalidImportsTheRest() async throws {
         let fixture = try await TwoPractices.make()
         let scope = fixture.scope(fixture.adminA)
-        let owner = try await fixture.store.createOwner(Owner(firstName: "Al", lastName: "Ready", email: "al@example.com"), scope: scope)
-        try await fixture.store.createPatient(Patient(name: "Chip", species: .cat, microchip: "826099999999999", ownerID: owner.id), scope: scope)
-        let rows = Self.validRows + [
-            "Max,Power,,,,,,,Zed,dragon,,,,,,",
-            "Kim,Duplicate,kim@example.com,,,,,,Spot,dog,,,,,826099999999999,",
-        ]
+        let owner = try await fixture.store.createOwner(
+            Owner(firstName: "Al", lastName: "Ready", email: "al@example.com"), scope: scope)
+        try await fixture.store.createPatient(
+            Patient(name: "Chip", species: .cat, microchip: "826099999999999", ownerID: owner.id), scope: scope)
+        let rows =
+            Self.validRows + [
+                "Max,Power,,,,,,,Zed,dragon,,,,,,",
+                "Kim,Duplicate,kim@example.com,,,,,,Spot,dog,,,,,826099999999999,",
+            ]
         let plan = try Self.plan(rows, skip: true, now: fixture.clock.clock.now())
         #expect(plan.skippedRows.map(\.line) == [5])
 
@@ -80,7 +94,8 @@ struct PatientImportStoreTests {
     func recordNumbersAndAudit() async throws {
         let fixture = try await TwoPractices.make()
         let scope = fixture.scope(fixture.adminA)
-        let owner = try await fixture.store.createOwner(Owner(firstName: "Al", lastName: "Ready", email: "al@example.com"), scope: scope)
+        let owner = try await fixture.store.createOwner(
+            Owner(firstName: "Al", lastName: "Ready", email: "al@example.com"), scope: scope)
         try await fixture.store.createPatient(Patient(name: "First", species: .cat, ownerID: owner.id), scope: scope)
 
         let plan = try Self.plan(Self.validRows, now: fixture.clock.clock.now())
@@ -89,7 +104,8 @@ struct PatientImportStoreTests {
         #expect(result.recordNumbers?.last == "P-000004")
 
         let page = try await fixture.store.searchPatients(scope: scope, query: PatientQuery(), limit: 10, after: nil)
-        let numbers = Dictionary(uniqueKeysWithValues: page.items.map { ($0.patient.value.name, $0.patient.value.medicalRecordNumber) })
+        let numbers = Dictionary(
+            uniqueKeysWithValues: page.items.map { ($0.patient.value.name, $0.patient.value.medicalRecordNumber) })
         #expect(numbers == ["First": "P-000001", "Rex": "P-000002", "Tibbles": "P-000003", "Bun": "P-000004"])
 
         let audit = try await fixture.store.auditEntries(scope: scope, limit: 100, before: nil).items.map(\.action)
@@ -104,9 +120,11 @@ struct PatientImportStoreTests {
     func searchFindsImported() async throws {
         let fixture = try await TwoPractices.make()
         let scope = fixture.scope(fixture.adminA)
-        _ = try await fixture.store.importPatients(try Self.plan(Self.validRows, now: fixture.clock.clock.now()), scope: scope)
+        _ = try await fixture.store.importPatients(
+            try Self.plan(Self.validRows, now: fixture.clock.clock.now()), scope: scope)
         func names(_ text: String) async throws -> [String] {
-            try await fixture.store.searchPatients(scope: scope, query: PatientQuery(text: text), limit: 10, after: nil).items.map(\.patient.value.name)
+            try await fixture.store.searchPatients(scope: scope, query: PatientQuery(text: text), limit: 10, after: nil)
+                .items.map(\.patient.value.name)
         }
         #expect(try await names("tib") == ["Tibbles"])
         #expect(try await names("bloggs") == ["Rex", "Tibbles"])
@@ -114,7 +132,8 @@ struct PatientImportStoreTests {
         #expect(try await names("P-000003") == ["Bun"])
         #expect(try await names("826012345678901") == ["Rex"])
         // The other practice sees none of them.
-        let other = try await fixture.store.searchPatients(scope: fixture.scope(fixture.adminB), query: PatientQuery(text: "rex"), limit: 10, after: nil)
+        let other = try await fixture.store.searchPatients(
+            scope: fixture.scope(fixture.adminB), query: PatientQuery(text: "rex"), limit: 10, after: nil)
         #expect(other.items.isEmpty)
     }
 
@@ -122,14 +141,20 @@ struct PatientImportStoreTests {
     func bulkLoad() async throws {
         let fixture = try await TwoPractices.make()
         let scope = AccessScope.system(fixture.a.id)
-        let owners = (0..<3).map { Owner(firstName: "Owner\($0)", lastName: "Family", phones: [PhoneNumber(label: "main", number: "0113 496 000\($0)")]) }
+        let owners = (0..<3).map {
+            Owner(
+                firstName: "Owner\($0)", lastName: "Family",
+                phones: [PhoneNumber(label: "main", number: "0113 496 000\($0)")])
+        }
         let patients = (0..<6).map { Patient(name: "Pet\($0)", species: .dog, ownerID: owners[$0 % 3].id) }
         let numbers = try await fixture.store.bulkLoad(owners: owners, patients: patients, scope: scope)
         #expect(numbers?.first == "P-000001")
         #expect(numbers?.last == "P-000006")
-        let found = try await fixture.store.searchPatients(scope: scope, query: PatientQuery(text: "owner1 fam"), limit: 10, after: nil)
+        let found = try await fixture.store.searchPatients(
+            scope: scope, query: PatientQuery(text: "owner1 fam"), limit: 10, after: nil)
         #expect(found.items.map(\.patient.value.name) == ["Pet1", "Pet4"])
-        let next = try await fixture.store.createPatient(Patient(name: "Later", species: .cat, ownerID: owners[0].id), scope: scope)
+        let next = try await fixture.store.createPatient(
+            Patient(name: "Later", species: .cat, ownerID: owners[0].id), scope: scope)
         #expect(next.medicalRecordNumber == "P-000007")
     }
 }

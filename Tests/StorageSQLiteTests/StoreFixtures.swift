@@ -27,10 +27,12 @@ struct TwoPractices {
         let b = PracticeProfile(id: PracticeID(), name: "Beta Vets", timeZone: "America/New_York", openingHours: [])
         try await store.createPractice(a)
         try await store.createPractice(b)
-        let adminA = try await store.createUser(scope: .system(a.id), email: "admin@alpha.example", displayName: "Ada Alpha",
-                                                role: .administrator, passwordHash: "x")
-        let adminB = try await store.createUser(scope: .system(b.id), email: "admin@beta.example", displayName: "Bea Beta",
-                                                role: .administrator, passwordHash: "x")
+        let adminA = try await store.createUser(
+            scope: .system(a.id), email: "admin@alpha.example", displayName: "Ada Alpha",
+            role: .administrator, passwordHash: "x")
+        let adminB = try await store.createUser(
+            scope: .system(b.id), email: "admin@beta.example", displayName: "Bea Beta",
+            role: .administrator, passwordHash: "x")
         return TwoPractices(store: store, clock: clock, a: a, b: b, adminA: adminA, adminB: adminB)
     }
 

@@ -13,17 +13,20 @@ struct StoreTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-store-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = try AuditKey.load(configured: nil, dataDirectory: directory)
-        let store = try VetNetStore.open(directory: directory, auditKey: key, cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
+        let store = try VetNetStore.open(
+            directory: directory, auditKey: key, cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
         #expect(try store.synchronousLevel() == 2)
         let mode = try await store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
-        let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("audit.key").path)
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: directory.appendingPathComponent("audit.key").path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         // The same key is read back on the next start.
         let again = try AuditKey.load(configured: nil, dataDirectory: directory)
         try await store.createPractice(PracticeProfile(id: PracticeID(), name: "P", timeZone: "UTC", openingHours: []))
         try store.close()
-        let reopened = try VetNetStore.open(directory: directory, auditKey: again, cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
+        let reopened = try VetNetStore.open(
+            directory: directory, auditKey: again, cipher: try RecordCipher(keyBytes: Array(repeating: 3, count: 32)))
         #expect(try await reopened.verifyAuditChain().isIntact)
         try reopened.close()
     }
@@ -35,8 +38,9 @@ struct StoreTests {
             _ = try await fixture.store.user(scope: fixture.scope(fixture.adminA), id: fixture.adminB.id)
         }
         await #expect(throws: DomainError.notFound(resource: "user")) {
-            _ = try await fixture.store.updateUser(scope: fixture.scope(fixture.adminA), id: fixture.adminB.id, expectedVersion: nil,
-                                                   role: .receptionist, disabled: nil)
+            _ = try await fixture.store.updateUser(
+                scope: fixture.scope(fixture.adminA), id: fixture.adminB.id, expectedVersion: nil,
+                role: .receptionist, disabled: nil)
         }
         let page = try await fixture.store.users(scope: fixture.scope(fixture.adminA), limit: 50, after: nil)
         #expect(page.items.map(\.email) == ["admin@alpha.example"])
@@ -48,8 +52,9 @@ struct StoreTests {
     func pagination() async throws {
         let fixture = try await TwoPractices.make()
         for index in 0..<7 {
-            _ = try await fixture.store.createUser(scope: fixture.scope(fixture.adminA), email: "p\(index)@alpha.example",
-                                                   displayName: "Person \(index)", role: .technician, passwordHash: "x")
+            _ = try await fixture.store.createUser(
+                scope: fixture.scope(fixture.adminA), email: "p\(index)@alpha.example",
+                displayName: "Person \(index)", role: .technician, passwordHash: "x")
         }
         var seen: [String] = []
         var cursor: String?
@@ -66,11 +71,14 @@ struct StoreTests {
     func optimisticConcurrency() async throws {
         let fixture = try await TwoPractices.make()
         let scope = fixture.scope(fixture.adminA)
-        let tech = try await fixture.store.createUser(scope: scope, email: "t@alpha.example", displayName: "T", role: .technician, passwordHash: "x")
-        let updated = try await fixture.store.updateUser(scope: scope, id: tech.id, expectedVersion: 1, role: .veterinarian, disabled: nil)
+        let tech = try await fixture.store.createUser(
+            scope: scope, email: "t@alpha.example", displayName: "T", role: .technician, passwordHash: "x")
+        let updated = try await fixture.store.updateUser(
+            scope: scope, id: tech.id, expectedVersion: 1, role: .veterinarian, disabled: nil)
         #expect(updated.version == 2)
         await #expect(throws: DomainError.versionMismatch(current: 2)) {
-            _ = try await fixture.store.updateUser(scope: scope, id: tech.id, expectedVersion: 1, role: .receptionist, disabled: nil)
+            _ = try await fixture.store.updateUser(
+                scope: scope, id: tech.id, expectedVersion: 1, role: .receptionist, disabled: nil)
         }
         #expect(try await fixture.store.user(scope: scope, id: tech.id).role == .veterinarian)
     }
@@ -80,8 +88,9 @@ struct StoreTests {
         let fixture = try await TwoPractices.make()
         let policy = SessionPolicy()
         let store = fixture.store
-        let tech = try await store.createUser(scope: fixture.scope(fixture.adminA), email: "s@alpha.example", displayName: "S",
-                                              role: .technician, passwordHash: "x")
+        let tech = try await store.createUser(
+            scope: fixture.scope(fixture.adminA), email: "s@alpha.example", displayName: "S",
+            role: .technician, passwordHash: "x")
         _ = try await store.createSession(tokenHash: "idle", account: tech, policy: policy, requestID: nil)
         fixture.clock.advance(29 * 60)
         #expect(try await store.activeSession(tokenHash: "idle", policy: policy) != nil)
@@ -102,25 +111,31 @@ struct StoreTests {
         #expect(try await store.activeSession(tokenHash: "out", policy: policy) == nil)
 
         _ = try await store.createSession(tokenHash: "gone", account: tech, policy: policy, requestID: nil)
-        _ = try await store.updateUser(scope: fixture.scope(fixture.adminA), id: tech.id, expectedVersion: nil, role: nil, disabled: true)
+        _ = try await store.updateUser(
+            scope: fixture.scope(fixture.adminA), id: tech.id, expectedVersion: nil, role: nil, disabled: true)
         #expect(try await store.activeSession(tokenHash: "gone", policy: policy) == nil)
     }
 
     @Test("medical record numbers are sequential per practice and owners of another practice are refused")
     func medicalRecordNumbers() async throws {
         let fixture = try await TwoPractices.make()
-        let scopeA = fixture.scope(fixture.adminA), scopeB = fixture.scope(fixture.adminB)
+        let scopeA = fixture.scope(fixture.adminA)
+        let scopeB = fixture.scope(fixture.adminB)
         let ownerA = try await fixture.store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scopeA)
         let ownerB = try await fixture.store.createOwner(Owner(firstName: "Al", lastName: "Other"), scope: scopeB)
-        let first = try await fixture.store.createPatient(Patient(name: "Rex", species: .dog, ownerID: ownerA.id), scope: scopeA)
-        let second = try await fixture.store.createPatient(Patient(name: "Tom", species: .cat, ownerID: ownerA.id), scope: scopeA)
-        let otherPractice = try await fixture.store.createPatient(Patient(name: "Kit", species: .cat, ownerID: ownerB.id), scope: scopeB)
+        let first = try await fixture.store.createPatient(
+            Patient(name: "Rex", species: .dog, ownerID: ownerA.id), scope: scopeA)
+        let second = try await fixture.store.createPatient(
+            Patient(name: "Tom", species: .cat, ownerID: ownerA.id), scope: scopeA)
+        let otherPractice = try await fixture.store.createPatient(
+            Patient(name: "Kit", species: .cat, ownerID: ownerB.id), scope: scopeB)
         #expect(first.medicalRecordNumber == "P-000001")
         #expect(second.medicalRecordNumber == "P-000002")
         #expect(otherPractice.medicalRecordNumber == "P-000001")
         // Another practice's owner is not found, exactly like one that does not exist.
         await #expect(throws: DomainError.notFound(resource: "owner")) {
-            _ = try await fixture.store.createPatient(Patient(name: "Sneaky", species: .dog, ownerID: ownerB.id), scope: scopeA)
+            _ = try await fixture.store.createPatient(
+                Patient(name: "Sneaky", species: .dog, ownerID: ownerB.id), scope: scopeA)
         }
     }
 }

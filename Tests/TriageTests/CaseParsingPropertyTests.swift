@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import SharedKernel
 import Testing
+
 @testable import Triage
 
 // MARK: - Outcome of parsing outside input
@@ -24,18 +25,24 @@ private enum ParseOutcome {
 
 /// Records an issue unless `outcome` is a case that triages to a level 1–5, or a refusal that
 /// names at least one field, each with a reason: the only two answers a client may get.
-private func expectCaseOrNamedRefusal(_ outcome: ParseOutcome, input: @autoclosure () -> String,
-                                      sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectCaseOrNamedRefusal(
+    _ outcome: ParseOutcome, input: @autoclosure () -> String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     switch outcome {
-    case let .accepted(parsed):
-        #expect(throws: Never.self, "an accepted case passes its own validation", sourceLocation: sourceLocation) { try parsed.validate() }
+    case .accepted(let parsed):
+        #expect(throws: Never.self, "an accepted case passes its own validation", sourceLocation: sourceLocation) {
+            try parsed.validate()
+        }
         let level = triage(parsed).level.rawValue
         #expect((1...5).contains(level), "level \(level) for \(input())", sourceLocation: sourceLocation)
-    case let .refused(error):
+    case .refused(let error):
         #expect(!error.errors.isEmpty, sourceLocation: sourceLocation)
         for fieldError in error.errors {
             #expect(!fieldError.field.isEmpty, "unnamed field for \(input())", sourceLocation: sourceLocation)
-            #expect(!fieldError.message.isEmpty, "no reason for \(fieldError.field) in \(input())", sourceLocation: sourceLocation)
+            #expect(
+                !fieldError.message.isEmpty, "no reason for \(fieldError.field) in \(input())",
+                sourceLocation: sourceLocation)
         }
     }
 }
@@ -86,9 +93,13 @@ private let edgeStringTexts: [String] = [
 ]
 
 /// Keys: every wire key, near misses, and keys no schema has.
-private let fuzzKeys: [String] = TriageCase.WireKeys.root + TriageCase.WireKeys.vitals + TriageCase.WireKeys.observations
+private let fuzzKeys: [String] =
+    TriageCase.WireKeys.root + TriageCase.WireKeys.vitals + TriageCase.WireKeys.observations
     + TriageCase.WireKeys.measurement
-    + ["heartrate", "", "species ", "\u{0}", "\"", "vitals.heartRate", "🐕", "__proto__", String(repeating: "k", count: 300)]
+    + [
+        "heartrate", "", "species ", "\u{0}", "\"", "vitals.heartRate", "🐕", "__proto__",
+        String(repeating: "k", count: 300),
+    ]
 
 /// A random JSON value of at most `depth` levels, biased towards the shapes of the wire format.
 private func randomJSON(depth: Int, using rng: inout some RandomNumberGenerator) -> String {
@@ -105,7 +116,9 @@ private func randomJSON(depth: Int, using rng: inout some RandomNumberGenerator)
     default:
         let count = Int.random(in: 0...6, using: &rng)
         var members: [(String, String)] = []
-        if Bool.random(using: &rng) { members.append(("species", jsonString(Species.allCases.randomElement(using: &rng)!.rawValue))) }
+        if Bool.random(using: &rng) {
+            members.append(("species", jsonString(Species.allCases.randomElement(using: &rng)!.rawValue)))
+        }
         for _ in 0..<count {
             // Keys repeat now and then: duplicate keys must be refused, never resolved silently.
             members.append((fuzzKeys.randomElement(using: &rng)!, randomJSON(depth: depth - 1, using: &rng)))
@@ -134,7 +147,9 @@ private struct CaseBuilder<R: RandomNumberGenerator> {
 
     /// A value inside `possible` (with a margin so unit conversion cannot push it out) or
     /// outside it by a random amount, up to the largest finite doubles.
-    mutating func number(_ path: String, possible: ClosedRange<Double>, into members: inout [(String, String)], key: String) {
+    mutating func number(
+        _ path: String, possible: ClosedRange<Double>, into members: inout [(String, String)], key: String
+    ) {
         switch pick() {
         case 0: return
         case 1: members.append((key, "null"))
@@ -147,7 +162,9 @@ private struct CaseBuilder<R: RandomNumberGenerator> {
         }
     }
 
-    mutating func enumeration<E: RawRepresentable & CaseIterable>(_: E.Type, into members: inout [(String, String)], key: String)
+    mutating func enumeration<E: RawRepresentable & CaseIterable>(
+        _: E.Type, into members: inout [(String, String)], key: String
+    )
     where E.RawValue == String {
         switch Int.random(in: 0...2, using: &rng) {
         case 0: return
@@ -175,12 +192,16 @@ private struct CaseBuilder<R: RandomNumberGenerator> {
         case 0: break
         case 1: vitals.append(("temperature", "null"))
         case let kind:
-            let celsius = kind == 2 ? Double.random(in: 15.5...46.5, using: &rng)
-                : (Bool.random(using: &rng) ? Double.random(in: 47.5...1e6, using: &rng) : Double.random(in: -1e6...14.5, using: &rng))
+            let celsius =
+                kind == 2
+                ? Double.random(in: 15.5...46.5, using: &rng)
+                : (Bool.random(using: &rng)
+                    ? Double.random(in: 47.5...1e6, using: &rng) : Double.random(in: -1e6...14.5, using: &rng))
             if kind == 3 { impossible.insert("vitals.temperature.value") }
             let fahrenheit = Bool.random(using: &rng)
             let value = fahrenheit ? celsius * 9 / 5 + 32 : celsius
-            vitals.append(("temperature", jsonObject([("value", "\(value)"), ("unit", jsonString(fahrenheit ? "F" : "C"))])))
+            vitals.append(
+                ("temperature", jsonObject([("value", "\(value)"), ("unit", jsonString(fahrenheit ? "F" : "C"))])))
         }
         switch pick() {
         case 0: break
@@ -203,16 +224,25 @@ private struct CaseBuilder<R: RandomNumberGenerator> {
         case 0: break
         case 1: vitals.append(("glucose", "null"))
         case let kind:
-            let mmol = kind == 2 ? Double.random(in: 0.5...199.5, using: &rng)
-                : (Bool.random(using: &rng) ? Double.random(in: 200.5...1e200, using: &rng) : -Double.random(in: 0.5...1e200, using: &rng))
+            let mmol =
+                kind == 2
+                ? Double.random(in: 0.5...199.5, using: &rng)
+                : (Bool.random(using: &rng)
+                    ? Double.random(in: 200.5...1e200, using: &rng) : -Double.random(in: 0.5...1e200, using: &rng))
             if kind == 3 { impossible.insert("vitals.glucose.value") }
             let mgPerDecilitre = Bool.random(using: &rng)
             let value = mgPerDecilitre ? mmol * Units.glucoseMgPerMmol : mmol
-            vitals.append(("glucose", jsonObject([("value", "\(value)"), ("unit", jsonString(mgPerDecilitre ? "mg/dL" : "mmol/L"))])))
+            vitals.append(
+                (
+                    "glucose",
+                    jsonObject([("value", "\(value)"), ("unit", jsonString(mgPerDecilitre ? "mg/dL" : "mmol/L"))])
+                ))
         }
         flag(into: &vitals, key: "ketosis")
         number("vitals.dehydrationPercent", possible: 0...20, into: &vitals, key: "dehydrationPercent")
-        if !vitals.isEmpty || Bool.random(using: &rng) { root.append(("vitals", jsonObject(vitals.shuffled(using: &rng)))) }
+        if !vitals.isEmpty || Bool.random(using: &rng) {
+            root.append(("vitals", jsonObject(vitals.shuffled(using: &rng))))
+        }
 
         var observations: [(String, String)] = []
         enumeration(Grade.self, into: &observations, key: "respiratoryDistress")
@@ -224,12 +254,18 @@ private struct CaseBuilder<R: RandomNumberGenerator> {
         case 2: observations.append(("seizuresLast24h", "\(Int.random(in: 0...200, using: &rng))"))
         default:
             impossible.insert("observations.seizuresLast24h")
-            observations.append(("seizuresLast24h", ["201", "-1", "1.5", "1e9", "1e300", "-1e300", "999999999"].randomElement(using: &rng)!))
+            observations.append(
+                (
+                    "seizuresLast24h",
+                    ["201", "-1", "1.5", "1e9", "1e300", "-1e300", "999999999"].randomElement(using: &rng)!
+                ))
         }
         flag(into: &observations, key: "seizingNow")
         enumeration(Vomiting.self, into: &observations, key: "vomiting")
         number("observations.hoursSinceLastMeal", possible: 0...8_760, into: &observations, key: "hoursSinceLastMeal")
-        if !observations.isEmpty || Bool.random(using: &rng) { root.append(("observations", jsonObject(observations.shuffled(using: &rng)))) }
+        if !observations.isEmpty || Bool.random(using: &rng) {
+            root.append(("observations", jsonObject(observations.shuffled(using: &rng))))
+        }
 
         if Bool.random(using: &rng) {
             let findings = DiscriminatorID.allCases.shuffled(using: &rng).prefix(Int.random(in: 0...8, using: &rng))
@@ -240,11 +276,13 @@ private struct CaseBuilder<R: RandomNumberGenerator> {
         case 1: root.append(("complaint", "null"))
         case 2:
             let words = ["vomiting", "seizure", "lame", "Straße", "🐈", "eye", "\n", "bloat", "HEART", "itch", "x"]
-            let text = (0..<Int.random(in: 0...40, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
+            let text = (0..<Int.random(in: 0...40, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(
+                separator: " ")
             root.append(("complaint", jsonString(text)))
         default:
             impossible.insert("complaint")
-            root.append(("complaint", jsonString(String(repeating: "é", count: Int.random(in: 2_001...3_000, using: &rng)))))
+            root.append(
+                ("complaint", jsonString(String(repeating: "é", count: Int.random(in: 2_001...3_000, using: &rng)))))
         }
         return GeneratedCase(json: jsonObject(root.shuffled(using: &rng)), impossibleFields: impossible)
     }
@@ -273,7 +311,8 @@ private func mutate(_ text: String, using rng: inout some RandomNumberGenerator)
         if position < end { bytes.removeSubrange(position..<end) }
     case 1:
         // Insert an edge-case number, string or structural character.
-        let token = (edgeNumberTexts + edgeStringTexts + ["{", "}", "[", "]", ",", ":", "null", " ", "\u{FEFF}"]).randomElement(using: &rng)!
+        let token = (edgeNumberTexts + edgeStringTexts + ["{", "}", "[", "]", ",", ":", "null", " ", "\u{FEFF}"])
+            .randomElement(using: &rng)!
         bytes.insert(contentsOf: Array(token.utf8), at: position)
     case 2:
         // Replace a number with an edge-case spelling.
@@ -286,7 +325,9 @@ private func mutate(_ text: String, using rng: inout some RandomNumberGenerator)
         // Duplicate a key right after the object opens.
         if let brace = bytes.indices.filter({ bytes[$0] == UInt8(ascii: "{") }).randomElement(using: &rng) {
             let key = fuzzKeys.randomElement(using: &rng)!
-            bytes.insert(contentsOf: Array((jsonString(key) + ":" + edgeNumberTexts.randomElement(using: &rng)! + ",").utf8), at: brace + 1)
+            bytes.insert(
+                contentsOf: Array((jsonString(key) + ":" + edgeNumberTexts.randomElement(using: &rng)! + ",").utf8),
+                at: brace + 1)
         }
     case 4:
         // Flip a byte to anything, including invalid UTF-8.
@@ -294,7 +335,8 @@ private func mutate(_ text: String, using rng: inout some RandomNumberGenerator)
     case 5:
         // Wrap in deep nesting.
         let depth = Int.random(in: 1...80, using: &rng)
-        bytes = Array(String(repeating: "[", count: depth).utf8) + bytes + Array(String(repeating: "]", count: depth).utf8)
+        bytes =
+            Array(String(repeating: "[", count: depth).utf8) + bytes + Array(String(repeating: "]", count: depth).utf8)
     default:
         // Replace a value with a random JSON value.
         if let colon = bytes.indices.filter({ bytes[$0] == UInt8(ascii: ":") }).randomElement(using: &rng) {
@@ -331,7 +373,7 @@ struct CaseParsingPropertyTests {
             return text
         }
         await propertyCheck(count: 200, input: documents) { text in
-            guard case let .refused(error) = ParseOutcome(text) else {
+            guard case .refused(let error) = ParseOutcome(text) else {
                 Issue.record("\(text) was accepted as a case")
                 return
             }
@@ -339,16 +381,20 @@ struct CaseParsingPropertyTests {
         }
     }
 
-    @Test("generated cases are accepted exactly when every value is possible, and refusals name exactly the impossible fields")
+    @Test(
+        "generated cases are accepted exactly when every value is possible, and refusals name exactly the impossible fields"
+    )
     func generatedCasesWithKnownValidity() async {
         await propertyCheck(count: 500, input: generatedCases) { generated in
             switch ParseOutcome(generated.json) {
-            case let .accepted(parsed):
-                #expect(generated.impossibleFields.isEmpty, "accepted despite \(generated.impossibleFields): \(generated.json)")
+            case .accepted(let parsed):
+                #expect(
+                    generated.impossibleFields.isEmpty,
+                    "accepted despite \(generated.impossibleFields): \(generated.json)")
                 let result = triage(parsed)
                 #expect((1...5).contains(result.level.rawValue))
                 #expect(result.species == parsed.species)
-            case let .refused(error):
+            case .refused(let error):
                 #expect(Set(error.errors.map(\.field)) == generated.impossibleFields, "\(error) for \(generated.json)")
             }
         }
@@ -369,9 +415,10 @@ struct CaseParsingPropertyTests {
     @Test("nesting deeper than the reader's limit is refused as malformed, at any depth")
     func deepNesting() async {
         await propertyCheck(count: 100, input: Gen.int(in: 1...5_000), Gen.bool) { depth, objects in
-            let open = objects ? #"{"species":"dog","vitals":"# : "[", close = objects ? "}" : "]"
+            let open = objects ? #"{"species":"dog","vitals":"# : "["
+            let close = objects ? "}" : "]"
             let text = String(repeating: open, count: depth) + "1" + String(repeating: close, count: depth)
-            guard case let .refused(error) = ParseOutcome(text) else {
+            guard case .refused(let error) = ParseOutcome(text) else {
                 Issue.record("depth \(depth) accepted")
                 return
             }
@@ -385,13 +432,18 @@ struct CaseParsingPropertyTests {
 
 @Suite("Case parsing regressions")
 struct CaseParsingRegressionTests {
-    @Test("an empty key is refused under a non-empty name", arguments: [
-        (#"{"":472,"findings":{"species":"bird","hoursSinceLastMeal":0.1e1},"value":130}"#, #"$[""]"#),
-        (#"{"species":"dog","vitals":{"":1}}"#, #"vitals[""]"#),
-        (#"{"species":"dog","vitals":{"temperature":{"value":39,"unit":"C","":null}}}"#, #"vitals.temperature[""]"#),
-    ])
+    @Test(
+        "an empty key is refused under a non-empty name",
+        arguments: [
+            (#"{"":472,"findings":{"species":"bird","hoursSinceLastMeal":0.1e1},"value":130}"#, #"$[""]"#),
+            (#"{"species":"dog","vitals":{"":1}}"#, #"vitals[""]"#),
+            (
+                #"{"species":"dog","vitals":{"temperature":{"value":39,"unit":"C","":null}}}"#,
+                #"vitals.temperature[""]"#
+            ),
+        ])
     func emptyKey(text: String, field: String) {
-        guard case let .refused(error) = ParseOutcome(text) else {
+        guard case .refused(let error) = ParseOutcome(text) else {
             Issue.record("\(text) was accepted")
             return
         }
@@ -401,9 +453,11 @@ struct CaseParsingRegressionTests {
 
     @Test("a case without a usable species is refused naming species, whatever else is wrong")
     func speciesAlwaysNamed() {
-        for text in [#"{}"#, #"{"species": null}"#, #"{"species": 1e400}"#, #"{"species": "dragon", "ageWeeks": 1e308}"#,
-                     #"{"species": ["dog"], "vitals": {"heartRate": 0}}"#] {
-            guard case let .refused(error) = ParseOutcome(text) else {
+        for text in [
+            #"{}"#, #"{"species": null}"#, #"{"species": 1e400}"#, #"{"species": "dragon", "ageWeeks": 1e308}"#,
+            #"{"species": ["dog"], "vitals": {"heartRate": 0}}"#,
+        ] {
+            guard case .refused(let error) = ParseOutcome(text) else {
                 Issue.record("\(text) was accepted")
                 continue
             }

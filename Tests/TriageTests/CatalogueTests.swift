@@ -1,6 +1,7 @@
 import Foundation
 import SharedKernel
 import Testing
+
 @testable import Triage
 
 /// The catalogue restated from spec §3, row by row, with the five §4.4 safety-net rows at the
@@ -10,7 +11,8 @@ let specTable: [(String, Int, String, String)] = [
     ("resp_distress_severe", 1, "respiratory", "B"), ("shock_decompensated", 1, "circulatory", "C"),
     ("exsanguinating_hemorrhage", 1, "circulatory", "C"), ("seizing_now", 1, "neurological", "D"),
     ("unresponsive", 1, "neurological", "D"), ("rapid_abdominal_distension", 1, "gastrointestinal", "C"),
-    ("hypoglycemia", 1, "generalised", "E"), ("temp_ge_41", 1, "generalised", "E"), ("temp_le_36_7", 1, "generalised", "E"),
+    ("hypoglycemia", 1, "generalised", "E"), ("temp_ge_41", 1, "generalised", "E"),
+    ("temp_le_36_7", 1, "generalised", "E"),
     ("cyanosis", 1, "respiratory", "B"), // §4.4
     ("resp_distress_moderate", 2, "respiratory", "B"), ("acute_stridor", 2, "respiratory", "A"),
     ("subcutaneous_emphysema", 2, "respiratory", "A"), ("uncontrollable_major_hemorrhage", 2, "circulatory", "C"),
@@ -25,7 +27,8 @@ let specTable: [(String, Int, String, String)] = [
     ("hyperglycemia_ketosis", 2, "generalised", "E"), ("pain_severe", 2, "generalised", "-"),
     ("generalised_weakness", 2, "generalised", "D"), ("dehydration_severe", 2, "generalised", "C"),
     ("temp_40_5_to_40_9", 2, "generalised", "E"), ("dystocia", 2, "obstetric", "-"),
-    ("spo2_very_low", 2, "respiratory", "B"), ("abnormal_pulse", 2, "circulatory", "C"), ("hypotension", 2, "circulatory", "C"), // §4.4
+    ("spo2_very_low", 2, "respiratory", "B"), ("abnormal_pulse", 2, "circulatory", "C"),
+    ("hypotension", 2, "circulatory", "C"), // §4.4
     ("rabbit_hypothermia_severe", 2, "generalised", "E"), // §4.5
     ("resp_distress_mild", 3, "respiratory", "B"), ("uncontrollable_minor_hemorrhage", 3, "circulatory", "C"),
     ("acute_neuro_deficit", 3, "neurological", "D"), ("head_tilt", 3, "neurological", "D"),
@@ -47,7 +50,8 @@ let specTable: [(String, Int, String, String)] = [
 
 /// Ids the spec marks "derived" (§3), the §4.4 safety net and the §4.5 rabbit rules, derived from measured vitals.
 let specDerived: Set<String> = [
-    "shock_decompensated", "hypoglycemia", "temp_ge_41", "temp_le_36_7", "pale_membranes_no_shock", "altered_consciousness",
+    "shock_decompensated", "hypoglycemia", "temp_ge_41", "temp_le_36_7", "pale_membranes_no_shock",
+    "altered_consciousness",
     "cluster_seizures", "hyperglycemia_ketosis", "dehydration_severe", "temp_40_5_to_40_9", "vomiting_persistent",
     "dehydration_moderate", "anorexia_neonate", "temp_40_0_to_40_4", "vomiting", "mild_pain_recent",
     "seizure_recent_isolated", "temp_39_0_to_39_9",
@@ -75,8 +79,9 @@ struct CatalogueTests {
         if specDerived.contains(row.0) { #expect(entry.derivation == .derived) }
     }
 
-    @Test("asserting an id alone fires it, sets its level and reports it with the assertion as evidence",
-          arguments: DiscriminatorID.allCases)
+    @Test(
+        "asserting an id alone fires it, sets its level and reports it with the assertion as evidence",
+        arguments: DiscriminatorID.allCases)
     func assertedFindingFires(id: DiscriminatorID) throws {
         let result = try triage(json: #"{"species": "dog", "onsetHoursAgo": 1000, "findings": ["\#(id.rawValue)"]}"#)
         let firing = try #require(result.firing(id))
@@ -101,6 +106,10 @@ struct CatalogueTests {
     @Test("level metadata: colours, names and maximum waits of spec §1")
     func levelTable() {
         let table = TriageLevel.allCases.map { "\($0.rawValue) \($0.colour) \($0.name) \($0.maxWaitMinutes)" }
-        #expect(table == ["1 red immediate 0", "2 orange very urgent 15", "3 yellow urgent 60", "4 green standard 120", "5 blue non-urgent 240"])
+        #expect(
+            table == [
+                "1 red immediate 0", "2 orange very urgent 15", "3 yellow urgent 60", "4 green standard 120",
+                "5 blue non-urgent 240",
+            ])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SharedKernel
 import Testing
+
 @testable import Triage
 
 /// A random but valid case: random species, age, onset, a random subset of vitals and findings.
@@ -30,10 +31,13 @@ func randomCase(_ rng: inout SeededGenerator) -> TriageCase {
     observations.seizingNow = maybe(Int.random(in: 0..<8, using: &rng) == 0)
     observations.vomiting = maybe(Vomiting.allCases.randomElement(using: &rng)!)
     observations.hoursSinceLastMeal = maybe(Double.random(in: 0...48, using: &rng))
-    let findings = (0..<Int.random(in: 0...3, using: &rng)).map { _ in DiscriminatorID.allCases.randomElement(using: &rng)! }
-    return TriageCase(species: species, ageWeeks: maybe(Double.random(in: 1...1200, using: &rng)),
-                      onsetHoursAgo: maybe(Double.random(in: 0...1000, using: &rng)),
-                      vitals: vitals, observations: observations, findings: Array(Set(findings)).sorted { $0.rawValue < $1.rawValue })
+    let findings = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+        DiscriminatorID.allCases.randomElement(using: &rng)!
+    }
+    return TriageCase(
+        species: species, ageWeeks: maybe(Double.random(in: 1...1200, using: &rng)),
+        onsetHoursAgo: maybe(Double.random(in: 0...1000, using: &rng)),
+        vitals: vitals, observations: observations, findings: Array(Set(findings)).sorted { $0.rawValue < $1.rawValue })
 }
 
 @Suite("Complexity score (§8)")
@@ -61,7 +65,8 @@ struct ComplexityTests {
     func contributionsExplainScore() {
         var rng = SeededGenerator(seed: 7)
         for _ in 0..<200 {
-            let result = triage(randomCase(&rng), context: TriageContext(chronicConditionCount: Int.random(in: 0...5, using: &rng)))
+            let result = triage(
+                randomCase(&rng), context: TriageContext(chronicConditionCount: Int.random(in: 0...5, using: &rng)))
             let complexity = result.complexity
             #expect((0...1).contains(complexity.score))
             #expect(complexity.contributions.map(\.factor) == ComplexityFactor.allCases)
@@ -76,23 +81,42 @@ struct ComplexityTests {
     @Test("the standard weights sum to 1 so the maximal case scores exactly 1")
     func maximalCase() {
         let weights = ComplexityWeights.standard
-        let sum = weights.level + weights.firedDiscriminators + weights.abcdeLetters + weights.abnormalVitals
+        let sum =
+            weights.level + weights.firedDiscriminators + weights.abcdeLetters + weights.abnormalVitals
             + weights.chronicConditions + weights.ageExtreme + weights.exoticSpecies
         #expect(abs(sum - 1) < 1e-12)
-        let worst = TriageCase(species: .rabbit, ageWeeks: 4, vitals: Vitals(
-            temperature: Temperature(42, .celsius), heartRate: 400, respiratoryRate: 90, capillaryRefillSeconds: 4, mucousMembranes: .white,
-            pulseQuality: .weak, mentation: .unresponsive, spo2: 85), observations: Observations(respiratoryDistress: .severe, hemorrhage: .exsanguinating),
+        let worst = TriageCase(
+            species: .rabbit, ageWeeks: 4,
+            vitals: Vitals(
+                temperature: Temperature(42, .celsius), heartRate: 400, respiratoryRate: 90, capillaryRefillSeconds: 4,
+                mucousMembranes: .white,
+                pulseQuality: .weak, mentation: .unresponsive, spo2: 85),
+            observations: Observations(respiratoryDistress: .severe, hemorrhage: .exsanguinating),
             findings: [.acuteStridor, .evisceration, .toxinIngestion])
         #expect(triage(worst, context: TriageContext(chronicConditionCount: 5)).complexity.score == 1)
     }
 
-    @Test("each factor raises the score of an otherwise identical case", arguments: [
-        ("exotic species", TriageCase(species: .dog, ageWeeks: 200), TriageCase(species: .ferret, ageWeeks: 200), 0, 0),
-        ("age extreme", TriageCase(species: .cat, ageWeeks: 200), TriageCase(species: .cat, ageWeeks: 700), 0, 0),
-        ("chronic conditions", TriageCase(species: .cat, ageWeeks: 200), TriageCase(species: .cat, ageWeeks: 200), 0, 2),
-        ("abnormal vital", TriageCase(species: .horse), TriageCase(species: .horse, vitals: Vitals(heartRate: 80)), 0, 0),
-        ("level", TriageCase(species: .dog, findings: [.swelling]), TriageCase(species: .dog, findings: [.evisceration]), 0, 0),
-    ])
+    @Test(
+        "each factor raises the score of an otherwise identical case",
+        arguments: [
+            (
+                "exotic species", TriageCase(species: .dog, ageWeeks: 200), TriageCase(species: .ferret, ageWeeks: 200),
+                0, 0
+            ),
+            ("age extreme", TriageCase(species: .cat, ageWeeks: 200), TriageCase(species: .cat, ageWeeks: 700), 0, 0),
+            (
+                "chronic conditions", TriageCase(species: .cat, ageWeeks: 200),
+                TriageCase(species: .cat, ageWeeks: 200), 0, 2
+            ),
+            (
+                "abnormal vital", TriageCase(species: .horse),
+                TriageCase(species: .horse, vitals: Vitals(heartRate: 80)), 0, 0
+            ),
+            (
+                "level", TriageCase(species: .dog, findings: [.swelling]),
+                TriageCase(species: .dog, findings: [.evisceration]), 0, 0
+            ),
+        ])
     func factorsRaiseScore(label: String, base: TriageCase, raised: TriageCase, chronicBase: Int, chronicRaised: Int) {
         let low = triage(base, context: TriageContext(chronicConditionCount: chronicBase)).complexity.score
         let high = triage(raised, context: TriageContext(chronicConditionCount: chronicRaised)).complexity.score
@@ -106,9 +130,10 @@ struct ComplexityTests {
         let calibrated = TriageEngine(clock: .fixed(testNow), complexityWeights: weights)
         let rabbit = TriageCase(species: .rabbit)
         #expect(calibrated.evaluate(rabbit).complexity.score > triage(rabbit).complexity.score)
-        let negative = ComplexityWeights(level: -1, firedDiscriminators: -1, firedDiscriminatorsSaturation: 0, abcdeLetters: 0.1,
-                                         abnormalVitals: 0.1, abnormalVitalsSaturation: 0, chronicConditions: 0.1,
-                                         chronicConditionsSaturation: -3, ageExtreme: 0.1, exoticSpecies: 0.1)
+        let negative = ComplexityWeights(
+            level: -1, firedDiscriminators: -1, firedDiscriminatorsSaturation: 0, abcdeLetters: 0.1,
+            abnormalVitals: 0.1, abnormalVitalsSaturation: 0, chronicConditions: 0.1,
+            chronicConditionsSaturation: -3, ageExtreme: 0.1, exoticSpecies: 0.1)
         #expect(negative.level == 0)
         #expect(negative.firedDiscriminatorsSaturation == 1)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SharedKernel
 import Testing
+
 @testable import Triage
 
 /// The findings the intake form offers come from the domain; each must be one the engine
@@ -9,7 +10,9 @@ import Testing
 struct DeskFindingsTests {
     static let all = DeskFindings.sections.flatMap(\.findings)
 
-    @Test("each finding asserted alone fires its own discriminator at its catalogue level", arguments: DeskFindingsTests.all.map(\.id))
+    @Test(
+        "each finding asserted alone fires its own discriminator at its catalogue level",
+        arguments: DeskFindingsTests.all.map(\.id))
     func assertedAlone(id: DiscriminatorID) throws {
         let result = try triage(json: #"{"species": "dog", "onsetHoursAgo": 2, "findings": ["\#(id.rawValue)"]}"#)
         let fired = try #require(result.fired.first { $0.discriminator.id == id }, "\(id.rawValue) did not fire")

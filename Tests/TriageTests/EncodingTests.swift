@@ -1,6 +1,7 @@
 import Foundation
 import SharedKernel
 import Testing
+
 @testable import Triage
 
 @Suite("Result encoding and explanation")
@@ -12,8 +13,10 @@ struct EncodingTests {
     @Test("the result JSON carries every field the spec requires, in camelCase")
     func requiredKeys() throws {
         let json = try object(try triage(json: specExample))
-        for key in ["level", "colour", "name", "maxWaitMinutes", "fired", "abcde", "abnormalVitals", "complexity",
-                    "specialties", "validatedForSpecies", "rulesVersion", "targetTime", "arrival", "assessedAt"] {
+        for key in [
+            "level", "colour", "name", "maxWaitMinutes", "fired", "abcde", "abnormalVitals", "complexity",
+            "specialties", "validatedForSpecies", "rulesVersion", "targetTime", "arrival", "assessedAt",
+        ] {
             #expect(json[key] != nil, "missing \(key)")
         }
         #expect(json["level"] as? Int == 2)
@@ -48,7 +51,8 @@ struct EncodingTests {
     func nestedShapes() throws {
         let json = try object(triage(dog(observations: Observations(respiratoryDistress: .severe))))
         let abcde = try #require(json["abcde"] as? [String: String])
-        #expect(abcde == ["<C>": "normal", "A": "normal", "B": "critical", "C": "normal", "D": "normal", "E": "normal"])
+        #expect(
+            abcde == ["<C>": "normal", "A": "normal", "B": "critical", "C": "normal", "D": "normal", "E": "normal"])
         let complexity = try #require(json["complexity"] as? [String: Any])
         #expect(complexity["score"] is Double)
         #expect((complexity["contributions"] as? [[String: Any]])?.count == ComplexityFactor.allCases.count)
@@ -61,24 +65,40 @@ struct EncodingTests {
     @Test("encoding is deterministic with sorted keys")
     func deterministic() throws {
         // Two evaluations of the same case, each building its own dictionaries, give the same bytes…
-        let result = try triage(json: specExample), again = try triage(json: specExample)
+        let result = try triage(json: specExample)
+        let again = try triage(json: specExample)
         #expect(result.encodedJSON() == again.encodedJSON())
         let compact = String(decoding: result.encodedJSON(prettyPrinted: false), as: UTF8.self)
         #expect(compact.hasPrefix(#"{"abcde":{"<C>":"normal","A":"normal""#))
         // …because every object's keys are written in sorted order, at every depth.
-        var keysByObject: [[String]] = [], open: [Int] = []
-        var inString = false, escaped = false, current = "", lastString: String?
+        var keysByObject: [[String]] = []
+        var open: [Int] = []
+        var inString = false
+        var escaped = false
+        var current = ""
+        var lastString: String?
         for character in compact {
             if inString {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
-                    inString = false; lastString = current; continue
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                    lastString = current
+                    continue
                 }
-                current.append(character); continue
+                current.append(character)
+                continue
             }
             switch character {
-            case "\"": inString = true; current = ""
+            case "\"":
+                inString = true
+                current = ""
             case ":": if let key = lastString, let object = open.last { keysByObject[object].append(key) }
-            case "{": keysByObject.append([]); open.append(keysByObject.count - 1)
+            case "{":
+                keysByObject.append([])
+                open.append(keysByObject.count - 1)
             case "}": open.removeLast()
             default: break
             }
@@ -112,24 +132,33 @@ struct EncodingTests {
 struct RoutingTests {
     @Test("red and orange cases go to emergency & critical care first", arguments: [TriageLevel.red, .orange])
     func urgentFirst(level: TriageLevel) throws {
-        let finding = try #require(DiscriminatorCatalogue.all.first { $0.level == level && !$0.routing.contains(.emergencyCriticalCare) }?.id)
+        let finding = try #require(
+            DiscriminatorCatalogue.all.first { $0.level == level && !$0.routing.contains(.emergencyCriticalCare) }?.id)
         let result = triage(TriageCase(species: .dog, findings: [finding], complaint: "itchy skin"))
         #expect(result.specialties.first?.specialty == .emergencyCriticalCare)
         #expect(result.specialties.first?.reasons.first?.contains("level \(level.colour)") == true)
     }
 
-    @Test("complaint keywords route to the §7 services", arguments: [
-        ("lame on the left hind, suspected cruciate", Specialty.orthopedics),
-        ("head tilt since yesterday", .neurology), ("had a fit this morning", .neurology),
-        ("new heart murmur", .cardiology), ("squinting, corneal ulcer?", .ophthalmology),
-        ("itchy ears, recurrent otitis", .dermatology), ("diarrhoea for 3 weeks", .internalMedicine),
-        ("lump on the flank, cancer?", .oncology), ("broken tooth", .dentistry), ("aggression towards visitors", .behavior),
-        ("due to whelp, straining", .theriogenology), ("vaccination", .generalPractice),
-    ])
+    @Test(
+        "complaint keywords route to the §7 services",
+        arguments: [
+            ("lame on the left hind, suspected cruciate", Specialty.orthopedics),
+            ("head tilt since yesterday", .neurology), ("had a fit this morning", .neurology),
+            ("new heart murmur", .cardiology), ("squinting, corneal ulcer?", .ophthalmology),
+            ("itchy ears, recurrent otitis", .dermatology), ("diarrhoea for 3 weeks", .internalMedicine),
+            ("lump on the flank, cancer?", .oncology), ("broken tooth", .dentistry),
+            ("aggression towards visitors", .behavior),
+            ("due to whelp, straining", .theriogenology), ("vaccination", .generalPractice),
+        ])
     func keywords(complaint: String, expected: Specialty) {
         let result = triage(TriageCase(species: .dog, onsetHoursAgo: 20, complaint: complaint))
-        #expect(result.specialties.map(\.specialty).contains(expected), "\(complaint) → \(result.specialties.map(\.specialty))")
-        #expect(result.specialties.first { $0.specialty == expected }?.reasons.contains { $0.hasPrefix("complaint mentions") } == true)
+        #expect(
+            result.specialties.map(\.specialty).contains(expected),
+            "\(complaint) → \(result.specialties.map(\.specialty))")
+        #expect(
+            result.specialties.first { $0.specialty == expected }?.reasons.contains {
+                $0.hasPrefix("complaint mentions")
+            } == true)
     }
 
     @Test("whole-word keywords do not match inside other words: 'early' is not an ear problem")
@@ -141,14 +170,19 @@ struct RoutingTests {
 
     @Test("fired discriminators route by what they are: proptosis to ophthalmology, fracture to orthopedics")
     func discriminatorRouting() {
-        #expect(triage(TriageCase(species: .dog, findings: [.openFractureDeformity])).specialties.first?.specialty == .orthopedics)
+        #expect(
+            triage(TriageCase(species: .dog, findings: [.openFractureDeformity])).specialties.first?.specialty
+                == .orthopedics)
         let proptosis = triage(TriageCase(species: .dog, findings: [.proptosis]))
         #expect(proptosis.specialties.map(\.specialty).prefix(2) == [.emergencyCriticalCare, .ophthalmology])
     }
 
-    @Test("exotic species route to exotics, ahead of other services in a non-urgent case", arguments: [Species.rabbit, .ferret, .bird, .reptile])
+    @Test(
+        "exotic species route to exotics, ahead of other services in a non-urgent case",
+        arguments: [Species.rabbit, .ferret, .bird, .reptile])
     func exotics(species: Species) {
-        let result = triage(TriageCase(species: species, onsetHoursAgo: 5, findings: [.swelling], complaint: "swelling on the leg"))
+        let result = triage(
+            TriageCase(species: species, onsetHoursAgo: 5, findings: [.swelling], complaint: "swelling on the leg"))
         #expect(result.specialties.first?.specialty == .exotics)
         #expect(result.specialties.first?.reasons.contains("\(species.rawValue) is an exotic species") == true)
     }

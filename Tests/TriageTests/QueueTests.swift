@@ -1,11 +1,15 @@
 import Foundation
 import SharedKernel
 import Testing
+
 @testable import Triage
 
-private func assessment(_ patient: UUID, _ level: TriageLevel, arrivedMinutesAgo: Double, assessedMinutesAgo: Double? = nil) -> TriageAssessment {
-    TriageAssessment(patientID: patient, level: level, arrival: testNow.addingTimeInterval(-arrivedMinutesAgo * 60),
-                     assessedAt: testNow.addingTimeInterval(-(assessedMinutesAgo ?? arrivedMinutesAgo) * 60))
+private func assessment(
+    _ patient: UUID, _ level: TriageLevel, arrivedMinutesAgo: Double, assessedMinutesAgo: Double? = nil
+) -> TriageAssessment {
+    TriageAssessment(
+        patientID: patient, level: level, arrival: testNow.addingTimeInterval(-arrivedMinutesAgo * 60),
+        assessedAt: testNow.addingTimeInterval(-(assessedMinutesAgo ?? arrivedMinutesAgo) * 60))
 }
 
 /// A queue holding one patient in `status`, reached only through legal moves.
@@ -23,14 +27,19 @@ private func queue(with status: QueueStatus, patient: UUID) throws -> TriageQueu
     return queue
 }
 
-private let allPairs: [(QueueStatus, QueueStatus)] = QueueStatus.allCases.flatMap { from in QueueStatus.allCases.map { (from, $0) } }
+private let allPairs: [(QueueStatus, QueueStatus)] = QueueStatus.allCases.flatMap { from in
+    QueueStatus.allCases.map { (from, $0) }
+}
 
 @Suite("ER queue")
 struct QueueTests {
     @Test("board orders by level, then arrival; target = arrival + max wait")
     func ordering() throws {
         var queue = TriageQueue()
-        let a = UUID(), b = UUID(), c = UUID(), d = UUID()
+        let a = UUID()
+        let b = UUID()
+        let c = UUID()
+        let d = UUID()
         try queue.handle(.admit(assessment(a, .green, arrivedMinutesAgo: 90)), at: testNow)
         try queue.handle(.admit(assessment(b, .orange, arrivedMinutesAgo: 5)), at: testNow)
         try queue.handle(.admit(assessment(c, .orange, arrivedMinutesAgo: 20)), at: testNow)
@@ -49,24 +58,33 @@ struct QueueTests {
     func redIsDueAtOnce() throws {
         var queue = TriageQueue()
         let patient = UUID()
-        try queue.handle(.admit(TriageAssessment(patientID: patient, level: .red, arrival: testNow, assessedAt: testNow)), at: testNow)
+        try queue.handle(
+            .admit(TriageAssessment(patientID: patient, level: .red, arrival: testNow, assessedAt: testNow)),
+            at: testNow)
         #expect(queue.board(now: testNow)[0].isOverdue == false)
         #expect(queue.board(now: testNow)[0].minutesLeft == 0)
         #expect(queue.board(now: testNow.addingTimeInterval(1))[0].isOverdue)
         var orange = TriageQueue()
-        try orange.handle(.admit(TriageAssessment(patientID: patient, level: .orange, arrival: testNow, assessedAt: testNow)), at: testNow)
+        try orange.handle(
+            .admit(TriageAssessment(patientID: patient, level: .orange, arrival: testNow, assessedAt: testNow)),
+            at: testNow)
         #expect(orange.board(now: testNow.addingTimeInterval(30))[0].minutesLeft == 14)
     }
 
     @Test("re-triage replaces the level and the board follows the latest assessment, keeping arrival")
     func retriage() throws {
         var queue = TriageQueue()
-        let patient = UUID(), other = UUID()
+        let patient = UUID()
+        let other = UUID()
         try queue.handle(.admit(assessment(other, .yellow, arrivedMinutesAgo: 40)), at: testNow)
         try queue.handle(.admit(assessment(patient, .green, arrivedMinutesAgo: 30)), at: testNow)
         #expect(queue.board(now: testNow).map(\.entry.patientID) == [other, patient])
-        let change = try queue.handle(.admit(assessment(patient, .orange, arrivedMinutesAgo: 2, assessedMinutesAgo: 1)), at: testNow)
-        guard case .retriaged(let previous, let current) = change else { Issue.record("expected a re-triage"); return }
+        let change = try queue.handle(
+            .admit(assessment(patient, .orange, arrivedMinutesAgo: 2, assessedMinutesAgo: 1)), at: testNow)
+        guard case .retriaged(let previous, let current) = change else {
+            Issue.record("expected a re-triage")
+            return
+        }
         #expect(previous.level == .green && current.level == .orange)
         #expect(current.arrival == previous.arrival)
         #expect(queue.board(now: testNow).map(\.entry.patientID) == [patient, other])
@@ -80,14 +98,19 @@ struct QueueTests {
         let patient = UUID()
         let latest = assessment(patient, .orange, arrivedMinutesAgo: 30, assessedMinutesAgo: 5)
         try queue.handle(.admit(latest), at: testNow)
-        #expect(throws: QueueError.self) { try queue.handle(.admit(assessment(patient, .blue, arrivedMinutesAgo: 30, assessedMinutesAgo: 20)), at: testNow) }
+        #expect(throws: QueueError.self) {
+            try queue.handle(
+                .admit(assessment(patient, .blue, arrivedMinutesAgo: 30, assessedMinutesAgo: 20)), at: testNow)
+        }
         #expect(throws: QueueError.self) { try queue.handle(.admit(latest), at: testNow) }
         #expect(queue.entry(for: patient)?.level == .orange)
     }
 
     @Test("legal transitions are exactly waiting→inTreatment, waiting→leftWithoutBeingSeen, inTreatment→done")
     func legalTransitions() throws {
-        for (from, to) in [(QueueStatus.waiting, QueueStatus.inTreatment), (.waiting, .leftWithoutBeingSeen), (.inTreatment, .done)] {
+        for (from, to) in [
+            (QueueStatus.waiting, QueueStatus.inTreatment), (.waiting, .leftWithoutBeingSeen), (.inTreatment, .done),
+        ] {
             let patient = UUID()
             var queue = try queue(with: from, patient: patient)
             let change = try queue.handle(.move(patientID: patient, to: to), at: testNow)
@@ -96,8 +119,9 @@ struct QueueTests {
         }
     }
 
-    @Test("every illegal transition is refused and leaves the queue unchanged",
-          arguments: allPairs.filter { !$0.0.canTransition(to: $0.1) })
+    @Test(
+        "every illegal transition is refused and leaves the queue unchanged",
+        arguments: allPairs.filter { !$0.0.canTransition(to: $0.1) })
     func illegalTransition(from: QueueStatus, to: QueueStatus) throws {
         let patient = UUID()
         var queue = try queue(with: from, patient: patient)
@@ -112,7 +136,9 @@ struct QueueTests {
     func unknownPatient() {
         var queue = TriageQueue()
         let stranger = UUID()
-        #expect(throws: QueueError.notInQueue(patientID: stranger)) { try queue.handle(.move(patientID: stranger, to: .inTreatment), at: testNow) }
+        #expect(throws: QueueError.notInQueue(patientID: stranger)) {
+            try queue.handle(.move(patientID: stranger, to: .inTreatment), at: testNow)
+        }
         #expect(QueueError.notInQueue(patientID: stranger).domainError == .notFound(resource: "queue entry"))
     }
 
@@ -122,7 +148,10 @@ struct QueueTests {
         var queue = try queue(with: .done, patient: patient)
         #expect(queue.board(now: testNow).isEmpty)
         let change = try queue.handle(.admit(assessment(patient, .red, arrivedMinutesAgo: 0)), at: testNow)
-        guard case .admitted(let entry) = change else { Issue.record("expected admission"); return }
+        guard case .admitted(let entry) = change else {
+            Issue.record("expected admission")
+            return
+        }
         #expect(entry.status == .waiting && entry.arrival == testNow)
         #expect(queue.board(now: testNow).count == 1)
     }
@@ -146,7 +175,9 @@ struct QueueTests {
         #expect(applied.entries == [change.entry])
     }
 
-    @Test("events: admission and re-triage publish patient.triaged and triage.queue_changed; status changes only the latter")
+    @Test(
+        "events: admission and re-triage publish patient.triaged and triage.queue_changed; status changes only the latter"
+    )
     func events() throws {
         var queue = TriageQueue()
         let practice = PracticeID()
@@ -159,7 +190,8 @@ struct QueueTests {
         #expect(admittedEvents[0].payload["colour"] == "yellow")
         #expect(admittedEvents[0].resourceID == patient.uuidString.lowercased())
 
-        let retriaged = try queue.handle(.admit(assessment(patient, .red, arrivedMinutesAgo: 10, assessedMinutesAgo: 1)), at: testNow)
+        let retriaged = try queue.handle(
+            .admit(assessment(patient, .red, arrivedMinutesAgo: 10, assessedMinutesAgo: 1)), at: testNow)
         let retriagedEvents = retriaged.events(practiceID: practice, occurredAt: testNow)
         #expect(retriagedEvents.map(\.kind) == ["patient.triaged", "triage.queue_changed"])
         #expect(retriagedEvents[0].payload["previousLevel"] == "3")
@@ -186,20 +218,27 @@ struct QueueTests {
         var queue = TriageQueue()
         for _ in 0..<500 {
             let level = TriageLevel.allCases.randomElement(using: &rng)!
-            try queue.handle(.admit(assessment(UUID(), level, arrivedMinutesAgo: Double.random(in: 0...300, using: &rng))), at: testNow)
+            try queue.handle(
+                .admit(assessment(UUID(), level, arrivedMinutesAgo: Double.random(in: 0...300, using: &rng))),
+                at: testNow)
         }
         let board = queue.board(now: testNow)
         #expect(board.count == 500)
         for (previous, next) in zip(board, board.dropFirst()) {
-            #expect(previous.entry.level < next.entry.level || (previous.entry.level == next.entry.level && previous.entry.arrival <= next.entry.arrival))
+            #expect(
+                previous.entry.level < next.entry.level
+                    || (previous.entry.level == next.entry.level && previous.entry.arrival <= next.entry.arrival))
         }
     }
 
-    @Test("the moves a board offers for each status are exactly those the queue accepts", arguments: QueueStatus.allCases)
+    @Test(
+        "the moves a board offers for each status are exactly those the queue accepts", arguments: QueueStatus.allCases)
     func allowedMovesAreAccepted(status: QueueStatus) throws {
         let patient = UUID()
         for next in QueueStatus.allCases {
-            let accepted = (try? queue(with: status, patient: patient).decide(.move(patientID: patient, to: next), at: testNow)) != nil
+            let accepted =
+                (try? queue(with: status, patient: patient).decide(.move(patientID: patient, to: next), at: testNow))
+                != nil
             #expect(accepted == status.allowedMoves.contains(next), "\(status) → \(next)")
         }
         #expect(QueueStatus.waiting.allowedMoves == [.inTreatment, .leftWithoutBeingSeen])

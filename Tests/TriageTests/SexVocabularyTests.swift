@@ -1,20 +1,26 @@
 import Foundation
 import SharedKernel
 import Testing
+
 @testable import Triage
 
 /// Spec §9 (1.2): the case's `sex` takes the patient record's words, so any stored patient can
 /// be triaged with its own record; `male` and `female` are still read, as intact animals.
 @Suite("Sex: one vocabulary for the record and the triage case")
 struct SexVocabularyTests {
-    @Test("every sex a patient record can hold (SharedKernel.Sex, the record's own type) is a valid case value, read as itself", arguments: Sex.allCases)
+    @Test(
+        "every sex a patient record can hold (SharedKernel.Sex, the record's own type) is a valid case value, read as itself",
+        arguments: Sex.allCases)
     func recordWordsAreCaseWords(sex: Sex) throws {
-        let parsed = try TriageCase(json: #"{"species": "dog", "sex": "\#(sex.rawValue)", "vitals": {"mucousMembranes": "cyanotic"}}"#)
+        let parsed = try TriageCase(
+            json: #"{"species": "dog", "sex": "\#(sex.rawValue)", "vitals": {"mucousMembranes": "cyanotic"}}"#)
         #expect(parsed.sex == sex)
         #expect(engine.evaluate(parsed, arrival: testNow).level == .red)
     }
 
-    @Test("the older words male and female are read as intact", arguments: [("male", Sex.maleIntact), ("female", .femaleIntact)])
+    @Test(
+        "the older words male and female are read as intact",
+        arguments: [("male", Sex.maleIntact), ("female", .femaleIntact)])
     func aliases(word: String, sex: Sex) throws {
         #expect(try TriageCase(json: #"{"species": "cat", "sex": "\#(word)"}"#).sex == sex)
     }

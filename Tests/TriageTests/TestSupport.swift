@@ -1,5 +1,6 @@
 import Foundation
 import SharedKernel
+
 @testable import Triage
 
 /// A fixed instant so target times and events are reproducible.
@@ -29,12 +30,16 @@ func validationError(_ json: String) -> ValidationError? {
 }
 
 /// A dog with vitals only.
-func dog(_ vitals: Vitals = Vitals(), observations: Observations = Observations(), onset: Double? = 2, age: Double? = 200) -> TriageCase {
+func dog(
+    _ vitals: Vitals = Vitals(), observations: Observations = Observations(), onset: Double? = 2, age: Double? = 200
+) -> TriageCase {
     TriageCase(species: .dog, ageWeeks: age, onsetHoursAgo: onset, vitals: vitals, observations: observations)
 }
 
 /// A cat with vitals only.
-func cat(_ vitals: Vitals = Vitals(), observations: Observations = Observations(), onset: Double? = 2, age: Double? = 200) -> TriageCase {
+func cat(
+    _ vitals: Vitals = Vitals(), observations: Observations = Observations(), onset: Double? = 2, age: Double? = 200
+) -> TriageCase {
     TriageCase(species: .cat, ageWeeks: age, onsetHoursAgo: onset, vitals: vitals, observations: observations)
 }
 

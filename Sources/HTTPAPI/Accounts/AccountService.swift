@@ -13,14 +13,21 @@ public struct AccountService: Sendable {
     let devices: SignInDevices
 
     /// Creates the service; `deviceKey` signs the device cookies (random for this process when `nil`).
-    public init(store: any AccountStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy(),
-                deviceKey: [UInt8]? = nil) {
-        self.init(store: store, hasher: hasher, policy: policy, throttle: LoginThrottle(ledger: store), devices: SignInDevices(key: deviceKey))
+    public init(
+        store: any AccountStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy(),
+        deviceKey: [UInt8]? = nil
+    ) {
+        self.init(
+            store: store, hasher: hasher, policy: policy, throttle: LoginThrottle(ledger: store),
+            devices: SignInDevices(key: deviceKey))
     }
 
     /// Creates the service with its own sign-in throttle (tests use smaller limits).
-    init(store: any AccountStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy(), throttle: LoginThrottle,
-         devices: SignInDevices = SignInDevices()) {
+    init(
+        store: any AccountStore, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy(),
+        throttle: LoginThrottle,
+        devices: SignInDevices = SignInDevices()
+    ) {
         self.store = store
         self.hasher = hasher
         self.policy = policy
@@ -56,26 +63,36 @@ public struct AccountService: Sendable {
     /// (each is checked), and `practiceID` narrows the choice when the same password opens
     /// more than one — then, without it, the answer is a conflict naming those practices,
     /// which only someone holding that password for all of them learns.
-    public func login(email: String, password: String, practiceID: PracticeID? = nil, clientAddress: String,
-                      requestID: String) async throws -> SignedIn {
-        try await login(email: email, password: password, practiceID: practiceID, clientAddress: clientAddress, deviceCookie: nil,
-                        requestID: requestID)
+    public func login(
+        email: String, password: String, practiceID: PracticeID? = nil, clientAddress: String,
+        requestID: String
+    ) async throws -> SignedIn {
+        try await login(
+            email: email, password: password, practiceID: practiceID, clientAddress: clientAddress, deviceCookie: nil,
+            requestID: requestID)
     }
 
     /// Signs in as ``login(email:password:practiceID:clientAddress:requestID:)`` does, from a
     /// browser that sent `deviceCookie` (the value of ``SignInDevices/cookieName``, if any).
-    func login(email: String, password: String, practiceID: PracticeID? = nil, clientAddress: String, deviceCookie: String?,
-               requestID: String) async throws -> SignedIn {
+    func login(
+        email: String, password: String, practiceID: PracticeID? = nil, clientAddress: String, deviceCookie: String?,
+        requestID: String
+    ) async throws -> SignedIn {
         let now = store.clock.now()
         let cookie = devices.parse(deviceCookie)
-        let ticket: LoginThrottle.Ticket, unreported: String?
+        let ticket: LoginThrottle.Ticket
+        let unreported: String?
         // Refusals cost no password check, so they could be sent by the thousand: the throttle
         // says which of them to audit (one per account or address per window, with a count of
         // the others), so they cannot flood the append-only trail.
-        switch try await throttle.reserve(account: email, address: clientAddress, device: devices.trustedDevice(cookie, email: email), now: now) {
+        switch try await throttle.reserve(
+            account: email, address: clientAddress, device: devices.trustedDevice(cookie, email: email), now: now)
+        {
         case .refused(let wait, let audit):
             if let audit {
-                try await store.recordAudit(AuditRecord(action: .authLogin, resourceType: "session", outcome: .denied, detail: audit), scope: nil)
+                try await store.recordAudit(
+                    AuditRecord(action: .authLogin, resourceType: "session", outcome: .denied, detail: audit),
+                    scope: nil)
             }
             throw APIError.tooManyRequests(retryAfterSeconds: wait)
         case .proceed(let reserved, let report):
@@ -85,7 +102,9 @@ public struct AccountService: Sendable {
         var opened: [StoredCredentials] = []
         do {
             if let unreported {
-                try await store.recordAudit(AuditRecord(action: .authLogin, resourceType: "session", outcome: .denied, detail: unreported), scope: nil)
+                try await store.recordAudit(
+                    AuditRecord(action: .authLogin, resourceType: "session", outcome: .denied, detail: unreported),
+                    scope: nil)
             }
             candidates = try await store.credentials(email: email)
             if let practiceID { candidates = candidates.filter { $0.account.practiceID == practiceID } }
@@ -103,16 +122,22 @@ public struct AccountService: Sendable {
         guard let stored = usable.first else {
             await throttle.settle(ticket, as: .failed)
             if candidates.isEmpty {
-                try await store.recordAudit(AuditRecord(action: .authLogin, resourceType: "session", outcome: .failure, detail: "unknown email"),
-                                            scope: nil)
+                try await store.recordAudit(
+                    AuditRecord(
+                        action: .authLogin, resourceType: "session", outcome: .failure, detail: "unknown email"),
+                    scope: nil)
             }
             // Each practice sees the failed attempt on its own account, and only that.
             for candidate in candidates {
-                let scope = AccessScope(practiceID: candidate.account.practiceID, actorID: candidate.account.id, role: candidate.account.role,
-                                        requestID: requestID)
+                let scope = AccessScope(
+                    practiceID: candidate.account.practiceID, actorID: candidate.account.id,
+                    role: candidate.account.role,
+                    requestID: requestID)
                 let disabled = opened.contains { $0.account.id == candidate.account.id }
-                try await store.recordAudit(AuditRecord(action: .authLogin, resourceType: "session", resourceID: candidate.account.id.description,
-                                                        outcome: .failure, detail: disabled ? "account disabled" : "wrong password"), scope: scope)
+                try await store.recordAudit(
+                    AuditRecord(
+                        action: .authLogin, resourceType: "session", resourceID: candidate.account.id.description,
+                        outcome: .failure, detail: disabled ? "account disabled" : "wrong password"), scope: scope)
             }
             throw APIError.unauthorized("The email or password is incorrect.")
         }
@@ -123,19 +148,24 @@ public struct AccountService: Sendable {
                 let name = (try? await store.practice(id: candidate.account.practiceID))?.name ?? "a practice"
                 practices.append("\(name) (\(candidate.account.practiceID))")
             }
-            throw DomainError.conflict("This email and password open accounts in several practices: \(practices.joined(separator: ", ")). "
-                                       + "Sign in again naming one as practiceId.")
+            throw DomainError.conflict(
+                "This email and password open accounts in several practices: \(practices.joined(separator: ", ")). "
+                    + "Sign in again naming one as practiceId.")
         }
         let token = SessionToken.generate()
-        let expiresAt = try await store.createSession(tokenHash: SessionToken.hash(token), account: stored.account, policy: policy, requestID: requestID)
-        return SignedIn(token: token, expiresAt: expiresAt, account: stored.account, deviceCookie: devices.remember(email, on: cookie))
+        let expiresAt = try await store.createSession(
+            tokenHash: SessionToken.hash(token), account: stored.account, policy: policy, requestID: requestID)
+        return SignedIn(
+            token: token, expiresAt: expiresAt, account: stored.account,
+            deviceCookie: devices.remember(email, on: cookie))
     }
 
     /// Resolves a bearer token to its caller, or `nil` when it is unknown, expired or revoked.
     public func authenticate(token: String, requestID: String) async throws -> Caller? {
         let tokenHash = SessionToken.hash(token)
         guard let session = try await store.activeSession(tokenHash: tokenHash, policy: policy) else { return nil }
-        return Caller(account: session.account, tokenHash: tokenHash, sessionExpiresAt: session.expiresAt, requestID: requestID)
+        return Caller(
+            account: session.account, tokenHash: tokenHash, sessionExpiresAt: session.expiresAt, requestID: requestID)
     }
 
     /// Whether the session behind `tokenHash` is still live, without refreshing its idle timer.
@@ -149,21 +179,30 @@ public struct AccountService: Sendable {
     }
 
     /// Creates an account after checking the password policy; the password is hashed here and never stored or logged.
-    public func createUser(scope: AccessScope, email: String, displayName: String, role: Role, password: String) async throws -> StaffAccount {
+    public func createUser(scope: AccessScope, email: String, displayName: String, role: Role, password: String)
+        async throws -> StaffAccount
+    {
         var errors = FieldErrorCollector()
-        do { try StaffAccount.validateNew(email: email, displayName: displayName) } catch { errors = FieldErrorCollector(error.errors) }
-        do { try PasswordPolicy.validate(password, email: email) } catch { error.errors.forEach { errors.add($0.field, $0.message) } }
+        do { try StaffAccount.validateNew(email: email, displayName: displayName) } catch {
+            errors = FieldErrorCollector(error.errors)
+        }
+        do { try PasswordPolicy.validate(password, email: email) } catch {
+            error.errors.forEach { errors.add($0.field, $0.message) }
+        }
         try errors.throwIfAny()
         let hash = await hasher.hash(password)
-        return try await store.createUser(scope: scope, email: email, displayName: displayName, role: role, passwordHash: hash)
+        return try await store.createUser(
+            scope: scope, email: email, displayName: displayName, role: role, passwordHash: hash)
     }
 }
 
 extension AccountService {
     /// Creates a practice and its first administrator in one transaction, after checking the
     /// password policy; the password is hashed here and never stored or logged.
-    public func createPractice(_ profile: PracticeProfile, administratorEmail: String, administratorName: String, password: String,
-                               requestID: String) async throws -> (PracticeProfile, StaffAccount) {
+    public func createPractice(
+        _ profile: PracticeProfile, administratorEmail: String, administratorName: String, password: String,
+        requestID: String
+    ) async throws -> (PracticeProfile, StaffAccount) {
         var errors = FieldErrorCollector()
         do { try profile.validate() } catch { error.errors.forEach { errors.add($0.field, $0.message) } }
         do { try StaffAccount.validateNew(email: administratorEmail, displayName: administratorName) } catch {
@@ -174,8 +213,11 @@ extension AccountService {
         }
         try errors.throwIfAny()
         let hash = await hasher.hash(password)
-        return try await store.createPractice(profile, administrator: FirstAdministrator(email: administratorEmail, displayName: administratorName,
-                                                                                         passwordHash: hash), requestID: requestID)
+        return try await store.createPractice(
+            profile,
+            administrator: FirstAdministrator(
+                email: administratorEmail, displayName: administratorName,
+                passwordHash: hash), requestID: requestID)
     }
 }
 

@@ -56,7 +56,9 @@ actor LoginThrottle {
     private var refusals: [String: RefusalLog] = [:]
     private var reservationsSinceSweep = 0
 
-    init(ledger: any SignInAttemptLedger, window: TimeInterval = 15 * 60, accountLimit: Int = 10, addressLimit: Int = 50) {
+    init(
+        ledger: any SignInAttemptLedger, window: TimeInterval = 15 * 60, accountLimit: Int = 10, addressLimit: Int = 50
+    ) {
         self.ledger = ledger
         self.limits = SignInLimits(window: window, accountLimit: accountLimit, addressLimit: addressLimit)
     }
@@ -81,17 +83,22 @@ actor LoginThrottle {
     /// detail of that key's next audited refusal, or of the next attempt allowed for it.
     func reserve(account: String, address: String, device: String? = nil, now: Date) async throws -> Decision {
         let accountKey = Self.key("account", account.lowercased())
-        let addressKey = device.map { Self.key("device", $0 + "|" + account.lowercased()) } ?? Self.key("address", address)
+        let addressKey =
+            device.map { Self.key("device", $0 + "|" + account.lowercased()) } ?? Self.key("address", address)
         var limits = self.limits
         if device != nil { limits.addressLimit = limits.accountLimit }
         try await sweepIfDue(now: now)
         let ticket = UUID()
-        if let refusal = try await ledger.reserveSignInAttempt(ticket, accountKey: accountKey, addressKey: addressKey, limits: limits, now: now) {
-            return .refused(retryAfterSeconds: refusal.retryAfterSeconds, audit: refusalAudit(key: refusal.key, now: now))
+        if let refusal = try await ledger.reserveSignInAttempt(
+            ticket, accountKey: accountKey, addressKey: addressKey, limits: limits, now: now)
+        {
+            return .refused(
+                retryAfterSeconds: refusal.retryAfterSeconds, audit: refusalAudit(key: refusal.key, now: now))
         }
         let unreported = [accountKey, addressKey].compactMap { unreportedRefusals(key: $0, now: now) }
-        return .proceed(Ticket(id: ticket, accountKey: accountKey, addressKey: addressKey),
-                        unreported: unreported.isEmpty ? nil : unreported.joined(separator: "; "))
+        return .proceed(
+            Ticket(id: ticket, accountKey: accountKey, addressKey: addressKey),
+            unreported: unreported.isEmpty ? nil : unreported.joined(separator: "; "))
     }
 
     /// Settles a reservation once its outcome is known. A store error leaves the attempt

@@ -1,8 +1,8 @@
 import Crypto
-import SharedKernel
 import Dispatch
 import Foundation
 import HummingbirdBcrypt
+import SharedKernel
 
 /// bcrypt over a SHA-256 pre-hash. bcrypt silently ignores everything after 72 bytes, so a
 /// long passphrase is first reduced to its 64-character hex digest; the cost is at least 12.

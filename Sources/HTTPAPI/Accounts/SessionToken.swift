@@ -1,6 +1,6 @@
 import Crypto
-import SharedKernel
 import Foundation
+import SharedKernel
 
 /// Bearer tokens: 256 bits from the system CSPRNG, base64url, stored only as SHA-256.
 enum SessionToken {

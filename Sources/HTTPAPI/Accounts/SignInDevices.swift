@@ -48,7 +48,8 @@ struct SignInDevices: Sendable {
     /// The key every instance on one store derives from the installation's audit key, so a
     /// browser known to one instance is known to all, and across restarts.
     static func deriveKey(fromAuditKey auditKey: SymmetricKey) -> [UInt8] {
-        let derived = HKDF<SHA256>.deriveKey(inputKeyMaterial: auditKey, info: Data("vetnet sign-in devices v1".utf8), outputByteCount: 32)
+        let derived = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: auditKey, info: Data("vetnet sign-in devices v1".utf8), outputByteCount: 32)
         return derived.withUnsafeBytes { Array($0) }
     }
 
@@ -58,7 +59,8 @@ struct SignInDevices: Sendable {
     /// given only to that session (``AccountService/offlineDataKey(for:)``), and a new sign-in
     /// gets a different one, so a device's copy from an earlier session cannot be read with it.
     func offlineDataKey(session tokenHash: String) -> String {
-        let base = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("vetnet offline data v1".utf8), outputByteCount: 32)
+        let base = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: key, info: Data("vetnet offline data v1".utf8), outputByteCount: 32)
         let code = HMAC<SHA256>.authenticationCode(for: Data(tokenHash.utf8), using: base)
         return TokenText.base64url(Data(code))
     }
@@ -68,7 +70,9 @@ struct SignInDevices: Sendable {
     func parse(_ value: String?) -> Cookie? {
         guard let value, value.utf8.count <= Self.maximumLength else { return nil }
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 2, parts.count <= Self.maximumAccounts + 2, parts[0] == "v1", Self.isToken(parts[1], length: 22) else { return nil }
+        guard parts.count >= 2, parts.count <= Self.maximumAccounts + 2, parts[0] == "v1",
+            Self.isToken(parts[1], length: 22)
+        else { return nil }
         let marks = parts.dropFirst(2).filter { Self.isToken($0, length: 22) }
         return Cookie(deviceID: parts[1], marks: Array(marks))
     }
@@ -96,7 +100,8 @@ struct SignInDevices: Sendable {
 
     /// The `Set-Cookie` value for `cookie`: only sign-in reads it, so its path is the sign-in's.
     static func setCookieField(_ cookie: Cookie, secure: Bool) -> String {
-        var text = "\(cookieName)=\(cookie.value); Path=/api/v1/auth; Max-Age=\(Int(lifetime)); SameSite=Strict; HttpOnly"
+        var text =
+            "\(cookieName)=\(cookie.value); Path=/api/v1/auth; Max-Age=\(Int(lifetime)); SameSite=Strict; HttpOnly"
         if secure { text += "; Secure" }
         return text
     }
@@ -112,8 +117,10 @@ struct SignInDevices: Sendable {
     }
 
     private static func isToken(_ text: String, length: Int) -> Bool {
-        text.utf8.count == length && text.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
-        }
+        text.utf8.count == length
+            && text.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2D || byte == 0x5F
+            }
     }
 }

@@ -11,7 +11,8 @@ enum TokenText {
 
     /// Whether `given` equals `expected`, in time that depends on their lengths only.
     static func constantTimeEqual(_ given: String, _ expected: String) -> Bool {
-        let given = Array(given.utf8), expected = Array(expected.utf8)
+        let given = Array(given.utf8)
+        let expected = Array(expected.utf8)
         guard given.count == expected.count else { return false }
         return zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }

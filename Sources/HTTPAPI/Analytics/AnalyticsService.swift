@@ -51,53 +51,65 @@ public struct AnalyticsService: Sendable {
     /// unchanged (one small query says so), and brought up to date with what was written since
     /// when they have changed (the rows changed since, found by their change stamps); either
     /// is audited like a read.
-    public func load(scope: AccessScope, window: HistoryWindow, action: AuditAction,
-                     progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Loaded {
+    public func load(
+        scope: AccessScope, window: HistoryWindow, action: AuditAction,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws -> Loaded {
         try await compute(scope: scope, window: window, action: action, progress: progress) { $0 }
     }
 
     /// ``load(scope:window:action:progress:)``, then `body` on what was loaded; when the history
     /// is reused or brought up to date, its audit entry is written while `body` computes (both
     /// must succeed).
-    public func compute<T: Sendable>(scope: AccessScope, window: HistoryWindow, action: AuditAction,
-                                     progress: (@Sendable (Int, Int) -> Void)? = nil,
-                                     _ body: @Sendable (Loaded) throws -> T) async throws -> T {
+    public func compute<T: Sendable>(
+        scope: AccessScope, window: HistoryWindow, action: AuditAction,
+        progress: (@Sendable (Int, Int) -> Void)? = nil,
+        _ body: @Sendable (Loaded) throws -> T
+    ) async throws -> T {
         let key = AnalyticsCache.Key(practiceID: scope.practiceID, window: window, options: options)
         if let cache, let entry = cache.entry(for: key) {
             let (kept, keptVersion) = entry
-            var loaded: Loaded?, how = "reused"
+            var loaded: Loaded?
+            var how = "reused"
             // One small read when nothing changed (the version alone); the changed rows otherwise.
             let changed = try await store.practiceHistoryChanges(scope: scope, window: window, since: keptVersion)
             if let changed, changed.version == keptVersion {
                 loaded = kept
             } else if let changed, let analytics = kept.analytics.applying(changed.changes) {
-                let updated = Loaded(analytics: analytics, practice: kept.practice, appointments: analytics.appointmentCount,
-                                     arrivals: analytics.arrivalCount)
+                let updated = Loaded(
+                    analytics: analytics, practice: kept.practice, appointments: analytics.appointmentCount,
+                    arrivals: analytics.arrivalCount)
                 cache.remember(updated, for: key, version: changed.version)
                 loaded = updated
                 how = "updated"
             }
             if let loaded {
                 async let audited: Void = store.recordAudit(
-                    AuditRecord(action: action, resourceType: "practice", resourceID: scope.practiceID.description,
-                                detail: window.auditDetail + " " + how), scope: scope)
+                    AuditRecord(
+                        action: action, resourceType: "practice", resourceID: scope.practiceID.description,
+                        detail: window.auditDetail + " " + how), scope: scope)
                 let result = try body(loaded)
                 try await audited
                 return result
             }
         }
-        let (history, version) = try await store.versionedPracticeHistory(scope: scope, window: window, action: action, progress: progress)
-        let loaded = Loaded(analytics: PracticeAnalytics(history: history, options: options), practice: history.practice,
-                            appointments: history.appointments.count, arrivals: history.triageArrivals.count)
+        let (history, version) = try await store.versionedPracticeHistory(
+            scope: scope, window: window, action: action, progress: progress)
+        let loaded = Loaded(
+            analytics: PracticeAnalytics(history: history, options: options), practice: history.practice,
+            appointments: history.appointments.count, arrivals: history.triageArrivals.count)
         cache?.remember(loaded, for: key, version: version)
         return try body(loaded)
     }
 
     /// The window of a dashboard of `period` seen at `asOf`.
-    public func dashboardWindow(period: AnalyticsPeriod, asOf: Date, horizonDays: Int = 14, historyWeeks: Int = 8) -> HistoryWindow {
+    public func dashboardWindow(period: AnalyticsPeriod, asOf: Date, horizonDays: Int = 14, historyWeeks: Int = 8)
+        -> HistoryWindow
+    {
         let today = today(asOf, in: period.timeZone)
-        return HistoryWindow(period: period, bottlenecks: (asOf, horizonDays), forecast: today.map { ($0, historyWeeks) },
-                             timeZone: period.timeZone, options: options)
+        return HistoryWindow(
+            period: period, bottlenecks: (asOf, horizonDays), forecast: today.map { ($0, historyWeeks) },
+            timeZone: period.timeZone, options: options)
     }
 
     /// The local day of `instant` in `zone`.
@@ -151,10 +163,15 @@ public final class AnalyticsCache: Sendable {
     func remember(_ loaded: AnalyticsService.Loaded, for key: Key, version: AnalyticsDataVersion) {
         state.withLock { state in
             if let kept = state.entries[key], kept.version.configuration >= version.configuration,
-               kept.version.analytics > version.analytics { return }
+                kept.version.analytics > version.analytics
+            {
+                return
+            }
             state.clock += 1
             state.entries[key] = Entry(version: version, loaded: loaded, used: state.clock)
-            while state.entries.count > capacity, let oldest = state.entries.min(by: { $0.value.used < $1.value.used })?.key {
+            while state.entries.count > capacity,
+                let oldest = state.entries.min(by: { $0.value.used < $1.value.used })?.key
+            {
                 state.entries[oldest] = nil
             }
         }

@@ -22,7 +22,9 @@ struct ContractMiddleware: RouterMiddleware {
     /// The most a JSON body may hold (the body limit has refused larger ones already).
     let bodyLimit: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard let route = contract.route(for: request.uri.path) else { return try await next(request, context) }
         // A HEAD is checked as the GET it answers like.
         guard let operation = route.operations[request.method == .head ? .get : request.method] else {
@@ -43,7 +45,8 @@ struct ContractMiddleware: RouterMiddleware {
                 // The strict reader first: a duplicate key would otherwise mean one thing here
                 // (the first value) and another to a proxy that keeps the last.
                 do { _ = try JSONReader.parse(bytes) } catch {
-                    throw APIError.badRequest(field: "body", message: "malformed JSON at byte \(error.offset): \(error.message)")
+                    throw APIError.badRequest(
+                        field: "body", message: "malformed JSON at byte \(error.offset): \(error.message)")
                 }
                 let body: JSONNode
                 do { body = try JSONNode.parse(Data(bytes)) } catch {
@@ -63,8 +66,11 @@ struct ContractMiddleware: RouterMiddleware {
             return try await RequestState.$deferredValidation.withValue(deferred) {
                 try await RequestState.$jsonBody.withValue(raw) { try await next(request, context) }
             }
-        } catch let error as ServerError where deferred != nil && (error.underlyingError is DecodingError
-            || String(describing: type(of: error.underlyingError)) == "RuntimeError") {
+        } catch let error as ServerError
+            where deferred != nil
+            && (error.underlyingError is DecodingError
+                || String(describing: type(of: error.underlyingError)) == "RuntimeError")
+        {
             // The generated code could not even read the input (a value outside an enumeration),
             // so no handler ran to check the role: the fields the contract found are the answer.
             throw ValidationError(deferred ?? [])
@@ -106,11 +112,16 @@ struct ContractMiddleware: RouterMiddleware {
                 let items = texts.map { Self.coerce($0, to: itemSchema["type"]?.string) }
                 value = items.contains(nil) ? nil : .array(items.compactMap { $0 })
             } else {
-                if texts.count > 1 { errors.add(parameter.name, "must be given once", shape: true); continue }
+                if texts.count > 1 {
+                    errors.add(parameter.name, "must be given once", shape: true)
+                    continue
+                }
                 value = Self.coerce(texts[0], to: schema["type"]?.string)
             }
             guard let value else {
-                errors.add(parameter.name, "must be \(Self.article(schema["type"]?.string ?? schema["items"]?["type"]?.string))", shape: true)
+                errors.add(
+                    parameter.name,
+                    "must be \(Self.article(schema["type"]?.string ?? schema["items"]?["type"]?.string))", shape: true)
                 continue
             }
             contract.validator.validate(value, against: schema, path: parameter.name, into: &errors)
@@ -128,7 +139,11 @@ struct ContractMiddleware: RouterMiddleware {
             guard let number = Double(text), number.isFinite else { return nil }
             return .number(number)
         case "boolean":
-            switch text { case "true": return .bool(true); case "false": return .bool(false); default: return nil }
+            switch text {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            default: return nil
+            }
         default:
             return .string(text)
         }

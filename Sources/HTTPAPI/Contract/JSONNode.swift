@@ -40,11 +40,26 @@ indirect enum JSONNode: Sendable, Decodable, Equatable {
         return nil
     }
 
-    var string: String? { if case .string(let value) = self { return value }; return nil }
-    var number: Double? { if case .number(let value) = self { return value }; return nil }
-    var bool: Bool? { if case .bool(let value) = self { return value }; return nil }
-    var array: [JSONNode]? { if case .array(let value) = self { return value }; return nil }
-    var object: [String: JSONNode]? { if case .object(let value) = self { return value }; return nil }
+    var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+    var number: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+    var bool: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+    var array: [JSONNode]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+    var object: [String: JSONNode]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
 
     /// The JSON type name as a schema spells it (`integer` for whole numbers).
     var typeNames: [String] {

@@ -46,7 +46,8 @@ struct OpenAPIContract: Sendable {
     /// The contract of the document bundled with the server.
     static let bundled: OpenAPIContract = {
         guard let url = Bundle.module.url(forResource: "openapi-contract", withExtension: "json"),
-              let data = try? Data(contentsOf: url), let document = try? JSONNode.parse(data) else {
+            let data = try? Data(contentsOf: url), let document = try? JSONNode.parse(data)
+        else {
             return OpenAPIContract(document: .object([:]))
         }
         return OpenAPIContract(document: document)
@@ -60,21 +61,25 @@ struct OpenAPIContract: Sendable {
             let shared = item["parameters"]?.array ?? []
             var operations: [HTTPRequest.Method: Operation] = [:]
             for (name, operation) in item.object ?? [:] {
-                guard let method = HTTPRequest.Method(name.uppercased()), case .object = operation, name != "parameters" else { continue }
+                guard let method = HTTPRequest.Method(name.uppercased()), case .object = operation, name != "parameters"
+                else { continue }
                 operations[method] = Self.operation(operation, shared: shared, validator: validator)
             }
             let segments = template.split(separator: "/").map { $0.hasPrefix("{") ? nil : String($0) }
             routes.append(Route(template: template, segments: segments, operations: operations))
         }
         // Literal segments win over parameters (`/appointments/slots` before `/appointments/{id}`).
-        self.routes = routes.sorted { $0.segments.map { $0 == nil ? 1 : 0 }.lexicographicallyPrecedes($1.segments.map { $0 == nil ? 1 : 0 }) }
+        self.routes = routes.sorted {
+            $0.segments.map { $0 == nil ? 1 : 0 }.lexicographicallyPrecedes($1.segments.map { $0 == nil ? 1 : 0 })
+        }
     }
 
     /// The route whose template matches `path`, if any.
     func route(for path: String) -> Route? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         return routes.first { route in
-            route.segments.count == parts.count && zip(route.segments, parts).allSatisfy { segment, part in segment.map { $0 == part } ?? true }
+            route.segments.count == parts.count
+                && zip(route.segments, parts).allSatisfy { segment, part in segment.map { $0 == part } ?? true }
         }
     }
 
@@ -83,11 +88,14 @@ struct OpenAPIContract: Sendable {
         for raw in shared + (operation["parameters"]?.array ?? []) {
             let parameter = validator.resolve(raw)
             guard let name = parameter["name"]?.string, let location = parameter["in"]?.string else { continue }
-            byKey["\(location):\(name.lowercased())"] = Parameter(name: name, location: location, required: parameter["required"]?.bool ?? false,
-                                                                  schema: parameter["schema"] ?? .object([:]))
+            byKey["\(location):\(name.lowercased())"] = Parameter(
+                name: name, location: location, required: parameter["required"]?.bool ?? false,
+                schema: parameter["schema"] ?? .object([:]))
         }
         let body = operation["requestBody"].map(validator.resolve)
         let json = body?["content"]?["application/json"]?["schema"]
-        return Operation(parameters: byKey.values.sorted { $0.name < $1.name }, jsonBody: json, bodyRequired: body?["required"]?.bool ?? false)
+        return Operation(
+            parameters: byKey.values.sorted { $0.name < $1.name }, jsonBody: json,
+            bodyRequired: body?["required"]?.bool ?? false)
     }
 }

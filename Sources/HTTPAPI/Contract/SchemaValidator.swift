@@ -40,7 +40,8 @@ struct SchemaValidator: Sendable {
             guard let reference = current["$ref"]?.string, reference.hasPrefix("#/") else { return current }
             var target: JSONNode? = document
             for part in reference.dropFirst(2).split(separator: "/") {
-                target = target?[part.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")]
+                target =
+                    target?[part.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")]
             }
             guard let target else { return .object([:]) }
             current = target
@@ -48,7 +49,9 @@ struct SchemaValidator: Sendable {
         return current
     }
 
-    private func check(_ value: JSONNode, _ rawSchema: JSONNode, path: String, depth: Int, into errors: inout SchemaFindings) {
+    private func check(
+        _ value: JSONNode, _ rawSchema: JSONNode, path: String, depth: Int, into errors: inout SchemaFindings
+    ) {
         guard depth < Self.maxDepth else { return errors.add(name(path), "is nested too deeply", shape: true) }
         let schema = resolve(rawSchema)
         guard case .object = schema else { return }
@@ -71,7 +74,8 @@ struct SchemaValidator: Sendable {
         }
         if let options = schema["enum"]?.array, !options.contains(value) {
             let listed = options.compactMap { $0.string ?? $0.number.map { String($0) } }.joined(separator: ", ")
-            return errors.add(field, shape ? "must be one of: \(listed)" : "must be \(listed) to confirm this action", shape: shape)
+            return errors.add(
+                field, shape ? "must be one of: \(listed)" : "must be \(listed) to confirm this action", shape: shape)
         }
         if let constant = schema["const"], constant != value {
             return errors.add(field, "must be \(constant.string ?? "the documented constant")", shape: true)
@@ -110,7 +114,8 @@ struct SchemaValidator: Sendable {
         // JSON Schema counts characters as code points.
         let length = text.unicodeScalars.count
         if let minimum = schema["minLength"]?.number, Double(length) < minimum {
-            errors.add(field, minimum == 1 ? "must not be empty" : "must be at least \(Self.format(minimum)) characters")
+            errors.add(
+                field, minimum == 1 ? "must not be empty" : "must be at least \(Self.format(minimum)) characters")
         }
         if let maximum = schema["maxLength"]?.number, Double(length) > maximum {
             errors.add(field, "must be at most \(Self.format(maximum)) characters")
@@ -129,7 +134,9 @@ struct SchemaValidator: Sendable {
         }
     }
 
-    private func checkArray(_ items: [JSONNode], _ schema: JSONNode, path: String, depth: Int, into errors: inout SchemaFindings) {
+    private func checkArray(
+        _ items: [JSONNode], _ schema: JSONNode, path: String, depth: Int, into errors: inout SchemaFindings
+    ) {
         let field = name(path)
         if let minimum = schema["minItems"]?.number, Double(items.count) < minimum {
             errors.add(field, "must have at least \(Self.format(minimum)) item\(minimum == 1 ? "" : "s")")
@@ -148,7 +155,9 @@ struct SchemaValidator: Sendable {
         }
     }
 
-    private func checkObject(_ members: [String: JSONNode], _ schema: JSONNode, path: String, depth: Int, into errors: inout SchemaFindings) {
+    private func checkObject(
+        _ members: [String: JSONNode], _ schema: JSONNode, path: String, depth: Int, into errors: inout SchemaFindings
+    ) {
         let properties = schema["properties"]?.object ?? [:]
         for key in (schema["required"]?.array ?? []).compactMap(\.string) where members[key] == nil {
             let property = properties[key].map(resolve) ?? .object([:])
@@ -207,8 +216,10 @@ struct SchemaValidator: Sendable {
     }
 
     private static func describe(_ types: Set<String>) -> String {
-        let names = ["string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
-                     "array": "an array", "object": "an object", "null": "null"]
+        let names = [
+            "string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
+            "array": "an array", "object": "an object", "null": "null",
+        ]
         return types.sorted().compactMap { names[$0] }.joined(separator: " or ")
     }
 
@@ -218,8 +229,10 @@ struct SchemaValidator: Sendable {
 
     private static func isCalendarDate(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, (1...12).contains(month), day >= 1 else { return false }
+        guard text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]),
+            let day = Int(parts[2]),
+            parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, (1...12).contains(month), day >= 1
+        else { return false }
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         return day <= lengths[month - 1]

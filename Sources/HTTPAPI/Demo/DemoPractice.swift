@@ -23,7 +23,9 @@ public enum DemoPractice {
 
     /// Seeds the demo practice if and only if the store holds no practice yet; returns `nil`
     /// when it did nothing. `password` defaults to a fresh random passphrase.
-    public static func seedIfEmpty(store: any PracticeStore, accounts service: AccountService, password: String? = nil, now: Date) async throws -> Summary? {
+    public static func seedIfEmpty(
+        store: any PracticeStore, accounts service: AccountService, password: String? = nil, now: Date
+    ) async throws -> Summary? {
         guard try await store.isEmpty() else { return nil }
         let password = password ?? randomPassphrase()
         try PasswordPolicy.validate(password)
@@ -39,40 +41,52 @@ public enum DemoPractice {
         var accounts: [(String, Role)] = []
 
         func email(_ name: String) -> String {
-            let local = name.lowercased().replacingOccurrences(of: "dr ", with: "").replacingOccurrences(of: " ", with: ".")
+            let local = name.lowercased().replacingOccurrences(of: "dr ", with: "").replacingOccurrences(
+                of: " ", with: ".")
             return "\(local)@\(DemoPracticeData.emailDomain)"
         }
         func addUser(_ name: String, _ role: Role) async throws -> StaffAccount {
-            let account = try await store.createUser(scope: scope, email: email(name), displayName: name, role: role, passwordHash: hash)
+            let account = try await store.createUser(
+                scope: scope, email: email(name), displayName: name, role: role, passwordHash: hash)
             accounts.append((account.email, role))
             return account
         }
 
         // The practice and its first administrator are created together, as on a fresh install.
         let (_, administrator) = try await store.createPractice(
-            practice, administrator: FirstAdministrator(email: email(DemoPracticeData.administrator), displayName: DemoPracticeData.administrator,
-                                                        passwordHash: hash), requestID: "seed-demo")
+            practice,
+            administrator: FirstAdministrator(
+                email: email(DemoPracticeData.administrator), displayName: DemoPracticeData.administrator,
+                passwordHash: hash), requestID: "seed-demo")
         accounts.append((administrator.email, .administrator))
         for (index, (name, credentials, expertise, species, cap, ceiling)) in DemoPracticeData.clinicians.enumerated() {
             let account = try await addUser(name, .veterinarian)
-            let clinician = try await store.createClinician(Clinician(
-                userID: account.id, displayName: name, credentials: credentials,
-                expertise: expertise.map { Expertise(specialty: $0.0, proficiency: $0.1, years: $0.2) },
-                species: Set(species), maxAppointmentsPerDay: cap, complexityCeiling: ceiling), scope: scope)
-            _ = try await store.setAvailability(DemoPracticeData.availability(for: clinician.id, index: index), scope: scope, expectedVersion: nil)
+            let clinician = try await store.createClinician(
+                Clinician(
+                    userID: account.id, displayName: name, credentials: credentials,
+                    expertise: expertise.map { Expertise(specialty: $0.0, proficiency: $0.1, years: $0.2) },
+                    species: Set(species), maxAppointmentsPerDay: cap, complexityCeiling: ceiling), scope: scope)
+            _ = try await store.setAvailability(
+                DemoPracticeData.availability(for: clinician.id, index: index), scope: scope, expectedVersion: nil)
         }
-        for (name, type) in DemoPracticeData.rooms { _ = try await store.createRoom(Room(name: name, type: type), scope: scope) }
+        for (name, type) in DemoPracticeData.rooms {
+            _ = try await store.createRoom(Room(name: name, type: type), scope: scope)
+        }
         for type in DemoPracticeData.appointmentTypes { _ = try await store.createAppointmentType(type, scope: scope) }
         for name in DemoPracticeData.technicians { _ = try await addUser(name, .technician) }
         for name in DemoPracticeData.receptionists { _ = try await addUser(name, .receptionist) }
 
         let (owners, patients) = try await seedOwnersAndPatients(store: store, scope: scope, random: &random, now: now)
-        return Summary(practice: practice, accounts: accounts, password: password,
-                       clinicians: DemoPracticeData.clinicians.count, owners: owners, patients: patients)
+        return Summary(
+            practice: practice, accounts: accounts, password: password,
+            clinicians: DemoPracticeData.clinicians.count, owners: owners, patients: patients)
     }
 
-    private static func seedOwnersAndPatients(store: any PracticeStore, scope: AccessScope, random: inout SeededGenerator, now: Date) async throws -> (Int, Int) {
-        let speciesMix: [Species] = Array(repeating: .dog, count: 9) + Array(repeating: .cat, count: 7)
+    private static func seedOwnersAndPatients(
+        store: any PracticeStore, scope: AccessScope, random: inout SeededGenerator, now: Date
+    ) async throws -> (Int, Int) {
+        let speciesMix: [Species] =
+            Array(repeating: .dog, count: 9) + Array(repeating: .cat, count: 7)
             + [.rabbit, .rabbit, .ferret, .bird, .horse, .reptile]
         var patientCount = 0
         var usedNames = Set<String>()
@@ -85,26 +99,43 @@ public enum DemoPractice {
             }
             usedNames.insert("\(first) \(last)")
             let emailLocal = "\(first).\(last)".lowercased().replacingOccurrences(of: "'", with: "")
-            let owner = try await store.createOwner(Owner(
-                firstName: first, lastName: last, email: "\(emailLocal)@mail.example",
-                phones: [PhoneNumber(label: "mobile", number: "07700 9" + String(String(Int.random(in: 0..<100_000, using: &random) + 100_000).dropFirst()))],
-                address: PostalAddress(line1: "\(Int.random(in: 1...140, using: &random)) \(random.pick(DemoPracticeData.streets))",
-                                       city: "Ashford Mill", postcode: "AM\(Int.random(in: 1...9, using: &random)) \(Int.random(in: 1...9, using: &random))\(random.pick(["AB", "DX", "HT", "QP", "RW"]))",
-                                       country: "United Kingdom"),
-                communication: CommunicationPreferences(preferredChannel: random.pick([.email, .sms, .phone]), reminders: index % 5 != 0),
-                notes: index % 7 == 0 ? "Prefers morning appointments." : nil), scope: scope)
+            let owner = try await store.createOwner(
+                Owner(
+                    firstName: first, lastName: last, email: "\(emailLocal)@mail.example",
+                    phones: [
+                        PhoneNumber(
+                            label: "mobile",
+                            number: "07700 9"
+                                + String(String(Int.random(in: 0..<100_000, using: &random) + 100_000).dropFirst()))
+                    ],
+                    address: PostalAddress(
+                        line1: "\(Int.random(in: 1...140, using: &random)) \(random.pick(DemoPracticeData.streets))",
+                        city: "Ashford Mill",
+                        postcode:
+                            "AM\(Int.random(in: 1...9, using: &random)) \(Int.random(in: 1...9, using: &random))\(random.pick(["AB", "DX", "HT", "QP", "RW"]))",
+                        country: "United Kingdom"),
+                    communication: CommunicationPreferences(
+                        preferredChannel: random.pick([.email, .sms, .phone]), reminders: index % 5 != 0),
+                    notes: index % 7 == 0 ? "Prefers morning appointments." : nil), scope: scope)
             for _ in 0..<Int.random(in: 1...2, using: &random) {
                 let species = random.pick(speciesMix)
                 let ageDays = Int.random(in: 40...(species == .horse ? 7000 : 5000), using: &random)
                 let sex = random.pick(Patient.Sex.allCases.filter { $0 != .unknown })
-                _ = try await store.createPatient(Patient(
-                    name: random.pick(DemoPracticeData.petNames[species] ?? ["Buddy"]), species: species,
-                    breed: random.pick(DemoPracticeData.breeds[species] ?? ["Mixed"]), sex: sex,
-                    birthDate: now.addingTimeInterval(-Double(ageDays) * 86_400), birthDateEstimated: ageDays % 4 == 0,
-                    colour: random.pick(DemoPracticeData.colours[species] ?? ["mixed"]),
-                    microchip: [.dog, .cat, .ferret, .horse].contains(species) ? "826" + String(String(Int.random(in: 0..<1_000_000_000_000, using: &random) + 1_000_000_000_000).dropFirst()) : nil,
-                    alerts: Int.random(in: 0..<8, using: &random) == 0 ? [random.pick(DemoPracticeData.alerts)] : [],
-                    ownerID: owner.id), scope: scope)
+                _ = try await store.createPatient(
+                    Patient(
+                        name: random.pick(DemoPracticeData.petNames[species] ?? ["Buddy"]), species: species,
+                        breed: random.pick(DemoPracticeData.breeds[species] ?? ["Mixed"]), sex: sex,
+                        birthDate: now.addingTimeInterval(-Double(ageDays) * 86_400),
+                        birthDateEstimated: ageDays % 4 == 0,
+                        colour: random.pick(DemoPracticeData.colours[species] ?? ["mixed"]),
+                        microchip: [.dog, .cat, .ferret, .horse].contains(species)
+                            ? "826"
+                                + String(
+                                    String(Int.random(in: 0..<1_000_000_000_000, using: &random) + 1_000_000_000_000)
+                                        .dropFirst()) : nil,
+                        alerts: Int.random(in: 0..<8, using: &random) == 0
+                            ? [random.pick(DemoPracticeData.alerts)] : [],
+                        ownerID: owner.id), scope: scope)
                 patientCount += 1
             }
         }

@@ -10,10 +10,15 @@ import Triage
 extension APIHandler {
     func matchClinicians(_ input: Operations.MatchClinicians.Input) async throws -> Operations.MatchClinicians.Output {
         let caller = try await authorize(.book, action: .matchingRank, resourceType: "clinician")
-        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        guard case .json(let body) = input.body else {
+            throw APIError.badRequest(field: "body", message: "must be JSON")
+        }
         var errors = FieldErrorCollector()
         let specialties = body.specialties.enumerated().compactMap { index, text -> Specialty? in
-            guard let specialty = Specialty(rawValue: text) else { errors.add("specialties[\(index)]", "'\(text)' is not a specialty"); return nil }
+            guard let specialty = Specialty(rawValue: text) else {
+                errors.add("specialties[\(index)]", "'\(text)' is not a specialty")
+                return nil
+            }
             return specialty
         }
         var patientID: UUID?
@@ -22,14 +27,23 @@ extension APIHandler {
             if patientID == nil { errors.add("patientId", "must be a UUID") }
         }
         try errors.throwIfAny()
-        let (result, _) = try await scheduling.match(scope: caller.scope, specialties: specialties, species: Species(rawValue: body.species.rawValue)!,
-                                                     complexity: body.complexity, maxWaitMinutes: body.maxWaitMinutes, patientID: patientID)
+        let (result, _) = try await scheduling.match(
+            scope: caller.scope, specialties: specialties, species: Species(rawValue: body.species.rawValue)!,
+            complexity: body.complexity, maxWaitMinutes: body.maxWaitMinutes, patientID: patientID)
         // With a patient, the ranking reads who saw them before: a read of their record.
         if let patientID {
-            try await auditRead(caller, action: .matchingRank, resourceType: "patient", resourceID: UUIDText.lowercase(patientID))
+            try await auditRead(
+                caller, action: .matchingRank, resourceType: "patient", resourceID: UUIDText.lowercase(patientID))
         }
-        return .ok(.init(body: .json(.init(ranked: result.ranked.map(Components.Schemas.RankedClinician.init),
-                                           excluded: result.excluded.map { .init(clinicianId: $0.clinicianID.description, displayName: $0.displayName, reason: $0.reason) }))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        ranked: result.ranked.map(Components.Schemas.RankedClinician.init),
+                        excluded: result.excluded.map {
+                            .init(
+                                clinicianId: $0.clinicianID.description, displayName: $0.displayName, reason: $0.reason)
+                        }))))
     }
 
     /// One call for an arrival: the patient (existing or new), the triage, ranked clinicians and
@@ -37,16 +51,22 @@ extension APIHandler {
     /// with the on-duty emergency clinician instead of a future slot.
     func intake(_ input: Operations.Intake.Input) async throws -> Operations.Intake.Output {
         let caller = try await authorize(.triage, action: .intake, resourceType: "patient")
-        guard case .json(let body) = input.body else { throw APIError.badRequest(field: "body", message: "must be JSON") }
+        guard case .json(let body) = input.body else {
+            throw APIError.badRequest(field: "body", message: "must be JSON")
+        }
         let caseJSON = try JSONEncoder().encode(body._case)
         let triageCase: TriageCase
         do { triageCase = try TriageCase(jsonData: caseJSON) } catch {
-            throw ValidationError(error.errors.map { FieldError(field: $0.field == "$" ? "case" : "case.\($0.field)", message: $0.message) })
+            throw ValidationError(
+                error.errors.map {
+                    FieldError(field: $0.field == "$" ? "case" : "case.\($0.field)", message: $0.message)
+                })
         }
         let patientID = try await intakePatient(body, species: triageCase.species, scope: caller.scope)
         let now = store.clock.now()
-        let result = try await store.triage(triageCase, patientID: patientID.rawValue, scope: caller.scope,
-                                            engine: TriageEngine(clock: store.clock), arrival: now)
+        let result = try await store.triage(
+            triageCase, patientID: patientID.rawValue, scope: caller.scope,
+            engine: TriageEngine(clock: store.clock), arrival: now)
         let emergency = result.level.isEmergency
         let specialties = result.specialties.map(\.specialty)
         // Red's wait is zero: "now" means within one booking grid step.
@@ -54,25 +74,40 @@ extension APIHandler {
         let (snapshot, searched) = try await scheduling.matchSnapshot(scope: caller.scope, maxWaitMinutes: maxWait)
         let type = emergency ? nil : intakeType(body.appointmentTypeId, specialties: specialties, types: snapshot.types)
         var minutes: Int?
-        if let type { minutes = try await scheduling.predictedMinutes(scope: caller.scope, type: type, species: triageCase.species, clinicianID: nil) }
+        if let type {
+            minutes = try await scheduling.predictedMinutes(
+                scope: caller.scope, type: type, species: triageCase.species, clinicianID: nil)
+        }
         // Each clinician's "earliest" is found with the very query the offers below use.
-        let match = try await scheduling.rank(snapshot: snapshot, scope: caller.scope, specialties: specialties, species: triageCase.species,
-                                              complexity: result.complexity.score, maxWaitMinutes: maxWait, patientID: patientID.rawValue) { clinician in
-            type.map { SlotQuery(range: searched, appointmentType: $0, durationMinutes: minutes, clinicianID: clinician) }
-                ?? SlotQuery(range: searched, durationMinutes: SchedulingService.matchProbeMinutes, clinicianID: clinician)
+        let match = try await scheduling.rank(
+            snapshot: snapshot, scope: caller.scope, specialties: specialties, species: triageCase.species,
+            complexity: result.complexity.score, maxWaitMinutes: maxWait, patientID: patientID.rawValue
+        ) { clinician in
+            type.map {
+                SlotQuery(range: searched, appointmentType: $0, durationMinutes: minutes, clinicianID: clinician)
+            }
+                ?? SlotQuery(
+                    range: searched, durationMinutes: SchedulingService.matchProbeMinutes, clinicianID: clinician)
         }
         // The ranking is kept with the assessment, so a booking made from this intake records
         // what it was booked on.
-        let ranking = IntakeRanking(appointmentTypeID: type?.id, ranked: match.ranked.map {
-            RankedCandidate(clinicianID: $0.clinicianID.rawValue, score: $0.score,
-                            reasons: $0.parts.map { BookingReason(factor: $0.factor.rawValue, contribution: $0.contribution, detail: $0.detail) })
-        })
+        let ranking = IntakeRanking(
+            appointmentTypeID: type?.id,
+            ranked: match.ranked.map {
+                RankedCandidate(
+                    clinicianID: $0.clinicianID.rawValue, score: $0.score,
+                    reasons: $0.parts.map {
+                        BookingReason(factor: $0.factor.rawValue, contribution: $0.contribution, detail: $0.detail)
+                    })
+            })
         // The board's change is written to the practice's event log in the same transaction.
-        let (stored, _) = try await store.recordAssessment(scope: caller.scope, patientID: patientID.rawValue, caseJSON: caseJSON, result: result,
-                                                           arrival: now, admitToQueue: emergency, intakeRanking: ranking, idempotency: nil)
+        let (stored, _) = try await store.recordAssessment(
+            scope: caller.scope, patientID: patientID.rawValue, caseJSON: caseJSON, result: result,
+            arrival: now, admitToQueue: emergency, intakeRanking: ranking, idempotency: nil)
 
         var output = Components.Schemas.IntakeResponse(
-            patientId: patientID.description, assessmentId: stored.id.description, triage: try Self.wireResult(result), emergency: emergency,
+            patientId: patientID.description, assessmentId: stored.id.description, triage: try Self.wireResult(result),
+            emergency: emergency,
             clinicians: match.ranked.map(Components.Schemas.RankedClinician.init), offeredSlots: [])
         let notOffered = specialties.filter { !snapshot.practice.offers($0) }
         if !notOffered.isEmpty { output.servicesNotOffered = notOffered.map(\.rawValue) }
@@ -83,9 +118,13 @@ extension APIHandler {
                 return snapshot.workingWindows(candidate.clinicianID, overlapping: minute).contains { $0.contains(now) }
             }
             let isEmergencySpecialist = { (candidate: ClinicianMatch) in
-                snapshot.clinicians.first { $0.id == candidate.clinicianID }?.expertise.contains { $0.specialty == .emergencyCriticalCare } ?? false
+                snapshot.clinicians.first { $0.id == candidate.clinicianID }?.expertise.contains {
+                    $0.specialty == .emergencyCriticalCare
+                } ?? false
             }
-            let onDuty = match.ranked.first { working($0) && isEmergencySpecialist($0) } ?? match.ranked.first(where: working) ?? match.ranked.first
+            let onDuty =
+                match.ranked.first { working($0) && isEmergencySpecialist($0) } ?? match.ranked.first(where: working)
+                ?? match.ranked.first
             output.onDutyClinician = onDuty.map(Components.Schemas.RankedClinician.init)
             return .ok(.init(body: .json(output)))
         }
@@ -96,11 +135,14 @@ extension APIHandler {
         var offered: [FreeSlot] = []
         // Clinicians who prefer this kind of appointment are offered first, each group in rank order.
         let prefers = { (candidate: ClinicianMatch) in
-            snapshot.clinicians.first { $0.id == candidate.clinicianID }?.preferences.prefers(appointmentTypeID: type.id.rawValue) ?? false
+            snapshot.clinicians.first { $0.id == candidate.clinicianID }?.preferences.prefers(
+                appointmentTypeID: type.id.rawValue) ?? false
         }
         let candidates = match.ranked.filter(prefers) + match.ranked.filter { !prefers($0) }
         for candidate in candidates where offered.count < 5 {
-            var query = SlotQuery(range: window, appointmentType: type, durationMinutes: minutes, clinicianID: candidate.clinicianID.rawValue)
+            var query = SlotQuery(
+                range: window, appointmentType: type, durationMinutes: minutes,
+                clinicianID: candidate.clinicianID.rawValue)
             query.limit = 2
             offered += try snapshot.finder.slots(for: query).filter { $0.start >= now }
         }
@@ -111,32 +153,42 @@ extension APIHandler {
     }
 
     /// The patient of an intake: an existing one of this practice, or a new owner and patient.
-    private func intakePatient(_ body: Components.Schemas.IntakeRequest, species: Species, scope: AccessScope) async throws -> Identifier<Patient> {
+    private func intakePatient(_ body: Components.Schemas.IntakeRequest, species: Species, scope: AccessScope)
+        async throws -> Identifier<Patient>
+    {
         if let text = body.patientId {
             let id: Identifier<Patient> = try Self.identifier(text, resource: "patient")
             _ = try await store.patient(scope: scope, id: id)
             return id
         }
-        guard let new = body.newPatient else { throw ValidationError(field: "patientId", message: "give an existing patientId or a newPatient") }
+        guard let new = body.newPatient else {
+            throw ValidationError(field: "patientId", message: "give an existing patientId or a newPatient")
+        }
         guard new.patient.species.rawValue == species.rawValue else {
             throw ValidationError(field: "case.species", message: "must match newPatient.patient.species")
         }
         let owner = try await store.createOwner(Owner(wire: new.owner, id: Identifier()), scope: scope)
-        let input = Components.Schemas.PatientInput(name: new.patient.name, species: new.patient.species, breed: new.patient.breed,
-                                                     sex: new.patient.sex.flatMap { .init(rawValue: $0.rawValue) }, birthDate: new.patient.birthDate,
-                                                     ownerId: owner.id.description)
+        let input = Components.Schemas.PatientInput(
+            name: new.patient.name, species: new.patient.species, breed: new.patient.breed,
+            sex: new.patient.sex.flatMap { .init(rawValue: $0.rawValue) }, birthDate: new.patient.birthDate,
+            ownerId: owner.id.description)
         return try await store.createPatient(try Patient(wire: input, id: Identifier()), scope: scope).id
     }
 
     /// The appointment type of an intake: the one asked for, else the first whose specialty is
     /// the case's best, else a general one (no specialty and no special room).
-    private func intakeType(_ requested: String?, specialties: [Specialty], types: [AppointmentType]) -> AppointmentType? {
+    private func intakeType(_ requested: String?, specialties: [Specialty], types: [AppointmentType])
+        -> AppointmentType?
+    {
         if let requested, let type = types.first(where: { $0.id.description == requested.lowercased() }) { return type }
         // A type chosen for the case is one still offered.
         let types = types.filter { !$0.isRetired }
         for specialty in specialties {
             if let type = types.first(where: { $0.requiredSpecialty == specialty }) { return type }
         }
-        return types.first { $0.requiredSpecialty == nil && $0.requiredRoomType == nil || $0.requiredRoomType == .exam && $0.requiredSpecialty == nil }
+        return types.first {
+            $0.requiredSpecialty == nil && $0.requiredRoomType == nil
+                || $0.requiredRoomType == .exam && $0.requiredSpecialty == nil
+        }
     }
 }

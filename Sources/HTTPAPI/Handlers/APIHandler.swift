@@ -34,13 +34,17 @@ struct APIHandler: APIProtocol {
     /// The caller, if their role grants `permission`; otherwise the refusal is audited (naming
     /// the missing permission) and 403 thrown. `refusal` words what was refused for the
     /// problem detail ("Your role may not …"); by default the action with dots as spaces.
-    func authorize(_ permission: Permission, action: AuditAction, resourceType: String, resourceID: String? = nil,
-                   refusal: String? = nil) async throws -> Caller {
+    func authorize(
+        _ permission: Permission, action: AuditAction, resourceType: String, resourceID: String? = nil,
+        refusal: String? = nil
+    ) async throws -> Caller {
         let caller = try signedIn()
         guard caller.account.role.allows(permission) else {
-            try await store.recordAudit(AuditRecord(action: action, resourceType: resourceType, resourceID: resourceID, outcome: .denied,
-                                                    detail: "role=\(caller.account.role.rawValue) lacks=\(permission.rawValue)"),
-                                        scope: caller.scope)
+            try await store.recordAudit(
+                AuditRecord(
+                    action: action, resourceType: resourceType, resourceID: resourceID, outcome: .denied,
+                    detail: "role=\(caller.account.role.rawValue) lacks=\(permission.rawValue)"),
+                scope: caller.scope)
             throw DomainError.forbidden(action: refusal ?? action.name.replacingOccurrences(of: ".", with: " "))
         }
         // Allowed: now the request's out-of-bounds fields, if the contract found any.
@@ -50,24 +54,33 @@ struct APIHandler: APIProtocol {
     /// The caller, if their role grants every one of `permissions`; the first missing one is
     /// refused as ``authorize(_:action:resourceType:resourceID:)`` refuses it (audited, 403),
     /// before anything is changed.
-    func authorize(all permissions: [Permission], action: AuditAction, resourceType: String, resourceID: String? = nil,
-                   refusal: String? = nil) async throws -> Caller {
+    func authorize(
+        all permissions: [Permission], action: AuditAction, resourceType: String, resourceID: String? = nil,
+        refusal: String? = nil
+    ) async throws -> Caller {
         for permission in permissions {
-            _ = try await authorize(permission, action: action, resourceType: resourceType, resourceID: resourceID, refusal: refusal)
+            _ = try await authorize(
+                permission, action: action, resourceType: resourceType, resourceID: resourceID, refusal: refusal)
         }
         return try caller()
     }
 
     /// Audits a successful read of patient data that the store did not audit itself (lists
     /// and views assembled from several reads: the schedule, the ER board, matching, plans).
-    func auditRead(_ caller: Caller, action: AuditAction, resourceType: String, resourceID: String? = nil, detail: String? = nil) async throws {
-        try await store.recordAudit(AuditRecord(action: action, resourceType: resourceType, resourceID: resourceID, detail: detail), scope: caller.scope)
+    func auditRead(
+        _ caller: Caller, action: AuditAction, resourceType: String, resourceID: String? = nil, detail: String? = nil
+    ) async throws {
+        try await store.recordAudit(
+            AuditRecord(action: action, resourceType: resourceType, resourceID: resourceID, detail: detail),
+            scope: caller.scope)
     }
 
     /// Validates `limit` (1–200, default 50).
     static func pageLimit(_ limit: Int?) throws -> Int {
         guard let limit else { return 50 }
-        guard (1...200).contains(limit) else { throw ValidationError(field: "limit", message: "must be between 1 and 200") }
+        guard (1...200).contains(limit) else {
+            throw ValidationError(field: "limit", message: "must be between 1 and 200")
+        }
         return limit
     }
 
@@ -75,7 +88,9 @@ struct APIHandler: APIProtocol {
     static func expectedVersion(_ ifMatch: String?) throws -> Int? {
         guard let ifMatch else { return nil }
         let trimmed = ifMatch.trimmingCharacters(in: CharacterSet(charactersIn: "\" W/"))
-        guard let version = Int(trimmed) else { throw APIError.badRequest(field: "If-Match", message: "must be an ETag returned by the server") }
+        guard let version = Int(trimmed) else {
+            throw APIError.badRequest(field: "If-Match", message: "must be an ETag returned by the server")
+        }
         return version
     }
 

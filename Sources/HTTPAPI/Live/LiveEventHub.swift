@@ -27,7 +27,8 @@ public struct LiveEventFrame: Sendable, Equatable {
 
     init(_ event: DomainEvent) {
         self.event = event
-        bytes = ServerSentEventStream.frame(id: event.sequence, event: event.kind, data: ServerSentEventStream.json(event))
+        bytes = ServerSentEventStream.frame(
+            id: event.sequence, event: event.kind, data: ServerSentEventStream.json(event))
     }
 
     public static func == (lhs: LiveEventFrame, rhs: LiveEventFrame) -> Bool { lhs.event == rhs.event }
@@ -112,7 +113,10 @@ public final class LiveEventHub: Sendable {
     private let signalToken = Mutex<UUID?>(nil)
 
     /// Creates the hub over `store`'s event log and starts listening to its commits.
-    public init(store: any EventLogRepository, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "vetnet.live")) {
+    public init(
+        store: any EventLogRepository, configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "vetnet.live")
+    ) {
         self.store = store
         self.configuration = configuration
         self.logger = logger
@@ -130,22 +134,29 @@ public final class LiveEventHub: Sendable {
     /// given). With `after`, every event following that position comes first, exactly once
     /// and in order — across restarts, since the log is durable — or a reset when the
     /// position is pruned, unknown or too far behind.
-    public func subscribe(practiceID: PracticeID, role: Role, userID: UserID, tokenHash: String, kinds: Set<String>? = nil,
-                          after position: Int64? = nil) async throws -> LiveSubscription {
+    public func subscribe(
+        practiceID: PracticeID, role: Role, userID: UserID, tokenHash: String, kinds: Set<String>? = nil,
+        after position: Int64? = nil
+    ) async throws -> LiveSubscription {
         let head = try await store.eventHead(practiceID: practiceID)
         let id = UUID()
-        let subscription = LiveSubscription(capacity: configuration.subscriberBuffer) { [weak self] in self?.remove(id, from: practiceID) }
+        let subscription = LiveSubscription(capacity: configuration.subscriberBuffer) { [weak self] in
+            self?.remove(id, from: practiceID)
+        }
         let limit = configuration.maxStreamsPerUser
         // A stream whose client went away is noticed at the latest at its next heartbeat.
         let retry = Int(configuration.heartbeatInterval.components.seconds) + 1
         let start = try channels.withLock { channels throws(APIError) -> Int64 in
             var channel = channels[practiceID] ?? Channel(cursor: head)
             if channel.subscribers.values.count(where: { $0.userID == userID }) >= limit {
-                throw APIError.busy(detail: "This account already has \(limit) live streams open; close one (another tab or device) first.",
-                                    retryAfterSeconds: retry)
+                throw APIError.busy(
+                    detail:
+                        "This account already has \(limit) live streams open; close one (another tab or device) first.",
+                    retryAfterSeconds: retry)
             }
-            channel.subscribers[id] = Subscriber(subscription: subscription, role: role, kinds: kinds, tokenHash: tokenHash, userID: userID,
-                                                 pending: position == nil ? nil : [])
+            channel.subscribers[id] = Subscriber(
+                subscription: subscription, role: role, kinds: kinds, tokenHash: tokenHash, userID: userID,
+                pending: position == nil ? nil : [])
             channels[practiceID] = channel
             return channel.cursor
         }
@@ -181,7 +192,10 @@ public final class LiveEventHub: Sendable {
         let start = channels.withLock { channels -> Bool in
             guard var channel = channels[practiceID], !channel.subscribers.isEmpty else { return false }
             defer { channels[practiceID] = channel }
-            if channel.reading { channel.readAgain = true; return false }
+            if channel.reading {
+                channel.readAgain = true
+                return false
+            }
             channel.reading = true
             return true
         }
@@ -192,17 +206,22 @@ public final class LiveEventHub: Sendable {
     private func read(_ practiceID: PracticeID) async {
         var caughtUp = true
         while true {
-            if caughtUp, configuration.coalescingWindow > .zero { try? await Task.sleep(for: configuration.coalescingWindow) }
-            guard let cursor = channels.withLock({ channels -> Int64? in
-                channels[practiceID]?.readAgain = false
-                return channels[practiceID]?.cursor
-            }) else { return }
+            if caughtUp, configuration.coalescingWindow > .zero {
+                try? await Task.sleep(for: configuration.coalescingWindow)
+            }
+            guard
+                let cursor = channels.withLock({ channels -> Int64? in
+                    channels[practiceID]?.readAgain = false
+                    return channels[practiceID]?.cursor
+                })
+            else { return }
             let page: EventLogPage
             do {
                 page = try await store.events(practiceID: practiceID, after: cursor, limit: configuration.pageSize)
             } catch {
                 // The next poll tries again; subscribers keep their place.
-                logger.error("reading the event log failed", metadata: ["practice": "\(practiceID)", "error": "\(error)"])
+                logger.error(
+                    "reading the event log failed", metadata: ["practice": "\(practiceID)", "error": "\(error)"])
                 channels.withLock { $0[practiceID]?.reading = false }
                 return
             }
@@ -218,12 +237,20 @@ public final class LiveEventHub: Sendable {
                         if subscriber.pending != nil {
                             channel.subscribers[id]?.pending?.append(frame)
                             if (channel.subscribers[id]?.pending?.count ?? 0) > configuration.subscriberBuffer {
-                                finish(&channel, id, .reset(reason: "The client fell behind the practice's changes.", headSequence: page.headSequence),
-                                       into: &closing)
+                                finish(
+                                    &channel, id,
+                                    .reset(
+                                        reason: "The client fell behind the practice's changes.",
+                                        headSequence: page.headSequence),
+                                    into: &closing)
                             }
                         } else if !deliver(.event(frame), to: subscriber) {
-                            finish(&channel, id, .reset(reason: "The client fell behind the practice's changes.", headSequence: page.headSequence),
-                                   into: &closing)
+                            finish(
+                                &channel, id,
+                                .reset(
+                                    reason: "The client fell behind the practice's changes.",
+                                    headSequence: page.headSequence),
+                                into: &closing)
                         }
                     }
                     channel.cursor = event.sequence
@@ -235,7 +262,9 @@ public final class LiveEventHub: Sendable {
             // The last subscriber left while this read ran: forget the channel, so the next
             // one starts from the head rather than from this stale position.
             channels.withLock { channels in
-                if channels[practiceID]?.subscribers.isEmpty == true, channels[practiceID]?.reading == false { channels[practiceID] = nil }
+                if channels[practiceID]?.subscribers.isEmpty == true, channels[practiceID]?.reading == false {
+                    channels[practiceID] = nil
+                }
             }
             close(closing)
             if !again { return }
@@ -245,7 +274,8 @@ public final class LiveEventHub: Sendable {
 
     /// Sends the backlog after `position` up to `target` (where live delivery began), then
     /// whatever arrived meanwhile, and makes the subscriber live.
-    private func replay(subscriber id: UUID, practiceID: PracticeID, after position: Int64, through target: Int64) async {
+    private func replay(subscriber id: UUID, practiceID: PracticeID, after position: Int64, through target: Int64) async
+    {
         var cursor = position
         var resetReason: String?
         do {
@@ -255,7 +285,9 @@ public final class LiveEventHub: Sendable {
             while resetReason == nil, cursor < target {
                 let page = try await store.events(practiceID: practiceID, after: cursor, limit: configuration.pageSize)
                 if cursor == position, page.mustReset(after: position) {
-                    resetReason = position > page.headSequence ? "The log never reached that position." : "Changes since then are no longer kept."
+                    resetReason =
+                        position > page.headSequence
+                        ? "The log never reached that position." : "Changes since then are no longer kept."
                     break
                 }
                 let subscriber = channels.withLock { $0[practiceID]?.subscribers[id] }
@@ -273,7 +305,8 @@ public final class LiveEventHub: Sendable {
                 resetReason = "The log never reached that position."
             }
         } catch {
-            logger.error("replaying the event log failed", metadata: ["practice": "\(practiceID)", "error": "\(error)"])
+            logger.error(
+                "replaying the event log failed", metadata: ["practice": "\(practiceID)", "error": "\(error)"])
             resetReason = "The changes could not be read."
         }
         let closing = channels.withLock { channels -> [Closing] in
@@ -285,7 +318,10 @@ public final class LiveEventHub: Sendable {
                 return closing
             }
             for frame in subscriber.pending ?? [] where !deliver(.event(frame), to: subscriber) {
-                finish(&channel, id, .reset(reason: "The client fell behind the practice's changes.", headSequence: channel.cursor), into: &closing)
+                finish(
+                    &channel, id,
+                    .reset(reason: "The client fell behind the practice's changes.", headSequence: channel.cursor),
+                    into: &closing)
                 return closing
             }
             channel.subscribers[id]?.pending = nil
@@ -321,7 +357,9 @@ public final class LiveEventHub: Sendable {
         let closing = channels.withLock { channels -> [Closing] in
             var closing: [Closing] = []
             for (practiceID, var channel) in channels {
-                for (id, subscriber) in channel.subscribers where matches(subscriber) { finish(&channel, id, reason, into: &closing) }
+                for (id, subscriber) in channel.subscribers where matches(subscriber) {
+                    finish(&channel, id, reason, into: &closing)
+                }
                 channels[practiceID] = channel
             }
             return closing
@@ -332,7 +370,9 @@ public final class LiveEventHub: Sendable {
     private func remove(_ id: UUID, from practiceID: PracticeID) {
         channels.withLock { channels in
             channels[practiceID]?.subscribers[id] = nil
-            if channels[practiceID]?.subscribers.isEmpty == true, channels[practiceID]?.reading == false { channels[practiceID] = nil }
+            if channels[practiceID]?.subscribers.isEmpty == true, channels[practiceID]?.reading == false {
+                channels[practiceID] = nil
+            }
         }
     }
 
@@ -352,8 +392,12 @@ public final class LiveEventHub: Sendable {
                 let closing = channels.withLock { channels -> [Closing] in
                     var closing: [Closing] = []
                     for (practiceID, var channel) in channels {
-                        for (id, subscriber) in channel.subscribers where subscriber.pending == nil && !deliver(.heartbeat, to: subscriber) {
-                            finish(&channel, id, .reset(reason: "The client stopped reading.", headSequence: channel.cursor), into: &closing)
+                        for (id, subscriber) in channel.subscribers
+                        where subscriber.pending == nil && !deliver(.heartbeat, to: subscriber) {
+                            finish(
+                                &channel, id,
+                                .reset(reason: "The client stopped reading.", headSequence: channel.cursor),
+                                into: &closing)
                         }
                         channels[practiceID] = channel
                     }

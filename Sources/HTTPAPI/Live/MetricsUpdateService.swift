@@ -41,7 +41,9 @@ final class MetricsUpdateNotifier: Sendable {
         let heads = try await store.eventHeads()
         if !primed.withLock({ $0 }) {
             practices.withLock { practices in
-                for (id, head) in heads { practices[id] = Practice(cursor: head, throttle: MetricsUpdateThrottle(interval: interval)) }
+                for (id, head) in heads {
+                    practices[id] = Practice(cursor: head, throttle: MetricsUpdateThrottle(interval: interval))
+                }
             }
             primed.withLock { $0 = true }
             return []
@@ -93,7 +95,8 @@ struct MetricsUpdateService: Service {
 
     func run() async throws {
         let notifier = MetricsUpdateNotifier(store: store, interval: Self.seconds(interval))
-        let clock = ContinuousClock(), origin = clock.now
+        let clock = ContinuousClock()
+        let origin = clock.now
         try? await cancelWhenGracefulShutdown {
             while true {
                 do {

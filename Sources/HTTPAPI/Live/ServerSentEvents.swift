@@ -45,8 +45,9 @@ struct ServerSentEventStream: AsyncSequence, Sendable {
             for item in batch {
                 switch item {
                 case .ready(let head):
-                    bytes += ServerSentEventStream.frame(id: nil, event: EventStreamKind.ready, data: #"{"headSequence":\#(head)}"#,
-                                                         retry: ServerSentEventStream.retryMilliseconds)
+                    bytes += ServerSentEventStream.frame(
+                        id: nil, event: EventStreamKind.ready, data: #"{"headSequence":\#(head)}"#,
+                        retry: ServerSentEventStream.retryMilliseconds)
                 case .event(let frame):
                     bytes += frame.bytes
                 case .heartbeat:
@@ -66,19 +67,27 @@ struct ServerSentEventStream: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(subscription: items, lease: ReaderLease(items), items: items.makeAsyncIterator(), sessionIsActive: sessionIsActive)
+        AsyncIterator(
+            subscription: items, lease: ReaderLease(items), items: items.makeAsyncIterator(),
+            sessionIsActive: sessionIsActive)
     }
 
     /// The final frame for `reason`.
     static func end(_ reason: LiveStreamEnd) -> ArraySlice<UInt8> {
         switch reason {
         case .reset(let why, let head):
-            let data = (try? encoder.encode(Components.Schemas.StreamReset(reason: why, headSequence: head))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            let data =
+                (try? encoder.encode(Components.Schemas.StreamReset(reason: why, headSequence: head))).map {
+                    String(decoding: $0, as: UTF8.self)
+                } ?? "{}"
             return frame(id: nil, event: EventStreamKind.reset, data: data)
         case .sessionEnded:
-            return frame(id: nil, event: EventStreamKind.sessionEnded, data: #"{"reason":"The session ended; sign in again."}"#)
+            return frame(
+                id: nil, event: EventStreamKind.sessionEnded, data: #"{"reason":"The session ended; sign in again."}"#)
         case .shutdown:
-            return frame(id: nil, event: EventStreamKind.shutdown, data: #"{"reason":"The server is restarting; reconnect with the last id."}"#)
+            return frame(
+                id: nil, event: EventStreamKind.shutdown,
+                data: #"{"reason":"The server is restarting; reconnect with the last id."}"#)
         }
     }
 
@@ -110,7 +119,8 @@ struct ServerSentEventStream: AsyncSequence, Sendable {
 extension Components.Schemas.LiveEvent {
     /// The wire form of a logged event.
     init(_ event: DomainEvent) {
-        self.init(sequence: event.sequence, kind: event.kind, occurredAt: event.occurredAt, resourceType: event.resourceType,
-                  resourceId: event.resourceID, actorId: event.actorID, payload: .init(additionalProperties: event.payload))
+        self.init(
+            sequence: event.sequence, kind: event.kind, occurredAt: event.occurredAt, resourceType: event.resourceType,
+            resourceId: event.resourceID, actorId: event.actorID, payload: .init(additionalProperties: event.payload))
     }
 }

@@ -14,7 +14,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
     let accounts: AccountService
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         // Segments as the router sees them (it skips empty ones), so `//api/v1/me` is under
         // `/api/v1` here too, even if it ever got past ``PathNormalizationMiddleware``.
         let segments = request.uri.path.split(separator: "/")
@@ -32,7 +34,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         } else if let cookie = SessionCookie.value(named: SessionCookie.sessionName, in: request.headers) {
             token = cookie
             fromCookie = true
-            if !Self.isSafe(request.method), !SessionCookie.csrfMatches(request.headers[SessionCookie.csrfHeader], sessionToken: token) {
+            if !Self.isSafe(request.method),
+                !SessionCookie.csrfMatches(request.headers[SessionCookie.csrfHeader], sessionToken: token)
+            {
                 throw APIError.csrfRejected
             }
         } else {

@@ -14,7 +14,9 @@ struct BodyLimitMiddleware: RouterMiddleware {
     /// The path template of the one operation that takes document-sized bodies.
     static let uploadTemplate = "/api/v1/patients/{patientId}/documents"
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let isUpload = request.method == .post && contract.route(for: request.uri.path)?.template == Self.uploadTemplate
         let maxBytes = isUpload ? documentLimit : jsonLimit
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes {

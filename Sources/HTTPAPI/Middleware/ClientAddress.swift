@@ -50,7 +50,9 @@ public struct TrustedProxies: Sendable, Equatable {
     /// all are), since each proxy appends the address it received the request from.
     public func client(peer: String, forwardedFor: String?) -> String {
         guard !networks.isEmpty, isTrusted(peer), let forwardedFor else { return peer }
-        let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { Self.bytes(of: $0) != nil }
+        let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            Self.bytes(of: $0) != nil
+        }
         guard !hops.isEmpty else { return peer }
         return hops.last { !isTrusted($0) } ?? hops[0]
     }
@@ -75,5 +77,7 @@ public struct TrustedProxiesError: Error, CustomStringConvertible {
     /// The entry.
     public let entry: String
 
-    public var description: String { "'\(entry)' is not an IP address or network (e.g. 10.0.0.0/8, 127.0.0.1, fd00::/8)" }
+    public var description: String {
+        "'\(entry)' is not an IP address or network (e.g. 10.0.0.0/8, 127.0.0.1, fd00::/8)"
+    }
 }

@@ -48,7 +48,8 @@ final class ConnectionLimiter: Sendable {
                 state.entries.removeValue(forKey: oldest)
             }
             state.next += 1
-            state.entries[state.next] = Entry(channel: channel, address: channel.remoteAddress?.ipAddress, lastActive: now)
+            state.entries[state.next] = Entry(
+                channel: channel, address: channel.remoteAddress?.ipAddress, lastActive: now)
             return (state.next, evicted)
         }
         evicted?.close(promise: nil)
@@ -64,7 +65,8 @@ final class ConnectionLimiter: Sendable {
         var counts: [String: Int] = [:]
         for entry in entries.values { if let address = entry.address { counts[address, default: 0] += 1 } }
         if let busiest = counts.max(by: { $0.value < $1.value })?.key,
-           let candidate = oldest(idle.filter { $0.value.address == busiest }) {
+            let candidate = oldest(idle.filter { $0.value.address == busiest })
+        {
             return candidate
         }
         return oldest(idle)

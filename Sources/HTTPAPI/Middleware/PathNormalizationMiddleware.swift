@@ -14,7 +14,9 @@ import Hummingbird
 struct PathNormalizationMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard Self.isCanonical(request.uri.path) else {
             throw HTTPError(.notFound, message: "No resource has this path: paths have no empty, '.' or '..' segments.")
         }

@@ -11,7 +11,9 @@ import Hummingbird
 struct ProblemAcceptMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard let accept = request.headers[.accept], !accept.lowercased().contains(Self.problem) else {
             return try await next(request, context)
         }

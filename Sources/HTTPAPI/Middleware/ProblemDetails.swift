@@ -29,6 +29,8 @@ struct ProblemDetails: Encodable, Sendable {
         let data = (try? encoder.encode(problem)) ?? Data("{}".utf8)
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         headers.append(contentsOf: extra)
-        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -11,7 +11,9 @@ import SharedKernel
 struct ProblemDetailsMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch {
@@ -25,26 +27,41 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
         switch error {
         case let error as ServerError:
             // The OpenAPI runtime wraps handler and decoding errors; the cause decides the answer.
-            if error.underlyingError is ServerError || error.underlyingError is ValidationError || error.underlyingError is DomainError
-                || error.underlyingError is APIError || error.underlyingError is DecodingError || error.underlyingError is HTTPError
-                || error.underlyingError is UniquenessConflict {
+            if error.underlyingError is ServerError || error.underlyingError is ValidationError
+                || error.underlyingError is DomainError
+                || error.underlyingError is APIError || error.underlyingError is DecodingError
+                || error.underlyingError is HTTPError
+                || error.underlyingError is UniquenessConflict
+            {
                 return problem(for: error.underlyingError, logger: logger)
             }
             if String(describing: type(of: error.underlyingError)) == "RuntimeError" {
                 // Request-shape problems found by the generated code: wrong content type,
                 // missing body, unparsable parameter. Their text names the part at fault.
-                return (ProblemDetails(status: .badRequest, detail: "The request could not be read: \(error.underlyingError)"), [:])
+                return (
+                    ProblemDetails(
+                        status: .badRequest, detail: "The request could not be read: \(error.underlyingError)"), [:]
+                )
             }
             return problem(for: error.underlyingError, logger: logger)
         case let error as ValidationError:
-            return (ProblemDetails(status: .unprocessableContent, detail: "Some fields are invalid.", errors: error.errors), [:])
+            return (
+                ProblemDetails(status: .unprocessableContent, detail: "Some fields are invalid.", errors: error.errors),
+                [:]
+            )
         case let error as DecodingError:
             let (field, message) = Self.describe(error)
-            return (ProblemDetails(status: .badRequest, detail: "The request body is not valid: \(field): \(message)",
-                                   errors: [FieldError(field: field, message: message)]), [:])
+            return (
+                ProblemDetails(
+                    status: .badRequest, detail: "The request body is not valid: \(field): \(message)",
+                    errors: [FieldError(field: field, message: message)]), [:]
+            )
         case let error as UniquenessConflict:
-            return (ProblemDetails(status: .conflict, detail: "\(error.field) \(error.message).",
-                                   errors: [FieldError(field: error.field, message: error.message)]), [:])
+            return (
+                ProblemDetails(
+                    status: .conflict, detail: "\(error.field) \(error.message).",
+                    errors: [FieldError(field: error.field, message: error.message)]), [:]
+            )
         case let error as DomainError:
             switch error {
             case .notFound(let resource):
@@ -52,8 +69,12 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
             case .conflict(let message):
                 return (ProblemDetails(status: .conflict, detail: message), [:])
             case .versionMismatch(let current):
-                return (ProblemDetails(status: .preconditionFailed, detail: "The resource changed since you read it; its current ETag is \"\(current)\"."),
-                        [.eTag: "\"\(current)\""])
+                return (
+                    ProblemDetails(
+                        status: .preconditionFailed,
+                        detail: "The resource changed since you read it; its current ETag is \"\(current)\"."),
+                    [.eTag: "\"\(current)\""]
+                )
             case .forbidden(let action):
                 return (ProblemDetails(status: .forbidden, detail: "Your role may not \(action)."), [:])
             }
@@ -64,32 +85,65 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
             case .busy(let detail, let seconds):
                 return (ProblemDetails(status: .tooManyRequests, detail: detail), [.retryAfterHeader: String(seconds)])
             case .tooManyRequests(let seconds):
-                return (ProblemDetails(status: .tooManyRequests, detail: "Too many failed attempts; try again in \(seconds) seconds."),
-                        [.retryAfterHeader: String(seconds)])
+                return (
+                    ProblemDetails(
+                        status: .tooManyRequests, detail: "Too many failed attempts; try again in \(seconds) seconds."),
+                    [.retryAfterHeader: String(seconds)]
+                )
             case .badRequest(let field, let message):
-                return (ProblemDetails(status: .badRequest, detail: message, errors: field.map { [FieldError(field: $0, message: message)] }), [:])
+                return (
+                    ProblemDetails(
+                        status: .badRequest, detail: message,
+                        errors: field.map { [FieldError(field: $0, message: message)] }), [:]
+                )
             case .payloadTooLarge(let limit):
-                return (ProblemDetails(status: .contentTooLarge, detail: "The request body exceeds the limit of \(limit) bytes."), [:])
+                return (
+                    ProblemDetails(
+                        status: .contentTooLarge, detail: "The request body exceeds the limit of \(limit) bytes."), [:]
+                )
             case .invalidRequest(let errors):
-                return (ProblemDetails(status: .badRequest, detail: "The request is not valid: " + errors.map(\.description).joined(separator: "; "),
-                                       errors: errors), [:])
+                return (
+                    ProblemDetails(
+                        status: .badRequest,
+                        detail: "The request is not valid: " + errors.map(\.description).joined(separator: "; "),
+                        errors: errors), [:]
+                )
             case .methodNotAllowed(let allowed):
-                return (ProblemDetails(status: .methodNotAllowed, detail: "This path takes \(allowed.joined(separator: ", ")) only."),
-                        [.allow: allowed.joined(separator: ", ")])
+                return (
+                    ProblemDetails(
+                        status: .methodNotAllowed, detail: "This path takes \(allowed.joined(separator: ", ")) only."),
+                    [.allow: allowed.joined(separator: ", ")]
+                )
             case .csrfRejected:
-                return (ProblemDetails(status: .forbidden, detail: "A change signed in with the session cookie needs the X-CSRF-Token header "
-                                       + "holding the vetnet_csrf cookie of the same sign-in; nothing was changed.",
-                                       errors: [FieldError(field: "X-CSRF-Token", message: "is missing or does not belong to this session")]), [:])
+                return (
+                    ProblemDetails(
+                        status: .forbidden,
+                        detail: "A change signed in with the session cookie needs the X-CSRF-Token header "
+                            + "holding the vetnet_csrf cookie of the same sign-in; nothing was changed.",
+                        errors: [
+                            FieldError(field: "X-CSRF-Token", message: "is missing or does not belong to this session")
+                        ]), [:]
+                )
             }
         case let error as HTTPError:
             if error.status.code >= 500 {
                 logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-                return (ProblemDetails(status: .internalServerError, detail: "An internal error occurred; quote the request id when reporting it."), [:])
+                return (
+                    ProblemDetails(
+                        status: .internalServerError,
+                        detail: "An internal error occurred; quote the request id when reporting it."), [:]
+                )
             }
-            return (ProblemDetails(status: error.status, detail: error.body ?? error.status.reasonPhrase), error.headers)
+            return (
+                ProblemDetails(status: error.status, detail: error.body ?? error.status.reasonPhrase), error.headers
+            )
         default:
             logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-            return (ProblemDetails(status: .internalServerError, detail: "An internal error occurred; quote the request id when reporting it."), [:])
+            return (
+                ProblemDetails(
+                    status: .internalServerError,
+                    detail: "An internal error occurred; quote the request id when reporting it."), [:]
+            )
         }
     }
 

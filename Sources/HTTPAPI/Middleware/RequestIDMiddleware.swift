@@ -10,16 +10,21 @@ struct RequestIDMiddleware: RouterMiddleware {
     /// Peers believed when they name the client in `X-Forwarded-For`.
     var trustedProxies: TrustedProxies = .none
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let receivedAt = ContinuousClock.now
         let id = UUIDText.lowercase(UUID())
         var context = context
         context.logger[metadataKey: "request_id"] = .string(id)
         let response = try await RequestState.$requestID.withValue(id) {
-            let client = trustedProxies.client(peer: context.clientAddress, forwardedFor: request.headers[.xForwardedFor])
+            let client = trustedProxies.client(
+                peer: context.clientAddress, forwardedFor: request.headers[.xForwardedFor])
             return try await RequestState.$clientAddress.withValue(client) {
                 try await RequestState.$receivedAt.withValue(receivedAt) {
-                    try await RequestState.$connectionClosed.withValue(context.connectionClosed) { try await next(request, context) }
+                    try await RequestState.$connectionClosed.withValue(context.connectionClosed) {
+                        try await next(request, context)
+                    }
                 }
             }
         }

@@ -52,20 +52,25 @@ enum SessionCookie {
     /// proxy's `X-Forwarded-Proto`. Cookies set over TLS are marked `Secure`.
     static func isSecure(_ request: Request) -> Bool {
         if request.head.scheme?.lowercased() == "https" { return true }
-        let proto = request.headers[forwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let proto = request.headers[forwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces)
+            .lowercased()
         return proto == "https"
     }
 
     /// The `Set-Cookie` values that start a browser session.
     static func startFields(token: String, secure: Bool) -> [String] {
-        [cookie(sessionName, token, httpOnly: true, secure: secure, clear: false),
-         cookie(csrfName, csrfToken(for: token), httpOnly: false, secure: secure, clear: false)]
+        [
+            cookie(sessionName, token, httpOnly: true, secure: secure, clear: false),
+            cookie(csrfName, csrfToken(for: token), httpOnly: false, secure: secure, clear: false),
+        ]
     }
 
     /// The `Set-Cookie` values that make the browser forget both cookies.
     static func clearFields(secure: Bool) -> [String] {
-        [cookie(sessionName, "", httpOnly: true, secure: secure, clear: true),
-         cookie(csrfName, "", httpOnly: false, secure: secure, clear: true)]
+        [
+            cookie(sessionName, "", httpOnly: true, secure: secure, clear: true),
+            cookie(csrfName, "", httpOnly: false, secure: secure, clear: true),
+        ]
     }
 
     // No Max-Age on a live session: the cookie ends with the browser, and the server's idle
@@ -122,21 +127,31 @@ final class SessionCookieInstructions: Sendable {
 struct SessionCookieMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let instructions = SessionCookieInstructions(deviceCookie: SessionCookie.value(named: SignInDevices.cookieName, in: request.headers))
-        var response = try await SessionCookieInstructions.$current.withValue(instructions) { try await next(request, context) }
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let instructions = SessionCookieInstructions(
+            deviceCookie: SessionCookie.value(named: SignInDevices.cookieName, in: request.headers))
+        var response = try await SessionCookieInstructions.$current.withValue(instructions) {
+            try await next(request, context)
+        }
         let secure = SessionCookie.isSecure(request)
         switch instructions.instruction {
         case .start(let token)?:
-            for field in SessionCookie.startFields(token: token, secure: secure) { response.headers.append(HTTPField(name: .setCookie, value: field)) }
+            for field in SessionCookie.startFields(token: token, secure: secure) {
+                response.headers.append(HTTPField(name: .setCookie, value: field))
+            }
             response.headers[.cacheControl] = "no-store"
         case .clear?:
-            for field in SessionCookie.clearFields(secure: secure) { response.headers.append(HTTPField(name: .setCookie, value: field)) }
+            for field in SessionCookie.clearFields(secure: secure) {
+                response.headers.append(HTTPField(name: .setCookie, value: field))
+            }
         case nil:
             break
         }
         if let device = instructions.deviceToRemember {
-            response.headers.append(HTTPField(name: .setCookie, value: SignInDevices.setCookieField(device, secure: secure)))
+            response.headers.append(
+                HTTPField(name: .setCookie, value: SignInDevices.setCookieField(device, secure: secure)))
         }
         return response
     }

@@ -19,8 +19,9 @@ final class OptimizationGate: Sendable {
         }
         if let busyUntil {
             let seconds = max(1, Int((busyUntil - clock.now).components.seconds) + 1)
-            throw APIError.busy(detail: "An optimization of this practice is already running; try again in \(seconds) seconds.",
-                                retryAfterSeconds: seconds)
+            throw APIError.busy(
+                detail: "An optimization of this practice is already running; try again in \(seconds) seconds.",
+                retryAfterSeconds: seconds)
         }
         defer { running.withLock { _ = $0.removeValue(forKey: practice) } }
         return try await work()

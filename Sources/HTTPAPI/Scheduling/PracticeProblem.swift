@@ -32,8 +32,10 @@ struct PracticeProblem: Sendable {
     /// skills, shifts (availability less breaks and time off), caps and fair-share targets;
     /// rooms by type; the requests; and every time-holding appointment as a fixed booking
     /// (except those in `releasing`, which are being re-planned).
-    init(snapshot: SchedulingService.Snapshot, from: Date, days: Int, requests: [SchedulingRequest],
-         excluding releasing: Set<Identifier<Appointment>> = [], excludingClinician: UUID? = nil) {
+    init(
+        snapshot: SchedulingService.Snapshot, from: Date, days: Int, requests: [SchedulingRequest],
+        excluding releasing: Set<Identifier<Appointment>> = [], excludingClinician: UUID? = nil
+    ) {
         let origin = snapshot.finder.calendar.day(containing: from).start
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = snapshot.timeZone
@@ -50,22 +52,29 @@ struct PracticeProblem: Sendable {
         let capacity = shifts.map { $0.reduce(0) { $0 + $1.end - $1.start } }
         let totalCapacity = max(capacity.reduce(0, +), 1)
         let clinicians = snapshot.clinicians.enumerated().map { index, clinician in
-            SchedulingClinician(id: clinician.id.description,
-                                skills: Dictionary(clinician.expertise.map { ($0.specialty.rawValue, $0.proficiency) }
-                                                   + [(Self.anySpecialty, clinician.expertise.map(\.proficiency).max() ?? 1)], uniquingKeysWith: max),
-                                maxDaily: clinician.maxAppointmentsPerDay, shifts: shifts[index],
-                                targetMinutes: demand * capacity[index] / totalCapacity)
+            SchedulingClinician(
+                id: clinician.id.description,
+                skills: Dictionary(
+                    clinician.expertise.map { ($0.specialty.rawValue, $0.proficiency) }
+                        + [(Self.anySpecialty, clinician.expertise.map(\.proficiency).max() ?? 1)],
+                    uniquingKeysWith: max),
+                maxDaily: clinician.maxAppointmentsPerDay, shifts: shifts[index],
+                targetMinutes: demand * capacity[index] / totalCapacity)
         }
         var roomCounts = Dictionary(grouping: snapshot.rooms.filter(\.isActive), by: \.type).mapValues(\.count)
             .map { SchedulingRoomType(id: $0.key.rawValue, count: $0.value) }
         roomCounts.append(SchedulingRoomType(id: Self.noRoom, count: max(snapshot.clinicians.count, 1)))
-        let fixed = snapshot.appointments.filter { $0.status.holdsTime && !releasing.contains($0.id) && $0.occupiedTime.overlaps(horizon) }.map {
-            SchedulingFixedBooking(id: $0.id.description, clinicianID: Identifier<Clinician>($0.clinicianID).description,
-                                   interval: MinuteInterval(start: toMinute($0.time.start), end: toMinute($0.occupiedTime.end)),
-                                   roomType: $0.roomType?.rawValue)
+        let fixed = snapshot.appointments.filter {
+            $0.status.holdsTime && !releasing.contains($0.id) && $0.occupiedTime.overlaps(horizon)
+        }.map {
+            SchedulingFixedBooking(
+                id: $0.id.description, clinicianID: Identifier<Clinician>($0.clinicianID).description,
+                interval: MinuteInterval(start: toMinute($0.time.start), end: toMinute($0.occupiedTime.end)),
+                roomType: $0.roomType?.rawValue)
         }
         self.origin = origin
-        self.problem = SchedulingProblem(horizon: MinuteInterval(start: 0, end: toMinute(end)), granularity: 5, clinicians: clinicians,
-                                         roomTypes: roomCounts, requests: requests, fixedBookings: fixed)
+        self.problem = SchedulingProblem(
+            horizon: MinuteInterval(start: 0, end: toMinute(end)), granularity: 5, clinicians: clinicians,
+            roomTypes: roomCounts, requests: requests, fixedBookings: fixed)
     }
 }

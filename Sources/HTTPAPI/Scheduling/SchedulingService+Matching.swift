@@ -14,11 +14,15 @@ extension SchedulingService {
     /// Ranks the practice's clinicians for a case: each candidate's earliest free start within
     /// the search window (for the case's top specialty), today's workload and capacity, and
     /// continuity with the patient.
-    func match(scope: AccessScope, specialties: [Specialty], species: Species, complexity: Double, maxWaitMinutes: Int?,
-               patientID: UUID?, durationMinutes: Int = matchProbeMinutes) async throws -> (MatchResult, Snapshot) {
+    func match(
+        scope: AccessScope, specialties: [Specialty], species: Species, complexity: Double, maxWaitMinutes: Int?,
+        patientID: UUID?, durationMinutes: Int = matchProbeMinutes
+    ) async throws -> (MatchResult, Snapshot) {
         let (snapshot, range) = try await matchSnapshot(scope: scope, maxWaitMinutes: maxWaitMinutes)
-        let result = try await rank(snapshot: snapshot, scope: scope, specialties: specialties, species: species, complexity: complexity,
-                                    maxWaitMinutes: maxWaitMinutes, patientID: patientID) { clinicianID in
+        let result = try await rank(
+            snapshot: snapshot, scope: scope, specialties: specialties, species: species, complexity: complexity,
+            maxWaitMinutes: maxWaitMinutes, patientID: patientID
+        ) { clinicianID in
             SlotQuery(range: range, durationMinutes: durationMinutes, clinicianID: clinicianID)
         }
         return (result, snapshot)
@@ -40,8 +44,11 @@ extension SchedulingService {
     /// Ranks on `snapshot`; each candidate's earliest start is the first slot `earliest` (a
     /// query for that clinician) finds, so an intake that offers slots with the same query
     /// shows as "earliest" exactly the first slot it offers with that clinician.
-    func rank(snapshot: Snapshot, scope: AccessScope, specialties: [Specialty], species: Species, complexity: Double, maxWaitMinutes: Int?,
-              patientID: UUID?, earliest: (UUID) -> SlotQuery) async throws -> MatchResult {
+    func rank(
+        snapshot: Snapshot, scope: AccessScope, specialties: [Specialty], species: Species, complexity: Double,
+        maxWaitMinutes: Int?,
+        patientID: UUID?, earliest: (UUID) -> SlotQuery
+    ) async throws -> MatchResult {
         let now = store.clock.now()
         let today = snapshot.finder.calendar.day(containing: now)
         let localToday = LocalDate.containing(now, timeZone: snapshot.timeZone)
@@ -51,15 +58,21 @@ extension SchedulingService {
             var query = earliest(clinician.id.rawValue)
             query.limit = 1
             let earliest = try snapshot.finder.slots(for: query).first?.start
-            let booked = snapshot.appointments.filter { $0.clinicianID == clinician.id.rawValue && $0.status.holdsTime && $0.time.overlaps(today) }
-                .reduce(0) { $0 + $1.durationMinutes }
-            let capacity = localToday.flatMap {
-                snapshot.availabilities[clinician.id]?.value.capacityMinutes(on: $0, timeZone: snapshot.timeZone, closures: snapshot.practice.closures)
-            } ?? 0
-            return MatchCandidate(clinician: clinician, earliestStart: earliest, bookedMinutes: booked, capacityMinutes: capacity)
+            let booked = snapshot.appointments.filter {
+                $0.clinicianID == clinician.id.rawValue && $0.status.holdsTime && $0.time.overlaps(today)
+            }
+            .reduce(0) { $0 + $1.durationMinutes }
+            let capacity =
+                localToday.flatMap {
+                    snapshot.availabilities[clinician.id]?.value.capacityMinutes(
+                        on: $0, timeZone: snapshot.timeZone, closures: snapshot.practice.closures)
+                } ?? 0
+            return MatchCandidate(
+                clinician: clinician, earliestStart: earliest, bookedMinutes: booked, capacityMinutes: capacity)
         }
-        let matchCase = MatchCase(specialties: specialties, species: species, complexity: complexity, maxWaitMinutes: maxWaitMinutes,
-                                  patientID: patientID, previousClinicianIDs: previous)
+        let matchCase = MatchCase(
+            specialties: specialties, species: species, complexity: complexity, maxWaitMinutes: maxWaitMinutes,
+            patientID: patientID, previousClinicianIDs: previous)
         return try ClinicianMatcher().rank(matchCase, candidates: candidates, now: now)
     }
 }

@@ -43,7 +43,8 @@ public struct PatientAge: Codable, Hashable, Sendable, CustomStringConvertible {
     /// (an impossible date is refused by validation, so display shows nothing rather than a
     /// negative age).
     public init?(birthDate: Date, now: Date, isEstimated: Bool = false, calendar: Calendar = RecordCalendar.utc) {
-        let birthDay = calendar.startOfDay(for: birthDate), today = calendar.startOfDay(for: now)
+        let birthDay = calendar.startOfDay(for: birthDate)
+        let today = calendar.startOfDay(for: now)
         guard birthDay <= today else { return nil }
         let days = RecordCalendar.days(from: birthDay, to: today, calendar: calendar)
         let weeks = days / 7

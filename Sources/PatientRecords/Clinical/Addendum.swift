@@ -16,7 +16,10 @@ public struct Addendum: Codable, Hashable, Sendable {
     public let text: String
 
     /// Creates an addendum; ``ClinicalNote/addendum(id:text:author:createdAt:now:)`` also validates it.
-    public init(id: Identifier<Addendum> = .init(), noteID: Identifier<ClinicalNote>, author: NoteAuthor, createdAt: Date, text: String) {
+    public init(
+        id: Identifier<Addendum> = .init(), noteID: Identifier<ClinicalNote>, author: NoteAuthor, createdAt: Date,
+        text: String
+    ) {
         self.id = id
         self.noteID = noteID
         self.author = author

@@ -24,7 +24,10 @@ public struct Allergy: Codable, Hashable, Sendable {
     public var severity: Severity
 
     /// Creates an allergy.
-    public init(id: Identifier<Allergy> = .init(), patientID: Identifier<Patient>, substance: String, reaction: String? = nil, severity: Severity) {
+    public init(
+        id: Identifier<Allergy> = .init(), patientID: Identifier<Patient>, substance: String, reaction: String? = nil,
+        severity: Severity
+    ) {
         self.id = id
         self.patientID = patientID
         self.substance = substance

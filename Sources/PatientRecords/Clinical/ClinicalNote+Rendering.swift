@@ -28,7 +28,8 @@ extension ClinicalNote {
         }
         for (index, addendum) in orderedAddenda(addenda).enumerated() {
             lines.append("")
-            lines.append("Addendum \(index + 1) — \(Timestamp.string(addendum.createdAt)) — \(addendum.author.displayName)")
+            lines.append(
+                "Addendum \(index + 1) — \(Timestamp.string(addendum.createdAt)) — \(addendum.author.displayName)")
             lines.append(addendum.text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return lines.joined(separator: "\n")

@@ -39,8 +39,10 @@ public struct ClinicalNote: Codable, Hashable, Sendable {
     public let plan: String
 
     /// Creates a note.
-    public init(id: Identifier<ClinicalNote> = .init(), patientID: Identifier<Patient>, author: NoteAuthor, createdAt: Date,
-                subjective: String, objective: String, assessment: String, plan: String) {
+    public init(
+        id: Identifier<ClinicalNote> = .init(), patientID: Identifier<Patient>, author: NoteAuthor, createdAt: Date,
+        subjective: String, objective: String, assessment: String, plan: String
+    ) {
         self.id = id
         self.patientID = patientID
         self.author = author
@@ -57,7 +59,9 @@ public struct ClinicalNote: Codable, Hashable, Sendable {
     /// the future. Individual sections may be empty (a quick re-check has no plan).
     public func validate(now: Date) throws(ValidationError) {
         var errors = FieldErrorCollector()
-        if [subjective, objective, assessment, plan].allSatisfy({ $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) {
+        if [subjective, objective, assessment, plan].allSatisfy({
+            $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        }) {
             errors.add("subjective", "at least one of subjective, objective, assessment or plan must be written")
         }
         RecordDateRules.notBlank(author.displayName, field: "author.displayName", into: &errors)
@@ -68,8 +72,10 @@ public struct ClinicalNote: Codable, Hashable, Sendable {
     // MARK: - Corrections
 
     /// A validated addendum to this note. The note itself is not changed.
-    public func addendum(id: Identifier<Addendum> = .init(), text: String, author: NoteAuthor, createdAt: Date,
-                         now: Date) throws(ValidationError) -> Addendum {
+    public func addendum(
+        id: Identifier<Addendum> = .init(), text: String, author: NoteAuthor, createdAt: Date,
+        now: Date
+    ) throws(ValidationError) -> Addendum {
         let addendum = Addendum(id: id, noteID: self.id, author: author, createdAt: createdAt, text: text)
         try addendum.validate(for: self, now: now)
         return addendum

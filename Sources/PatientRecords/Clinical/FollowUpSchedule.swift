@@ -15,7 +15,9 @@ public struct FollowUpRecall: Codable, Hashable, Sendable {
     public var reason: String
 
     /// Creates a recall.
-    public init(visitID: Identifier<Visit>, patientID: Identifier<Patient>, visitDate: Date, dueDate: Date, reason: String) {
+    public init(
+        visitID: Identifier<Visit>, patientID: Identifier<Patient>, visitDate: Date, dueDate: Date, reason: String
+    ) {
         self.visitID = visitID
         self.patientID = patientID
         self.visitDate = visitDate
@@ -48,12 +50,15 @@ public enum FollowUpSchedule {
     ///   longer listed;
     /// - **overdue** when its day is before the day of `asOf`; **due soon** when it is that day
     ///   or up to `dueWithinDays` days later, both ends included.
-    public static func dueAndOverdue(visits: [Visit], asOf: Date, dueWithinDays: Int = VaccinationSchedule.defaultDueWithinDays,
-                                     calendar: Calendar = RecordCalendar.utc) -> FollowUpDueReport {
+    public static func dueAndOverdue(
+        visits: [Visit], asOf: Date, dueWithinDays: Int = VaccinationSchedule.defaultDueWithinDays,
+        calendar: Calendar = RecordCalendar.utc
+    ) -> FollowUpDueReport {
         let latestVisit = Dictionary(visits.map { ($0.patientID, $0.occurredAt) }, uniquingKeysWith: max)
         var report = FollowUpDueReport()
         for visit in visits {
-            guard let recall = visit.recall, (latestVisit[visit.patientID] ?? visit.occurredAt) <= visit.occurredAt else { continue }
+            guard let recall = visit.recall, (latestVisit[visit.patientID] ?? visit.occurredAt) <= visit.occurredAt
+            else { continue }
             let days = RecordCalendar.days(from: asOf, to: recall.dueDate, calendar: calendar)
             if days < 0 {
                 report.overdue.append(recall)

@@ -34,8 +34,11 @@ public struct MedicalRecord: Codable, Hashable, Sendable {
     }
 
     /// Creates a record.
-    public init(patient: Patient, weights: [WeightMeasurement] = [], problems: [Problem] = [], allergies: [Allergy] = [],
-                medications: [Medication] = [], vaccinations: [Vaccination] = [], notes: [ClinicalNote] = [], addenda: [Addendum] = []) {
+    public init(
+        patient: Patient, weights: [WeightMeasurement] = [], problems: [Problem] = [], allergies: [Allergy] = [],
+        medications: [Medication] = [], vaccinations: [Vaccination] = [], notes: [ClinicalNote] = [],
+        addenda: [Addendum] = []
+    ) {
         self.patient = patient
         self.weights = WeightHistory(weights)
         self.problems = problems
@@ -59,19 +62,26 @@ public struct MedicalRecord: Codable, Hashable, Sendable {
     }
 
     /// The patient's age at `now`.
-    public func age(now: Date, calendar: Calendar = RecordCalendar.utc) -> PatientAge? { patient.age(now: now, calendar: calendar) }
+    public func age(now: Date, calendar: Calendar = RecordCalendar.utc) -> PatientAge? {
+        patient.age(now: now, calendar: calendar)
+    }
 
     /// The dose of `medication` from this patient's latest weight (see
     /// ``Medication/dose(weights:now:maximumWeightAgeInDays:)``).
-    public func dose(for medication: Medication, now: Date,
-                     maximumWeightAgeInDays: Int = Medication.defaultMaximumWeightAgeInDays) throws(DoseCalculationError) -> DoseCalculation {
+    public func dose(
+        for medication: Medication, now: Date,
+        maximumWeightAgeInDays: Int = Medication.defaultMaximumWeightAgeInDays
+    ) throws(DoseCalculationError) -> DoseCalculation {
         try medication.dose(weights: weights, now: now, maximumWeightAgeInDays: maximumWeightAgeInDays)
     }
 
     /// This patient's vaccination reminders (see ``VaccinationSchedule``).
-    public func vaccinationReminders(asOf date: Date, dueWithinDays: Int = VaccinationSchedule.defaultDueWithinDays,
-                                     calendar: Calendar = RecordCalendar.utc) -> VaccinationDueReport {
-        VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: date, dueWithinDays: dueWithinDays, calendar: calendar)
+    public func vaccinationReminders(
+        asOf date: Date, dueWithinDays: Int = VaccinationSchedule.defaultDueWithinDays,
+        calendar: Calendar = RecordCalendar.utc
+    ) -> VaccinationDueReport {
+        VaccinationSchedule.dueAndOverdue(
+            vaccinations: vaccinations, asOf: date, dueWithinDays: dueWithinDays, calendar: calendar)
     }
 
     // MARK: - Validation
@@ -83,9 +93,13 @@ public struct MedicalRecord: Codable, Hashable, Sendable {
         var errors: [FieldError] = []
         let birth = patient.birthDate
         func collect(_ prefix: String, _ owner: Identifier<Patient>, _ check: () throws(ValidationError) -> Void) {
-            if owner != patient.id { errors.append(FieldError(field: "\(prefix).patientId", message: "must be this record's patient")) }
+            if owner != patient.id {
+                errors.append(FieldError(field: "\(prefix).patientId", message: "must be this record's patient"))
+            }
             do { try check() } catch {
-                errors += error.errors.map { FieldError(field: prefix.isEmpty ? $0.field : "\(prefix).\($0.field)", message: $0.message) }
+                errors += error.errors.map {
+                    FieldError(field: prefix.isEmpty ? $0.field : "\(prefix).\($0.field)", message: $0.message)
+                }
             }
         }
         collect("", patient.id) { () throws(ValidationError) in try patient.validate(now: now) }
@@ -95,13 +109,17 @@ public struct MedicalRecord: Codable, Hashable, Sendable {
             }
         }
         for (index, problem) in problems.enumerated() {
-            collect("problems[\(index)]", problem.patientID) { () throws(ValidationError) in try problem.validate(now: now, birthDate: birth, calendar: calendar) }
+            collect("problems[\(index)]", problem.patientID) { () throws(ValidationError) in
+                try problem.validate(now: now, birthDate: birth, calendar: calendar)
+            }
         }
         for (index, allergy) in allergies.enumerated() {
             collect("allergies[\(index)]", allergy.patientID) { () throws(ValidationError) in try allergy.validate() }
         }
         for (index, medication) in medications.enumerated() {
-            collect("medications[\(index)]", medication.patientID) { () throws(ValidationError) in try medication.validate(birthDate: birth, calendar: calendar) }
+            collect("medications[\(index)]", medication.patientID) { () throws(ValidationError) in
+                try medication.validate(birthDate: birth, calendar: calendar)
+            }
         }
         for (index, vaccination) in vaccinations.enumerated() {
             collect("vaccinations[\(index)]", vaccination.patientID) { () throws(ValidationError) in

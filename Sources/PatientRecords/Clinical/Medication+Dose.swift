@@ -46,9 +46,10 @@ public enum DoseCalculationError: Error, Hashable, Sendable, CustomStringConvert
         switch self {
         case .noWeight:
             return "No weight recorded for this patient; weigh the patient before computing a dose."
-        case let .staleWeight(measuredAt, age, limit):
-            return "The latest weight (\(Timestamp.string(measuredAt))) is \(age) days old, more than the \(limit) days allowed; weigh the patient again."
-        case let .invalidPrescription(error):
+        case .staleWeight(let measuredAt, let age, let limit):
+            return
+                "The latest weight (\(Timestamp.string(measuredAt))) is \(age) days old, more than the \(limit) days allowed; weigh the patient again."
+        case .invalidPrescription(let error):
             return "The prescription is invalid: \(error)"
         }
     }
@@ -65,8 +66,10 @@ extension Medication {
     ///
     /// Refuses when there is no such weight, or when it is more than `maximumWeightAgeInDays`
     /// days old (a weight exactly that old is still accepted).
-    public func dose(weights: WeightHistory, now: Date,
-                     maximumWeightAgeInDays: Int = Medication.defaultMaximumWeightAgeInDays) throws(DoseCalculationError) -> DoseCalculation {
+    public func dose(
+        weights: WeightHistory, now: Date,
+        maximumWeightAgeInDays: Int = Medication.defaultMaximumWeightAgeInDays
+    ) throws(DoseCalculationError) -> DoseCalculation {
         var errors = FieldErrorCollector()
         if concentrationMgPerML <= 0 { errors.add("concentrationMgPerML", "must be greater than zero") }
         if doseMgPerKg <= 0 { errors.add("doseMgPerKg", "must be greater than zero") }
@@ -75,16 +78,20 @@ extension Medication {
         guard let weight = weights.latest(asOf: now) else { throw .noWeight }
         let age = now.timeIntervalSince(weight.measuredAt)
         if age > TimeInterval(maximumWeightAgeInDays) * 86_400 {
-            throw .staleWeight(measuredAt: weight.measuredAt, ageInDays: Int(age / 86_400), maximumAgeInDays: maximumWeightAgeInDays)
+            throw .staleWeight(
+                measuredAt: weight.measuredAt, ageInDays: Int(age / 86_400), maximumAgeInDays: maximumWeightAgeInDays)
         }
         let kilograms = weight.kilograms
         let doseMg = doseMgPerKg * kilograms
-        return DoseCalculation(weight: weight, weightKg: kilograms, doseMg: doseMg, volumeML: doseMg / concentrationMgPerML)
+        return DoseCalculation(
+            weight: weight, weightKg: kilograms, doseMg: doseMg, volumeML: doseMg / concentrationMgPerML)
     }
 
     /// Convenience for weighings in any order.
-    public func dose(weights: [WeightMeasurement], now: Date,
-                     maximumWeightAgeInDays: Int = Medication.defaultMaximumWeightAgeInDays) throws(DoseCalculationError) -> DoseCalculation {
+    public func dose(
+        weights: [WeightMeasurement], now: Date,
+        maximumWeightAgeInDays: Int = Medication.defaultMaximumWeightAgeInDays
+    ) throws(DoseCalculationError) -> DoseCalculation {
         try dose(weights: WeightHistory(weights), now: now, maximumWeightAgeInDays: maximumWeightAgeInDays)
     }
 }

@@ -39,8 +39,11 @@ public struct Medication: Codable, Hashable, Sendable {
     public var endDate: Date?
 
     /// Creates a medication.
-    public init(id: Identifier<Medication> = .init(), patientID: Identifier<Patient>, drug: String, concentrationMgPerML: Decimal,
-                doseMgPerKg: Decimal, route: Route, frequency: String, startDate: Date, endDate: Date? = nil) {
+    public init(
+        id: Identifier<Medication> = .init(), patientID: Identifier<Patient>, drug: String,
+        concentrationMgPerML: Decimal,
+        doseMgPerKg: Decimal, route: Route, frequency: String, startDate: Date, endDate: Date? = nil
+    ) {
         self.id = id
         self.patientID = patientID
         self.drug = drug
@@ -72,7 +75,8 @@ public struct Medication: Codable, Hashable, Sendable {
         if concentrationMgPerML <= 0 { errors.add("concentrationMgPerML", "must be greater than zero") }
         if doseMgPerKg <= 0 { errors.add("doseMgPerKg", "must be greater than zero") }
         RecordDateRules.notBlank(frequency, field: "frequency", into: &errors)
-        RecordDateRules.notBeforeBirth(startDate, birthDate: birthDate, field: "startDate", calendar: calendar, into: &errors)
+        RecordDateRules.notBeforeBirth(
+            startDate, birthDate: birthDate, field: "startDate", calendar: calendar, into: &errors)
         if let endDate, calendar.startOfDay(for: endDate) < calendar.startOfDay(for: startDate) {
             errors.add("endDate", "must not be before the start date")
         }

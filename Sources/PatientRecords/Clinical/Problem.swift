@@ -23,8 +23,10 @@ public struct Problem: Codable, Hashable, Sendable {
     public var resolvedDate: Date?
 
     /// Creates a problem.
-    public init(id: Identifier<Problem> = .init(), patientID: Identifier<Patient>, name: String, status: Status = .active,
-                onsetDate: Date? = nil, resolvedDate: Date? = nil) {
+    public init(
+        id: Identifier<Problem> = .init(), patientID: Identifier<Patient>, name: String, status: Status = .active,
+        onsetDate: Date? = nil, resolvedDate: Date? = nil
+    ) {
         self.id = id
         self.patientID = patientID
         self.name = name
@@ -37,13 +39,17 @@ public struct Problem: Codable, Hashable, Sendable {
 
     /// Checks the problem and reports every bad field: an empty name, dates in the future or
     /// before birth, a resolution before the onset, and a status that contradicts the dates.
-    public func validate(now: Date, birthDate: Date? = nil, calendar: Calendar = RecordCalendar.utc) throws(ValidationError) {
+    public func validate(now: Date, birthDate: Date? = nil, calendar: Calendar = RecordCalendar.utc)
+        throws(ValidationError)
+    {
         var errors = FieldErrorCollector()
         if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { errors.add("name", "must not be empty") }
         RecordDateRules.notInFuture(onsetDate, field: "onsetDate", now: now, into: &errors)
-        RecordDateRules.notBeforeBirth(onsetDate, birthDate: birthDate, field: "onsetDate", calendar: calendar, into: &errors)
+        RecordDateRules.notBeforeBirth(
+            onsetDate, birthDate: birthDate, field: "onsetDate", calendar: calendar, into: &errors)
         RecordDateRules.notInFuture(resolvedDate, field: "resolvedDate", now: now, into: &errors)
-        if let onsetDate, let resolvedDate, calendar.startOfDay(for: resolvedDate) < calendar.startOfDay(for: onsetDate) {
+        if let onsetDate, let resolvedDate, calendar.startOfDay(for: resolvedDate) < calendar.startOfDay(for: onsetDate)
+        {
             errors.add("resolvedDate", "must not be before the onset date")
         }
         switch status {

@@ -25,7 +25,8 @@ public struct RecordCorrection: Codable, Hashable, Sendable {
         case stopMedication(on: Date, reason: String)
         /// A medicine continues at a new dose, frequency or route from a day: the course so far
         /// ends that day and a new version (`newMedicationID`) starts with the new values.
-        case changeMedication(from: Date, newMedicationID: UUID, doseMgPerKg: Decimal?, frequency: String?, route: Medication.Route?)
+        case changeMedication(
+            from: Date, newMedicationID: UUID, doseMgPerKg: Decimal?, frequency: String?, route: Medication.Route?)
         /// A problem is resolved on a day.
         case resolveProblem(on: Date, note: String?)
         /// A resolved problem is active again.
@@ -68,8 +69,11 @@ public struct RecordCorrection: Codable, Hashable, Sendable {
     public let recordedAt: Date
 
     /// Recreates a correction (for stores).
-    public init(id: UUID, patientID: Identifier<Patient>, entryKind: RecordEntryKind, entryID: UUID, change: Change, recordedBy: String?,
-                recordedAt: Date) {
+    public init(
+        id: UUID, patientID: Identifier<Patient>, entryKind: RecordEntryKind, entryID: UUID, change: Change,
+        recordedBy: String?,
+        recordedAt: Date
+    ) {
         self.id = id
         self.patientID = patientID
         self.entryKind = entryKind
@@ -108,16 +112,22 @@ extension RecordCorrection {
     /// field: `DomainError.notFound` for an entry the record does not hold (or no longer counts),
     /// `DomainError.conflict` for a change the entry's state does not allow (stopping a stopped
     /// medicine, resolving a resolved problem), `ValidationError` for bad values.
-    public static func decide(_ change: Change, entryKind: RecordEntryKind, entryID: UUID, on record: MedicalRecord, by actor: String?,
-                              at now: Date, id: UUID = UUID(), calendar: Calendar = RecordCalendar.utc) throws -> RecordCorrection {
+    public static func decide(
+        _ change: Change, entryKind: RecordEntryKind, entryID: UUID, on record: MedicalRecord, by actor: String?,
+        at now: Date, id: UUID = UUID(), calendar: Calendar = RecordCalendar.utc
+    ) throws -> RecordCorrection {
         var errors = FieldErrorCollector()
         func text(_ value: String?, _ field: String, required: Bool) {
             let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             if required && trimmed.isEmpty { errors.add(field, "is required: say why") }
-            if trimmed.count > maximumTextLength { errors.add(field, "must be at most \(maximumTextLength) characters") }
+            if trimmed.count > maximumTextLength {
+                errors.add(field, "must be at most \(maximumTextLength) characters")
+            }
         }
         func notFuture(_ date: Date, _ field: String) {
-            if calendar.startOfDay(for: date) > calendar.startOfDay(for: now) { errors.add(field, "must not be in the future") }
+            if calendar.startOfDay(for: date) > calendar.startOfDay(for: now) {
+                errors.add(field, "must not be in the future")
+            }
         }
         guard record.holds(entryKind, entryID) else { throw DomainError.notFound(resource: entryKind.rawValue) }
         switch (change, entryKind) {
@@ -127,20 +137,32 @@ extension RecordCorrection {
             text(reason, "reason", required: true)
             notFuture(day, "date")
             let medication = record.medications.first { $0.id.rawValue == entryID }!
-            if let end = medication.endDate, end <= day { throw DomainError.conflict("the medication is already stopped") }
-            if calendar.startOfDay(for: day) < calendar.startOfDay(for: medication.startDate) { errors.add("date", "must not be before the medication started") }
+            if let end = medication.endDate, end <= day {
+                throw DomainError.conflict("the medication is already stopped")
+            }
+            if calendar.startOfDay(for: day) < calendar.startOfDay(for: medication.startDate) {
+                errors.add("date", "must not be before the medication started")
+            }
         case (.changeMedication(let day, _, let dose, let frequency, let route), .medication):
             let medication = record.medications.first { $0.id.rawValue == entryID }!
-            if dose == nil && frequency == nil && route == nil { errors.add("doseMgPerKg", "give the new dose, frequency or route") }
-            if let end = medication.endDate, end <= day { throw DomainError.conflict("the medication has ended: prescribe it again instead") }
-            if calendar.startOfDay(for: day) < calendar.startOfDay(for: medication.startDate) { errors.add("date", "must not be before the medication started") }
+            if dose == nil && frequency == nil && route == nil {
+                errors.add("doseMgPerKg", "give the new dose, frequency or route")
+            }
+            if let end = medication.endDate, end <= day {
+                throw DomainError.conflict("the medication has ended: prescribe it again instead")
+            }
+            if calendar.startOfDay(for: day) < calendar.startOfDay(for: medication.startDate) {
+                errors.add("date", "must not be before the medication started")
+            }
             if let frequency { text(frequency, "frequency", required: true) }
             var next = medication
             next.doseMgPerKg = dose ?? next.doseMgPerKg
             next.frequency = frequency ?? next.frequency
             next.route = route ?? next.route
             next.startDate = day
-            do { try next.validate(birthDate: record.patient.birthDate, calendar: calendar) } catch { for e in error.errors { errors.add(e.field, e.message) } }
+            do { try next.validate(birthDate: record.patient.birthDate, calendar: calendar) } catch {
+                for e in error.errors { errors.add(e.field, e.message) }
+            }
         case (.resolveProblem(let day, let note), .problem):
             text(note, "note", required: false)
             notFuture(day, "date")
@@ -160,16 +182,21 @@ extension RecordCorrection {
         case (.refuteAllergy(let reason), .allergy):
             text(reason, "reason", required: true)
         case (.correctVaccination(let batch, let given, let nextDue), .vaccination):
-            if batch == nil && given == nil && nextDue == nil { errors.add("batchNumber", "give the corrected batch, date or next due date") }
+            if batch == nil && given == nil && nextDue == nil {
+                errors.add("batchNumber", "give the corrected batch, date or next due date")
+            }
             let next = record.vaccinations.first { $0.id.rawValue == entryID }!
                 .corrected(batchNumber: batch, administeredDate: given, nextDueDate: nextDue)
-            do { try next.validate(now: now, birthDate: record.patient.birthDate, calendar: calendar) } catch { for e in error.errors { errors.add(e.field, e.message) } }
+            do { try next.validate(now: now, birthDate: record.patient.birthDate, calendar: calendar) } catch {
+                for e in error.errors { errors.add(e.field, e.message) }
+            }
         default:
             errors.add("action", "'\(change.name)' does not apply to a \(entryKind.rawValue)")
         }
         try errors.throwIfAny()
-        return RecordCorrection(id: id, patientID: record.patient.id, entryKind: entryKind, entryID: entryID, change: change,
-                                recordedBy: actor, recordedAt: now)
+        return RecordCorrection(
+            id: id, patientID: record.patient.id, entryKind: entryKind, entryID: entryID, change: change,
+            recordedBy: actor, recordedAt: now)
     }
 }
 
@@ -254,7 +281,8 @@ extension MedicalRecord {
             }
         case .correctVaccination(let batch, let given, let nextDue):
             if let index = vaccinations.firstIndex(where: { $0.id.rawValue == id }) {
-                vaccinations[index] = vaccinations[index].corrected(batchNumber: batch, administeredDate: given, nextDueDate: nextDue)
+                vaccinations[index] = vaccinations[index].corrected(
+                    batchNumber: batch, administeredDate: given, nextDueDate: nextDue)
             }
         }
     }
@@ -278,7 +306,9 @@ extension MedicalRecord {
     }
 
     /// Moves the entry `id` from `list` to `kept`.
-    private static func take<Entry>(_ id: UUID, from list: inout [Entry], into kept: inout [Entry], key: (Entry) -> UUID) {
+    private static func take<Entry>(
+        _ id: UUID, from list: inout [Entry], into kept: inout [Entry], key: (Entry) -> UUID
+    ) {
         kept += list.filter { key($0) == id }
         list.removeAll { key($0) == id }
     }
@@ -317,7 +347,8 @@ extension RecordCorrection {
             switch correction.change {
             case .enteredInError: byID[correction.entryID] = nil
             case .correctVaccination(let batch, let given, let nextDue):
-                byID[correction.entryID] = vaccination.corrected(batchNumber: batch, administeredDate: given, nextDueDate: nextDue)
+                byID[correction.entryID] = vaccination.corrected(
+                    batchNumber: batch, administeredDate: given, nextDueDate: nextDue)
             default: break
             }
         }

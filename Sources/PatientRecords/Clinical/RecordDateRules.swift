@@ -10,10 +10,14 @@ enum RecordDateRules {
 
     /// Refuses a date on a day before the patient's birth day. Compared by day because a
     /// birth date is a calendar day stored as midnight and a same-day event is possible.
-    static func notBeforeBirth(_ date: Date?, birthDate: Date?, field: String, calendar: Calendar, into errors: inout FieldErrorCollector) {
+    static func notBeforeBirth(
+        _ date: Date?, birthDate: Date?, field: String, calendar: Calendar, into errors: inout FieldErrorCollector
+    ) {
         guard let date, let birthDate else { return }
         if calendar.startOfDay(for: date) < calendar.startOfDay(for: birthDate) {
-            errors.add(field, "must not be before the patient's birth date (\(RecordCalendar.isoDay(birthDate, calendar: calendar)))")
+            errors.add(
+                field,
+                "must not be before the patient's birth date (\(RecordCalendar.isoDay(birthDate, calendar: calendar)))")
         }
     }
 

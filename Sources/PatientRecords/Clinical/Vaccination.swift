@@ -17,8 +17,10 @@ public struct Vaccination: Codable, Hashable, Sendable {
     public var nextDueDate: Date?
 
     /// Creates a vaccination.
-    public init(id: Identifier<Vaccination> = .init(), patientID: Identifier<Patient>, vaccine: String, administeredDate: Date,
-                batchNumber: String? = nil, nextDueDate: Date? = nil) {
+    public init(
+        id: Identifier<Vaccination> = .init(), patientID: Identifier<Patient>, vaccine: String, administeredDate: Date,
+        batchNumber: String? = nil, nextDueDate: Date? = nil
+    ) {
         self.id = id
         self.patientID = patientID
         self.vaccine = vaccine
@@ -31,11 +33,14 @@ public struct Vaccination: Codable, Hashable, Sendable {
 
     /// Checks the vaccination and reports every bad field: an empty vaccine name, a date in the
     /// future or before the patient's birth, and a next-due date not after the administered day.
-    public func validate(now: Date, birthDate: Date? = nil, calendar: Calendar = RecordCalendar.utc) throws(ValidationError) {
+    public func validate(now: Date, birthDate: Date? = nil, calendar: Calendar = RecordCalendar.utc)
+        throws(ValidationError)
+    {
         var errors = FieldErrorCollector()
         RecordDateRules.notBlank(vaccine, field: "vaccine", into: &errors)
         RecordDateRules.notInFuture(administeredDate, field: "administeredDate", now: now, into: &errors)
-        RecordDateRules.notBeforeBirth(administeredDate, birthDate: birthDate, field: "administeredDate", calendar: calendar, into: &errors)
+        RecordDateRules.notBeforeBirth(
+            administeredDate, birthDate: birthDate, field: "administeredDate", calendar: calendar, into: &errors)
         if let batchNumber, batchNumber.trimmingCharacters(in: .whitespaces).isEmpty {
             errors.add("batchNumber", "must not be blank; omit it when unknown")
         }

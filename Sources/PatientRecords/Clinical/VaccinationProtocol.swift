@@ -49,24 +49,32 @@ public struct VaccinationProtocol: Sendable, Hashable {
         guard !wanted.isEmpty else { return nil }
         return vaccines.first { vaccine in
             ([vaccine.name] + vaccine.aliases).contains { $0.lowercased() == wanted }
-        } ?? vaccines.first { vaccine in
-            // A product name that contains an alias ("Nobivac DHP", "Versican Plus L4").
-            vaccine.aliases.contains { alias in alias.count >= 3 && wanted.contains(alias.lowercased()) }
         }
+            ?? vaccines.first { vaccine in
+                // A product name that contains an alias ("Nobivac DHP", "Versican Plus L4").
+                vaccine.aliases.contains { alias in alias.count >= 3 && wanted.contains(alias.lowercased()) }
+            }
     }
 
     /// The proposed next due day of `vaccine` given on `administered` to a patient born on
     /// `birthDate`: the primary course's interval while the patient is under 16 weeks, the
     /// adult interval otherwise (and when the birth date is unknown).
-    public static func nextDue(after administered: Date, of vaccine: Vaccine, birthDate: Date?,
-                               calendar: Calendar = RecordCalendar.utc) -> (date: Date, intervalDays: Int) {
+    public static func nextDue(
+        after administered: Date, of vaccine: Vaccine, birthDate: Date?,
+        calendar: Calendar = RecordCalendar.utc
+    ) -> (date: Date, intervalDays: Int) {
         var interval = vaccine.intervalDays
-        if let birthDate, let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: birthDate),
-                                                            to: calendar.startOfDay(for: administered)).day,
-           days >= 0, days < primaryCourseEndsAtWeeks * 7 {
+        if let birthDate,
+            let days = calendar.dateComponents(
+                [.day], from: calendar.startOfDay(for: birthDate),
+                to: calendar.startOfDay(for: administered)
+            ).day,
+            days >= 0, days < primaryCourseEndsAtWeeks * 7
+        {
             interval = primaryCourseIntervalDays
         }
-        let due = calendar.date(byAdding: .day, value: interval, to: calendar.startOfDay(for: administered)) ?? administered
+        let due =
+            calendar.date(byAdding: .day, value: interval, to: calendar.startOfDay(for: administered)) ?? administered
         return (due, interval)
     }
 
@@ -74,44 +82,70 @@ public struct VaccinationProtocol: Sendable, Hashable {
     public static let all: [VaccinationProtocol] = [
         VaccinationProtocol(
             species: .dog,
-            source: "WSAVA 2024 guidelines for the vaccination of dogs and cats (Squires et al., J Small Anim Pract 2024;65:277–316)",
+            source:
+                "WSAVA 2024 guidelines for the vaccination of dogs and cats (Squires et al., J Small Anim Pract 2024;65:277–316)",
             vaccines: [
-                Vaccine(name: "DHP (distemper, adenovirus, parvovirus)",
-                        aliases: ["DHP", "DHPP", "DAPP", "DA2P", "DHPPi", "distemper", "parvovirus", "parvo", "adenovirus", "CDV", "CPV", "CAV-2"],
-                        core: true, intervalDays: 1_095, note: "Every 3 years after the booster at 6 to 12 months of age."),
-                Vaccine(name: "Rabies", aliases: ["rabies"], core: true, intervalDays: 365,
-                        note: "Core where required by law; 3 years for products licensed for it."),
-                Vaccine(name: "Leptospirosis", aliases: ["lepto", "L2", "L4", "leptospira"], core: false, intervalDays: 365,
-                        note: "Yearly: immunity is short-lived."),
-                Vaccine(name: "Kennel cough (Bordetella, parainfluenza)",
-                        aliases: ["kennel cough", "KC", "bordetella", "parainfluenza", "CPiV", "Pi"], core: false, intervalDays: 365, note: nil),
+                Vaccine(
+                    name: "DHP (distemper, adenovirus, parvovirus)",
+                    aliases: [
+                        "DHP", "DHPP", "DAPP", "DA2P", "DHPPi", "distemper", "parvovirus", "parvo", "adenovirus", "CDV",
+                        "CPV", "CAV-2",
+                    ],
+                    core: true, intervalDays: 1_095, note: "Every 3 years after the booster at 6 to 12 months of age."),
+                Vaccine(
+                    name: "Rabies", aliases: ["rabies"], core: true, intervalDays: 365,
+                    note: "Core where required by law; 3 years for products licensed for it."),
+                Vaccine(
+                    name: "Leptospirosis", aliases: ["lepto", "L2", "L4", "leptospira"], core: false, intervalDays: 365,
+                    note: "Yearly: immunity is short-lived."),
+                Vaccine(
+                    name: "Kennel cough (Bordetella, parainfluenza)",
+                    aliases: ["kennel cough", "KC", "bordetella", "parainfluenza", "CPiV", "Pi"], core: false,
+                    intervalDays: 365, note: nil),
             ]),
         VaccinationProtocol(
             species: .cat,
-            source: "WSAVA 2024 guidelines for the vaccination of dogs and cats (Squires et al., J Small Anim Pract 2024;65:277–316)",
+            source:
+                "WSAVA 2024 guidelines for the vaccination of dogs and cats (Squires et al., J Small Anim Pract 2024;65:277–316)",
             vaccines: [
-                Vaccine(name: "FVRCP (panleukopenia, herpesvirus, calicivirus)",
-                        aliases: ["FVRCP", "RCP", "FPV", "FHV", "FCV", "panleukopenia", "feline enteritis", "cat flu", "Tricat"],
-                        core: true, intervalDays: 1_095, note: "Every 3 years after the booster at 6 to 12 months; yearly for herpes and calici in high-risk cats."),
-                Vaccine(name: "Rabies", aliases: ["rabies"], core: true, intervalDays: 365,
-                        note: "Core where required by law; 3 years for products licensed for it."),
-                Vaccine(name: "FeLV (feline leukaemia)", aliases: ["FeLV", "feline leukaemia", "feline leukemia", "leukaemia", "leukemia"],
-                        core: false, intervalDays: 365, note: "Every 2 to 3 years after the first annual booster in adults at lower risk."),
+                Vaccine(
+                    name: "FVRCP (panleukopenia, herpesvirus, calicivirus)",
+                    aliases: [
+                        "FVRCP", "RCP", "FPV", "FHV", "FCV", "panleukopenia", "feline enteritis", "cat flu", "Tricat",
+                    ],
+                    core: true, intervalDays: 1_095,
+                    note:
+                        "Every 3 years after the booster at 6 to 12 months; yearly for herpes and calici in high-risk cats."
+                ),
+                Vaccine(
+                    name: "Rabies", aliases: ["rabies"], core: true, intervalDays: 365,
+                    note: "Core where required by law; 3 years for products licensed for it."),
+                Vaccine(
+                    name: "FeLV (feline leukaemia)",
+                    aliases: ["FeLV", "feline leukaemia", "feline leukemia", "leukaemia", "leukemia"],
+                    core: false, intervalDays: 365,
+                    note: "Every 2 to 3 years after the first annual booster in adults at lower risk."),
             ]),
         VaccinationProtocol(
             species: .rabbit,
-            source: "Combined myxomatosis and RHD (RHDV-1, RHDV-2) vaccine: yearly revaccination per its summary of product characteristics, as the RWAF and BSAVA advise",
+            source:
+                "Combined myxomatosis and RHD (RHDV-1, RHDV-2) vaccine: yearly revaccination per its summary of product characteristics, as the RWAF and BSAVA advise",
             vaccines: [
-                Vaccine(name: "Myxomatosis and RHD (RHDV-1, RHDV-2)",
-                        aliases: ["myxo", "myxomatosis", "RHD", "RHDV", "RHDV1", "RHDV2", "RHDV-2", "VHD", "Myxo-RHD"],
-                        core: true, intervalDays: 365, note: nil),
+                Vaccine(
+                    name: "Myxomatosis and RHD (RHDV-1, RHDV-2)",
+                    aliases: ["myxo", "myxomatosis", "RHD", "RHDV", "RHDV1", "RHDV2", "RHDV-2", "VHD", "Myxo-RHD"],
+                    core: true, intervalDays: 365, note: nil)
             ]),
         VaccinationProtocol(
             species: .ferret,
-            source: "Yearly canine distemper and rabies vaccination with products licensed for ferrets, per their US labels (PureVax Ferret Distemper; Imrab 3, yearly in ferrets)",
+            source:
+                "Yearly canine distemper and rabies vaccination with products licensed for ferrets, per their US labels (PureVax Ferret Distemper; Imrab 3, yearly in ferrets)",
             vaccines: [
-                Vaccine(name: "Canine distemper (ferret)", aliases: ["distemper", "CDV"], core: true, intervalDays: 365, note: nil),
-                Vaccine(name: "Rabies", aliases: ["rabies"], core: true, intervalDays: 365, note: "Where required by law."),
+                Vaccine(
+                    name: "Canine distemper (ferret)", aliases: ["distemper", "CDV"], core: true, intervalDays: 365,
+                    note: nil),
+                Vaccine(
+                    name: "Rabies", aliases: ["rabies"], core: true, intervalDays: 365, note: "Where required by law."),
             ]),
     ]
 }

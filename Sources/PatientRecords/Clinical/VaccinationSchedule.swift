@@ -29,8 +29,10 @@ public enum VaccinationSchedule {
     ///   between that day and `dueWithinDays` days later, both ends included.
     /// - Doses without a next-due date are never listed. Filtering out deceased or archived
     ///   patients is the caller's job; this function only sees vaccinations.
-    public static func dueAndOverdue(vaccinations: [Vaccination], asOf: Date, dueWithinDays: Int = defaultDueWithinDays,
-                                     calendar: Calendar = RecordCalendar.utc) -> VaccinationDueReport {
+    public static func dueAndOverdue(
+        vaccinations: [Vaccination], asOf: Date, dueWithinDays: Int = defaultDueWithinDays,
+        calendar: Calendar = RecordCalendar.utc
+    ) -> VaccinationDueReport {
         var latest: [String: Vaccination] = [:]
         for vaccination in vaccinations {
             let key = vaccination.supersessionKey
@@ -63,7 +65,8 @@ public enum VaccinationSchedule {
     }
 
     private static func byDueDate(_ lhs: Vaccination, _ rhs: Vaccination) -> Bool {
-        let left = lhs.nextDueDate ?? .distantFuture, right = rhs.nextDueDate ?? .distantFuture
+        let left = lhs.nextDueDate ?? .distantFuture
+        let right = rhs.nextDueDate ?? .distantFuture
         if left != right { return left < right }
         return lhs.id < rhs.id
     }

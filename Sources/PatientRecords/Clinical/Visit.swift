@@ -49,10 +49,14 @@ public struct Visit: Codable, Hashable, Sendable {
     public static let maxSymptoms = 30, maxSymptomLength = 120
 
     /// Creates a visit record.
-    public init(id: Identifier<Visit> = .init(), patientID: Identifier<Patient>, appointmentID: UUID? = nil, clinicianID: UUID? = nil,
-                occurredAt: Date, chiefComplaint: String, vitalsJSON: String? = nil, diagnoses: [Diagnosis] = [],
-                treatmentPlan: TreatmentPlan? = nil, followUpRequired: Bool = false, followUpDate: Date? = nil, followUpReason: String? = nil,
-                recordedBy: NoteAuthor? = nil, symptoms: [String]? = nil) {
+    public init(
+        id: Identifier<Visit> = .init(), patientID: Identifier<Patient>, appointmentID: UUID? = nil,
+        clinicianID: UUID? = nil,
+        occurredAt: Date, chiefComplaint: String, vitalsJSON: String? = nil, diagnoses: [Diagnosis] = [],
+        treatmentPlan: TreatmentPlan? = nil, followUpRequired: Bool = false, followUpDate: Date? = nil,
+        followUpReason: String? = nil,
+        recordedBy: NoteAuthor? = nil, symptoms: [String]? = nil
+    ) {
         self.symptoms = symptoms
         self.id = id
         self.patientID = patientID
@@ -77,8 +81,10 @@ public struct Visit: Codable, Hashable, Sendable {
     /// a date (or dated without being required), not after the visit, or years away.
     ///
     /// - Parameter problems: the identifiers of the patient's problems, which diagnoses may link to.
-    public func validate(now: Date, birthDate: Date?, problems: Set<Identifier<Problem>>,
-                         calendar: Calendar = RecordCalendar.utc) throws(ValidationError) {
+    public func validate(
+        now: Date, birthDate: Date?, problems: Set<Identifier<Problem>>,
+        calendar: Calendar = RecordCalendar.utc
+    ) throws(ValidationError) {
         var errors = FieldErrorCollector()
         collect(into: &errors, now: now, birthDate: birthDate, problems: problems, calendar: calendar)
         try errors.throwIfAny()
@@ -86,33 +92,45 @@ public struct Visit: Codable, Hashable, Sendable {
 
     /// Adds every problem of the record to `errors` (for callers that combine them with others,
     /// such as the vitals' own).
-    public func collect(into errors: inout FieldErrorCollector, now: Date, birthDate: Date?, problems: Set<Identifier<Problem>>,
-                        calendar: Calendar = RecordCalendar.utc) {
+    public func collect(
+        into errors: inout FieldErrorCollector, now: Date, birthDate: Date?, problems: Set<Identifier<Problem>>,
+        calendar: Calendar = RecordCalendar.utc
+    ) {
         let complaint = chiefComplaint.trimmingCharacters(in: .whitespacesAndNewlines)
         if complaint.isEmpty { errors.add("chiefComplaint", "must not be empty") }
-        if complaint.count > Self.maxComplaintLength { errors.add("chiefComplaint", "must be at most \(Self.maxComplaintLength) characters") }
+        if complaint.count > Self.maxComplaintLength {
+            errors.add("chiefComplaint", "must be at most \(Self.maxComplaintLength) characters")
+        }
         // A record is written during or after the visit; a few minutes' clock drift are allowed.
         if occurredAt > now.addingTimeInterval(5 * 60) { errors.add("occurredAt", "must not be in the future") }
-        RecordDateRules.notBeforeBirth(occurredAt, birthDate: birthDate, field: "occurredAt", calendar: calendar, into: &errors)
+        RecordDateRules.notBeforeBirth(
+            occurredAt, birthDate: birthDate, field: "occurredAt", calendar: calendar, into: &errors)
 
-        if diagnoses.count > Self.maxDiagnoses { errors.add("diagnoses", "must list at most \(Self.maxDiagnoses) diagnoses") }
+        if diagnoses.count > Self.maxDiagnoses {
+            errors.add("diagnoses", "must list at most \(Self.maxDiagnoses) diagnoses")
+        }
         // A consultation concludes something: what was found, or what is done about it.
         if diagnoses.isEmpty && treatmentPlan == nil {
             errors.add("diagnoses", "record at least one diagnosis or a treatment plan")
             errors.add("treatmentPlan", "record a treatment plan or at least one diagnosis")
         }
         let observed = symptoms ?? []
-        if observed.count > Self.maxSymptoms { errors.add("symptoms", "must list at most \(Self.maxSymptoms) symptoms") }
+        if observed.count > Self.maxSymptoms {
+            errors.add("symptoms", "must list at most \(Self.maxSymptoms) symptoms")
+        }
         for (index, symptom) in observed.enumerated() {
             let text = symptom.trimmingCharacters(in: .whitespacesAndNewlines)
             if text.isEmpty { errors.add("symptoms[\(index)]", "must not be empty") }
-            if text.count > Self.maxSymptomLength { errors.add("symptoms[\(index)]", "must be at most \(Self.maxSymptomLength) characters") }
+            if text.count > Self.maxSymptomLength {
+                errors.add("symptoms[\(index)]", "must be at most \(Self.maxSymptomLength) characters")
+            }
         }
         for (index, diagnosis) in diagnoses.enumerated() {
             diagnosis.validate(field: "diagnoses[\(index)]", problems: problems, into: &errors)
         }
         treatmentPlan?.validate(field: "treatmentPlan", into: &errors)
-        treatmentPlan?.validatePrescriptions(field: "treatmentPlan", patientID: patientID, birthDate: birthDate, calendar: calendar, into: &errors)
+        treatmentPlan?.validatePrescriptions(
+            field: "treatmentPlan", patientID: patientID, birthDate: birthDate, calendar: calendar, into: &errors)
 
         switch (followUpRequired, followUpDate) {
         case (true, nil):
@@ -137,8 +155,10 @@ public struct Visit: Codable, Hashable, Sendable {
     /// Whether the visit asks the patient back (a recall on the due list).
     public var recall: FollowUpRecall? {
         guard followUpRequired, let followUpDate else { return nil }
-        return FollowUpRecall(visitID: id, patientID: patientID, visitDate: occurredAt, dueDate: followUpDate,
-                              reason: followUpReason.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } ?? chiefComplaint)
+        return FollowUpRecall(
+            visitID: id, patientID: patientID, visitDate: occurredAt, dueDate: followUpDate,
+            reason: followUpReason.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+                ?? chiefComplaint)
     }
 }
 
@@ -176,7 +196,8 @@ extension Visit {
 
     /// The audit detail of recording it: the visit, its appointment, the follow-up and what it added.
     public func auditDetail(appointment: String?, recorded: RecordedVisit) -> String {
-        "visit=\(id)" + (appointment.map { " appointment=\($0)" } ?? "") + (recall.map { " follow_up=\(RecordCalendar.isoDay($0.dueDate))" } ?? "")
+        "visit=\(id)" + (appointment.map { " appointment=\($0)" } ?? "")
+            + (recall.map { " follow_up=\(RecordCalendar.isoDay($0.dueDate))" } ?? "")
             + (recorded.problems.isEmpty ? "" : " problems_added=\(recorded.problems.count)")
             + (recorded.medications.isEmpty ? "" : " medications_added=\(recorded.medications.count)")
     }
@@ -205,8 +226,10 @@ public struct Diagnosis: Codable, Hashable, Sendable {
     public var addToProblemList: Bool
 
     /// Creates a diagnosis.
-    public init(name: String, code: String? = nil, certainty: Certainty = .confirmed, problemID: Identifier<Problem>? = nil,
-                addToProblemList: Bool = false) {
+    public init(
+        name: String, code: String? = nil, certainty: Certainty = .confirmed, problemID: Identifier<Problem>? = nil,
+        addToProblemList: Bool = false
+    ) {
         self.name = name
         self.code = code
         self.certainty = certainty
@@ -221,11 +244,16 @@ public struct Diagnosis: Codable, Hashable, Sendable {
         if let code, code.trimmingCharacters(in: .whitespaces).isEmpty || code.count > 40 {
             errors.add("\(field).code", "must be 1 to 40 characters")
         }
-        if let problemID, !problems.contains(problemID) { errors.add("\(field).problemId", "is not on this patient's problem list") }
+        if let problemID, !problems.contains(problemID) {
+            errors.add("\(field).problemId", "is not on this patient's problem list")
+        }
         if addToProblemList {
-            if problemID != nil { errors.add("\(field).addToProblemList", "is for a diagnosis not yet linked to a problem") }
+            if problemID != nil {
+                errors.add("\(field).addToProblemList", "is for a diagnosis not yet linked to a problem")
+            }
             if certainty == .ruledOut || certainty == .differential {
-                errors.add("\(field).addToProblemList", "only a confirmed or presumptive diagnosis joins the problem list")
+                errors.add(
+                    "\(field).addToProblemList", "only a confirmed or presumptive diagnosis joins the problem list")
             }
         }
     }
@@ -253,7 +281,9 @@ public struct TreatmentPlan: Codable, Hashable, Sendable {
     public static let maxPrescriptions = 20
 
     /// Creates a plan.
-    public init(approaches: [Approach], summary: String, procedures: [PlannedProcedure] = [], prescriptions: [Medication]? = nil) {
+    public init(
+        approaches: [Approach], summary: String, procedures: [PlannedProcedure] = [], prescriptions: [Medication]? = nil
+    ) {
         self.approaches = approaches
         self.summary = summary
         self.procedures = procedures
@@ -261,8 +291,12 @@ public struct TreatmentPlan: Codable, Hashable, Sendable {
     }
 
     func validate(field: String, into errors: inout FieldErrorCollector) {
-        if approaches.isEmpty { errors.add("\(field).approaches", "must say whether the plan is medical, surgical or both") }
-        if Set(approaches).count != approaches.count { errors.add("\(field).approaches", "must not repeat an approach") }
+        if approaches.isEmpty {
+            errors.add("\(field).approaches", "must say whether the plan is medical, surgical or both")
+        }
+        if Set(approaches).count != approaches.count {
+            errors.add("\(field).approaches", "must not repeat an approach")
+        }
         if summary.count > 4000 { errors.add("\(field).summary", "must be at most 4000 characters") }
         if approaches.contains(.surgical), procedures.isEmpty {
             errors.add("\(field).procedures", "a surgical plan names at least one procedure")
@@ -272,18 +306,26 @@ public struct TreatmentPlan: Codable, Hashable, Sendable {
             let name = procedure.name.trimmingCharacters(in: .whitespacesAndNewlines)
             if name.isEmpty { errors.add("\(field).procedures[\(index)].name", "must not be empty") }
             if name.count > 200 { errors.add("\(field).procedures[\(index)].name", "must be at most 200 characters") }
-            if let notes = procedure.notes, notes.count > 1000 { errors.add("\(field).procedures[\(index)].notes", "must be at most 1000 characters") }
+            if let notes = procedure.notes, notes.count > 1000 {
+                errors.add("\(field).procedures[\(index)].notes", "must be at most 1000 characters")
+            }
         }
     }
 
     /// Checks each prescription as a medication of the patient, naming the fields under
     /// `field.prescriptions[i]`.
-    func validatePrescriptions(field: String, patientID: Identifier<Patient>, birthDate: Date?, calendar: Calendar,
-                               into errors: inout FieldErrorCollector) {
+    func validatePrescriptions(
+        field: String, patientID: Identifier<Patient>, birthDate: Date?, calendar: Calendar,
+        into errors: inout FieldErrorCollector
+    ) {
         let prescribed = prescriptions ?? []
-        if prescribed.count > Self.maxPrescriptions { errors.add("\(field).prescriptions", "must list at most \(Self.maxPrescriptions) drugs") }
+        if prescribed.count > Self.maxPrescriptions {
+            errors.add("\(field).prescriptions", "must list at most \(Self.maxPrescriptions) drugs")
+        }
         for (index, medication) in prescribed.enumerated() {
-            if medication.patientID != patientID { errors.add("\(field).prescriptions[\(index)]", "is for another patient") }
+            if medication.patientID != patientID {
+                errors.add("\(field).prescriptions[\(index)]", "is for another patient")
+            }
             do { try medication.validate(birthDate: birthDate, calendar: calendar) } catch {
                 error.errors.forEach { errors.add("\(field).prescriptions[\(index)].\($0.field)", $0.message) }
             }

@@ -25,7 +25,10 @@ public enum RecordEventKind {
     public static let imported = "records.imported"
 
     /// Every kind, for subscribers and documentation.
-    public static let all = [patientCreated, patientUpdated, patientArchived, patientPurged, ownerCreated, ownerUpdated, entryAdded, entryCorrected, imported]
+    public static let all = [
+        patientCreated, patientUpdated, patientArchived, patientPurged, ownerCreated, ownerUpdated, entryAdded,
+        entryCorrected, imported,
+    ]
 }
 
 extension Patient {
@@ -39,8 +42,12 @@ extension Patient {
         case (let before?, .archived) where before.status != .archived: kind = RecordEventKind.patientArchived
         default: kind = RecordEventKind.patientUpdated
         }
-        return DomainEvent(practiceID: practiceID, kind: kind, occurredAt: occurredAt, resourceType: "patient", resourceID: id.description,
-                           payload: ["patientID": id.description, "name": name, "species": species.rawValue, "status": status.rawValue])
+        return DomainEvent(
+            practiceID: practiceID, kind: kind, occurredAt: occurredAt, resourceType: "patient",
+            resourceID: id.description,
+            payload: [
+                "patientID": id.description, "name": name, "species": species.rawValue, "status": status.rawValue,
+            ])
     }
 }
 
@@ -48,25 +55,37 @@ extension Owner {
     /// The event for this owner's registration (`isNew`) or change: identifiers only, as an
     /// owner's name and contact details are personal data the stream has no need to carry.
     public func changeEvent(isNew: Bool, practiceID: PracticeID, occurredAt: Date) -> DomainEvent {
-        DomainEvent(practiceID: practiceID, kind: isNew ? RecordEventKind.ownerCreated : RecordEventKind.ownerUpdated, occurredAt: occurredAt,
-                    resourceType: "owner", resourceID: id.description, payload: ["ownerID": id.description])
+        DomainEvent(
+            practiceID: practiceID, kind: isNew ? RecordEventKind.ownerCreated : RecordEventKind.ownerUpdated,
+            occurredAt: occurredAt,
+            resourceType: "owner", resourceID: id.description, payload: ["ownerID": id.description])
     }
 }
 
 extension DomainEvent {
     /// The event for an entry added to a patient's record: which patient, which sort of entry
     /// and its id — the entry itself is read (and audited) through the record.
-    public static func recordEntryAdded(patientID: Identifier<Patient>, entryType: String, entryID: String, practiceID: PracticeID,
-                                        occurredAt: Date) -> DomainEvent {
-        DomainEvent(practiceID: practiceID, kind: RecordEventKind.entryAdded, occurredAt: occurredAt, resourceType: "record",
-                    resourceID: patientID.description, payload: ["patientID": patientID.description, "entryType": entryType, "entryID": entryID])
+    public static func recordEntryAdded(
+        patientID: Identifier<Patient>, entryType: String, entryID: String, practiceID: PracticeID,
+        occurredAt: Date
+    ) -> DomainEvent {
+        DomainEvent(
+            practiceID: practiceID, kind: RecordEventKind.entryAdded, occurredAt: occurredAt, resourceType: "record",
+            resourceID: patientID.description,
+            payload: ["patientID": patientID.description, "entryType": entryType, "entryID": entryID])
     }
 
     /// `record.entry_corrected`: which entry, and the correction's name (no clinical text).
-    public static func recordEntryCorrected(_ correction: RecordCorrection, practiceID: PracticeID, occurredAt: Date) -> DomainEvent {
-        DomainEvent(practiceID: practiceID, kind: RecordEventKind.entryCorrected, occurredAt: occurredAt, resourceType: "record",
-                    resourceID: correction.patientID.description,
-                    payload: ["patientID": correction.patientID.description, "entryType": correction.entryKind.rawValue,
-                              "entryID": UUIDText.lowercase(correction.entryID), "correction": correction.change.name])
+    public static func recordEntryCorrected(_ correction: RecordCorrection, practiceID: PracticeID, occurredAt: Date)
+        -> DomainEvent
+    {
+        DomainEvent(
+            practiceID: practiceID, kind: RecordEventKind.entryCorrected, occurredAt: occurredAt,
+            resourceType: "record",
+            resourceID: correction.patientID.description,
+            payload: [
+                "patientID": correction.patientID.description, "entryType": correction.entryKind.rawValue,
+                "entryID": UUIDText.lowercase(correction.entryID), "correction": correction.change.name,
+            ])
     }
 }

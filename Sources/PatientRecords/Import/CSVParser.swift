@@ -42,8 +42,10 @@ public struct CSVError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .unterminatedQuote: return "line \(line): a quoted field is never closed"
-        case .quoteInUnquotedField: return "line \(line): a field containing \" must be enclosed in double quotes, with the quote doubled"
-        case .textAfterClosingQuote: return "line \(line): text after a closing quote; expected a comma or the end of the line"
+        case .quoteInUnquotedField:
+            return "line \(line): a field containing \" must be enclosed in double quotes, with the quote doubled"
+        case .textAfterClosingQuote:
+            return "line \(line): text after a closing quote; expected a comma or the end of the line"
         }
     }
 }
@@ -66,7 +68,8 @@ public enum CSVParser {
         var records: [CSVRecord] = []
         var fields: [String] = []
         var field = String.UnicodeScalarView()
-        var line = 1, recordLine = 1
+        var line = 1
+        var recordLine = 1
         var index = 0
         var recordHasContent = false
 

@@ -29,23 +29,26 @@ struct ImportPlanBuilder {
     mutating func add(_ record: CSVRecord, columns: ImportHeader) {
         let row: ImportRow
         switch ImportRow.read(record, header: columns, now: now, ids: ids, calendar: calendar) {
-        case let .invalid(issue):
+        case .invalid(let issue):
             issues.append(issue)
             return
-        case let .valid(read):
+        case .valid(let read):
             row = read
         }
 
         var errors = FieldErrorCollector()
         let existing = matchingOwner(row.owner)
         if let existing, SearchText.normalize(owners[existing].fullName) != SearchText.normalize(row.owner.fullName) {
-            errors.add(PatientImportColumn.ownerEmail.rawValue,
-                       "is used on line \(ownerLines[existing]) by \(owners[existing].fullName), not \(row.owner.fullName)")
+            errors.add(
+                PatientImportColumn.ownerEmail.rawValue,
+                "is used on line \(ownerLines[existing]) by \(owners[existing].fullName), not \(row.owner.fullName)")
         }
         let ownerIndex = existing ?? owners.count
         let patientKey = "\(ownerIndex)|\(SearchText.normalize(row.patient.name))|\(row.patient.species.rawValue)"
         if let line = patientLineByKey[patientKey] {
-            errors.add(PatientImportColumn.patientName.rawValue, "repeats the \(row.patient.species.rawValue) on line \(line) for the same owner")
+            errors.add(
+                PatientImportColumn.patientName.rawValue,
+                "repeats the \(row.patient.species.rawValue) on line \(line) for the same owner")
         }
         if let chip = row.patient.microchip, let line = microchipLines[chip] {
             errors.add(PatientImportColumn.microchip.rawValue, "is also on line \(line)")
@@ -84,7 +87,9 @@ struct ImportPlanBuilder {
     }
 
     private func nameAndPhoneKey(_ owner: Owner) -> String? {
-        guard let phone = owner.phones.first.map({ SearchText.phoneDigits($0.number) }), !phone.isEmpty else { return nil }
+        guard let phone = owner.phones.first.map({ SearchText.phoneDigits($0.number) }), !phone.isEmpty else {
+            return nil
+        }
         return "\(SearchText.normalize(owner.firstName))|\(SearchText.normalize(owner.lastName))|\(phone)"
     }
 }

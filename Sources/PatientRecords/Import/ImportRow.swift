@@ -14,8 +14,10 @@ struct ImportRow {
 
     /// Reads and checks one row; the patient's `ownerID` is the new owner's until the builder
     /// matches the owner with an earlier row.
-    static func read(_ record: CSVRecord, header: ImportHeader, now: Date, ids: IDGenerator,
-                     calendar: Calendar) -> Outcome {
+    static func read(
+        _ record: CSVRecord, header: ImportHeader, now: Date, ids: IDGenerator,
+        calendar: Calendar
+    ) -> Outcome {
         var errors = FieldErrorCollector()
         guard record.fields.count == header.width else {
             errors.add("row", "has \(record.fields.count) fields; the header has \(header.width)")
@@ -29,19 +31,25 @@ struct ImportRow {
         let email = optional(.ownerEmail)
         let phone = optional(.ownerPhone)
         if email == nil && phone == nil { fail(.ownerEmail, "an email or a phone number is required for each owner") }
-        let owner = Owner(id: Identifier(ids.next()), firstName: cell(.ownerFirstName), lastName: cell(.ownerLastName), email: email,
-                          phones: phone.map { [PhoneNumber(label: "main", number: $0)] } ?? [], address: address(cell, fail: fail))
+        let owner = Owner(
+            id: Identifier(ids.next()), firstName: cell(.ownerFirstName), lastName: cell(.ownerLastName), email: email,
+            phones: phone.map { [PhoneNumber(label: "main", number: $0)] } ?? [], address: address(cell, fail: fail))
 
         // MARK: Patient
         let species = Species(rawValue: cell(.species).lowercased())
         if cell(.species).isEmpty {
             fail(.species, "is required")
         } else if species == nil {
-            fail(.species, "'\(cell(.species))' is not one of \(Species.allCases.map(\.rawValue).joined(separator: ", "))")
+            fail(
+                .species,
+                "'\(cell(.species))' is not one of \(Species.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let sexText = cell(.sex).lowercased().replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
+        let sexText = cell(.sex).lowercased().replacingOccurrences(of: " ", with: "_").replacingOccurrences(
+            of: "-", with: "_")
         let sex = sexText.isEmpty ? .unknown : Patient.Sex(rawValue: sexText)
-        if sex == nil { fail(.sex, "'\(cell(.sex))' is not one of \(Patient.Sex.allCases.map(\.rawValue).joined(separator: ", "))") }
+        if sex == nil {
+            fail(.sex, "'\(cell(.sex))' is not one of \(Patient.Sex.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         var birthDate: Date?
         if let text = optional(.birthDate) {
             birthDate = RecordCalendar.date(fromISODay: text, calendar: calendar)
@@ -53,12 +61,18 @@ struct ImportRow {
         if let microchip, microchip.uppercased().contains("E+") {
             // Spreadsheets turn long digit strings into numbers and then into scientific
             // notation, which loses digits for good; say so rather than "must be 15 digits".
-            fail(.microchip, "'\(microchip)' was turned into a number by a spreadsheet; format the column as text and export again")
+            fail(
+                .microchip,
+                "'\(microchip)' was turned into a number by a spreadsheet; format the column as text and export again")
         }
-        let alerts = cell(.alerts).split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let patient = Patient(id: Identifier(ids.next()), name: cell(.patientName), species: species ?? .other, breed: optional(.breed),
-                              sex: sex ?? .unknown, birthDate: birthDate, birthDateEstimated: estimated ?? false, colour: optional(.colour),
-                              microchip: microchip, alerts: alerts, ownerID: owner.id)
+        let alerts = cell(.alerts).split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
+        let patient = Patient(
+            id: Identifier(ids.next()), name: cell(.patientName), species: species ?? .other, breed: optional(.breed),
+            sex: sex ?? .unknown, birthDate: birthDate, birthDateEstimated: estimated ?? false,
+            colour: optional(.colour),
+            microchip: microchip, alerts: alerts, ownerID: owner.id)
 
         // The domain types' own rules, reported under the column names; a column already
         // reported above keeps its more specific message.
@@ -75,15 +89,19 @@ struct ImportRow {
                 if !reported.contains(column) { errors.add(column, fieldError.message) }
             }
         }
-        if !errors.errors.isEmpty { return .invalid(ImportRowIssue(line: record.line, errors: inLayoutOrder(errors.errors))) }
+        if !errors.errors.isEmpty {
+            return .invalid(ImportRowIssue(line: record.line, errors: inLayoutOrder(errors.errors)))
+        }
         return .valid(ImportRow(owner: owner, patient: patient))
     }
 
     /// Errors in the documented column order, so a report reads left to right like the file.
     private static func inLayoutOrder(_ errors: [FieldError]) -> [FieldError] {
-        let order = Dictionary(uniqueKeysWithValues: PatientImportColumn.allCases.enumerated().map { ($1.rawValue, $0) })
+        let order = Dictionary(
+            uniqueKeysWithValues: PatientImportColumn.allCases.enumerated().map { ($1.rawValue, $0) })
         return errors.enumerated().sorted { lhs, rhs in
-            let left = order[lhs.element.field] ?? Int.max, right = order[rhs.element.field] ?? Int.max
+            let left = order[lhs.element.field] ?? Int.max
+            let right = order[rhs.element.field] ?? Int.max
             return left != right ? left < right : lhs.offset < rhs.offset
         }.map(\.element)
     }
@@ -92,13 +110,16 @@ struct ImportRow {
 
     /// The address when any of its cells is filled; all of line 1, city, postcode and country
     /// are then required, because a partial address cannot be posted to.
-    private static func address(_ cell: (PatientImportColumn) -> String, fail: (PatientImportColumn, String) -> Void) -> PostalAddress? {
+    private static func address(_ cell: (PatientImportColumn) -> String, fail: (PatientImportColumn, String) -> Void)
+        -> PostalAddress?
+    {
         let parts: [PatientImportColumn] = [.ownerAddressLine1, .ownerCity, .ownerPostcode, .ownerCountry]
         guard parts.contains(where: { !cell($0).isEmpty }) || !cell(.ownerAddressLine2).isEmpty else { return nil }
         for column in parts where cell(column).isEmpty { fail(column, "is required when an address is given") }
         let line2 = cell(.ownerAddressLine2)
-        return PostalAddress(line1: cell(.ownerAddressLine1), line2: line2.isEmpty ? nil : line2, city: cell(.ownerCity),
-                             postcode: cell(.ownerPostcode), country: cell(.ownerCountry))
+        return PostalAddress(
+            line1: cell(.ownerAddressLine1), line2: line2.isEmpty ? nil : line2, city: cell(.ownerCity),
+            postcode: cell(.ownerPostcode), country: cell(.ownerCountry))
     }
 
     /// A yes/no cell; empty is no, anything unrecognised is `nil`.

@@ -31,10 +31,12 @@ public enum PatientImportError: Error, Hashable, Sendable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case let .malformedCSV(error): return "The file is not valid CSV: \(error)"
-        case let .invalidHeader(errors): return "The header is not valid: " + errors.map(\.description).joined(separator: "; ")
+        case .malformedCSV(let error): return "The file is not valid CSV: \(error)"
+        case .invalidHeader(let errors):
+            return "The header is not valid: " + errors.map(\.description).joined(separator: "; ")
         case .noRows: return "The file has no data rows."
-        case let .invalidRows(issues): return "\(issues.count) invalid row(s): " + issues.map(\.description).joined(separator: " | ")
+        case .invalidRows(let issues):
+            return "\(issues.count) invalid row(s): " + issues.map(\.description).joined(separator: " | ")
         }
     }
 }

@@ -59,7 +59,10 @@ public struct PatientImportPlan: Hashable, Sendable {
     public var skippedRows: [ImportRowIssue]
 
     /// Creates a plan.
-    public init(owners: [Owner] = [], patients: [Patient] = [], patientLines: [Identifier<Patient>: Int] = [:], skippedRows: [ImportRowIssue] = []) {
+    public init(
+        owners: [Owner] = [], patients: [Patient] = [], patientLines: [Identifier<Patient>: Int] = [:],
+        skippedRows: [ImportRowIssue] = []
+    ) {
         self.owners = owners
         self.patients = patients
         self.patientLines = patientLines
@@ -77,8 +80,10 @@ public struct PatientImportPlan: Hashable, Sendable {
     ///   - ids: identifiers for the planned owners and patients.
     /// - Throws: ``PatientImportError``; malformed CSV and a bad header refuse the file even
     ///   when skipping rows, since no row can be read reliably.
-    public static func validate(_ csvText: String, now: Date, skipInvalidRows: Bool = false, ids: IDGenerator = .random,
-                                calendar: Calendar = RecordCalendar.utc) throws(PatientImportError) -> PatientImportPlan {
+    public static func validate(
+        _ csvText: String, now: Date, skipInvalidRows: Bool = false, ids: IDGenerator = .random,
+        calendar: Calendar = RecordCalendar.utc
+    ) throws(PatientImportError) -> PatientImportPlan {
         let records: [CSVRecord]
         do {
             records = try CSVParser.parse(csvText)
@@ -86,7 +91,9 @@ public struct PatientImportPlan: Hashable, Sendable {
             throw .malformedCSV(error)
         }
         guard let header = records.first else {
-            throw .invalidHeader([FieldError(field: "header", message: "the file is empty; line 1 must name the columns")])
+            throw .invalidHeader([
+                FieldError(field: "header", message: "the file is empty; line 1 must name the columns")
+            ])
         }
         let columns = try ImportHeader(header)
         let rows = records.dropFirst().filter { !$0.isBlank }
@@ -95,6 +102,8 @@ public struct PatientImportPlan: Hashable, Sendable {
         var builder = ImportPlanBuilder(now: now, ids: ids, calendar: calendar)
         for record in rows { builder.add(record, columns: columns) }
         if !builder.issues.isEmpty && !skipInvalidRows { throw .invalidRows(builder.issues) }
-        return PatientImportPlan(owners: builder.owners, patients: builder.patients, patientLines: builder.patientLines, skippedRows: builder.issues)
+        return PatientImportPlan(
+            owners: builder.owners, patients: builder.patients, patientLines: builder.patientLines,
+            skippedRows: builder.issues)
     }
 }

@@ -16,8 +16,9 @@ public struct RetentionPeriod: Hashable, Sendable {
     /// A period of `years`; refused naming `retentionYears` outside 1–100.
     public init(years: Int) throws {
         guard Self.allowedYears.contains(years) else {
-            throw ValidationError(field: "retentionYears",
-                                  message: "must be between \(Self.allowedYears.lowerBound) and \(Self.allowedYears.upperBound) years")
+            throw ValidationError(
+                field: "retentionYears",
+                message: "must be between \(Self.allowedYears.lowerBound) and \(Self.allowedYears.upperBound) years")
         }
         self.years = years
     }

@@ -32,8 +32,10 @@ public struct RegistrationDetails: Sendable, Hashable {
     public var ownerEmail: String?
 
     /// Creates the details.
-    public init(patientName: String? = nil, species: Species? = nil, microchip: String? = nil, ownerName: String? = nil,
-                ownerPhone: String? = nil, ownerEmail: String? = nil) {
+    public init(
+        patientName: String? = nil, species: Species? = nil, microchip: String? = nil, ownerName: String? = nil,
+        ownerPhone: String? = nil, ownerEmail: String? = nil
+    ) {
         self.patientName = patientName
         self.species = species
         self.microchip = microchip
@@ -46,7 +48,9 @@ public struct RegistrationDetails: Sendable, Hashable {
     public var searches: [String] {
         var terms: [String] = []
         if let microchip = Self.present(microchip) { terms.append(microchip) }
-        if let phone = ownerPhone, SearchText.phoneDigits(phone).count >= 6 { terms.append(SearchText.phoneDigits(phone)) }
+        if let phone = ownerPhone, SearchText.phoneDigits(phone).count >= 6 {
+            terms.append(SearchText.phoneDigits(phone))
+        }
         if let email = Self.present(ownerEmail), email.contains("@") { terms.append(email) }
         if let owner = Self.present(ownerName), owner.contains(" ") { terms.append(owner) }
         if let name = Self.present(patientName), name.count >= 2 { terms.append(name) }
@@ -56,14 +60,25 @@ public struct RegistrationDetails: Sendable, Hashable {
     /// Why `patient` (owned by `owner`) may be the same animal, strongest first; empty when it is not.
     public func reasons(_ patient: Patient, owner: Owner?) -> [DuplicateReason] {
         var reasons: [DuplicateReason] = []
-        if let chip = Self.present(microchip), let theirs = patient.microchip, Self.fold(theirs) == Self.fold(chip) { reasons.append(.sameMicrochip) }
+        if let chip = Self.present(microchip), let theirs = patient.microchip, Self.fold(theirs) == Self.fold(chip) {
+            reasons.append(.sameMicrochip)
+        }
         if let phone = ownerPhone.map(SearchText.phoneDigits), phone.count >= 6,
-           owner?.phones.contains(where: { SearchText.phoneDigits($0.number) == phone }) == true { reasons.append(.sameOwnerPhone) }
-        if let email = Self.present(ownerEmail), let theirs = owner?.email, Self.fold(theirs) == Self.fold(email) { reasons.append(.sameOwnerEmail) }
-        if let name = Self.present(ownerName), let owner, Self.fold(owner.fullName) == Self.fold(name) { reasons.append(.sameOwnerName) }
+            owner?.phones.contains(where: { SearchText.phoneDigits($0.number) == phone }) == true
+        {
+            reasons.append(.sameOwnerPhone)
+        }
+        if let email = Self.present(ownerEmail), let theirs = owner?.email, Self.fold(theirs) == Self.fold(email) {
+            reasons.append(.sameOwnerEmail)
+        }
+        if let name = Self.present(ownerName), let owner, Self.fold(owner.fullName) == Self.fold(name) {
+            reasons.append(.sameOwnerName)
+        }
         if let name = Self.present(patientName).map(Self.fold) {
             let theirs = Self.fold(patient.name)
-            let similar = theirs == name || ((theirs.hasPrefix(name) || name.hasPrefix(theirs)) && min(name.count, theirs.count) >= 3)
+            let similar =
+                theirs == name
+                || ((theirs.hasPrefix(name) || name.hasPrefix(theirs)) && min(name.count, theirs.count) >= 3)
             if similar, species == nil || species == patient.species { reasons.append(.similarPatientName) }
         }
         return reasons
@@ -75,6 +90,7 @@ public struct RegistrationDetails: Sendable, Hashable {
     }
 
     private static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).trimmingCharacters(in: .whitespaces)
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).trimmingCharacters(
+            in: .whitespaces)
     }
 }

@@ -15,7 +15,8 @@ extension SearchText {
     /// The text to index for a patient: normalised name, breed, colour, medical record number
     /// and microchip.
     public static func indexText(for patient: Patient) -> String {
-        let parts = [patient.name, patient.breed, patient.colour, patient.medicalRecordNumber, patient.microchip].compactMap { $0 }
+        let parts = [patient.name, patient.breed, patient.colour, patient.medicalRecordNumber, patient.microchip]
+            .compactMap { $0 }
         return parts.map(normalize).filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

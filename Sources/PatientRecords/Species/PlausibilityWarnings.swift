@@ -41,19 +41,29 @@ extension Patient {
     public func plausibilityWarnings(now: Date, calendar: Calendar = RecordCalendar.utc) -> [PlausibilityWarning] {
         var warnings: [PlausibilityWarning] = []
         if let birthDate, let maximum = SpeciesLifespan.typicalMaximumYears(species),
-           let years = calendar.dateComponents([.year], from: birthDate, to: now).year, years > maximum {
-            warnings.append(PlausibilityWarning(
-                field: "birthDate",
-                message: "an age of \(years) years is above the typical maximum for a \(species.rawValue) (\(maximum) years); check the date of birth"))
+            let years = calendar.dateComponents([.year], from: birthDate, to: now).year, years > maximum
+        {
+            warnings.append(
+                PlausibilityWarning(
+                    field: "birthDate",
+                    message:
+                        "an age of \(years) years is above the typical maximum for a \(species.rawValue) (\(maximum) years); check the date of birth"
+                ))
         }
         if let breed, !breed.trimmingCharacters(in: .whitespaces).isEmpty {
             switch BreedCatalogue.match(breed, species: species) {
             case .catalogued:
                 break
             case .otherSpecies(let name, let other):
-                warnings.append(PlausibilityWarning(field: "breed", message: "\(name) is a \(other.rawValue) breed, but the patient is a \(species.rawValue)"))
+                warnings.append(
+                    PlausibilityWarning(
+                        field: "breed",
+                        message: "\(name) is a \(other.rawValue) breed, but the patient is a \(species.rawValue)"))
             case .freeText where !BreedCatalogue.breeds(of: species).isEmpty:
-                warnings.append(PlausibilityWarning(field: "breed", message: "not in the \(species.rawValue) breed catalogue; kept as written (free text)"))
+                warnings.append(
+                    PlausibilityWarning(
+                        field: "breed",
+                        message: "not in the \(species.rawValue) breed catalogue; kept as written (free text)"))
             case .freeText:
                 break
             }

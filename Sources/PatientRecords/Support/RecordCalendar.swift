@@ -21,8 +21,9 @@ public enum RecordCalendar {
     public static func date(fromISODay text: String, calendar: Calendar = utc) -> Date? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
         let components = DateComponents(year: year, month: month, day: day)
         guard let date = calendar.date(from: components) else { return nil }
         let back = calendar.dateComponents([.year, .month, .day], from: date)
@@ -33,14 +34,17 @@ public enum RecordCalendar {
     /// Formats `date` as an ISO 8601 calendar day (`2024-02-29`) in `calendar`'s time zone.
     public static func isoDay(_ date: Date, calendar: Calendar = utc) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        let year = parts.year ?? 0, month = parts.month ?? 0, day = parts.day ?? 0
+        let year = parts.year ?? 0
+        let month = parts.month ?? 0
+        let day = parts.day ?? 0
         return String(format: "%04d-%02d-%02d", year, month, day)
     }
 
     /// Whole calendar days from the day containing `start` to the day containing `end`
     /// (negative when `end` is earlier).
     public static func days(from start: Date, to end: Date, calendar: Calendar = utc) -> Int {
-        let from = calendar.startOfDay(for: start), to = calendar.startOfDay(for: end)
+        let from = calendar.startOfDay(for: start)
+        let to = calendar.startOfDay(for: end)
         return calendar.dateComponents([.day], from: from, to: to).day ?? 0
     }
 }

@@ -41,5 +41,7 @@ public enum SpeciesWeightRange {
     }
 
     /// Decimal literals go through text: a `Double` literal such as 0.05 is not exactly 0.05.
-    private static func kg(_ text: String) -> Decimal { Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))! }
+    private static func kg(_ text: String) -> Decimal {
+        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))!
+    }
 }

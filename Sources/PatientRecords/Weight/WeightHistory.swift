@@ -16,7 +16,8 @@ public struct WeightHistory: Codable, Hashable, Sendable {
 
     /// Adds a weighing in its chronological place.
     public mutating func append(_ measurement: WeightMeasurement) {
-        let index = measurements.firstIndex { WeightMeasurement.chronological(measurement, $0) } ?? measurements.endIndex
+        let index =
+            measurements.firstIndex { WeightMeasurement.chronological(measurement, $0) } ?? measurements.endIndex
         measurements.insert(measurement, at: index)
     }
 

@@ -16,7 +16,10 @@ public struct WeightMeasurement: Codable, Hashable, Sendable {
     public var measuredAt: Date
 
     /// Creates a measurement.
-    public init(id: Identifier<WeightMeasurement> = .init(), patientID: Identifier<Patient>, value: Decimal, unit: WeightUnit, measuredAt: Date) {
+    public init(
+        id: Identifier<WeightMeasurement> = .init(), patientID: Identifier<Patient>, value: Decimal, unit: WeightUnit,
+        measuredAt: Date
+    ) {
         self.id = id
         self.patientID = patientID
         self.value = value

@@ -53,8 +53,11 @@ extension AppointmentDecision {
         if let minutes = appointment.actualMinutes, eventKind == AppointmentEventKind.completed {
             payload["actualMinutes"] = String(minutes)
         }
-        return [DomainEvent(practiceID: appointment.practiceID, kind: eventKind, occurredAt: occurredAt,
-                            resourceID: appointment.id.description, payload: payload)]
+        return [
+            DomainEvent(
+                practiceID: appointment.practiceID, kind: eventKind, occurredAt: occurredAt,
+                resourceID: appointment.id.description, payload: payload)
+        ]
     }
 }
 

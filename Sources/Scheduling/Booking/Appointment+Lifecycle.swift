@@ -116,7 +116,8 @@ public enum AppointmentLifecycleError: Error, Hashable, Sendable {
     /// The shared-kernel error for the HTTP edge (409); `nil` for ``invalid(_:)``, which maps to 422 via ``validationError``.
     public var domainError: DomainError? {
         switch self {
-        case .illegalTransition(let from, let to): return .conflict("illegal appointment transition \(from.rawValue) -> \(to.rawValue)")
+        case .illegalTransition(let from, let to):
+            return .conflict("illegal appointment transition \(from.rawValue) -> \(to.rawValue)")
         case .noShowBeforeStart: return .conflict("a no-show can only be recorded once the appointment was due")
         case .invalid: return nil
         }

@@ -21,9 +21,11 @@ extension Appointment {
     ///
     /// - Parameter durationMinutes: the booked length; the type's default when `nil` (a
     ///   predicted duration is passed here).
-    public static func book(id: Identifier<Appointment> = .init(), practiceID: PracticeID, patientID: UUID, clinicianID: UUID,
-                            type: AppointmentType, start: Date, durationMinutes: Int? = nil, roomID: Identifier<Room>? = nil,
-                            now: Date) throws(ValidationError) -> AppointmentDecision {
+    public static func book(
+        id: Identifier<Appointment> = .init(), practiceID: PracticeID, patientID: UUID, clinicianID: UUID,
+        type: AppointmentType, start: Date, durationMinutes: Int? = nil, roomID: Identifier<Room>? = nil,
+        now: Date
+    ) throws(ValidationError) -> AppointmentDecision {
         var errors = FieldErrorCollector()
         let minutes = durationMinutes ?? type.defaultDurationMinutes
         if !(1...720).contains(minutes) { errors.add("durationMinutes", "must be 1 to 720 minutes") }
@@ -42,7 +44,9 @@ extension Appointment {
 
 extension Appointment {
     /// Decides what `command` does at `now`, without changing the appointment.
-    public func decide(_ command: AppointmentCommand, at now: Date) throws(AppointmentLifecycleError) -> AppointmentDecision {
+    public func decide(_ command: AppointmentCommand, at now: Date) throws(AppointmentLifecycleError)
+        -> AppointmentDecision
+    {
         let target = command.targetStatus
         guard status.canTransition(to: target) else { throw .illegalTransition(from: status, to: target) }
         var next = self
@@ -51,7 +55,9 @@ extension Appointment {
         switch command {
         case .reschedule(let newTime, let newClinician):
             var errors = FieldErrorCollector()
-            if Self.startIsPast(newTime.start, now: now) { errors.add("start", "must not be more than 5 minutes in the past") }
+            if Self.startIsPast(newTime.start, now: now) {
+                errors.add("start", "must not be more than 5 minutes in the past")
+            }
             if newTime == time && (newClinician == nil || newClinician == clinicianID) {
                 errors.add("start", "is the current time; nothing would change")
             }
@@ -81,7 +87,9 @@ extension Appointment {
 
         case .cancel(let reason):
             let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty { throw .invalid(ValidationError(field: "reason", message: "a cancellation needs a reason")) }
+            if trimmed.isEmpty {
+                throw .invalid(ValidationError(field: "reason", message: "a cancellation needs a reason"))
+            }
             next.cancellationReason = trimmed
             kind = AppointmentEventKind.cancelled
 
@@ -94,7 +102,9 @@ extension Appointment {
 
     /// Decides and applies `command`; returns the decision for the caller to persist and publish.
     @discardableResult
-    public mutating func handle(_ command: AppointmentCommand, at now: Date) throws(AppointmentLifecycleError) -> AppointmentDecision {
+    public mutating func handle(_ command: AppointmentCommand, at now: Date) throws(AppointmentLifecycleError)
+        -> AppointmentDecision
+    {
         let decision = try decide(command, at: now)
         self = decision.current
         return decision

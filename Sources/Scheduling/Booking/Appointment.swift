@@ -85,11 +85,13 @@ public struct Appointment: Hashable, Codable, Sendable {
 
     /// Creates an appointment in any state (for loading from a store); new bookings go through
     /// ``Appointment/book(id:practiceID:patientID:clinicianID:type:start:durationMinutes:roomID:now:)``.
-    public init(id: Identifier<Appointment> = .init(), practiceID: PracticeID, patientID: UUID, clinicianID: UUID,
-                appointmentTypeID: Identifier<AppointmentType>, roomType: RoomType? = nil, roomID: Identifier<Room>? = nil,
-                time: TimeRange, bufferAfterMinutes: Int = 0, status: AppointmentStatus = .booked,
-                checkedInAt: Date? = nil, startedAt: Date? = nil, completedAt: Date? = nil,
-                actualMinutes: Int? = nil, cancellationReason: String? = nil) {
+    public init(
+        id: Identifier<Appointment> = .init(), practiceID: PracticeID, patientID: UUID, clinicianID: UUID,
+        appointmentTypeID: Identifier<AppointmentType>, roomType: RoomType? = nil, roomID: Identifier<Room>? = nil,
+        time: TimeRange, bufferAfterMinutes: Int = 0, status: AppointmentStatus = .booked,
+        checkedInAt: Date? = nil, startedAt: Date? = nil, completedAt: Date? = nil,
+        actualMinutes: Int? = nil, cancellationReason: String? = nil
+    ) {
         self.id = id
         self.practiceID = practiceID
         self.patientID = patientID

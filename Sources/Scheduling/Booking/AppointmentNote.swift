@@ -22,7 +22,10 @@ public struct AppointmentNote: Sendable, Hashable, Codable {
     public static let maximumLength = 2_000
 
     /// Creates a stored note as it is.
-    public init(id: UUID, appointmentID: Identifier<Appointment>, authorID: String?, authorName: String, text: String, createdAt: Date) {
+    public init(
+        id: UUID, appointmentID: Identifier<Appointment>, authorID: String?, authorName: String, text: String,
+        createdAt: Date
+    ) {
         self.id = id
         self.appointmentID = appointmentID
         self.authorID = authorID
@@ -34,18 +37,29 @@ public struct AppointmentNote: Sendable, Hashable, Codable {
     /// A new note of `text` on `appointmentID` by the named author at `now`: refused naming
     /// `text` when it is blank or longer than ``maximumLength``. Surrounding white space is
     /// trimmed; line breaks inside are kept.
-    public static func write(_ text: String, on appointmentID: Identifier<Appointment>, authorID: String?, authorName: String,
-                             at now: Date) throws(ValidationError) -> AppointmentNote {
+    public static func write(
+        _ text: String, on appointmentID: Identifier<Appointment>, authorID: String?, authorName: String,
+        at now: Date
+    ) throws(ValidationError) -> AppointmentNote {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { throw ValidationError(field: "text", message: "must not be blank") }
-        if trimmed.count > maximumLength { throw ValidationError(field: "text", message: "must be at most \(maximumLength) characters") }
-        return AppointmentNote(id: UUID(), appointmentID: appointmentID, authorID: authorID, authorName: authorName, text: trimmed, createdAt: now)
+        if trimmed.count > maximumLength {
+            throw ValidationError(field: "text", message: "must be at most \(maximumLength) characters")
+        }
+        return AppointmentNote(
+            id: UUID(), appointmentID: appointmentID, authorID: authorID, authorName: authorName, text: trimmed,
+            createdAt: now)
     }
 
     /// The event of its adding in `practiceID`: identifiers and time only.
     public func addedEvent(practiceID: PracticeID) -> DomainEvent {
-        DomainEvent(practiceID: practiceID, kind: AppointmentEventKind.noteAdded, occurredAt: createdAt, resourceType: "appointment",
-                    resourceID: appointmentID.description,
-                    payload: ["appointmentID": appointmentID.description, "noteID": UUIDText.lowercase(id), "createdAt": Timestamp.string(createdAt)])
+        DomainEvent(
+            practiceID: practiceID, kind: AppointmentEventKind.noteAdded, occurredAt: createdAt,
+            resourceType: "appointment",
+            resourceID: appointmentID.description,
+            payload: [
+                "appointmentID": appointmentID.description, "noteID": UUIDText.lowercase(id),
+                "createdAt": Timestamp.string(createdAt),
+            ])
     }
 }

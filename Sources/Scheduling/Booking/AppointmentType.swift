@@ -26,8 +26,11 @@ public struct AppointmentType: Hashable, Codable, Sendable {
     public var isRetired: Bool { retiredAt != nil }
 
     /// Creates an appointment type.
-    public init(id: Identifier<AppointmentType> = .init(), name: String, defaultDurationMinutes: Int, bufferAfterMinutes: Int = 0,
-                requiredSpecialty: Specialty? = nil, requiredRoomType: RoomType? = nil, fee: Money) {
+    public init(
+        id: Identifier<AppointmentType> = .init(), name: String, defaultDurationMinutes: Int,
+        bufferAfterMinutes: Int = 0,
+        requiredSpecialty: Specialty? = nil, requiredRoomType: RoomType? = nil, fee: Money
+    ) {
         self.id = id
         self.name = name
         self.defaultDurationMinutes = defaultDurationMinutes
@@ -44,7 +47,9 @@ public struct AppointmentType: Hashable, Codable, Sendable {
         if trimmed.isEmpty { errors.add("name", "must not be empty") }
         if trimmed.count > 80 { errors.add("name", "must be at most 80 characters") }
         // One working day is the longest anything is booked as a single appointment.
-        if !(1...720).contains(defaultDurationMinutes) { errors.add("defaultDurationMinutes", "must be 1 to 720 minutes") }
+        if !(1...720).contains(defaultDurationMinutes) {
+            errors.add("defaultDurationMinutes", "must be 1 to 720 minutes")
+        }
         if !(0...240).contains(bufferAfterMinutes) { errors.add("bufferAfterMinutes", "must be 0 to 240 minutes") }
         fee.validate(field: "fee", into: &errors)
         try errors.throwIfAny()

@@ -18,7 +18,10 @@ public struct BookingBasis: Codable, Hashable, Sendable {
     public var reasons: [BookingReason]
 
     /// Creates a basis.
-    public init(assessmentID: UUID, triageLevel: Int, rankedPosition: Int? = nil, score: Double? = nil, reasons: [BookingReason] = []) {
+    public init(
+        assessmentID: UUID, triageLevel: Int, rankedPosition: Int? = nil, score: Double? = nil,
+        reasons: [BookingReason] = []
+    ) {
         self.assessmentID = assessmentID
         self.triageLevel = triageLevel
         self.rankedPosition = rankedPosition
@@ -27,13 +30,16 @@ public struct BookingBasis: Codable, Hashable, Sendable {
     }
 
     /// The basis of booking `clinicianID` from an intake whose ranking listed `ranked`, best first.
-    public static func booking(_ clinicianID: UUID, assessmentID: UUID, triageLevel: Int, ranked: [RankedCandidate]) -> BookingBasis {
+    public static func booking(_ clinicianID: UUID, assessmentID: UUID, triageLevel: Int, ranked: [RankedCandidate])
+        -> BookingBasis
+    {
         guard let index = ranked.firstIndex(where: { $0.clinicianID == clinicianID }) else {
             return BookingBasis(assessmentID: assessmentID, triageLevel: triageLevel)
         }
         let candidate = ranked[index]
-        return BookingBasis(assessmentID: assessmentID, triageLevel: triageLevel, rankedPosition: index + 1, score: candidate.score,
-                            reasons: candidate.reasons)
+        return BookingBasis(
+            assessmentID: assessmentID, triageLevel: triageLevel, rankedPosition: index + 1, score: candidate.score,
+            reasons: candidate.reasons)
     }
 }
 

@@ -24,8 +24,10 @@ public struct ClinicianTimetable: Hashable, Codable, Sendable {
     public var maxConsecutiveSurgeryMinutes: Int?
 
     /// Creates a timetable.
-    public init(clinicianID: UUID, specialties: Set<Specialty>, working: [TimeRange], unavailable: [TimeRange] = [],
-                maxAppointmentsPerDay: Int? = nil, maxConsecutiveSurgeryMinutes: Int? = nil) {
+    public init(
+        clinicianID: UUID, specialties: Set<Specialty>, working: [TimeRange], unavailable: [TimeRange] = [],
+        maxAppointmentsPerDay: Int? = nil, maxConsecutiveSurgeryMinutes: Int? = nil
+    ) {
         self.clinicianID = clinicianID
         self.specialties = specialties
         self.working = working

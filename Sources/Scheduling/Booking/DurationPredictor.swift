@@ -17,8 +17,10 @@ public struct CompletedVisit: Hashable, Codable, Sendable {
     public var completedAt: Date
 
     /// Creates a visit.
-    public init(appointmentTypeID: Identifier<AppointmentType>, species: Species, complexity: Double, clinicianID: UUID,
-                actualMinutes: Int, completedAt: Date) {
+    public init(
+        appointmentTypeID: Identifier<AppointmentType>, species: Species, complexity: Double, clinicianID: UUID,
+        actualMinutes: Int, completedAt: Date
+    ) {
         self.appointmentTypeID = appointmentTypeID
         self.species = species
         self.complexity = complexity
@@ -84,17 +86,25 @@ public struct DurationPredictor: Sendable {
         self.gridMinutes = max(1, gridMinutes)
         let usable = history.filter { $0.actualMinutes > 0 }
         typeStats = usable.reduce(into: [:]) { $0[$1.appointmentTypeID, default: Stats()].add($1.actualMinutes) }
-        speciesStats = usable.reduce(into: [:]) { $0[SpeciesKey(type: $1.appointmentTypeID, species: $1.species), default: Stats()].add($1.actualMinutes) }
-        clinicianVisits = Dictionary(grouping: usable) { ClinicianKey(type: $0.appointmentTypeID, clinician: $0.clinicianID) }
+        speciesStats = usable.reduce(into: [:]) {
+            $0[SpeciesKey(type: $1.appointmentTypeID, species: $1.species), default: Stats()].add($1.actualMinutes)
+        }
+        clinicianVisits = Dictionary(grouping: usable) {
+            ClinicianKey(type: $0.appointmentTypeID, clinician: $0.clinicianID)
+        }
     }
 
     /// The duration to book for `type` with this species and (optionally) clinician.
     public func predict(type: AppointmentType, species: Species, clinicianID: UUID?) -> DurationPrediction {
         var levels: [DurationLevel] = []
         var estimate = speciesEstimate(type: type, species: species, levels: &levels)
-        if let clinicianID, let visits = clinicianVisits[ClinicianKey(type: type.id, clinician: clinicianID)], visits.count >= minimumSamples {
+        if let clinicianID, let visits = clinicianVisits[ClinicianKey(type: type.id, clinician: clinicianID)],
+            visits.count >= minimumSamples
+        {
             var ignored: [DurationLevel] = []
-            let ratios = visits.map { Double($0.actualMinutes) / speciesEstimate(type: type, species: $0.species, levels: &ignored) }
+            let ratios = visits.map {
+                Double($0.actualMinutes) / speciesEstimate(type: type, species: $0.species, levels: &ignored)
+            }
             let pace = (ratios.reduce(0, +) + shrinkage) / (Double(ratios.count) + shrinkage)
             estimate *= pace
             levels.append(.clinician)

@@ -30,14 +30,20 @@ extension FreeSlotFinder {
     /// - Parameters:
     ///   - query: describes the appointment; its `range` and `limit` are replaced by the search window.
     ///   - notBefore: earliest start worth offering (usually now), so the "before" answer is never in the past.
-    public func nearestAlternatives(to requested: Date, for query: SlotQuery, notBefore: Date? = nil,
-                                    searchDays: Int = 7) throws(ValidationError) -> NearestAlternatives {
-        guard (1...31).contains(searchDays) else { throw ValidationError(field: "searchDays", message: "must be 1 to 31") }
+    public func nearestAlternatives(
+        to requested: Date, for query: SlotQuery, notBefore: Date? = nil,
+        searchDays: Int = 7
+    ) throws(ValidationError) -> NearestAlternatives {
+        guard (1...31).contains(searchDays) else {
+            throw ValidationError(field: "searchDays", message: "must be 1 to 31")
+        }
         let span = TimeInterval(searchDays * 86_400)
         let lower = max(requested.addingTimeInterval(-span), notBefore ?? .distantPast)
         var window = query
         window.limit = nil
-        var before: FreeSlot?, after: FreeSlot?, exact = false
+        var before: FreeSlot?
+        var after: FreeSlot?
+        var exact = false
 
         if let range = TimeRange(start: lower, end: requested) {
             window.range = range
@@ -49,7 +55,12 @@ extension FreeSlotFinder {
             window.range = range
             // Slots come earliest first, so the first one past the requested start is the answer.
             for slot in try slots(for: window) {
-                if slot.start == requested { exact = true } else { after = slot; break }
+                if slot.start == requested {
+                    exact = true
+                } else {
+                    after = slot
+                    break
+                }
             }
         }
         return NearestAlternatives(requested: requested, requestedIsFree: exact, before: before, after: after)

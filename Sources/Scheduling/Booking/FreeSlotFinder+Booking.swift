@@ -39,11 +39,14 @@ public enum BookingObstacle: Error, Hashable, Sendable {
         case .practiceClosed(let reason): return "The practice is closed at that time (\(reason))."
         case .outsideOpeningHours: return "The practice is not open for the whole appointment at that time."
         case .unknownClinician: return "That clinician cannot be booked."
-        case .lacksSpecialty(let specialty): return "The clinician does not offer \(specialty.displayName.lowercased())."
+        case .lacksSpecialty(let specialty):
+            return "The clinician does not offer \(specialty.displayName.lowercased())."
         case .clinicianNotWorking: return "The clinician is not working for the whole appointment at that time."
         case .clinicianBusy: return "The clinician is not free for the whole appointment at that time."
-        case .dailyLimitReached(let limit): return "The clinician already has \(limit) appointments that day, their limit."
-        case .surgeryRunTooLong(let minutes): return "That would make the clinician's run of surgery longer than \(minutes) minutes."
+        case .dailyLimitReached(let limit):
+            return "The clinician already has \(limit) appointments that day, their limit."
+        case .surgeryRunTooLong(let minutes):
+            return "That would make the clinician's run of surgery longer than \(minutes) minutes."
         case .noRoomFree(let type): return "No \(type.rawValue) room is free for the whole appointment at that time."
         case .notFree: return "That time is not free."
         }
@@ -64,14 +67,18 @@ extension FreeSlotFinder {
     /// with the first rule in its way.
     ///
     /// - Throws: ``ValidationError`` for a query the finder refuses, or one that names no clinician.
-    public func decide(_ start: Date, for query: SlotQuery,
-                       preferredRoom: Identifier<Room>? = nil) throws(ValidationError) -> Result<Room?, BookingObstacle> {
+    public func decide(
+        _ start: Date, for query: SlotQuery,
+        preferredRoom: Identifier<Room>? = nil
+    ) throws(ValidationError) -> Result<Room?, BookingObstacle> {
         guard query.clinicianID != nil else { throw ValidationError(field: "clinicianId", message: "is required") }
         guard try isFree(start, for: query) else { return .failure(obstacle(at: start, for: query)) }
         guard let roomType = query.roomType else { return .success(nil) }
         let seconds = Int64(start.timeIntervalSince1970.rounded(.down))
-        let room = freeRoom(roomType, at: seconds, duration: Int64(query.durationMinutes * 60), buffer: Int64(query.bufferAfterMinutes * 60),
-                            excluding: query.excludingAppointmentID, preferred: preferredRoom)
+        let room = freeRoom(
+            roomType, at: seconds, duration: Int64(query.durationMinutes * 60),
+            buffer: Int64(query.bufferAfterMinutes * 60),
+            excluding: query.excludingAppointmentID, preferred: preferredRoom)
         // The finder offered the start only because a room of the type is free then.
         guard let room else { return .failure(.noRoomFree(roomType)) }
         return .success(room)
@@ -81,7 +88,8 @@ extension FreeSlotFinder {
     /// checked in the order staff think of them. Used only to explain a start the finder does
     /// not offer; the finder alone decides.
     func obstacle(at start: Date, for query: SlotQuery) -> BookingObstacle {
-        let duration = Int64(query.durationMinutes * 60), buffer = Int64(query.bufferAfterMinutes * 60)
+        let duration = Int64(query.durationMinutes * 60)
+        let buffer = Int64(query.bufferAfterMinutes * 60)
         let seconds = Int64(start.timeIntervalSince1970.rounded(.down))
         let time = TimeRange(start: start, end: start.addingTimeInterval(TimeInterval(duration)))!
         let occupied = SecondRange(start: seconds, end: seconds + duration + buffer)
@@ -89,28 +97,45 @@ extension FreeSlotFinder {
         let dayStart = Int64(calendar.day(containing: start).start.timeIntervalSince1970.rounded(.down))
         if (seconds - dayStart) % grid != 0 { return .offGrid(gridMinutes: Int(grid / 60)) }
         if !query.range.contains(start) { return .outsideRange }
-        if let closure = closures.closure(overlapping: time, timeZone: calendar.timeZone) { return .practiceClosed(reason: closure.reason) }
+        if let closure = closures.closure(overlapping: time, timeZone: calendar.timeZone) {
+            return .practiceClosed(reason: closure.reason)
+        }
         let needed = [SecondRange(start: seconds, end: seconds + duration)]
-        let open = calendar.days(overlapping: time).flatMap { calendar.openIntervals(openingHours, on: $0) }.map(SecondRange.inner)
+        let open = calendar.days(overlapping: time).flatMap { calendar.openIntervals(openingHours, on: $0) }.map(
+            SecondRange.inner)
         if SecondRange.subtract(SecondRange.normalized(open), from: needed) != [] { return .outsideOpeningHours }
 
-        guard let timetable = timetables.first(where: { $0.clinicianID == query.clinicianID }) else { return .unknownClinician }
-        if let specialty = query.specialty, !timetable.specialties.contains(specialty) { return .lacksSpecialty(specialty) }
+        guard let timetable = timetables.first(where: { $0.clinicianID == query.clinicianID }) else {
+            return .unknownClinician
+        }
+        if let specialty = query.specialty, !timetable.specialties.contains(specialty) {
+            return .lacksSpecialty(specialty)
+        }
         let working = SecondRange.subtract(timetable.unavailable, from: timetable.working)
         if SecondRange.subtract(working, from: needed) != [] { return .clinicianNotWorking }
 
-        let bookings = (bookingsByClinician[timetable.clinicianID] ?? []).filter { $0.id != query.excludingAppointmentID }
-        if let blocking = bookings.first(where: { $0.occupied.start < occupied.end && occupied.start < $0.occupied.end }) {
-            return .clinicianBusy(conflictingTime: TimeRange(start: Date(timeIntervalSince1970: TimeInterval(blocking.start)),
-                                                             end: Date(timeIntervalSince1970: TimeInterval(blocking.end)))!)
+        let bookings = (bookingsByClinician[timetable.clinicianID] ?? []).filter {
+            $0.id != query.excludingAppointmentID
+        }
+        if let blocking = bookings.first(where: { $0.occupied.start < occupied.end && occupied.start < $0.occupied.end }
+        ) {
+            return .clinicianBusy(
+                conflictingTime: TimeRange(
+                    start: Date(timeIntervalSince1970: TimeInterval(blocking.start)),
+                    end: Date(timeIntervalSince1970: TimeInterval(blocking.end)))!)
         }
         if let limit = timetable.maxAppointmentsPerDay {
             let dayEnd = Int64(calendar.day(containing: start).end.timeIntervalSince1970.rounded(.down))
-            if bookings.filter({ $0.start >= dayStart && $0.start < dayEnd }).count >= limit { return .dailyLimitReached(limit: limit) }
+            if bookings.filter({ $0.start >= dayStart && $0.start < dayEnd }).count >= limit {
+                return .dailyLimitReached(limit: limit)
+            }
         }
         if let cap = timetable.maxConsecutiveSurgeryMinutes, query.roomType == .surgery,
-           Self.runLength(of: seconds, duration: duration, buffer: buffer, runs: Self.surgeryRuns(bookings.filter { $0.roomType == .surgery }))
-               > Int64(cap) * 60 {
+            Self.runLength(
+                of: seconds, duration: duration, buffer: buffer,
+                runs: Self.surgeryRuns(bookings.filter { $0.roomType == .surgery }))
+                > Int64(cap) * 60
+        {
             return .surgeryRunTooLong(limitMinutes: cap)
         }
         return query.roomType.map(BookingObstacle.noRoomFree) ?? .notFree

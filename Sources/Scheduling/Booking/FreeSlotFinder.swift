@@ -35,7 +35,9 @@ public struct FreeSlotFinder: Sendable {
     ///
     /// - Throws: ``ValidationError`` for an unknown time zone or opening hours outside the day
     ///   (`openingHours[2].closesMinute`), which the calendar could not turn into instants.
-    public init(practice: PracticeProfile, rooms: [Room], timetables: [ClinicianTimetable], appointments: [Appointment]) throws(ValidationError) {
+    public init(practice: PracticeProfile, rooms: [Room], timetables: [ClinicianTimetable], appointments: [Appointment])
+        throws(ValidationError)
+    {
         var errors = FieldErrorCollector()
         OpeningHours.validateMinutes(practice.openingHours, into: &errors)
         // A grid that does not divide the hour would leave slots off round times (and zero none at all).
@@ -51,10 +53,13 @@ public struct FreeSlotFinder: Sendable {
             $0.sorted { ($0.name, UUIDText.lowercase($0.id.rawValue)) < ($1.name, UUIDText.lowercase($1.id.rawValue)) }
         }
         // Deterministic order: slots at the same instant are listed by clinician identifier.
-        self.timetables = timetables
+        self.timetables =
+            timetables
             .map { PreparedTimetable($0) }
             .sorted { $0.sortKey < $1.sortKey }
-        let prepared = appointments.filter(\.status.holdsTime).map(PreparedBooking.init).sorted { $0.occupied.start < $1.occupied.start }
+        let prepared = appointments.filter(\.status.holdsTime).map(PreparedBooking.init).sorted {
+            $0.occupied.start < $1.occupied.start
+        }
         bookingsByClinician = Dictionary(grouping: prepared, by: \.clinicianID)
         roomBookings = prepared.filter { $0.roomType != nil }
     }
@@ -62,7 +67,8 @@ public struct FreeSlotFinder: Sendable {
     /// Free slots for `query`, earliest first; at one instant, by clinician identifier.
     public func slots(for query: SlotQuery) throws(ValidationError) -> [FreeSlot] {
         try query.validate()
-        let duration = Int64(query.durationMinutes * 60), buffer = Int64(query.bufferAfterMinutes * 60)
+        let duration = Int64(query.durationMinutes * 60)
+        let buffer = Int64(query.bufferAfterMinutes * 60)
         let grid = Int64((query.gridMinutes ?? gridMinutes) * 60)
         let excluded = query.excludingAppointmentID
 
@@ -71,15 +77,19 @@ public struct FreeSlotFinder: Sendable {
         let dayStarts = days.map { Int64($0.start.timeIntervalSince1970.rounded(.down)) }
         let dayEnds = days.map { Int64($0.end.timeIntervalSince1970.rounded(.down)) }
         var openIntervals = days.flatMap { calendar.openIntervals(openingHours, on: $0) }
-        if !closures.isEmpty, let first = days.first, let last = days.last, let span = TimeRange(start: first.start, end: last.end) {
-            openIntervals = TimeRange.subtracting(closures.closedIntervals(overlapping: span, timeZone: calendar.timeZone), from: openIntervals)
+        if !closures.isEmpty, let first = days.first, let last = days.last,
+            let span = TimeRange(start: first.start, end: last.end)
+        {
+            openIntervals = TimeRange.subtracting(
+                closures.closedIntervals(overlapping: span, timeZone: calendar.timeZone), from: openIntervals)
         }
         let open = openIntervals.map(SecondRange.inner)
         let requested = [SecondRange.inner(query.range)]
 
         var roomForbidden: [SecondRange] = []
         if let roomType = query.roomType {
-            guard let forbidden = roomForbiddenStarts(roomType, excluding: excluded, duration: duration, buffer: buffer) else { return [] }
+            guard let forbidden = roomForbiddenStarts(roomType, excluding: excluded, duration: duration, buffer: buffer)
+            else { return [] }
             roomForbidden = forbidden
         }
 
@@ -88,7 +98,8 @@ public struct FreeSlotFinder: Sendable {
             if let wanted = query.clinicianID, wanted != timetable.clinicianID { continue }
             if let specialty = query.specialty, !timetable.specialties.contains(specialty) { continue }
 
-            let windows = SecondRange.subtract(timetable.unavailable, from: SecondRange.intersect(timetable.working, open))
+            let windows = SecondRange.subtract(
+                timetable.unavailable, from: SecondRange.intersect(timetable.working, open))
             var starts: [SecondRange] = []
             for window in windows where window.end - window.start >= duration {
                 starts.append(SecondRange(start: window.start, end: window.end - duration + 1))
@@ -101,8 +112,10 @@ public struct FreeSlotFinder: Sendable {
             if let limit = timetable.maxAppointmentsPerDay {
                 forbidden += Self.fullDays(bookings, limit: limit, dayStarts: dayStarts, dayEnds: dayEnds)
             }
-            let allowed = SecondRange.subtract(roomForbidden, from: SecondRange.subtract(SecondRange.normalized(forbidden), from: starts))
-            let surgeryRuns = query.roomType == .surgery && timetable.maxConsecutiveSurgeryMinutes != nil
+            let allowed = SecondRange.subtract(
+                roomForbidden, from: SecondRange.subtract(SecondRange.normalized(forbidden), from: starts))
+            let surgeryRuns =
+                query.roomType == .surgery && timetable.maxConsecutiveSurgeryMinutes != nil
                 ? Self.surgeryRuns(bookings.filter { $0.roomType == .surgery }) : []
 
             for range in allowed {
@@ -112,7 +125,9 @@ public struct FreeSlotFinder: Sendable {
                 var start = anchor + steps * grid
                 while start < range.end {
                     if let cap = timetable.maxConsecutiveSurgeryMinutes, query.roomType == .surgery,
-                       Self.runLength(of: start, duration: duration, buffer: buffer, runs: surgeryRuns) > Int64(cap) * 60 {
+                        Self.runLength(of: start, duration: duration, buffer: buffer, runs: surgeryRuns) > Int64(cap)
+                            * 60
+                    {
                         start += grid
                         continue
                     }
@@ -124,8 +139,9 @@ public struct FreeSlotFinder: Sendable {
         found.sort { $0.start != $1.start ? $0.start < $1.start : $0.order < $1.order }
         if let limit = query.limit, found.count > limit { found.removeLast(found.count - limit) }
         return found.map {
-            FreeSlot(clinicianID: $0.clinician, start: Date(timeIntervalSince1970: TimeInterval($0.start)),
-                     end: Date(timeIntervalSince1970: TimeInterval($0.start + duration)))
+            FreeSlot(
+                clinicianID: $0.clinician, start: Date(timeIntervalSince1970: TimeInterval($0.start)),
+                end: Date(timeIntervalSince1970: TimeInterval($0.start + duration)))
         }
     }
 
@@ -135,28 +151,37 @@ public struct FreeSlotFinder: Sendable {
     /// service has a booking of its own in the way, or as many bookings of the type as there
     /// are rooms already overlap (a booking without a room of its own still takes one). `nil`
     /// when the practice has no room of the type in service.
-    func roomForbiddenStarts(_ type: RoomType, excluding excluded: Identifier<Appointment>?, duration: Int64,
-                             buffer: Int64) -> [SecondRange]? {
+    func roomForbiddenStarts(
+        _ type: RoomType, excluding excluded: Identifier<Appointment>?, duration: Int64,
+        buffer: Int64
+    ) -> [SecondRange]? {
         guard let rooms = activeRooms[type], !rooms.isEmpty else { return nil }
         let ofType = roomBookings.filter { $0.roomType == type && $0.id != excluded }
         var everyRoomTaken: [SecondRange]?
         for room in rooms {
-            let taken = Self.forbiddenStarts(ofType.filter { $0.roomID == room.id }.map(\.occupied), duration: duration, buffer: buffer)
+            let taken = Self.forbiddenStarts(
+                ofType.filter { $0.roomID == room.id }.map(\.occupied), duration: duration, buffer: buffer)
             everyRoomTaken = everyRoomTaken.map { SecondRange.intersect($0, taken) } ?? taken
         }
-        let full = Self.forbiddenStarts(Self.saturated(ofType, capacity: rooms.count), duration: duration, buffer: buffer)
+        let full = Self.forbiddenStarts(
+            Self.saturated(ofType, capacity: rooms.count), duration: duration, buffer: buffer)
         return SecondRange.normalized((everyRoomTaken ?? []) + full)
     }
 
     /// The first room of `type` in service with no booking of its own in
     /// `[start, start + duration + buffer)` (`preferred` first, when it is one of them).
-    func freeRoom(_ type: RoomType, at start: Int64, duration: Int64, buffer: Int64, excluding excluded: Identifier<Appointment>?,
-                  preferred: Identifier<Room>?) -> Room? {
+    func freeRoom(
+        _ type: RoomType, at start: Int64, duration: Int64, buffer: Int64, excluding excluded: Identifier<Appointment>?,
+        preferred: Identifier<Room>?
+    ) -> Room? {
         let wanted = SecondRange(start: start, end: start + duration + buffer)
         let rooms = activeRooms[type] ?? []
         let ordered = rooms.filter { $0.id == preferred } + rooms.filter { $0.id != preferred }
         return ordered.first { room in
-            !roomBookings.contains { $0.roomID == room.id && $0.id != excluded && $0.occupied.start < wanted.end && wanted.start < $0.occupied.end }
+            !roomBookings.contains {
+                $0.roomID == room.id && $0.id != excluded && $0.occupied.start < wanted.end
+                    && wanted.start < $0.occupied.end
+            }
         }
     }
 
@@ -191,7 +216,9 @@ public struct FreeSlotFinder: Sendable {
         var runs: [(start: Int64, end: Int64, occupiedEnd: Int64)] = []
         for booking in bookings.sorted(by: { $0.start < $1.start }) {
             if let last = runs.last, booking.start <= last.occupiedEnd {
-                runs[runs.count - 1] = (last.start, max(last.end, booking.end), max(last.occupiedEnd, booking.occupied.end))
+                runs[runs.count - 1] = (
+                    last.start, max(last.end, booking.end), max(last.occupiedEnd, booking.occupied.end)
+                )
             } else {
                 runs.append((booking.start, booking.end, booking.occupied.end))
             }
@@ -201,8 +228,11 @@ public struct FreeSlotFinder: Sendable {
 
     /// Seconds from the first start to the last end of the surgery run a new surgery at `start`
     /// would be part of.
-    static func runLength(of start: Int64, duration: Int64, buffer: Int64, runs: [(start: Int64, end: Int64, occupiedEnd: Int64)]) -> Int64 {
-        var first = start, last = start + duration
+    static func runLength(
+        of start: Int64, duration: Int64, buffer: Int64, runs: [(start: Int64, end: Int64, occupiedEnd: Int64)]
+    ) -> Int64 {
+        var first = start
+        var last = start + duration
         // Runs are disjoint and sorted; the new one joins those it touches (its buffer included).
         for run in runs where run.start <= start + duration + buffer && start <= run.occupiedEnd {
             first = min(first, run.start)
@@ -212,7 +242,9 @@ public struct FreeSlotFinder: Sendable {
     }
 
     /// Whole local days on which the clinician already has `limit` appointments.
-    static func fullDays(_ bookings: [PreparedBooking], limit: Int, dayStarts: [Int64], dayEnds: [Int64]) -> [SecondRange] {
+    static func fullDays(_ bookings: [PreparedBooking], limit: Int, dayStarts: [Int64], dayEnds: [Int64])
+        -> [SecondRange]
+    {
         var counts = [Int](repeating: 0, count: dayStarts.count)
         for booking in bookings {
             let day = SecondRange.lastIndex(in: dayStarts, notAfter: booking.start)

@@ -25,7 +25,9 @@ public struct ICalendarEvent: Hashable, Codable, Sendable {
     public var location: String?
 
     /// Creates an event.
-    public init(uid: String, start: Date, end: Date, summary: String, status: Status = .confirmed, location: String? = nil) {
+    public init(
+        uid: String, start: Date, end: Date, summary: String, status: Status = .confirmed, location: String? = nil
+    ) {
         self.uid = uid
         self.start = start
         self.end = end
@@ -36,10 +38,13 @@ public struct ICalendarEvent: Hashable, Codable, Sendable {
 
     /// The event for an appointment. The summary is `patientName – appointmentTypeName`; the
     /// feed leaves the practice's systems, so nothing else about the patient goes into it.
-    public init(appointment: Appointment, patientName: String, appointmentTypeName: String, roomName: String? = nil,
-                uidDomain: String = "vetnet") {
-        self.init(uid: "\(appointment.id.description)@\(uidDomain)", start: appointment.time.start, end: appointment.time.end,
-                  summary: "\(patientName) – \(appointmentTypeName)",
-                  status: appointment.status == .cancelled ? .cancelled : .confirmed, location: roomName)
+    public init(
+        appointment: Appointment, patientName: String, appointmentTypeName: String, roomName: String? = nil,
+        uidDomain: String = "vetnet"
+    ) {
+        self.init(
+            uid: "\(appointment.id.description)@\(uidDomain)", start: appointment.time.start, end: appointment.time.end,
+            summary: "\(patientName) – \(appointmentTypeName)",
+            status: appointment.status == .cancelled ? .cancelled : .confirmed, location: roomName)
     }
 }

@@ -8,8 +8,10 @@ import SharedKernel
 /// 75 octets without splitting a UTF-8 character; text values are escaped (`\\`, `\;`, `\,`, `\n`).
 public enum ICalendarFeed {
     /// The whole document.
-    public static func render(calendarName: String, events: [ICalendarEvent], generatedAt: Date,
-                              productID: String = "-//VetNet//Scheduling//EN") -> String {
+    public static func render(
+        calendarName: String, events: [ICalendarEvent], generatedAt: Date,
+        productID: String = "-//VetNet//Scheduling//EN"
+    ) -> String {
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
             "X-WR-CALNAME:\(escape(calendarName))",
@@ -17,8 +19,10 @@ public enum ICalendarFeed {
         let stamp = utc(generatedAt)
         // Stable order, so an unchanged schedule renders to identical bytes (cheap ETags).
         for event in events.sorted(by: { $0.start != $1.start ? $0.start < $1.start : $0.uid < $1.uid }) {
-            lines += ["BEGIN:VEVENT", "UID:\(escape(event.uid))", "DTSTAMP:\(stamp)", "DTSTART:\(utc(event.start))",
-                      "DTEND:\(utc(event.end))", "SUMMARY:\(escape(event.summary))"]
+            lines += [
+                "BEGIN:VEVENT", "UID:\(escape(event.uid))", "DTSTAMP:\(stamp)", "DTSTART:\(utc(event.start))",
+                "DTEND:\(utc(event.end))", "SUMMARY:\(escape(event.summary))",
+            ]
             if let location = event.location { lines.append("LOCATION:\(escape(location))") }
             lines += ["STATUS:\(event.status.rawValue)", "END:VEVENT"]
         }
@@ -73,8 +77,12 @@ public enum ICalendarFeed {
     /// `yyyyMMdd'T'HHmmss'Z'`.
     static func utc(_ date: Date) -> String {
         let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : String(v) }
-        return "\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\(two(parts.second))Z"
+        func two(_ value: Int?) -> String {
+            let v = value ?? 0
+            return v < 10 ? "0\(v)" : String(v)
+        }
+        return
+            "\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\(two(parts.second))Z"
     }
 
     private static let utcCalendar: Calendar = {

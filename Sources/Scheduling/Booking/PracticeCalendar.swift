@@ -36,7 +36,9 @@ public struct PracticeCalendar: Sendable {
 
     /// The local day `year-month-day`; `nil` if there is no such date.
     public func day(year: Int, month: Int, day: Int) -> TimeRange? {
-        guard let noon = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) else { return nil }
+        guard let noon = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) else {
+            return nil
+        }
         let parts = calendar.dateComponents([.year, .month, .day], from: noon)
         guard parts.year == year, parts.month == month, parts.day == day else { return nil }
         return self.day(containing: noon)
@@ -74,8 +76,11 @@ public struct PracticeCalendar: Sendable {
     func openIntervals(_ hours: [OpeningHours], on day: LocalDay) -> [TimeRange] {
         hours.filter { $0.weekday == day.isoWeekday }
             .sorted { $0.opensMinute < $1.opensMinute }
-            .compactMap { TimeRange(start: instant(onDayStarting: day.start, minute: $0.opensMinute),
-                                    end: instant(onDayStarting: day.start, minute: $0.closesMinute)) }
+            .compactMap {
+                TimeRange(
+                    start: instant(onDayStarting: day.start, minute: $0.opensMinute),
+                    end: instant(onDayStarting: day.start, minute: $0.closesMinute))
+            }
     }
 
     private func nextDayStart(after dayStart: Date) -> Date {

@@ -13,8 +13,10 @@ public struct AppointmentTypeChange: Sendable {
     public var requiredRoomType: RoomType??
 
     /// Creates a change.
-    public init(name: String? = nil, defaultDurationMinutes: Int? = nil, bufferAfterMinutes: Int? = nil, fee: Money? = nil,
-                requiredSpecialty: Specialty?? = nil, requiredRoomType: RoomType?? = nil) {
+    public init(
+        name: String? = nil, defaultDurationMinutes: Int? = nil, bufferAfterMinutes: Int? = nil, fee: Money? = nil,
+        requiredSpecialty: Specialty?? = nil, requiredRoomType: RoomType?? = nil
+    ) {
         self.name = name
         self.defaultDurationMinutes = defaultDurationMinutes
         self.bufferAfterMinutes = bufferAfterMinutes

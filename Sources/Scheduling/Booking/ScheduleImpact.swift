@@ -17,17 +17,22 @@ extension Appointment {
 public enum ScheduleImpact {
     /// Open appointments (see ``Appointment/isOpen(at:)``) that fall, even partly, into a time
     /// `closure` keeps the practice closed, in start order.
-    public static func appointments(_ appointments: [Appointment], closedBy closure: PracticeClosure, timeZone: TimeZone,
-                                    now: Date) -> [Appointment] {
+    public static func appointments(
+        _ appointments: [Appointment], closedBy closure: PracticeClosure, timeZone: TimeZone,
+        now: Date
+    ) -> [Appointment] {
         appointments.filter { appointment in
-            appointment.isOpen(at: now) && !closure.closedIntervals(overlapping: appointment.time, timeZone: timeZone).isEmpty
+            appointment.isOpen(at: now)
+                && !closure.closedIntervals(overlapping: appointment.time, timeZone: timeZone).isEmpty
         }
         .sorted { $0.time.start < $1.time.start }
     }
 
     /// Open appointments that no longer lie wholly inside the practice's opening hours less its
     /// closures (after the hours or closures changed), in start order.
-    public static func appointments(_ appointments: [Appointment], outsideOpeningOf practice: PracticeProfile, now: Date) -> [Appointment] {
+    public static func appointments(
+        _ appointments: [Appointment], outsideOpeningOf practice: PracticeProfile, now: Date
+    ) -> [Appointment] {
         guard let zone = TimeZone(identifier: practice.timeZone) else { return [] }
         let calendar = PracticeCalendar(timeZone: zone)
         return appointments.filter { appointment in

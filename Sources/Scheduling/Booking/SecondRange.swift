@@ -11,14 +11,16 @@ struct SecondRange: Hashable, Sendable {
 
     /// The seconds inside `range`, rounded inwards so a fractional edge never widens free time.
     static func inner(_ range: TimeRange) -> SecondRange {
-        SecondRange(start: Int64(range.start.timeIntervalSince1970.rounded(.up)),
-                    end: Int64(range.end.timeIntervalSince1970.rounded(.down)))
+        SecondRange(
+            start: Int64(range.start.timeIntervalSince1970.rounded(.up)),
+            end: Int64(range.end.timeIntervalSince1970.rounded(.down)))
     }
 
     /// The seconds touched by `range`, rounded outwards so a fractional edge never shrinks busy time.
     static func outer(_ range: TimeRange) -> SecondRange {
-        SecondRange(start: Int64(range.start.timeIntervalSince1970.rounded(.down)),
-                    end: Int64(range.end.timeIntervalSince1970.rounded(.up)))
+        SecondRange(
+            start: Int64(range.start.timeIntervalSince1970.rounded(.down)),
+            end: Int64(range.end.timeIntervalSince1970.rounded(.up)))
     }
 
     /// Sorted by start, overlapping or touching intervals merged, empty ones dropped.
@@ -38,9 +40,11 @@ struct SecondRange: Hashable, Sendable {
     /// Intersection of two sorted lists of disjoint intervals (touching allowed).
     static func intersect(_ a: [SecondRange], _ b: [SecondRange]) -> [SecondRange] {
         var result: [SecondRange] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < a.count, j < b.count {
-            let start = max(a[i].start, b[j].start), end = min(a[i].end, b[j].end)
+            let start = max(a[i].start, b[j].start)
+            let end = min(a[i].end, b[j].end)
             if start < end { result.append(SecondRange(start: start, end: end)) }
             if a[i].end < b[j].end { i += 1 } else { j += 1 }
         }
@@ -69,7 +73,8 @@ struct SecondRange: Hashable, Sendable {
 
     /// Index of the last element of sorted `values` that is `<= value`, or -1.
     static func lastIndex(in values: [Int64], notAfter value: Int64) -> Int {
-        var low = 0, high = values.count
+        var low = 0
+        var high = values.count
         while low < high {
             let mid = (low + high) / 2
             if values[mid] <= value { low = mid + 1 } else { high = mid }

@@ -28,9 +28,11 @@ public struct SlotQuery: Hashable, Codable, Sendable {
     public var typeRetired = false
 
     /// Creates a query.
-    public init(range: TimeRange, durationMinutes: Int, bufferAfterMinutes: Int = 0, specialty: Specialty? = nil,
-                roomType: RoomType? = nil, clinicianID: UUID? = nil, gridMinutes: Int? = nil,
-                excludingAppointmentID: Identifier<Appointment>? = nil, limit: Int? = nil) {
+    public init(
+        range: TimeRange, durationMinutes: Int, bufferAfterMinutes: Int = 0, specialty: Specialty? = nil,
+        roomType: RoomType? = nil, clinicianID: UUID? = nil, gridMinutes: Int? = nil,
+        excludingAppointmentID: Identifier<Appointment>? = nil, limit: Int? = nil
+    ) {
         self.range = range
         self.durationMinutes = durationMinutes
         self.bufferAfterMinutes = bufferAfterMinutes
@@ -44,12 +46,15 @@ public struct SlotQuery: Hashable, Codable, Sendable {
 
     /// Creates a query for an appointment type: its default duration (unless `durationMinutes`
     /// is given, e.g. a predicted one), buffer, specialty and room type.
-    public init(range: TimeRange, appointmentType: AppointmentType, durationMinutes: Int? = nil, clinicianID: UUID? = nil,
-                gridMinutes: Int? = nil, excludingAppointmentID: Identifier<Appointment>? = nil, limit: Int? = nil) {
-        self.init(range: range, durationMinutes: durationMinutes ?? appointmentType.defaultDurationMinutes,
-                  bufferAfterMinutes: appointmentType.bufferAfterMinutes, specialty: appointmentType.requiredSpecialty,
-                  roomType: appointmentType.requiredRoomType, clinicianID: clinicianID, gridMinutes: gridMinutes,
-                  excludingAppointmentID: excludingAppointmentID, limit: limit)
+    public init(
+        range: TimeRange, appointmentType: AppointmentType, durationMinutes: Int? = nil, clinicianID: UUID? = nil,
+        gridMinutes: Int? = nil, excludingAppointmentID: Identifier<Appointment>? = nil, limit: Int? = nil
+    ) {
+        self.init(
+            range: range, durationMinutes: durationMinutes ?? appointmentType.defaultDurationMinutes,
+            bufferAfterMinutes: appointmentType.bufferAfterMinutes, specialty: appointmentType.requiredSpecialty,
+            roomType: appointmentType.requiredRoomType, clinicianID: clinicianID, gridMinutes: gridMinutes,
+            excludingAppointmentID: excludingAppointmentID, limit: limit)
         self.typeRetired = appointmentType.isRetired
     }
 
@@ -58,15 +63,23 @@ public struct SlotQuery: Hashable, Codable, Sendable {
         var errors = FieldErrorCollector()
         if !(1...720).contains(durationMinutes) { errors.add("durationMinutes", "must be 1 to 720 minutes") }
         if !(0...240).contains(bufferAfterMinutes) { errors.add("bufferAfterMinutes", "must be 0 to 240 minutes") }
-        if let gridMinutes, !(1...60).contains(gridMinutes) || 60 % gridMinutes != 0 { errors.add("gridMinutes", "must divide 60 (1, 5, 10, 15, 30 …)") }
+        if let gridMinutes, !(1...60).contains(gridMinutes) || 60 % gridMinutes != 0 {
+            errors.add("gridMinutes", "must divide 60 (1, 5, 10, 15, 30 …)")
+        }
         if let limit, limit < 1 { errors.add("limit", "must be at least 1") }
-        if typeRetired && excludingAppointmentID == nil { errors.add("appointmentTypeId", "is retired: it is no longer offered or booked") }
+        if typeRetired && excludingAppointmentID == nil {
+            errors.add("appointmentTypeId", "is retired: it is no longer offered or booked")
+        }
         // A bound that keeps one request from asking for years of slots.
         if range.duration > 62 * 86_400 { errors.add("range", "must span at most 62 days") }
         // Slot arithmetic works in whole seconds; instants outside the calendar years 1–9999
         // are no appointment time, and far enough out would not fit in an integer.
-        if !Self.bookableInstants.contains(range.start.timeIntervalSince1970) { errors.add("range.start", "must be a date in the years 1 to 9999") }
-        if !Self.bookableInstants.contains(range.end.timeIntervalSince1970) { errors.add("range.end", "must be a date in the years 1 to 9999") }
+        if !Self.bookableInstants.contains(range.start.timeIntervalSince1970) {
+            errors.add("range.start", "must be a date in the years 1 to 9999")
+        }
+        if !Self.bookableInstants.contains(range.end.timeIntervalSince1970) {
+            errors.add("range.end", "must be a date in the years 1 to 9999")
+        }
         try errors.throwIfAny()
     }
 

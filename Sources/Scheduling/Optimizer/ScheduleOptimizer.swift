@@ -63,10 +63,13 @@ public enum ScheduleOptimizer {
     /// urgent requests secured), without the improvement search: a quick, deterministic plan.
     ///
     /// - Throws: ``ValidationError`` for a malformed problem.
-    public static func construct(_ problem: SchedulingProblem, seed: UInt64 = 0) throws(ValidationError) -> [SchedulingAssignment] {
+    public static func construct(_ problem: SchedulingProblem, seed: UInt64 = 0) throws(ValidationError)
+        -> [SchedulingAssignment]
+    {
         try problem.validate()
         let compiled = CompiledProblem(problem)
-        var finisher = SearchWorker(compiled, state: Construction.build(compiled, seed: seed), rng: SplitMix64(seed: seed))
+        var finisher = SearchWorker(
+            compiled, state: Construction.build(compiled, seed: seed), rng: SplitMix64(seed: seed))
         finisher.secureUrgentRequests()
         return RoomAllocation.assignments(problem, compiled, finisher.bestState())
     }
@@ -75,9 +78,11 @@ public enum ScheduleOptimizer {
     ///
     /// - Throws: ``ValidationError`` for a malformed problem; `CancellationError` when the
     ///   task is cancelled.
-    public static func solve(_ problem: SchedulingProblem, timeLimit: Duration, seed: UInt64 = 0,
-                             options: OptimizerOptions = OptimizerOptions(),
-                             progress: (@Sendable (OptimizerProgress) -> Void)? = nil) async throws -> OptimizerResult {
+    public static func solve(
+        _ problem: SchedulingProblem, timeLimit: Duration, seed: UInt64 = 0,
+        options: OptimizerOptions = OptimizerOptions(),
+        progress: (@Sendable (OptimizerProgress) -> Void)? = nil
+    ) async throws -> OptimizerResult {
         try problem.validate()
         let clock = ContinuousClock()
         let started = clock.now
@@ -91,11 +96,14 @@ public enum ScheduleOptimizer {
         let constructionDeadline = started.advanced(by: timeLimit * 6 / 10)
         var best = Construction.build(compiled, seed: seed) { clock.now >= constructionDeadline || Task.isCancelled }
         try Task.checkCancellation()
-        let constructionScore = compiled.constants.score(points: Int(best.points), deviation: Int(best.deviation)).doubleValue
+        let constructionScore = compiled.constants.score(points: Int(best.points), deviation: Int(best.deviation))
+            .doubleValue
 
-        let search = EpochSearch(problem: compiled, seed: seed, workers: max(1, options.workers),
-                                 movesPerEpoch: options.movesPerEpoch ?? EpochSearch.defaultMoves(compiled))
-        var epochs = 0, moves = 0
+        let search = EpochSearch(
+            problem: compiled, seed: seed, workers: max(1, options.workers),
+            movesPerEpoch: options.movesPerEpoch ?? EpochSearch.defaultMoves(compiled))
+        var epochs = 0
+        var moves = 0
         // With nothing to place, or nobody to place it with, there is nothing to improve: the
         // moves draw random requests and clinicians, and an empty problem has none to draw.
         let searchable = compiled.requestCount > 0 && compiled.clinicianCount > 0
@@ -106,16 +114,20 @@ public enum ScheduleOptimizer {
             moves += outcome.moves
             epochs += 1
             if let progress {
-                let score = compiled.constants.score(points: Int(best.points), deviation: Int(best.deviation)).doubleValue
-                progress(OptimizerProgress(epoch: epochs, elapsed: clock.now - started, score: score,
-                                           assigned: best.clinicianOf.count(where: { $0 >= 0 })))
+                let score = compiled.constants.score(points: Int(best.points), deviation: Int(best.deviation))
+                    .doubleValue
+                progress(
+                    OptimizerProgress(
+                        epoch: epochs, elapsed: clock.now - started, score: score,
+                        assigned: best.clinicianOf.count(where: { $0 >= 0 })))
             }
         }
         var finisher = SearchWorker(compiled, state: best, rng: SplitMix64(seed: seed))
         finisher.secureUrgentRequests()
         let assignments = RoomAllocation.assignments(problem, compiled, finisher.bestState())
-        return OptimizerResult(assignments: assignments, evaluation: ScheduleScorer.evaluate(problem, assignments),
-                               constructionScore: constructionScore, epochs: epochs, moves: moves,
-                               elapsed: clock.now - started)
+        return OptimizerResult(
+            assignments: assignments, evaluation: ScheduleScorer.evaluate(problem, assignments),
+            constructionScore: constructionScore, epochs: epochs, moves: moves,
+            elapsed: clock.now - started)
     }
 }

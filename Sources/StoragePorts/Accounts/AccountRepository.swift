@@ -14,13 +14,16 @@ public protocol AccountRepository: Sendable {
     /// Creates a practice and its first administrator in one transaction, audited; refuses an
     /// invalid profile or account with ``SharedKernel/DomainError/validation(_:)`` and changes
     /// nothing.
-    func createPractice(_ profile: PracticeProfile, administrator: FirstAdministrator,
-                        requestID: String?) async throws -> (PracticeProfile, StaffAccount)
+    func createPractice(
+        _ profile: PracticeProfile, administrator: FirstAdministrator,
+        requestID: String?
+    ) async throws -> (PracticeProfile, StaffAccount)
 
     /// Creates a staff account in the scope's practice, audited; an address already used by
     /// an account of the same practice is a ``SharedKernel/UniquenessConflict`` on `email`
     /// (another practice's accounts are none of this practice's business).
-    func createUser(scope: AccessScope, email: String, displayName: String, role: Role, passwordHash: String) async throws -> StaffAccount
+    func createUser(scope: AccessScope, email: String, displayName: String, role: Role, passwordHash: String)
+        async throws -> StaffAccount
 
     /// The practice with `id`, or `nil`.
     func practice(id: PracticeID) async throws -> PracticeProfile?
@@ -31,7 +34,8 @@ public protocol AccountRepository: Sendable {
 
     /// Records a session for `account` by the hash of its token and audits the sign-in in the
     /// same transaction; returns the idle expiry.
-    func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?) async throws -> Date
+    func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?) async throws
+        -> Date
 
     /// The live session of `tokenHash` (not revoked, idle- or absolutely expired, nor of a
     /// disabled account), its idle timer refreshed; `nil` otherwise.

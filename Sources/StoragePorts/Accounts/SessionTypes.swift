@@ -66,7 +66,8 @@ extension FirstAdministrator {
     public func account(of profile: PracticeProfile, createdAt: Date) throws -> StaffAccount {
         try profile.validate()
         try StaffAccount.validateNew(email: email, displayName: displayName)
-        return StaffAccount(id: UserID(), practiceID: profile.id, email: email.lowercased(), displayName: displayName,
-                            role: .administrator, disabled: false, createdAt: createdAt, version: 1)
+        return StaffAccount(
+            id: UserID(), practiceID: profile.id, email: email.lowercased(), displayName: displayName,
+            role: .administrator, disabled: false, createdAt: createdAt, version: 1)
     }
 }

@@ -49,8 +49,10 @@ public protocol SignInAttemptLedger: Sendable {
     /// Atomically: refuses when the account key or the address key already holds its limit
     /// of attempts newer than the window; otherwise counts `ticket` against both, pending.
     /// Two concurrent reservations can never both take the last place under a limit.
-    func reserveSignInAttempt(_ ticket: UUID, accountKey: String, addressKey: String, limits: SignInLimits,
-                              now: Date) async throws -> SignInRefusal?
+    func reserveSignInAttempt(
+        _ ticket: UUID, accountKey: String, addressKey: String, limits: SignInLimits,
+        now: Date
+    ) async throws -> SignInRefusal?
 
     /// Settles a reservation once its outcome is known.
     func settleSignInAttempt(_ ticket: UUID, accountKey: String, outcome: SignInOutcome) async throws

@@ -10,18 +10,24 @@ public protocol AnalyticsHistorySource: Sendable {
     func analyticsDataVersion(scope: AccessScope) async throws -> AnalyticsDataVersion
 
     /// The practice's history in `window` with the version it was read at (audited as `action`).
-    func versionedPracticeHistory(scope: AccessScope, window: HistoryWindow, action: AuditAction,
-                                  progress: (@Sendable (Int, Int) -> Void)?) async throws -> (history: PracticeHistory, version: AnalyticsDataVersion)
+    func versionedPracticeHistory(
+        scope: AccessScope, window: HistoryWindow, action: AuditAction,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) async throws -> (history: PracticeHistory, version: AnalyticsDataVersion)
 
     /// What changed in `window` since `version`, or `nil` when it cannot be told (the
     /// configuration changed, or more than `limit` rows changed): the caller reads afresh.
-    func practiceHistoryChanges(scope: AccessScope, window: HistoryWindow, since version: AnalyticsDataVersion,
-                                limit: Int) async throws -> (changes: HistoryChanges, version: AnalyticsDataVersion)?
+    func practiceHistoryChanges(
+        scope: AccessScope, window: HistoryWindow, since version: AnalyticsDataVersion,
+        limit: Int
+    ) async throws -> (changes: HistoryChanges, version: AnalyticsDataVersion)?
 
     /// Loads a generated past (the demo's history) in bulk.
     @discardableResult
-    func bulkLoadHistory(appointments: [AppointmentRecord], arrivals: [TriageArrival], weights: [WeightMeasurement],
-                         scope: AccessScope, progress: (@Sendable (Int, Int) -> Void)?) async throws -> HistoryLoadSummary
+    func bulkLoadHistory(
+        appointments: [AppointmentRecord], arrivals: [TriageArrival], weights: [WeightMeasurement],
+        scope: AccessScope, progress: (@Sendable (Int, Int) -> Void)?
+    ) async throws -> HistoryLoadSummary
 
     /// Patients a generated history may book for.
     func bookablePatients(scope: AccessScope) async throws -> [(id: UUID, species: Species, birthDate: Date?)]
@@ -32,14 +38,18 @@ public protocol AnalyticsHistorySource: Sendable {
 
 extension AnalyticsHistorySource {
     /// What changed in `window` since `version`, up to 20,000 changed rows.
-    public func practiceHistoryChanges(scope: AccessScope, window: HistoryWindow,
-                                       since version: AnalyticsDataVersion) async throws -> (changes: HistoryChanges, version: AnalyticsDataVersion)? {
+    public func practiceHistoryChanges(
+        scope: AccessScope, window: HistoryWindow,
+        since version: AnalyticsDataVersion
+    ) async throws -> (changes: HistoryChanges, version: AnalyticsDataVersion)? {
         try await practiceHistoryChanges(scope: scope, window: window, since: version, limit: 20_000)
     }
 
     /// The practice's history in `window` (audited as `action`).
-    public func practiceHistory(scope: AccessScope, window: HistoryWindow, action: AuditAction,
-                                progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PracticeHistory {
+    public func practiceHistory(
+        scope: AccessScope, window: HistoryWindow, action: AuditAction,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws -> PracticeHistory {
         try await versionedPracticeHistory(scope: scope, window: window, action: action, progress: progress).history
     }
 

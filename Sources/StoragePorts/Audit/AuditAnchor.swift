@@ -29,8 +29,10 @@ public enum AuditAnchor: Sendable, Equatable {
 
     /// Decides the state from the chain's head (`nil`: no entries), the checkpoint as read (or
     /// why it could not be), and the hash the chain holds at the checkpoint's sequence.
-    public static func assess(head: (sequence: Int64, hash: String)?, checkpoint: Result<AuditCheckpoint?, any Error>,
-                              hashAtCheckpoint: String?) -> AuditAnchor {
+    public static func assess(
+        head: (sequence: Int64, hash: String)?, checkpoint: Result<AuditCheckpoint?, any Error>,
+        hashAtCheckpoint: String?
+    ) -> AuditAnchor {
         let found: AuditCheckpoint?
         switch checkpoint {
         case .failure(let error): return .unreadable(reason: "\(error)")
@@ -42,7 +44,9 @@ public enum AuditAnchor: Sendable, Equatable {
         }
         let headSequence = head?.sequence ?? 0
         if found.sequence > headSequence { return .cut(headSequence: headSequence, checkpoint: found) }
-        if found.sequence == genesisSequence { return found.headHash == AuditChain.genesis ? .anchored(found) : .rewritten(checkpoint: found) }
+        if found.sequence == genesisSequence {
+            return found.headHash == AuditChain.genesis ? .anchored(found) : .rewritten(checkpoint: found)
+        }
         return hashAtCheckpoint == found.headHash ? .anchored(found) : .rewritten(checkpoint: found)
     }
 
@@ -60,18 +64,22 @@ public enum AuditAnchor: Sendable, Equatable {
         switch self {
         case .anchored, .empty: return nil
         case .missing(let head):
-            what = "the audit chain has \(head) entries but its checkpoint is missing, so entries deleted from the end could not be told"
+            what =
+                "the audit chain has \(head) entries but its checkpoint is missing, so entries deleted from the end could not be told"
         case .cut(let head, let checkpoint):
             let missing = checkpoint.sequence - head
-            what = "the audit chain ends at entry #\(head), but the checkpoint of \(checkpoint.writtenAt) recorded entry #\(checkpoint.sequence): "
+            what =
+                "the audit chain ends at entry #\(head), but the checkpoint of \(checkpoint.writtenAt) recorded entry #\(checkpoint.sequence): "
                 + "\(missing) entr\(missing == 1 ? "y was" : "ies were") deleted from the end"
         case .rewritten(let checkpoint):
-            what = "the audit chain no longer holds the entry #\(checkpoint.sequence) its checkpoint of \(checkpoint.writtenAt) recorded: "
+            what =
+                "the audit chain no longer holds the entry #\(checkpoint.sequence) its checkpoint of \(checkpoint.writtenAt) recorded: "
                 + "the chain was rewritten from there"
         case .unreadable(let reason):
             what = reason
         }
-        return "Refusing to start: \(what). Run `vetnet audit verify` to see the chain; once the cause is known and recorded, "
+        return
+            "Refusing to start: \(what). Run `vetnet audit verify` to see the chain; once the cause is known and recorded, "
             + "`\(recovery)` anchors the chain at its current end, recording the reason and what was found in the trail itself."
     }
 
@@ -81,8 +89,10 @@ public enum AuditAnchor: Sendable, Equatable {
         case .anchored(let checkpoint): return "anchored at entry #\(checkpoint.sequence) (\(checkpoint.writtenAt))"
         case .empty: return "empty"
         case .missing(let head): return "checkpoint missing with \(head) entries"
-        case .cut(let head, let checkpoint): return "chain ends at #\(head) before the checkpoint's #\(checkpoint.sequence) (\(checkpoint.writtenAt))"
-        case .rewritten(let checkpoint): return "entry #\(checkpoint.sequence) differs from the checkpoint of \(checkpoint.writtenAt)"
+        case .cut(let head, let checkpoint):
+            return "chain ends at #\(head) before the checkpoint's #\(checkpoint.sequence) (\(checkpoint.writtenAt))"
+        case .rewritten(let checkpoint):
+            return "entry #\(checkpoint.sequence) differs from the checkpoint of \(checkpoint.writtenAt)"
         case .unreadable(let reason): return "checkpoint unreadable: \(reason)"
         }
     }
@@ -96,7 +106,9 @@ public struct AuditNotAnchored: Error, CustomStringConvertible {
     /// Wraps the state found.
     public init(_ anchor: AuditAnchor) { self.anchor = anchor }
 
-    public var description: String { "the audit checkpoint was not moved: \(anchor.summary); run `vetnet audit verify`" }
+    public var description: String {
+        "the audit checkpoint was not moved: \(anchor.summary); run `vetnet audit verify`"
+    }
 }
 
 /// `vetnet audit re-anchor` was refused.

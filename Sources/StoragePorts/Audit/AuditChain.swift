@@ -1,6 +1,6 @@
 import Crypto
-import SharedKernel
 import Foundation
+import SharedKernel
 
 /// The hash-chain arithmetic, kept apart from SQL so it can be checked on its own.
 package enum AuditChain {
@@ -62,7 +62,9 @@ public struct AuditVerification: Sendable, CustomStringConvertible {
     }
 
     /// The result of a walk.
-    public init(checked: Int, firstProblem: Problem?, headHash: String, headSequence: Int64, checkpoint: AuditCheckpoint?) {
+    public init(
+        checked: Int, firstProblem: Problem?, headHash: String, headSequence: Int64, checkpoint: AuditCheckpoint?
+    ) {
         self.checked = checked
         self.firstProblem = firstProblem
         self.headHash = headHash
@@ -75,7 +77,8 @@ public struct AuditVerification: Sendable, CustomStringConvertible {
 
     public var description: String {
         if let firstProblem { return "audit chain BROKEN after checking \(checked) entries: \(firstProblem)" }
-        let held = checkpoint.map { "; checkpoint of \($0.writtenAt) at entry #\($0.sequence) matches" }
+        let held =
+            checkpoint.map { "; checkpoint of \($0.writtenAt) at entry #\($0.sequence) matches" }
             ?? (checked > 0 ? "; no checkpoint found, so deletion of the newest entries cannot be ruled out" : "")
         return "audit chain intact: \(checked) entries verified, head #\(headSequence) \(headHash)\(held)"
     }
@@ -86,7 +89,8 @@ extension AuditChain {
     /// id, time, practice, actor, action, resource, outcome, request and detail, at
     /// `sequence` after `previousHash`, sealed with this chain's `key`. A moved practice's
     /// history so stays verifiable where it now lives.
-    package static func carried(_ entry: AuditEntry, sequence: Int64, previousHash: String, key: AuditKey) -> AuditEntry {
+    package static func carried(_ entry: AuditEntry, sequence: Int64, previousHash: String, key: AuditKey) -> AuditEntry
+    {
         var link = entry
         link.sequence = sequence
         link.previousHash = previousHash

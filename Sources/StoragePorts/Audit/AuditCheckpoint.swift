@@ -54,7 +54,8 @@ public struct AuditCheckpoint: Sendable, Equatable {
     package static func parse(_ text: String) -> AuditCheckpoint? {
         let parts = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard parts.count == 5, parts[0] == "vetnet-audit-checkpoint-v1", let sequence = Int64(parts[1]), sequence >= 0,
-              parts[2].count == 64, parts[4].count == 64 else { return nil }
+            parts[2].count == 64, parts[4].count == 64
+        else { return nil }
         return AuditCheckpoint(sequence: sequence, headHash: parts[2], writtenAt: parts[3], signature: parts[4])
     }
 }
@@ -78,9 +79,12 @@ public struct AuditCheckpointFile: Sendable {
         public var description: String {
             switch self {
             case .malformed(let path): return "the audit checkpoint \(path) is not a checkpoint file"
-            case .badSignature(let path): return "the audit checkpoint \(path) is not signed with this store's audit key: it was edited or replaced"
+            case .badSignature(let path):
+                return
+                    "the audit checkpoint \(path) is not signed with this store's audit key: it was edited or replaced"
             case .chainDoesNotExtend(let path, let sequence):
-                return "the audit chain no longer holds entry #\(sequence) as the checkpoint \(path) recorded it; run `vetnet audit verify`"
+                return
+                    "the audit chain no longer holds entry #\(sequence) as the checkpoint \(path) recorded it; run `vetnet audit verify`"
             }
         }
     }
@@ -101,8 +105,10 @@ public struct AuditCheckpointFile: Sendable {
     /// Replaces the checkpoint durably.
     package func write(_ checkpoint: AuditCheckpoint) throws {
         let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.lowercased()).tmp")
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = directory.appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString.lowercased()).tmp")
         try DurableFile.create(Data(checkpoint.fileText.utf8), at: temporary, mode: 0o600)
         try DurableFile.replace(url, with: temporary)
     }

@@ -20,7 +20,10 @@ public struct AuditRecord: Sendable {
     public var detail: String?
 
     /// Creates a record.
-    public init(action: AuditAction, resourceType: String, resourceID: String? = nil, outcome: AuditOutcome = .success, detail: String? = nil) {
+    public init(
+        action: AuditAction, resourceType: String, resourceID: String? = nil, outcome: AuditOutcome = .success,
+        detail: String? = nil
+    ) {
         self.action = action
         self.resourceType = resourceType
         self.resourceID = resourceID
@@ -59,9 +62,11 @@ public struct AuditEntry: Codable, Hashable, Sendable {
     public var hash: String
 
     /// An entry with every field given (the store computes `hash` with ``AuditChain``).
-    public init(sequence: Int64, id: UUID, occurredAt: String, practiceID: String?, actorID: String?, action: String,
-                resourceType: String, resourceID: String?, outcome: AuditOutcome, requestID: String?, detail: String?,
-                previousHash: String, hash: String) {
+    public init(
+        sequence: Int64, id: UUID, occurredAt: String, practiceID: String?, actorID: String?, action: String,
+        resourceType: String, resourceID: String?, outcome: AuditOutcome, requestID: String?, detail: String?,
+        previousHash: String, hash: String
+    ) {
         self.sequence = sequence
         self.id = id
         self.occurredAt = occurredAt

@@ -51,19 +51,23 @@ public enum SecretFile {
     /// permissions 0600 if it does not exist. The file holds the bytes base64-encoded.
     public static func loadOrCreate(named name: String, in directory: URL, byteCount: Int) throws -> [UInt8] {
         // Private like the store beside it (an existing directory is checked when the store opens).
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) {
             guard let text = try? String(contentsOf: url, encoding: .utf8),
-                  let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines))
+                let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines))
             else { throw AuditKey.LoadError.unreadable(path: url.path) }
             return Array(data)
         }
         let key = SymmetricKey(size: SymmetricKeySize(bitCount: byteCount * 8))
         let data = key.withUnsafeBytes { Data($0) }
         // Create with 0600 from the start so the secret is never briefly world-readable.
-        guard FileManager.default.createFile(atPath: url.path, contents: Data(data.base64EncodedString().utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: url.path, contents: Data(data.base64EncodedString().utf8),
+                attributes: [.posixPermissions: 0o600])
+        else {
             throw AuditKey.LoadError.unreadable(path: url.path)
         }
         return Array(data)

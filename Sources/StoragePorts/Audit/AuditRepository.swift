@@ -13,8 +13,10 @@ public protocol AuditRepository: Sendable {
 
     /// A page of the practice's entries, newest first; `cursor` is the sequence number to
     /// continue below.
-    func auditEntries(scope: AccessScope, limit: Int, before cursor: Int64?, resourceType: String?,
-                      resourceID: String?) async throws -> Page<AuditEntry>
+    func auditEntries(
+        scope: AccessScope, limit: Int, before cursor: Int64?, resourceType: String?,
+        resourceID: String?
+    ) async throws -> Page<AuditEntry>
 
     /// Walks the whole chain and names the first entry edited, deleted, inserted or reordered.
     func verifyAuditChain() async throws -> AuditVerification

@@ -27,7 +27,9 @@ public struct ClosureAddition: Sendable {
     public let appointmentsToReplan: [Versioned<Appointment>]
 
     /// Creates the value from its parts.
-    public init(practice: Versioned<PracticeProfile>, closure: PracticeClosure, appointmentsToReplan: [Versioned<Appointment>]) {
+    public init(
+        practice: Versioned<PracticeProfile>, closure: PracticeClosure, appointmentsToReplan: [Versioned<Appointment>]
+    ) {
         self.practice = practice
         self.closure = closure
         self.appointmentsToReplan = appointmentsToReplan

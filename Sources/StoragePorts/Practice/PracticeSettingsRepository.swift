@@ -14,14 +14,18 @@ public protocol PracticeSettingsRepository: Sendable {
 
     /// Applies `change` when the stored version is `expectedVersion` (or unconditionally when
     /// `nil`); validation errors name the field.
-    func updatePractice(_ change: PracticeSettingsChange, scope: AccessScope, expectedVersion: Int?) async throws -> PracticeChangeResult
+    func updatePractice(_ change: PracticeSettingsChange, scope: AccessScope, expectedVersion: Int?) async throws
+        -> PracticeChangeResult
 
     /// Adds a closure; replaying `idempotencyKey` returns the first request's closure.
-    func addClosure(_ closure: PracticeClosure, scope: AccessScope, expectedVersion: Int?,
-                    idempotencyKey: IdempotencyKey?) async throws -> ClosureAddition
+    func addClosure(
+        _ closure: PracticeClosure, scope: AccessScope, expectedVersion: Int?,
+        idempotencyKey: IdempotencyKey?
+    ) async throws -> ClosureAddition
 
     /// Removes a closure.
-    func removeClosure(_ id: Identifier<PracticeClosure>, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<PracticeProfile>
+    func removeClosure(_ id: Identifier<PracticeClosure>, scope: AccessScope, expectedVersion: Int?) async throws
+        -> Versioned<PracticeProfile>
 
     /// Every practice of the installation (system use: housekeeping, the live hub).
     func allPractices() async throws -> [PracticeProfile]
@@ -33,7 +37,8 @@ public protocol PracticeSettingsRepository: Sendable {
 /// Staff accounts of a practice, beyond signing in (``AccountRepository``).
 public protocol StaffDirectory: Sendable {
     /// Changes an account's role or disables it; the sessions of a disabled account end.
-    func updateUser(scope: AccessScope, id: UserID, expectedVersion: Int?, role: Role?, disabled: Bool?) async throws -> StaffAccount
+    func updateUser(scope: AccessScope, id: UserID, expectedVersion: Int?, role: Role?, disabled: Bool?) async throws
+        -> StaffAccount
 
     /// Sets an account's password hash and ends its sessions.
     func setPassword(scope: AccessScope, id: UserID, passwordHash: String) async throws
@@ -50,7 +55,9 @@ public protocol StaffDirectory: Sendable {
 
 extension PracticeSettingsRepository {
     /// Adds a closure without an idempotency key.
-    public func addClosure(_ closure: PracticeClosure, scope: AccessScope, expectedVersion: Int?) async throws -> ClosureAddition {
+    public func addClosure(_ closure: PracticeClosure, scope: AccessScope, expectedVersion: Int?) async throws
+        -> ClosureAddition
+    {
         try await addClosure(closure, scope: scope, expectedVersion: expectedVersion, idempotencyKey: nil)
     }
 }

@@ -20,7 +20,10 @@ public struct DocumentInfo: Sendable {
     public let createdAt: Date
 
     /// Creates the value from its parts.
-    public init(id: UUID, patientID: Identifier<Patient>, fileName: String, contentType: String, byteCount: Int, sha256: String, createdAt: Date) {
+    public init(
+        id: UUID, patientID: Identifier<Patient>, fileName: String, contentType: String, byteCount: Int, sha256: String,
+        createdAt: Date
+    ) {
         self.id = id
         self.patientID = patientID
         self.fileName = fileName
@@ -39,7 +42,7 @@ public enum DocumentKind: String, CaseIterable, Sendable {
 
     /// The kind whose signature starts `data`, if any.
     public static func detect(_ data: Data) -> DocumentKind? {
-        if data.starts(with: [0x25, 0x50, 0x44, 0x46, 0x2D]) { return .pdf }            // %PDF-
+        if data.starts(with: [0x25, 0x50, 0x44, 0x46, 0x2D]) { return .pdf } // %PDF-
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if data.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         return nil
@@ -53,9 +56,14 @@ extension DocumentKind {
     public static func checkDescription(fileName: String, declaredType: String) throws -> (String, DocumentKind) {
         var errors = FieldErrorCollector()
         let name = fileName.trimmingCharacters(in: .whitespaces)
-        if name.isEmpty || name.count > 200 || name.contains("/") { errors.add("fileName", "must be 1 to 200 characters without '/'") }
+        if name.isEmpty || name.count > 200 || name.contains("/") {
+            errors.add("fileName", "must be 1 to 200 characters without '/'")
+        }
         let declared = DocumentKind(rawValue: declaredType.lowercased())
-        if declared == nil { errors.add("Content-Type", "must be one of \(DocumentKind.allCases.map(\.rawValue).joined(separator: ", "))") }
+        if declared == nil {
+            errors.add(
+                "Content-Type", "must be one of \(DocumentKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         try errors.throwIfAny()
         guard let declared else { throw ValidationError(field: "Content-Type", message: "unsupported") }
         return (name, declared)

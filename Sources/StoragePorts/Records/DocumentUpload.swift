@@ -1,10 +1,11 @@
 import Crypto
 import Foundation
 import SharedKernel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A document larger than the store accepts; nothing of it is kept.
@@ -59,7 +60,9 @@ public final class DocumentUpload {
         package func check(declared: DocumentKind) throws {
             var errors = FieldErrorCollector()
             if byteCount == 0 { errors.add("body", "is empty") }
-            if byteCount > 0, detectedKind != declared { errors.add("Content-Type", "does not match the file's content") }
+            if byteCount > 0, detectedKind != declared {
+                errors.add("Content-Type", "does not match the file's content")
+            }
             try errors.throwIfAny()
         }
     }
@@ -70,7 +73,9 @@ public final class DocumentUpload {
         fileID = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
         self.limit = limit
         descriptor = open(temporaryURL.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw DurableFile.Failure(operation: "create", path: temporaryURL.path, code: errno) }
+        guard descriptor >= 0 else {
+            throw DurableFile.Failure(operation: "create", path: temporaryURL.path, code: errno)
+        }
         try write(Self.magic + fileID)
     }
 
@@ -98,9 +103,13 @@ public final class DocumentUpload {
             try seal(pending, last: true)
             pending = []
             finished = true
-            guard fsync(descriptor) == 0 else { throw DurableFile.Failure(operation: "fsync", path: temporaryURL.path, code: errno) }
+            guard fsync(descriptor) == 0 else {
+                throw DurableFile.Failure(operation: "fsync", path: temporaryURL.path, code: errno)
+            }
         }
-        return Summary(sha256: Hex.encode(hasher.finalize()), byteCount: byteCount, detectedKind: DocumentKind.detect(Data(prefix)))
+        return Summary(
+            sha256: Hex.encode(hasher.finalize()), byteCount: byteCount, detectedKind: DocumentKind.detect(Data(prefix))
+        )
     }
 
     /// Marks the temporary file as taken over (renamed), so it is not removed on release.
@@ -108,10 +117,13 @@ public final class DocumentUpload {
 
     private func seal(_ chunk: [UInt8], last: Bool) throws {
         hasher.update(data: chunk)
-        let box = try AES.GCM.seal(chunk, using: key, authenticating: Self.associatedData(fileID: fileID, index: chunkIndex, last: last))
+        let box = try AES.GCM.seal(
+            chunk, using: key, authenticating: Self.associatedData(fileID: fileID, index: chunkIndex, last: last))
         guard let combined = box.combined else { throw RecordCipher.CipherError.cannotOpen }
         let length = UInt32(combined.count)
-        try write([UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + Array(combined))
+        try write(
+            [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+                + Array(combined))
         chunkIndex += 1
     }
 
@@ -138,7 +150,9 @@ public final class DocumentUpload {
         var sawLast = false
         while offset < bytes.count {
             guard !sawLast, offset + 4 <= bytes.count else { throw RecordCipher.CipherError.cannotOpen }
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let length =
+                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
             offset += 4
             guard length >= 28, offset + length <= bytes.count else { throw RecordCipher.CipherError.cannotOpen }
             let combined = Data(bytes[offset..<(offset + length)])
@@ -147,7 +161,8 @@ public final class DocumentUpload {
             let isLast = offset == bytes.count
             do {
                 let box = try AES.GCM.SealedBox(combined: combined)
-                plaintext += try AES.GCM.open(box, using: key, authenticating: associatedData(fileID: fileID, index: index, last: isLast))
+                plaintext += try AES.GCM.open(
+                    box, using: key, authenticating: associatedData(fileID: fileID, index: index, last: isLast))
             } catch {
                 throw RecordCipher.CipherError.cannotOpen
             }

@@ -9,15 +9,18 @@ import SharedKernel
 public protocol MedicalRecordRepository: Sendable {
     /// Adds an entry (weight, problem, allergy, medication, vaccination, note, addendum) after
     /// the domain's checks against the stored record. Replaying `idempotencyKey` does nothing.
-    func addRecordEntry(_ entry: RecordEntry, patientID: Identifier<Patient>, scope: AccessScope,
-                        idempotencyKey: IdempotencyKey?) async throws
+    func addRecordEntry(
+        _ entry: RecordEntry, patientID: Identifier<Patient>, scope: AccessScope,
+        idempotencyKey: IdempotencyKey?) async throws
 
     /// Corrects an entry (stop, change, resolve, reopen, update, refute, correct, entered in
     /// error): decided by ``RecordCorrection/decide(_:entryKind:entryID:on:by:at:id:calendar:)``
     /// against the record as it stands, kept, audited and published in one transaction; the
     /// entry itself is never rewritten or deleted. Replaying `idempotencyKey` returns the first.
-    func correctRecordEntry(_ change: RecordCorrection.Change, entryKind: RecordEntryKind, entryID: UUID, patientID: Identifier<Patient>,
-                            scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> RecordCorrection
+    func correctRecordEntry(
+        _ change: RecordCorrection.Change, entryKind: RecordEntryKind, entryID: UUID, patientID: Identifier<Patient>,
+        scope: AccessScope, idempotencyKey: IdempotencyKey?
+    ) async throws -> RecordCorrection
 
     /// The whole record with its version, corrections applied.
     func medicalRecord(scope: AccessScope, patientID: Identifier<Patient>) async throws -> (MedicalRecord, version: Int)
@@ -28,7 +31,8 @@ public protocol MedicalRecordRepository: Sendable {
 
     /// Adds a visit record; `otherErrors` found elsewhere in the same form are reported with
     /// the visit's own, and nothing is written while there are any.
-    func addVisit(_ visit: Visit, otherErrors: [FieldError], scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> StoredVisit
+    func addVisit(_ visit: Visit, otherErrors: [FieldError], scope: AccessScope, idempotencyKey: IdempotencyKey?)
+        async throws -> StoredVisit
 
     /// A patient's visits, newest first.
     func visits(scope: AccessScope, patientID: Identifier<Patient>) async throws -> [StoredVisit]
@@ -37,7 +41,9 @@ public protocol MedicalRecordRepository: Sendable {
     func visit(scope: AccessScope, patientID: Identifier<Patient>, id: Identifier<Visit>) async throws -> StoredVisit
 
     /// Vaccinations and follow-ups due within `days` of `asOf`, and those overdue.
-    func recalls(scope: AccessScope, asOf: Date, withinDays days: Int) async throws -> (dueSoon: [Recall], overdue: [Recall])
+    func recalls(scope: AccessScope, asOf: Date, withinDays days: Int) async throws -> (
+        dueSoon: [Recall], overdue: [Recall]
+    )
 
     /// Changes an owner when the stored version is `expectedVersion`.
     func updateOwner(_ owner: Owner, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Owner>
@@ -53,8 +59,10 @@ public protocol MedicalRecordRepository: Sendable {
 
     /// Imports a CSV plan of owners and patients in one transaction (or, with `skipRefused`,
     /// every row that passes); nothing is written when any row is refused otherwise.
-    func importPatients(_ plan: PatientImportPlan, scope: AccessScope, skipRefused: Bool,
-                        progress: ImportProgressHandler?) async throws -> PatientImportResult
+    func importPatients(
+        _ plan: PatientImportPlan, scope: AccessScope, skipRefused: Bool,
+        progress: ImportProgressHandler?
+    ) async throws -> PatientImportResult
 
     /// Deletes patients archived longer than the retention period, with their records,
     /// appointments, assessments and documents. Audited with counts, never names.
@@ -78,11 +86,14 @@ extension MedicalRecordRepository {
 /// committed with its record, audit entry and event.
 public protocol DocumentRepository: Sendable {
     /// Begins an upload after checking the file name, declared type and patient.
-    func beginDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope) async throws -> DocumentUpload
+    func beginDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope)
+        async throws -> DocumentUpload
 
     /// Commits a finished upload (its content must be the declared kind).
-    func addDocument(_ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
-                     scope: AccessScope) async throws -> DocumentInfo
+    func addDocument(
+        _ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
+        scope: AccessScope
+    ) async throws -> DocumentInfo
 
     /// A patient's documents, newest first.
     func documents(patientID: Identifier<Patient>, scope: AccessScope) async throws -> [DocumentInfo]
@@ -98,13 +109,17 @@ public protocol DocumentRepository: Sendable {
 extension DocumentRepository {
     /// Adds a document held in memory (imports, tests): the same checks and sealed format as
     /// a streamed upload.
-    public func addDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, data: Data,
-                            scope: AccessScope) async throws -> DocumentInfo {
-        let upload = try await beginDocument(patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
+    public func addDocument(
+        patientID: Identifier<Patient>, fileName: String, declaredType: String, data: Data,
+        scope: AccessScope
+    ) async throws -> DocumentInfo {
+        let upload = try await beginDocument(
+            patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
         do { try upload.append(data) } catch is DocumentTooLarge {
             throw ValidationError(field: "body", message: "exceeds \(maxDocumentBytes / 1_048_576) MB")
         }
-        return try await addDocument(upload, patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
+        return try await addDocument(
+            upload, patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope)
     }
 }
 

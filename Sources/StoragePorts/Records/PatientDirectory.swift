@@ -17,7 +17,9 @@ import SharedKernel
 public protocol PatientDirectory: Sendable {
     /// Creates an owner (validated, audited, idempotent per key); a replay returns the first
     /// result with `replayed` set.
-    func createOwner(_ owner: Owner, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (Versioned<Owner>, replayed: Bool)
+    func createOwner(_ owner: Owner, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (
+        Versioned<Owner>, replayed: Bool
+    )
 
     /// One owner of the practice (audited read); ``SharedKernel/DomainError/notFound(resource:)`` otherwise.
     func owner(scope: AccessScope, id: Identifier<Owner>) async throws -> Versioned<Owner>
@@ -25,7 +27,9 @@ public protocol PatientDirectory: Sendable {
     /// Creates a patient with the practice's next record number (`P-000001`, …), assigned in
     /// the same transaction; its owners must belong to the practice. A microchip already
     /// recorded for another patient of the practice is a ``SharedKernel/UniquenessConflict``.
-    func createPatient(_ patient: Patient, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (Versioned<Patient>, replayed: Bool)
+    func createPatient(_ patient: Patient, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (
+        Versioned<Patient>, replayed: Bool
+    )
 
     /// One patient of the practice (audited read); ``SharedKernel/DomainError/notFound(resource:)`` otherwise.
     func patient(scope: AccessScope, id: Identifier<Patient>) async throws -> Versioned<Patient>
@@ -37,7 +41,8 @@ public protocol PatientDirectory: Sendable {
     /// A page of the practice's patients matching `query`, ordered by name then id; `cursor`
     /// is the `nextCursor` of the previous page. Audited as one `patient.search` (the text is
     /// not logged: it may hold a name).
-    func searchPatients(scope: AccessScope, query: PatientQuery, limit: Int, after cursor: String?) async throws -> Page<PatientSummary>
+    func searchPatients(scope: AccessScope, query: PatientQuery, limit: Int, after cursor: String?) async throws
+        -> Page<PatientSummary>
 }
 
 extension PatientDirectory {

@@ -5,7 +5,6 @@ import SharedKernel
 /// Reports how far a long import has come: rows done out of the total.
 public typealias ImportProgressHandler = @Sendable (_ done: Int, _ total: Int) -> Void
 
-
 /// What a CSV import stored.
 public struct PatientImportResult: Sendable {
     /// Owners created.
@@ -19,7 +18,10 @@ public struct PatientImportResult: Sendable {
     public let refused: [ImportRowIssue]
 
     /// Creates the value from its parts.
-    public init(ownersCreated: Int, patientsCreated: Int, recordNumbers: (first: String, last: String)?, refused: [ImportRowIssue]) {
+    public init(
+        ownersCreated: Int, patientsCreated: Int, recordNumbers: (first: String, last: String)?,
+        refused: [ImportRowIssue]
+    ) {
         self.ownersCreated = ownersCreated
         self.patientsCreated = patientsCreated
         self.recordNumbers = recordNumbers
@@ -34,7 +36,8 @@ extension ImportRowIssue {
     public init?(line: Int, refusal: any Error) {
         switch refusal {
         case let invalid as ValidationError: self.init(line: line, errors: invalid.errors)
-        case let taken as UniquenessConflict: self.init(line: line, errors: [FieldError(field: taken.field, message: taken.message)])
+        case let taken as UniquenessConflict:
+            self.init(line: line, errors: [FieldError(field: taken.field, message: taken.message)])
         default: return nil
         }
     }

@@ -36,7 +36,8 @@ public struct RecordCipher: Sendable {
             }
             return try RecordCipher(keyBytes: Array(data))
         }
-        return try RecordCipher(keyBytes: try SecretFile.loadOrCreate(named: "record.key", in: dataDirectory, byteCount: 32))
+        return try RecordCipher(
+            keyBytes: try SecretFile.loadOrCreate(named: "record.key", in: dataDirectory, byteCount: 32))
     }
 
     /// Seals `plaintext`, binding `context` (e.g. "practice/note-id") as associated data.

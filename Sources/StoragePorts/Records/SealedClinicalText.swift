@@ -16,14 +16,18 @@ public enum SealedClinicalText {
 
     /// The sealed form of `note`'s text in `practiceID`.
     public static func seal(_ note: ClinicalNote, practiceID: PracticeID, cipher: RecordCipher) throws -> Data {
-        let sections = NoteSections(subjective: note.subjective, objective: note.objective, assessment: note.assessment, plan: note.plan)
+        let sections = NoteSections(
+            subjective: note.subjective, objective: note.objective, assessment: note.assessment, plan: note.plan)
         return try cipher.seal(try JSONEncoder().encode(sections), context: "\(practiceID)/note/\(note.id)")
     }
 
     /// A note's sections from their sealed form (`noteID` as the row stores it). Throws when the
     /// text does not open under this key and context, or is not the sections sealed here.
-    public static func openNote(_ sealed: Data, noteID: String, practiceID: PracticeID, cipher: RecordCipher) throws -> NoteSections {
-        try JSONDecoder().decode(NoteSections.self, from: try cipher.open(sealed, context: "\(practiceID)/note/\(noteID)"))
+    public static func openNote(_ sealed: Data, noteID: String, practiceID: PracticeID, cipher: RecordCipher) throws
+        -> NoteSections
+    {
+        try JSONDecoder().decode(
+            NoteSections.self, from: try cipher.open(sealed, context: "\(practiceID)/note/\(noteID)"))
     }
 
     /// The sealed form of `addendum`'s text in `practiceID`.
@@ -32,7 +36,9 @@ public enum SealedClinicalText {
     }
 
     /// An addendum's text from its sealed form (`addendumID` as the row stores it).
-    public static func openAddendum(_ sealed: Data, addendumID: String, practiceID: PracticeID, cipher: RecordCipher) throws -> String {
+    public static func openAddendum(_ sealed: Data, addendumID: String, practiceID: PracticeID, cipher: RecordCipher)
+        throws -> String
+    {
         String(decoding: try cipher.open(sealed, context: "\(practiceID)/addendum/\(addendumID)"), as: UTF8.self)
     }
 
@@ -42,7 +48,11 @@ public enum SealedClinicalText {
     }
 
     /// An appointment note's text from its sealed form (`noteID` as the row stores it).
-    public static func openAppointmentNote(_ sealed: Data, noteID: String, practiceID: PracticeID, cipher: RecordCipher) throws -> String {
-        String(decoding: try cipher.open(sealed, context: "\(practiceID)/appointment-note/\(noteID.lowercased())"), as: UTF8.self)
+    public static func openAppointmentNote(_ sealed: Data, noteID: String, practiceID: PracticeID, cipher: RecordCipher)
+        throws -> String
+    {
+        String(
+            decoding: try cipher.open(sealed, context: "\(practiceID)/appointment-note/\(noteID.lowercased())"),
+            as: UTF8.self)
     }
 }

@@ -22,7 +22,10 @@ public struct StoredVisit: Sendable {
 /// One line of the recall list: a vaccination or a visit's follow-up that is due.
 public struct Recall: Sendable {
     /// What asks the patient back.
-    public enum Kind: String, Sendable { case vaccination, followUp = "follow_up" }
+    public enum Kind: String, Sendable {
+        case vaccination
+        case followUp = "follow_up"
+    }
 
     public let kind: Kind
     public let patientID: Identifier<Patient>
@@ -34,7 +37,10 @@ public struct Recall: Sendable {
     public let sourceID: String
 
     /// Creates the value from its parts.
-    public init(kind: Kind, patientID: Identifier<Patient>, patientName: String?, dueDate: Date, description: String, sourceID: String) {
+    public init(
+        kind: Kind, patientID: Identifier<Patient>, patientName: String?, dueDate: Date, description: String,
+        sourceID: String
+    ) {
         self.kind = kind
         self.patientID = patientID
         self.patientName = patientName
@@ -48,19 +54,31 @@ extension Recall {
     /// The recall list from the vaccinations and the visit follow-ups that are due: soonest
     /// first (ties by the source's id, so the order is stable), named where `patientNames` knows
     /// the patient. The same for either store.
-    public static func lists(vaccinations: VaccinationDueReport, followUps: FollowUpDueReport,
-                             patientNames: [Identifier<Patient>: String]) -> (dueSoon: [Recall], overdue: [Recall]) {
+    public static func lists(
+        vaccinations: VaccinationDueReport, followUps: FollowUpDueReport,
+        patientNames: [Identifier<Patient>: String]
+    ) -> (dueSoon: [Recall], overdue: [Recall]) {
         func vaccinationRecall(_ vaccination: Vaccination) -> Recall? {
             guard let due = vaccination.nextDueDate else { return nil }
-            return Recall(kind: .vaccination, patientID: vaccination.patientID, patientName: patientNames[vaccination.patientID], dueDate: due,
-                          description: vaccination.vaccine, sourceID: vaccination.id.description)
+            return Recall(
+                kind: .vaccination, patientID: vaccination.patientID, patientName: patientNames[vaccination.patientID],
+                dueDate: due,
+                description: vaccination.vaccine, sourceID: vaccination.id.description)
         }
         func followUpRecall(_ recall: FollowUpRecall) -> Recall {
-            Recall(kind: .followUp, patientID: recall.patientID, patientName: patientNames[recall.patientID], dueDate: recall.dueDate,
-                   description: recall.reason, sourceID: recall.visitID.description)
+            Recall(
+                kind: .followUp, patientID: recall.patientID, patientName: patientNames[recall.patientID],
+                dueDate: recall.dueDate,
+                description: recall.reason, sourceID: recall.visitID.description)
         }
-        let order = { (lhs: Recall, rhs: Recall) in lhs.dueDate != rhs.dueDate ? lhs.dueDate < rhs.dueDate : lhs.sourceID < rhs.sourceID }
-        return ((vaccinations.dueSoon.compactMap(vaccinationRecall) + followUps.dueSoon.map(followUpRecall)).sorted(by: order),
-                (vaccinations.overdue.compactMap(vaccinationRecall) + followUps.overdue.map(followUpRecall)).sorted(by: order))
+        let order = { (lhs: Recall, rhs: Recall) in
+            lhs.dueDate != rhs.dueDate ? lhs.dueDate < rhs.dueDate : lhs.sourceID < rhs.sourceID
+        }
+        return (
+            (vaccinations.dueSoon.compactMap(vaccinationRecall) + followUps.dueSoon.map(followUpRecall)).sorted(
+                by: order),
+            (vaccinations.overdue.compactMap(vaccinationRecall) + followUps.overdue.map(followUpRecall)).sorted(
+                by: order)
+        )
     }
 }

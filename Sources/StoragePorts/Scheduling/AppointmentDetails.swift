@@ -30,7 +30,10 @@ public struct AppointmentDetails: Sendable {
     public let visitID: String?
 
     /// Creates the value from its parts.
-    public init(appointment: Versioned<Appointment>, reason: String?, staffNotes: String?, basis: BookingBasis?, visitID: String?) {
+    public init(
+        appointment: Versioned<Appointment>, reason: String?, staffNotes: String?, basis: BookingBasis?,
+        visitID: String?
+    ) {
         self.appointment = appointment
         self.reason = reason
         self.staffNotes = staffNotes

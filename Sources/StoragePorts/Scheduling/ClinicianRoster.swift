@@ -8,15 +8,20 @@ import Specialists
 public protocol ClinicianRoster: Sendable {
     /// Creates a clinician with an optional weekly availability in one transaction; replaying
     /// `idempotencyKey` returns the first request's clinician.
-    func createClinician(_ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
-                         idempotencyKey: IdempotencyKey?) async throws -> Versioned<Clinician>
+    func createClinician(
+        _ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
+        idempotencyKey: IdempotencyKey?
+    ) async throws -> Versioned<Clinician>
 
     /// Changes a clinician's name, expertise or limits when the stored version is `expectedVersion`.
-    func updateClinician(id: Identifier<Clinician>, change: ClinicianChange, scope: AccessScope,
-                         expectedVersion: Int?) async throws -> Versioned<Clinician>
+    func updateClinician(
+        id: Identifier<Clinician>, change: ClinicianChange, scope: AccessScope,
+        expectedVersion: Int?
+    ) async throws -> Versioned<Clinician>
 
     /// Retires a clinician; their bookings still to come are reported for re-planning.
-    func retireClinician(id: Identifier<Clinician>, scope: AccessScope, expectedVersion: Int?) async throws -> ClinicianRetirement
+    func retireClinician(id: Identifier<Clinician>, scope: AccessScope, expectedVersion: Int?) async throws
+        -> ClinicianRetirement
 
     /// One clinician of the practice, retired or not (404 otherwise).
     func clinician(scope: AccessScope, id: Identifier<Clinician>) async throws -> Versioned<Clinician>
@@ -44,11 +49,14 @@ public protocol AppointmentDetailsRepository: Sendable {
     func appointmentDetails(scope: AccessScope, id: Identifier<Appointment>) async throws -> AppointmentDetails
 
     /// A patient's appointments, newest first, with when they were last seen and are next due.
-    func patientAppointments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: String?) async throws -> PatientAppointments
+    func patientAppointments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: String?) async throws
+        -> PatientAppointments
 
     /// Changes an appointment's reason and staff notes when the stored version is `expectedVersion`.
-    func updateAppointmentNotes(scope: AccessScope, id: Identifier<Appointment>, reason: String?, staffNotes: String?,
-                                expectedVersion: Int?) async throws -> AppointmentDetails
+    func updateAppointmentNotes(
+        scope: AccessScope, id: Identifier<Appointment>, reason: String?, staffNotes: String?,
+        expectedVersion: Int?
+    ) async throws -> AppointmentDetails
 
     /// Completed appointments with the patient's species (the duration model's training data).
     func completedAppointments(scope: AccessScope) async throws -> [(Appointment, species: String)]

@@ -14,8 +14,11 @@ public struct SchedulingData: Sendable {
     public let appointments: [Appointment]
 
     /// Creates the picture (stores build it; tests build one by hand).
-    public init(practice: PracticeProfile, clinicians: [Clinician], availabilities: [Identifier<Clinician>: Versioned<ClinicianAvailability>],
-                types: [AppointmentType], rooms: [Room], appointments: [Appointment]) {
+    public init(
+        practice: PracticeProfile, clinicians: [Clinician],
+        availabilities: [Identifier<Clinician>: Versioned<ClinicianAvailability>],
+        types: [AppointmentType], rooms: [Room], appointments: [Appointment]
+    ) {
         self.practice = practice
         self.clinicians = clinicians
         self.availabilities = availabilities

@@ -21,7 +21,8 @@ public protocol SchedulingRepository: Sendable {
     func clinicians(scope: AccessScope, includingRetired: Bool) async throws -> [Clinician]
 
     /// Replaces a clinician's availability under optimistic concurrency (audited; an event).
-    func setAvailability(_ availability: ClinicianAvailability, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<ClinicianAvailability>
+    func setAvailability(_ availability: ClinicianAvailability, scope: AccessScope, expectedVersion: Int?) async throws
+        -> Versioned<ClinicianAvailability>
 
     // MARK: Rooms and appointment types
 
@@ -39,20 +40,25 @@ public protocol SchedulingRepository: Sendable {
 
     /// Changes a room by `decide` (the domain's ``Room/applying(_:)``) on its stored state, in
     /// one audited transaction (`room.update`). Names stay unique (``UniquenessConflict``).
-    func updateRoom(id: Identifier<Room>, scope: AccessScope, decide: @escaping @Sendable (Room) throws -> Room) async throws -> Room
+    func updateRoom(id: Identifier<Room>, scope: AccessScope, decide: @escaping @Sendable (Room) throws -> Room)
+        async throws -> Room
 
     /// Changes an appointment type by `decide` (``AppointmentType/applying(_:)`` or
     /// ``AppointmentType/retired(at:)``) on its stored state, audited under `action`. Names stay unique.
-    func updateAppointmentType(id: Identifier<AppointmentType>, scope: AccessScope, action: AuditAction,
-                               decide: @escaping @Sendable (AppointmentType) throws -> AppointmentType) async throws -> AppointmentType
+    func updateAppointmentType(
+        id: Identifier<AppointmentType>, scope: AccessScope, action: AuditAction,
+        decide: @escaping @Sendable (AppointmentType) throws -> AppointmentType
+    ) async throws -> AppointmentType
 
     // MARK: Booking
 
     /// The scheduling picture for `range`; with `clinicianID`, only that clinician, their
     /// availability and the appointments that share their time or the room type of
     /// `appointmentTypeID` (then the only type loaded).
-    func schedulingData(scope: AccessScope, range: TimeRange, clinicianID: UUID?,
-                        appointmentTypeID: Identifier<AppointmentType>?) async throws -> SchedulingData
+    func schedulingData(
+        scope: AccessScope, range: TimeRange, clinicianID: UUID?,
+        appointmentTypeID: Identifier<AppointmentType>?
+    ) async throws -> SchedulingData
 
     /// Books in one transaction: `reads` names, from the practice's profile and the requested
     /// type, the appointments the decision depends on; `decide` checks that picture and
@@ -62,22 +68,27 @@ public protocol SchedulingRepository: Sendable {
     /// changed — is refused with ``BookingConflict``. Idempotent per key: a replay returns the
     /// first appointment without deciding again (a key reused for another request or by
     /// another account is a ``DomainError/conflict(_:)``). The patient is referenced by id.
-    func bookAppointment(scope: AccessScope, patientID: UUID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
-                         reason: String?, staffNotes: String?, assessmentID: UUID?, idempotencyKey: IdempotencyKey?,
-                         reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
-                         decide: @escaping @Sendable (SchedulingData) throws -> Appointment) async throws -> (Versioned<Appointment>, replayed: Bool)
+    func bookAppointment(
+        scope: AccessScope, patientID: UUID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
+        reason: String?, staffNotes: String?, assessmentID: UUID?, idempotencyKey: IdempotencyKey?,
+        reads: @escaping @Sendable (PracticeProfile, AppointmentType?) throws -> BookingReads,
+        decide: @escaping @Sendable (SchedulingData) throws -> Appointment
+    ) async throws -> (Versioned<Appointment>, replayed: Bool)
 
     /// Writes a lifecycle decision (reschedule, check-in, start, complete, cancel, no-show)
     /// under optimistic concurrency; a reschedule onto taken time is a ``BookingConflict``. Audited.
-    func saveAppointment(_ decision: AppointmentDecision, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Appointment>
+    func saveAppointment(_ decision: AppointmentDecision, scope: AccessScope, expectedVersion: Int?) async throws
+        -> Versioned<Appointment>
 
     /// One appointment of the scope's practice (another practice's is not found).
     func appointment(scope: AccessScope, id: Identifier<Appointment>) async throws -> Versioned<Appointment>
 
     /// Appointments overlapping `range` (optionally of one clinician, plus — with `orRoomType` —
     /// every appointment using that room type), by start.
-    func appointments(scope: AccessScope, overlapping range: TimeRange, clinicianID: UUID?,
-                      orRoomType roomType: RoomType?) async throws -> [Versioned<Appointment>]
+    func appointments(
+        scope: AccessScope, overlapping range: TimeRange, clinicianID: UUID?,
+        orRoomType roomType: RoomType?
+    ) async throws -> [Versioned<Appointment>]
 }
 
 extension SchedulingRepository {
@@ -87,7 +98,9 @@ extension SchedulingRepository {
     }
 
     /// Appointments overlapping `range`, of every clinician and room.
-    public func appointments(scope: AccessScope, overlapping range: TimeRange, clinicianID: UUID? = nil) async throws -> [Versioned<Appointment>] {
+    public func appointments(scope: AccessScope, overlapping range: TimeRange, clinicianID: UUID? = nil) async throws
+        -> [Versioned<Appointment>]
+    {
         try await appointments(scope: scope, overlapping: range, clinicianID: clinicianID, orRoomType: nil)
     }
 

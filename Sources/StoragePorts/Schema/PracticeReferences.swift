@@ -24,7 +24,9 @@ public struct PracticeReference: Sendable, Equatable {
     public static let all: [PracticeReference] = [
         PracticeReference(table: "appointment", column: "patient_id", target: "patient", resource: "patient"),
         PracticeReference(table: "appointment", column: "clinician_id", target: "clinician", resource: "clinician"),
-        PracticeReference(table: "appointment", column: "appointment_type_id", target: "appointment_type", resource: "appointment type"),
+        PracticeReference(
+            table: "appointment", column: "appointment_type_id", target: "appointment_type",
+            resource: "appointment type"),
         PracticeReference(table: "appointment", column: "room_id", target: "room", resource: "room"),
         PracticeReference(table: "visit", column: "appointment_id", target: "appointment", resource: "appointment"),
         PracticeReference(table: "visit", column: "clinician_id", target: "clinician", resource: "clinician"),

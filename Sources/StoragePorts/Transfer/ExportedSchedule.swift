@@ -20,8 +20,10 @@ public struct ExportedSchedule: Codable, Hashable, Sendable {
     public var appointments: [ExportedAppointment]
 
     /// Creates the scheduling part of an export.
-    public init(clinicians: [ExportedClinician], availabilities: [ExportedAvailability], rooms: [Room],
-                appointmentTypes: [AppointmentType], appointments: [ExportedAppointment]) {
+    public init(
+        clinicians: [ExportedClinician], availabilities: [ExportedAvailability], rooms: [Room],
+        appointmentTypes: [AppointmentType], appointments: [ExportedAppointment]
+    ) {
         self.clinicians = clinicians
         self.availabilities = availabilities
         self.rooms = rooms
@@ -80,8 +82,11 @@ public struct ExportedAppointment: Codable, Hashable, Sendable {
     public var notes: [AppointmentNote]? = nil
 
     /// Creates the value from its parts.
-    public init(appointment: Appointment, reason: String?, bookedAt: Date, version: Int, staffNotes: String? = nil, intake: BookingBasis? = nil,
-                cancelledAt: Date? = nil, notes: [AppointmentNote]? = nil) {
+    public init(
+        appointment: Appointment, reason: String?, bookedAt: Date, version: Int, staffNotes: String? = nil,
+        intake: BookingBasis? = nil,
+        cancelledAt: Date? = nil, notes: [AppointmentNote]? = nil
+    ) {
         self.notes = notes
         self.appointment = appointment
         self.reason = reason

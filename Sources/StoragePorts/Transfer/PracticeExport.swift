@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import Triage
 import PatientRecords
 import SharedKernel
+import Triage
 
 /// A whole practice as one versioned JSON document (`"format": "vetnet-export-v1"`): the
 /// profile, staff accounts without password hashes, owners, patients with their full medical
@@ -45,9 +45,13 @@ public struct PracticeExport: Codable, Hashable, Sendable {
     public var audit: [AuditEntry]?
 
     /// Creates an export document.
-    public init(exportedAt: Date, practice: PracticeProfile, staff: [StaffAccount], owners: [Owner], patients: [ExportedPatient],
-                triageAssessments: [ExportedAssessment], triageArrivals: [ExportedTriageArrival]? = nil, documents: [ExportedDocument],
-                schedule: ExportedSchedule?, audit: [AuditEntry]? = nil) {
+    public init(
+        exportedAt: Date, practice: PracticeProfile, staff: [StaffAccount], owners: [Owner],
+        patients: [ExportedPatient],
+        triageAssessments: [ExportedAssessment], triageArrivals: [ExportedTriageArrival]? = nil,
+        documents: [ExportedDocument],
+        schedule: ExportedSchedule?, audit: [AuditEntry]? = nil
+    ) {
         self.format = Self.currentFormat
         self.exportedAt = exportedAt
         self.practice = practice
@@ -67,7 +71,9 @@ public struct PracticeExport: Codable, Hashable, Sendable {
     /// data differ only in `exportedAt`, and stored times survive a round trip exactly.
     public func jsonData(prettyPrinted: Bool = true) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            prettyPrinted
+            ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(Self.timestamp(date))
@@ -84,7 +90,8 @@ public struct PracticeExport: Codable, Hashable, Sendable {
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
             guard let date = Timestamp.date(text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an RFC 3339 timestamp"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an RFC 3339 timestamp"))
             }
             return date
         }
@@ -112,7 +119,8 @@ public struct PracticeExport: Codable, Hashable, Sendable {
         public var description: String {
             switch self {
             case .unsupported(let format):
-                return "not a VetNet export: the format is \(format.map { "'\($0)'" } ?? "missing"); expected '\(PracticeExport.currentFormat)'"
+                return
+                    "not a VetNet export: the format is \(format.map { "'\($0)'" } ?? "missing"); expected '\(PracticeExport.currentFormat)'"
             }
         }
     }
@@ -149,13 +157,16 @@ public struct ExportedPatient: Codable, Hashable, Sendable {
 
     /// The patient's medical record.
     public var medicalRecord: MedicalRecord {
-        MedicalRecord(patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
-                      vaccinations: vaccinations, notes: notes, addenda: addenda)
+        MedicalRecord(
+            patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
+            vaccinations: vaccinations, notes: notes, addenda: addenda)
     }
 
     /// Creates an exported patient from a record and its entry stamps.
-    public init(record: MedicalRecord, archivedAt: Date?, entered: [String: EntryStamp], visits: [Visit]? = nil,
-                corrections: [RecordCorrection]? = nil) {
+    public init(
+        record: MedicalRecord, archivedAt: Date?, entered: [String: EntryStamp], visits: [Visit]? = nil,
+        corrections: [RecordCorrection]? = nil
+    ) {
         self.visits = visits
         self.corrections = corrections.flatMap { $0.isEmpty ? nil : $0 }
         self.patient = record.patient
@@ -209,8 +220,11 @@ public struct ExportedAssessment: Codable, Hashable, Sendable {
     public var overrides: [TriageOverride]?
 
     /// Creates the value from its parts.
-    public init(id: String, patientID: String, assessorID: String?, arrivalAt: Date, assessedAt: Date, level: Int, rulesVersion: String, caseJSON: String,
-                resultJSON: String, overrides: [TriageOverride]? = nil) {
+    public init(
+        id: String, patientID: String, assessorID: String?, arrivalAt: Date, assessedAt: Date, level: Int,
+        rulesVersion: String, caseJSON: String,
+        resultJSON: String, overrides: [TriageOverride]? = nil
+    ) {
         self.id = id
         self.patientID = patientID
         self.assessorID = assessorID
@@ -268,8 +282,11 @@ public struct ExportedDocument: Codable, Hashable, Sendable {
     public var content: String?
 
     /// Creates the value from its parts.
-    public init(id: String, patientID: String, fileName: String, contentType: String, byteCount: Int, sha256: String, createdAt: Date,
-                content: String? = nil) {
+    public init(
+        id: String, patientID: String, fileName: String, contentType: String, byteCount: Int, sha256: String,
+        createdAt: Date,
+        content: String? = nil
+    ) {
         self.content = content
         self.id = id
         self.patientID = patientID
@@ -288,9 +305,13 @@ extension ExportedDocument {
     public func checkedContent(index: Int) throws -> Data? {
         guard let content else { return nil }
         let field = "documents[\(index)].content"
-        guard let data = Data(base64Encoded: content) else { throw ValidationError(field: field, message: "is not base64") }
+        guard let data = Data(base64Encoded: content) else {
+            throw ValidationError(field: field, message: "is not base64")
+        }
         guard data.count == byteCount, data.count <= maxDocumentBytes else {
-            throw ValidationError(field: field, message: "is \(data.count) bytes, not the listed \(byteCount) (at most \(maxDocumentBytes))")
+            throw ValidationError(
+                field: field,
+                message: "is \(data.count) bytes, not the listed \(byteCount) (at most \(maxDocumentBytes))")
         }
         guard Hex.encode(SHA256.hash(data: data)) == sha256.lowercased() else {
             throw ValidationError(field: field, message: "does not match the listed sha256")
@@ -316,7 +337,9 @@ extension PracticeExport {
         for room in schedule.rooms { try room.validate() }
         for type in schedule.appointmentTypes { try type.validate() }
         if let stray = schedule.appointments.first(where: { $0.appointment.practiceID != practice.id }) {
-            throw ValidationError(field: "schedule.appointments", message: "appointment \(stray.appointment.id) belongs to another practice")
+            throw ValidationError(
+                field: "schedule.appointments",
+                message: "appointment \(stray.appointment.id) belongs to another practice")
         }
     }
 

@@ -9,7 +9,8 @@ public protocol PracticeTransfer: Sendable {
     func exportPractice(scope: AccessScope, documentContent: Bool) async throws -> PracticeExport
 
     /// Restores `export` in one transaction (nothing is written when any part is refused).
-    func restorePractice(_ export: PracticeExport, requestID: String?, progress: ImportProgressHandler?) async throws -> RestoreSummary
+    func restorePractice(_ export: PracticeExport, requestID: String?, progress: ImportProgressHandler?) async throws
+        -> RestoreSummary
 }
 
 extension PracticeTransfer {

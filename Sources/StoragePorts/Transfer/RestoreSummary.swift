@@ -27,8 +27,11 @@ public struct RestoreSummary: Sendable {
     public let auditEntries: Int
 
     /// Creates the value from its parts.
-    public init(practice: PracticeProfile, staff: [StaffAccount], owners: Int, patients: Int, recordEntries: Int, triageAssessments: Int, clinicians: Int, appointments: Int, documents: Int,
-                documentsNotRestored: Int, auditEntries: Int) {
+    public init(
+        practice: PracticeProfile, staff: [StaffAccount], owners: Int, patients: Int, recordEntries: Int,
+        triageAssessments: Int, clinicians: Int, appointments: Int, documents: Int,
+        documentsNotRestored: Int, auditEntries: Int
+    ) {
         self.documents = documents
         self.auditEntries = auditEntries
         self.practice = practice

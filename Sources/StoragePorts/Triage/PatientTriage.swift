@@ -18,8 +18,10 @@ extension MedicalRecordRepository {
     /// (``TriageContext/init(record:)``). The caller audits the read of the record.
     ///
     /// - Throws: `DomainError.notFound` when the patient is not in the scope's practice.
-    public func triage(_ triageCase: TriageCase, patientID: UUID, scope: AccessScope, engine: TriageEngine,
-                       arrival: Date? = nil) async throws -> TriageResult {
+    public func triage(
+        _ triageCase: TriageCase, patientID: UUID, scope: AccessScope, engine: TriageEngine,
+        arrival: Date? = nil
+    ) async throws -> TriageResult {
         let (record, _) = try await medicalRecord(scope: scope, patientID: Identifier(patientID))
         return engine.evaluate(triageCase, arrival: arrival, context: TriageContext(record: record))
     }

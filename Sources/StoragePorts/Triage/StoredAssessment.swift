@@ -27,8 +27,11 @@ public struct StoredAssessment: Sendable {
     public var currentLevel: TriageLevel { overrides.last?.level ?? level }
 
     /// Creates the value from its parts.
-    public init(id: Identifier<TriageAssessment>, patientID: UUID, assessorID: String?, arrival: Date, assessedAt: Date, level: TriageLevel,
-                rulesVersion: String, resultJSON: Data, overrides: [TriageOverride] = []) {
+    public init(
+        id: Identifier<TriageAssessment>, patientID: UUID, assessorID: String?, arrival: Date, assessedAt: Date,
+        level: TriageLevel,
+        rulesVersion: String, resultJSON: Data, overrides: [TriageOverride] = []
+    ) {
         self.id = id
         self.patientID = patientID
         self.assessorID = assessorID

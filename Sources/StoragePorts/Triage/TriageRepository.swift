@@ -10,11 +10,15 @@ public protocol TriageRepository: Sendable {
     /// `intakeRanking`, the clinicians an intake ranked are kept with the assessment, so a
     /// booking made from it records its basis. With `idempotency`, a repeat of the same request
     /// by the same account records nothing and answers the first assessment (with no change).
-    func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
-                          admitToQueue: Bool, intakeRanking: IntakeRanking?, idempotency: IdempotencyKey?) async throws -> (StoredAssessment, QueueChange?)
+    func recordAssessment(
+        scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
+        admitToQueue: Bool, intakeRanking: IntakeRanking?, idempotency: IdempotencyKey?
+    ) async throws -> (StoredAssessment, QueueChange?)
 
     /// A patient's assessments, newest first.
-    func assessments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: Int64?) async throws -> Page<StoredAssessment>
+    func assessments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: Int64?) async throws -> Page<
+        StoredAssessment
+    >
 
     /// Moves a patient's board entry (waiting, in treatment, discharged, …) by the domain's rules.
     func moveQueueEntry(scope: AccessScope, patientID: UUID, to status: QueueStatus) async throws -> QueueChange
@@ -25,8 +29,10 @@ public protocol TriageRepository: Sendable {
     /// Overrides the level of an assessment by clinical judgement (``TriageOverride/decide(_:on:by:role:at:)``
     /// with the scope's actor and role), moves the board when the patient is on it, audits and
     /// publishes it, in one transaction. Returns the assessment as it now stands.
-    func overrideAssessment(scope: AccessScope, assessmentID: Identifier<TriageAssessment>,
-                            request: OverrideRequest) async throws -> (StoredAssessment, QueueChange?)
+    func overrideAssessment(
+        scope: AccessScope, assessmentID: Identifier<TriageAssessment>,
+        request: OverrideRequest
+    ) async throws -> (StoredAssessment, QueueChange?)
 
     /// The practice's assessments and overrides made in `[from, to)`, for the override rates.
     func triageJudgement(scope: AccessScope, from: Date, to: Date) async throws -> TriageJudgementHistory
@@ -52,9 +58,12 @@ public struct TriageJudgementHistory: Sendable {
 
 extension TriageRepository {
     /// Records an assessment that admits the patient to the board.
-    public func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult,
-                                 arrival: Date) async throws -> (StoredAssessment, QueueChange?) {
-        try await recordAssessment(scope: scope, patientID: patientID, caseJSON: caseJSON, result: result, arrival: arrival,
-                                   admitToQueue: true, intakeRanking: nil, idempotency: nil)
+    public func recordAssessment(
+        scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult,
+        arrival: Date
+    ) async throws -> (StoredAssessment, QueueChange?) {
+        try await recordAssessment(
+            scope: scope, patientID: patientID, caseJSON: caseJSON, result: result, arrival: arrival,
+            admitToQueue: true, intakeRanking: nil, idempotency: nil)
     }
 }

@@ -22,30 +22,46 @@ extension PostgresStore {
     /// the triage and medical-record migrations create: asked to load them into a database
     /// without one, the load is refused before anything is written.
     @discardableResult
-    public func bulkLoadHistory(appointments: [AppointmentRecord], arrivals: [TriageArrival], weights: [WeightMeasurement],
-                                scope: AccessScope, progress: (@Sendable (Int, Int) -> Void)?) async throws -> HistoryLoadSummary {
+    public func bulkLoadHistory(
+        appointments: [AppointmentRecord], arrivals: [TriageArrival], weights: [WeightMeasurement],
+        scope: AccessScope, progress: (@Sendable (Int, Int) -> Void)?
+    ) async throws -> HistoryLoadSummary {
         let practiceID = scope.practiceID
         let now = clock.now()
         let total = appointments.count + arrivals.count + weights.count
         return try await transaction(.practice(practiceID)) { connection in
             if !arrivals.isEmpty, try await !self.arrivalsExist(connection) {
-                throw ValidationError(field: "arrivals", message: "cannot be stored: this database holds no triage arrivals yet")
+                throw ValidationError(
+                    field: "arrivals", message: "cannot be stored: this database holds no triage arrivals yet")
             }
             if !weights.isEmpty, try await !self.tableExists("weight", connection) {
-                throw ValidationError(field: "weights", message: "cannot be stored: this database holds no medical records yet")
+                throw ValidationError(
+                    field: "weights", message: "cannot be stored: this database holds no medical records yet")
             }
-            var clinicians: Set<UUID> = [], types: Set<UUID> = [], rooms: Set<UUID> = []
-            for try await id in try await connection.query("SELECT id FROM clinician WHERE practice_id = \(practiceID.rawValue)",
-                                                           logger: logger).decode(UUID.self) { clinicians.insert(id) }
-            for try await id in try await connection.query("SELECT id FROM appointment_type WHERE practice_id = \(practiceID.rawValue)",
-                                                           logger: logger).decode(UUID.self) { types.insert(id) }
-            for try await id in try await connection.query("SELECT id FROM room WHERE practice_id = \(practiceID.rawValue)",
-                                                           logger: logger).decode(UUID.self) { rooms.insert(id) }
+            var clinicians: Set<UUID> = []
+            var types: Set<UUID> = []
+            var rooms: Set<UUID> = []
+            for try await id in try await connection.query(
+                "SELECT id FROM clinician WHERE practice_id = \(practiceID.rawValue)",
+                logger: logger
+            ).decode(UUID.self) { clinicians.insert(id) }
+            for try await id in try await connection.query(
+                "SELECT id FROM appointment_type WHERE practice_id = \(practiceID.rawValue)",
+                logger: logger
+            ).decode(UUID.self) { types.insert(id) }
+            for try await id in try await connection.query(
+                "SELECT id FROM room WHERE practice_id = \(practiceID.rawValue)",
+                logger: logger
+            ).decode(UUID.self) { rooms.insert(id) }
             var patients: [UUID: (species: Species, birthDate: Date?)] = [:]
-            for try await (id, species, birth) in try await connection.query("""
+            for try await (id, species, birth) in try await connection.query(
+                """
                 SELECT id, species, to_char(birth_date, 'YYYY-MM-DD') FROM patient WHERE practice_id = \(practiceID.rawValue)
-                """, logger: logger).decode((UUID, String, String?).self) {
-                patients[id] = (Species(rawValue: species) ?? .other, birth.flatMap { RecordCalendar.date(fromISODay: $0) })
+                """, logger: logger
+            ).decode((UUID, String, String?).self) {
+                patients[id] = (
+                    Species(rawValue: species) ?? .other, birth.flatMap { RecordCalendar.date(fromISODay: $0) }
+                )
             }
             func requirePatient(_ id: UUID) throws -> (species: Species, birthDate: Date?) {
                 guard let patient = patients[id] else { throw DomainError.notFound(resource: "patient") }
@@ -58,9 +74,15 @@ extension PostgresStore {
                 let appointment = record.appointment
                 guard appointment.practiceID == practiceID else { throw DomainError.notFound(resource: "practice") }
                 _ = try requirePatient(appointment.patientID)
-                guard clinicians.contains(appointment.clinicianID) else { throw DomainError.notFound(resource: "clinician") }
-                guard types.contains(appointment.appointmentTypeID.rawValue) else { throw DomainError.notFound(resource: "appointment type") }
-                if let room = appointment.roomID, !rooms.contains(room.rawValue) { throw DomainError.notFound(resource: "room") }
+                guard clinicians.contains(appointment.clinicianID) else {
+                    throw DomainError.notFound(resource: "clinician")
+                }
+                guard types.contains(appointment.appointmentTypeID.rawValue) else {
+                    throw DomainError.notFound(resource: "appointment type")
+                }
+                if let room = appointment.roomID, !rooms.contains(room.rawValue) {
+                    throw DomainError.notFound(resource: "room")
+                }
                 rows.append(HistoryAppointmentRow(record, bookedAt: record.bookedAt ?? now))
                 if rows.count == Self.historyBatch {
                     try await self.insertHistory(rows, practiceID: practiceID, connection: connection)
@@ -78,15 +100,18 @@ extension PostgresStore {
                 if let seen = arrival.firstSeenAt, seen < arrival.arrival {
                     throw ValidationError(field: "firstSeenAt", message: "must not be before the arrival")
                 }
-                arrivalRows.append(HistoryArrivalRow(practice_id: practiceID.rawValue, patient_id: arrival.patientID,
-                                                     arrival_at_ms: Timestamp.milliseconds(arrival.arrival), level: arrival.level.rawValue,
-                                                     first_seen_at_ms: arrival.firstSeenAt.map(Timestamp.milliseconds)))
+                arrivalRows.append(
+                    HistoryArrivalRow(
+                        practice_id: practiceID.rawValue, patient_id: arrival.patientID,
+                        arrival_at_ms: Timestamp.milliseconds(arrival.arrival), level: arrival.level.rawValue,
+                        first_seen_at_ms: arrival.firstSeenAt.map(Timestamp.milliseconds)))
             }
             for batch in stride(from: 0, to: arrivalRows.count, by: Self.historyBatch) {
                 let slice = Array(arrivalRows[batch..<min(batch + Self.historyBatch, arrivalRows.count)])
                 // The table is the triage migration's: its columns are named as in the embedded
                 // store, and the JSON takes whatever types it gave them.
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms)
                     SELECT practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms
                     FROM jsonb_populate_recordset(NULL::triage_arrival, \(try Self.json(slice))::jsonb)
@@ -99,13 +124,16 @@ extension PostgresStore {
             for weight in weights {
                 let patient = try requirePatient(weight.patientID.rawValue)
                 try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
-                weightRows.append(HistoryWeightRow(id: weight.id.rawValue, practice_id: practiceID.rawValue, patient_id: weight.patientID.rawValue,
-                                                   value: "\(weight.value)", unit: weight.unit.rawValue, grams: weight.roundedGrams,
-                                                   measured_at: Timestamp.string(weight.measuredAt), created_at: Timestamp.string(now)))
+                weightRows.append(
+                    HistoryWeightRow(
+                        id: weight.id.rawValue, practice_id: practiceID.rawValue, patient_id: weight.patientID.rawValue,
+                        value: "\(weight.value)", unit: weight.unit.rawValue, grams: weight.roundedGrams,
+                        measured_at: Timestamp.string(weight.measuredAt), created_at: Timestamp.string(now)))
             }
             for batch in stride(from: 0, to: weightRows.count, by: Self.historyBatch) {
                 let slice = Array(weightRows[batch..<min(batch + Self.historyBatch, weightRows.count)])
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, created_at)
                     SELECT id, practice_id, patient_id, value, unit, grams, measured_at, created_at
                     FROM jsonb_populate_recordset(NULL::weight, \(try Self.json(slice))::jsonb)
@@ -114,19 +142,25 @@ extension PostgresStore {
                 progress?(done, total)
             }
             progress?(total, total)
-            try await self.appendAudit(AuditRecord(action: .practiceHistoryLoad, resourceType: "practice", resourceID: practiceID.description,
-                                                   detail: "appointments=\(appointments.count) arrivals=\(arrivals.count) weights=\(weights.count)"),
-                                       scope: scope, connection: connection)
-            return HistoryLoadSummary(appointments: appointments.count, arrivals: arrivals.count, weights: weights.count)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .practiceHistoryLoad, resourceType: "practice", resourceID: practiceID.description,
+                    detail: "appointments=\(appointments.count) arrivals=\(arrivals.count) weights=\(weights.count)"),
+                scope: scope, connection: connection)
+            return HistoryLoadSummary(
+                appointments: appointments.count, arrivals: arrivals.count, weights: weights.count)
         }
     }
 
     /// One batch of appointments; an overlap refused by the exclusion constraints is a
     /// ``BookingConflict`` naming the clinician or room.
-    private func insertHistory(_ rows: [HistoryAppointmentRow], practiceID: PracticeID, connection: PostgresConnection) async throws {
+    private func insertHistory(_ rows: [HistoryAppointmentRow], practiceID: PracticeID, connection: PostgresConnection)
+        async throws
+    {
         guard !rows.isEmpty else { return }
         do {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms, end_ms,
                                          occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms, completed_at_ms, actual_minutes,
                                          cancellation_reason, created_at, cancelled_at_ms)
@@ -140,14 +174,17 @@ extension PostgresStore {
                 """, logger: logger)
         } catch let error as PSQLError where error.sqlState == "23P01" {
             // The batch's statement names the constraint, not the row: the conflict names what was double-booked.
-            throw BookingConflict(resource: error.serverInfo?[.constraintName] == "appointment_room_overlap" ? "room" : "clinician",
-                                  conflictingTime: nil)
+            throw BookingConflict(
+                resource: error.serverInfo?[.constraintName] == "appointment_room_overlap" ? "room" : "clinician",
+                conflictingTime: nil)
         }
     }
 
     /// Whether `table` exists in this database (some come with other contexts' migrations).
     func tableExists(_ table: String, _ connection: PostgresConnection) async throws -> Bool {
-        for try await exists in try await connection.query("SELECT to_regclass(\(table)) IS NOT NULL", logger: logger).decode(Bool.self) {
+        for try await exists in try await connection.query("SELECT to_regclass(\(table)) IS NOT NULL", logger: logger)
+            .decode(Bool.self)
+        {
             return exists
         }
         return false
@@ -158,11 +195,14 @@ extension PostgresStore {
     public func bookablePatients(scope: AccessScope) async throws -> [(id: UUID, species: Species, birthDate: Date?)] {
         try await transaction(.practice(scope.practiceID)) { connection in
             var found: [(id: UUID, species: Species, birthDate: Date?)] = []
-            for try await (id, species, birth) in try await connection.query("""
+            for try await (id, species, birth) in try await connection.query(
+                """
                 SELECT id, species, to_char(birth_date, 'YYYY-MM-DD') FROM patient
                 WHERE practice_id = \(scope.practiceID.rawValue) AND status = 'active' ORDER BY id
-                """, logger: logger).decode((UUID, String, String?).self) {
-                found.append((id, Species(rawValue: species) ?? .other, birth.flatMap { RecordCalendar.date(fromISODay: $0) }))
+                """, logger: logger
+            ).decode((UUID, String, String?).self) {
+                found.append(
+                    (id, Species(rawValue: species) ?? .other, birth.flatMap { RecordCalendar.date(fromISODay: $0) }))
             }
             return found
         }
@@ -172,15 +212,20 @@ extension PostgresStore {
     /// starting in `range`.
     public func hasActivity(scope: AccessScope, in range: DateInterval) async throws -> Bool {
         let practice = scope.practiceID.rawValue
-        let start = Timestamp.milliseconds(range.start), end = Timestamp.milliseconds(range.end)
+        let start = Timestamp.milliseconds(range.start)
+        let end = Timestamp.milliseconds(range.end)
         return try await transaction(.practice(scope.practiceID)) { connection in
-            for try await any in try await connection.query("""
+            for try await any in try await connection.query(
+                """
                 SELECT EXISTS (SELECT 1 FROM appointment WHERE practice_id = \(practice) AND start_ms >= \(start) AND start_ms < \(end))
-                """, logger: logger).decode(Bool.self) where any { return true }
+                """, logger: logger
+            ).decode(Bool.self) where any { return true }
             guard try await self.arrivalsExist(connection) else { return false }
-            for try await any in try await connection.query("""
+            for try await any in try await connection.query(
+                """
                 SELECT EXISTS (SELECT 1 FROM triage_arrival WHERE practice_id = \(practice) AND arrival_at_ms >= \(start) AND arrival_at_ms < \(end))
-                """, logger: logger).decode(Bool.self) { return any }
+                """, logger: logger
+            ).decode(Bool.self) { return any }
             return false
         }
     }
@@ -226,5 +271,6 @@ private struct HistoryArrivalRow: Encodable {
 
 /// A weighing of a bulk load, in the JSON of its statement.
 private struct HistoryWeightRow: Encodable {
-    let id: UUID, practice_id: UUID, patient_id: UUID, value: String, unit: String, grams: Int, measured_at: String, created_at: String
+    let id: UUID, practice_id: UUID, patient_id: UUID, value: String, unit: String, grams: Int, measured_at: String,
+        created_at: String
 }

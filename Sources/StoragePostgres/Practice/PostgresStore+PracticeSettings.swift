@@ -12,43 +12,67 @@ extension PostgresStore: PracticeSettingsRepository {
     /// version. The domain decides what may change (a time-zone change is refused while
     /// appointments are to come); after a change of hours the appointments left outside them
     /// are returned for re-planning. Audited and published with the change.
-    public func updatePractice(_ change: PracticeSettingsChange, scope: AccessScope, expectedVersion: Int?) async throws -> PracticeChangeResult {
+    public func updatePractice(_ change: PracticeSettingsChange, scope: AccessScope, expectedVersion: Int?) async throws
+        -> PracticeChangeResult
+    {
         let now = clock.now()
         return try await settingsTransaction(scope) { connection in
             let current = try await self.lockedPractice(scope.practiceID, connection: connection)
-            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+            if let expectedVersion, expectedVersion != current.version {
+                throw DomainError.versionMismatch(current: current.version)
+            }
             let open = try await self.openAppointments(practiceID: scope.practiceID, now: now, connection: connection)
             let next = try current.value.applying(change, openAppointments: open.count)
             try await self.storeSettings(next, version: current.version + 1, connection: connection)
-            let stranded = change.openingHours == nil ? [] : Self.stranded(open, by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
-            try await self.appendAudit(AuditRecord(action: .practiceUpdate, resourceType: "practice", resourceID: scope.practiceID.description,
-                                                   detail: "fields=\(change.fieldNames.joined(separator: ",")) stranded_appointments=\(stranded.count)"),
-                                       scope: scope, connection: connection)
-            try await self.appendEvent(next.changeEvent(kind: PracticeEventKind.settingsChanged, version: current.version + 1, occurredAt: now),
-                                       scope: scope, connection: connection)
-            return PracticeChangeResult(practice: Versioned(next, version: current.version + 1), appointmentsToReplan: stranded)
+            let stranded =
+                change.openingHours == nil
+                ? [] : Self.stranded(open, by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .practiceUpdate, resourceType: "practice", resourceID: scope.practiceID.description,
+                    detail: "fields=\(change.fieldNames.joined(separator: ",")) stranded_appointments=\(stranded.count)"
+                ),
+                scope: scope, connection: connection)
+            try await self.appendEvent(
+                next.changeEvent(
+                    kind: PracticeEventKind.settingsChanged, version: current.version + 1, occurredAt: now),
+                scope: scope, connection: connection)
+            return PracticeChangeResult(
+                practice: Versioned(next, version: current.version + 1), appointmentsToReplan: stranded)
         }
     }
 
     /// Adds a closure (audited). Bookings that fall into it stay booked and are returned for
     /// re-planning. With an idempotency key, a retry — through any instance — adds nothing and
     /// answers with the first closure as it now stands.
-    public func addClosure(_ closure: PracticeClosure, scope: AccessScope, expectedVersion: Int?,
-                           idempotencyKey: IdempotencyKey?) async throws -> ClosureAddition {
+    public func addClosure(
+        _ closure: PracticeClosure, scope: AccessScope, expectedVersion: Int?,
+        idempotencyKey: IdempotencyKey?
+    ) async throws -> ClosureAddition {
         let now = clock.now()
         return try await settingsTransaction(scope) { connection in
             // Locked before the claim, so the claim and the change queue in the same order everywhere.
             var current = try await self.lockedPractice(scope.practiceID, connection: connection)
-            let (id, replayed) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey,
-                                                           operation: .practiceClosureAdd, resourceID: closure.id.description) {
-                if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+            let (id, replayed) = try await self.idempotent(
+                connection: connection, scope: scope, key: idempotencyKey,
+                operation: .practiceClosureAdd, resourceID: closure.id.description
+            ) {
+                if let expectedVersion, expectedVersion != current.version {
+                    throw DomainError.versionMismatch(current: current.version)
+                }
                 let next = try current.value.adding(closure)
                 try await self.storeSettings(next, version: current.version + 1, connection: connection)
-                try await self.appendAudit(AuditRecord(action: .practiceClosureAdd, resourceType: "practice", resourceID: scope.practiceID.description,
-                                                       detail: "closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) yearly=\(closure.recursYearly)"),
-                                           scope: scope, connection: connection)
-                try await self.appendEvent(next.changeEvent(kind: PracticeEventKind.closureAdded, version: current.version + 1, closure: closure,
-                                                            occurredAt: now), scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .practiceClosureAdd, resourceType: "practice", resourceID: scope.practiceID.description,
+                        detail:
+                            "closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) yearly=\(closure.recursYearly)"
+                    ),
+                    scope: scope, connection: connection)
+                try await self.appendEvent(
+                    next.changeEvent(
+                        kind: PracticeEventKind.closureAdded, version: current.version + 1, closure: closure,
+                        occurredAt: now), scope: scope, connection: connection)
                 current = Versioned(next, version: current.version + 1)
             }
             guard let added = current.value.closures.first(where: { $0.id.description == id }) else {
@@ -57,36 +81,51 @@ extension PostgresStore: PracticeSettingsRepository {
             }
             let open = try await self.openAppointments(practiceID: scope.practiceID, now: now, connection: connection)
             let zone = TimeZone(identifier: current.value.timeZone) ?? .gmt
-            let affected = Self.stranded(open, by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
+            let affected = Self.stranded(
+                open, by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
             if !replayed, !affected.isEmpty {
-                try await self.appendAudit(AuditRecord(action: .practiceClosureAffected, resourceType: "practice", resourceID: scope.practiceID.description,
-                                                       detail: "closure=\(added.id) affected_appointments=\(affected.count)"), scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .practiceClosureAffected, resourceType: "practice",
+                        resourceID: scope.practiceID.description,
+                        detail: "closure=\(added.id) affected_appointments=\(affected.count)"), scope: scope,
+                    connection: connection)
             }
             return ClosureAddition(practice: current, closure: added, appointmentsToReplan: affected)
         }
     }
 
     /// Removes a closure (audited); another practice's closure, or none, is not found.
-    public func removeClosure(_ id: Identifier<PracticeClosure>, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<PracticeProfile> {
+    public func removeClosure(_ id: Identifier<PracticeClosure>, scope: AccessScope, expectedVersion: Int?) async throws
+        -> Versioned<PracticeProfile>
+    {
         let now = clock.now()
         return try await settingsTransaction(scope) { connection in
             let current = try await self.lockedPractice(scope.practiceID, connection: connection)
-            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+            if let expectedVersion, expectedVersion != current.version {
+                throw DomainError.versionMismatch(current: current.version)
+            }
             let next = try current.value.removingClosure(id)
             try await self.storeSettings(next, version: current.version + 1, connection: connection)
-            try await self.appendAudit(AuditRecord(action: .practiceClosureRemove, resourceType: "practice", resourceID: scope.practiceID.description,
-                                                   detail: "closure=\(id)"), scope: scope, connection: connection)
-            try await self.appendEvent(next.changeEvent(kind: PracticeEventKind.closureRemoved, version: current.version + 1,
-                                                        closure: current.value.closures.first { $0.id == id }, occurredAt: now),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .practiceClosureRemove, resourceType: "practice", resourceID: scope.practiceID.description,
+                    detail: "closure=\(id)"), scope: scope, connection: connection)
+            try await self.appendEvent(
+                next.changeEvent(
+                    kind: PracticeEventKind.closureRemoved, version: current.version + 1,
+                    closure: current.value.closures.first { $0.id == id }, occurredAt: now),
+                scope: scope, connection: connection)
             return Versioned(next, version: current.version + 1)
         }
     }
 
     /// A settings transaction of the scope's practice; the name is unique on the installation,
     /// so a rename onto another practice's name is refused by the database's index.
-    private func settingsTransaction<Result: Sendable>(_ scope: AccessScope,
-                                                       _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    private func settingsTransaction<Result: Sendable>(
+        _ scope: AccessScope,
+        _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
         do {
             return try await retryingTransientFailures {
                 try await transaction(.practice(scope.practiceID), body)
@@ -97,11 +136,16 @@ extension PostgresStore: PracticeSettingsRepository {
     }
 
     /// The practice and its settings' version, its row locked until commit.
-    private func lockedPractice(_ id: PracticeID, connection: PostgresConnection) async throws -> Versioned<PracticeProfile> {
-        for try await (text, version) in try await connection.query("""
+    private func lockedPractice(_ id: PracticeID, connection: PostgresConnection) async throws -> Versioned<
+        PracticeProfile
+    > {
+        for try await (text, version) in try await connection.query(
+            """
             SELECT profile::text, version FROM practice WHERE id = \(id.rawValue) FOR UPDATE
-            """, logger: logger).decode((String, Int32).self) {
-            return Versioned(try Self.decode(PracticeProfile.self, text, column: "practice.profile"), version: Int(version))
+            """, logger: logger
+        ).decode((String, Int32).self) {
+            return Versioned(
+                try Self.decode(PracticeProfile.self, text, column: "practice.profile"), version: Int(version))
         }
         throw DomainError.notFound(resource: "practice")
     }
@@ -110,15 +154,19 @@ extension PostgresStore: PracticeSettingsRepository {
     /// for the unique name and the command line's lookups).
     private func storeSettings(_ profile: PracticeProfile, version: Int, connection: PostgresConnection) async throws {
         let json = try Self.json(profile)
-        try await connection.query("""
+        try await connection.query(
+            """
             UPDATE practice SET name = \(profile.name), time_zone = \(profile.timeZone), profile = \(json)::jsonb, version = \(version)
             WHERE id = \(profile.id.rawValue)
             """, logger: logger)
     }
 
     /// The practice's appointments still to come at `now` (booked or checked in, not yet over), by start.
-    func openAppointments(practiceID: PracticeID, now: Date, connection: PostgresConnection) async throws -> [Versioned<Appointment>] {
-        let rows = try await connection.query("""
+    func openAppointments(practiceID: PracticeID, now: Date, connection: PostgresConnection) async throws -> [Versioned<
+        Appointment
+    >] {
+        let rows = try await connection.query(
+            """
             SELECT \(unescaped: Self.appointmentColumns) FROM appointment
             WHERE practice_id = \(practiceID.rawValue) AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > \(Timestamp.milliseconds(now))
             ORDER BY start_ms, id
@@ -129,7 +177,9 @@ extension PostgresStore: PracticeSettingsRepository {
     }
 
     /// The versioned appointments whose values `select` picks, in its order.
-    private static func stranded(_ appointments: [Versioned<Appointment>], by select: ([Appointment]) -> [Appointment]) -> [Versioned<Appointment>] {
+    private static func stranded(_ appointments: [Versioned<Appointment>], by select: ([Appointment]) -> [Appointment])
+        -> [Versioned<Appointment>]
+    {
         let byID = Dictionary(appointments.map { ($0.value.id, $0) }, uniquingKeysWith: { first, _ in first })
         return select(appointments.map(\.value)).compactMap { byID[$0.id] }
     }
@@ -137,16 +187,21 @@ extension PostgresStore: PracticeSettingsRepository {
     // MARK: - Reading
 
     public func practice(scope: AccessScope) async throws -> PracticeProfile {
-        guard let practice = try await practice(id: scope.practiceID) else { throw DomainError.notFound(resource: "practice") }
+        guard let practice = try await practice(id: scope.practiceID) else {
+            throw DomainError.notFound(resource: "practice")
+        }
         return practice
     }
 
     public func versionedPractice(scope: AccessScope) async throws -> Versioned<PracticeProfile> {
         try await transaction(.practice(scope.practiceID)) { connection in
-            for try await (text, version) in try await connection.query("""
+            for try await (text, version) in try await connection.query(
+                """
                 SELECT profile::text, version FROM practice WHERE id = \(scope.practiceID.rawValue)
-                """, logger: logger).decode((String, Int32).self) {
-                return Versioned(try Self.decode(PracticeProfile.self, text, column: "practice.profile"), version: Int(version))
+                """, logger: logger
+            ).decode((String, Int32).self) {
+                return Versioned(
+                    try Self.decode(PracticeProfile.self, text, column: "practice.profile"), version: Int(version))
             }
             throw DomainError.notFound(resource: "practice")
         }
@@ -156,8 +211,10 @@ extension PostgresStore: PracticeSettingsRepository {
     public func allPractices() async throws -> [PracticeProfile] {
         try await transaction(.installation) { connection in
             var found: [PracticeProfile] = []
-            for try await text in try await connection.query("SELECT vetnet_practice_profiles()",
-                                                             logger: logger).decode(String.self) {
+            for try await text in try await connection.query(
+                "SELECT vetnet_practice_profiles()",
+                logger: logger
+            ).decode(String.self) {
                 found.append(try Self.decode(PracticeProfile.self, text, column: "practice.profile"))
             }
             return found
@@ -166,7 +223,9 @@ extension PostgresStore: PracticeSettingsRepository {
 
     public func isEmpty() async throws -> Bool {
         try await transaction(.installation) { connection in
-            for try await any in try await connection.query("SELECT EXISTS (SELECT 1 FROM vetnet_practice_profiles())", logger: logger).decode(Bool.self) {
+            for try await any in try await connection.query(
+                "SELECT EXISTS (SELECT 1 FROM vetnet_practice_profiles())", logger: logger
+            ).decode(Bool.self) {
                 return !any
             }
             return true

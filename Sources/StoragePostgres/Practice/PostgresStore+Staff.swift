@@ -10,17 +10,25 @@ extension PostgresStore: StaffDirectory {
     /// locked, so two instances changing it take turns). Disabling revokes every session of
     /// the account in the same transaction; a role change needs no revocation, as every
     /// request reads the account's current role with its session.
-    public func updateUser(scope: AccessScope, id: UserID, expectedVersion: Int?, role: Role?, disabled: Bool?) async throws -> StaffAccount {
+    public func updateUser(scope: AccessScope, id: UserID, expectedVersion: Int?, role: Role?, disabled: Bool?)
+        async throws -> StaffAccount
+    {
         let nowMs = Timestamp.milliseconds(clock.now())
         return try await transaction(.practice(scope.practiceID)) { connection in
-            guard var account = try await self.account(practiceID: scope.practiceID, id: id, forUpdate: true, connection: connection) else {
+            guard
+                var account = try await self.account(
+                    practiceID: scope.practiceID, id: id, forUpdate: true, connection: connection)
+            else {
                 throw DomainError.notFound(resource: "user")
             }
-            if let expectedVersion, expectedVersion != account.version { throw DomainError.versionMismatch(current: account.version) }
+            if let expectedVersion, expectedVersion != account.version {
+                throw DomainError.versionMismatch(current: account.version)
+            }
             if let role { account.role = role }
             if let disabled { account.disabled = disabled }
             account.version += 1
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE staff_user SET role = \(account.role.rawValue), disabled = \(account.disabled), version = \(account.version)
                 WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                 """, logger: logger)
@@ -30,8 +38,10 @@ extension PostgresStore: StaffDirectory {
             var changes: [String] = []
             if let role { changes.append("role=\(role.rawValue)") }
             if let disabled { changes.append("disabled=\(disabled)") }
-            try await self.appendAudit(AuditRecord(action: .userUpdate, resourceType: "user", resourceID: id.description,
-                                                   detail: changes.joined(separator: " ")), scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .userUpdate, resourceType: "user", resourceID: id.description,
+                    detail: changes.joined(separator: " ")), scope: scope, connection: connection)
             return account
         }
     }
@@ -41,19 +51,25 @@ extension PostgresStore: StaffDirectory {
         let nowMs = Timestamp.milliseconds(clock.now())
         try await transaction(.practice(scope.practiceID)) { connection in
             var found = false
-            for try await _ in try await connection.query("""
+            for try await _ in try await connection.query(
+                """
                 UPDATE staff_user SET password_hash = \(passwordHash), version = version + 1
                 WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue) RETURNING 1
-                """, logger: logger) { found = true }
+                """, logger: logger)
+            { found = true }
             guard found else { throw DomainError.notFound(resource: "user") }
             try await self.revokeSessions(of: id, practiceID: scope.practiceID, atMs: nowMs, connection: connection)
-            try await self.appendAudit(AuditRecord(action: .userPasswordChange, resourceType: "user", resourceID: id.description),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(action: .userPasswordChange, resourceType: "user", resourceID: id.description),
+                scope: scope, connection: connection)
         }
     }
 
-    private func revokeSessions(of id: UserID, practiceID: PracticeID, atMs: Int64, connection: PostgresConnection) async throws {
-        try await connection.query("""
+    private func revokeSessions(of id: UserID, practiceID: PracticeID, atMs: Int64, connection: PostgresConnection)
+        async throws
+    {
+        try await connection.query(
+            """
             UPDATE session SET revoked_at_ms = \(atMs)
             WHERE user_id = \(id.rawValue) AND practice_id = \(practiceID.rawValue) AND revoked_at_ms IS NULL
             """, logger: logger)
@@ -64,18 +80,23 @@ extension PostgresStore: StaffDirectory {
     /// One account of the scope's practice (an audited read); another practice's id is not found.
     public func user(scope: AccessScope, id: UserID) async throws -> StaffAccount {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard let account = try await self.account(practiceID: scope.practiceID, id: id, forUpdate: false, connection: connection) else {
+            guard
+                let account = try await self.account(
+                    practiceID: scope.practiceID, id: id, forUpdate: false, connection: connection)
+            else {
                 throw DomainError.notFound(resource: "user")
             }
-            try await self.appendAudit(AuditRecord(action: .userRead, resourceType: "user", resourceID: id.description),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(action: .userRead, resourceType: "user", resourceID: id.description),
+                scope: scope, connection: connection)
             return account
         }
     }
 
     public func user(scope: AccessScope, email: String) async throws -> StaffAccount? {
         try await transaction(.practice(scope.practiceID)) { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT \(unescaped: Self.staffColumns) FROM staff_user
                 WHERE email = \(email.lowercased()) AND practice_id = \(scope.practiceID.rawValue)
                 """, logger: logger)
@@ -92,7 +113,8 @@ extension PostgresStore: StaffDirectory {
         let after = cursor.flatMap(UUID.init(uuidString:))
         if cursor != nil, after == nil { return Page(items: [], nextCursor: nil) }
         return try await transaction(.practice(scope.practiceID)) { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT \(unescaped: Self.staffColumns) FROM staff_user u
                 WHERE u.practice_id = \(scope.practiceID.rawValue)
                   AND (\(after)::uuid IS NULL OR (u.display_name COLLATE "C", u.id) >
@@ -108,8 +130,11 @@ extension PostgresStore: StaffDirectory {
 
     static let staffColumns = "id, practice_id, email, display_name, role, disabled, created_at, version, password_hash"
 
-    private func account(practiceID: PracticeID, id: UserID, forUpdate: Bool, connection: PostgresConnection) async throws -> StaffAccount? {
-        let rows = try await connection.query("""
+    private func account(practiceID: PracticeID, id: UserID, forUpdate: Bool, connection: PostgresConnection)
+        async throws -> StaffAccount?
+    {
+        let rows = try await connection.query(
+            """
             SELECT \(unescaped: Self.staffColumns) FROM staff_user WHERE id = \(id.rawValue) AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)

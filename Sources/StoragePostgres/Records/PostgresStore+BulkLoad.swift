@@ -16,21 +16,27 @@ extension PostgresStore {
     /// travels as an empty string for `NULL`, so an empty optional field is loaded as absent.
     /// Returns the first and last record numbers assigned.
     @discardableResult
-    public func bulkLoad(owners: [Owner], patients: [Patient], scope: AccessScope) async throws -> (first: String, last: String)? {
+    public func bulkLoad(owners: [Owner], patients: [Patient], scope: AccessScope) async throws -> (
+        first: String, last: String
+    )? {
         let now = clock.now()
         for owner in owners { try owner.validate() }
         for patient in patients { try patient.validate(now: now) }
         let ownersByID = Dictionary(owners.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for patient in patients where ownersByID[patient.ownerID] == nil || patient.coOwnerID.map({ ownersByID[$0] == nil }) == true {
-            throw ValidationError(field: "ownerId", message: "patient \(patient.id) names an owner that is not being loaded")
+        for patient in patients
+        where ownersByID[patient.ownerID] == nil || patient.coOwnerID.map({ ownersByID[$0] == nil }) == true {
+            throw ValidationError(
+                field: "ownerId", message: "patient \(patient.id) names an owner that is not being loaded")
         }
         let practice = scope.practiceID.rawValue
         let batch = 2_000
-        let numbers = try await transaction(.practice(scope.practiceID)) { connection -> (first: String, last: String)? in
+        let numbers = try await transaction(.practice(scope.practiceID)) {
+            connection -> (first: String, last: String)? in
             for start in stride(from: 0, to: owners.count, by: batch) {
                 let rows = owners[start..<min(start + batch, owners.count)]
                 let columns = try rows.map(Self.ownerColumns)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication, notes, created_at, updated_at)
                     SELECT id, \(practice), first, last, NULLIF(email, ''), phones::jsonb, NULLIF(address, '')::jsonb, communication::jsonb,
                            NULLIF(notes, ''), \(now), \(now)
@@ -41,24 +47,34 @@ extension PostgresStore {
                     """, logger: self.logger)
             }
             guard !patients.isEmpty else {
-                try await self.appendAudit(AuditRecord(action: .practiceBulkLoad, resourceType: "practice", resourceID: scope.practiceID.description,
-                                                       detail: "owners=\(owners.count) patients=0"), scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .practiceBulkLoad, resourceType: "practice", resourceID: scope.practiceID.description,
+                        detail: "owners=\(owners.count) patients=0"), scope: scope, connection: connection)
                 return nil
             }
             var last: Int64 = 0
-            for try await value in try await connection.query("""
+            for try await value in try await connection.query(
+                """
                 INSERT INTO practice_counter (practice_id, name, value) VALUES (\(practice), 'mrn', \(Int64(patients.count)))
                 ON CONFLICT (practice_id, name) DO UPDATE SET value = practice_counter.value + \(Int64(patients.count)) RETURNING value
-                """, logger: self.logger).decode(Int64.self) { last = value }
+                """, logger: self.logger
+            ).decode(Int64.self) { last = value }
             let first = last - Int64(patients.count) + 1
             for start in stride(from: 0, to: patients.count, by: batch) {
                 let rows = Array(patients[start..<min(start + batch, patients.count)])
                 let numbers = rows.indices.map { Self.recordNumber(first + Int64(start + $0)) }
-                var wordPatients: [UUID] = [], words: [String] = [], names: [String] = [], species: [String] = [], statuses: [String] = []
+                var wordPatients: [UUID] = []
+                var words: [String] = []
+                var names: [String] = []
+                var species: [String] = []
+                var statuses: [String] = []
                 for (patient, number) in zip(rows, numbers) {
                     guard let owner = ownersByID[patient.ownerID] else { throw DomainError.notFound(resource: "owner") }
-                    for word in PatientSearchTerms.words(patient: patient, recordNumber: number, owner: owner,
-                                                         coOwner: patient.coOwnerID.flatMap { ownersByID[$0] }) {
+                    for word in PatientSearchTerms.words(
+                        patient: patient, recordNumber: number, owner: owner,
+                        coOwner: patient.coOwnerID.flatMap { ownersByID[$0] })
+                    {
                         wordPatients.append(patient.id.rawValue)
                         words.append(word)
                         names.append(patient.name)
@@ -66,7 +82,8 @@ extension PostgresStore {
                         statuses.append(patient.status.rawValue)
                     }
                 }
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour, microchip,
                                          status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
                     SELECT id, \(practice), mrn, name, species, NULLIF(breed, ''), sex, NULLIF(birth, '')::date, estimated, NULLIF(colour, ''),
@@ -80,15 +97,18 @@ extension PostgresStore {
                                 \(rows.map(\.ownerID.rawValue))::uuid[], \(rows.map { $0.coOwnerID?.description ?? "" })::text[])
                          AS p(id, mrn, name, species, breed, sex, birth, estimated, colour, chip, status, alerts, owner, co_owner)
                     """, logger: self.logger)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO patient_word (practice_id, word, patient_id, name, species, status)
                     SELECT \(practice), word, patient, name, species, status
                     FROM unnest(\(words)::text[], \(wordPatients)::uuid[], \(names)::text[], \(species)::text[], \(statuses)::text[])
                          AS w(word, patient, name, species, status)
                     """, logger: self.logger)
             }
-            try await self.appendAudit(AuditRecord(action: .practiceBulkLoad, resourceType: "practice", resourceID: scope.practiceID.description,
-                                                   detail: "owners=\(owners.count) patients=\(patients.count)"), scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .practiceBulkLoad, resourceType: "practice", resourceID: scope.practiceID.description,
+                    detail: "owners=\(owners.count) patients=\(patients.count)"), scope: scope, connection: connection)
             return (Self.recordNumber(first), Self.recordNumber(last))
         }
         // Fresh statistics, so the planner sees how selective a prefix is on the loaded rows
@@ -98,7 +118,8 @@ extension PostgresStore {
         do {
             try await client.query("VACUUM (ANALYZE) owner, patient, patient_word", logger: logger)
         } catch {
-            logger.warning("could not analyze the loaded tables", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            logger.warning(
+                "could not analyze the loaded tables", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         }
         return numbers
     }

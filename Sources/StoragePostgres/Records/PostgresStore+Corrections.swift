@@ -8,31 +8,47 @@ extension PostgresStore {
     /// Corrects an entry of a patient's record, as the embedded store does; the patient's row
     /// is locked first, so two corrections of one record take turns and each is decided
     /// against the record the other left.
-    public func correctRecordEntry(_ change: RecordCorrection.Change, entryKind: RecordEntryKind, entryID: UUID, patientID: Identifier<Patient>,
-                                   scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> RecordCorrection {
+    public func correctRecordEntry(
+        _ change: RecordCorrection.Change, entryKind: RecordEntryKind, entryID: UUID, patientID: Identifier<Patient>,
+        scope: AccessScope, idempotencyKey: IdempotencyKey?
+    ) async throws -> RecordCorrection {
         let correctionID = UUID()
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
                 let now = self.clock.now()
-                let (id, _) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey, operation: .recordCorrect,
-                                                        resourceID: UUIDText.lowercase(correctionID)) {
-                    guard let patient = try await self.patient(connection: connection, practiceID: scope.practiceID, id: patientID.rawValue,
-                                                               forUpdate: true) else {
+                let (id, _) = try await self.idempotent(
+                    connection: connection, scope: scope, key: idempotencyKey, operation: .recordCorrect,
+                    resourceID: UUIDText.lowercase(correctionID)
+                ) {
+                    guard
+                        let patient = try await self.patient(
+                            connection: connection, practiceID: scope.practiceID, id: patientID.rawValue,
+                            forUpdate: true)
+                    else {
                         throw DomainError.notFound(resource: "patient")
                     }
-                    let record = try await self.record(of: patient.value, practiceID: scope.practiceID, connection: connection)
-                        .applying(try await self.corrections(practiceID: scope.practiceID, condition: "patient_id = $2",
-                                                             binding: patientID.rawValue, connection: connection))
-                    let correction = try RecordCorrection.decide(change, entryKind: entryKind, entryID: entryID, on: record,
-                                                                 by: scope.actorID?.description, at: now, id: correctionID)
+                    let record = try await self.record(
+                        of: patient.value, practiceID: scope.practiceID, connection: connection
+                    )
+                    .applying(
+                        try await self.corrections(
+                            practiceID: scope.practiceID, condition: "patient_id = $2",
+                            binding: patientID.rawValue, connection: connection))
+                    let correction = try RecordCorrection.decide(
+                        change, entryKind: entryKind, entryID: entryID, on: record,
+                        by: scope.actorID?.description, at: now, id: correctionID)
                     try await self.insertCorrection(correction, practiceID: scope.practiceID, connection: connection)
-                    try await self.appendAudit(AuditRecord(action: .recordCorrect, resourceType: "patient", resourceID: patientID.description,
-                                                           detail: correction.auditDetail), scope: scope, connection: connection)
-                    _ = try await self.appendEvent(.recordEntryCorrected(correction, practiceID: scope.practiceID, occurredAt: now),
-                                                   scope: scope, connection: connection)
+                    try await self.appendAudit(
+                        AuditRecord(
+                            action: .recordCorrect, resourceType: "patient", resourceID: patientID.description,
+                            detail: correction.auditDetail), scope: scope, connection: connection)
+                    _ = try await self.appendEvent(
+                        .recordEntryCorrected(correction, practiceID: scope.practiceID, occurredAt: now),
+                        scope: scope, connection: connection)
                 }
-                let stored = try await self.corrections(practiceID: scope.practiceID, condition: "id = $2", binding: UUID(uuidString: id) ?? correctionID,
-                                                        connection: connection)
+                let stored = try await self.corrections(
+                    practiceID: scope.practiceID, condition: "id = $2", binding: UUID(uuidString: id) ?? correctionID,
+                    connection: connection)
                 guard let first = stored.first else { throw DomainError.notFound(resource: "correction") }
                 return first
             }
@@ -40,8 +56,11 @@ extension PostgresStore {
     }
 
     /// Keeps a decided correction (or one carried by a restore).
-    func insertCorrection(_ correction: RecordCorrection, practiceID: PracticeID, connection: PostgresConnection) async throws {
-        try await connection.query("""
+    func insertCorrection(_ correction: RecordCorrection, practiceID: PracticeID, connection: PostgresConnection)
+        async throws
+    {
+        try await connection.query(
+            """
             INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json, recorded_by, recorded_at_ms)
             VALUES (\(correction.id), \(practiceID.rawValue), \(correction.patientID.rawValue), \(correction.entryKind.rawValue),
                     \(correction.entryID), \(String(decoding: try correction.storedJSON(), as: UTF8.self)), \(correction.recordedBy),
@@ -50,11 +69,14 @@ extension PostgresStore {
     }
 
     /// The practice's corrections matching `condition` (on `$2`, bound to `binding`), in the order they were made.
-    func corrections(practiceID: PracticeID, condition: String, binding: some PostgresEncodable & Sendable,
-                     connection: PostgresConnection) async throws -> [RecordCorrection] {
-        var query = PostgresQuery(unsafeSQL: """
-            SELECT change_json FROM record_correction WHERE practice_id = $1 AND \(condition) ORDER BY recorded_at_ms, seq
-            """)
+    func corrections(
+        practiceID: PracticeID, condition: String, binding: some PostgresEncodable & Sendable,
+        connection: PostgresConnection
+    ) async throws -> [RecordCorrection] {
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT change_json FROM record_correction WHERE practice_id = $1 AND \(condition) ORDER BY recorded_at_ms, seq
+                """)
         try query.binds.append(practiceID.rawValue)
         try query.binds.append(binding)
         var found: [RecordCorrection] = []

@@ -13,12 +13,16 @@ extension PostgresStore: DocumentRepository {
     /// Begins receiving a document. The file name, the declared type and the patient are
     /// checked first, so a refused upload writes nothing; the upload then seals the bytes into
     /// a temporary file in ``uploadDirectory`` as they arrive (one 64 KiB chunk in memory).
-    public func beginDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope) async throws -> DocumentUpload {
+    public func beginDocument(
+        patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope
+    ) async throws -> DocumentUpload {
         _ = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
         try await transaction(.practice(scope.practiceID)) { connection in
-            try await self.requireRecordPatient(patientID.rawValue, practiceID: scope.practiceID, connection: connection)
+            try await self.requireRecordPatient(
+                patientID.rawValue, practiceID: scope.practiceID, connection: connection)
         }
-        try FileManager.default.createDirectory(at: uploadDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: uploadDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return try DocumentUpload(directory: uploadDirectory, keyBytes: cipher.keyBytes, limit: maxDocumentBytes)
     }
 
@@ -27,17 +31,23 @@ extension PostgresStore: DocumentRepository {
     /// read back in rows of ``documentChunkBytes``), its audit entry and its event. Every
     /// instance sharing the database can serve it from then on; nothing of it stays on this
     /// machine (the temporary file goes with the upload).
-    public func addDocument(_ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
-                            scope: AccessScope) async throws -> DocumentInfo {
+    public func addDocument(
+        _ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
+        scope: AccessScope
+    ) async throws -> DocumentInfo {
         let (name, declared) = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
         let received = try upload.finish()
         try received.check(declared: declared)
-        let info = DocumentInfo(id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue, byteCount: received.byteCount,
-                                sha256: received.sha256, createdAt: clock.now())
+        let info = DocumentInfo(
+            id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue,
+            byteCount: received.byteCount,
+            sha256: received.sha256, createdAt: clock.now())
         let documentID = UUIDText.lowercase(info.id)
         try await transaction(.practice(scope.practiceID)) { connection in
-            try await self.requireRecordPatient(patientID.rawValue, practiceID: scope.practiceID, connection: connection)
-            try await connection.query("""
+            try await self.requireRecordPatient(
+                patientID.rawValue, practiceID: scope.practiceID, connection: connection)
+            try await connection.query(
+                """
                 INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at_ms)
                 VALUES (\(info.id), \(scope.practiceID.rawValue), \(patientID.rawValue), \(info.fileName), \(info.contentType),
                         \(Int32(info.byteCount)), \(info.sha256), \(scope.actorID?.description), \(Timestamp.milliseconds(info.createdAt)))
@@ -46,16 +56,21 @@ extension PostgresStore: DocumentRepository {
             defer { try? file.close() }
             var index: Int32 = 0
             while let chunk = try file.read(upToCount: Self.documentChunkBytes), !chunk.isEmpty {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO document_chunk (document_id, practice_id, seq, bytes)
                     VALUES (\(info.id), \(scope.practiceID.rawValue), \(index), \(chunk))
                     """, logger: self.logger)
                 index += 1
             }
-            try await self.appendAudit(AuditRecord(action: .recordDocumentUpload, resourceType: "document", resourceID: documentID,
-                                                   detail: "patient=\(patientID)"), scope: scope, connection: connection)
-            try await self.appendEvent(.recordEntryAdded(patientID: patientID, entryType: "document", entryID: documentID,
-                                                         practiceID: scope.practiceID, occurredAt: info.createdAt), scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .recordDocumentUpload, resourceType: "document", resourceID: documentID,
+                    detail: "patient=\(patientID)"), scope: scope, connection: connection)
+            try await self.appendEvent(
+                .recordEntryAdded(
+                    patientID: patientID, entryType: "document", entryID: documentID,
+                    practiceID: scope.practiceID, occurredAt: info.createdAt), scope: scope, connection: connection)
         }
         return info
     }
@@ -63,16 +78,20 @@ extension PostgresStore: DocumentRepository {
     /// A patient's documents, newest first (audited).
     public func documents(patientID: Identifier<Patient>, scope: AccessScope) async throws -> [DocumentInfo] {
         try await transaction(.practice(scope.practiceID)) { connection in
-            try await self.requireRecordPatient(patientID.rawValue, practiceID: scope.practiceID, connection: connection)
+            try await self.requireRecordPatient(
+                patientID.rawValue, practiceID: scope.practiceID, connection: connection)
             var documents: [DocumentInfo] = []
-            for try await row in try await connection.query("""
+            for try await row in try await connection.query(
+                """
                 SELECT \(unescaped: Self.documentColumns) FROM document
                 WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID.rawValue) ORDER BY created_at_ms DESC, id DESC
-                """, logger: self.logger) {
+                """, logger: self.logger)
+            {
                 documents.append(try Self.document(from: row))
             }
-            try await self.appendAudit(AuditRecord(action: .recordDocumentList, resourceType: "patient", resourceID: patientID.description),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(action: .recordDocumentList, resourceType: "patient", resourceID: patientID.description),
+                scope: scope, connection: connection)
             return documents
         }
     }
@@ -80,21 +99,29 @@ extension PostgresStore: DocumentRepository {
     /// A document's metadata and content (audited download). The rows are put back together
     /// in order and opened with the record key: a changed, missing, reordered or foreign chunk
     /// fails to open, and content whose SHA-256 is not the recorded one is refused.
-    public func document(id: UUID, patientID: Identifier<Patient>, scope: AccessScope) async throws -> (DocumentInfo, Data) {
-        let (info, sealed, inOrder) = try await transaction(.practice(scope.practiceID)) { connection -> (DocumentInfo, Data, Bool) in
+    public func document(id: UUID, patientID: Identifier<Patient>, scope: AccessScope) async throws -> (
+        DocumentInfo, Data
+    ) {
+        let (info, sealed, inOrder) = try await transaction(.practice(scope.practiceID)) {
+            connection -> (DocumentInfo, Data, Bool) in
             var found: DocumentInfo?
-            for try await row in try await connection.query("""
+            for try await row in try await connection.query(
+                """
                 SELECT \(unescaped: Self.documentColumns) FROM document
                 WHERE id = \(id) AND patient_id = \(patientID.rawValue) AND practice_id = \(scope.practiceID.rawValue)
-                """, logger: self.logger) {
+                """, logger: self.logger)
+            {
                 found = try Self.document(from: row)
             }
             guard let info = found else { throw DomainError.notFound(resource: "document") }
             var sealed = Data()
-            var expected: Int32 = 0, inOrder = true
-            for try await (index, bytes) in try await connection.query("""
+            var expected: Int32 = 0
+            var inOrder = true
+            for try await (index, bytes) in try await connection.query(
+                """
                 SELECT seq, bytes FROM document_chunk WHERE document_id = \(id) AND practice_id = \(scope.practiceID.rawValue) ORDER BY seq
-                """, logger: self.logger).decode((Int32, Data).self) {
+                """, logger: self.logger
+            ).decode((Int32, Data).self) {
                 // Read to the end whatever is found: the connection serves the audit append next.
                 if index != expected { inOrder = false }
                 sealed.append(bytes)
@@ -102,8 +129,10 @@ extension PostgresStore: DocumentRepository {
             }
             // Audited last: the append locks the installation's audit head until commit, and
             // other writers should not wait while megabytes are read.
-            try await self.appendAudit(AuditRecord(action: .recordDocumentDownload, resourceType: "document", resourceID: UUIDText.lowercase(id)),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .recordDocumentDownload, resourceType: "document", resourceID: UUIDText.lowercase(id)),
+                scope: scope, connection: connection)
             return (info, sealed, inOrder)
         }
         guard inOrder else { throw RecordCipher.CipherError.cannotOpen }
@@ -125,12 +154,14 @@ extension PostgresStore: DocumentRepository {
         var removed = 0
         for name in names where name.hasPrefix(".upload.") && name.hasSuffix(".tmp") {
             let url = uploadDirectory.appendingPathComponent(name)
-            guard let modified = try? manager.attributesOfItem(atPath: url.path)[.modificationDate] as? Date, modified < cutoff else { continue }
+            guard let modified = try? manager.attributesOfItem(atPath: url.path)[.modificationDate] as? Date,
+                modified < cutoff
+            else { continue }
             do {
                 try manager.removeItem(at: url)
                 removed += 1
-            } catch where !manager.fileExists(atPath: url.path) {
-                continue  // another instance sharing the directory swept it first
+            } catch  where !manager.fileExists(atPath: url.path) {
+                continue // another instance sharing the directory swept it first
             }
         }
         return removed
@@ -140,8 +171,11 @@ extension PostgresStore: DocumentRepository {
     static let documentColumns = "id, patient_id, file_name, content_type, byte_count, sha256, created_at_ms"
 
     static func document(from row: PostgresRow) throws -> DocumentInfo {
-        let (id, patientID, fileName, contentType, byteCount, sha256, createdMs) = try row.decode((UUID, UUID, String, String, Int32, String, Int64).self)
-        return DocumentInfo(id: id, patientID: Identifier(patientID), fileName: fileName, contentType: contentType, byteCount: Int(byteCount),
-                            sha256: sha256, createdAt: Timestamp.date(milliseconds: createdMs))
+        let (id, patientID, fileName, contentType, byteCount, sha256, createdMs) = try row.decode(
+            (UUID, UUID, String, String, Int32, String, Int64).self)
+        return DocumentInfo(
+            id: id, patientID: Identifier(patientID), fileName: fileName, contentType: contentType,
+            byteCount: Int(byteCount),
+            sha256: sha256, createdAt: Timestamp.date(milliseconds: createdMs))
     }
 }

@@ -9,13 +9,18 @@ extension PostgresStore {
     /// instance waits until the first transaction ends, then answers with the first resource
     /// (a replay, audited as `<operation>.replay`), or claims the key itself if the first
     /// rolled back.
-    func idempotent(connection: PostgresConnection, scope: AccessScope, key: IdempotencyKey?, operation: AuditAction, resourceID: String,
-                    create: () async throws -> Void) async throws -> (id: String, replayed: Bool) {
+    func idempotent(
+        connection: PostgresConnection, scope: AccessScope, key: IdempotencyKey?, operation: AuditAction,
+        resourceID: String,
+        create: () async throws -> Void
+    ) async throws -> (id: String, replayed: Bool) {
         guard let key else {
             try await create()
             return (resourceID, false)
         }
-        if let first = try await claim(key, operation: operation, scope: scope, connection: connection) { return (first, true) }
+        if let first = try await claim(key, operation: operation, scope: scope, connection: connection) {
+            return (first, true)
+        }
         try await create()
         try await finishClaim(key, operation: operation, resourceID: resourceID, scope: scope, connection: connection)
         return (resourceID, false)

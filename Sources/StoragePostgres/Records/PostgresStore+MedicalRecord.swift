@@ -13,35 +13,51 @@ extension PostgresStore: MedicalRecordRepository {
     /// text is sealed with the record key under the same context as the embedded store
     /// (`<practice>/note/<id>`, `<practice>/addendum/<id>`). Replaying `idempotencyKey` adds
     /// nothing.
-    public func addRecordEntry(_ entry: RecordEntry, patientID: Identifier<Patient>, scope: AccessScope,
-                               idempotencyKey: IdempotencyKey?) async throws {
+    public func addRecordEntry(
+        _ entry: RecordEntry, patientID: Identifier<Patient>, scope: AccessScope,
+        idempotencyKey: IdempotencyKey?
+    ) async throws {
         try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
                 let now = self.clock.now()
-                _ = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey, operation: entry.auditAction,
-                                              resourceID: entry.id) {
-                    guard let patient = try await self.patient(connection: connection, practiceID: scope.practiceID, id: patientID.rawValue)?.value else {
+                _ = try await self.idempotent(
+                    connection: connection, scope: scope, key: idempotencyKey, operation: entry.auditAction,
+                    resourceID: entry.id
+                ) {
+                    guard
+                        let patient = try await self.patient(
+                            connection: connection, practiceID: scope.practiceID, id: patientID.rawValue)?.value
+                    else {
                         throw DomainError.notFound(resource: "patient")
                     }
                     try await self.insertEntry(entry, patient: patient, scope: scope, now: now, connection: connection)
-                    try await self.appendAudit(AuditRecord(action: entry.auditAction, resourceType: "patient", resourceID: patientID.description),
-                                               scope: scope, connection: connection)
-                    try await self.appendEvent(.recordEntryAdded(patientID: patientID, entryType: entry.eventEntryType, entryID: entry.id,
-                                                                 practiceID: scope.practiceID, occurredAt: now), scope: scope, connection: connection)
+                    try await self.appendAudit(
+                        AuditRecord(
+                            action: entry.auditAction, resourceType: "patient", resourceID: patientID.description),
+                        scope: scope, connection: connection)
+                    try await self.appendEvent(
+                        .recordEntryAdded(
+                            patientID: patientID, entryType: entry.eventEntryType, entryID: entry.id,
+                            practiceID: scope.practiceID, occurredAt: now), scope: scope, connection: connection)
                 }
             }
         }
     }
 
     /// Validates `entry` against `patient` and inserts its row, in the caller's transaction.
-    private func insertEntry(_ entry: RecordEntry, patient: Patient, scope: AccessScope, now: Date, connection: PostgresConnection) async throws {
-        let practice = scope.practiceID.rawValue, pid = patient.id.rawValue, nowMs = Timestamp.milliseconds(now)
+    private func insertEntry(
+        _ entry: RecordEntry, patient: Patient, scope: AccessScope, now: Date, connection: PostgresConnection
+    ) async throws {
+        let practice = scope.practiceID.rawValue
+        let pid = patient.id.rawValue
+        let nowMs = Timestamp.milliseconds(now)
         let actor = scope.actorID?.description
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
         switch entry {
         case .weight(let weight):
             try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at_ms, recorded_by, created_at_ms)
                 VALUES (\(weight.id.rawValue), \(practice), \(pid), \("\(weight.value)"), \(weight.unit.rawValue), \(weight.roundedGrams),
                         \(Timestamp.milliseconds(weight.measuredAt)), \(actor), \(nowMs))
@@ -51,16 +67,20 @@ extension PostgresStore: MedicalRecordRepository {
             try await insertProblem(problem, practiceID: scope.practiceID, createdAtMs: nowMs, connection: connection)
         case .allergy(let allergy):
             try allergy.validate()
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at_ms)
                 VALUES (\(allergy.id.rawValue), \(practice), \(pid), \(allergy.substance), \(allergy.reaction), \(allergy.severity.rawValue), \(nowMs))
                 """, logger: logger)
         case .medication(let medication):
             try medication.validate(birthDate: patient.birthDate)
-            try await insertMedication(medication, practiceID: scope.practiceID, prescribedBy: actor, createdAtMs: nowMs, connection: connection)
+            try await insertMedication(
+                medication, practiceID: scope.practiceID, prescribedBy: actor, createdAtMs: nowMs,
+                connection: connection)
         case .vaccination(let vaccination):
             try vaccination.validate(now: now, birthDate: patient.birthDate)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at_ms)
                 VALUES (\(vaccination.id.rawValue), \(practice), \(pid), \(vaccination.vaccine), \(day(vaccination.administeredDate))::date,
                         \(vaccination.batchNumber), \(vaccination.nextDueDate.map(day))::date, \(nowMs))
@@ -68,18 +88,24 @@ extension PostgresStore: MedicalRecordRepository {
         case .note(let note):
             try note.validate(now: now)
             let sealed = try SealedClinicalText.seal(note, practiceID: scope.practiceID, cipher: cipher)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
                 VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue), \(note.author.displayName),
                         \(Timestamp.milliseconds(note.createdAt)), \(sealed))
                 """, logger: logger)
         case .addendum(let addendum):
-            guard let note = try await notes(practiceID: scope.practiceID, patientID: pid, id: addendum.noteID.rawValue, connection: connection).first else {
+            guard
+                let note = try await notes(
+                    practiceID: scope.practiceID, patientID: pid, id: addendum.noteID.rawValue, connection: connection
+                ).first
+            else {
                 throw DomainError.notFound(resource: "note")
             }
             try addendum.validate(for: note, now: now)
             let sealed = try SealedClinicalText.seal(addendum, practiceID: scope.practiceID, cipher: cipher)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
                 VALUES (\(addendum.id.rawValue), \(practice), \(addendum.noteID.rawValue), \(pid), \(addendum.author.id.rawValue),
                         \(addendum.author.displayName), \(Timestamp.milliseconds(addendum.createdAt)), \(sealed))
@@ -88,9 +114,12 @@ extension PostgresStore: MedicalRecordRepository {
     }
 
     /// A problem's row (an entry, or a visit's diagnosis added to the problem list).
-    func insertProblem(_ problem: Problem, practiceID: PracticeID, createdAtMs: Int64, connection: PostgresConnection) async throws {
+    func insertProblem(_ problem: Problem, practiceID: PracticeID, createdAtMs: Int64, connection: PostgresConnection)
+        async throws
+    {
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at_ms)
             VALUES (\(problem.id.rawValue), \(practiceID.rawValue), \(problem.patientID.rawValue), \(problem.name), \(problem.status.rawValue),
                     \(problem.onsetDate.map(day))::date, \(problem.resolvedDate.map(day))::date, \(createdAtMs))
@@ -98,10 +127,13 @@ extension PostgresStore: MedicalRecordRepository {
     }
 
     /// Inserts a medication row (checked by the caller).
-    func insertMedication(_ medication: Medication, practiceID: PracticeID, prescribedBy: String?, createdAtMs: Int64,
-                          connection: PostgresConnection) async throws {
+    func insertMedication(
+        _ medication: Medication, practiceID: PracticeID, prescribedBy: String?, createdAtMs: Int64,
+        connection: PostgresConnection
+    ) async throws {
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
                                     start_date, end_date, prescribed_by, created_at_ms)
             VALUES (\(medication.id.rawValue), \(practiceID.rawValue), \(medication.patientID.rawValue), \(medication.drug),
@@ -114,16 +146,24 @@ extension PostgresStore: MedicalRecordRepository {
 
     /// The whole record of a patient, notes opened (audited read). Its version is the
     /// patient's, as in the embedded store.
-    public func medicalRecord(scope: AccessScope, patientID: Identifier<Patient>) async throws -> (MedicalRecord, version: Int) {
+    public func medicalRecord(scope: AccessScope, patientID: Identifier<Patient>) async throws -> (
+        MedicalRecord, version: Int
+    ) {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard let patient = try await self.patient(connection: connection, practiceID: scope.practiceID, id: patientID.rawValue) else {
+            guard
+                let patient = try await self.patient(
+                    connection: connection, practiceID: scope.practiceID, id: patientID.rawValue)
+            else {
                 throw DomainError.notFound(resource: "patient")
             }
             let record = try await self.record(of: patient.value, practiceID: scope.practiceID, connection: connection)
-                .applying(try await self.corrections(practiceID: scope.practiceID, condition: "patient_id = $2", binding: patientID.rawValue,
-                                                     connection: connection))
-            try await self.appendAudit(AuditRecord(action: .recordRead, resourceType: "patient", resourceID: patientID.description),
-                                       scope: scope, connection: connection)
+                .applying(
+                    try await self.corrections(
+                        practiceID: scope.practiceID, condition: "patient_id = $2", binding: patientID.rawValue,
+                        connection: connection))
+            try await self.appendAudit(
+                AuditRecord(action: .recordRead, resourceType: "patient", resourceID: patientID.description),
+                scope: scope, connection: connection)
             return (record, patient.version)
         }
     }
@@ -131,33 +171,44 @@ extension PostgresStore: MedicalRecordRepository {
     /// Vaccinations of active patients due within `days` of `asOf` or overdue, practice-wide,
     /// with the patients' names (audited).
     public func vaccinationReminders(scope: AccessScope, asOf: Date, withinDays days: Int) async throws
-        -> (report: VaccinationDueReport, patientNames: [Identifier<Patient>: String]) {
+        -> (report: VaccinationDueReport, patientNames: [Identifier<Patient>: String])
+    {
         try await transaction(.practice(scope.practiceID)) { connection in
             try await self.vaccinationReminders(scope: scope, asOf: asOf, withinDays: days, connection: connection)
         }
     }
 
     /// ``vaccinationReminders(scope:asOf:withinDays:)`` in the caller's transaction.
-    func vaccinationReminders(scope: AccessScope, asOf: Date, withinDays days: Int, connection: PostgresConnection) async throws
-        -> (report: VaccinationDueReport, patientNames: [Identifier<Patient>: String]) {
+    func vaccinationReminders(scope: AccessScope, asOf: Date, withinDays days: Int, connection: PostgresConnection)
+        async throws
+        -> (report: VaccinationDueReport, patientNames: [Identifier<Patient>: String])
+    {
         let horizon = RecordCalendar.isoDay(asOf.addingTimeInterval(Double(days) * 86_400))
         var names: [Identifier<Patient>: String] = [:]
-        for try await (id, name) in try await connection.query("""
+        for try await (id, name) in try await connection.query(
+            """
             SELECT DISTINCT v.patient_id, p.name FROM vaccination v JOIN patient p ON p.id = v.patient_id AND p.practice_id = v.practice_id
             WHERE v.practice_id = \(scope.practiceID.rawValue) AND p.status = 'active' AND v.next_due_date IS NOT NULL
               AND (v.next_due_date <= \(horizon)::date OR v.id IN (SELECT entry_id FROM record_correction
                                                                    WHERE practice_id = v.practice_id AND entry_kind = 'vaccination'))
-            """, logger: logger).decode((UUID, String).self) {
+            """, logger: logger
+        ).decode((UUID, String).self) {
             names[Identifier(id)] = name
         }
         // Later doses of the same vaccine supersede earlier reminders, so every dose of the patients concerned counts.
         // As corrected: one entered in error is due nothing, a corrected date is the one that counts.
         let vaccinations = RecordCorrection.applying(
-            try await corrections(practiceID: scope.practiceID, condition: "entry_kind = $2", binding: "vaccination", connection: connection),
-            to: try await self.vaccinations(practiceID: scope.practiceID, patientIDs: names.keys.map(\.rawValue), connection: connection))
+            try await corrections(
+                practiceID: scope.practiceID, condition: "entry_kind = $2", binding: "vaccination",
+                connection: connection),
+            to: try await self.vaccinations(
+                practiceID: scope.practiceID, patientIDs: names.keys.map(\.rawValue), connection: connection))
         let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
-        try await appendAudit(AuditRecord(action: .recordVaccinationsDueRead, resourceType: "vaccination",
-                                          detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope, connection: connection)
+        try await appendAudit(
+            AuditRecord(
+                action: .recordVaccinationsDueRead, resourceType: "vaccination",
+                detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope,
+            connection: connection)
         return (report, names)
     }
 
@@ -173,7 +224,9 @@ extension PostgresStore: MedicalRecordRepository {
 
     private func count(_ query: PostgresQuery, scope: AccessScope) async throws -> Int {
         try await transaction(.practice(scope.practiceID)) { connection in
-            for try await value in try await connection.query(query, logger: self.logger).decode(Int64.self) { return Int(value) }
+            for try await value in try await connection.query(query, logger: self.logger).decode(Int64.self) {
+                return Int(value)
+            }
             return 0
         }
     }
@@ -184,9 +237,11 @@ extension PostgresStore: MedicalRecordRepository {
         guard !ids.isEmpty else { return [:] }
         return try await transaction(.practice(scope.practiceID)) { connection in
             var names: [UUID: String] = [:]
-            for try await (id, name) in try await connection.query("""
+            for try await (id, name) in try await connection.query(
+                """
                 SELECT id, name FROM patient WHERE practice_id = \(scope.practiceID.rawValue) AND id = ANY(\(Array(Set(ids)))::uuid[])
-                """, logger: self.logger).decode((UUID, String).self) {
+                """, logger: self.logger
+            ).decode((UUID, String).self) {
                 names[id] = name
             }
             return names
@@ -196,93 +251,141 @@ extension PostgresStore: MedicalRecordRepository {
     // MARK: - Rows
 
     /// Every entry of `patient`'s record, in the embedded store's order (insertion order among equals).
-    func record(of patient: Patient, practiceID: PracticeID, connection: PostgresConnection) async throws -> MedicalRecord {
-        let practice = practiceID.rawValue, pid = patient.id.rawValue
+    func record(of patient: Patient, practiceID: PracticeID, connection: PostgresConnection) async throws
+        -> MedicalRecord
+    {
+        let practice = practiceID.rawValue
+        let pid = patient.id.rawValue
         let day = { (text: String?) in text.flatMap { RecordCalendar.date(fromISODay: $0) } }
         var weights: [WeightMeasurement] = []
-        for try await (id, value, unit, measuredMs) in try await connection.query("""
+        for try await (id, value, unit, measuredMs) in try await connection.query(
+            """
             SELECT id, value, unit, measured_at_ms FROM weight WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY measured_at_ms, seq
-            """, logger: logger).decode((UUID, String, String, Int64).self) {
+            """, logger: logger
+        ).decode((UUID, String, String, Int64).self) {
             guard let value = Decimal(string: value), let unit = WeightUnit(rawValue: unit) else {
                 throw StoreCorruption(column: "weight.value", reason: "not a decimal weight in a known unit")
             }
-            weights.append(WeightMeasurement(id: Identifier(id), patientID: patient.id, value: value, unit: unit,
-                                             measuredAt: Timestamp.date(milliseconds: measuredMs)))
+            weights.append(
+                WeightMeasurement(
+                    id: Identifier(id), patientID: patient.id, value: value, unit: unit,
+                    measuredAt: Timestamp.date(milliseconds: measuredMs)))
         }
         var problems: [Problem] = []
-        for try await (id, name, status, onset, resolved) in try await connection.query("""
+        for try await (id, name, status, onset, resolved) in try await connection.query(
+            """
             SELECT id, name, status, to_char(onset_date, 'YYYY-MM-DD'), to_char(resolved_date, 'YYYY-MM-DD') FROM problem
             WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
-            """, logger: logger).decode((UUID, String, String, String?, String?).self) {
-            problems.append(Problem(id: Identifier(id), patientID: patient.id, name: name, status: Problem.Status(rawValue: status) ?? .active,
-                                    onsetDate: day(onset), resolvedDate: day(resolved)))
+            """, logger: logger
+        ).decode((UUID, String, String, String?, String?).self) {
+            problems.append(
+                Problem(
+                    id: Identifier(id), patientID: patient.id, name: name,
+                    status: Problem.Status(rawValue: status) ?? .active,
+                    onsetDate: day(onset), resolvedDate: day(resolved)))
         }
         var allergies: [Allergy] = []
-        for try await (id, substance, reaction, severity) in try await connection.query("""
+        for try await (id, substance, reaction, severity) in try await connection.query(
+            """
             SELECT id, substance, reaction, severity FROM allergy WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
-            """, logger: logger).decode((UUID, String, String?, String).self) {
-            allergies.append(Allergy(id: Identifier(id), patientID: patient.id, substance: substance, reaction: reaction,
-                                     severity: Allergy.Severity(rawValue: severity) ?? .severe))
+            """, logger: logger
+        ).decode((UUID, String, String?, String).self) {
+            allergies.append(
+                Allergy(
+                    id: Identifier(id), patientID: patient.id, substance: substance, reaction: reaction,
+                    severity: Allergy.Severity(rawValue: severity) ?? .severe))
         }
         var medications: [Medication] = []
-        for try await (id, drug, concentration, dose, route, frequency, start, end) in try await connection.query("""
+        for try await (id, drug, concentration, dose, route, frequency, start, end) in try await connection.query(
+            """
             SELECT id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency, to_char(start_date, 'YYYY-MM-DD'),
                    to_char(end_date, 'YYYY-MM-DD')
             FROM medication WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY start_date, seq
-            """, logger: logger).decode((UUID, String, String, String, String, String, String, String?).self) {
+            """, logger: logger
+        ).decode((UUID, String, String, String, String, String, String, String?).self) {
             guard let concentration = Decimal(string: concentration), let dose = Decimal(string: dose) else {
                 throw StoreCorruption(column: "medication.dose_mg_per_kg", reason: "not a decimal")
             }
-            medications.append(Medication(id: Identifier(id), patientID: patient.id, drug: drug, concentrationMgPerML: concentration,
-                                          doseMgPerKg: dose, route: Medication.Route(rawValue: route) ?? .oral, frequency: frequency,
-                                          startDate: day(start) ?? .distantPast, endDate: day(end)))
+            medications.append(
+                Medication(
+                    id: Identifier(id), patientID: patient.id, drug: drug, concentrationMgPerML: concentration,
+                    doseMgPerKg: dose, route: Medication.Route(rawValue: route) ?? .oral, frequency: frequency,
+                    startDate: day(start) ?? .distantPast, endDate: day(end)))
         }
-        let vaccinations = try await self.vaccinations(practiceID: practiceID, patientIDs: [pid], connection: connection)
+        let vaccinations = try await self.vaccinations(
+            practiceID: practiceID, patientIDs: [pid], connection: connection)
         let notes = try await self.notes(practiceID: practiceID, patientID: pid, id: nil, connection: connection)
         var addenda: [Addendum] = []
-        for try await (id, noteID, authorID, authorName, createdMs, sealed) in try await connection.query("""
+        for try await (id, noteID, authorID, authorName, createdMs, sealed) in try await connection.query(
+            """
             SELECT id, note_id, author_id, author_name, created_at_ms, sealed_text FROM note_addendum
             WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
-            """, logger: logger).decode((UUID, UUID, UUID, String, Int64, Data).self) {
-            let text = try SealedClinicalText.openAddendum(sealed, addendumID: UUIDText.lowercase(id), practiceID: practiceID, cipher: cipher)
-            addenda.append(Addendum(id: Identifier(id), noteID: Identifier(noteID), author: NoteAuthor(id: UserID(authorID), displayName: authorName),
-                                    createdAt: Timestamp.date(milliseconds: createdMs), text: text))
+            """, logger: logger
+        ).decode((UUID, UUID, UUID, String, Int64, Data).self) {
+            let text = try SealedClinicalText.openAddendum(
+                sealed, addendumID: UUIDText.lowercase(id), practiceID: practiceID, cipher: cipher)
+            addenda.append(
+                Addendum(
+                    id: Identifier(id), noteID: Identifier(noteID),
+                    author: NoteAuthor(id: UserID(authorID), displayName: authorName),
+                    createdAt: Timestamp.date(milliseconds: createdMs), text: text))
         }
-        return MedicalRecord(patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
-                             vaccinations: vaccinations, notes: notes, addenda: addenda)
+        return MedicalRecord(
+            patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
+            vaccinations: vaccinations, notes: notes, addenda: addenda)
     }
 
     /// The notes of a patient (or just note `id`), opened, oldest first.
-    func notes(practiceID: PracticeID, patientID: UUID, id: UUID?, connection: PostgresConnection) async throws -> [ClinicalNote] {
+    func notes(practiceID: PracticeID, patientID: UUID, id: UUID?, connection: PostgresConnection) async throws
+        -> [ClinicalNote]
+    {
         var notes: [ClinicalNote] = []
-        for try await (noteID, authorID, authorName, createdMs, sealed) in try await connection.query("""
+        for try await (noteID, authorID, authorName, createdMs, sealed) in try await connection.query(
+            """
             SELECT id, author_id, author_name, created_at_ms, sealed_text FROM clinical_note
             WHERE practice_id = \(practiceID.rawValue) AND patient_id = \(patientID) AND (\(id)::uuid IS NULL OR id = \(id))
             ORDER BY created_at_ms, seq
-            """, logger: logger).decode((UUID, UUID, String, Int64, Data).self) {
-            guard let text = try? SealedClinicalText.openNote(sealed, noteID: UUIDText.lowercase(noteID), practiceID: practiceID, cipher: cipher) else {
-                throw StoreCorruption(column: "clinical_note.sealed_text",
-                                      reason: "does not open with the installation's record key as this note's, or is not the note sections the store seals")
+            """, logger: logger
+        ).decode((UUID, UUID, String, Int64, Data).self) {
+            guard
+                let text = try? SealedClinicalText.openNote(
+                    sealed, noteID: UUIDText.lowercase(noteID), practiceID: practiceID, cipher: cipher)
+            else {
+                throw StoreCorruption(
+                    column: "clinical_note.sealed_text",
+                    reason:
+                        "does not open with the installation's record key as this note's, or is not the note sections the store seals"
+                )
             }
-            notes.append(ClinicalNote(id: Identifier(noteID), patientID: Identifier(patientID), author: NoteAuthor(id: UserID(authorID), displayName: authorName),
-                                      createdAt: Timestamp.date(milliseconds: createdMs), subjective: text.subjective, objective: text.objective,
-                                      assessment: text.assessment, plan: text.plan))
+            notes.append(
+                ClinicalNote(
+                    id: Identifier(noteID), patientID: Identifier(patientID),
+                    author: NoteAuthor(id: UserID(authorID), displayName: authorName),
+                    createdAt: Timestamp.date(milliseconds: createdMs), subjective: text.subjective,
+                    objective: text.objective,
+                    assessment: text.assessment, plan: text.plan))
         }
         return notes
     }
 
     /// Every vaccination of `patientIDs`, by the day given.
-    func vaccinations(practiceID: PracticeID, patientIDs: [UUID], connection: PostgresConnection) async throws -> [Vaccination] {
+    func vaccinations(practiceID: PracticeID, patientIDs: [UUID], connection: PostgresConnection) async throws
+        -> [Vaccination]
+    {
         guard !patientIDs.isEmpty else { return [] }
         var vaccinations: [Vaccination] = []
-        for try await (id, patientID, vaccine, administered, batch, nextDue) in try await connection.query("""
+        for try await (id, patientID, vaccine, administered, batch, nextDue) in try await connection.query(
+            """
             SELECT id, patient_id, vaccine, to_char(administered_date, 'YYYY-MM-DD'), batch, to_char(next_due_date, 'YYYY-MM-DD')
             FROM vaccination WHERE practice_id = \(practiceID.rawValue) AND patient_id = ANY(\(patientIDs)::uuid[])
             ORDER BY administered_date, seq
-            """, logger: logger).decode((UUID, UUID, String, String, String?, String?).self) {
-            vaccinations.append(Vaccination(id: Identifier(id), patientID: Identifier(patientID), vaccine: vaccine,
-                                            administeredDate: RecordCalendar.date(fromISODay: administered) ?? .distantPast, batchNumber: batch,
-                                            nextDueDate: nextDue.flatMap { RecordCalendar.date(fromISODay: $0) }))
+            """, logger: logger
+        ).decode((UUID, UUID, String, String, String?, String?).self) {
+            vaccinations.append(
+                Vaccination(
+                    id: Identifier(id), patientID: Identifier(patientID), vaccine: vaccine,
+                    administeredDate: RecordCalendar.date(fromISODay: administered) ?? .distantPast, batchNumber: batch,
+                    nextDueDate: nextDue.flatMap { RecordCalendar.date(fromISODay: $0) }))
         }
         return vaccinations
     }
@@ -290,9 +393,11 @@ extension PostgresStore: MedicalRecordRepository {
     /// Whether `patientID` is a patient of the practice (404 otherwise), in the caller's transaction.
     func requireRecordPatient(_ patientID: UUID, practiceID: PracticeID, connection: PostgresConnection) async throws {
         var found = false
-        for try await _ in try await connection.query("""
+        for try await _ in try await connection.query(
+            """
             SELECT 1 FROM patient WHERE id = \(patientID) AND practice_id = \(practiceID.rawValue)
-            """, logger: logger) { found = true }
+            """, logger: logger)
+        { found = true }
         if !found { throw DomainError.notFound(resource: "patient") }
     }
 }

@@ -8,18 +8,24 @@ extension PostgresStore {
     // MARK: - Writing
 
     /// Creates an owner in the scope's practice (validated, audited, idempotent per key).
-    public func createOwner(_ owner: Owner, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (Versioned<Owner>, replayed: Bool) {
+    public func createOwner(_ owner: Owner, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (
+        Versioned<Owner>, replayed: Bool
+    ) {
         try owner.validate()
         let now = clock.now()
         return try await transaction(.practice(scope.practiceID)) { connection in
-            let (id, replayed) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey,
-                                                           operation: .ownerCreate, resourceID: owner.id.description) {
+            let (id, replayed) = try await self.idempotent(
+                connection: connection, scope: scope, key: idempotencyKey,
+                operation: .ownerCreate, resourceID: owner.id.description
+            ) {
                 try await self.insertOwner(owner, scope: scope, now: now, connection: connection)
-                try await self.appendEvent(owner.changeEvent(isNew: true, practiceID: scope.practiceID, occurredAt: now),
-                                           scope: scope, connection: connection)
+                try await self.appendEvent(
+                    owner.changeEvent(isNew: true, practiceID: scope.practiceID, occurredAt: now),
+                    scope: scope, connection: connection)
             }
             guard let ownerID = UUID(uuidString: id),
-                  let stored = try await self.owner(connection: connection, practiceID: scope.practiceID, id: ownerID) else {
+                let stored = try await self.owner(connection: connection, practiceID: scope.practiceID, id: ownerID)
+            else {
                 throw DomainError.notFound(resource: "owner")
             }
             return (stored, replayed)
@@ -29,44 +35,62 @@ extension PostgresStore {
     /// Replaces an owner's details under optimistic concurrency (the row is locked, so two
     /// instances saving the same version take turns and the second is refused), and rebuilds
     /// the search words of the patients they own or co-own. Audited, with its event.
-    public func updateOwner(_ owner: Owner, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Owner> {
+    public func updateOwner(_ owner: Owner, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Owner>
+    {
         try owner.validate()
         let columns = try Self.ownerColumns(owner)
         let now = clock.now()
         // A deadlock with a patient update of the same household is run again.
-        return try await retryingTransientFailures { try await transaction(.practice(scope.practiceID)) { connection in
-            guard let current = try await self.owner(connection: connection, practiceID: scope.practiceID, id: owner.id.rawValue,
-                                                     forUpdate: true) else {
-                throw DomainError.notFound(resource: "owner")
+        return try await retryingTransientFailures {
+            try await transaction(.practice(scope.practiceID)) { connection in
+                guard
+                    let current = try await self.owner(
+                        connection: connection, practiceID: scope.practiceID, id: owner.id.rawValue,
+                        forUpdate: true)
+                else {
+                    throw DomainError.notFound(resource: "owner")
+                }
+                if let expectedVersion, expectedVersion != current.version {
+                    throw DomainError.versionMismatch(current: current.version)
+                }
+                try await connection.query(
+                    """
+                    UPDATE owner SET first_name = \(owner.firstName), last_name = \(owner.lastName), email = \(owner.email),
+                        phones = \(columns.phones)::jsonb, address = \(columns.address)::jsonb, communication = \(columns.communication)::jsonb,
+                        notes = \(owner.notes), updated_at = \(now), version = version + 1
+                    WHERE id = \(owner.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
+                    """, logger: self.logger)
+                // The owner's names and phones are search words of each of their patients. Their rows
+                // are locked as a patient update locks them, so an update of one of them on another
+                // instance either finishes first or, after this commits, reads the new names.
+                var patientIDs: [UUID] = []
+                for try await id in try await connection.query(
+                    """
+                    SELECT id FROM patient WHERE practice_id = \(scope.practiceID.rawValue)
+                      AND (owner_id = \(owner.id.rawValue) OR co_owner_id = \(owner.id.rawValue)) ORDER BY id FOR UPDATE
+                    """, logger: self.logger
+                ).decode(UUID.self) { patientIDs.append(id) }
+                for id in patientIDs {
+                    guard
+                        let patient = try await self.patient(
+                            connection: connection, practiceID: scope.practiceID, id: id)?.value
+                    else { continue }
+                    let (first, co) = try await self.requireOwners(
+                        of: patient, practiceID: scope.practiceID, connection: connection)
+                    let words = PatientSearchTerms.words(
+                        patient: patient, recordNumber: patient.medicalRecordNumber ?? "", owner: first, coOwner: co)
+                    try await connection.query("DELETE FROM patient_word WHERE patient_id = \(id)", logger: self.logger)
+                    try await self.insertWords(words, of: patient, practiceID: scope.practiceID, connection: connection)
+                }
+                try await self.appendAudit(
+                    AuditRecord(action: .ownerUpdate, resourceType: "owner", resourceID: owner.id.description),
+                    scope: scope, connection: connection)
+                try await self.appendEvent(
+                    owner.changeEvent(isNew: false, practiceID: scope.practiceID, occurredAt: now),
+                    scope: scope, connection: connection)
+                return Versioned(owner, version: current.version + 1)
             }
-            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
-            try await connection.query("""
-                UPDATE owner SET first_name = \(owner.firstName), last_name = \(owner.lastName), email = \(owner.email),
-                    phones = \(columns.phones)::jsonb, address = \(columns.address)::jsonb, communication = \(columns.communication)::jsonb,
-                    notes = \(owner.notes), updated_at = \(now), version = version + 1
-                WHERE id = \(owner.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
-                """, logger: self.logger)
-            // The owner's names and phones are search words of each of their patients. Their rows
-            // are locked as a patient update locks them, so an update of one of them on another
-            // instance either finishes first or, after this commits, reads the new names.
-            var patientIDs: [UUID] = []
-            for try await id in try await connection.query("""
-                SELECT id FROM patient WHERE practice_id = \(scope.practiceID.rawValue)
-                  AND (owner_id = \(owner.id.rawValue) OR co_owner_id = \(owner.id.rawValue)) ORDER BY id FOR UPDATE
-                """, logger: self.logger).decode(UUID.self) { patientIDs.append(id) }
-            for id in patientIDs {
-                guard let patient = try await self.patient(connection: connection, practiceID: scope.practiceID, id: id)?.value else { continue }
-                let (first, co) = try await self.requireOwners(of: patient, practiceID: scope.practiceID, connection: connection)
-                let words = PatientSearchTerms.words(patient: patient, recordNumber: patient.medicalRecordNumber ?? "", owner: first, coOwner: co)
-                try await connection.query("DELETE FROM patient_word WHERE patient_id = \(id)", logger: self.logger)
-                try await self.insertWords(words, of: patient, practiceID: scope.practiceID, connection: connection)
-            }
-            try await self.appendAudit(AuditRecord(action: .ownerUpdate, resourceType: "owner", resourceID: owner.id.description),
-                                       scope: scope, connection: connection)
-            try await self.appendEvent(owner.changeEvent(isNew: false, practiceID: scope.practiceID, occurredAt: now),
-                                       scope: scope, connection: connection)
-            return Versioned(owner, version: current.version + 1)
-        } }
+        }
     }
 
     // MARK: - Reading
@@ -74,11 +98,14 @@ extension PostgresStore {
     /// One owner (audited read).
     public func owner(scope: AccessScope, id: Identifier<Owner>) async throws -> Versioned<Owner> {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard let owner = try await self.owner(connection: connection, practiceID: scope.practiceID, id: id.rawValue) else {
+            guard
+                let owner = try await self.owner(connection: connection, practiceID: scope.practiceID, id: id.rawValue)
+            else {
                 throw DomainError.notFound(resource: "owner")
             }
-            try await self.appendAudit(AuditRecord(action: .ownerRead, resourceType: "owner", resourceID: id.description),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(action: .ownerRead, resourceType: "owner", resourceID: id.description),
+                scope: scope, connection: connection)
             return owner
         }
     }
@@ -88,28 +115,35 @@ extension PostgresStore {
     /// Inserts an owner with its audit entry, in the caller's transaction (creates and imports).
     func insertOwner(_ owner: Owner, scope: AccessScope, now: Date, connection: PostgresConnection) async throws {
         let columns = try Self.ownerColumns(owner)
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication, notes, created_at, updated_at)
             VALUES (\(owner.id.rawValue), \(scope.practiceID.rawValue), \(owner.firstName), \(owner.lastName), \(owner.email),
                     \(columns.phones)::jsonb, \(columns.address)::jsonb, \(columns.communication)::jsonb, \(owner.notes), \(now), \(now))
             """, logger: logger)
-        try await appendAudit(AuditRecord(action: .ownerCreate, resourceType: "owner", resourceID: owner.id.description),
-                              scope: scope, connection: connection)
+        try await appendAudit(
+            AuditRecord(action: .ownerCreate, resourceType: "owner", resourceID: owner.id.description),
+            scope: scope, connection: connection)
     }
 
     /// The JSON columns of an owner, encoded as the embedded store encodes them (sorted keys).
     static func ownerColumns(_ owner: Owner) throws -> (phones: String, address: String?, communication: String) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return (String(decoding: try encoder.encode(owner.phones), as: UTF8.self),
-                try owner.address.map { String(decoding: try encoder.encode($0), as: UTF8.self) },
-                String(decoding: try encoder.encode(owner.communication), as: UTF8.self))
+        return (
+            String(decoding: try encoder.encode(owner.phones), as: UTF8.self),
+            try owner.address.map { String(decoding: try encoder.encode($0), as: UTF8.self) },
+            String(decoding: try encoder.encode(owner.communication), as: UTF8.self)
+        )
     }
 
     /// The owner `id` of `practiceID`, or `nil`; `forUpdate` locks its row until commit (not its
     /// key: a patient being linked to the owner meanwhile need not wait).
-    func owner(connection: PostgresConnection, practiceID: PracticeID, id: UUID, forUpdate: Bool = false) async throws -> Versioned<Owner>? {
-        let rows = try await connection.query("""
+    func owner(connection: PostgresConnection, practiceID: PracticeID, id: UUID, forUpdate: Bool = false) async throws
+        -> Versioned<Owner>?
+    {
+        let rows = try await connection.query(
+            """
             SELECT id, first_name, last_name, email, phones::text, address::text, communication::text, notes, version
             FROM owner WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR NO KEY UPDATE" : "")
@@ -129,10 +163,12 @@ extension PostgresStore {
             }
             return value
         }
-        let owner = Owner(id: Identifier(id), firstName: first, lastName: last, email: email,
-                          phones: try decode([PhoneNumber].self, phones, column: "phones"),
-                          address: try address.map { try decode(PostalAddress.self, $0, column: "address") },
-                          communication: try decode(CommunicationPreferences.self, communication, column: "communication"), notes: notes)
+        let owner = Owner(
+            id: Identifier(id), firstName: first, lastName: last, email: email,
+            phones: try decode([PhoneNumber].self, phones, column: "phones"),
+            address: try address.map { try decode(PostalAddress.self, $0, column: "address") },
+            communication: try decode(CommunicationPreferences.self, communication, column: "communication"),
+            notes: notes)
         return Versioned(owner, version: Int(version))
     }
 }

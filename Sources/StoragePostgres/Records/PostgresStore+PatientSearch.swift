@@ -10,26 +10,32 @@ extension PostgresStore {
     /// primary key per word, intersected; filtered by species and status; ordered by name
     /// (code point) then id; the cursor is the last id of the page. Audited as one search,
     /// without the text.
-    public func searchPatients(scope: AccessScope, query: PatientQuery, limit: Int, after cursor: String?) async throws -> Page<PatientSummary> {
+    public func searchPatients(scope: AccessScope, query: PatientQuery, limit: Int, after cursor: String?) async throws
+        -> Page<PatientSummary>
+    {
         let limit = max(0, limit)
         let fetch = Int64(limit == Int.max ? limit : limit + 1)
         let words = query.text.map(PatientSearchTerms.queryWords) ?? []
         // Text with no letter or digit in it ("🐶", "***") matches no name, number or chip;
         // a cursor that is not an id names no patient, so nothing follows it.
         let cursorID = cursor.flatMap(UUID.init(uuidString:))
-        let nothing = (words.isEmpty && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true) || (cursor != nil && cursorID == nil)
+        let nothing =
+            (words.isEmpty && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true)
+            || (cursor != nil && cursorID == nil)
         let filters = SearchFilters(practiceID: scope.practiceID, query: query, cursorID: cursorID)
         return try await transaction(.practice(scope.practiceID)) { connection in
             if nothing {
-                try await self.appendAudit(AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=0"),
-                                           scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=0"),
+                    scope: scope, connection: connection)
                 return Page(items: [], nextCursor: nil)
             }
             let statement: PostgresQuery
             if words.isEmpty {
                 statement = filters.listing(fetch: fetch)
             } else {
-                let ids = try await self.matchingPatients(words: words, filters: filters, fetch: fetch, connection: connection)
+                let ids = try await self.matchingPatients(
+                    words: words, filters: filters, fetch: fetch, connection: connection)
                 statement = filters.patients(ids)
             }
             var items: [PatientSummary] = []
@@ -37,13 +43,19 @@ extension PostgresStore {
             // Read to the end (one row past the page at most): the connection serves the
             // audit append next, which must not queue behind an abandoned result.
             for try await row in try await connection.query(statement, logger: self.logger) {
-                guard items.count < limit else { more = true; continue }
+                guard items.count < limit else {
+                    more = true
+                    continue
+                }
                 let columns = row.makeRandomAccess()
-                items.append(PatientSummary(patient: try Self.patient(from: columns),
-                                            ownerName: "\(try columns[15].decode(String.self)) \(try columns[16].decode(String.self))"))
+                items.append(
+                    PatientSummary(
+                        patient: try Self.patient(from: columns),
+                        ownerName: "\(try columns[15].decode(String.self)) \(try columns[16].decode(String.self))"))
             }
-            try await self.appendAudit(AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=\(items.count)"),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=\(items.count)"),
+                scope: scope, connection: connection)
             return Page(items: items, nextCursor: more ? items.last?.patient.value.id.description : nil)
         }
     }
@@ -58,7 +70,9 @@ extension PostgresStore {
     /// match to remove duplicates — and deduplicated here. Only when duplicates leave the
     /// window short of a page is the exact grouped query run. Several words: `INTERSECT`
     /// removes duplicates itself.
-    func matchingPatients(words: [String], filters: SearchFilters, fetch: Int64, connection: PostgresConnection) async throws -> [UUID] {
+    func matchingPatients(words: [String], filters: SearchFilters, fetch: Int64, connection: PostgresConnection)
+        async throws -> [UUID]
+    {
         func run(_ statement: PostgresQuery) async throws -> (ids: [UUID], rows: Int) {
             var ids: [UUID] = []
             var seen = Set<UUID>()
@@ -99,7 +113,8 @@ struct SearchFilters {
         if let species = query.species { sql += " AND \(alias).species = \(builder.bind(species.rawValue))" }
         if let status = query.status { sql += " AND \(alias).status = \(builder.bind(status.rawValue))" }
         if let cursorID {
-            sql += " AND (\(alias).name, \(alias).\(id)) > (SELECT c.name, c.id FROM patient c WHERE c.id = \(builder.bind(cursorID))"
+            sql +=
+                " AND (\(alias).name, \(alias).\(id)) > (SELECT c.name, c.id FROM patient c WHERE c.id = \(builder.bind(cursorID))"
                 + " AND c.practice_id = \(practice))"
         }
         return sql

@@ -9,18 +9,24 @@ extension PostgresStore: PatientDirectory {
 
     /// Creates a patient with the next record number, assigned in the same transaction
     /// (validated, audited, idempotent per key). The owners must belong to the practice.
-    public func createPatient(_ patient: Patient, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (Versioned<Patient>, replayed: Bool) {
+    public func createPatient(_ patient: Patient, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (
+        Versioned<Patient>, replayed: Bool
+    ) {
         try patient.validate(now: clock.now())
         let now = clock.now()
         return try await transaction(.practice(scope.practiceID)) { connection in
-            let (id, replayed) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey,
-                                                           operation: .patientCreate, resourceID: patient.id.description) {
+            let (id, replayed) = try await self.idempotent(
+                connection: connection, scope: scope, key: idempotencyKey,
+                operation: .patientCreate, resourceID: patient.id.description
+            ) {
                 try await self.insertPatient(patient, scope: scope, now: now, connection: connection)
-                try await self.appendEvent(patient.changeEvent(previous: nil, practiceID: scope.practiceID, occurredAt: now),
-                                           scope: scope, connection: connection)
+                try await self.appendEvent(
+                    patient.changeEvent(previous: nil, practiceID: scope.practiceID, occurredAt: now),
+                    scope: scope, connection: connection)
             }
             guard let patientID = UUID(uuidString: id),
-                  let stored = try await self.patient(connection: connection, practiceID: scope.practiceID, id: patientID) else {
+                let stored = try await self.patient(connection: connection, practiceID: scope.practiceID, id: patientID)
+            else {
                 throw DomainError.notFound(resource: "patient")
             }
             return (stored, replayed)
@@ -29,24 +35,34 @@ extension PostgresStore: PatientDirectory {
 
     /// Replaces a patient's details under optimistic concurrency. The record number never
     /// changes; the search words are rebuilt from the new details and the current owners.
-    public func updatePatient(_ patient: Patient, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Patient> {
+    public func updatePatient(_ patient: Patient, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<
+        Patient
+    > {
         try patient.validate(now: clock.now())
         let now = clock.now()
         return try await transaction(.practice(scope.practiceID)) { connection in
             // Locked, so two instances updating at once compare against the same version.
-            guard let current = try await self.patient(connection: connection, practiceID: scope.practiceID, id: patient.id.rawValue,
-                                                       forUpdate: true) else {
+            guard
+                let current = try await self.patient(
+                    connection: connection, practiceID: scope.practiceID, id: patient.id.rawValue,
+                    forUpdate: true)
+            else {
                 throw DomainError.notFound(resource: "patient")
             }
-            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
-            let (owner, coOwner) = try await self.requireOwners(of: patient, practiceID: scope.practiceID, connection: connection)
+            if let expectedVersion, expectedVersion != current.version {
+                throw DomainError.versionMismatch(current: current.version)
+            }
+            let (owner, coOwner) = try await self.requireOwners(
+                of: patient, practiceID: scope.practiceID, connection: connection)
             var updated = patient
             updated.medicalRecordNumber = current.value.medicalRecordNumber
-            let words = PatientSearchTerms.words(patient: updated, recordNumber: updated.medicalRecordNumber ?? "", owner: owner, coOwner: coOwner)
+            let words = PatientSearchTerms.words(
+                patient: updated, recordNumber: updated.medicalRecordNumber ?? "", owner: owner, coOwner: coOwner)
             let alerts = try Self.json(updated.alerts)
             do {
                 // An archived patient keeps the date it was first archived: retention runs from it.
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE patient SET name = \(updated.name), species = \(updated.species.rawValue), breed = \(updated.breed),
                         sex = \(updated.sex.rawValue), birth_date = \(updated.birthDate.map { RecordCalendar.isoDay($0) })::date,
                         birth_date_estimated = \(updated.birthDateEstimated), colour = \(updated.colour), microchip = \(updated.microchip),
@@ -60,13 +76,17 @@ extension PostgresStore: PatientDirectory {
             } catch let error as PSQLError where Self.isMicrochipConflict(error) {
                 throw Self.microchipConflict
             }
-            try await connection.query("DELETE FROM patient_word WHERE patient_id = \(updated.id.rawValue)", logger: self.logger)
+            try await connection.query(
+                "DELETE FROM patient_word WHERE patient_id = \(updated.id.rawValue)", logger: self.logger)
             try await self.insertWords(words, of: updated, practiceID: scope.practiceID, connection: connection)
-            try await self.appendAudit(AuditRecord(action: .patientUpdate, resourceType: "patient", resourceID: updated.id.description,
-                                                   detail: current.value.status != updated.status ? "status=\(updated.status.rawValue)" : nil),
-                                       scope: scope, connection: connection)
-            try await self.appendEvent(updated.changeEvent(previous: current.value, practiceID: scope.practiceID, occurredAt: now),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .patientUpdate, resourceType: "patient", resourceID: updated.id.description,
+                    detail: current.value.status != updated.status ? "status=\(updated.status.rawValue)" : nil),
+                scope: scope, connection: connection)
+            try await self.appendEvent(
+                updated.changeEvent(previous: current.value, practiceID: scope.practiceID, occurredAt: now),
+                scope: scope, connection: connection)
             return Versioned(updated, version: current.version + 1)
         }
     }
@@ -76,11 +96,15 @@ extension PostgresStore: PatientDirectory {
     /// One patient (audited read).
     public func patient(scope: AccessScope, id: Identifier<Patient>) async throws -> Versioned<Patient> {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard let patient = try await self.patient(connection: connection, practiceID: scope.practiceID, id: id.rawValue) else {
+            guard
+                let patient = try await self.patient(
+                    connection: connection, practiceID: scope.practiceID, id: id.rawValue)
+            else {
                 throw DomainError.notFound(resource: "patient")
             }
-            try await self.appendAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: id.description),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(action: .patientRead, resourceType: "patient", resourceID: id.description),
+                scope: scope, connection: connection)
             return patient
         }
     }
@@ -89,14 +113,17 @@ extension PostgresStore: PatientDirectory {
 
     /// Inserts a patient with the practice's next record number and its search words, audited.
     func insertPatient(_ patient: Patient, scope: AccessScope, now: Date, connection: PostgresConnection) async throws {
-        let (owner, coOwner) = try await requireOwners(of: patient, practiceID: scope.practiceID, connection: connection)
+        let (owner, coOwner) = try await requireOwners(
+            of: patient, practiceID: scope.practiceID, connection: connection)
         let recordNumber = try await nextMedicalRecordNumber(practiceID: scope.practiceID, connection: connection)
-        let words = PatientSearchTerms.words(patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner)
+        let words = PatientSearchTerms.words(
+            patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner)
         let alerts = try Self.json(patient.alerts)
         // A patient registered as archived starts its retention period now.
         let archivedAt: Date? = patient.status == .archived ? now : nil
         do {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour, microchip,
                                      status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
                 VALUES (\(patient.id.rawValue), \(scope.practiceID.rawValue), \(recordNumber), \(patient.name), \(patient.species.rawValue),
@@ -108,15 +135,19 @@ extension PostgresStore: PatientDirectory {
             throw Self.microchipConflict
         }
         try await insertWords(words, of: patient, practiceID: scope.practiceID, connection: connection)
-        try await appendAudit(AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description),
-                              scope: scope, connection: connection)
+        try await appendAudit(
+            AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description),
+            scope: scope, connection: connection)
     }
 
     /// Records a patient's search words (see ``PatientSearchTerms``), each with the name,
     /// species and status the search sorts and filters by.
-    func insertWords(_ words: [String], of patient: Patient, practiceID: PracticeID, connection: PostgresConnection) async throws {
+    func insertWords(_ words: [String], of patient: Patient, practiceID: PracticeID, connection: PostgresConnection)
+        async throws
+    {
         guard !words.isEmpty else { return }
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO patient_word (practice_id, word, patient_id, name, species, status)
             SELECT \(practiceID.rawValue), word, \(patient.id.rawValue), \(patient.name), \(patient.species.rawValue), \(patient.status.rawValue)
             FROM unnest(\(words)::text[]) AS w(word)
@@ -124,12 +155,16 @@ extension PostgresStore: PatientDirectory {
     }
 
     /// The patient's owner and co-owner, which must belong to the practice.
-    func requireOwners(of patient: Patient, practiceID: PracticeID, connection: PostgresConnection) async throws -> (Owner, Owner?) {
-        guard let owner = try await owner(connection: connection, practiceID: practiceID, id: patient.ownerID.rawValue) else {
+    func requireOwners(of patient: Patient, practiceID: PracticeID, connection: PostgresConnection) async throws -> (
+        Owner, Owner?
+    ) {
+        guard let owner = try await owner(connection: connection, practiceID: practiceID, id: patient.ownerID.rawValue)
+        else {
             throw DomainError.notFound(resource: "owner")
         }
         guard let coOwnerID = patient.coOwnerID else { return (owner.value, nil) }
-        guard let coOwner = try await self.owner(connection: connection, practiceID: practiceID, id: coOwnerID.rawValue) else {
+        guard let coOwner = try await self.owner(connection: connection, practiceID: practiceID, id: coOwnerID.rawValue)
+        else {
             throw DomainError.notFound(resource: "owner")
         }
         return (owner.value, coOwner.value)
@@ -138,16 +173,19 @@ extension PostgresStore: PatientDirectory {
     /// `P-000001`, `P-000002`, … per practice; gap-free because the counter row stays locked
     /// by the creating transaction until it commits or rolls back.
     func nextMedicalRecordNumber(practiceID: PracticeID, connection: PostgresConnection) async throws -> String {
-        for try await value in try await connection.query("""
+        for try await value in try await connection.query(
+            """
             INSERT INTO practice_counter (practice_id, name, value) VALUES (\(practiceID.rawValue), 'mrn', 1)
             ON CONFLICT (practice_id, name) DO UPDATE SET value = practice_counter.value + 1 RETURNING value
-            """, logger: logger).decode(Int64.self) {
+            """, logger: logger
+        ).decode(Int64.self) {
             return Self.recordNumber(value)
         }
         throw StoreCorruption(column: "practice_counter.value", reason: "no value returned")
     }
 
-    static let microchipConflict = UniquenessConflict(field: "microchip", message: "is already recorded for another patient of this practice")
+    static let microchipConflict = UniquenessConflict(
+        field: "microchip", message: "is already recorded for another patient of this practice")
 
     static func isMicrochipConflict(_ error: PSQLError) -> Bool {
         error.sqlState == "23505" && error.serverInfo?[.constraintName] == "patient_microchip"
@@ -160,8 +198,11 @@ extension PostgresStore: PatientDirectory {
         """
 
     /// The patient `id` of `practiceID`, or `nil`; `forUpdate` locks its row until commit.
-    func patient(connection: PostgresConnection, practiceID: PracticeID, id: UUID, forUpdate: Bool = false) async throws -> Versioned<Patient>? {
-        let rows = try await connection.query("""
+    func patient(connection: PostgresConnection, practiceID: PracticeID, id: UUID, forUpdate: Bool = false) async throws
+        -> Versioned<Patient>?
+    {
+        let rows = try await connection.query(
+            """
             SELECT \(unescaped: Self.patientColumns) FROM patient p WHERE p.id = \(id) AND p.practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)
@@ -177,11 +218,14 @@ extension PostgresStore: PatientDirectory {
         }
         let patient = Patient(
             id: Identifier(try columns[0].decode(UUID.self)), medicalRecordNumber: try columns[1].decode(String.self),
-            name: try columns[2].decode(String.self), species: Species(rawValue: try columns[3].decode(String.self)) ?? .other,
-            breed: try columns[4].decode(String?.self), sex: Patient.Sex(rawValue: try columns[5].decode(String.self)) ?? .unknown,
+            name: try columns[2].decode(String.self),
+            species: Species(rawValue: try columns[3].decode(String.self)) ?? .other,
+            breed: try columns[4].decode(String?.self),
+            sex: Patient.Sex(rawValue: try columns[5].decode(String.self)) ?? .unknown,
             birthDate: try columns[6].decode(String?.self).flatMap { RecordCalendar.date(fromISODay: $0) },
             birthDateEstimated: try columns[7].decode(Bool.self), colour: try columns[8].decode(String?.self),
-            microchip: try columns[9].decode(String?.self), status: Patient.Status(rawValue: try columns[10].decode(String.self)) ?? .active,
+            microchip: try columns[9].decode(String?.self),
+            status: Patient.Status(rawValue: try columns[10].decode(String.self)) ?? .active,
             alerts: alerts, ownerID: Identifier(try columns[12].decode(UUID.self)),
             coOwnerID: try columns[13].decode(UUID?.self).map { Identifier($0) })
         return Versioned(patient, version: Int(try columns[14].decode(Int32.self)))

@@ -9,14 +9,20 @@ extension PostgresStore {
     /// Tables of the triage context that hold a patient's rows. They come with that context's
     /// migration; on a database without them yet (`to_regclass` is `NULL`) the purge leaves
     /// them out rather than failing.
-    static let triagePatientTables = ["triage_assessment", "triage_queue", "intake_ranking", "triage_arrival", "triage_override"]
+    static let triagePatientTables = [
+        "triage_assessment", "triage_queue", "intake_ranking", "triage_arrival", "triage_override",
+    ]
 
     /// Every table holding a patient's rows, children before parents: visits refer to
     /// appointments; rankings, board entries and appointments to assessments; addenda to
     /// notes. A document's content goes with its row (ON DELETE CASCADE).
-    static let patientRecordTables = ["record_correction", "visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
-                                      "vaccination", "document", "triage_queue", "triage_arrival", "appointment_note", "appointment", "triage_override",
-                                      "triage_assessment"]
+    static let patientRecordTables = [
+        "record_correction", "visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem",
+        "allergy", "medication",
+        "vaccination", "document", "triage_queue", "triage_arrival", "appointment_note", "appointment",
+        "triage_override",
+        "triage_assessment",
+    ]
 
     /// Permanently removes patients archived longer than `retentionYears` (1–100, refused
     /// naming `retentionYears` otherwise) with their whole record — notes and addenda, weights,
@@ -32,68 +38,94 @@ extension PostgresStore {
         let retention = try RetentionPeriod(years: retentionYears)
         return try await transaction(.practice(scope.practiceID)) { connection in
             let now = self.clock.now()
-            let practice = scope.practiceID.rawValue, nowMs = Timestamp.milliseconds(now)
+            let practice = scope.practiceID.rawValue
+            let nowMs = Timestamp.milliseconds(now)
             var triage = Set<String>()
-            for try await table in try await connection.query("""
+            for try await table in try await connection.query(
+                """
                 SELECT t FROM unnest(\(Self.triagePatientTables)::text[]) AS t WHERE to_regclass(t) IS NOT NULL
-                """, logger: self.logger).decode(String.self) { triage.insert(table) }
-            let tables: [String] = Self.patientRecordTables.filter { !Self.triagePatientTables.contains($0) || triage.contains($0) }
+                """, logger: self.logger
+            ).decode(String.self) { triage.insert(table) }
+            let tables: [String] = Self.patientRecordTables.filter {
+                !Self.triagePatientTables.contains($0) || triage.contains($0)
+            }
             // Tables whose rows have ids a create may have been keyed by (an intake ranking's is its assessment's).
             let withIDs = tables.filter { !["intake_ranking", "triage_queue", "triage_arrival"].contains($0) }
 
             var summary = PurgeSummary(retention: retention)
             var ids: [UUID] = []
-            for try await id in try await connection.query("""
+            for try await id in try await connection.query(
+                """
                 SELECT id FROM patient WHERE practice_id = \(practice) AND status = 'archived' AND archived_at < \(retention.cutoff(now: now))
                 ORDER BY id FOR UPDATE
-                """, logger: self.logger).decode(UUID.self) { ids.append(id) }
+                """, logger: self.logger
+            ).decode(UUID.self) { ids.append(id) }
             for id in ids {
                 let patientID = UUIDText.lowercase(id)
                 func count(_ query: PostgresQuery) async throws -> Int {
-                    for try await value in try await connection.query(query, logger: self.logger).decode(Int64.self) { return Int(value) }
+                    for try await value in try await connection.query(query, logger: self.logger).decode(Int64.self) {
+                        return Int(value)
+                    }
                     return 0
                 }
-                let appointments = try await count("SELECT count(*) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(id)")
-                let future = try await count("""
+                let appointments = try await count(
+                    "SELECT count(*) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(id)")
+                let future = try await count(
+                    """
                     SELECT count(*) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(id)
                       AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isOpen))) AND start_ms > \(nowMs)
                     """)
                 var assessments = 0
                 if triage.contains("triage_assessment") {
-                    assessments = try await count("SELECT count(*) FROM triage_assessment WHERE practice_id = \(practice) AND patient_id = \(id)")
+                    assessments = try await count(
+                        "SELECT count(*) FROM triage_assessment WHERE practice_id = \(practice) AND patient_id = \(id)")
                 }
-                let documents = try await count("SELECT count(*) FROM document WHERE practice_id = \(practice) AND patient_id = \(id)")
+                let documents = try await count(
+                    "SELECT count(*) FROM document WHERE practice_id = \(practice) AND patient_id = \(id)")
 
                 // A replayed Idempotency-Key must not answer with the id of something purged.
                 var resourceIDs = [patientID]
                 for table in withIDs {
-                    for try await resource in try await connection.query("""
+                    for try await resource in try await connection.query(
+                        """
                         SELECT id::text FROM \(unescaped: table) WHERE practice_id = \(practice) AND patient_id = \(id)
-                        """, logger: self.logger).decode(String.self) { resourceIDs.append(resource) }
+                        """, logger: self.logger
+                    ).decode(String.self) { resourceIDs.append(resource) }
                 }
-                try await connection.query("""
+                try await connection.query(
+                    """
                     DELETE FROM idempotency_key WHERE practice_id = \(practice) AND resource_id = ANY(\(resourceIDs)::text[])
                     """, logger: self.logger)
                 for table in tables {
-                    try await connection.query("DELETE FROM \(unescaped: table) WHERE practice_id = \(practice) AND patient_id = \(id)",
-                                               logger: self.logger)
+                    try await connection.query(
+                        "DELETE FROM \(unescaped: table) WHERE practice_id = \(practice) AND patient_id = \(id)",
+                        logger: self.logger)
                 }
                 // Its search words go with it (ON DELETE CASCADE).
-                try await connection.query("DELETE FROM patient WHERE id = \(id) AND practice_id = \(practice)", logger: self.logger)
-                try await self.appendAudit(AuditRecord(action: .patientPurge, resourceType: "patient", resourceID: patientID,
-                                                       detail: "appointments=\(appointments) futureAppointments=\(future) assessments=\(assessments) documents=\(documents)"),
-                                           scope: scope, connection: connection)
-                try await self.appendEvent(DomainEvent(practiceID: scope.practiceID, kind: RecordEventKind.patientPurged, occurredAt: now,
-                                                       resourceType: "patient", resourceID: patientID, payload: ["patientID": patientID]),
-                                           scope: scope, connection: connection)
+                try await connection.query(
+                    "DELETE FROM patient WHERE id = \(id) AND practice_id = \(practice)", logger: self.logger)
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .patientPurge, resourceType: "patient", resourceID: patientID,
+                        detail:
+                            "appointments=\(appointments) futureAppointments=\(future) assessments=\(assessments) documents=\(documents)"
+                    ),
+                    scope: scope, connection: connection)
+                try await self.appendEvent(
+                    DomainEvent(
+                        practiceID: scope.practiceID, kind: RecordEventKind.patientPurged, occurredAt: now,
+                        resourceType: "patient", resourceID: patientID, payload: ["patientID": patientID]),
+                    scope: scope, connection: connection)
                 summary.patients += 1
                 summary.appointments += appointments
                 summary.futureAppointments += future
                 summary.assessments += assessments
                 summary.documents += documents
             }
-            try await self.appendAudit(AuditRecord(action: .recordsPurge, resourceType: "practice", resourceID: scope.practiceID.description,
-                                                   detail: summary.auditDetail), scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .recordsPurge, resourceType: "practice", resourceID: scope.practiceID.description,
+                    detail: summary.auditDetail), scope: scope, connection: connection)
             return summary
         }
     }

@@ -14,48 +14,70 @@ extension PostgresStore {
     /// to the problem list, and stores it. `otherErrors` are reported with the record's own and
     /// nothing is written while there are any. One visit per appointment holds across
     /// instances: the second of two racing records meets the unique index and is refused.
-    public func addVisit(_ visit: Visit, otherErrors: [FieldError], scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> StoredVisit {
+    public func addVisit(_ visit: Visit, otherErrors: [FieldError], scope: AccessScope, idempotencyKey: IdempotencyKey?)
+        async throws -> StoredVisit
+    {
         let practiceID = scope.practiceID
         do {
             return try await retryingTransientFailures {
                 try await transaction(.practice(practiceID)) { connection in
                     let now = self.clock.now()
-                    let (id, _) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey, operation: .recordVisitAdd,
-                                                            resourceID: visit.id.description) {
-                        try await self.insertVisit(visit, otherErrors: otherErrors, scope: scope, now: now, connection: connection)
+                    let (id, _) = try await self.idempotent(
+                        connection: connection, scope: scope, key: idempotencyKey, operation: .recordVisitAdd,
+                        resourceID: visit.id.description
+                    ) {
+                        try await self.insertVisit(
+                            visit, otherErrors: otherErrors, scope: scope, now: now, connection: connection)
                     }
-                    guard let visitID = UUID(uuidString: id), let stored = try await self.storedVisit(practiceID: practiceID, id: visitID,
-                                                                                                     connection: connection) else {
+                    guard let visitID = UUID(uuidString: id),
+                        let stored = try await self.storedVisit(
+                            practiceID: practiceID, id: visitID,
+                            connection: connection)
+                    else {
                         throw DomainError.notFound(resource: "visit")
                     }
                     return stored
                 }
             }
-        } catch let error as PSQLError where error.sqlState == "23505" && error.serverInfo?[.constraintName] == "visit_appointment_id_key" {
+        } catch let error as PSQLError
+            where error.sqlState == "23505" && error.serverInfo?[.constraintName] == "visit_appointment_id_key"
+        {
             throw Self.appointmentRecorded
         }
     }
 
     static let appointmentRecorded = UniquenessConflict(field: "appointmentId", message: "already has a visit record")
 
-    private func insertVisit(_ visit: Visit, otherErrors: [FieldError], scope: AccessScope, now: Date, connection: PostgresConnection) async throws {
+    private func insertVisit(
+        _ visit: Visit, otherErrors: [FieldError], scope: AccessScope, now: Date, connection: PostgresConnection
+    ) async throws {
         let practiceID = scope.practiceID
-        guard let patient = try await patient(connection: connection, practiceID: practiceID, id: visit.patientID.rawValue)?.value else {
+        guard
+            let patient = try await patient(
+                connection: connection, practiceID: practiceID, id: visit.patientID.rawValue)?.value
+        else {
             throw DomainError.notFound(resource: "patient")
         }
         var problems = Set<Identifier<Problem>>()
-        for try await id in try await connection.query("""
+        for try await id in try await connection.query(
+            """
             SELECT id FROM problem WHERE practice_id = \(practiceID.rawValue) AND patient_id = \(patient.id.rawValue)
-            """, logger: logger).decode(UUID.self) { problems.insert(Identifier(id)) }
+            """, logger: logger
+        ).decode(UUID.self) { problems.insert(Identifier(id)) }
         var errors = FieldErrorCollector()
         otherErrors.forEach { errors.add($0.field, $0.message) }
         visit.collect(into: &errors, now: now, birthDate: patient.birthDate, problems: problems)
         var record = visit
         if let appointmentID = visit.appointmentID {
-            if let appointment = try await appointment(practiceID: practiceID, id: appointmentID, connection: connection)?.value,
-               appointment.patientID == patient.id.rawValue {
+            if let appointment = try await appointment(
+                practiceID: practiceID, id: appointmentID, connection: connection)?.value,
+                appointment.patientID == patient.id.rawValue
+            {
                 if !appointment.status.admitsVisitRecord {
-                    errors.add("appointmentId", "is \(appointment.status.rawValue.replacingOccurrences(of: "_", with: " ")); a visit is recorded for an appointment the patient came to")
+                    errors.add(
+                        "appointmentId",
+                        "is \(appointment.status.rawValue.replacingOccurrences(of: "_", with: " ")); a visit is recorded for an appointment the patient came to"
+                    )
                 }
                 record.clinicianID = record.clinicianID ?? appointment.clinicianID
             } else {
@@ -64,9 +86,11 @@ extension PostgresStore {
         }
         if let clinicianID = record.clinicianID {
             var known = false
-            for try await _ in try await connection.query("""
+            for try await _ in try await connection.query(
+                """
                 SELECT 1 FROM clinician WHERE id = \(clinicianID) AND practice_id = \(practiceID.rawValue)
-                """, logger: logger) { known = true }
+                """, logger: logger)
+            { known = true }
             if !known { errors.add("clinicianId", "is not a clinician of this practice") }
         }
         try errors.throwIfAny()
@@ -76,35 +100,48 @@ extension PostgresStore {
         record = recorded.visit
         for problem in recorded.problems {
             try await insertProblem(problem, practiceID: practiceID, createdAtMs: nowMs, connection: connection)
-            try await appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "problem", entryID: problem.id.description,
-                                                    practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
+            try await appendEvent(
+                .recordEntryAdded(
+                    patientID: patient.id, entryType: "problem", entryID: problem.id.description,
+                    practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
         }
         for medication in recorded.medications {
-            try await insertMedication(medication, practiceID: practiceID, prescribedBy: scope.actorID?.description, createdAtMs: nowMs,
-                                       connection: connection)
-            try await appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "medication", entryID: medication.id.description,
-                                                    practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
+            try await insertMedication(
+                medication, practiceID: practiceID, prescribedBy: scope.actorID?.description, createdAtMs: nowMs,
+                connection: connection)
+            try await appendEvent(
+                .recordEntryAdded(
+                    patientID: patient.id, entryType: "medication", entryID: medication.id.description,
+                    practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
         }
         if let appointmentID = record.appointmentID {
             var already = false
-            for try await _ in try await connection.query("SELECT 1 FROM visit WHERE appointment_id = \(appointmentID)", logger: logger) {
+            for try await _ in try await connection.query(
+                "SELECT 1 FROM visit WHERE appointment_id = \(appointmentID)", logger: logger)
+            {
                 already = true
             }
             if already { throw Self.appointmentRecorded }
         }
         let json = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at_ms, record, follow_up_date, recorded_by,
                                created_at_ms)
             VALUES (\(record.id.rawValue), \(practiceID.rawValue), \(record.patientID.rawValue), \(record.appointmentID), \(record.clinicianID),
                     \(Timestamp.milliseconds(record.occurredAt)), \(json)::jsonb, \(record.recall.map { RecordCalendar.isoDay($0.dueDate) })::date,
                     \(scope.actorID?.description), \(nowMs))
             """, logger: logger)
-        try await appendAudit(AuditRecord(action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
-                                          detail: record.auditDetail(appointment: record.appointmentID.map(UUIDText.lowercase), recorded: recorded)),
-                              scope: scope, connection: connection)
-        try await appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "visit", entryID: record.id.description,
-                                                practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
+        try await appendAudit(
+            AuditRecord(
+                action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
+                detail: record.auditDetail(
+                    appointment: record.appointmentID.map(UUIDText.lowercase), recorded: recorded)),
+            scope: scope, connection: connection)
+        try await appendEvent(
+            .recordEntryAdded(
+                patientID: patient.id, entryType: "visit", entryID: record.id.description,
+                practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
     }
 
     // MARK: - Reading
@@ -112,29 +149,41 @@ extension PostgresStore {
     /// A patient's visit records, newest first (audited read of the record).
     public func visits(scope: AccessScope, patientID: Identifier<Patient>) async throws -> [StoredVisit] {
         try await transaction(.practice(scope.practiceID)) { connection in
-            try await self.requireRecordPatient(patientID.rawValue, practiceID: scope.practiceID, connection: connection)
+            try await self.requireRecordPatient(
+                patientID.rawValue, practiceID: scope.practiceID, connection: connection)
             var visits: [StoredVisit] = []
-            for try await row in try await connection.query("""
+            for try await row in try await connection.query(
+                """
                 SELECT \(unescaped: Self.visitColumns) FROM visit WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID.rawValue)
                 ORDER BY occurred_at_ms DESC, id DESC
-                """, logger: self.logger) {
+                """, logger: self.logger)
+            {
                 visits.append(try Self.storedVisit(from: row))
             }
-            try await self.appendAudit(AuditRecord(action: .recordVisitsRead, resourceType: "patient", resourceID: patientID.description,
-                                                   detail: "results=\(visits.count)"), scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .recordVisitsRead, resourceType: "patient", resourceID: patientID.description,
+                    detail: "results=\(visits.count)"), scope: scope, connection: connection)
             return visits
         }
     }
 
     /// One visit record of a patient (audited read); another patient's or practice's is not found.
-    public func visit(scope: AccessScope, patientID: Identifier<Patient>, id: Identifier<Visit>) async throws -> StoredVisit {
+    public func visit(scope: AccessScope, patientID: Identifier<Patient>, id: Identifier<Visit>) async throws
+        -> StoredVisit
+    {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard let stored = try await self.storedVisit(practiceID: scope.practiceID, id: id.rawValue, connection: connection),
-                  stored.visit.patientID == patientID else {
+            guard
+                let stored = try await self.storedVisit(
+                    practiceID: scope.practiceID, id: id.rawValue, connection: connection),
+                stored.visit.patientID == patientID
+            else {
                 throw DomainError.notFound(resource: "visit")
             }
-            try await self.appendAudit(AuditRecord(action: .recordVisitRead, resourceType: "patient", resourceID: patientID.description,
-                                                   detail: "visit=\(id)"), scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .recordVisitRead, resourceType: "patient", resourceID: patientID.description,
+                    detail: "visit=\(id)"), scope: scope, connection: connection)
             return stored
         }
     }
@@ -142,34 +191,43 @@ extension PostgresStore {
     /// The recall list: vaccinations and visit follow-ups of active patients due within `days`
     /// of `asOf` or overdue, practice-wide, soonest first. Audited as the embedded store
     /// audits it (the vaccinations read, then the recalls), in one transaction.
-    public func recalls(scope: AccessScope, asOf: Date, withinDays days: Int) async throws -> (dueSoon: [Recall], overdue: [Recall]) {
+    public func recalls(scope: AccessScope, asOf: Date, withinDays days: Int) async throws -> (
+        dueSoon: [Recall], overdue: [Recall]
+    ) {
         try await transaction(.practice(scope.practiceID)) { connection in
-            let (vaccinations, names) = try await self.vaccinationReminders(scope: scope, asOf: asOf, withinDays: days, connection: connection)
+            let (vaccinations, names) = try await self.vaccinationReminders(
+                scope: scope, asOf: asOf, withinDays: days, connection: connection)
             let horizon = RecordCalendar.isoDay(asOf.addingTimeInterval(Double(days) * 86_400))
             var patientNames = names
             var patientIDs: [UUID] = []
-            for try await (id, name) in try await connection.query("""
+            for try await (id, name) in try await connection.query(
+                """
                 SELECT DISTINCT v.patient_id, p.name FROM visit v JOIN patient p ON p.id = v.patient_id AND p.practice_id = v.practice_id
                 WHERE v.practice_id = \(scope.practiceID.rawValue) AND p.status = 'active' AND v.follow_up_date IS NOT NULL
                   AND v.follow_up_date <= \(horizon)::date
-                """, logger: self.logger).decode((UUID, String).self) {
+                """, logger: self.logger
+            ).decode((UUID, String).self) {
                 patientNames[Identifier(id)] = name
                 patientIDs.append(id)
             }
             // A later visit answers a follow-up, so every visit of the patients concerned counts.
             var visits: [Visit] = []
             if !patientIDs.isEmpty {
-                for try await row in try await connection.query("""
+                for try await row in try await connection.query(
+                    """
                     SELECT \(unescaped: Self.visitColumns) FROM visit
                     WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = ANY(\(patientIDs)::uuid[])
-                    """, logger: self.logger) {
+                    """, logger: self.logger)
+                {
                     visits.append(try Self.storedVisit(from: row).visit)
                 }
             }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
-            try await self.appendAudit(AuditRecord(action: .recordRecallsRead, resourceType: "patient",
-                                                   detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .recordRecallsRead, resourceType: "patient",
+                    detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
+                scope: scope, connection: connection)
             return Recall.lists(vaccinations: vaccinations, followUps: followUps, patientNames: patientNames)
         }
     }
@@ -180,9 +238,11 @@ extension PostgresStore {
     static let visitColumns = "record::text, version, created_at_ms"
 
     func storedVisit(practiceID: PracticeID, id: UUID, connection: PostgresConnection) async throws -> StoredVisit? {
-        for try await row in try await connection.query("""
+        for try await row in try await connection.query(
+            """
             SELECT \(unescaped: Self.visitColumns) FROM visit WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
-            """, logger: logger) {
+            """, logger: logger)
+        {
             return try Self.storedVisit(from: row)
         }
         return nil

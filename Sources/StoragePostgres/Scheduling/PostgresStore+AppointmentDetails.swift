@@ -10,7 +10,10 @@ extension PostgresStore: AppointmentDetailsRepository {
     /// One appointment with its reason, staff notes, intake basis and visit (another practice's is not found).
     public func appointmentDetails(scope: AccessScope, id: Identifier<Appointment>) async throws -> AppointmentDetails {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard let details = try await self.details(practiceID: scope.practiceID, id: id.rawValue, connection: connection) else {
+            guard
+                let details = try await self.details(
+                    practiceID: scope.practiceID, id: id.rawValue, connection: connection)
+            else {
                 throw DomainError.notFound(resource: "appointment")
             }
             return details
@@ -20,11 +23,14 @@ extension PostgresStore: AppointmentDetailsRepository {
     /// A patient's appointments, past and future, newest first; `before` is the id of the last
     /// appointment of the previous page. Another practice's patient is not found. Audited as a
     /// read of the patient's record.
-    public func patientAppointments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: String?) async throws -> PatientAppointments {
+    public func patientAppointments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: String?)
+        async throws -> PatientAppointments
+    {
         let now = Timestamp.milliseconds(clock.now())
         let practice = scope.practiceID.rawValue
         return try await transaction(.practice(scope.practiceID)) { connection in
-            let patientQuery: PostgresQuery = "SELECT EXISTS (SELECT 1 FROM patient WHERE id = \(patientID) AND practice_id = \(practice))"
+            let patientQuery: PostgresQuery =
+                "SELECT EXISTS (SELECT 1 FROM patient WHERE id = \(patientID) AND practice_id = \(practice))"
             if try await !self.exists(patientQuery, connection) { throw DomainError.notFound(resource: "patient") }
             // The cursor is the last appointment of the previous page: the page continues below
             // its (start, id), the order of the listing.
@@ -32,13 +38,16 @@ extension PostgresStore: AppointmentDetailsRepository {
             if let cursor {
                 let invalid = ValidationError(field: "cursor", message: "is not a cursor returned by the server")
                 guard let id = UUID(uuidString: cursor) else { throw invalid }
-                for try await start in try await connection.query("""
+                for try await start in try await connection.query(
+                    """
                     SELECT start_ms FROM appointment WHERE id = \(id) AND practice_id = \(practice) AND patient_id = \(patientID)
-                    """, logger: self.logger).decode(Int64.self) { after = (start, id) }
+                    """, logger: self.logger
+                ).decode(Int64.self) { after = (start, id) }
                 if after == nil { throw invalid }
             }
             let pageSize = max(limit, 0)
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT \(unescaped: Self.detailColumns) FROM appointment a
                 WHERE a.practice_id = \(practice) AND a.patient_id = \(patientID)
                   AND (\(after == nil) OR (a.start_ms, a.id) < (\(after?.start ?? 0), \(after?.id ?? UUID())))
@@ -49,27 +58,36 @@ extension PostgresStore: AppointmentDetailsRepository {
             let more = items.count > pageSize
             items = Array(items.prefix(pageSize))
             let page = Page(items: items, nextCursor: more ? items.last?.appointment.value.id.description : nil)
-            let lastSeen = try await self.firstAppointment(connection, """
+            let lastSeen = try await self.firstAppointment(
+                connection,
+                """
                 SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(patientID)
                   AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAttended))) AND start_ms <= \(now) ORDER BY start_ms DESC LIMIT 1
                 """)
-            let next = try await self.firstAppointment(connection, """
+            let next = try await self.firstAppointment(
+                connection,
+                """
                 SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(patientID)
                   AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND start_ms > \(now) ORDER BY start_ms LIMIT 1
                 """)
-            _ = try await self.appendAudit(AuditRecord(action: .patientAppointmentsRead, resourceType: "patient",
-                                                       resourceID: UUIDText.lowercase(patientID), detail: "results=\(items.count)"),
-                                           scope: scope, connection: connection)
+            _ = try await self.appendAudit(
+                AuditRecord(
+                    action: .patientAppointmentsRead, resourceType: "patient",
+                    resourceID: UUIDText.lowercase(patientID), detail: "results=\(items.count)"),
+                scope: scope, connection: connection)
             return PatientAppointments(page: page, lastSeen: lastSeen, next: next)
         }
     }
 
     /// Completed appointments with the patient's species (the duration model's training data), by start.
     public func completedAppointments(scope: AccessScope) async throws -> [(Appointment, species: String)] {
-        let columns = Self.appointmentColumns.split(separator: ",").map { "a." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .joined(separator: ", ")
+        let columns = Self.appointmentColumns.split(separator: ",").map {
+            "a." + $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        .joined(separator: ", ")
         return try await transaction(.practice(scope.practiceID)) { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT \(unescaped: columns), p.species FROM appointment a
                 JOIN patient p ON p.practice_id = a.practice_id AND p.id = a.patient_id
                 WHERE a.practice_id = \(scope.practiceID.rawValue) AND a.status = 'completed' AND a.actual_minutes IS NOT NULL
@@ -104,38 +122,56 @@ extension PostgresStore: AppointmentDetailsRepository {
     /// (audited, with an event naming only identifiers). `nil` leaves a field as it is; an
     /// empty text clears it. The row is locked, so two instances saving the same version take
     /// turns and the second is refused.
-    public func updateAppointmentNotes(scope: AccessScope, id: Identifier<Appointment>, reason: String?, staffNotes: String?,
-                                       expectedVersion: Int?) async throws -> AppointmentDetails {
+    public func updateAppointmentNotes(
+        scope: AccessScope, id: Identifier<Appointment>, reason: String?, staffNotes: String?,
+        expectedVersion: Int?
+    ) async throws -> AppointmentDetails {
         try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                guard let current = try await self.appointment(practiceID: scope.practiceID, id: id.rawValue, forUpdate: true,
-                                                               connection: connection) else {
+                guard
+                    let current = try await self.appointment(
+                        practiceID: scope.practiceID, id: id.rawValue, forUpdate: true,
+                        connection: connection)
+                else {
                     throw DomainError.notFound(resource: "appointment")
                 }
-                if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+                if let expectedVersion, expectedVersion != current.version {
+                    throw DomainError.versionMismatch(current: current.version)
+                }
                 guard reason != nil || staffNotes != nil else {
                     throw ValidationError(field: "body", message: "names nothing to change (reason, staffNotes)")
                 }
-                let newReason = reason.flatMap { $0.isEmpty ? nil : $0 }, newNotes = staffNotes.flatMap { $0.isEmpty ? nil : $0 }
-                try await connection.query("""
+                let newReason = reason.flatMap { $0.isEmpty ? nil : $0 }
+                let newNotes = staffNotes.flatMap { $0.isEmpty ? nil : $0 }
+                try await connection.query(
+                    """
                     UPDATE appointment SET reason = CASE WHEN \(reason != nil) THEN \(newReason) ELSE reason END,
                         staff_notes = CASE WHEN \(staffNotes != nil) THEN \(newNotes) ELSE staff_notes END, version = version + 1
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
-                _ = try await self.appendAudit(AuditRecord(action: .appointmentNotesUpdate, resourceType: "appointment", resourceID: id.description,
-                                                           detail: [reason == nil ? nil : "reason", staffNotes == nil ? nil : "staffNotes"]
-                                                               .compactMap { $0 }.joined(separator: ",")),
-                                               scope: scope, connection: connection)
-                guard let details = try await self.details(practiceID: scope.practiceID, id: id.rawValue, connection: connection) else {
+                _ = try await self.appendAudit(
+                    AuditRecord(
+                        action: .appointmentNotesUpdate, resourceType: "appointment", resourceID: id.description,
+                        detail: [reason == nil ? nil : "reason", staffNotes == nil ? nil : "staffNotes"]
+                            .compactMap { $0 }.joined(separator: ",")),
+                    scope: scope, connection: connection)
+                guard
+                    let details = try await self.details(
+                        practiceID: scope.practiceID, id: id.rawValue, connection: connection)
+                else {
                     throw DomainError.notFound(resource: "appointment")
                 }
                 // Identifiers only: the reason and notes are read (and audited) through the appointment.
-                _ = try await self.appendEvent(DomainEvent(practiceID: scope.practiceID, kind: AppointmentEventKind.notesChanged,
-                                                           occurredAt: self.clock.now(), resourceType: "appointment", resourceID: id.description,
-                                                           payload: ["appointmentID": id.description,
-                                                                     "patientID": UUIDText.lowercase(details.appointment.value.patientID),
-                                                                     "version": String(details.appointment.version)]),
-                                               scope: scope, connection: connection)
+                _ = try await self.appendEvent(
+                    DomainEvent(
+                        practiceID: scope.practiceID, kind: AppointmentEventKind.notesChanged,
+                        occurredAt: self.clock.now(), resourceType: "appointment", resourceID: id.description,
+                        payload: [
+                            "appointmentID": id.description,
+                            "patientID": UUIDText.lowercase(details.appointment.value.patientID),
+                            "version": String(details.appointment.version),
+                        ]),
+                    scope: scope, connection: connection)
                 return details
             }
         }
@@ -148,14 +184,16 @@ extension PostgresStore: AppointmentDetailsRepository {
 
     /// ``appointmentColumns`` followed by the detail columns ``details(from:)`` reads, from
     /// `appointment a`.
-    static let detailColumns = appointmentColumns + """
-        , reason, staff_notes, match_basis::text, assessment_id, triage_level, \
-        (SELECT v.id FROM visit v WHERE v.appointment_id = a.id) AS visit_id
-        """
+    static let detailColumns =
+        appointmentColumns + """
+            , reason, staff_notes, match_basis::text, assessment_id, triage_level, \
+            (SELECT v.id FROM visit v WHERE v.appointment_id = a.id) AS visit_id
+            """
 
     /// One appointment's details in the caller's transaction.
     func details(practiceID: PracticeID, id: UUID, connection: PostgresConnection) async throws -> AppointmentDetails? {
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT \(unescaped: Self.detailColumns) FROM appointment a WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
             """, logger: logger)
         for try await row in rows { return try Self.details(from: row) }
@@ -164,10 +202,12 @@ extension PostgresStore: AppointmentDetailsRepository {
 
     /// Decodes a row of ``detailColumns``; a row the domain cannot hold is reported, never trapped on.
     static func details(from row: PostgresRow) throws -> AppointmentDetails {
-        let columns = row.makeRandomAccess(), base = appointmentColumnCount
+        let columns = row.makeRandomAccess()
+        let base = appointmentColumnCount
         let appointment = try appointment(from: row)
         var basis: BookingBasis?
-        let assessment = try columns[base + 3].decode(UUID?.self), level = try columns[base + 4].decode(Int?.self)
+        let assessment = try columns[base + 3].decode(UUID?.self)
+        let level = try columns[base + 4].decode(Int?.self)
         if let json = try columns[base + 2].decode(String?.self) {
             basis = try? JSONDecoder().decode(BookingBasis.self, from: Data(json.utf8))
             // A basis whose JSON the domain cannot read still says which assessment and level
@@ -176,15 +216,22 @@ extension PostgresStore: AppointmentDetailsRepository {
                 throw StoreCorruption(column: "appointment.match_basis", reason: "not a stored BookingBasis")
             }
         }
-        if basis == nil, let assessment, let level { basis = BookingBasis(assessmentID: assessment, triageLevel: level) }
-        return AppointmentDetails(appointment: appointment, reason: try columns[base].decode(String?.self),
-                                  staffNotes: try columns[base + 1].decode(String?.self), basis: basis,
-                                  visitID: try columns[base + 5].decode(UUID?.self).map(UUIDText.lowercase))
+        if basis == nil, let assessment, let level {
+            basis = BookingBasis(assessmentID: assessment, triageLevel: level)
+        }
+        return AppointmentDetails(
+            appointment: appointment, reason: try columns[base].decode(String?.self),
+            staffNotes: try columns[base + 1].decode(String?.self), basis: basis,
+            visitID: try columns[base + 5].decode(UUID?.self).map(UUIDText.lowercase))
     }
 
     /// The first appointment `query` (of ``appointmentColumns``) finds, if any.
-    private func firstAppointment(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> Versioned<Appointment>? {
-        for try await row in try await connection.query(query, logger: logger) { return try Self.appointment(from: row) }
+    private func firstAppointment(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> Versioned<
+        Appointment
+    >? {
+        for try await row in try await connection.query(query, logger: logger) {
+            return try Self.appointment(from: row)
+        }
         return nil
     }
 }

@@ -5,43 +5,67 @@ import SharedKernel
 import StoragePorts
 
 extension PostgresStore: AppointmentNoteRepository {
-    public func addAppointmentNote(_ note: AppointmentNote, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> AppointmentNote {
+    public func addAppointmentNote(_ note: AppointmentNote, scope: AccessScope, idempotencyKey: IdempotencyKey?)
+        async throws -> AppointmentNote
+    {
         let practiceID = scope.practiceID
         return try await retryingTransientFailures {
             try await transaction(.practice(practiceID)) { connection in
-                let (id, _) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey, operation: .appointmentNoteAdd,
-                                                        resourceID: UUIDText.lowercase(note.id)) {
-                    guard let appointment = try await self.appointment(practiceID: practiceID, id: note.appointmentID.rawValue, connection: connection)?.value
+                let (id, _) = try await self.idempotent(
+                    connection: connection, scope: scope, key: idempotencyKey, operation: .appointmentNoteAdd,
+                    resourceID: UUIDText.lowercase(note.id)
+                ) {
+                    guard
+                        let appointment = try await self.appointment(
+                            practiceID: practiceID, id: note.appointmentID.rawValue, connection: connection)?.value
                     else { throw DomainError.notFound(resource: "appointment") }
-                    try await self.insertAppointmentNote(note, patientID: appointment.patientID, practiceID: practiceID, connection: connection)
-                    try await self.appendAudit(AuditRecord(action: .appointmentNoteAdd, resourceType: "appointment", resourceID: note.appointmentID.description,
-                                                           detail: "note=\(UUIDText.lowercase(note.id))"), scope: scope, connection: connection)
-                    _ = try await self.appendEvent(note.addedEvent(practiceID: practiceID), scope: scope, connection: connection)
+                    try await self.insertAppointmentNote(
+                        note, patientID: appointment.patientID, practiceID: practiceID, connection: connection)
+                    try await self.appendAudit(
+                        AuditRecord(
+                            action: .appointmentNoteAdd, resourceType: "appointment",
+                            resourceID: note.appointmentID.description,
+                            detail: "note=\(UUIDText.lowercase(note.id))"), scope: scope, connection: connection)
+                    _ = try await self.appendEvent(
+                        note.addedEvent(practiceID: practiceID), scope: scope, connection: connection)
                 }
                 guard let noteID = UUID(uuidString: id),
-                      let stored = try await self.appointmentNotes(practiceID: practiceID, where: noteID, connection: connection).first
+                    let stored = try await self.appointmentNotes(
+                        practiceID: practiceID, where: noteID, connection: connection
+                    ).first
                 else { throw DomainError.notFound(resource: "appointment note") }
                 return stored
             }
         }
     }
 
-    public func appointmentNotes(scope: AccessScope, appointmentID: Identifier<Appointment>) async throws -> [AppointmentNote] {
+    public func appointmentNotes(scope: AccessScope, appointmentID: Identifier<Appointment>) async throws
+        -> [AppointmentNote]
+    {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard try await self.appointment(practiceID: scope.practiceID, id: appointmentID.rawValue, connection: connection) != nil else {
+            guard
+                try await self.appointment(
+                    practiceID: scope.practiceID, id: appointmentID.rawValue, connection: connection) != nil
+            else {
                 throw DomainError.notFound(resource: "appointment")
             }
-            let notes = try await self.appointmentNotes(practiceID: scope.practiceID, appointment: appointmentID.rawValue, connection: connection)
-            try await self.appendAudit(AuditRecord(action: .appointmentNotesRead, resourceType: "appointment", resourceID: appointmentID.description,
-                                                   detail: "results=\(notes.count)"), scope: scope, connection: connection)
+            let notes = try await self.appointmentNotes(
+                practiceID: scope.practiceID, appointment: appointmentID.rawValue, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .appointmentNotesRead, resourceType: "appointment", resourceID: appointmentID.description,
+                    detail: "results=\(notes.count)"), scope: scope, connection: connection)
             return notes
         }
     }
 
     /// Inserts the note's row, its text sealed (adding and restoring).
-    func insertAppointmentNote(_ note: AppointmentNote, patientID: UUID, practiceID: PracticeID, connection: PostgresConnection) async throws {
+    func insertAppointmentNote(
+        _ note: AppointmentNote, patientID: UUID, practiceID: PracticeID, connection: PostgresConnection
+    ) async throws {
         let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO appointment_note (id, practice_id, appointment_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
             VALUES (\(note.id), \(practiceID.rawValue), \(note.appointmentID.rawValue), \(patientID), \(note.authorID),
                     \(note.authorName), \(Timestamp.milliseconds(note.createdAt)), \(sealed))
@@ -50,18 +74,25 @@ extension PostgresStore: AppointmentNoteRepository {
 
     /// Notes of one appointment, the one note `noteID`, or (with neither) every note of the
     /// practice, oldest first, their text opened.
-    func appointmentNotes(practiceID: PracticeID, appointment: UUID? = nil, where noteID: UUID? = nil,
-                                  connection: PostgresConnection) async throws -> [AppointmentNote] {
+    func appointmentNotes(
+        practiceID: PracticeID, appointment: UUID? = nil, where noteID: UUID? = nil,
+        connection: PostgresConnection
+    ) async throws -> [AppointmentNote] {
         var notes: [AppointmentNote] = []
-        for try await (id, appointmentID, author, name, created, sealed) in try await connection.query("""
+        for try await (id, appointmentID, author, name, created, sealed) in try await connection.query(
+            """
             SELECT id, appointment_id, author_id, author_name, created_at_ms, sealed_text FROM appointment_note
             WHERE practice_id = \(practiceID.rawValue) AND (\(appointment)::uuid IS NULL OR appointment_id = \(appointment))
               AND (\(noteID)::uuid IS NULL OR id = \(noteID))
             ORDER BY created_at_ms, id
-            """, logger: logger).decode((UUID, UUID, String?, String, Int64, Data).self) {
-            let text = try SealedClinicalText.openAppointmentNote(sealed, noteID: UUIDText.lowercase(id), practiceID: practiceID, cipher: cipher)
-            notes.append(AppointmentNote(id: id, appointmentID: Identifier(appointmentID), authorID: author, authorName: name, text: text,
-                                         createdAt: Timestamp.date(milliseconds: created)))
+            """, logger: logger
+        ).decode((UUID, UUID, String?, String, Int64, Data).self) {
+            let text = try SealedClinicalText.openAppointmentNote(
+                sealed, noteID: UUIDText.lowercase(id), practiceID: practiceID, cipher: cipher)
+            notes.append(
+                AppointmentNote(
+                    id: id, appointmentID: Identifier(appointmentID), authorID: author, authorName: name, text: text,
+                    createdAt: Timestamp.date(milliseconds: created)))
         }
         return notes
     }

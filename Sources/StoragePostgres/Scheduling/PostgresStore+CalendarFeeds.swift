@@ -7,16 +7,21 @@ import StoragePorts
 extension PostgresStore {
     /// Records a feed token for a clinician by its SHA-256 (audited). Another practice's
     /// clinician is not found.
-    public func createCalendarFeed(tokenHash: String, clinicianID: Identifier<Clinician>, scope: AccessScope) async throws {
+    public func createCalendarFeed(tokenHash: String, clinicianID: Identifier<Clinician>, scope: AccessScope)
+        async throws
+    {
         let now = clock.now()
         try await transaction(.practice(scope.practiceID)) { connection in
             try await self.requireClinician(clinicianID, scope: scope, connection: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO calendar_feed (token_hash, practice_id, clinician_id, created_at)
                 VALUES (\(tokenHash), \(scope.practiceID.rawValue), \(clinicianID.rawValue), \(now))
                 """, logger: self.logger)
-            _ = try await self.appendAudit(AuditRecord(action: .clinicianCalendarFeedCreate, resourceType: "clinician",
-                                                       resourceID: clinicianID.description), scope: scope, connection: connection)
+            _ = try await self.appendAudit(
+                AuditRecord(
+                    action: .clinicianCalendarFeedCreate, resourceType: "clinician",
+                    resourceID: clinicianID.description), scope: scope, connection: connection)
         }
     }
 
@@ -26,12 +31,15 @@ extension PostgresStore {
         try await transaction(.practice(scope.practiceID)) { connection in
             // Another practice's clinician is not found, exactly like one that does not exist.
             try await self.requireClinician(clinicianID, scope: scope, connection: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE calendar_feed SET revoked_at = \(now)
                 WHERE clinician_id = \(clinicianID.rawValue) AND practice_id = \(scope.practiceID.rawValue) AND revoked_at IS NULL
                 """, logger: self.logger)
-            _ = try await self.appendAudit(AuditRecord(action: .clinicianCalendarFeedRevoke, resourceType: "clinician",
-                                                       resourceID: clinicianID.description), scope: scope, connection: connection)
+            _ = try await self.appendAudit(
+                AuditRecord(
+                    action: .clinicianCalendarFeedRevoke, resourceType: "clinician",
+                    resourceID: clinicianID.description), scope: scope, connection: connection)
         }
     }
 
@@ -39,7 +47,8 @@ extension PostgresStore {
     /// client sends, so no practice is known yet: the lookup reads across practices.
     public func calendarFeed(tokenHash: String) async throws -> (PracticeID, Identifier<Clinician>)? {
         try await transaction(.installation) { connection -> (PracticeID, Identifier<Clinician>)? in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT practice_id, clinician_id FROM vetnet_calendar_feed(\(tokenHash))
                 """, logger: self.logger)
             for try await (practiceID, clinicianID) in rows.decode((UUID, UUID).self) {
@@ -52,7 +61,8 @@ extension PostgresStore {
     /// Clinicians who have seen the patient before (continuity of care in matching).
     public func previousClinicians(patientID: UUID, scope: AccessScope) async throws -> Set<Identifier<Clinician>> {
         try await transaction(.practice(scope.practiceID)) { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT DISTINCT clinician_id FROM appointment
                 WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID) AND status = 'completed'
                 """, logger: self.logger)
@@ -63,8 +73,11 @@ extension PostgresStore {
     }
 
     /// Refuses (404) a clinician that is not the scope's practice's.
-    private func requireClinician(_ id: Identifier<Clinician>, scope: AccessScope, connection: PostgresConnection) async throws {
-        let query: PostgresQuery = "SELECT EXISTS (SELECT 1 FROM clinician WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue))"
+    private func requireClinician(_ id: Identifier<Clinician>, scope: AccessScope, connection: PostgresConnection)
+        async throws
+    {
+        let query: PostgresQuery =
+            "SELECT EXISTS (SELECT 1 FROM clinician WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue))"
         if try await !exists(query, connection) { throw DomainError.notFound(resource: "clinician") }
     }
 }

@@ -13,46 +13,61 @@ extension PostgresStore: ClinicianRoster {
     /// preferred appointment types must be the practice's own. With an idempotency key, a
     /// retried request — through any instance — creates nothing the second time and answers
     /// with the first clinician.
-    public func createClinician(_ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
-                                idempotencyKey: IdempotencyKey?) async throws -> Versioned<Clinician> {
+    public func createClinician(
+        _ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
+        idempotencyKey: IdempotencyKey?
+    ) async throws -> Versioned<Clinician> {
         var clinician = clinician
         clinician.retiredAt = nil
         try clinician.validate()
         var owned = availability
         if let availability {
             do { try availability.validate() } catch {
-                throw ValidationError(error.errors.map { FieldError(field: "availability.\($0.field)", message: $0.message) })
+                throw ValidationError(
+                    error.errors.map { FieldError(field: "availability.\($0.field)", message: $0.message) })
             }
             owned?.clinicianID = clinician.id
         }
         let created = clinician
-        let definition = try Self.json(created), availabilityJSON = try owned.map(Self.json)
+        let definition = try Self.json(created)
+        let availabilityJSON = try owned.map(Self.json)
         let now = clock.now()
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                let (id, _) = try await self.idempotent(connection: connection, scope: scope, key: idempotencyKey, operation: .clinicianCreate,
-                                                        resourceID: created.id.description) {
+                let (id, _) = try await self.idempotent(
+                    connection: connection, scope: scope, key: idempotencyKey, operation: .clinicianCreate,
+                    resourceID: created.id.description
+                ) {
                     try await self.checkReferences(of: created, scope: scope, connection: connection)
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO clinician (id, practice_id, display_name, definition, created_at)
                         VALUES (\(created.id.rawValue), \(scope.practiceID.rawValue), \(created.displayName), \(definition)::jsonb, \(now))
                         """, logger: self.logger)
                     if let availabilityJSON {
-                        try await connection.query("""
+                        try await connection.query(
+                            """
                             INSERT INTO clinician_availability (clinician_id, practice_id, availability, version)
                             VALUES (\(created.id.rawValue), \(scope.practiceID.rawValue), \(availabilityJSON)::jsonb, 1)
                             """, logger: self.logger)
                     }
-                    _ = try await self.appendAudit(AuditRecord(action: .clinicianCreate, resourceType: "clinician", resourceID: created.id.description,
-                                                               detail: availabilityJSON == nil ? nil : "with availability"),
-                                                   scope: scope, connection: connection)
-                    _ = try await self.appendEvent(created.changeEvent(kind: ClinicianEventKind.created, version: 1, practiceID: scope.practiceID,
-                                                                       occurredAt: now), scope: scope, connection: connection)
+                    _ = try await self.appendAudit(
+                        AuditRecord(
+                            action: .clinicianCreate, resourceType: "clinician", resourceID: created.id.description,
+                            detail: availabilityJSON == nil ? nil : "with availability"),
+                        scope: scope, connection: connection)
+                    _ = try await self.appendEvent(
+                        created.changeEvent(
+                            kind: ClinicianEventKind.created, version: 1, practiceID: scope.practiceID,
+                            occurredAt: now), scope: scope, connection: connection)
                 }
                 guard let uuid = UUID(uuidString: id) else {
                     throw StoreCorruption(column: "idempotency_key.resource_id", reason: "not a clinician id")
                 }
-                guard let stored = try await self.clinician(practiceID: scope.practiceID, id: uuid, connection: connection) else {
+                guard
+                    let stored = try await self.clinician(
+                        practiceID: scope.practiceID, id: uuid, connection: connection)
+                else {
                     throw DomainError.notFound(resource: "clinician")
                 }
                 return stored
@@ -63,26 +78,38 @@ extension PostgresStore: ClinicianRoster {
     /// Applies `change` to a clinician under optimistic concurrency (audited, naming the fields
     /// changed). The row is locked, so two instances saving the same version take turns and
     /// the second is refused. A retired clinician is refused (409); another practice's is not found.
-    public func updateClinician(id: Identifier<Clinician>, change: ClinicianChange, scope: AccessScope,
-                                expectedVersion: Int?) async throws -> Versioned<Clinician> {
+    public func updateClinician(
+        id: Identifier<Clinician>, change: ClinicianChange, scope: AccessScope,
+        expectedVersion: Int?
+    ) async throws -> Versioned<Clinician> {
         try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                guard let current = try await self.clinician(practiceID: scope.practiceID, id: id.rawValue, forUpdate: true, connection: connection) else {
+                guard
+                    let current = try await self.clinician(
+                        practiceID: scope.practiceID, id: id.rawValue, forUpdate: true, connection: connection)
+                else {
                     throw DomainError.notFound(resource: "clinician")
                 }
-                if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+                if let expectedVersion, expectedVersion != current.version {
+                    throw DomainError.versionMismatch(current: current.version)
+                }
                 let next = try current.value.applying(change)
                 try await self.checkReferences(of: next, scope: scope, connection: connection)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE clinician SET display_name = \(next.displayName), definition = \(try Self.json(next))::jsonb, version = version + 1
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
-                _ = try await self.appendAudit(AuditRecord(action: .clinicianUpdate, resourceType: "clinician", resourceID: id.description,
-                                                           detail: "fields=\(change.fieldNames.joined(separator: ","))"),
-                                               scope: scope, connection: connection)
-                _ = try await self.appendEvent(next.changeEvent(kind: ClinicianEventKind.updated, version: current.version + 1,
-                                                                practiceID: scope.practiceID, occurredAt: self.clock.now()),
-                                               scope: scope, connection: connection)
+                _ = try await self.appendAudit(
+                    AuditRecord(
+                        action: .clinicianUpdate, resourceType: "clinician", resourceID: id.description,
+                        detail: "fields=\(change.fieldNames.joined(separator: ","))"),
+                    scope: scope, connection: connection)
+                _ = try await self.appendEvent(
+                    next.changeEvent(
+                        kind: ClinicianEventKind.updated, version: current.version + 1,
+                        practiceID: scope.practiceID, occurredAt: self.clock.now()),
+                    scope: scope, connection: connection)
                 return Versioned(next, version: current.version + 1)
             }
         }
@@ -94,25 +121,36 @@ extension PostgresStore: ClinicianRoster {
     /// The clinician's booking lock is taken first, as a booking takes it: a booking of this
     /// clinician in flight on another instance commits before the retirement reads what is left
     /// (and is reported), or waits and then finds the clinician retired.
-    public func retireClinician(id: Identifier<Clinician>, scope: AccessScope, expectedVersion: Int?) async throws -> ClinicianRetirement {
+    public func retireClinician(id: Identifier<Clinician>, scope: AccessScope, expectedVersion: Int?) async throws
+        -> ClinicianRetirement
+    {
         let now = clock.now()
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                try await self.lockBookingResources(practiceID: scope.practiceID, clinicianID: id.rawValue, roomType: nil, connection: connection)
-                guard let current = try await self.clinician(practiceID: scope.practiceID, id: id.rawValue, forUpdate: true, connection: connection) else {
+                try await self.lockBookingResources(
+                    practiceID: scope.practiceID, clinicianID: id.rawValue, roomType: nil, connection: connection)
+                guard
+                    let current = try await self.clinician(
+                        practiceID: scope.practiceID, id: id.rawValue, forUpdate: true, connection: connection)
+                else {
                     throw DomainError.notFound(resource: "clinician")
                 }
-                if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+                if let expectedVersion, expectedVersion != current.version {
+                    throw DomainError.versionMismatch(current: current.version)
+                }
                 let retired = try current.value.retiring(at: now)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE clinician SET active = false, definition = \(try Self.json(retired))::jsonb, version = version + 1
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE calendar_feed SET revoked_at = \(now)
                     WHERE clinician_id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue) AND revoked_at IS NULL
                     """, logger: self.logger)
-                let rows = try await connection.query("""
+                let rows = try await connection.query(
+                    """
                     SELECT \(unescaped: Self.appointmentColumns) FROM appointment
                     WHERE practice_id = \(scope.practiceID.rawValue) AND clinician_id = \(id.rawValue) AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
                       AND end_ms > \(Timestamp.milliseconds(now))
@@ -123,12 +161,17 @@ extension PostgresStore: ClinicianRoster {
                     let appointment = try Self.appointment(from: row)
                     if appointment.value.isOpen(at: now) { open.append(appointment) }
                 }
-                _ = try await self.appendAudit(AuditRecord(action: .clinicianRetire, resourceType: "clinician", resourceID: id.description,
-                                                           detail: "open_appointments=\(open.count)"), scope: scope, connection: connection)
-                _ = try await self.appendEvent(retired.changeEvent(kind: ClinicianEventKind.retired, version: current.version + 1,
-                                                                   practiceID: scope.practiceID, occurredAt: now),
-                                               scope: scope, connection: connection)
-                return ClinicianRetirement(clinician: Versioned(retired, version: current.version + 1), appointmentsToReplan: open)
+                _ = try await self.appendAudit(
+                    AuditRecord(
+                        action: .clinicianRetire, resourceType: "clinician", resourceID: id.description,
+                        detail: "open_appointments=\(open.count)"), scope: scope, connection: connection)
+                _ = try await self.appendEvent(
+                    retired.changeEvent(
+                        kind: ClinicianEventKind.retired, version: current.version + 1,
+                        practiceID: scope.practiceID, occurredAt: now),
+                    scope: scope, connection: connection)
+                return ClinicianRetirement(
+                    clinician: Versioned(retired, version: current.version + 1), appointmentsToReplan: open)
             }
         }
     }
@@ -139,7 +182,10 @@ extension PostgresStore: ClinicianRoster {
     /// practice's id is not found.
     public func clinician(scope: AccessScope, id: Identifier<Clinician>) async throws -> Versioned<Clinician> {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard let stored = try await self.clinician(practiceID: scope.practiceID, id: id.rawValue, connection: connection) else {
+            guard
+                let stored = try await self.clinician(
+                    practiceID: scope.practiceID, id: id.rawValue, connection: connection)
+            else {
                 throw DomainError.notFound(resource: "clinician")
             }
             return stored
@@ -147,7 +193,9 @@ extension PostgresStore: ClinicianRoster {
     }
 
     /// Every clinician's weekly availability with its version.
-    public func availabilities(scope: AccessScope) async throws -> [Identifier<Clinician>: Versioned<ClinicianAvailability>] {
+    public func availabilities(scope: AccessScope) async throws -> [Identifier<Clinician>: Versioned<
+        ClinicianAvailability
+    >] {
         try await transaction(.practice(scope.practiceID)) { connection in
             try await self.availabilities(practiceID: scope.practiceID, clinicianID: nil, connection: connection)
         }
@@ -155,8 +203,11 @@ extension PostgresStore: ClinicianRoster {
 
     /// One clinician with its version in the caller's transaction (with `forUpdate`, its row
     /// locked until the transaction ends).
-    func clinician(practiceID: PracticeID, id: UUID, forUpdate: Bool = false, connection: PostgresConnection) async throws -> Versioned<Clinician>? {
-        let rows = try await connection.query("""
+    func clinician(practiceID: PracticeID, id: UUID, forUpdate: Bool = false, connection: PostgresConnection)
+        async throws -> Versioned<Clinician>?
+    {
+        let rows = try await connection.query(
+            """
             SELECT definition::text, active, created_at, version FROM clinician WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)

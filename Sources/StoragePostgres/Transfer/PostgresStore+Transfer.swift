@@ -19,153 +19,216 @@ extension PostgresStore: PracticeTransfer {
     public func exportPractice(scope: AccessScope, documentContent: Bool) async throws -> PracticeExport {
         let exportedAt = clock.now()
         let export = try await snapshot(scope.practiceID) { connection in
-            try await self.practiceExport(practiceID: scope.practiceID, exportedAt: exportedAt, documentContent: documentContent,
-                                                 connection: connection)
+            try await self.practiceExport(
+                practiceID: scope.practiceID, exportedAt: exportedAt, documentContent: documentContent,
+                connection: connection)
         }
-        let counts = "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) documents=\(export.documents.count)"
+        let counts =
+            "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) documents=\(export.documents.count)"
             + " clinicians=\(export.schedule?.clinicians.count ?? 0) appointments=\(export.schedule?.appointments.count ?? 0)"
             + " audit=\(export.audit?.count ?? 0)" + (documentContent ? " with_document_content" : "")
-        try await recordAudit(AuditRecord(action: .practiceExport, resourceType: "practice", resourceID: scope.practiceID.description,
-                                          detail: counts), scope: scope)
+        try await recordAudit(
+            AuditRecord(
+                action: .practiceExport, resourceType: "practice", resourceID: scope.practiceID.description,
+                detail: counts), scope: scope)
         return export
     }
 
-    private func practiceExport(practiceID: PracticeID, exportedAt: Date, documentContent: Bool,
-                                connection: PostgresConnection) async throws -> PracticeExport {
+    private func practiceExport(
+        practiceID: PracticeID, exportedAt: Date, documentContent: Bool,
+        connection: PostgresConnection
+    ) async throws -> PracticeExport {
         let practice = try await practiceProfile(practiceID, connection: connection)
         let id = practiceID.rawValue
         var staff: [StaffAccount] = []
-        for try await row in try await connection.query("""
+        for try await row in try await connection.query(
+            """
             SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash FROM staff_user
             WHERE practice_id = \(id) ORDER BY display_name, id
-            """, logger: logger) { staff.append(try Self.account(from: row).0) }
+            """, logger: logger)
+        { staff.append(try Self.account(from: row).0) }
         var owners: [Owner] = []
-        for try await row in try await connection.query("""
+        for try await row in try await connection.query(
+            """
             SELECT id, first_name, last_name, email, phones::text, address::text, communication::text, notes, version
             FROM owner WHERE practice_id = \(id) ORDER BY last_name, first_name, id
-            """, logger: logger) { owners.append(try Self.owner(from: row).value) }
+            """, logger: logger)
+        { owners.append(try Self.owner(from: row).value) }
 
         let stamps = try await entryStamps(practiceID: practiceID, connection: connection)
         var visits: [UUID: [Visit]] = [:]
-        for try await row in try await connection.query("""
+        for try await row in try await connection.query(
+            """
             SELECT \(unescaped: Self.visitColumns) FROM visit WHERE practice_id = \(id) ORDER BY occurred_at_ms, id
-            """, logger: logger) {
+            """, logger: logger)
+        {
             let visit = try Self.storedVisit(from: row).visit
             visits[visit.patientID.rawValue, default: []].append(visit)
         }
         var patients: [(Patient, Date?)] = []
-        for try await row in try await connection.query("""
+        for try await row in try await connection.query(
+            """
             SELECT \(unescaped: Self.patientColumns), p.archived_at FROM patient p WHERE p.practice_id = \(id) ORDER BY length(p.mrn), p.mrn
-            """, logger: logger) {
+            """, logger: logger)
+        {
             let columns = row.makeRandomAccess()
             patients.append((try Self.patient(from: columns).value, try columns[15].decode(Date?.self)))
         }
         var exported: [ExportedPatient] = []
         for (patient, archivedAt) in patients {
             let record = try await record(of: patient, practiceID: practiceID, connection: connection)
-            exported.append(ExportedPatient(record: record, archivedAt: archivedAt.map(Self.exportedInstant),
-                                            entered: stamps[patient.id.rawValue] ?? [:], visits: visits[patient.id.rawValue],
-                                            corrections: try await corrections(practiceID: practiceID, condition: "patient_id = $2",
-                                                                               binding: patient.id.rawValue, connection: connection)))
+            exported.append(
+                ExportedPatient(
+                    record: record, archivedAt: archivedAt.map(Self.exportedInstant),
+                    entered: stamps[patient.id.rawValue] ?? [:], visits: visits[patient.id.rawValue],
+                    corrections: try await corrections(
+                        practiceID: practiceID, condition: "patient_id = $2",
+                        binding: patient.id.rawValue, connection: connection)))
         }
 
         var assessments: [ExportedAssessment] = []
-        for try await (assessmentID, patientID, assessor, arrival, assessed, level, rules, caseJSON, result) in try await connection.query("""
-            SELECT id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, case_json, result_json
-            FROM triage_assessment WHERE practice_id = \(id) ORDER BY assessed_at_ms, id
-            """, logger: logger).decode((UUID, UUID, String?, Int64, Int64, Int, String, String, String).self) {
-            assessments.append(ExportedAssessment(id: UUIDText.lowercase(assessmentID), patientID: UUIDText.lowercase(patientID), assessorID: assessor,
-                                                  arrivalAt: Timestamp.date(milliseconds: arrival), assessedAt: Timestamp.date(milliseconds: assessed),
-                                                  level: level, rulesVersion: rules, caseJSON: caseJSON, resultJSON: result))
+        for try await (assessmentID, patientID, assessor, arrival, assessed, level, rules, caseJSON, result)
+            in try await connection.query(
+                """
+                SELECT id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, case_json, result_json
+                FROM triage_assessment WHERE practice_id = \(id) ORDER BY assessed_at_ms, id
+                """, logger: logger
+            ).decode((UUID, UUID, String?, Int64, Int64, Int, String, String, String).self)
+        {
+            assessments.append(
+                ExportedAssessment(
+                    id: UUIDText.lowercase(assessmentID), patientID: UUIDText.lowercase(patientID),
+                    assessorID: assessor,
+                    arrivalAt: Timestamp.date(milliseconds: arrival),
+                    assessedAt: Timestamp.date(milliseconds: assessed),
+                    level: level, rulesVersion: rules, caseJSON: caseJSON, resultJSON: result))
         }
-        let overrides = Dictionary(grouping: try await self.overrides(where: "practice_id = $1", bindings: [id], connection: connection),
-                                   by: { $0.assessmentID.description })
+        let overrides = Dictionary(
+            grouping: try await self.overrides(where: "practice_id = $1", bindings: [id], connection: connection),
+            by: { $0.assessmentID.description })
         for index in assessments.indices { assessments[index].overrides = overrides[assessments[index].id] }
         var arrivals: [ExportedTriageArrival] = []
-        for try await (patientID, arrival, level, seen, left) in try await connection.query("""
+        for try await (patientID, arrival, level, seen, left) in try await connection.query(
+            """
             SELECT patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms FROM triage_arrival WHERE practice_id = \(id)
             ORDER BY arrival_at_ms, patient_id
-            """, logger: logger).decode((UUID, Int64, Int, Int64?, Int64?).self) {
-            arrivals.append(ExportedTriageArrival(patientID: UUIDText.lowercase(patientID), arrivalAt: Timestamp.date(milliseconds: arrival),
-                                                  level: level, firstSeenAt: seen.map(Timestamp.date(milliseconds:)),
-                                                  leftAt: left.map(Timestamp.date(milliseconds:))))
+            """, logger: logger
+        ).decode((UUID, Int64, Int, Int64?, Int64?).self) {
+            arrivals.append(
+                ExportedTriageArrival(
+                    patientID: UUIDText.lowercase(patientID), arrivalAt: Timestamp.date(milliseconds: arrival),
+                    level: level, firstSeenAt: seen.map(Timestamp.date(milliseconds:)),
+                    leftAt: left.map(Timestamp.date(milliseconds:))))
         }
         var documents: [ExportedDocument] = []
-        for try await row in try await connection.query("""
+        for try await row in try await connection.query(
+            """
             SELECT \(unescaped: Self.documentColumns) FROM document WHERE practice_id = \(id) ORDER BY created_at_ms, id
-            """, logger: logger) {
+            """, logger: logger)
+        {
             let info = try Self.document(from: row)
-            var document = ExportedDocument(id: UUIDText.lowercase(info.id), patientID: info.patientID.description, fileName: info.fileName,
-                                            contentType: info.contentType, byteCount: info.byteCount, sha256: info.sha256, createdAt: info.createdAt)
+            var document = ExportedDocument(
+                id: UUIDText.lowercase(info.id), patientID: info.patientID.description, fileName: info.fileName,
+                contentType: info.contentType, byteCount: info.byteCount, sha256: info.sha256, createdAt: info.createdAt
+            )
             if documentContent {
-                document.content = try await sealedContent(of: info, practiceID: practiceID, connection: connection).base64EncodedString()
+                document.content = try await sealedContent(of: info, practiceID: practiceID, connection: connection)
+                    .base64EncodedString()
             }
             documents.append(document)
         }
         var audit: [AuditEntry] = []
-        for try await row in try await connection.query("""
+        for try await row in try await connection.query(
+            """
             SELECT seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome, request_id, detail, prev_hash, hash
             FROM audit_entry WHERE practice_id = \(practiceID.description) ORDER BY seq
-            """, logger: logger) { audit.append(try Self.auditEntry(from: row)) }
-        return PracticeExport(exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: exported,
-                              triageAssessments: assessments, triageArrivals: arrivals, documents: documents,
-                              schedule: try await schedule(practiceID: practiceID, connection: connection), audit: audit)
+            """, logger: logger)
+        { audit.append(try Self.auditEntry(from: row)) }
+        return PracticeExport(
+            exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: exported,
+            triageAssessments: assessments, triageArrivals: arrivals, documents: documents,
+            schedule: try await schedule(practiceID: practiceID, connection: connection), audit: audit)
     }
 
     /// Clinicians (active or not), availability, rooms, appointment types and every appointment.
     private func schedule(practiceID: PracticeID, connection: PostgresConnection) async throws -> ExportedSchedule {
         let id = practiceID.rawValue
         var clinicians: [ExportedClinician] = []
-        for try await (definition, active) in try await connection.query("""
+        for try await (definition, active) in try await connection.query(
+            """
             SELECT definition::text, active FROM clinician WHERE practice_id = \(id) ORDER BY display_name, id
-            """, logger: logger).decode((String, Bool).self) {
-            clinicians.append(ExportedClinician(clinician: try Self.decode(Clinician.self, definition, column: "clinician.definition"), active: active))
+            """, logger: logger
+        ).decode((String, Bool).self) {
+            clinicians.append(
+                ExportedClinician(
+                    clinician: try Self.decode(Clinician.self, definition, column: "clinician.definition"),
+                    active: active))
         }
-        let availabilities = try await self.availabilities(practiceID: practiceID, clinicianID: nil, connection: connection).values
+        let availabilities = try await self.availabilities(
+            practiceID: practiceID, clinicianID: nil, connection: connection
+        ).values
             .sorted { $0.value.clinicianID < $1.value.clinicianID }
             .map { ExportedAvailability(availability: $0.value, version: $0.version) }
-        let notes = Dictionary(grouping: try await appointmentNotes(practiceID: practiceID, connection: connection), by: \.appointmentID)
+        let notes = Dictionary(
+            grouping: try await appointmentNotes(practiceID: practiceID, connection: connection), by: \.appointmentID)
         var appointments: [ExportedAppointment] = []
-        for try await row in try await connection.query("""
+        for try await row in try await connection.query(
+            """
             SELECT \(unescaped: Self.appointmentColumns), reason, created_at, staff_notes, match_basis::text, cancelled_at_ms
             FROM appointment WHERE practice_id = \(id) ORDER BY start_ms, id
-            """, logger: logger) {
+            """, logger: logger)
+        {
             let stored = try Self.appointment(from: row)
             let columns = row.makeRandomAccess()
-            let basis = try columns[20].decode(String?.self).map { try Self.decode(BookingBasis.self, $0, column: "appointment.match_basis") }
-            appointments.append(ExportedAppointment(appointment: stored.value, reason: try columns[17].decode(String?.self),
-                                                    bookedAt: Self.exportedInstant(try columns[18].decode(Date.self)), version: stored.version,
-                                                    staffNotes: try columns[19].decode(String?.self), intake: basis,
-                                                    cancelledAt: try columns[21].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
-                                                    notes: notes[stored.value.id]))
+            let basis = try columns[20].decode(String?.self).map {
+                try Self.decode(BookingBasis.self, $0, column: "appointment.match_basis")
+            }
+            appointments.append(
+                ExportedAppointment(
+                    appointment: stored.value, reason: try columns[17].decode(String?.self),
+                    bookedAt: Self.exportedInstant(try columns[18].decode(Date.self)), version: stored.version,
+                    staffNotes: try columns[19].decode(String?.self), intake: basis,
+                    cancelledAt: try columns[21].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
+                    notes: notes[stored.value.id]))
         }
-        return ExportedSchedule(clinicians: clinicians, availabilities: availabilities, rooms: try await rooms(practiceID: practiceID, connection: connection),
-                                appointmentTypes: try await appointmentTypes(practiceID: practiceID, onlyID: nil, connection: connection),
-                                appointments: appointments)
+        return ExportedSchedule(
+            clinicians: clinicians, availabilities: availabilities,
+            rooms: try await rooms(practiceID: practiceID, connection: connection),
+            appointmentTypes: try await appointmentTypes(practiceID: practiceID, onlyID: nil, connection: connection),
+            appointments: appointments)
     }
 
     /// When and by whom each weight, problem, allergy, medication and vaccination was entered.
-    private func entryStamps(practiceID: PracticeID, connection: PostgresConnection) async throws -> [UUID: [String: EntryStamp]] {
+    private func entryStamps(practiceID: PracticeID, connection: PostgresConnection) async throws -> [UUID: [String:
+        EntryStamp]]
+    {
         let id = practiceID.rawValue
         var stamps: [UUID: [String: EntryStamp]] = [:]
-        for try await (patientID, entryID, at, by) in try await connection.query("""
+        for try await (patientID, entryID, at, by) in try await connection.query(
+            """
             SELECT patient_id, id, created_at_ms, recorded_by FROM weight WHERE practice_id = \(id)
             UNION ALL SELECT patient_id, id, created_at_ms, NULL FROM problem WHERE practice_id = \(id)
             UNION ALL SELECT patient_id, id, created_at_ms, NULL FROM allergy WHERE practice_id = \(id)
             UNION ALL SELECT patient_id, id, created_at_ms, prescribed_by FROM medication WHERE practice_id = \(id)
             UNION ALL SELECT patient_id, id, created_at_ms, NULL FROM vaccination WHERE practice_id = \(id)
-            """, logger: logger).decode((UUID, UUID, Int64, String?).self) {
-            stamps[patientID, default: [:]][UUIDText.lowercase(entryID)] = EntryStamp(at: Timestamp.date(milliseconds: at), by: by)
+            """, logger: logger
+        ).decode((UUID, UUID, Int64, String?).self) {
+            stamps[patientID, default: [:]][UUIDText.lowercase(entryID)] = EntryStamp(
+                at: Timestamp.date(milliseconds: at), by: by)
         }
         return stamps
     }
 
     /// A document's content reassembled from its rows, opened and checked against its SHA-256.
-    private func sealedContent(of info: DocumentInfo, practiceID: PracticeID, connection: PostgresConnection) async throws -> Data {
+    private func sealedContent(of info: DocumentInfo, practiceID: PracticeID, connection: PostgresConnection)
+        async throws -> Data
+    {
         var sealed = Data()
-        for try await bytes in try await connection.query("""
+        for try await bytes in try await connection.query(
+            """
             SELECT bytes FROM document_chunk WHERE document_id = \(info.id) AND practice_id = \(practiceID.rawValue) ORDER BY seq
-            """, logger: logger).decode(Data.self) { sealed.append(bytes) }
+            """, logger: logger
+        ).decode(Data.self) { sealed.append(bytes) }
         let content = try DocumentUpload.plaintext(of: sealed, cipher: cipher, legacyContext: "document/\(info.sha256)")
         guard Hex.encode(SHA256.hash(data: content)) == info.sha256 else { throw RecordCipher.CipherError.cannotOpen }
         return content
@@ -182,7 +245,9 @@ extension PostgresStore: PracticeTransfer {
     /// again with this installation's key), visits, triage, the schedule (through the same
     /// exclusion constraints as bookings), documents whose content the export carries, and the
     /// audit trail, carried first into this chain.
-    public func restorePractice(_ export: PracticeExport, requestID: String?, progress: ImportProgressHandler?) async throws -> RestoreSummary {
+    public func restorePractice(_ export: PracticeExport, requestID: String?, progress: ImportProgressHandler?)
+        async throws -> RestoreSummary
+    {
         let now = clock.now()
         try export.validate(now: now)
         let carriedAudit = try export.checkedAudit()
@@ -195,8 +260,9 @@ extension PostgresStore: PracticeTransfer {
         let scope = AccessScope.system(practiceID, requestID: requestID)
         do {
             return try await transaction(.practice(practiceID)) { connection in
-                try await self.restore(export, documents: documents, audit: carriedAudit, scope: scope, now: now, progress: progress,
-                                       connection: connection)
+                try await self.restore(
+                    export, documents: documents, audit: carriedAudit, scope: scope, now: now, progress: progress,
+                    connection: connection)
             }
         } catch let refusal as OverlapRefusal {
             throw RestoreError.overlappingAppointment(id: refusal.appointment.id.description)
@@ -206,28 +272,39 @@ extension PostgresStore: PracticeTransfer {
         }
     }
 
-    private func restore(_ export: PracticeExport, documents: [(ExportedDocument, Data)], audit: [AuditEntry], scope: AccessScope, now: Date,
-                         progress: ImportProgressHandler?, connection: PostgresConnection) async throws -> RestoreSummary {
-        let practice = export.practice, id = practice.id.rawValue
-        try await connection.query("""
+    private func restore(
+        _ export: PracticeExport, documents: [(ExportedDocument, Data)], audit: [AuditEntry], scope: AccessScope,
+        now: Date,
+        progress: ImportProgressHandler?, connection: PostgresConnection
+    ) async throws -> RestoreSummary {
+        let practice = export.practice
+        let id = practice.id.rawValue
+        try await connection.query(
+            """
             INSERT INTO practice (id, name, time_zone, profile, created_at)
             VALUES (\(id), \(practice.name), \(practice.timeZone), \(try Self.json(practice))::jsonb, \(now))
             """, logger: logger)
         // The practice's history comes first in the chain, as it happened; the restore's own entries follow.
         for entry in audit { try await appendCarriedAudit(entry, connection: connection) }
         for account in export.staff {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
                 VALUES (\(account.id.rawValue), \(id), \(account.email.lowercased()), \(account.displayName), \(account.role.rawValue),
                         \(StoredCredentials.unusablePasswordHash()), \(account.disabled), \(account.createdAt), \(Int32(account.version)))
                 """, logger: logger)
-            try await appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
-                                              detail: "restored; password reset required"), scope: scope, connection: connection)
+            try await appendAudit(
+                AuditRecord(
+                    action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                    detail: "restored; password reset required"), scope: scope, connection: connection)
         }
         for owner in export.owners { try await insertOwner(owner, scope: scope, now: now, connection: connection) }
-        let highest = export.patients.compactMap { $0.patient.medicalRecordNumber.flatMap(MedicalRecordNumber.value(of:)) }.max() ?? 0
+        let highest =
+            export.patients.compactMap { $0.patient.medicalRecordNumber.flatMap(MedicalRecordNumber.value(of:)) }.max()
+            ?? 0
         if highest > 0 {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO practice_counter (practice_id, name, value) VALUES (\(id), 'mrn', \(highest))
                 ON CONFLICT (practice_id, name) DO UPDATE SET value = GREATEST(practice_counter.value, excluded.value)
                 """, logger: logger)
@@ -235,14 +312,21 @@ extension PostgresStore: PracticeTransfer {
         var entries = 0
         for (index, item) in export.patients.enumerated() {
             try await insertRestoredPatient(item, scope: scope, now: now, connection: connection)
-            entries += try await insertRecordEntries(of: item, practiceID: practice.id, now: now, connection: connection)
-            if let progress, (index + 1) % 500 == 0 || index + 1 == export.patients.count { progress(index + 1, export.patients.count) }
+            entries += try await insertRecordEntries(
+                of: item, practiceID: practice.id, now: now, connection: connection)
+            if let progress, (index + 1) % 500 == 0 || index + 1 == export.patients.count {
+                progress(index + 1, export.patients.count)
+            }
         }
         for assessment in export.triageAssessments {
-            guard let assessmentID = UUID(uuidString: assessment.id), let patientID = UUID(uuidString: assessment.patientID) else {
-                throw ValidationError(field: "triageAssessments", message: "assessment \(assessment.id) has an id that is not a UUID")
+            guard let assessmentID = UUID(uuidString: assessment.id),
+                let patientID = UUID(uuidString: assessment.patientID)
+            else {
+                throw ValidationError(
+                    field: "triageAssessments", message: "assessment \(assessment.id) has an id that is not a UUID")
             }
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version,
                                                case_json, result_json)
                 VALUES (\(assessmentID), \(id), \(patientID), \(assessment.assessorID), \(Timestamp.milliseconds(assessment.arrivalAt)),
@@ -250,7 +334,8 @@ extension PostgresStore: PracticeTransfer {
                         \(assessment.resultJSON))
                 """, logger: logger)
             for override in assessment.overrides ?? [] where override.assessmentID.rawValue == assessmentID {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
                                                  overridden_by, overridden_at_ms, lowers_red_finding)
                     VALUES (\(override.id.rawValue), \(id), \(patientID), \(assessmentID), \(override.computedLevel.rawValue),
@@ -263,17 +348,21 @@ extension PostgresStore: PracticeTransfer {
             guard let patientID = UUID(uuidString: arrival.patientID) else {
                 throw ValidationError(field: "triageArrivals", message: "patient \(arrival.patientID) is not a UUID")
             }
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms)
                 VALUES (\(id), \(patientID), \(Timestamp.milliseconds(arrival.arrivalAt)), \(arrival.level), \(arrival.firstSeenAt.map(Timestamp.milliseconds)),
                         \(arrival.leftAt.map(Timestamp.milliseconds)))
                 """, logger: logger)
         }
-        if let schedule = export.schedule { try await restoreSchedule(schedule, practiceID: practice.id, now: now, connection: connection) }
+        if let schedule = export.schedule {
+            try await restoreSchedule(schedule, practiceID: practice.id, now: now, connection: connection)
+        }
         // Visits refer to appointments and clinicians, so they come after the schedule.
         for item in export.patients {
             for visit in item.visits ?? [] where visit.patientID == item.patient.id {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at_ms, record, follow_up_date, recorded_by,
                                        created_at_ms)
                     VALUES (\(visit.id.rawValue), \(id), \(visit.patientID.rawValue), \(visit.appointmentID), \(visit.clinicianID),
@@ -287,31 +376,43 @@ extension PostgresStore: PracticeTransfer {
             }
         }
         for (document, content) in documents {
-            try await insertRestoredDocument(document, content: content, practiceID: practice.id, connection: connection)
+            try await insertRestoredDocument(
+                document, content: content, practiceID: practice.id, connection: connection)
         }
-        let clinicians = export.schedule?.clinicians.count ?? 0, appointments = export.schedule?.appointments.count ?? 0
+        let clinicians = export.schedule?.clinicians.count ?? 0
+        let appointments = export.schedule?.appointments.count ?? 0
         let notRestored = export.documents.count - documents.count
-        try await appendAudit(AuditRecord(action: .practiceRestore, resourceType: "practice", resourceID: practice.id.description,
-                                          detail: "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
-                                            + "clinicians=\(clinicians) appointments=\(appointments) documents=\(documents.count) "
-                                            + "documents_not_restored=\(notRestored) audit_carried=\(audit.count)"),
-                              scope: scope, connection: connection)
-        return RestoreSummary(practice: practice, staff: export.staff, owners: export.owners.count, patients: export.patients.count,
-                              recordEntries: entries, triageAssessments: export.triageAssessments.count, clinicians: clinicians,
-                              appointments: appointments, documents: documents.count, documentsNotRestored: notRestored,
-                              auditEntries: audit.count)
+        try await appendAudit(
+            AuditRecord(
+                action: .practiceRestore, resourceType: "practice", resourceID: practice.id.description,
+                detail:
+                    "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
+                    + "clinicians=\(clinicians) appointments=\(appointments) documents=\(documents.count) "
+                    + "documents_not_restored=\(notRestored) audit_carried=\(audit.count)"),
+            scope: scope, connection: connection)
+        return RestoreSummary(
+            practice: practice, staff: export.staff, owners: export.owners.count, patients: export.patients.count,
+            recordEntries: entries, triageAssessments: export.triageAssessments.count, clinicians: clinicians,
+            appointments: appointments, documents: documents.count, documentsNotRestored: notRestored,
+            auditEntries: audit.count)
     }
 
     /// A restored patient keeps its id and record number (a file without one gets the next).
-    private func insertRestoredPatient(_ item: ExportedPatient, scope: AccessScope, now: Date, connection: PostgresConnection) async throws {
+    private func insertRestoredPatient(
+        _ item: ExportedPatient, scope: AccessScope, now: Date, connection: PostgresConnection
+    ) async throws {
         let patient = item.patient
-        let (owner, coOwner) = try await requireOwners(of: patient, practiceID: scope.practiceID, connection: connection)
+        let (owner, coOwner) = try await requireOwners(
+            of: patient, practiceID: scope.practiceID, connection: connection)
         let recordNumber: String
-        if let number = patient.medicalRecordNumber { recordNumber = number } else {
+        if let number = patient.medicalRecordNumber {
+            recordNumber = number
+        } else {
             recordNumber = try await nextMedicalRecordNumber(practiceID: scope.practiceID, connection: connection)
         }
         do {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour, microchip,
                                      status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
                 VALUES (\(patient.id.rawValue), \(scope.practiceID.rawValue), \(recordNumber), \(patient.name), \(patient.species.rawValue),
@@ -323,16 +424,21 @@ extension PostgresStore: PracticeTransfer {
         } catch let error as PSQLError where Self.isMicrochipConflict(error) {
             throw Self.microchipConflict
         }
-        try await insertWords(PatientSearchTerms.words(patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner),
-                              of: patient, practiceID: scope.practiceID, connection: connection)
-        try await appendAudit(AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description),
-                              scope: scope, connection: connection)
+        try await insertWords(
+            PatientSearchTerms.words(patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner),
+            of: patient, practiceID: scope.practiceID, connection: connection)
+        try await appendAudit(
+            AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description),
+            scope: scope, connection: connection)
     }
 
     /// A restored patient's entries as stored originally (no re-validation against today: a
     /// dose or weight valid when entered stays part of the history). Returns how many.
-    private func insertRecordEntries(of item: ExportedPatient, practiceID: PracticeID, now: Date, connection: PostgresConnection) async throws -> Int {
-        let practice = practiceID.rawValue, pid = item.patient.id.rawValue
+    private func insertRecordEntries(
+        of item: ExportedPatient, practiceID: PracticeID, now: Date, connection: PostgresConnection
+    ) async throws -> Int {
+        let practice = practiceID.rawValue
+        let pid = item.patient.id.rawValue
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
         func entered(_ id: any CustomStringConvertible) -> (at: Int64, by: String?) {
             guard let stamp = item.entered[id.description] else { return (Timestamp.milliseconds(now), nil) }
@@ -340,17 +446,20 @@ extension PostgresStore: PracticeTransfer {
         }
         for weight in item.weights {
             let stamp = entered(weight.id)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at_ms, recorded_by, created_at_ms)
                 VALUES (\(weight.id.rawValue), \(practice), \(pid), \("\(weight.value)"), \(weight.unit.rawValue), \(weight.roundedGrams),
                         \(Timestamp.milliseconds(weight.measuredAt)), \(stamp.by), \(stamp.at))
                 """, logger: logger)
         }
         for problem in item.problems {
-            try await insertProblem(problem, practiceID: practiceID, createdAtMs: entered(problem.id).at, connection: connection)
+            try await insertProblem(
+                problem, practiceID: practiceID, createdAtMs: entered(problem.id).at, connection: connection)
         }
         for allergy in item.allergies {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at_ms)
                 VALUES (\(allergy.id.rawValue), \(practice), \(pid), \(allergy.substance), \(allergy.reaction), \(allergy.severity.rawValue),
                         \(entered(allergy.id).at))
@@ -358,7 +467,8 @@ extension PostgresStore: PracticeTransfer {
         }
         for medication in item.medications {
             let stamp = entered(medication.id)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
                                         start_date, end_date, prescribed_by, created_at_ms)
                 VALUES (\(medication.id.rawValue), \(practice), \(pid), \(medication.drug), \("\(medication.concentrationMgPerML)"),
@@ -367,7 +477,8 @@ extension PostgresStore: PracticeTransfer {
                 """, logger: logger)
         }
         for vaccination in item.vaccinations {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at_ms)
                 VALUES (\(vaccination.id.rawValue), \(practice), \(pid), \(vaccination.vaccine), \(day(vaccination.administeredDate))::date,
                         \(vaccination.batchNumber), \(vaccination.nextDueDate.map(day))::date, \(entered(vaccination.id).at))
@@ -376,7 +487,8 @@ extension PostgresStore: PracticeTransfer {
         // Sealed with this installation's key and the same associated data as a note entered here.
         for note in item.notes {
             let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
                 VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue), \(note.author.displayName),
                         \(Timestamp.milliseconds(note.createdAt)), \(sealed))
@@ -384,46 +496,55 @@ extension PostgresStore: PracticeTransfer {
         }
         for addendum in item.addenda {
             let sealed = try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
                 VALUES (\(addendum.id.rawValue), \(practice), \(addendum.noteID.rawValue), \(pid), \(addendum.author.id.rawValue),
                         \(addendum.author.displayName), \(Timestamp.milliseconds(addendum.createdAt)), \(sealed))
                 """, logger: logger)
         }
-        return item.weights.count + item.problems.count + item.allergies.count + item.medications.count + item.vaccinations.count
+        return item.weights.count + item.problems.count + item.allergies.count + item.medications.count
+            + item.vaccinations.count
             + item.notes.count + item.addenda.count
     }
 
     /// The schedule's rows; appointments meet the same exclusion constraints as bookings, so
     /// a hand-made file cannot double-book anyone.
-    private func restoreSchedule(_ schedule: ExportedSchedule, practiceID: PracticeID, now: Date, connection: PostgresConnection) async throws {
+    private func restoreSchedule(
+        _ schedule: ExportedSchedule, practiceID: PracticeID, now: Date, connection: PostgresConnection
+    ) async throws {
         let id = practiceID.rawValue
         for item in schedule.clinicians {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO clinician (id, practice_id, display_name, definition, active, created_at)
                 VALUES (\(item.clinician.id.rawValue), \(id), \(item.clinician.displayName), \(try Self.json(item.clinician))::jsonb, \(item.active), \(now))
                 """, logger: logger)
         }
         for item in schedule.availabilities {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO clinician_availability (clinician_id, practice_id, availability, version)
                 VALUES (\(item.availability.clinicianID.rawValue), \(id), \(try Self.json(item.availability))::jsonb, \(item.version))
                 """, logger: logger)
         }
         for room in schedule.rooms {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO room (id, practice_id, name, type, active) VALUES (\(room.id.rawValue), \(id), \(room.name), \(room.type.rawValue), \(room.isActive))
                 """, logger: logger)
         }
         for type in schedule.appointmentTypes {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO appointment_type (id, practice_id, name, definition) VALUES (\(type.id.rawValue), \(id), \(type.name), \(try Self.json(type))::jsonb)
                 """, logger: logger)
         }
         for item in schedule.appointments {
             let appointment = item.appointment
             do {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms, end_ms,
                                              occupied_end_ms, status, holds_time, reason, staff_notes, created_at, version, checked_in_at_ms,
                                              started_at_ms, completed_at_ms, actual_minutes, cancellation_reason, cancelled_at_ms,
@@ -442,32 +563,40 @@ extension PostgresStore: PracticeTransfer {
             }
             for note in item.notes ?? [] {
                 guard note.appointmentID == appointment.id else {
-                    throw ValidationError(field: "schedule.appointments", message: "note \(note.id) belongs to another appointment")
+                    throw ValidationError(
+                        field: "schedule.appointments", message: "note \(note.id) belongs to another appointment")
                 }
-                try await insertAppointmentNote(note, patientID: appointment.patientID, practiceID: practiceID, connection: connection)
+                try await insertAppointmentNote(
+                    note, patientID: appointment.patientID, practiceID: practiceID, connection: connection)
             }
         }
     }
 
     /// A carried document: sealed as an upload would be and stored in rows with its record.
-    private func insertRestoredDocument(_ document: ExportedDocument, content: Data, practiceID: PracticeID,
-                                        connection: PostgresConnection) async throws {
-        guard let documentID = UUID(uuidString: document.id), let patientID = UUID(uuidString: document.patientID) else {
+    private func insertRestoredDocument(
+        _ document: ExportedDocument, content: Data, practiceID: PracticeID,
+        connection: PostgresConnection
+    ) async throws {
+        guard let documentID = UUID(uuidString: document.id), let patientID = UUID(uuidString: document.patientID)
+        else {
             throw ValidationError(field: "documents", message: "document \(document.id) has an id that is not a UUID")
         }
         let upload = try DocumentUpload(directory: uploadDirectory, keyBytes: cipher.keyBytes, limit: maxDocumentBytes)
         try upload.append(content)
         _ = try upload.finish()
         let sealed = try Data(contentsOf: upload.temporaryURL)
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at_ms)
             VALUES (\(documentID), \(practiceID.rawValue), \(patientID), \(document.fileName), \(document.contentType.lowercased()),
                     \(Int32(document.byteCount)), \(document.sha256.lowercased()), NULL, \(Timestamp.milliseconds(document.createdAt)))
             """, logger: logger)
-        var index: Int32 = 0, offset = 0
+        var index: Int32 = 0
+        var offset = 0
         while offset < sealed.count {
             let end = min(offset + Self.documentChunkBytes, sealed.count)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO document_chunk (document_id, practice_id, seq, bytes) VALUES (\(documentID), \(practiceID.rawValue), \(index), \(sealed[offset..<end]))
                 """, logger: logger)
             index += 1

@@ -12,33 +12,50 @@ extension PostgresStore: TriageRepository {
     /// Stores an assessment and moves the ER board in one transaction, as the embedded store
     /// does. The patient's row is locked first, so two instances assessing the same patient
     /// take turns and the board follows the later assessment.
-    public func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
-                                 admitToQueue: Bool, intakeRanking: IntakeRanking?,
-                                 idempotency: IdempotencyKey?) async throws -> (StoredAssessment, QueueChange?) {
-        let assessment = TriageAssessment(patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
+    public func recordAssessment(
+        scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
+        admitToQueue: Bool, intakeRanking: IntakeRanking?,
+        idempotency: IdempotencyKey?
+    ) async throws -> (StoredAssessment, QueueChange?) {
+        let assessment = TriageAssessment(
+            patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
         let resultJSON = result.encodedJSON(prettyPrinted: false)
-        let caseText = String(decoding: caseJSON, as: UTF8.self), resultText = String(decoding: resultJSON, as: UTF8.self)
+        let caseText = String(decoding: caseJSON, as: UTF8.self)
+        let resultText = String(decoding: resultJSON, as: UTF8.self)
         let rankingJSON = try intakeRanking.map { try Self.json($0.ranked) }
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                guard try await self.patient(connection: connection, practiceID: scope.practiceID, id: patientID, forUpdate: true) != nil else {
+                guard
+                    try await self.patient(
+                        connection: connection, practiceID: scope.practiceID, id: patientID, forUpdate: true) != nil
+                else {
                     throw DomainError.notFound(resource: "patient")
                 }
-                if let idempotency, let first = try await self.claim(idempotency, operation: .triageAssess, scope: scope, connection: connection) {
+                if let idempotency,
+                    let first = try await self.claim(
+                        idempotency, operation: .triageAssess, scope: scope, connection: connection)
+                {
                     // A repeat: the first request's assessment, as it is stored.
                     guard let id = UUID(uuidString: first),
-                          let stored = try await self.storedAssessment(id: id, practiceID: scope.practiceID, connection: connection)
+                        let stored = try await self.storedAssessment(
+                            id: id, practiceID: scope.practiceID, connection: connection)
                     else { throw DomainError.notFound(resource: "assessment") }
                     return (stored, nil)
                 }
                 let now = self.clock.now()
-                var queue = TriageQueue(entries: try await self.queueEntry(practiceID: scope.practiceID, patientID: patientID, connection: connection)
+                var queue = TriageQueue(
+                    entries: try await self.queueEntry(
+                        practiceID: scope.practiceID, patientID: patientID, connection: connection
+                    )
                     .map { [$0] } ?? [])
                 var change: QueueChange?
                 if queue.follows(assessment, admitting: admitToQueue) {
-                    do { change = try queue.handle(.admit(assessment), at: now) } catch let error as QueueError { throw error.domainError }
+                    do { change = try queue.handle(.admit(assessment), at: now) } catch let error as QueueError {
+                        throw error.domainError
+                    }
                 }
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level,
                                                    rules_version, case_json, result_json)
                     VALUES (\(assessment.id.rawValue), \(scope.practiceID.rawValue), \(patientID), \(scope.actorID?.description),
@@ -47,27 +64,33 @@ extension PostgresStore: TriageRepository {
                     """, logger: self.logger)
                 if let change { try await self.save(change, scope: scope, connection: connection) }
                 if let intakeRanking, let rankingJSON {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO intake_ranking (id, practice_id, patient_id, appointment_type_id, ranking, created_at)
                         VALUES (\(assessment.id.rawValue), \(scope.practiceID.rawValue), \(patientID), \(intakeRanking.appointmentTypeID?.rawValue),
                                 \(rankingJSON)::jsonb, \(now))
                         """, logger: self.logger)
                 }
-                try await self.appendAudit(AuditRecord(action: .triageAssess, resourceType: "patient", resourceID: UUIDText.lowercase(patientID),
-                                                       detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"),
-                                           scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .triageAssess, resourceType: "patient", resourceID: UUIDText.lowercase(patientID),
+                        detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"),
+                    scope: scope, connection: connection)
                 // Admission and re-triage publish the triage and the board's change together; an
                 // assessment kept off the board (a booked non-urgent intake) is still news.
                 for event in change?.events(practiceID: scope.practiceID, occurredAt: now)
-                    ?? [assessment.assessedEvent(practiceID: scope.practiceID, occurredAt: now)] {
+                    ?? [assessment.assessedEvent(practiceID: scope.practiceID, occurredAt: now)]
+                {
                     _ = try await self.appendEvent(event, scope: scope, connection: connection)
                 }
-                let stored = StoredAssessment(id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,
-                                              assessedAt: result.assessedAt, level: result.level, rulesVersion: result.rulesVersion,
-                                              resultJSON: resultJSON)
+                let stored = StoredAssessment(
+                    id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,
+                    assessedAt: result.assessedAt, level: result.level, rulesVersion: result.rulesVersion,
+                    resultJSON: resultJSON)
                 if let idempotency {
-                    try await self.finishClaim(idempotency, operation: .triageAssess, resourceID: assessment.id.description, scope: scope,
-                                               connection: connection)
+                    try await self.finishClaim(
+                        idempotency, operation: .triageAssess, resourceID: assessment.id.description, scope: scope,
+                        connection: connection)
                 }
                 return (stored, change)
             }
@@ -76,37 +99,50 @@ extension PostgresStore: TriageRepository {
 
     /// A patient's assessments, newest first (an audited read of the record); the cursor is the
     /// assessed-at millisecond value to continue below.
-    public func assessments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: Int64?) async throws -> Page<StoredAssessment> {
+    public func assessments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: Int64?) async throws
+        -> Page<StoredAssessment>
+    {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard try await self.patient(connection: connection, practiceID: scope.practiceID, id: patientID) != nil else {
+            guard try await self.patient(connection: connection, practiceID: scope.practiceID, id: patientID) != nil
+            else {
                 throw DomainError.notFound(resource: "patient")
             }
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, result_json FROM triage_assessment
                 WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID)
                   AND (\(cursor)::bigint IS NULL OR assessed_at_ms < \(cursor))
                 ORDER BY assessed_at_ms DESC LIMIT \(Int64(limit) + 1)
                 """, logger: self.logger)
             var items: [StoredAssessment] = []
-            for try await (id, assessor, arrival, assessed, level, rules, result) in rows.decode((UUID, String?, Int64, Int64, Int, String, String).self) {
+            for try await (id, assessor, arrival, assessed, level, rules, result) in rows.decode(
+                (UUID, String?, Int64, Int64, Int, String, String).self)
+            {
                 guard let triageLevel = TriageLevel(rawValue: level) else {
                     throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level")
                 }
-                items.append(StoredAssessment(id: Identifier(id), patientID: patientID, assessorID: assessor,
-                                              arrival: Timestamp.date(milliseconds: arrival), assessedAt: Timestamp.date(milliseconds: assessed),
-                                              level: triageLevel, rulesVersion: rules, resultJSON: Data(result.utf8)))
+                items.append(
+                    StoredAssessment(
+                        id: Identifier(id), patientID: patientID, assessorID: assessor,
+                        arrival: Timestamp.date(milliseconds: arrival),
+                        assessedAt: Timestamp.date(milliseconds: assessed),
+                        level: triageLevel, rulesVersion: rules, resultJSON: Data(result.utf8)))
             }
             // Each assessment with its overrides (a page holds a handful).
             for (index, item) in items.enumerated() {
-                let overrides = try await self.overrides(where: "assessment_id = $1", bindings: [item.id.rawValue], connection: connection)
+                let overrides = try await self.overrides(
+                    where: "assessment_id = $1", bindings: [item.id.rawValue], connection: connection)
                 if !overrides.isEmpty {
-                    items[index] = StoredAssessment(id: item.id, patientID: item.patientID, assessorID: item.assessorID, arrival: item.arrival,
-                                                    assessedAt: item.assessedAt, level: item.level, rulesVersion: item.rulesVersion,
-                                                    resultJSON: item.resultJSON, overrides: overrides)
+                    items[index] = StoredAssessment(
+                        id: item.id, patientID: item.patientID, assessorID: item.assessorID, arrival: item.arrival,
+                        assessedAt: item.assessedAt, level: item.level, rulesVersion: item.rulesVersion,
+                        resultJSON: item.resultJSON, overrides: overrides)
                 }
             }
-            try await self.appendAudit(AuditRecord(action: .triageHistoryRead, resourceType: "patient", resourceID: UUIDText.lowercase(patientID)),
-                                       scope: scope, connection: connection)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .triageHistoryRead, resourceType: "patient", resourceID: UUIDText.lowercase(patientID)),
+                scope: scope, connection: connection)
             let page = Array(items.prefix(limit))
             let next = items.count > limit ? page.last.map { String(Timestamp.milliseconds($0.assessedAt)) } : nil
             return Page(items: page, nextCursor: next)
@@ -116,17 +152,25 @@ extension PostgresStore: TriageRepository {
     // MARK: - The board
 
     /// Moves a patient on the board (a legal transition only, by the domain's rules), audited.
-    public func moveQueueEntry(scope: AccessScope, patientID: UUID, to status: QueueStatus) async throws -> QueueChange {
+    public func moveQueueEntry(scope: AccessScope, patientID: UUID, to status: QueueStatus) async throws -> QueueChange
+    {
         try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                var queue = TriageQueue(entries: try await self.queueEntry(practiceID: scope.practiceID, patientID: patientID, forUpdate: true,
-                                                                           connection: connection).map { [$0] } ?? [])
+                var queue = TriageQueue(
+                    entries: try await self.queueEntry(
+                        practiceID: scope.practiceID, patientID: patientID, forUpdate: true,
+                        connection: connection
+                    ).map { [$0] } ?? [])
                 let now = self.clock.now()
                 let change: QueueChange
-                do { change = try queue.handle(.move(patientID: patientID, to: status), at: now) } catch let error as QueueError { throw error.domainError }
+                do { change = try queue.handle(.move(patientID: patientID, to: status), at: now) } catch let error
+                    as QueueError
+                { throw error.domainError }
                 try await self.save(change, scope: scope, connection: connection)
-                try await self.appendAudit(AuditRecord(action: .triageQueueMove, resourceType: "patient", resourceID: UUIDText.lowercase(patientID),
-                                                       detail: "status=\(status.rawValue)"), scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .triageQueueMove, resourceType: "patient", resourceID: UUIDText.lowercase(patientID),
+                        detail: "status=\(status.rawValue)"), scope: scope, connection: connection)
                 for event in change.events(practiceID: scope.practiceID, occurredAt: now) {
                     _ = try await self.appendEvent(event, scope: scope, connection: connection)
                 }
@@ -138,7 +182,8 @@ extension PostgresStore: TriageRepository {
     /// The board: patients waiting or in treatment, with what the board shows of them.
     public func activeQueue(scope: AccessScope) async throws -> [QueuedPatient] {
         try await transaction(.practice(scope.practiceID)) { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT \(unescaped: Self.queueColumns), p.name, p.mrn, p.species, p.alerts::text FROM triage_queue q
                 JOIN patient p ON p.id = q.patient_id AND p.practice_id = q.practice_id
                 WHERE q.practice_id = \(scope.practiceID.rawValue) AND q.status IN (\(unescaped: QueueStatus.activeSQLList))
@@ -147,10 +192,14 @@ extension PostgresStore: TriageRepository {
             var board: [QueuedPatient] = []
             for try await row in rows {
                 let columns = row.makeRandomAccess()
-                let alerts = try Self.decode([String].self, try columns[14].decode(String.self), column: "patient.alerts")
-                board.append(QueuedPatient(entry: try Self.queueEntry(from: columns), name: try columns[11].decode(String.self),
-                                           medicalRecordNumber: try columns[12].decode(String.self), species: try columns[13].decode(String.self),
-                                           alerts: alerts))
+                let alerts = try Self.decode(
+                    [String].self, try columns[14].decode(String.self), column: "patient.alerts")
+                board.append(
+                    QueuedPatient(
+                        entry: try Self.queueEntry(from: columns), name: try columns[11].decode(String.self),
+                        medicalRecordNumber: try columns[12].decode(String.self),
+                        species: try columns[13].decode(String.self),
+                        alerts: alerts))
             }
             return board
         }
@@ -160,24 +209,37 @@ extension PostgresStore: TriageRepository {
 
     /// Overrides an assessment's level, as the embedded store does; the patient's row is
     /// locked first, so an override and a new assessment of the same patient take turns.
-    public func overrideAssessment(scope: AccessScope, assessmentID: Identifier<TriageAssessment>,
-                                   request: OverrideRequest) async throws -> (StoredAssessment, QueueChange?) {
-        guard let actor = scope.actorID, let role = scope.role else { throw DomainError.forbidden(action: "override a triage level") }
+    public func overrideAssessment(
+        scope: AccessScope, assessmentID: Identifier<TriageAssessment>,
+        request: OverrideRequest
+    ) async throws -> (StoredAssessment, QueueChange?) {
+        guard let actor = scope.actorID, let role = scope.role else {
+            throw DomainError.forbidden(action: "override a triage level")
+        }
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                guard let found = try await self.storedAssessment(id: assessmentID.rawValue, practiceID: scope.practiceID, connection: connection)
+                guard
+                    let found = try await self.storedAssessment(
+                        id: assessmentID.rawValue, practiceID: scope.practiceID, connection: connection)
                 else { throw DomainError.notFound(resource: "assessment") }
-                _ = try await self.patient(connection: connection, practiceID: scope.practiceID, id: found.patientID, forUpdate: true)
+                _ = try await self.patient(
+                    connection: connection, practiceID: scope.practiceID, id: found.patientID, forUpdate: true)
                 var newer = 0
-                for try await count in try await connection.query("""
+                for try await count in try await connection.query(
+                    """
                     SELECT COUNT(*)::int FROM triage_assessment WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(found.patientID)
                       AND assessed_at_ms > \(Timestamp.milliseconds(found.assessedAt))
-                    """, logger: self.logger).decode(Int.self) { newer = count }
+                    """, logger: self.logger
+                ).decode(Int.self) { newer = count }
                 let now = self.clock.now()
                 let override = try TriageOverride.decide(
-                    request, on: OverriddenAssessment(id: assessmentID, computedLevel: found.level, currentLevel: found.currentLevel, isLatest: newer == 0),
+                    request,
+                    on: OverriddenAssessment(
+                        id: assessmentID, computedLevel: found.level, currentLevel: found.currentLevel,
+                        isLatest: newer == 0),
                     by: actor.description, role: role, at: now)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
                                                  overridden_by, overridden_at_ms, lowers_red_finding)
                     VALUES (\(override.id.rawValue), \(scope.practiceID.rawValue), \(found.patientID), \(assessmentID.rawValue),
@@ -185,21 +247,31 @@ extension PostgresStore: TriageRepository {
                             \(override.overriddenBy), \(Timestamp.milliseconds(override.overriddenAt)), \(override.lowersRedFinding))
                     """, logger: self.logger)
                 var change: QueueChange?
-                if let entry = try await self.queueEntry(practiceID: scope.practiceID, patientID: found.patientID, forUpdate: true, connection: connection),
-                   entry.status.isActive, entry.assessmentID == assessmentID {
+                if let entry = try await self.queueEntry(
+                    practiceID: scope.practiceID, patientID: found.patientID, forUpdate: true, connection: connection),
+                    entry.status.isActive, entry.assessmentID == assessmentID
+                {
                     var queue = TriageQueue(entries: [entry])
-                    do { change = try queue.handle(.override(patientID: found.patientID, override), at: now) } catch let error as QueueError {
+                    do { change = try queue.handle(.override(patientID: found.patientID, override), at: now) } catch let
+                        error as QueueError
+                    {
                         throw error.domainError
                     }
                 }
                 if let change { try await self.save(change, scope: scope, connection: connection) }
-                try await self.appendAudit(AuditRecord(action: .triageOverride, resourceType: "patient", resourceID: UUIDText.lowercase(found.patientID),
-                                                       detail: override.auditDetail), scope: scope, connection: connection)
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .triageOverride, resourceType: "patient",
+                        resourceID: UUIDText.lowercase(found.patientID),
+                        detail: override.auditDetail), scope: scope, connection: connection)
                 for event in change?.events(practiceID: scope.practiceID, occurredAt: now)
-                    ?? [override.event(patientID: found.patientID, practiceID: scope.practiceID, occurredAt: now)] {
+                    ?? [override.event(patientID: found.patientID, practiceID: scope.practiceID, occurredAt: now)]
+                {
                     _ = try await self.appendEvent(event, scope: scope, connection: connection)
                 }
-                guard let stored = try await self.storedAssessment(id: assessmentID.rawValue, practiceID: scope.practiceID, connection: connection)
+                guard
+                    let stored = try await self.storedAssessment(
+                        id: assessmentID.rawValue, practiceID: scope.practiceID, connection: connection)
                 else { throw DomainError.notFound(resource: "assessment") }
                 return (stored, change)
             }
@@ -208,16 +280,21 @@ extension PostgresStore: TriageRepository {
 
     public func triageJudgement(scope: AccessScope, from: Date, to: Date) async throws -> TriageJudgementHistory {
         try await transaction(.practice(scope.practiceID)) { connection in
-            let practice = scope.practiceID.rawValue, start = Timestamp.milliseconds(from), end = Timestamp.milliseconds(to)
+            let practice = scope.practiceID.rawValue
+            let start = Timestamp.milliseconds(from)
+            let end = Timestamp.milliseconds(to)
             var assessments: [(assessorID: String?, at: Date)] = []
-            for try await (assessor, at) in try await connection.query("""
+            for try await (assessor, at) in try await connection.query(
+                """
                 SELECT assessor_id, assessed_at_ms FROM triage_assessment
                 WHERE practice_id = \(practice) AND assessed_at_ms >= \(start) AND assessed_at_ms < \(end)
-                """, logger: self.logger).decode((String?, Int64).self) {
+                """, logger: self.logger
+            ).decode((String?, Int64).self) {
                 assessments.append((assessor, Timestamp.date(milliseconds: at)))
             }
-            let overrides = try await self.overrides(where: "practice_id = $1 AND overridden_at_ms >= $2 AND overridden_at_ms < $3",
-                                                     bindings: [practice, start, end], connection: connection)
+            let overrides = try await self.overrides(
+                where: "practice_id = $1 AND overridden_at_ms >= $2 AND overridden_at_ms < $3",
+                bindings: [practice, start, end], connection: connection)
             return TriageJudgementHistory(assessments: assessments, overrides: overrides)
         }
     }
@@ -229,16 +306,20 @@ extension PostgresStore: TriageRepository {
             announced += try await retryingTransientFailures {
                 try await transaction(.practice(practice.id)) { connection in
                     var entries: [QueueEntry] = []
-                    for try await row in try await connection.query("""
+                    for try await row in try await connection.query(
+                        """
                         SELECT \(unescaped: Self.queueColumns) FROM triage_queue q
                         WHERE q.practice_id = \(practice.id.rawValue) AND q.status = 'waiting' FOR UPDATE
-                        """, logger: self.logger) {
+                        """, logger: self.logger)
+                    {
                         entries.append(try Self.queueEntry(from: row.makeRandomAccess()))
                     }
                     let now = self.clock.now()
-                    var queue = TriageQueue(entries: entries), count = 0
+                    var queue = TriageQueue(entries: entries)
+                    var count = 0
                     for due in queue.dueAnnouncements(at: now) {
-                        guard let change = try? queue.handle(.announce(patientID: due.patientID, due.deadline), at: now) else { continue }
+                        guard let change = try? queue.handle(.announce(patientID: due.patientID, due.deadline), at: now)
+                        else { continue }
                         try await self.save(change, scope: scope, connection: connection)
                         for event in change.events(practiceID: practice.id, occurredAt: now) {
                             _ = try await self.appendEvent(event, scope: scope, connection: connection)
@@ -253,40 +334,55 @@ extension PostgresStore: TriageRepository {
     }
 
     /// One assessment of the practice with its overrides, `nil` when there is none.
-    func storedAssessment(id: UUID, practiceID: PracticeID, connection: PostgresConnection) async throws -> StoredAssessment? {
-        let rows = try await connection.query("""
+    func storedAssessment(id: UUID, practiceID: PracticeID, connection: PostgresConnection) async throws
+        -> StoredAssessment?
+    {
+        let rows = try await connection.query(
+            """
             SELECT id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, result_json FROM triage_assessment
             WHERE practice_id = \(practiceID.rawValue) AND id = \(id)
             """, logger: logger)
         for try await (id, patient, assessor, arrival, assessed, level, rules, result)
-            in rows.decode((UUID, UUID, String?, Int64, Int64, Int, String, String).self) {
+            in rows.decode((UUID, UUID, String?, Int64, Int64, Int, String, String).self)
+        {
             guard let triageLevel = TriageLevel(rawValue: level) else {
                 throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level")
             }
             let overrides = try await overrides(where: "assessment_id = $1", bindings: [id], connection: connection)
-            return StoredAssessment(id: Identifier(id), patientID: patient, assessorID: assessor, arrival: Timestamp.date(milliseconds: arrival),
-                                    assessedAt: Timestamp.date(milliseconds: assessed), level: triageLevel, rulesVersion: rules,
-                                    resultJSON: Data(result.utf8), overrides: overrides)
+            return StoredAssessment(
+                id: Identifier(id), patientID: patient, assessorID: assessor,
+                arrival: Timestamp.date(milliseconds: arrival),
+                assessedAt: Timestamp.date(milliseconds: assessed), level: triageLevel, rulesVersion: rules,
+                resultJSON: Data(result.utf8), overrides: overrides)
         }
         return nil
     }
 
     /// Overrides matching `condition` (bound to `bindings`), oldest first.
-    func overrides(where condition: String, bindings: [any PostgresEncodable & Sendable],
-                           connection: PostgresConnection) async throws -> [TriageOverride] {
-        var query = PostgresQuery(unsafeSQL: """
-            SELECT id, assessment_id, computed_level, previous_level, level, reason, overridden_by, overridden_at_ms, lowers_red_finding
-            FROM triage_override WHERE \(condition) ORDER BY overridden_at_ms, id
-            """)
+    func overrides(
+        where condition: String, bindings: [any PostgresEncodable & Sendable],
+        connection: PostgresConnection
+    ) async throws -> [TriageOverride] {
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT id, assessment_id, computed_level, previous_level, level, reason, overridden_by, overridden_at_ms, lowers_red_finding
+                FROM triage_override WHERE \(condition) ORDER BY overridden_at_ms, id
+                """)
         for binding in bindings { try query.binds.append(binding) }
         var found: [TriageOverride] = []
         for try await (id, assessment, computed, previous, level, reason, by, at, lowersRed)
-            in try await connection.query(query, logger: logger).decode((UUID, UUID, Int, Int, Int, String, String, Int64, Bool).self) {
-            guard let computed = TriageLevel(rawValue: computed), let previous = TriageLevel(rawValue: previous), let level = TriageLevel(rawValue: level)
+            in try await connection.query(query, logger: logger).decode(
+                (UUID, UUID, Int, Int, Int, String, String, Int64, Bool).self)
+        {
+            guard let computed = TriageLevel(rawValue: computed), let previous = TriageLevel(rawValue: previous),
+                let level = TriageLevel(rawValue: level)
             else { throw StoreCorruption(column: "triage_override.level", reason: "not a VTL level") }
-            found.append(TriageOverride(id: Identifier(id), assessmentID: Identifier(assessment), computedLevel: computed, previousLevel: previous,
-                                        level: level, reason: reason, overriddenBy: by, overriddenAt: Timestamp.date(milliseconds: at),
-                                        lowersRedFinding: lowersRed))
+            found.append(
+                TriageOverride(
+                    id: Identifier(id), assessmentID: Identifier(assessment), computedLevel: computed,
+                    previousLevel: previous,
+                    level: level, reason: reason, overriddenBy: by, overriddenAt: Timestamp.date(milliseconds: at),
+                    lowersRedFinding: lowersRed))
         }
         return found
     }
@@ -296,17 +392,25 @@ extension PostgresStore: TriageRepository {
     /// The basis of a booking made from `assessmentID`: the assessment must be this patient's in
     /// this practice (otherwise `assessmentId` is named); the ranking kept with it, if any,
     /// says where the booked clinician stood.
-    func bookingBasis(practiceID: PracticeID, patientID: UUID, clinicianID: UUID, assessmentID: UUID,
-                      connection: PostgresConnection) async throws -> BookingBasis {
+    func bookingBasis(
+        practiceID: PracticeID, patientID: UUID, clinicianID: UUID, assessmentID: UUID,
+        connection: PostgresConnection
+    ) async throws -> BookingBasis {
         var level: Int?
-        for try await value in try await connection.query("""
+        for try await value in try await connection.query(
+            """
             SELECT level FROM triage_assessment WHERE id = \(assessmentID) AND practice_id = \(practiceID.rawValue) AND patient_id = \(patientID)
-            """, logger: logger).decode(Int.self) { level = value }
-        guard let level else { throw ValidationError(field: "assessmentId", message: "is not a triage assessment of this patient") }
+            """, logger: logger
+        ).decode(Int.self) { level = value }
+        guard let level else {
+            throw ValidationError(field: "assessmentId", message: "is not a triage assessment of this patient")
+        }
         var ranked: [RankedCandidate] = []
-        for try await text in try await connection.query("""
+        for try await text in try await connection.query(
+            """
             SELECT ranking::text FROM intake_ranking WHERE id = \(assessmentID) AND practice_id = \(practiceID.rawValue)
-            """, logger: logger).decode(String.self) {
+            """, logger: logger
+        ).decode(String.self) {
             ranked = try Self.decode([RankedCandidate].self, text, column: "intake_ranking.ranking")
         }
         return BookingBasis.booking(clinicianID, assessmentID: assessmentID, triageLevel: level, ranked: ranked)
@@ -319,8 +423,11 @@ extension PostgresStore: TriageRepository {
         q.override_json, q.overdue_announced, q.reassessment_announced
         """
 
-    func queueEntry(practiceID: PracticeID, patientID: UUID, forUpdate: Bool = false, connection: PostgresConnection) async throws -> QueueEntry? {
-        let rows = try await connection.query("""
+    func queueEntry(practiceID: PracticeID, patientID: UUID, forUpdate: Bool = false, connection: PostgresConnection)
+        async throws -> QueueEntry?
+    {
+        let rows = try await connection.query(
+            """
             SELECT \(unescaped: Self.queueColumns) FROM triage_queue q WHERE q.practice_id = \(practiceID.rawValue) AND q.patient_id = \(patientID)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)
@@ -336,24 +443,29 @@ extension PostgresStore: TriageRepository {
         guard let status = QueueStatus(rawValue: try columns[5].decode(String.self)) else {
             throw StoreCorruption(column: "triage_queue.status", reason: "not a board status")
         }
-        return QueueEntry(assessmentID: Identifier(try columns[0].decode(UUID.self)), patientID: try columns[1].decode(UUID.self), level: level,
-                          arrival: Timestamp.date(milliseconds: try columns[3].decode(Int64.self)),
-                          assessedAt: Timestamp.date(milliseconds: try columns[4].decode(Int64.self)), status: status,
-                          statusChangedAt: Timestamp.date(milliseconds: try columns[6].decode(Int64.self)),
-                          override: try columns[8].decode(String?.self).map { text in
-                              do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
-                                  throw StoreCorruption(column: "triage_queue.override_json", reason: "not an override")
-                              }
-                          },
-                          overdueAnnounced: try columns[9].decode(Bool.self), reassessmentAnnounced: try columns[10].decode(Bool.self))
+        return QueueEntry(
+            assessmentID: Identifier(try columns[0].decode(UUID.self)), patientID: try columns[1].decode(UUID.self),
+            level: level,
+            arrival: Timestamp.date(milliseconds: try columns[3].decode(Int64.self)),
+            assessedAt: Timestamp.date(milliseconds: try columns[4].decode(Int64.self)), status: status,
+            statusChangedAt: Timestamp.date(milliseconds: try columns[6].decode(Int64.self)),
+            override: try columns[8].decode(String?.self).map { text in
+                do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
+                    throw StoreCorruption(column: "triage_queue.override_json", reason: "not an override")
+                }
+            },
+            overdueAnnounced: try columns[9].decode(Bool.self), reassessmentAnnounced: try columns[10].decode(Bool.self)
+        )
     }
 
     /// Saves the board entry and keeps the practice's triaged arrivals in step with it (the
     /// history VTL compliance is measured on), in the change's transaction.
     private func save(_ change: QueueChange, scope: AccessScope, connection: PostgresConnection) async throws {
-        let entry = change.entry, practice = scope.practiceID.rawValue
+        let entry = change.entry
+        let practice = scope.practiceID.rawValue
         let overrideText = try entry.override.map { String(decoding: try $0.storedJSON(), as: UTF8.self) }
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO triage_queue (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status, status_changed_at_ms,
                                       override_json, overdue_announced, reassessment_announced)
             VALUES (\(practice), \(entry.patientID), \(entry.assessmentID.rawValue), \(entry.level.rawValue), \(Timestamp.milliseconds(entry.arrival)),
@@ -367,27 +479,31 @@ extension PostgresStore: TriageRepository {
         guard let update = TriageArrivalUpdate(change) else { return }
         switch update {
         case .arrived(let patientID, let level, let arrival):
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level)
                 VALUES (\(practice), \(patientID), \(Timestamp.milliseconds(arrival)), \(level.rawValue))
                 ON CONFLICT (practice_id, patient_id, arrival_at_ms) DO UPDATE SET level = excluded.level
                 WHERE triage_arrival.first_seen_at_ms IS NULL
                 """, logger: logger)
         case .retriaged(let patientID, let arrival, let level):
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE triage_arrival SET level = \(level.rawValue)
                 WHERE practice_id = \(practice) AND patient_id = \(patientID) AND arrival_at_ms = \(Timestamp.milliseconds(arrival))
                   AND first_seen_at_ms IS NULL
                 """, logger: logger)
         case .firstSeen(let patientID, let arrival, let at):
             // An arrival stated later than the move (clocks differ between devices) is seen on arrival, not before it.
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE triage_arrival SET first_seen_at_ms = GREATEST(\(Timestamp.milliseconds(at)), arrival_at_ms)
                 WHERE practice_id = \(practice) AND patient_id = \(patientID) AND arrival_at_ms = \(Timestamp.milliseconds(arrival))
                   AND first_seen_at_ms IS NULL
                 """, logger: logger)
         case .left(let patientID, let arrival, let at):
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE triage_arrival SET left_at_ms = GREATEST(\(Timestamp.milliseconds(at)), arrival_at_ms)
                 WHERE practice_id = \(practice) AND patient_id = \(patientID) AND arrival_at_ms = \(Timestamp.milliseconds(arrival))
                   AND first_seen_at_ms IS NULL AND left_at_ms IS NULL

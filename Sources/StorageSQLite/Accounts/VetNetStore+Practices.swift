@@ -20,23 +20,35 @@ extension VetNetStore {
     /// practice, so a new practice's first account can take any address (someone may run two
     /// practices); the practice's name is unique on the installation, since the command line
     /// finds practices by name.
-    public func createPractice(_ profile: PracticeProfile, administrator: FirstAdministrator,
-                               requestID: String? = nil) async throws -> (PracticeProfile, StaffAccount) {
+    public func createPractice(
+        _ profile: PracticeProfile, administrator: FirstAdministrator,
+        requestID: String? = nil
+    ) async throws -> (PracticeProfile, StaffAccount) {
         let now = clock.now()
         let account = try administrator.account(of: profile, createdAt: now)
         try await write { db in
-            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice WHERE name = ?", arguments: [profile.name]) ?? 0) > 0 {
-                throw UniquenessConflict(field: "name", message: "is already the name of a practice on this installation")
+            if try
+                (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice WHERE name = ?", arguments: [profile.name]) ?? 0)
+                > 0
+            {
+                throw UniquenessConflict(
+                    field: "name", message: "is already the name of a practice on this installation")
             }
             try self.insertPractice(profile, requestID: requestID, db: db)
-            try db.execute(sql: """
-                INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
-                VALUES (?, ?, ?, ?, 'administrator', ?, 0, ?, 1)
-                """, arguments: [account.id.description, profile.id.description, account.email, account.displayName,
-                                 administrator.passwordHash, Timestamp.string(now)])
-            try self.appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
-                                             detail: "role=administrator first administrator"),
-                                 scope: .system(profile.id, requestID: requestID), db: db)
+            try db.execute(
+                sql: """
+                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
+                    VALUES (?, ?, ?, ?, 'administrator', ?, 0, ?, 1)
+                    """,
+                arguments: [
+                    account.id.description, profile.id.description, account.email, account.displayName,
+                    administrator.passwordHash, Timestamp.string(now),
+                ])
+            try self.appendAudit(
+                AuditRecord(
+                    action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                    detail: "role=administrator first administrator"),
+                scope: .system(profile.id, requestID: requestID), db: db)
         }
         return (profile, account)
     }
@@ -48,11 +60,16 @@ extension VetNetStore {
                                       default_buffer_minutes, services, retention_years)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [profile.id.description, profile.name, profile.timeZone, try Self.json(profile.openingHours), profile.phone, profile.address,
-                        Timestamp.string(clock.now()), try Self.json(profile.closures), profile.slotGridMinutes, profile.defaultBufferMinutes,
-                        try Self.json(profile.services.map(\.rawValue)), profile.retentionYears])
-        try appendAudit(AuditRecord(action: .practiceCreate, resourceType: "practice", resourceID: profile.id.description),
-                        scope: .system(profile.id, requestID: requestID), db: db)
+            arguments: [
+                profile.id.description, profile.name, profile.timeZone, try Self.json(profile.openingHours),
+                profile.phone, profile.address,
+                Timestamp.string(clock.now()), try Self.json(profile.closures), profile.slotGridMinutes,
+                profile.defaultBufferMinutes,
+                try Self.json(profile.services.map(\.rawValue)), profile.retentionYears,
+            ])
+        try appendAudit(
+            AuditRecord(action: .practiceCreate, resourceType: "practice", resourceID: profile.id.description),
+            scope: .system(profile.id, requestID: requestID), db: db)
     }
 
     // MARK: - Changing
@@ -61,41 +78,66 @@ extension VetNetStore {
     /// the settings changed). A time-zone change is refused while appointments are still to
     /// come (see ``PracticeProfile/applying(_:openAppointments:)``); after a change of hours the
     /// appointments left outside them are returned for re-planning.
-    public func updatePractice(_ change: PracticeSettingsChange, scope: AccessScope, expectedVersion: Int?) async throws -> PracticeChangeResult {
+    public func updatePractice(_ change: PracticeSettingsChange, scope: AccessScope, expectedVersion: Int?) async throws
+        -> PracticeChangeResult
+    {
         let now = clock.now()
         return try await write { db in
             let current = try Self.versionedPractice(db: db, id: scope.practiceID)
-            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+            if let expectedVersion, expectedVersion != current.version {
+                throw DomainError.versionMismatch(current: current.version)
+            }
             let open = try Self.openAppointments(db: db, practiceID: scope.practiceID, now: now)
             let next = try current.value.applying(change, openAppointments: open.count)
             try self.storeSettings(next, version: current.version + 1, db: db)
-            let stranded = change.openingHours == nil ? [] : Self.stranded(open, by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
-            try self.appendAudit(AuditRecord(action: .practiceUpdate, resourceType: "practice", resourceID: scope.practiceID.description,
-                                             detail: "fields=\(change.fieldNames.joined(separator: ",")) stranded_appointments=\(stranded.count)"),
-                                 scope: scope, db: db)
-            try self.appendEvent(next.changeEvent(kind: PracticeEventKind.settingsChanged, version: current.version + 1, occurredAt: now),
-                                 scope: scope, db: db)
-            return PracticeChangeResult(practice: Versioned(next, version: current.version + 1), appointmentsToReplan: stranded)
+            let stranded =
+                change.openingHours == nil
+                ? [] : Self.stranded(open, by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
+            try self.appendAudit(
+                AuditRecord(
+                    action: .practiceUpdate, resourceType: "practice", resourceID: scope.practiceID.description,
+                    detail: "fields=\(change.fieldNames.joined(separator: ",")) stranded_appointments=\(stranded.count)"
+                ),
+                scope: scope, db: db)
+            try self.appendEvent(
+                next.changeEvent(
+                    kind: PracticeEventKind.settingsChanged, version: current.version + 1, occurredAt: now),
+                scope: scope, db: db)
+            return PracticeChangeResult(
+                practice: Versioned(next, version: current.version + 1), appointmentsToReplan: stranded)
         }
     }
 
     /// Adds a closure (audited). Bookings that fall into it stay booked and are returned for
     /// re-planning; from now on nothing can be booked in it. With an idempotency key, a
     /// retried request adds nothing and answers with the first closure as it now stands.
-    public func addClosure(_ closure: PracticeClosure, scope: AccessScope, expectedVersion: Int?,
-                           idempotencyKey: IdempotencyKey? = nil) async throws -> ClosureAddition {
+    public func addClosure(
+        _ closure: PracticeClosure, scope: AccessScope, expectedVersion: Int?,
+        idempotencyKey: IdempotencyKey? = nil
+    ) async throws -> ClosureAddition {
         let now = clock.now()
         return try await write { db in
-            let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .practiceClosureAdd) {
+            let (id, replayed) = try self.idempotent(
+                db: db, scope: scope, key: idempotencyKey, operation: .practiceClosureAdd
+            ) {
                 let current = try Self.versionedPractice(db: db, id: scope.practiceID)
-                if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+                if let expectedVersion, expectedVersion != current.version {
+                    throw DomainError.versionMismatch(current: current.version)
+                }
                 let next = try current.value.adding(closure)
                 try self.storeSettings(next, version: current.version + 1, db: db)
-                try self.appendAudit(AuditRecord(action: .practiceClosureAdd, resourceType: "practice", resourceID: scope.practiceID.description,
-                                                 detail: "closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) yearly=\(closure.recursYearly)"),
-                                     scope: scope, db: db)
-                try self.appendEvent(next.changeEvent(kind: PracticeEventKind.closureAdded, version: current.version + 1, closure: closure, occurredAt: now),
-                                     scope: scope, db: db)
+                try self.appendAudit(
+                    AuditRecord(
+                        action: .practiceClosureAdd, resourceType: "practice", resourceID: scope.practiceID.description,
+                        detail:
+                            "closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) yearly=\(closure.recursYearly)"
+                    ),
+                    scope: scope, db: db)
+                try self.appendEvent(
+                    next.changeEvent(
+                        kind: PracticeEventKind.closureAdded, version: current.version + 1, closure: closure,
+                        occurredAt: now),
+                    scope: scope, db: db)
                 return closure.id.description
             }
             let stored = try Self.versionedPractice(db: db, id: scope.practiceID)
@@ -105,51 +147,73 @@ extension VetNetStore {
             }
             let open = try Self.openAppointments(db: db, practiceID: scope.practiceID, now: now)
             let zone = TimeZone(identifier: stored.value.timeZone) ?? .gmt
-            let affected = Self.stranded(open, by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
+            let affected = Self.stranded(
+                open, by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
             if !replayed, !affected.isEmpty {
-                try self.appendAudit(AuditRecord(action: .practiceClosureAffected, resourceType: "practice", resourceID: scope.practiceID.description,
-                                                 detail: "closure=\(added.id) affected_appointments=\(affected.count)"), scope: scope, db: db)
+                try self.appendAudit(
+                    AuditRecord(
+                        action: .practiceClosureAffected, resourceType: "practice",
+                        resourceID: scope.practiceID.description,
+                        detail: "closure=\(added.id) affected_appointments=\(affected.count)"), scope: scope, db: db)
             }
             return ClosureAddition(practice: stored, closure: added, appointmentsToReplan: affected)
         }
     }
 
     /// Removes a closure (audited); another practice's closure, or none, is not found.
-    public func removeClosure(_ id: Identifier<PracticeClosure>, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<PracticeProfile> {
+    public func removeClosure(_ id: Identifier<PracticeClosure>, scope: AccessScope, expectedVersion: Int?) async throws
+        -> Versioned<PracticeProfile>
+    {
         let now = clock.now()
         return try await write { db in
             let current = try Self.versionedPractice(db: db, id: scope.practiceID)
-            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+            if let expectedVersion, expectedVersion != current.version {
+                throw DomainError.versionMismatch(current: current.version)
+            }
             let next = try current.value.removingClosure(id)
             try self.storeSettings(next, version: current.version + 1, db: db)
-            try self.appendAudit(AuditRecord(action: .practiceClosureRemove, resourceType: "practice", resourceID: scope.practiceID.description,
-                                             detail: "closure=\(id)"), scope: scope, db: db)
-            try self.appendEvent(next.changeEvent(kind: PracticeEventKind.closureRemoved, version: current.version + 1,
-                                                  closure: current.value.closures.first { $0.id == id }, occurredAt: now), scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .practiceClosureRemove, resourceType: "practice", resourceID: scope.practiceID.description,
+                    detail: "closure=\(id)"), scope: scope, db: db)
+            try self.appendEvent(
+                next.changeEvent(
+                    kind: PracticeEventKind.closureRemoved, version: current.version + 1,
+                    closure: current.value.closures.first { $0.id == id }, occurredAt: now), scope: scope, db: db)
             return Versioned(next, version: current.version + 1)
         }
     }
 
     private func storeSettings(_ profile: PracticeProfile, version: Int, db: Database) throws {
-        try db.execute(sql: """
-            UPDATE practice SET name = ?, time_zone = ?, opening_hours = ?, phone = ?, address = ?, closures = ?, slot_grid_minutes = ?,
-                default_buffer_minutes = ?, services = ?, retention_years = ?, version = ?
-            WHERE id = ?
-            """, arguments: [profile.name, profile.timeZone, try Self.json(profile.openingHours), profile.phone, profile.address,
-                             try Self.json(profile.closures), profile.slotGridMinutes, profile.defaultBufferMinutes,
-                             try Self.json(profile.services.map(\.rawValue)), profile.retentionYears, version, profile.id.description])
+        try db.execute(
+            sql: """
+                UPDATE practice SET name = ?, time_zone = ?, opening_hours = ?, phone = ?, address = ?, closures = ?, slot_grid_minutes = ?,
+                    default_buffer_minutes = ?, services = ?, retention_years = ?, version = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                profile.name, profile.timeZone, try Self.json(profile.openingHours), profile.phone, profile.address,
+                try Self.json(profile.closures), profile.slotGridMinutes, profile.defaultBufferMinutes,
+                try Self.json(profile.services.map(\.rawValue)), profile.retentionYears, version,
+                profile.id.description,
+            ])
     }
 
     /// The practice's appointments still to come at `now` (booked or checked in, not yet over), by start.
     static func openAppointments(db: Database, practiceID: PracticeID, now: Date) throws -> [Versioned<Appointment>] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(appointmentColumns()) FROM appointment
-            WHERE practice_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ? ORDER BY start_ms
-            """, arguments: [practiceID.description, Timestamp.milliseconds(now)]).map(appointment(from:))
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(appointmentColumns()) FROM appointment
+                WHERE practice_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ? ORDER BY start_ms
+                """, arguments: [practiceID.description, Timestamp.milliseconds(now)]
+        ).map(appointment(from:))
     }
 
     /// The versioned appointments whose values `select` picks, in its order.
-    private static func stranded(_ appointments: [Versioned<Appointment>], by select: ([Appointment]) -> [Appointment]) -> [Versioned<Appointment>] {
+    private static func stranded(_ appointments: [Versioned<Appointment>], by select: ([Appointment]) -> [Appointment])
+        -> [Versioned<Appointment>]
+    {
         let byID = Dictionary(appointments.map { ($0.value.id, $0) }, uniquingKeysWith: { first, _ in first })
         return select(appointments.map(\.value)).compactMap { byID[$0.id] }
     }
@@ -158,7 +222,9 @@ extension VetNetStore {
 
     /// The caller's own practice.
     public func practice(scope: AccessScope) async throws -> PracticeProfile {
-        guard let practice = try await practice(id: scope.practiceID) else { throw DomainError.notFound(resource: "practice") }
+        guard let practice = try await practice(id: scope.practiceID) else {
+            throw DomainError.notFound(resource: "practice")
+        }
         return practice
     }
 
@@ -170,7 +236,8 @@ extension VetNetStore {
     /// A practice by id, for system use (command-line tools); `nil` when unknown.
     public func practice(id: PracticeID) async throws -> PracticeProfile? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM practice WHERE id = ?", arguments: [id.description]).map(Self.practice(from:))
+            try Row.fetchOne(db, sql: "SELECT * FROM practice WHERE id = ?", arguments: [id.description]).map(
+                Self.practice(from:))
         }
     }
 
@@ -187,7 +254,8 @@ extension VetNetStore {
     }
 
     static func versionedPractice(db: Database, id: PracticeID) throws -> Versioned<PracticeProfile> {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM practice WHERE id = ?", arguments: [id.description]) else {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM practice WHERE id = ?", arguments: [id.description])
+        else {
             throw DomainError.notFound(resource: "practice")
         }
         return Versioned(try practice(from: row), version: row["version"] ?? 1)
@@ -200,8 +268,10 @@ extension VetNetStore {
         }
         return PracticeProfile(
             id: try row.identifier("id"), name: row["name"] ?? "", timeZone: row["time_zone"] ?? "UTC",
-            openingHours: decoded("opening_hours", as: [OpeningHours].self) ?? [], phone: row["phone"], address: row["address"],
-            closures: decoded("closures", as: [PracticeClosure].self) ?? [], slotGridMinutes: row["slot_grid_minutes"] ?? 5,
+            openingHours: decoded("opening_hours", as: [OpeningHours].self) ?? [], phone: row["phone"],
+            address: row["address"],
+            closures: decoded("closures", as: [PracticeClosure].self) ?? [],
+            slotGridMinutes: row["slot_grid_minutes"] ?? 5,
             defaultBufferMinutes: row["default_buffer_minutes"] ?? 0,
             services: (decoded("services", as: [String].self) ?? []).compactMap(Specialty.init(rawValue:)),
             retentionYears: row["retention_years"] ?? 7)

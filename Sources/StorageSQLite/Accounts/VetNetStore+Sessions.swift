@@ -6,7 +6,9 @@ import StoragePorts
 extension VetNetStore {
     /// Records a new session for `account` by the SHA-256 of its token (the token itself is
     /// never stored) and audits the sign-in, in one transaction. Returns the idle expiry.
-    public func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?) async throws -> Date {
+    public func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?)
+        async throws -> Date
+    {
         let now = clock.now()
         let absolute = now.addingTimeInterval(policy.absoluteTimeout)
         try await write { db in
@@ -15,10 +17,15 @@ extension VetNetStore {
                     INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [tokenHash, account.id.description, account.practiceID.description, Timestamp.milliseconds(now),
-                            Timestamp.milliseconds(now), Timestamp.milliseconds(absolute)])
-            try self.appendAudit(AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description),
-                                 scope: AccessScope(practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID), db: db)
+                arguments: [
+                    tokenHash, account.id.description, account.practiceID.description, Timestamp.milliseconds(now),
+                    Timestamp.milliseconds(now), Timestamp.milliseconds(absolute),
+                ])
+            try self.appendAudit(
+                AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description),
+                scope: AccessScope(
+                    practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID),
+                db: db)
         }
         return min(now.addingTimeInterval(policy.idleTimeout), absolute)
     }
@@ -30,20 +37,24 @@ extension VetNetStore {
         let nowMs = Timestamp.milliseconds(now)
         let idleMs = Int64(policy.idleTimeout * 1000)
         let found = try await writer.read { db -> (StaffAccount, Int64, Int64)? in
-            try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT s.last_seen_at_ms, s.expires_at_ms, u.* FROM session s JOIN staff_user u ON u.id = s.user_id
-                WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ? AND s.last_seen_at_ms + ? > ?
-                  AND u.disabled = 0
-                """), arguments: [tokenHash, nowMs, idleMs, nowMs]).map { row in
-                    (try Self.account(from: row), row["last_seen_at_ms"], row["expires_at_ms"])
-                }
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT s.last_seen_at_ms, s.expires_at_ms, u.* FROM session s JOIN staff_user u ON u.id = s.user_id
+                        WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ? AND s.last_seen_at_ms + ? > ?
+                          AND u.disabled = 0
+                        """), arguments: [tokenHash, nowMs, idleMs, nowMs]
+            ).map { row in
+                (try Self.account(from: row), row["last_seen_at_ms"], row["expires_at_ms"])
+            }
         }
         guard let (account, lastSeen, absolute) = found else { return nil }
         // Refresh at most every 15 seconds so a busy client does not turn every read into a write.
         if nowMs - lastSeen > 15_000 {
             try await write { db in
-                try db.execute(sql: "UPDATE session SET last_seen_at_ms = ? WHERE token_hash = ? AND revoked_at_ms IS NULL",
-                               arguments: [nowMs, tokenHash])
+                try db.execute(
+                    sql: "UPDATE session SET last_seen_at_ms = ? WHERE token_hash = ? AND revoked_at_ms IS NULL",
+                    arguments: [nowMs, tokenHash])
             }
         }
         let idleExpiry = now.addingTimeInterval(policy.idleTimeout)
@@ -57,20 +68,25 @@ extension VetNetStore {
         let nowMs = Timestamp.milliseconds(clock.now())
         let idleMs = Int64(policy.idleTimeout * 1000)
         return try await writer.read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM session s JOIN staff_user u ON u.id = s.user_id
-                WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ? AND s.last_seen_at_ms + ? > ? AND u.disabled = 0)
-                """), arguments: [tokenHash, nowMs, idleMs, nowMs]) ?? false
+            try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM session s JOIN staff_user u ON u.id = s.user_id
+                        WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ? AND s.last_seen_at_ms + ? > ? AND u.disabled = 0)
+                        """), arguments: [tokenHash, nowMs, idleMs, nowMs]) ?? false
         }
     }
 
     /// Revokes one session at once (sign-out), audited.
     public func revokeSession(tokenHash: String, scope: AccessScope) async throws {
         try await write { db in
-            try db.execute(sql: "UPDATE session SET revoked_at_ms = ? WHERE token_hash = ? AND practice_id = ? AND revoked_at_ms IS NULL",
-                           arguments: [Timestamp.milliseconds(self.clock.now()), tokenHash, scope.practiceID.description])
-            try self.appendAudit(AuditRecord(action: .authLogout, resourceType: "session", resourceID: scope.actorID?.description),
-                                 scope: scope, db: db)
+            try db.execute(
+                sql:
+                    "UPDATE session SET revoked_at_ms = ? WHERE token_hash = ? AND practice_id = ? AND revoked_at_ms IS NULL",
+                arguments: [Timestamp.milliseconds(self.clock.now()), tokenHash, scope.practiceID.description])
+            try self.appendAudit(
+                AuditRecord(action: .authLogout, resourceType: "session", resourceID: scope.actorID?.description),
+                scope: scope, db: db)
         }
     }
 
@@ -83,8 +99,10 @@ extension VetNetStore {
         let nowMs = Timestamp.milliseconds(clock.now())
         let idleMs = Int64(policy.idleTimeout * 1000)
         return try await write { db in
-            try db.execute(sql: "DELETE FROM session WHERE revoked_at_ms IS NOT NULL OR expires_at_ms <= ? OR last_seen_at_ms + ? <= ?",
-                           arguments: [nowMs, idleMs, nowMs])
+            try db.execute(
+                sql:
+                    "DELETE FROM session WHERE revoked_at_ms IS NOT NULL OR expires_at_ms <= ? OR last_seen_at_ms + ? <= ?",
+                arguments: [nowMs, idleMs, nowMs])
             return db.changesCount
         }
     }

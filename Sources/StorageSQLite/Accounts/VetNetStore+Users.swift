@@ -10,15 +10,21 @@ extension VetNetStore {
     // MARK: - Writing
 
     /// Creates a staff account in the scope's practice (audited). The email must be unused.
-    public func createUser(scope: AccessScope, email: String, displayName: String, role: Role, passwordHash: String) async throws -> StaffAccount {
+    public func createUser(scope: AccessScope, email: String, displayName: String, role: Role, passwordHash: String)
+        async throws -> StaffAccount
+    {
         try StaffAccount.validateNew(email: email, displayName: displayName)
-        let account = StaffAccount(id: UserID(), practiceID: scope.practiceID, email: email.lowercased(), displayName: displayName,
-                                   role: role, disabled: false, createdAt: clock.now(), version: 1)
+        let account = StaffAccount(
+            id: UserID(), practiceID: scope.practiceID, email: email.lowercased(), displayName: displayName,
+            role: role, disabled: false, createdAt: clock.now(), version: 1)
         return try await write { db in
             // Only this practice's accounts count: whether an address is used elsewhere on the
             // installation is none of this practice's business.
-            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staff_user WHERE email = ? AND practice_id = ?",
-                                 arguments: [account.email, scope.practiceID.description]) ?? 0) > 0 {
+            if try
+                (Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM staff_user WHERE email = ? AND practice_id = ?",
+                    arguments: [account.email, scope.practiceID.description]) ?? 0) > 0
+            {
                 throw UniquenessConflict(field: "email", message: "is already used by another account of this practice")
             }
             try db.execute(
@@ -26,37 +32,51 @@ extension VetNetStore {
                     INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
                     VALUES (?, ?, ?, ?, ?, ?, 0, ?, 1)
                     """,
-                arguments: [account.id.description, scope.practiceID.description, account.email, displayName, role.rawValue,
-                            passwordHash, Timestamp.string(account.createdAt)])
-            try self.appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
-                                             detail: "role=\(role.rawValue)"), scope: scope, db: db)
+                arguments: [
+                    account.id.description, scope.practiceID.description, account.email, displayName, role.rawValue,
+                    passwordHash, Timestamp.string(account.createdAt),
+                ])
+            try self.appendAudit(
+                AuditRecord(
+                    action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                    detail: "role=\(role.rawValue)"), scope: scope, db: db)
             return account
         }
     }
 
     /// Changes an account's role and/or disabled flag under optimistic concurrency. Disabling
     /// revokes every session of the account in the same transaction.
-    public func updateUser(scope: AccessScope, id: UserID, expectedVersion: Int?, role: Role?, disabled: Bool?) async throws -> StaffAccount {
+    public func updateUser(scope: AccessScope, id: UserID, expectedVersion: Int?, role: Role?, disabled: Bool?)
+        async throws -> StaffAccount
+    {
         try await write { db in
             guard var account = try Self.user(db: db, practiceID: scope.practiceID, id: id) else {
                 throw DomainError.notFound(resource: "user")
             }
-            if let expectedVersion, expectedVersion != account.version { throw DomainError.versionMismatch(current: account.version) }
+            if let expectedVersion, expectedVersion != account.version {
+                throw DomainError.versionMismatch(current: account.version)
+            }
             if let role { account.role = role }
             if let disabled { account.disabled = disabled }
             account.version += 1
             try db.execute(
                 sql: "UPDATE staff_user SET role = ?, disabled = ?, version = ? WHERE id = ? AND practice_id = ?",
-                arguments: [account.role.rawValue, account.disabled, account.version, id.description, scope.practiceID.description])
+                arguments: [
+                    account.role.rawValue, account.disabled, account.version, id.description,
+                    scope.practiceID.description,
+                ])
             if account.disabled {
-                try db.execute(sql: "UPDATE session SET revoked_at_ms = ? WHERE user_id = ? AND revoked_at_ms IS NULL",
-                               arguments: [Timestamp.milliseconds(self.clock.now()), id.description])
+                try db.execute(
+                    sql: "UPDATE session SET revoked_at_ms = ? WHERE user_id = ? AND revoked_at_ms IS NULL",
+                    arguments: [Timestamp.milliseconds(self.clock.now()), id.description])
             }
             var changes: [String] = []
             if let role { changes.append("role=\(role.rawValue)") }
             if let disabled { changes.append("disabled=\(disabled)") }
-            try self.appendAudit(AuditRecord(action: .userUpdate, resourceType: "user", resourceID: id.description,
-                                             detail: changes.joined(separator: " ")), scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .userUpdate, resourceType: "user", resourceID: id.description,
+                    detail: changes.joined(separator: " ")), scope: scope, db: db)
             return account
         }
     }
@@ -64,12 +84,18 @@ extension VetNetStore {
     /// Replaces an account's password hash and revokes its sessions (audited).
     public func setPassword(scope: AccessScope, id: UserID, passwordHash: String) async throws {
         try await write { db in
-            guard try Self.user(db: db, practiceID: scope.practiceID, id: id) != nil else { throw DomainError.notFound(resource: "user") }
-            try db.execute(sql: "UPDATE staff_user SET password_hash = ?, version = version + 1 WHERE id = ? AND practice_id = ?",
-                           arguments: [passwordHash, id.description, scope.practiceID.description])
-            try db.execute(sql: "UPDATE session SET revoked_at_ms = ? WHERE user_id = ? AND revoked_at_ms IS NULL",
-                           arguments: [Timestamp.milliseconds(self.clock.now()), id.description])
-            try self.appendAudit(AuditRecord(action: .userPasswordChange, resourceType: "user", resourceID: id.description), scope: scope, db: db)
+            guard try Self.user(db: db, practiceID: scope.practiceID, id: id) != nil else {
+                throw DomainError.notFound(resource: "user")
+            }
+            try db.execute(
+                sql: "UPDATE staff_user SET password_hash = ?, version = version + 1 WHERE id = ? AND practice_id = ?",
+                arguments: [passwordHash, id.description, scope.practiceID.description])
+            try db.execute(
+                sql: "UPDATE session SET revoked_at_ms = ? WHERE user_id = ? AND revoked_at_ms IS NULL",
+                arguments: [Timestamp.milliseconds(self.clock.now()), id.description])
+            try self.appendAudit(
+                AuditRecord(action: .userPasswordChange, resourceType: "user", resourceID: id.description),
+                scope: scope, db: db)
         }
     }
 
@@ -81,7 +107,8 @@ extension VetNetStore {
             guard let account = try Self.user(db: db, practiceID: scope.practiceID, id: id) else {
                 throw DomainError.notFound(resource: "user")
             }
-            try self.appendAudit(AuditRecord(action: .userRead, resourceType: "user", resourceID: id.description), scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(action: .userRead, resourceType: "user", resourceID: id.description), scope: scope, db: db)
             return account
         }
     }
@@ -92,7 +119,8 @@ extension VetNetStore {
             var sql = "SELECT * FROM staff_user WHERE practice_id = ?"
             var arguments: StatementArguments = [scope.practiceID.description]
             if let cursor {
-                sql += " AND (display_name, id) > (SELECT display_name, id FROM staff_user WHERE id = ? AND practice_id = ?)"
+                sql +=
+                    " AND (display_name, id) > (SELECT display_name, id FROM staff_user WHERE id = ? AND practice_id = ?)"
                 arguments += [cursor, scope.practiceID.description]
             }
             sql += " ORDER BY display_name, id LIMIT ?"
@@ -108,8 +136,10 @@ extension VetNetStore {
     /// practice is not known before the user has signed in.
     public func credentials(email: String) async throws -> [StoredCredentials] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM staff_user WHERE email = ? ORDER BY created_at, id LIMIT ?",
-                             arguments: [email.lowercased(), Self.maxAccountsPerEmail]).map {
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM staff_user WHERE email = ? ORDER BY created_at, id LIMIT ?",
+                arguments: [email.lowercased(), Self.maxAccountsPerEmail]
+            ).map {
                 StoredCredentials(account: try Self.account(from: $0), passwordHash: $0["password_hash"])
             }
         }
@@ -118,20 +148,25 @@ extension VetNetStore {
     /// An account by email within the scope's practice (command-line tools).
     public func user(scope: AccessScope, email: String) async throws -> StaffAccount? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM staff_user WHERE email = ? AND practice_id = ?",
-                             arguments: [email.lowercased(), scope.practiceID.description]).map(Self.account(from:))
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM staff_user WHERE email = ? AND practice_id = ?",
+                arguments: [email.lowercased(), scope.practiceID.description]
+            ).map(Self.account(from:))
         }
     }
 
     static func user(db: Database, practiceID: PracticeID, id: UserID) throws -> StaffAccount? {
-        try Row.fetchOne(db, sql: "SELECT * FROM staff_user WHERE id = ? AND practice_id = ?",
-                         arguments: [id.description, practiceID.description]).map(account(from:))
+        try Row.fetchOne(
+            db, sql: "SELECT * FROM staff_user WHERE id = ? AND practice_id = ?",
+            arguments: [id.description, practiceID.description]
+        ).map(account(from:))
     }
 
     static func account(from row: Row) throws -> StaffAccount {
         StaffAccount(
             id: try row.identifier("id"), practiceID: try row.identifier("practice_id"),
             email: row["email"], displayName: row["display_name"], role: Role(rawValue: row["role"]) ?? .receptionist,
-            disabled: row["disabled"], createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast, version: row["version"])
+            disabled: row["disabled"], createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast,
+            version: row["version"])
     }
 }

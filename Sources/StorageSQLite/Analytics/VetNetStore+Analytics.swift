@@ -17,8 +17,11 @@ extension VetNetStore {
     }
 
     static func analyticsDataVersion(db: Database, practiceID: PracticeID) throws -> AnalyticsDataVersion {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT analytics_version, config_version FROM practice WHERE id = ?"),
-                                         arguments: [practiceID.description]) else { throw DomainError.notFound(resource: "practice") }
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT analytics_version, config_version FROM practice WHERE id = ?"),
+                arguments: [practiceID.description])
+        else { throw DomainError.notFound(resource: "practice") }
         return AnalyticsDataVersion(analytics: row[0], configuration: row[1])
     }
 
@@ -34,30 +37,40 @@ extension VetNetStore {
     /// practice's data under `action`.
     ///
     /// `progress`, when given, is told how many appointments of the window have been read.
-    public func practiceHistory(scope: AccessScope, window: HistoryWindow, action: AuditAction,
-                                progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PracticeHistory {
+    public func practiceHistory(
+        scope: AccessScope, window: HistoryWindow, action: AuditAction,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws -> PracticeHistory {
         try await versionedPracticeHistory(scope: scope, window: window, action: action, progress: progress).history
     }
 
     /// ``practiceHistory(scope:window:action:progress:)`` with the version of the records it
     /// was read at, from the same snapshot.
-    public func versionedPracticeHistory(scope: AccessScope, window: HistoryWindow, action: AuditAction,
-                                         progress: (@Sendable (Int, Int) -> Void)? = nil) async throws
-        -> (history: PracticeHistory, version: AnalyticsDataVersion) {
+    public func versionedPracticeHistory(
+        scope: AccessScope, window: HistoryWindow, action: AuditAction,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws
+        -> (history: PracticeHistory, version: AnalyticsDataVersion)
+    {
         // The audit entry is written while the snapshot is read (WAL lets the two run side by side).
-        async let audited: Void = recordAudit(AuditRecord(action: action, resourceType: "practice", resourceID: scope.practiceID.description,
-                                                          detail: window.auditDetail), scope: scope)
+        async let audited: Void = recordAudit(
+            AuditRecord(
+                action: action, resourceType: "practice", resourceID: scope.practiceID.description,
+                detail: window.auditDetail), scope: scope)
         let (history, version) = try await writer.read { db in
-            (try self.practiceHistory(db: db, practiceID: scope.practiceID, window: window, progress: progress),
-             try Self.analyticsDataVersion(db: db, practiceID: scope.practiceID))
+            (
+                try self.practiceHistory(db: db, practiceID: scope.practiceID, window: window, progress: progress),
+                try Self.analyticsDataVersion(db: db, practiceID: scope.practiceID)
+            )
         }
         try await audited
         return (history, version)
     }
 
-
-    func practiceHistory(db: Database, practiceID: PracticeID, window: HistoryWindow,
-                         progress: (@Sendable (Int, Int) -> Void)?) throws -> PracticeHistory {
+    func practiceHistory(
+        db: Database, practiceID: PracticeID, window: HistoryWindow,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) throws -> PracticeHistory {
         let configuration = try schedulingConfiguration(db: db, practiceID: practiceID)
         let everyone = try Self.clinicians(db: db, practiceID: practiceID, includingInactive: true)
         let active = Set(everyone.filter(\.active).map(\.clinician.id))
@@ -69,14 +82,19 @@ extension VetNetStore {
         let stretches = window.appointmentStretches
         var total = 0
         if progress != nil {
-            for stretch in stretches { total += try Self.countAppointments(db: db, practiceID: practiceID, stretch.range, completedOnly: stretch.completedOnly) }
+            for stretch in stretches {
+                total += try Self.countAppointments(
+                    db: db, practiceID: practiceID, stretch.range, completedOnly: stretch.completedOnly)
+            }
             progress?(0, total)
         }
         var appointments: [AppointmentRecord] = []
         var decoder = HistoryRowDecoder(practiceID: practiceID)
         for stretch in stretches {
-            try Self.readAppointments(db: db, practiceID: practiceID, stretch.range, completedOnly: stretch.completedOnly,
-                                      decoder: &decoder, into: &appointments) { read in progress?(read, max(total, read)) }
+            try Self.readAppointments(
+                db: db, practiceID: practiceID, stretch.range, completedOnly: stretch.completedOnly,
+                decoder: &decoder, into: &appointments
+            ) { read in progress?(read, max(total, read)) }
         }
         progress?(appointments.count, max(total, appointments.count))
 
@@ -84,80 +102,109 @@ extension VetNetStore {
         for range in window.arrivalRanges {
             try Self.readArrivals(db: db, practiceID: practiceID, range, decoder: &decoder, into: &arrivals)
         }
-        return PracticeHistory(practice: configuration.practice, appointmentTypes: configuration.types,
-                               clinicians: everyone.map(\.clinician), availabilities: availabilities, rooms: configuration.rooms,
-                               appointments: appointments, triageArrivals: arrivals,
-                               firstVisits: try Self.firstVisits(db: db, practiceID: practiceID, before: window.firstVisitCutoff,
-                                                                 loaded: appointments, decoder: &decoder),
-                               openRequests: [])
+        return PracticeHistory(
+            practice: configuration.practice, appointmentTypes: configuration.types,
+            clinicians: everyone.map(\.clinician), availabilities: availabilities, rooms: configuration.rooms,
+            appointments: appointments, triageArrivals: arrivals,
+            firstVisits: try Self.firstVisits(
+                db: db, practiceID: practiceID, before: window.firstVisitCutoff,
+                loaded: appointments, decoder: &decoder),
+            openRequests: [])
     }
 
-    private static func countAppointments(db: Database, practiceID: PracticeID, _ range: DateInterval, completedOnly: Bool) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT COUNT(*) FROM appointment WHERE practice_id = ? AND start_ms >= ? AND start_ms < ?\(completedOnly ? " AND status = 'completed'" : "")
-            """), arguments: [practiceID.description, Timestamp.milliseconds(range.start), Timestamp.milliseconds(range.end)]) ?? 0
+    private static func countAppointments(
+        db: Database, practiceID: PracticeID, _ range: DateInterval, completedOnly: Bool
+    ) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT COUNT(*) FROM appointment WHERE practice_id = ? AND start_ms >= ? AND start_ms < ?\(completedOnly ? " AND status = 'completed'" : "")
+                    """),
+            arguments: [practiceID.description, Timestamp.milliseconds(range.start), Timestamp.milliseconds(range.end)])
+            ?? 0
     }
 
     /// Appends the appointments starting in `range` (completed ones only if asked), by start.
     /// Stepped with SQLite's own API: the values are read where SQLite keeps them, with no
     /// row object, string or data buffer made for any of them.
-    private static func readAppointments(db: Database, practiceID: PracticeID, _ range: DateInterval, completedOnly: Bool,
-                                         decoder: inout HistoryRowDecoder, into records: inout [AppointmentRecord],
-                                         progress: (Int) -> Void) throws {
-        let statement = try db.makeStatement(sql: """
-            SELECT a.id, a.patient_id, a.clinician_id, a.appointment_type_id, a.room_type, a.room_id, a.start_ms, a.end_ms,
-                   a.occupied_end_ms, a.status, a.checked_in_at_ms, a.started_at_ms, a.completed_at_ms, a.actual_minutes,
-                   a.created_at, a.cancelled_at_ms, a.patient_species
-            FROM appointment a
-            WHERE a.practice_id = ? AND a.start_ms >= ? AND a.start_ms < ?\(completedOnly ? " AND a.status = 'completed'" : "")
-            ORDER BY a.start_ms
-            """)
-        try statement.setArguments([practiceID.description, Timestamp.milliseconds(range.start), Timestamp.milliseconds(range.end)])
+    private static func readAppointments(
+        db: Database, practiceID: PracticeID, _ range: DateInterval, completedOnly: Bool,
+        decoder: inout HistoryRowDecoder, into records: inout [AppointmentRecord],
+        progress: (Int) -> Void
+    ) throws {
+        let statement = try db.makeStatement(
+            sql: """
+                SELECT a.id, a.patient_id, a.clinician_id, a.appointment_type_id, a.room_type, a.room_id, a.start_ms, a.end_ms,
+                       a.occupied_end_ms, a.status, a.checked_in_at_ms, a.started_at_ms, a.completed_at_ms, a.actual_minutes,
+                       a.created_at, a.cancelled_at_ms, a.patient_species
+                FROM appointment a
+                WHERE a.practice_id = ? AND a.start_ms >= ? AND a.start_ms < ?\(completedOnly ? " AND a.status = 'completed'" : "")
+                ORDER BY a.start_ms
+                """)
+        try statement.setArguments([
+            practiceID.description, Timestamp.milliseconds(range.start), Timestamp.milliseconds(range.end),
+        ])
         let handle = statement.sqliteStatement
         defer { sqlite3_reset(handle) }
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading appointments failed") }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading appointments failed")
+            }
             records.append(try decoder.appointment(RawRow(handle: handle)))
             if records.count % 10_000 == 0 { progress(records.count) }
         }
     }
 
     /// Appends the triage arrivals in `range`, by arrival.
-    private static func readArrivals(db: Database, practiceID: PracticeID, _ range: DateInterval, decoder: inout HistoryRowDecoder,
-                                     into arrivals: inout [TriageArrival]) throws {
-        let statement = try db.cachedStatement(sql: """
-            SELECT t.patient_id, t.level, t.arrival_at_ms, t.first_seen_at_ms, p.species, t.left_at_ms
-            FROM triage_arrival t JOIN patient p ON p.id = t.patient_id
-            WHERE t.practice_id = ? AND t.arrival_at_ms >= ? AND t.arrival_at_ms < ?
-            ORDER BY t.arrival_at_ms
-            """)
-        let rows = try Row.fetchCursor(statement, arguments: [practiceID.description, Timestamp.milliseconds(range.start),
-                                                              Timestamp.milliseconds(range.end)])
+    private static func readArrivals(
+        db: Database, practiceID: PracticeID, _ range: DateInterval, decoder: inout HistoryRowDecoder,
+        into arrivals: inout [TriageArrival]
+    ) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT t.patient_id, t.level, t.arrival_at_ms, t.first_seen_at_ms, p.species, t.left_at_ms
+                FROM triage_arrival t JOIN patient p ON p.id = t.patient_id
+                WHERE t.practice_id = ? AND t.arrival_at_ms >= ? AND t.arrival_at_ms < ?
+                ORDER BY t.arrival_at_ms
+                """)
+        let rows = try Row.fetchCursor(
+            statement,
+            arguments: [
+                practiceID.description, Timestamp.milliseconds(range.start),
+                Timestamp.milliseconds(range.end),
+            ])
         while let row = try rows.next() {
             guard let level = TriageLevel(rawValue: row[1]) else {
                 throw StoreCorruption(column: "triage_arrival.level", reason: "not a VTL level")
             }
             let seen: Int64? = row[3]
-            arrivals.append(TriageArrival(patientID: try decoder.uuid(row, 0, "triage_arrival.patient_id"), level: level,
-                                          arrival: Timestamp.date(milliseconds: row[2]), firstSeenAt: seen.map(Timestamp.date(milliseconds:)),
-                                          species: try decoder.species(row, 4), leftAt: (row[5] as Int64?).map(Timestamp.date(milliseconds:))))
+            arrivals.append(
+                TriageArrival(
+                    patientID: try decoder.uuid(row, 0, "triage_arrival.patient_id"), level: level,
+                    arrival: Timestamp.date(milliseconds: row[2]), firstSeenAt: seen.map(Timestamp.date(milliseconds:)),
+                    species: try decoder.species(row, 4), leftAt: (row[5] as Int64?).map(Timestamp.date(milliseconds:)))
+            )
         }
     }
 
     /// Each patient's first attended visit: the earliest before `cutoff` for those who came
     /// before it (one grouped scan of the visit index), else the earliest among `loaded`.
-    private static func firstVisits(db: Database, practiceID: PracticeID, before cutoff: Date?, loaded: [AppointmentRecord],
-                                    decoder: inout HistoryRowDecoder) throws -> [UUID: Date] {
+    private static func firstVisits(
+        db: Database, practiceID: PracticeID, before cutoff: Date?, loaded: [AppointmentRecord],
+        decoder: inout HistoryRowDecoder
+    ) throws -> [UUID: Date] {
         var first: [UUID: Date] = [:]
         if let cutoff {
-            let statement = try db.cachedStatement(sql: """
-                SELECT patient_id, MIN(start_ms) FROM appointment
-                WHERE practice_id = ? AND start_ms < ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended)))
-                GROUP BY patient_id
-                """)
-            let rows = try Row.fetchCursor(statement, arguments: [practiceID.description, Timestamp.milliseconds(cutoff)])
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT patient_id, MIN(start_ms) FROM appointment
+                    WHERE practice_id = ? AND start_ms < ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended)))
+                    GROUP BY patient_id
+                    """)
+            let rows = try Row.fetchCursor(
+                statement, arguments: [practiceID.description, Timestamp.milliseconds(cutoff)])
             while let row = try rows.next() {
                 first[try decoder.uuid(row, 0, "appointment.patient_id")] = Timestamp.date(milliseconds: row[1])
             }
@@ -230,9 +277,14 @@ struct HistoryRowDecoder {
     }
 
     func appointment(_ row: RawRow) throws -> AppointmentRecord {
-        let startMs = row.int64(6), endMs = row.int64(7), occupiedEnd = row.int64(8)
-        guard let time = TimeRange(start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs)),
-              occupiedEnd >= endMs else {
+        let startMs = row.int64(6)
+        let endMs = row.int64(7)
+        let occupiedEnd = row.int64(8)
+        guard
+            let time = TimeRange(
+                start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs)),
+            occupiedEnd >= endMs
+        else {
             throw StoreCorruption(column: "appointment.end_ms", reason: "does not end after it starts")
         }
         guard let status = Self.lookup(row.bytes(9), in: Self.statuses) else {
@@ -242,15 +294,17 @@ struct HistoryRowDecoder {
         let actual = row.optionalInt64(13).map { Int(clamping: $0) }
         let appointment = Appointment(
             id: Identifier(try uuid(row, 0, "id")), practiceID: practiceID, patientID: try uuid(row, 1, "patient_id"),
-            clinicianID: try uuid(row, 2, "clinician_id"), appointmentTypeID: Identifier(try uuid(row, 3, "appointment_type_id")),
+            clinicianID: try uuid(row, 2, "clinician_id"),
+            appointmentTypeID: Identifier(try uuid(row, 3, "appointment_type_id")),
             roomType: Self.lookup(row.bytes(4), in: Self.roomTypes), roomID: roomID, time: time,
             bufferAfterMinutes: Int(clamping: (occupiedEnd - endMs) / 60_000), status: status,
             checkedInAt: row.optionalInt64(10).map(Timestamp.date(milliseconds:)),
             startedAt: row.optionalInt64(11).map(Timestamp.date(milliseconds:)),
             completedAt: row.optionalInt64(12).map(Timestamp.date(milliseconds:)),
             actualMinutes: actual)
-        return AppointmentRecord(appointment, species: Self.lookup(row.bytes(16), in: Self.species),
-                                 bookedAt: row.bytes(14).flatMap(Timestamp.date(utf8:)),
-                                 cancelledAt: row.optionalInt64(15).map(Timestamp.date(milliseconds:)))
+        return AppointmentRecord(
+            appointment, species: Self.lookup(row.bytes(16), in: Self.species),
+            bookedAt: row.bytes(14).flatMap(Timestamp.date(utf8:)),
+            cancelledAt: row.optionalInt64(15).map(Timestamp.date(milliseconds:)))
     }
 }

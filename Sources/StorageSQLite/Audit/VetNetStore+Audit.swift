@@ -11,7 +11,8 @@ extension VetNetStore {
     /// chain head here cannot race with another append.
     @discardableResult
     public func appendAudit(_ record: AuditRecord, scope: AccessScope?, db: Database) throws -> AuditEntry {
-        let head = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1"))
+        let head = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1"))
         let previousHash: String = head?["hash"] ?? AuditChain.genesis
         let sequence: Int64 = (head?["seq"] as Int64? ?? 0) + 1
         var entry = AuditEntry(
@@ -21,29 +22,39 @@ extension VetNetStore {
             outcome: record.outcome, requestID: scope?.requestID, detail: record.detail,
             previousHash: previousHash, hash: "")
         entry.hash = AuditChain.hash(of: entry, key: auditKey)
-        try db.cachedStatement(sql: """
-            INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type,
-                resource_id, outcome, request_id, detail, prev_hash, hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [entry.sequence, UUIDText.lowercase(entry.id), entry.occurredAt, entry.practiceID, entry.actorID,
-                        entry.action, entry.resourceType, entry.resourceID, entry.outcome.rawValue, entry.requestID,
-                        entry.detail, entry.previousHash, entry.hash])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type,
+                    resource_id, outcome, request_id, detail, prev_hash, hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            entry.sequence, UUIDText.lowercase(entry.id), entry.occurredAt, entry.practiceID, entry.actorID,
+            entry.action, entry.resourceType, entry.resourceID, entry.outcome.rawValue, entry.requestID,
+            entry.detail, entry.previousHash, entry.hash,
+        ])
         return entry
     }
 
     /// Appends an entry another installation recorded (a restored practice's history) as the
     /// next link of this chain, inside the caller's transaction.
     func appendCarriedAudit(_ entry: AuditEntry, db: Database) throws {
-        let head = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1"))
-        let link = AuditChain.carried(entry, sequence: (head?["seq"] as Int64? ?? 0) + 1, previousHash: head?["hash"] ?? AuditChain.genesis,
-                                      key: auditKey)
-        try db.cachedStatement(sql: """
-            INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type,
-                resource_id, outcome, request_id, detail, prev_hash, hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [link.sequence, UUIDText.lowercase(link.id), link.occurredAt, link.practiceID, link.actorID,
-                        link.action, link.resourceType, link.resourceID, link.outcome.rawValue, link.requestID,
-                        link.detail, link.previousHash, link.hash])
+        let head = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1"))
+        let link = AuditChain.carried(
+            entry, sequence: (head?["seq"] as Int64? ?? 0) + 1, previousHash: head?["hash"] ?? AuditChain.genesis,
+            key: auditKey)
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type,
+                    resource_id, outcome, request_id, detail, prev_hash, hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            link.sequence, UUIDText.lowercase(link.id), link.occurredAt, link.practiceID, link.actorID,
+            link.action, link.resourceType, link.resourceID, link.outcome.rawValue, link.requestID,
+            link.detail, link.previousHash, link.hash,
+        ])
     }
 
     /// Appends an entry in a transaction of its own (for denials and reads that change nothing).
@@ -55,13 +66,24 @@ extension VetNetStore {
 
     /// A page of the practice's audit entries, newest first. `cursor` is the sequence number
     /// to continue below.
-    public func auditEntries(scope: AccessScope, limit: Int, before cursor: Int64?, resourceType: String? = nil, resourceID: String? = nil) async throws -> Page<AuditEntry> {
+    public func auditEntries(
+        scope: AccessScope, limit: Int, before cursor: Int64?, resourceType: String? = nil, resourceID: String? = nil
+    ) async throws -> Page<AuditEntry> {
         try await writer.read { db in
             var sql = "SELECT * FROM audit_entry WHERE practice_id = ?"
             var arguments: StatementArguments = [scope.practiceID.description]
-            if let cursor { sql += " AND seq < ?"; arguments += [cursor] }
-            if let resourceType { sql += " AND resource_type = ?"; arguments += [resourceType] }
-            if let resourceID { sql += " AND resource_id = ?"; arguments += [resourceID] }
+            if let cursor {
+                sql += " AND seq < ?"
+                arguments += [cursor]
+            }
+            if let resourceType {
+                sql += " AND resource_type = ?"
+                arguments += [resourceType]
+            }
+            if let resourceID {
+                sql += " AND resource_id = ?"
+                arguments += [resourceID]
+            }
             sql += " ORDER BY seq DESC LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
@@ -84,8 +106,10 @@ extension VetNetStore {
         }
         let walked = try await walkAuditChain(checkpoint: checkpoint)
         if let checkpointProblem, walked.isIntact {
-            return AuditVerification(checked: walked.checked, firstProblem: .init(sequence: walked.headSequence, id: "-", reason: checkpointProblem),
-                                     headHash: walked.headHash, headSequence: walked.headSequence, checkpoint: nil)
+            return AuditVerification(
+                checked: walked.checked,
+                firstProblem: .init(sequence: walked.headSequence, id: "-", reason: checkpointProblem),
+                headHash: walked.headHash, headSequence: walked.headSequence, checkpoint: nil)
         }
         return walked
     }
@@ -99,20 +123,29 @@ extension VetNetStore {
         let whole = try await verifyAuditChain()
         let practice = scope.practiceID.description
         let (count, head, problemPractice) = try await writer.read { db -> (Int, Row?, String?) in
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audit_entry WHERE practice_id = ?", arguments: [practice]) ?? 0
-            let head = try Row.fetchOne(db, sql: "SELECT seq, hash FROM audit_entry WHERE practice_id = ? ORDER BY seq DESC LIMIT 1", arguments: [practice])
+            let count =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM audit_entry WHERE practice_id = ?", arguments: [practice]) ?? 0
+            let head = try Row.fetchOne(
+                db, sql: "SELECT seq, hash FROM audit_entry WHERE practice_id = ? ORDER BY seq DESC LIMIT 1",
+                arguments: [practice])
             let owner = try whole.firstProblem.flatMap {
-                try String.fetchOne(db, sql: "SELECT practice_id FROM audit_entry WHERE seq = ?", arguments: [$0.sequence])
+                try String.fetchOne(
+                    db, sql: "SELECT practice_id FROM audit_entry WHERE seq = ?", arguments: [$0.sequence])
             }
             return (count, head, owner)
         }
         var problem = whole.firstProblem
         if problem != nil, problemPractice != practice {
-            problem = .init(sequence: 0, id: "-",
-                            reason: "the installation's audit trail is broken outside this practice's entries; the operator's `vetnet audit verify` names the entry")
+            problem = .init(
+                sequence: 0, id: "-",
+                reason:
+                    "the installation's audit trail is broken outside this practice's entries; the operator's `vetnet audit verify` names the entry"
+            )
         }
-        return AuditVerification(checked: count, firstProblem: problem, headHash: head?["hash"] ?? AuditChain.genesis,
-                                 headSequence: head?["seq"] ?? 0, checkpoint: nil)
+        return AuditVerification(
+            checked: count, firstProblem: problem, headHash: head?["hash"] ?? AuditChain.genesis,
+            headSequence: head?["seq"] ?? 0, checkpoint: nil)
     }
 
     /// The chain's anchor as it stands (``AuditAnchor``); `nil` when the store keeps no checkpoint.
@@ -123,7 +156,9 @@ extension VetNetStore {
         let (head, atCheckpoint) = try writer.read { db -> ((sequence: Int64, hash: String)?, String?) in
             let head = try Row.fetchOne(db, sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1")
                 .map { (sequence: $0["seq"] as Int64, hash: $0["hash"] as String) }
-            let atCheckpoint = try recorded.flatMap { try String.fetchOne(db, sql: "SELECT hash FROM audit_entry WHERE seq = ?", arguments: [$0]) }
+            let atCheckpoint = try recorded.flatMap {
+                try String.fetchOne(db, sql: "SELECT hash FROM audit_entry WHERE seq = ?", arguments: [$0])
+            }
             return (head, atCheckpoint)
         }
         return AuditAnchor.assess(head: head, checkpoint: read, hashAtCheckpoint: atCheckpoint)
@@ -145,12 +180,14 @@ extension VetNetStore {
         case .anchored(let checkpoint): previous = checkpoint
         case .missing, .cut, .rewritten, .unreadable: throw AuditNotAnchored(anchor)
         }
-        let head = try writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1")
-                .map { (sequence: $0["seq"] as Int64, hash: $0["hash"] as String) }
-        } ?? (sequence: AuditAnchor.genesisSequence, hash: AuditChain.genesis)
+        let head =
+            try writer.read { db in
+                try Row.fetchOne(db, sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1")
+                    .map { (sequence: $0["seq"] as Int64, hash: $0["hash"] as String) }
+            } ?? (sequence: AuditAnchor.genesisSequence, hash: AuditChain.genesis)
         if let previous, previous.sequence == head.sequence { return previous }
-        let checkpoint = AuditCheckpoint(sequence: head.sequence, headHash: head.hash, writtenAt: Timestamp.string(clock.now()), key: auditKey)
+        let checkpoint = AuditCheckpoint(
+            sequence: head.sequence, headHash: head.hash, writtenAt: Timestamp.string(clock.now()), key: auditKey)
         try file.write(checkpoint)
         return checkpoint
     }
@@ -177,16 +214,21 @@ extension VetNetStore {
     /// reason, then writes the checkpoint at that entry. Returns the state found and the new
     /// checkpoint.
     public func reanchorAudit(reason: String) async throws -> (found: AuditAnchor, checkpoint: AuditCheckpoint) {
-        guard let file = auditCheckpoint else { throw AuditReanchorRefused(reason: "this store keeps no audit checkpoint") }
+        guard let file = auditCheckpoint else {
+            throw AuditReanchorRefused(reason: "this store keeps no audit checkpoint")
+        }
         let walked = try await walkAuditChain(checkpoint: nil)
         if let problem = walked.firstProblem {
-            throw AuditReanchorRefused(reason: "the chain itself does not verify (\(problem)); restore the store from a backup instead")
+            throw AuditReanchorRefused(
+                reason: "the chain itself does not verify (\(problem)); restore the store from a backup instead")
         }
         let found = try auditAnchor() ?? .empty
-        let record = AuditRecord(action: AuditReanchorRefused.action, resourceType: "audit_trail", outcome: .success,
-                                 detail: "found: \(found.summary); reason: \(reason)")
+        let record = AuditRecord(
+            action: AuditReanchorRefused.action, resourceType: "audit_trail", outcome: .success,
+            detail: "found: \(found.summary); reason: \(reason)")
         let entry = try await write { db in try self.appendAudit(record, scope: nil, db: db) }
-        let checkpoint = AuditCheckpoint(sequence: entry.sequence, headHash: entry.hash, writtenAt: Timestamp.string(clock.now()), key: auditKey)
+        let checkpoint = AuditCheckpoint(
+            sequence: entry.sequence, headHash: entry.hash, writtenAt: Timestamp.string(clock.now()), key: auditKey)
         try anchorQueue.sync { try file.write(checkpoint) }
         return (found, checkpoint)
     }
@@ -201,20 +243,28 @@ extension VetNetStore {
                 let entry = Self.auditEntry(from: row)
                 let storedID: String = row["id"]
                 func broken(_ reason: String) -> AuditVerification {
-                    AuditVerification(checked: checked, firstProblem: .init(sequence: entry.sequence, id: storedID, reason: reason),
-                                      headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: checkpoint)
+                    AuditVerification(
+                        checked: checked, firstProblem: .init(sequence: entry.sequence, id: storedID, reason: reason),
+                        headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: checkpoint)
                 }
                 if AuditChain.hash(of: entry, key: self.auditKey) != entry.hash {
-                    return broken("its content does not match its hash: the entry was edited, or inserted without the key")
+                    return broken(
+                        "its content does not match its hash: the entry was edited, or inserted without the key")
                 }
                 if entry.sequence != expectedSequence {
-                    return broken("expected entry #\(expectedSequence) here: \(entry.sequence - expectedSequence) entr\(entry.sequence - expectedSequence == 1 ? "y was" : "ies were") deleted before it")
+                    return broken(
+                        "expected entry #\(expectedSequence) here: \(entry.sequence - expectedSequence) entr\(entry.sequence - expectedSequence == 1 ? "y was" : "ies were") deleted before it"
+                    )
                 }
                 if entry.previousHash != expectedPrevious {
-                    return broken("it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it")
+                    return broken(
+                        "it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it"
+                    )
                 }
                 if let checkpoint, checkpoint.sequence == entry.sequence, checkpoint.headHash != entry.hash {
-                    return broken("it is not the entry the checkpoint of \(checkpoint.writtenAt) recorded: the chain was rewritten from here")
+                    return broken(
+                        "it is not the entry the checkpoint of \(checkpoint.writtenAt) recorded: the chain was rewritten from here"
+                    )
                 }
                 expectedPrevious = entry.hash
                 expectedSequence += 1
@@ -225,16 +275,23 @@ extension VetNetStore {
                 let missing = checkpoint.sequence - head
                 return AuditVerification(
                     checked: checked,
-                    firstProblem: .init(sequence: head + 1, id: "-", reason: "the chain ends at entry #\(head), but the checkpoint of \(checkpoint.writtenAt) recorded entry #\(checkpoint.sequence): \(missing) entr\(missing == 1 ? "y was" : "ies were") deleted from the end"),
+                    firstProblem: .init(
+                        sequence: head + 1, id: "-",
+                        reason:
+                            "the chain ends at entry #\(head), but the checkpoint of \(checkpoint.writtenAt) recorded entry #\(checkpoint.sequence): \(missing) entr\(missing == 1 ? "y was" : "ies were") deleted from the end"
+                    ),
                     headHash: expectedPrevious, headSequence: head, checkpoint: checkpoint)
             }
-            return AuditVerification(checked: checked, firstProblem: nil, headHash: expectedPrevious, headSequence: head, checkpoint: checkpoint)
+            return AuditVerification(
+                checked: checked, firstProblem: nil, headHash: expectedPrevious, headSequence: head,
+                checkpoint: checkpoint)
         }
     }
 
     static func auditEntry(from row: Row) -> AuditEntry {
         AuditEntry(
-            sequence: row["seq"], id: UUIDText.parse(row["id"] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            sequence: row["seq"],
+            id: UUIDText.parse(row["id"] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
             occurredAt: row["occurred_at"], practiceID: row["practice_id"], actorID: row["actor_id"],
             action: row["action"], resourceType: row["resource_type"], resourceID: row["resource_id"],
             outcome: AuditOutcome(rawValue: row["outcome"]) ?? .failure, requestID: row["request_id"],

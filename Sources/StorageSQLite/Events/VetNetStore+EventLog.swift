@@ -14,18 +14,27 @@ extension VetNetStore {
     public func appendEvent(_ event: DomainEvent, scope: AccessScope?, db: Database) throws -> DomainEvent {
         var event = event
         let practice = event.practiceID.description
-        guard let sequence = try Int64.fetchOne(db.cachedStatement(sql: """
-            INSERT INTO event_head (practice_id, seq) VALUES (?, 1)
-            ON CONFLICT (practice_id) DO UPDATE SET seq = seq + 1 RETURNING seq
-            """), arguments: [practice]) else { throw StoreCorruption(column: "event_head.seq", reason: "no sequence returned") }
+        guard
+            let sequence = try Int64.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        INSERT INTO event_head (practice_id, seq) VALUES (?, 1)
+                        ON CONFLICT (practice_id) DO UPDATE SET seq = seq + 1 RETURNING seq
+                        """), arguments: [practice])
+        else { throw StoreCorruption(column: "event_head.seq", reason: "no sequence returned") }
         event.sequence = sequence
         if event.actorID == nil { event.actorID = scope?.actorID?.description }
-        try db.cachedStatement(sql: """
-            INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id, payload)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [practice, sequence, event.kind, Timestamp.milliseconds(event.occurredAt), event.resourceType,
-                                     event.resourceID, event.actorID, Self.payloadJSON(event.payload)])
-        let signal = eventCommits, practiceID = event.practiceID
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id, payload)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            practice, sequence, event.kind, Timestamp.milliseconds(event.occurredAt), event.resourceType,
+            event.resourceID, event.actorID, Self.payloadJSON(event.payload),
+        ])
+        let signal = eventCommits
+        let practiceID = event.practiceID
         db.afterNextTransaction { _ in signal.notify(practiceID) }
         return event
     }
@@ -53,8 +62,9 @@ extension VetNetStore {
     /// The practice's latest sequence number (0 before its first event).
     public func eventHead(practiceID: PracticeID) async throws -> Int64 {
         try await writer.read { db in
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM event_head WHERE practice_id = ?"),
-                               arguments: [practiceID.description]) ?? 0
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT seq FROM event_head WHERE practice_id = ?"),
+                arguments: [practiceID.description]) ?? 0
         }
     }
 
@@ -71,23 +81,28 @@ extension VetNetStore {
 
     static func events(db: Database, practiceID: PracticeID, after position: Int64, limit: Int) throws -> EventLogPage {
         let practice = practiceID.description
-        let head = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, pruned_through FROM event_head WHERE practice_id = ?"),
-                                    arguments: [practice])
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT seq, kind, occurred_at_ms, resource_type, resource_id, actor_id, payload FROM event_log
-            WHERE practice_id = ? AND seq > ? ORDER BY seq LIMIT ?
-            """), arguments: [practice, max(position, 0), max(0, limit)])
+        let head = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT seq, pruned_through FROM event_head WHERE practice_id = ?"),
+            arguments: [practice])
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT seq, kind, occurred_at_ms, resource_type, resource_id, actor_id, payload FROM event_log
+                    WHERE practice_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                    """), arguments: [practice, max(position, 0), max(0, limit)])
         let events = try rows.map { row -> DomainEvent in
             let payloadText: String = row[6]
             guard let payload = try? JSONDecoder().decode([String: String].self, from: Data(payloadText.utf8)) else {
                 throw StoreCorruption(column: "event_log.payload", reason: "not a JSON object of strings")
             }
-            var event = DomainEvent(practiceID: practiceID, kind: row[1], occurredAt: Timestamp.date(milliseconds: row[2]),
-                                    resourceType: row[3], resourceID: row[4], actorID: row[5], payload: payload)
+            var event = DomainEvent(
+                practiceID: practiceID, kind: row[1], occurredAt: Timestamp.date(milliseconds: row[2]),
+                resourceType: row[3], resourceID: row[4], actorID: row[5], payload: payload)
             event.sequence = row[0]
             return event
         }
-        return EventLogPage(events: events, headSequence: head?["seq"] ?? 0, prunedThrough: head?["pruned_through"] ?? 0)
+        return EventLogPage(
+            events: events, headSequence: head?["seq"] ?? 0, prunedThrough: head?["pruned_through"] ?? 0)
     }
 
     // MARK: - Retention
@@ -99,16 +114,18 @@ extension VetNetStore {
     public func pruneEvents(before cutoff: Date) async throws -> Int {
         let cutoffMs = Timestamp.milliseconds(cutoff)
         return try await write { db in
-            try db.execute(sql: """
-                UPDATE event_head SET pruned_through = MAX(pruned_through, (
-                    SELECT MAX(seq) FROM event_log WHERE event_log.practice_id = event_head.practice_id AND occurred_at_ms < ?))
-                WHERE EXISTS (SELECT 1 FROM event_log WHERE event_log.practice_id = event_head.practice_id AND occurred_at_ms < ?)
-                """, arguments: [cutoffMs, cutoffMs])
+            try db.execute(
+                sql: """
+                    UPDATE event_head SET pruned_through = MAX(pruned_through, (
+                        SELECT MAX(seq) FROM event_log WHERE event_log.practice_id = event_head.practice_id AND occurred_at_ms < ?))
+                    WHERE EXISTS (SELECT 1 FROM event_log WHERE event_log.practice_id = event_head.practice_id AND occurred_at_ms < ?)
+                    """, arguments: [cutoffMs, cutoffMs])
             // Delete by sequence, not by time: a clock step backwards must not leave a hole
             // below the pruning mark that a resuming client would silently skip.
-            try db.execute(sql: """
-                DELETE FROM event_log WHERE seq <= (SELECT pruned_through FROM event_head WHERE event_head.practice_id = event_log.practice_id)
-                """)
+            try db.execute(
+                sql: """
+                    DELETE FROM event_log WHERE seq <= (SELECT pruned_through FROM event_head WHERE event_head.practice_id = event_log.practice_id)
+                    """)
             return db.changesCount
         }
     }

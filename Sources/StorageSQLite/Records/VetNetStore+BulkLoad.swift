@@ -13,56 +13,73 @@ extension VetNetStore {
     /// Every value is validated; each patient's owners must be among `owners`. Returns the
     /// first and last record numbers assigned.
     @discardableResult
-    public func bulkLoad(owners: [Owner], patients: [Patient], scope: AccessScope,
-                         progress: ImportProgressHandler? = nil) async throws -> (first: String, last: String)? {
+    public func bulkLoad(
+        owners: [Owner], patients: [Patient], scope: AccessScope,
+        progress: ImportProgressHandler? = nil
+    ) async throws -> (first: String, last: String)? {
         let now = clock.now()
         for owner in owners { try owner.validate() }
         for patient in patients { try patient.validate(now: now) }
         let ownerIDs = Set(owners.map(\.id))
-        for patient in patients where !ownerIDs.contains(patient.ownerID) || patient.coOwnerID.map({ !ownerIDs.contains($0) }) == true {
-            throw ValidationError(field: "ownerId", message: "patient \(patient.id) names an owner that is not being loaded")
+        for patient in patients
+        where !ownerIDs.contains(patient.ownerID) || patient.coOwnerID.map({ !ownerIDs.contains($0) }) == true {
+            throw ValidationError(
+                field: "ownerId", message: "patient \(patient.id) names an owner that is not being loaded")
         }
         let practice = scope.practiceID.description
         let stamp = Timestamp.string(now)
         let total = owners.count + patients.count
         return try await write { db in
-            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice WHERE id = ?", arguments: [practice]) == 1 else {
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice WHERE id = ?", arguments: [practice]) == 1
+            else {
                 throw DomainError.notFound(resource: "practice")
             }
-            let insertOwner = try db.makeStatement(sql: """
-                INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, phone_digits, address, communication,
-                                   notes, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let insertOwner = try db.makeStatement(
+                sql: """
+                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, phone_digits, address, communication,
+                                       notes, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for (index, owner) in owners.enumerated() {
                 let columns = try Self.ownerColumns(owner)
-                try insertOwner.execute(arguments: [owner.id.description, practice, owner.firstName, owner.lastName, owner.email,
-                                                    columns.phones, columns.digits, columns.address, columns.communication, owner.notes, stamp, stamp])
+                try insertOwner.execute(arguments: [
+                    owner.id.description, practice, owner.firstName, owner.lastName, owner.email,
+                    columns.phones, columns.digits, columns.address, columns.communication, owner.notes, stamp, stamp,
+                ])
                 if let progress, (index + 1) % 5_000 == 0 { progress(index + 1, total) }
             }
-            let insertPatient = try db.makeStatement(sql: """
-                INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour,
-                                     microchip, status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let insertPatient = try db.makeStatement(
+                sql: """
+                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour,
+                                         microchip, status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             let firstNumber = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID) + 1
             for (index, patient) in patients.enumerated() {
                 try insertPatient.execute(arguments: [
-                    patient.id.description, practice, Self.recordNumber(firstNumber + index), patient.name, patient.species.rawValue,
-                    patient.breed, patient.sex.rawValue, patient.birthDate.map { RecordCalendar.isoDay($0) }, patient.birthDateEstimated, patient.colour,
-                    patient.microchip, patient.status.rawValue, try Self.json(patient.alerts), patient.ownerID.description,
-                    patient.coOwnerID?.description, patient.status == .archived ? stamp : nil, stamp, stamp])
+                    patient.id.description, practice, Self.recordNumber(firstNumber + index), patient.name,
+                    patient.species.rawValue,
+                    patient.breed, patient.sex.rawValue, patient.birthDate.map { RecordCalendar.isoDay($0) },
+                    patient.birthDateEstimated, patient.colour,
+                    patient.microchip, patient.status.rawValue, try Self.json(patient.alerts),
+                    patient.ownerID.description,
+                    patient.coOwnerID?.description, patient.status == .archived ? stamp : nil, stamp, stamp,
+                ])
                 if let progress, (owners.count + index + 1) % 5_000 == 0 { progress(owners.count + index + 1, total) }
             }
-            try Self.advanceRecordNumberCounter(db: db, practiceID: scope.practiceID, to: firstNumber + patients.count - 1)
+            try Self.advanceRecordNumberCounter(
+                db: db, practiceID: scope.practiceID, to: firstNumber + patients.count - 1)
             // One pass over the practice with the same SQL as single writes; cheaper than
             // tracking which rows are new, and leaves no stale row behind.
             try db.execute(sql: "DELETE FROM patient_search WHERE practice_id = ?", arguments: [practice])
             try db.execute(sql: Self.searchRowsSQL + " WHERE p.practice_id = ?", arguments: [practice])
             progress?(total, total)
-            try self.appendAudit(AuditRecord(action: .practiceBulkLoad, resourceType: "practice", resourceID: practice,
-                                             detail: "owners=\(owners.count) patients=\(patients.count)"), scope: scope, db: db)
-            return patients.isEmpty ? nil : (Self.recordNumber(firstNumber), Self.recordNumber(firstNumber + patients.count - 1))
+            try self.appendAudit(
+                AuditRecord(
+                    action: .practiceBulkLoad, resourceType: "practice", resourceID: practice,
+                    detail: "owners=\(owners.count) patients=\(patients.count)"), scope: scope, db: db)
+            return patients.isEmpty
+                ? nil : (Self.recordNumber(firstNumber), Self.recordNumber(firstNumber + patients.count - 1))
         }
     }
 }

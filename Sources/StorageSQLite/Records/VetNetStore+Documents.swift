@@ -12,7 +12,9 @@ extension VetNetStore {
     /// a bad name or type) writes nothing. The returned upload encrypts the bytes into a
     /// temporary file as they arrive; ``addDocument(_:patientID:fileName:declaredType:scope:)``
     /// records it.
-    public func beginDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope) async throws -> DocumentUpload {
+    public func beginDocument(
+        patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope
+    ) async throws -> DocumentUpload {
         _ = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
         guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
         try await writer.read { db in try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue) }
@@ -24,8 +26,10 @@ extension VetNetStore {
     /// flushed: a crash leaves the whole file or none), then writes the record with its audit
     /// entry and event. Should the record not commit, the file is an orphan that
     /// ``sweepOrphanDocuments()`` removes.
-    public func addDocument(_ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
-                            scope: AccessScope) async throws -> DocumentInfo {
+    public func addDocument(
+        _ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
+        scope: AccessScope
+    ) async throws -> DocumentInfo {
         let (name, declared) = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
         let received = try upload.finish()
         try received.check(declared: declared)
@@ -36,19 +40,30 @@ extension VetNetStore {
             try DurableFile.replace(fileURL, with: upload.temporaryURL)
             upload.keep()
         }
-        let info = DocumentInfo(id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue, byteCount: received.byteCount,
-                                sha256: received.sha256, createdAt: clock.now())
+        let info = DocumentInfo(
+            id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue,
+            byteCount: received.byteCount,
+            sha256: received.sha256, createdAt: clock.now())
         try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue)
-            try db.execute(sql: """
-                INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [UUIDText.lowercase(info.id), scope.practiceID.description, patientID.description, info.fileName,
-                                 info.contentType, info.byteCount, info.sha256, scope.actorID?.description, Timestamp.string(info.createdAt)])
-            try self.appendAudit(AuditRecord(action: .recordDocumentUpload, resourceType: "document", resourceID: UUIDText.lowercase(info.id),
-                                             detail: "patient=\(patientID)"), scope: scope, db: db)
-            try self.appendEvent(.recordEntryAdded(patientID: patientID, entryType: "document", entryID: UUIDText.lowercase(info.id),
-                                                   practiceID: scope.practiceID, occurredAt: info.createdAt), scope: scope, db: db)
+            try db.execute(
+                sql: """
+                    INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    UUIDText.lowercase(info.id), scope.practiceID.description, patientID.description, info.fileName,
+                    info.contentType, info.byteCount, info.sha256, scope.actorID?.description,
+                    Timestamp.string(info.createdAt),
+                ])
+            try self.appendAudit(
+                AuditRecord(
+                    action: .recordDocumentUpload, resourceType: "document", resourceID: UUIDText.lowercase(info.id),
+                    detail: "patient=\(patientID)"), scope: scope, db: db)
+            try self.appendEvent(
+                .recordEntryAdded(
+                    patientID: patientID, entryType: "document", entryID: UUIDText.lowercase(info.id),
+                    practiceID: scope.practiceID, occurredAt: info.createdAt), scope: scope, db: db)
         }
         return info
     }
@@ -57,26 +72,37 @@ extension VetNetStore {
     public func documents(patientID: Identifier<Patient>, scope: AccessScope) async throws -> [DocumentInfo] {
         try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue)
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM document WHERE patient_id = ? AND practice_id = ? ORDER BY created_at DESC",
-                                        arguments: [patientID.description, scope.practiceID.description])
-            try self.appendAudit(AuditRecord(action: .recordDocumentList, resourceType: "patient", resourceID: patientID.description), scope: scope, db: db)
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM document WHERE patient_id = ? AND practice_id = ? ORDER BY created_at DESC",
+                arguments: [patientID.description, scope.practiceID.description])
+            try self.appendAudit(
+                AuditRecord(action: .recordDocumentList, resourceType: "patient", resourceID: patientID.description),
+                scope: scope, db: db)
             return try rows.map(Self.document(from:))
         }
     }
 
     /// A document's metadata and decrypted bytes (audited download).
-    public func document(id: UUID, patientID: Identifier<Patient>, scope: AccessScope) async throws -> (DocumentInfo, Data) {
+    public func document(id: UUID, patientID: Identifier<Patient>, scope: AccessScope) async throws -> (
+        DocumentInfo, Data
+    ) {
         let info = try await write { db -> DocumentInfo in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM document WHERE id = ? AND patient_id = ? AND practice_id = ?",
-                                             arguments: [UUIDText.lowercase(id), patientID.description, scope.practiceID.description]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM document WHERE id = ? AND patient_id = ? AND practice_id = ?",
+                    arguments: [UUIDText.lowercase(id), patientID.description, scope.practiceID.description])
+            else {
                 throw DomainError.notFound(resource: "document")
             }
-            try self.appendAudit(AuditRecord(action: .recordDocumentDownload, resourceType: "document", resourceID: UUIDText.lowercase(id)),
-                                 scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .recordDocumentDownload, resourceType: "document", resourceID: UUIDText.lowercase(id)),
+                scope: scope, db: db)
             return try Self.document(from: row)
         }
         guard let directory = documentsDirectory,
-              let sealed = FileManager.default.contents(atPath: directory.appendingPathComponent(info.sha256).path) else {
+            let sealed = FileManager.default.contents(atPath: directory.appendingPathComponent(info.sha256).path)
+        else {
             throw DomainError.notFound(resource: "document content")
         }
         let content = try DocumentUpload.plaintext(of: sealed, cipher: cipher, legacyContext: "document/\(info.sha256)")
@@ -91,7 +117,8 @@ extension VetNetStore {
     @discardableResult
     public func sweepOrphanDocuments() async throws -> Int {
         guard let directory = documentsDirectory else { return 0 }
-        let referenced = Set(try await writer.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM document") })
+        let referenced = Set(
+            try await writer.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM document") })
         let cutoff = clock.now().addingTimeInterval(-3600)
         var removed = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
@@ -99,13 +126,20 @@ extension VetNetStore {
             let isTemporary = name.hasPrefix(".")
             if isTemporary {
                 // A temporary file may belong to an upload in progress: only old ones go.
-                let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? .distantPast
+                let modified =
+                    (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)
+                    ?? .distantPast
                 guard modified < cutoff else { continue }
             } else if referenced.contains(name) || name.count != 64 {
                 continue
             }
             // A file recorded between the read above and here keeps its name; only unrecorded ones go.
-            if !isTemporary, try await writer.read({ db in try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM document WHERE sha256 = ?)", arguments: [name]) }) == true {
+            if !isTemporary,
+                try await writer.read({ db in
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS(SELECT 1 FROM document WHERE sha256 = ?)", arguments: [name])
+                }) == true
+            {
                 continue
             }
             try FileManager.default.removeItem(at: url)
@@ -116,8 +150,9 @@ extension VetNetStore {
     }
 
     static func document(from row: Row) throws -> DocumentInfo {
-        DocumentInfo(id: try row.uuid("id"), patientID: try row.identifier("patient_id"), fileName: row["file_name"],
-                     contentType: row["content_type"], byteCount: row["byte_count"], sha256: row["sha256"],
-                     createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
+        DocumentInfo(
+            id: try row.uuid("id"), patientID: try row.identifier("patient_id"), fileName: row["file_name"],
+            contentType: row["content_type"], byteCount: row["byte_count"], sha256: row["sha256"],
+            createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
     }
 }

@@ -18,17 +18,23 @@ extension VetNetStore {
     /// can write the document anywhere, so no export leaves the store unrecorded.
     public func exportPractice(scope: AccessScope, documentContent: Bool) async throws -> PracticeExport {
         let exportedAt = clock.now()
-        var export = try await writer.read { db in try self.practiceExport(db: db, practiceID: scope.practiceID, exportedAt: exportedAt) }
+        var export = try await writer.read { db in
+            try self.practiceExport(db: db, practiceID: scope.practiceID, exportedAt: exportedAt)
+        }
         if documentContent {
             for index in export.documents.indices {
-                export.documents[index].content = try sealedDocumentContent(of: export.documents[index]).base64EncodedString()
+                export.documents[index].content = try sealedDocumentContent(of: export.documents[index])
+                    .base64EncodedString()
             }
         }
-        let counts = "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) documents=\(export.documents.count)"
+        let counts =
+            "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) documents=\(export.documents.count)"
             + " clinicians=\(export.schedule?.clinicians.count ?? 0) appointments=\(export.schedule?.appointments.count ?? 0)"
             + " audit=\(export.audit?.count ?? 0)" + (documentContent ? " with_document_content" : "")
-        try await recordAudit(AuditRecord(action: .practiceExport, resourceType: "practice", resourceID: scope.practiceID.description,
-                                          detail: counts), scope: scope)
+        try await recordAudit(
+            AuditRecord(
+                action: .practiceExport, resourceType: "practice", resourceID: scope.practiceID.description,
+                detail: counts), scope: scope)
         return export
     }
 
@@ -36,27 +42,40 @@ extension VetNetStore {
 
     func practiceExport(db: Database, practiceID: PracticeID, exportedAt: Date) throws -> PracticeExport {
         let practiceArgument: StatementArguments = [practiceID.description]
-        guard let practice = try Row.fetchOne(db, sql: "SELECT * FROM practice WHERE id = ?", arguments: practiceArgument).map(Self.practice(from:)) else {
+        guard
+            let practice = try Row.fetchOne(db, sql: "SELECT * FROM practice WHERE id = ?", arguments: practiceArgument)
+                .map(Self.practice(from:))
+        else {
             throw DomainError.notFound(resource: "practice")
         }
-        let staff = try Row.fetchAll(db, sql: "SELECT * FROM staff_user WHERE practice_id = ? ORDER BY display_name, id",
-                                     arguments: practiceArgument).map(Self.account(from:))
-        let owners = try Row.fetchAll(db, sql: "SELECT * FROM owner WHERE practice_id = ? ORDER BY last_name, first_name, id",
-                                      arguments: practiceArgument).map { try Self.owner(from: $0).value }
+        let staff = try Row.fetchAll(
+            db, sql: "SELECT * FROM staff_user WHERE practice_id = ? ORDER BY display_name, id",
+            arguments: practiceArgument
+        ).map(Self.account(from:))
+        let owners = try Row.fetchAll(
+            db, sql: "SELECT * FROM owner WHERE practice_id = ? ORDER BY last_name, first_name, id",
+            arguments: practiceArgument
+        ).map { try Self.owner(from: $0).value }
 
         let stamps = try entryStamps(db: db, practiceID: practiceID)
         // Most patients of a migrated practice have a history; a freshly imported one has
         // none, and skipping the seven per-patient queries for those keeps large exports quick.
-        let withEntries = try Set(String.fetchAll(db, sql: """
-            SELECT patient_id FROM weight WHERE practice_id = ?1 UNION SELECT patient_id FROM problem WHERE practice_id = ?1
-            UNION SELECT patient_id FROM allergy WHERE practice_id = ?1 UNION SELECT patient_id FROM medication WHERE practice_id = ?1
-            UNION SELECT patient_id FROM vaccination WHERE practice_id = ?1 UNION SELECT patient_id FROM clinical_note WHERE practice_id = ?1
-            """, arguments: practiceArgument))
+        let withEntries = try Set(
+            String.fetchAll(
+                db,
+                sql: """
+                    SELECT patient_id FROM weight WHERE practice_id = ?1 UNION SELECT patient_id FROM problem WHERE practice_id = ?1
+                    UNION SELECT patient_id FROM allergy WHERE practice_id = ?1 UNION SELECT patient_id FROM medication WHERE practice_id = ?1
+                    UNION SELECT patient_id FROM vaccination WHERE practice_id = ?1 UNION SELECT patient_id FROM clinical_note WHERE practice_id = ?1
+                    """, arguments: practiceArgument))
         // Record numbers grow past six digits; order by length first so P-1000000 follows P-999999.
-        let patientRows = try Row.fetchCursor(db, sql: "SELECT * FROM patient WHERE practice_id = ? ORDER BY length(mrn), mrn",
-                                              arguments: practiceArgument)
+        let patientRows = try Row.fetchCursor(
+            db, sql: "SELECT * FROM patient WHERE practice_id = ? ORDER BY length(mrn), mrn",
+            arguments: practiceArgument)
         var visits: [String: [Visit]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM visit WHERE practice_id = ? ORDER BY occurred_at, id", arguments: practiceArgument) {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT * FROM visit WHERE practice_id = ? ORDER BY occurred_at, id", arguments: practiceArgument)
+        {
             let visit = try Self.visit(from: row).visit
             visits[visit.patientID.description, default: []].append(visit)
         }
@@ -64,37 +83,57 @@ extension VetNetStore {
         while let row = try patientRows.next() {
             let patient = try Self.patient(from: row).value
             let id = patient.id.description
-            let record = withEntries.contains(id) ? try self.record(db: db, practiceID: practiceID, patient: patient) : MedicalRecord(patient: patient)
-            patients.append(ExportedPatient(record: record, archivedAt: (row["archived_at"] as String?).flatMap(Timestamp.date),
-                                            entered: stamps[id] ?? [:], visits: visits[id],
-                                            corrections: try Self.corrections(db: db, practiceID: practiceID, patientID: patient.id)))
+            let record =
+                withEntries.contains(id)
+                ? try self.record(db: db, practiceID: practiceID, patient: patient) : MedicalRecord(patient: patient)
+            patients.append(
+                ExportedPatient(
+                    record: record, archivedAt: (row["archived_at"] as String?).flatMap(Timestamp.date),
+                    entered: stamps[id] ?? [:], visits: visits[id],
+                    corrections: try Self.corrections(db: db, practiceID: practiceID, patientID: patient.id)))
         }
 
-        let assessments = try Row.fetchAll(db, sql: "SELECT * FROM triage_assessment WHERE practice_id = ? ORDER BY assessed_at_ms, id",
-                                           arguments: practiceArgument).map { row in
-            ExportedAssessment(id: row["id"], patientID: row["patient_id"], assessorID: row["assessor_id"],
-                               arrivalAt: Self.exportedInstant(milliseconds: row["arrival_at_ms"]),
-                               assessedAt: Self.exportedInstant(milliseconds: row["assessed_at_ms"]),
-                               level: row["level"], rulesVersion: row["rules_version"], caseJSON: row["case_json"], resultJSON: row["result_json"],
-                               overrides: try Self.exportedOverrides(of: row, db: db))
+        let assessments = try Row.fetchAll(
+            db, sql: "SELECT * FROM triage_assessment WHERE practice_id = ? ORDER BY assessed_at_ms, id",
+            arguments: practiceArgument
+        ).map { row in
+            ExportedAssessment(
+                id: row["id"], patientID: row["patient_id"], assessorID: row["assessor_id"],
+                arrivalAt: Self.exportedInstant(milliseconds: row["arrival_at_ms"]),
+                assessedAt: Self.exportedInstant(milliseconds: row["assessed_at_ms"]),
+                level: row["level"], rulesVersion: row["rules_version"], caseJSON: row["case_json"],
+                resultJSON: row["result_json"],
+                overrides: try Self.exportedOverrides(of: row, db: db))
         }
-        let arrivals = try Row.fetchAll(db, sql: "SELECT * FROM triage_arrival WHERE practice_id = ? ORDER BY arrival_at_ms, patient_id",
-                                        arguments: practiceArgument).map { row in
-            ExportedTriageArrival(patientID: row["patient_id"], arrivalAt: Self.exportedInstant(milliseconds: row["arrival_at_ms"]),
-                                  level: row["level"], firstSeenAt: (row["first_seen_at_ms"] as Int64?).map { Self.exportedInstant(milliseconds: $0) },
-                                  leftAt: (row["left_at_ms"] as Int64?).map { Self.exportedInstant(milliseconds: $0) })
+        let arrivals = try Row.fetchAll(
+            db, sql: "SELECT * FROM triage_arrival WHERE practice_id = ? ORDER BY arrival_at_ms, patient_id",
+            arguments: practiceArgument
+        ).map { row in
+            ExportedTriageArrival(
+                patientID: row["patient_id"], arrivalAt: Self.exportedInstant(milliseconds: row["arrival_at_ms"]),
+                level: row["level"],
+                firstSeenAt: (row["first_seen_at_ms"] as Int64?).map { Self.exportedInstant(milliseconds: $0) },
+                leftAt: (row["left_at_ms"] as Int64?).map { Self.exportedInstant(milliseconds: $0) })
         }
-        let documents = try Row.fetchAll(db, sql: "SELECT * FROM document WHERE practice_id = ? ORDER BY created_at, id",
-                                         arguments: practiceArgument).map { row in
-            ExportedDocument(id: row["id"], patientID: row["patient_id"], fileName: row["file_name"], contentType: row["content_type"],
-                             byteCount: row["byte_count"], sha256: row["sha256"],
-                             createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
+        let documents = try Row.fetchAll(
+            db, sql: "SELECT * FROM document WHERE practice_id = ? ORDER BY created_at, id",
+            arguments: practiceArgument
+        ).map { row in
+            ExportedDocument(
+                id: row["id"], patientID: row["patient_id"], fileName: row["file_name"],
+                contentType: row["content_type"],
+                byteCount: row["byte_count"], sha256: row["sha256"],
+                createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
         }
-        let audit = try Row.fetchAll(db, sql: "SELECT * FROM audit_entry WHERE practice_id = ? ORDER BY seq", arguments: practiceArgument)
-            .map(Self.auditEntry(from:))
-        return PracticeExport(exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: patients,
-                              triageAssessments: assessments, triageArrivals: arrivals, documents: documents, schedule: try schedule(db: db, practiceID: practiceID),
-                              audit: audit)
+        let audit = try Row.fetchAll(
+            db, sql: "SELECT * FROM audit_entry WHERE practice_id = ? ORDER BY seq", arguments: practiceArgument
+        )
+        .map(Self.auditEntry(from:))
+        return PracticeExport(
+            exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: patients,
+            triageAssessments: assessments, triageArrivals: arrivals, documents: documents,
+            schedule: try schedule(db: db, practiceID: practiceID),
+            audit: audit)
     }
 
     /// Clinicians (active or not), availability, rooms, appointment types and every appointment.
@@ -103,20 +142,28 @@ extension VetNetStore {
             .sorted { $0.value.clinicianID < $1.value.clinicianID }
             .map { ExportedAvailability(availability: $0.value, version: $0.version) }
         let notes = try appointmentNotesByAppointment(practiceID: practiceID, db: db)
-        let appointments = try Row.fetchAll(db, sql: """
-            SELECT \(Self.appointmentColumns()), reason, created_at, staff_notes, match_basis, cancelled_at_ms FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
-            """, arguments: [practiceID.description]).map { row in
+        let appointments = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(Self.appointmentColumns()), reason, created_at, staff_notes, match_basis, cancelled_at_ms FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
+                """, arguments: [practiceID.description]
+        ).map { row in
             let stored = try Self.appointment(from: row)
             let count = Self.appointmentColumnNames.count
-            let basis = (row[count + 3] as String?).flatMap { try? JSONDecoder().decode(BookingBasis.self, from: Data($0.utf8)) }
-            return ExportedAppointment(appointment: stored.value, reason: row[count],
-                                       bookedAt: Timestamp.date(row[count + 1] as String).map(Self.exportedInstant) ?? .distantPast,
-                                       version: stored.version, staffNotes: row[count + 2], intake: basis,
-                                       cancelledAt: (row[count + 4] as Int64?).map { Self.exportedInstant(milliseconds: $0) },
-                                       notes: notes[stored.value.id])
+            let basis = (row[count + 3] as String?).flatMap {
+                try? JSONDecoder().decode(BookingBasis.self, from: Data($0.utf8))
+            }
+            return ExportedAppointment(
+                appointment: stored.value, reason: row[count],
+                bookedAt: Timestamp.date(row[count + 1] as String).map(Self.exportedInstant) ?? .distantPast,
+                version: stored.version, staffNotes: row[count + 2], intake: basis,
+                cancelledAt: (row[count + 4] as Int64?).map { Self.exportedInstant(milliseconds: $0) },
+                notes: notes[stored.value.id])
         }
         return ExportedSchedule(
-            clinicians: try Self.clinicians(db: db, practiceID: practiceID, includingInactive: true).map { ExportedClinician(clinician: $0.clinician, active: $0.active) },
+            clinicians: try Self.clinicians(db: db, practiceID: practiceID, includingInactive: true).map {
+                ExportedClinician(clinician: $0.clinician, active: $0.active)
+            },
             availabilities: availabilities, rooms: try Self.rooms(db: db, practiceID: practiceID),
             appointmentTypes: try Self.appointmentTypes(db: db, practiceID: practiceID), appointments: appointments)
     }
@@ -134,16 +181,19 @@ extension VetNetStore {
     /// When and by whom each weight, problem, allergy, medication and vaccination was entered,
     /// by patient then entry id, in one pass over the practice.
     private func entryStamps(db: Database, practiceID: PracticeID) throws -> [String: [String: EntryStamp]] {
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT patient_id, id, created_at, recorded_by AS entered_by FROM weight WHERE practice_id = ?1
-            UNION ALL SELECT patient_id, id, created_at, NULL FROM problem WHERE practice_id = ?1
-            UNION ALL SELECT patient_id, id, created_at, NULL FROM allergy WHERE practice_id = ?1
-            UNION ALL SELECT patient_id, id, created_at, prescribed_by FROM medication WHERE practice_id = ?1
-            UNION ALL SELECT patient_id, id, created_at, NULL FROM vaccination WHERE practice_id = ?1
-            """, arguments: [practiceID.description])
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT patient_id, id, created_at, recorded_by AS entered_by FROM weight WHERE practice_id = ?1
+                UNION ALL SELECT patient_id, id, created_at, NULL FROM problem WHERE practice_id = ?1
+                UNION ALL SELECT patient_id, id, created_at, NULL FROM allergy WHERE practice_id = ?1
+                UNION ALL SELECT patient_id, id, created_at, prescribed_by FROM medication WHERE practice_id = ?1
+                UNION ALL SELECT patient_id, id, created_at, NULL FROM vaccination WHERE practice_id = ?1
+                """, arguments: [practiceID.description])
         var stamps: [String: [String: EntryStamp]] = [:]
         while let row = try rows.next() {
-            let stamp = EntryStamp(at: Timestamp.date(row["created_at"] as String) ?? .distantPast, by: row["entered_by"])
+            let stamp = EntryStamp(
+                at: Timestamp.date(row["created_at"] as String) ?? .distantPast, by: row["entered_by"])
             stamps[row["patient_id"], default: [:]][row["id"]] = stamp
         }
         return stamps
@@ -152,11 +202,15 @@ extension VetNetStore {
     /// A listed document's decrypted content, checked against its SHA-256.
     private func sealedDocumentContent(of document: ExportedDocument) throws -> Data {
         guard let directory = documentsDirectory,
-              let sealed = FileManager.default.contents(atPath: directory.appendingPathComponent(document.sha256).path) else {
+            let sealed = FileManager.default.contents(atPath: directory.appendingPathComponent(document.sha256).path)
+        else {
             throw DomainError.notFound(resource: "document content")
         }
-        let content = try DocumentUpload.plaintext(of: sealed, cipher: cipher, legacyContext: "document/\(document.sha256)")
-        guard Hex.encode(SHA256.hash(data: content)) == document.sha256 else { throw RecordCipher.CipherError.cannotOpen }
+        let content = try DocumentUpload.plaintext(
+            of: sealed, cipher: cipher, legacyContext: "document/\(document.sha256)")
+        guard Hex.encode(SHA256.hash(data: content)) == document.sha256 else {
+            throw RecordCipher.CipherError.cannotOpen
+        }
         return content
     }
 

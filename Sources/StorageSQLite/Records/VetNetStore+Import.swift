@@ -15,8 +15,10 @@ extension VetNetStore {
     /// with ``PatientImportError/invalidRows(_:)``, unless `skipRefused`: then that row alone is
     /// rolled back and reported in ``PatientImportResult/refused``, and an owner is created only
     /// with their first stored patient.
-    public func importPatients(_ plan: PatientImportPlan, scope: AccessScope, skipRefused: Bool = false,
-                               progress: ImportProgressHandler? = nil) async throws -> PatientImportResult {
+    public func importPatients(
+        _ plan: PatientImportPlan, scope: AccessScope, skipRefused: Bool = false,
+        progress: ImportProgressHandler? = nil
+    ) async throws -> PatientImportResult {
         let owners = Dictionary(uniqueKeysWithValues: plan.owners.map { ($0.id, $0) })
         return try await write { db in
             let counterBefore = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID)
@@ -27,8 +29,11 @@ extension VetNetStore {
                 let line = plan.patientLines[patient.id] ?? 0
                 do {
                     try db.inSavepoint {
-                        for ownerID in [patient.ownerID, patient.coOwnerID].compactMap({ $0 }) where !storedOwners.contains(ownerID) {
-                            guard let owner = owners[ownerID] else { throw ValidationError(field: "owner", message: "is not in the import plan") }
+                        for ownerID in [patient.ownerID, patient.coOwnerID].compactMap({ $0 })
+                        where !storedOwners.contains(ownerID) {
+                            guard let owner = owners[ownerID] else {
+                                throw ValidationError(field: "owner", message: "is not in the import plan")
+                            }
                             try self.insertOwner(owner, db: db, scope: scope)
                         }
                         try self.insertPatient(patient, db: db, scope: scope)
@@ -44,19 +49,31 @@ extension VetNetStore {
                     guard skipRefused else { throw PatientImportError.invalidRows([issue]) }
                     refused.append(issue)
                 }
-                if let progress, (index + 1) % 500 == 0 || index + 1 == plan.patients.count { progress(index + 1, plan.patients.count) }
+                if let progress, (index + 1) % 500 == 0 || index + 1 == plan.patients.count {
+                    progress(index + 1, plan.patients.count)
+                }
             }
-            try self.appendAudit(AuditRecord(action: .patientImport, resourceType: "practice", resourceID: scope.practiceID.description,
-                                             detail: "owners=\(storedOwners.count) patients=\(stored) refused=\(refused.count + plan.skippedRows.count)"),
-                                 scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .patientImport, resourceType: "practice", resourceID: scope.practiceID.description,
+                    detail:
+                        "owners=\(storedOwners.count) patients=\(stored) refused=\(refused.count + plan.skippedRows.count)"
+                ),
+                scope: scope, db: db)
             if stored > 0 || !storedOwners.isEmpty {
-                try self.appendEvent(DomainEvent(practiceID: scope.practiceID, kind: RecordEventKind.imported, occurredAt: self.clock.now(),
-                                                 resourceType: "practice", resourceID: scope.practiceID.description,
-                                                 payload: ["owners": String(storedOwners.count), "patients": String(stored)]), scope: scope, db: db)
+                try self.appendEvent(
+                    DomainEvent(
+                        practiceID: scope.practiceID, kind: RecordEventKind.imported, occurredAt: self.clock.now(),
+                        resourceType: "practice", resourceID: scope.practiceID.description,
+                        payload: ["owners": String(storedOwners.count), "patients": String(stored)]), scope: scope,
+                    db: db)
             }
             let counterAfter = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID)
-            let numbers = counterAfter > counterBefore ? (Self.recordNumber(counterBefore + 1), Self.recordNumber(counterAfter)) : nil
-            return PatientImportResult(ownersCreated: storedOwners.count, patientsCreated: stored, recordNumbers: numbers, refused: refused)
+            let numbers =
+                counterAfter > counterBefore
+                ? (Self.recordNumber(counterBefore + 1), Self.recordNumber(counterAfter)) : nil
+            return PatientImportResult(
+                ownersCreated: storedOwners.count, patientsCreated: stored, recordNumbers: numbers, refused: refused)
         }
     }
 
@@ -64,15 +81,18 @@ extension VetNetStore {
 
     /// The last record number handed out in the practice (0 before the first).
     static func recordNumberCounter(db: Database, practiceID: PracticeID) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT value FROM practice_counter WHERE practice_id = ? AND name = 'mrn'", arguments: [practiceID.description]) ?? 0
+        try Int.fetchOne(
+            db, sql: "SELECT value FROM practice_counter WHERE practice_id = ? AND name = 'mrn'",
+            arguments: [practiceID.description]) ?? 0
     }
 
     /// Moves the record-number counter to at least `value`, so later patients get higher numbers.
     static func advanceRecordNumberCounter(db: Database, practiceID: PracticeID, to value: Int) throws {
-        try db.execute(sql: """
-            INSERT INTO practice_counter (practice_id, name, value) VALUES (?, 'mrn', ?)
-            ON CONFLICT (practice_id, name) DO UPDATE SET value = max(value, excluded.value)
-            """, arguments: [practiceID.description, value])
+        try db.execute(
+            sql: """
+                INSERT INTO practice_counter (practice_id, name, value) VALUES (?, 'mrn', ?)
+                ON CONFLICT (practice_id, name) DO UPDATE SET value = max(value, excluded.value)
+                """, arguments: [practiceID.description, value])
     }
 
     /// `P-000042` for 42: the form ``nextMedicalRecordNumber(db:practiceID:)`` assigns.

@@ -10,12 +10,17 @@ extension VetNetStore {
     /// Adds an entry to a patient's record after checking it against the patient (species for
     /// weights, date of birth for dates), in one audited transaction.
     /// With an idempotency key, a retried request adds nothing the second time.
-    public func addRecordEntry(_ entry: RecordEntry, patientID: Identifier<Patient>, scope: AccessScope,
-                               idempotencyKey: IdempotencyKey? = nil) async throws {
+    public func addRecordEntry(
+        _ entry: RecordEntry, patientID: Identifier<Patient>, scope: AccessScope,
+        idempotencyKey: IdempotencyKey? = nil
+    ) async throws {
         let now = clock.now()
         try await write { db in
             _ = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: entry.auditAction) {
-                guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description)?.value else {
+                guard
+                    let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description)?
+                        .value
+                else {
                     throw DomainError.notFound(resource: "patient")
                 }
                 let stamp = Timestamp.string(now)
@@ -25,101 +30,160 @@ extension VetNetStore {
                 switch entry {
                 case .weight(let weight):
                     try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
-                    try db.execute(sql: "INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                   arguments: [weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue, weight.roundedGrams,
-                                               Timestamp.string(weight.measuredAt), scope.actorID?.description, stamp])
+                    try db.execute(
+                        sql:
+                            "INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        arguments: [
+                            weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue,
+                            weight.roundedGrams,
+                            Timestamp.string(weight.measuredAt), scope.actorID?.description, stamp,
+                        ])
                 case .problem(let problem):
                     try problem.validate(now: now, birthDate: patient.birthDate)
-                    try db.execute(sql: "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                   arguments: [problem.id.description, practice, pid, problem.name, problem.status.rawValue,
-                                               problem.onsetDate.map(day), problem.resolvedDate.map(day), stamp])
+                    try db.execute(
+                        sql:
+                            "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        arguments: [
+                            problem.id.description, practice, pid, problem.name, problem.status.rawValue,
+                            problem.onsetDate.map(day), problem.resolvedDate.map(day), stamp,
+                        ])
                 case .allergy(let allergy):
                     try allergy.validate()
-                    try db.execute(sql: "INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                   arguments: [allergy.id.description, practice, pid, allergy.substance, allergy.reaction, allergy.severity.rawValue, stamp])
+                    try db.execute(
+                        sql:
+                            "INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        arguments: [
+                            allergy.id.description, practice, pid, allergy.substance, allergy.reaction,
+                            allergy.severity.rawValue, stamp,
+                        ])
                 case .medication(let medication):
                     try medication.validate(birthDate: patient.birthDate)
-                    try Self.insertMedication(medication, practiceID: scope.practiceID, prescribedBy: scope.actorID?.description, createdAt: stamp, db: db)
+                    try Self.insertMedication(
+                        medication, practiceID: scope.practiceID, prescribedBy: scope.actorID?.description,
+                        createdAt: stamp, db: db)
                 case .vaccination(let vaccination):
                     try vaccination.validate(now: now, birthDate: patient.birthDate)
-                    try db.execute(sql: "INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                   arguments: [vaccination.id.description, practice, pid, vaccination.vaccine, day(vaccination.administeredDate),
-                                               vaccination.batchNumber, vaccination.nextDueDate.map(day), stamp])
+                    try db.execute(
+                        sql:
+                            "INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        arguments: [
+                            vaccination.id.description, practice, pid, vaccination.vaccine,
+                            day(vaccination.administeredDate),
+                            vaccination.batchNumber, vaccination.nextDueDate.map(day), stamp,
+                        ])
                 case .note(let note):
                     try note.validate(now: now)
                     let sealed = try SealedClinicalText.seal(note, practiceID: scope.practiceID, cipher: self.cipher)
-                    try db.execute(sql: "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                   arguments: [note.id.description, practice, pid, note.author.id.description, note.author.displayName,
-                                               Timestamp.string(note.createdAt), sealed])
+                    try db.execute(
+                        sql:
+                            "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        arguments: [
+                            note.id.description, practice, pid, note.author.id.description, note.author.displayName,
+                            Timestamp.string(note.createdAt), sealed,
+                        ])
                 case .addendum(let addendum):
-                    guard let note = try self.notes(db: db, practiceID: scope.practiceID, patientID: pid).first(where: { $0.id == addendum.noteID }) else {
+                    guard
+                        let note = try self.notes(db: db, practiceID: scope.practiceID, patientID: pid).first(where: {
+                            $0.id == addendum.noteID
+                        })
+                    else {
                         throw DomainError.notFound(resource: "note")
                     }
                     try addendum.validate(for: note, now: now)
-                    let sealed = try SealedClinicalText.seal(addendum, practiceID: scope.practiceID, cipher: self.cipher)
-                    try db.execute(sql: "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                   arguments: [addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
-                                               addendum.author.displayName, Timestamp.string(addendum.createdAt), sealed])
+                    let sealed = try SealedClinicalText.seal(
+                        addendum, practiceID: scope.practiceID, cipher: self.cipher)
+                    try db.execute(
+                        sql:
+                            "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        arguments: [
+                            addendum.id.description, practice, addendum.noteID.description, pid,
+                            addendum.author.id.description,
+                            addendum.author.displayName, Timestamp.string(addendum.createdAt), sealed,
+                        ])
                 }
-                try self.appendAudit(AuditRecord(action: entry.auditAction, resourceType: "patient", resourceID: pid), scope: scope, db: db)
-                try self.appendEvent(.recordEntryAdded(patientID: patientID, entryType: entry.eventEntryType, entryID: entry.id,
-                                                       practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
+                try self.appendAudit(
+                    AuditRecord(action: entry.auditAction, resourceType: "patient", resourceID: pid), scope: scope,
+                    db: db)
+                try self.appendEvent(
+                    .recordEntryAdded(
+                        patientID: patientID, entryType: entry.eventEntryType, entryID: entry.id,
+                        practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
                 return entry.id
             }
         }
     }
 
     /// Inserts a medication row (checked by the caller).
-    static func insertMedication(_ medication: Medication, practiceID: PracticeID, prescribedBy: String?, createdAt: String, db: Database) throws {
+    static func insertMedication(
+        _ medication: Medication, practiceID: PracticeID, prescribedBy: String?, createdAt: String, db: Database
+    ) throws {
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
-        try db.execute(sql: """
-            INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
-                                    start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [medication.id.description, practiceID.description, medication.patientID.description, medication.drug,
-                             "\(medication.concentrationMgPerML)", "\(medication.doseMgPerKg)", medication.route.rawValue, medication.frequency,
-                             day(medication.startDate), medication.endDate.map(day), prescribedBy, createdAt])
+        try db.execute(
+            sql: """
+                INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
+                                        start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                medication.id.description, practiceID.description, medication.patientID.description, medication.drug,
+                "\(medication.concentrationMgPerML)", "\(medication.doseMgPerKg)", medication.route.rawValue,
+                medication.frequency,
+                day(medication.startDate), medication.endDate.map(day), prescribedBy, createdAt,
+            ])
     }
 
     // MARK: - Reading
 
     /// The whole medical record of a patient, notes decrypted (audited read).
-    public func medicalRecord(scope: AccessScope, patientID: Identifier<Patient>) async throws -> (MedicalRecord, version: Int) {
+    public func medicalRecord(scope: AccessScope, patientID: Identifier<Patient>) async throws -> (
+        MedicalRecord, version: Int
+    ) {
         try await write { db in
             guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description) else {
                 throw DomainError.notFound(resource: "patient")
             }
             let record = try self.record(db: db, practiceID: scope.practiceID, patient: patient.value)
                 .applying(try Self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID))
-            try self.appendAudit(AuditRecord(action: .recordRead, resourceType: "patient", resourceID: patientID.description), scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(action: .recordRead, resourceType: "patient", resourceID: patientID.description),
+                scope: scope, db: db)
             return (record, patient.version)
         }
     }
 
     /// Vaccinations of active patients due within `days` of `asOf` or overdue, practice-wide,
     /// with the patient's name (audited).
-    public func vaccinationReminders(scope: AccessScope, asOf: Date, withinDays days: Int) async throws -> (report: VaccinationDueReport, patientNames: [Identifier<Patient>: String]) {
+    public func vaccinationReminders(scope: AccessScope, asOf: Date, withinDays days: Int) async throws -> (
+        report: VaccinationDueReport, patientNames: [Identifier<Patient>: String]
+    ) {
         try await write { db in
             let horizon = RecordCalendar.isoDay(asOf.addingTimeInterval(Double(days) * 86_400))
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT v.*, p.name AS patient_name FROM vaccination v JOIN patient p ON p.id = v.patient_id
-                WHERE v.practice_id = ? AND p.status = 'active' AND v.next_due_date IS NOT NULL
-                  AND (v.next_due_date <= ? OR v.id IN (SELECT entry_id FROM record_correction WHERE practice_id = v.practice_id
-                                                                                                 AND entry_kind = 'vaccination'))
-                """, arguments: [scope.practiceID.description, horizon])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT v.*, p.name AS patient_name FROM vaccination v JOIN patient p ON p.id = v.patient_id
+                    WHERE v.practice_id = ? AND p.status = 'active' AND v.next_due_date IS NOT NULL
+                      AND (v.next_due_date <= ? OR v.id IN (SELECT entry_id FROM record_correction WHERE practice_id = v.practice_id
+                                                                                                     AND entry_kind = 'vaccination'))
+                    """, arguments: [scope.practiceID.description, horizon])
             var names: [Identifier<Patient>: String] = [:]
             // Later doses of the same vaccine supersede earlier reminders, so fetch every dose of the patients concerned.
             let patientIDs = Set(rows.map { $0["patient_id"] as String })
             var vaccinations: [Vaccination] = []
             for id in patientIDs {
-                vaccinations += try Row.fetchAll(db, sql: "SELECT * FROM vaccination WHERE patient_id = ? AND practice_id = ?",
-                                                 arguments: [id, scope.practiceID.description]).map(Self.vaccination(from:))
+                vaccinations += try Row.fetchAll(
+                    db, sql: "SELECT * FROM vaccination WHERE patient_id = ? AND practice_id = ?",
+                    arguments: [id, scope.practiceID.description]
+                ).map(Self.vaccination(from:))
             }
             for row in rows { names[try row.identifier("patient_id")] = row["patient_name"] }
             // As corrected: one entered in error is due nothing, a corrected date is the one that counts.
-            vaccinations = RecordCorrection.applying(try Self.vaccinationCorrections(db: db, practiceID: scope.practiceID), to: vaccinations)
+            vaccinations = RecordCorrection.applying(
+                try Self.vaccinationCorrections(db: db, practiceID: scope.practiceID), to: vaccinations)
             let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
-            try self.appendAudit(AuditRecord(action: .recordVaccinationsDueRead, resourceType: "vaccination",
-                                             detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .recordVaccinationsDueRead, resourceType: "vaccination",
+                    detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope, db: db)
             return (report, names)
         }
     }
@@ -130,52 +194,81 @@ extension VetNetStore {
         let args: StatementArguments = [patient.id.description, practiceID.description]
         let filter = "WHERE patient_id = ? AND practice_id = ?"
         let day = { (text: String?) in text.flatMap { RecordCalendar.date(fromISODay: $0) } }
-        let weights = try Row.fetchAll(db, sql: "SELECT * FROM weight \(filter) ORDER BY measured_at", arguments: args).map { row in
-            WeightMeasurement(id: try row.identifier("id"), patientID: patient.id, value: Decimal(string: row["value"]) ?? 0,
-                              unit: WeightUnit(rawValue: row["unit"]) ?? .kg, measuredAt: Timestamp.date(row["measured_at"] as String) ?? .distantPast)
+        let weights = try Row.fetchAll(db, sql: "SELECT * FROM weight \(filter) ORDER BY measured_at", arguments: args)
+            .map { row in
+                WeightMeasurement(
+                    id: try row.identifier("id"), patientID: patient.id, value: Decimal(string: row["value"]) ?? 0,
+                    unit: WeightUnit(rawValue: row["unit"]) ?? .kg,
+                    measuredAt: Timestamp.date(row["measured_at"] as String) ?? .distantPast)
+            }
+        let problems = try Row.fetchAll(db, sql: "SELECT * FROM problem \(filter) ORDER BY created_at", arguments: args)
+            .map { row in
+                Problem(
+                    id: try row.identifier("id"), patientID: patient.id, name: row["name"],
+                    status: Problem.Status(rawValue: row["status"]) ?? .active, onsetDate: day(row["onset_date"]),
+                    resolvedDate: day(row["resolved_date"]))
+            }
+        let allergies = try Row.fetchAll(
+            db, sql: "SELECT * FROM allergy \(filter) ORDER BY created_at", arguments: args
+        ).map { row in
+            Allergy(
+                id: try row.identifier("id"), patientID: patient.id, substance: row["substance"],
+                reaction: row["reaction"],
+                severity: Allergy.Severity(rawValue: row["severity"]) ?? .severe)
         }
-        let problems = try Row.fetchAll(db, sql: "SELECT * FROM problem \(filter) ORDER BY created_at", arguments: args).map { row in
-            Problem(id: try row.identifier("id"), patientID: patient.id, name: row["name"],
-                    status: Problem.Status(rawValue: row["status"]) ?? .active, onsetDate: day(row["onset_date"]), resolvedDate: day(row["resolved_date"]))
+        let medications = try Row.fetchAll(
+            db, sql: "SELECT * FROM medication \(filter) ORDER BY start_date", arguments: args
+        ).map { row in
+            Medication(
+                id: try row.identifier("id"), patientID: patient.id, drug: row["drug"],
+                concentrationMgPerML: Decimal(string: row["concentration_mg_per_ml"]) ?? 0,
+                doseMgPerKg: Decimal(string: row["dose_mg_per_kg"]) ?? 0,
+                route: Medication.Route(rawValue: row["route"]) ?? .oral, frequency: row["frequency"],
+                startDate: day(row["start_date"]) ?? .distantPast, endDate: day(row["end_date"]))
         }
-        let allergies = try Row.fetchAll(db, sql: "SELECT * FROM allergy \(filter) ORDER BY created_at", arguments: args).map { row in
-            Allergy(id: try row.identifier("id"), patientID: patient.id, substance: row["substance"], reaction: row["reaction"],
-                    severity: Allergy.Severity(rawValue: row["severity"]) ?? .severe)
-        }
-        let medications = try Row.fetchAll(db, sql: "SELECT * FROM medication \(filter) ORDER BY start_date", arguments: args).map { row in
-            Medication(id: try row.identifier("id"), patientID: patient.id, drug: row["drug"],
-                       concentrationMgPerML: Decimal(string: row["concentration_mg_per_ml"]) ?? 0, doseMgPerKg: Decimal(string: row["dose_mg_per_kg"]) ?? 0,
-                       route: Medication.Route(rawValue: row["route"]) ?? .oral, frequency: row["frequency"],
-                       startDate: day(row["start_date"]) ?? .distantPast, endDate: day(row["end_date"]))
-        }
-        let vaccinations = try Row.fetchAll(db, sql: "SELECT * FROM vaccination \(filter) ORDER BY administered_date", arguments: args).map(Self.vaccination(from:))
+        let vaccinations = try Row.fetchAll(
+            db, sql: "SELECT * FROM vaccination \(filter) ORDER BY administered_date", arguments: args
+        ).map(Self.vaccination(from:))
         let notes = try self.notes(db: db, practiceID: practiceID, patientID: patient.id.description)
-        let addenda = try Row.fetchAll(db, sql: "SELECT * FROM note_addendum \(filter) ORDER BY created_at", arguments: args).map { row -> Addendum in
+        let addenda = try Row.fetchAll(
+            db, sql: "SELECT * FROM note_addendum \(filter) ORDER BY created_at", arguments: args
+        ).map { row -> Addendum in
             let id: String = row["id"]
-            let text = try SealedClinicalText.openAddendum(row["sealed_text"], addendumID: id, practiceID: practiceID, cipher: cipher)
-            return Addendum(id: try row.identifier("id"), noteID: try row.identifier("note_id"),
-                            author: NoteAuthor(id: UserID(uuidString: row["author_id"]) ?? UserID(), displayName: row["author_name"]),
-                            createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast, text: text)
+            let text = try SealedClinicalText.openAddendum(
+                row["sealed_text"], addendumID: id, practiceID: practiceID, cipher: cipher)
+            return Addendum(
+                id: try row.identifier("id"), noteID: try row.identifier("note_id"),
+                author: NoteAuthor(
+                    id: UserID(uuidString: row["author_id"]) ?? UserID(), displayName: row["author_name"]),
+                createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast, text: text)
         }
-        return MedicalRecord(patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
-                             vaccinations: vaccinations, notes: notes, addenda: addenda)
+        return MedicalRecord(
+            patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
+            vaccinations: vaccinations, notes: notes, addenda: addenda)
     }
 
     func notes(db: Database, practiceID: PracticeID, patientID: String) throws -> [ClinicalNote] {
-        try Row.fetchAll(db, sql: "SELECT * FROM clinical_note WHERE patient_id = ? AND practice_id = ? ORDER BY created_at",
-                         arguments: [patientID, practiceID.description]).map { row in
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM clinical_note WHERE patient_id = ? AND practice_id = ? ORDER BY created_at",
+            arguments: [patientID, practiceID.description]
+        ).map { row in
             let id: String = row["id"]
-            let text = try SealedClinicalText.openNote(row["sealed_text"], noteID: id, practiceID: practiceID, cipher: cipher)
-            return ClinicalNote(id: try row.identifier("id"), patientID: try row.identifier("patient_id"),
-                                author: NoteAuthor(id: UserID(uuidString: row["author_id"]) ?? UserID(), displayName: row["author_name"]),
-                                createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast,
-                                subjective: text.subjective, objective: text.objective, assessment: text.assessment, plan: text.plan)
+            let text = try SealedClinicalText.openNote(
+                row["sealed_text"], noteID: id, practiceID: practiceID, cipher: cipher)
+            return ClinicalNote(
+                id: try row.identifier("id"), patientID: try row.identifier("patient_id"),
+                author: NoteAuthor(
+                    id: UserID(uuidString: row["author_id"]) ?? UserID(), displayName: row["author_name"]),
+                createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast,
+                subjective: text.subjective, objective: text.objective, assessment: text.assessment, plan: text.plan)
         }
     }
 
     static func vaccination(from row: Row) throws -> Vaccination {
-        Vaccination(id: try row.identifier("id"), patientID: try row.identifier("patient_id"), vaccine: row["vaccine"],
-                    administeredDate: RecordCalendar.date(fromISODay: row["administered_date"]) ?? .distantPast, batchNumber: row["batch"],
-                    nextDueDate: (row["next_due_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) })
+        Vaccination(
+            id: try row.identifier("id"), patientID: try row.identifier("patient_id"), vaccine: row["vaccine"],
+            administeredDate: RecordCalendar.date(fromISODay: row["administered_date"]) ?? .distantPast,
+            batchNumber: row["batch"],
+            nextDueDate: (row["next_due_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) })
     }
 }

@@ -9,15 +9,23 @@ extension VetNetStore {
 
     /// Creates a patient, assigning the next medical record number in the same transaction
     /// (validated, audited, idempotent per key). The owners must belong to the practice.
-    public func createPatient(_ patient: Patient, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (Versioned<Patient>, replayed: Bool) {
+    public func createPatient(_ patient: Patient, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> (
+        Versioned<Patient>, replayed: Bool
+    ) {
         try patient.validate(now: clock.now())
         return try await write { db in
-            let (id, replayed) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .patientCreate) {
+            let (id, replayed) = try self.idempotent(
+                db: db, scope: scope, key: idempotencyKey, operation: .patientCreate
+            ) {
                 try self.insertPatient(patient, db: db, scope: scope)
-                try self.appendEvent(patient.changeEvent(previous: nil, practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
+                try self.appendEvent(
+                    patient.changeEvent(previous: nil, practiceID: scope.practiceID, occurredAt: self.clock.now()),
+                    scope: scope, db: db)
                 return patient.id.description
             }
-            guard let stored = try Self.patient(db: db, practiceID: scope.practiceID, id: id) else { throw DomainError.notFound(resource: "patient") }
+            guard let stored = try Self.patient(db: db, practiceID: scope.practiceID, id: id) else {
+                throw DomainError.notFound(resource: "patient")
+            }
             return (stored, replayed)
         }
     }
@@ -29,18 +37,27 @@ extension VetNetStore {
     }
 
     /// Replaces a patient's details under optimistic concurrency. The record number never changes.
-    public func updatePatient(_ patient: Patient, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Patient> {
+    public func updatePatient(_ patient: Patient, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<
+        Patient
+    > {
         try patient.validate(now: clock.now())
         return try await write { db in
-            guard let current = try Self.patient(db: db, practiceID: scope.practiceID, id: patient.id.description) else {
+            guard let current = try Self.patient(db: db, practiceID: scope.practiceID, id: patient.id.description)
+            else {
                 throw DomainError.notFound(resource: "patient")
             }
-            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+            if let expectedVersion, expectedVersion != current.version {
+                throw DomainError.versionMismatch(current: current.version)
+            }
             try Self.requireOwners(of: patient, db: db, scope: scope)
             var updated = patient
             updated.medicalRecordNumber = current.value.medicalRecordNumber
-            let archivedAt: String? = updated.status == .archived
-                ? (current.value.status == .archived ? try String.fetchOne(db, sql: "SELECT archived_at FROM patient WHERE id = ?", arguments: [patient.id.description]) : Timestamp.string(self.clock.now()))
+            let archivedAt: String? =
+                updated.status == .archived
+                ? (current.value.status == .archived
+                    ? try String.fetchOne(
+                        db, sql: "SELECT archived_at FROM patient WHERE id = ?", arguments: [patient.id.description])
+                    : Timestamp.string(self.clock.now()))
                 : nil
             try db.execute(
                 sql: """
@@ -48,15 +65,25 @@ extension VetNetStore {
                         microchip = ?, status = ?, alerts = ?, owner_id = ?, co_owner_id = ?, archived_at = ?, updated_at = ?, version = version + 1
                     WHERE id = ? AND practice_id = ?
                     """,
-                arguments: [updated.name, updated.species.rawValue, updated.breed, updated.sex.rawValue, updated.birthDate.map { RecordCalendar.isoDay($0) },
-                            updated.birthDateEstimated, updated.colour, updated.microchip, updated.status.rawValue, try Self.json(updated.alerts),
-                            updated.ownerID.description, updated.coOwnerID?.description, archivedAt, Timestamp.string(self.clock.now()),
-                            updated.id.description, scope.practiceID.description])
+                arguments: [
+                    updated.name, updated.species.rawValue, updated.breed, updated.sex.rawValue,
+                    updated.birthDate.map { RecordCalendar.isoDay($0) },
+                    updated.birthDateEstimated, updated.colour, updated.microchip, updated.status.rawValue,
+                    try Self.json(updated.alerts),
+                    updated.ownerID.description, updated.coOwnerID?.description, archivedAt,
+                    Timestamp.string(self.clock.now()),
+                    updated.id.description, scope.practiceID.description,
+                ])
             try Self.reindexPatient(db: db, id: updated.id.description)
-            try self.appendAudit(AuditRecord(action: .patientUpdate, resourceType: "patient", resourceID: updated.id.description,
-                                             detail: current.value.status != updated.status ? "status=\(updated.status.rawValue)" : nil), scope: scope, db: db)
-            try self.appendEvent(updated.changeEvent(previous: current.value, practiceID: scope.practiceID, occurredAt: self.clock.now()),
-                                 scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .patientUpdate, resourceType: "patient", resourceID: updated.id.description,
+                    detail: current.value.status != updated.status ? "status=\(updated.status.rawValue)" : nil),
+                scope: scope, db: db)
+            try self.appendEvent(
+                updated.changeEvent(
+                    previous: current.value, practiceID: scope.practiceID, occurredAt: self.clock.now()),
+                scope: scope, db: db)
             return Versioned(updated, version: current.version + 1)
         }
     }
@@ -69,7 +96,9 @@ extension VetNetStore {
             guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: id.description) else {
                 throw DomainError.notFound(resource: "patient")
             }
-            try self.appendAudit(AuditRecord(action: .patientRead, resourceType: "patient", resourceID: id.description), scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(action: .patientRead, resourceType: "patient", resourceID: id.description), scope: scope,
+                db: db)
             return patient
         }
     }
@@ -78,7 +107,9 @@ extension VetNetStore {
     /// patient and owner names, phone digits, record number and microchip; filtered by species
     /// and status; ordered by name then id; the cursor is the last id of the page. Audited as
     /// one search (the query text is not logged: it may contain a name).
-    public func searchPatients(scope: AccessScope, query: PatientQuery, limit: Int, after cursor: String?) async throws -> Page<PatientSummary> {
+    public func searchPatients(scope: AccessScope, query: PatientQuery, limit: Int, after cursor: String?) async throws
+        -> Page<PatientSummary>
+    {
         // A negative limit is an empty page, and the extra row that detects a next page must
         // not overflow (SQLite reads a negative LIMIT as none, and `prefix` traps on it).
         let limit = max(0, limit)
@@ -88,19 +119,29 @@ extension VetNetStore {
         let nothingSearchable = match == nil && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true
         return try await write { db in
             if nothingSearchable {
-                try self.appendAudit(AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=0"), scope: scope, db: db)
+                try self.appendAudit(
+                    AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=0"), scope: scope,
+                    db: db)
                 return Page(items: [], nextCursor: nil)
             }
-            var sql = "SELECT p.*, o.first_name AS owner_first, o.last_name AS owner_last FROM patient p JOIN owner o ON o.id = p.owner_id"
+            var sql =
+                "SELECT p.*, o.first_name AS owner_first, o.last_name AS owner_last FROM patient p JOIN owner o ON o.id = p.owner_id"
             var arguments: StatementArguments = []
             if let match {
-                sql += " JOIN (SELECT patient_id FROM patient_search WHERE patient_search MATCH ? AND practice_id = ?) s ON s.patient_id = p.id"
+                sql +=
+                    " JOIN (SELECT patient_id FROM patient_search WHERE patient_search MATCH ? AND practice_id = ?) s ON s.patient_id = p.id"
                 arguments += [match, scope.practiceID.description]
             }
             sql += " WHERE p.practice_id = ?"
             arguments += [scope.practiceID.description]
-            if let species = query.species { sql += " AND p.species = ?"; arguments += [species.rawValue] }
-            if let status = query.status { sql += " AND p.status = ?"; arguments += [status.rawValue] }
+            if let species = query.species {
+                sql += " AND p.species = ?"
+                arguments += [species.rawValue]
+            }
+            if let status = query.status {
+                sql += " AND p.status = ?"
+                arguments += [status.rawValue]
+            }
             if let cursor {
                 sql += " AND (p.name, p.id) > (SELECT name, id FROM patient WHERE id = ? AND practice_id = ?)"
                 arguments += [cursor, scope.practiceID.description]
@@ -109,17 +150,24 @@ extension VetNetStore {
             arguments += [fetch]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             let items = try rows.prefix(limit).map { row in
-                PatientSummary(patient: try Self.patient(from: row), ownerName: "\(row["owner_first"] as String) \(row["owner_last"] as String)")
+                PatientSummary(
+                    patient: try Self.patient(from: row),
+                    ownerName: "\(row["owner_first"] as String) \(row["owner_last"] as String)")
             }
-            try self.appendAudit(AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=\(items.count)"), scope: scope, db: db)
-            return Page(items: Array(items), nextCursor: rows.count > limit ? items.last?.patient.value.id.description : nil)
+            try self.appendAudit(
+                AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=\(items.count)"),
+                scope: scope, db: db)
+            return Page(
+                items: Array(items), nextCursor: rows.count > limit ? items.last?.patient.value.id.description : nil)
         }
     }
 
     /// Number of patients in the scope's practice.
     public func patientCount(scope: AccessScope) async throws -> Int {
         try await writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM patient WHERE practice_id = ?", arguments: [scope.practiceID.description]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM patient WHERE practice_id = ?", arguments: [scope.practiceID.description]
+            ) ?? 0
         }
     }
 
@@ -138,25 +186,37 @@ extension VetNetStore {
                                          microchip, status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [patient.id.description, scope.practiceID.description, mrn, patient.name, patient.species.rawValue, patient.breed,
-                            patient.sex.rawValue, patient.birthDate.map { RecordCalendar.isoDay($0) }, patient.birthDateEstimated, patient.colour,
-                            patient.microchip, patient.status.rawValue, try Self.json(patient.alerts), patient.ownerID.description,
-                            // A patient registered as archived starts its retention period now.
-                            patient.coOwnerID?.description, patient.status == .archived ? now : nil, now, now])
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("microchip") == true {
-            throw UniquenessConflict(field: "microchip", message: "is already recorded for another patient of this practice")
+                arguments: [
+                    patient.id.description, scope.practiceID.description, mrn, patient.name, patient.species.rawValue,
+                    patient.breed,
+                    patient.sex.rawValue, patient.birthDate.map { RecordCalendar.isoDay($0) },
+                    patient.birthDateEstimated, patient.colour,
+                    patient.microchip, patient.status.rawValue, try Self.json(patient.alerts),
+                    patient.ownerID.description,
+                    // A patient registered as archived starts its retention period now.
+                    patient.coOwnerID?.description, patient.status == .archived ? now : nil, now, now,
+                ])
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("microchip") == true
+        {
+            throw UniquenessConflict(
+                field: "microchip", message: "is already recorded for another patient of this practice")
         }
         // A new patient has no search row yet; skipping reindexPatient's DELETE matters, as
         // FTS5 can only find a row by an UNINDEXED column by scanning the whole table.
         try db.execute(sql: Self.searchRowsSQL + " WHERE p.id = ?", arguments: [patient.id.description])
-        try appendAudit(AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description), scope: scope, db: db)
+        try appendAudit(
+            AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description),
+            scope: scope, db: db)
     }
 
     static func requireOwners(of patient: Patient, db: Database, scope: AccessScope) throws {
         for (field, owner) in [("ownerId", Optional(patient.ownerID)), ("coOwnerId", patient.coOwnerID)] {
             guard let owner else { continue }
-            let exists = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM owner WHERE id = ? AND practice_id = ?",
-                                          arguments: [owner.description, scope.practiceID.description]) ?? 0
+            let exists =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM owner WHERE id = ? AND practice_id = ?",
+                    arguments: [owner.description, scope.practiceID.description]) ?? 0
             if exists == 0 { throw DomainError.notFound(resource: "owner") }
         }
     }
@@ -164,7 +224,8 @@ extension VetNetStore {
     /// Rebuilds the search row of one patient from the patient and its owners. The search row
     /// shares the patient's rowid, so it is found by key, not by scanning the index.
     static func reindexPatient(db: Database, id: String) throws {
-        try db.execute(sql: "DELETE FROM patient_search WHERE rowid = (SELECT rowid FROM patient WHERE id = ?)", arguments: [id])
+        try db.execute(
+            sql: "DELETE FROM patient_search WHERE rowid = (SELECT rowid FROM patient WHERE id = ?)", arguments: [id])
         try db.execute(sql: searchRowsSQL + " WHERE p.id = ?", arguments: [id])
     }
 
@@ -206,18 +267,23 @@ extension VetNetStore {
     }
 
     static func patient(db: Database, practiceID: PracticeID, id: String) throws -> Versioned<Patient>? {
-        try Row.fetchOne(db, sql: "SELECT * FROM patient WHERE id = ? AND practice_id = ?", arguments: [id, practiceID.description]).map(patient(from:))
+        try Row.fetchOne(
+            db, sql: "SELECT * FROM patient WHERE id = ? AND practice_id = ?", arguments: [id, practiceID.description]
+        ).map(patient(from:))
     }
 
     static func patient(from row: Row) throws -> Versioned<Patient> {
         let alertsJSON: String = row["alerts"]
         let patient = Patient(
             id: try row.identifier("id"), medicalRecordNumber: row["mrn"], name: row["name"],
-            species: Species(rawValue: row["species"]) ?? .other, breed: row["breed"], sex: Patient.Sex(rawValue: row["sex"]) ?? .unknown,
-            birthDate: (row["birth_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) }, birthDateEstimated: row["birth_date_estimated"], colour: row["colour"],
+            species: Species(rawValue: row["species"]) ?? .other, breed: row["breed"],
+            sex: Patient.Sex(rawValue: row["sex"]) ?? .unknown,
+            birthDate: (row["birth_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) },
+            birthDateEstimated: row["birth_date_estimated"], colour: row["colour"],
             microchip: row["microchip"], status: Patient.Status(rawValue: row["status"]) ?? .active,
             alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [],
-            ownerID: try row.identifier("owner_id"), coOwnerID: (row["co_owner_id"] as String?).flatMap(Identifier.init(uuidString:)))
+            ownerID: try row.identifier("owner_id"),
+            coOwnerID: (row["co_owner_id"] as String?).flatMap(Identifier.init(uuidString:)))
         return Versioned(patient, version: row["version"])
     }
 
@@ -227,12 +293,15 @@ extension VetNetStore {
 
     /// `P-000001`, `P-000002`, … per practice; gap-free because it advances inside the creating transaction.
     static func nextMedicalRecordNumber(db: Database, practiceID: PracticeID) throws -> String {
-        try db.execute(sql: """
-            INSERT INTO practice_counter (practice_id, name, value) VALUES (?, 'mrn', 1)
-            ON CONFLICT (practice_id, name) DO UPDATE SET value = value + 1
-            """, arguments: [practiceID.description])
-        let value = try Int.fetchOne(db, sql: "SELECT value FROM practice_counter WHERE practice_id = ? AND name = 'mrn'",
-                                     arguments: [practiceID.description]) ?? 1
+        try db.execute(
+            sql: """
+                INSERT INTO practice_counter (practice_id, name, value) VALUES (?, 'mrn', 1)
+                ON CONFLICT (practice_id, name) DO UPDATE SET value = value + 1
+                """, arguments: [practiceID.description])
+        let value =
+            try Int.fetchOne(
+                db, sql: "SELECT value FROM practice_counter WHERE practice_id = ? AND name = 'mrn'",
+                arguments: [practiceID.description]) ?? 1
         return String(format: "P-%06ld", value)
     }
 

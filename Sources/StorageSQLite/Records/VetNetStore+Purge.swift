@@ -9,9 +9,13 @@ extension VetNetStore {
     /// Tables holding a patient's record, children before parents (foreign keys are enforced).
     /// Clinical notes and addenda refuse deletion unless their patient is archived (a trigger).
     /// Visits refer to appointments, and appointments and intake rankings to assessments.
-    static let patientRecordTables = ["record_correction", "visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem", "allergy", "medication",
-                                      "vaccination", "document", "triage_queue_entry", "triage_arrival", "appointment_note", "appointment", "triage_override",
-                                      "triage_assessment"]
+    static let patientRecordTables = [
+        "record_correction", "visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem",
+        "allergy", "medication",
+        "vaccination", "document", "triage_queue_entry", "triage_arrival", "appointment_note", "appointment",
+        "triage_override",
+        "triage_assessment",
+    ]
 
     /// Permanently removes patients archived longer than `retentionYears` (1–100, refused
     /// naming `retentionYears` otherwise) with their whole record: notes and addenda, weights,
@@ -30,58 +34,86 @@ extension VetNetStore {
         let practice = scope.practiceID.description
         let (summary, orphanedFiles) = try await write { db -> (PurgeSummary, [String]) in
             var summary = PurgeSummary(retention: retention)
-            let ids = try String.fetchAll(db, sql: "SELECT id FROM patient WHERE practice_id = ? AND status = 'archived' AND archived_at < ?",
-                                          arguments: [practice, cutoff])
+            let ids = try String.fetchAll(
+                db, sql: "SELECT id FROM patient WHERE practice_id = ? AND status = 'archived' AND archived_at < ?",
+                arguments: [practice, cutoff])
             var hashes: [String] = []
             for id in ids {
                 let scoped: StatementArguments = [id, practice]
-                let appointments = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM appointment WHERE patient_id = ? AND practice_id = ?",
-                                                    arguments: scoped) ?? 0
-                let future = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM appointment WHERE patient_id = ? AND practice_id = ?
-                      AND status IN (\(AppointmentStatus.sqlList(where: \.isOpen))) AND start_ms > ?
-                    """, arguments: scoped + [Timestamp.milliseconds(now)]) ?? 0
-                let assessments = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM triage_assessment WHERE patient_id = ? AND practice_id = ?",
-                                                   arguments: scoped) ?? 0
-                let documentHashes = try String.fetchAll(db, sql: "SELECT sha256 FROM document WHERE patient_id = ? AND practice_id = ?",
-                                                         arguments: scoped)
+                let appointments =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM appointment WHERE patient_id = ? AND practice_id = ?",
+                        arguments: scoped) ?? 0
+                let future =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM appointment WHERE patient_id = ? AND practice_id = ?
+                              AND status IN (\(AppointmentStatus.sqlList(where: \.isOpen))) AND start_ms > ?
+                            """, arguments: scoped + [Timestamp.milliseconds(now)]) ?? 0
+                let assessments =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM triage_assessment WHERE patient_id = ? AND practice_id = ?",
+                        arguments: scoped) ?? 0
+                let documentHashes = try String.fetchAll(
+                    db, sql: "SELECT sha256 FROM document WHERE patient_id = ? AND practice_id = ?",
+                    arguments: scoped)
                 hashes += documentHashes
 
                 // A replayed Idempotency-Key must not answer with the id of something purged.
                 var resourceIDs = [id]
                 // (The board entry and the record of triaged visits have no ids of their own.)
                 for table in Self.patientRecordTables where table != "triage_queue_entry" && table != "triage_arrival" {
-                    resourceIDs += try String.fetchAll(db, sql: "SELECT id FROM \(table) WHERE patient_id = ? AND practice_id = ?", arguments: scoped)
+                    resourceIDs += try String.fetchAll(
+                        db, sql: "SELECT id FROM \(table) WHERE patient_id = ? AND practice_id = ?", arguments: scoped)
                 }
-                for batch in stride(from: 0, to: resourceIDs.count, by: 500).map({ Array(resourceIDs[$0..<min($0 + 500, resourceIDs.count)]) }) {
+                for batch in stride(from: 0, to: resourceIDs.count, by: 500).map({
+                    Array(resourceIDs[$0..<min($0 + 500, resourceIDs.count)])
+                }) {
                     let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
-                    try db.execute(sql: "DELETE FROM idempotency_key WHERE practice_id = ? AND resource_id IN (\(marks))",
-                                   arguments: StatementArguments([practice] + batch))
+                    try db.execute(
+                        sql: "DELETE FROM idempotency_key WHERE practice_id = ? AND resource_id IN (\(marks))",
+                        arguments: StatementArguments([practice] + batch))
                 }
                 for table in Self.patientRecordTables {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE patient_id = ? AND practice_id = ?", arguments: scoped)
+                    try db.execute(
+                        sql: "DELETE FROM \(table) WHERE patient_id = ? AND practice_id = ?", arguments: scoped)
                 }
-                try db.execute(sql: "DELETE FROM patient_search WHERE rowid = (SELECT rowid FROM patient WHERE id = ?)", arguments: [id])
+                try db.execute(
+                    sql: "DELETE FROM patient_search WHERE rowid = (SELECT rowid FROM patient WHERE id = ?)",
+                    arguments: [id])
                 try db.execute(sql: "DELETE FROM patient WHERE id = ? AND practice_id = ?", arguments: scoped)
-                try self.appendAudit(AuditRecord(action: .patientPurge, resourceType: "patient", resourceID: id,
-                                                 detail: "appointments=\(appointments) futureAppointments=\(future) assessments=\(assessments) documents=\(documentHashes.count)"),
-                                     scope: scope, db: db)
-                try self.appendEvent(DomainEvent(practiceID: scope.practiceID, kind: RecordEventKind.patientPurged, occurredAt: self.clock.now(),
-                                                 resourceType: "patient", resourceID: id, payload: ["patientID": id]), scope: scope, db: db)
+                try self.appendAudit(
+                    AuditRecord(
+                        action: .patientPurge, resourceType: "patient", resourceID: id,
+                        detail:
+                            "appointments=\(appointments) futureAppointments=\(future) assessments=\(assessments) documents=\(documentHashes.count)"
+                    ),
+                    scope: scope, db: db)
+                try self.appendEvent(
+                    DomainEvent(
+                        practiceID: scope.practiceID, kind: RecordEventKind.patientPurged, occurredAt: self.clock.now(),
+                        resourceType: "patient", resourceID: id, payload: ["patientID": id]), scope: scope, db: db)
                 summary.patients += 1
                 summary.appointments += appointments
                 summary.futureAppointments += future
                 summary.assessments += assessments
                 summary.documents += documentHashes.count
             }
-            try self.appendAudit(AuditRecord(action: .recordsPurge, resourceType: "practice", resourceID: practice, detail: summary.auditDetail),
-                                 scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .recordsPurge, resourceType: "practice", resourceID: practice, detail: summary.auditDetail),
+                scope: scope, db: db)
             // A file is shared by identical uploads; remove it only when no row refers to it any more.
-            let orphaned = try Set(hashes).filter { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document WHERE sha256 = ?", arguments: [$0]) == 0 }
+            let orphaned = try Set(hashes).filter {
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document WHERE sha256 = ?", arguments: [$0]) == 0
+            }
             return (summary, Array(orphaned))
         }
         if let directory = documentsDirectory {
-            for hash in orphanedFiles { try? FileManager.default.removeItem(at: directory.appendingPathComponent(hash)) }
+            for hash in orphanedFiles {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(hash))
+            }
         }
         return summary
     }

@@ -15,8 +15,10 @@ extension VetNetStore {
     /// staff must have a new password set (`vetnet users` or an administrator) before signing in.
     /// Owners and patients go through the same inserts as single creates, so the search index
     /// and the audit trail are built as usual; `practice.restore` sums it up.
-    public func restorePractice(_ export: PracticeExport, requestID: String? = nil,
-                                progress: ImportProgressHandler? = nil) async throws -> RestoreSummary {
+    public func restorePractice(
+        _ export: PracticeExport, requestID: String? = nil,
+        progress: ImportProgressHandler? = nil
+    ) async throws -> RestoreSummary {
         let now = clock.now()
         try export.validate(now: now)
         let carriedAudit = try export.checkedAudit()
@@ -32,94 +34,139 @@ extension VetNetStore {
         let practiceID = export.practice.id
         let scope = AccessScope.system(practiceID, requestID: requestID)
         return try await write { db in
-            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice") == 0 else { throw RestoreError.storeNotEmpty }
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice") == 0 else {
+                throw RestoreError.storeNotEmpty
+            }
             // The practice's history comes first in the chain, as it happened; the restore's own
             // entries follow it.
             for entry in carriedAudit { try self.appendCarriedAudit(entry, db: db) }
             let stamp = PracticeExport.timestamp(now)
             let practice = export.practice
-            try db.execute(sql: """
-                INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at, closures, slot_grid_minutes,
-                                      default_buffer_minutes, services, retention_years) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [practiceID.description, practice.name, practice.timeZone, try Self.json(practice.openingHours), practice.phone,
-                                 practice.address, stamp, try Self.json(practice.closures), practice.slotGridMinutes, practice.defaultBufferMinutes,
-                                 try Self.json(practice.services.map(\.rawValue)), practice.retentionYears])
+            try db.execute(
+                sql: """
+                    INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at, closures, slot_grid_minutes,
+                                          default_buffer_minutes, services, retention_years) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    practiceID.description, practice.name, practice.timeZone, try Self.json(practice.openingHours),
+                    practice.phone,
+                    practice.address, stamp, try Self.json(practice.closures), practice.slotGridMinutes,
+                    practice.defaultBufferMinutes,
+                    try Self.json(practice.services.map(\.rawValue)), practice.retentionYears,
+                ])
             for account in export.staff {
-                try db.execute(sql: """
-                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [account.id.description, practiceID.description, account.email.lowercased(), account.displayName,
-                                     account.role.rawValue, StoredCredentials.unusablePasswordHash(), account.disabled, PracticeExport.timestamp(account.createdAt),
-                                     account.version])
-                try self.appendAudit(AuditRecord(action: .userCreate, resourceType: "user", resourceID: account.id.description,
-                                                 detail: "restored; password reset required"), scope: scope, db: db)
+                try db.execute(
+                    sql: """
+                        INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        account.id.description, practiceID.description, account.email.lowercased(), account.displayName,
+                        account.role.rawValue, StoredCredentials.unusablePasswordHash(), account.disabled,
+                        PracticeExport.timestamp(account.createdAt),
+                        account.version,
+                    ])
+                try self.appendAudit(
+                    AuditRecord(
+                        action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                        detail: "restored; password reset required"), scope: scope, db: db)
             }
             for owner in export.owners { try self.insertOwner(owner, db: db, scope: scope) }
             // Move the counter past every restored number first, so a patient without one
             // (a hand-made file) gets a fresh number that cannot collide.
-            let highest = export.patients.compactMap { $0.patient.medicalRecordNumber.flatMap(Self.recordNumberValue) }.max() ?? 0
+            let highest =
+                export.patients.compactMap { $0.patient.medicalRecordNumber.flatMap(Self.recordNumberValue) }.max() ?? 0
             try Self.advanceRecordNumberCounter(db: db, practiceID: practiceID, to: highest)
             var entries = 0
             for (index, item) in export.patients.enumerated() {
-                try self.insertPatient(item.patient, db: db, scope: scope, recordNumber: item.patient.medicalRecordNumber)
+                try self.insertPatient(
+                    item.patient, db: db, scope: scope, recordNumber: item.patient.medicalRecordNumber)
                 if let archivedAt = item.archivedAt {
-                    try db.execute(sql: "UPDATE patient SET archived_at = ? WHERE id = ?",
-                                   arguments: [PracticeExport.timestamp(archivedAt), item.patient.id.description])
+                    try db.execute(
+                        sql: "UPDATE patient SET archived_at = ? WHERE id = ?",
+                        arguments: [PracticeExport.timestamp(archivedAt), item.patient.id.description])
                 }
                 entries += try self.insertRecordEntries(of: item, db: db, practiceID: practiceID, fallbackStamp: stamp)
-                if let progress, (index + 1) % 500 == 0 || index + 1 == export.patients.count { progress(index + 1, export.patients.count) }
+                if let progress, (index + 1) % 500 == 0 || index + 1 == export.patients.count {
+                    progress(index + 1, export.patients.count)
+                }
             }
             for assessment in export.triageAssessments {
-                try db.execute(sql: """
-                    INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level,
-                                                   rules_version, case_json, result_json)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [assessment.id, practiceID.description, assessment.patientID, assessment.assessorID,
-                                     Timestamp.milliseconds(assessment.arrivalAt), Timestamp.milliseconds(assessment.assessedAt),
-                                     assessment.level, assessment.rulesVersion, assessment.caseJSON, assessment.resultJSON])
-                for override in assessment.overrides ?? [] where override.assessmentID.description == assessment.id.lowercased() {
+                try db.execute(
+                    sql: """
+                        INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level,
+                                                       rules_version, case_json, result_json)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        assessment.id, practiceID.description, assessment.patientID, assessment.assessorID,
+                        Timestamp.milliseconds(assessment.arrivalAt), Timestamp.milliseconds(assessment.assessedAt),
+                        assessment.level, assessment.rulesVersion, assessment.caseJSON, assessment.resultJSON,
+                    ])
+                for override in assessment.overrides ?? []
+                where override.assessmentID.description == assessment.id.lowercased() {
                     guard let patientID = UUIDText.parse(assessment.patientID) else {
-                        throw ValidationError(field: "triageAssessments", message: "assessment \(assessment.id) names a patient id that is not a UUID")
+                        throw ValidationError(
+                            field: "triageAssessments",
+                            message: "assessment \(assessment.id) names a patient id that is not a UUID")
                     }
                     try Self.insertOverride(override, patientID: patientID, db: db, scope: .system(practiceID))
                 }
             }
             for arrival in export.triageArrivals ?? [] {
-                try db.execute(sql: """
-                    INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms) VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [practiceID.description, arrival.patientID, Timestamp.milliseconds(arrival.arrivalAt), arrival.level,
-                                     arrival.firstSeenAt.map(Timestamp.milliseconds), arrival.leftAt.map(Timestamp.milliseconds)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        practiceID.description, arrival.patientID, Timestamp.milliseconds(arrival.arrivalAt),
+                        arrival.level,
+                        arrival.firstSeenAt.map(Timestamp.milliseconds), arrival.leftAt.map(Timestamp.milliseconds),
+                    ])
             }
-            if let schedule = export.schedule { try self.restoreSchedule(schedule, practiceID: practiceID, createdAt: now, db: db) }
+            if let schedule = export.schedule {
+                try self.restoreSchedule(schedule, practiceID: practiceID, createdAt: now, db: db)
+            }
             // Visits refer to appointments and clinicians, so they come after the schedule.
             for item in export.patients {
                 for visit in item.visits ?? [] where visit.patientID == item.patient.id {
-                    try Self.insertVisitRow(visit, practiceID: practiceID, recordedBy: visit.recordedBy?.id.description,
-                                            createdAt: PracticeExport.timestamp(visit.occurredAt), db: db)
+                    try Self.insertVisitRow(
+                        visit, practiceID: practiceID, recordedBy: visit.recordedBy?.id.description,
+                        createdAt: PracticeExport.timestamp(visit.occurredAt), db: db)
                 }
                 for correction in item.corrections ?? [] where correction.patientID == item.patient.id {
                     try Self.insertCorrection(correction, practiceID: practiceID, db: db)
                 }
             }
             for document in carriedDocuments {
-                try db.execute(sql: """
-                    INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
-                    """, arguments: [document.id.lowercased(), practiceID.description, document.patientID, document.fileName,
-                                     document.contentType.lowercased(), document.byteCount, document.sha256.lowercased(),
-                                     PracticeExport.timestamp(document.createdAt)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
+                        """,
+                    arguments: [
+                        document.id.lowercased(), practiceID.description, document.patientID, document.fileName,
+                        document.contentType.lowercased(), document.byteCount, document.sha256.lowercased(),
+                        PracticeExport.timestamp(document.createdAt),
+                    ])
             }
-            let clinicians = export.schedule?.clinicians.count ?? 0, appointments = export.schedule?.appointments.count ?? 0
+            let clinicians = export.schedule?.clinicians.count ?? 0
+            let appointments = export.schedule?.appointments.count ?? 0
             let notRestored = export.documents.count - carriedDocuments.count
-            try self.appendAudit(AuditRecord(action: .practiceRestore, resourceType: "practice", resourceID: practiceID.description,
-                                             detail: "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
-                                                + "clinicians=\(clinicians) appointments=\(appointments) documents=\(carriedDocuments.count) "
-                                                + "documents_not_restored=\(notRestored) audit_carried=\(carriedAudit.count)"),
-                                 scope: scope, db: db)
-            return RestoreSummary(practice: export.practice, staff: export.staff, owners: export.owners.count, patients: export.patients.count,
-                                  recordEntries: entries, triageAssessments: export.triageAssessments.count, clinicians: clinicians,
-                                  appointments: appointments, documents: carriedDocuments.count, documentsNotRestored: notRestored,
-                                  auditEntries: carriedAudit.count)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .practiceRestore, resourceType: "practice", resourceID: practiceID.description,
+                    detail:
+                        "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
+                        + "clinicians=\(clinicians) appointments=\(appointments) documents=\(carriedDocuments.count) "
+                        + "documents_not_restored=\(notRestored) audit_carried=\(carriedAudit.count)"),
+                scope: scope, db: db)
+            return RestoreSummary(
+                practice: export.practice, staff: export.staff, owners: export.owners.count,
+                patients: export.patients.count,
+                recordEntries: entries, triageAssessments: export.triageAssessments.count, clinicians: clinicians,
+                appointments: appointments, documents: carriedDocuments.count, documentsNotRestored: notRestored,
+                auditEntries: carriedAudit.count)
         }
     }
 
@@ -140,27 +187,41 @@ extension VetNetStore {
 
     /// The schedule's rows. Appointments go through the same overlap triggers as bookings, so
     /// a hand-made file cannot double-book anyone.
-    private func restoreSchedule(_ schedule: ExportedSchedule, practiceID: PracticeID, createdAt: Date, db: Database) throws {
-        for item in schedule.clinicians { try Self.insertClinician(item.clinician, active: item.active, practiceID: practiceID, createdAt: createdAt, db: db) }
-        for item in schedule.availabilities { try Self.storeAvailability(item.availability, version: item.version, practiceID: practiceID, db: db) }
+    private func restoreSchedule(_ schedule: ExportedSchedule, practiceID: PracticeID, createdAt: Date, db: Database)
+        throws
+    {
+        for item in schedule.clinicians {
+            try Self.insertClinician(
+                item.clinician, active: item.active, practiceID: practiceID, createdAt: createdAt, db: db)
+        }
+        for item in schedule.availabilities {
+            try Self.storeAvailability(item.availability, version: item.version, practiceID: practiceID, db: db)
+        }
         for room in schedule.rooms { try Self.insertRoom(room, practiceID: practiceID, db: db) }
         for type in schedule.appointmentTypes { try Self.insertAppointmentType(type, practiceID: practiceID, db: db) }
         for item in schedule.appointments {
             do {
-                try Self.insertRow(item.appointment, reason: item.reason, createdAt: item.bookedAt, version: item.version, practiceID: practiceID,
-                                   cancelledAt: item.cancelledAt, db: db)
+                try Self.insertRow(
+                    item.appointment, reason: item.reason, createdAt: item.bookedAt, version: item.version,
+                    practiceID: practiceID,
+                    cancelledAt: item.cancelledAt, db: db)
                 if item.staffNotes != nil || item.intake != nil {
-                    try db.execute(sql: "UPDATE appointment SET staff_notes = ?, assessment_id = ?, triage_level = ?, match_basis = ? WHERE id = ?",
-                                   arguments: [item.staffNotes, item.intake.map { Self.text($0.assessmentID) }, item.intake?.triageLevel,
-                                               try item.intake.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
-                                               item.appointment.id.description])
+                    try db.execute(
+                        sql:
+                            "UPDATE appointment SET staff_notes = ?, assessment_id = ?, triage_level = ?, match_basis = ? WHERE id = ?",
+                        arguments: [
+                            item.staffNotes, item.intake.map { Self.text($0.assessmentID) }, item.intake?.triageLevel,
+                            try item.intake.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
+                            item.appointment.id.description,
+                        ])
                 }
             } catch is OverlapRefusal {
                 throw RestoreError.overlappingAppointment(id: item.appointment.id.description)
             }
             for note in item.notes ?? [] {
                 guard note.appointmentID == item.appointment.id else {
-                    throw ValidationError(field: "schedule.appointments", message: "note \(note.id) belongs to another appointment")
+                    throw ValidationError(
+                        field: "schedule.appointments", message: "note \(note.id) belongs to another appointment")
                 }
                 try insertAppointmentNote(note, patientID: item.appointment.patientID, practiceID: practiceID, db: db)
             }
@@ -170,7 +231,9 @@ extension VetNetStore {
     /// Inserts a restored patient's record entries as stored originally (no re-validation
     /// against today: a dose or weight that was valid when entered stays part of the history).
     /// Returns how many were inserted.
-    private func insertRecordEntries(of item: ExportedPatient, db: Database, practiceID: PracticeID, fallbackStamp: String) throws -> Int {
+    private func insertRecordEntries(
+        of item: ExportedPatient, db: Database, practiceID: PracticeID, fallbackStamp: String
+    ) throws -> Int {
         let practice = practiceID.description
         let pid = item.patient.id.description
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
@@ -180,48 +243,79 @@ extension VetNetStore {
         }
         for weight in item.weights {
             let stamp = entered(weight.id.description)
-            try db.execute(sql: "INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue, weight.roundedGrams,
-                                       PracticeExport.timestamp(weight.measuredAt), stamp.by, stamp.at])
+            try db.execute(
+                sql:
+                    "INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue, weight.roundedGrams,
+                    PracticeExport.timestamp(weight.measuredAt), stamp.by, stamp.at,
+                ])
         }
         for problem in item.problems {
-            try db.execute(sql: "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [problem.id.description, practice, pid, problem.name, problem.status.rawValue,
-                                       problem.onsetDate.map(day), problem.resolvedDate.map(day), entered(problem.id.description).at])
+            try db.execute(
+                sql:
+                    "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    problem.id.description, practice, pid, problem.name, problem.status.rawValue,
+                    problem.onsetDate.map(day), problem.resolvedDate.map(day), entered(problem.id.description).at,
+                ])
         }
         for allergy in item.allergies {
-            try db.execute(sql: "INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [allergy.id.description, practice, pid, allergy.substance, allergy.reaction, allergy.severity.rawValue,
-                                       entered(allergy.id.description).at])
+            try db.execute(
+                sql:
+                    "INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    allergy.id.description, practice, pid, allergy.substance, allergy.reaction,
+                    allergy.severity.rawValue,
+                    entered(allergy.id.description).at,
+                ])
         }
         for medication in item.medications {
             let stamp = entered(medication.id.description)
-            try db.execute(sql: """
-                INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
-                                        start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [medication.id.description, practice, pid, medication.drug, "\(medication.concentrationMgPerML)",
-                                 "\(medication.doseMgPerKg)", medication.route.rawValue, medication.frequency, day(medication.startDate),
-                                 medication.endDate.map(day), stamp.by, stamp.at])
+            try db.execute(
+                sql: """
+                    INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
+                                            start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    medication.id.description, practice, pid, medication.drug, "\(medication.concentrationMgPerML)",
+                    "\(medication.doseMgPerKg)", medication.route.rawValue, medication.frequency,
+                    day(medication.startDate),
+                    medication.endDate.map(day), stamp.by, stamp.at,
+                ])
         }
         for vaccination in item.vaccinations {
-            try db.execute(sql: "INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [vaccination.id.description, practice, pid, vaccination.vaccine, day(vaccination.administeredDate),
-                                       vaccination.batchNumber, vaccination.nextDueDate.map(day), entered(vaccination.id.description).at])
+            try db.execute(
+                sql:
+                    "INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    vaccination.id.description, practice, pid, vaccination.vaccine, day(vaccination.administeredDate),
+                    vaccination.batchNumber, vaccination.nextDueDate.map(day), entered(vaccination.id.description).at,
+                ])
         }
         // Sealed with this store's key and the same associated data as a note entered here.
         for note in item.notes {
             let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
-            try db.execute(sql: "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [note.id.description, practice, pid, note.author.id.description, note.author.displayName,
-                                       PracticeExport.timestamp(note.createdAt), sealed])
+            try db.execute(
+                sql:
+                    "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    note.id.description, practice, pid, note.author.id.description, note.author.displayName,
+                    PracticeExport.timestamp(note.createdAt), sealed,
+                ])
         }
         for addendum in item.addenda {
             let sealed = try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher)
-            try db.execute(sql: "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
-                                       addendum.author.displayName, PracticeExport.timestamp(addendum.createdAt), sealed])
+            try db.execute(
+                sql:
+                    "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
+                    addendum.author.displayName, PracticeExport.timestamp(addendum.createdAt), sealed,
+                ])
         }
-        return item.weights.count + item.problems.count + item.allergies.count + item.medications.count + item.vaccinations.count
+        return item.weights.count + item.problems.count + item.allergies.count + item.medications.count
+            + item.vaccinations.count
             + item.notes.count + item.addenda.count
     }
 

@@ -14,26 +14,39 @@ extension VetNetStore {
     /// problem list, and stores it. `otherErrors` — found by other contexts in parts of the
     /// same form, such as the vitals — are reported together with the record's own, so a form
     /// shows every problem at once; nothing is written while there are any.
-    public func addVisit(_ visit: Visit, otherErrors: [FieldError] = [], scope: AccessScope,
-                         idempotencyKey: IdempotencyKey? = nil) async throws -> StoredVisit {
+    public func addVisit(
+        _ visit: Visit, otherErrors: [FieldError] = [], scope: AccessScope,
+        idempotencyKey: IdempotencyKey? = nil
+    ) async throws -> StoredVisit {
         let now = clock.now()
         return try await write { db in
             let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .recordVisitAdd) {
-                guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: visit.patientID.description)?.value else {
+                guard
+                    let patient = try Self.patient(
+                        db: db, practiceID: scope.practiceID, id: visit.patientID.description)?.value
+                else {
                     throw DomainError.notFound(resource: "patient")
                 }
-                let problems = Set(try String.fetchAll(db, sql: "SELECT id FROM problem WHERE patient_id = ? AND practice_id = ?",
-                                                       arguments: [patient.id.description, scope.practiceID.description])
+                let problems = Set(
+                    try String.fetchAll(
+                        db, sql: "SELECT id FROM problem WHERE patient_id = ? AND practice_id = ?",
+                        arguments: [patient.id.description, scope.practiceID.description]
+                    )
                     .compactMap(Identifier<Problem>.init(uuidString:)))
                 var errors = FieldErrorCollector()
                 otherErrors.forEach { errors.add($0.field, $0.message) }
                 visit.collect(into: &errors, now: now, birthDate: patient.birthDate, problems: problems)
                 var record = visit
                 if let appointmentID = visit.appointmentID {
-                    if let appointment = try Self.appointment(db: db, practiceID: scope.practiceID, id: Self.text(appointmentID))?.value,
-                       appointment.patientID == patient.id.rawValue {
+                    if let appointment = try Self.appointment(
+                        db: db, practiceID: scope.practiceID, id: Self.text(appointmentID))?.value,
+                        appointment.patientID == patient.id.rawValue
+                    {
                         if !appointment.status.admitsVisitRecord {
-                            errors.add("appointmentId", "is \(appointment.status.rawValue.replacingOccurrences(of: "_", with: " ")); a visit is recorded for an appointment the patient came to")
+                            errors.add(
+                                "appointmentId",
+                                "is \(appointment.status.rawValue.replacingOccurrences(of: "_", with: " ")); a visit is recorded for an appointment the patient came to"
+                            )
                         }
                         record.clinicianID = record.clinicianID ?? appointment.clinicianID
                     } else {
@@ -41,8 +54,10 @@ extension VetNetStore {
                     }
                 }
                 if let clinicianID = record.clinicianID,
-                   try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM clinician WHERE id = ? AND practice_id = ?)",
-                                     arguments: [Self.text(clinicianID), scope.practiceID.description]) != true {
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS(SELECT 1 FROM clinician WHERE id = ? AND practice_id = ?)",
+                        arguments: [Self.text(clinicianID), scope.practiceID.description]) != true
+                {
                     errors.add("clinicianId", "is not a clinician of this practice")
                 }
                 try errors.throwIfAny()
@@ -51,31 +66,52 @@ extension VetNetStore {
                 let recorded = try record.recording(now: now, birthDate: patient.birthDate)
                 record = recorded.visit
                 for problem in recorded.problems {
-                    try db.execute(sql: "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
-                                   arguments: [problem.id.description, scope.practiceID.description, patient.id.description, problem.name,
-                                               problem.status.rawValue, problem.onsetDate.map { RecordCalendar.isoDay($0) }, stamp])
-                    try self.appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "problem", entryID: problem.id.description,
-                                                           practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
+                    try db.execute(
+                        sql:
+                            "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
+                        arguments: [
+                            problem.id.description, scope.practiceID.description, patient.id.description, problem.name,
+                            problem.status.rawValue, problem.onsetDate.map { RecordCalendar.isoDay($0) }, stamp,
+                        ])
+                    try self.appendEvent(
+                        .recordEntryAdded(
+                            patientID: patient.id, entryType: "problem", entryID: problem.id.description,
+                            practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
                 }
                 for medication in recorded.medications {
-                    try Self.insertMedication(medication, practiceID: scope.practiceID, prescribedBy: scope.actorID?.description, createdAt: stamp, db: db)
-                    try self.appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "medication", entryID: medication.id.description,
-                                                           practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
+                    try Self.insertMedication(
+                        medication, practiceID: scope.practiceID, prescribedBy: scope.actorID?.description,
+                        createdAt: stamp, db: db)
+                    try self.appendEvent(
+                        .recordEntryAdded(
+                            patientID: patient.id, entryType: "medication", entryID: medication.id.description,
+                            practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
                 }
                 if record.appointmentID != nil,
-                   try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM visit WHERE appointment_id = ?)",
-                                     arguments: [record.appointmentID.map(Self.text)]) == true {
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS(SELECT 1 FROM visit WHERE appointment_id = ?)",
+                        arguments: [record.appointmentID.map(Self.text)]) == true
+                {
                     throw UniquenessConflict(field: "appointmentId", message: "already has a visit record")
                 }
-                try Self.insertVisitRow(record, practiceID: scope.practiceID, recordedBy: scope.actorID?.description, createdAt: stamp, db: db)
-                try self.appendAudit(AuditRecord(action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
-                                                 detail: record.auditDetail(appointment: record.appointmentID.map(Self.text), recorded: recorded)),
-                                     scope: scope, db: db)
-                try self.appendEvent(.recordEntryAdded(patientID: patient.id, entryType: "visit", entryID: record.id.description,
-                                                       practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
+                try Self.insertVisitRow(
+                    record, practiceID: scope.practiceID, recordedBy: scope.actorID?.description, createdAt: stamp,
+                    db: db)
+                try self.appendAudit(
+                    AuditRecord(
+                        action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
+                        detail: record.auditDetail(appointment: record.appointmentID.map(Self.text), recorded: recorded)
+                    ),
+                    scope: scope, db: db)
+                try self.appendEvent(
+                    .recordEntryAdded(
+                        patientID: patient.id, entryType: "visit", entryID: record.id.description,
+                        practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
                 return record.id.description
             }
-            guard let stored = try Self.visit(db: db, practiceID: scope.practiceID, id: id) else { throw DomainError.notFound(resource: "visit") }
+            guard let stored = try Self.visit(db: db, practiceID: scope.practiceID, id: id) else {
+                throw DomainError.notFound(resource: "visit")
+            }
             return stored
         }
     }
@@ -86,49 +122,70 @@ extension VetNetStore {
     public func visits(scope: AccessScope, patientID: Identifier<Patient>) async throws -> [StoredVisit] {
         try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue)
-            let visits = try Row.fetchAll(db, sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id = ? ORDER BY occurred_at DESC, id DESC",
-                                          arguments: [scope.practiceID.description, patientID.description]).map(Self.visit(from:))
-            try self.appendAudit(AuditRecord(action: .recordVisitsRead, resourceType: "patient", resourceID: patientID.description,
-                                             detail: "results=\(visits.count)"), scope: scope, db: db)
+            let visits = try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id = ? ORDER BY occurred_at DESC, id DESC",
+                arguments: [scope.practiceID.description, patientID.description]
+            ).map(Self.visit(from:))
+            try self.appendAudit(
+                AuditRecord(
+                    action: .recordVisitsRead, resourceType: "patient", resourceID: patientID.description,
+                    detail: "results=\(visits.count)"), scope: scope, db: db)
             return visits
         }
     }
 
     /// One visit record of a patient (audited read); another patient's or practice's is not found.
-    public func visit(scope: AccessScope, patientID: Identifier<Patient>, id: Identifier<Visit>) async throws -> StoredVisit {
+    public func visit(scope: AccessScope, patientID: Identifier<Patient>, id: Identifier<Visit>) async throws
+        -> StoredVisit
+    {
         try await write { db in
-            guard let stored = try Self.visit(db: db, practiceID: scope.practiceID, id: id.description), stored.visit.patientID == patientID else {
+            guard let stored = try Self.visit(db: db, practiceID: scope.practiceID, id: id.description),
+                stored.visit.patientID == patientID
+            else {
                 throw DomainError.notFound(resource: "visit")
             }
-            try self.appendAudit(AuditRecord(action: .recordVisitRead, resourceType: "patient", resourceID: patientID.description,
-                                             detail: "visit=\(id)"), scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .recordVisitRead, resourceType: "patient", resourceID: patientID.description,
+                    detail: "visit=\(id)"), scope: scope, db: db)
             return stored
         }
     }
 
     /// The recall list: vaccinations and visit follow-ups of active patients due within `days`
     /// of `asOf` or overdue, practice-wide, soonest first (audited).
-    public func recalls(scope: AccessScope, asOf: Date, withinDays days: Int) async throws -> (dueSoon: [Recall], overdue: [Recall]) {
+    public func recalls(scope: AccessScope, asOf: Date, withinDays days: Int) async throws -> (
+        dueSoon: [Recall], overdue: [Recall]
+    ) {
         let (vaccinations, names) = try await vaccinationReminders(scope: scope, asOf: asOf, withinDays: days)
         return try await write { db in
             let horizon = RecordCalendar.isoDay(asOf.addingTimeInterval(Double(days) * 86_400))
-            let patients = try Row.fetchAll(db, sql: """
-                SELECT DISTINCT v.patient_id, p.name FROM visit v JOIN patient p ON p.id = v.patient_id
-                WHERE v.practice_id = ? AND p.status = 'active' AND v.follow_up_date IS NOT NULL AND v.follow_up_date <= ?
-                """, arguments: [scope.practiceID.description, horizon])
+            let patients = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT v.patient_id, p.name FROM visit v JOIN patient p ON p.id = v.patient_id
+                    WHERE v.practice_id = ? AND p.status = 'active' AND v.follow_up_date IS NOT NULL AND v.follow_up_date <= ?
+                    """, arguments: [scope.practiceID.description, horizon])
             var patientNames = names
             var visits: [Visit] = []
             // A later visit answers a follow-up, so every visit of the patients concerned counts.
             for row in patients {
-                guard let id: String = row["patient_id"], let patientID = Identifier<Patient>(uuidString: id) else { continue }
+                guard let id: String = row["patient_id"], let patientID = Identifier<Patient>(uuidString: id) else {
+                    continue
+                }
                 patientNames[patientID] = row["name"]
-                visits += try Row.fetchAll(db, sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id = ?",
-                                           arguments: [scope.practiceID.description, id]).map(Self.visit(from:)).map(\.visit)
+                visits += try Row.fetchAll(
+                    db, sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id = ?",
+                    arguments: [scope.practiceID.description, id]
+                ).map(Self.visit(from:)).map(\.visit)
             }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
-            try self.appendAudit(AuditRecord(action: .recordRecallsRead, resourceType: "patient",
-                                             detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
-                                 scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .recordRecallsRead, resourceType: "patient",
+                    detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
+                scope: scope, db: db)
             return Recall.lists(vaccinations: vaccinations, followUps: followUps, patientNames: patientNames)
         }
     }
@@ -136,27 +193,40 @@ extension VetNetStore {
     // MARK: - Rows
 
     /// The visit's row (recording and restore).
-    static func insertVisitRow(_ visit: Visit, practiceID: PracticeID, recordedBy: String?, createdAt: String, db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at, record, follow_up_date, recorded_by, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [visit.id.description, practiceID.description, visit.patientID.description, visit.appointmentID.map(text),
-                             visit.clinicianID.map(text), Timestamp.string(visit.occurredAt), String(decoding: try JSONEncoder().encode(visit), as: UTF8.self),
-                             visit.recall.map { RecordCalendar.isoDay($0.dueDate) }, recordedBy, createdAt])
+    static func insertVisitRow(
+        _ visit: Visit, practiceID: PracticeID, recordedBy: String?, createdAt: String, db: Database
+    ) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at, record, follow_up_date, recorded_by, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                visit.id.description, practiceID.description, visit.patientID.description,
+                visit.appointmentID.map(text),
+                visit.clinicianID.map(text), Timestamp.string(visit.occurredAt),
+                String(decoding: try JSONEncoder().encode(visit), as: UTF8.self),
+                visit.recall.map { RecordCalendar.isoDay($0.dueDate) }, recordedBy, createdAt,
+            ])
     }
 
     static func visit(db: Database, practiceID: PracticeID, id: String) throws -> StoredVisit? {
-        try Row.fetchOne(db, sql: "SELECT * FROM visit WHERE id = ? AND practice_id = ?", arguments: [id.lowercased(), practiceID.description])
-            .map(visit(from:))
+        try Row.fetchOne(
+            db, sql: "SELECT * FROM visit WHERE id = ? AND practice_id = ?",
+            arguments: [id.lowercased(), practiceID.description]
+        )
+        .map(visit(from:))
     }
 
     /// The record in the row; a row whose record cannot be read fails the request (an opaque
     /// 500, logged) rather than being left out of the patient's history unnoticed.
     static func visit(from row: Row) throws -> StoredVisit {
-        guard let json: String = row["record"], let visit = try? JSONDecoder().decode(Visit.self, from: Data(json.utf8)) else {
+        guard let json: String = row["record"], let visit = try? JSONDecoder().decode(Visit.self, from: Data(json.utf8))
+        else {
             throw StoreCorruption(column: "visit.record", reason: "not a visit record")
         }
-        return StoredVisit(visit: visit, version: row["version"] ?? 1,
-                           createdAt: (row["created_at"] as String?).flatMap(Timestamp.date) ?? visit.occurredAt)
+        return StoredVisit(
+            visit: visit, version: row["version"] ?? 1,
+            createdAt: (row["created_at"] as String?).flatMap(Timestamp.date) ?? visit.occurredAt)
     }
 }

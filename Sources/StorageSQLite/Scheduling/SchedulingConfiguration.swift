@@ -55,12 +55,17 @@ extension VetNetStore {
             throw DomainError.notFound(resource: "practice")
         }
         if let cached = schedulingCache.configuration(of: practiceID, version: version) { return cached }
-        guard let practice = try Row.fetchOne(db, sql: "SELECT * FROM practice WHERE id = ?", arguments: [practiceID.description])
-            .map(Self.practice(from:)) else { throw DomainError.notFound(resource: "practice") }
+        guard
+            let practice = try Row.fetchOne(
+                db, sql: "SELECT * FROM practice WHERE id = ?", arguments: [practiceID.description]
+            )
+            .map(Self.practice(from:))
+        else { throw DomainError.notFound(resource: "practice") }
         let configuration = SchedulingConfiguration(
             version: version, practice: practice, clinicians: try Self.clinicians(db: db, practiceID: practiceID),
             availabilities: try Self.availabilities(db: db, practiceID: practiceID),
-            types: try Self.appointmentTypes(db: db, practiceID: practiceID), rooms: try Self.rooms(db: db, practiceID: practiceID))
+            types: try Self.appointmentTypes(db: db, practiceID: practiceID),
+            rooms: try Self.rooms(db: db, practiceID: practiceID))
         schedulingCache.remember(configuration)
         return configuration
     }

@@ -7,23 +7,35 @@ import StoragePorts
 extension VetNetStore {
     // MARK: - Intake rankings and booking bases
 
-    static func insertIntakeRanking(_ ranking: IntakeRanking, assessmentID: String, patientID: UUID, practiceID: PracticeID,
-                                    createdAt: Date, db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO intake_ranking (id, practice_id, patient_id, appointment_type_id, ranking, created_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [assessmentID, practiceID.description, text(patientID), ranking.appointmentTypeID?.description,
-                             String(decoding: try JSONEncoder().encode(ranking.ranked), as: UTF8.self), Timestamp.string(createdAt)])
+    static func insertIntakeRanking(
+        _ ranking: IntakeRanking, assessmentID: String, patientID: UUID, practiceID: PracticeID,
+        createdAt: Date, db: Database
+    ) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO intake_ranking (id, practice_id, patient_id, appointment_type_id, ranking, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                assessmentID, practiceID.description, text(patientID), ranking.appointmentTypeID?.description,
+                String(decoding: try JSONEncoder().encode(ranking.ranked), as: UTF8.self), Timestamp.string(createdAt),
+            ])
     }
 
     /// The basis of a booking made from `assessmentID`: the assessment must be this patient's in
     /// this practice (otherwise `assessmentId` is named, 422).
-    static func bookingBasis(db: Database, scope: AccessScope, patientID: UUID, clinicianID: UUID, assessmentID: UUID) throws -> BookingBasis {
-        guard let level = try Int.fetchOne(db, sql: "SELECT level FROM triage_assessment WHERE id = ? AND practice_id = ? AND patient_id = ?",
-                                           arguments: [text(assessmentID), scope.practiceID.description, text(patientID)]) else {
+    static func bookingBasis(db: Database, scope: AccessScope, patientID: UUID, clinicianID: UUID, assessmentID: UUID)
+        throws -> BookingBasis
+    {
+        guard
+            let level = try Int.fetchOne(
+                db, sql: "SELECT level FROM triage_assessment WHERE id = ? AND practice_id = ? AND patient_id = ?",
+                arguments: [text(assessmentID), scope.practiceID.description, text(patientID)])
+        else {
             throw ValidationError(field: "assessmentId", message: "is not a triage assessment of this patient")
         }
-        let json = try String.fetchOne(db, sql: "SELECT ranking FROM intake_ranking WHERE id = ? AND practice_id = ?",
-                                       arguments: [text(assessmentID), scope.practiceID.description])
+        let json = try String.fetchOne(
+            db, sql: "SELECT ranking FROM intake_ranking WHERE id = ? AND practice_id = ?",
+            arguments: [text(assessmentID), scope.practiceID.description])
         let ranked = json.flatMap { try? JSONDecoder().decode([RankedCandidate].self, from: Data($0.utf8)) } ?? []
         return BookingBasis.booking(clinicianID, assessmentID: assessmentID, triageLevel: level, ranked: ranked)
     }
@@ -33,8 +45,9 @@ extension VetNetStore {
     /// One appointment with its reason, staff notes, intake basis and visit (another practice's is not found).
     public func appointmentDetails(scope: AccessScope, id: Identifier<Appointment>) async throws -> AppointmentDetails {
         try await writer.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT \(Self.detailColumns) FROM appointment a WHERE a.id = ? AND a.practice_id = ?",
-                                        arguments: [id.description, scope.practiceID.description])
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT \(Self.detailColumns) FROM appointment a WHERE a.id = ? AND a.practice_id = ?",
+                arguments: [id.description, scope.practiceID.description])
             guard let row = rows.first else { throw DomainError.notFound(resource: "appointment") }
             return try Self.details(from: row)
         }
@@ -43,33 +56,50 @@ extension VetNetStore {
     /// A patient's appointments, past and future, newest first; `before` is the id of the last
     /// appointment of the previous page. Another practice's patient is not found. Audited as a
     /// read of the patient's record.
-    public func patientAppointments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: String?) async throws -> PatientAppointments {
+    public func patientAppointments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: String?)
+        async throws -> PatientAppointments
+    {
         let now = clock.now()
         return try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
             var sql = "SELECT \(Self.detailColumns) FROM appointment a WHERE a.practice_id = ? AND a.patient_id = ?"
             var arguments: StatementArguments = [scope.practiceID.description, Self.text(patientID)]
             if let cursor {
-                guard let after = try Row.fetchOne(db, sql: "SELECT start_ms, id FROM appointment WHERE id = ? AND practice_id = ? AND patient_id = ?",
-                                                   arguments: [cursor.lowercased(), scope.practiceID.description, Self.text(patientID)]) else {
+                guard
+                    let after = try Row.fetchOne(
+                        db,
+                        sql: "SELECT start_ms, id FROM appointment WHERE id = ? AND practice_id = ? AND patient_id = ?",
+                        arguments: [cursor.lowercased(), scope.practiceID.description, Self.text(patientID)])
+                else {
                     throw ValidationError(field: "cursor", message: "is not a cursor returned by the server")
                 }
                 sql += " AND (a.start_ms, a.id) < (?, ?)"
                 arguments += [after["start_ms"] as Int64? ?? 0, after["id"] as String? ?? ""]
             }
-            let rows = try Row.fetchAll(db, sql: sql + " ORDER BY a.start_ms DESC, a.id DESC LIMIT ?", arguments: arguments + [limit + 1])
+            let rows = try Row.fetchAll(
+                db, sql: sql + " ORDER BY a.start_ms DESC, a.id DESC LIMIT ?", arguments: arguments + [limit + 1])
             let items = try rows.prefix(limit).map(Self.details(from:))
-            let page = Page(items: Array(items), nextCursor: rows.count > limit ? items.last?.appointment.value.id.description : nil)
-            let lastSeen = try Row.fetchOne(db, sql: """
-                SELECT \(Self.appointmentColumns()) FROM appointment WHERE practice_id = ? AND patient_id = ?
-                  AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended))) AND start_ms <= ? ORDER BY start_ms DESC LIMIT 1
-                """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]).map(Self.appointment(from:))
-            let next = try Row.fetchOne(db, sql: """
-                SELECT \(Self.appointmentColumns()) FROM appointment WHERE practice_id = ? AND patient_id = ?
-                  AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND start_ms > ? ORDER BY start_ms LIMIT 1
-                """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]).map(Self.appointment(from:))
-            try self.appendAudit(AuditRecord(action: .patientAppointmentsRead, resourceType: "patient", resourceID: Self.text(patientID),
-                                             detail: "results=\(items.count)"), scope: scope, db: db)
+            let page = Page(
+                items: Array(items), nextCursor: rows.count > limit ? items.last?.appointment.value.id.description : nil
+            )
+            let lastSeen = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(Self.appointmentColumns()) FROM appointment WHERE practice_id = ? AND patient_id = ?
+                      AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended))) AND start_ms <= ? ORDER BY start_ms DESC LIMIT 1
+                    """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]
+            ).map(Self.appointment(from:))
+            let next = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(Self.appointmentColumns()) FROM appointment WHERE practice_id = ? AND patient_id = ?
+                      AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND start_ms > ? ORDER BY start_ms LIMIT 1
+                    """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]
+            ).map(Self.appointment(from:))
+            try self.appendAudit(
+                AuditRecord(
+                    action: .patientAppointmentsRead, resourceType: "patient", resourceID: Self.text(patientID),
+                    detail: "results=\(items.count)"), scope: scope, db: db)
             return PatientAppointments(page: page, lastSeen: lastSeen, next: next)
         }
     }
@@ -78,31 +108,54 @@ extension VetNetStore {
 
     /// Changes an appointment's booking reason and staff notes under optimistic concurrency
     /// (audited). `nil` leaves a field as it is; an empty text clears it.
-    public func updateAppointmentNotes(scope: AccessScope, id: Identifier<Appointment>, reason: String?, staffNotes: String?,
-                                       expectedVersion: Int?) async throws -> AppointmentDetails {
+    public func updateAppointmentNotes(
+        scope: AccessScope, id: Identifier<Appointment>, reason: String?, staffNotes: String?,
+        expectedVersion: Int?
+    ) async throws -> AppointmentDetails {
         try await write { db in
             guard let current = try Self.appointment(db: db, practiceID: scope.practiceID, id: id.description) else {
                 throw DomainError.notFound(resource: "appointment")
             }
-            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
-            var assignments: [String] = [], arguments: StatementArguments = []
-            if let reason { assignments.append("reason = ?"); arguments += [reason.isEmpty ? nil : reason] }
-            if let staffNotes { assignments.append("staff_notes = ?"); arguments += [staffNotes.isEmpty ? nil : staffNotes] }
-            guard !assignments.isEmpty else { throw ValidationError(field: "body", message: "names nothing to change (reason, staffNotes)") }
-            try db.execute(sql: "UPDATE appointment SET \(assignments.joined(separator: ", ")), version = version + 1 WHERE id = ? AND practice_id = ?",
-                           arguments: arguments + [id.description, scope.practiceID.description])
-            try self.appendAudit(AuditRecord(action: .appointmentNotesUpdate, resourceType: "appointment", resourceID: id.description,
-                                             detail: [reason == nil ? nil : "reason", staffNotes == nil ? nil : "staffNotes"].compactMap { $0 }.joined(separator: ",")),
-                                 scope: scope, db: db)
-            let rows = try Row.fetchAll(db, sql: "SELECT \(Self.detailColumns) FROM appointment a WHERE a.id = ? AND a.practice_id = ?",
-                                        arguments: [id.description, scope.practiceID.description])
+            if let expectedVersion, expectedVersion != current.version {
+                throw DomainError.versionMismatch(current: current.version)
+            }
+            var assignments: [String] = []
+            var arguments: StatementArguments = []
+            if let reason {
+                assignments.append("reason = ?")
+                arguments += [reason.isEmpty ? nil : reason]
+            }
+            if let staffNotes {
+                assignments.append("staff_notes = ?")
+                arguments += [staffNotes.isEmpty ? nil : staffNotes]
+            }
+            guard !assignments.isEmpty else {
+                throw ValidationError(field: "body", message: "names nothing to change (reason, staffNotes)")
+            }
+            try db.execute(
+                sql:
+                    "UPDATE appointment SET \(assignments.joined(separator: ", ")), version = version + 1 WHERE id = ? AND practice_id = ?",
+                arguments: arguments + [id.description, scope.practiceID.description])
+            try self.appendAudit(
+                AuditRecord(
+                    action: .appointmentNotesUpdate, resourceType: "appointment", resourceID: id.description,
+                    detail: [reason == nil ? nil : "reason", staffNotes == nil ? nil : "staffNotes"].compactMap { $0 }
+                        .joined(separator: ",")),
+                scope: scope, db: db)
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT \(Self.detailColumns) FROM appointment a WHERE a.id = ? AND a.practice_id = ?",
+                arguments: [id.description, scope.practiceID.description])
             guard let row = rows.first else { throw DomainError.notFound(resource: "appointment") }
             let details = try Self.details(from: row)
             // Identifiers only: the reason and notes are read (and audited) through the appointment.
-            try self.appendEvent(DomainEvent(practiceID: scope.practiceID, kind: AppointmentEventKind.notesChanged, occurredAt: self.clock.now(),
-                                             resourceType: "appointment", resourceID: id.description,
-                                             payload: ["appointmentID": id.description, "patientID": Self.text(details.appointment.value.patientID),
-                                                       "version": String(details.appointment.version)]), scope: scope, db: db)
+            try self.appendEvent(
+                DomainEvent(
+                    practiceID: scope.practiceID, kind: AppointmentEventKind.notesChanged, occurredAt: self.clock.now(),
+                    resourceType: "appointment", resourceID: id.description,
+                    payload: [
+                        "appointmentID": id.description, "patientID": Self.text(details.appointment.value.patientID),
+                        "version": String(details.appointment.version),
+                    ]), scope: scope, db: db)
             return details
         }
     }
@@ -123,9 +176,13 @@ extension VetNetStore {
             basis = try? JSONDecoder().decode(BookingBasis.self, from: Data(json.utf8))
         }
         // A basis whose JSON is unreadable still says which assessment and level it came from.
-        if basis == nil, let assessment = (row[base + 3] as String?).flatMap(UUIDText.parse), let level = row[base + 4] as Int? {
+        if basis == nil, let assessment = (row[base + 3] as String?).flatMap(UUIDText.parse),
+            let level = row[base + 4] as Int?
+        {
             basis = BookingBasis(assessmentID: assessment, triageLevel: level)
         }
-        return AppointmentDetails(appointment: appointment, reason: row[base], staffNotes: row[base + 1], basis: basis, visitID: row[base + 5])
+        return AppointmentDetails(
+            appointment: appointment, reason: row[base], staffNotes: row[base + 1], basis: basis, visitID: row[base + 5]
+        )
     }
 }

@@ -5,34 +5,55 @@ import SharedKernel
 import StoragePorts
 
 extension VetNetStore: AppointmentNoteRepository {
-    public func addAppointmentNote(_ note: AppointmentNote, scope: AccessScope, idempotencyKey: IdempotencyKey?) async throws -> AppointmentNote {
+    public func addAppointmentNote(_ note: AppointmentNote, scope: AccessScope, idempotencyKey: IdempotencyKey?)
+        async throws -> AppointmentNote
+    {
         try await write { db in
-            let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .appointmentNoteAdd) {
-                guard let appointment = try Self.appointment(db: db, practiceID: scope.practiceID, id: note.appointmentID.description)?.value else {
+            let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .appointmentNoteAdd)
+            {
+                guard
+                    let appointment = try Self.appointment(
+                        db: db, practiceID: scope.practiceID, id: note.appointmentID.description)?.value
+                else {
                     throw DomainError.notFound(resource: "appointment")
                 }
-                try self.insertAppointmentNote(note, patientID: appointment.patientID, practiceID: scope.practiceID, db: db)
-                try self.appendAudit(AuditRecord(action: .appointmentNoteAdd, resourceType: "appointment", resourceID: note.appointmentID.description,
-                                                 detail: "note=\(UUIDText.lowercase(note.id))"), scope: scope, db: db)
+                try self.insertAppointmentNote(
+                    note, patientID: appointment.patientID, practiceID: scope.practiceID, db: db)
+                try self.appendAudit(
+                    AuditRecord(
+                        action: .appointmentNoteAdd, resourceType: "appointment",
+                        resourceID: note.appointmentID.description,
+                        detail: "note=\(UUIDText.lowercase(note.id))"), scope: scope, db: db)
                 _ = try self.appendEvent(note.addedEvent(practiceID: scope.practiceID), scope: scope, db: db)
                 return UUIDText.lowercase(note.id)
             }
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM appointment_note WHERE id = ? AND practice_id = ?",
-                                             arguments: [id, scope.practiceID.description]) else { throw DomainError.notFound(resource: "appointment note") }
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM appointment_note WHERE id = ? AND practice_id = ?",
+                    arguments: [id, scope.practiceID.description])
+            else { throw DomainError.notFound(resource: "appointment note") }
             return try self.appointmentNote(from: row, practiceID: scope.practiceID)
         }
     }
 
-    public func appointmentNotes(scope: AccessScope, appointmentID: Identifier<Appointment>) async throws -> [AppointmentNote] {
+    public func appointmentNotes(scope: AccessScope, appointmentID: Identifier<Appointment>) async throws
+        -> [AppointmentNote]
+    {
         try await write { db in
-            guard try Self.appointment(db: db, practiceID: scope.practiceID, id: appointmentID.description) != nil else {
+            guard try Self.appointment(db: db, practiceID: scope.practiceID, id: appointmentID.description) != nil
+            else {
                 throw DomainError.notFound(resource: "appointment")
             }
-            let notes = try Row.fetchAll(db, sql: """
-                SELECT * FROM appointment_note WHERE practice_id = ? AND appointment_id = ? ORDER BY created_at_ms, id
-                """, arguments: [scope.practiceID.description, appointmentID.description]).map { try self.appointmentNote(from: $0, practiceID: scope.practiceID) }
-            try self.appendAudit(AuditRecord(action: .appointmentNotesRead, resourceType: "appointment", resourceID: appointmentID.description,
-                                             detail: "results=\(notes.count)"), scope: scope, db: db)
+            let notes = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM appointment_note WHERE practice_id = ? AND appointment_id = ? ORDER BY created_at_ms, id
+                    """, arguments: [scope.practiceID.description, appointmentID.description]
+            ).map { try self.appointmentNote(from: $0, practiceID: scope.practiceID) }
+            try self.appendAudit(
+                AuditRecord(
+                    action: .appointmentNotesRead, resourceType: "appointment", resourceID: appointmentID.description,
+                    detail: "results=\(notes.count)"), scope: scope, db: db)
             return notes
         }
     }
@@ -40,28 +61,42 @@ extension VetNetStore: AppointmentNoteRepository {
     /// Inserts the note's row, its text sealed (adding and restoring).
     func insertAppointmentNote(_ note: AppointmentNote, patientID: UUID, practiceID: PracticeID, db: Database) throws {
         let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
-        try db.execute(sql: """
-            INSERT INTO appointment_note (id, practice_id, appointment_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [UUIDText.lowercase(note.id), practiceID.description, note.appointmentID.description, Self.text(patientID),
-                             note.authorID, note.authorName, Timestamp.milliseconds(note.createdAt), sealed])
+        try db.execute(
+            sql: """
+                INSERT INTO appointment_note (id, practice_id, appointment_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                UUIDText.lowercase(note.id), practiceID.description, note.appointmentID.description,
+                Self.text(patientID),
+                note.authorID, note.authorName, Timestamp.milliseconds(note.createdAt), sealed,
+            ])
     }
 
     /// Every note of the practice by appointment, oldest first (the export).
-    func appointmentNotesByAppointment(practiceID: PracticeID, db: Database) throws -> [Identifier<Appointment>: [AppointmentNote]] {
-        let notes = try Row.fetchAll(db, sql: "SELECT * FROM appointment_note WHERE practice_id = ? ORDER BY created_at_ms, id",
-                                     arguments: [practiceID.description]).map { try self.appointmentNote(from: $0, practiceID: practiceID) }
+    func appointmentNotesByAppointment(practiceID: PracticeID, db: Database) throws -> [Identifier<Appointment>:
+        [AppointmentNote]]
+    {
+        let notes = try Row.fetchAll(
+            db, sql: "SELECT * FROM appointment_note WHERE practice_id = ? ORDER BY created_at_ms, id",
+            arguments: [practiceID.description]
+        ).map { try self.appointmentNote(from: $0, practiceID: practiceID) }
         return Dictionary(grouping: notes, by: \.appointmentID)
     }
 
     /// The note in the row, its text opened; a row that does not open fails the request.
     func appointmentNote(from row: Row, practiceID: PracticeID) throws -> AppointmentNote {
-        let id: String = row["id"], appointment: String = row["appointment_id"]
-        guard let noteID = UUID(uuidString: id), let appointmentID = Identifier<Appointment>(uuidString: appointment) else {
+        let id: String = row["id"]
+        let appointment: String = row["appointment_id"]
+        guard let noteID = UUID(uuidString: id), let appointmentID = Identifier<Appointment>(uuidString: appointment)
+        else {
             throw StoreCorruption(column: "appointment_note.id", reason: "not a UUID")
         }
-        let text = try SealedClinicalText.openAppointmentNote(row["sealed_text"], noteID: id, practiceID: practiceID, cipher: cipher)
-        return AppointmentNote(id: noteID, appointmentID: appointmentID, authorID: row["author_id"], authorName: row["author_name"], text: text,
-                               createdAt: Timestamp.date(milliseconds: row["created_at_ms"]))
+        let text = try SealedClinicalText.openAppointmentNote(
+            row["sealed_text"], noteID: id, practiceID: practiceID, cipher: cipher)
+        return AppointmentNote(
+            id: noteID, appointmentID: appointmentID, authorID: row["author_id"], authorName: row["author_name"],
+            text: text,
+            createdAt: Timestamp.date(milliseconds: row["created_at_ms"]))
     }
 }

@@ -12,11 +12,17 @@ extension VetNetStore {
     public func createRoom(_ room: Room, scope: AccessScope) async throws -> Room {
         try room.validate()
         try await write { db in
-            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ?", arguments: [scope.practiceID.description, room.name]) ?? 0) > 0 {
+            if try
+                (Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ?",
+                    arguments: [scope.practiceID.description, room.name]) ?? 0) > 0
+            {
                 throw UniquenessConflict(field: "name", message: "is already the name of another room")
             }
             try Self.insertRoom(room, practiceID: scope.practiceID, db: db)
-            try self.appendAudit(AuditRecord(action: .roomCreate, resourceType: "room", resourceID: room.id.description), scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(action: .roomCreate, resourceType: "room", resourceID: room.id.description), scope: scope,
+                db: db)
         }
         return room
     }
@@ -26,33 +32,47 @@ extension VetNetStore {
         try await writer.read { db in try Self.rooms(db: db, practiceID: scope.practiceID) }
     }
 
-    public func updateRoom(id: Identifier<Room>, scope: AccessScope, decide: @escaping @Sendable (Room) throws -> Room) async throws -> Room {
+    public func updateRoom(id: Identifier<Room>, scope: AccessScope, decide: @escaping @Sendable (Room) throws -> Room)
+        async throws -> Room
+    {
         try await write { db in
-            guard let current = try Self.rooms(db: db, practiceID: scope.practiceID).first(where: { $0.id == id }) else {
+            guard let current = try Self.rooms(db: db, practiceID: scope.practiceID).first(where: { $0.id == id })
+            else {
                 throw DomainError.notFound(resource: "room")
             }
             let next = try decide(current)
-            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ? AND id <> ?",
-                                 arguments: [scope.practiceID.description, next.name, id.description]) ?? 0) > 0 {
+            if try
+                (Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ? AND id <> ?",
+                    arguments: [scope.practiceID.description, next.name, id.description]) ?? 0) > 0
+            {
                 throw UniquenessConflict(field: "name", message: "is already the name of another room")
             }
-            try db.execute(sql: "UPDATE room SET name = ?, type = ?, active = ? WHERE id = ? AND practice_id = ?",
-                           arguments: [next.name, next.type.rawValue, next.isActive, id.description, scope.practiceID.description])
-            try self.appendAudit(AuditRecord(action: .roomUpdate, resourceType: "room", resourceID: id.description,
-                                             detail: next.isActive ? nil : "out_of_service"), scope: scope, db: db)
+            try db.execute(
+                sql: "UPDATE room SET name = ?, type = ?, active = ? WHERE id = ? AND practice_id = ?",
+                arguments: [next.name, next.type.rawValue, next.isActive, id.description, scope.practiceID.description])
+            try self.appendAudit(
+                AuditRecord(
+                    action: .roomUpdate, resourceType: "room", resourceID: id.description,
+                    detail: next.isActive ? nil : "out_of_service"), scope: scope, db: db)
             return next
         }
     }
 
     /// The room's row (creation and restore).
     static func insertRoom(_ room: Room, practiceID: PracticeID, db: Database) throws {
-        try db.execute(sql: "INSERT INTO room (id, practice_id, name, type, active) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [room.id.description, practiceID.description, room.name, room.type.rawValue, room.isActive])
+        try db.execute(
+            sql: "INSERT INTO room (id, practice_id, name, type, active) VALUES (?, ?, ?, ?, ?)",
+            arguments: [room.id.description, practiceID.description, room.name, room.type.rawValue, room.isActive])
     }
 
     static func rooms(db: Database, practiceID: PracticeID) throws -> [Room] {
-        try Row.fetchAll(db, sql: "SELECT * FROM room WHERE practice_id = ? ORDER BY name", arguments: [practiceID.description]).map {
-            Room(id: try $0.identifier("id"), name: $0["name"], type: RoomType(rawValue: $0["type"]) ?? .exam, isActive: $0["active"])
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM room WHERE practice_id = ? ORDER BY name", arguments: [practiceID.description]
+        ).map {
+            Room(
+                id: try $0.identifier("id"), name: $0["name"], type: RoomType(rawValue: $0["type"]) ?? .exam,
+                isActive: $0["active"])
         }
     }
 
@@ -62,12 +82,18 @@ extension VetNetStore {
     public func createAppointmentType(_ type: AppointmentType, scope: AccessScope) async throws -> AppointmentType {
         try type.validate()
         try await write { db in
-            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ?", arguments: [scope.practiceID.description, type.name]) ?? 0) > 0 {
+            if try
+                (Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ?",
+                    arguments: [scope.practiceID.description, type.name]) ?? 0) > 0
+            {
                 throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
             }
             try Self.insertAppointmentType(type, practiceID: scope.practiceID, db: db)
-            try self.appendAudit(AuditRecord(action: .appointmentTypeCreate, resourceType: "appointment_type", resourceID: type.id.description),
-                                 scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .appointmentTypeCreate, resourceType: "appointment_type", resourceID: type.id.description),
+                scope: scope, db: db)
         }
         return type
     }
@@ -77,21 +103,31 @@ extension VetNetStore {
         try await writer.read { db in try Self.appointmentTypes(db: db, practiceID: scope.practiceID) }
     }
 
-    public func updateAppointmentType(id: Identifier<AppointmentType>, scope: AccessScope, action: AuditAction,
-                                      decide: @escaping @Sendable (AppointmentType) throws -> AppointmentType) async throws -> AppointmentType {
+    public func updateAppointmentType(
+        id: Identifier<AppointmentType>, scope: AccessScope, action: AuditAction,
+        decide: @escaping @Sendable (AppointmentType) throws -> AppointmentType
+    ) async throws -> AppointmentType {
         try await write { db in
             guard let current = try Self.appointmentTypes(db: db, practiceID: scope.practiceID, onlyID: id).first else {
                 throw DomainError.notFound(resource: "appointment type")
             }
             let next = try decide(current)
-            if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ? AND id <> ?",
-                                 arguments: [scope.practiceID.description, next.name, id.description]) ?? 0) > 0 {
+            if try
+                (Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ? AND id <> ?",
+                    arguments: [scope.practiceID.description, next.name, id.description]) ?? 0) > 0
+            {
                 throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
             }
-            try db.execute(sql: "UPDATE appointment_type SET name = ?, definition = ? WHERE id = ? AND practice_id = ?",
-                           arguments: [next.name, String(decoding: try JSONEncoder().encode(next), as: UTF8.self), id.description,
-                                       scope.practiceID.description])
-            try self.appendAudit(AuditRecord(action: action, resourceType: "appointment_type", resourceID: id.description), scope: scope, db: db)
+            try db.execute(
+                sql: "UPDATE appointment_type SET name = ?, definition = ? WHERE id = ? AND practice_id = ?",
+                arguments: [
+                    next.name, String(decoding: try JSONEncoder().encode(next), as: UTF8.self), id.description,
+                    scope.practiceID.description,
+                ])
+            try self.appendAudit(
+                AuditRecord(action: action, resourceType: "appointment_type", resourceID: id.description), scope: scope,
+                db: db)
             return next
         }
     }
@@ -99,14 +135,20 @@ extension VetNetStore {
     /// The type's row, its definition as JSON (creation and restore).
     static func insertAppointmentType(_ type: AppointmentType, practiceID: PracticeID, db: Database) throws {
         let definition = String(decoding: try JSONEncoder().encode(type), as: UTF8.self)
-        try db.execute(sql: "INSERT INTO appointment_type (id, practice_id, name, definition) VALUES (?, ?, ?, ?)",
-                       arguments: [type.id.description, practiceID.description, type.name, definition])
+        try db.execute(
+            sql: "INSERT INTO appointment_type (id, practice_id, name, definition) VALUES (?, ?, ?, ?)",
+            arguments: [type.id.description, practiceID.description, type.name, definition])
     }
 
-    static func appointmentTypes(db: Database, practiceID: PracticeID, onlyID: Identifier<AppointmentType>? = nil) throws -> [AppointmentType] {
+    static func appointmentTypes(db: Database, practiceID: PracticeID, onlyID: Identifier<AppointmentType>? = nil)
+        throws -> [AppointmentType]
+    {
         var sql = "SELECT definition FROM appointment_type WHERE practice_id = ?"
         var arguments: StatementArguments = [practiceID.description]
-        if let onlyID { sql += " AND id = ?"; arguments += [onlyID.description] }
+        if let onlyID {
+            sql += " AND id = ?"
+            arguments += [onlyID.description]
+        }
         return try String.fetchAll(db, sql: sql + " ORDER BY name", arguments: arguments)
             .compactMap { try? JSONDecoder().decode(AppointmentType.self, from: Data($0.utf8)) }
     }
@@ -114,43 +156,66 @@ extension VetNetStore {
     // MARK: - Availability
 
     /// Replaces a clinician's availability under optimistic concurrency (audited).
-    public func setAvailability(_ availability: ClinicianAvailability, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<ClinicianAvailability> {
+    public func setAvailability(_ availability: ClinicianAvailability, scope: AccessScope, expectedVersion: Int?)
+        async throws -> Versioned<ClinicianAvailability>
+    {
         try availability.validate()
         return try await write { db in
             let id = availability.clinicianID.description
-            guard try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinician WHERE id = ? AND practice_id = ?", arguments: [id, scope.practiceID.description]) ?? 0) > 0 else {
+            guard
+                try
+                    (Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM clinician WHERE id = ? AND practice_id = ?",
+                        arguments: [id, scope.practiceID.description]) ?? 0) > 0
+            else {
                 throw DomainError.notFound(resource: "clinician")
             }
-            let current = try Int.fetchOne(db, sql: "SELECT version FROM clinician_availability WHERE clinician_id = ?", arguments: [id])
-            if let expectedVersion, expectedVersion != (current ?? 0) { throw DomainError.versionMismatch(current: current ?? 0) }
+            let current = try Int.fetchOne(
+                db, sql: "SELECT version FROM clinician_availability WHERE clinician_id = ?", arguments: [id])
+            if let expectedVersion, expectedVersion != (current ?? 0) {
+                throw DomainError.versionMismatch(current: current ?? 0)
+            }
             let version = (current ?? 0) + 1
             try Self.storeAvailability(availability, version: version, practiceID: scope.practiceID, db: db)
-            try self.appendAudit(AuditRecord(action: .clinicianAvailabilityUpdate, resourceType: "clinician", resourceID: id), scope: scope, db: db)
-            try self.appendEvent(availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),
-                                 scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(action: .clinicianAvailabilityUpdate, resourceType: "clinician", resourceID: id),
+                scope: scope, db: db)
+            try self.appendEvent(
+                availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),
+                scope: scope, db: db)
             return Versioned(availability, version: version)
         }
     }
 
     /// Writes (or replaces) the availability row at `version` (updates and restore).
-    static func storeAvailability(_ availability: ClinicianAvailability, version: Int, practiceID: PracticeID, db: Database) throws {
+    static func storeAvailability(
+        _ availability: ClinicianAvailability, version: Int, practiceID: PracticeID, db: Database
+    ) throws {
         let json = String(decoding: try JSONEncoder().encode(availability), as: UTF8.self)
-        try db.execute(sql: """
-            INSERT INTO clinician_availability (clinician_id, practice_id, availability, version) VALUES (?, ?, ?, ?)
-            ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability, version = excluded.version
-            """, arguments: [availability.clinicianID.description, practiceID.description, json, version])
+        try db.execute(
+            sql: """
+                INSERT INTO clinician_availability (clinician_id, practice_id, availability, version) VALUES (?, ?, ?, ?)
+                ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability, version = excluded.version
+                """, arguments: [availability.clinicianID.description, practiceID.description, json, version])
     }
 
     /// Every clinician's availability in the practice, by clinician.
-    public func availabilities(scope: AccessScope) async throws -> [Identifier<Clinician>: Versioned<ClinicianAvailability>] {
+    public func availabilities(scope: AccessScope) async throws -> [Identifier<Clinician>: Versioned<
+        ClinicianAvailability
+    >] {
         try await writer.read { db in try Self.availabilities(db: db, practiceID: scope.practiceID) }
     }
 
-    static func availabilities(db: Database, practiceID: PracticeID, clinicianID: UUID? = nil) throws -> [Identifier<Clinician>: Versioned<ClinicianAvailability>] {
+    static func availabilities(db: Database, practiceID: PracticeID, clinicianID: UUID? = nil) throws -> [Identifier<
+        Clinician
+    >: Versioned<ClinicianAvailability>] {
         var result: [Identifier<Clinician>: Versioned<ClinicianAvailability>] = [:]
         var sql = "SELECT availability, version FROM clinician_availability WHERE practice_id = ?"
         var arguments: StatementArguments = [practiceID.description]
-        if let clinicianID { sql += " AND clinician_id = ?"; arguments += [Identifier<Clinician>(clinicianID).description] }
+        if let clinicianID {
+            sql += " AND clinician_id = ?"
+            arguments += [Identifier<Clinician>(clinicianID).description]
+        }
         for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
             let json: String = row["availability"]
             if let availability = try? JSONDecoder().decode(ClinicianAvailability.self, from: Data(json.utf8)) {

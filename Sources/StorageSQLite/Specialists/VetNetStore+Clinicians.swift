@@ -17,90 +17,130 @@ extension VetNetStore {
     /// they can be matched and booked as soon as this returns. The staff account and the
     /// preferred appointment types must be the practice's own. With an idempotency key, a
     /// retried request creates nothing the second time and answers with the first clinician.
-    public func createClinician(_ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
-                                idempotencyKey: IdempotencyKey?) async throws -> Versioned<Clinician> {
+    public func createClinician(
+        _ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
+        idempotencyKey: IdempotencyKey?
+    ) async throws -> Versioned<Clinician> {
         var clinician = clinician
         clinician.retiredAt = nil
         try clinician.validate()
         if let availability {
             do { try availability.validate() } catch {
-                throw ValidationError(error.errors.map { FieldError(field: "availability.\($0.field)", message: $0.message) })
+                throw ValidationError(
+                    error.errors.map { FieldError(field: "availability.\($0.field)", message: $0.message) })
             }
         }
         let created = clinician
         return try await write { db in
             let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .clinicianCreate) {
                 try Self.checkReferences(of: created, practiceID: scope.practiceID, db: db)
-                try Self.insertClinician(created, active: true, practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
+                try Self.insertClinician(
+                    created, active: true, practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
                 if let availability {
                     var owned = availability
                     owned.clinicianID = created.id
                     try Self.storeAvailability(owned, version: 1, practiceID: scope.practiceID, db: db)
                 }
-                try self.appendAudit(AuditRecord(action: .clinicianCreate, resourceType: "clinician", resourceID: created.id.description,
-                                                 detail: availability == nil ? nil : "with availability"), scope: scope, db: db)
-                try self.appendEvent(created.changeEvent(kind: ClinicianEventKind.created, version: 1, practiceID: scope.practiceID,
-                                                         occurredAt: self.clock.now()), scope: scope, db: db)
+                try self.appendAudit(
+                    AuditRecord(
+                        action: .clinicianCreate, resourceType: "clinician", resourceID: created.id.description,
+                        detail: availability == nil ? nil : "with availability"), scope: scope, db: db)
+                try self.appendEvent(
+                    created.changeEvent(
+                        kind: ClinicianEventKind.created, version: 1, practiceID: scope.practiceID,
+                        occurredAt: self.clock.now()), scope: scope, db: db)
                 return created.id.description
             }
-            guard let stored = try Self.clinician(db: db, practiceID: scope.practiceID, id: id) else { throw DomainError.notFound(resource: "clinician") }
+            guard let stored = try Self.clinician(db: db, practiceID: scope.practiceID, id: id) else {
+                throw DomainError.notFound(resource: "clinician")
+            }
             return stored
         }
     }
 
     /// Applies `change` to a clinician under optimistic concurrency (audited, naming the fields
     /// changed). A retired clinician is refused (409); another practice's is not found.
-    public func updateClinician(id: Identifier<Clinician>, change: ClinicianChange, scope: AccessScope,
-                                expectedVersion: Int?) async throws -> Versioned<Clinician> {
+    public func updateClinician(
+        id: Identifier<Clinician>, change: ClinicianChange, scope: AccessScope,
+        expectedVersion: Int?
+    ) async throws -> Versioned<Clinician> {
         try await write { db in
             guard let current = try Self.clinician(db: db, practiceID: scope.practiceID, id: id.description) else {
                 throw DomainError.notFound(resource: "clinician")
             }
-            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+            if let expectedVersion, expectedVersion != current.version {
+                throw DomainError.versionMismatch(current: current.version)
+            }
             let next = try current.value.applying(change)
             try Self.checkReferences(of: next, practiceID: scope.practiceID, db: db)
-            try db.execute(sql: """
-                UPDATE clinician SET display_name = ?, credentials = ?, species = ?, max_appointments_per_day = ?, complexity_ceiling = ?,
-                    preferences = ?, version = version + 1
-                WHERE id = ? AND practice_id = ?
-                """, arguments: [next.displayName, next.credentials, try Self.speciesJSON(next), next.maxAppointmentsPerDay, next.complexityCeiling,
-                                 try Self.preferencesJSON(next), id.description, scope.practiceID.description])
+            try db.execute(
+                sql: """
+                    UPDATE clinician SET display_name = ?, credentials = ?, species = ?, max_appointments_per_day = ?, complexity_ceiling = ?,
+                        preferences = ?, version = version + 1
+                    WHERE id = ? AND practice_id = ?
+                    """,
+                arguments: [
+                    next.displayName, next.credentials, try Self.speciesJSON(next), next.maxAppointmentsPerDay,
+                    next.complexityCeiling,
+                    try Self.preferencesJSON(next), id.description, scope.practiceID.description,
+                ])
             if change.expertise != nil {
-                try db.execute(sql: "DELETE FROM clinician_expertise WHERE clinician_id = ?", arguments: [id.description])
+                try db.execute(
+                    sql: "DELETE FROM clinician_expertise WHERE clinician_id = ?", arguments: [id.description])
                 try Self.insertExpertise(next, db: db)
             }
-            try self.appendAudit(AuditRecord(action: .clinicianUpdate, resourceType: "clinician", resourceID: id.description,
-                                             detail: "fields=\(change.fieldNames.joined(separator: ","))"), scope: scope, db: db)
-            try self.appendEvent(next.changeEvent(kind: ClinicianEventKind.updated, version: current.version + 1, practiceID: scope.practiceID,
-                                                  occurredAt: self.clock.now()), scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .clinicianUpdate, resourceType: "clinician", resourceID: id.description,
+                    detail: "fields=\(change.fieldNames.joined(separator: ","))"), scope: scope, db: db)
+            try self.appendEvent(
+                next.changeEvent(
+                    kind: ClinicianEventKind.updated, version: current.version + 1, practiceID: scope.practiceID,
+                    occurredAt: self.clock.now()), scope: scope, db: db)
             return Versioned(next, version: current.version + 1)
         }
     }
 
     /// Retires a clinician (audited): kept for history, never offered or booked again, their
     /// calendar feeds revoked; the appointments they still had are returned for re-planning.
-    public func retireClinician(id: Identifier<Clinician>, scope: AccessScope, expectedVersion: Int?) async throws -> ClinicianRetirement {
+    public func retireClinician(id: Identifier<Clinician>, scope: AccessScope, expectedVersion: Int?) async throws
+        -> ClinicianRetirement
+    {
         let now = clock.now()
         return try await write { db in
             guard let current = try Self.clinician(db: db, practiceID: scope.practiceID, id: id.description) else {
                 throw DomainError.notFound(resource: "clinician")
             }
-            if let expectedVersion, expectedVersion != current.version { throw DomainError.versionMismatch(current: current.version) }
+            if let expectedVersion, expectedVersion != current.version {
+                throw DomainError.versionMismatch(current: current.version)
+            }
             let retired = try current.value.retiring(at: now)
-            try db.execute(sql: "UPDATE clinician SET active = 0, retired_at = ?, version = version + 1 WHERE id = ? AND practice_id = ?",
-                           arguments: [Timestamp.string(now), id.description, scope.practiceID.description])
-            try db.execute(sql: "UPDATE calendar_feed SET revoked_at = ? WHERE clinician_id = ? AND practice_id = ? AND revoked_at IS NULL",
-                           arguments: [Timestamp.string(now), id.description, scope.practiceID.description])
-            let open = try Row.fetchAll(db, sql: """
-                SELECT \(Self.appointmentColumns()) FROM appointment
-                WHERE practice_id = ? AND clinician_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ? ORDER BY start_ms
-                """, arguments: [scope.practiceID.description, id.description, Timestamp.milliseconds(now)])
-                .map(Self.appointment(from:)).filter { $0.value.isOpen(at: now) }
-            try self.appendAudit(AuditRecord(action: .clinicianRetire, resourceType: "clinician", resourceID: id.description,
-                                             detail: "open_appointments=\(open.count)"), scope: scope, db: db)
-            try self.appendEvent(retired.changeEvent(kind: ClinicianEventKind.retired, version: current.version + 1, practiceID: scope.practiceID,
-                                                     occurredAt: now), scope: scope, db: db)
-            return ClinicianRetirement(clinician: Versioned(retired, version: current.version + 1), appointmentsToReplan: open)
+            try db.execute(
+                sql:
+                    "UPDATE clinician SET active = 0, retired_at = ?, version = version + 1 WHERE id = ? AND practice_id = ?",
+                arguments: [Timestamp.string(now), id.description, scope.practiceID.description])
+            try db.execute(
+                sql:
+                    "UPDATE calendar_feed SET revoked_at = ? WHERE clinician_id = ? AND practice_id = ? AND revoked_at IS NULL",
+                arguments: [Timestamp.string(now), id.description, scope.practiceID.description])
+            let open = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.appointmentColumns()) FROM appointment
+                    WHERE practice_id = ? AND clinician_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ? ORDER BY start_ms
+                    """, arguments: [scope.practiceID.description, id.description, Timestamp.milliseconds(now)]
+            )
+            .map(Self.appointment(from:)).filter { $0.value.isOpen(at: now) }
+            try self.appendAudit(
+                AuditRecord(
+                    action: .clinicianRetire, resourceType: "clinician", resourceID: id.description,
+                    detail: "open_appointments=\(open.count)"), scope: scope, db: db)
+            try self.appendEvent(
+                retired.changeEvent(
+                    kind: ClinicianEventKind.retired, version: current.version + 1, practiceID: scope.practiceID,
+                    occurredAt: now), scope: scope, db: db)
+            return ClinicianRetirement(
+                clinician: Versioned(retired, version: current.version + 1), appointmentsToReplan: open)
         }
     }
 
@@ -108,36 +148,50 @@ extension VetNetStore {
     static func checkReferences(of clinician: Clinician, practiceID: PracticeID, db: Database) throws {
         var errors = FieldErrorCollector()
         if let user = clinician.userID,
-           try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM staff_user WHERE id = ? AND practice_id = ?)",
-                             arguments: [user.description, practiceID.description]) != true {
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS(SELECT 1 FROM staff_user WHERE id = ? AND practice_id = ?)",
+                arguments: [user.description, practiceID.description]) != true
+        {
             errors.add("userId", "is not a staff account of this practice")
         }
         for (index, typeID) in clinician.preferences.preferredAppointmentTypeIDs.enumerated() {
-            let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM appointment_type WHERE id = ? AND practice_id = ?)",
-                                           arguments: [Identifier<AppointmentType>(typeID).description, practiceID.description])
-            if exists != true { errors.add("preferences.preferredAppointmentTypeIds[\(index)]", "is not an appointment type of this practice") }
+            let exists = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS(SELECT 1 FROM appointment_type WHERE id = ? AND practice_id = ?)",
+                arguments: [Identifier<AppointmentType>(typeID).description, practiceID.description])
+            if exists != true {
+                errors.add(
+                    "preferences.preferredAppointmentTypeIds[\(index)]", "is not an appointment type of this practice")
+            }
         }
         try errors.throwIfAny()
     }
 
     /// The clinician's row and expertise rows (creation and restore).
-    static func insertClinician(_ clinician: Clinician, active: Bool, practiceID: PracticeID, createdAt: Date, db: Database) throws {
+    static func insertClinician(
+        _ clinician: Clinician, active: Bool, practiceID: PracticeID, createdAt: Date, db: Database
+    ) throws {
         try db.execute(
             sql: """
                 INSERT INTO clinician (id, practice_id, user_id, display_name, credentials, species, max_appointments_per_day,
                                        complexity_ceiling, active, created_at, preferences, retired_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [clinician.id.description, practiceID.description, clinician.userID?.description, clinician.displayName,
-                        clinician.credentials, try speciesJSON(clinician), clinician.maxAppointmentsPerDay, clinician.complexityCeiling, active,
-                        Timestamp.string(createdAt), try preferencesJSON(clinician), clinician.retiredAt.map(PracticeExport.timestamp)])
+            arguments: [
+                clinician.id.description, practiceID.description, clinician.userID?.description, clinician.displayName,
+                clinician.credentials, try speciesJSON(clinician), clinician.maxAppointmentsPerDay,
+                clinician.complexityCeiling, active,
+                Timestamp.string(createdAt), try preferencesJSON(clinician),
+                clinician.retiredAt.map(PracticeExport.timestamp),
+            ])
         try insertExpertise(clinician, db: db)
     }
 
     private static func insertExpertise(_ clinician: Clinician, db: Database) throws {
         for item in clinician.expertise {
-            try db.execute(sql: "INSERT INTO clinician_expertise (clinician_id, specialty, proficiency, years) VALUES (?, ?, ?, ?)",
-                           arguments: [clinician.id.description, item.specialty.rawValue, item.proficiency, item.years])
+            try db.execute(
+                sql:
+                    "INSERT INTO clinician_expertise (clinician_id, specialty, proficiency, years) VALUES (?, ?, ?, ?)",
+                arguments: [clinician.id.description, item.specialty.rawValue, item.proficiency, item.years])
         }
     }
 
@@ -155,7 +209,8 @@ extension VetNetStore {
     /// queries, whatever the count); with `includingRetired`, the retired ones too.
     public func clinicians(scope: AccessScope, includingRetired: Bool = false) async throws -> [Clinician] {
         try await writer.read { db in
-            try Self.clinicians(db: db, practiceID: scope.practiceID, includingInactive: includingRetired).map(\.clinician)
+            try Self.clinicians(db: db, practiceID: scope.practiceID, includingInactive: includingRetired).map(
+                \.clinician)
         }
     }
 
@@ -175,24 +230,36 @@ extension VetNetStore {
     }
 
     static func clinician(db: Database, practiceID: PracticeID, id: String) throws -> Versioned<Clinician>? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM clinician WHERE id = ? AND practice_id = ?",
-                                         arguments: [id.lowercased(), practiceID.description]) else { return nil }
-        let expertise = try Row.fetchAll(db, sql: "SELECT * FROM clinician_expertise WHERE clinician_id = ? ORDER BY proficiency DESC, specialty",
-                                         arguments: [id.lowercased()]).compactMap(expertiseItem(from:))
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM clinician WHERE id = ? AND practice_id = ?",
+                arguments: [id.lowercased(), practiceID.description])
+        else { return nil }
+        let expertise = try Row.fetchAll(
+            db, sql: "SELECT * FROM clinician_expertise WHERE clinician_id = ? ORDER BY proficiency DESC, specialty",
+            arguments: [id.lowercased()]
+        ).compactMap(expertiseItem(from:))
         return Versioned(try clinician(from: row, expertise: expertise), version: row["version"] ?? 1)
     }
 
     /// The practice's clinicians with whether each is active (those who left are still named
     /// by their past appointments).
-    static func clinicians(db: Database, practiceID: PracticeID, includingInactive: Bool) throws -> [(clinician: Clinician, active: Bool)] {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT * FROM clinician WHERE practice_id = ? \(includingInactive ? "" : "AND active = 1") ORDER BY display_name, id
-            """, arguments: [practiceID.description])
+    static func clinicians(db: Database, practiceID: PracticeID, includingInactive: Bool) throws -> [(
+        clinician: Clinician, active: Bool
+    )] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM clinician WHERE practice_id = ? \(includingInactive ? "" : "AND active = 1") ORDER BY display_name, id
+                """, arguments: [practiceID.description])
         var expertise: [String: [Expertise]] = [:]
-        for item in try Row.fetchAll(db, sql: """
-            SELECT e.* FROM clinician_expertise e JOIN clinician c ON c.id = e.clinician_id
-            WHERE c.practice_id = ? ORDER BY e.proficiency DESC, e.specialty
-            """, arguments: [practiceID.description]) {
+        for item in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT e.* FROM clinician_expertise e JOIN clinician c ON c.id = e.clinician_id
+                WHERE c.practice_id = ? ORDER BY e.proficiency DESC, e.specialty
+                """, arguments: [practiceID.description])
+        {
             guard let entry = expertiseItem(from: item), let id: String = item["clinician_id"] else { continue }
             expertise[id, default: []].append(entry)
         }
@@ -204,21 +271,28 @@ extension VetNetStore {
 
     private static func expertiseItem(from row: Row) -> Expertise? {
         guard let specialty = (row["specialty"] as String?).flatMap(Specialty.init(rawValue:)),
-              let proficiency: Int = row["proficiency"], let years: Int = row["years"] else { return nil }
+            let proficiency: Int = row["proficiency"], let years: Int = row["years"]
+        else { return nil }
         return Expertise(specialty: specialty, proficiency: proficiency, years: years)
     }
 
     private static func clinician(from row: Row, expertise: [Expertise]) throws -> Clinician {
         let speciesJSON: String = row["species"] ?? "[]"
-        let species = ((try? JSONDecoder().decode([String].self, from: Data(speciesJSON.utf8))) ?? []).compactMap(Species.init(rawValue:))
+        let species = ((try? JSONDecoder().decode([String].self, from: Data(speciesJSON.utf8))) ?? []).compactMap(
+            Species.init(rawValue:))
         let preferencesJSON: String = row["preferences"] ?? "{}"
-        let preferences = (try? JSONDecoder().decode(CaseloadPreferences.self, from: Data(preferencesJSON.utf8))) ?? CaseloadPreferences()
+        let preferences =
+            (try? JSONDecoder().decode(CaseloadPreferences.self, from: Data(preferencesJSON.utf8)))
+            ?? CaseloadPreferences()
         var retiredAt = (row["retired_at"] as String?).flatMap(Timestamp.date)
         // Rows retired before the date was kept have only `active = 0`.
-        if retiredAt == nil, (row["active"] as Bool?) == false { retiredAt = (row["created_at"] as String?).flatMap(Timestamp.date) ?? .distantPast }
-        return Clinician(id: try row.identifier("id"), userID: (row["user_id"] as String?).flatMap(UserID.init(uuidString:)),
-                         displayName: row["display_name"] ?? "", credentials: row["credentials"] ?? "", expertise: expertise,
-                         species: Set(species), maxAppointmentsPerDay: row["max_appointments_per_day"] ?? 1,
-                         complexityCeiling: row["complexity_ceiling"] ?? 0, preferences: preferences, retiredAt: retiredAt)
+        if retiredAt == nil, (row["active"] as Bool?) == false {
+            retiredAt = (row["created_at"] as String?).flatMap(Timestamp.date) ?? .distantPast
+        }
+        return Clinician(
+            id: try row.identifier("id"), userID: (row["user_id"] as String?).flatMap(UserID.init(uuidString:)),
+            displayName: row["display_name"] ?? "", credentials: row["credentials"] ?? "", expertise: expertise,
+            species: Set(species), maxAppointmentsPerDay: row["max_appointments_per_day"] ?? 1,
+            complexityCeiling: row["complexity_ceiling"] ?? 0, preferences: preferences, retiredAt: retiredAt)
     }
 }

@@ -14,19 +14,25 @@ extension VetNetStore {
     /// kept in the history but the patient does not join the board.
     /// With `intakeRanking`, the clinicians an intake ranked for the case are kept with the
     /// assessment, so a booking made from it records what it was booked on.
-    public func recordAssessment(scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
-                                 admitToQueue: Bool = true, intakeRanking: IntakeRanking? = nil,
-                                 idempotency: IdempotencyKey? = nil) async throws -> (StoredAssessment, QueueChange?) {
-        let assessment = TriageAssessment(patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
+    public func recordAssessment(
+        scope: AccessScope, patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date,
+        admitToQueue: Bool = true, intakeRanking: IntakeRanking? = nil,
+        idempotency: IdempotencyKey? = nil
+    ) async throws -> (StoredAssessment, QueueChange?) {
+        let assessment = TriageAssessment(
+            patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
         let resultJSON = result.encodedJSON(prettyPrinted: false)
         return try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
             var recorded: (StoredAssessment, QueueChange?)?
             let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotency, operation: .triageAssess) {
-                var queue = TriageQueue(entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
+                var queue = TriageQueue(
+                    entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
                 var change: QueueChange?
                 if queue.follows(assessment, admitting: admitToQueue) {
-                    do { change = try queue.handle(.admit(assessment), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }
+                    do { change = try queue.handle(.admit(assessment), at: self.clock.now()) } catch let error
+                        as QueueError
+                    { throw error.domainError }
                 }
                 try db.execute(
                     sql: """
@@ -34,50 +40,71 @@ extension VetNetStore {
                                                        rules_version, case_json, result_json)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [assessment.id.description, scope.practiceID.description, Self.text(patientID), scope.actorID?.description,
-                                Timestamp.milliseconds(arrival), Timestamp.milliseconds(result.assessedAt), result.level.rawValue,
-                                result.rulesVersion, String(decoding: caseJSON, as: UTF8.self), String(decoding: resultJSON, as: UTF8.self)])
+                    arguments: [
+                        assessment.id.description, scope.practiceID.description, Self.text(patientID),
+                        scope.actorID?.description,
+                        Timestamp.milliseconds(arrival), Timestamp.milliseconds(result.assessedAt),
+                        result.level.rawValue,
+                        result.rulesVersion, String(decoding: caseJSON, as: UTF8.self),
+                        String(decoding: resultJSON, as: UTF8.self),
+                    ])
                 if let change {
                     try Self.saveQueueEntry(change.entry, db: db, scope: scope)
                     try Self.recordArrival(change, db: db, scope: scope)
                 }
                 if let intakeRanking {
-                    try Self.insertIntakeRanking(intakeRanking, assessmentID: assessment.id.description, patientID: patientID,
-                                                 practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
+                    try Self.insertIntakeRanking(
+                        intakeRanking, assessmentID: assessment.id.description, patientID: patientID,
+                        practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
                 }
-                try self.appendAudit(AuditRecord(action: .triageAssess, resourceType: "patient", resourceID: Self.text(patientID),
-                                                 detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"), scope: scope, db: db)
+                try self.appendAudit(
+                    AuditRecord(
+                        action: .triageAssess, resourceType: "patient", resourceID: Self.text(patientID),
+                        detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"), scope: scope, db: db)
                 // Admission and re-triage publish the triage and the board's change together; an
                 // assessment kept off the board (a booked non-urgent intake) is still news.
-                try self.appendEvents(change?.events(practiceID: scope.practiceID, occurredAt: self.clock.now())
-                                      ?? [assessment.assessedEvent(practiceID: scope.practiceID, occurredAt: self.clock.now())], scope: scope, db: db)
-                let stored = StoredAssessment(id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,
-                                              assessedAt: result.assessedAt, level: result.level, rulesVersion: result.rulesVersion, resultJSON: resultJSON)
+                try self.appendEvents(
+                    change?.events(practiceID: scope.practiceID, occurredAt: self.clock.now())
+                        ?? [assessment.assessedEvent(practiceID: scope.practiceID, occurredAt: self.clock.now())],
+                    scope: scope, db: db)
+                let stored = StoredAssessment(
+                    id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,
+                    assessedAt: result.assessedAt, level: result.level, rulesVersion: result.rulesVersion,
+                    resultJSON: resultJSON)
                 recorded = (stored, change)
                 return assessment.id.description
             }
             if let recorded { return recorded }
             // A repeat: the first request's assessment, as it is stored.
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
-                                             arguments: [id, scope.practiceID.description]) else { throw DomainError.notFound(resource: "assessment") }
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
+                    arguments: [id, scope.practiceID.description])
+            else { throw DomainError.notFound(resource: "assessment") }
             return (try Self.storedAssessment(row, db: db), nil)
         }
     }
 
     /// A patient's assessments, newest first (audited read of the record). The cursor is the
     /// assessed-at millisecond value to continue below.
-    public func assessments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: Int64?) async throws -> Page<StoredAssessment> {
+    public func assessments(scope: AccessScope, patientID: UUID, limit: Int, before cursor: Int64?) async throws
+        -> Page<StoredAssessment>
+    {
         try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
             var sql = "SELECT * FROM triage_assessment WHERE practice_id = ? AND patient_id = ?"
             var arguments: StatementArguments = [scope.practiceID.description, Self.text(patientID)]
-            if let cursor { sql += " AND assessed_at_ms < ?"; arguments += [cursor] }
+            if let cursor {
+                sql += " AND assessed_at_ms < ?"
+                arguments += [cursor]
+            }
             sql += " ORDER BY assessed_at_ms DESC LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             let items = try rows.prefix(limit).map { row in try Self.storedAssessment(row, db: db) }
-            try self.appendAudit(AuditRecord(action: .triageHistoryRead, resourceType: "patient", resourceID: Self.text(patientID)),
-                                 scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(action: .triageHistoryRead, resourceType: "patient", resourceID: Self.text(patientID)),
+                scope: scope, db: db)
             let next = rows.count > limit ? items.last.map { String(Timestamp.milliseconds($0.assessedAt)) } : nil
             return Page(items: Array(items), nextCursor: next)
         }
@@ -86,16 +113,23 @@ extension VetNetStore {
     // MARK: - The board
 
     /// Moves a patient on the board (a legal transition only), audited.
-    public func moveQueueEntry(scope: AccessScope, patientID: UUID, to status: QueueStatus) async throws -> QueueChange {
+    public func moveQueueEntry(scope: AccessScope, patientID: UUID, to status: QueueStatus) async throws -> QueueChange
+    {
         try await write { db in
-            var queue = TriageQueue(entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
+            var queue = TriageQueue(
+                entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
             let change: QueueChange
-            do { change = try queue.handle(.move(patientID: patientID, to: status), at: self.clock.now()) } catch let error as QueueError { throw error.domainError }
+            do { change = try queue.handle(.move(patientID: patientID, to: status), at: self.clock.now()) } catch let
+                error as QueueError
+            { throw error.domainError }
             try Self.saveQueueEntry(change.entry, db: db, scope: scope)
             try Self.recordArrival(change, db: db, scope: scope)
-            try self.appendAudit(AuditRecord(action: .triageQueueMove, resourceType: "patient", resourceID: Self.text(patientID),
-                                             detail: "status=\(status.rawValue)"), scope: scope, db: db)
-            try self.appendEvents(change.events(practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .triageQueueMove, resourceType: "patient", resourceID: Self.text(patientID),
+                    detail: "status=\(status.rawValue)"), scope: scope, db: db)
+            try self.appendEvents(
+                change.events(practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
             return change
         }
     }
@@ -103,43 +137,68 @@ extension VetNetStore {
     /// The practice's active board entries (waiting and in treatment) with the patient facts the board shows.
     public func activeQueue(scope: AccessScope) async throws -> [QueuedPatient] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT q.*, p.name, p.mrn, p.species, p.alerts FROM triage_queue_entry q
-                JOIN patient p ON p.id = q.patient_id AND p.practice_id = q.practice_id
-                WHERE q.practice_id = ? AND q.status IN (\(QueueStatus.activeSQLList))
-                """, arguments: [scope.practiceID.description]).map { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT q.*, p.name, p.mrn, p.species, p.alerts FROM triage_queue_entry q
+                    JOIN patient p ON p.id = q.patient_id AND p.practice_id = q.practice_id
+                    WHERE q.practice_id = ? AND q.status IN (\(QueueStatus.activeSQLList))
+                    """, arguments: [scope.practiceID.description]
+            ).map { row in
                 let alertsJSON: String = row["alerts"]
-                return QueuedPatient(entry: try Self.queueEntry(from: row), name: row["name"], medicalRecordNumber: row["mrn"], species: row["species"],
-                                     alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [])
+                return QueuedPatient(
+                    entry: try Self.queueEntry(from: row), name: row["name"], medicalRecordNumber: row["mrn"],
+                    species: row["species"],
+                    alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [])
             }
         }
     }
 
     // MARK: - Clinical judgement
 
-    public func overrideAssessment(scope: AccessScope, assessmentID: Identifier<TriageAssessment>,
-                                   request: OverrideRequest) async throws -> (StoredAssessment, QueueChange?) {
-        guard let actor = scope.actorID, let role = scope.role else { throw DomainError.forbidden(action: "override a triage level") }
+    public func overrideAssessment(
+        scope: AccessScope, assessmentID: Identifier<TriageAssessment>,
+        request: OverrideRequest
+    ) async throws -> (StoredAssessment, QueueChange?) {
+        guard let actor = scope.actorID, let role = scope.role else {
+            throw DomainError.forbidden(action: "override a triage level")
+        }
         return try await write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
-                                             arguments: [assessmentID.description, scope.practiceID.description]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
+                    arguments: [assessmentID.description, scope.practiceID.description])
+            else {
                 throw DomainError.notFound(resource: "assessment")
             }
             let assessment = try Self.storedAssessment(row, db: db)
-            let newer = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM triage_assessment WHERE practice_id = ? AND patient_id = ? AND assessed_at_ms > ?
-                """, arguments: [scope.practiceID.description, Self.text(assessment.patientID), Timestamp.milliseconds(assessment.assessedAt)]) ?? 0
+            let newer =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM triage_assessment WHERE practice_id = ? AND patient_id = ? AND assessed_at_ms > ?
+                        """,
+                    arguments: [
+                        scope.practiceID.description, Self.text(assessment.patientID),
+                        Timestamp.milliseconds(assessment.assessedAt),
+                    ]) ?? 0
             let now = self.clock.now()
             let override = try TriageOverride.decide(
-                request, on: OverriddenAssessment(id: assessmentID, computedLevel: assessment.level, currentLevel: assessment.currentLevel,
-                                                  isLatest: newer == 0),
+                request,
+                on: OverriddenAssessment(
+                    id: assessmentID, computedLevel: assessment.level, currentLevel: assessment.currentLevel,
+                    isLatest: newer == 0),
                 by: actor.description, role: role, at: now)
             try Self.insertOverride(override, patientID: assessment.patientID, db: db, scope: scope)
             var change: QueueChange?
-            if let entry = try Self.queueEntry(db: db, scope: scope, patientID: assessment.patientID), entry.status.isActive,
-               entry.assessmentID == assessmentID {
+            if let entry = try Self.queueEntry(db: db, scope: scope, patientID: assessment.patientID),
+                entry.status.isActive,
+                entry.assessmentID == assessmentID
+            {
                 var queue = TriageQueue(entries: [entry])
-                do { change = try queue.handle(.override(patientID: assessment.patientID, override), at: now) } catch let error as QueueError {
+                do {
+                    change = try queue.handle(.override(patientID: assessment.patientID, override), at: now)
+                } catch let error as QueueError {
                     throw error.domainError
                 }
             }
@@ -147,25 +206,36 @@ extension VetNetStore {
                 try Self.saveQueueEntry(change.entry, db: db, scope: scope)
                 try Self.recordArrival(change, db: db, scope: scope)
             }
-            try self.appendAudit(AuditRecord(action: .triageOverride, resourceType: "patient", resourceID: Self.text(assessment.patientID),
-                                             detail: override.auditDetail), scope: scope, db: db)
-            try self.appendEvents(change?.events(practiceID: scope.practiceID, occurredAt: now)
-                                  ?? [override.event(patientID: assessment.patientID, practiceID: scope.practiceID, occurredAt: now)],
-                                  scope: scope, db: db)
+            try self.appendAudit(
+                AuditRecord(
+                    action: .triageOverride, resourceType: "patient", resourceID: Self.text(assessment.patientID),
+                    detail: override.auditDetail), scope: scope, db: db)
+            try self.appendEvents(
+                change?.events(practiceID: scope.practiceID, occurredAt: now)
+                    ?? [override.event(patientID: assessment.patientID, practiceID: scope.practiceID, occurredAt: now)],
+                scope: scope, db: db)
             return (try Self.storedAssessment(row, db: db), change)
         }
     }
 
     public func triageJudgement(scope: AccessScope, from: Date, to: Date) async throws -> TriageJudgementHistory {
         try await writer.read { db in
-            let bounds: StatementArguments = [scope.practiceID.description, Timestamp.milliseconds(from), Timestamp.milliseconds(to)]
-            let assessments = try Row.fetchAll(db, sql: """
-                SELECT assessor_id, assessed_at_ms FROM triage_assessment WHERE practice_id = ? AND assessed_at_ms >= ? AND assessed_at_ms < ?
-                """, arguments: bounds).map { (assessorID: $0[0] as String?, at: Timestamp.date(milliseconds: $0[1])) }
-            let overrides = try Row.fetchAll(db, sql: """
-                SELECT * FROM triage_override WHERE practice_id = ? AND overridden_at_ms >= ? AND overridden_at_ms < ?
-                ORDER BY overridden_at_ms, id
-                """, arguments: bounds).map(Self.override(from:))
+            let bounds: StatementArguments = [
+                scope.practiceID.description, Timestamp.milliseconds(from), Timestamp.milliseconds(to),
+            ]
+            let assessments = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT assessor_id, assessed_at_ms FROM triage_assessment WHERE practice_id = ? AND assessed_at_ms >= ? AND assessed_at_ms < ?
+                    """, arguments: bounds
+            ).map { (assessorID: $0[0] as String?, at: Timestamp.date(milliseconds: $0[1])) }
+            let overrides = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM triage_override WHERE practice_id = ? AND overridden_at_ms >= ? AND overridden_at_ms < ?
+                    ORDER BY overridden_at_ms, id
+                    """, arguments: bounds
+            ).map(Self.override(from:))
             return TriageJudgementHistory(assessments: assessments, overrides: overrides)
         }
     }
@@ -182,7 +252,8 @@ extension VetNetStore {
                 let scope = AccessScope.system(practiceID, requestID: "board-deadlines")
                 var queue = TriageQueue(entries: entries)
                 for due in queue.dueAnnouncements(at: now) {
-                    guard let change = try? queue.handle(.announce(patientID: due.patientID, due.deadline), at: now) else { continue }
+                    guard let change = try? queue.handle(.announce(patientID: due.patientID, due.deadline), at: now)
+                    else { continue }
                     try Self.saveQueueEntry(change.entry, db: db, scope: scope)
                     try self.appendEvents(change.events(practiceID: practiceID, occurredAt: now), scope: scope, db: db)
                     announced += 1
@@ -196,58 +267,82 @@ extension VetNetStore {
 
     static func storedAssessment(_ row: Row, db: Database) throws -> StoredAssessment {
         let id: Identifier<TriageAssessment> = try row.identifier("id")
-        let overrides = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM triage_override WHERE assessment_id = ? ORDER BY overridden_at_ms, rowid"),
-                                         arguments: [id.description]).map(override(from:))
-        guard let level = TriageLevel(rawValue: row["level"]) else { throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level") }
-        return StoredAssessment(id: id, patientID: try row.uuid("patient_id"), assessorID: row["assessor_id"],
-                                arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
-                                assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]), level: level,
-                                rulesVersion: row["rules_version"], resultJSON: Data((row["result_json"] as String).utf8), overrides: overrides)
+        let overrides = try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT * FROM triage_override WHERE assessment_id = ? ORDER BY overridden_at_ms, rowid"),
+            arguments: [id.description]
+        ).map(override(from:))
+        guard let level = TriageLevel(rawValue: row["level"]) else {
+            throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level")
+        }
+        return StoredAssessment(
+            id: id, patientID: try row.uuid("patient_id"), assessorID: row["assessor_id"],
+            arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
+            assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]), level: level,
+            rulesVersion: row["rules_version"], resultJSON: Data((row["result_json"] as String).utf8),
+            overrides: overrides)
     }
 
     static func override(from row: Row) throws -> TriageOverride {
         let levels = try ["computed_level", "previous_level", "level"].map { column in
-            guard let level = TriageLevel(rawValue: row[column]) else { throw StoreCorruption(column: "triage_override.\(column)", reason: "not a VTL level") }
+            guard let level = TriageLevel(rawValue: row[column]) else {
+                throw StoreCorruption(column: "triage_override.\(column)", reason: "not a VTL level")
+            }
             return level
         }
-        return TriageOverride(id: try row.identifier("id"), assessmentID: try row.identifier("assessment_id"), computedLevel: levels[0],
-                              previousLevel: levels[1], level: levels[2], reason: row["reason"], overriddenBy: row["overridden_by"],
-                              overriddenAt: Timestamp.date(milliseconds: row["overridden_at_ms"]), lowersRedFinding: row["lowers_red_finding"])
+        return TriageOverride(
+            id: try row.identifier("id"), assessmentID: try row.identifier("assessment_id"), computedLevel: levels[0],
+            previousLevel: levels[1], level: levels[2], reason: row["reason"], overriddenBy: row["overridden_by"],
+            overriddenAt: Timestamp.date(milliseconds: row["overridden_at_ms"]),
+            lowersRedFinding: row["lowers_red_finding"])
     }
 
     static func insertOverride(_ override: TriageOverride, patientID: UUID, db: Database, scope: AccessScope) throws {
-        try db.execute(sql: """
-            INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
-                                         overridden_by, overridden_at_ms, lowers_red_finding)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [override.id.description, scope.practiceID.description, text(patientID), override.assessmentID.description,
-                             override.computedLevel.rawValue, override.previousLevel.rawValue, override.level.rawValue, override.reason,
-                             override.overriddenBy, Timestamp.milliseconds(override.overriddenAt), override.lowersRedFinding])
+        try db.execute(
+            sql: """
+                INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
+                                             overridden_by, overridden_at_ms, lowers_red_finding)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                override.id.description, scope.practiceID.description, text(patientID),
+                override.assessmentID.description,
+                override.computedLevel.rawValue, override.previousLevel.rawValue, override.level.rawValue,
+                override.reason,
+                override.overriddenBy, Timestamp.milliseconds(override.overriddenAt), override.lowersRedFinding,
+            ])
     }
 
     static func requirePatient(db: Database, scope: AccessScope, patientID: UUID) throws {
-        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM patient WHERE id = ? AND practice_id = ?"),
-                                     arguments: [text(patientID), scope.practiceID.description]) ?? 0
+        let count =
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM patient WHERE id = ? AND practice_id = ?"),
+                arguments: [text(patientID), scope.practiceID.description]) ?? 0
         if count == 0 { throw DomainError.notFound(resource: "patient") }
     }
 
     static func queueEntry(db: Database, scope: AccessScope, patientID: UUID) throws -> QueueEntry? {
-        try Row.fetchOne(db, sql: "SELECT * FROM triage_queue_entry WHERE practice_id = ? AND patient_id = ?",
-                         arguments: [scope.practiceID.description, text(patientID)]).map(queueEntry(from:))
+        try Row.fetchOne(
+            db, sql: "SELECT * FROM triage_queue_entry WHERE practice_id = ? AND patient_id = ?",
+            arguments: [scope.practiceID.description, text(patientID)]
+        ).map(queueEntry(from:))
     }
 
     static func queueEntry(from row: Row) throws -> QueueEntry {
-        QueueEntry(assessmentID: try row.identifier("assessment_id"), patientID: try row.uuid("patient_id"),
-                   level: TriageLevel(rawValue: row["level"]) ?? .red, arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
-                   assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]), status: QueueStatus(rawValue: row["status"]) ?? .waiting,
-                   statusChangedAt: Timestamp.date(milliseconds: row["status_changed_at_ms"]),
-                   override: try (row["override_json"] as String?).map { text in
-                       do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
-                           throw StoreCorruption(column: "triage_queue_entry.override_json", reason: "not an override")
-                       }
-                   },
-                   overdueAnnounced: row["overdue_announced"] as Bool? ?? false,
-                   reassessmentAnnounced: row["reassessment_announced"] as Bool? ?? false)
+        QueueEntry(
+            assessmentID: try row.identifier("assessment_id"), patientID: try row.uuid("patient_id"),
+            level: TriageLevel(rawValue: row["level"]) ?? .red,
+            arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
+            assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]),
+            status: QueueStatus(rawValue: row["status"]) ?? .waiting,
+            statusChangedAt: Timestamp.date(milliseconds: row["status_changed_at_ms"]),
+            override: try (row["override_json"] as String?).map { text in
+                do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
+                    throw StoreCorruption(column: "triage_queue_entry.override_json", reason: "not an override")
+                }
+            },
+            overdueAnnounced: row["overdue_announced"] as Bool? ?? false,
+            reassessmentAnnounced: row["reassessment_announced"] as Bool? ?? false)
     }
 
     static func saveQueueEntry(_ entry: QueueEntry, db: Database, scope: AccessScope) throws {
@@ -261,10 +356,14 @@ extension VetNetStore {
                     status_changed_at_ms = excluded.status_changed_at_ms, override_json = excluded.override_json,
                     overdue_announced = excluded.overdue_announced, reassessment_announced = excluded.reassessment_announced
                 """,
-            arguments: [scope.practiceID.description, text(entry.patientID), entry.assessmentID.description, entry.level.rawValue,
-                        Timestamp.milliseconds(entry.arrival), Timestamp.milliseconds(entry.assessedAt), entry.status.rawValue,
-                        Timestamp.milliseconds(entry.statusChangedAt), try entry.override.map { String(decoding: try $0.storedJSON(), as: UTF8.self) },
-                        entry.overdueAnnounced, entry.reassessmentAnnounced])
+            arguments: [
+                scope.practiceID.description, text(entry.patientID), entry.assessmentID.description,
+                entry.level.rawValue,
+                Timestamp.milliseconds(entry.arrival), Timestamp.milliseconds(entry.assessedAt), entry.status.rawValue,
+                Timestamp.milliseconds(entry.statusChangedAt),
+                try entry.override.map { String(decoding: try $0.storedJSON(), as: UTF8.self) },
+                entry.overdueAnnounced, entry.reassessmentAnnounced,
+            ])
     }
 
     /// Keeps the practice's record of triaged visits in step with the board (the history VTL
@@ -274,25 +373,31 @@ extension VetNetStore {
         let practice = scope.practiceID.description
         switch update {
         case .arrived(let patientID, let level, let arrival):
-            try db.execute(sql: """
-                INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level) VALUES (?, ?, ?, ?)
-                ON CONFLICT (practice_id, patient_id, arrival_at_ms) DO UPDATE SET level = excluded.level WHERE first_seen_at_ms IS NULL
-                """, arguments: [practice, text(patientID), Timestamp.milliseconds(arrival), level.rawValue])
+            try db.execute(
+                sql: """
+                    INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (practice_id, patient_id, arrival_at_ms) DO UPDATE SET level = excluded.level WHERE first_seen_at_ms IS NULL
+                    """, arguments: [practice, text(patientID), Timestamp.milliseconds(arrival), level.rawValue])
         case .retriaged(let patientID, let arrival, let level):
-            try db.execute(sql: """
-                UPDATE triage_arrival SET level = ? WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL
-                """, arguments: [level.rawValue, practice, text(patientID), Timestamp.milliseconds(arrival)])
+            try db.execute(
+                sql: """
+                    UPDATE triage_arrival SET level = ? WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL
+                    """, arguments: [level.rawValue, practice, text(patientID), Timestamp.milliseconds(arrival)])
         case .firstSeen(let patientID, let arrival, let at):
             // An arrival stated later than the moment of the move (a clock between devices) is seen on arrival, not before it.
-            try db.execute(sql: """
-                UPDATE triage_arrival SET first_seen_at_ms = MAX(?, arrival_at_ms)
-                WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL
-                """, arguments: [Timestamp.milliseconds(at), practice, text(patientID), Timestamp.milliseconds(arrival)])
+            try db.execute(
+                sql: """
+                    UPDATE triage_arrival SET first_seen_at_ms = MAX(?, arrival_at_ms)
+                    WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL
+                    """,
+                arguments: [Timestamp.milliseconds(at), practice, text(patientID), Timestamp.milliseconds(arrival)])
         case .left(let patientID, let arrival, let at):
-            try db.execute(sql: """
-                UPDATE triage_arrival SET left_at_ms = MAX(?, arrival_at_ms)
-                WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL AND left_at_ms IS NULL
-                """, arguments: [Timestamp.milliseconds(at), practice, text(patientID), Timestamp.milliseconds(arrival)])
+            try db.execute(
+                sql: """
+                    UPDATE triage_arrival SET left_at_ms = MAX(?, arrival_at_ms)
+                    WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL AND left_at_ms IS NULL
+                    """,
+                arguments: [Timestamp.milliseconds(at), practice, text(patientID), Timestamp.milliseconds(arrival)])
         }
     }
 

@@ -16,23 +16,31 @@ enum BookingFixture {
     static func clinician(_ n: Int) -> UUID { UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", n))! }
 
     /// A practice in `zone` open `opens…closes` (minutes) on every day of the week.
-    static func practice(zone: String = "Europe/London", opens: Int = 9 * 60, closes: Int = 17 * 60) -> PracticeProfile {
-        PracticeProfile(id: practiceID, name: "Riverside Vets", timeZone: zone,
-                        openingHours: (1...7).map { OpeningHours(weekday: $0, opensMinute: opens, closesMinute: closes) })
+    static func practice(zone: String = "Europe/London", opens: Int = 9 * 60, closes: Int = 17 * 60) -> PracticeProfile
+    {
+        PracticeProfile(
+            id: practiceID, name: "Riverside Vets", timeZone: zone,
+            openingHours: (1...7).map { OpeningHours(weekday: $0, opensMinute: opens, closesMinute: closes) })
     }
 
     /// A timetable working the whole of `range`.
-    static func timetable(_ n: Int, working: [TimeRange], unavailable: [TimeRange] = [], specialties: Set<Specialty> = [.generalPractice],
-                          maxPerDay: Int? = nil) -> ClinicianTimetable {
-        ClinicianTimetable(clinicianID: clinician(n), specialties: specialties, working: working, unavailable: unavailable,
-                           maxAppointmentsPerDay: maxPerDay)
+    static func timetable(
+        _ n: Int, working: [TimeRange], unavailable: [TimeRange] = [], specialties: Set<Specialty> = [.generalPractice],
+        maxPerDay: Int? = nil
+    ) -> ClinicianTimetable {
+        ClinicianTimetable(
+            clinicianID: clinician(n), specialties: specialties, working: working, unavailable: unavailable,
+            maxAppointmentsPerDay: maxPerDay)
     }
 
     /// An appointment of clinician `n` at `start…end` (RFC 3339).
-    static func booking(_ n: Int, _ start: String, _ end: String, buffer: Int = 0, room: RoomType? = nil,
-                        status: AppointmentStatus = .booked, id: Identifier<Appointment> = .init()) -> Appointment {
-        Appointment(id: id, practiceID: practiceID, patientID: UUID(), clinicianID: clinician(n), appointmentTypeID: .init(),
-                    roomType: room, time: range(start, end), bufferAfterMinutes: buffer, status: status)
+    static func booking(
+        _ n: Int, _ start: String, _ end: String, buffer: Int = 0, room: RoomType? = nil,
+        status: AppointmentStatus = .booked, id: Identifier<Appointment> = .init()
+    ) -> Appointment {
+        Appointment(
+            id: id, practiceID: practiceID, patientID: UUID(), clinicianID: clinician(n), appointmentTypeID: .init(),
+            roomType: room, time: range(start, end), bufferAfterMinutes: buffer, status: status)
     }
 
     /// `count` active rooms of `type`.
@@ -41,9 +49,10 @@ enum BookingFixture {
     }
 
     /// Standard appointment type.
-    static let consult = AppointmentType(name: "Consultation", defaultDurationMinutes: 20, bufferAfterMinutes: 5,
-                                         requiredSpecialty: .generalPractice, requiredRoomType: .exam,
-                                         fee: Money(minorUnits: 4500, currency: "GBP"))
+    static let consult = AppointmentType(
+        name: "Consultation", defaultDurationMinutes: 20, bufferAfterMinutes: 5,
+        requiredSpecialty: .generalPractice, requiredRoomType: .exam,
+        fee: Money(minorUnits: 4500, currency: "GBP"))
 }
 
 extension [FreeSlot] {

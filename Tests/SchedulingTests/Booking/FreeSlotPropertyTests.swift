@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import SharedKernel
 import Testing
+
 @testable import Scheduling
 
 // MARK: - Generators
@@ -16,16 +17,21 @@ private let anyMinutes = Generator<Int, Shrink.None<Int>> { rng in
 private let anyInstant = Generator<Date, Shrink.None<Date>> { rng in
     let week = BookingFixture.at("2026-03-23T00:00:00Z")
     switch Int.random(in: 0...3, using: &rng) {
-    case 0: return [Date.distantPast, .distantFuture, Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: -1e300),
-                    Date(timeIntervalSince1970: .infinity), Date(timeIntervalSince1970: 9.3e18)].randomElement(using: &rng)!
+    case 0:
+        return [
+            Date.distantPast, .distantFuture, Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: -1e300),
+            Date(timeIntervalSince1970: .infinity), Date(timeIntervalSince1970: 9.3e18),
+        ].randomElement(using: &rng)!
     case 1: return week.addingTimeInterval(Double.random(in: -3.2e9...3.2e9, using: &rng))
     default: return week.addingTimeInterval(Double.random(in: 0...(7 * 86_400), using: &rng))
     }
 }
 
 /// Ranges from a minute to a century, at any point in time.
-private let anyRange = zip(anyInstant, Gen<Double?>.element(of: [60, 3_600, 86_400, 62 * 86_400, 63 * 86_400, 100 * 365 * 86_400, 1e300]))
-    .compactMap { start, length in TimeRange(start: start, end: start.addingTimeInterval(length ?? 60)) }
+private let anyRange = zip(
+    anyInstant, Gen<Double?>.element(of: [60, 3_600, 86_400, 62 * 86_400, 63 * 86_400, 100 * 365 * 86_400, 1e300])
+)
+.compactMap { start, length in TimeRange(start: start, end: start.addingTimeInterval(length ?? 60)) }
 
 private let queries = zip(anyRange, anyMinutes, anyMinutes, anyMinutes, Gen.int(in: -1...20).optional)
     .map { range, duration, buffer, grid, limit in
@@ -38,8 +44,9 @@ private let finder: FreeSlotFinder = {
     let working = days.map { TimeRange(start: $0, end: $0.addingTimeInterval(10 * 3_600))! }
     let timetable = BookingFixture.timetable(1, working: working)
     let booking = BookingFixture.booking(1, "2026-03-24T10:00:00Z", "2026-03-24T11:00:00Z", buffer: 10)
-    return try! FreeSlotFinder(practice: BookingFixture.practice(zone: "UTC", opens: 8 * 60, closes: 18 * 60), rooms: [],
-                               timetables: [timetable], appointments: [booking])
+    return try! FreeSlotFinder(
+        practice: BookingFixture.practice(zone: "UTC", opens: 8 * 60, closes: 18 * 60), rooms: [],
+        timetables: [timetable], appointments: [booking])
 }()
 
 // MARK: - Properties
@@ -58,7 +65,10 @@ struct FreeSlotPropertyTests {
                 }
             } catch {
                 #expect(!error.errors.isEmpty)
-                let fields: Set<String> = ["durationMinutes", "bufferAfterMinutes", "gridMinutes", "limit", "range", "range.start", "range.end"]
+                let fields: Set<String> = [
+                    "durationMinutes", "bufferAfterMinutes", "gridMinutes", "limit", "range", "range.start",
+                    "range.end",
+                ]
                 #expect(error.errors.allSatisfy { fields.contains($0.field) }, "\(error)")
             }
         }
@@ -66,7 +76,8 @@ struct FreeSlotPropertyTests {
 
     @Test("asking whether any instant is free, or for its nearest alternatives, is answered or refused by name")
     func anyInstantIsFree() async {
-        let query = SlotQuery(range: BookingFixture.range("2026-03-23T00:00:00Z", "2026-03-24T00:00:00Z"), durationMinutes: 30)
+        let query = SlotQuery(
+            range: BookingFixture.range("2026-03-23T00:00:00Z", "2026-03-24T00:00:00Z"), durationMinutes: 30)
         await propertyCheck(count: 300, input: anyInstant, Gen.int(in: -2...40)) { instant, days in
             do throws(ValidationError) {
                 _ = try finder.isFree(instant, for: query)
@@ -81,12 +92,17 @@ struct FreeSlotPropertyTests {
 
     @Test("a practice with any opening hours gives a finder or errors naming openingHours")
     func anyOpeningHours() async {
-        let hours = zip(Gen.int(in: 0...8), anyMinutes, anyMinutes).map { OpeningHours(weekday: $0, opensMinute: $1, closesMinute: $2) }
+        let hours = zip(Gen.int(in: 0...8), anyMinutes, anyMinutes).map {
+            OpeningHours(weekday: $0, opensMinute: $1, closesMinute: $2)
+        }
         await propertyCheck(count: 300, input: hours.array(of: 0...4)) { openingHours in
-            let practice = PracticeProfile(id: BookingFixture.practiceID, name: "Riverside Vets", timeZone: "Europe/London", openingHours: openingHours)
+            let practice = PracticeProfile(
+                id: BookingFixture.practiceID, name: "Riverside Vets", timeZone: "Europe/London",
+                openingHours: openingHours)
             do throws(ValidationError) {
                 let finder = try FreeSlotFinder(practice: practice, rooms: [], timetables: [], appointments: [])
-                let query = SlotQuery(range: BookingFixture.range("2026-03-28T00:00:00Z", "2026-04-04T00:00:00Z"), durationMinutes: 15)
+                let query = SlotQuery(
+                    range: BookingFixture.range("2026-03-28T00:00:00Z", "2026-04-04T00:00:00Z"), durationMinutes: 15)
                 let slots = try finder.slots(for: query)
                 #expect(slots.isEmpty, "no clinician, no slot")
             } catch {
@@ -114,7 +130,8 @@ struct FreeSlotRegressionTests {
 
     @Test("asking whether an instant too far out to add a second to is free is refused naming start")
     func farInstant() {
-        let query = SlotQuery(range: BookingFixture.range("2026-03-23T00:00:00Z", "2026-03-24T00:00:00Z"), durationMinutes: 30)
+        let query = SlotQuery(
+            range: BookingFixture.range("2026-03-23T00:00:00Z", "2026-03-24T00:00:00Z"), durationMinutes: 30)
         for instant in [Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: .infinity)] {
             do {
                 _ = try finder.isFree(instant, for: query)
@@ -127,8 +144,9 @@ struct FreeSlotRegressionTests {
 
     @Test("opening hours outside the day are refused naming the minute, instead of trapping in the calendar")
     func openingMinutesOutsideTheDay() {
-        let practice = PracticeProfile(id: BookingFixture.practiceID, name: "Riverside Vets", timeZone: "Europe/London",
-                                       openingHours: [OpeningHours(weekday: 1, opensMinute: Int.min, closesMinute: 600)])
+        let practice = PracticeProfile(
+            id: BookingFixture.practiceID, name: "Riverside Vets", timeZone: "Europe/London",
+            openingHours: [OpeningHours(weekday: 1, opensMinute: Int.min, closesMinute: 600)])
         do {
             _ = try FreeSlotFinder(practice: practice, rooms: [], timetables: [], appointments: [])
             Issue.record("accepted")

@@ -5,16 +5,23 @@ import Testing
 
 @Suite("iCalendar feed")
 struct ICalendarFeedTests {
-    @Test("text escaping", arguments: [
-        ("Rex, Labrador; 4y", "Rex\\, Labrador\\; 4y"), ("a\\b", "a\\\\b"), ("one\ntwo", "one\\ntwo"), ("one\r\ntwo", "one\\ntwo"),
-        ("plain", "plain"),
-    ])
+    @Test(
+        "text escaping",
+        arguments: [
+            ("Rex, Labrador; 4y", "Rex\\, Labrador\\; 4y"), ("a\\b", "a\\\\b"), ("one\ntwo", "one\\ntwo"),
+            ("one\r\ntwo", "one\\ntwo"),
+            ("plain", "plain"),
+        ])
     func escaping(text: String, escaped: String) { #expect(ICalendarFeed.escape(text) == escaped) }
 
-    @Test("lines fold at 75 octets with CRLF and a space, never splitting a character", arguments: [
-        (String(repeating: "a", count: 75), 1), (String(repeating: "a", count: 76), 2), (String(repeating: "é", count: 80), 3),
-        (String(repeating: "a", count: 75 + 74), 2), (String(repeating: "a", count: 75 + 75), 3), ("SUMMARY:" + String(repeating: "🐶", count: 30), 2),
-    ])
+    @Test(
+        "lines fold at 75 octets with CRLF and a space, never splitting a character",
+        arguments: [
+            (String(repeating: "a", count: 75), 1), (String(repeating: "a", count: 76), 2),
+            (String(repeating: "é", count: 80), 3),
+            (String(repeating: "a", count: 75 + 74), 2), (String(repeating: "a", count: 75 + 75), 3),
+            ("SUMMARY:" + String(repeating: "🐶", count: 30), 2),
+        ])
     func folding(line: String, physicalLines: Int) {
         let folded = ICalendarFeed.fold(line)
         let parts = folded.components(separatedBy: "\r\n")
@@ -31,8 +38,12 @@ struct ICalendarFeedTests {
         let cancelled = BookingFixture.booking(1, "2026-03-27T09:00:00Z", "2026-03-27T09:20:00Z", status: .cancelled)
         let text = ICalendarFeed.render(
             calendarName: "Dr Hart, Riverside",
-            events: [ICalendarEvent(appointment: booked, patientName: "Rex", appointmentTypeName: "Consultation", roomName: "Consult 2"),
-                     ICalendarEvent(appointment: cancelled, patientName: "Mittens; the cat", appointmentTypeName: "Vaccination")],
+            events: [
+                ICalendarEvent(
+                    appointment: booked, patientName: "Rex", appointmentTypeName: "Consultation", roomName: "Consult 2"),
+                ICalendarEvent(
+                    appointment: cancelled, patientName: "Mittens; the cat", appointmentTypeName: "Vaccination"),
+            ],
             generatedAt: BookingFixture.at("2026-03-20T12:00:00Z"))
         #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//VetNet//Scheduling//EN\r\n"))
         #expect(text.hasSuffix("END:VEVENT\r\nEND:VCALENDAR\r\n"))

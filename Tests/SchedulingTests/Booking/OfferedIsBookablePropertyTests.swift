@@ -3,6 +3,7 @@ import PropertyBased
 import SharedKernel
 import Synchronization
 import Testing
+
 @testable import Scheduling
 
 // MARK: - Random practices
@@ -42,32 +43,39 @@ private let worlds = Generator<World, Shrink.None<World>> { rng in
     let hours: [OpeningHours] = (1...7).compactMap { weekday in
         if Int.random(in: 0..<7, using: &rng) == 0 { return nil }
         let opens = Int.random(in: 6...10, using: &rng) * 60 + [0, 30].randomElement(using: &rng)!
-        return OpeningHours(weekday: weekday, opensMinute: opens, closesMinute: min(opens + Int.random(in: 4...12, using: &rng) * 60, 1_440))
+        return OpeningHours(
+            weekday: weekday, opensMinute: opens,
+            closesMinute: min(opens + Int.random(in: 4...12, using: &rng) * 60, 1_440))
     }
     // Closures: now and then a whole day or an afternoon.
     var closures: [PracticeClosure] = []
     if Bool.random(using: &rng) {
         let offset = Int.random(in: 0..<dayCount, using: &rng)
-        let day = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: start)!)
+        let day = calendar.dateComponents(
+            [.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: start)!)
         let local = LocalDate(year: day.year!, month: day.month!, day: day.day!)!
         let from = Bool.random(using: &rng) ? 0 : Int.random(in: 10...16, using: &rng) * 60
-        closures.append(PracticeClosure(firstDay: local, fromMinute: from, untilMinute: 1_440, reason: "Staff training"))
+        closures.append(
+            PracticeClosure(firstDay: local, fromMinute: from, untilMinute: 1_440, reason: "Staff training"))
     }
-    let practice = PracticeProfile(id: PracticeID(), name: "Random Vets", timeZone: zone, openingHours: hours, closures: closures,
-                                   slotGridMinutes: grid)
+    let practice = PracticeProfile(
+        id: PracticeID(), name: "Random Vets", timeZone: zone, openingHours: hours, closures: closures,
+        slotGridMinutes: grid)
 
     // Rooms: exam and surgery, some out of service.
     var rooms: [Room] = []
     for type in [RoomType.exam, .surgery] {
         for n in 0..<Int.random(in: 0...3, using: &rng) {
-            rooms.append(Room(name: "\(type.rawValue) \(n + 1)", type: type, isActive: Int.random(in: 0..<5, using: &rng) != 0))
+            rooms.append(
+                Room(name: "\(type.rawValue) \(n + 1)", type: type, isActive: Int.random(in: 0..<5, using: &rng) != 0))
         }
     }
 
     // Clinicians: shifts per day with a break, some days off, limits.
     let clinicianCount = Int.random(in: 1...3, using: &rng)
     let timetables: [ClinicianTimetable] = (0..<clinicianCount).map { n in
-        var working: [TimeRange] = [], unavailable: [TimeRange] = []
+        var working: [TimeRange] = []
+        var unavailable: [TimeRange] = []
         for offset in 0..<dayCount {
             let day = calendar.date(byAdding: .day, value: offset, to: start)!
             guard Int.random(in: 0..<5, using: &rng) != 0 else { continue }
@@ -75,14 +83,17 @@ private let worlds = Generator<World, Shrink.None<World>> { rng in
             let until = from.addingTimeInterval(Double(Int.random(in: 4...10, using: &rng)) * 3_600)
             working.append(TimeRange(start: from, end: until)!)
             if Bool.random(using: &rng) {
-                let lunch = calendar.date(byAdding: .minute, value: 12 * 60 + Int.random(in: 0...4, using: &rng) * 15, to: day)!
+                let lunch = calendar.date(
+                    byAdding: .minute, value: 12 * 60 + Int.random(in: 0...4, using: &rng) * 15, to: day)!
                 unavailable.append(TimeRange(start: lunch, end: lunch.addingTimeInterval(30 * 60))!)
             }
         }
-        return ClinicianTimetable(clinicianID: UUID(), specialties: Bool.random(using: &rng) ? [.generalPractice, .softTissueSurgery] : [.generalPractice],
-                                  working: working, unavailable: unavailable,
-                                  maxAppointmentsPerDay: Int.random(in: 0..<3, using: &rng) == 0 ? Int.random(in: 1...6, using: &rng) : nil,
-                                  maxConsecutiveSurgeryMinutes: Bool.random(using: &rng) ? Int.random(in: 60...180, using: &rng) : nil)
+        return ClinicianTimetable(
+            clinicianID: UUID(),
+            specialties: Bool.random(using: &rng) ? [.generalPractice, .softTissueSurgery] : [.generalPractice],
+            working: working, unavailable: unavailable,
+            maxAppointmentsPerDay: Int.random(in: 0..<3, using: &rng) == 0 ? Int.random(in: 1...6, using: &rng) : nil,
+            maxConsecutiveSurgeryMinutes: Bool.random(using: &rng) ? Int.random(in: 60...180, using: &rng) : nil)
     }
 
     // Bookings already made: on the grid or not, with and without rooms, some cancelled.
@@ -95,18 +106,23 @@ private let worlds = Generator<World, Shrink.None<World>> { rng in
         let ofType = rooms.filter { $0.type == roomType }
         // A room of its own most of the time; none (made before rooms were assigned) now and then.
         let room = Int.random(in: 0..<6, using: &rng) == 0 ? nil : ofType.randomElement(using: &rng)?.id
-        appointments.append(Appointment(practiceID: practice.id, patientID: UUID(), clinicianID: clinician.clinicianID, appointmentTypeID: .init(),
-                                        roomType: roomType, roomID: roomType == nil ? nil : room,
-                                        time: TimeRange(start: startAt, end: startAt.addingTimeInterval(Double(minutes) * 60))!,
-                                        bufferAfterMinutes: [0, 5, 10].randomElement(using: &rng)!,
-                                        status: Int.random(in: 0..<6, using: &rng) == 0 ? .cancelled : .booked))
+        appointments.append(
+            Appointment(
+                practiceID: practice.id, patientID: UUID(), clinicianID: clinician.clinicianID,
+                appointmentTypeID: .init(),
+                roomType: roomType, roomID: roomType == nil ? nil : room,
+                time: TimeRange(start: startAt, end: startAt.addingTimeInterval(Double(minutes) * 60))!,
+                bufferAfterMinutes: [0, 5, 10].randomElement(using: &rng)!,
+                status: Int.random(in: 0..<6, using: &rng) == 0 ? .cancelled : .booked))
     }
 
     let roomType: RoomType? = [nil, .exam, .exam, .surgery].randomElement(using: &rng)!
-    let query = SlotQuery(range: days, durationMinutes: [10, 15, 20, 30, 45, 60, 120].randomElement(using: &rng)!,
-                          bufferAfterMinutes: [0, 5, 10, 15].randomElement(using: &rng)!,
-                          specialty: roomType == .surgery && Bool.random(using: &rng) ? .softTissueSurgery : nil, roomType: roomType)
-    return World(practice: practice, rooms: rooms, timetables: timetables, appointments: appointments, query: query, days: days)
+    let query = SlotQuery(
+        range: days, durationMinutes: [10, 15, 20, 30, 45, 60, 120].randomElement(using: &rng)!,
+        bufferAfterMinutes: [0, 5, 10, 15].randomElement(using: &rng)!,
+        specialty: roomType == .surgery && Bool.random(using: &rng) ? .softTissueSurgery : nil, roomType: roomType)
+    return World(
+        practice: practice, rooms: rooms, timetables: timetables, appointments: appointments, query: query, days: days)
 }
 
 // MARK: - What the store would refuse
@@ -118,8 +134,12 @@ private func constraintBreaks(_ appointments: [Appointment]) -> [String] {
     var breaks: [String] = []
     for (i, a) in holding.enumerated() {
         for b in holding[(i + 1)...] where a.occupiedTime.overlaps(b.occupiedTime) {
-            if a.clinicianID == b.clinicianID { breaks.append("clinician double-booked at \(a.time.start) and \(b.time.start)") }
-            if let room = a.roomID, room == b.roomID { breaks.append("room double-booked at \(a.time.start) and \(b.time.start)") }
+            if a.clinicianID == b.clinicianID {
+                breaks.append("clinician double-booked at \(a.time.start) and \(b.time.start)")
+            }
+            if let room = a.roomID, room == b.roomID {
+                breaks.append("room double-booked at \(a.time.start) and \(b.time.start)")
+            }
         }
     }
     return breaks
@@ -140,7 +160,8 @@ struct OfferedIsBookablePropertyTests {
         let counts = Mutex(Counts())
         await propertyCheck(count: 250, input: worlds) { world in
             var appointments = world.appointments
-            var finder = try! FreeSlotFinder(practice: world.practice, rooms: world.rooms, timetables: world.timetables, appointments: appointments)
+            var finder = try! FreeSlotFinder(
+                practice: world.practice, rooms: world.rooms, timetables: world.timetables, appointments: appointments)
             var tally = Counts(worlds: 1)
             for timetable in world.timetables {
                 var query = world.query
@@ -167,7 +188,8 @@ struct OfferedIsBookablePropertyTests {
                     let start = world.days.start.addingTimeInterval(step)
                     tally.sampled += 1
                     switch try! finder.decide(start, for: query) {
-                    case .success: #expect(offeredStarts.contains(start), "accepted \(start) was not offered in \(world)")
+                    case .success:
+                        #expect(offeredStarts.contains(start), "accepted \(start) was not offered in \(world)")
                     case .failure(let obstacle):
                         #expect(!offeredStarts.contains(start))
                         #expect(obstacle != .notFree, "refusal of \(start) names no reason in \(world)")
@@ -182,12 +204,18 @@ struct OfferedIsBookablePropertyTests {
                 var query = world.query
                 query.clinicianID = timetable.clinicianID
                 guard let slot = try! finder.slots(for: query).randomElement(),
-                      case .success(let room) = try! finder.decide(slot.start, for: query) else { continue }
-                appointments.append(Appointment(practiceID: world.practice.id, patientID: UUID(), clinicianID: timetable.clinicianID,
-                                                appointmentTypeID: .init(), roomType: query.roomType, roomID: room?.id,
-                                                time: TimeRange(start: slot.start, end: slot.end)!, bufferAfterMinutes: query.bufferAfterMinutes))
+                    case .success(let room) = try! finder.decide(slot.start, for: query)
+                else { continue }
+                appointments.append(
+                    Appointment(
+                        practiceID: world.practice.id, patientID: UUID(), clinicianID: timetable.clinicianID,
+                        appointmentTypeID: .init(), roomType: query.roomType, roomID: room?.id,
+                        time: TimeRange(start: slot.start, end: slot.end)!, bufferAfterMinutes: query.bufferAfterMinutes
+                    ))
                 tally.booked += 1
-                finder = try! FreeSlotFinder(practice: world.practice, rooms: world.rooms, timetables: world.timetables, appointments: appointments)
+                finder = try! FreeSlotFinder(
+                    practice: world.practice, rooms: world.rooms, timetables: world.timetables,
+                    appointments: appointments)
                 let before = constraintBreaks(world.appointments).count
                 let after = constraintBreaks(appointments)
                 #expect(after.count == before, "booking an offered slot broke: \(after) in \(world)")
@@ -202,25 +230,32 @@ struct OfferedIsBookablePropertyTests {
             }
         }
         let total = counts.withLock { $0 }
-        print("offered-is-bookable: \(total.worlds) random practices, \(total.offered) slots offered, \(total.accepted) accepted, "
-              + "\(total.sampled) starts asked, \(total.refusedWithReason) refused with a reason, \(total.booked) offered slots booked in turn")
+        print(
+            "offered-is-bookable: \(total.worlds) random practices, \(total.offered) slots offered, \(total.accepted) accepted, "
+                + "\(total.sampled) starts asked, \(total.refusedWithReason) refused with a reason, \(total.booked) offered slots booked in turn"
+        )
         #expect(total.offered == total.accepted)
         #expect(total.offered > 1_000, "the random practices offered too few slots to say anything")
     }
 
-    @Test("two rooms each holding half of a time: the finder does not offer it, and the booking decision refuses it naming the room")
+    @Test(
+        "two rooms each holding half of a time: the finder does not offer it, and the booking decision refuses it naming the room"
+    )
     func fragmentedRooms() throws {
         let rooms = [Room(name: "Consult 1", type: .exam), Room(name: "Consult 2", type: .exam)]
         let shift = BookingFixture.range("2026-06-10T08:00:00Z", "2026-06-10T16:00:00Z")
         let first = BookingFixture.booking(2, "2026-06-10T09:00:00Z", "2026-06-10T09:30:00Z", room: .exam)
         let second = BookingFixture.booking(3, "2026-06-10T09:30:00Z", "2026-06-10T10:00:00Z", room: .exam)
-        var a = first, b = second
+        var a = first
+        var b = second
         a.roomID = rooms[0].id
         b.roomID = rooms[1].id
-        let finder = try FreeSlotFinder(practice: BookingFixture.practice(), rooms: rooms,
-                                        timetables: [BookingFixture.timetable(1, working: [shift])], appointments: [a, b])
-        let query = SlotQuery(range: BookingFixture.range("2026-06-10T00:00:00Z", "2026-06-11T00:00:00Z"), durationMinutes: 30,
-                              roomType: .exam, clinicianID: BookingFixture.clinician(1), gridMinutes: 15)
+        let finder = try FreeSlotFinder(
+            practice: BookingFixture.practice(), rooms: rooms,
+            timetables: [BookingFixture.timetable(1, working: [shift])], appointments: [a, b])
+        let query = SlotQuery(
+            range: BookingFixture.range("2026-06-10T00:00:00Z", "2026-06-11T00:00:00Z"), durationMinutes: 30,
+            roomType: .exam, clinicianID: BookingFixture.clinician(1), gridMinutes: 15)
         // At 09:15 only one room is in use at any instant, yet neither room is free for the whole half hour.
         let start = BookingFixture.at("2026-06-10T09:15:00Z")
         #expect(try finder.slots(for: query).contains { $0.start == start } == false)

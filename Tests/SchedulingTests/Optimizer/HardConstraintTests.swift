@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Scheduling
 
 // MARK: - Each hard rule is detected
@@ -23,18 +24,33 @@ struct HardConstraintTests {
     /// Each case changes the baseline so exactly one rule breaks.
     @Test(arguments: [
         (HardConstraint.h1, [SchedulingAssignment(requestID: "R9", clinicianID: "A", start: 480)]),
-        (.h1, [SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 480),
-               SchedulingAssignment(requestID: "R1", clinicianID: "B", start: 540)]),
+        (
+            .h1,
+            [
+                SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 480),
+                SchedulingAssignment(requestID: "R1", clinicianID: "B", start: 540),
+            ]
+        ),
         (.h1, [SchedulingAssignment(requestID: "R1", clinicianID: "Z", start: 480)]),
         (.h2, [SchedulingAssignment(requestID: "R3", clinicianID: "B", start: 480)]),
         (.h3, [SchedulingAssignment(requestID: "R2", clinicianID: "B", start: 482)]),
         (.h3, [SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 475)]),
         (.h4, [SchedulingAssignment(requestID: "R2", clinicianID: "B", start: 700)]),
         (.h4, [SchedulingAssignment(requestID: "R2", clinicianID: "A", start: 590)]),
-        (.h5, [SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 480),
-               SchedulingAssignment(requestID: "R2", clinicianID: "A", start: 500)]),
-        (.h7, [SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 480),
-               SchedulingAssignment(requestID: "R2", clinicianID: "B", start: 490)]),
+        (
+            .h5,
+            [
+                SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 480),
+                SchedulingAssignment(requestID: "R2", clinicianID: "A", start: 500),
+            ]
+        ),
+        (
+            .h7,
+            [
+                SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 480),
+                SchedulingAssignment(requestID: "R2", clinicianID: "B", start: 490),
+            ]
+        ),
         (.h7, [SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 480, room: "surgery#1")]),
         (.h7, [SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 480, room: "exam#2")]),
     ])
@@ -51,27 +67,33 @@ struct HardConstraintTests {
     @Test func dailyCapIsDetected() {
         var problem = Self.problem
         problem.clinicians[1].maxDaily = 1
-        let e = ScheduleScorer.evaluate(problem, [
-            SchedulingAssignment(requestID: "R1", clinicianID: "B", start: 480),
-            SchedulingAssignment(requestID: "R2", clinicianID: "B", start: 540),
-        ])
+        let e = ScheduleScorer.evaluate(
+            problem,
+            [
+                SchedulingAssignment(requestID: "R1", clinicianID: "B", start: 480),
+                SchedulingAssignment(requestID: "R2", clinicianID: "B", start: 540),
+            ])
         #expect(e.violations.map(\.rule) == [.h6])
     }
 
     @Test func namedRoomsMayNotOverlap() {
         var problem = Self.problem
         problem.roomTypes[0].count = 2
-        let e = ScheduleScorer.evaluate(problem, [
-            SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 480, room: "exam#1"),
-            SchedulingAssignment(requestID: "R2", clinicianID: "B", start: 490, room: "exam#1"),
-        ])
+        let e = ScheduleScorer.evaluate(
+            problem,
+            [
+                SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 480, room: "exam#1"),
+                SchedulingAssignment(requestID: "R2", clinicianID: "B", start: 490, room: "exam#1"),
+            ])
         #expect(e.violations.map(\.rule) == [.h7])
         #expect(e.violations.first?.message.contains("room exam#1") == true)
     }
 
     @Test func fixedBookingsOccupyTheClinician() {
         var problem = Self.problem
-        problem.fixedBookings = [SchedulingFixedBooking(id: "X", clinicianID: "B", interval: MinuteInterval(start: 480, end: 540))]
+        problem.fixedBookings = [
+            SchedulingFixedBooking(id: "X", clinicianID: "B", interval: MinuteInterval(start: 480, end: 540))
+        ]
         let e = ScheduleScorer.evaluate(problem, [SchedulingAssignment(requestID: "R2", clinicianID: "B", start: 500)])
         #expect(e.violations.map(\.rule) == [.h5])
     }

@@ -60,13 +60,16 @@ enum Fixtures {
     }
 
     /// Scores a solution with the reference checker `evaluate.py`.
-    static func referenceEvaluation(instance name: String, assignments: [SchedulingAssignment]) throws -> [String: Any] {
+    static func referenceEvaluation(instance name: String, assignments: [SchedulingAssignment]) throws -> [String: Any]
+    {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("solution.json")
         try JSONEncoder().encode(VetschedSolution(assignments: assignments)).write(to: file)
-        let out = try python([benchmark.appendingPathComponent("evaluate.py").path,
-                              benchmark.appendingPathComponent("instances/\(name).json").path, file.path])
+        let out = try python([
+            benchmark.appendingPathComponent("evaluate.py").path,
+            benchmark.appendingPathComponent("instances/\(name).json").path, file.path,
+        ])
         var report = try JSONSerialization.jsonObject(with: out) as? [String: Any] ?? [:]
         // Foundation's JSON number parsing is not always correctly rounded; re-read the
         // decimal text of the real-valued fields with the standard library's exact parser.
@@ -87,11 +90,13 @@ enum Fixtures {
         SchedulingProblem(
             horizon: MinuteInterval(start: 0, end: 1440), granularity: 5,
             clinicians: [
-                SchedulingClinician(id: "A", skills: ["general": 4, "surgery": 5], maxDaily: 3,
-                                    shifts: [MinuteInterval(start: 480, end: 720)],
-                                    breaks: [MinuteInterval(start: 600, end: 630)], targetMinutes: 120),
-                SchedulingClinician(id: "B", skills: ["general": 2], maxDaily: 3,
-                                    shifts: [MinuteInterval(start: 480, end: 720)], targetMinutes: 120),
+                SchedulingClinician(
+                    id: "A", skills: ["general": 4, "surgery": 5], maxDaily: 3,
+                    shifts: [MinuteInterval(start: 480, end: 720)],
+                    breaks: [MinuteInterval(start: 600, end: 630)], targetMinutes: 120),
+                SchedulingClinician(
+                    id: "B", skills: ["general": 2], maxDaily: 3,
+                    shifts: [MinuteInterval(start: 480, end: 720)], targetMinutes: 120),
             ],
             roomTypes: [SchedulingRoomType(id: "exam", count: 1), SchedulingRoomType(id: "surgery", count: 1)],
             requests: [
@@ -101,11 +106,15 @@ enum Fixtures {
             ])
     }
 
-    static func request(_ id: String, _ specialty: String, _ duration: Int, urgency: Int, earliest: Int,
-                        deadline: Int, room: String? = nil) -> SchedulingRequest {
-        SchedulingRequest(id: id, specialty: specialty, duration: duration, urgency: urgency,
-                          weight: SchedulingRequest.weight(forUrgency: urgency), roomType: room ?? (specialty == "surgery" ? "surgery" : "exam"),
-                          earliestStart: earliest, deadline: deadline,
-                          preferredWindow: MinuteInterval(start: 480, end: 720))
+    static func request(
+        _ id: String, _ specialty: String, _ duration: Int, urgency: Int, earliest: Int,
+        deadline: Int, room: String? = nil
+    ) -> SchedulingRequest {
+        SchedulingRequest(
+            id: id, specialty: specialty, duration: duration, urgency: urgency,
+            weight: SchedulingRequest.weight(forUrgency: urgency),
+            roomType: room ?? (specialty == "surgery" ? "surgery" : "exam"),
+            earliestStart: earliest, deadline: deadline,
+            preferredWindow: MinuteInterval(start: 480, end: 720))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SharedKernel
 import Testing
+
 @testable import Scheduling
 
 // MARK: - Optimizer properties
@@ -19,8 +20,9 @@ struct OptimizerTests {
 
     @Test func searchImprovesOnConstruction() async throws {
         let problem = try Fixtures.instance("small-s1").problem
-        let result = try await ScheduleOptimizer.solve(problem, timeLimit: .seconds(60), seed: 1,
-                                                       options: OptimizerOptions(movesPerEpoch: 300, maxEpochs: 4))
+        let result = try await ScheduleOptimizer.solve(
+            problem, timeLimit: .seconds(60), seed: 1,
+            options: OptimizerOptions(movesPerEpoch: 300, maxEpochs: 4))
         #expect(result.evaluation.feasible)
         #expect(result.evaluation.score > result.constructionScore)
         #expect(result.evaluation.score > 0.92)
@@ -31,8 +33,9 @@ struct OptimizerTests {
     @Test(.enabled(if: Fixtures.hasPython), arguments: [("small", 2), ("small", 3), ("small", 4), ("medium", 5)])
     func generatedInstancesAreSolvedFeasibly(size: String, seed: Int) async throws {
         let problem = try Fixtures.generated(size: size, seed: seed).problem
-        let result = try await ScheduleOptimizer.solve(problem, timeLimit: .milliseconds(500), seed: UInt64(seed),
-                                                       options: OptimizerOptions(maxEpochs: 3))
+        let result = try await ScheduleOptimizer.solve(
+            problem, timeLimit: .milliseconds(500), seed: UInt64(seed),
+            options: OptimizerOptions(maxEpochs: 3))
         #expect(result.evaluation.feasible, "\(result.evaluation.violations.prefix(3))")
         #expect(result.evaluation.assigned > problem.requests.count * 8 / 10)
         if size == "small" { expectUrgentOnTimeWhenPossible(problem, result.assignments) }
@@ -40,8 +43,9 @@ struct OptimizerTests {
 
     @Test func urgentRequestsAreOnTimeWhenPossible() async throws {
         let problem = try Fixtures.instance("small-s1").problem
-        let result = try await ScheduleOptimizer.solve(problem, timeLimit: .seconds(60), seed: 3,
-                                                       options: OptimizerOptions(movesPerEpoch: 100, maxEpochs: 2))
+        let result = try await ScheduleOptimizer.solve(
+            problem, timeLimit: .seconds(60), seed: 3,
+            options: OptimizerOptions(movesPerEpoch: 100, maxEpochs: 2))
         expectUrgentOnTimeWhenPossible(problem, result.assignments)
     }
 
@@ -62,15 +66,20 @@ struct OptimizerTests {
     @Test func fixedBookingsAreWorkedAround() async throws {
         var problem = Fixtures.tinyProblem()
         problem.fixedBookings = [
-            SchedulingFixedBooking(id: "F1", clinicianID: "A", interval: MinuteInterval(start: 480, end: 600), roomType: "surgery"),
-            SchedulingFixedBooking(id: "F2", clinicianID: "B", interval: MinuteInterval(start: 480, end: 540), roomType: "exam"),
+            SchedulingFixedBooking(
+                id: "F1", clinicianID: "A", interval: MinuteInterval(start: 480, end: 600), roomType: "surgery"),
+            SchedulingFixedBooking(
+                id: "F2", clinicianID: "B", interval: MinuteInterval(start: 480, end: 540), roomType: "exam"),
         ]
-        let result = try await ScheduleOptimizer.solve(problem, timeLimit: .seconds(5), options: OptimizerOptions(maxEpochs: 2))
+        let result = try await ScheduleOptimizer.solve(
+            problem, timeLimit: .seconds(5), options: OptimizerOptions(maxEpochs: 2))
         #expect(result.evaluation.feasible, "\(result.evaluation.violations)")
         for a in result.assignments {
             let r = problem.requests.first { $0.id == a.requestID }!
             let interval = MinuteInterval(start: a.start, end: a.start + r.duration)
-            for f in problem.fixedBookings where f.clinicianID == a.clinicianID { #expect(!interval.overlaps(f.interval)) }
+            for f in problem.fixedBookings where f.clinicianID == a.clinicianID {
+                #expect(!interval.overlaps(f.interval))
+            }
         }
         // The surgery needs A, who is busy until 600 and on a break until 630.
         #expect(result.assignments.first { $0.requestID == "R3" }?.start ?? 0 >= 630)
@@ -90,9 +99,11 @@ struct OptimizerTests {
             var start = (request.earliestStart + problem.granularity - 1) / problem.granularity * problem.granularity
             while start <= request.deadline {
                 for clinician in problem.clinicians where clinician.proficiency(in: request.specialty) > 0 {
-                    let trial = others + [SchedulingAssignment(requestID: request.id, clinicianID: clinician.id, start: start)]
-                    #expect(!ScheduleScorer.evaluate(problem, trial, maxViolations: 1).feasible,
-                            "\(request.id) could start at \(start) with \(clinician.id)")
+                    let trial =
+                        others + [SchedulingAssignment(requestID: request.id, clinicianID: clinician.id, start: start)]
+                    #expect(
+                        !ScheduleScorer.evaluate(problem, trial, maxViolations: 1).feasible,
+                        "\(request.id) could start at \(start) with \(clinician.id)")
                 }
                 start += problem.granularity
             }

@@ -1,27 +1,37 @@
 import SharedKernel
 import Testing
+
 @testable import Scheduling
 
 // MARK: - Re-planning around an absence
 
 @Suite("Re-planning when a clinician is unavailable")
 struct ReplannerTests {
-    static func clinician(_ id: String, _ skills: [String: Int], start: Int = 480, end: Int = 720) -> SchedulingClinician {
-        SchedulingClinician(id: id, skills: skills, maxDaily: 6, shifts: [MinuteInterval(start: start, end: end)], targetMinutes: 120)
+    static func clinician(_ id: String, _ skills: [String: Int], start: Int = 480, end: Int = 720)
+        -> SchedulingClinician
+    {
+        SchedulingClinician(
+            id: id, skills: skills, maxDaily: 6, shifts: [MinuteInterval(start: start, end: end)], targetMinutes: 120)
     }
 
     static func problem(_ clinicians: [SchedulingClinician], _ requests: [SchedulingRequest]) -> SchedulingProblem {
-        SchedulingProblem(horizon: MinuteInterval(start: 0, end: 1440), granularity: 5, clinicians: clinicians,
-                          roomTypes: [SchedulingRoomType(id: "exam", count: 3), SchedulingRoomType(id: "surgery", count: 1)],
-                          requests: requests)
+        SchedulingProblem(
+            horizon: MinuteInterval(start: 0, end: 1440), granularity: 5, clinicians: clinicians,
+            roomTypes: [SchedulingRoomType(id: "exam", count: 3), SchedulingRoomType(id: "surgery", count: 1)],
+            requests: requests)
     }
 
     @Test func displacedAppointmentsMoveOnceAndOthersStay() throws {
         let problem = Self.problem(
-            [Self.clinician("A", ["general": 5]), Self.clinician("B", ["general": 3]), Self.clinician("C", ["general": 2])],
-            [Fixtures.request("R1", "general", 30, urgency: 5, earliest: 480, deadline: 540),
-             Fixtures.request("R2", "general", 30, urgency: 1, earliest: 480, deadline: 1400),
-             Fixtures.request("R3", "general", 60, urgency: 2, earliest: 480, deadline: 1400)])
+            [
+                Self.clinician("A", ["general": 5]), Self.clinician("B", ["general": 3]),
+                Self.clinician("C", ["general": 2]),
+            ],
+            [
+                Fixtures.request("R1", "general", 30, urgency: 5, earliest: 480, deadline: 540),
+                Fixtures.request("R2", "general", 30, urgency: 1, earliest: 480, deadline: 1400),
+                Fixtures.request("R3", "general", 60, urgency: 2, earliest: 480, deadline: 1400),
+            ])
         let schedule = [
             SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 480, room: "exam#1"),
             SchedulingAssignment(requestID: "R2", clinicianID: "A", start: 510, room: "exam#1"),
@@ -39,25 +49,33 @@ struct ReplannerTests {
 
     @Test func unqualifiedAndLateOptionsAreReportedNotBooked() throws {
         let problem = Self.problem(
-            [Self.clinician("A", ["general": 4, "surgery": 5]), Self.clinician("B", ["general": 3], start: 600, end: 720)],
-            [Fixtures.request("S1", "surgery", 60, urgency: 3, earliest: 480, deadline: 1400),
-             Fixtures.request("U1", "general", 30, urgency: 5, earliest: 480, deadline: 540)])
+            [
+                Self.clinician("A", ["general": 4, "surgery": 5]),
+                Self.clinician("B", ["general": 3], start: 600, end: 720),
+            ],
+            [
+                Fixtures.request("S1", "surgery", 60, urgency: 3, earliest: 480, deadline: 1400),
+                Fixtures.request("U1", "general", 30, urgency: 5, earliest: 480, deadline: 540),
+            ])
         let schedule = [
             SchedulingAssignment(requestID: "S1", clinicianID: "A", start: 540),
             SchedulingAssignment(requestID: "U1", clinicianID: "A", start: 480),
         ]
         let plan = try ScheduleReplanner.clinicianUnavailable(problem, assignments: schedule, clinicianID: "A", day: 0)
         #expect(plan.moves.isEmpty)
-        #expect(Set(plan.unplaced.map { "\($0.assignment.requestID):\($0.reason)" })
-            == ["S1:noQualifiedClinician", "U1:noOnTimeSlot"])
+        #expect(
+            Set(plan.unplaced.map { "\($0.assignment.requestID):\($0.reason)" })
+                == ["S1:noQualifiedClinician", "U1:noOnTimeSlot"])
         #expect(plan.assignments.isEmpty)
     }
 
     @Test func aTwoMoveChainMakesRoomForAnUrgentCase() throws {
         let problem = Self.problem(
             [Self.clinician("A", ["general": 4]), Self.clinician("B", ["general": 3])],
-            [Fixtures.request("U1", "general", 30, urgency: 5, earliest: 480, deadline: 485),
-             Fixtures.request("R4", "general", 60, urgency: 1, earliest: 480, deadline: 1400)])
+            [
+                Fixtures.request("U1", "general", 30, urgency: 5, earliest: 480, deadline: 485),
+                Fixtures.request("R4", "general", 60, urgency: 1, earliest: 480, deadline: 1400),
+            ])
         let schedule = [
             SchedulingAssignment(requestID: "U1", clinicianID: "A", start: 480),
             SchedulingAssignment(requestID: "R4", clinicianID: "B", start: 480),
@@ -71,8 +89,9 @@ struct ReplannerTests {
     }
 
     @Test func otherDaysAreUntouched() throws {
-        var problem = Self.problem([Self.clinician("A", ["general": 4]), Self.clinician("B", ["general": 3])],
-                                   [Fixtures.request("R1", "general", 30, urgency: 1, earliest: 480, deadline: 5000)])
+        var problem = Self.problem(
+            [Self.clinician("A", ["general": 4]), Self.clinician("B", ["general": 3])],
+            [Fixtures.request("R1", "general", 30, urgency: 1, earliest: 480, deadline: 5000)])
         problem.horizon = MinuteInterval(start: 0, end: 2880)
         problem.clinicians[0].shifts.append(MinuteInterval(start: 1920, end: 2160))
         let schedule = [SchedulingAssignment(requestID: "R1", clinicianID: "A", start: 1920)]
@@ -88,7 +107,8 @@ struct ReplannerTests {
         }
         #expect(throws: ValidationError.self) {
             _ = try ScheduleReplanner.clinicianUnavailable(
-                problem, assignments: [SchedulingAssignment(requestID: "R3", clinicianID: "B", start: 480)], clinicianID: "A", day: 0)
+                problem, assignments: [SchedulingAssignment(requestID: "R3", clinicianID: "B", start: 480)],
+                clinicianID: "A", day: 0)
         }
     }
 
@@ -96,10 +116,14 @@ struct ReplannerTests {
     /// clinician's day, and the result stays feasible.
     @Test func benchmarkScheduleStaysFeasible() async throws {
         let problem = try Fixtures.instance("small-s1").problem
-        let solved = try await ScheduleOptimizer.solve(problem, timeLimit: .seconds(30), seed: 1,
-                                                       options: OptimizerOptions(movesPerEpoch: 100, maxEpochs: 1))
-        let busiest = Dictionary(grouping: solved.assignments, by: \.clinicianID).max { $0.value.count < $1.value.count }!.key
-        let plan = try ScheduleReplanner.clinicianUnavailable(problem, assignments: solved.assignments, clinicianID: busiest, day: 0)
+        let solved = try await ScheduleOptimizer.solve(
+            problem, timeLimit: .seconds(30), seed: 1,
+            options: OptimizerOptions(movesPerEpoch: 100, maxEpochs: 1))
+        let busiest = Dictionary(grouping: solved.assignments, by: \.clinicianID).max {
+            $0.value.count < $1.value.count
+        }!.key
+        let plan = try ScheduleReplanner.clinicianUnavailable(
+            problem, assignments: solved.assignments, clinicianID: busiest, day: 0)
         #expect(ScheduleScorer.evaluate(problem, plan.assignments).feasible)
         #expect(!plan.assignments.contains { $0.clinicianID == busiest })
         let deadline = Dictionary(uniqueKeysWithValues: problem.requests.map { ($0.id, $0.deadline) })

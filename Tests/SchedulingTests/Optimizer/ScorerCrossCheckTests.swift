@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Scheduling
 
 // MARK: - Swift scorer against evaluate.py
@@ -11,8 +12,9 @@ struct ScorerCrossCheckTests {
     func optimizerSolutionsScoreIdentically(name: String) async throws {
         let instance = try Fixtures.instance(name)
         let problem = instance.problem
-        let result = try await ScheduleOptimizer.solve(problem, timeLimit: .milliseconds(300), seed: 1,
-                                                       options: OptimizerOptions(maxEpochs: 2))
+        let result = try await ScheduleOptimizer.solve(
+            problem, timeLimit: .milliseconds(300), seed: 1,
+            options: OptimizerOptions(maxEpochs: 2))
         try expectAgreement(name: name, problem: problem, assignments: result.assignments)
         #expect(result.evaluation.feasible)
     }
@@ -23,8 +25,9 @@ struct ScorerCrossCheckTests {
     func infeasibleSolutionsAreRejectedByBoth() async throws {
         let instance = try Fixtures.instance("small-s1")
         let problem = instance.problem
-        let result = try await ScheduleOptimizer.solve(problem, timeLimit: .milliseconds(200), seed: 2,
-                                                       options: OptimizerOptions(maxEpochs: 1))
+        let result = try await ScheduleOptimizer.solve(
+            problem, timeLimit: .milliseconds(200), seed: 2,
+            options: OptimizerOptions(maxEpochs: 1))
         var broken = result.assignments
         broken[0].start += 1
         broken[1].room = "nowhere#9"
@@ -70,7 +73,8 @@ struct ExactFractionTests {
         // Parts above 2^53, where Double(n)/Double(d) would round twice.
         let big = Int128(1) << 80
         #expect(ExactFraction(big + 1, big * 3).doubleValue == 1.0 / 3.0)
-        #expect(ExactFraction(123_456_789_012_345_678, 987_654_321_098_765_432).doubleValue
-            == 0.1249999988609375)
+        #expect(
+            ExactFraction(123_456_789_012_345_678, 987_654_321_098_765_432).doubleValue
+                == 0.1249999988609375)
     }
 }

@@ -93,7 +93,8 @@ struct CompiledProblem: Sendable {
         roomTypeCount = problem.roomTypes.count
 
         let roomIndex = Dictionary(problem.roomTypes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let clinicianIndex = Dictionary(problem.clinicians.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let clinicianIndex = Dictionary(
+            problem.clinicians.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         roomCapacity = problem.roomTypes.map { Int32($0.count) }
         maxDaily = problem.clinicians.map { Int32($0.maxDaily) }
         target = problem.clinicians.map(\.targetMinutes)
@@ -114,9 +115,10 @@ struct CompiledProblem: Sendable {
             for pause in clinician.breaks {
                 for s in slots(of: pause) { timeline[row + s] = Self.blocked }
             }
-            shifts.append(clinician.shifts.sorted { $0.start < $1.start }.map {
-                Shift(startMinute: $0.start, endMinute: $0.end, day: floorDiv($0.start, day) - dayBase)
-            })
+            shifts.append(
+                clinician.shifts.sorted { $0.start < $1.start }.map {
+                    Shift(startMinute: $0.start, endMinute: $0.end, day: floorDiv($0.start, day) - dayBase)
+                })
         }
         var roomUse = [Int32](repeating: 0, count: roomTypeCount * slotCount)
         var dayUse = [Int32](repeating: 0, count: clinicianCount * dayCount)
@@ -181,8 +183,9 @@ struct CompiledProblem: Sendable {
     /// Weighted points of request `r` with proficiency `p`, on time or not, in the window or not.
     @inline(__always) func points(request r: Int, proficiency p: Int32, onTime: Bool, inPreference: Bool) -> Int64 {
         let req = requests[r]
-        return req.weight * (assignPoints + qualityPoints * Int64(p)
-            + (onTime ? onTimePoints : 0) + (inPreference ? preferencePoints : 0))
+        return req.weight
+            * (assignPoints + qualityPoints * Int64(p)
+                + (onTime ? onTimePoints : 0) + (inPreference ? preferencePoints : 0))
     }
 }
 

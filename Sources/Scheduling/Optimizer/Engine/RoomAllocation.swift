@@ -7,11 +7,14 @@ enum RoomAllocation {
     /// a type run at once, `count` rooms always suffice). Rooms held by fixed bookings of
     /// that type are treated as anonymous capacity, so when the colouring cannot place an
     /// appointment in a numbered room it leaves the room open rather than invent a clash.
-    static func assignments(_ problem: SchedulingProblem, _ p: CompiledProblem, _ state: ScheduleState) -> [SchedulingAssignment] {
+    static func assignments(_ problem: SchedulingProblem, _ p: CompiledProblem, _ state: ScheduleState)
+        -> [SchedulingAssignment]
+    {
         let placements = state.placements(p)
         var result = placements.map {
-            SchedulingAssignment(requestID: problem.requests[$0.request].id,
-                                 clinicianID: problem.clinicians[$0.clinician].id, start: $0.start)
+            SchedulingAssignment(
+                requestID: problem.requests[$0.request].id,
+                clinicianID: problem.clinicians[$0.clinician].id, start: $0.start)
         }
         var byType: [Int: [(start: Int, end: Int, index: Int)]] = [:]
         for (i, placement) in placements.enumerated() {

@@ -25,17 +25,21 @@ extension ScheduleState {
     /// every start of every clinician, the search walks the four (on time × in window)
     /// categories by bonus and the clinicians by base value, best first, and stops at the
     /// first feasible start whose value can no longer be beaten.
-    func bestInsertion(_ p: CompiledProblem, request r: Int, prefer: StartPreference,
-                       onTimeOnly: Bool = false, threshold: Int64 = 0,
-                       excluding excluded: Int = -1) -> InsertionChoice? {
+    func bestInsertion(
+        _ p: CompiledProblem, request r: Int, prefer: StartPreference,
+        onTimeOnly: Bool = false, threshold: Int64 = 0,
+        excluding excluded: Int = -1
+    ) -> InsertionChoice? {
         let req = p.requests[r]
-        let a = p.pointsCoefficient, b = p.deviationCoefficient
+        let a = p.pointsCoefficient
+        let b = p.deviationCoefficient
         // Base value per eligible clinician, sorted best first (ties: proficiency order, stable).
         var order: [(value: Int64, index: Int32)] = []
         order.reserveCapacity(req.eligible.count)
         for (i, e) in req.eligible.enumerated() where Int(e.clinician) != excluded {
             let c = Int(e.clinician)
-            let base = a * req.weight * (p.assignPoints + p.qualityPoints * Int64(e.proficiency))
+            let base =
+                a * req.weight * (p.assignPoints + p.qualityPoints * Int64(e.proficiency))
                 - b * deviationDelta(p, clinician: c, minutes: req.duration)
             order.append((base, Int32(i)))
         }
@@ -54,7 +58,8 @@ extension ScheduleState {
                 let e = req.eligible[Int(entry.index)]
                 if let s = firstStart(p, request: r, clinician: Int(e.clinician), region: region, prefer: prefer) {
                     bestValue = value
-                    best = InsertionChoice(clinician: Int(e.clinician), slot: s, proficiency: e.proficiency, delta: value)
+                    best = InsertionChoice(
+                        clinician: Int(e.clinician), slot: s, proficiency: e.proficiency, delta: value)
                     break
                 }
             }
@@ -65,8 +70,10 @@ extension ScheduleState {
     // MARK: - Scanning a clinician
 
     /// A feasible start slot for request `r` on clinician `c` inside `region`, or `nil`.
-    func firstStart(_ p: CompiledProblem, request r: Int, clinician c: Int, region: SlotRegion,
-                    prefer: StartPreference) -> Int? {
+    func firstStart(
+        _ p: CompiledProblem, request r: Int, clinician c: Int, region: SlotRegion,
+        prefer: StartPreference
+    ) -> Int? {
         let req = p.requests[r]
         let shifts = p.shifts[c]
         let dayRow = c * p.dayCount
@@ -77,10 +84,12 @@ extension ScheduleState {
             guard let range = p.startRange(request: r, shift: shift) else { continue }
             for j in 0..<region.count {
                 let (lo0, hi0) = region[forward ? j : region.count - 1 - j]
-                let lo = max(lo0, range.lowerBound), hi = min(hi0, range.upperBound)
+                let lo = max(lo0, range.lowerBound)
+                let hi = min(hi0, range.upperBound)
                 guard lo <= hi else { continue }
                 // Rule H6 counts by the start's day; a shift crossing midnight is split.
-                let firstDay = p.dayOf(slot: lo), lastDay = p.dayOf(slot: hi)
+                let firstDay = p.dayOf(slot: lo)
+                let lastDay = p.dayOf(slot: hi)
                 if firstDay == lastDay {
                     guard dayUse[dayRow + firstDay] < cap else { continue }
                     if let s = scan(p, clinician: c, request: req, lo: lo, hi: hi, forward: forward) { return s }
@@ -88,7 +97,8 @@ extension ScheduleState {
                 }
                 let days = forward ? Array(firstDay...lastDay) : Array((firstDay...lastDay).reversed())
                 for d in days where dayUse[dayRow + d] < cap {
-                    let dayLo = max(lo, p.firstSlot(ofDay: d)), dayHi = min(hi, p.firstSlot(ofDay: d + 1) - 1)
+                    let dayLo = max(lo, p.firstSlot(ofDay: d))
+                    let dayHi = min(hi, p.firstSlot(ofDay: d + 1) - 1)
                     if let s = scan(p, clinician: c, request: req, lo: dayLo, hi: dayHi, forward: forward) { return s }
                 }
             }
@@ -100,9 +110,12 @@ extension ScheduleState {
     /// the whole duration. On a conflict it jumps past the conflicting slot, so the scan is
     /// linear in the range however long the appointment is.
     @inline(__always)
-    func scan(_ p: CompiledProblem, clinician c: Int, request req: CompiledProblem.Request,
-              lo: Int, hi: Int, forward: Bool) -> Int? {
-        let row = c * p.slotCount, roomRow = req.room * p.slotCount
+    func scan(
+        _ p: CompiledProblem, clinician c: Int, request req: CompiledProblem.Request,
+        lo: Int, hi: Int, forward: Bool
+    ) -> Int? {
+        let row = c * p.slotCount
+        let roomRow = req.room * p.slotCount
         let cap = p.roomCapacity[req.room]
         let n = req.durationSlots
         return timeline.withUnsafeBufferPointer { tl in
@@ -112,7 +125,10 @@ extension ScheduleState {
                     outer: while t <= hi {
                         var i = t + n - 1
                         while i >= t {
-                            if tl[row + i] != CompiledProblem.free || ru[roomRow + i] >= cap { t = i + 1; continue outer }
+                            if tl[row + i] != CompiledProblem.free || ru[roomRow + i] >= cap {
+                                t = i + 1
+                                continue outer
+                            }
                             i -= 1
                         }
                         return t
@@ -122,7 +138,10 @@ extension ScheduleState {
                     outer: while t >= lo {
                         var i = t
                         while i < t + n {
-                            if tl[row + i] != CompiledProblem.free || ru[roomRow + i] >= cap { t = i - n; continue outer }
+                            if tl[row + i] != CompiledProblem.free || ru[roomRow + i] >= cap {
+                                t = i - n
+                                continue outer
+                            }
                             i += 1
                         }
                         return t
@@ -145,8 +164,10 @@ struct StartCategory: Sendable {
 
     /// The four categories of a request, highest bonus first (equal bonuses: on time first).
     static func categories(_ p: CompiledProblem, _ req: CompiledProblem.Request) -> [StartCategory] {
-        let lowest = Int.min / 4, highest = Int.max / 4
-        let onRange = (lowest, req.deadlineSlot), lateRange = (req.deadlineSlot + 1, highest)
+        let lowest = Int.min / 4
+        let highest = Int.max / 4
+        let onRange = (lowest, req.deadlineSlot)
+        let lateRange = (req.deadlineSlot + 1, highest)
         let inPref = SlotRegion(ranges: [(req.prefLo, req.prefHi)])
         let outPref = SlotRegion(ranges: [(lowest, req.prefLo - 1), (req.prefHi + 1, highest)])
         var result: [StartCategory] = []
@@ -186,7 +207,8 @@ struct SlotRegion: Sendable {
         var result = SlotRegion(ranges: [])
         for i in 0..<count {
             let r = self[i]
-            let lo = max(r.0, other.0), hi = min(r.1, other.1)
+            let lo = max(r.0, other.0)
+            let hi = min(r.1, other.1)
             if lo <= hi { result.append((lo, hi)) }
         }
         return result

@@ -43,7 +43,8 @@ struct ScheduleState: Sendable {
 
     /// Change of the deviation term if clinician `c` gains `minutes` (negative to lose them).
     @inline(__always) func deviationDelta(_ p: CompiledProblem, clinician c: Int, minutes: Int) -> Int64 {
-        let t = p.target[c], b = booked[c]
+        let t = p.target[c]
+        let b = booked[c]
         return Int64(abs(b + minutes - t) - abs(b - t))
     }
 
@@ -52,7 +53,8 @@ struct ScheduleState: Sendable {
     /// Places request `r` on clinician `c` at slot `s`; the caller has checked feasibility.
     mutating func place(_ p: CompiledProblem, request r: Int, clinician c: Int, slot s: Int, proficiency: Int32) {
         let req = p.requests[r]
-        let row = c * p.slotCount, roomRow = req.room * p.slotCount
+        let row = c * p.slotCount
+        let roomRow = req.room * p.slotCount
         for i in s..<(s + req.durationSlots) {
             timeline[row + i] = Int32(r)
             roomUse[roomRow + i] += 1
@@ -61,8 +63,9 @@ struct ScheduleState: Sendable {
         dayUse[c * p.dayCount + day] += 1
         deviation += deviationDelta(p, clinician: c, minutes: req.duration)
         booked[c] += req.duration
-        let pts = p.points(request: r, proficiency: proficiency, onTime: s <= req.deadlineSlot,
-                           inPreference: s >= req.prefLo && s <= req.prefHi)
+        let pts = p.points(
+            request: r, proficiency: proficiency, onTime: s <= req.deadlineSlot,
+            inPreference: s >= req.prefLo && s <= req.prefHi)
         clinicianOf[r] = Int32(c)
         slotOf[r] = Int32(s)
         pointsOf[r] = pts
@@ -72,8 +75,10 @@ struct ScheduleState: Sendable {
     /// Removes request `r` (which must be placed).
     mutating func remove(_ p: CompiledProblem, request r: Int) {
         let req = p.requests[r]
-        let c = Int(clinicianOf[r]), s = Int(slotOf[r])
-        let row = c * p.slotCount, roomRow = req.room * p.slotCount
+        let c = Int(clinicianOf[r])
+        let s = Int(slotOf[r])
+        let row = c * p.slotCount
+        let roomRow = req.room * p.slotCount
         for i in s..<(s + req.durationSlots) {
             timeline[row + i] = CompiledProblem.free
             roomUse[roomRow + i] -= 1

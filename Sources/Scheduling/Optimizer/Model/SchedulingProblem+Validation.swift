@@ -58,7 +58,9 @@ extension SchedulingProblem {
         typealias L = SchedulingLimits
         let minutes = -L.maxMinute...L.maxMinute
         func checkMinute(_ value: Int, _ field: String) {
-            if !minutes.contains(value) { errors.add(field, "must be within \(L.maxMinute) minutes of minute 0 (about a century)") }
+            if !minutes.contains(value) {
+                errors.add(field, "must be within \(L.maxMinute) minutes of minute 0 (about a century)")
+            }
         }
         func checkInterval(_ interval: MinuteInterval, _ field: String) {
             checkMinute(interval.start, field + ".start")
@@ -72,7 +74,8 @@ extension SchedulingProblem {
         if horizon.start >= horizon.end {
             errors.add("horizon", "must end after it starts")
         } else if minutes.contains(horizon.start), minutes.contains(horizon.end),
-                  horizon.end - horizon.start > L.maxHorizonDays * SchedulingProblem.minutesPerDay {
+            horizon.end - horizon.start > L.maxHorizonDays * SchedulingProblem.minutesPerDay
+        {
             errors.add("horizon", "must span at most \(L.maxHorizonDays) days")
         }
         if granularity <= 0 {
@@ -84,11 +87,14 @@ extension SchedulingProblem {
         checkCount(requests.count, L.maxRequests, "requests")
         checkCount(roomTypes.count, L.maxRoomTypes, "roomTypes")
         checkCount(fixedBookings.count, L.maxFixedBookings, "fixedBookings")
-        if granularity > 0, horizon.start < horizon.end, minutes.contains(horizon.start), minutes.contains(horizon.end) {
+        if granularity > 0, horizon.start < horizon.end, minutes.contains(horizon.start), minutes.contains(horizon.end)
+        {
             let slots = (horizon.end - horizon.start) / granularity + 2
             if (clinicians.count + roomTypes.count) * slots > L.maxGridCells {
-                errors.add("horizon", "with \(clinicians.count) clinicians and \(roomTypes.count) room types, must have at most "
-                           + "\(L.maxGridCells) clinician-slots; use a coarser granularity or a shorter horizon")
+                errors.add(
+                    "horizon",
+                    "with \(clinicians.count) clinicians and \(roomTypes.count) room types, must have at most "
+                        + "\(L.maxGridCells) clinician-slots; use a coarser granularity or a shorter horizon")
             }
         }
         let roomIDs = Set(roomTypes.map(\.id))
@@ -99,7 +105,9 @@ extension SchedulingProblem {
         let clinicianIDs = Set(clinicians.map(\.id))
         if clinicianIDs.count != clinicians.count { errors.add("clinicians", "ids must be unique") }
         for (i, clinician) in clinicians.enumerated() {
-            if !(0...L.maxCount).contains(clinician.maxDaily) { errors.add("clinicians[\(i)].maxDaily", "must be 0 to \(L.maxCount)") }
+            if !(0...L.maxCount).contains(clinician.maxDaily) {
+                errors.add("clinicians[\(i)].maxDaily", "must be 0 to \(L.maxCount)")
+            }
             if !(0...L.maxTargetMinutes).contains(clinician.targetMinutes) {
                 errors.add("clinicians[\(i)].targetMinutes", "must be 0 to \(L.maxTargetMinutes)")
             }
@@ -111,7 +119,8 @@ extension SchedulingProblem {
                 checkInterval(pause, "clinicians[\(i)].breaks[\(k)]")
                 if pause.start >= pause.end { errors.add("clinicians[\(i)].breaks[\(k)]", "must end after it starts") }
             }
-            for (skill, level) in clinician.skills.sorted(by: { $0.key < $1.key }) where !(0...L.maxProficiency).contains(level) {
+            for (skill, level) in clinician.skills.sorted(by: { $0.key < $1.key })
+            where !(0...L.maxProficiency).contains(level) {
                 errors.add("clinicians[\(i)].skills.\(skill)", "must be 0 to \(L.maxProficiency)")
             }
         }
@@ -122,7 +131,9 @@ extension SchedulingProblem {
             } else if request.duration > L.maxDuration {
                 errors.add("requests[\(i)].duration", "must be at most \(L.maxDuration) minutes (one day)")
             }
-            if !(0...L.maxWeight).contains(request.weight) { errors.add("requests[\(i)].weight", "must be 0 to \(L.maxWeight)") }
+            if !(0...L.maxWeight).contains(request.weight) {
+                errors.add("requests[\(i)].weight", "must be 0 to \(L.maxWeight)")
+            }
             checkMinute(request.earliestStart, "requests[\(i)].earliestStart")
             checkMinute(request.deadline, "requests[\(i)].deadline")
             checkInterval(request.preferredWindow, "requests[\(i)].preferredWindow")
@@ -145,20 +156,26 @@ extension SchedulingProblem {
                 errors.add("fixedBookings[\(i)].roomType", "unknown room type \(room)")
             }
         }
-        for (name, points) in [("weights.assign", weights.assign), ("weights.qualityPerProficiency", weights.qualityPerProficiency),
-                               ("weights.onTime", weights.onTime), ("weights.preference", weights.preference)]
+        for (name, points) in [
+            ("weights.assign", weights.assign), ("weights.qualityPerProficiency", weights.qualityPerProficiency),
+            ("weights.onTime", weights.onTime), ("weights.preference", weights.preference),
+        ]
         where !(0...L.maxPoints).contains(points) {
             errors.add(name, "must be 0 to \(L.maxPoints)")
         }
-        for (name, share) in [("weights.requestShare", weights.requestShare), ("weights.balanceShare", weights.balanceShare)]
+        for (name, share) in [
+            ("weights.requestShare", weights.requestShare), ("weights.balanceShare", weights.balanceShare),
+        ]
         where !(share.isFinite && share >= 0 && share <= L.maxShare) {
             errors.add(name, "must be a finite number from 0 to \(Int(L.maxShare))")
         }
         try errors.throwIfAny()
         // Every number is bounded now, so the score's constants can be computed safely.
         if !ScoreConstants(self).objectiveFits(self) {
-            throw ValidationError(field: "requests", message: "together with the weights, the requests are too many, too long or "
-                                  + "too heavily weighted to be scored exactly; split the problem or lower the weights")
+            throw ValidationError(
+                field: "requests",
+                message: "together with the weights, the requests are too many, too long or "
+                    + "too heavily weighted to be scored exactly; split the problem or lower the weights")
         }
     }
 }

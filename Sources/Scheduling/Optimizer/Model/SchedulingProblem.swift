@@ -43,8 +43,10 @@ public struct SchedulingClinician: Hashable, Codable, Sendable {
     public var targetMinutes: Int
 
     /// Creates a clinician.
-    public init(id: String, skills: [String: Int], maxDaily: Int, shifts: [MinuteInterval],
-                breaks: [MinuteInterval] = [], targetMinutes: Int) {
+    public init(
+        id: String, skills: [String: Int], maxDaily: Int, shifts: [MinuteInterval],
+        breaks: [MinuteInterval] = [], targetMinutes: Int
+    ) {
         self.id = id
         self.skills = skills
         self.maxDaily = maxDaily
@@ -99,8 +101,10 @@ public struct SchedulingRequest: Hashable, Codable, Sendable {
     public var preferredWindow: MinuteInterval
 
     /// Creates a request.
-    public init(id: String, specialty: String, duration: Int, urgency: Int, weight: Int, roomType: String,
-                earliestStart: Int, deadline: Int, preferredWindow: MinuteInterval) {
+    public init(
+        id: String, specialty: String, duration: Int, urgency: Int, weight: Int, roomType: String,
+        earliestStart: Int, deadline: Int, preferredWindow: MinuteInterval
+    ) {
         self.id = id
         self.specialty = specialty
         self.duration = duration
@@ -156,8 +160,10 @@ public struct SchedulingWeights: Hashable, Codable, Sendable {
     public var balanceShare: Double
 
     /// Creates weights.
-    public init(assign: Int, qualityPerProficiency: Int, onTime: Int, preference: Int,
-                requestShare: Double, balanceShare: Double) {
+    public init(
+        assign: Int, qualityPerProficiency: Int, onTime: Int, preference: Int,
+        requestShare: Double, balanceShare: Double
+    ) {
         self.assign = assign
         self.qualityPerProficiency = qualityPerProficiency
         self.onTime = onTime
@@ -167,8 +173,9 @@ public struct SchedulingWeights: Hashable, Codable, Sendable {
     }
 
     /// The weights of the vetsched-v1 benchmark.
-    public static let standard = SchedulingWeights(assign: 40, qualityPerProficiency: 4, onTime: 30,
-                                                   preference: 10, requestShare: 0.9, balanceShare: 0.1)
+    public static let standard = SchedulingWeights(
+        assign: 40, qualityPerProficiency: 4, onTime: 30,
+        preference: 10, requestShare: 0.9, balanceShare: 0.1)
 }
 
 /// A complete scheduling problem, independent of where it came from (a vetsched-v1 file or a
@@ -190,9 +197,11 @@ public struct SchedulingProblem: Hashable, Codable, Sendable {
     public var weights: SchedulingWeights
 
     /// Creates a problem.
-    public init(horizon: MinuteInterval, granularity: Int, clinicians: [SchedulingClinician],
-                roomTypes: [SchedulingRoomType], requests: [SchedulingRequest],
-                fixedBookings: [SchedulingFixedBooking] = [], weights: SchedulingWeights = .standard) {
+    public init(
+        horizon: MinuteInterval, granularity: Int, clinicians: [SchedulingClinician],
+        roomTypes: [SchedulingRoomType], requests: [SchedulingRequest],
+        fixedBookings: [SchedulingFixedBooking] = [], weights: SchedulingWeights = .standard
+    ) {
         self.horizon = horizon
         self.granularity = granularity
         self.clinicians = clinicians

@@ -21,8 +21,11 @@ extension ScheduleReplanner {
             let req = p.requests[r]
             if !req.eligible.contains(where: { Int($0.clinician) != absent }) { return .noQualifiedClinician }
             let onTime = mustBeOnTime(r)
-            if let choice = state.bestInsertion(p, request: r, prefer: .earliest, onTimeOnly: onTime, threshold: Int64.min) {
-                state.place(p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
+            if let choice = state.bestInsertion(
+                p, request: r, prefer: .earliest, onTimeOnly: onTime, threshold: Int64.min)
+            {
+                state.place(
+                    p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
                 moved.insert(r)
                 return nil
             }
@@ -37,7 +40,8 @@ extension ScheduleReplanner {
             let hi = min(p.slotCount, (onTime ? req.deadlineSlot : p.slotCount) + req.durationSlots)
             guard lo < hi else { return false }
             for e in req.eligible where Int(e.clinician) != absent {
-                let c = Int(e.clinician), row = c * p.slotCount
+                let c = Int(e.clinician)
+                let row = c * p.slotCount
                 var candidates: [Int] = []
                 for s in lo..<hi {
                     let b = Int(state.timeline[row + s])
@@ -47,11 +51,18 @@ extension ScheduleReplanner {
                     let old = (clinician: Int(state.clinicianOf[b]), slot: Int(state.slotOf[b]))
                     let oldProf = state.proficiency(p, request: b, clinician: old.clinician)
                     state.remove(p, request: b)
-                    if let first = state.bestInsertion(p, request: r, prefer: .earliest, onTimeOnly: onTime, threshold: Int64.min) {
-                        state.place(p, request: r, clinician: first.clinician, slot: first.slot, proficiency: first.proficiency)
-                        if let second = state.bestInsertion(p, request: b, prefer: .earliest, onTimeOnly: mustBeOnTime(b),
-                                                            threshold: Int64.min) {
-                            state.place(p, request: b, clinician: second.clinician, slot: second.slot, proficiency: second.proficiency)
+                    if let first = state.bestInsertion(
+                        p, request: r, prefer: .earliest, onTimeOnly: onTime, threshold: Int64.min)
+                    {
+                        state.place(
+                            p, request: r, clinician: first.clinician, slot: first.slot, proficiency: first.proficiency)
+                        if let second = state.bestInsertion(
+                            p, request: b, prefer: .earliest, onTimeOnly: mustBeOnTime(b),
+                            threshold: Int64.min)
+                        {
+                            state.place(
+                                p, request: b, clinician: second.clinician, slot: second.slot,
+                                proficiency: second.proficiency)
                             moved.insert(r)
                             moved.insert(b)
                             return true
@@ -65,8 +76,10 @@ extension ScheduleReplanner {
         }
 
         /// The new schedule and the list of moves.
-        func result(_ problem: SchedulingProblem, original assignments: [SchedulingAssignment],
-                    unplaced: [UnplacedAppointment]) -> ReplanResult {
+        func result(
+            _ problem: SchedulingProblem, original assignments: [SchedulingAssignment],
+            unplaced: [UnplacedAppointment]
+        ) -> ReplanResult {
             let unplacedIDs = Set(unplaced.map(\.assignment.requestID))
             var kept: [SchedulingAssignment] = []
             var moves: [ReplanMove] = []
@@ -79,8 +92,9 @@ extension ScheduleReplanner {
             for a in assignments {
                 let r = index[a.requestID]!
                 guard moved.contains(r) else { continue }
-                var to = SchedulingAssignment(requestID: a.requestID, clinicianID: problem.clinicians[Int(state.clinicianOf[r])].id,
-                                              start: p.minute(ofSlot: Int(state.slotOf[r])))
+                var to = SchedulingAssignment(
+                    requestID: a.requestID, clinicianID: problem.clinicians[Int(state.clinicianOf[r])].id,
+                    start: p.minute(ofSlot: Int(state.slotOf[r])))
                 to.room = roomBook.take(problem.requests[r], start: to.start)
                 kept.append(to)
                 moves.append(ReplanMove(from: a, to: to))

@@ -16,8 +16,10 @@ public enum ScheduleReplanner {
     ///
     /// - Throws: ``ValidationError`` when the problem is malformed, the clinician is unknown
     ///   or the schedule breaks a hard constraint.
-    public static func clinicianUnavailable(_ problem: SchedulingProblem, assignments: [SchedulingAssignment],
-                                            clinicianID: String, day: Int) throws(ValidationError) -> ReplanResult {
+    public static func clinicianUnavailable(
+        _ problem: SchedulingProblem, assignments: [SchedulingAssignment],
+        clinicianID: String, day: Int
+    ) throws(ValidationError) -> ReplanResult {
         try problem.validate()
         guard let absent = problem.clinicians.firstIndex(where: { $0.id == clinicianID }) else {
             throw ValidationError(field: "clinicianID", message: "unknown clinician \(clinicianID)")
@@ -28,33 +30,42 @@ public enum ScheduleReplanner {
         }
         // The absent clinician keeps only the shifts of other days.
         var reduced = problem
-        let dayStart = day * SchedulingProblem.minutesPerDay, dayEnd = dayStart + SchedulingProblem.minutesPerDay
+        let dayStart = day * SchedulingProblem.minutesPerDay
+        let dayEnd = dayStart + SchedulingProblem.minutesPerDay
         reduced.clinicians[absent].shifts.removeAll { $0.start < dayEnd && dayStart < $0.end }
         let p = CompiledProblem(reduced)
-        let requestIndex = Dictionary(problem.requests.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let clinicianIndex = Dictionary(problem.clinicians.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let requestIndex = Dictionary(
+            problem.requests.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let clinicianIndex = Dictionary(
+            problem.clinicians.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
 
         var state = ScheduleState(p)
         var displaced: [Int] = []
         var original: [Int: SchedulingAssignment] = [:]
         for a in assignments {
-            let r = requestIndex[a.requestID]!, c = clinicianIndex[a.clinicianID]!
+            let r = requestIndex[a.requestID]!
+            let c = clinicianIndex[a.clinicianID]!
             original[r] = a
             if c == absent && floorDiv(a.start, SchedulingProblem.minutesPerDay) == day {
                 displaced.append(r)
             } else {
                 let slot = a.start / p.granularity - p.slotBase
-                state.place(p, request: r, clinician: c, slot: slot, proficiency: state.proficiency(p, request: r, clinician: c))
+                state.place(
+                    p, request: r, clinician: c, slot: slot, proficiency: state.proficiency(p, request: r, clinician: c)
+                )
             }
         }
         displaced.sort { a, b in
-            let x = problem.requests[a], y = problem.requests[b]
+            let x = problem.requests[a]
+            let y = problem.requests[b]
             return (-x.urgency, x.deadline, a) < (-y.urgency, y.deadline, b)
         }
         var planner = Planner(p: p, state: state, original: original, absent: absent)
         var unplaced: [UnplacedAppointment] = []
         for r in displaced {
-            if let reason = planner.rebook(r) { unplaced.append(UnplacedAppointment(assignment: original[r]!, reason: reason)) }
+            if let reason = planner.rebook(r) {
+                unplaced.append(UnplacedAppointment(assignment: original[r]!, reason: reason))
+            }
         }
         return planner.result(problem, original: assignments, unplaced: unplaced)
     }

@@ -81,11 +81,13 @@ public struct ExactFraction: Hashable, Sendable, Comparable, CustomStringConvert
     // MARK: - Arithmetic
 
     static func + (lhs: Self, rhs: Self) -> Self {
-        ExactFraction(lhs.numerator * rhs.denominator + rhs.numerator * lhs.denominator, lhs.denominator * rhs.denominator)
+        ExactFraction(
+            lhs.numerator * rhs.denominator + rhs.numerator * lhs.denominator, lhs.denominator * rhs.denominator)
     }
 
     static func - (lhs: Self, rhs: Self) -> Self {
-        ExactFraction(lhs.numerator * rhs.denominator - rhs.numerator * lhs.denominator, lhs.denominator * rhs.denominator)
+        ExactFraction(
+            lhs.numerator * rhs.denominator - rhs.numerator * lhs.denominator, lhs.denominator * rhs.denominator)
     }
 
     static func * (lhs: Self, rhs: Self) -> Self {
@@ -100,7 +102,8 @@ public struct ExactFraction: Hashable, Sendable, Comparable, CustomStringConvert
     public var doubleValue: Double {
         if numerator == 0 { return 0 }
         let negative = numerator < 0
-        let n = numerator.magnitude, d = denominator.magnitude
+        let n = numerator.magnitude
+        let d = denominator.magnitude
         // Build 55 significant quotient bits plus a sticky bit, then round to 53.
         var mantissa = n / d
         var remainder = n % d
@@ -121,7 +124,8 @@ public struct ExactFraction: Hashable, Sendable, Comparable, CustomStringConvert
             exponent -= 1
         }
         sticky = sticky || remainder != 0
-        let roundBit = (mantissa >> 1) & 1, lowBit = mantissa & 1
+        let roundBit = (mantissa >> 1) & 1
+        let lowBit = mantissa & 1
         mantissa >>= 2
         exponent += 2
         if roundBit == 1 && (lowBit == 1 || sticky || mantissa & 1 == 1) { mantissa += 1 }

@@ -8,8 +8,10 @@
 /// as appointments of their day, as workload and (with a room type) as room use.
 public enum ScheduleScorer {
     /// Evaluates `assignments` for `problem`, keeping at most `maxViolations` messages.
-    public static func evaluate(_ problem: SchedulingProblem, _ assignments: [SchedulingAssignment],
-                                maxViolations: Int = 50) -> ScheduleEvaluation {
+    public static func evaluate(
+        _ problem: SchedulingProblem, _ assignments: [SchedulingAssignment],
+        maxViolations: Int = 50
+    ) -> ScheduleEvaluation {
         var violations: [ScheduleViolation] = []
         func fail(_ rule: HardConstraint, _ message: String) {
             if violations.count < maxViolations { violations.append(ScheduleViolation(rule: rule, message: message)) }
@@ -30,14 +32,31 @@ public enum ScheduleScorer {
             perClinician[fixed.clinicianID, default: []].append((fixed.interval.start, fixed.interval.end, fixed.id))
             dayCount[DayKey(clinician: fixed.clinicianID, day: floorDiv(fixed.interval.start, day)), default: 0] += 1
             booked[fixed.clinicianID, default: 0] += fixed.interval.end - fixed.interval.start
-            if let room = fixed.roomType { perRoomType[room, default: []].append((fixed.interval.start, fixed.interval.end)) }
+            if let room = fixed.roomType {
+                perRoomType[room, default: []].append((fixed.interval.start, fixed.interval.end))
+            }
         }
-        var points = 0, assigned = 0, onTime = 0, inPreference = 0, urgentOnTime = 0
+        var points = 0
+        var assigned = 0
+        var onTime = 0
+        var inPreference = 0
+        var urgentOnTime = 0
         for a in assignments {
-            let rid = a.requestID, sid = a.clinicianID, t = a.start
-            guard let r = requests[rid] else { fail(.h1, "H1 unknown request \(rid)"); continue }
-            guard seen.insert(rid).inserted else { fail(.h1, "H1 duplicate request \(rid)"); continue }
-            guard let s = clinicians[sid] else { fail(.h1, "H1 unknown specialist \(sid) for \(rid)"); continue }
+            let rid = a.requestID
+            let sid = a.clinicianID
+            let t = a.start
+            guard let r = requests[rid] else {
+                fail(.h1, "H1 unknown request \(rid)")
+                continue
+            }
+            guard seen.insert(rid).inserted else {
+                fail(.h1, "H1 duplicate request \(rid)")
+                continue
+            }
+            guard let s = clinicians[sid] else {
+                fail(.h1, "H1 unknown specialist \(sid) for \(rid)")
+                continue
+            }
             let e = t + r.duration
             let prof = s.proficiency(in: r.specialty)
             if prof < 1 { fail(.h2, "H2 \(sid) lacks \(r.specialty) for \(rid)") }
@@ -66,8 +85,10 @@ public enum ScheduleScorer {
             booked[sid, default: 0] += r.duration
             let on = t <= r.deadline
             let pref = r.preferredWindow.start <= t && e <= r.preferredWindow.end
-            points += r.weight * (weights.assign + weights.qualityPerProficiency * prof
-                + (on ? weights.onTime : 0) + (pref ? weights.preference : 0))
+            points +=
+                r.weight
+                * (weights.assign + weights.qualityPerProficiency * prof
+                    + (on ? weights.onTime : 0) + (pref ? weights.preference : 0))
             assigned += 1
             if on { onTime += 1 }
             if pref { inPreference += 1 }
@@ -80,11 +101,13 @@ public enum ScheduleScorer {
             }
         }
         for key in dayCount.keys.sorted(by: { ($0.clinician, $0.day) < ($1.clinician, $1.day) }) {
-            let count = dayCount[key]!, cap = clinicians[key.clinician]?.maxDaily ?? 0
+            let count = dayCount[key]!
+            let cap = clinicians[key.clinician]?.maxDaily ?? 0
             if count > cap { fail(.h6, "H6 \(key.clinician) day \(key.day): \(count) > max_daily \(cap)") }
         }
         for type in perRoomType.keys.sorted() {
-            let concurrency = maxConcurrency(perRoomType[type]!), cap = roomCounts[type] ?? 0
+            let concurrency = maxConcurrency(perRoomType[type]!)
+            let cap = roomCounts[type] ?? 0
             if concurrency > cap { fail(.h7, "H7 room type \(type): concurrency \(concurrency) > \(cap)") }
         }
         for room in perRoom.keys.sorted() {
@@ -93,19 +116,23 @@ public enum ScheduleScorer {
                 fail(.h7, "H7 room \(room): \(x.id) overlaps \(y.id)")
             }
         }
-        return summarize(problem, violations: violations, points: points, booked: booked, assigned: assigned,
-                         onTime: onTime, inPreference: inPreference, urgentOnTime: urgentOnTime)
+        return summarize(
+            problem, violations: violations, points: points, booked: booked, assigned: assigned,
+            onTime: onTime, inPreference: inPreference, urgentOnTime: urgentOnTime)
     }
 
     // MARK: - Score
 
-    private static func summarize(_ problem: SchedulingProblem, violations: [ScheduleViolation], points: Int,
-                                  booked: [String: Int], assigned: Int, onTime: Int, inPreference: Int,
-                                  urgentOnTime: Int) -> ScheduleEvaluation {
+    private static func summarize(
+        _ problem: SchedulingProblem, violations: [ScheduleViolation], points: Int,
+        booked: [String: Int], assigned: Int, onTime: Int, inPreference: Int,
+        urgentOnTime: Int
+    ) -> ScheduleEvaluation {
         let constants = ScoreConstants(problem)
         let deviation = problem.clinicians.reduce(0) { $0 + abs((booked[$1.id] ?? 0) - $1.targetMinutes) }
         let sReq = ExactFraction(Int128(points), Int128(constants.maxPoints))
-        let sBal = constants.totalDemand == 0
+        let sBal =
+            constants.totalDemand == 0
             ? ExactFraction(1)
             : ExactFraction(1) - ExactFraction(Int128(deviation), Int128(2 * constants.totalDemand))
         let score = constants.score(points: points, deviation: deviation)
@@ -126,7 +153,8 @@ public enum ScheduleScorer {
             events.append((b, -1))
         }
         events.sort { $0 < $1 }
-        var current = 0, best = 0
+        var current = 0
+        var best = 0
         for (_, delta) in events {
             current += delta
             best = max(best, current)

@@ -37,7 +37,8 @@ struct ScoreConstants: Sendable {
     /// ``objectiveCoefficients`` before narrowing to 64 bits.
     private var exactObjectiveCoefficients: (points: Int128, deviation: Int128) {
         guard maxPoints > 0, totalDemand > 0 else { return (1, 0) }
-        let rs = requestShare, bs = balanceShare
+        let rs = requestShare
+        let bs = balanceShare
         // Multiply the score by maxPoints·2T·rs.den·bs.den: points·rs.num·bs.den·2T − dev·bs.num·rs.den·maxPoints.
         var a = rs.numerator * bs.denominator * Int128(2 * totalDemand)
         var b = bs.numerator * rs.denominator * Int128(maxPoints)
@@ -64,7 +65,8 @@ struct ScoreConstants: Sendable {
     /// The exact score of a schedule with these request points and balance deviation.
     func score(points: Int, deviation: Int) -> ExactFraction {
         let sReq = ExactFraction(Int128(points), Int128(maxPoints))
-        let sBal = totalDemand == 0
+        let sBal =
+            totalDemand == 0
             ? ExactFraction(1)
             : ExactFraction(1) - ExactFraction(Int128(deviation), Int128(2 * totalDemand))
         return requestShare * sReq + balanceShare * sBal

@@ -9,7 +9,8 @@ enum Construction {
     /// fewest qualified clinicians, longest duration (hardest to fit), then input order.
     static func priorityOrder(_ p: CompiledProblem) -> [Int] {
         (0..<p.requestCount).sorted { a, b in
-            let x = p.requests[a], y = p.requests[b]
+            let x = p.requests[a]
+            let y = p.requests[b]
             if x.urgency != y.urgency { return x.urgency > y.urgency }
             if x.deadline != y.deadline { return x.deadline < y.deadline }
             if x.eligible.count != y.eligible.count { return x.eligible.count < y.eligible.count }
@@ -28,7 +29,8 @@ enum Construction {
         for (index, r) in order.enumerated() {
             if index % checkEvery == 0, shouldStop() { return state }
             if let choice = state.bestInsertion(p, request: r, prefer: .earliest) {
-                state.place(p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
+                state.place(
+                    p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
             }
         }
         var worker = SearchWorker(p, state: state, rng: SplitMix64(seed: seed))

@@ -27,7 +27,9 @@ struct EpochSearch: Sendable {
 
     /// Runs epoch `epoch` from `start`; `nil` when the deadline interrupted it.
     func runEpoch(_ epoch: Int, from start: ScheduleState, deadline: ContinuousClock.Instant) async -> Outcome? {
-        let p = problem, seed = seed, moves = movesPerEpoch
+        let p = problem
+        let seed = seed
+        let moves = movesPerEpoch
         let results = await withTaskGroup(of: (Int, Int64, ScheduleState, Int)?.self) { group in
             for w in 0..<workers {
                 group.addTask {

@@ -62,7 +62,8 @@ extension SearchWorker {
         let req = p.requests[r0]
         let s0 = Int(state.slotOf[r0])
         let pad = rng.below(13)
-        let lo = max(0, s0 - pad), hi = min(p.slotCount, s0 + req.durationSlots + pad)
+        let lo = max(0, s0 - pad)
+        let hi = min(p.slotCount, s0 + req.durationSlots + pad)
         let limit = 4 + rng.below(10)
         ruin(r0)
         let eligible = req.eligible
@@ -92,7 +93,8 @@ extension SearchWorker {
         let n = req.eligible.count
         let c = Int(req.eligible[min(rng.below(n), rng.below(n))].clinician)
         // The region worth targeting: on time and in the window if possible.
-        var lo = req.earliestSlot, hi = req.deadlineSlot + req.durationSlots
+        var lo = req.earliestSlot
+        var hi = req.deadlineSlot + req.durationSlots
         if req.prefLo <= req.prefHi && rng.chance(2, in: 3) {
             lo = max(lo, req.prefLo)
             hi = req.prefHi + req.durationSlots

@@ -38,19 +38,26 @@ extension SearchWorker {
         for r in 0..<p.requestCount where p.requests[r].urgent {
             let req = p.requests[r]
             if state.isAssigned(r) && Int(state.slotOf[r]) <= req.deadlineSlot { continue }
-            let old = state.isAssigned(r)
+            let old =
+                state.isAssigned(r)
                 ? (clinician: Int(state.clinicianOf[r]), slot: Int(state.slotOf[r]))
                 : nil
             if let old {
                 let prof = state.proficiency(p, request: r, clinician: old.clinician)
                 state.remove(p, request: r)
-                if let choice = state.bestInsertion(p, request: r, prefer: .earliest, onTimeOnly: true, threshold: Int64.min) {
-                    state.place(p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
+                if let choice = state.bestInsertion(
+                    p, request: r, prefer: .earliest, onTimeOnly: true, threshold: Int64.min)
+                {
+                    state.place(
+                        p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
                 } else {
                     state.place(p, request: r, clinician: old.clinician, slot: old.slot, proficiency: prof)
                 }
-            } else if let choice = state.bestInsertion(p, request: r, prefer: .earliest, onTimeOnly: true, threshold: Int64.min) {
-                state.place(p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
+            } else if let choice = state.bestInsertion(
+                p, request: r, prefer: .earliest, onTimeOnly: true, threshold: Int64.min)
+            {
+                state.place(
+                    p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
             }
         }
         forceBest()

@@ -42,7 +42,9 @@ struct SearchWorker: Sendable {
         var s = ScheduleState(p)
         for r in 0..<p.requestCount where bestClinician[r] >= 0 {
             let c = Int(bestClinician[r])
-            s.place(p, request: r, clinician: c, slot: Int(bestSlot[r]), proficiency: s.proficiency(p, request: r, clinician: c))
+            s.place(
+                p, request: r, clinician: c, slot: Int(bestSlot[r]),
+                proficiency: s.proficiency(p, request: r, clinician: c))
         }
         return s
     }
@@ -65,7 +67,8 @@ struct SearchWorker: Sendable {
         for r in pool {
             inPool[r] = false
             if let choice = state.bestInsertion(p, request: r, prefer: prefer) {
-                state.place(p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
+                state.place(
+                    p, request: r, clinician: choice.clinician, slot: choice.slot, proficiency: choice.proficiency)
                 insertedLog.append(r)
             } else {
                 unassignedCache.append(r)
@@ -78,7 +81,8 @@ struct SearchWorker: Sendable {
     mutating func undo() {
         for r in insertedLog.reversed() { state.remove(p, request: r) }
         for entry in removedLog.reversed() {
-            state.place(p, request: entry.request, clinician: entry.clinician, slot: entry.slot, proficiency: entry.proficiency)
+            state.place(
+                p, request: entry.request, clinician: entry.clinician, slot: entry.slot, proficiency: entry.proficiency)
         }
         commit()
     }

@@ -40,8 +40,10 @@ public struct VetschedSolution: Codable, Hashable, Sendable {
     }
 
     /// Creates a solution.
-    public init(instance: String? = nil, solver: String? = nil, score: Double? = nil, timeSeconds: Double? = nil,
-                assignments: [Assignment]) {
+    public init(
+        instance: String? = nil, solver: String? = nil, score: Double? = nil, timeSeconds: Double? = nil,
+        assignments: [Assignment]
+    ) {
         self.instance = instance
         self.solver = solver
         self.score = score
@@ -50,16 +52,21 @@ public struct VetschedSolution: Codable, Hashable, Sendable {
     }
 
     /// Wraps product-neutral assignments.
-    public init(instance: String? = nil, solver: String? = nil, score: Double? = nil, timeSeconds: Double? = nil,
-                assignments: [SchedulingAssignment]) {
-        self.init(instance: instance, solver: solver, score: score, timeSeconds: timeSeconds,
-                  assignments: assignments.map {
-                      Assignment(request: $0.requestID, specialist: $0.clinicianID, start: $0.start, room: $0.room)
-                  })
+    public init(
+        instance: String? = nil, solver: String? = nil, score: Double? = nil, timeSeconds: Double? = nil,
+        assignments: [SchedulingAssignment]
+    ) {
+        self.init(
+            instance: instance, solver: solver, score: score, timeSeconds: timeSeconds,
+            assignments: assignments.map {
+                Assignment(request: $0.requestID, specialist: $0.clinicianID, start: $0.start, room: $0.room)
+            })
     }
 
     /// The product-neutral assignments.
     public var schedulingAssignments: [SchedulingAssignment] {
-        assignments.map { SchedulingAssignment(requestID: $0.request, clinicianID: $0.specialist, start: $0.start, room: $0.room) }
+        assignments.map {
+            SchedulingAssignment(requestID: $0.request, clinicianID: $0.specialist, start: $0.start, room: $0.room)
+        }
     }
 }
