@@ -135,6 +135,14 @@ struct ConsultationSupportAPITests {
             let items = try #require(listed["items"] as? [[String: Any]])
             #expect(items.map { $0["authorName"] as? String } == ["Receptionist", "Veterinarian"])
             #expect(items.first?["text"] as? String == "Owner rang: bring last year's X-rays")
+            // The schedule list counts them (no read of anyone's notes).
+            let from = Timestamp.string(start.addingTimeInterval(-3600))
+            let to = Timestamp.string(start.addingTimeInterval(3600))
+            let day = try Self.json(
+                try await client.call("/api/v1/appointments?from=\(from)&to=\(to)", token: vet) {
+                    Data(buffer: $0.body)
+                })
+            #expect((day["items"] as? [[String: Any]])?.first { $0["id"] as? String == id }?["noteCount"] as? Int == 2)
             let otherAdmin = try await client.login("admin@beta.example")
             try await client.call(uri, token: otherAdmin) { #expect($0.status == .notFound) }
             try await client.call(uri, .post, token: otherAdmin, json: #"{"text":"hello"}"#) {

@@ -61,6 +61,12 @@ struct AppointmentNoteContractTests {
                 try await store.appointmentNotes.appointmentNotes(scope: fixture.scope, appointmentID: appointment.id)
                     .count == 2)
 
+            let counts = try await store.appointmentNotes.appointmentNoteCounts(
+                scope: fixture.scope, appointmentIDs: [appointment.id])
+            #expect(counts == [appointment.id: 2])
+            let foreign = try await store.appointmentNotes.appointmentNoteCounts(
+                scope: other.scope, appointmentIDs: [appointment.id])
+            #expect(foreign.isEmpty, "another practice counts none of them")
             let events = try await store.events.events(practiceID: fixture.scope.practiceID, after: 0, limit: 500)
                 .events
                 .filter { $0.kind == AppointmentEventKind.noteAdded }

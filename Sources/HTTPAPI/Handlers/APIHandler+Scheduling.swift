@@ -290,7 +290,16 @@ extension APIHandler {
             scope: caller.scope, overlapping: range, clinicianID: input.query.clinicianId.flatMap(UUIDText.parse))
         try await auditRead(
             caller, action: .appointmentList, resourceType: "appointment", detail: "results=\(items.count)")
-        return .ok(.init(body: .json(.init(items: items.map(Components.Schemas.Appointment.init)))))
+        let notes = try await store.appointmentNoteCounts(scope: caller.scope, appointmentIDs: items.map(\.value.id))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: items.map { item in
+                            var wire = Components.Schemas.Appointment(item)
+                            wire.noteCount = notes[item.value.id] ?? 0
+                            return wire
+                        }))))
     }
 
     func bookAppointment(_ input: Operations.BookAppointment.Input) async throws -> Operations.BookAppointment.Output {

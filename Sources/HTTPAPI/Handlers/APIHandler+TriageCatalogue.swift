@@ -27,5 +27,6 @@ extension APIHandler {
         },
         species: Species.allCases.map(\.rawValue),
         sexes: Sex.allCases.map(\.rawValue),
-        grades: Grade.allCases.map(\.rawValue))
+        grades: Grade.allCases.map(\.rawValue),
+        specialties: Specialty.allCases.map(\.rawValue))
 }

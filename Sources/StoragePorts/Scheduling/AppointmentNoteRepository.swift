@@ -12,4 +12,9 @@ public protocol AppointmentNoteRepository: Sendable {
 
     /// The appointment's notes, oldest first (audited); 404 for an appointment of another practice.
     func appointmentNotes(scope: AccessScope, appointmentID: Identifier<Appointment>) async throws -> [AppointmentNote]
+
+    /// How many notes each of `appointmentIDs` has (absent: none), for the schedule's markers;
+    /// counts only, so not audited as a read of the notes.
+    func appointmentNoteCounts(scope: AccessScope, appointmentIDs: [Identifier<Appointment>]) async throws
+        -> [Identifier<Appointment>: Int]
 }

@@ -59,6 +59,25 @@ extension PostgresStore: AppointmentNoteRepository {
         }
     }
 
+    public func appointmentNoteCounts(scope: AccessScope, appointmentIDs: [Identifier<Appointment>]) async throws
+        -> [Identifier<Appointment>: Int]
+    {
+        guard !appointmentIDs.isEmpty else { return [:] }
+        return try await transaction(.practice(scope.practiceID)) { connection in
+            var counts: [Identifier<Appointment>: Int] = [:]
+            for try await (id, notes) in try await connection.query(
+                """
+                SELECT appointment_id, count(*)::int FROM appointment_note
+                WHERE practice_id = \(scope.practiceID.rawValue) AND appointment_id = ANY(\(appointmentIDs.map(\.rawValue))::uuid[])
+                GROUP BY appointment_id
+                """, logger: self.logger
+            ).decode((UUID, Int).self) {
+                counts[Identifier(id)] = notes
+            }
+            return counts
+        }
+    }
+
     /// Inserts the note's row, its text sealed (adding and restoring).
     func insertAppointmentNote(
         _ note: AppointmentNote, patientID: UUID, practiceID: PracticeID, connection: PostgresConnection

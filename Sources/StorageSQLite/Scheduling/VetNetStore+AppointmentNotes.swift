@@ -58,6 +58,30 @@ extension VetNetStore: AppointmentNoteRepository {
         }
     }
 
+    public func appointmentNoteCounts(scope: AccessScope, appointmentIDs: [Identifier<Appointment>]) async throws
+        -> [Identifier<Appointment>: Int]
+    {
+        guard !appointmentIDs.isEmpty else { return [:] }
+        return try await writer.read { db in
+            var counts: [Identifier<Appointment>: Int] = [:]
+            // In chunks, below SQLite's limit on bound values.
+            for chunk in stride(from: 0, to: appointmentIDs.count, by: 500).map({
+                Array(appointmentIDs[$0..<min($0 + 500, appointmentIDs.count)])
+            }) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let rows = try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT appointment_id, COUNT(*) AS notes FROM appointment_note WHERE practice_id = ? AND appointment_id IN (\(marks)) GROUP BY appointment_id",
+                    arguments: StatementArguments([scope.practiceID.description] + chunk.map(\.description)))
+                for row in rows {
+                    if let id = Identifier<Appointment>(uuidString: row["appointment_id"]) { counts[id] = row["notes"] }
+                }
+            }
+            return counts
+        }
+    }
+
     /// Inserts the note's row, its text sealed (adding and restoring).
     func insertAppointmentNote(_ note: AppointmentNote, patientID: UUID, practiceID: PracticeID, db: Database) throws {
         let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)

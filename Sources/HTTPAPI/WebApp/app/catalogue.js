@@ -46,3 +46,6 @@ export function sexes() { return catalogue?.sexes || []; }
 
 /** The grades of distress and pain. */
 export function grades() { return catalogue?.grades || []; }
+
+/** The clinical services a case is routed to and a clinician's expertise names. */
+export function specialties() { return catalogue?.specialties || []; }

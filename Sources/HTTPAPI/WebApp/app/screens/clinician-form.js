@@ -7,10 +7,6 @@ import * as catalogue from '../catalogue.js';
 import { h, replace, field, select, words, uid, notice } from '../ui.js';
 import { submitForm } from '../forms.js';
 
-/** The specialties a clinician's expertise may name (the contract's vocabulary). */
-const SPECIALTIES = ['general_practice', 'emergency_critical_care', 'internal_medicine', 'soft_tissue_surgery', 'orthopedics', 'neurology',
-  'cardiology', 'oncology', 'dermatology', 'ophthalmology', 'dentistry', 'behavior', 'exotics', 'theriogenology'];
-
 /** `c`: the clinician to edit, or null for a new one. `send(body)` resolves to the clinician
  *  stored; `done(stored)`, `cancel()`; `conflict`: the words for a version changed meanwhile. */
 export function clinicianForm(c, { title, submitLabel, send, done, cancel, conflict }) {
@@ -28,7 +24,9 @@ export function clinicianForm(c, { title, submitLabel, send, done, cancel, confl
 
   function expertiseRow(e) {
     const r = {
-      specialty: select(SPECIALTIES.map((x) => [x, words(x)]), { value: e?.specialty || 'general_practice' }),
+      // The API's vocabulary (GET /triage/catalogue), with the clinician's own kept if it is not in it.
+      specialty: select([...new Set([...catalogue.specialties(), ...(e?.specialty ? [e.specialty] : [])])].map((x) => [x, words(x)]),
+        { value: e?.specialty || 'general_practice' }),
       proficiency: select([1, 2, 3, 4, 5].map((n) => [String(n), `${n} of 5`]), { value: String(e?.proficiency || 3) }),
       years: h('input', { type: 'number', min: 0, max: 60, step: 1, inputmode: 'numeric', value: e ? String(e.years) : '0' }),
     };

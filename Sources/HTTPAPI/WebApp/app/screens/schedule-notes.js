@@ -1,7 +1,7 @@
 // Notes on an appointment (GET/POST /appointments/{id}/notes): kept as written, never edited,
 // oldest first with who wrote them and when. The schedule's dialog lists them with a box to add
-// one; its cards show how many there are, read once per appointment and refreshed when the
-// appointment changes.
+// one; its cards show how many there are, as the schedule list counts them (`noteCount`: a
+// count, not a read of the notes, so opening a day reads no one's notes).
 
 import * as api from '../api.js';
 import { h, replace, field, announce, dateTime, notice, problemText } from '../ui.js';
@@ -16,17 +16,9 @@ export function noteCount(id) { return counts.get(id); }
 /** Forgets the counts of `ids` (their appointments changed), or all of them. */
 export function forgetCounts(ids) { if (ids) ids.forEach((id) => counts.delete(id)); else counts.clear(); }
 
-/** Reads the counts of the appointments of `list` not yet known, a few at a time. A failure
- *  leaves that count unknown (no marker). */
+/** Takes the counts the schedule list gives (`noteCount` of each appointment of `list`). */
 export async function loadCounts(list) {
-  const queue = list.map((a) => a.id).filter((id) => !counts.has(id));
-  const read = async () => {
-    while (queue.length) {
-      const id = queue.shift();
-      try { counts.set(id, (await api.get(`/appointments/${id}/notes`)).items.length); } catch { /* no marker */ }
-    }
-  };
-  await Promise.all([1, 2, 3, 4].map(read));
+  for (const a of list) if (typeof a.noteCount === 'number') counts.set(a.id, a.noteCount);
 }
 
 /** The dialog's notes: the list and a box to add one. `changed(count)`: a note was added. */
