@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HummingbirdTLS
 import Logging
 import StoragePorts
 
@@ -18,6 +19,10 @@ public struct AppConfiguration: Sendable {
     /// from the audit key (``deriveSignInDeviceKey(fromAuditKey:)``) so every instance on one
     /// store, and every restart, knows the same browsers; random for the process when `nil`.
     public var signInDeviceKey: [UInt8]?
+    /// The server's certificate and key when it speaks TLS itself (`vetnet serve --tls-cert
+    /// --tls-key`); `nil` for plain HTTP behind a TLS-terminating proxy. With it every
+    /// response carries `Strict-Transport-Security` and every cookie is `Secure`.
+    public var tls: TLSConfiguration?
     /// Seed the demo practice when the store is empty.
     public var seedDemo: Bool
     /// Largest accepted request body, in bytes.

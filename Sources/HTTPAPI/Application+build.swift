@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime
@@ -57,12 +59,13 @@ public func buildApplication(
     // Silent, slow and surplus connections are shed so they cannot use up the descriptors.
     let limiter = ConnectionLimiter(maximum: configuration.maxConnections)
     let idle = configuration.connectionIdleTimeout.components
+    let http = HTTPServerBuilder.http1(
+        configuration: .init(
+            additionalChannelHandlers: [limiter.handler()],
+            idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)))
     var app = Application(
         router: router,
-        server: .http1(
-            configuration: .init(
-                additionalChannelHandlers: [limiter.handler()],
-                idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+        server: try configuration.tls.map { try HTTPServerBuilder.tls(http, tlsConfiguration: $0) } ?? http,
         // A deep accept queue: a burst of new connections waits to be accepted (and shed, if
         // surplus) rather than being dropped by the kernel, which makes clients retry after 1 s.
         configuration: .init(
@@ -89,6 +92,8 @@ func buildRouter(configuration: AppConfiguration, services: AppServices, metrics
 {
     // HEAD works wherever GET does: the GET's answer without its body.
     let router = Router(context: VetNetRequestContext.self, options: .autoGenerateHeadEndpoints)
+    // Outermost: over TLS, every answer tells the browser to come back only over TLS.
+    if configuration.tls != nil { router.add(middleware: StrictTransportSecurityMiddleware()) }
     router.add(middleware: RequestIDMiddleware(trustedProxies: configuration.trustedProxies))
     // Outside the problem mapping, so a refused expired cookie is cleared on the 401 too.
     router.add(middleware: SessionCookieMiddleware())

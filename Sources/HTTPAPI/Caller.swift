@@ -28,6 +28,9 @@ public enum RequestState {
     @TaskLocal public static var requestID: String = "none"
     /// The client's address, set by ``RequestIDMiddleware``.
     @TaskLocal public static var clientAddress: String = "unknown"
+    /// Whether this server itself received the request over TLS, set by
+    /// ``StrictTransportSecurityMiddleware`` (cookies it sets are then `Secure`).
+    @TaskLocal public static var servedOverTLS = false
     /// The JSON body exactly as the client sent it, set by ``ContractMiddleware`` for parsers
     /// stricter than the generated decoder (the triage case refuses duplicate keys, which
     /// decoding and re-encoding would silently resolve).

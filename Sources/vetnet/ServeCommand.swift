@@ -60,6 +60,12 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var trustedProxies: String = ProcessInfo.processInfo.environment["VETNET_TRUSTED_PROXIES"] ?? ""
 
+    @Option(help: "PEM certificate chain to serve HTTPS with, the server's certificate first (env VETNET_TLS_CERT).")
+    var tlsCert: String? = ProcessInfo.processInfo.environment["VETNET_TLS_CERT"].flatMap { $0.isEmpty ? nil : $0 }
+
+    @Option(help: "PEM private key of --tls-cert (env VETNET_TLS_KEY).")
+    var tlsKey: String? = ProcessInfo.processInfo.environment["VETNET_TLS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+
     @Option(help: "Live streams one account may hold open at once, 1–10000 (env VETNET_MAX_STREAMS_PER_USER).")
     var maxStreamsPerUser: Int = Int(ProcessInfo.processInfo.environment["VETNET_MAX_STREAMS_PER_USER"] ?? "") ?? 8
 
@@ -78,6 +84,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do { _ = try TrustedProxies(parsing: trustedProxies) } catch {
             throw ArgumentParser.ValidationError("--trusted-proxies: \(error)")
+        }
+        if (tlsCert == nil) != (tlsKey == nil) {
+            throw ArgumentParser.ValidationError(
+                tlsCert == nil
+                    ? "--tls-key needs --tls-cert" : "--tls-cert needs --tls-key (the certificate's private key)")
         }
         guard (1...10_000).contains(maxStreamsPerUser) else {
             throw ArgumentParser.ValidationError(
@@ -107,6 +118,12 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.connectionIdleTimeout = .seconds(connectionIdleSeconds)
         configuration.live.maxStreamsPerUser = maxStreamsPerUser
         configuration.trustedProxies = try TrustedProxies(parsing: trustedProxies)
+        if let tlsCert, let tlsKey {
+            do { configuration.tls = try ServerTLS.configuration(certificatePath: tlsCert, keyPath: tlsKey) } catch {
+                printError("Refusing to start: \(error)")
+                throw ExitCode(1)
+            }
+        }
         configuration.signInDeviceKey = AppConfiguration.deriveSignInDeviceKey(fromAuditKey: try store.auditKey())
         // Migrations run as the store opens, before the server accepts any request.
         let opened = try await store.openPracticeStore(logger: logger)
@@ -156,7 +173,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info(
             "VetNet ready",
             metadata: [
-                "address": "http://\(host):\(port)", "store": "\(opened.location)",
+                "address": "\(tlsCert == nil ? "http" : "https")://\(host):\(port)", "store": "\(opened.location)",
                 "cold_start_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
             ])
         try await app.runService()

@@ -48,10 +48,10 @@ enum SessionCookie {
         return nil
     }
 
-    /// Whether the browser reached the server over TLS: the request's own scheme, or the
-    /// proxy's `X-Forwarded-Proto`. Cookies set over TLS are marked `Secure`.
+    /// Whether the browser reached the server over TLS: this server's own TLS, the request's
+    /// scheme, or the proxy's `X-Forwarded-Proto`. Cookies set over TLS are marked `Secure`.
     static func isSecure(_ request: Request) -> Bool {
-        if request.head.scheme?.lowercased() == "https" { return true }
+        if RequestState.servedOverTLS || request.head.scheme?.lowercased() == "https" { return true }
         let proto = request.headers[forwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces)
             .lowercased()
         return proto == "https"
