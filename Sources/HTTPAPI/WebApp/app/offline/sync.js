@@ -1,9 +1,10 @@
 // Keeps the device copy current while VetNet can be reached, and answers from it when it
 // cannot. What is kept (offline/store.js, encrypted): the ER board, the schedule of today and
 // tomorrow, the clinicians with their hours, appointment types and rooms, the patient
-// directory (names, species, record numbers, owners and their phones, alerts) for searching,
-// and every record opened in the last seven days. It follows the live stream: a change of
-// the board, the schedule, a clinician, a patient or an owner is read again.
+// directory (names, species, record numbers, owners with their phones and email, alerts) for
+// searching and for a registration's duplicate check, and every record opened in the last
+// seven days. It follows the live stream: a change of the board, the schedule, a clinician, a
+// patient or an owner is read again.
 //
 // It also says how old the data on screen is when the server cannot be reached ("Offline —
 // data from 14:02, 6 min ago"): from the time each answer shown on the screen was read.
@@ -141,6 +142,7 @@ async function recall(path, query, address) {
   if (found) { noteScreen(address, found.at, true); return { data: found.value.data, etag: found.value.etag, at: found.at }; }
   if (path === '/appointments') found = await fromWindow(query);
   else if (path === '/patients') found = await search(query);
+  else if (path === '/patient-duplicates') found = await duplicates(query);
   else if (/^\/patients\/[^/]+$/.test(path)) found = await fromDirectory(decodeURIComponent(path.split('/')[2]));
   if (found) noteScreen(address, found.at, true);
   return found;
@@ -177,6 +179,35 @@ async function search({ q = '', species, status, limit = 50 }) {
       || (digits.length >= 4 && (phones || []).some((p) => String(p).replace(/[^0-9]/g, '').includes(digits)));
   }).sort((a, b) => a.patient.name.localeCompare(b.patient.name));
   return { data: { items: matches.slice(0, Number(limit) || 50).map(({ patient, ownerName }) => ({ patient, ownerName })), nextCursor: null }, at: kept.at };
+}
+
+/** Possible duplicates of a patient about to be registered, by the server's rule (GET
+ *  /patient-duplicates), from the kept directory: the same microchip, owner phone (6 digits or
+ *  more), email or full name, or a similar name (equal, or one the start of the other with at
+ *  least 3 letters) of the same species; strongest first, at most 8. */
+async function duplicates({ patientName, species, microchip, ownerName, ownerPhone, ownerEmail }) {
+  const kept = await store.get('directory');
+  if (!kept) return null;
+  const digits = (text) => String(text || '').replace(/[^0-9]/g, '');
+  const phone = digits(ownerPhone);
+  const name = fold(patientName).trim();
+  const similar = (other) => {
+    const a = fold(other).trim();
+    if (!name || !a) return false;
+    return a === name || (Math.min(a.length, name.length) >= 3 && (a.startsWith(name) || name.startsWith(a)));
+  };
+  const strength = ['same_microchip', 'same_owner_phone', 'same_owner_email', 'same_owner_name', 'similar_patient_name'];
+  const items = kept.value.items.map(({ patient, ownerName: owner, phones, email }) => {
+    const reasons = [];
+    if (microchip && patient.microchip === microchip.trim()) reasons.push('same_microchip');
+    if (phone.length >= 6 && (phones || []).some((p) => digits(p) === phone)) reasons.push('same_owner_phone');
+    if (ownerEmail && email && fold(email) === fold(ownerEmail).trim()) reasons.push('same_owner_email');
+    if (ownerName && fold(owner) === fold(ownerName).trim()) reasons.push('same_owner_name');
+    if ((!species || patient.species === species) && similar(patient.name)) reasons.push('similar_patient_name');
+    return { patient, ownerName: owner, reasons };
+  }).filter((x) => x.reasons.length)
+    .sort((a, b) => strength.indexOf(a.reasons[0]) - strength.indexOf(b.reasons[0]) || b.reasons.length - a.reasons.length);
+  return { data: { items: items.slice(0, 8) }, at: kept.at };
 }
 
 async function fromDirectory(id) {
@@ -240,7 +271,7 @@ async function refreshClinicians() {
 async function refreshDirectory(changedOwners = null) {
   if (!session?.can('readRecords')) return;
   const previous = (await store.get('directory'))?.value;
-  const phones = new Map(Object.entries(previous?.phones || {}));
+  const contacts = new Map(Object.entries(previous?.contacts || {}));
   const items = [];
   let cursor;
   for (let page = 0; page < 100; page += 1) {
@@ -249,16 +280,16 @@ async function refreshDirectory(changedOwners = null) {
     if (!answer.nextCursor) break;
     cursor = answer.nextCursor;
   }
-  const owners = [...new Set(items.map((x) => x.patient.ownerId))].filter((id) => !phones.has(id) || changedOwners?.has(id));
+  const owners = [...new Set(items.map((x) => x.patient.ownerId))].filter((id) => !contacts.has(id) || changedOwners?.has(id));
   for (let i = 0; i < owners.length; i += 4) {
     await Promise.allSettled(owners.slice(i, i + 4).map(async (id) => {
       const owner = await api.get(`/owners/${encodeURIComponent(id)}`);
-      phones.set(id, (owner.phones || []).map((p) => p.number));
+      contacts.set(id, { phones: (owner.phones || []).map((p) => p.number), email: owner.email || null });
     }));
   }
   await store.put('directory', {
-    phones: Object.fromEntries(phones),
-    items: items.map(({ patient, ownerName }) => ({ patient, ownerName, phones: phones.get(patient.ownerId) || [] })),
+    contacts: Object.fromEntries(contacts),
+    items: items.map(({ patient, ownerName }) => ({ patient, ownerName, ...(contacts.get(patient.ownerId) || { phones: [], email: null }) })),
   });
 }
 
