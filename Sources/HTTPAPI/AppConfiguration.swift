@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import HummingbirdTLS
 import Logging
 import StoragePorts
 
@@ -22,7 +21,9 @@ public struct AppConfiguration: Sendable {
     /// The server's certificate and key when it speaks TLS itself (`vetnet serve --tls-cert
     /// --tls-key`); `nil` for plain HTTP behind a TLS-terminating proxy. With it every
     /// response carries `Strict-Transport-Security` and every cookie is `Secure`.
-    public var tls: TLSConfiguration?
+    public var tls: ServerCertificate?
+    /// With ``tls``: a plain-HTTP port that only redirects to HTTPS (``HTTPSRedirect``).
+    public var httpRedirectPort: Int?
     /// Seed the demo practice when the store is empty.
     public var seedDemo: Bool
     /// Largest accepted request body, in bytes.

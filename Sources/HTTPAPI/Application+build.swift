@@ -65,7 +65,8 @@ public func buildApplication(
             idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)))
     var app = Application(
         router: router,
-        server: try configuration.tls.map { try HTTPServerBuilder.tls(http, tlsConfiguration: $0) } ?? http,
+        server: try configuration.tls.map { try HTTPServerBuilder.tls(http, tlsConfiguration: $0.configuration) }
+            ?? http,
         // A deep accept queue: a burst of new connections waits to be accepted (and shed, if
         // surplus) rather than being dropped by the kernel, which makes clients retry after 1 s.
         configuration: .init(
@@ -74,6 +75,14 @@ public func buildApplication(
     // Added before the server starts, shut down after it has drained: in-flight requests
     // finish, then the services stop in reverse order (housekeeping first), then the store's own.
     for service in storeServices { app.addServices(service) }
+    if let certificate = configuration.tls {
+        app.addServices(CertificateReloadService(certificate: certificate, logger: logger))
+        if let redirect = configuration.httpRedirectPort {
+            app.addServices(
+                HTTPSRedirect.application(
+                    host: configuration.host, port: redirect, tlsPort: configuration.port, logger: logger))
+        }
+    }
     app.addServices(
         LiveEventService(hub: services.live),
         MetricsUpdateService(

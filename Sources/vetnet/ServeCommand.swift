@@ -66,6 +66,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "PEM private key of --tls-cert (env VETNET_TLS_KEY).")
     var tlsKey: String? = ProcessInfo.processInfo.environment["VETNET_TLS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
 
+    @Option(
+        help:
+            "With --tls-cert: a plain-HTTP port that only redirects to HTTPS, such as 80 (env VETNET_HTTP_REDIRECT_PORT)."
+    )
+    var httpRedirectPort: Int? = ProcessInfo.processInfo.environment["VETNET_HTTP_REDIRECT_PORT"].flatMap { Int($0) }
+
     @Option(help: "Live streams one account may hold open at once, 1–10000 (env VETNET_MAX_STREAMS_PER_USER).")
     var maxStreamsPerUser: Int = Int(ProcessInfo.processInfo.environment["VETNET_MAX_STREAMS_PER_USER"] ?? "") ?? 8
 
@@ -89,6 +95,15 @@ struct ServeCommand: AsyncParsableCommand {
             throw ArgumentParser.ValidationError(
                 tlsCert == nil
                     ? "--tls-key needs --tls-cert" : "--tls-cert needs --tls-key (the certificate's private key)")
+        }
+        if let httpRedirectPort {
+            guard tlsCert != nil else {
+                throw ArgumentParser.ValidationError("--http-redirect-port needs --tls-cert and --tls-key")
+            }
+            guard (1...65_535).contains(httpRedirectPort), httpRedirectPort != port else {
+                throw ArgumentParser.ValidationError(
+                    "--http-redirect-port must be a port from 1 to 65535 other than --port")
+            }
         }
         guard (1...10_000).contains(maxStreamsPerUser) else {
             throw ArgumentParser.ValidationError(
@@ -119,7 +134,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.live.maxStreamsPerUser = maxStreamsPerUser
         configuration.trustedProxies = try TrustedProxies(parsing: trustedProxies)
         if let tlsCert, let tlsKey {
-            do { configuration.tls = try ServerTLS.configuration(certificatePath: tlsCert, keyPath: tlsKey) } catch {
+            configuration.httpRedirectPort = httpRedirectPort
+            do { configuration.tls = try ServerCertificate(certificatePath: tlsCert, keyPath: tlsKey) } catch {
                 printError("Refusing to start: \(error)")
                 throw ExitCode(1)
             }

@@ -4,9 +4,13 @@ with a certificate made here by `openssl` for 127.0.0.1. Standard library only.
 
 1. The app and the API answer over TLS 1.2 and 1.3, verified against that certificate, and every
    answer carries Strict-Transport-Security.
-2. TLS 1.1 and older are refused at the handshake; plain HTTP on the port gets no HTTP answer.
+2. TLS 1.1 and older are refused at the handshake; plain HTTP on the port gets no HTTP answer;
+   the plain-HTTP listener (--http-redirect-port) answers every method with 308 to the same
+   path and query over HTTPS, and serves nothing itself.
 3. A browser sign-in over TLS sets both session cookies `Secure` (and HttpOnly for the session).
-4. Refusals at start, naming the option: --tls-cert without --tls-key, a key file that holds no
+4. SIGHUP reads a renewed certificate: new handshakes present it, a connection opened before
+   goes on answering; a broken file on the next SIGHUP leaves the renewed one in use.
+5. Refusals at start, naming the option: --tls-cert without --tls-key, a key file that holds no
    key, a missing certificate file; the key's bytes appear in no output.
 
 Prints PASS/FAIL lines; exit status 0 only when every check passes.
@@ -41,10 +45,10 @@ def report(ok: bool, name: str, detail: str = "") -> None:
         failures.append(name)
 
 
-def make_certificate(directory: Path) -> tuple[Path, Path]:
-    cert, key = directory / "server.pem", directory / "server.key"
+def make_certificate(directory: Path, name: str = "server", organisation: str = "First") -> tuple[Path, Path]:
+    cert, key = directory / f"{name}.pem", directory / f"{name}.key"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-sha256", "-days", "2",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-subj", f"/O={organisation}/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                     "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
     return cert, key
 
@@ -89,9 +93,14 @@ def main() -> int:
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="vetnet-tls-"))
     cert, key = make_certificate(work)
-    port = free_port()
+    # The first pair, kept: the served files are replaced and broken on purpose below.
+    first_cert, first_key = work / "first.pem", work / "first.key"
+    first_cert.write_bytes(cert.read_bytes())
+    first_key.write_bytes(key.read_bytes())
+    port, redirect_port = free_port(), free_port()
     log = work / "server.log"
-    server = start(args.vetnet, work / "data", port, ["--tls-cert", str(cert), "--tls-key", str(key)], log)
+    server = start(args.vetnet, work / "data", port,
+                   ["--tls-cert", str(cert), "--tls-key", str(key), "--http-redirect-port", str(redirect_port)], log)
     try:
         modern = context(cert)
         deadline = time.time() + 120
@@ -136,6 +145,16 @@ def main() -> int:
             except OSError:
                 answer = b""
         report(not answer.startswith(b"HTTP/"), "plain HTTP on the TLS port gets no HTTP answer", repr(answer[:16]))
+        import http.client
+        for method in ("GET", "POST"):
+            plain = http.client.HTTPConnection("127.0.0.1", redirect_port, timeout=10)
+            plain.request(method, "/api/v1/me?x=1", body=b"{}" if method == "POST" else None)
+            answer = plain.getresponse()
+            location, body = answer.getheader("Location"), answer.read()
+            plain.close()
+            expected = f"https://127.0.0.1:{port}/api/v1/me?x=1"
+            report(answer.status == 308 and location == expected and not body, f"plain HTTP {method} is redirected to HTTPS",
+                   f"{answer.status} → {location}")
 
         print("3. Session cookies over TLS")
         status, headers, _ = request(port, modern, "POST", "/api/v1/auth/login",
@@ -145,17 +164,47 @@ def main() -> int:
         csrf = next((c for c in cookies if c.startswith("vetnet_csrf=")), "")
         report(status == 200 and "; Secure" in session and "HttpOnly" in session and "; Secure" in csrf,
                "a cookie sign-in sets Secure session and CSRF cookies", f"status {status}, {len(cookies)} cookies")
+
+        print("4. A renewed certificate on SIGHUP")
+        first_der = modern.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5),
+                                       server_hostname="127.0.0.1").getpeercert(binary_form=True)
+        kept = http.client.HTTPSConnection("127.0.0.1", port, context=modern, timeout=10)
+        kept.request("GET", "/health")
+        kept.getresponse().read()
+        renewed_cert, renewed_key = make_certificate(work, "renewed", "Renewed")
+        renewed_cert.replace(cert)
+        renewed_key.replace(key)
+        os.kill(server.pid, signal.SIGHUP)
+        both = ssl.create_default_context(cafile=str(cert))
+        both.load_verify_locations(cafile=str(work / "first.pem"))
+        seen = b""
+        for _ in range(50):
+            with both.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1") as tls:
+                seen = tls.getpeercert(binary_form=True)
+            if seen != first_der:
+                break
+            time.sleep(0.1)
+        report(seen != first_der and server.poll() is None, "a new handshake presents the renewed certificate after SIGHUP")
+        kept.request("GET", "/health")
+        report(kept.getresponse().status == 200, "a connection opened before the reload goes on answering")
+        kept.close()
+        cert.write_text("not a certificate\n")
+        os.kill(server.pid, signal.SIGHUP)
+        time.sleep(1)
+        with both.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1") as tls:
+            still = tls.getpeercert(binary_form=True)
+        report(still == seen and server.poll() is None, "a broken file on SIGHUP leaves the renewed certificate in use")
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
 
-    print("4. Refusals at start")
-    key_text = key.read_text()
+    print("5. Refusals at start")
+    key_text = first_key.read_text()
     cases = [
-        (["--tls-cert", str(cert)], "--tls-cert needs --tls-key"),
-        (["--tls-cert", str(cert), "--tls-key", str(cert)], "--tls-key"),
-        (["--tls-cert", str(work / "missing.pem"), "--tls-key", str(key)], "--tls-cert"),
+        (["--tls-cert", str(first_cert)], "--tls-cert needs --tls-key"),
+        (["--tls-cert", str(first_cert), "--tls-key", str(first_cert)], "--tls-key"),
+        (["--tls-cert", str(work / "missing.pem"), "--tls-key", str(first_key)], "--tls-cert"),
     ]
     for extra, expected in cases:
         out = work / "refusal.log"
