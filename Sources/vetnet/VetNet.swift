@@ -11,6 +11,6 @@ struct VetNet: AsyncParsableCommand {
             UsersCommand.self,
             AuditCommand.self, TriageCommand.self, OptimizeCommand.self, ImportCommand.self, ExportCommand.self,
             EventsCommand.self, ReportCommand.self,
-            BenchCommand.self,
+            BenchCommand.self, BackupCommand.self, RestoreCommand.self,
         ])
 }
