@@ -164,28 +164,20 @@ extension APIHandler {
         guard record.isBeingGiven(medication, on: store.clock.now()) else {
             throw DomainError.conflict("the medication is not current (it was stopped or replaced by a new dose)")
         }
-        let result = Result { () throws(DoseCalculationError) -> DoseCalculation in
+        let dose = try Self.dose { () throws(DoseCalculationError) -> DoseCalculation in
             try medication.dose(
                 weights: record.weights, now: store.clock.now(),
                 maximumWeightAgeInDays: input.query.maxWeightAgeDays ?? 30)
         }
-        switch result {
-        case .success(let dose):
-            return .ok(
-                .init(
-                    body: .json(
-                        .init(
-                            medicationId: medication.id.description,
-                            doseMg: Self.double(dose.doseMg(fractionDigits: 3)),
-                            volumeML: Self.double(dose.volumeML(fractionDigits: 3)),
-                            weightKg: Self.double(dose.weightKg),
-                            weightMeasuredAt: dose.weight.measuredAt))))
-        case .failure(.invalidPrescription(let validation)):
-            throw validation
-        case .failure(let error):
-            // The request is sound; the record lacks a current weight: a conflict with its state.
-            throw DomainError.conflict(error.description)
-        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        medicationId: medication.id.description,
+                        doseMg: Self.double(dose.doseMg(fractionDigits: 3)),
+                        volumeML: Self.double(dose.volumeML(fractionDigits: 3)),
+                        weightKg: Self.double(dose.weightKg),
+                        weightMeasuredAt: dose.weight.measuredAt))))
     }
 
     func listVaccinationsDue(_ input: Operations.ListVaccinationsDue.Input) async throws

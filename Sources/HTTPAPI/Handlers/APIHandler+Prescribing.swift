@@ -17,23 +17,27 @@ extension APIHandler {
             patientID: patientID, drug: "preview", concentrationMgPerML: Self.decimal(input.query.concentrationMgPerML),
             doseMgPerKg: Self.decimal(input.query.doseMgPerKg), route: .oral, frequency: "preview",
             startDate: RecordCalendar.date(fromISODay: RecordCalendar.isoDay(now)) ?? now)
-        let result = Result { () throws(DoseCalculationError) -> DoseCalculation in
+        let dose = try Self.dose { () throws(DoseCalculationError) -> DoseCalculation in
             try prescription.dose(
                 weights: record.weights, now: now, maximumWeightAgeInDays: input.query.maxWeightAgeDays ?? 30)
         }
-        switch result {
-        case .success(let dose):
-            return .ok(
-                .init(
-                    body: .json(
-                        .init(
-                            doseMg: Self.double(dose.doseMg(fractionDigits: 3)),
-                            volumeML: Self.double(dose.volumeML(fractionDigits: 3)),
-                            weightKg: Self.double(dose.weightKg), weightMeasuredAt: dose.weight.measuredAt))))
-        case .failure(.invalidPrescription(let validation)):
-            throw validation
-        case .failure(let error):
-            throw DomainError.conflict(error.description)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        doseMg: Self.double(dose.doseMg(fractionDigits: 3)),
+                        volumeML: Self.double(dose.volumeML(fractionDigits: 3)),
+                        weightKg: Self.double(dose.weightKg), weightMeasuredAt: dose.weight.measuredAt))))
+    }
+
+    /// The dose `compute` gives, for an answer: a prescription the record refuses is a 422
+    /// naming its fields; a sound request on a record without a current weight is a conflict
+    /// with the record's state (409).
+    static func dose(_ compute: () throws(DoseCalculationError) -> DoseCalculation) throws -> DoseCalculation {
+        switch Result(catching: compute) {
+        case .success(let dose): return dose
+        case .failure(.invalidPrescription(let validation)): throw validation
+        case .failure(let error): throw DomainError.conflict(error.description)
         }
     }
 

@@ -965,16 +965,6 @@ enum Migrations {
     /// they write from, and a registration by it as a possible duplicate): every row rebuilt.
     private static func ownersFoundByEmail(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM patient_search")
-        try db.execute(
-            sql: """
-                INSERT INTO patient_search (rowid, patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
-                SELECT p.rowid, p.id, p.practice_id, p.name,
-                       o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, '')
-                           || COALESCE(' ' || o.email, '') || COALESCE(' ' || c.email, ''),
-                       o.phone_digits || ' ' || (SELECT COALESCE(group_concat(json_extract(value, '$.number'), ' '), '') FROM json_each(o.phones))
-                           || COALESCE(' ' || c.phone_digits, ''),
-                       p.mrn || ' ' || REPLACE(p.mrn, '-', ''), COALESCE(p.microchip, '')
-                FROM patient p JOIN owner o ON o.id = p.owner_id LEFT JOIN owner c ON c.id = p.co_owner_id
-                """)
+        try db.execute(sql: VetNetStore.searchRowsSQL)
     }
 }
