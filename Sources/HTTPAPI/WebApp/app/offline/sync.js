@@ -142,7 +142,6 @@ async function recall(path, query, address) {
   if (found) { noteScreen(address, found.at, true); return { data: found.value.data, etag: found.value.etag, at: found.at }; }
   if (path === '/appointments') found = await fromWindow(query);
   else if (path === '/patients') found = await search(query);
-  else if (path === '/patient-duplicates') found = await duplicates(query);
   else if (/^\/patients\/[^/]+$/.test(path)) found = await fromDirectory(decodeURIComponent(path.split('/')[2]));
   if (found) noteScreen(address, found.at, true);
   return found;
@@ -179,35 +178,6 @@ async function search({ q = '', species, status, limit = 50 }) {
       || (digits.length >= 4 && (phones || []).some((p) => String(p).replace(/[^0-9]/g, '').includes(digits)));
   }).sort((a, b) => a.patient.name.localeCompare(b.patient.name));
   return { data: { items: matches.slice(0, Number(limit) || 50).map(({ patient, ownerName }) => ({ patient, ownerName })), nextCursor: null }, at: kept.at };
-}
-
-/** Possible duplicates of a patient about to be registered, by the server's rule (GET
- *  /patient-duplicates), from the kept directory: the same microchip, owner phone (6 digits or
- *  more), email or full name, or a similar name (equal, or one the start of the other with at
- *  least 3 letters) of the same species; strongest first, at most 8. */
-async function duplicates({ patientName, species, microchip, ownerName, ownerPhone, ownerEmail }) {
-  const kept = await store.get('directory');
-  if (!kept) return null;
-  const digits = (text) => String(text || '').replace(/[^0-9]/g, '');
-  const phone = digits(ownerPhone);
-  const name = fold(patientName).trim();
-  const similar = (other) => {
-    const a = fold(other).trim();
-    if (!name || !a) return false;
-    return a === name || (Math.min(a.length, name.length) >= 3 && (a.startsWith(name) || name.startsWith(a)));
-  };
-  const strength = ['same_microchip', 'same_owner_phone', 'same_owner_email', 'same_owner_name', 'similar_patient_name'];
-  const items = kept.value.items.map(({ patient, ownerName: owner, phones, email }) => {
-    const reasons = [];
-    if (microchip && patient.microchip === microchip.trim()) reasons.push('same_microchip');
-    if (phone.length >= 6 && (phones || []).some((p) => digits(p) === phone)) reasons.push('same_owner_phone');
-    if (ownerEmail && email && fold(email) === fold(ownerEmail).trim()) reasons.push('same_owner_email');
-    if (ownerName && fold(owner) === fold(ownerName).trim()) reasons.push('same_owner_name');
-    if ((!species || patient.species === species) && similar(patient.name)) reasons.push('similar_patient_name');
-    return { patient, ownerName: owner, reasons };
-  }).filter((x) => x.reasons.length)
-    .sort((a, b) => strength.indexOf(a.reasons[0]) - strength.indexOf(b.reasons[0]) || b.reasons.length - a.reasons.length);
-  return { data: { items: items.slice(0, 8) }, at: kept.at };
 }
 
 async function fromDirectory(id) {

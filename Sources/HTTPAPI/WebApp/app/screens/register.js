@@ -20,6 +20,7 @@ export function render(container) {
   let createdOwner = null; // the owner this screen registered, when the patient could not be yet
   let checkedFor = ''; // the values the duplicates shown were searched for
   let found = []; // [{item, reasons}]
+  let unchecked = false; // the duplicate check could not reach the server (offline)
   const keys = { owner: { text: '', key: '' }, patient: { text: '', key: '' } };
 
   const o = {
@@ -84,11 +85,19 @@ export function render(container) {
     };
   }
 
-  /** Asks the server which patients on file may be this one, and why (its rule, strongest first). */
+  /** Asks the server which patients on file may be this one, and why (its rule, strongest first).
+   *  Offline it cannot be asked: the form says so and the registration goes on (it waits to be sent). */
   async function search(w) {
+    unchecked = false;
     if (!Object.values(w).some(Boolean)) return [];
-    const answer = await api.get('/patient-duplicates', w);
-    return answer.items.map(({ patient, ownerName, reasons }) => ({ item: { patient, ownerName }, reasons }));
+    try {
+      const answer = await api.get('/patient-duplicates', w);
+      return answer.items.map(({ patient, ownerName, reasons }) => ({ item: { patient, ownerName }, reasons }));
+    } catch (error) {
+      if (error.status !== 0) throw error;
+      unchecked = true;
+      return [];
+    }
   }
 
   /** Searches for what is typed now, unless that was searched already; shows what it found. */
@@ -105,7 +114,10 @@ export function render(container) {
   }
 
   function drawDuplicates(asking = false) {
-    if (!found.length) { replace(duplicates); return; }
+    if (!found.length) {
+      replace(duplicates, unchecked ? notice('Offline: possible duplicates cannot be checked until VetNet is reachable. Search the patient list first; the registration is sent when the connection is back.', 'warning') : null);
+      return;
+    }
     replace(duplicates, h('section', { class: 'notice notice-warning duplicate-warning', 'aria-labelledby': 'dup-title' },
       h('h2', { id: 'dup-title' }, 'Possible duplicates'),
       h('p', {}, asking ? 'These records may already be this patient or owner. Open them to check; register anyway only if none is.'
