@@ -191,14 +191,16 @@ class Server:
 
 
 class Client:
-    """A bearer-token API client, for preparing data and checking what the UI did."""
+    """A bearer-token API client, for preparing data and checking what the UI did (also used by
+    run_offline_tests.py). `server` needs `url` and `password`."""
 
-    def __init__(self, server: Server, email: str) -> None:
+    def __init__(self, server, email: str) -> None:
         self.server = server
         status, body = self.call("POST", "/api/v1/auth/login", {"email": email, "password": server.password}, token=None)
         if status != 200:
             raise RuntimeError(f"sign-in as {email} failed: {status} {body}")
         self.token = body["token"]
+        self.user = body["user"]
 
     def call(self, method: str, path: str, body: object | None = None, *, token: str | None | bool = True,
              headers: dict | None = None) -> tuple[int, object]:

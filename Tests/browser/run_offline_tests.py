@@ -63,6 +63,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run_browser_tests import Client  # noqa: E402  (the one API client of the browser checks)
+
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "fiona.campbell@riverside-vets.example"
 VET = "amelia.hart@riverside-vets.example"
@@ -133,45 +136,6 @@ class Server:
     def stop(self) -> None:
         self.kill()
         shutil.rmtree(self.data_dir, ignore_errors=True)
-
-
-class Client:
-    """A bearer-token API client, for preparing data and checking what the app did."""
-
-    def __init__(self, server: Server, email: str) -> None:
-        self.server = server
-        status, body = self.call("POST", "/api/v1/auth/login", {"email": email, "password": server.password}, token=None)
-        if status != 200:
-            raise RuntimeError(f"sign-in as {email} failed: {status} {body}")
-        self.token = body["token"]
-        self.user = body["user"]
-
-    def call(self, method: str, path: str, body: object | None = None, *, token: str | None | bool = True,
-             headers: dict | None = None) -> tuple[int, object]:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.server.url + path, data=data, method=method)
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
-        bearer = self.token if token is True else token
-        if bearer:
-            request.add_header("Authorization", f"Bearer {bearer}")
-        for name, value in (headers or {}).items():
-            request.add_header(name, value)
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                raw, status = response.read(), response.status
-        except urllib.error.HTTPError as error:
-            raw, status = error.read(), error.code
-        try:
-            return status, json.loads(raw) if raw else None
-        except ValueError:
-            return status, raw.decode("utf-8", "replace")
-
-    def ok(self, method: str, path: str, body: object | None = None, **kwargs) -> object:
-        status, answer = self.call(method, path, body, **kwargs)
-        if status >= 300:
-            raise AssertionError(f"{method} {path} answered {status}: {answer}")
-        return answer
 
 
 # --------------------------------------------------------------------------------------------
