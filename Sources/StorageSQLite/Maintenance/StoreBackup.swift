@@ -167,11 +167,24 @@ public enum StoreBackup {
         for case let url as URL in walker {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(root.count + 1))
-            guard path != manifestName, let data = FileManager.default.contents(atPath: url.path) else { continue }
-            files[path] = Manifest.FileEntry(
-                bytes: data.count, sha256: SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined())
+            guard path != manifestName else { continue }
+            files[path] = try digest(of: url)
         }
         return files
+    }
+
+    /// A file's size and SHA-256, read a megabyte at a time (a store of many gigabytes is
+    /// never held in memory whole).
+    static func digest(of url: URL) throws -> Manifest.FileEntry {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw Refusal("cannot read \(url.path)") }
+        defer { try? handle.close() }
+        var hash = SHA256()
+        var bytes = 0
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hash.update(data: chunk)
+            bytes += chunk.count
+        }
+        return Manifest.FileEntry(bytes: bytes, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined())
     }
 
     static func seal(_ manifest: Manifest, auditKey: AuditKey) throws -> String {
@@ -187,11 +200,18 @@ public enum StoreBackup {
         .joined()
     }
 
+    /// Copies a file, readable by its owner only from the moment it exists (created 0600
+    /// empty, then filled a megabyte at a time).
     static func copyPrivately(_ source: URL, to target: URL) throws {
-        guard let data = FileManager.default.contents(atPath: source.path) else {
-            throw Refusal("cannot read \(source.path)")
+        guard let input = FileHandle(forReadingAtPath: source.path) else { throw Refusal("cannot read \(source.path)") }
+        defer { try? input.close() }
+        try writePrivately(Data(), to: target)
+        guard let output = FileHandle(forWritingAtPath: target.path) else {
+            throw Refusal("cannot write \(target.path)")
         }
-        try writePrivately(data, to: target)
+        defer { try? output.close() }
+        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+        try output.synchronize()
     }
 
     static func writePrivately(_ data: Data, to target: URL) throws {
