@@ -42,18 +42,31 @@ public struct VaccinationProtocol: Sendable, Hashable {
         all.first { $0.species == species }
     }
 
-    /// The vaccine of this protocol that `name` names (its name or an alias, without case or
-    /// surrounding spaces), if any.
+    /// The vaccine of this protocol that `name` names: its name or an alias, without case or
+    /// surrounding spaces, or a product name with one of them among its words ("Nobivac DHP",
+    /// "Versican Plus L4"). Words are cut at anything not a letter or digit, so an alias
+    /// matches only as whole words: "Pi" is not found inside "DHPPi".
     public func vaccine(named name: String) -> Vaccine? {
         let wanted = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !wanted.isEmpty else { return nil }
-        return vaccines.first { vaccine in
-            ([vaccine.name] + vaccine.aliases).contains { $0.lowercased() == wanted }
+        if let exact = vaccines.first(where: { ([$0.name] + $0.aliases).contains { $0.lowercased() == wanted } }) {
+            return exact
         }
-            ?? vaccines.first { vaccine in
-                // A product name that contains an alias ("Nobivac DHP", "Versican Plus L4").
-                vaccine.aliases.contains { alias in alias.count >= 3 && wanted.contains(alias.lowercased()) }
+        let words = Self.words(wanted)
+        return vaccines.first { vaccine in
+            vaccine.aliases.contains { alias in
+                let aliasWords = Self.words(alias.lowercased())
+                guard !aliasWords.isEmpty, aliasWords.count <= words.count else { return false }
+                return (0...(words.count - aliasWords.count)).contains {
+                    Array(words[$0..<($0 + aliasWords.count)]) == aliasWords
+                }
             }
+        }
+    }
+
+    /// The words of a lower-cased name, cut at anything not a letter or digit.
+    private static func words(_ text: String) -> [String] {
+        text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
     /// The proposed next due day of `vaccine` given on `administered` to a patient born on
