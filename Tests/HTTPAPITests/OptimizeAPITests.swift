@@ -78,6 +78,42 @@ struct OptimizeAPITests {
             fixture.clinician.id]
         #expect(availability?.value.timeOff.count == 1)
     }
+
+    @Test(
+        "a day on which a retired clinician still has bookings can be re-planned for a colleague: those bookings stay fixed"
+    )
+    func replanBesideRetired() async throws {
+        let fixture = try await ScheduleFixture.make()
+        try await fixture.app.test { client in
+            let token = try await client.login("administrator@alpha.example")
+            let retiredBooking = try await client.call(
+                "/api/v1/appointments", .post, token: token, json: fixture.bookingJSON(start: fixture.nineTomorrow)
+            ) { try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id }
+            try await client.call(
+                "/api/v1/appointments", .post, token: token,
+                json: fixture.bookingJSON(
+                    start: fixture.nineTomorrow.addingTimeInterval(3600), clinician: fixture.surgeon)
+            ) { #expect($0.status == .created) }
+            try await client.call("/api/v1/specialists/\(fixture.clinician.id)/retire", .post, token: token) {
+                #expect($0.status == .ok)
+            }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "Europe/London")!
+            let parts = calendar.dateComponents([.year, .month, .day], from: fixture.nineTomorrow)
+            let date = String(format: "%04ld-%02ld-%02ld", parts.year!, parts.month!, parts.day!)
+            try await client.call(
+                "/api/v1/schedule/replan", .post, token: token,
+                json: #"{"clinicianId":"\#(fixture.surgeon.id)","date":"\#(date)"}"#
+            ) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                let body = try JSONDecoder().decode(ReplanBody.self, from: Data(buffer: response.body))
+                // No colleague with hours is left: the surgeon's appointment is reported, and
+                // nothing is moved onto the retired clinician nor is their booking moved.
+                #expect(body.moved.isEmpty && body.unplaced.count == 1)
+                #expect(!String(buffer: response.body).contains(retiredBooking))
+            }
+        }
+    }
 }
 
 struct PlanBody: Decodable {

@@ -170,8 +170,11 @@ extension APIHandler {
         // Only appointments still merely booked can move; the rest of the day stays fixed. One
         // that a closure added after it was booked now covers cannot stay where it is nor move
         // within the day's open time: it is reported for re-planning on another day.
+        // A retired clinician's bookings are not moved here (their retirement listed them for
+        // the practice to re-plan one by one); they stay fixed.
         let open = snapshot.appointments.filter {
             $0.status == .booked && $0.time.start >= max(now, dayRange.start) && $0.time.start < dayRange.end
+                && snapshot.clinician($0.clinicianID) != nil
         }
         let closures = snapshot.practice.closures
         let inClosure = { (appointment: Appointment) in

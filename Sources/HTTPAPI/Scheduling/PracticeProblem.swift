@@ -72,9 +72,17 @@ struct PracticeProblem: Sendable {
                 interval: MinuteInterval(start: toMinute($0.time.start), end: toMinute($0.occupiedTime.end)),
                 roomType: $0.roomType?.rawValue)
         }
+        // A retired clinician's bookings still hold their rooms and times until the practice
+        // re-plans them: they stay fixed, under a clinician with no hours (and no daily cap, so
+        // the bookings they already have break no limit), so nothing new is placed with them
+        // and the problem still names every booking's clinician.
+        let known = Set(clinicians.map(\.id))
+        let retired = Set(fixed.map(\.clinicianID)).subtracting(known).sorted().map {
+            SchedulingClinician(id: $0, skills: [:], maxDaily: SchedulingLimits.maxCount, shifts: [], targetMinutes: 0)
+        }
         self.origin = origin
         self.problem = SchedulingProblem(
-            horizon: MinuteInterval(start: 0, end: toMinute(end)), granularity: 5, clinicians: clinicians,
+            horizon: MinuteInterval(start: 0, end: toMinute(end)), granularity: 5, clinicians: clinicians + retired,
             roomTypes: roomCounts, requests: requests, fixedBookings: fixed)
     }
 }
