@@ -41,6 +41,14 @@ struct OptimizeAPITests {
         #expect(booked.count == 9)
     }
 
+    /// The practice's day (Europe/London) of `moment`, as the re-plan asks for it.
+    static func londonDay(_ moment: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/London")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: moment)
+        return String(format: "%04ld-%02ld-%02ld", parts.year!, parts.month!, parts.day!)
+    }
+
     @Test(
         "when a clinician is unavailable for a day their appointments move to a colleague, on time, and the day is marked off"
     )
@@ -54,10 +62,7 @@ struct OptimizeAPITests {
                     json: fixture.bookingJSON(start: fixture.nineTomorrow.addingTimeInterval(Double(hour) * 3600))
                 ) { #expect($0.status == .created) }
             }
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "Europe/London")!
-            let parts = calendar.dateComponents([.year, .month, .day], from: fixture.nineTomorrow)
-            let date = String(format: "%04ld-%02ld-%02ld", parts.year!, parts.month!, parts.day!)
+            let date = Self.londonDay(fixture.nineTomorrow)
             try await client.call(
                 "/api/v1/schedule/replan", .post, token: token,
                 json: #"{"clinicianId":"\#(fixture.clinician.id)","date":"\#(date)","apply":true}"#
@@ -97,10 +102,7 @@ struct OptimizeAPITests {
             try await client.call("/api/v1/specialists/\(fixture.clinician.id)/retire", .post, token: token) {
                 #expect($0.status == .ok)
             }
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "Europe/London")!
-            let parts = calendar.dateComponents([.year, .month, .day], from: fixture.nineTomorrow)
-            let date = String(format: "%04ld-%02ld-%02ld", parts.year!, parts.month!, parts.day!)
+            let date = Self.londonDay(fixture.nineTomorrow)
             try await client.call(
                 "/api/v1/schedule/replan", .post, token: token,
                 json: #"{"clinicianId":"\#(fixture.surgeon.id)","date":"\#(date)"}"#
