@@ -139,9 +139,9 @@ class Server:
     """`vetnet serve --demo` on a temporary store that `vetnet seed --demo --history` has given a
     past (no bookings ahead, so the future is the demo's own)."""
 
-    def __init__(self, binary: Path, log_dir: Path) -> None:
+    def __init__(self, binary: Path, log_dir: Path, prefix: str = "vetnet-browser-") -> None:
         self.binary = binary
-        self.data_dir = Path(tempfile.mkdtemp(prefix="vetnet-browser-"))
+        self.data_dir = Path(tempfile.mkdtemp(prefix=prefix))
         os.chmod(self.data_dir, 0o700)
         self.port = free_port()
         self.password = "-".join(secrets.choice(WORDS) for _ in range(5)) + f"-{secrets.randbelow(90) + 10}"
@@ -152,22 +152,19 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 120) -> None:
+    def environment(self) -> dict:
+        """The server's environment: the demo password; nothing that would choose another store or port."""
         env = dict(os.environ)
         env["VETNET_DEMO_PASSWORD"] = self.password
         for name in ("VETNET_HOST", "VETNET_PORT", "VETNET_DATA_DIR", "VETNET_DEMO"):
             env.pop(name, None)
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        out = open(self.log_dir / "server.stdout.log", "wb")
-        err = open(self.log_dir / "server.stderr.log", "wb")
-        seeded = subprocess.run(
-            [str(self.binary), "seed", "--demo", "--history", str(HISTORY_DAYS), "--ahead-days", "0", "--data-dir", str(self.data_dir / "store")],
-            env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL, timeout=timeout)
-        if seeded.returncode != 0:
-            raise RuntimeError(f"vetnet seed --demo --history failed; see {self.log_dir / 'server.stderr.log'}")
+        return env
+
+    def serve(self, out, err, timeout: float) -> None:
+        """Starts `vetnet serve --demo` on the store and waits until /health answers."""
         self.process = subprocess.Popen(
             [str(self.binary), "serve", "--demo", "--data-dir", str(self.data_dir / "store"), "--host", "127.0.0.1", "--port", str(self.port)],
-            env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
+            env=self.environment(), stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -179,6 +176,17 @@ class Server:
             except OSError:
                 time.sleep(0.3)
         raise RuntimeError(f"vetnet serve did not answer /health within {timeout:.0f} s")
+
+    def start(self, timeout: float = 120) -> None:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        out = open(self.log_dir / "server.stdout.log", "wb")
+        err = open(self.log_dir / "server.stderr.log", "wb")
+        seeded = subprocess.run(
+            [str(self.binary), "seed", "--demo", "--history", str(HISTORY_DAYS), "--ahead-days", "0", "--data-dir", str(self.data_dir / "store")],
+            env=self.environment(), stdout=out, stderr=err, stdin=subprocess.DEVNULL, timeout=timeout)
+        if seeded.returncode != 0:
+            raise RuntimeError(f"vetnet seed --demo --history failed; see {self.log_dir / 'server.stderr.log'}")
+        self.serve(out, err, timeout)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

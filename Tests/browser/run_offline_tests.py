@@ -64,63 +64,27 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_browser_tests import Client  # noqa: E402  (the one API client of the browser checks)
+from run_browser_tests import Client, Server as BrowserServer  # noqa: E402  (the browser checks' server and API client)
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "fiona.campbell@riverside-vets.example"
 VET = "amelia.hart@riverside-vets.example"
-WORDS = ["amber", "otter", "lagoon", "heron", "quartz", "kettle", "maple", "cobalt", "willow", "falcon"]
 BANNER = re.compile(r"Offline — data from (?:\w{3} \d{1,2} \w{3} \d{4} )?(\d\d):(\d\d), (less than a minute|\d+ min|\d+ h \d+ min) ago")
 
 
 # --------------------------------------------------------------------------------------------
 # The server
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """`vetnet serve --demo` on a temporary store; `kill()` terminates it and `start()` brings
-    it back on the same store and port."""
+class Server(BrowserServer):
+    """`vetnet serve --demo` on a temporary store (no seeded past); `kill()` terminates it and
+    `start()` brings it back on the same store and port."""
 
     def __init__(self, binary: Path, log_dir: Path) -> None:
-        self.binary = binary
-        self.data_dir = Path(tempfile.mkdtemp(prefix="vetnet-offline-"))
-        os.chmod(self.data_dir, 0o700)
-        self.port = free_port()
-        self.password = "-".join(secrets.choice(WORDS) for _ in range(5)) + f"-{secrets.randbelow(90) + 10}"
-        self.log_dir = log_dir
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        super().__init__(binary, log_dir, prefix="vetnet-offline-")
 
     def start(self, timeout: float = 60) -> None:
-        env = dict(os.environ)
-        env["VETNET_DEMO_PASSWORD"] = self.password
-        for name in ("VETNET_HOST", "VETNET_PORT", "VETNET_DATA_DIR", "VETNET_DEMO"):
-            env.pop(name, None)
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        out = open(self.log_dir / "server.stdout.log", "ab")
-        err = open(self.log_dir / "server.stderr.log", "ab")
-        self.process = subprocess.Popen(
-            [str(self.binary), "serve", "--demo", "--data-dir", str(self.data_dir / "store"), "--host", "127.0.0.1", "--port", str(self.port)],
-            env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"vetnet serve stopped during start-up; see {self.log_dir / 'server.stderr.log'}")
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"vetnet serve did not answer /health within {timeout:.0f} s")
+        self.serve(open(self.log_dir / "server.stdout.log", "ab"), open(self.log_dir / "server.stderr.log", "ab"), timeout)
 
     def kill(self) -> None:
         """Terminates the server (its store stays)."""
@@ -325,14 +289,23 @@ class Checks:
             "species": "dog", "vitals": {"temperature": {"value": 40.7, "unit": "C"}}, "complaint": "panting after a run in the heat"}})
         assert assessment["level"] == 2, f"orange arrival: {assessment['level']}"
         # A booking today (or, after closing time, tomorrow) for the schedule.
+        # The first type someone can see the cat for today or tomorrow: a general type first (a
+        # specialist's type may have no clinician working in the window, e.g. Friday evening).
         types = self.vet.ok("GET", "/api/v1/appointment-types")["items"]
-        kind = next((t for t in types if "dog" in (t.get("species") or ["dog"])), types[0])
+        types.sort(key=lambda t: (t.get("requiredSpecialty") is not None, t.get("retiredAt") is not None, t["name"]))
         now = datetime.now(timezone.utc)
         local_midnight = datetime.now(self.zone).replace(hour=0, minute=0, second=0, microsecond=0)
         window_end = (local_midnight + timedelta(days=2)).astimezone(timezone.utc)
-        slots = self.vet.ok("GET", f"/api/v1/appointments/slots?from={stamp(now + timedelta(minutes=10))}&to={stamp(window_end)}"
-                                   f"&appointmentTypeId={kind['id']}&species=dog&limit=5")["items"]
-        assert slots, "a free slot today or tomorrow"
+        kind, slots = None, []
+        for candidate in types:
+            if candidate.get("retiredAt") or "cat" not in (candidate.get("species") or ["cat"]):
+                continue
+            slots = self.vet.ok("GET", f"/api/v1/appointments/slots?from={stamp(now + timedelta(minutes=10))}&to={stamp(window_end)}"
+                                       f"&appointmentTypeId={candidate['id']}&species=cat&limit=5")["items"]
+            if slots:
+                kind = candidate
+                break
+        assert slots, "a free slot today or tomorrow for some appointment type"
         slot = slots[0]
         self.appointment = self.vet.ok("POST", "/api/v1/appointments", {"patientId": self.cat["id"], "clinicianId": slot["clinicianId"],
                                                                       "appointmentTypeId": kind["id"], "start": slot["start"]},
@@ -530,6 +503,8 @@ class Checks:
         network(driver, offline=True)
         try:
             card = clickable(driver, card_css, 15)
+            # A passing notice (toast) may lie over the card for a few seconds, as a person would wait it out.
+            driver.execute_script("document.querySelectorAll('.toast').forEach((t) => t.remove())")
             driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", card)
             card.click()
             clickable(driver, "dialog[open] button[data-action=reschedule]", 10).click()
@@ -539,6 +514,8 @@ class Checks:
                                                    if e.is_displayed() and "clashes" in e.text), False), 10, "the move is refused with the reason")
             driver.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
             card = clickable(driver, card_css, 15)
+            # A passing notice (toast) may lie over the card for a few seconds, as a person would wait it out.
+            driver.execute_script("document.querySelectorAll('.toast').forEach((t) => t.remove())")
             driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", card)
             card.click()
             clickable(driver, "dialog[open] button[data-action=check_in]", 10).click()
