@@ -85,11 +85,23 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: - Application (the use cases that span contexts; ports only, no HTTP, no adapter)
+        .target(
+            name: "PracticeServices",
+            dependencies: [
+                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics", "StoragePorts",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: - Delivery
         .target(
             name: "HTTPAPI",
             dependencies: [
                 "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics", "StoragePorts",
+                "PracticeServices",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -116,7 +128,7 @@ let package = Package(
             dependencies: [
                 "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics", "StoragePorts",
                 "StorageSQLite",
-                "StoragePostgres", "HTTPAPI",
+                "StoragePostgres", "PracticeServices", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -181,7 +193,9 @@ let package = Package(
         .testTarget(
             name: "HTTPAPITests",
             dependencies: [
-                "HTTPAPI", "StoragePorts", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling",
+                "HTTPAPI", "PracticeServices", "StoragePorts", "StorageSQLite", "SharedKernel", "PatientRecords",
+                "Triage",
+                "Scheduling",
                 "Specialists", "Analytics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import PracticeServices
 import StoragePorts
 
 /// Everything the server needs to start, gathered by the command line from flags and

@@ -6,6 +6,7 @@ import HummingbirdTLS
 import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime
+import PracticeServices
 import Prometheus
 import ServiceLifecycle
 import SharedKernel

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PracticeServices
 import Prometheus
 
 /// `GET /metrics`: Prometheus text format for the machine's operator — a scraper on the
@@ -17,7 +18,8 @@ enum MetricsEndpoint {
                 header.lowercased().hasPrefix("bearer "),
                 Self.same(String(header.dropFirst(7)), operatorToken)
             else {
-                throw APIError.unauthorized("Metrics are served to local scrapers or to the operator's metrics token.")
+                throw ServiceRefusal.unauthorized(
+                    "Metrics are served to local scrapers or to the operator's metrics token.")
             }
         }
         var buffer: [UInt8] = []

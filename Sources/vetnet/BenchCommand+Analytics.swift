@@ -1,7 +1,7 @@
 import Analytics
 import ArgumentParser
 import Foundation
-import HTTPAPI
+import PracticeServices
 import Scheduling
 import SharedKernel
 import Specialists

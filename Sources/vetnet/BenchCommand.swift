@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import HTTPAPI
 import PatientRecords
+import PracticeServices
 import SharedKernel
 import StoragePorts
 import StorageSQLite

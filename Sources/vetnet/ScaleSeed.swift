@@ -1,6 +1,6 @@
 import Foundation
-import HTTPAPI
 import PatientRecords
+import PracticeServices
 import SharedKernel
 
 /// Generates a large, realistic and reproducible practice population for performance work:

@@ -4,6 +4,7 @@ import HTTPAPI
 import Hummingbird
 import Logging
 import Metrics
+import PracticeServices
 import Prometheus
 import SharedKernel
 import StorageSQLite

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HTTPAPI
+import PracticeServices
 import SharedKernel
 import StoragePorts
 import StorageSQLite

@@ -6,6 +6,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 @Suite("Roles, tenancy and bad input")
 struct AccessTests {

@@ -12,6 +12,7 @@ import Testing
 import Triage
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// A week of practice A written through the real store, small enough to count by hand
 /// (London is on UTC in early March, so local times are the instants below):

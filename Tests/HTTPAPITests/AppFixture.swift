@@ -7,6 +7,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// Two practices with staff of every role, behind the real router (every middleware), on an
 /// in-memory store. All accounts share `password`.

@@ -8,6 +8,7 @@ import SharedKernel
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// What one caller must not be able to do to everyone else, and requests that must mean one
 /// thing: duplicate keys, authorization before validation, one optimization per practice,
@@ -86,7 +87,7 @@ struct AvailabilityTests {
         do {
             _ = try await gate.run(for: a, limit: .seconds(1)) { 2 }
             Issue.record("a second optimization of the practice ran")
-        } catch let APIError.busy(detail, seconds) {
+        } catch let ServiceRefusal.busy(detail, seconds) {
             #expect(detail.contains("already running"))
             #expect((1...21).contains(seconds))
         }
@@ -109,7 +110,7 @@ struct AvailabilityTests {
                 try await hub.subscribe(
                     practiceID: fixture.practiceA.id, role: .veterinarian, userID: vet.id, tokenHash: "t"))
         }
-        await #expect(throws: APIError.self) {
+        await #expect(throws: ServiceRefusal.self) {
             _ = try await hub.subscribe(
                 practiceID: fixture.practiceA.id, role: .veterinarian, userID: vet.id, tokenHash: "t")
         }

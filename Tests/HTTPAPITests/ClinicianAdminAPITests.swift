@@ -9,6 +9,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// A cardiologist as an administrator would add them, working every day 08:00–18:00.
 private let newCardiologist = #"""

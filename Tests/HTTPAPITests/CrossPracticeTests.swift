@@ -8,6 +8,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// Nothing one practice's staff can ask reveals another practice's activity.
 @Suite("No information crosses practices")

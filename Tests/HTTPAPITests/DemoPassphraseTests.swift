@@ -3,6 +3,7 @@ import SharedKernel
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 @Suite("Demo passphrase")
 struct DemoPassphraseTests {

@@ -8,6 +8,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// Uploads that must leave nothing behind, and bodies the server must not buffer.
 @Suite("Document and body safety")

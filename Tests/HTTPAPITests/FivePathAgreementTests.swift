@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// One answer on every path: the same patient and case get the same level, fired
 /// discriminators and complexity through `POST /triage/evaluate?patientId=` (the web form's

@@ -7,6 +7,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 @Suite("A fresh install without the demo")
 struct FreshInstallTests {

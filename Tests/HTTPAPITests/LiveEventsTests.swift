@@ -12,6 +12,7 @@ import Testing
 import Triage
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// Reads a subscriber's items one at a time, failing instead of hanging when one is late.
 final class LiveItemReader: @unchecked Sendable {

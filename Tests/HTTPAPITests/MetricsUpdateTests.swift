@@ -8,6 +8,7 @@ import Testing
 import Triage
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// `metrics.updated` on the live stream: announced when the figures' records change, at most
 /// once per practice per interval, gathering what came in between, and only to the roles that

@@ -8,6 +8,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 @Suite("Schedule optimization and re-planning over HTTP")
 struct OptimizeAPITests {

@@ -9,6 +9,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// Instants of London wall-clock times.
 enum London {

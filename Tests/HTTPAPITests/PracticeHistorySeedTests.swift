@@ -8,6 +8,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// `vetnet seed --history`: a reproducible past built from the practice's own set-up.
 @Suite("Seeded history")

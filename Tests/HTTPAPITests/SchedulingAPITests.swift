@@ -11,6 +11,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// A practice with one general clinician working 08:00–18:00 every day, one exam room and a
 /// 15-minute consultation type.

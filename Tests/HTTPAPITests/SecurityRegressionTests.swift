@@ -8,6 +8,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// Refusals that close ways round the permission matrix, the sign-in throttle and routing.
 @Suite("Security regressions")

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 /// A clinic behind one address: someone on its network using up the address's allowance of
 /// failed sign-ins must not shut out staff on the devices they use, and a device cookie must

@@ -8,6 +8,7 @@ import StorageSQLite
 import Testing
 
 @testable import HTTPAPI
+@testable import PracticeServices
 
 @Suite("The visit record over HTTP")
 struct VisitAPITests {

@@ -1,4 +1,5 @@
 import Foundation
+import PracticeServices
 import SharedKernel
 
 /// Checks a value against a JSON Schema of the OpenAPI document — the keywords the document

@@ -1,6 +1,7 @@
 import Analytics
 import Foundation
 import OpenAPIRuntime
+import PracticeServices
 import SharedKernel
 import Specialists
 import StoragePorts

@@ -1,5 +1,6 @@
 import Foundation
 import PatientRecords
+import PracticeServices
 import SharedKernel
 import StoragePorts
 

@@ -1,6 +1,7 @@
 import Foundation
 import OpenAPIRuntime
 import PatientRecords
+import PracticeServices
 import Scheduling
 import SharedKernel
 import Specialists

@@ -1,5 +1,6 @@
 import Foundation
 import OpenAPIRuntime
+import PracticeServices
 import Scheduling
 import SharedKernel
 import StoragePorts

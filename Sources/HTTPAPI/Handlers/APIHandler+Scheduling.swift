@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import OpenAPIRuntime
+import PracticeServices
 import Scheduling
 import SharedKernel
 import Specialists

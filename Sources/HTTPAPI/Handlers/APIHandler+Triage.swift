@@ -1,5 +1,6 @@
 import Foundation
 import OpenAPIRuntime
+import PracticeServices
 import SharedKernel
 import StoragePorts
 import Triage

@@ -1,5 +1,6 @@
 import Foundation
 import OpenAPIRuntime
+import PracticeServices
 import SharedKernel
 import StoragePorts
 
@@ -27,7 +28,7 @@ struct APIHandler: APIProtocol {
 
     /// The signed-in caller, before the request's fields are judged.
     private func signedIn() throws -> Caller {
-        guard let caller = RequestState.caller else { throw APIError.unauthorized("Sign in first.") }
+        guard let caller = RequestState.caller else { throw ServiceRefusal.unauthorized("Sign in first.") }
         return caller
     }
 

@@ -1,5 +1,6 @@
 import Analytics
 import Foundation
+import PracticeServices
 import SharedKernel
 import Specialists
 import Triage

@@ -1,4 +1,5 @@
 import Foundation
+import PracticeServices
 import SharedKernel
 import StoragePorts
 

@@ -1,4 +1,5 @@
 import Foundation
+import PracticeServices
 import Scheduling
 import SharedKernel
 import Specialists

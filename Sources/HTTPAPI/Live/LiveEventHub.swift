@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PracticeServices
 import ServiceLifecycle
 import SharedKernel
 import StoragePorts
@@ -146,10 +147,10 @@ public final class LiveEventHub: Sendable {
         let limit = configuration.maxStreamsPerUser
         // A stream whose client went away is noticed at the latest at its next heartbeat.
         let retry = Int(configuration.heartbeatInterval.components.seconds) + 1
-        let start = try channels.withLock { channels throws(APIError) -> Int64 in
+        let start = try channels.withLock { channels throws(ServiceRefusal) -> Int64 in
             var channel = channels[practiceID] ?? Channel(cursor: head)
             if channel.subscribers.values.count(where: { $0.userID == userID }) >= limit {
-                throw APIError.busy(
+                throw ServiceRefusal.busy(
                     detail:
                         "This account already has \(limit) live streams open; close one (another tab or device) first.",
                     retryAfterSeconds: retry)

@@ -1,14 +1,9 @@
+import PracticeServices
 import SharedKernel
 
-/// Failures that exist only at the HTTP edge (the domain's own errors are mapped in
-/// `ProblemDetails+Mapping.swift`).
+/// Failures that exist only at the HTTP edge (the domain's and the use cases' own errors,
+/// ``ServiceRefusal`` among them, are mapped in `ProblemDetailsMiddleware.swift`).
 enum APIError: Error, Sendable {
-    /// No bearer token, or it is expired or revoked.
-    case unauthorized(String)
-    /// Too many failed attempts; retry after the given number of seconds.
-    case tooManyRequests(retryAfterSeconds: Int)
-    /// The work asked for is already running for the practice; retry after the given number of seconds.
-    case busy(detail: String, retryAfterSeconds: Int)
     /// Malformed request: a parameter or body field that cannot be read.
     case badRequest(field: String?, message: String)
     /// The body exceeds the limit.

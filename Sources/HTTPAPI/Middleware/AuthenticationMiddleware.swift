@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import PracticeServices
 import SharedKernel
 
 /// Requires a live session for everything under `/api/v1` except sign-in, and binds the
@@ -27,7 +28,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         let fromCookie: Bool
         if let header = request.headers[.authorization] {
             guard header.lowercased().hasPrefix("bearer ") else {
-                throw APIError.unauthorized("Sign in first: send Authorization: Bearer <token>.")
+                throw ServiceRefusal.unauthorized("Sign in first: send Authorization: Bearer <token>.")
             }
             token = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
             fromCookie = false
@@ -40,12 +41,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 throw APIError.csrfRejected
             }
         } else {
-            throw APIError.unauthorized("Sign in first: send Authorization: Bearer <token>.")
+            throw ServiceRefusal.unauthorized("Sign in first: send Authorization: Bearer <token>.")
         }
         guard let caller = try await accounts.authenticate(token: token, requestID: RequestState.requestID) else {
             // The browser should stop sending a cookie whose session is over.
             if fromCookie { SessionCookieInstructions.current?.clear() }
-            throw APIError.unauthorized("The session has expired or was revoked; sign in again.")
+            throw ServiceRefusal.unauthorized("The session has expired or was revoked; sign in again.")
         }
         var context = context
         context.logger[metadataKey: "user_id"] = .string(caller.account.id.description)

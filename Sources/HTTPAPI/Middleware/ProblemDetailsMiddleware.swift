@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import OpenAPIRuntime
+import PracticeServices
 import SharedKernel
 
 /// Turns every thrown error into a problem-details response. Known errors name the field
@@ -78,7 +79,7 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
             case .forbidden(let action):
                 return (ProblemDetails(status: .forbidden, detail: "Your role may not \(action)."), [:])
             }
-        case let error as APIError:
+        case let error as ServiceRefusal:
             switch error {
             case .unauthorized(let message):
                 return (ProblemDetails(status: .unauthorized, detail: message), [.wwwAuthenticate: "Bearer"])
@@ -90,6 +91,9 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
                         status: .tooManyRequests, detail: "Too many failed attempts; try again in \(seconds) seconds."),
                     [.retryAfterHeader: String(seconds)]
                 )
+            }
+        case let error as APIError:
+            switch error {
             case .badRequest(let field, let message):
                 return (
                     ProblemDetails(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PracticeServices
 import SharedKernel
 
 /// Gives every request an id, echoes it as `X-Request-Id` and binds it (and the client

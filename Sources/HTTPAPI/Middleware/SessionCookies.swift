@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PracticeServices
 import Synchronization
 
 /// Browser sessions: the same session token a bearer client holds, kept in an HttpOnly cookie

@@ -17,16 +17,16 @@ import Triage
 /// The same inputs and seed always give the same history, ids included. The inputs are
 /// put in a fixed order first (clinicians by name, types by name, rooms by name, patients
 /// by id), so the order a store returns them in does not matter.
-struct PracticeHistoryGenerator {
+package struct PracticeHistoryGenerator {
     /// A patient the history may book.
-    struct Patient: Sendable {
+    package struct Patient: Sendable {
         let id: UUID
         let species: Species
         let birthDate: Date?
     }
 
     /// The practice's set-up.
-    struct Setup: Sendable {
+    package struct Setup: Sendable {
         var practice: PracticeProfile
         var clinicians: [Clinician]
         var availabilities: [Identifier<Clinician>: ClinicianAvailability]
@@ -38,27 +38,27 @@ struct PracticeHistoryGenerator {
     }
 
     /// What was generated.
-    struct Output: Sendable {
+    package struct Output: Sendable {
         var appointments: [AnalyticsAppointment] = []
         var arrivals: [TriageArrival] = []
         var weights: [WeightMeasurement] = []
     }
 
     /// An appointment with the facts the appointment row keeps beside it.
-    typealias AnalyticsAppointment = AppointmentRecord
+    package typealias AnalyticsAppointment = AppointmentRecord
 
-    let setup: Setup
+    package let setup: Setup
     /// Local days of past generated, ending with today.
-    let days: Int
+    package let days: Int
     /// Local days after today that get bookings.
-    let aheadDays: Int
+    package let aheadDays: Int
     /// The present: appointments before it have an outcome, those after are booked.
-    let now: Date
-    let seed: UInt64
+    package let now: Date
+    package let seed: UInt64
 
     // MARK: - Generation
 
-    func generate() -> Output {
+    package func generate() -> Output {
         guard let zone = TimeZone(identifier: setup.practice.timeZone), days > 0 || aheadDays > 0 else {
             return Output()
         }
@@ -114,7 +114,7 @@ struct PracticeHistoryGenerator {
 
     /// How one clinician works: how full their days are, how fast they are against the
     /// booked length, how often their patients fail to come.
-    struct ClinicianTraits {
+    package struct ClinicianTraits {
         let fill: Double
         let speed: Double
         let noShowExtra: Double
@@ -323,7 +323,7 @@ struct PracticeHistoryGenerator {
     // MARK: - Emergency arrivals
 
     /// Relative arrival rate per local hour: quiet nights, steady days, an evening peak after work.
-    static let hourProfile: [Double] = [
+    package static let hourProfile: [Double] = [
         0.3, 0.25, 0.2, 0.2, 0.2, 0.25, 0.4, 0.6, 0.9, 1.0, 1.0, 1.0,
         1.0, 1.0, 1.0, 1.1, 1.3, 2.2, 2.4, 2.1, 1.6, 1.2, 0.8, 0.5,
     ]
@@ -405,7 +405,7 @@ struct PracticeHistoryGenerator {
         return weights
     }
 
-    static func typicalKilograms(_ species: Species, _ random: inout SeededGenerator) -> Double {
+    package static func typicalKilograms(_ species: Species, _ random: inout SeededGenerator) -> Double {
         let (low, high): (Double, Double) =
             switch species {
             case .dog: (5, 38)
@@ -470,7 +470,7 @@ extension SeededGenerator {
 
 extension Calendar {
     /// ISO weekday (1 = Monday … 7 = Sunday) of `instant` in the zone named `zone`.
-    static func iso8601Weekday(of instant: Date, in zone: String) -> Int {
+    package static func iso8601Weekday(of instant: Date, in zone: String) -> Int {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
         let weekday = calendar.component(.weekday, from: instant) // 1 = Sunday
@@ -480,7 +480,7 @@ extension Calendar {
 
 extension UUID {
     /// A hash that is the same in every process (`hashValue` is seeded per process).
-    var hashValueStable: Int {
+    package var hashValueStable: Int {
         withUnsafeBytes(of: uuid) { bytes in bytes.reduce(0) { ($0 &* 31 &+ Int($1)) & 0x7fff_ffff } }
     }
 }

@@ -17,26 +17,26 @@ import StoragePorts
 /// parallel guesses all be checked before the first failure was recorded. A reservation is
 /// settled once the outcome is known: a failure keeps it, a success clears the account's
 /// failures, and an attempt that could not be checked at all (a store error) gives it back.
-actor LoginThrottle {
+package actor LoginThrottle {
     /// Where attempts are counted.
-    let ledger: any SignInAttemptLedger
+    package let ledger: any SignInAttemptLedger
     /// The limits and window.
-    let limits: SignInLimits
+    package let limits: SignInLimits
     /// How long an attempt counts.
-    var window: TimeInterval { limits.window }
+    package var window: TimeInterval { limits.window }
 
     /// The reservation of one attempt, to settle with ``settle(_:as:)``.
-    struct Ticket: Sendable {
+    package struct Ticket: Sendable {
         fileprivate let id: UUID
         fileprivate let accountKey: String
         fileprivate let addressKey: String
     }
 
     /// How an attempt ended.
-    typealias Outcome = SignInOutcome
+    package typealias Outcome = SignInOutcome
 
     /// Whether an attempt may go ahead.
-    enum Decision: Sendable {
+    package enum Decision: Sendable {
         /// Check the password, then settle `ticket`. `unreported`, when set, is the audit
         /// detail of refusals that got no entry of their own and are not yet accounted for.
         case proceed(Ticket, unreported: String?)
@@ -56,7 +56,7 @@ actor LoginThrottle {
     private var refusals: [String: RefusalLog] = [:]
     private var reservationsSinceSweep = 0
 
-    init(
+    package init(
         ledger: any SignInAttemptLedger, window: TimeInterval = 15 * 60, accountLimit: Int = 10, addressLimit: Int = 50
     ) {
         self.ledger = ledger
@@ -65,7 +65,7 @@ actor LoginThrottle {
 
     /// The key under which `kind` (`account` or `address`) `value` is counted: a hash, so
     /// the store keeps no address in clear, prefixed with its kind for the audit detail.
-    static func key(_ kind: String, _ value: String) -> String {
+    package static func key(_ kind: String, _ value: String) -> String {
         kind + ":" + Hex.encode(SHA256.hash(data: Data(value.utf8)))
     }
 
@@ -81,7 +81,7 @@ actor LoginThrottle {
     /// that is what is over its limit) per window, so a flood of refused attempts cannot fill
     /// the append-only audit trail; the refusals in between are counted and reported in the
     /// detail of that key's next audited refusal, or of the next attempt allowed for it.
-    func reserve(account: String, address: String, device: String? = nil, now: Date) async throws -> Decision {
+    package func reserve(account: String, address: String, device: String? = nil, now: Date) async throws -> Decision {
         let accountKey = Self.key("account", account.lowercased())
         let addressKey =
             device.map { Self.key("device", $0 + "|" + account.lowercased()) } ?? Self.key("address", address)
@@ -103,7 +103,7 @@ actor LoginThrottle {
 
     /// Settles a reservation once its outcome is known. A store error leaves the attempt
     /// counted (the safe side: at worst one more wait).
-    func settle(_ ticket: Ticket, as outcome: Outcome) async {
+    package func settle(_ ticket: Ticket, as outcome: Outcome) async {
         try? await ledger.settleSignInAttempt(ticket.id, accountKey: ticket.accountKey, outcome: outcome)
     }
 

@@ -7,7 +7,7 @@ public struct AccountService: Sendable {
     /// Accounts, sessions, the audit trail and the throttle's counts: any store adapter.
     let store: any AccountStore
     let hasher: PasswordHasher
-    let policy: SessionPolicy
+    package let policy: SessionPolicy
     let throttle: LoginThrottle
     /// Browsers that signed in before (their attempts do not count against a shared address).
     let devices: SignInDevices
@@ -49,7 +49,7 @@ public struct AccountService: Sendable {
         /// The account.
         public let account: StaffAccount
         /// The device cookie's value to give the browser (``SignInDevices``).
-        let deviceCookie: SignInDevices.Cookie
+        package let deviceCookie: SignInDevices.Cookie
     }
 
     /// Signs in by email and password, throttling attempts per account and per address.
@@ -74,7 +74,7 @@ public struct AccountService: Sendable {
 
     /// Signs in as ``login(email:password:practiceID:clientAddress:requestID:)`` does, from a
     /// browser that sent `deviceCookie` (the value of ``SignInDevices/cookieName``, if any).
-    func login(
+    package func login(
         email: String, password: String, practiceID: PracticeID? = nil, clientAddress: String, deviceCookie: String?,
         requestID: String
     ) async throws -> SignedIn {
@@ -94,7 +94,7 @@ public struct AccountService: Sendable {
                     AuditRecord(action: .authLogin, resourceType: "session", outcome: .denied, detail: audit),
                     scope: nil)
             }
-            throw APIError.tooManyRequests(retryAfterSeconds: wait)
+            throw ServiceRefusal.tooManyRequests(retryAfterSeconds: wait)
         case .proceed(let reserved, let report):
             (ticket, unreported) = (reserved, report)
         }
@@ -139,7 +139,7 @@ public struct AccountService: Sendable {
                         action: .authLogin, resourceType: "session", resourceID: candidate.account.id.description,
                         outcome: .failure, detail: disabled ? "account disabled" : "wrong password"), scope: scope)
             }
-            throw APIError.unauthorized("The email or password is incorrect.")
+            throw ServiceRefusal.unauthorized("The email or password is incorrect.")
         }
         await throttle.settle(ticket, as: .succeeded)
         guard usable.count == 1 else {
@@ -222,7 +222,7 @@ extension AccountService {
 }
 
 extension FieldErrorCollector {
-    init(_ errors: [FieldError]) {
+    package init(_ errors: [FieldError]) {
         self.init()
         for error in errors { add(error.field, error.message) }
     }

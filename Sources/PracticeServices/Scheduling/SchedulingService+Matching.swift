@@ -6,15 +6,15 @@ import StoragePorts
 
 extension SchedulingService {
     /// The longest wait a match may be asked to respect: one week (the longest VTL wait is 4 h).
-    static let maxWaitMinutesLimit = 10_080
+    package static let maxWaitMinutesLimit = 10_080
 
     /// The length a clinician's earliest free time is looked for with when no appointment type is known.
-    static let matchProbeMinutes = 20
+    package static let matchProbeMinutes = 20
 
     /// Ranks the practice's clinicians for a case: each candidate's earliest free start within
     /// the search window (for the case's top specialty), today's workload and capacity, and
     /// continuity with the patient.
-    func match(
+    package func match(
         scope: AccessScope, specialties: [Specialty], species: Species, complexity: Double, maxWaitMinutes: Int?,
         patientID: UUID?, durationMinutes: Int = matchProbeMinutes
     ) async throws -> (MatchResult, Snapshot) {
@@ -29,7 +29,7 @@ extension SchedulingService {
     }
 
     /// The picture a match is made on: from now for at least a week (or the wait, if longer).
-    func matchSnapshot(scope: AccessScope, maxWaitMinutes: Int?) async throws -> (Snapshot, TimeRange) {
+    package func matchSnapshot(scope: AccessScope, maxWaitMinutes: Int?) async throws -> (Snapshot, TimeRange) {
         // The search looks at most a week ahead whatever the wait; a longer or negative wait is
         // refused before it can size a search window.
         if let maxWaitMinutes, !(1...Self.maxWaitMinutesLimit).contains(maxWaitMinutes) {
@@ -44,7 +44,7 @@ extension SchedulingService {
     /// Ranks on `snapshot`; each candidate's earliest start is the first slot `earliest` (a
     /// query for that clinician) finds, so an intake that offers slots with the same query
     /// shows as "earliest" exactly the first slot it offers with that clinician.
-    func rank(
+    package func rank(
         snapshot: Snapshot, scope: AccessScope, specialties: [Specialty], species: Species, complexity: Double,
         maxWaitMinutes: Int?,
         patientID: UUID?, earliest: (UUID) -> SlotQuery
@@ -79,7 +79,7 @@ extension SchedulingService {
 
 extension LocalDate {
     /// The local calendar date of `instant` in `timeZone`.
-    static func containing(_ instant: Date, timeZone: TimeZone) -> LocalDate? {
+    package static func containing(_ instant: Date, timeZone: TimeZone) -> LocalDate? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day], from: instant)

@@ -7,19 +7,19 @@ import Foundation
 /// Entropy: 256^5 × 100 = 2^40 × 100 ≈ 2^46.6, about 46.6 bits — beyond reach of online
 /// guessing (ten attempts per account per 15 minutes) and costly offline against bcrypt at
 /// cost 12. The words must stay distinct (a test checks) or the figure is overstated.
-enum DemoPassphrase {
+package enum DemoPassphrase {
     /// How many words a passphrase has.
-    static let wordCount = 5
+    package static let wordCount = 5
     /// How many values the trailing number takes (00–99).
-    static let numberChoices = 100
+    package static let numberChoices = 100
 
     /// Bits of entropy of one passphrase: log2(words^wordCount × numberChoices).
-    static var entropyBits: Double {
+    package static var entropyBits: Double {
         Double(wordCount) * log2(Double(words.count)) + log2(Double(numberChoices))
     }
 
     /// A fresh passphrase from the system's cryptographic random source.
-    static func generate() -> String {
+    package static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
         let chosen = (0..<wordCount).map { _ in words.randomElement(using: &generator)! }
         let number = Int.random(in: 0..<numberChoices, using: &generator)
@@ -27,7 +27,7 @@ enum DemoPassphrase {
     }
 
     /// 256 words, 3–8 letters each, no two alike.
-    static let words = [
+    package static let words = [
         "acorn", "alder", "amber", "anchor", "angle", "apple", "apron", "arbor", "arch", "arrow", "aspen", "atlas",
         "autumn",
         "badger", "bagel", "bamboo", "banjo", "barley", "barn", "basil", "basin", "beacon", "bean", "beech", "berry",

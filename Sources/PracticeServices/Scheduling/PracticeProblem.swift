@@ -7,32 +7,32 @@ import Specialists
 ///
 /// Minute 0 is local midnight of the first day, so the optimizer's "day = minute / 1440"
 /// is the practice's local day (off by the hour only on the two daylight-saving days).
-struct PracticeProblem: Sendable {
+package struct PracticeProblem: Sendable {
     /// Start of the horizon (local midnight of the first day).
-    let origin: Date
+    package let origin: Date
     /// The optimizer's problem.
-    let problem: SchedulingProblem
+    package let problem: SchedulingProblem
 
     /// Rooms types an appointment type can need; types needing none share a pseudo-type
     /// with as many "rooms" as clinicians, so rooms never limit them.
-    static let noRoom = "none"
+    package static let noRoom = "none"
     /// The skill every clinician has: requests whose type needs no specialty ask for it.
-    static let anySpecialty = "any"
+    package static let anySpecialty = "any"
 
     /// VTL level (1 red … 5 blue) as the optimizer's urgency (5 most urgent) and weight.
-    static func urgency(forLevel level: Int) -> (urgency: Int, weight: Int) {
+    package static func urgency(forLevel level: Int) -> (urgency: Int, weight: Int) {
         let urgency = 6 - min(max(level, 1), 5)
         return (urgency, SchedulingRequest.weight(forUrgency: urgency))
     }
 
-    func minute(_ date: Date) -> Int { Int((date.timeIntervalSince(origin) / 60).rounded(.down)) }
-    func date(_ minute: Int) -> Date { origin.addingTimeInterval(Double(minute) * 60) }
+    package func minute(_ date: Date) -> Int { Int((date.timeIntervalSince(origin) / 60).rounded(.down)) }
+    package func date(_ minute: Int) -> Date { origin.addingTimeInterval(Double(minute) * 60) }
 
     /// Builds the problem over `days` local days from `from`'s day: clinicians with their
     /// skills, shifts (availability less breaks and time off), caps and fair-share targets;
     /// rooms by type; the requests; and every time-holding appointment as a fixed booking
     /// (except those in `releasing`, which are being re-planned).
-    init(
+    package init(
         snapshot: SchedulingService.Snapshot, from: Date, days: Int, requests: [SchedulingRequest],
         excluding releasing: Set<Identifier<Appointment>> = [], excludingClinician: UUID? = nil
     ) {

@@ -3,13 +3,13 @@ import SharedKernel
 import Specialists
 
 /// Names and facts the demo practice is drawn from: ordinary names of a UK market town.
-enum DemoPracticeData {
-    static let practiceName = "Riverside Veterinary Hospital"
-    static let timeZone = "Europe/London"
-    static let emailDomain = "riverside-vets.example"
+package enum DemoPracticeData {
+    package static let practiceName = "Riverside Veterinary Hospital"
+    package static let timeZone = "Europe/London"
+    package static let emailDomain = "riverside-vets.example"
 
     /// Clinicians: name, credentials, expertise (specialty, proficiency, years), species, cap, complexity ceiling.
-    static let clinicians: [(String, String, [(Specialty, Int, Int)], [Species], Int, Double)] = [
+    package static let clinicians: [(String, String, [(Specialty, Int, Int)], [Species], Int, Double)] = [
         (
             "Dr Amelia Hart", "BVSc MRCVS DipECVECC", [(.emergencyCriticalCare, 5, 14), (.internalMedicine, 3, 10)],
             [.dog, .cat, .rabbit, .ferret], 14, 1.0
@@ -50,27 +50,27 @@ enum DemoPracticeData {
         ),
     ]
 
-    static let technicians = ["Chloe Adams", "Liam Walsh", "Megan Price"]
-    static let receptionists = ["Grace Hughes", "Daniel Reid"]
-    static let administrator = "Fiona Campbell"
+    package static let technicians = ["Chloe Adams", "Liam Walsh", "Megan Price"]
+    package static let receptionists = ["Grace Hughes", "Daniel Reid"]
+    package static let administrator = "Fiona Campbell"
 
-    static let firstNames = [
+    package static let firstNames = [
         "Oliver", "Amelia", "George", "Isla", "Harry", "Ava", "Noah", "Mia", "Jack", "Emily", "Leo", "Poppy",
         "Arthur", "Sophia", "Oscar", "Grace", "Charlie", "Lily", "Thomas", "Freya", "James", "Evie", "William",
         "Ella", "Henry", "Ruby", "Alfie", "Alice", "Joshua", "Florence", "Aisha", "Mohammed", "Zofia", "Chen",
         "Siobhan", "Rhys", "Niamh", "Kwame", "Anika", "Matteo",
     ]
-    static let lastNames = [
+    package static let lastNames = [
         "Smith", "Jones", "Taylor", "Brown", "Williams", "Wilson", "Johnson", "Davies", "Robinson", "Wright",
         "Thompson", "Evans", "Walker", "White", "Roberts", "Green", "Hall", "Wood", "Jackson", "Clarke",
         "Khan", "Ahmed", "Kowalski", "O'Brien", "Murphy", "Lewis", "Harris", "Martin", "Cooper", "Morgan",
     ]
-    static let streets = [
+    package static let streets = [
         "Mill Lane", "Church Street", "Station Road", "Riverside Walk", "Victoria Road", "High Street",
         "Orchard Close", "Meadow Way", "Kingfisher Drive", "Abbey Road",
     ]
 
-    static let petNames: [Species: [String]] = [
+    package static let petNames: [Species: [String]] = [
         .dog: [
             "Bella", "Max", "Luna", "Teddy", "Poppy", "Alfie", "Daisy", "Milo", "Rosie", "Bailey", "Archie", "Willow",
             "Buster", "Nala",
@@ -84,7 +84,7 @@ enum DemoPracticeData {
         .horse: ["Duke", "Star", "Bramble"],
         .reptile: ["Spike", "Rex", "Sheldon"],
     ]
-    static let breeds: [Species: [String]] = [
+    package static let breeds: [Species: [String]] = [
         .dog: [
             "Labrador Retriever", "Border Collie", "Cocker Spaniel", "French Bulldog", "Staffordshire Bull Terrier",
             "Jack Russell Terrier", "German Shepherd", "Cavapoo", "Dachshund", "Golden Retriever", "Whippet",
@@ -99,7 +99,7 @@ enum DemoPracticeData {
         .horse: ["Welsh Cob", "Thoroughbred", "Irish Draught"],
         .reptile: ["Bearded Dragon", "Leopard Gecko", "Hermann's Tortoise"],
     ]
-    static let colours: [Species: [String]] = [
+    package static let colours: [Species: [String]] = [
         .dog: ["black", "yellow", "chocolate", "tricolour", "brindle", "black and white", "red"],
         .cat: ["tabby", "black", "ginger", "tortoiseshell", "black and white", "grey", "seal point"],
         .rabbit: ["agouti", "white", "black", "grey"],
@@ -108,19 +108,19 @@ enum DemoPracticeData {
         .horse: ["bay", "chestnut", "grey"],
         .reptile: ["tan", "orange", "olive"],
     ]
-    static let alerts = [
+    package static let alerts = [
         "bites", "penicillin allergy", "nervous: muzzle for exams", "NSAID intolerance", "aggressive with other dogs",
     ]
 
     // MARK: - Schedule
 
-    static let rooms: [(String, RoomType)] = [
+    package static let rooms: [(String, RoomType)] = [
         ("Consult 1", .exam), ("Consult 2", .exam), ("Consult 3", .exam), ("Consult 4", .exam),
         ("Theatre 1", .surgery), ("Theatre 2", .surgery), ("Dental suite", .dental), ("Imaging", .imaging),
         ("Isolation ward", .isolation),
     ]
 
-    static let appointmentTypes: [AppointmentType] = [
+    package static let appointmentTypes: [AppointmentType] = [
         AppointmentType(
             name: "Consultation", defaultDurationMinutes: 15, bufferAfterMinutes: 5, requiredRoomType: .exam,
             fee: Money(minorUnits: 5_500, currency: "GBP")),
@@ -164,7 +164,7 @@ enum DemoPracticeData {
     ]
 
     /// Staggered shifts so the practice is covered 08:00–19:00 on weekdays and Saturday morning.
-    static func availability(for clinician: Identifier<Clinician>, index: Int) -> ClinicianAvailability {
+    package static func availability(for clinician: Identifier<Clinician>, index: Int) -> ClinicianAvailability {
         let early = index % 2 == 0
         let start = early ? 8 * 60 : 10 * 60 + 30
         let end = early ? 16 * 60 + 30 : 19 * 60

@@ -14,22 +14,22 @@ import Foundation
 /// get in while the address waits out its limit. The account's own limit still holds on every
 /// device, and a mark for one account does nothing for another, so a device cookie is no help
 /// to someone spraying one password over many accounts.
-struct SignInDevices: Sendable {
+package struct SignInDevices: Sendable {
     /// The cookie's name.
-    static let cookieName = "vetnet_device"
+    package static let cookieName = "vetnet_device"
     /// How long a browser stays known after its last sign-in.
-    static let lifetime: TimeInterval = 90 * 86_400
+    package static let lifetime: TimeInterval = 90 * 86_400
     /// Accounts remembered per device (a shared ward iPad); the oldest go first.
-    static let maximumAccounts = 20
+    package static let maximumAccounts = 20
     /// The longest cookie value read; anything longer is not one of ours.
-    static let maximumLength = 2_048
+    package static let maximumLength = 2_048
 
     /// Signs the marks (kept as bytes: `SymmetricKey` is not `Sendable`).
     private let keyBytes: [UInt8]
     private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
 
     /// A device cookie, read or about to be written.
-    struct Cookie: Sendable, Equatable {
+    package struct Cookie: Sendable, Equatable {
         /// Random, base64url (16 bytes).
         var deviceID: String
         /// One mark per account that signed in on the device, newest last.
@@ -41,13 +41,13 @@ struct SignInDevices: Sendable {
 
     /// Creates the device register with `key`, or a random key (known only to this process)
     /// when none is given.
-    init(key: [UInt8]? = nil) {
+    package init(key: [UInt8]? = nil) {
         self.keyBytes = key ?? SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
     }
 
     /// The key every instance on one store derives from the installation's audit key, so a
     /// browser known to one instance is known to all, and across restarts.
-    static func deriveKey(fromAuditKey auditKey: SymmetricKey) -> [UInt8] {
+    package static func deriveKey(fromAuditKey auditKey: SymmetricKey) -> [UInt8] {
         let derived = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: auditKey, info: Data("vetnet sign-in devices v1".utf8), outputByteCount: 32)
         return derived.withUnsafeBytes { Array($0) }
@@ -58,7 +58,7 @@ struct SignInDevices: Sendable {
     /// from this register's own. It is the same on every instance and across restarts, it is
     /// given only to that session (``AccountService/offlineDataKey(for:)``), and a new sign-in
     /// gets a different one, so a device's copy from an earlier session cannot be read with it.
-    func offlineDataKey(session tokenHash: String) -> String {
+    package func offlineDataKey(session tokenHash: String) -> String {
         let base = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: key, info: Data("vetnet offline data v1".utf8), outputByteCount: 32)
         let code = HMAC<SHA256>.authenticationCode(for: Data(tokenHash.utf8), using: base)
@@ -67,7 +67,7 @@ struct SignInDevices: Sendable {
 
     /// Reads a cookie value; anything malformed is no cookie (never an error: the browser
     /// just counts as unknown).
-    func parse(_ value: String?) -> Cookie? {
+    package func parse(_ value: String?) -> Cookie? {
         guard let value, value.utf8.count <= Self.maximumLength else { return nil }
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 2, parts.count <= Self.maximumAccounts + 2, parts[0] == "v1",
@@ -78,7 +78,7 @@ struct SignInDevices: Sendable {
     }
 
     /// The device, when `cookie` carries the mark of `email`'s account.
-    func trustedDevice(_ cookie: Cookie?, email: String) -> String? {
+    package func trustedDevice(_ cookie: Cookie?, email: String) -> String? {
         guard let cookie else { return nil }
         let expected = mark(device: cookie.deviceID, email: email)
         // Every mark is compared, each in constant time: the timing tells neither which mark
@@ -89,7 +89,7 @@ struct SignInDevices: Sendable {
 
     /// The cookie to give the browser after `email` signed in on it: the same device (a new
     /// one when it had none), with this account's mark last.
-    func remember(_ email: String, on cookie: Cookie?) -> Cookie {
+    package func remember(_ email: String, on cookie: Cookie?) -> Cookie {
         var next = cookie ?? Cookie(deviceID: Self.randomToken(), marks: [])
         let mark = mark(device: next.deviceID, email: email)
         next.marks.removeAll { $0 == mark }
@@ -99,7 +99,7 @@ struct SignInDevices: Sendable {
     }
 
     /// The `Set-Cookie` value for `cookie`: only sign-in reads it, so its path is the sign-in's.
-    static func setCookieField(_ cookie: Cookie, secure: Bool) -> String {
+    package static func setCookieField(_ cookie: Cookie, secure: Bool) -> String {
         var text =
             "\(cookieName)=\(cookie.value); Path=/api/v1/auth; Max-Age=\(Int(lifetime)); SameSite=Strict; HttpOnly"
         if secure { text += "; Secure" }

@@ -5,40 +5,43 @@ import Specialists
 import StoragePorts
 
 /// A booking that cannot be made at the requested time, with the nearest free alternatives.
-struct SlotUnavailable: Error, Sendable {
+package struct SlotUnavailable: Error, Sendable {
     /// Why (never names another patient).
-    let detail: String
+    package let detail: String
     /// The appointment in the way, when one is.
-    let conflictingTime: TimeRange?
+    package let conflictingTime: TimeRange?
     /// Nearest free starts before and after the requested one.
-    let alternatives: [FreeSlot]
+    package let alternatives: [FreeSlot]
 }
 
 /// The scheduling rules that need the store: free slots, booking with its race-proof guard,
 /// lifecycle changes, matching, duration prediction. Pure decisions come from the domain
 /// modules; this type loads what they need and persists what they decide.
-struct SchedulingService: Sendable {
-    let store: any PracticeStore
+package struct SchedulingService: Sendable {
+    package let store: any PracticeStore
+
+    /// A service over `store`.
+    package init(store: any PracticeStore) { self.store = store }
 
     /// What the free-slot finder and the matcher need for a period.
-    struct Snapshot: Sendable {
-        let practice: PracticeProfile
-        let clinicians: [Clinician]
-        let availabilities: [Identifier<Clinician>: Versioned<ClinicianAvailability>]
-        let types: [AppointmentType]
+    package struct Snapshot: Sendable {
+        package let practice: PracticeProfile
+        package let clinicians: [Clinician]
+        package let availabilities: [Identifier<Clinician>: Versioned<ClinicianAvailability>]
+        package let types: [AppointmentType]
         let rooms: [Room]
-        let appointments: [Appointment]
-        let finder: FreeSlotFinder
+        package let appointments: [Appointment]
+        package let finder: FreeSlotFinder
 
-        var timeZone: TimeZone { finder.calendar.timeZone }
+        package var timeZone: TimeZone { finder.calendar.timeZone }
 
-        func clinician(_ id: UUID) -> Clinician? { clinicians.first { $0.id.rawValue == id } }
+        package func clinician(_ id: UUID) -> Clinician? { clinicians.first { $0.id.rawValue == id } }
 
         /// When `id` can be booked during `range`: their availability in the practice's zone with
         /// the practice's closures taken out. Every consumer (free slots, matching, intake,
         /// optimize, re-plan) reads working time through here or through the finder, which
         /// applies the same closures.
-        func workingWindows(_ id: Identifier<Clinician>, overlapping range: TimeRange) -> [TimeRange] {
+        package func workingWindows(_ id: Identifier<Clinician>, overlapping range: TimeRange) -> [TimeRange] {
             availabilities[id]?.value.windows(overlapping: range, timeZone: timeZone, closures: practice.closures) ?? []
         }
 
@@ -68,7 +71,7 @@ struct SchedulingService: Sendable {
     /// Loads everything for `range` (bookings a day either side, so buffers and caps are
     /// right). With `onlyClinician`, only that clinician's timetable is prepared: a check of
     /// one clinician skips the others.
-    func snapshot(
+    package func snapshot(
         scope: AccessScope, range: TimeRange, onlyClinician: UUID? = nil,
         onlyType: Identifier<AppointmentType>? = nil
     ) async throws -> Snapshot {
@@ -83,7 +86,8 @@ struct SchedulingService: Sendable {
     }
 
     /// The duration the practice's history predicts for a type (the type's default without history).
-    func predictedMinutes(scope: AccessScope, type: AppointmentType, species: Species?, clinicianID: UUID?) async throws
+    package func predictedMinutes(scope: AccessScope, type: AppointmentType, species: Species?, clinicianID: UUID?)
+        async throws
         -> Int
     {
         let predictor = DurationPredictor(history: try await completedVisits(scope: scope))
@@ -91,7 +95,7 @@ struct SchedulingService: Sendable {
     }
 
     /// Completed appointments as the duration model's training history.
-    func completedVisits(scope: AccessScope) async throws -> [CompletedVisit] {
+    package func completedVisits(scope: AccessScope) async throws -> [CompletedVisit] {
         try await store.completedAppointments(scope: scope).compactMap { appointment, species in
             guard let minutes = appointment.actualMinutes, let completedAt = appointment.completedAt else { return nil }
             return CompletedVisit(
@@ -105,7 +109,7 @@ struct SchedulingService: Sendable {
 
     /// A booking refused on the picture it was decided on; the alternatives are worked out
     /// after the store's transaction, so refusals do not hold up other bookings.
-    struct BookingRefusal: Error {
+    package struct BookingRefusal: Error {
         let detail: String
         let conflictingTime: TimeRange?
     }
@@ -114,7 +118,7 @@ struct SchedulingService: Sendable {
     /// free room of the needed type is chosen while no other booking can be written; the
     /// store's triggers refuse anything that would still overlap. A refusal becomes
     /// ``SlotUnavailable`` with the nearest alternatives.
-    func book(
+    package func book(
         scope: AccessScope, patientID: UUID, clinicianID: UUID, typeID: Identifier<AppointmentType>, start: Date,
         durationMinutes: Int?, reason: String?, staffNotes: String? = nil, assessmentID: UUID? = nil,
         idempotencyKey: IdempotencyKey?
@@ -186,18 +190,18 @@ struct SchedulingService: Sendable {
     }
 
     /// How far either side of a refused time the nearest alternatives are looked for.
-    static let alternativesSpan: TimeInterval = 7 * 86_400
+    package static let alternativesSpan: TimeInterval = 7 * 86_400
 
     /// The local day of a booking's start: it bounds everything the booking depends on (the
     /// daily cap, shifts, rooms in use); a booking may not cross midnight.
-    static func bookingDay(of start: Date, practice: PracticeProfile) throws -> TimeRange {
+    package static func bookingDay(of start: Date, practice: PracticeProfile) throws -> TimeRange {
         try PracticeCalendar(timeZoneIdentifier: practice.timeZone).day(containing: start)
     }
 
     /// The booking decision on the picture of the clinician's day and the room type's use
     /// during the booking: the type and clinician exist, the time is free, and a room of the
     /// needed type is free; throws ``BookingRefusal`` or a validation error otherwise.
-    static func decideBooking(
+    package static func decideBooking(
         data: SchedulingData, practiceID: PracticeID, patientID: UUID, clinicianID: UUID,
         typeID: Identifier<AppointmentType>,
         start: Date, durationMinutes: Int?, now: Date
@@ -224,7 +228,9 @@ struct SchedulingService: Sendable {
     }
 
     /// Applies a lifecycle command; a reschedule is checked against free time like a booking.
-    func transition(scope: AccessScope, id: Identifier<Appointment>, command: AppointmentCommand, expectedVersion: Int?)
+    package func transition(
+        scope: AccessScope, id: Identifier<Appointment>, command: AppointmentCommand, expectedVersion: Int?
+    )
         async throws -> Versioned<Appointment>
     {
         let now = store.clock.now()

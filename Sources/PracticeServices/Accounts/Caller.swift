@@ -1,0 +1,22 @@
+import Foundation
+import SharedKernel
+import StoragePorts
+
+/// The signed-in staff member a use case acts for, resolved from a session by
+/// ``AccountService/authenticate(token:requestID:)`` (the HTTP layer carries it in a
+/// task-local, since the generated handlers' signatures are fixed by the OpenAPI document).
+public struct Caller: Sendable {
+    /// The signed-in account.
+    public let account: StaffAccount
+    /// The SHA-256 of the bearer token (for sign-out).
+    public let tokenHash: String
+    /// When the session ends if idle.
+    public let sessionExpiresAt: Date
+    /// The request id.
+    public let requestID: String
+
+    /// The scope that every repository call of this request uses.
+    public var scope: AccessScope {
+        AccessScope(practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID)
+    }
+}
