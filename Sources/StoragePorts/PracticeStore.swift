@@ -6,4 +6,4 @@ import Foundation
 public typealias PracticeStore = AccountStore & StaffDirectory & PracticeSettingsRepository & EventLogRepository
     & PatientDirectory & MedicalRecordRepository & DocumentRepository & TriageRepository
     & SchedulingRepository & ClinicianRoster & AppointmentDetailsRepository & AppointmentNoteRepository
-    & AnalyticsHistorySource & PracticeTransfer & StoreMaintenance
+    & AnalyticsHistorySource & PracticeTransfer & StoreMaintenance & PopulationLoader

@@ -12,18 +12,10 @@ extension PostgresStore: AccountRepository {
     ) async throws -> (PracticeProfile, StaffAccount) {
         let now = clock.now()
         let account = try administrator.account(of: profile, createdAt: now)
-        let profileJSON = String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
         let scope = AccessScope.system(profile.id, requestID: requestID)
         do {
             try await transaction(.practice(profile.id)) { connection in
-                try await connection.query(
-                    """
-                    INSERT INTO practice (id, name, time_zone, profile, created_at)
-                    VALUES (\(profile.id.rawValue), \(profile.name), \(profile.timeZone), \(profileJSON)::jsonb, \(now))
-                    """, logger: logger)
-                try await self.appendAudit(
-                    AuditRecord(action: .practiceCreate, resourceType: "practice", resourceID: profile.id.description),
-                    scope: scope, connection: connection)
+                try await self.insertPractice(profile, at: now, scope: scope, connection: connection)
                 try await connection.query(
                     """
                     INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, created_at)
@@ -40,6 +32,36 @@ extension PostgresStore: AccountRepository {
             throw UniquenessConflict(field: "name", message: "is already the name of a practice on this installation")
         }
         return (profile, account)
+    }
+
+    /// Creates a practice with no staff account (system action, audited); its name must be
+    /// free on the installation (the unique index decides, so two instances cannot both take it).
+    public func createPractice(_ profile: PracticeProfile, requestID: String? = nil) async throws {
+        try profile.validate()
+        let now = clock.now()
+        do {
+            try await transaction(.practice(profile.id)) { connection in
+                try await self.insertPractice(
+                    profile, at: now, scope: .system(profile.id, requestID: requestID), connection: connection)
+            }
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            throw UniquenessConflict(field: "name", message: "is already the name of a practice on this installation")
+        }
+    }
+
+    /// Inserts the practice's row and its audit entry.
+    private func insertPractice(
+        _ profile: PracticeProfile, at now: Date, scope: AccessScope, connection: PostgresConnection
+    ) async throws {
+        let profileJSON = String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
+        try await connection.query(
+            """
+            INSERT INTO practice (id, name, time_zone, profile, created_at)
+            VALUES (\(profile.id.rawValue), \(profile.name), \(profile.timeZone), \(profileJSON)::jsonb, \(now))
+            """, logger: logger)
+        try await appendAudit(
+            AuditRecord(action: .practiceCreate, resourceType: "practice", resourceID: profile.id.description),
+            scope: scope, connection: connection)
     }
 
     public func createUser(scope: AccessScope, email: String, displayName: String, role: Role, passwordHash: String)

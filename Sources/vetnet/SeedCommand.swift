@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
-import HTTPAPI
+import PracticeServices
 import SharedKernel
 import StoragePorts
-import StorageSQLite
 
 /// `vetnet seed --demo` seeds the demo practice into an empty store; `vetnet seed --scale`
 /// adds a large generated practice for performance work.
@@ -13,7 +12,7 @@ struct SeedCommand: AsyncParsableCommand {
         discussion: """
             --demo: VETNET_DEMO_PASSWORD sets the demo accounts' password; otherwise a random one is printed.
             --scale: creates a practice of generated owners and patients (the same --seed gives the same data), \
-            loaded in one transaction with its search index; --clinicians N adds N clinicians with working hours, rooms and \
+            loaded in one transaction with its search index, on either store; --clinicians N adds N clinicians with working hours, rooms and \
             appointment types to it.
             --history DAYS: adds DAYS local days of generated past up to now to a practice (the new one with --demo or \
             --scale, else --practice or the store's only practice): bookings made ahead, completions with actual durations, \
@@ -81,11 +80,7 @@ struct SeedCommand: AsyncParsableCommand {
         let vetStore = opened.store
         var seeded: PracticeProfile?
         if scale {
-            // The scale data set is for measuring the embedded store's search and import.
-            guard let embedded = opened.embedded else {
-                throw ValidationError("--scale seeds the SQLite store only (--data-dir)")
-            }
-            seeded = try await seedScale(embedded)
+            seeded = try await seedScale(vetStore)
         } else if demo {
             seeded = try await seedDemo(vetStore)
         }
@@ -132,7 +127,7 @@ struct SeedCommand: AsyncParsableCommand {
     }
 
     @discardableResult
-    private func seedScale(_ vetStore: VetNetStore) async throws -> PracticeProfile {
+    private func seedScale(_ vetStore: any PracticeStore) async throws -> PracticeProfile {
         if try await vetStore.allPractices().contains(where: { $0.name == practiceName }) {
             printError("The store already holds a practice named '\(practiceName)'; choose another --practice-name.")
             throw ExitCode(1)

@@ -1,5 +1,6 @@
 import Analytics
 import Foundation
+import PatientRecords
 import Scheduling
 import SharedKernel
 import Specialists
@@ -142,9 +143,17 @@ struct AnalyticsHistoryContractTests {
             #expect(try await !store.analytics.hasActivity(scope: scope, in: lastMonth))
             let before = try await store.analytics.analyticsDataVersion(scope: scope)
 
+            // A weighing loaded with the past is in the patient's record, as one entered by hand.
+            let weighing = WeightMeasurement(
+                patientID: Identifier(fixture.patient), value: Decimal(string: "24.6")!, unit: .kg,
+                measuredAt: now.addingTimeInterval(-3 * day))
             let summary = try await store.analytics.bulkLoadHistory(
-                appointments: past, arrivals: [], weights: [], scope: scope, progress: nil)
-            #expect(summary == HistoryLoadSummary(appointments: 10, arrivals: 0, weights: 0))
+                appointments: past, arrivals: [], weights: [weighing], scope: scope, progress: nil)
+            #expect(summary == HistoryLoadSummary(appointments: 10, arrivals: 0, weights: 1))
+            let recordPort: (any MedicalRecordRepository)? = store.sqlite ?? store.postgres?.store
+            let record = try await #require(recordPort).medicalRecord(
+                scope: scope, patientID: Identifier(fixture.patient))
+            #expect(record.0.weights.measurements.map(\.value) == [Decimal(string: "24.6")!])
             #expect(try await store.analytics.hasActivity(scope: scope, in: lastMonth))
             #expect(
                 try await !store.analytics.hasActivity(

@@ -169,7 +169,23 @@ def main() -> int:
             check("throttle counts across instances", statuses == [401] * 10 and right == 429,
                   f"10 failures alternating A/B: {sorted(set(statuses))}; the right password next, on B: {right}")
 
-            # 6. After all that, the whole trail verifies through either instance.
+            # 6. A generated practice with two weeks of history, seeded by the command line into the
+            #    database both instances serve; none of it is visible to the demo practice.
+            (root / "seed").mkdir(mode=0o700)
+            seeded = subprocess.run([str(args.vetnet.resolve()), "seed", "--database", args.database, "--data-dir", str(root / "seed"),
+                                     "--scale", "--patients", "3000", "--owners", "1800", "--clinicians", "4", "--history", "14",
+                                     "--practice-name", "Instances Scale Group"], capture_output=True, text=True, timeout=600,
+                                    env={**os.environ, **keys, "VETNET_DATABASE_URL": args.database})
+            summary = [line for line in seeded.stdout.splitlines() if line.startswith(("Seeded", "Added"))]
+            check("seed --scale and --history on PostgreSQL",
+                  seeded.returncode == 0 and "3000 patients, record numbers P-000001 to P-003000" in seeded.stdout
+                  and "Added 14 days of history" in seeded.stdout,
+                  f"exit {seeded.returncode}: {' | '.join(summary) or (seeded.stdout + seeded.stderr).strip()[-200:]}")
+            _, found = call(b.base, "/api/v1/patients?q=P-002500", token=admin_a)
+            check("the generated practice stays its own", isinstance(found, dict) and found.get("items") == [],
+                  f"the demo administrator's search for P-002500 on B finds {len(found.get('items', [])) if isinstance(found, dict) else found}")
+
+            # 7. After all that, the whole trail verifies through either instance.
             verify_status, verified = call(b.base, "/api/v1/audit/verify", token=admin_a)
             check("the audit trail verifies on B after the day", verify_status == 200 and isinstance(verified, dict) and verified.get("intact") is True,
                   f"{verify_status}: {str(verified)[:160]}")
@@ -185,7 +201,7 @@ def main() -> int:
             check("an instance serving as the owner warns of it", warned, "warning in the log" if warned else "no warning in either log")
     failed = [name for name, ok in results if not ok]
     print(f"{len(results) - len(failed)}/{len(results)} checks passed" + (f"; failed: {', '.join(failed)}" if failed else ""))
-    return 0 if not failed and len(results) == (9 if args.runtime_database else 8) else 1
+    return 0 if not failed and len(results) == (11 if args.runtime_database else 10) else 1
 
 
 if __name__ == "__main__":

@@ -128,14 +128,15 @@ extension PostgresStore {
                     HistoryWeightRow(
                         id: weight.id.rawValue, practice_id: practiceID.rawValue, patient_id: weight.patientID.rawValue,
                         value: "\(weight.value)", unit: weight.unit.rawValue, grams: weight.roundedGrams,
-                        measured_at: Timestamp.string(weight.measuredAt), created_at: Timestamp.string(now)))
+                        measured_at_ms: Timestamp.milliseconds(weight.measuredAt),
+                        created_at_ms: Timestamp.milliseconds(now)))
             }
             for batch in stride(from: 0, to: weightRows.count, by: Self.historyBatch) {
                 let slice = Array(weightRows[batch..<min(batch + Self.historyBatch, weightRows.count)])
                 try await connection.query(
                     """
-                    INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, created_at)
-                    SELECT id, practice_id, patient_id, value, unit, grams, measured_at, created_at
+                    INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at_ms, created_at_ms)
+                    SELECT id, practice_id, patient_id, value, unit, grams, measured_at_ms, created_at_ms
                     FROM jsonb_populate_recordset(NULL::weight, \(try Self.json(slice))::jsonb)
                     """, logger: logger)
                 done += slice.count
@@ -269,8 +270,8 @@ private struct HistoryArrivalRow: Encodable {
     let practice_id: UUID, patient_id: UUID, arrival_at_ms: Int64, level: Int, first_seen_at_ms: Int64?
 }
 
-/// A weighing of a bulk load, in the JSON of its statement.
+/// A weighing of a bulk load, in the JSON of its statement (the columns of the `weight` table).
 private struct HistoryWeightRow: Encodable {
-    let id: UUID, practice_id: UUID, patient_id: UUID, value: String, unit: String, grams: Int, measured_at: String,
-        created_at: String
+    let id: UUID, practice_id: UUID, patient_id: UUID, value: String, unit: String, grams: Int, measured_at_ms: Int64,
+        created_at_ms: Int64
 }

@@ -16,9 +16,9 @@ extension PostgresStore {
     /// travels as an empty string for `NULL`, so an empty optional field is loaded as absent.
     /// Returns the first and last record numbers assigned.
     @discardableResult
-    public func bulkLoad(owners: [Owner], patients: [Patient], scope: AccessScope) async throws -> (
-        first: String, last: String
-    )? {
+    public func bulkLoad(
+        owners: [Owner], patients: [Patient], scope: AccessScope, progress: ImportProgressHandler? = nil
+    ) async throws -> (first: String, last: String)? {
         let now = clock.now()
         for owner in owners { try owner.validate() }
         for patient in patients { try patient.validate(now: now) }
@@ -30,6 +30,7 @@ extension PostgresStore {
         }
         let practice = scope.practiceID.rawValue
         let batch = 2_000
+        let total = owners.count + patients.count
         let numbers = try await transaction(.practice(scope.practiceID)) {
             connection -> (first: String, last: String)? in
             for start in stride(from: 0, to: owners.count, by: batch) {
@@ -45,6 +46,7 @@ extension PostgresStore {
                                 \(columns.map(\.communication))::text[], \(rows.map { $0.notes ?? "" })::text[])
                          AS o(id, first, last, email, phones, address, communication, notes)
                     """, logger: self.logger)
+                progress?(start + rows.count, total)
             }
             guard !patients.isEmpty else {
                 try await self.appendAudit(
@@ -104,6 +106,7 @@ extension PostgresStore {
                     FROM unnest(\(words)::text[], \(wordPatients)::uuid[], \(names)::text[], \(species)::text[], \(statuses)::text[])
                          AS w(word, patient, name, species, status)
                     """, logger: self.logger)
+                progress?(owners.count + start + rows.count, total)
             }
             try await self.appendAudit(
                 AuditRecord(
@@ -127,3 +130,6 @@ extension PostgresStore {
     /// `P-000042` for 42 (more digits past a million).
     static func recordNumber(_ value: Int64) -> String { MedicalRecordNumber.text(value) }
 }
+
+/// Generated populations load through the same port on both stores.
+extension PostgresStore: PopulationLoader {}

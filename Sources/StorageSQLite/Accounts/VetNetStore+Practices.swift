@@ -7,11 +7,22 @@ import StoragePorts
 extension VetNetStore {
     // MARK: - Creating
 
-    /// Creates a practice (system action, audited).
+    /// Creates a practice with no staff account (system action, audited); its name must be
+    /// free on the installation.
     public func createPractice(_ profile: PracticeProfile, requestID: String? = nil) async throws {
         try profile.validate()
         try await write { db in
+            try Self.requireFreeName(profile.name, db: db)
             try self.insertPractice(profile, requestID: requestID, db: db)
+        }
+    }
+
+    /// Refuses a practice name already used on the installation (the command line finds
+    /// practices by name).
+    private static func requireFreeName(_ name: String, db: Database) throws {
+        if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice WHERE name = ?", arguments: [name]) ?? 0) > 0 {
+            throw UniquenessConflict(
+                field: "name", message: "is already the name of a practice on this installation")
         }
     }
 
@@ -27,13 +38,7 @@ extension VetNetStore {
         let now = clock.now()
         let account = try administrator.account(of: profile, createdAt: now)
         try await write { db in
-            if try
-                (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice WHERE name = ?", arguments: [profile.name]) ?? 0)
-                > 0
-            {
-                throw UniquenessConflict(
-                    field: "name", message: "is already the name of a practice on this installation")
-            }
+            try Self.requireFreeName(profile.name, db: db)
             try self.insertPractice(profile, requestID: requestID, db: db)
             try db.execute(
                 sql: """

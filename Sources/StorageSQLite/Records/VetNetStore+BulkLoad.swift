@@ -83,3 +83,6 @@ extension VetNetStore {
         }
     }
 }
+
+/// Generated populations load through the same port on both stores.
+extension VetNetStore: PopulationLoader {}

@@ -1,0 +1,22 @@
+import Foundation
+import PatientRecords
+import SharedKernel
+
+/// Loading a generated population for performance work (`vetnet seed --scale`): a practice
+/// with no staff yet, then many owners and patients in one transaction. Both stores take the
+/// same rows and give the same record numbers, so a data set measured on one can be measured
+/// on the other.
+public protocol PopulationLoader: Sendable {
+    /// Creates a practice with no staff account (a system action, audited); its name must not
+    /// be another practice's on the installation (``SharedKernel/UniquenessConflict`` on `name`).
+    func createPractice(_ profile: PracticeProfile, requestID: String?) async throws
+
+    /// Loads `owners` and `patients` into the scope's practice in one transaction: consecutive
+    /// record numbers, the search words computed as single writes compute them, one
+    /// `practice.bulk_load` audit entry. Every value is validated and each patient's owners must
+    /// be among `owners`; a refusal writes nothing. `progress` is told the rows done as they go.
+    /// Returns the first and last record numbers assigned, or `nil` when no patient was loaded.
+    @discardableResult
+    func bulkLoad(owners: [Owner], patients: [Patient], scope: AccessScope, progress: ImportProgressHandler?)
+        async throws -> (first: String, last: String)?
+}
