@@ -87,7 +87,8 @@ public func buildApplication(
     app.addServices(
         LiveEventService(hub: services.live),
         MetricsUpdateService(
-            store: store, interval: configuration.metricsUpdateInterval, tick: configuration.metricsUpdateTick,
+            store: store, clock: store.clock, interval: configuration.metricsUpdateInterval,
+            tick: configuration.metricsUpdateTick,
             logger: logger),
         BoardDeadlineService(store: store, interval: .seconds(30), logger: logger),
         HousekeepingService(

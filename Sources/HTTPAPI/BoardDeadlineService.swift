@@ -9,7 +9,7 @@ import StoragePorts
 /// transaction; an announcement is marked on the board entry, so instances sharing a
 /// database and restarts never announce the same deadline twice.
 struct BoardDeadlineService: Service {
-    let store: any PracticeStore
+    let store: any TriageRepository
     let interval: Duration
     let logger: Logger
 

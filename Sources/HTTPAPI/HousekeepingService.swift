@@ -9,7 +9,7 @@ import StoragePorts
 /// sign-in attempts older than a day (the throttle counts the last 15 minutes).
 /// None grants or answers anything any more, and without this the tables grow for ever.
 struct HousekeepingService: Service {
-    let store: any PracticeStore
+    let store: any AccountRepository & SignInAttemptLedger & EventLogRepository & StoreMaintenance
     let policy: SessionPolicy
     let interval: Duration
     let logger: Logger

@@ -30,7 +30,7 @@ struct MetricsUpdateTests {
         let store = fixture.store
         let a = fixture.practiceA.id
         let b = fixture.practiceB.id
-        let notifier = MetricsUpdateNotifier(store: store, interval: 30)
+        let notifier = MetricsUpdateNotifier(store: store, clock: store.clock, interval: 30)
         // What happened before the notifier started is not news.
         try await store.recordEvents([Self.appointmentEvent(a, start: "2026-03-02T09:00:00.000Z")], scope: .system(a))
         #expect(try await notifier.step(now: 0).isEmpty)
@@ -91,7 +91,7 @@ struct MetricsUpdateTests {
             try await hub.subscribe(practiceID: a, role: .technician, userID: UserID(), tokenHash: "t"))
         _ = await reception.next()
         _ = await technician.next()
-        let notifier = MetricsUpdateNotifier(store: store, interval: 30)
+        let notifier = MetricsUpdateNotifier(store: store, clock: store.clock, interval: 30)
         try await notifier.step(now: 0)
 
         let owner = try await store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: .system(a))

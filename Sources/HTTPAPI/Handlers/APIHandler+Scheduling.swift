@@ -8,7 +8,7 @@ import Specialists
 import StoragePorts
 
 extension APIHandler {
-    var scheduling: SchedulingService { SchedulingService(store: store) }
+    var scheduling: SchedulingService { SchedulingService(store: store, clock: store.clock) }
 
     // MARK: - Clinicians and availability
 

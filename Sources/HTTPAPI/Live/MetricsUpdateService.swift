@@ -21,14 +21,17 @@ final class MetricsUpdateNotifier: Sendable {
         var throttle: MetricsUpdateThrottle
     }
 
-    private let store: any PracticeStore
+    private let store: any EventLogRepository
+    private let clock: Clock
     private let interval: Double
     private let practices = Mutex<[PracticeID: Practice]>([:])
     private let primed = Mutex(false)
 
-    /// A notifier over `store`'s event log, with `interval` seconds between two events of a practice.
-    init(store: any PracticeStore, interval: Double) {
+    /// A notifier over `store`'s event log, with `interval` seconds between two events of a
+    /// practice; its events are stamped with `clock`'s time.
+    init(store: any EventLogRepository, clock: Clock, interval: Double) {
         self.store = store
+        self.clock = clock
         self.interval = interval
     }
 
@@ -76,7 +79,7 @@ final class MetricsUpdateNotifier: Sendable {
             return due
         }
         for (id, summary) in due.sorted(by: { $0.0 < $1.0 }) {
-            let event = summary.event(practiceID: id, occurredAt: store.clock.now())
+            let event = summary.event(practiceID: id, occurredAt: clock.now())
             try await store.recordEvents([event], scope: .system(id, requestID: "metrics-update"))
             appended.append(event)
         }
@@ -86,7 +89,9 @@ final class MetricsUpdateNotifier: Sendable {
 
 /// Runs the ``MetricsUpdateNotifier`` every `tick` until the server shuts down.
 struct MetricsUpdateService: Service {
-    let store: any PracticeStore
+    let store: any EventLogRepository
+    /// The time events are stamped with.
+    let clock: Clock
     /// Shortest time between two `metrics.updated` of a practice.
     let interval: Duration
     /// How often the logs are looked at.
@@ -94,7 +99,7 @@ struct MetricsUpdateService: Service {
     let logger: Logger
 
     func run() async throws {
-        let notifier = MetricsUpdateNotifier(store: store, interval: Self.seconds(interval))
+        let notifier = MetricsUpdateNotifier(store: store, clock: clock, interval: Self.seconds(interval))
         let clock = ContinuousClock()
         let origin = clock.now
         try? await cancelWhenGracefulShutdown {

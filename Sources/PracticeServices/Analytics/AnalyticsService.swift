@@ -10,15 +10,18 @@ import Synchronization
 /// module. The figures, their definitions and every rule come from that module; this type
 /// only loads and hands over. Used by the API and the command line alike.
 public struct AnalyticsService: Sendable {
-    /// The store.
-    public let store: any PracticeStore
+    /// The ports it reads: the history, the practice's settings, and the audit trail its reads are recorded in.
+    public let store: any AnalyticsHistorySource & AppointmentDetailsRepository & AuditRepository
     /// The definitions in force.
     public let options: AnalyticsOptions
     /// Indexed histories kept between requests (`nil`: every request reads the store).
     public let cache: AnalyticsCache?
 
     /// Creates the service.
-    public init(store: any PracticeStore, options: AnalyticsOptions = .standard, cache: AnalyticsCache? = nil) {
+    public init(
+        store: any AnalyticsHistorySource & AppointmentDetailsRepository & AuditRepository,
+        options: AnalyticsOptions = .standard, cache: AnalyticsCache? = nil
+    ) {
         self.store = store
         self.options = options
         self.cache = cache

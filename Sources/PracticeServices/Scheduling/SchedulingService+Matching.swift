@@ -35,7 +35,7 @@ extension SchedulingService {
         if let maxWaitMinutes, !(1...Self.maxWaitMinutesLimit).contains(maxWaitMinutes) {
             throw ValidationError(field: "maxWaitMinutes", message: "must be between 1 and \(Self.maxWaitMinutesLimit)")
         }
-        let now = store.clock.now()
+        let now = clock.now()
         let horizon = max(Double(maxWaitMinutes ?? 0) * 60, 7 * 86_400)
         let range = TimeRange(start: now, end: now.addingTimeInterval(horizon))!
         return (try await snapshot(scope: scope, range: range), range)
@@ -49,7 +49,7 @@ extension SchedulingService {
         maxWaitMinutes: Int?,
         patientID: UUID?, earliest: (UUID) -> SlotQuery
     ) async throws -> MatchResult {
-        let now = store.clock.now()
+        let now = clock.now()
         let today = snapshot.finder.calendar.day(containing: now)
         let localToday = LocalDate.containing(now, timeZone: snapshot.timeZone)
         var previous: Set<Identifier<Clinician>> = []

@@ -18,10 +18,16 @@ package struct SlotUnavailable: Error, Sendable {
 /// lifecycle changes, matching, duration prediction. Pure decisions come from the domain
 /// modules; this type loads what they need and persists what they decide.
 package struct SchedulingService: Sendable {
-    package let store: any PracticeStore
+    /// The ports it asks: the calendar and its bookings, the practice's types and settings, the roster.
+    package let store: any SchedulingRepository & AppointmentDetailsRepository & ClinicianRoster
+    /// The time its decisions are made at.
+    package let clock: Clock
 
-    /// A service over `store`.
-    package init(store: any PracticeStore) { self.store = store }
+    /// A service over `store`, deciding at `clock`'s time.
+    package init(store: any SchedulingRepository & AppointmentDetailsRepository & ClinicianRoster, clock: Clock) {
+        self.store = store
+        self.clock = clock
+    }
 
     /// What the free-slot finder and the matcher need for a period.
     package struct Snapshot: Sendable {
@@ -123,7 +129,7 @@ package struct SchedulingService: Sendable {
         durationMinutes: Int?, reason: String?, staffNotes: String? = nil, assessmentID: UUID? = nil,
         idempotencyKey: IdempotencyKey?
     ) async throws -> Versioned<Appointment> {
-        let now = store.clock.now()
+        let now = clock.now()
         var predicted: Int?
         if durationMinutes == nil, let type = try await store.appointmentType(scope: scope, id: typeID) {
             // No length asked for: the practice's history predicts it (the type's default without history).
@@ -233,7 +239,7 @@ package struct SchedulingService: Sendable {
     )
         async throws -> Versioned<Appointment>
     {
-        let now = store.clock.now()
+        let now = clock.now()
         let current = try await store.appointment(scope: scope, id: id)
         var decision: AppointmentDecision
         do { decision = try current.value.decide(command, at: now) } catch {
