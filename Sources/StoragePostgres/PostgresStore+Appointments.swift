@@ -137,7 +137,8 @@ extension PostgresStore: SchedulingRepository {
                     if next.status.holdsTime {
                         try await self.lockBookingResources(
                             practiceID: scope.practiceID, clinicianID: next.clinicianID,
-                            roomType: next.roomID == nil ? nil : next.roomType, connection: connection)
+                            room: next.roomID == nil ? nil : next.roomType.map { ($0, next.occupiedTime) },
+                            connection: connection)
                     }
                     guard
                         let current = try await self.appointment(

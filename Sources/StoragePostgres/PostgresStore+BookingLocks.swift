@@ -10,27 +10,49 @@ extension PostgresStore {
     private static let roomTypeLockSpace: Int32 = 73_002
 
     /// Takes, until the transaction ends, the advisory locks of what a booking competes for:
-    /// the clinician, then — for a type that needs a room — the practice's rooms of that type.
+    /// the clinician, then — for a type that needs a room — the practice's rooms of that type
+    /// on each UTC day that the booking's time (buffer included) touches, earliest first.
     ///
     /// The exclusion constraints alone keep the calendar right, but clients racing for one
     /// slot then each insert a row and wait for the others' rows, and the server breaks those
     /// cycles by aborting transactions (deadlocks) again and again. Taken before the picture is
     /// read, the locks make bookings of one clinician or room type take turns: each decides on
     /// the picture its predecessor committed, and a loser is refused at once. Always in this
-    /// order (clinician first), so the locks themselves never deadlock; a hash collision only
-    /// makes two unrelated bookings take turns.
+    /// order (clinician first, then days in order), so the locks themselves never deadlock; a
+    /// hash collision only makes two unrelated bookings take turns. Two bookings that could
+    /// compete for a room overlap in time, so they share a day and so a lock: rooms are taken in
+    /// turn per day, not for the whole practice, and bookings of different days go at once.
     func lockBookingResources(
-        practiceID: PracticeID, clinicianID: UUID, roomType: RoomType?, connection: PostgresConnection
+        practiceID: PracticeID, clinicianID: UUID, room: (type: RoomType, occupying: TimeRange)?,
+        connection: PostgresConnection
     ) async throws {
         try await connection.query(
             """
             SELECT pg_advisory_xact_lock(\(Self.clinicianLockSpace), hashtext(\(UUIDText.lowercase(clinicianID))))
             """, logger: logger)
-        if let roomType {
+        if let room {
+            try await lockRooms(
+                practiceID: practiceID, type: room.type, occupying: room.occupying, connection: connection)
+        }
+    }
+
+    /// The rooms-of-a-type half of ``lockBookingResources(practiceID:clinicianID:room:connection:)``,
+    /// for a booking that learns its time after taking the clinician's lock.
+    func lockRooms(
+        practiceID: PracticeID, type: RoomType, occupying: TimeRange, connection: PostgresConnection
+    ) async throws {
+        for day in Self.utcDays(occupying) {
             try await connection.query(
                 """
-                SELECT pg_advisory_xact_lock(\(Self.roomTypeLockSpace), hashtext(\(practiceID.description + ":" + roomType.rawValue)))
+                SELECT pg_advisory_xact_lock(\(Self.roomTypeLockSpace), hashtext(\("\(practiceID):\(type.rawValue):\(day)")))
                 """, logger: logger)
         }
+    }
+
+    /// The UTC day numbers (days since 1970) a time touches, in order.
+    static func utcDays(_ time: TimeRange) -> [Int] {
+        let first = Int((time.start.timeIntervalSince1970 / 86_400).rounded(.down))
+        let last = Int((time.end.timeIntervalSince1970 / 86_400).rounded(.down))
+        return Array(first...max(first, last))
     }
 }

@@ -43,13 +43,19 @@ extension PostgresStore {
         let type = try await appointmentTypes(practiceID: practiceID, onlyID: appointmentTypeID, connection: connection)
             .first
         try await lockBookingResources(
-            practiceID: practiceID, clinicianID: clinicianID, roomType: type?.requiredRoomType, connection: connection)
+            practiceID: practiceID, clinicianID: clinicianID, room: nil, connection: connection)
         let practice = try await practiceProfile(practiceID, connection: connection)
+        let periods = try reads(practice, type)
+        if let roomType = type?.requiredRoomType {
+            // The rooms of the type, on the days this booking's window touches (after the
+            // clinician's lock, as every booking takes them).
+            try await lockRooms(
+                practiceID: practiceID, type: roomType, occupying: periods.roomWindow, connection: connection)
+        }
         let clinicians = try await self.clinicians(
             practiceID: practiceID, onlyID: clinicianID, includingRetired: true, connection: connection)
         // A retired clinician is refused by name, not "not found"; only working ones are offered.
         for clinician in clinicians where clinician.retiredAt != nil { try clinician.checkAcceptsBookings() }
-        let periods = try reads(practice, type)
         var appointments = try await self.appointments(
             practiceID: practiceID, overlapping: periods.clinicianPeriod, clinicianID: clinicianID,
             orRoomType: nil, connection: connection)

@@ -10,7 +10,7 @@ import StorageSQLite
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure store performance.",
-        subcommands: [Records.self, AnalyticsBench.self, PostgresSearch.self])
+        subcommands: [Records.self, AnalyticsBench.self, PostgresSearch.self, Booking.self])
 
     /// `vetnet bench records`: patient search and record fetch on a large practice.
     struct Records: AsyncParsableCommand {

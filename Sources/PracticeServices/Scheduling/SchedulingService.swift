@@ -35,7 +35,7 @@ package struct SchedulingService: Sendable {
         package let clinicians: [Clinician]
         package let availabilities: [Identifier<Clinician>: Versioned<ClinicianAvailability>]
         package let types: [AppointmentType]
-        let rooms: [Room]
+        package let rooms: [Room]
         package let appointments: [Appointment]
         package let finder: FreeSlotFinder
 

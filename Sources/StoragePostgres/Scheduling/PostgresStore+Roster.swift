@@ -128,7 +128,7 @@ extension PostgresStore: ClinicianRoster {
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
                 try await self.lockBookingResources(
-                    practiceID: scope.practiceID, clinicianID: id.rawValue, roomType: nil, connection: connection)
+                    practiceID: scope.practiceID, clinicianID: id.rawValue, room: nil, connection: connection)
                 guard
                     let current = try await self.clinician(
                         practiceID: scope.practiceID, id: id.rawValue, forUpdate: true, connection: connection)
