@@ -18,6 +18,12 @@ extension APIHandler {
 
     // MARK: - Dashboard
 
+    // The handlers of this file are translation only (the figures are computed, optimized, in
+    // the Analytics module) and are compiled without optimization: optimized, Swift 6.3.1's
+    // release compiler crashes (signal 11) splitting their coroutines since the analytics use
+    // case moved to PracticeServices.
+
+    @_optimize(none)
     func getAnalyticsDashboard(_ input: Operations.GetAnalyticsDashboard.Input) async throws
         -> Operations.GetAnalyticsDashboard.Output
     {
@@ -79,6 +85,7 @@ extension APIHandler {
 
     // MARK: - Metrics and their series
 
+    @_optimize(none)
     func listAnalyticsMetrics(_ input: Operations.ListAnalyticsMetrics.Input) async throws
         -> Operations.ListAnalyticsMetrics.Output
     {
@@ -99,6 +106,7 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(items: items))))
     }
 
+    @_optimize(none)
     func getAnalyticsSeries(_ input: Operations.GetAnalyticsSeries.Input) async throws
         -> Operations.GetAnalyticsSeries.Output
     {
@@ -185,6 +193,7 @@ extension APIHandler {
 
     // MARK: - Look-ahead
 
+    @_optimize(none)
     func getAnalyticsBottlenecks(_ input: Operations.GetAnalyticsBottlenecks.Input) async throws
         -> Operations.GetAnalyticsBottlenecks.Output
     {
@@ -199,6 +208,7 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(loaded.analytics.bottlenecks(asOf: asOf, days: days)))))
     }
 
+    @_optimize(none)
     func getAnalyticsForecast(_ input: Operations.GetAnalyticsForecast.Input) async throws
         -> Operations.GetAnalyticsForecast.Output
     {
@@ -217,6 +227,7 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(loaded.analytics.forecast(weekStarting: today, historyWeeks: weeks)))))
     }
 
+    @_optimize(none)
     func listAnalyticsInsights(_ input: Operations.ListAnalyticsInsights.Input) async throws
         -> Operations.ListAnalyticsInsights.Output
     {
@@ -241,6 +252,7 @@ extension APIHandler {
 
     // MARK: - Reports
 
+    @_optimize(none)
     func getAnalyticsReport(_ input: Operations.GetAnalyticsReport.Input) async throws
         -> Operations.GetAnalyticsReport.Output
     {
@@ -318,6 +330,7 @@ extension APIHandler {
 // MARK: - Clinical judgement
 
 extension APIHandler {
+    @_optimize(none)
     func getTriageOverrideRates(_ input: Operations.GetTriageOverrideRates.Input) async throws
         -> Operations.GetTriageOverrideRates.Output
     {
