@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import StoragePostgres
 
 /// The `vetnet` command: a thin shell over the library modules.
 @main
@@ -13,4 +15,23 @@ struct VetNet: AsyncParsableCommand {
             EventsCommand.self, ReportCommand.self,
             BenchCommand.self, BackupCommand.self, RestoreCommand.self,
         ])
+
+    /// Runs the command; a PostgreSQL failure is reported with what an operator can act on
+    /// (its SQLSTATE and message) instead of the driver's generic description.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if let text = PostgresFailureText.describe(error) {
+                FileHandle.standardError.write(Data("Error: \(text)\n".utf8))
+                exit(withError: ExitCode.failure)
+            }
+            exit(withError: error)
+        }
+    }
 }
