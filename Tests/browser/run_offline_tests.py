@@ -296,21 +296,42 @@ class Checks:
         now = datetime.now(timezone.utc)
         local_midnight = datetime.now(self.zone).replace(hour=0, minute=0, second=0, microsecond=0)
         window_end = (local_midnight + timedelta(days=2)).astimezone(timezone.utc)
-        kind, slots = None, []
-        for candidate in types:
-            if candidate.get("retiredAt") or "cat" not in (candidate.get("species") or ["cat"]):
-                continue
-            slots = self.vet.ok("GET", f"/api/v1/appointments/slots?from={stamp(now + timedelta(minutes=10))}&to={stamp(window_end)}"
-                                       f"&appointmentTypeId={candidate['id']}&species=cat&limit=5")["items"]
-            if slots:
-                kind = candidate
-                break
+        def first_free() -> tuple[dict | None, list]:
+            for candidate in types:
+                if candidate.get("retiredAt") or "cat" not in (candidate.get("species") or ["cat"]):
+                    continue
+                found = self.vet.ok("GET", f"/api/v1/appointments/slots?from={stamp(now + timedelta(minutes=10))}&to={stamp(window_end)}"
+                                           f"&appointmentTypeId={candidate['id']}&species=cat&limit=5")["items"]
+                if found:
+                    return candidate, found
+            return None, []
+        kind, slots = first_free()
+        if not slots:
+            # A weekend (the demo practice closes at Saturday noon): open the practice all day
+            # today and tomorrow, and give one clinician an extra session on both days.
+            self.open_today_and_tomorrow(local_midnight)
+            kind, slots = first_free()
         assert slots, "a free slot today or tomorrow for some appointment type"
         slot = slots[0]
         self.appointment = self.vet.ok("POST", "/api/v1/appointments", {"patientId": self.cat["id"], "clinicianId": slot["clinicianId"],
                                                                       "appointmentTypeId": kind["id"], "start": slot["start"]},
                                        headers={"Idempotency-Key": secrets.token_hex(8)})
         self.appointment_day = datetime.fromisoformat(slot["start"].replace("Z", "+00:00")).astimezone(self.zone).date().isoformat()
+
+    def open_today_and_tomorrow(self, local_midnight: datetime) -> None:
+        """As the administrator: every day open 00:00–24:00, and the first clinician who is no
+        specialist working all of today and tomorrow (extra sessions beside their week)."""
+        self.admin.ok("PATCH", "/api/v1/practice", {"openingHours": [
+            {"weekday": day, "opens": "00:00", "closes": "24:00"} for day in range(1, 8)]})
+        clinicians = self.admin.ok("GET", "/api/v1/specialists")["items"]
+        general = next(c for c in clinicians if not c.get("retiredAt") and "cat" in (c.get("species") or []))
+        availability = self.admin.ok("GET", f"/api/v1/specialists/{general['id']}/availability")
+        days = [(local_midnight + timedelta(days=offset)).date().isoformat() for offset in (0, 1)]
+        availability["extraSessions"] = (availability.get("extraSessions") or []) + [
+            {"date": day, "startMinute": 0, "endMinute": 1440} for day in days]
+        self.admin.ok("PUT", f"/api/v1/specialists/{general['id']}/availability",
+                      {key: availability[key] for key in ("weekly", "breaks", "timeOff", "extraSessions", "maxBookedMinutesPerDay")
+                       if key in availability})
 
     def banner_age(self, driver, read_after: float) -> str:
         """The offline banner's words, checked to name a time no earlier than the data was read
