@@ -204,17 +204,33 @@ struct SchedulingAPITests {
             try await client.call(
                 "/api/v1/appointments/\(id)/transitions", .post, token: token, json: #"{"action":"cancel"}"#
             ) { #expect($0.status == .unprocessableContent) }
+            // What each status means comes with the appointment, so the app keeps no status lists.
+            let facts = StatusFactsBody.of
+            try await client.call("/api/v1/appointments/\(id)", token: token) {
+                let booked = try facts($0)
+                #expect(booked == [true, true, false, true])
+            }
             try await client.call(
                 "/api/v1/appointments/\(id)/transitions", .post, token: token, json: #"{"action":"check_in"}"#
-            ) { #expect($0.status == .ok) }
+            ) {
+                let now = try facts($0)
+                #expect($0.status == .ok)
+                #expect(now == [true, true, true, true])
+            }
             try await client.call(
                 "/api/v1/appointments/\(id)/transitions", .post, token: token, json: #"{"action":"start"}"#
-            ) { #expect($0.status == .ok) }
+            ) {
+                let now = try facts($0)
+                #expect($0.status == .ok)
+                #expect(now == [true, false, true, true])
+            }
             try await client.call(
                 "/api/v1/appointments/\(id)/transitions", .post, token: token,
                 json: #"{"action":"complete","actualMinutes":22}"#
             ) { response in
+                let completed = try facts(response)
                 #expect(response.status == .ok)
+                #expect(completed == [false, false, true, true])
                 #expect(
                     String(buffer: response.body).contains("\"actualMinutes\":22")
                         || String(buffer: response.body).contains("\"actualMinutes\" : 22"))
@@ -364,3 +380,20 @@ struct IntakeBody: Decodable {
     let offeredSlots: [Slot]
 }
 struct FeedBody: Decodable { let url: String }
+
+/// An appointment's status facts, as the API gives them.
+private struct StatusFactsBody: Decodable {
+    struct Facts: Decodable {
+        let open: Bool
+        let awaitingVisit: Bool
+        let attended: Bool
+        let holdsTime: Bool
+    }
+    let statusFacts: Facts
+
+    /// `[open, awaitingVisit, attended, holdsTime]` of the appointment in `response`.
+    @Sendable static func of(_ response: TestResponse) throws -> [Bool] {
+        let facts = try JSONDecoder().decode(Self.self, from: Data(buffer: response.body)).statusFacts
+        return [facts.open, facts.awaitingVisit, facts.attended, facts.holdsTime]
+    }
+}

@@ -149,7 +149,10 @@ extension Components.Schemas.Appointment {
             bufferAfterMinutes: appointment.bufferAfterMinutes, status: .init(rawValue: appointment.status.rawValue)!,
             actualMinutes: appointment.actualMinutes, cancellationReason: appointment.cancellationReason,
             version: stored.version,
-            allowedActions: appointment.status.allowedActions.map { .init(rawValue: $0.rawValue)! })
+            allowedActions: appointment.status.allowedActions.map { .init(rawValue: $0.rawValue)! },
+            statusFacts: .init(
+                open: appointment.status.isOpen, awaitingVisit: appointment.status.isAwaitingVisit,
+                attended: appointment.status.isAttended, holdsTime: appointment.status.holdsTime))
     }
 
     init(_ details: AppointmentDetails) {

@@ -25,8 +25,8 @@ const LISTABLE = ['confirmed', 'presumptive'];
 const DRAFT_PREFIX = 'vetnet.consult-draft';
 /** Drafts untouched this long are dropped (this device may be shared). */
 const DRAFT_DAYS = 7;
-/** The statuses of an appointment the patient did not come to: no visit is recorded for it. */
-const NOT_SEEN = ['cancelled', 'no_show'];
+/** A cancelled or missed appointment (it released its time): its visit is the patient's alone. */
+const notSeen = (appointment) => appointment.statusFacts ? !appointment.statusFacts.holdsTime : false;
 
 /** The draft's key: one per account, patient and appointment (or none). */
 export function draftKey(userId, patientId, appointmentId) {
@@ -148,9 +148,9 @@ export function render(container, { query, session }) {
         h('p', {}, `${date(a.start)}, ${time(a.start)}–${time(a.end)} · ${typeName(a.appointmentTypeId)}`, a.reason ? ` · ${a.reason}` : '', ' ',
           h('span', { class: 'status-pill', dataset: { status: a.status } }, statusLabel(a.status))),
         startButton),
-      ['booked', 'checked_in', 'in_progress'].includes(a.status)
+      a.statusFacts?.open
         ? h('p', { class: 'hint' }, 'Saving the visit completes this appointment (checking it in and starting it first if that was not done).') : null,
-      NOT_SEEN.includes(a.status)
+      notSeen(a)
         ? h('p', { class: 'notice notice-warning' }, `This appointment is ${statusLabel(a.status).toLowerCase()}: the visit is recorded for the patient, not for it.`) : null,
       appointmentNote));
   }
@@ -194,7 +194,7 @@ export function render(container, { query, session }) {
     const followUp = h('input', { type: 'date', min: addDays(today(), 1) });
     const followUpReason = h('input', { type: 'text', maxlength: 200, autocomplete: 'off' });
 
-    const save = h('button', { type: 'submit', class: 'button primary large' }, appointment && ['booked', 'checked_in', 'in_progress'].includes(appointment.status)
+    const save = h('button', { type: 'submit', class: 'button primary large' }, appointment?.statusFacts?.open
       ? 'Save the visit and complete the appointment' : 'Save the visit');
     const discard = h('button', { type: 'button', class: 'button quiet' }, 'Discard the draft');
     const form = h('form', { class: 'consult-form', novalidate: true, 'aria-labelledby': 'consult-title' },
@@ -331,7 +331,7 @@ export function render(container, { query, session }) {
 
     function visitBody() {
       const visit = { chiefComplaint: complaint.value.trim() };
-      if (appointment && !NOT_SEEN.includes(appointment.status)) visit.appointmentId = appointment.id;
+      if (appointment && !notSeen(appointment)) visit.appointmentId = appointment.id;
       const readings = vitals.read();
       if (Object.keys(readings).length) visit.vitals = readings;
       if (symptoms.length) visit.symptoms = [...symptoms];
@@ -370,7 +370,7 @@ export function render(container, { query, session }) {
       if (text !== sent.text) sent = { text, key: api.newKey() };
       await submitForm(form, save, async () => {
         // A visit is recorded for an appointment the patient came to: check in and start first.
-        if (appointment && ['booked', 'checked_in'].includes(appointment.status)) {
+        if (appointment?.statusFacts?.awaitingVisit) {
           try { appointment = await advance(appointment); } finally { if (alive) drawAppointment(); }
         }
         const stored = await api.post(`/patients/${encodeURIComponent(patientId)}/visits`, visit, { idempotencyKey: sent.key });

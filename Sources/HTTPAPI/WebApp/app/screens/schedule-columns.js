@@ -11,7 +11,7 @@ import { days, dayHeading, openingOf } from './schedule-days.js';
 const ROOM_TYPES = { exam: 'Consulting', surgery: 'Theatre', dental: 'Dental', imaging: 'Imaging', isolation: 'Isolation' };
 
 /** Whether an appointment no longer holds its time (listed below the grid, not on it). */
-export const isOff = (a) => a.status === 'cancelled' || a.status === 'no_show';
+export const isOff = (a) => (a.statusFacts ? !a.statusFacts.holdsTime : false);
 
 /** Whose week is shown: {id, name} of the chosen clinician or room, or undefined. */
 export function weekOf({ view, clinicians, rooms }) {

@@ -23,7 +23,7 @@ const actionLabel = (action) => ACTION_LABELS[action] || words(action);
  *  be seen (saving it completes the appointment). */
 function consultLink(session, appointment, close) {
   if (!session?.can('writeClinical')) return null;
-  const open = ['booked', 'checked_in', 'in_progress'].includes(appointment.status) && !appointment.visitId;
+  const open = Boolean(appointment.statusFacts?.open) && !appointment.visitId;
   if (!open && !appointment.visitId) return null;
   const href = `#/consult?patient=${encodeURIComponent(appointment.patientId)}&appointment=${encodeURIComponent(appointment.id)}&from=schedule`;
   return h('a', {
@@ -49,7 +49,7 @@ export function openAppointment(ctx, appointment, { conflict, attempt } = {}) {
   const patient = ctx.patientName(appointment.patientId);
   // The schedule's list does not say which visit recorded an appointment; its details do.
   const visitLink = h('span', { class: 'visit-link' }, consultLink(ctx.session, appointment, close));
-  if (!appointment.visitId && ctx.session?.can('writeClinical') && ['checked_in', 'in_progress', 'completed'].includes(appointment.status)) {
+  if (!appointment.visitId && ctx.session?.can('writeClinical') && appointment.statusFacts?.attended) {
     api.get(`/appointments/${appointment.id}`).then((details) => {
       if (details.visitId) replace(visitLink, consultLink(ctx.session, details, close));
     }).catch(() => { /* the link stays as the list allows */ });
