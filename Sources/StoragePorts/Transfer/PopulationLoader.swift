@@ -20,3 +20,23 @@ public protocol PopulationLoader: Sendable {
     func bulkLoad(owners: [Owner], patients: [Patient], scope: AccessScope, progress: ImportProgressHandler?)
         async throws -> (first: String, last: String)?
 }
+
+/// The checks of a population load, decided once for both stores before either writes.
+public enum PopulationLoad {
+    /// Validates every owner and patient at `now`, and that each patient's owner and co-owner
+    /// are among `owners`; returns the owners by id. Throws the first problem, naming its field.
+    @discardableResult
+    public static func validate(owners: [Owner], patients: [Patient], now: Date) throws
+        -> [Identifier<Owner>: Owner]
+    {
+        for owner in owners { try owner.validate() }
+        for patient in patients { try patient.validate(now: now) }
+        let ownersByID = Dictionary(owners.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for patient in patients
+        where ownersByID[patient.ownerID] == nil || patient.coOwnerID.map({ ownersByID[$0] == nil }) == true {
+            throw ValidationError(
+                field: "ownerId", message: "patient \(patient.id) names an owner that is not being loaded")
+        }
+        return ownersByID
+    }
+}

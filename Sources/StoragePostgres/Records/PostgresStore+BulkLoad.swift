@@ -20,14 +20,7 @@ extension PostgresStore {
         owners: [Owner], patients: [Patient], scope: AccessScope, progress: ImportProgressHandler? = nil
     ) async throws -> (first: String, last: String)? {
         let now = clock.now()
-        for owner in owners { try owner.validate() }
-        for patient in patients { try patient.validate(now: now) }
-        let ownersByID = Dictionary(owners.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for patient in patients
-        where ownersByID[patient.ownerID] == nil || patient.coOwnerID.map({ ownersByID[$0] == nil }) == true {
-            throw ValidationError(
-                field: "ownerId", message: "patient \(patient.id) names an owner that is not being loaded")
-        }
+        let ownersByID = try PopulationLoad.validate(owners: owners, patients: patients, now: now)
         let practice = scope.practiceID.rawValue
         let batch = 2_000
         let total = owners.count + patients.count

@@ -18,14 +18,7 @@ extension VetNetStore {
         progress: ImportProgressHandler? = nil
     ) async throws -> (first: String, last: String)? {
         let now = clock.now()
-        for owner in owners { try owner.validate() }
-        for patient in patients { try patient.validate(now: now) }
-        let ownerIDs = Set(owners.map(\.id))
-        for patient in patients
-        where !ownerIDs.contains(patient.ownerID) || patient.coOwnerID.map({ !ownerIDs.contains($0) }) == true {
-            throw ValidationError(
-                field: "ownerId", message: "patient \(patient.id) names an owner that is not being loaded")
-        }
+        try PopulationLoad.validate(owners: owners, patients: patients, now: now)
         let practice = scope.practiceID.description
         let stamp = Timestamp.string(now)
         let total = owners.count + patients.count
