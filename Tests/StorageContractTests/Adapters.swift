@@ -173,7 +173,11 @@ enum PostgresTestServer {
     /// Creates a database of its own for one test, runs `body` with its configuration, drops it.
     static func withDatabase(_ body: (PostgresDatabaseConfiguration) async throws -> Void) async throws {
         guard let url else { return }
-        let server = try PostgresDatabaseConfiguration(url: url)
+        var server = try PostgresDatabaseConfiguration(url: url)
+        // Many tests run at once, each with its own pools: small pools keep them all inside the
+        // server's connection limit (a refused connection leaves a pool backing off, and a
+        // test waiting on it).
+        server.maximumConnections = 2
         var logger = Logger(label: "vetnet.contract.admin")
         logger.logLevel = .error
         let admin = PostgresClient(configuration: server.clientConfiguration, backgroundLogger: logger)
@@ -183,6 +187,7 @@ enum PostgresTestServer {
         try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
         var configuration = server
         configuration.database = name
+        configuration.maximumConnections = 8
         do {
             try await body(configuration)
         } catch {
