@@ -13,13 +13,7 @@ extension PostgresStore: AuditRepository {
     func appendAudit(_ record: AuditRecord, scope: AccessScope?, connection: PostgresConnection) async throws
         -> AuditEntry
     {
-        var head: (Int64, String)?
-        for try await row in try await connection.query("SELECT seq, hash FROM audit_head FOR UPDATE", logger: logger)
-            .decode((Int64, String).self)
-        { head = row }
-        guard let (previousSequence, previousHash) = head else {
-            throw StoreCorruption(column: "audit_head", reason: "the head row is missing")
-        }
+        let (previousSequence, previousHash) = try await lockedHead(connection: connection)
         var entry = AuditEntry(
             sequence: previousSequence + 1, id: UUID(), occurredAt: Timestamp.string(clock.now()),
             practiceID: scope?.practiceID.description, actorID: scope?.actorID?.description,
@@ -27,8 +21,30 @@ extension PostgresStore: AuditRepository {
             outcome: record.outcome, requestID: scope?.requestID, detail: record.detail,
             previousHash: previousHash, hash: "")
         entry.hash = AuditChain.hash(of: entry, key: auditKey)
-        // One statement for the entry and the head: every instance's audited writes queue on
-        // the head row until commit, so each round trip saved here is throughput for all.
+        try await appendLink(entry, connection: connection)
+        return entry
+    }
+
+    /// Appends an entry another installation recorded (a restored practice's history) as the
+    /// next link of this chain, in the caller's transaction.
+    func appendCarriedAudit(_ entry: AuditEntry, connection: PostgresConnection) async throws {
+        let (previousSequence, previousHash) = try await lockedHead(connection: connection)
+        let link = AuditChain.carried(entry, sequence: previousSequence + 1, previousHash: previousHash, key: auditKey)
+        try await appendLink(link, connection: connection)
+    }
+
+    /// The chain's head, locked until the transaction ends (appends from every instance queue here).
+    private func lockedHead(connection: PostgresConnection) async throws -> (Int64, String) {
+        for try await row in try await connection.query("SELECT seq, hash FROM audit_head FOR UPDATE", logger: logger)
+            .decode((Int64, String).self)
+        { return row }
+        throw StoreCorruption(column: "audit_head", reason: "the head row is missing")
+    }
+
+    /// Writes a hashed entry and moves the signed head to it. One statement for both: every
+    /// instance's audited writes queue on the head row until commit, so each round trip saved
+    /// here is throughput for all.
+    private func appendLink(_ entry: AuditEntry, connection: PostgresConnection) async throws {
         try await connection.query(
             """
             WITH appended AS (
@@ -40,32 +56,6 @@ extension PostgresStore: AuditRepository {
             )
             UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash),
                 signature = \(AuditChain.headSignature(sequence: entry.sequence, hash: entry.hash, key: auditKey))
-            """, logger: logger)
-        return entry
-    }
-
-    /// Appends an entry another installation recorded (a restored practice's history) as the
-    /// next link of this chain, in the caller's transaction.
-    func appendCarriedAudit(_ entry: AuditEntry, connection: PostgresConnection) async throws {
-        var head: (Int64, String)?
-        for try await row in try await connection.query("SELECT seq, hash FROM audit_head FOR UPDATE", logger: logger)
-            .decode((Int64, String).self)
-        { head = row }
-        guard let (previousSequence, previousHash) = head else {
-            throw StoreCorruption(column: "audit_head", reason: "the head row is missing")
-        }
-        let link = AuditChain.carried(entry, sequence: previousSequence + 1, previousHash: previousHash, key: auditKey)
-        try await connection.query(
-            """
-            WITH appended AS (
-                INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome,
-                                         request_id, detail, prev_hash, hash)
-                VALUES (\(link.sequence), \(link.id), \(link.occurredAt), \(link.practiceID), \(link.actorID), \(link.action),
-                        \(link.resourceType), \(link.resourceID), \(link.outcome.rawValue), \(link.requestID), \(link.detail),
-                        \(link.previousHash), \(link.hash))
-            )
-            UPDATE audit_head SET seq = \(link.sequence), hash = \(link.hash),
-                signature = \(AuditChain.headSignature(sequence: link.sequence, hash: link.hash, key: auditKey))
             """, logger: logger)
     }
 

@@ -22,17 +22,7 @@ extension VetNetStore {
             outcome: record.outcome, requestID: scope?.requestID, detail: record.detail,
             previousHash: previousHash, hash: "")
         entry.hash = AuditChain.hash(of: entry, key: auditKey)
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type,
-                    resource_id, outcome, request_id, detail, prev_hash, hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(arguments: [
-            entry.sequence, UUIDText.lowercase(entry.id), entry.occurredAt, entry.practiceID, entry.actorID,
-            entry.action, entry.resourceType, entry.resourceID, entry.outcome.rawValue, entry.requestID,
-            entry.detail, entry.previousHash, entry.hash,
-        ])
+        try Self.insertAuditEntry(entry, db: db)
         return entry
     }
 
@@ -44,6 +34,11 @@ extension VetNetStore {
         let link = AuditChain.carried(
             entry, sequence: (head?["seq"] as Int64? ?? 0) + 1, previousHash: head?["hash"] ?? AuditChain.genesis,
             key: auditKey)
+        try Self.insertAuditEntry(link, db: db)
+    }
+
+    /// Writes one linked entry of the chain, as it was hashed.
+    private static func insertAuditEntry(_ entry: AuditEntry, db: Database) throws {
         try db.cachedStatement(
             sql: """
                 INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type,
@@ -51,9 +46,9 @@ extension VetNetStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
-            link.sequence, UUIDText.lowercase(link.id), link.occurredAt, link.practiceID, link.actorID,
-            link.action, link.resourceType, link.resourceID, link.outcome.rawValue, link.requestID,
-            link.detail, link.previousHash, link.hash,
+            entry.sequence, UUIDText.lowercase(entry.id), entry.occurredAt, entry.practiceID, entry.actorID,
+            entry.action, entry.resourceType, entry.resourceID, entry.outcome.rawValue, entry.requestID,
+            entry.detail, entry.previousHash, entry.hash,
         ])
     }
 
