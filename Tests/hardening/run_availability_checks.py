@@ -6,7 +6,8 @@ stores. Standard library only.
    closed); /health on a fresh connection every 100 ms answers within 1 s; the server closes
    every slow connection within the idle timeout (plus slack).
 2. Descriptor exhaustion: 3,000 silent connections at once; /health stays within 1 s, the
-   server's open descriptors stay below max-connections + 100, sign-in works afterwards.
+   server's open descriptors stay below its own before the flood + max-connections + 100,
+   sign-in works afterwards.
 3. Live streams per account: 8 streams are `ready`, the 9th gets 429 with Retry-After, closing
    one lets a new one in; another account is not affected; open streams outlive the idle timeout.
 4. Optimizer: 5,000 requests over 14 days with timeLimitSeconds 1 and 3 finish within ±20 % of
@@ -417,8 +418,12 @@ def check_descriptors(server: Server, count: int = 3000, duration: float = 10.0)
     ok_poll, poll_text = poller.verdict(reset_share=0.02)
     check(timed(f"{count} silent connections: /health answered within 1 s throughout (at most 2 % of polls shed with the flood from their own address)"),
           ok_poll, poll_text)
-    limit = MAX_CONNECTIONS + 100
-    check(f"{count} silent connections: the server's descriptors stay below {limit}", 0 < peak < limit,
+    # The server's own descriptors (store, log, event loops) plus at most max-connections held
+    # open, with 100 of slack for shed connections whose close is still on its way through an
+    # event loop while the flood is accepted.
+    limit = baseline + MAX_CONNECTIONS + 100
+    check(f"{count} silent connections: the server's descriptors stay below its own {baseline} + "
+          f"{MAX_CONNECTIONS} + 100 = {limit}", 0 < peak < limit,
           f"opened {count} in {opened_in:.2f} s ({connect_errors} connect errors); server pid {pid}: {baseline} descriptors before, "
           f"peak {peak} over {samples} samples; {len(closed_by_server)} of ours closed by the server within {duration:.0f} s")
     time.sleep(1.0)
