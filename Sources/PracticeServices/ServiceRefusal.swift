@@ -4,6 +4,12 @@
 public enum ServiceRefusal: Error, Sendable {
     /// No usable credentials: the email or password is wrong, or the session is expired or revoked.
     case unauthorized(String)
+    /// The password was right but the account signs in with a second factor too: a code is
+    /// missing or was not valid.
+    case secondFactorRequired(String)
+    /// The practice asks a second factor of the caller's role and they have not set one up:
+    /// the session may do nothing else yet.
+    case secondFactorSetUpRequired
     /// Too many failed attempts; retry after the given number of seconds.
     case tooManyRequests(retryAfterSeconds: Int)
     /// The work asked for is already running for the practice; retry after the given number of seconds.

@@ -88,6 +88,14 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
     public static let authLogin = AuditAction("auth.login")
     /// `auth.logout`
     public static let authLogout = AuditAction("auth.logout")
+    /// `auth.second_factor.start`: a secret to enrol was issued.
+    public static let authSecondFactorStart = AuditAction("auth.second_factor.start")
+    /// `auth.second_factor.enrol`: a second factor was confirmed with a code.
+    public static let authSecondFactorEnrol = AuditAction("auth.second_factor.enrol")
+    /// `auth.second_factor.read`
+    public static let authSecondFactorRead = AuditAction("auth.second_factor.read")
+    /// `auth.second_factor.reset`: an administrator removed someone's second factor.
+    public static let authSecondFactorReset = AuditAction("auth.second_factor.reset")
 
     // MARK: breeds
 
@@ -290,7 +298,9 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
         .analyticsMetricsList, .analyticsReportRead, .analyticsSeriesRead, .analyticsTriageOverridesRead,
         .appointmentBook,
         .appointmentList, .appointmentNotesUpdate, .appointmentRead, .appointmentSlots, .appointmentTypeCreate,
-        .appointmentTypeList, .auditList, .auditVerify, .authLogin, .authLogout, .breedsList,
+        .appointmentTypeList, .auditList, .auditVerify, .authLogin, .authLogout, .authSecondFactorStart,
+        .authSecondFactorEnrol,
+        .authSecondFactorRead, .authSecondFactorReset, .breedsList,
         .clinicianAvailabilityRead,
         .clinicianAvailabilityUpdate, .clinicianCalendarFeedCreate, .clinicianCalendarFeedRead,
         .clinicianCalendarFeedRevoke,

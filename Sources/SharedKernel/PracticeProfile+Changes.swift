@@ -14,13 +14,14 @@ public struct PracticeSettingsChange: Hashable, Sendable {
     public var defaultBufferMinutes: Int?
     public var services: [Specialty]?
     public var retentionYears: Int?
+    public var secondFactorRoles: [Role]?
 
     /// Creates a change.
     public init(
         name: String? = nil, timeZone: String? = nil, openingHours: [OpeningHours]? = nil, phone: String? = nil,
         address: String? = nil, slotGridMinutes: Int? = nil, defaultBufferMinutes: Int? = nil,
         services: [Specialty]? = nil,
-        retentionYears: Int? = nil
+        retentionYears: Int? = nil, secondFactorRoles: [Role]? = nil
     ) {
         self.name = name
         self.timeZone = timeZone
@@ -31,6 +32,7 @@ public struct PracticeSettingsChange: Hashable, Sendable {
         self.defaultBufferMinutes = defaultBufferMinutes
         self.services = services
         self.retentionYears = retentionYears
+        self.secondFactorRoles = secondFactorRoles
     }
 
     /// The names of the settings this change sets, for the audit trail.
@@ -41,6 +43,7 @@ public struct PracticeSettingsChange: Hashable, Sendable {
             ("address", address != nil), ("slotGridMinutes", slotGridMinutes != nil),
             ("defaultBufferMinutes", defaultBufferMinutes != nil),
             ("services", services != nil), ("retentionYears", retentionYears != nil),
+            ("secondFactorRoles", secondFactorRoles != nil),
         ].filter(\.1).map(\.0)
     }
 }
@@ -63,6 +66,7 @@ extension PracticeProfile {
         if let value = change.defaultBufferMinutes { next.defaultBufferMinutes = value }
         if let value = change.services { next.services = value }
         if let value = change.retentionYears { next.retentionYears = value }
+        if let value = change.secondFactorRoles { next.secondFactorRoles = value }
         try next.validate()
         if next.timeZone != timeZone, openAppointments > 0 {
             throw DomainError.conflict(

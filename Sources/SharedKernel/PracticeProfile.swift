@@ -25,6 +25,9 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
     public var services: [Specialty]
     /// Years an archived patient's record is kept before a purge may remove it.
     public var retentionYears: Int
+    /// Roles whose members must sign in with a second factor (see ``requiresSecondFactor(_:)``);
+    /// administrators by default.
+    public var secondFactorRoles: [Role]
 
     /// Grids a practice may choose: they divide an hour, so daylight-saving shifts keep round times.
     public static let slotGrids = [5, 10, 15, 20, 30, 60]
@@ -43,7 +46,7 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
         address: String? = nil,
         closures: [PracticeClosure] = [], slotGridMinutes: Int = 5, defaultBufferMinutes: Int = 0,
         services: [Specialty] = [],
-        retentionYears: Int = 7
+        retentionYears: Int = 7, secondFactorRoles: [Role] = PracticeProfile.defaultSecondFactorRoles
     ) {
         self.id = id
         self.name = name
@@ -56,7 +59,16 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
         self.defaultBufferMinutes = defaultBufferMinutes
         self.services = services
         self.retentionYears = retentionYears
+        self.secondFactorRoles = secondFactorRoles
     }
+
+    /// The roles a new practice asks a second factor of: the administrator's password alone
+    /// would open staff accounts, the audit trail and the purge.
+    public static let defaultSecondFactorRoles: [Role] = [.administrator]
+
+    /// Whether a member of `role` must sign in with a second factor in this practice. Until
+    /// they have one, their session may only set one up (see ``Permission``).
+    public func requiresSecondFactor(_ role: Role) -> Bool { secondFactorRoles.contains(role) }
 
     /// Checks every setting and reports every bad field at once.
     public func validate() throws(ValidationError) {
@@ -89,6 +101,9 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
         if !Self.retentionRange.contains(retentionYears) {
             errors.add("retentionYears", "must be between 1 and 100 years")
         }
+        for (index, role) in secondFactorRoles.enumerated() where secondFactorRoles[..<index].contains(role) {
+            errors.add("secondFactorRoles[\(index)]", "repeats \(role.rawValue)")
+        }
         for (index, service) in services.enumerated() where services[..<index].contains(service) {
             errors.add("services[\(index)]", "repeats \(service.rawValue)")
         }
@@ -106,7 +121,7 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case id, name, timeZone, openingHours, phone, address, closures, slotGridMinutes, defaultBufferMinutes,
-            services, retentionYears
+            services, retentionYears, secondFactorRoles
     }
 
     public init(from decoder: any Decoder) throws {
@@ -122,7 +137,9 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
             slotGridMinutes: try container.decodeIfPresent(Int.self, forKey: .slotGridMinutes) ?? 5,
             defaultBufferMinutes: try container.decodeIfPresent(Int.self, forKey: .defaultBufferMinutes) ?? 0,
             services: try container.decodeIfPresent([Specialty].self, forKey: .services) ?? [],
-            retentionYears: try container.decodeIfPresent(Int.self, forKey: .retentionYears) ?? 7)
+            retentionYears: try container.decodeIfPresent(Int.self, forKey: .retentionYears) ?? 7,
+            secondFactorRoles: try container.decodeIfPresent([Role].self, forKey: .secondFactorRoles)
+                ?? Self.defaultSecondFactorRoles)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -138,6 +155,7 @@ public struct PracticeProfile: Codable, Hashable, Sendable {
         try container.encode(defaultBufferMinutes, forKey: .defaultBufferMinutes)
         try container.encode(services, forKey: .services)
         try container.encode(retentionYears, forKey: .retentionYears)
+        try container.encode(secondFactorRoles, forKey: .secondFactorRoles)
     }
 }
 

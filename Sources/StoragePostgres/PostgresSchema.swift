@@ -784,6 +784,7 @@ public enum PostgresSchema {
         (recordCorrectionsMigration, recordCorrectionsSQL),
         (appointmentNotesMigration, appointmentNotesSQL),
         (ownersFoundByEmailMigration, ownersFoundByEmailSQL),
+        (secondFactorMigration, secondFactorSQL),
     ]
 
     /// The migration that added the head's signature: the process that applies it signs the

@@ -127,9 +127,10 @@ extension PostgresStore: AccountRepository {
 
     // MARK: - Sessions
 
-    public func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?)
-        async throws -> Date
-    {
+    public func createSession(
+        tokenHash: String, account: StaffAccount, assurance: SessionAssurance, policy: SessionPolicy,
+        requestID: String?, detail: String?
+    ) async throws -> Date {
         let now = clock.now()
         let absolute = now.addingTimeInterval(policy.absoluteTimeout)
         let nowMs = Timestamp.milliseconds(now)
@@ -137,11 +138,14 @@ extension PostgresStore: AccountRepository {
         try await transaction(.practice(account.practiceID)) { connection in
             try await connection.query(
                 """
-                INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms)
-                VALUES (\(tokenHash), \(account.id.rawValue), \(account.practiceID.rawValue), \(nowMs), \(nowMs), \(absoluteMs))
+                INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms,
+                                     second_factor, must_enrol)
+                VALUES (\(tokenHash), \(account.id.rawValue), \(account.practiceID.rawValue), \(nowMs), \(nowMs), \(absoluteMs),
+                        \(assurance.secondFactor), \(assurance.mustEnrolSecondFactor))
                 """, logger: logger)
             try await self.appendAudit(
-                AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description),
+                AuditRecord(
+                    action: .authLogin, resourceType: "session", resourceID: account.id.description, detail: detail),
                 scope: AccessScope(
                     practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID),
                 connection: connection)
@@ -154,20 +158,27 @@ extension PostgresStore: AccountRepository {
         let nowMs = Timestamp.milliseconds(now)
         let idleMs = Int64(policy.idleTimeout * 1000)
         // A token names its session before its practice is known; the match is by its hash.
-        let found = try await transaction(.installation) { connection -> (StaffAccount, Int64, Int64)? in
+        let found = try await transaction(.installation) {
+            connection -> (StaffAccount, Int64, Int64, SessionAssurance)? in
             let rows = try await connection.query(
                 """
-                SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash, last_seen_at_ms, expires_at_ms
+                SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash, last_seen_at_ms, expires_at_ms,
+                       second_factor, must_enrol
                 FROM vetnet_session(\(tokenHash), \(nowMs), \(idleMs))
                 """, logger: logger)
             for try await row in rows {
                 let (account, _) = try Self.account(from: row)
                 let columns = row.makeRandomAccess()
-                return (account, try columns[9].decode(Int64.self), try columns[10].decode(Int64.self))
+                return (
+                    account, try columns[9].decode(Int64.self), try columns[10].decode(Int64.self),
+                    SessionAssurance(
+                        secondFactor: try columns[11].decode(Bool.self),
+                        mustEnrolSecondFactor: try columns[12].decode(Bool.self))
+                )
             }
             return nil
         }
-        guard let (account, lastSeen, absolute) = found else { return nil }
+        guard let (account, lastSeen, absolute, assurance) = found else { return nil }
         // Refresh at most every 15 seconds so a busy client does not turn every read into a write.
         if nowMs - lastSeen > 15_000 {
             try await transaction(.practice(account.practiceID)) { connection in
@@ -180,7 +191,8 @@ extension PostgresStore: AccountRepository {
         }
         return ActiveSession(
             account: account,
-            expiresAt: min(now.addingTimeInterval(policy.idleTimeout), Timestamp.date(milliseconds: absolute)))
+            expiresAt: min(now.addingTimeInterval(policy.idleTimeout), Timestamp.date(milliseconds: absolute)),
+            assurance: assurance)
     }
 
     public func sessionIsActive(tokenHash: String, policy: SessionPolicy) async throws -> Bool {

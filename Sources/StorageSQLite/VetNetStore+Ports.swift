@@ -23,3 +23,4 @@ extension VetNetStore: AppointmentDetailsRepository {}
 extension VetNetStore: AnalyticsHistorySource {}
 extension VetNetStore: PracticeTransfer {}
 extension VetNetStore: StoreMaintenance {}
+extension VetNetStore: SecondFactorRepository {}

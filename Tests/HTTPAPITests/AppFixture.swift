@@ -27,10 +27,14 @@ struct AppFixture: Sendable {
     ) async throws -> AppFixture {
         let store = try given ?? VetNetStore.inMemory(clock: clock, documentsDirectory: documentsDirectory)
         let service = AccountService(store: store)
+        // The fixture's administrators sign in with a password alone, so the tests of everything
+        // else start at once; the second factor has its own tests (SecondFactorAPITests).
         let a = PracticeProfile(
             id: PracticeID(), name: "Alpha Vets", timeZone: "Europe/London",
-            openingHours: (1...7).map { OpeningHours(weekday: $0, opensMinute: 7 * 60, closesMinute: 20 * 60) })
-        let b = PracticeProfile(id: PracticeID(), name: "Beta Vets", timeZone: "Europe/Paris", openingHours: [])
+            openingHours: (1...7).map { OpeningHours(weekday: $0, opensMinute: 7 * 60, closesMinute: 20 * 60) },
+            secondFactorRoles: [])
+        let b = PracticeProfile(
+            id: PracticeID(), name: "Beta Vets", timeZone: "Europe/Paris", openingHours: [], secondFactorRoles: [])
         try await store.createPractice(a)
         try await store.createPractice(b)
         let hash = await service.hasher.hash(password)

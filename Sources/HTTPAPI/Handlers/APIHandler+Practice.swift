@@ -36,7 +36,8 @@ extension APIHandler {
         let change = PracticeSettingsChange(
             name: body.name, timeZone: body.timeZone, openingHours: hours, phone: body.phone, address: body.address,
             slotGridMinutes: body.slotGridMinutes, defaultBufferMinutes: body.defaultBufferMinutes,
-            services: services, retentionYears: body.retentionYears)
+            services: services, retentionYears: body.retentionYears,
+            secondFactorRoles: body.secondFactorRoles.map { $0.map(Role.init) })
         guard !change.fieldNames.isEmpty else {
             throw ValidationError(field: "body", message: "names no setting to change")
         }

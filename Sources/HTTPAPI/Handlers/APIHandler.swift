@@ -22,9 +22,22 @@ struct APIHandler: APIProtocol {
     /// Throws the request's out-of-bounds fields, held back by the contract check, first.
     func caller() throws -> Caller {
         let caller = try signedIn()
+        guard caller.mayAct else { throw Self.secondFactorFirst }
         if let deferred = RequestState.deferredValidation { throw ValidationError(deferred) }
         return caller
     }
+
+    /// The signed-in caller, even one whose session must set up a second factor first: for
+    /// signing out, reading who is signed in and setting one up.
+    func enrollingCaller() throws -> Caller {
+        let caller = try signedIn()
+        if let deferred = RequestState.deferredValidation { throw ValidationError(deferred) }
+        return caller
+    }
+
+    /// The refusal of everything but setting up a second factor, while the practice asks one
+    /// of the caller's role and they have none.
+    static let secondFactorFirst = ServiceRefusal.secondFactorSetUpRequired
 
     /// The signed-in caller, before the request's fields are judged.
     private func signedIn() throws -> Caller {
@@ -40,6 +53,14 @@ struct APIHandler: APIProtocol {
         refusal: String? = nil
     ) async throws -> Caller {
         let caller = try signedIn()
+        guard caller.mayAct else {
+            try await store.recordAudit(
+                AuditRecord(
+                    action: action, resourceType: resourceType, resourceID: resourceID, outcome: .denied,
+                    detail: "second factor required, not yet set up"),
+                scope: caller.scope)
+            throw Self.secondFactorFirst
+        }
         guard caller.account.role.allows(permission) else {
             try await store.recordAudit(
                 AuditRecord(

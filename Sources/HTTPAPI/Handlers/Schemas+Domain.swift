@@ -33,7 +33,8 @@ extension Components.Schemas.Practice {
             phone: practice.phone, address: practice.address,
             closures: practice.closures.map(Components.Schemas.Closure.init),
             slotGridMinutes: practice.slotGridMinutes, defaultBufferMinutes: practice.defaultBufferMinutes,
-            services: practice.services.map(\.rawValue), retentionYears: practice.retentionYears, version: version)
+            services: practice.services.map(\.rawValue), retentionYears: practice.retentionYears,
+            secondFactorRoles: practice.secondFactorRoles.map(Components.Schemas.Role.init), version: version)
     }
 
     init(_ stored: Versioned<PracticeProfile>) { self.init(stored.value, version: stored.version) }

@@ -83,6 +83,19 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
             switch error {
             case .unauthorized(let message):
                 return (ProblemDetails(status: .unauthorized, detail: message), [.wwwAuthenticate: "Bearer"])
+            case .secondFactorRequired(let message):
+                var problem = ProblemDetails(
+                    status: .unauthorized, detail: message, errors: [FieldError(field: "code", message: message)])
+                problem.type = "https://vetnet.dev/problems/second-factor-required"
+                return (problem, [.wwwAuthenticate: "Bearer"])
+            case .secondFactorSetUpRequired:
+                var problem = ProblemDetails(
+                    status: .forbidden,
+                    detail:
+                        "This practice asks your role to sign in with a second factor: set up an authenticator app "
+                        + "first (your name at the top → Two-factor sign-in).")
+                problem.type = "https://vetnet.dev/problems/second-factor-setup-required"
+                return (problem, [:])
             case .busy(let detail, let seconds):
                 return (ProblemDetails(status: .tooManyRequests, detail: detail), [.retryAfterHeader: String(seconds)])
             case .tooManyRequests(let seconds):

@@ -48,35 +48,38 @@ public struct AccountService: Sendable {
         public let expiresAt: Date
         /// The account.
         public let account: StaffAccount
+        /// How the session was opened (whether it must set up a second factor first).
+        public let assurance: SessionAssurance
         /// The device cookie's value to give the browser (``SignInDevices``).
         package let deviceCookie: SignInDevices.Cookie
     }
 
-    /// Signs in by email and password, throttling attempts per account and per address.
-    /// Every outcome is audited; the error never says whether the email exists.
+    /// Signs in by email and password (and, for an account with a second factor, a code),
+    /// throttling attempts per account and per address. Every outcome is audited; the error
+    /// never says whether the email exists.
     ///
     /// The attempt takes its place under the throttle's limits before the password is checked
     /// (see ``LoginThrottle``), so concurrent guesses cannot all be checked before the first
-    /// one fails.
+    /// one fails. A wrong second-factor code counts as a failed attempt.
     ///
     /// An address may belong to accounts in several practices: the password decides which
     /// (each is checked), and `practiceID` narrows the choice when the same password opens
     /// more than one — then, without it, the answer is a conflict naming those practices,
     /// which only someone holding that password for all of them learns.
     public func login(
-        email: String, password: String, practiceID: PracticeID? = nil, clientAddress: String,
+        email: String, password: String, code: String? = nil, practiceID: PracticeID? = nil, clientAddress: String,
         requestID: String
     ) async throws -> SignedIn {
         try await login(
-            email: email, password: password, practiceID: practiceID, clientAddress: clientAddress, deviceCookie: nil,
-            requestID: requestID)
+            email: email, password: password, code: code, practiceID: practiceID, clientAddress: clientAddress,
+            deviceCookie: nil, requestID: requestID)
     }
 
-    /// Signs in as ``login(email:password:practiceID:clientAddress:requestID:)`` does, from a
+    /// Signs in as ``login(email:password:code:practiceID:clientAddress:requestID:)`` does, from a
     /// browser that sent `deviceCookie` (the value of ``SignInDevices/cookieName``, if any).
     package func login(
-        email: String, password: String, practiceID: PracticeID? = nil, clientAddress: String, deviceCookie: String?,
-        requestID: String
+        email: String, password: String, code: String? = nil, practiceID: PracticeID? = nil, clientAddress: String,
+        deviceCookie: String?, requestID: String
     ) async throws -> SignedIn {
         let now = store.clock.now()
         let cookie = devices.parse(deviceCookie)
@@ -129,20 +132,17 @@ public struct AccountService: Sendable {
             }
             // Each practice sees the failed attempt on its own account, and only that.
             for candidate in candidates {
-                let scope = AccessScope(
-                    practiceID: candidate.account.practiceID, actorID: candidate.account.id,
-                    role: candidate.account.role,
-                    requestID: requestID)
                 let disabled = opened.contains { $0.account.id == candidate.account.id }
                 try await store.recordAudit(
                     AuditRecord(
                         action: .authLogin, resourceType: "session", resourceID: candidate.account.id.description,
-                        outcome: .failure, detail: disabled ? "account disabled" : "wrong password"), scope: scope)
+                        outcome: .failure, detail: disabled ? "account disabled" : "wrong password"),
+                    scope: Self.scope(of: candidate.account, requestID: requestID))
             }
             throw ServiceRefusal.unauthorized("The email or password is incorrect.")
         }
-        await throttle.settle(ticket, as: .succeeded)
         guard usable.count == 1 else {
+            await throttle.settle(ticket, as: .succeeded)
             var practices: [String] = []
             for candidate in usable {
                 let name = (try? await store.practice(id: candidate.account.practiceID))?.name ?? "a practice"
@@ -152,12 +152,45 @@ public struct AccountService: Sendable {
                 "This email and password open accounts in several practices: \(practices.joined(separator: ", ")). "
                     + "Sign in again naming one as practiceId.")
         }
-        let token = SessionToken.generate()
-        let expiresAt = try await store.createSession(
-            tokenHash: SessionToken.hash(token), account: stored.account, policy: policy, requestID: requestID)
-        return SignedIn(
-            token: token, expiresAt: expiresAt, account: stored.account,
-            deviceCookie: devices.remember(email, on: cookie))
+        let proof: SecondFactorProof
+        do {
+            proof = try await secondFactorProof(of: stored.account, code: code, at: now)
+        } catch {
+            await throttle.settle(ticket, as: .abandoned)
+            throw error
+        }
+        switch proof {
+        case .missing:
+            // The password was right; nothing is counted either way until a code is tried.
+            await throttle.settle(ticket, as: .abandoned)
+            throw ServiceRefusal.secondFactorRequired(
+                "Enter the six-digit code from your authenticator app, or one of your recovery codes.")
+        case .wrong(let reason):
+            await throttle.settle(ticket, as: .failed)
+            try await store.recordAudit(
+                AuditRecord(
+                    action: .authLogin, resourceType: "session", resourceID: stored.account.id.description,
+                    outcome: .failure, detail: reason),
+                scope: Self.scope(of: stored.account, requestID: requestID))
+            throw ServiceRefusal.secondFactorRequired(
+                "That code is not valid (wrong, expired or already used). Enter the current code.")
+        case .notNeeded(let assurance), .proven(let assurance, _):
+            await throttle.settle(ticket, as: .succeeded)
+            var detail: String?
+            if case .proven(_, let how) = proof { detail = how }
+            if assurance.mustEnrolSecondFactor { detail = "second factor required, not yet set up" }
+            let token = SessionToken.generate()
+            let expiresAt = try await store.createSession(
+                tokenHash: SessionToken.hash(token), account: stored.account, assurance: assurance, policy: policy,
+                requestID: requestID, detail: detail)
+            return SignedIn(
+                token: token, expiresAt: expiresAt, account: stored.account, assurance: assurance,
+                deviceCookie: devices.remember(email, on: cookie))
+        }
+    }
+
+    static func scope(of account: StaffAccount, requestID: String) -> AccessScope {
+        AccessScope(practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID)
     }
 
     /// Resolves a bearer token to its caller, or `nil` when it is unknown, expired or revoked.
@@ -165,7 +198,8 @@ public struct AccountService: Sendable {
         let tokenHash = SessionToken.hash(token)
         guard let session = try await store.activeSession(tokenHash: tokenHash, policy: policy) else { return nil }
         return Caller(
-            account: session.account, tokenHash: tokenHash, sessionExpiresAt: session.expiresAt, requestID: requestID)
+            account: session.account, tokenHash: tokenHash, sessionExpiresAt: session.expiresAt,
+            assurance: session.assurance, requestID: requestID)
     }
 
     /// Whether the session behind `tokenHash` is still live, without refreshing its idle timer.

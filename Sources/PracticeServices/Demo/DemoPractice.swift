@@ -34,7 +34,11 @@ public enum DemoPractice {
             id: PracticeID(), name: DemoPracticeData.practiceName, timeZone: DemoPracticeData.timeZone,
             openingHours: (1...5).map { OpeningHours(weekday: $0, opensMinute: 8 * 60, closesMinute: 19 * 60) }
                 + [OpeningHours(weekday: 6, opensMinute: 9 * 60, closesMinute: 13 * 60)],
-            phone: "+44 1632 960 123", address: "1 Riverside Walk, Ashford Mill, AM1 2VT, United Kingdom")
+            phone: "+44 1632 960 123", address: "1 Riverside Walk, Ashford Mill, AM1 2VT, United Kingdom",
+            // A demo is for trying VetNet at once, on accounts whose passphrase the operator
+            // hands round: its administrator may turn the second factor on in the settings. A
+            // practice created for real asks it of administrators from the start.
+            secondFactorRoles: [])
         let scope = AccessScope.system(practice.id, requestID: "seed-demo")
         // One hash for every demo account: bcrypt at cost 12 is deliberately slow.
         let hash = await service.hasher.hash(password)

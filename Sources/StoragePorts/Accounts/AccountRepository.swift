@@ -32,10 +32,12 @@ public protocol AccountRepository: Sendable {
     /// ``StoredCredentials/maxPerEmail``: sign-in tells them apart by the password.
     func credentials(email: String) async throws -> [StoredCredentials]
 
-    /// Records a session for `account` by the hash of its token and audits the sign-in in the
-    /// same transaction; returns the idle expiry.
-    func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?) async throws
-        -> Date
+    /// Records a session for `account` by the hash of its token, opened with `assurance`, and
+    /// audits the sign-in (with `detail`) in the same transaction; returns the idle expiry.
+    func createSession(
+        tokenHash: String, account: StaffAccount, assurance: SessionAssurance, policy: SessionPolicy,
+        requestID: String?, detail: String?
+    ) async throws -> Date
 
     /// The live session of `tokenHash` (not revoked, idle- or absolutely expired, nor of a
     /// disabled account), its idle timer refreshed; `nil` otherwise.
@@ -52,6 +54,17 @@ public protocol AccountRepository: Sendable {
     func pruneSessions(policy: SessionPolicy) async throws -> Int
 }
 
+extension AccountRepository {
+    /// Records a session opened by a password alone, with nothing more asked of it.
+    public func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?)
+        async throws -> Date
+    {
+        try await createSession(
+            tokenHash: tokenHash, account: account, assurance: SessionAssurance(), policy: policy,
+            requestID: requestID, detail: nil)
+    }
+}
+
 extension StoredCredentials {
     /// Sign-in checks the password against each account of an address; this bounds that work.
     public static let maxPerEmail = 8
@@ -66,4 +79,4 @@ extension StoredCredentials {
 
 /// What sign-in, sessions and staff accounts need from a store: the accounts, the audit
 /// trail their changes and refusals are written to, and the throttle's counts.
-public typealias AccountStore = AccountRepository & AuditRepository & SignInAttemptLedger
+public typealias AccountStore = AccountRepository & AuditRepository & SignInAttemptLedger & SecondFactorRepository

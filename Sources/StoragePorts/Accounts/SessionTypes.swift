@@ -15,17 +15,37 @@ public struct SessionPolicy: Sendable {
     }
 }
 
+/// How a session was opened: decided at sign-in by ``AccountService``'s rules and kept with
+/// the session, so no request has to ask again.
+public struct SessionAssurance: Hashable, Sendable {
+    /// The sign-in proved a second factor (a code or a recovery code) besides the password,
+    /// or the second factor was set up within this session.
+    public var secondFactor: Bool
+    /// The practice asks a second factor of the account's role and the account has none yet:
+    /// the session may only set one up.
+    public var mustEnrolSecondFactor: Bool
+
+    /// Creates the assurance.
+    public init(secondFactor: Bool = false, mustEnrolSecondFactor: Bool = false) {
+        self.secondFactor = secondFactor
+        self.mustEnrolSecondFactor = mustEnrolSecondFactor
+    }
+}
+
 /// A live session resolved from a token.
 public struct ActiveSession: Sendable {
     /// The signed-in account.
     public let account: StaffAccount
     /// When the session ends if it stays idle (never later than the absolute expiry).
     public let expiresAt: Date
+    /// How the session was opened.
+    public let assurance: SessionAssurance
 
     /// Creates the resolved session.
-    public init(account: StaffAccount, expiresAt: Date) {
+    public init(account: StaffAccount, expiresAt: Date, assurance: SessionAssurance = SessionAssurance()) {
         self.account = account
         self.expiresAt = expiresAt
+        self.assurance = assurance
     }
 }
 

@@ -59,22 +59,26 @@ extension VetNetStore {
     }
 
     private func insertPractice(_ profile: PracticeProfile, requestID: String?, db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at, closures, slot_grid_minutes,
-                                      default_buffer_minutes, services, retention_years)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                profile.id.description, profile.name, profile.timeZone, try Self.json(profile.openingHours),
-                profile.phone, profile.address,
-                Timestamp.string(clock.now()), try Self.json(profile.closures), profile.slotGridMinutes,
-                profile.defaultBufferMinutes,
-                try Self.json(profile.services.map(\.rawValue)), profile.retentionYears,
-            ])
+        try Self.insertPracticeRow(profile, id: profile.id, createdAt: Timestamp.string(clock.now()), db: db)
         try appendAudit(
             AuditRecord(action: .practiceCreate, resourceType: "practice", resourceID: profile.id.description),
             scope: .system(profile.id, requestID: requestID), db: db)
+    }
+
+    /// The practice's row with every setting (creating and restoring).
+    static func insertPracticeRow(_ profile: PracticeProfile, id: PracticeID, createdAt: String, db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at, closures, slot_grid_minutes,
+                                      default_buffer_minutes, services, retention_years, second_factor_roles)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                id.description, profile.name, profile.timeZone, try json(profile.openingHours), profile.phone,
+                profile.address, createdAt, try json(profile.closures), profile.slotGridMinutes,
+                profile.defaultBufferMinutes, try json(profile.services.map(\.rawValue)), profile.retentionYears,
+                try json(profile.secondFactorRoles.map(\.rawValue)),
+            ])
     }
 
     // MARK: - Changing
@@ -193,13 +197,14 @@ extension VetNetStore {
         try db.execute(
             sql: """
                 UPDATE practice SET name = ?, time_zone = ?, opening_hours = ?, phone = ?, address = ?, closures = ?, slot_grid_minutes = ?,
-                    default_buffer_minutes = ?, services = ?, retention_years = ?, version = ?
+                    default_buffer_minutes = ?, services = ?, retention_years = ?, second_factor_roles = ?, version = ?
                 WHERE id = ?
                 """,
             arguments: [
                 profile.name, profile.timeZone, try Self.json(profile.openingHours), profile.phone, profile.address,
                 try Self.json(profile.closures), profile.slotGridMinutes, profile.defaultBufferMinutes,
-                try Self.json(profile.services.map(\.rawValue)), profile.retentionYears, version,
+                try Self.json(profile.services.map(\.rawValue)), profile.retentionYears,
+                try Self.json(profile.secondFactorRoles.map(\.rawValue)), version,
                 profile.id.description,
             ])
     }
@@ -279,6 +284,8 @@ extension VetNetStore {
             slotGridMinutes: row["slot_grid_minutes"] ?? 5,
             defaultBufferMinutes: row["default_buffer_minutes"] ?? 0,
             services: (decoded("services", as: [String].self) ?? []).compactMap(Specialty.init(rawValue:)),
-            retentionYears: row["retention_years"] ?? 7)
+            retentionYears: row["retention_years"] ?? 7,
+            secondFactorRoles: (decoded("second_factor_roles", as: [String].self)?.compactMap(Role.init(rawValue:)))
+                ?? PracticeProfile.defaultSecondFactorRoles)
     }
 }

@@ -6,23 +6,27 @@ import StoragePorts
 extension VetNetStore {
     /// Records a new session for `account` by the SHA-256 of its token (the token itself is
     /// never stored) and audits the sign-in, in one transaction. Returns the idle expiry.
-    public func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?)
-        async throws -> Date
-    {
+    public func createSession(
+        tokenHash: String, account: StaffAccount, assurance: SessionAssurance, policy: SessionPolicy,
+        requestID: String?, detail: String?
+    ) async throws -> Date {
         let now = clock.now()
         let absolute = now.addingTimeInterval(policy.absoluteTimeout)
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms,
+                                         second_factor, must_enrol)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     tokenHash, account.id.description, account.practiceID.description, Timestamp.milliseconds(now),
-                    Timestamp.milliseconds(now), Timestamp.milliseconds(absolute),
+                    Timestamp.milliseconds(now), Timestamp.milliseconds(absolute), assurance.secondFactor,
+                    assurance.mustEnrolSecondFactor,
                 ])
             try self.appendAudit(
-                AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description),
+                AuditRecord(
+                    action: .authLogin, resourceType: "session", resourceID: account.id.description, detail: detail),
                 scope: AccessScope(
                     practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID),
                 db: db)
@@ -36,19 +40,22 @@ extension VetNetStore {
         let now = clock.now()
         let nowMs = Timestamp.milliseconds(now)
         let idleMs = Int64(policy.idleTimeout * 1000)
-        let found = try await writer.read { db -> (StaffAccount, Int64, Int64)? in
+        let found = try await writer.read { db -> (StaffAccount, Int64, Int64, SessionAssurance)? in
             try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT s.last_seen_at_ms, s.expires_at_ms, u.* FROM session s JOIN staff_user u ON u.id = s.user_id
+                        SELECT s.last_seen_at_ms, s.expires_at_ms, s.second_factor, s.must_enrol, u.* FROM session s JOIN staff_user u ON u.id = s.user_id
                         WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ? AND s.last_seen_at_ms + ? > ?
                           AND u.disabled = 0
                         """), arguments: [tokenHash, nowMs, idleMs, nowMs]
             ).map { row in
-                (try Self.account(from: row), row["last_seen_at_ms"], row["expires_at_ms"])
+                (
+                    try Self.account(from: row), row["last_seen_at_ms"], row["expires_at_ms"],
+                    SessionAssurance(secondFactor: row["second_factor"], mustEnrolSecondFactor: row["must_enrol"])
+                )
             }
         }
-        guard let (account, lastSeen, absolute) = found else { return nil }
+        guard let (account, lastSeen, absolute, assurance) = found else { return nil }
         // Refresh at most every 15 seconds so a busy client does not turn every read into a write.
         if nowMs - lastSeen > 15_000 {
             try await write { db in
@@ -58,7 +65,8 @@ extension VetNetStore {
             }
         }
         let idleExpiry = now.addingTimeInterval(policy.idleTimeout)
-        return ActiveSession(account: account, expiresAt: min(idleExpiry, Timestamp.date(milliseconds: absolute)))
+        return ActiveSession(
+            account: account, expiresAt: min(idleExpiry, Timestamp.date(milliseconds: absolute)), assurance: assurance)
     }
 
     /// Whether the session is still live (not revoked, expired, idle past the policy, or of a

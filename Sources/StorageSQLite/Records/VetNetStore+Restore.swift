@@ -42,18 +42,7 @@ extension VetNetStore {
             for entry in carriedAudit { try self.appendCarriedAudit(entry, db: db) }
             let stamp = PracticeExport.timestamp(now)
             let practice = export.practice
-            try db.execute(
-                sql: """
-                    INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at, closures, slot_grid_minutes,
-                                          default_buffer_minutes, services, retention_years) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    practiceID.description, practice.name, practice.timeZone, try Self.json(practice.openingHours),
-                    practice.phone,
-                    practice.address, stamp, try Self.json(practice.closures), practice.slotGridMinutes,
-                    practice.defaultBufferMinutes,
-                    try Self.json(practice.services.map(\.rawValue)), practice.retentionYears,
-                ])
+            try Self.insertPracticeRow(practice, id: practiceID, createdAt: stamp, db: db)
             for account in export.staff {
                 try db.execute(
                     sql: """

@@ -37,6 +37,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-27 record corrections", migrate: recordCorrections)
         migrator.registerMigration("2026-11-27 appointment notes", migrate: appointmentNotes)
         migrator.registerMigration("2026-11-27 owners found by email", migrate: ownersFoundByEmail)
+        migrator.registerMigration("2026-11-27 second factor", migrate: secondFactor)
         return migrator
     }
 
@@ -966,5 +967,36 @@ enum Migrations {
     private static func ownersFoundByEmail(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM patient_search")
         try db.execute(sql: VetNetStore.searchRowsSQL)
+    }
+
+    private static func secondFactor(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                -- Roles whose members sign in with a second factor (a JSON array of role names).
+                ALTER TABLE practice ADD COLUMN second_factor_roles TEXT NOT NULL DEFAULT '["administrator"]';
+
+                -- How each session was opened: with a second factor, or one that must set a second
+                -- factor up before it may do anything else.
+                ALTER TABLE session ADD COLUMN second_factor INTEGER NOT NULL DEFAULT 0 CHECK (second_factor IN (0, 1));
+                ALTER TABLE session ADD COLUMN must_enrol INTEGER NOT NULL DEFAULT 0 CHECK (must_enrol IN (0, 1));
+
+                -- An account's authenticator secret (sealed under the record key), the one being set
+                -- up, and the last time step a code was accepted for (older ones are spent).
+                CREATE TABLE second_factor (
+                    user_id TEXT PRIMARY KEY NOT NULL REFERENCES staff_user(id),
+                    practice_id TEXT NOT NULL REFERENCES practice(id),
+                    sealed_secret BLOB,
+                    sealed_pending BLOB,
+                    last_step INTEGER NOT NULL DEFAULT 0,
+                    enrolled_at_ms INTEGER
+                );
+                -- The SHA-256 of each unused recovery code; a used one is deleted.
+                CREATE TABLE second_factor_recovery (
+                    user_id TEXT NOT NULL REFERENCES staff_user(id),
+                    practice_id TEXT NOT NULL REFERENCES practice(id),
+                    code_hash TEXT NOT NULL,
+                    PRIMARY KEY (user_id, code_hash)
+                );
+                """)
     }
 }

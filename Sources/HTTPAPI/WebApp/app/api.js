@@ -156,10 +156,17 @@ export function newKey() {
 
 // MARK: - Sessions
 
-/** Signs in for a cookie session; resolves to the account. */
-export async function signIn(email, password) {
-  const { data } = await request('POST', '/auth/login', { body: { email, password, session: 'cookie' }, noRetry: true });
-  return data.user;
+/** The problem type of a sign-in that needs the account's second factor (a code). */
+export const SECOND_FACTOR_REQUIRED = 'https://vetnet.dev/problems/second-factor-required';
+
+/** Signs in for a cookie session, with the authenticator or recovery `code` when the account
+ *  has a second factor; resolves to the sign-in's answer (the account, and whether the session
+ *  must set up a second factor first). */
+export async function signIn(email, password, code) {
+  const body = { email, password, session: 'cookie' };
+  if (code) body.code = code;
+  const { data } = await request('POST', '/auth/login', { body, noRetry: true });
+  return data;
 }
 
 /** Ends the session; the server clears both cookies. */

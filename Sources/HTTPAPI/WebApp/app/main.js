@@ -9,6 +9,7 @@ import * as live from './live.js';
 import * as router from './router.js';
 import { h, replace, busy, toast, setTimeZone, watchNumberFields } from './ui.js';
 import { renderSignIn, signInDialog } from './screens/signin.js';
+import { renderSetup, openAccountDialog } from './screens/second-factor.js';
 import * as store from './offline/store.js';
 import * as sync from './offline/sync.js';
 import * as outbox from './offline/outbox.js';
@@ -61,7 +62,35 @@ async function boot() {
       h('button', { class: 'button', type: 'button', on: { click: boot } }, 'Try again')));
     return;
   }
-  if (me) { await begin(me); enter(me); } else showSignIn();
+  if (me) await arrive(me); else showSignIn();
+}
+
+/** Into the app for `me`, or first to setting up a second factor when the practice asks one
+ *  of their role and they have none (the session may do nothing else until then). */
+async function arrive(me) {
+  if (me.mustEnrolSecondFactor) { showSecondFactorSetup(me); return; }
+  await begin(me);
+  enter(me);
+}
+
+function showSecondFactorSetup(me) {
+  document.getElementById('top-bar').hidden = true;
+  document.title = 'Set up two-factor sign-in · VetNet';
+  const place = h('div', {});
+  const signOut = h('button', { type: 'button', class: 'button quiet' }, 'Sign out');
+  signOut.addEventListener('click', async () => { try { await api.signOut(); } catch { /* ends at its expiry */ } showSignIn(); });
+  replace(main, h('div', { class: 'sign-in' },
+    h('div', { class: 'brand large' }, h('img', { src: '/app/icon.svg', alt: '', width: 48, height: 48 }), h('span', {}, 'VetNet')),
+    h('p', {}, `Signed in as ${me.user.displayName} (${roleName(me.user.role)}), ${me.practice.name}.`),
+    place,
+    h('div', { class: 'row wrap' }, signOut)));
+  renderSetup(place, {
+    intro: `${me.practice.name} asks ${roleName(me.user.role).toLowerCase()}s to sign in with a code from an authenticator app on their phone as well as their password. Set it up now to carry on.`,
+    onDone: async () => {
+      const again = await api.me();
+      if (again) await arrive(again); else showSignIn();
+    },
+  });
 }
 
 /** Takes the device for the signed-in account: the encrypted copy under this session's key. */
@@ -105,7 +134,7 @@ function showSignIn(email = '') {
     onSignedIn: async () => {
       localStorage.removeItem(SIGNED_OUT);
       const me = await api.me();
-      if (me) { await begin(me); enter(me); }
+      if (me) await arrive(me);
     },
   });
 }
@@ -118,9 +147,12 @@ async function enter(me) {
   setTimeZone(me.practice.timeZone);
   document.getElementById('practice-name').textContent = me.practice.name;
   // Name and role, always on screen (a shared iPad changes hands).
-  replace(document.getElementById('account-name'),
+  // The name opens the account's two-factor sign-in.
+  const person = h('button', { type: 'button', class: 'account-button', title: 'Two-factor sign-in', 'aria-haspopup': 'dialog' },
     h('span', { class: 'account-person' }, me.user.displayName),
     h('span', { class: 'account-role' }, h('span', { class: 'visually-hidden' }, ', '), roleName(me.user.role)));
+  person.addEventListener('click', () => openAccountDialog(person));
+  replace(document.getElementById('account-name'), person);
   const nav = document.getElementById('nav');
   replace(nav, h('ul', {}, router.navigation(session).map((item) =>
     h('li', {}, h('a', { href: item.href, dataset: { pattern: item.pattern } }, item.label)))));

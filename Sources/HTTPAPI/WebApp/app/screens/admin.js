@@ -82,8 +82,20 @@ export function render(container, { session, query }) {
     const toggle = h('button', { type: 'button', class: ['button', u.disabled ? '' : 'quiet'], disabled: self }, u.disabled ? 'Enable' : 'Disable');
     toggle.setAttribute('aria-label', `${u.disabled ? 'Enable' : 'Disable'} ${u.displayName}`);
     toggle.addEventListener('click', () => update(u, { disabled: !u.disabled }, list, toggle));
+    // A lost phone and lost recovery codes: the person signs in with their password and sets up a new one.
+    const reset = h('button', { type: 'button', class: 'button quiet', disabled: self }, 'Reset two-factor');
+    reset.setAttribute('aria-label', `Reset two-factor sign-in of ${u.displayName}`);
+    reset.addEventListener('click', async () => {
+      if (!window.confirm(`Remove ${u.displayName}’s two-factor sign-in? Their sessions end; they sign in with their password and set up a new phone.`)) return;
+      reset.disabled = true;
+      try {
+        await api.del(`/users/${u.id}/second-factor`);
+        toast(`${u.displayName}’s two-factor sign-in was removed`, 'success');
+      } catch (error) { toast(error.message, 'error'); }
+      reset.disabled = false;
+    });
     return h('tr', {}, h('td', {}, u.displayName, self ? ' (you)' : ''), h('td', {}, u.email), h('td', {}, role),
-      h('td', {}, u.disabled ? 'Disabled' : 'Active'), h('td', {}, toggle));
+      h('td', {}, u.disabled ? 'Disabled' : 'Active'), h('td', {}, h('div', { class: 'row wrap' }, toggle, reset)));
   }
 
   async function update(u, change, list, control) {
@@ -199,6 +211,16 @@ export function render(container, { session, query }) {
     const address = h('textarea', { rows: 3, maxlength: 400 });
     address.value = practice.address || '';
     const hours = hoursTable(practice, true);
+    // Who signs in with a second factor: administrators unless the practice says otherwise.
+    const asked = new Set(practice.secondFactorRoles || []);
+    const factorBoxes = ROLES.map((r) => {
+      const box = h('input', { type: 'checkbox', value: r, checked: asked.has(r) });
+      return { role: r, box, label: h('label', { class: 'check' }, box, ` ${words(r)}`) };
+    });
+    const factors = h('fieldset', { class: 'field field-wide', 'data-field': 'secondFactorRoles' },
+      h('legend', {}, 'Two-factor sign-in asked of'),
+      h('div', { class: 'row wrap' }, factorBoxes.map((f) => f.label)),
+      h('p', { class: 'hint' }, 'Members of these roles sign in with a code from an authenticator app as well as their password; until they set one up they can do nothing else.'));
     const status = h('div', { 'aria-live': 'polite' }, message || null);
     const save = h('button', { type: 'submit', class: 'button primary' }, 'Save the settings');
     const form = h('form', { class: 'panel glass stack-form practice-form', novalidate: true, 'aria-labelledby': 'practice-title' },
@@ -207,7 +229,8 @@ export function render(container, { session, query }) {
       h('div', { class: 'grid-fields' },
         field('Practice name', name, { fieldName: 'name' }),
         field('Phone', phone, { fieldName: 'phone' }),
-        field('Address', address, { fieldName: 'address', wide: true })),
+        field('Address', address, { fieldName: 'address', wide: true }),
+        factors),
       hours.table,
       h('div', { class: 'form-errors', role: 'alert', hidden: true }),
       h('div', { class: 'row wrap' }, save),
@@ -229,6 +252,8 @@ export function render(container, { session, query }) {
         form.querySelector('[aria-invalid="true"]')?.focus();
         return;
       }
+      const wantedFactors = factorBoxes.filter((f) => f.box.checked).map((f) => f.role);
+      if (JSON.stringify(wantedFactors) !== JSON.stringify(ROLES.filter((r) => asked.has(r)))) change.secondFactorRoles = wantedFactors;
       const sameHours = JSON.stringify(wanted.openingHours) === JSON.stringify(sortHours(practice.openingHours));
       if (!sameHours) change.openingHours = wanted.openingHours;
       if (!Object.keys(change).length) { replace(status, h('p', { class: 'notice notice-success', role: 'status' }, 'Nothing has changed.')); return; }

@@ -7,6 +7,7 @@ import { submitForm } from '../forms.js';
 
 /** Why a sign-in was refused, in words for the person signing in. */
 function refusal(error) {
+  if (error.problem?.type === api.SECOND_FACTOR_REQUIRED) return error.detail;
   if (error.status === 401) return 'The email or password is not right.';
   if (error.status === 429) return `${error.detail} Too many attempts for now.`;
   return problemText(error);
@@ -15,28 +16,50 @@ function refusal(error) {
 function form({ email, onSignedIn, intro }) {
   const emailInput = h('input', { type: 'text', inputmode: 'email', name: 'email', autocomplete: 'username', required: true, value: email || '', spellcheck: 'false' });
   const passwordInput = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true });
+  // Shown once the server says the account signs in with a second factor too.
+  const codeInput = h('input', { type: 'text', name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 16, spellcheck: 'false' });
+  const codeField = field('Authentication code', codeInput, { fieldName: 'code', hint: 'The six digits your authenticator app shows now, or one of your recovery codes.' });
+  codeField.hidden = true;
   const message = h('div', { class: 'form-errors', role: 'alert', hidden: true });
   const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Sign in');
   const element = h('form', { class: 'sign-in-form', novalidate: true },
     intro ? h('p', {}, intro) : null,
     field('Email', emailInput, { fieldName: 'email' }),
     field('Password', passwordInput, { fieldName: 'password' }),
+    codeField,
     message,
     submit);
+  // Another address: its code, if any, is asked again.
+  emailInput.addEventListener('input', () => { codeField.hidden = true; codeInput.value = ''; });
   element.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearErrors(element);
     const errors = [];
     if (!emailInput.value.trim()) errors.push({ field: 'email', message: 'Enter your email address.' });
     if (!passwordInput.value) errors.push({ field: 'password', message: 'Enter your password.' });
+    if (!codeField.hidden && !codeInput.value.trim()) errors.push({ field: 'code', message: 'Enter the code from your authenticator app.' });
     if (errors.length) { showErrors(element, errors); element.querySelector('[aria-invalid="true"]')?.focus(); return; }
+    let needsCode = false;
     const signedIn = await submitForm(element, submit, async () => {
-      await api.signIn(emailInput.value.trim(), passwordInput.value);
+      await api.signIn(emailInput.value.trim(), passwordInput.value, codeField.hidden ? undefined : codeInput.value.trim());
       passwordInput.value = '';
+      codeInput.value = '';
       await onSignedIn();
       return true;
-    }, { label: 'Signing in…', into: message, message: refusal });
-    if (!signedIn) passwordInput.focus();
+    }, {
+      label: 'Signing in…', into: message, message: refusal,
+      handle: (error) => {
+        if (error.problem?.type !== api.SECOND_FACTOR_REQUIRED) return false;
+        // The password was right: the code is what is missing or wrong.
+        needsCode = true;
+        const first = codeField.hidden;
+        codeField.hidden = false;
+        codeInput.value = '';
+        showErrors(element, [{ field: 'code', message: first ? 'Enter the code from your authenticator app.' : error.detail }]);
+        return true;
+      },
+    });
+    if (!signedIn) (needsCode ? codeInput : passwordInput).focus();
   });
   return { element, focus: () => (emailInput.value ? passwordInput : emailInput).focus() };
 }
