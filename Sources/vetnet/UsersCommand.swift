@@ -9,7 +9,7 @@ import StorageSQLite
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "Manage staff accounts.",
-        subcommands: [Add.self, List.self, SetPassword.self])
+        subcommands: [Add.self, List.self, SetPassword.self, ResetSecondFactor.self])
 
     /// `vetnet users add`.
     struct Add: AsyncParsableCommand {

@@ -82,13 +82,17 @@ Exit status 0 only when every check passed.
 from __future__ import annotations
 
 import argparse
+import base64
 import csv
+import hashlib
+import hmac
 import json
 import os
 import re
 import secrets
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -236,6 +240,15 @@ class Client:
         if status >= 300:
             raise AssertionError(f"{method} {path} answered {status}: {answer}")
         return answer
+
+
+def totp(secret_base32: str, step: int) -> str:
+    """The RFC 6238 code of a base32 secret for a 30-second time step, as an authenticator app computes it."""
+    key = base64.b32decode(secret_base32 + "=" * (-len(secret_base32) % 8))
+    digest = hmac.new(key, struct.pack(">Q", step), hashlib.sha1).digest()
+    offset = digest[-1] & 0x0F
+    value = (struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000
+    return f"{value:06d}"
 
 
 def account(admin: Client, role: str) -> str:
@@ -1358,6 +1371,92 @@ class Run:
         status, _ = self.admin.call("GET", "/api/v1/me", token=None, headers={"Cookie": f"vetnet_session={cookie['value']}"})
         assert status == 401, f"the old cookie no longer opens anything: {status}"
         return "HttpOnly and SameSite=Strict, not in storage or the URL; revoked at sign-out"
+
+    # MARK: two-factor sign-in
+
+    def second_factor_day(self, driver) -> str:
+        """A veterinarian in a practice that asks a second factor of veterinarians: signed in with a
+        password, the app shows only the set-up; the secret typed into an "app", its code
+        confirms, ten recovery codes are shown once; later sign-ins ask for a code: the spent one
+        is refused, a recovery code and a fresh code open the app."""
+        suffix = secrets.token_hex(2)
+        email = f"morgan.keyes.{suffix}@riverside-vets.example"
+        self.admin.ok("POST", "/api/v1/users", {"email": email, "displayName": f"Morgan Keyes {suffix}", "role": "veterinarian",
+                                                "password": self.server.password})
+        original = self.admin.ok("GET", "/api/v1/practice")
+        self.admin.ok("PATCH", "/api/v1/practice", {"secondFactorRoles": ["administrator", "veterinarian"]},
+                      headers={"If-Match": self.etag(self.admin, "/api/v1/practice")})
+        try:
+            # Whoever used this browser before is signed out (as when an iPad changes hands).
+            driver.get(self.server.url + "/")
+            shown = wait(driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "input[name=email], #nav a") if e.is_displayed()), False),
+                         15, "the app starts")
+            if shown.tag_name == "a":
+                button_with_text(driver, "Sign out").click()
+                wait(driver, lambda d: not d.find_element(By.ID, "top-bar").is_displayed(), 10, "signed out")
+                time.sleep(0.5)  # the sign-in screen settles (the device's copy is wiped first)
+            type_into(visible(driver, "input[name=email]", 15), email)
+            type_into(driver.find_element(By.CSS_SELECTOR, "input[name=password]"), self.server.password)
+            driver.find_element(By.CSS_SELECTOR, ".sign-in-form button[type=submit]").click()
+            heading = visible(driver, ".second-factor h1", 15)
+            assert "Set up two-factor sign-in" in heading.text, heading.text
+            assert not driver.find_element(By.ID, "top-bar").is_displayed(), "nothing else of the app is shown"
+            assert "Morgan Keyes" in driver.find_element(By.ID, "main").text, "who is signed in is shown"
+            type_into(field_input(driver, "Your password"), self.server.password)
+            button_with_text(driver, "Continue").click()
+            secret = visible(driver, ".secret-key", 10).text.replace(" ", "")
+            link = driver.find_element(By.CSS_SELECTOR, ".second-factor a[href^='otpauth://totp/']").get_attribute("href")
+            assert f"secret={secret}" in link, link
+            self.audit_and_capture(driver, "second-factor-setup")
+            step = int(time.time() // 30)
+            confirmed = totp(secret, step)
+            type_into(field_input(driver, "Code from the app"), confirmed)
+            button_with_text(driver, "Confirm").click()
+            codes = [c.text for c in wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".recovery-codes code"), 10, "recovery codes shown")]
+            assert len(codes) == 10 and all(re.fullmatch(r"[a-z2-7]{5}-[a-z2-7]{5}", c) for c in codes), codes
+            self.audit_and_capture(driver, "second-factor-recovery-codes")
+            driver.find_element(By.CSS_SELECTOR, ".second-factor input[type=checkbox]").click()
+            button_with_text(driver, "Continue").click()
+            visible(driver, "h1#home-title", 15)
+            assert "Morgan Keyes" in driver.find_element(By.ID, "account-name").text
+
+            def sign_in_with(code: str) -> None:
+                button_with_text(driver, "Sign out").click()
+                type_into(visible(driver, "input[name=email]", 10), email)
+                type_into(driver.find_element(By.CSS_SELECTOR, "input[name=password]"), self.server.password)
+                driver.find_element(By.CSS_SELECTOR, ".sign-in-form button[type=submit]").click()
+                code_input = visible(driver, "input[name=code]", 10)
+                type_into(code_input, code)
+                driver.find_element(By.CSS_SELECTOR, ".sign-in-form button[type=submit]").click()
+
+            # The code that confirmed the set-up is spent: refused at the code field.
+            sign_in_with(confirmed)
+            refusal = wait(driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, ".sign-in-form .field-error") if e.is_displayed() and e.text), False), 10,
+                           "the replayed code is refused at its field")
+            assert "not valid" in refusal.text, refusal.text
+            # A recovery code, once.
+            type_into(driver.find_element(By.CSS_SELECTOR, "input[name=code]"), codes[0])
+            driver.find_element(By.CSS_SELECTOR, ".sign-in-form button[type=submit]").click()
+            visible(driver, "h1#home-title", 15)
+            # A code of a later time step than the spent one (the next step's is accepted a step early,
+            # as a phone's clock a little ahead would give it).
+            sign_in_with(totp(secret, max(step + 1, int(time.time() // 30))))
+            visible(driver, "h1#home-title", 15)
+            status = self.admin.call("GET", "/api/v1/audit?limit=200")[1]
+            actions = [e["action"] for e in status["items"] if e.get("actorId") and e.get("resourceId")]
+            assert "auth.second_factor.enrol" in actions, "the set-up is in the audit trail"
+            button_with_text(driver, "Sign out").click()
+            visible(driver, "input[name=email]", 10)
+            axe = [self.axe[n]["serious_or_critical"] for n in ("second-factor-setup", "second-factor-recovery-codes")]
+            assert axe == [0, 0], f"axe-core serious/critical on the set-up screens: {axe}"
+            return ("set up with a code, 10 recovery codes (axe: 0 serious/critical on both steps); the spent code refused; "
+                    "a recovery code and a fresh code sign in")
+        except Exception:
+            self.snapshot(driver, "second-factor")
+            raise
+        finally:
+            self.admin.ok("PATCH", "/api/v1/practice", {"secondFactorRoles": original.get("secondFactorRoles", [])},
+                          headers={"If-Match": self.etag(self.admin, "/api/v1/practice")})
 
     # MARK: intake on iPads: suggestions, focus, the next arrival, the live level, sex and age
 
@@ -3071,6 +3170,8 @@ def main(argv: list[str]) -> int:
         run.check("clinical day: a vaccination's next due date proposed from the protocol and changed before saving",
                   run.vaccination_proposal, clinician)
         run.check("sign-out clears the session cookie, which was never readable by scripts", run.session_safety, administrator)
+        run.check("two-factor sign-in: a veterinarian asked for one sets it up (secret, code, recovery codes); a spent code is refused; "
+                  "a recovery code and a fresh code sign in", run.second_factor_day, administrator)
 
         def no_policy_violations():
             errors = [e for d in drivers for e in console_errors(d)]

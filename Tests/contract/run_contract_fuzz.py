@@ -44,7 +44,7 @@ DEMO_DOMAIN = "riverside-vets.example"
 DEMO_ADMIN_EMAIL = f"fiona.campbell@{DEMO_DOMAIN}"
 PHASES = "examples,coverage,fuzzing,stateful"
 # Operations that end or disturb the run that calls them; fuzzed only in isolated runs.
-ISOLATED_OPERATIONS = ("logout", "purgeArchived", "updateUser")
+ISOLATED_OPERATIONS = ("logout", "purgeArchived", "updateUser", "resetSecondFactor")
 # A valid request to these never ends (a Server-Sent Events stream stays open until the
 # session ends), which a fuzzer can only report as a timeout; Tests/live/run_live_checks.py
 # and the Swift suite LiveEventsTests exercise them instead.
@@ -916,9 +916,9 @@ def main(argv: list[str]) -> int:
             RunSpec("purge", "administrator", extra_tokens["purge"], ["--include-operation-id", "purgeArchived"], 20,
                     f"POST /api/v1/admin/purge only, as {extra['purge'][0]}"),
             RunSpec("staff-updates", "administrator", extra_tokens["staff-updates"],
-                    [flag for operation_id in ("updateUser", "createUser", "listUsers", "getUser")
+                    [flag for operation_id in ("updateUser", "resetSecondFactor", "createUser", "listUsers", "getUser")
                      for flag in ("--include-operation-id", operation_id)], 60,
-                    f"PATCH /api/v1/users/{{userId}} with the user operations that feed it real ids, as {extra['staff-updates'][0]}"),
+                    f"PATCH /api/v1/users/{{userId}} and DELETE …/second-factor with the user operations that feed them real ids, as {extra['staff-updates'][0]}"),
         ]
         if args.only:
             unknown = set(args.only) - {spec.name for spec in specs}

@@ -130,6 +130,12 @@ extension AccountService {
     /// Removes `userID`'s second factor (a lost phone and lost recovery codes): they sign in
     /// with their password and set up a new one. The caller's permission is checked by the caller.
     public func resetSecondFactor(of userID: UserID, by caller: Caller) async throws {
+        // Removing one's own would end this session and leave the account open to its password
+        // alone; a new phone is set up instead, which keeps a second factor in force throughout.
+        guard userID != caller.account.id else {
+            throw DomainError.conflict(
+                "Your own second factor is replaced by setting up a new phone (your name at the top), not removed.")
+        }
         try await store.resetSecondFactor(userID: userID, scope: caller.scope)
     }
 

@@ -213,6 +213,9 @@ document.getElementById('outbox-button').addEventListener('click', (event) => ou
 document.getElementById('sign-out').addEventListener('click', async () => {
   const unsent = outbox.all().length;
   if (unsent && !window.confirm(`${unsent} change${unsent === 1 ? ' has' : 's have'} not been sent to VetNet yet. Signing out deletes ${unsent === 1 ? 'it' : 'them'} from this device. Sign out anyway?`)) return;
+  // From here a call of the screen still in flight that finds the session ended is not a
+  // reason to ask the person leaving to sign in again.
+  session = null;
   try { await api.signOut(); } catch {
     // Offline: the device's copy is deleted all the same, and the session ended at the next start.
     localStorage.setItem(SIGNED_OUT, '1');

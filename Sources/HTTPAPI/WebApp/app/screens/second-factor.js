@@ -36,7 +36,7 @@ export function renderSetup(container, { heading = 'Set up two-factor sign-in', 
   }
 
   function codeStep(enrolment) {
-    const code = h('input', { type: 'text', inputmode: 'numeric', autocomplete: 'one-time-code', name: 'code', maxlength: 8, spellcheck: 'false' });
+    const code = h('input', { type: 'text', inputmode: 'numeric', autocomplete: 'off', name: 'code', maxlength: 8, spellcheck: 'false' });
     const submit = h('button', { type: 'submit', class: 'button primary' }, 'Confirm');
     const form = h('form', { class: 'stack-form', novalidate: true },
       h('ol', { class: 'steps' },

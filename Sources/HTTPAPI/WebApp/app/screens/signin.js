@@ -17,7 +17,7 @@ function form({ email, onSignedIn, intro }) {
   const emailInput = h('input', { type: 'text', inputmode: 'email', name: 'email', autocomplete: 'username', required: true, value: email || '', spellcheck: 'false' });
   const passwordInput = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true });
   // Shown once the server says the account signs in with a second factor too.
-  const codeInput = h('input', { type: 'text', name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 16, spellcheck: 'false' });
+  const codeInput = h('input', { type: 'text', name: 'code', inputmode: 'numeric', autocomplete: 'off', maxlength: 16, spellcheck: 'false' });
   const codeField = field('Authentication code', codeInput, { fieldName: 'code', hint: 'The six digits your authenticator app shows now, or one of your recovery codes.' });
   codeField.hidden = true;
   const message = h('div', { class: 'form-errors', role: 'alert', hidden: true });
