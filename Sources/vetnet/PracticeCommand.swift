@@ -59,7 +59,9 @@ struct PracticeCommand: AsyncParsableCommand {
                     "  open \(Self.weekdays[line.weekday - 1]) \(Self.clock(line.opensMinute))–\(Self.clock(line.closesMinute))"
                 )
             }
-            print("administrator \(account.email) (id \(account.id)); sign in with POST /api/v1/auth/login")
+            print(
+                "administrator \(account.email) (id \(account.id)); sign in with POST /api/v1/auth/login "
+                    + "and set up two-factor sign-in, which the practice asks of administrators")
         }
 
         private func readPassword() throws -> String {
