@@ -10,6 +10,9 @@ public enum ServiceRefusal: Error, Sendable {
     /// The practice asks a second factor of the caller's role and they have not set one up:
     /// the session may do nothing else yet.
     case secondFactorSetUpRequired
+    /// A PIN unlock on a shared device more than 12 hours after the person's last full sign-in
+    /// there (or one that did not prove a second factor the practice asks of them).
+    case fullSignInRequired(String)
     /// Too many failed attempts; retry after the given number of seconds.
     case tooManyRequests(retryAfterSeconds: Int)
     /// The work asked for is already running for the practice; retry after the given number of seconds.

@@ -96,6 +96,19 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
     public static let authSecondFactorRead = AuditAction("auth.second_factor.read")
     /// `auth.second_factor.reset`: an administrator removed someone's second factor.
     public static let authSecondFactorReset = AuditAction("auth.second_factor.reset")
+    /// `auth.pin.set`: a staff member set their PIN for shared devices.
+    public static let authPinSet = AuditAction("auth.pin.set")
+    /// `auth.unlock`: a PIN unlock of a shared device (detail: the device).
+    public static let authUnlock = AuditAction("auth.unlock")
+
+    // MARK: shared_device
+
+    /// `shared_device.register`
+    public static let sharedDeviceRegister = AuditAction("shared_device.register")
+    /// `shared_device.list`
+    public static let sharedDeviceList = AuditAction("shared_device.list")
+    /// `shared_device.revoke`
+    public static let sharedDeviceRevoke = AuditAction("shared_device.revoke")
 
     // MARK: breeds
 
@@ -300,7 +313,8 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
         .appointmentList, .appointmentNotesUpdate, .appointmentRead, .appointmentSlots, .appointmentTypeCreate,
         .appointmentTypeList, .auditList, .auditVerify, .authLogin, .authLogout, .authSecondFactorStart,
         .authSecondFactorEnrol,
-        .authSecondFactorRead, .authSecondFactorReset, .breedsList,
+        .authSecondFactorRead, .authSecondFactorReset, .authPinSet, .authUnlock, .sharedDeviceRegister,
+        .sharedDeviceList, .sharedDeviceRevoke, .breedsList,
         .clinicianAvailabilityRead,
         .clinicianAvailabilityUpdate, .clinicianCalendarFeedCreate, .clinicianCalendarFeedRead,
         .clinicianCalendarFeedRevoke,

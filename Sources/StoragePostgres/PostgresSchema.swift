@@ -785,6 +785,7 @@ public enum PostgresSchema {
         (appointmentNotesMigration, appointmentNotesSQL),
         (ownersFoundByEmailMigration, ownersFoundByEmailSQL),
         (secondFactorMigration, secondFactorSQL),
+        (sharedDevicesMigration, sharedDevicesSQL),
     ]
 
     /// The migration that added the head's signature: the process that applies it signs the

@@ -25,11 +25,8 @@ extension UsersCommand {
             let opened = try await store.openPracticeStore(logger: commandLogger)
             defer { opened.close() }
             let vetStore = opened.store
-            let profile = try await selectPractice(practice, store: vetStore)
-            let scope = AccessScope.system(profile.id, requestID: "cli-users-reset-second-factor")
-            guard let account = try await vetStore.user(scope: scope, email: email) else {
-                throw ValidationError("no account \(email) in \(profile.name)")
-            }
+            let (profile, account, scope) = try await selectAccount(
+                email: email, practice: practice, store: vetStore, requestID: "cli-users-reset-second-factor")
             try await vetStore.resetSecondFactor(userID: account.id, scope: scope)
             print("removed the second factor of \(account.email) in \(profile.name); its sessions were signed out")
         }

@@ -38,11 +38,8 @@ extension UsersCommand {
             let opened = try await store.openPracticeStore(logger: commandLogger)
             defer { opened.close() }
             let vetStore = opened.store
-            let profile = try await selectPractice(practice, store: vetStore)
-            let scope = AccessScope.system(profile.id, requestID: "cli-users-set-password")
-            guard let account = try await vetStore.user(scope: scope, email: email) else {
-                throw ValidationError("no account \(email) in \(profile.name)")
-            }
+            let (profile, account, scope) = try await selectAccount(
+                email: email, practice: practice, store: vetStore, requestID: "cli-users-set-password")
             try await vetStore.setPassword(
                 scope: scope, id: account.id, passwordHash: await PasswordHasher().hash(password))
             print("set a new password for \(account.email) in \(profile.name); its sessions were signed out")

@@ -44,6 +44,7 @@ struct StoreUnderTest: Sendable {
     let maintenance: any StoreMaintenance
     let population: any PopulationLoader
     let secondFactors: any SecondFactorRepository
+    let sharedDevices: any SharedDeviceRepository
     let clock: TestClock
     /// The PostgreSQL store and its database, for the tests of its schema and of a second
     /// instance on the same database (`nil` for SQLite). The store serves as the runtime role
@@ -79,7 +80,8 @@ func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void
             StoreUnderTest(
                 adapter: .sqlite, accounts: store, audit: store, events: store, signInAttempts: store, records: store,
                 scheduling: store, practiceSettings: store, staff: store, analytics: store, maintenance: store,
-                population: store, secondFactors: store, clock: clock, postgres: nil, sqlite: store))
+                population: store, secondFactors: store, sharedDevices: store, clock: clock, postgres: nil,
+                sqlite: store))
     case .postgres:
         do {
             try await PostgresTestServer.withDatabase { configuration in
@@ -91,7 +93,8 @@ func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void
                                 adapter: .postgres, accounts: store, audit: store, events: store, signInAttempts: store,
                                 records: store, scheduling: store, practiceSettings: store, staff: store,
                                 analytics: store,
-                                maintenance: store, population: store, secondFactors: store, clock: clock,
+                                maintenance: store, population: store, secondFactors: store, sharedDevices: store,
+                                clock: clock,
                                 postgres: (store, serving, owner), sqlite: nil))
                     }
                     guard let runtime = PostgresTestServer.runtime(of: configuration) else {

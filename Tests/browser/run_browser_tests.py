@@ -1458,6 +1458,113 @@ class Run:
             self.admin.ok("PATCH", "/api/v1/practice", {"secondFactorRoles": original.get("secondFactorRoles", [])},
                           headers={"If-Match": self.etag(self.admin, "/api/v1/practice")})
 
+    # MARK: shared devices
+
+    def page_weight(self, driver, patient_id: str, kg: float) -> dict:
+        """Records a weight with the page's own cookie session (as the app's screens do)."""
+        return driver.execute_async_script("""
+          const [patient, kg, done] = arguments;
+          const csrf = (document.cookie.split('; ').find((c) => c.startsWith('vetnet_csrf=')) || '').slice(12);
+          fetch(`/api/v1/patients/${patient}/weights`, { method: 'POST', credentials: 'same-origin',
+            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf, 'Idempotency-Key': crypto.randomUUID() },
+            body: JSON.stringify({ value: kg, unit: 'kg' }) })
+            .then(async (r) => done({ status: r.status, body: await r.json().catch(() => null) }), (e) => done({ status: 0, body: String(e) }));
+        """, patient_id, kg)
+
+    def lock_screen_unlock(self, driver, email: str | None, pin: str) -> None:
+        screen = visible(driver, ".lock-screen", 15)
+        if email is not None:
+            if not screen.find_element(By.CSS_SELECTOR, "input[name=email]").is_displayed():
+                button_with_text(driver, "Someone else", within=screen).click()
+            type_into(screen.find_element(By.CSS_SELECTOR, "input[name=email]"), email)
+        type_into(screen.find_element(By.CSS_SELECTOR, "input[name=pin]"), pin)
+        screen.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".lock-screen"), 15, "the device unlocks")
+        visible(driver, "#nav a", 15)
+
+    def shared_device_day(self) -> str:
+        """An administrator registers a ward iPad; a veterinarian and a receptionist, each after one
+        password sign-in there, hand it over with their PINs (Lock, Someone else); each change
+        is audited as its maker; it locks itself when idle with the patient's data hidden; a PIN
+        from an unregistered browser is refused."""
+        ward = browser(1024, 768)
+        suffix = secrets.token_hex(2)
+        name = f"Ward iPad {suffix}"
+        vet_pin, desk_pin = "482915", "730186"
+        device_id = None
+        try:
+            sign_in(ward, self.server, DEMO_ADMIN_EMAIL)
+            go(ward, self.server, "#/admin?tab=users", "#devices-title")
+            type_into(field_input(ward, "Device name"), name)
+            type_into(field_input(ward, "Lock after"), "10")
+            button_with_text(ward, "Register this device").click()
+            wait(ward, lambda d: name in d.find_element(By.CSS_SELECTOR, ".device-list").text if d.find_elements(By.CSS_SELECTOR, ".device-list") else False,
+                 10, "the device is listed")
+            device_id = next(d["id"] for d in self.admin.ok("GET", "/api/v1/shared-devices")["items"] if d["name"] == name)
+            button_with_text(ward, "Sign out").click()
+            # A registered device opens on its PIN unlock; the password is one tap away.
+            visible(ward, ".lock-screen", 15)
+            for email, pin in ((self.vet_email, vet_pin), (self.receptionist_email, desk_pin)):
+                button_with_text(ward, "Sign in with password").click()
+                type_into(visible(ward, ".sign-in-form input[name=email]", 10), email)
+                type_into(ward.find_element(By.CSS_SELECTOR, ".sign-in-form input[name=password]"), self.server.password)
+                ward.find_element(By.CSS_SELECTOR, ".sign-in-form button[type=submit]").click()
+                visible(ward, "#nav a", 15)
+                # Each sets their own PIN from their name in the top bar.
+                ward.find_element(By.CSS_SELECTOR, "#account-name button").click()
+                dialog = visible(ward, "dialog[open]", 10)
+                type_into(field_input(ward, "New PIN", within=dialog), pin)
+                type_into(field_input(ward, "Your password", within=dialog), self.server.password)
+                button_with_text(ward, "Set the PIN", within=dialog).click()
+                wait(ward, lambda d: any("PIN is set" in t.text for t in d.find_elements(By.CSS_SELECTOR, "#toasts *")), 10, "the PIN is set")
+                button_with_text(ward, "Close", within=dialog).click()
+                button_with_text(ward, "Lock").click()
+                visible(ward, ".lock-screen", 10)
+            patient = self.receptionist.ok("GET", "/api/v1/patients?species=dog&limit=5&status=active")["items"][0]["patient"]
+            # The veterinarian, then the receptionist: one tap (Lock) and a PIN each.
+            self.lock_screen_unlock(ward, self.vet_email, vet_pin)
+            assert "Veterinarian" in ward.find_element(By.ID, "account-name").text
+            first = self.page_weight(ward, patient["id"], 21.4)
+            assert first["status"] == 201, first
+            button_with_text(ward, "Lock").click()
+            self.lock_screen_unlock(ward, self.receptionist_email, desk_pin)
+            assert "Reception" in ward.find_element(By.ID, "account-name").text
+            second = self.page_weight(ward, patient["id"], 21.6)
+            assert second["status"] == 201, second
+            trail = self.admin.ok("GET", f"/api/v1/audit?limit=200&resourceType=patient&resourceId={patient['id']}")["items"]
+            added = [e["actorId"] for e in trail if e["action"] == "record.weight.add"][:2]  # newest first
+            vet_id = self.vet.user["id"]
+            desk_id = self.receptionist.user["id"]
+            assert added == [desk_id, vet_id], f"each weight is audited as its maker (newest first): {added}"
+            # Left alone on the patient's record, the device locks with the data hidden.
+            go(ward, self.server, f"#/patients/{patient['id']}", "main h1")
+            wait(ward, lambda d: patient["name"] in d.find_element(By.ID, "main").text, 10, "the record is shown")
+            visible(ward, ".lock-screen", 25)
+            body = ward.find_element(By.TAG_NAME, "body").text
+            assert patient["name"] not in body, "the record is hidden while locked"
+            assert not ward.find_element(By.ID, "main").is_displayed()
+            self.audit_and_capture(ward, "shared-device-lock")
+            # The same person carries on where they were.
+            self.lock_screen_unlock(ward, None, desk_pin)
+            wait(ward, lambda d: patient["name"] in d.find_element(By.ID, "main").text, 10, "the record is back")
+            # A PIN from a browser that is not registered is refused before it is checked.
+            status, answer = self.receptionist.call("POST", "/api/v1/auth/unlock", {"email": self.receptionist_email, "pin": desk_pin}, token=None)
+            assert status == 401 and "registered" in (answer or {}).get("detail", ""), (status, answer)
+            unlocks = [e for e in self.admin.ok("GET", "/api/v1/audit?limit=200&resourceType=session")["items"]
+                       if (e.get("detail") or "").startswith(f"PIN on shared device '{name}'")]
+            assert {e["actorId"] for e in unlocks} == {vet_id, desk_id}, f"the unlocks name both people: {unlocks}"
+            axe = self.axe["shared-device-lock"]["serious_or_critical"]
+            assert axe == 0, f"axe-core serious/critical on the lock screen: {axe}"
+            return (f"registered {name}; two people alternated with their PINs ({len(unlocks)} unlocks audited with the device); "
+                    "weights audited as their makers; idle lock hid the record (axe 0 serious/critical); an unregistered browser refused")
+        except Exception:
+            self.snapshot(ward, "shared-device")
+            raise
+        finally:
+            if device_id:
+                self.admin.call("DELETE", f"/api/v1/shared-devices/{device_id}")
+            ward.quit()
+
     # MARK: intake on iPads: suggestions, focus, the next arrival, the live level, sex and age
 
     def common_name(self) -> tuple[str, int]:
@@ -3172,6 +3279,8 @@ def main(argv: list[str]) -> int:
         run.check("sign-out clears the session cookie, which was never readable by scripts", run.session_safety, administrator)
         run.check("two-factor sign-in: a veterinarian asked for one sets it up (secret, code, recovery codes); a spent code is refused; "
                   "a recovery code and a fresh code sign in", run.second_factor_day, administrator)
+        run.check("shared device: a ward iPad registered; two staff alternate with their PINs and each change is audited as its maker; "
+                  "it locks when idle with the record hidden; a PIN elsewhere is refused", run.shared_device_day)
 
         def no_policy_violations():
             errors = [e for d in drivers for e in console_errors(d)]

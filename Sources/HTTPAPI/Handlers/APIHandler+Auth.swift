@@ -22,29 +22,100 @@ extension APIHandler {
         let signedIn = try await accounts.login(
             email: body.email.trimmingCharacters(in: .whitespaces), password: body.password, code: body.code,
             practiceID: practiceID, clientAddress: RequestState.clientAddress,
-            deviceCookie: cookies?.deviceCookie, requestID: RequestState.requestID)
-        // Every client that keeps cookies is remembered, so its later sign-ins do not count
-        // against an address it shares (see SignInDevices).
+            deviceCookie: cookies?.deviceCookie, workstation: cookies?.workstationCookie,
+            requestID: RequestState.requestID)
+        return .ok(.init(body: .json(try Self.answer(signedIn, cookieSession: body.session == .cookie))))
+    }
+
+    /// A sign-in's (or an unlock's) answer. Every client that keeps cookies is remembered, so
+    /// its later sign-ins do not count against an address it shares (see SignInDevices); a
+    /// browser's session goes only into the HttpOnly cookie, never to the page's scripts.
+    static func answer(_ signedIn: AccountService.SignedIn, cookieSession: Bool) throws
+        -> Components.Schemas.LoginResponse
+    {
+        let cookies = SessionCookieInstructions.current
         cookies?.remember(device: signedIn.deviceCookie)
-        if body.session == .cookie {
-            // A browser: the token goes only into the HttpOnly cookie, never to the page's scripts.
-            guard let cookies else {
-                throw APIError.badRequest(field: "session", message: "cookie sessions are not available here")
-            }
-            cookies.start(token: signedIn.token)
-            return .ok(
-                .init(
-                    body: .json(
-                        .init(
-                            expiresAt: signedIn.expiresAt, user: .init(signedIn.account),
-                            mustEnrolSecondFactor: signedIn.assurance.mustEnrolSecondFactor))))
+        guard cookieSession else {
+            return .init(
+                token: signedIn.token, expiresAt: signedIn.expiresAt, user: .init(signedIn.account),
+                mustEnrolSecondFactor: signedIn.assurance.mustEnrolSecondFactor)
         }
+        guard let cookies else {
+            throw APIError.badRequest(field: "session", message: "cookie sessions are not available here")
+        }
+        cookies.start(token: signedIn.token)
+        return .init(
+            expiresAt: signedIn.expiresAt, user: .init(signedIn.account),
+            mustEnrolSecondFactor: signedIn.assurance.mustEnrolSecondFactor)
+    }
+
+    // MARK: - Shared devices
+
+    func unlock(_ input: Operations.Unlock.Input) async throws -> Operations.Unlock.Output {
+        guard case .json(let body) = input.body else {
+            throw APIError.badRequest(field: "body", message: "must be JSON")
+        }
+        let cookies = SessionCookieInstructions.current
+        let signedIn = try await accounts.unlock(
+            email: body.email.trimmingCharacters(in: .whitespaces), pin: body.pin,
+            workstation: cookies?.workstationCookie, clientAddress: RequestState.clientAddress,
+            deviceCookie: cookies?.deviceCookie, requestID: RequestState.requestID)
+        return .ok(.init(body: .json(try Self.answer(signedIn, cookieSession: body.session == .cookie))))
+    }
+
+    func getWorkstation(_ input: Operations.GetWorkstation.Input) async throws -> Operations.GetWorkstation.Output {
+        let device = try await accounts.sharedDevice(cookie: SessionCookieInstructions.current?.workstationCookie)
         return .ok(
             .init(
                 body: .json(
-                    .init(
-                        token: signedIn.token, expiresAt: signedIn.expiresAt, user: .init(signedIn.account),
-                        mustEnrolSecondFactor: signedIn.assurance.mustEnrolSecondFactor))))
+                    .init(registered: device != nil, name: device?.name, idleLockSeconds: device?.idleLockSeconds)))
+        )
+    }
+
+    func setPin(_ input: Operations.SetPin.Input) async throws -> Operations.SetPin.Output {
+        let caller = try caller()
+        guard case .json(let body) = input.body else {
+            throw APIError.badRequest(field: "body", message: "must be JSON")
+        }
+        try await accounts.setPin(
+            body.pin, password: body.password, for: caller, clientAddress: RequestState.clientAddress)
+        return .noContent(.init())
+    }
+
+    func listSharedDevices(_ input: Operations.ListSharedDevices.Input) async throws
+        -> Operations.ListSharedDevices.Output
+    {
+        let caller = try await authorize(.manageStaff, action: .sharedDeviceList, resourceType: "shared_device")
+        let devices = try await store.sharedDevices(scope: caller.scope)
+        return .ok(.init(body: .json(.init(items: devices.map(Components.Schemas.SharedDevice.init)))))
+    }
+
+    func registerSharedDevice(_ input: Operations.RegisterSharedDevice.Input) async throws
+        -> Operations.RegisterSharedDevice.Output
+    {
+        let caller = try await authorize(.manageStaff, action: .sharedDeviceRegister, resourceType: "shared_device")
+        guard case .json(let body) = input.body else {
+            throw APIError.badRequest(field: "body", message: "must be JSON")
+        }
+        guard let cookies = SessionCookieInstructions.current else {
+            throw APIError.badRequest(field: "body", message: "a shared device is a browser that keeps cookies")
+        }
+        let registration = try await accounts.registerSharedDevice(
+            name: body.name, idleLockSeconds: body.idleLockSeconds, by: caller)
+        cookies.register(workstation: registration.cookieValue)
+        return .created(.init(body: .json(.init(registration.device))))
+    }
+
+    func revokeSharedDevice(_ input: Operations.RevokeSharedDevice.Input) async throws
+        -> Operations.RevokeSharedDevice.Output
+    {
+        let caller = try await authorize(
+            .manageStaff, action: .sharedDeviceRevoke, resourceType: "shared_device", resourceID: input.path.deviceId)
+        guard let id = UUIDText.parse(input.path.deviceId) else {
+            throw DomainError.notFound(resource: "shared device")
+        }
+        try await store.revokeSharedDevice(id: id, scope: caller.scope)
+        return .noContent(.init())
     }
 
     func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
@@ -117,4 +188,12 @@ extension APIHandler {
         return .noContent(.init())
     }
 
+}
+
+extension Components.Schemas.SharedDevice {
+    init(_ device: SharedDevice) {
+        self.init(
+            id: UUIDText.lowercase(device.id), name: device.name, idleLockSeconds: device.idleLockSeconds,
+            registeredAt: device.registeredAt, registeredBy: device.registeredBy?.description)
+    }
 }

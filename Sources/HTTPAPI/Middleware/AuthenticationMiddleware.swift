@@ -3,8 +3,9 @@ import Hummingbird
 import PracticeServices
 import SharedKernel
 
-/// Requires a live session for everything under `/api/v1` except sign-in, and binds the
-/// caller to the task for the handlers.
+/// Requires a live session for everything under `/api/v1` except signing in (by password or,
+/// on a shared device, by PIN) and asking whether this browser is a shared device, and binds
+/// the caller to the task for the handlers.
 ///
 /// The session is the bearer token of the `Authorization` header or, when there is none, the
 /// browser's `vetnet_session` cookie. A cookie is sent by the browser whichever page caused
@@ -15,13 +16,18 @@ struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
     let accounts: AccountService
 
+    /// The paths under `/api/v1` that need no session (`security: []` in the document).
+    static let open: Set<String> = ["auth/login", "auth/unlock", "auth/workstation"]
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         // Segments as the router sees them (it skips empty ones), so `//api/v1/me` is under
         // `/api/v1` here too, even if it ever got past ``PathNormalizationMiddleware``.
         let segments = request.uri.path.split(separator: "/")
-        guard segments.count > 2, segments[0] == "api", segments[1] == "v1", segments[2...] != ["auth", "login"] else {
+        guard segments.count > 2, segments[0] == "api", segments[1] == "v1",
+            !Self.open.contains(segments[2...].joined(separator: "/"))
+        else {
             return try await next(request, context)
         }
         let token: String

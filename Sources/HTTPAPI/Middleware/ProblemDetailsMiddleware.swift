@@ -88,6 +88,10 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
                     status: .unauthorized, detail: message, errors: [FieldError(field: "code", message: message)])
                 problem.type = "https://vetnet.dev/problems/second-factor-required"
                 return (problem, [.wwwAuthenticate: "Bearer"])
+            case .fullSignInRequired(let message):
+                var problem = ProblemDetails(status: .unauthorized, detail: message)
+                problem.type = "https://vetnet.dev/problems/full-sign-in-required"
+                return (problem, [.wwwAuthenticate: "Bearer"])
             case .secondFactorSetUpRequired:
                 var problem = ProblemDetails(
                     status: .forbidden,

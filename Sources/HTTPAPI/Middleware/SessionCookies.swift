@@ -103,12 +103,23 @@ final class SessionCookieInstructions: Sendable {
 
     private let state = Mutex<Instruction?>(nil)
     private let device = Mutex<SignInDevices.Cookie?>(nil)
+    private let workstation = Mutex<String?>(nil)
 
     /// The request's device cookie (``SignInDevices``), as sent.
     let deviceCookie: String?
+    /// The request's shared-device cookie (``WorkstationCookie``), as sent.
+    let workstationCookie: String?
 
-    /// Instructions for a request that sent `deviceCookie`.
-    init(deviceCookie: String? = nil) { self.deviceCookie = deviceCookie }
+    /// Instructions for a request that sent `deviceCookie` and `workstationCookie`.
+    init(deviceCookie: String? = nil, workstationCookie: String? = nil) {
+        self.deviceCookie = deviceCookie
+        self.workstationCookie = workstationCookie
+    }
+
+    /// Asks for the browser to hold `value` as its shared-device cookie (a registration).
+    func register(workstation value: String) { workstation.withLock { $0 = value } }
+    /// The shared-device cookie to write, if any.
+    var workstationToSet: String? { workstation.withLock { $0 } }
 
     /// Asks for the browser's device cookie to be `cookie` (after a sign-in).
     func remember(device cookie: SignInDevices.Cookie) { device.withLock { $0 = cookie } }
@@ -132,7 +143,8 @@ struct SessionCookieMiddleware: RouterMiddleware {
         -> Response
     {
         let instructions = SessionCookieInstructions(
-            deviceCookie: SessionCookie.value(named: SignInDevices.cookieName, in: request.headers))
+            deviceCookie: SessionCookie.value(named: SignInDevices.cookieName, in: request.headers),
+            workstationCookie: SessionCookie.value(named: WorkstationCookie.name, in: request.headers))
         var response = try await SessionCookieInstructions.$current.withValue(instructions) {
             try await next(request, context)
         }
@@ -150,10 +162,28 @@ struct SessionCookieMiddleware: RouterMiddleware {
         case nil:
             break
         }
+        if let workstation = instructions.workstationToSet {
+            response.headers.append(
+                HTTPField(name: .setCookie, value: WorkstationCookie.setCookieField(workstation, secure: secure)))
+        }
         if let device = instructions.deviceToRemember {
             response.headers.append(
                 HTTPField(name: .setCookie, value: SignInDevices.setCookieField(device, secure: secure)))
         }
         return response
+    }
+}
+
+/// The cookie that marks a browser as a registered shared device: sent only to the sign-in
+/// endpoints (`/api/v1/auth`), never readable by the page, kept across sign-outs.
+enum WorkstationCookie {
+    /// Its name.
+    static let name = "vetnet_workstation"
+    /// 400 days, the longest a browser keeps a cookie.
+    static let maxAge = 400 * 24 * 60 * 60
+
+    /// The `Set-Cookie` value holding `value`.
+    static func setCookieField(_ value: String, secure: Bool) -> String {
+        "\(name)=\(value); Path=/api/v1/auth; Max-Age=\(maxAge); SameSite=Strict; HttpOnly" + (secure ? "; Secure" : "")
     }
 }

@@ -139,7 +139,7 @@ extension AccountService {
         try await store.resetSecondFactor(userID: userID, scope: caller.scope)
     }
 
-    private func checkPassword(of caller: Caller, password: String, clientAddress: String) async throws {
+    func checkPassword(of caller: Caller, password: String, clientAddress: String) async throws {
         let now = store.clock.now()
         let ticket: LoginThrottle.Ticket
         // The session stands in for the device: a signed-in browser's checks do not count

@@ -79,7 +79,7 @@ public struct AccountService: Sendable {
     /// browser that sent `deviceCookie` (the value of ``SignInDevices/cookieName``, if any).
     package func login(
         email: String, password: String, code: String? = nil, practiceID: PracticeID? = nil, clientAddress: String,
-        deviceCookie: String?, requestID: String
+        deviceCookie: String?, workstation: String? = nil, requestID: String
     ) async throws -> SignedIn {
         let now = store.clock.now()
         let cookie = devices.parse(deviceCookie)
@@ -183,6 +183,7 @@ public struct AccountService: Sendable {
             let expiresAt = try await store.createSession(
                 tokenHash: SessionToken.hash(token), account: stored.account, assurance: assurance, policy: policy,
                 requestID: requestID, detail: detail)
+            try await rememberFullSignIn(stored.account, assurance: assurance, workstation: workstation, at: now)
             return SignedIn(
                 token: token, expiresAt: expiresAt, account: stored.account, assurance: assurance,
                 deviceCookie: devices.remember(email, on: cookie))

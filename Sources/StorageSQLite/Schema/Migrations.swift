@@ -38,6 +38,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-27 appointment notes", migrate: appointmentNotes)
         migrator.registerMigration("2026-11-27 owners found by email", migrate: ownersFoundByEmail)
         migrator.registerMigration("2026-11-27 second factor", migrate: secondFactor)
+        migrator.registerMigration("2026-11-27 shared devices", migrate: sharedDevices)
         return migrator
     }
 
@@ -996,6 +997,40 @@ enum Migrations {
                     practice_id TEXT NOT NULL REFERENCES practice(id),
                     code_hash TEXT NOT NULL,
                     PRIMARY KEY (user_id, code_hash)
+                );
+                """)
+    }
+
+    private static func sharedDevices(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                -- Browsers registered as shared workstations, known by the SHA-256 of their token.
+                CREATE TABLE shared_device (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    practice_id TEXT NOT NULL REFERENCES practice(id),
+                    name TEXT NOT NULL,
+                    idle_lock_seconds INTEGER NOT NULL CHECK (idle_lock_seconds BETWEEN 10 AND 3600),
+                    token_hash TEXT NOT NULL UNIQUE,
+                    registered_by TEXT,
+                    registered_at_ms INTEGER NOT NULL,
+                    revoked_at_ms INTEGER
+                );
+                CREATE INDEX shared_device_practice ON shared_device (practice_id, registered_at_ms);
+                -- Each staff member's PIN for shared devices, as a bcrypt hash.
+                CREATE TABLE staff_pin (
+                    user_id TEXT PRIMARY KEY NOT NULL REFERENCES staff_user(id),
+                    practice_id TEXT NOT NULL REFERENCES practice(id),
+                    pin_hash TEXT NOT NULL,
+                    set_at_ms INTEGER NOT NULL
+                );
+                -- The latest full sign-in of each person on each shared device.
+                CREATE TABLE shared_device_sign_in (
+                    device_id TEXT NOT NULL REFERENCES shared_device(id),
+                    user_id TEXT NOT NULL REFERENCES staff_user(id),
+                    practice_id TEXT NOT NULL REFERENCES practice(id),
+                    signed_in_at_ms INTEGER NOT NULL,
+                    second_factor INTEGER NOT NULL CHECK (second_factor IN (0, 1)),
+                    PRIMARY KEY (device_id, user_id)
                 );
                 """)
     }

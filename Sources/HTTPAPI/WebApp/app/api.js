@@ -169,6 +169,20 @@ export async function signIn(email, password, code) {
   return data;
 }
 
+/** Unlocks a registered shared device with the staff member's PIN (a cookie session). */
+export async function unlock(email, pin) {
+  const { data } = await request('POST', '/auth/unlock', { body: { email, pin, session: 'cookie' }, noRetry: true });
+  return data;
+}
+
+/** Whether this browser is a registered shared device: {registered, name, idleLockSeconds}. */
+export async function workstation() {
+  try { return (await request('GET', '/auth/workstation', { noRetry: true })).data; } catch { return { registered: false }; }
+}
+
+/** The problem type of a PIN unlock that needs a full sign-in on the device first. */
+export const FULL_SIGN_IN_REQUIRED = 'https://vetnet.dev/problems/full-sign-in-required';
+
 /** Ends the session; the server clears both cookies. */
 export async function signOut() {
   try { await request('POST', '/auth/logout', { noRetry: true }); } catch (error) { if (error.status !== 401) throw error; }

@@ -10,6 +10,7 @@ import * as router from './router.js';
 import { h, replace, busy, toast, setTimeZone, watchNumberFields } from './ui.js';
 import { renderSignIn, signInDialog } from './screens/signin.js';
 import { renderSetup, openAccountDialog } from './screens/second-factor.js';
+import { watchIdle, stopWatching, showLock } from './screens/shared-device.js';
 import * as store from './offline/store.js';
 import * as sync from './offline/sync.js';
 import * as outbox from './offline/outbox.js';
@@ -126,8 +127,25 @@ async function takeOverUpdate() {
   return false;
 }
 
-function showSignIn(email = '') {
+async function showSignIn(email = '') {
   document.getElementById('top-bar').hidden = true;
+  // A registered shared device opens on its PIN unlock; a password sign-in is one tap away.
+  const workstation = email ? { registered: false } : await api.workstation();
+  if (workstation.registered) {
+    replace(main);
+    showLock({
+      person: null, deviceName: workstation.name,
+      onUnlocked: async () => { localStorage.removeItem(SIGNED_OUT); const me = await api.me(); if (me) await arrive(me); },
+      onPasswordSignIn: () => showPasswordSignIn(),
+    });
+    return;
+  }
+  showPasswordSignIn(email);
+}
+
+function showPasswordSignIn(email = '') {
+  document.getElementById('top-bar').hidden = true;
+  main.hidden = false;
   document.title = 'Sign in · VetNet';
   renderSignIn(main, {
     email,
@@ -148,7 +166,7 @@ async function enter(me) {
   document.getElementById('practice-name').textContent = me.practice.name;
   // Name and role, always on screen (a shared iPad changes hands).
   // The name opens the account's two-factor sign-in.
-  const person = h('button', { type: 'button', class: 'account-button', title: 'Two-factor sign-in', 'aria-haspopup': 'dialog' },
+  const person = h('button', { type: 'button', class: 'account-button', title: 'Sign-in and security', 'aria-haspopup': 'dialog' },
     h('span', { class: 'account-person' }, me.user.displayName),
     h('span', { class: 'account-role' }, h('span', { class: 'visually-hidden' }, ', '), roleName(me.user.role)));
   person.addEventListener('click', () => openAccountDialog(person));
@@ -158,6 +176,7 @@ async function enter(me) {
     h('li', {}, h('a', { href: item.href, dataset: { pattern: item.pattern } }, item.label)))));
   document.getElementById('top-bar').hidden = false;
   followTopBar();
+  watchWorkstation();
   live.start();
   if (store.ready()) sync.start(session);
   if (!window.location.hash || window.location.hash === '#/') window.location.replace('#/home');
@@ -208,6 +227,52 @@ function followTopBar() {
   measure();
 }
 
+// MARK: - Shared devices
+
+let workstation = { registered: false };
+
+/** On a registered shared device: the Lock button and the lock after the device's idle time. */
+async function watchWorkstation() {
+  workstation = await api.workstation();
+  document.getElementById('lock-button').hidden = !workstation.registered;
+  watchIdle(workstation, lock);
+}
+
+/** Locks a shared device: the session ends and the screen is hidden until someone unlocks
+ *  with their PIN. The same person carries on where they were; someone else starts afresh. */
+async function lock() {
+  if (!session) return;
+  const kept = session;
+  // A call still in flight that finds the session ended must not ask for a sign-in.
+  session = null;
+  live.stop();
+  sync.stop();
+  try { await api.signOut(); } catch { localStorage.setItem(SIGNED_OUT, '1'); }
+  showLock({
+    person: kept.user, deviceName: workstation.name,
+    onUnlocked: async (user) => {
+      localStorage.removeItem(SIGNED_OUT);
+      if (user.id !== kept.user.id) { window.location.reload(); return; }
+      const me = await api.me();
+      if (!me) { window.location.reload(); return; }
+      await begin(me); // the new session's key for the device's copy
+      session = kept;
+      document.getElementById('top-bar').hidden = false;
+      live.start();
+      if (store.ready()) sync.start(session);
+      watchIdle(workstation, lock);
+    },
+    onPasswordSignIn: async () => {
+      await store.wipe();
+      router.stop();
+      window.location.hash = '';
+      showPasswordSignIn();
+    },
+  });
+}
+
+document.getElementById('lock-button').addEventListener('click', () => lock());
+
 document.getElementById('outbox-button').addEventListener('click', (event) => outbox.openOutbox(event.currentTarget));
 
 document.getElementById('sign-out').addEventListener('click', async () => {
@@ -222,6 +287,7 @@ document.getElementById('sign-out').addEventListener('click', async () => {
   } finally {
     live.stop();
     sync.stop();
+    stopWatching();
     // The practice's data leaves the device with the person.
     await store.wipe();
     router.stop();

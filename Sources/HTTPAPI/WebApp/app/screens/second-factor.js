@@ -6,6 +6,7 @@
 import * as api from '../api.js';
 import { h, field, replace, announce, toast, dateTime, showErrors } from '../ui.js';
 import { submitForm } from '../forms.js';
+import { pinSection } from './shared-device.js';
 
 /** The secret in groups of four, easier to type into an app by hand. */
 function grouped(secret) { return secret.match(/.{1,4}/g).join(' '); }
@@ -96,7 +97,8 @@ export async function openAccountDialog(opener) {
   const close = h('button', { type: 'button', class: 'button quiet' }, 'Close');
   close.addEventListener('click', () => dialog.close());
   dialog.addEventListener('close', () => { dialog.remove(); opener?.focus(); });
-  dialog.append(h('h2', { id: 'account-dialog-title' }, 'Two-factor sign-in'), body, h('div', { class: 'row wrap' }, close));
+  dialog.append(h('h2', { id: 'account-dialog-title' }, 'Sign-in and security'), h('h3', {}, 'Two-factor sign-in'), body, pinSection(),
+    h('div', { class: 'row wrap' }, close));
   document.body.append(dialog);
   dialog.showModal();
   let status;

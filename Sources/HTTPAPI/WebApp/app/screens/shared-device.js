@@ -1,0 +1,109 @@
+// Shared devices (a ward or reception iPad an administrator registered): staff unlock with
+// their own PIN, the screen locks after the device's idle time with the practice's data
+// hidden, and handing over is one tap and a PIN. The PIN works only here, and for 12 hours
+// after the person's last full sign-in on this device.
+
+import * as api from '../api.js';
+import { h, field, replace, toast, showErrors, clearErrors, announce } from '../ui.js';
+import { submitForm } from '../forms.js';
+
+const ACTIVITY = ['pointerdown', 'keydown', 'touchstart', 'wheel'];
+let timer = null;
+let device = null;
+let locked = false;
+
+/** Watches for idleness on a registered device; `onLock()` hides the screen and ends the session. */
+export function watchIdle(workstation, onLock) {
+  stopWatching();
+  if (!workstation?.registered) return;
+  device = workstation;
+  const restart = () => {
+    if (locked) return;
+    clearTimeout(timer);
+    timer = setTimeout(onLock, device.idleLockSeconds * 1000);
+  };
+  watchIdle.restart = restart;
+  ACTIVITY.forEach((type) => window.addEventListener(type, restart, { passive: true, capture: true }));
+  restart();
+}
+
+/** Stops the idle watch (sign-out). */
+export function stopWatching() {
+  clearTimeout(timer);
+  if (watchIdle.restart) ACTIVITY.forEach((type) => window.removeEventListener(type, watchIdle.restart, { capture: true }));
+  watchIdle.restart = null;
+}
+
+/** The lock screen over a hidden app: the person who was signed in unlocks with their PIN, or
+ *  someone else with theirs; `onUnlocked(me)` once a session is open again. */
+export function showLock({ person, deviceName, onUnlocked, onPasswordSignIn }) {
+  locked = true;
+  const main = document.getElementById('main');
+  const bar = document.getElementById('top-bar');
+  // The practice's data is hidden, not just covered: neither shown nor read out.
+  main.hidden = true;
+  bar.hidden = true;
+  const email = h('input', { type: 'text', inputmode: 'email', name: 'email', autocomplete: 'username', spellcheck: 'false', value: person?.email || '' });
+  const pin = h('input', { type: 'password', inputmode: 'numeric', name: 'pin', maxlength: 12 });
+  const emailField = field('Email', email, { fieldName: 'email' });
+  emailField.hidden = Boolean(person);
+  const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Unlock');
+  const someoneElse = h('button', { type: 'button', class: 'button quiet' }, 'Someone else');
+  const password = h('button', { type: 'button', class: 'button quiet' }, 'Sign in with password');
+  const who = h('p', { class: 'lock-person' }, person ? `${person.displayName} was signed in.` : 'Enter your email and PIN.');
+  const form = h('form', { class: 'sign-in-form', novalidate: true },
+    who, emailField, field('PIN', pin, { fieldName: 'pin' }),
+    h('div', { class: 'form-errors', role: 'alert', hidden: true }), submit,
+    h('div', { class: 'row wrap' }, someoneElse, password));
+  const screen = h('section', { class: 'sign-in glass lock-screen', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'lock-title' },
+    h('div', { class: 'brand large' }, h('img', { src: '/app/icon.svg', alt: '', width: 48, height: 48 }), h('span', {}, 'VetNet')),
+    h('h1', { id: 'lock-title' }, `Locked · ${deviceName}`), form);
+  document.body.append(screen);
+  someoneElse.addEventListener('click', () => {
+    emailField.hidden = false;
+    email.value = '';
+    replace(who, 'Enter your email and PIN.');
+    email.focus();
+  });
+  password.addEventListener('click', () => { screen.remove(); locked = false; onPasswordSignIn(); });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    if (!email.value.trim() || !pin.value) {
+      showErrors(form, [!email.value.trim() ? { field: 'email', message: 'Enter your email address.' } : { field: 'pin', message: 'Enter your PIN.' }]);
+      (emailField.hidden ? pin : email).focus();
+      return;
+    }
+    const answer = await submitForm(form, submit, () => api.unlock(email.value.trim(), pin.value), {
+      label: 'Unlocking…', into: form.querySelector('.form-errors'),
+      message: (error) => (error.status === 401 && error.problem?.type !== api.FULL_SIGN_IN_REQUIRED ? 'The email or PIN is not right.' : error.message),
+    });
+    pin.value = '';
+    if (!answer) { pin.focus(); return; }
+    screen.remove();
+    locked = false;
+    main.hidden = false;
+    announce(`Unlocked for ${answer.user.displayName}`);
+    await onUnlocked(answer.user);
+  });
+  (person ? pin : email).focus();
+}
+
+/** The PIN part of the account dialog: sets the person's PIN (their password asked again). */
+export function pinSection() {
+  const pin = h('input', { type: 'password', inputmode: 'numeric', name: 'new-pin', maxlength: 12 });
+  const password = h('input', { type: 'password', name: 'password', autocomplete: 'current-password' });
+  const submit = h('button', { type: 'submit', class: 'button' }, 'Set the PIN');
+  const form = h('form', { class: 'stack-form', novalidate: true, 'aria-labelledby': 'pin-title' },
+    h('h3', { id: 'pin-title' }, 'PIN for shared devices'),
+    h('p', { class: 'muted' }, 'Unlocks the practice’s shared iPads for 12 hours after you sign in there with your password. 6 to 12 digits.'),
+    h('div', { class: 'grid-fields' }, field('New PIN', pin, { fieldName: 'pin' }), field('Your password', password, { fieldName: 'password' })),
+    h('div', { class: 'form-errors', role: 'alert', hidden: true }), h('div', { class: 'row wrap' }, submit));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const done = await submitForm(form, submit, async () => { await api.put('/me/pin', { pin: pin.value, password: password.value }); return true; },
+      { label: 'Saving…', focus: true });
+    if (done) { pin.value = ''; password.value = ''; toast('Your PIN is set', 'success'); }
+  });
+  return form;
+}

@@ -1,0 +1,139 @@
+import Foundation
+import PostgresNIO
+import SharedKernel
+import StoragePorts
+
+extension PostgresStore: SharedDeviceRepository {
+    public func registerSharedDevice(name: String, idleLockSeconds: Int, tokenHash: String, scope: AccessScope)
+        async throws -> SharedDevice
+    {
+        let device = SharedDevice(
+            id: UUID(), practiceID: scope.practiceID, name: name.trimmingCharacters(in: .whitespaces),
+            idleLockSeconds: idleLockSeconds, registeredAt: clock.now(), registeredBy: scope.actorID)
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await connection.query(
+                """
+                INSERT INTO shared_device (id, practice_id, name, idle_lock_seconds, token_hash, registered_by, registered_at_ms)
+                VALUES (\(device.id), \(scope.practiceID.rawValue), \(device.name), \(idleLockSeconds), \(tokenHash),
+                        \(scope.actorID?.rawValue), \(Timestamp.milliseconds(device.registeredAt)))
+                """, logger: logger)
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .sharedDeviceRegister, resourceType: "shared_device",
+                    resourceID: UUIDText.lowercase(device.id), detail: "idle lock \(idleLockSeconds) s"),
+                scope: scope, connection: connection)
+        }
+        return device
+    }
+
+    public func sharedDevices(scope: AccessScope) async throws -> [SharedDevice] {
+        try await transaction(.practice(scope.practiceID)) { connection in
+            var devices: [SharedDevice] = []
+            for try await (id, name, idle, by, at) in try await connection.query(
+                """
+                SELECT id, name, idle_lock_seconds, registered_by, registered_at_ms FROM shared_device
+                WHERE practice_id = \(scope.practiceID.rawValue) AND revoked_at_ms IS NULL
+                ORDER BY registered_at_ms, id
+                """, logger: logger
+            ).decode((UUID, String, Int, UUID?, Int64).self) {
+                devices.append(
+                    SharedDevice(
+                        id: id, practiceID: scope.practiceID, name: name, idleLockSeconds: idle,
+                        registeredAt: Timestamp.date(milliseconds: at), registeredBy: by.map(UserID.init)))
+            }
+            try await self.appendAudit(
+                AuditRecord(action: .sharedDeviceList, resourceType: "shared_device"), scope: scope,
+                connection: connection)
+            return devices
+        }
+    }
+
+    public func revokeSharedDevice(id: UUID, scope: AccessScope) async throws {
+        let nowMs = Timestamp.milliseconds(clock.now())
+        try await transaction(.practice(scope.practiceID)) { connection in
+            var found = false
+            for try await _ in try await connection.query(
+                """
+                UPDATE shared_device SET revoked_at_ms = \(nowMs)
+                WHERE id = \(id) AND practice_id = \(scope.practiceID.rawValue) AND revoked_at_ms IS NULL RETURNING 1
+                """, logger: logger)
+            { found = true }
+            guard found else { throw DomainError.notFound(resource: "shared device") }
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .sharedDeviceRevoke, resourceType: "shared_device", resourceID: UUIDText.lowercase(id)),
+                scope: scope, connection: connection)
+        }
+    }
+
+    public func sharedDevice(tokenHash: String, practiceID: PracticeID) async throws -> SharedDevice? {
+        try await transaction(.practice(practiceID)) { connection in
+            for try await (id, name, idle, by, at) in try await connection.query(
+                """
+                SELECT id, name, idle_lock_seconds, registered_by, registered_at_ms FROM shared_device
+                WHERE token_hash = \(tokenHash) AND practice_id = \(practiceID.rawValue) AND revoked_at_ms IS NULL
+                """, logger: logger
+            ).decode((UUID, String, Int, UUID?, Int64).self) {
+                return SharedDevice(
+                    id: id, practiceID: practiceID, name: name, idleLockSeconds: idle,
+                    registeredAt: Timestamp.date(milliseconds: at), registeredBy: by.map(UserID.init))
+            }
+            return nil
+        }
+    }
+
+    public func setPin(hash: String, scope: AccessScope) async throws {
+        guard let userID = scope.actorID else { throw DomainError.forbidden(action: "set a PIN") }
+        let nowMs = Timestamp.milliseconds(clock.now())
+        try await transaction(.practice(scope.practiceID)) { connection in
+            try await connection.query(
+                """
+                INSERT INTO staff_pin (user_id, practice_id, pin_hash, set_at_ms)
+                VALUES (\(userID.rawValue), \(scope.practiceID.rawValue), \(hash), \(nowMs))
+                ON CONFLICT (user_id) DO UPDATE SET pin_hash = excluded.pin_hash, set_at_ms = excluded.set_at_ms
+                """, logger: logger)
+            try await self.appendAudit(
+                AuditRecord(action: .authPinSet, resourceType: "user", resourceID: userID.description), scope: scope,
+                connection: connection)
+        }
+    }
+
+    public func pinHash(userID: UserID, practiceID: PracticeID) async throws -> String? {
+        try await transaction(.practice(practiceID)) { connection in
+            for try await hash in try await connection.query(
+                """
+                SELECT pin_hash FROM staff_pin WHERE user_id = \(userID.rawValue) AND practice_id = \(practiceID.rawValue)
+                """, logger: logger
+            ).decode(String.self) { return hash }
+            return nil
+        }
+    }
+
+    public func recordDeviceSignIn(
+        deviceID: UUID, userID: UserID, practiceID: PracticeID, secondFactor: Bool, at: Date
+    ) async throws {
+        try await transaction(.practice(practiceID)) { connection in
+            try await connection.query(
+                """
+                INSERT INTO shared_device_sign_in (device_id, user_id, practice_id, signed_in_at_ms, second_factor)
+                VALUES (\(deviceID), \(userID.rawValue), \(practiceID.rawValue), \(Timestamp.milliseconds(at)), \(secondFactor))
+                ON CONFLICT (device_id, user_id) DO UPDATE
+                SET signed_in_at_ms = excluded.signed_in_at_ms, second_factor = excluded.second_factor
+                """, logger: logger)
+        }
+    }
+
+    public func deviceSignIn(deviceID: UUID, userID: UserID, practiceID: PracticeID) async throws -> DeviceSignIn? {
+        try await transaction(.practice(practiceID)) { connection in
+            for try await (at, secondFactor) in try await connection.query(
+                """
+                SELECT signed_in_at_ms, second_factor FROM shared_device_sign_in
+                WHERE device_id = \(deviceID) AND user_id = \(userID.rawValue) AND practice_id = \(practiceID.rawValue)
+                """, logger: logger
+            ).decode((Int64, Bool).self) {
+                return DeviceSignIn(at: Timestamp.date(milliseconds: at), secondFactor: secondFactor)
+            }
+            return nil
+        }
+    }
+}
