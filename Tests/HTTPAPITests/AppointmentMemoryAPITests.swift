@@ -18,6 +18,7 @@ final class SteppedClock: Sendable {
     init(_ start: Date) { current = Mutex(start) }
     var now: Date { current.withLock { $0 } }
     func set(_ date: Date) { current.withLock { $0 = date } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
     var clock: Clock { Clock(now: { [self] in now }) }
 }
 

@@ -4,20 +4,10 @@ import Hummingbird
 import HummingbirdTesting
 import SharedKernel
 import StoragePorts
-import Synchronization
 import Testing
 
 @testable import HTTPAPI
 @testable import PracticeServices
-
-/// A clock the test moves on, for codes of later time steps.
-private final class TestClock: Sendable {
-    private let now: Mutex<Date>
-    init(_ start: Date) { now = Mutex(start) }
-    var clock: Clock { Clock { [self] in self.now.withLock { $0 } } }
-    func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    var date: Date { now.withLock { $0 } }
-}
 
 struct TypedProblem: Decodable {
     let type: String
@@ -77,7 +67,7 @@ struct SecondFactorAPITests {
         "an administrator without a second factor reaches nothing until they set one up; then codes, a recovery code and a replayed code"
     )
     func administratorDay() async throws {
-        let clock = TestClock(Date())
+        let clock = SteppedClock(Date())
         let fixture = try await AppFixture.make(clock: clock.clock)
         let practice = fixture.practiceA.id
         _ = try await fixture.store.updatePractice(
@@ -118,7 +108,7 @@ struct SecondFactorAPITests {
                 #expect(response.status == .unprocessableContent)
             }
             let (secret, recovery) = try await Self.enrol(
-                client, token: token, password: AppFixture.password, at: clock.date)
+                client, token: token, password: AppFixture.password, at: clock.now)
             // The session that set it up may work now; the one opened before it has ended.
             try await client.call("/api/v1/users", token: token) { #expect($0.status == .ok) }
             try await client.call("/api/v1/me", token: earlier) { #expect($0.status == .unauthorized) }
@@ -134,11 +124,11 @@ struct SecondFactorAPITests {
             #expect(missing.problem?.type == "https://vetnet.dev/problems/second-factor-required")
             #expect(missing.problem?.errors?.map(\.field) == ["code"])
             // The code that confirmed the set-up is spent: replayed, it is refused.
-            let confirmed = OneTimeCode.code(secret: secret, step: OneTimeCode.step(at: clock.date))
+            let confirmed = OneTimeCode.code(secret: secret, step: OneTimeCode.step(at: clock.now))
             #expect(try await Self.signIn(client, admin.email, code: confirmed).status == .unauthorized)
             // The next step's code opens one session, once.
             clock.advance(30)
-            let next = OneTimeCode.code(secret: secret, step: OneTimeCode.step(at: clock.date))
+            let next = OneTimeCode.code(secret: secret, step: OneTimeCode.step(at: clock.now))
             let opened = try await Self.signIn(client, admin.email, code: next)
             #expect(opened.status == .ok)
             let codeToken = try #require(opened.token)

@@ -4,19 +4,10 @@ import Hummingbird
 import HummingbirdTesting
 import SharedKernel
 import StoragePorts
-import Synchronization
 import Testing
 
 @testable import HTTPAPI
 @testable import PracticeServices
-
-/// A clock the test moves on, past the 12 hours a full sign-in lets a PIN work.
-private final class WardClock: Sendable {
-    private let now: Mutex<Date>
-    init(_ start: Date) { now = Mutex(start) }
-    var clock: Clock { Clock { [self] in self.now.withLock { $0 } } }
-    func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
 
 @Suite("Shared devices: PIN unlock on registered devices")
 struct SharedDeviceAPITests {
@@ -47,7 +38,7 @@ struct SharedDeviceAPITests {
         "a registered device unlocks with each person's PIN for 12 hours after their full sign-in there; nowhere else, and not once revoked"
     )
     func wardDay() async throws {
-        let clock = WardClock(Date())
+        let clock = SteppedClock(Date())
         let fixture = try await AppFixture.make(clock: clock.clock)
         let vet = fixture.accountsA[.veterinarian]!
         let nurse = fixture.accountsA[.technician]!

@@ -1471,9 +1471,12 @@ class Run:
             .then(async (r) => done({ status: r.status, body: await r.json().catch(() => null) }), (e) => done({ status: 0, body: String(e) }));
         """, patient_id, kg)
 
-    def lock_screen_unlock(self, driver, email: str | None, pin: str) -> None:
+    def lock_screen_unlock(self, driver, email: str | None, pin: str, tap_name: bool = False) -> None:
         screen = visible(driver, ".lock-screen", 15)
-        if email is not None:
+        if tap_name:
+            # Handing over: one tap on one's name, then the PIN.
+            screen.find_element(By.CSS_SELECTOR, f".lock-people button[data-email='{email}']").click()
+        elif email is not None:
             if not screen.find_element(By.CSS_SELECTOR, "input[name=email]").is_displayed():
                 button_with_text(driver, "Someone else", within=screen).click()
             type_into(screen.find_element(By.CSS_SELECTOR, "input[name=email]"), email)
@@ -1527,7 +1530,7 @@ class Run:
             first = self.page_weight(ward, patient["id"], 21.4)
             assert first["status"] == 201, first
             button_with_text(ward, "Lock").click()
-            self.lock_screen_unlock(ward, self.receptionist_email, desk_pin)
+            self.lock_screen_unlock(ward, self.receptionist_email, desk_pin, tap_name=True)
             assert "Reception" in ward.find_element(By.ID, "account-name").text
             second = self.page_weight(ward, patient["id"], 21.6)
             assert second["status"] == 201, second

@@ -10,7 +10,7 @@ import * as router from './router.js';
 import { h, replace, busy, toast, setTimeZone, watchNumberFields } from './ui.js';
 import { renderSignIn, signInDialog } from './screens/signin.js';
 import { renderSetup, openAccountDialog } from './screens/second-factor.js';
-import { watchIdle, stopWatching, showLock } from './screens/shared-device.js';
+import { watchIdle, stopWatching, showLock, rememberPerson } from './screens/shared-device.js';
 import * as store from './offline/store.js';
 import * as sync from './offline/sync.js';
 import * as outbox from './offline/outbox.js';
@@ -235,6 +235,7 @@ let workstation = { registered: false };
 async function watchWorkstation() {
   workstation = await api.workstation();
   document.getElementById('lock-button').hidden = !workstation.registered;
+  if (workstation.registered && session) rememberPerson(session.user);
   watchIdle(workstation, lock);
 }
 

@@ -8,6 +8,22 @@ import { h, field, replace, toast, showErrors, clearErrors, announce } from '../
 import { submitForm } from '../forms.js';
 
 const ACTIVITY = ['pointerdown', 'keydown', 'touchstart', 'wheel'];
+// Who used this device lately (names and addresses only, no practice data), so that handing
+// over is a tap on one's name and a PIN.
+const PEOPLE = 'vetnet-shared-device-people';
+const MAX_PEOPLE = 8;
+
+/** The people who signed in or unlocked on this device, most recent first. */
+function recentPeople() {
+  try { return JSON.parse(localStorage.getItem(PEOPLE) || '[]').filter((p) => p && p.email && p.displayName); } catch { return []; }
+}
+
+/** Remembers `user` as someone who uses this shared device. */
+export function rememberPerson(user) {
+  const person = { email: user.email, displayName: user.displayName, role: user.role };
+  const people = [person, ...recentPeople().filter((p) => p.email !== person.email)].slice(0, MAX_PEOPLE);
+  try { localStorage.setItem(PEOPLE, JSON.stringify(people)); } catch { /* storage full or denied: typing the email still works */ }
+}
 let timer = null;
 let device = null;
 let locked = false;
@@ -51,8 +67,24 @@ export function showLock({ person, deviceName, onUnlocked, onPasswordSignIn }) {
   const someoneElse = h('button', { type: 'button', class: 'button quiet' }, 'Someone else');
   const password = h('button', { type: 'button', class: 'button quiet' }, 'Sign in with password');
   const who = h('p', { class: 'lock-person' }, person ? `${person.displayName} was signed in.` : 'Enter your email and PIN.');
+  // One tap on a name, then the PIN.
+  const people = recentPeople();
+  const choose = (p) => {
+    email.value = p.email;
+    emailField.hidden = true;
+    replace(who, `${p.displayName}: enter your PIN.`);
+    pin.value = '';
+    pin.focus();
+  };
+  const peopleRow = people.length
+    ? h('div', { class: 'row wrap lock-people', role: 'group', 'aria-label': 'Who is using the device' }, people.map((p) => {
+      const button = h('button', { type: 'button', class: 'button', dataset: { email: p.email } }, p.displayName);
+      button.addEventListener('click', () => choose(p));
+      return button;
+    }))
+    : null;
   const form = h('form', { class: 'sign-in-form', novalidate: true },
-    who, emailField, field('PIN', pin, { fieldName: 'pin' }),
+    peopleRow, who, emailField, field('PIN', pin, { fieldName: 'pin' }),
     h('div', { class: 'form-errors', role: 'alert', hidden: true }), submit,
     h('div', { class: 'row wrap' }, someoneElse, password));
   const screen = h('section', { class: 'sign-in glass lock-screen', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'lock-title' },
@@ -83,6 +115,7 @@ export function showLock({ person, deviceName, onUnlocked, onPasswordSignIn }) {
     screen.remove();
     locked = false;
     main.hidden = false;
+    rememberPerson(answer.user);
     announce(`Unlocked for ${answer.user.displayName}`);
     await onUnlocked(answer.user);
   });
