@@ -8,7 +8,7 @@ extension PostgresStore: SharedDeviceRepository {
         async throws -> SharedDevice
     {
         let device = SharedDevice(
-            id: UUID(), practiceID: scope.practiceID, name: name.trimmingCharacters(in: .whitespaces),
+            id: UUID(), practiceID: scope.practiceID, name: name,
             idleLockSeconds: idleLockSeconds, registeredAt: clock.now(), registeredBy: scope.actorID)
         try await transaction(.practice(scope.practiceID)) { connection in
             try await connection.query(

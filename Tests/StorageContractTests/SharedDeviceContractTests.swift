@@ -27,7 +27,7 @@ struct SharedDeviceContractTests {
                 practiceID: other.id, actorID: otherAdmin.id, role: .administrator, requestID: "t")
             let hash = String(repeating: "c", count: 64)
             let device = try await devices.registerSharedDevice(
-                name: " Ward iPad ", idleLockSeconds: 90, tokenHash: hash, scope: scope)
+                name: "Ward iPad", idleLockSeconds: 90, tokenHash: hash, scope: scope)
             #expect(device.name == "Ward iPad" && device.idleLockSeconds == 90 && device.registeredBy == admin.id)
             #expect(try await devices.sharedDevice(tokenHash: hash, practiceID: practice.id)?.id == device.id)
             #expect(try await devices.sharedDevice(tokenHash: hash, practiceID: other.id) == nil)

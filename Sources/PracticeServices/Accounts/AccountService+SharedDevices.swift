@@ -51,7 +51,8 @@ extension AccountService {
         try SharedDevicePolicy.validateRegistration(name: name, idleLockSeconds: idle)
         let token = WorkstationToken.generate(for: caller.account.practiceID)
         let device = try await store.registerSharedDevice(
-            name: name, idleLockSeconds: idle, tokenHash: token.hash, scope: caller.scope)
+            name: name.trimmingCharacters(in: .whitespaces), idleLockSeconds: idle, tokenHash: token.hash,
+            scope: caller.scope)
         return DeviceRegistration(device: device, cookieValue: token.cookieValue)
     }
 

@@ -49,7 +49,8 @@ public struct DeviceSignIn: Hashable, Sendable {
 /// unlock, a PIN's form, the 12 hours) are ``AccountService``'s and the domain's; a store keeps
 /// the device's token and the PIN only as hashes.
 public protocol SharedDeviceRepository: Sendable {
-    /// Registers a device of the scope's practice, known by the SHA-256 of its token; audited.
+    /// Registers a device of the scope's practice under `name` (as given: checked and trimmed by
+    /// the caller), known by the SHA-256 of its token; audited.
     func registerSharedDevice(name: String, idleLockSeconds: Int, tokenHash: String, scope: AccessScope) async throws
         -> SharedDevice
 

@@ -8,7 +8,7 @@ extension VetNetStore: SharedDeviceRepository {
         async throws -> SharedDevice
     {
         let device = SharedDevice(
-            id: UUID(), practiceID: scope.practiceID, name: name.trimmingCharacters(in: .whitespaces),
+            id: UUID(), practiceID: scope.practiceID, name: name,
             idleLockSeconds: idleLockSeconds, registeredAt: clock.now(), registeredBy: scope.actorID)
         try await write { db in
             try db.execute(
