@@ -96,6 +96,12 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
     public static let authSecondFactorRead = AuditAction("auth.second_factor.read")
     /// `auth.second_factor.reset`: an administrator removed someone's second factor.
     public static let authSecondFactorReset = AuditAction("auth.second_factor.reset")
+    /// `auth.passkey.add`: a staff member made a passkey (detail: its name).
+    public static let authPasskeyAdd = AuditAction("auth.passkey.add")
+    /// `auth.passkey.remove`: a staff member removed one of their passkeys.
+    public static let authPasskeyRemove = AuditAction("auth.passkey.remove")
+    /// `auth.passkey.list`
+    public static let authPasskeyList = AuditAction("auth.passkey.list")
     /// `auth.pin.set`: a staff member set their PIN for shared devices.
     public static let authPinSet = AuditAction("auth.pin.set")
     /// `auth.unlock`: a PIN unlock of a shared device (detail: the device).
@@ -313,7 +319,8 @@ public struct AuditAction: Hashable, Sendable, CustomStringConvertible {
         .appointmentList, .appointmentNotesUpdate, .appointmentRead, .appointmentSlots, .appointmentTypeCreate,
         .appointmentTypeList, .auditList, .auditVerify, .authLogin, .authLogout, .authSecondFactorStart,
         .authSecondFactorEnrol,
-        .authSecondFactorRead, .authSecondFactorReset, .authPinSet, .authUnlock, .sharedDeviceRegister,
+        .authSecondFactorRead, .authSecondFactorReset, .authPasskeyAdd, .authPasskeyRemove, .authPasskeyList,
+        .authPinSet, .authUnlock, .sharedDeviceRegister,
         .sharedDeviceList, .sharedDeviceRevoke, .breedsList,
         .clinicianAvailabilityRead,
         .clinicianAvailabilityUpdate, .clinicianCalendarFeedCreate, .clinicianCalendarFeedRead,

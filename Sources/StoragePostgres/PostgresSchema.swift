@@ -786,6 +786,7 @@ public enum PostgresSchema {
         (ownersFoundByEmailMigration, ownersFoundByEmailSQL),
         (secondFactorMigration, secondFactorSQL),
         (sharedDevicesMigration, sharedDevicesSQL),
+        (passkeysMigration, passkeysSQL),
     ]
 
     /// The migration that added the head's signature: the process that applies it signs the

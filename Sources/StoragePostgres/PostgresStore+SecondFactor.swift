@@ -138,6 +138,9 @@ extension PostgresStore: SecondFactorRepository {
             try await connection.query(
                 "DELETE FROM second_factor WHERE user_id = \(userID.rawValue) AND practice_id = \(practice)",
                 logger: logger)
+            // A lost phone is often a lost iPad too: the passkeys go with the codes.
+            try await connection.query(
+                "DELETE FROM passkey WHERE user_id = \(userID.rawValue) AND practice_id = \(practice)", logger: logger)
             try await connection.query(
                 """
                 UPDATE session SET revoked_at_ms = \(nowMs)

@@ -52,6 +52,16 @@ public enum QueueStatus: String, CaseIterable, Codable, Sendable {
     /// Whether the patient is still on the board.
     public var isActive: Bool { self == .waiting || self == .inTreatment }
 
+    /// The words staff read on the board.
+    public var label: String {
+        switch self {
+        case .waiting: return "Waiting"
+        case .inTreatment: return "In treatment"
+        case .done: return "Done"
+        case .leftWithoutBeingSeen: return "Left without being seen"
+        }
+    }
+
     /// The statuses still on the board, as an SQL list (`'waiting', 'inTreatment'`) for a
     /// store's query, so the set is the domain's.
     public static var activeSQLList: String {

@@ -26,7 +26,7 @@ struct AppFixture: Sendable {
         store given: VetNetStore? = nil
     ) async throws -> AppFixture {
         let store = try given ?? VetNetStore.inMemory(clock: clock, documentsDirectory: documentsDirectory)
-        let service = AccountService(store: store)
+        let service = AccountService(store: store, hasher: .fastForTests)
         // The fixture's administrators sign in with a password alone, so the tests of everything
         // else start at once; the second factor has its own tests (SecondFactorAPITests).
         let a = PracticeProfile(
@@ -57,6 +57,11 @@ struct AppFixture: Sendable {
         let app = Application(router: buildRouter(configuration: configuration, services: services, metrics: nil))
         try await app.test(.router, body)
     }
+}
+
+extension PasswordHasher {
+    /// bcrypt at cost 4 (the server never goes below 12): the suites sign in hundreds of times.
+    static let fastForTests = PasswordHasher(testingCost: 4)
 }
 
 extension TestClientProtocol {

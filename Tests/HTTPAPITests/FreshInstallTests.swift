@@ -15,7 +15,7 @@ struct FreshInstallTests {
 
     static func fresh() async throws -> (VetNetStore, AccountService, AppServices) {
         let store = try VetNetStore.inMemory()
-        let accounts = AccountService(store: store)
+        let accounts = AccountService(store: store, hasher: .fastForTests)
         return (store, accounts, AppServices(store: store, accounts: accounts, live: LiveEventHub(store: store)))
     }
 

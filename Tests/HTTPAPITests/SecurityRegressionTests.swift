@@ -329,8 +329,8 @@ extension AppFixture {
     /// The same practices and store behind a sign-in throttle of its own.
     func withThrottle(accountLimit: Int, addressLimit: Int) -> AppFixture {
         let accounts = AccountService(
-            store: store, throttle: LoginThrottle(ledger: store, accountLimit: accountLimit, addressLimit: addressLimit)
-        )
+            store: store, hasher: services.accounts.hasher,
+            throttle: LoginThrottle(ledger: store, accountLimit: accountLimit, addressLimit: addressLimit))
         return AppFixture(
             store: store, services: AppServices(store: store, accounts: accounts, live: services.live),
             configuration: configuration,

@@ -45,6 +45,7 @@ struct StoreUnderTest: Sendable {
     let population: any PopulationLoader
     let secondFactors: any SecondFactorRepository
     let sharedDevices: any SharedDeviceRepository
+    let passkeys: any PasskeyRepository
     let clock: TestClock
     /// The PostgreSQL store and its database, for the tests of its schema and of a second
     /// instance on the same database (`nil` for SQLite). The store serves as the runtime role
@@ -80,7 +81,8 @@ func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void
             StoreUnderTest(
                 adapter: .sqlite, accounts: store, audit: store, events: store, signInAttempts: store, records: store,
                 scheduling: store, practiceSettings: store, staff: store, analytics: store, maintenance: store,
-                population: store, secondFactors: store, sharedDevices: store, clock: clock, postgres: nil,
+                population: store, secondFactors: store, sharedDevices: store, passkeys: store, clock: clock,
+                postgres: nil,
                 sqlite: store))
     case .postgres:
         do {
@@ -94,6 +96,7 @@ func withStore(_ adapter: Adapter, _ body: (StoreUnderTest) async throws -> Void
                                 records: store, scheduling: store, practiceSettings: store, staff: store,
                                 analytics: store,
                                 maintenance: store, population: store, secondFactors: store, sharedDevices: store,
+                                passkeys: store,
                                 clock: clock,
                                 postgres: (store, serving, owner), sqlite: nil))
                     }

@@ -1485,6 +1485,93 @@ class Run:
         wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".lock-screen"), 15, "the device unlocks")
         visible(driver, "#nav a", 15)
 
+    def passkey_day(self) -> str:
+        """At the practice's own address (localhost here: a passkey needs a host name in a secure
+        context), through Chromium's virtual platform authenticator: a technician adds a passkey
+        from the account dialog; an administrator registers the iPad as a shared device; her next
+        sign-in offers the passkey instead of a code; after Lock she unlocks with it, the session
+        counted as proven by a second factor and audited with the device."""
+        from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
+        ipad = browser(1024, 768)
+        base = self.server.url.replace("127.0.0.1", "localhost")
+        name = f"Passkey iPad {secrets.token_hex(2)}"
+        device_id = None
+        technician_id = next(u["id"] for u in self.admin.ok("GET", "/api/v1/users?limit=200")["items"] if u["email"] == self.technician_email)
+        added = False
+
+        def password_sign_in(email: str) -> None:
+            type_into(visible(ipad, ".sign-in-form input[name=email]", 15), email)
+            type_into(ipad.find_element(By.CSS_SELECTOR, ".sign-in-form input[name=password]"), self.server.password)
+            ipad.find_element(By.CSS_SELECTOR, ".sign-in-form button[type=submit]").click()
+
+        try:
+            options = VirtualAuthenticatorOptions()
+            options.protocol = VirtualAuthenticatorOptions.Protocol.CTAP2
+            options.transport = VirtualAuthenticatorOptions.Transport.INTERNAL
+            options.has_resident_key = True
+            options.has_user_verification = True
+            options.is_user_verified = True
+            ipad.add_virtual_authenticator(options)
+            # The technician adds a passkey on this iPad from her name in the top bar.
+            ipad.get(base + "/")
+            password_sign_in(self.technician_email)
+            visible(ipad, "#nav a", 15)
+            ipad.find_element(By.CSS_SELECTOR, "#account-name button").click()
+            dialog = visible(ipad, "dialog[open]", 10)
+            type_into(field_input(ipad, "Name", within=dialog), "Ward iPad")
+            type_into(ipad.find_element(By.CSS_SELECTOR, "dialog[open] input[name=passkey-password]"), self.server.password)
+            button_with_text(ipad, "Add a passkey on this device", within=dialog).click()
+            wait(ipad, lambda d: any("Passkey Ward iPad added" in t.text for t in d.find_elements(By.CSS_SELECTOR, "#toasts *")), 15,
+                 "the passkey is added")
+            wait(ipad, lambda d: "Ward iPad · localhost" in d.find_element(By.CSS_SELECTOR, "dialog[open] .passkey-list").text, 10,
+                 "the passkey is listed with its site")
+            assert len(ipad.get_credentials()) == 1, "the authenticator holds one credential"
+            added = True
+            button_with_text(ipad, "Close", within=dialog).click()
+            button_with_text(ipad, "Sign out").click()
+            # An administrator registers the iPad as a shared device.
+            password_sign_in(DEMO_ADMIN_EMAIL)
+            visible(ipad, "#nav a", 15)
+            ipad.get(base + "/#/admin?tab=users")
+            visible(ipad, "#devices-title", 15)
+            type_into(field_input(ipad, "Device name"), name)
+            button_with_text(ipad, "Register this device").click()
+            wait(ipad, lambda d: name in d.find_element(By.CSS_SELECTOR, ".device-list").text if d.find_elements(By.CSS_SELECTOR, ".device-list") else False,
+                 10, "the device is listed")
+            device_id = next(d["id"] for d in self.admin.ok("GET", "/api/v1/shared-devices")["items"] if d["name"] == name)
+            button_with_text(ipad, "Sign out").click()
+            # Her full sign-in there: the password, then the passkey instead of a code.
+            screen = visible(ipad, ".lock-screen", 15)
+            button_with_text(ipad, "Sign in with password", within=screen).click()
+            password_sign_in(self.technician_email)
+            button_with_text(ipad, "Use a passkey instead").click()
+            visible(ipad, "#nav a", 15)
+            # Lock, then her passkey unlocks it.
+            button_with_text(ipad, "Lock").click()
+            screen = visible(ipad, ".lock-screen", 10)
+            screen.find_element(By.CSS_SELECTOR, f".lock-people button[data-email='{self.technician_email}']").click()
+            button_with_text(ipad, "Unlock with a passkey", within=screen).click()
+            wait(ipad, lambda d: not d.find_elements(By.CSS_SELECTOR, ".lock-screen"), 15, "the passkey unlocks the device")
+            visible(ipad, "#nav a", 15)
+            assert "Technician" in ipad.find_element(By.ID, "account-name").text
+            sessions = self.admin.ok("GET", "/api/v1/audit?limit=100&resourceType=session")["items"]
+            unlock = next((e for e in sessions if (e.get("detail") or "").startswith("passkey 'Ward iPad'")
+                           and f"on shared device '{name}'" in e.get("detail", "")), None)
+            assert unlock and unlock["actorId"] == technician_id, f"the passkey unlock is audited with the device: {sessions[:5]}"
+            second = next((e for e in sessions if "second factor: passkey 'Ward iPad'" in (e.get("detail") or "")), None)
+            assert second, "the full sign-in's second factor was the passkey"
+            return f"passkey added through the virtual authenticator; sign-in with password and passkey; Lock, then unlocked with it on {name} (audited)"
+        except Exception:
+            self.snapshot(ipad, "passkey")
+            raise
+        finally:
+            if device_id:
+                self.admin.call("DELETE", f"/api/v1/shared-devices/{device_id}")
+            if added:
+                # As for a lost iPad: the administrator removes her second factors (the passkey).
+                self.admin.call("DELETE", f"/api/v1/users/{technician_id}/second-factor")
+            ipad.quit()
+
     def shared_device_day(self) -> str:
         """An administrator registers a ward iPad; a veterinarian and a receptionist, each after one
         password sign-in there, hand it over with their PINs (Lock, Someone else); each change
@@ -1952,7 +2039,9 @@ class Run:
     def schedule_allowed_actions(self, driver) -> str:
         """The appointment dialog offers exactly the actions the API allows in its status
         (allowedActions), and only a booked appointment can be dragged."""
-        labels = {"check_in": "Check in", "start": "Start", "complete": "Complete…", "reschedule": "Move…", "cancel": "Cancel…", "no_show": "No-show"}
+        # The words are the catalogue's (the server's domain); those that open a form end in "…".
+        catalogue = self.receptionist.ok("GET", "/api/v1/triage/catalogue")["appointmentActions"]
+        labels = {a["action"]: a["label"] + ("…" if a["action"] in ("reschedule", "cancel", "complete") else "") for a in catalogue}
         appointment = self.booked_consultation()
         css = f".appointment[data-appointment='{appointment['id']}']"
         day = next_weekday()
@@ -3282,6 +3371,8 @@ def main(argv: list[str]) -> int:
         run.check("sign-out clears the session cookie, which was never readable by scripts", run.session_safety, administrator)
         run.check("two-factor sign-in: a veterinarian asked for one sets it up (secret, code, recovery codes); a spent code is refused; "
                   "a recovery code and a fresh code sign in", run.second_factor_day, administrator)
+        run.check("passkey: added through Chromium's virtual platform authenticator, a second factor at sign-in, and the unlock of a shared "
+                  "device, audited with the device", run.passkey_day)
         run.check("shared device: a ward iPad registered; two staff alternate with their PINs and each change is audited as its maker; "
                   "it locks when idle with the record hidden; a PIN elsewhere is refused", run.shared_device_day)
 

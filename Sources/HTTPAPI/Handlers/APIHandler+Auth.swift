@@ -21,7 +21,8 @@ extension APIHandler {
         let cookies = SessionCookieInstructions.current
         let signedIn = try await accounts.login(
             email: body.email.trimmingCharacters(in: .whitespaces), password: body.password, code: body.code,
-            practiceID: practiceID, clientAddress: RequestState.clientAddress,
+            passkey: try body.passkey.map(Self.passkeyAssertion), practiceID: practiceID,
+            clientAddress: RequestState.clientAddress,
             deviceCookie: cookies?.deviceCookie, workstation: cookies?.workstationCookie,
             requestID: RequestState.requestID)
         return .ok(.init(body: .json(try Self.answer(signedIn, cookieSession: body.session == .cookie))))
@@ -58,6 +59,7 @@ extension APIHandler {
         let cookies = SessionCookieInstructions.current
         let signedIn = try await accounts.unlock(
             email: body.email.trimmingCharacters(in: .whitespaces), pin: body.pin,
+            passkey: try body.passkey.map(Self.passkeyAssertion),
             workstation: cookies?.workstationCookie, clientAddress: RequestState.clientAddress,
             deviceCookie: cookies?.deviceCookie, requestID: RequestState.requestID)
         return .ok(.init(body: .json(try Self.answer(signedIn, cookieSession: body.session == .cookie))))
@@ -150,7 +152,7 @@ extension APIHandler {
             .init(
                 body: .json(
                     .init(
-                        enrolled: status.enrolled, enrolledAt: status.enrolledAt,
+                        enrolled: status.enrolled, passkeys: status.passkeys, enrolledAt: status.enrolledAt,
                         recoveryCodesLeft: status.recoveryCodesLeft, required: status.required,
                         mustEnrol: status.mustEnrol))))
     }

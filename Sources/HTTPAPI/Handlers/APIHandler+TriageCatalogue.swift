@@ -1,9 +1,11 @@
 import Foundation
+import Scheduling
 import SharedKernel
 import Triage
 
 extension APIHandler {
-    /// The levels, desk findings and vocabularies from the domain: the one copy clients show.
+    /// The levels, desk findings and vocabularies from the domain (with the appointment and ER
+    /// board statuses and actions): the one copy clients show.
     func getTriageCatalogue(_ input: Operations.GetTriageCatalogue.Input) async throws
         -> Operations.GetTriageCatalogue.Output
     {
@@ -28,5 +30,29 @@ extension APIHandler {
         species: Species.allCases.map(\.rawValue),
         sexes: Sex.allCases.map(\.rawValue),
         grades: Grade.allCases.map(\.rawValue),
-        specialties: Specialty.allCases.map(\.rawValue))
+        specialties: Specialty.allCases.map(\.rawValue),
+        // The contract lists each vocabulary's words; a domain word it lacks would be left out
+        // here (and the catalogue's test, which expects every one, fails).
+        appointmentStatuses: AppointmentStatus.allCases.compactMap { status in
+            Components.Schemas.TriageCatalogue.AppointmentStatusesPayloadPayload.StatusPayload(
+                rawValue: status.rawValue
+            ).map { .init(status: $0, label: status.label, holdsTime: status.holdsTime, terminal: status.isTerminal) }
+        },
+        appointmentActions: AppointmentAction.allCases.compactMap { action in
+            guard
+                let wire = Components.Schemas.TriageCatalogue.AppointmentActionsPayloadPayload.ActionPayload(
+                    rawValue: action.rawValue),
+                let resulting = Components.Schemas.TriageCatalogue.AppointmentActionsPayloadPayload
+                    .ResultingStatusPayload(rawValue: action.targetStatus.rawValue)
+            else { return nil }
+            return .init(
+                action: wire, label: action.label, resultingStatus: resulting,
+                checksTheSchedule: action.checksTheSchedule)
+        },
+        boardStatuses: QueueStatus.allCases.compactMap { status in
+            Components.Schemas.TriageCatalogue.BoardStatusesPayloadPayload.StatusPayload(rawValue: status.rawValue).map
+            {
+                .init(status: $0, label: status.label, onBoard: status.isActive)
+            }
+        })
 }

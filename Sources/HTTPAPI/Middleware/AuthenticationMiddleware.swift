@@ -17,7 +17,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let accounts: AccountService
 
     /// The paths under `/api/v1` that need no session (`security: []` in the document).
-    static let open: Set<String> = ["auth/login", "auth/unlock", "auth/workstation"]
+    static let open: Set<String> = ["auth/login", "auth/unlock", "auth/workstation", "auth/passkey-challenge"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

@@ -21,9 +21,24 @@ extension AccountService {
 
     /// Decides what `code` proves for `account` at `now`, spending the code's time step or
     /// recovery code when it is valid, so no code opens two sessions.
-    func secondFactorProof(of account: StaffAccount, code: String?, at now: Date) async throws -> SecondFactorProof {
+    func secondFactorProof(of account: StaffAccount, code: String?, passkey: PasskeyAssertion? = nil, at now: Date)
+        async throws -> SecondFactorProof
+    {
         let factor = try await store.secondFactor(userID: account.id, practiceID: account.practiceID)
+        let passkeys = try await store.passkeys(userID: account.id, practiceID: account.practiceID)
+        // A passkey is a second factor of its own: something the person has, unlocked by their
+        // face, finger or device PIN.
+        if let passkey, !passkeys.isEmpty {
+            switch try await passkeyProof(passkey, of: account, at: now) {
+            case .success(let used):
+                return .proven(
+                    SessionAssurance(secondFactor: true),
+                    how: "second factor: passkey '\(used.name)' (\(UUIDText.lowercase(used.id)))")
+            case .failure(let refusal): return .wrong("passkey refused: \(refusal.field) \(refusal.reason)")
+            }
+        }
         guard let factor, let secret = factor.secret else {
+            if !passkeys.isEmpty { return .missing }
             let required = try await store.practice(id: account.practiceID)?.requiresSecondFactor(account.role) ?? false
             return .notNeeded(SessionAssurance(secondFactor: false, mustEnrolSecondFactor: required))
         }
@@ -50,10 +65,12 @@ extension AccountService {
 
     /// Where the caller's second factor stands.
     public struct SecondFactorStatus: Sendable {
-        /// A confirmed second factor is in force.
+        /// A confirmed authenticator app is in force.
         public let enrolled: Bool
         /// When it was confirmed.
         public let enrolledAt: Date?
+        /// How many passkeys the account has (each a second factor too).
+        public let passkeys: Int
         /// Recovery codes left.
         public let recoveryCodesLeft: Int
         /// The practice asks one of the caller's role.
@@ -72,8 +89,9 @@ extension AccountService {
             AuditRecord(
                 action: .authSecondFactorRead, resourceType: "user", resourceID: caller.account.id.description),
             scope: caller.scope)
+        let passkeys = try await store.passkeys(userID: caller.account.id, practiceID: caller.account.practiceID)
         return SecondFactorStatus(
-            enrolled: factor?.secret != nil, enrolledAt: factor?.enrolledAt,
+            enrolled: factor?.secret != nil, enrolledAt: factor?.enrolledAt, passkeys: passkeys.count,
             recoveryCodesLeft: factor?.secret == nil ? 0 : factor?.recoveryCodesLeft ?? 0, required: required,
             mustEnrol: caller.assurance.mustEnrolSecondFactor)
     }
@@ -139,7 +157,11 @@ extension AccountService {
         try await store.resetSecondFactor(userID: userID, scope: caller.scope)
     }
 
-    func checkPassword(of caller: Caller, password: String, clientAddress: String) async throws {
+    /// Checks the caller's password again before a change to how they sign in; a wrong one
+    /// counts against the account's limit and is audited as `action`.
+    func checkPassword(
+        of caller: Caller, password: String, clientAddress: String, action: AuditAction = .authSecondFactorStart
+    ) async throws {
         let now = store.clock.now()
         let ticket: LoginThrottle.Ticket
         // The session stands in for the device: a signed-in browser's checks do not count
@@ -163,7 +185,7 @@ extension AccountService {
             await throttle.settle(ticket, as: .failed)
             try await store.recordAudit(
                 AuditRecord(
-                    action: .authSecondFactorStart, resourceType: "user", resourceID: caller.account.id.description,
+                    action: action, resourceType: "user", resourceID: caller.account.id.description,
                     outcome: .failure, detail: "wrong password"), scope: caller.scope)
             throw ValidationError(field: "password", message: "is not this account's password")
         }

@@ -84,13 +84,14 @@ extension AccountService {
             secondFactor: assurance.secondFactor, at: now)
     }
 
-    /// Unlocks a registered shared device for the staff member of `email` with their PIN: a
-    /// new session, audited with the device. Refused on any other device (never checking the
-    /// PIN), without a PIN, and more than 12 hours after their last full sign-in on this
-    /// device; wrong PINs count against the sign-in limits of the account and the device.
+    /// Unlocks a registered shared device for the staff member of `email` with their PIN or
+    /// one of their passkeys: a new session, audited with the device. Refused on any other
+    /// device (never checking the PIN or passkey), without a PIN, and more than 12 hours after
+    /// their last full sign-in on this device; wrong PINs and refused passkeys count against
+    /// the sign-in limits of the account and the device. A passkey proves a second factor.
     package func unlock(
-        email: String, pin: String, workstation: String?, clientAddress: String, deviceCookie: String?,
-        requestID: String
+        email: String, pin: String?, passkey: PasskeyAssertion? = nil, workstation: String?, clientAddress: String,
+        deviceCookie: String?, requestID: String
     ) async throws -> SignedIn {
         let now = store.clock.now()
         let unregistered = ServiceRefusal.unauthorized(
@@ -132,33 +133,52 @@ extension AccountService {
             await throttle.settle(ticket, as: .abandoned)
             throw error
         }
-        // An unknown address or one without a PIN costs a check too, so timing tells nothing.
-        let opened = await hasher.verify(pin, against: pinHash ?? PasswordHasher.decoyHash)
         let place = "shared device '\(device.name)' (\(UUIDText.lowercase(device.id)))"
-        guard let account, pinHash != nil, opened else {
+        var opened: Bool
+        var failure = "wrong PIN or no PIN"
+        var how = "PIN"
+        if let passkey {
+            opened = false
+            failure = "passkey of another account or none"
+            if let account {
+                switch try await passkeyProof(passkey, of: account, at: now) {
+                case .success(let used):
+                    opened = true
+                    how = "passkey '\(used.name)' (\(UUIDText.lowercase(used.id)))"
+                case .failure(let refusal): failure = "passkey refused: \(refusal.field) \(refusal.reason)"
+                }
+            }
+        } else {
+            // An unknown address or one without a PIN costs a check too, so timing tells nothing.
+            opened = await hasher.verify(pin ?? "", against: pinHash ?? PasswordHasher.decoyHash) && pinHash != nil
+        }
+        guard let account, opened else {
             await throttle.settle(ticket, as: .failed)
             try await store.recordAudit(
                 AuditRecord(
                     action: .authUnlock, resourceType: "session", resourceID: account?.id.description,
-                    outcome: .failure, detail: "wrong PIN or no PIN on \(place)"),
+                    outcome: .failure, detail: "\(failure) on \(place)"),
                 scope: account.map { Self.scope(of: $0, requestID: requestID) }
                     ?? .system(token.practiceID, requestID: requestID))
-            throw ServiceRefusal.unauthorized("The email or PIN is incorrect.")
+            throw ServiceRefusal.unauthorized(
+                passkey == nil ? "The email or PIN is incorrect." : "That passkey does not unlock this account.")
         }
         let last = try await store.deviceSignIn(deviceID: device.id, userID: account.id, practiceID: account.practiceID)
         let required = try await store.practice(id: account.practiceID)?.requiresSecondFactor(account.role) ?? false
-        guard let last, SharedDevicePolicy.pinUsable(fullSignInAt: last.at, now: now), !required || last.secondFactor
+        let provenNow = passkey != nil
+        guard let last, SharedDevicePolicy.pinUsable(fullSignInAt: last.at, now: now),
+            !required || last.secondFactor || provenNow
         else {
             await throttle.settle(ticket, as: .abandoned)
             throw ServiceRefusal.fullSignInRequired(
                 "Sign in with your password on this device: a PIN works here for 12 hours after a full sign-in.")
         }
         await throttle.settle(ticket, as: .succeeded)
-        let assurance = SessionAssurance(secondFactor: last.secondFactor)
+        let assurance = SessionAssurance(secondFactor: last.secondFactor || provenNow)
         let sessionToken = SessionToken.generate()
         let expiresAt = try await store.createSession(
             tokenHash: SessionToken.hash(sessionToken), account: account, assurance: assurance, policy: policy,
-            requestID: requestID, detail: "PIN on \(place)")
+            requestID: requestID, detail: "\(how) on \(place)")
         return SignedIn(
             token: sessionToken, expiresAt: expiresAt, account: account, assurance: assurance,
             deviceCookie: devices.remember(email, on: devices.parse(deviceCookie)))

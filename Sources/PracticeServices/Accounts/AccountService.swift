@@ -67,19 +67,20 @@ public struct AccountService: Sendable {
     /// more than one — then, without it, the answer is a conflict naming those practices,
     /// which only someone holding that password for all of them learns.
     public func login(
-        email: String, password: String, code: String? = nil, practiceID: PracticeID? = nil, clientAddress: String,
-        requestID: String
+        email: String, password: String, code: String? = nil, passkey: PasskeyAssertion? = nil,
+        practiceID: PracticeID? = nil, clientAddress: String, requestID: String
     ) async throws -> SignedIn {
         try await login(
-            email: email, password: password, code: code, practiceID: practiceID, clientAddress: clientAddress,
-            deviceCookie: nil, requestID: requestID)
+            email: email, password: password, code: code, passkey: passkey, practiceID: practiceID,
+            clientAddress: clientAddress, deviceCookie: nil, requestID: requestID)
     }
 
     /// Signs in as ``login(email:password:code:practiceID:clientAddress:requestID:)`` does, from a
     /// browser that sent `deviceCookie` (the value of ``SignInDevices/cookieName``, if any).
     package func login(
-        email: String, password: String, code: String? = nil, practiceID: PracticeID? = nil, clientAddress: String,
-        deviceCookie: String?, workstation: String? = nil, requestID: String
+        email: String, password: String, code: String? = nil, passkey: PasskeyAssertion? = nil,
+        practiceID: PracticeID? = nil, clientAddress: String, deviceCookie: String?, workstation: String? = nil,
+        requestID: String
     ) async throws -> SignedIn {
         let now = store.clock.now()
         let cookie = devices.parse(deviceCookie)
@@ -154,7 +155,7 @@ public struct AccountService: Sendable {
         }
         let proof: SecondFactorProof
         do {
-            proof = try await secondFactorProof(of: stored.account, code: code, at: now)
+            proof = try await secondFactorProof(of: stored.account, code: code, passkey: passkey, at: now)
         } catch {
             await throttle.settle(ticket, as: .abandoned)
             throw error
@@ -164,7 +165,8 @@ public struct AccountService: Sendable {
             // The password was right; nothing is counted either way until a code is tried.
             await throttle.settle(ticket, as: .abandoned)
             throw ServiceRefusal.secondFactorRequired(
-                "Enter the six-digit code from your authenticator app, or one of your recovery codes.")
+                "Use your passkey, or enter the six-digit code from your authenticator app or one of your recovery codes."
+            )
         case .wrong(let reason):
             await throttle.settle(ticket, as: .failed)
             try await store.recordAudit(

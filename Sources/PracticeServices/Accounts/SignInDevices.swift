@@ -65,6 +65,15 @@ package struct SignInDevices: Sendable {
         return TokenText.base64url(Data(code))
     }
 
+    /// The key passkey challenges are signed with: derived from this register's own, so it is
+    /// the same on every instance and across restarts.
+    package func passkeyChallengeKey() -> [UInt8] {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: key, info: Data("vetnet passkey challenges v1".utf8), outputByteCount: 32
+        )
+        .withUnsafeBytes { Array($0) }
+    }
+
     /// Reads a cookie value; anything malformed is no cookie (never an error: the browser
     /// just counts as unknown).
     package func parse(_ value: String?) -> Cookie? {

@@ -9,6 +9,15 @@ package enum TokenText {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// The bytes of base64url text (with or without padding); `nil` for anything else.
+    package static func data(base64url text: String) -> Data? {
+        guard text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }) else { return nil }
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard = standard.replacingOccurrences(of: "=", with: "")
+        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
+        return Data(base64Encoded: standard)
+    }
+
     /// Whether `given` equals `expected`, in time that depends on their lengths only.
     package static func constantTimeEqual(_ given: String, _ expected: String) -> Bool {
         let given = Array(given.utf8)

@@ -51,6 +51,23 @@ public enum AppointmentAction: String, CaseIterable, Sendable {
         case .noShow: return .noShow
         }
     }
+
+    /// Whether the server checks the action against the rest of the schedule (other bookings,
+    /// closures, the rota): only a move does. Any other action depends on the appointment
+    /// alone, so a device that is offline may keep it and send it later.
+    public var checksTheSchedule: Bool { self == .reschedule }
+
+    /// The words of the button that takes the action.
+    public var label: String {
+        switch self {
+        case .checkIn: return "Check in"
+        case .start: return "Start"
+        case .complete: return "Complete"
+        case .reschedule: return "Move"
+        case .cancel: return "Cancel"
+        case .noShow: return "No-show"
+        }
+    }
 }
 
 // MARK: - Commands, decisions, errors

@@ -39,6 +39,18 @@ public enum AppointmentStatus: String, CaseIterable, Codable, Sendable {
     /// Whether the appointment is still open: not finished, cancelled or missed.
     public var isOpen: Bool { !isTerminal }
 
+    /// The words staff read for the status (the catalogue serves them to every client).
+    public var label: String {
+        switch self {
+        case .booked: return "Booked"
+        case .checkedIn: return "Checked in"
+        case .inProgress: return "In progress"
+        case .completed: return "Completed"
+        case .cancelled: return "Cancelled"
+        case .noShow: return "No-show"
+        }
+    }
+
     /// The statuses for which `property` holds, as an SQL list (`'booked', 'checked_in'`): how a
     /// store's query asks for a set the domain defines, instead of keeping its own copy.
     public static func sqlList(where property: (AppointmentStatus) -> Bool) -> String {

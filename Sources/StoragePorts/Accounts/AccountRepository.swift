@@ -80,4 +80,4 @@ extension StoredCredentials {
 /// What sign-in, sessions and staff accounts need from a store: the accounts, the audit
 /// trail their changes and refusals are written to, and the throttle's counts.
 public typealias AccountStore = AccountRepository & AuditRepository & SignInAttemptLedger & SecondFactorRepository
-    & SharedDeviceRepository
+    & SharedDeviceRepository & PasskeyRepository

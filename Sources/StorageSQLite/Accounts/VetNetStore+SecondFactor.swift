@@ -120,6 +120,10 @@ extension VetNetStore {
             try db.execute(
                 sql: "DELETE FROM second_factor WHERE user_id = ? AND practice_id = ?",
                 arguments: [userID.description, scope.practiceID.description])
+            // A lost phone is often a lost iPad too: the passkeys go with the codes.
+            try db.execute(
+                sql: "DELETE FROM passkey WHERE user_id = ? AND practice_id = ?",
+                arguments: [userID.description, scope.practiceID.description])
             try db.execute(
                 sql:
                     "UPDATE session SET revoked_at_ms = ? WHERE user_id = ? AND practice_id = ? AND revoked_at_ms IS NULL",

@@ -39,6 +39,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-27 owners found by email", migrate: ownersFoundByEmail)
         migrator.registerMigration("2026-11-27 second factor", migrate: secondFactor)
         migrator.registerMigration("2026-11-27 shared devices", migrate: sharedDevices)
+        migrator.registerMigration("2026-11-28 passkeys", migrate: passkeys)
         return migrator
     }
 
@@ -1032,6 +1033,30 @@ enum Migrations {
                     second_factor INTEGER NOT NULL CHECK (second_factor IN (0, 1)),
                     PRIMARY KEY (device_id, user_id)
                 );
+                """)
+    }
+
+    private static func passkeys(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                -- Staff members' passkeys: the public key and what a sign-in with it is checked
+                -- against (its site, its origin, the authenticator's counter, the last challenge
+                -- it answered, so one answer is taken once).
+                CREATE TABLE passkey (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES staff_user(id),
+                    practice_id TEXT NOT NULL REFERENCES practice(id),
+                    credential_id BLOB NOT NULL UNIQUE CHECK (length(credential_id) BETWEEN 1 AND 1023),
+                    public_key BLOB NOT NULL CHECK (length(public_key) = 65),
+                    relying_party TEXT NOT NULL,
+                    origin TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    sign_count INTEGER NOT NULL CHECK (sign_count >= 0),
+                    last_challenge TEXT,
+                    created_at_ms INTEGER NOT NULL,
+                    last_used_at_ms INTEGER
+                );
+                CREATE INDEX passkey_user ON passkey (practice_id, user_id, created_at_ms);
                 """)
     }
 }

@@ -159,19 +159,23 @@ export function newKey() {
 /** The problem type of a sign-in that needs the account's second factor (a code). */
 export const SECOND_FACTOR_REQUIRED = 'https://vetnet.dev/problems/second-factor-required';
 
-/** Signs in for a cookie session, with the authenticator or recovery `code` when the account
- *  has a second factor; resolves to the sign-in's answer (the account, and whether the session
+/** Signs in for a cookie session, with the authenticator or recovery `code`, or a `passkey`
+ *  answer, when the account has a second factor; resolves to the sign-in's answer (the account, and whether the session
  *  must set up a second factor first). */
-export async function signIn(email, password, code) {
+export async function signIn(email, password, code, passkey) {
   const body = { email, password, session: 'cookie' };
   if (code) body.code = code;
+  if (passkey) body.passkey = passkey;
   const { data } = await request('POST', '/auth/login', { body, noRetry: true });
   return data;
 }
 
-/** Unlocks a registered shared device with the staff member's PIN (a cookie session). */
-export async function unlock(email, pin) {
-  const { data } = await request('POST', '/auth/unlock', { body: { email, pin, session: 'cookie' }, noRetry: true });
+/** Unlocks a registered shared device with the staff member's PIN, or with one of their
+ *  passkeys' `passkey` answer instead (a cookie session). */
+export async function unlock(email, pin, passkey) {
+  const body = { email, session: 'cookie' };
+  if (passkey) body.passkey = passkey; else body.pin = pin;
+  const { data } = await request('POST', '/auth/unlock', { body, noRetry: true });
   return data;
 }
 

@@ -1,9 +1,11 @@
 // The triage catalogue, as the server keeps it (GET /api/v1/triage/catalogue): the VTL levels
 // with their colours, names and maximum waits, the findings staff may assert by ABCDE letter,
-// and the words a case accepts for species, sex and grades. The app keeps no copy of these
-// tables: they are loaded once per sign-in, before any screen renders, and read from here.
+// the words a case accepts for species, sex and grades, and the statuses and actions of
+// appointments and of the ER board with their words. The app keeps no copy of these tables:
+// they are loaded once per sign-in, before any screen renders, and read from here.
 
 import * as api from './api.js';
+import { words } from './ui.js';
 
 /** The catalogue last loaded; null before loading or when it could not be loaded. */
 let catalogue = null;
@@ -49,3 +51,28 @@ export function grades() { return catalogue?.grades || []; }
 
 /** The clinical services a case is routed to and a clinician's expertise names. */
 export function specialties() { return catalogue?.specialties || []; }
+
+/** The words staff read for an appointment's status (the status in words without the catalogue). */
+export function appointmentStatusLabel(status) {
+  return catalogue?.appointmentStatuses?.find((s) => s.status === status)?.label || words(status);
+}
+
+/** An appointment action's entry {action, label, resultingStatus, checksTheSchedule}, or null. */
+export function appointmentAction(action) {
+  return catalogue?.appointmentActions?.find((a) => a.action === action) || null;
+}
+
+/** The words of an appointment action's button. */
+export function appointmentActionLabel(action) { return appointmentAction(action)?.label || words(action); }
+
+/** Whether an offline device may keep the action to send later: it depends on the appointment
+ *  alone, not on the rest of the schedule. Unknown without the catalogue: then it is not kept. */
+export function queueableOffline(action) { return appointmentAction(action)?.checksTheSchedule === false; }
+
+/** The words staff read for a place on the ER board. */
+export function boardStatusLabel(status) {
+  return catalogue?.boardStatuses?.find((s) => s.status === status)?.label || words(status);
+}
+
+/** Whether a board status keeps the patient on the board (waiting or in treatment). */
+export function onBoard(status) { return catalogue?.boardStatuses?.find((s) => s.status === status)?.onBoard === true; }

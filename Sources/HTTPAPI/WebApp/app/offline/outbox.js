@@ -8,11 +8,10 @@
 // unseen. A state change refused because the resource is already in that state has landed.
 
 import * as api from '../api.js';
+import * as catalogue from '../catalogue.js';
 import * as store from './store.js';
 import { h, replace, toast, announce, time, words, levelLabel } from '../ui.js';
 
-const BOARD_STATUS = { waiting: 'Waiting', inTreatment: 'In treatment', done: 'Done', leftWithoutBeingSeen: 'Left without being seen' };
-const ACTIONS = { check_in: ['Check in', 'checked_in'], start: ['Start', 'in_progress'], complete: ['Complete', 'completed'], cancel: ['Cancel', 'cancelled'], no_show: ['No-show', 'no_show'] };
 
 let entries = [];
 let session = null;
@@ -121,12 +120,14 @@ async function alreadyThere(entry) {
     if (status) {
       const board = await api.get('/triage/queue');
       const item = board.items.find((x) => x.patientId === decodeURIComponent(status[1]));
-      return item ? item.status === entry.body.status : ['done', 'leftWithoutBeingSeen'].includes(entry.body.status);
+      // Off the board: a change that took the patient off it (done, left) is there already.
+      return item ? item.status === entry.body.status : !catalogue.onBoard(entry.body.status) && catalogue.loaded();
     }
     const transition = /^\/appointments\/([^/]+)\/transitions$/.exec(entry.path);
-    if (transition && ACTIONS[entry.body.action]) {
+    const leadsTo = catalogue.appointmentAction(entry.body?.action)?.resultingStatus;
+    if (transition && leadsTo) {
       const appointment = await api.get(`/appointments/${transition[1]}`);
-      return appointment.status === ACTIONS[entry.body.action][1];
+      return appointment.status === leadsTo;
     }
   } catch { /* unknown: treat as a conflict */ }
   return false;
@@ -157,8 +158,8 @@ export function differences(entry) {
       mineChanged: !same(entry.body[name], base[name]), theirsChanged: current ? !same(current[name], base[name]) : false,
     })).filter((d) => d.mineChanged || d.theirsChanged);
   }
-  if (/\/status$/.test(entry.path)) return [{ name: 'status', stored: current ? BOARD_STATUS[current.status] : 'Not on the board', mine: BOARD_STATUS[entry.body.status], mineChanged: true, theirsChanged: true }];
-  return [{ name: 'status', stored: current ? words(current.status) : 'Unknown', mine: ACTIONS[entry.body?.action]?.[0] || entry.body?.action, mineChanged: true, theirsChanged: true }];
+  if (/\/status$/.test(entry.path)) return [{ name: 'status', stored: current ? catalogue.boardStatusLabel(current.status) : 'Not on the board', mine: catalogue.boardStatusLabel(entry.body.status), mineChanged: true, theirsChanged: true }];
+  return [{ name: 'status', stored: current ? catalogue.appointmentStatusLabel(current.status) : 'Unknown', mine: catalogue.appointmentActionLabel(entry.body?.action), mineChanged: true, theirsChanged: true }];
 }
 
 /** Sends the change again on top of the server's current version: an edit keeps the fields
@@ -200,8 +201,8 @@ export function describe(entry) {
   else if (/\/addenda$/.test(p)) what = `addendum “${short(b.text)}”`;
   else if (/\/notes$/.test(p)) what = `note “${short(Object.values(b).join(' '))}”`;
   else if (/\/vaccinations$/.test(p)) what = `vaccination ${b.vaccine || ''}`.trim();
-  else if (/\/status$/.test(p)) what = `ER board → ${BOARD_STATUS[b.status] || b.status}`;
-  else if (/\/transitions$/.test(p)) what = `appointment: ${(ACTIONS[b.action]?.[0] || b.action || '').toLowerCase()}`;
+  else if (/\/status$/.test(p)) what = `ER board → ${catalogue.boardStatusLabel(b.status)}`;
+  else if (/\/transitions$/.test(p)) what = `appointment: ${catalogue.appointmentActionLabel(b.action || '').toLowerCase()}`;
   else if (p === '/triage/assessments') what = `triage, given ${levelLabel(entry.manualLevel).toLowerCase()} by hand`;
   else if (p === '/owners' && entry.method === 'POST') what = `new owner ${b.firstName || ''} ${b.lastName || ''}`.trim();
   else if (p === '/patients' && entry.method === 'POST') what = `new patient ${b.name || ''}`.trim();

@@ -10,6 +10,7 @@
 // data from 14:02, 6 min ago"): from the time each answer shown on the screen was read.
 
 import * as api from '../api.js';
+import * as catalogue from '../catalogue.js';
 import * as live from '../live.js';
 import * as store from './store.js';
 import * as outbox from './outbox.js';
@@ -55,8 +56,8 @@ export function attach({ offline = false } = {}) {
     remember,
     recall,
     queueable: (method, path, body) => QUEUED.some(([m, pattern]) => m === method && pattern.test(path))
-      // Of an appointment's transitions, those that need no check for clashes.
-      && (!path.endsWith('/transitions') || ['check_in', 'start', 'complete'].includes(body?.action)),
+      // Of an appointment's actions, those that depend on the appointment alone (not a move).
+      && (!path.endsWith('/transitions') || catalogue.queueableOffline(body?.action)),
     waiting: outbox.waiting,
     enqueue: outbox.enqueue,
     reached,

@@ -14,8 +14,6 @@ import {
 import * as catalogue from '../catalogue.js';
 import { pendingPanel, all as outboxEntries } from '../offline/outbox.js';
 
-const STATUS = { waiting: 'Waiting', inTreatment: 'In treatment', done: 'Done', leftWithoutBeingSeen: 'Left without being seen' };
-
 /** The words and look of a move to each status. Which moves an entry offers is the server's
  *  to say (its `allowedMoves`); this only dresses them. */
 const MOVE_LOOKS = {
@@ -95,7 +93,7 @@ export function render(container, { session }) {
     for (const item of items) {
       const old = entries.get(item.patientId);
       if (!old && !firstLoad) announce(`New arrival: ${item.patientName || 'patient'}, ${levelLabel(item.level)}`, { assertive: catalogue.isEmergency(item.level) });
-      else if (old && old.status !== item.status && !firstLoad) announce(`${item.patientName || 'Patient'}: ${STATUS[item.status].toLowerCase()}`);
+      else if (old && old.status !== item.status && !firstLoad) announce(`${item.patientName || 'Patient'}: ${catalogue.boardStatusLabel(item.status).toLowerCase()}`);
       else if (old && old.level !== item.level && !firstLoad) announce(`${item.patientName || 'Patient'} re-triaged ${levelLabel(item.level)}`);
       upsertCard(item, old);
     }
@@ -189,7 +187,7 @@ export function render(container, { session }) {
     alerts.hidden = !(item.alerts || []).length;
     // A move made offline shows on its card until it is sent.
     const queued = outboxEntries().filter((e) => e.state === 'pending' && e.path === `/triage/queue/${item.patientId}/status`).pop();
-    statusText.textContent = `${STATUS[item.status] || item.status}${queued ? ` → ${STATUS[queued.body.status]} (waiting to send)` : ''}`;
+    statusText.textContent = `${catalogue.boardStatusLabel(item.status)}${queued ? ` → ${catalogue.boardStatusLabel(queued.body.status)} (waiting to send)` : ''}`;
     const moves = item.allowedMoves || [];
     if (!old || String(old.allowedMoves || []) !== String(moves)) {
       // Rebuilt only when the moves changed, so a focused button keeps its focus otherwise.
@@ -311,11 +309,11 @@ export function render(container, { session }) {
       try {
         const entry = await api.post(`/triage/queue/${patientId}/status`, { status }, { queue: { subject: entries.get(patientId)?.patientName } });
         if (!alive) return;
-        toast(`${entries.get(patientId)?.patientName || 'Patient'}: ${STATUS[entry.status].toLowerCase()}`, 'success');
+        toast(`${entries.get(patientId)?.patientName || 'Patient'}: ${catalogue.boardStatusLabel(entry.status).toLowerCase()}`, 'success');
         await load();
       } catch (error) {
         // Offline: kept on the device and listed above the board as waiting to send.
-        toast(error.queued ? `${entries.get(patientId)?.patientName || 'Patient'}: ${STATUS[status].toLowerCase()} — waiting to send` : error.message, error.queued ? 'info' : 'error');
+        toast(error.queued ? `${entries.get(patientId)?.patientName || 'Patient'}: ${catalogue.boardStatusLabel(status).toLowerCase()} — waiting to send` : error.message, error.queued ? 'info' : 'error');
         await load();
       }
     }, 'Saving…');

@@ -3,13 +3,13 @@
 // text being its name and tooltip), draggable when the server allows moving it. Also the words
 // for an appointment's status and its urgency badge, which its dialog shows too.
 
-import { h, time, words, levelBadge, levelColour, levelLabel } from '../ui.js';
+import * as catalogue from '../catalogue.js';
+import { h, time, levelBadge, levelColour, levelLabel } from '../ui.js';
 import { patientName, urgencyKnown, urgencyOf } from './schedule-data.js';
 
-const STATUS = { booked: 'Booked', checked_in: 'Checked in', in_progress: 'In progress', completed: 'Completed', cancelled: 'Cancelled', no_show: 'No-show' };
 
 /** An appointment status in words ("Checked in"). */
-export function statusLabel(status) { return STATUS[status] || words(status); }
+export function statusLabel(status) { return catalogue.appointmentStatusLabel(status); }
 
 /** The patient's triage level in the day before the appointment as a badge; a note when there
  *  was none; null before the triage history is loaded. */

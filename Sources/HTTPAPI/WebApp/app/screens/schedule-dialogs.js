@@ -5,6 +5,7 @@
 // screen: its lists, names and reload.
 
 import * as api from '../api.js';
+import * as catalogue from '../catalogue.js';
 import {
   h, replace, field, select, announce, toast, words, time, date, zonedInstant, minutesOf, hhmm, rfc3339,
   showErrors, clearErrors, zonedParts, isoDate, problemText,
@@ -14,9 +15,11 @@ import { statusLabel } from './schedule-card.js';
 import { notesSection } from './schedule-notes.js';
 
 /** The words for the actions the server allows (an appointment's `allowedActions`, the only
- *  ones offered); `reschedule` is what staff call moving. */
-const ACTION_LABELS = { check_in: 'Check in', start: 'Start', reschedule: 'Move…', cancel: 'Cancel…', no_show: 'No-show', complete: 'Complete…' };
-const actionLabel = (action) => ACTION_LABELS[action] || words(action);
+ *  ones offered) come from the catalogue. The actions that open a form before anything is sent
+ *  end in an ellipsis on their buttons. */
+const ASKS_FIRST = new Set(['reschedule', 'cancel', 'complete']);
+const buttonLabel = (action) => `${catalogue.appointmentActionLabel(action)}${ASKS_FIRST.has(action) ? '…' : ''}`;
+const actionLabel = (action) => catalogue.appointmentActionLabel(action);
 
 /** The consultation of an appointment, for those who write clinical records: "Open visit"
  *  shows the visit recorded for it; "Consultation" records the visit of an appointment still to
@@ -64,7 +67,7 @@ export function openAppointment(ctx, appointment, { conflict, attempt } = {}) {
     h('div', { class: 'row wrap' }, (appointment.allowedActions || []).map((action) => h('button', {
       type: 'button', class: ['button', action === 'check_in' || action === 'start' ? 'primary' : ''], dataset: { action },
       on: { click: (event) => perform(event.currentTarget, action) },
-    }, actionLabel(action)))),
+    }, buttonLabel(action)))),
     body,
     notesSection(appointment, () => ctx.notesChanged?.()),
     h('div', { class: 'row end' }, h('button', { type: 'button', class: 'button quiet', on: { click: close } }, 'Close')));

@@ -6,7 +6,8 @@
 import * as api from '../api.js';
 import { h, field, replace, announce, toast, dateTime, showErrors } from '../ui.js';
 import { submitForm } from '../forms.js';
-import { pinSection } from './shared-device.js';
+import { pinSection, passkeySection } from './shared-device.js';
+import * as passkeys from '../passkeys.js';
 
 /** The secret in groups of four, easier to type into an app by hand. */
 function grouped(secret) { return secret.match(/.{1,4}/g).join(' '); }
@@ -32,7 +33,9 @@ export function renderSetup(container, { heading = 'Set up two-factor sign-in', 
     });
     replace(section, title,
       h('p', {}, intro || 'Your account will ask for a code from an authenticator app on your phone (such as Google Authenticator, Microsoft Authenticator or 1Password) each time you sign in, besides your password.'),
-      form);
+      form,
+      // Or a passkey on this device: a second factor too, and nothing to type.
+      passkeys.supported() ? passkeySection({ onAdded: () => onDone() }) : null);
     password.focus();
   }
 
@@ -97,7 +100,7 @@ export async function openAccountDialog(opener) {
   const close = h('button', { type: 'button', class: 'button quiet' }, 'Close');
   close.addEventListener('click', () => dialog.close());
   dialog.addEventListener('close', () => { dialog.remove(); opener?.focus(); });
-  dialog.append(h('h2', { id: 'account-dialog-title' }, 'Sign-in and security'), h('h3', {}, 'Two-factor sign-in'), body, pinSection(),
+  dialog.append(h('h2', { id: 'account-dialog-title' }, 'Sign-in and security'), h('h3', {}, 'Two-factor sign-in'), body, passkeySection(), pinSection(),
     h('div', { class: 'row wrap' }, close));
   document.body.append(dialog);
   dialog.showModal();
@@ -116,7 +119,8 @@ export async function openAccountDialog(opener) {
   });
   replace(body,
     h('dl', { class: 'facts' },
-      h('dt', {}, 'Status'), h('dd', {}, status.enrolled ? `On since ${dateTime(status.enrolledAt)}` : 'Off'),
+      h('dt', {}, 'Authenticator app'), h('dd', {}, status.enrolled ? `On since ${dateTime(status.enrolledAt)}` : 'Off'),
+      h('dt', {}, 'Passkeys'), h('dd', {}, status.passkeys ? `${status.passkeys} (each signs you in instead of a code)` : 'None'),
       status.enrolled ? [h('dt', {}, 'Recovery codes left'), h('dd', {}, String(status.recoveryCodesLeft))] : null,
       h('dt', {}, 'This practice'), h('dd', {}, status.required ? 'asks it of your role' : 'does not ask it of your role')),
     h('div', { class: 'row wrap' }, setUp));

@@ -5,7 +5,8 @@
 
 import * as api from '../api.js';
 import { h, field, replace, toast, showErrors, clearErrors, announce } from '../ui.js';
-import { submitForm } from '../forms.js';
+import { submitForm, act } from '../forms.js';
+import * as passkeys from '../passkeys.js';
 
 const ACTIVITY = ['pointerdown', 'keydown', 'touchstart', 'wheel'];
 // Who used this device lately (names and addresses only, no practice data), so that handing
@@ -66,6 +67,8 @@ export function showLock({ person, deviceName, onUnlocked, onPasswordSignIn }) {
   const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Unlock');
   const someoneElse = h('button', { type: 'button', class: 'button quiet' }, 'Someone else');
   const password = h('button', { type: 'button', class: 'button quiet' }, 'Sign in with password');
+  // A passkey on this device instead of the PIN (Face ID, Touch ID or the device's own PIN).
+  const withPasskey = h('button', { type: 'button', class: 'button wide', hidden: !passkeys.supported(), dataset: { passkey: 'unlock' } }, 'Unlock with a passkey');
   const who = h('p', { class: 'lock-person' }, person ? `${person.displayName} was signed in.` : 'Enter your email and PIN.');
   // One tap on a name, then the PIN.
   const people = recentPeople();
@@ -85,7 +88,7 @@ export function showLock({ person, deviceName, onUnlocked, onPasswordSignIn }) {
     : null;
   const form = h('form', { class: 'sign-in-form', novalidate: true },
     peopleRow, who, emailField, field('PIN', pin, { fieldName: 'pin' }),
-    h('div', { class: 'form-errors', role: 'alert', hidden: true }), submit,
+    h('div', { class: 'form-errors', role: 'alert', hidden: true }), submit, withPasskey,
     h('div', { class: 'row wrap' }, someoneElse, password));
   const screen = h('section', { class: 'sign-in glass lock-screen', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'lock-title' },
     h('div', { class: 'brand large' }, h('img', { src: '/app/icon.svg', alt: '', width: 48, height: 48 }), h('span', {}, 'VetNet')),
@@ -112,13 +115,30 @@ export function showLock({ person, deviceName, onUnlocked, onPasswordSignIn }) {
     });
     pin.value = '';
     if (!answer) { pin.focus(); return; }
+    await unlocked(answer);
+  });
+  withPasskey.addEventListener('click', async () => {
+    clearErrors(form);
+    if (!email.value.trim()) {
+      showErrors(form, [{ field: 'email', message: 'Tap your name or enter your email address first.' }]);
+      emailField.hidden = false;
+      email.focus();
+      return;
+    }
+    const answer = await submitForm(form, withPasskey, async () => api.unlock(email.value.trim(), undefined, await passkeys.assertion()), {
+      label: 'Waiting for the passkey…', into: form.querySelector('.form-errors'),
+      message: (error) => (error.name === 'NotAllowedError' ? 'No passkey was used (cancelled, or none on this device).' : error.message),
+    });
+    if (answer) await unlocked(answer);
+  });
+  async function unlocked(answer) {
     screen.remove();
     locked = false;
     main.hidden = false;
     rememberPerson(answer.user);
     announce(`Unlocked for ${answer.user.displayName}`);
     await onUnlocked(answer.user);
-  });
+  }
   (person ? pin : email).focus();
 }
 
@@ -138,5 +158,47 @@ export function pinSection() {
       { label: 'Saving…', focus: true });
     if (done) { pin.value = ''; password.value = ''; toast('Your PIN is set', 'success'); }
   });
+  return form;
+}
+
+/** The passkeys part of the account dialog: the person's passkeys, making one on this device
+ *  (their password asked again) and removing one. A passkey is a second factor at sign-in and
+ *  unlocks the practice's shared devices instead of the PIN. */
+export function passkeySection({ onAdded } = {}) {
+  const list = h('ul', { class: 'plain-list passkey-list', 'aria-live': 'polite' });
+  const name = h('input', { type: 'text', name: 'passkey-name', maxlength: 60, value: /iPad/.test(navigator.userAgent) ? 'iPad' : 'This device' });
+  const password = h('input', { type: 'password', name: 'passkey-password', autocomplete: 'current-password' });
+  const submit = h('button', { type: 'submit', class: 'button' }, 'Add a passkey on this device');
+  const form = h('form', { class: 'stack-form', novalidate: true, 'aria-labelledby': 'passkeys-title' },
+    h('h3', { id: 'passkeys-title' }, 'Passkeys'),
+    h('p', { class: 'muted' }, 'Sign in with Face ID, Touch ID or the device’s own PIN instead of an authenticator code, and unlock shared iPads without your VetNet PIN.'),
+    list,
+    h('div', { class: 'grid-fields' }, field('Name', name, { fieldName: 'name' }), field('Your password', password, { fieldName: 'password' })),
+    h('div', { class: 'form-errors', role: 'alert', hidden: true }), h('div', { class: 'row wrap' }, submit));
+  const show = async () => {
+    let items = [];
+    try { items = await passkeys.list(); } catch { replace(list, h('li', { class: 'muted' }, 'Your passkeys could not be loaded.')); return; }
+    replace(list, items.length ? items.map((item) => {
+      const remove = h('button', { type: 'button', class: 'button quiet', 'aria-label': `Remove the passkey ${item.name}` }, 'Remove');
+      remove.addEventListener('click', async () => {
+        const done = await act(remove, async () => { await passkeys.remove(item.id); return true; }, { label: 'Removing…' });
+        if (done) { toast(`Passkey ${item.name} removed`, 'success'); show(); }
+      });
+      return h('li', { class: 'row wrap', dataset: { passkey: item.id } }, h('span', {}, `${item.name} · ${item.site}`), remove);
+    }) : h('li', { class: 'muted' }, 'No passkey yet.'));
+  };
+  if (!passkeys.supported()) {
+    submit.disabled = true;
+    form.append(h('p', { class: 'muted' }, 'This browser cannot make passkeys here (it needs HTTPS).'));
+  }
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const added = await submitForm(form, submit, () => passkeys.create(name.value.trim(), password.value), {
+      label: 'Waiting for the device…', focus: true,
+      message: (error) => (error.name === 'NotAllowedError' ? 'No passkey was made (cancelled).' : error.name === 'InvalidStateError' ? 'This device holds a passkey for your account already.' : error.message),
+    });
+    if (added) { password.value = ''; toast(`Passkey ${added.name} added`, 'success'); show(); onAdded?.(added); }
+  });
+  show();
   return form;
 }

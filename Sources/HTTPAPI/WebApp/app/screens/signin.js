@@ -4,6 +4,7 @@
 import * as api from '../api.js';
 import { h, field, replace, clearErrors, showErrors, problemText } from '../ui.js';
 import { submitForm } from '../forms.js';
+import * as passkeys from '../passkeys.js';
 
 /** Why a sign-in was refused, in words for the person signing in. */
 function refusal(error) {
@@ -20,6 +21,8 @@ function form({ email, onSignedIn, intro }) {
   const codeInput = h('input', { type: 'text', name: 'code', inputmode: 'numeric', autocomplete: 'off', maxlength: 16, spellcheck: 'false' });
   const codeField = field('Authentication code', codeInput, { fieldName: 'code', hint: 'The six digits your authenticator app shows now, or one of your recovery codes.' });
   codeField.hidden = true;
+  // A passkey instead of the code, where this browser can use one.
+  const passkeyButton = h('button', { type: 'button', class: 'button wide', hidden: true, dataset: { passkey: 'sign-in' } }, 'Use a passkey instead');
   const message = h('div', { class: 'form-errors', role: 'alert', hidden: true });
   const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Sign in');
   const element = h('form', { class: 'sign-in-form', novalidate: true },
@@ -28,9 +31,29 @@ function form({ email, onSignedIn, intro }) {
     field('Password', passwordInput, { fieldName: 'password' }),
     codeField,
     message,
-    submit);
+    submit,
+    passkeyButton);
   // Another address: its code, if any, is asked again.
-  emailInput.addEventListener('input', () => { codeField.hidden = true; codeInput.value = ''; });
+  emailInput.addEventListener('input', () => { codeField.hidden = true; passkeyButton.hidden = true; codeInput.value = ''; });
+  passkeyButton.addEventListener('click', async () => {
+    clearErrors(element);
+    const signedIn = await submitForm(element, passkeyButton, async () => {
+      const answer = await passkeys.assertion();
+      await api.signIn(emailInput.value.trim(), passwordInput.value, undefined, answer);
+      passwordInput.value = '';
+      await onSignedIn();
+      return true;
+    }, {
+      label: 'Waiting for the passkey…', into: message,
+      message: (error) => (error.name === 'NotAllowedError' ? 'No passkey was used (cancelled, or none for this site on this device).' : refusal(error)),
+      handle: (error) => {
+        if (error.problem?.type !== api.SECOND_FACTOR_REQUIRED) return false;
+        showErrors(element, [{ field: 'code', message: 'That passkey was not accepted. Use the code from your authenticator app, or try again.' }]);
+        return true;
+      },
+    });
+    if (!signedIn) codeInput.focus();
+  });
   element.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearErrors(element);
@@ -54,8 +77,9 @@ function form({ email, onSignedIn, intro }) {
         needsCode = true;
         const first = codeField.hidden;
         codeField.hidden = false;
+        passkeyButton.hidden = !passkeys.supported();
         codeInput.value = '';
-        showErrors(element, [{ field: 'code', message: first ? 'Enter the code from your authenticator app.' : error.detail }]);
+        showErrors(element, [{ field: 'code', message: first ? `Enter the code from your authenticator app${passkeys.supported() ? ', or use a passkey' : ''}.` : error.detail }]);
         return true;
       },
     });

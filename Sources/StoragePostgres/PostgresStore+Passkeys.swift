@@ -1,0 +1,110 @@
+import Foundation
+import PostgresNIO
+import SharedKernel
+import StoragePorts
+
+extension PostgresStore: PasskeyRepository {
+    public func passkeys(userID: UserID, practiceID: PracticeID) async throws -> [StoredPasskey] {
+        try await transaction(.practice(practiceID)) { connection in
+            var found: [StoredPasskey] = []
+            for try await (id, credentialID, publicKey, relyingParty, origin, name, signCount, createdMs, lastUsedMs)
+                in try await connection.query(
+                    """
+                    SELECT id, credential_id, public_key, relying_party, origin, name, sign_count, created_at_ms,
+                           last_used_at_ms
+                    FROM passkey WHERE user_id = \(userID.rawValue) AND practice_id = \(practiceID.rawValue)
+                    ORDER BY created_at_ms, id
+                    """, logger: logger
+                ).decode((UUID, Data, Data, String, String, String, Int64, Int64, Int64?).self)
+            {
+                found.append(
+                    StoredPasskey(
+                        id: id, userID: userID, practiceID: practiceID, credentialID: credentialID,
+                        publicKey: publicKey, relyingParty: relyingParty, origin: origin, name: name,
+                        signCount: signCount, createdAt: Timestamp.date(milliseconds: createdMs),
+                        lastUsedAt: lastUsedMs.map(Timestamp.date(milliseconds:))))
+            }
+            return found
+        }
+    }
+
+    public func addPasskey(_ passkey: StoredPasskey, firstFactor: Bool, tokenHash: String, scope: AccessScope)
+        async throws
+    {
+        let nowMs = Timestamp.milliseconds(passkey.createdAt)
+        let (user, practice) = (passkey.userID.rawValue, passkey.practiceID.rawValue)
+        do {
+            try await transaction(.practice(scope.practiceID)) { connection in
+                try await connection.query(
+                    """
+                    INSERT INTO passkey (id, user_id, practice_id, credential_id, public_key, relying_party, origin, name,
+                                         sign_count, created_at_ms)
+                    VALUES (\(passkey.id), \(user), \(practice), \(passkey.credentialID), \(passkey.publicKey),
+                            \(passkey.relyingParty), \(passkey.origin), \(passkey.name), \(passkey.signCount), \(nowMs))
+                    """, logger: logger)
+                if firstFactor {
+                    try await connection.query(
+                        """
+                        UPDATE session SET revoked_at_ms = \(nowMs)
+                        WHERE user_id = \(user) AND practice_id = \(practice) AND token_hash <> \(tokenHash)
+                          AND revoked_at_ms IS NULL
+                        """, logger: logger)
+                    try await connection.query(
+                        """
+                        UPDATE session SET second_factor = true, must_enrol = false
+                        WHERE token_hash = \(tokenHash) AND user_id = \(user) AND practice_id = \(practice)
+                        """, logger: logger)
+                }
+                try await self.appendAudit(
+                    AuditRecord(
+                        action: .authPasskeyAdd, resourceType: "user", resourceID: passkey.userID.description,
+                        detail: "passkey=\(UUIDText.lowercase(passkey.id)) site=\(passkey.relyingParty)"
+                            + (firstFactor ? "; first second factor, other sessions revoked" : "")),
+                    scope: scope, connection: connection)
+            }
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            // The credential id is unique across the installation; another practice's row is
+            // invisible here, so the constraint is what tells.
+            throw DomainError.conflict("This passkey is registered already.")
+        }
+    }
+
+    public func spendPasskeyChallenge(
+        _ challenge: String, passkeyID: UUID, userID: UserID, practiceID: PracticeID, expectedSignCount: Int64,
+        signCount: Int64, at: Date
+    ) async throws -> Bool {
+        try await transaction(.practice(practiceID)) { connection in
+            var spent = false
+            for try await _ in try await connection.query(
+                """
+                UPDATE passkey SET sign_count = \(signCount), last_challenge = \(challenge),
+                    last_used_at_ms = \(Timestamp.milliseconds(at))
+                WHERE id = \(passkeyID) AND user_id = \(userID.rawValue) AND practice_id = \(practiceID.rawValue)
+                  AND sign_count = \(expectedSignCount) AND last_challenge IS DISTINCT FROM \(challenge)
+                RETURNING 1
+                """, logger: logger)
+            { spent = true }
+            return spent
+        }
+    }
+
+    public func removePasskey(id: UUID, scope: AccessScope) async throws {
+        guard let userID = scope.actorID else { throw DomainError.forbidden(action: "remove a passkey") }
+        try await transaction(.practice(scope.practiceID)) { connection in
+            var removed = false
+            for try await _ in try await connection.query(
+                """
+                DELETE FROM passkey
+                WHERE id = \(id) AND user_id = \(userID.rawValue) AND practice_id = \(scope.practiceID.rawValue)
+                RETURNING 1
+                """, logger: logger)
+            { removed = true }
+            guard removed else { throw DomainError.notFound(resource: "passkey") }
+            try await self.appendAudit(
+                AuditRecord(
+                    action: .authPasskeyRemove, resourceType: "user", resourceID: userID.description,
+                    detail: "passkey=\(UUIDText.lowercase(id))"),
+                scope: scope, connection: connection)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+import SharedKernel
+import StoragePorts
+
+extension VetNetStore: PasskeyRepository {
+    public func passkeys(userID: UserID, practiceID: PracticeID) async throws -> [StoredPasskey] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM passkey WHERE user_id = ? AND practice_id = ? ORDER BY created_at_ms, id
+                    """, arguments: [userID.description, practiceID.description]
+            ).map { try Self.passkey($0) }
+        }
+    }
+
+    public func addPasskey(_ passkey: StoredPasskey, firstFactor: Bool, tokenHash: String, scope: AccessScope)
+        async throws
+    {
+        let nowMs = Timestamp.milliseconds(passkey.createdAt)
+        try await write { db in
+            guard
+                try Row.fetchOne(
+                    db, sql: "SELECT 1 FROM passkey WHERE credential_id = ?", arguments: [passkey.credentialID])
+                    == nil
+            else { throw DomainError.conflict("This passkey is registered already.") }
+            try db.execute(
+                sql: """
+                    INSERT INTO passkey (id, user_id, practice_id, credential_id, public_key, relying_party, origin, name,
+                                         sign_count, created_at_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    UUIDText.lowercase(passkey.id), passkey.userID.description, passkey.practiceID.description,
+                    passkey.credentialID, passkey.publicKey, passkey.relyingParty, passkey.origin, passkey.name,
+                    passkey.signCount, nowMs,
+                ])
+            if firstFactor {
+                try db.execute(
+                    sql: """
+                        UPDATE session SET revoked_at_ms = ?
+                        WHERE user_id = ? AND practice_id = ? AND token_hash <> ? AND revoked_at_ms IS NULL
+                        """, arguments: [nowMs, passkey.userID.description, passkey.practiceID.description, tokenHash])
+                try db.execute(
+                    sql: "UPDATE session SET second_factor = 1, must_enrol = 0 WHERE token_hash = ? AND user_id = ?",
+                    arguments: [tokenHash, passkey.userID.description])
+            }
+            try self.appendAudit(
+                AuditRecord(
+                    action: .authPasskeyAdd, resourceType: "user", resourceID: passkey.userID.description,
+                    detail: "passkey=\(UUIDText.lowercase(passkey.id)) site=\(passkey.relyingParty)"
+                        + (firstFactor ? "; first second factor, other sessions revoked" : "")),
+                scope: scope, db: db)
+        }
+    }
+
+    public func spendPasskeyChallenge(
+        _ challenge: String, passkeyID: UUID, userID: UserID, practiceID: PracticeID, expectedSignCount: Int64,
+        signCount: Int64, at: Date
+    ) async throws -> Bool {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE passkey SET sign_count = ?, last_challenge = ?, last_used_at_ms = ?
+                    WHERE id = ? AND user_id = ? AND practice_id = ? AND sign_count = ?
+                      AND (last_challenge IS NULL OR last_challenge <> ?)
+                    """,
+                arguments: [
+                    signCount, challenge, Timestamp.milliseconds(at), UUIDText.lowercase(passkeyID),
+                    userID.description, practiceID.description, expectedSignCount, challenge,
+                ])
+            return db.changesCount == 1
+        }
+    }
+
+    public func removePasskey(id: UUID, scope: AccessScope) async throws {
+        guard let userID = scope.actorID else { throw DomainError.forbidden(action: "remove a passkey") }
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM passkey WHERE id = ? AND user_id = ? AND practice_id = ?",
+                arguments: [UUIDText.lowercase(id), userID.description, scope.practiceID.description])
+            guard db.changesCount == 1 else { throw DomainError.notFound(resource: "passkey") }
+            try self.appendAudit(
+                AuditRecord(
+                    action: .authPasskeyRemove, resourceType: "user", resourceID: userID.description,
+                    detail: "passkey=\(UUIDText.lowercase(id))"),
+                scope: scope, db: db)
+        }
+    }
+
+    private static func passkey(_ row: Row) throws -> StoredPasskey {
+        guard let credentialID = row["credential_id"] as Data?, let publicKey = row["public_key"] as Data?,
+            let relyingParty = row["relying_party"] as String?, let origin = row["origin"] as String?,
+            let signCount = row["sign_count"] as Int64?, let createdMs = row["created_at_ms"] as Int64?
+        else { throw StoreCorruption(column: "passkey", reason: "a required column is empty") }
+        let lastUsed: Int64? = row["last_used_at_ms"]
+        return StoredPasskey(
+            id: try row.uuid("id"), userID: try row.identifier("user_id"),
+            practiceID: try row.identifier("practice_id"),
+            credentialID: credentialID, publicKey: publicKey, relyingParty: relyingParty, origin: origin,
+            name: row["name"] ?? "", signCount: signCount, createdAt: Timestamp.date(milliseconds: createdMs),
+            lastUsedAt: lastUsed.map(Timestamp.date(milliseconds:)))
+    }
+}
