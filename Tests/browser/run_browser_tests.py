@@ -1603,9 +1603,10 @@ class Run:
                 # Each sets their own PIN from their name in the top bar.
                 ward.find_element(By.CSS_SELECTOR, "#account-name button").click()
                 dialog = visible(ward, "dialog[open]", 10)
-                type_into(field_input(ward, "New PIN", within=dialog), pin)
-                type_into(field_input(ward, "Your password", within=dialog), self.server.password)
-                button_with_text(ward, "Set the PIN", within=dialog).click()
+                pin_form = dialog.find_element(By.CSS_SELECTOR, "form[aria-labelledby=pin-title]")
+                type_into(field_input(ward, "New PIN", within=pin_form), pin)
+                type_into(field_input(ward, "Your password", within=pin_form), self.server.password)
+                button_with_text(ward, "Set the PIN", within=pin_form).click()
                 wait(ward, lambda d: any("PIN is set" in t.text for t in d.find_elements(By.CSS_SELECTOR, "#toasts *")), 10, "the PIN is set")
                 button_with_text(ward, "Close", within=dialog).click()
                 button_with_text(ward, "Lock").click()

@@ -40,7 +40,7 @@ function offlineProblem(method, path) {
     return { detail: 'VetNet cannot be reached. A new booking needs the server’s check for clashes, so it cannot be made offline; book it when the connection is back.' };
   }
   if (method === 'POST' && /^\/appointments\/[^/]+\/transitions$/.test(path)) {
-    return { detail: 'VetNet cannot be reached. Moving or cancelling an appointment needs the server (a move its check for clashes); only check-in, start and completion are kept to send later.' };
+    return { detail: 'VetNet cannot be reached. Moving an appointment needs the server’s check for clashes; other changes to an appointment (check-in, start, completion, cancelling, no-show) are kept to send later.' };
   }
   return null;
 }
