@@ -47,10 +47,11 @@ struct SecondFactorAPITests {
         return (secret, codes)
     }
 
-    static func signIn(_ client: any TestClientProtocol, _ email: String, code: String?) async throws
-        -> (status: HTTPResponse.Status, token: String?, problem: TypedProblem?)
+    /// Signs in with the password and, when given, a `code` or a `passkey` answer (its JSON).
+    static func signIn(_ client: any TestClientProtocol, _ email: String, code: String?, passkey: String? = nil)
+        async throws -> (status: HTTPResponse.Status, token: String?, problem: TypedProblem?)
     {
-        let codeField = code.map { #","code":"\#($0)""# } ?? ""
+        let codeField = (code.map { #","code":"\#($0)""# } ?? "") + (passkey.map { #","passkey":\#($0)"# } ?? "")
         return try await client.execute(
             uri: "/api/v1/auth/login", method: .post, headers: [.contentType: "application/json"],
             body: ByteBuffer(string: #"{"email":"\#(email)","password":"\#(AppFixture.password)"\#(codeField)}"#)

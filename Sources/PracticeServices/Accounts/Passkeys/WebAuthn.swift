@@ -64,6 +64,16 @@ package enum WebAuthn {
             do { key = try reader.read() } catch { throw Refusal(field: field, reason: "holds a key that is not CBOR") }
             publicKey = try WebAuthn.publicKey(cose: key, field: field).x963Representation
         }
+
+        /// That it was made for `relyingParty`, with the user present and verified.
+        func check(relyingParty: String, field: String) throws(Refusal) {
+            guard rpIDHash == Data(SHA256.hash(data: Data(relyingParty.utf8))) else {
+                throw Refusal(field: field, reason: "was made for another site than \(relyingParty)")
+            }
+            guard userPresent, userVerified else {
+                throw Refusal(field: field, reason: "does not say the user was verified on the device")
+            }
+        }
     }
 
     /// A P-256 public key from its COSE form (RFC 9053: kty 2, alg -7, crv 1, x, y).
@@ -155,12 +165,7 @@ package enum WebAuthn {
             throw Refusal(field: "attestationObject", reason: "has no authenticator data")
         }
         let data = try AuthenticatorData(authData, field: "attestationObject")
-        guard data.rpIDHash == Data(SHA256.hash(data: Data(relyingParty.utf8))) else {
-            throw Refusal(field: "attestationObject", reason: "was made for another site than \(relyingParty)")
-        }
-        guard data.userPresent, data.userVerified else {
-            throw Refusal(field: "attestationObject", reason: "does not say the user was verified on the device")
-        }
+        try data.check(relyingParty: relyingParty, field: "attestationObject")
         guard let credentialID = data.credentialID, let key = data.publicKey else {
             throw Refusal(field: "attestationObject", reason: "holds no new credential")
         }
@@ -197,12 +202,7 @@ package enum WebAuthn {
             throw Refusal(field: "clientDataJSON", reason: "comes from another origin than the passkey's")
         }
         let data = try AuthenticatorData(authenticatorData, field: "authenticatorData")
-        guard data.rpIDHash == Data(SHA256.hash(data: Data(relyingParty.utf8))) else {
-            throw Refusal(field: "authenticatorData", reason: "is for another site than \(relyingParty)")
-        }
-        guard data.userPresent, data.userVerified else {
-            throw Refusal(field: "authenticatorData", reason: "does not say the user was verified on the device")
-        }
+        try data.check(relyingParty: relyingParty, field: "authenticatorData")
         guard let key = try? P256.Signing.PublicKey(x963Representation: publicKey) else {
             throw Refusal(field: "credentialId", reason: "names a passkey whose stored key is unreadable")
         }
