@@ -317,6 +317,15 @@ class Checks:
                                                                       "appointmentTypeId": kind["id"], "start": slot["start"]},
                                        headers={"Idempotency-Key": secrets.token_hex(8)})
         self.appointment_day = datetime.fromisoformat(slot["start"].replace("Z", "+00:00")).astimezone(self.zone).date().isoformat()
+        # A second one on the same day, to be cancelled offline.
+        same_day = [s for s in self.vet.ok("GET", f"/api/v1/appointments/slots?from={stamp(now + timedelta(minutes=10))}&to={stamp(window_end)}"
+                                                  f"&appointmentTypeId={kind['id']}&species=cat&limit=20")["items"]
+                    if datetime.fromisoformat(s["start"].replace("Z", "+00:00")).astimezone(self.zone).date().isoformat() == self.appointment_day
+                    and (s["start"] >= self.appointment["end"] or s["end"] <= self.appointment["start"])]
+        assert same_day, "a second free slot on the appointment's day"
+        self.second = self.vet.ok("POST", "/api/v1/appointments", {"patientId": self.cat["id"], "clinicianId": same_day[0]["clinicianId"],
+                                                                 "appointmentTypeId": kind["id"], "start": same_day[0]["start"]},
+                                  headers={"Idempotency-Key": secrets.token_hex(8)})
 
     def open_today_and_tomorrow(self, local_midnight: datetime) -> None:
         """As the administrator: every day open 00:00–24:00, and the first clinician who is no
@@ -551,6 +560,32 @@ class Checks:
         assert status == "checked_in", f"checked in once back online: {status}"
         return f"move refused: {refusal.splitlines()[0]!r}; check-in sent: {status}"
 
+    def cancel_offline(self) -> str:
+        """Offline, a cancellation with its reason waits to be sent (an action that does not
+        depend on the rest of the schedule, as the catalogue says) and lands once."""
+        driver = self.driver
+        card_css = f".appointment[data-appointment='{self.second['id']}']"
+        go(driver, self.server, f"#/schedule?date={self.appointment_day}", card_css, 20)
+        network(driver, offline=True)
+        try:
+            driver.execute_script("document.querySelectorAll('.toast').forEach((t) => t.remove())")
+            card = clickable(driver, card_css, 15)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", card)
+            card.click()
+            clickable(driver, "dialog[open] button[data-action=cancel]", 10).click()
+            type_into(visible(driver, "dialog[open] form textarea", 10), "Owner rang: the cat is better")
+            button_with_text(driver, "Cancel the appointment", within=driver.find_element(By.CSS_SELECTOR, "dialog[open] form")).click()
+            wait(driver, lambda d: any("cancel" in e.text and "waiting to send" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".pending-panel li")),
+                 10, "the cancellation waits to be sent")
+            assert self.vet.ok("GET", f"/api/v1/appointments/{self.second['id']}")["status"] == "booked", "nothing sent while offline"
+            driver.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
+        finally:
+            network(driver, offline=False)
+        wait(driver, lambda d: not d.find_element(By.ID, "outbox-button").is_displayed(), 40, "the cancellation is sent")
+        stored = self.vet.ok("GET", f"/api/v1/appointments/{self.second['id']}")
+        assert stored["status"] == "cancelled" and stored.get("cancellationReason") == "Owner rang: the cat is better", stored
+        return f"cancelled offline, sent once back: {stored['status']} ({stored['cancellationReason']!r})"
+
     # MARK: 4. triage given by hand
 
     def manual_triage(self) -> str:
@@ -783,6 +818,7 @@ def main(argv: list[str]) -> int:
         checks.run("replay-conflict", checks.conflict)
         checks.run("already-in-target-state", checks.already_there)
         checks.run("appointment-check-in", checks.check_in)
+        checks.run("appointment-cancel-offline", checks.cancel_offline)
         checks.run("manual-triage-alert", checks.manual_triage)
         checks.run("manual-triage-new-arrival", checks.manual_triage_new_arrival)
         checks.run("offline-registration", checks.offline_registration)
