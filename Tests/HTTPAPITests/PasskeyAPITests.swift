@@ -259,6 +259,37 @@ struct PasskeyAPITests {
             })
     }
 
+    @Test("an account keeps at most 20 passkeys; the 21st is refused until one is removed")
+    func limit() async throws {
+        let fixture = try await AppFixture.make()
+        let receptionist = fixture.accountsA[.receptionist]!
+        try await fixture.test { client in
+            let token = try await client.login(receptionist.email)
+            for index in 0..<AccountService.passkeyLimit {
+                let options = try await Self.options(client, token: token)
+                let added = try await Self.add(
+                    client, token: token, SoftwareAuthenticator().registration(challenge: options.challenge),
+                    name: "Device \(index)")
+                #expect(added.0 == .created, "\(added.1)")
+            }
+            let options = try await Self.options(client, token: token)
+            #expect(options.excludeCredentials.count == AccountService.passkeyLimit)
+            let refused = try await Self.add(
+                client, token: token, SoftwareAuthenticator().registration(challenge: options.challenge),
+                name: "One more")
+            #expect(refused.0 == .conflict && refused.1.contains("at most 20"))
+            let first = try #require(try await Self.passkeys(client, token: token).first)
+            try await client.call("/api/v1/me/passkeys/\(first.id)", .delete, token: token) {
+                #expect($0.status == .noContent)
+            }
+            let again = try await Self.add(
+                client, token: token,
+                SoftwareAuthenticator().registration(challenge: try await Self.options(client, token: token).challenge),
+                name: "One more")
+            #expect(again.0 == .created)
+        }
+    }
+
     @Test(
         "malformed passkey parts are refused naming the part; CBOR that lies about its lengths is an error, not a crash"
     )

@@ -61,6 +61,9 @@ extension AccountService {
 
     /// The longest name of a passkey.
     static let passkeyNameLimit = 60
+    /// The most passkeys one account keeps (each sign-in reads them all): a phone, an iPad, a
+    /// laptop and spares, not an unbounded list.
+    static let passkeyLimit = 20
 
     var passkeyChallenges: PasskeyChallenges { PasskeyChallenges(key: devices.passkeyChallengeKey()) }
 
@@ -109,6 +112,10 @@ extension AccountService {
         }
         let factor = try await store.secondFactor(userID: caller.account.id, practiceID: caller.account.practiceID)
         let existing = try await store.passkeys(userID: caller.account.id, practiceID: caller.account.practiceID)
+        guard existing.count < Self.passkeyLimit else {
+            throw DomainError.conflict(
+                "An account keeps at most \(Self.passkeyLimit) passkeys: remove one you no longer use first.")
+        }
         let passkey = StoredPasskey(
             id: UUID(), userID: caller.account.id, practiceID: caller.account.practiceID,
             credentialID: registered.credentialID, publicKey: registered.publicKey,
