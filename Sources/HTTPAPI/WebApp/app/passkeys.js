@@ -5,9 +5,13 @@
 
 import * as api from './api.js';
 
-/** Whether this browser can use passkeys (a secure context with WebAuthn). */
+/** Whether the app is reached by an IP address, which cannot hold passkeys (a site's passkeys
+ *  belong to its host name). */
+export function atAddress() { return /^[0-9.]+$/.test(location.hostname) || location.hostname.includes(':'); }
+
+/** Whether this browser can use passkeys here: a secure context with WebAuthn, at a host name. */
 export function supported() {
-  return typeof window.PublicKeyCredential === 'function' && window.isSecureContext && !!navigator.credentials;
+  return typeof window.PublicKeyCredential === 'function' && window.isSecureContext && !!navigator.credentials && !atAddress();
 }
 
 /** Bytes as base64url without padding. */

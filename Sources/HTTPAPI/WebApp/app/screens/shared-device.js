@@ -189,7 +189,9 @@ export function passkeySection({ onAdded } = {}) {
   };
   if (!passkeys.supported()) {
     submit.disabled = true;
-    form.append(h('p', { class: 'muted' }, 'This browser cannot make passkeys here (it needs HTTPS).'));
+    form.append(h('p', { class: 'muted' }, passkeys.atAddress()
+      ? 'Passkeys belong to the practice’s address by name (such as https://vetnet.example or http://localhost), not to an IP address: open VetNet by its name to add one.'
+      : 'This browser cannot make passkeys here (it needs HTTPS).'));
   }
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
