@@ -53,6 +53,12 @@ struct AppFixture: Sendable {
             practiceB: b, accountsA: accounts, adminB: adminB)
     }
 
+    /// Practice A asks a second factor of `roles` from now on.
+    func requireSecondFactor(of roles: [Role]) async throws {
+        _ = try await store.updatePractice(
+            PracticeSettingsChange(secondFactorRoles: roles), scope: .system(practiceA.id), expectedVersion: nil)
+    }
+
     func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let app = Application(router: buildRouter(configuration: configuration, services: services, metrics: nil))
         try await app.test(.router, body)

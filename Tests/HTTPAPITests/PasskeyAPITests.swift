@@ -81,9 +81,7 @@ struct PasskeyAPITests {
     func passkeyAsSecondFactor() async throws {
         let fixture = try await AppFixture.make()
         let practice = fixture.practiceA.id
-        _ = try await fixture.store.updatePractice(
-            PracticeSettingsChange(secondFactorRoles: [.administrator, .veterinarian]), scope: .system(practice),
-            expectedVersion: nil)
+        try await fixture.requireSecondFactor(of: [.administrator, .veterinarian])
         let vet = fixture.accountsA[.veterinarian]!
         try await fixture.test { client in
             let earlier = try await client.login(vet.email)

@@ -71,8 +71,7 @@ struct SecondFactorAPITests {
         let clock = SteppedClock(Date())
         let fixture = try await AppFixture.make(clock: clock.clock)
         let practice = fixture.practiceA.id
-        _ = try await fixture.store.updatePractice(
-            PracticeSettingsChange(secondFactorRoles: [.administrator]), scope: .system(practice), expectedVersion: nil)
+        try await fixture.requireSecondFactor(of: [.administrator])
         let admin = fixture.accountsA[.administrator]!
         try await fixture.test { client in
             let earlier = try await client.login(admin.email)
@@ -158,10 +157,7 @@ struct SecondFactorAPITests {
     @Test("an administrator resets a colleague's lost second factor: their sessions end and they set up a new one")
     func reset() async throws {
         let fixture = try await AppFixture.make()
-        let practice = fixture.practiceA.id
-        _ = try await fixture.store.updatePractice(
-            PracticeSettingsChange(secondFactorRoles: [.administrator, .veterinarian]), scope: .system(practice),
-            expectedVersion: nil)
+        try await fixture.requireSecondFactor(of: [.administrator, .veterinarian])
         let vet = fixture.accountsA[.veterinarian]!
         let admin = fixture.accountsA[.administrator]!
         try await fixture.test { client in

@@ -525,6 +525,14 @@ class Checks:
 
     # MARK: 3c. an appointment's check-in, and a move refused
 
+    def open_appointment(self, card_css: str) -> None:
+        """Opens the appointment dialog from its card on the schedule."""
+        card = clickable(self.driver, card_css, 15)
+        # A passing notice (toast) may lie over the card for a few seconds, as a person would wait it out.
+        self.driver.execute_script("document.querySelectorAll('.toast').forEach((t) => t.remove())")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", card)
+        card.click()
+
     def check_in(self) -> str:
         """Offline, a check-in waits to be sent and lands; a move is refused with the reason."""
         driver = self.driver
@@ -532,22 +540,14 @@ class Checks:
         go(driver, self.server, f"#/schedule?date={self.appointment_day}", card_css, 20)
         network(driver, offline=True)
         try:
-            card = clickable(driver, card_css, 15)
-            # A passing notice (toast) may lie over the card for a few seconds, as a person would wait it out.
-            driver.execute_script("document.querySelectorAll('.toast').forEach((t) => t.remove())")
-            driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", card)
-            card.click()
+            self.open_appointment(card_css)
             clickable(driver, "dialog[open] button[data-action=reschedule]", 10).click()
             visible(driver, "dialog[open] form input[type=time]", 10)
             button_with_text(driver, "Move", within=driver.find_element(By.CSS_SELECTOR, "dialog[open] form")).click()
             refusal = wait(driver, lambda d: next((e.text for e in d.find_elements(By.CSS_SELECTOR, "dialog[open] .notice, dialog[open] .form-errors")
                                                    if e.is_displayed() and "clashes" in e.text), False), 10, "the move is refused with the reason")
             driver.execute_script("document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
-            card = clickable(driver, card_css, 15)
-            # A passing notice (toast) may lie over the card for a few seconds, as a person would wait it out.
-            driver.execute_script("document.querySelectorAll('.toast').forEach((t) => t.remove())")
-            driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", card)
-            card.click()
+            self.open_appointment(card_css)
             clickable(driver, "dialog[open] button[data-action=check_in]", 10).click()
             wait(driver, lambda d: any("check in" in e.text and "waiting to send" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".pending-panel li")),
                  10, "the check-in waits to be sent")
@@ -568,10 +568,7 @@ class Checks:
         go(driver, self.server, f"#/schedule?date={self.appointment_day}", card_css, 20)
         network(driver, offline=True)
         try:
-            driver.execute_script("document.querySelectorAll('.toast').forEach((t) => t.remove())")
-            card = clickable(driver, card_css, 15)
-            driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", card)
-            card.click()
+            self.open_appointment(card_css)
             clickable(driver, "dialog[open] button[data-action=cancel]", 10).click()
             type_into(visible(driver, "dialog[open] form textarea", 10), "Owner rang: the cat is better")
             button_with_text(driver, "Cancel the appointment", within=driver.find_element(By.CSS_SELECTOR, "dialog[open] form")).click()

@@ -97,14 +97,21 @@ package enum WebAuthn {
         let crossOrigin: Bool?
     }
 
-    /// Reads the client data and checks its type and that it was not made inside another
-    /// site's frame; the challenge and origin are returned for the caller to check.
-    static func clientData(_ json: Data, type: String) throws(Refusal) -> ClientData {
+    /// Reads the client data and checks its type, that it answers a challenge
+    /// `challengeIsValid` accepts, and that it was not made inside another site's frame; the
+    /// origin is returned for the caller to check.
+    static func clientData(_ json: Data, type: String, challengeIsValid: (String) -> Bool) throws(Refusal)
+        -> ClientData
+    {
         guard json.count <= 4_096, let data = try? JSONDecoder().decode(ClientData.self, from: json) else {
             throw Refusal(field: "clientDataJSON", reason: "is not the browser's client data")
         }
         guard data.type == type else {
             throw Refusal(field: "clientDataJSON", reason: "is of type '\(data.type.prefix(40))', not \(type)")
+        }
+        guard challengeIsValid(data.challenge) else {
+            throw Refusal(
+                field: "clientDataJSON", reason: "answers a challenge that is not this server's or has expired")
         }
         guard data.crossOrigin != true else {
             throw Refusal(field: "clientDataJSON", reason: "was made inside another site's frame")
@@ -150,11 +157,7 @@ package enum WebAuthn {
     package static func register(
         clientDataJSON: Data, attestationObject: Data, challengeIsValid: (String) -> Bool
     ) throws(Refusal) -> Registered {
-        let client = try clientData(clientDataJSON, type: "webauthn.create")
-        guard challengeIsValid(client.challenge) else {
-            throw Refusal(
-                field: "clientDataJSON", reason: "answers a challenge that is not this server's or has expired")
-        }
+        let client = try clientData(clientDataJSON, type: "webauthn.create", challengeIsValid: challengeIsValid)
         let relyingParty = try relyingParty(ofOrigin: client.origin)
         var reader = CBORReader(attestationObject)
         let object: CBOR
@@ -193,11 +196,7 @@ package enum WebAuthn {
         clientDataJSON: Data, authenticatorData: Data, signature: Data, publicKey: Data, relyingParty: String,
         origin: String, storedSignCount: UInt32, challengeIsValid: (String) -> Bool
     ) throws(Refusal) -> Asserted {
-        let client = try clientData(clientDataJSON, type: "webauthn.get")
-        guard challengeIsValid(client.challenge) else {
-            throw Refusal(
-                field: "clientDataJSON", reason: "answers a challenge that is not this server's or has expired")
-        }
+        let client = try clientData(clientDataJSON, type: "webauthn.get", challengeIsValid: challengeIsValid)
         guard client.origin == origin else {
             throw Refusal(field: "clientDataJSON", reason: "comes from another origin than the passkey's")
         }
