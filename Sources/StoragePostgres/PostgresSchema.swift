@@ -787,6 +787,7 @@ public enum PostgresSchema {
         (secondFactorMigration, secondFactorSQL),
         (sharedDevicesMigration, sharedDevicesSQL),
         (passkeysMigration, passkeysSQL),
+        (sealedFieldsMigration, sealedFieldsSQL),
     ]
 
     /// The migration that added the head's signature: the process that applies it signs the

@@ -23,6 +23,14 @@ public final class PostgresStore: Sendable {
     public let clock: Clock
     /// Seals note text and document content at rest (the installation's record key).
     let cipher: RecordCipher
+
+    /// Seals and opens `practiceID`'s medical-record and contact fields.
+    func fieldSeal(_ practiceID: PracticeID) -> FieldSeal { FieldSeal(cipher: cipher, practiceID: practiceID) }
+
+    /// The search tokens of `practiceID`'s owners' phone numbers and email addresses.
+    func contactIndex(_ practiceID: PracticeID) -> ContactSearchIndex {
+        ContactSearchIndex(cipher: cipher, practiceID: practiceID)
+    }
     /// Where uploads are received, encrypted, before their content goes into the database.
     let uploadDirectory: URL
     /// Relays `NOTIFY` of committed events to this process's observers.

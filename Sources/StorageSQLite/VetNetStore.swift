@@ -21,6 +21,17 @@ public final class VetNetStore: Sendable {
     let auditKey: AuditKey
     /// Encrypts note text and documents at rest.
     let cipher: RecordCipher
+
+    /// Seals and opens `practiceID`'s medical-record and contact fields.
+    func fieldSeal(_ practiceID: PracticeID) -> FieldSeal { FieldSeal(cipher: cipher, practiceID: practiceID) }
+
+    /// The seal of the practice a row read back belongs to (its `practice_id`).
+    func fieldSeal(row: Row) throws -> FieldSeal {
+        guard let text: String = row["practice_id"], let practiceID = PracticeID(uuidString: text) else {
+            throw StoreCorruption(column: "practice_id", reason: "not a practice id")
+        }
+        return fieldSeal(practiceID)
+    }
     /// Where document files are kept (`nil` for in-memory stores, which keep none).
     public let documentsDirectory: URL?
     /// Time source for audit entries and session expiry.
@@ -149,6 +160,9 @@ public final class VetNetStore: Sendable {
             writer: pool, auditKey: auditKey, cipher: cipher, documentsDirectory: documents, clock: clock,
             auditCheckpoint: checkpointFile)
         try store.migrate()
+        // Values written before sealing began are sealed once; the file is then rewritten so
+        // no free page keeps their plain text.
+        if try store.sealLegacyValues() > 0 { try pool.vacuum() }
         // A new store is anchored at its start before its first entry, so a crash before any
         // later checkpoint never leaves entries without one; an anchored chain's checkpoint
         // catches up; a chain that lost its anchor is left for the operator (it throws).

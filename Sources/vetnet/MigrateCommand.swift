@@ -53,6 +53,10 @@ struct MigrateCommand: AsyncParsableCommand {
         defer { running.cancel() }
         try await postgres.checkInstallationKeys()
         if applied.contains(PostgresSchema.headSignatureMigration) { try await postgres.signAuditHeadAfterUpgrade() }
+        let sealed = try await postgres.sealLegacyValues()
+        if sealed > 0 {
+            print("sealed \(sealed) medical-record values and owners' contact details written before sealing")
+        }
         print(
             "database \(configuration.redacted) is migrated"
                 + (applied.isEmpty ? " (nothing to apply)" : ": applied \(applied.joined(separator: ", "))")

@@ -101,6 +101,8 @@ extension StoreOptions {
                 if applied.contains(PostgresSchema.headSignatureMigration) {
                     try await store.signAuditHeadAfterUpgrade()
                 }
+                // Values written before sealing began are sealed once (nothing to do after).
+                try await store.sealLegacyValues()
                 role = try await store.servingRole()
             } catch {
                 running.cancel()

@@ -1,5 +1,6 @@
 import Foundation
 import PatientRecords
+import StoragePorts
 
 /// The words of the patient search, cut and folded in Swift for both sides of the match:
 /// the rows of `patient_word` and the prefixes of a query.
@@ -41,15 +42,27 @@ enum PatientSearchTerms {
         return words
     }
 
-    /// The distinct words of a patient's search document: its name, its owners' names and
-    /// phones (digits, and as written) and email addresses, its record number with and without
-    /// the dash, and its microchip — the columns the embedded store indexes.
-    static func words(patient: Patient, recordNumber: String, owner: Owner, coOwner: Owner?) -> [String] {
-        var texts = [patient.name, owner.firstName, owner.lastName, owner.email ?? "", coOwner?.email ?? ""]
-        texts += owner.phones.map(\.digits) + owner.phones.map(\.number)
-        if let coOwner { texts += [coOwner.firstName, coOwner.lastName] + coOwner.phones.map(\.digits) }
+    /// The mark that begins a contact token in `patient_word`: not a letter or a digit, so no
+    /// query word's prefix range ever reaches a token, and a token is only ever matched whole.
+    static let tokenMark = "#"
+
+    /// The distinct words of a patient's search document: its name, its owners' names, its
+    /// record number with and without the dash, and its microchip, and — as marked tokens of
+    /// `contacts`, never as text — its owners' phone numbers and email addresses: what the
+    /// embedded store indexes.
+    static func words(
+        patient: Patient, recordNumber: String, owner: Owner, coOwner: Owner?, contacts: ContactSearchIndex
+    ) -> [String] {
+        var texts = [patient.name, owner.firstName, owner.lastName]
+        if let coOwner { texts += [coOwner.firstName, coOwner.lastName] }
         texts += [recordNumber, recordNumber.replacingOccurrences(of: "-", with: ""), patient.microchip ?? ""]
-        return Array(Set(texts.flatMap(words))).sorted()
+        let tokens = ([owner] + (coOwner.map { [$0] } ?? [])).flatMap(contacts.tokens(of:)).map { tokenMark + $0 }
+        return Array(Set(texts.flatMap(words) + tokens)).sorted()
+    }
+
+    /// The marked contact token a query word matches.
+    static func queryToken(_ word: String, contacts: ContactSearchIndex) -> String {
+        tokenMark + contacts.token(word)
     }
 
     /// The folded words of a query, each to be matched as a prefix (at most

@@ -24,19 +24,20 @@ extension PostgresStore {
         let practice = scope.practiceID.rawValue
         let batch = 2_000
         let total = owners.count + patients.count
+        let contacts = contactIndex(scope.practiceID)
         let numbers = try await transaction(.practice(scope.practiceID)) {
             connection -> (first: String, last: String)? in
             for start in stride(from: 0, to: owners.count, by: batch) {
                 let rows = owners[start..<min(start + batch, owners.count)]
-                let columns = try rows.map(Self.ownerColumns)
+                let columns = try rows.map { try self.ownerColumns($0, practiceID: scope.practiceID) }
                 try await connection.query(
                     """
                     INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication, notes, created_at, updated_at)
-                    SELECT id, \(practice), first, last, NULLIF(email, ''), phones::jsonb, NULLIF(address, '')::jsonb, communication::jsonb,
+                    SELECT id, \(practice), first, last, NULLIF(email, ''), phones, NULLIF(address, ''), communication::jsonb,
                            NULLIF(notes, ''), \(now), \(now)
                     FROM unnest(\(rows.map(\.id.rawValue))::uuid[], \(rows.map(\.firstName))::text[], \(rows.map(\.lastName))::text[],
-                                \(rows.map { $0.email ?? "" })::text[], \(columns.map(\.phones))::text[], \(columns.map { $0.address ?? "" })::text[],
-                                \(columns.map(\.communication))::text[], \(rows.map { $0.notes ?? "" })::text[])
+                                \(columns.map { $0.email ?? "" })::text[], \(columns.map(\.phones))::text[], \(columns.map { $0.address ?? "" })::text[],
+                                \(columns.map(\.communication))::text[], \(columns.map { $0.notes ?? "" })::text[])
                          AS o(id, first, last, email, phones, address, communication, notes)
                     """, logger: self.logger)
                 progress?(start + rows.count, total)
@@ -68,7 +69,7 @@ extension PostgresStore {
                     guard let owner = ownersByID[patient.ownerID] else { throw DomainError.notFound(resource: "owner") }
                     for word in PatientSearchTerms.words(
                         patient: patient, recordNumber: number, owner: owner,
-                        coOwner: patient.coOwnerID.flatMap { ownersByID[$0] })
+                        coOwner: patient.coOwnerID.flatMap { ownersByID[$0] }, contacts: contacts)
                     {
                         wordPatients.append(patient.id.rawValue)
                         words.append(word)

@@ -59,11 +59,14 @@ extension PostgresStore {
     func insertCorrection(_ correction: RecordCorrection, practiceID: PracticeID, connection: PostgresConnection)
         async throws
     {
+        let change = try fieldSeal(practiceID).seal(
+            String(decoding: try correction.storedJSON(), as: UTF8.self), .correctionChange,
+            id: UUIDText.lowercase(correction.id))
         try await connection.query(
             """
             INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json, recorded_by, recorded_at_ms)
             VALUES (\(correction.id), \(practiceID.rawValue), \(correction.patientID.rawValue), \(correction.entryKind.rawValue),
-                    \(correction.entryID), \(String(decoding: try correction.storedJSON(), as: UTF8.self)), \(correction.recordedBy),
+                    \(correction.entryID), \(change), \(correction.recordedBy),
                     \(Timestamp.milliseconds(correction.recordedAt)))
             """, logger: logger)
     }
@@ -75,12 +78,14 @@ extension PostgresStore {
     ) async throws -> [RecordCorrection] {
         var query = PostgresQuery(
             unsafeSQL: """
-                SELECT change_json FROM record_correction WHERE practice_id = $1 AND \(condition) ORDER BY recorded_at_ms, seq
+                SELECT id, change_json FROM record_correction WHERE practice_id = $1 AND \(condition) ORDER BY recorded_at_ms, seq
                 """)
         try query.binds.append(practiceID.rawValue)
         try query.binds.append(binding)
         var found: [RecordCorrection] = []
-        for try await text in try await connection.query(query, logger: logger).decode(String.self) {
+        let seal = fieldSeal(practiceID)
+        for try await (id, stored) in try await connection.query(query, logger: logger).decode((UUID, String).self) {
+            let text = try seal.open(stored, .correctionChange, id: id.uuidString)
             do { found.append(try RecordCorrection(storedJSON: Data(text.utf8))) } catch {
                 throw StoreCorruption(column: "record_correction.change_json", reason: "not a record correction")
             }

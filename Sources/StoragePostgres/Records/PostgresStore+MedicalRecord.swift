@@ -52,7 +52,6 @@ extension PostgresStore: MedicalRecordRepository {
         let pid = patient.id.rawValue
         let nowMs = Timestamp.milliseconds(now)
         let actor = scope.actorID?.description
-        let day = { (date: Date) in RecordCalendar.isoDay(date) }
         switch entry {
         case .weight(let weight):
             try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
@@ -67,11 +66,7 @@ extension PostgresStore: MedicalRecordRepository {
             try await insertProblem(problem, practiceID: scope.practiceID, createdAtMs: nowMs, connection: connection)
         case .allergy(let allergy):
             try allergy.validate()
-            try await connection.query(
-                """
-                INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at_ms)
-                VALUES (\(allergy.id.rawValue), \(practice), \(pid), \(allergy.substance), \(allergy.reaction), \(allergy.severity.rawValue), \(nowMs))
-                """, logger: logger)
+            try await insertAllergy(allergy, practiceID: scope.practiceID, createdAtMs: nowMs, connection: connection)
         case .medication(let medication):
             try medication.validate(birthDate: patient.birthDate)
             try await insertMedication(
@@ -79,12 +74,8 @@ extension PostgresStore: MedicalRecordRepository {
                 connection: connection)
         case .vaccination(let vaccination):
             try vaccination.validate(now: now, birthDate: patient.birthDate)
-            try await connection.query(
-                """
-                INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at_ms)
-                VALUES (\(vaccination.id.rawValue), \(practice), \(pid), \(vaccination.vaccine), \(day(vaccination.administeredDate))::date,
-                        \(vaccination.batchNumber), \(vaccination.nextDueDate.map(day))::date, \(nowMs))
-                """, logger: logger)
+            try await insertVaccination(
+                vaccination, practiceID: scope.practiceID, createdAtMs: nowMs, connection: connection)
         case .note(let note):
             try note.validate(now: now)
             let sealed = try SealedClinicalText.seal(note, practiceID: scope.practiceID, cipher: cipher)
@@ -118,11 +109,45 @@ extension PostgresStore: MedicalRecordRepository {
         async throws
     {
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
+        let name = try fieldSeal(practiceID).seal(problem.name, .problemName, id: problem.id.description)
         try await connection.query(
             """
             INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at_ms)
-            VALUES (\(problem.id.rawValue), \(practiceID.rawValue), \(problem.patientID.rawValue), \(problem.name), \(problem.status.rawValue),
+            VALUES (\(problem.id.rawValue), \(practiceID.rawValue), \(problem.patientID.rawValue), \(name), \(problem.status.rawValue),
                     \(problem.onsetDate.map(day))::date, \(problem.resolvedDate.map(day))::date, \(createdAtMs))
+            """, logger: logger)
+    }
+
+    /// An allergy's row (checked by the caller), its text sealed.
+    func insertAllergy(_ allergy: Allergy, practiceID: PracticeID, createdAtMs: Int64, connection: PostgresConnection)
+        async throws
+    {
+        let seal = fieldSeal(practiceID)
+        let id = allergy.id.description
+        let substance = try seal.seal(allergy.substance, .allergySubstance, id: id)
+        let reaction = try seal.sealIfPresent(allergy.reaction, .allergyReaction, id: id)
+        try await connection.query(
+            """
+            INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at_ms)
+            VALUES (\(allergy.id.rawValue), \(practiceID.rawValue), \(allergy.patientID.rawValue), \(substance), \(reaction),
+                    \(allergy.severity.rawValue), \(createdAtMs))
+            """, logger: logger)
+    }
+
+    /// A vaccination's row (checked by the caller), its text sealed.
+    func insertVaccination(
+        _ vaccination: Vaccination, practiceID: PracticeID, createdAtMs: Int64, connection: PostgresConnection
+    ) async throws {
+        let seal = fieldSeal(practiceID)
+        let day = { (date: Date) in RecordCalendar.isoDay(date) }
+        let id = vaccination.id.description
+        let vaccine = try seal.seal(vaccination.vaccine, .vaccinationVaccine, id: id)
+        let batch = try seal.sealIfPresent(vaccination.batchNumber, .vaccinationBatch, id: id)
+        try await connection.query(
+            """
+            INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at_ms)
+            VALUES (\(vaccination.id.rawValue), \(practiceID.rawValue), \(vaccination.patientID.rawValue), \(vaccine),
+                    \(day(vaccination.administeredDate))::date, \(batch), \(vaccination.nextDueDate.map(day))::date, \(createdAtMs))
             """, logger: logger)
     }
 
@@ -132,12 +157,18 @@ extension PostgresStore: MedicalRecordRepository {
         connection: PostgresConnection
     ) async throws {
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
+        let seal = fieldSeal(practiceID)
+        let id = medication.id.description
+        let drug = try seal.seal(medication.drug, .medicationDrug, id: id)
+        let concentration = try seal.seal("\(medication.concentrationMgPerML)", .medicationConcentration, id: id)
+        let dose = try seal.seal("\(medication.doseMgPerKg)", .medicationDose, id: id)
+        let frequency = try seal.seal(medication.frequency, .medicationFrequency, id: id)
         try await connection.query(
             """
             INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
                                     start_date, end_date, prescribed_by, created_at_ms)
-            VALUES (\(medication.id.rawValue), \(practiceID.rawValue), \(medication.patientID.rawValue), \(medication.drug),
-                    \("\(medication.concentrationMgPerML)"), \("\(medication.doseMgPerKg)"), \(medication.route.rawValue), \(medication.frequency),
+            VALUES (\(medication.id.rawValue), \(practiceID.rawValue), \(medication.patientID.rawValue), \(drug),
+                    \(concentration), \(dose), \(medication.route.rawValue), \(frequency),
                     \(day(medication.startDate))::date, \(medication.endDate.map(day))::date, \(prescribedBy), \(createdAtMs))
             """, logger: logger)
     }
@@ -257,6 +288,7 @@ extension PostgresStore: MedicalRecordRepository {
         let practice = practiceID.rawValue
         let pid = patient.id.rawValue
         let day = { (text: String?) in text.flatMap { RecordCalendar.date(fromISODay: $0) } }
+        let seal = fieldSeal(practiceID)
         var weights: [WeightMeasurement] = []
         for try await (id, value, unit, measuredMs) in try await connection.query(
             """
@@ -280,7 +312,8 @@ extension PostgresStore: MedicalRecordRepository {
         ).decode((UUID, String, String, String?, String?).self) {
             problems.append(
                 Problem(
-                    id: Identifier(id), patientID: patient.id, name: name,
+                    id: Identifier(id), patientID: patient.id,
+                    name: try seal.open(name, .problemName, id: id.uuidString),
                     status: Problem.Status(rawValue: status) ?? .active,
                     onsetDate: day(onset), resolvedDate: day(resolved)))
         }
@@ -292,7 +325,9 @@ extension PostgresStore: MedicalRecordRepository {
         ).decode((UUID, String, String?, String).self) {
             allergies.append(
                 Allergy(
-                    id: Identifier(id), patientID: patient.id, substance: substance, reaction: reaction,
+                    id: Identifier(id), patientID: patient.id,
+                    substance: try seal.open(substance, .allergySubstance, id: id.uuidString),
+                    reaction: try seal.openIfPresent(reaction, .allergyReaction, id: id.uuidString),
                     severity: Allergy.Severity(rawValue: severity) ?? .severe))
         }
         var medications: [Medication] = []
@@ -303,13 +338,19 @@ extension PostgresStore: MedicalRecordRepository {
             FROM medication WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY start_date, seq
             """, logger: logger
         ).decode((UUID, String, String, String, String, String, String, String?).self) {
-            guard let concentration = Decimal(string: concentration), let dose = Decimal(string: dose) else {
+            let key = id.uuidString
+            guard
+                let concentration = Decimal(string: try seal.open(concentration, .medicationConcentration, id: key)),
+                let dose = Decimal(string: try seal.open(dose, .medicationDose, id: key))
+            else {
                 throw StoreCorruption(column: "medication.dose_mg_per_kg", reason: "not a decimal")
             }
             medications.append(
                 Medication(
-                    id: Identifier(id), patientID: patient.id, drug: drug, concentrationMgPerML: concentration,
-                    doseMgPerKg: dose, route: Medication.Route(rawValue: route) ?? .oral, frequency: frequency,
+                    id: Identifier(id), patientID: patient.id, drug: try seal.open(drug, .medicationDrug, id: key),
+                    concentrationMgPerML: concentration, doseMgPerKg: dose,
+                    route: Medication.Route(rawValue: route) ?? .oral,
+                    frequency: try seal.open(frequency, .medicationFrequency, id: key),
                     startDate: day(start) ?? .distantPast, endDate: day(end)))
         }
         let vaccinations = try await self.vaccinations(
@@ -373,6 +414,7 @@ extension PostgresStore: MedicalRecordRepository {
         -> [Vaccination]
     {
         guard !patientIDs.isEmpty else { return [] }
+        let seal = fieldSeal(practiceID)
         var vaccinations: [Vaccination] = []
         for try await (id, patientID, vaccine, administered, batch, nextDue) in try await connection.query(
             """
@@ -383,8 +425,10 @@ extension PostgresStore: MedicalRecordRepository {
         ).decode((UUID, UUID, String, String, String?, String?).self) {
             vaccinations.append(
                 Vaccination(
-                    id: Identifier(id), patientID: Identifier(patientID), vaccine: vaccine,
-                    administeredDate: RecordCalendar.date(fromISODay: administered) ?? .distantPast, batchNumber: batch,
+                    id: Identifier(id), patientID: Identifier(patientID),
+                    vaccine: try seal.open(vaccine, .vaccinationVaccine, id: id.uuidString),
+                    administeredDate: RecordCalendar.date(fromISODay: administered) ?? .distantPast,
+                    batchNumber: try seal.openIfPresent(batch, .vaccinationBatch, id: id.uuidString),
                     nextDueDate: nextDue.flatMap { RecordCalendar.date(fromISODay: $0) }))
         }
         return vaccinations

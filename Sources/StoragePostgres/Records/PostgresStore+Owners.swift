@@ -38,7 +38,7 @@ extension PostgresStore {
     public func updateOwner(_ owner: Owner, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Owner>
     {
         try owner.validate()
-        let columns = try Self.ownerColumns(owner)
+        let columns = try ownerColumns(owner, practiceID: scope.practiceID)
         let now = clock.now()
         // A deadlock with a patient update of the same household is run again.
         return try await retryingTransientFailures {
@@ -55,33 +55,13 @@ extension PostgresStore {
                 }
                 try await connection.query(
                     """
-                    UPDATE owner SET first_name = \(owner.firstName), last_name = \(owner.lastName), email = \(owner.email),
-                        phones = \(columns.phones)::jsonb, address = \(columns.address)::jsonb, communication = \(columns.communication)::jsonb,
-                        notes = \(owner.notes), updated_at = \(now), version = version + 1
+                    UPDATE owner SET first_name = \(owner.firstName), last_name = \(owner.lastName), email = \(columns.email),
+                        phones = \(columns.phones), address = \(columns.address), communication = \(columns.communication)::jsonb,
+                        notes = \(columns.notes), updated_at = \(now), version = version + 1
                     WHERE id = \(owner.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
-                // The owner's names and phones are search words of each of their patients. Their rows
-                // are locked as a patient update locks them, so an update of one of them on another
-                // instance either finishes first or, after this commits, reads the new names.
-                var patientIDs: [UUID] = []
-                for try await id in try await connection.query(
-                    """
-                    SELECT id FROM patient WHERE practice_id = \(scope.practiceID.rawValue)
-                      AND (owner_id = \(owner.id.rawValue) OR co_owner_id = \(owner.id.rawValue)) ORDER BY id FOR UPDATE
-                    """, logger: self.logger
-                ).decode(UUID.self) { patientIDs.append(id) }
-                for id in patientIDs {
-                    guard
-                        let patient = try await self.patient(
-                            connection: connection, practiceID: scope.practiceID, id: id)?.value
-                    else { continue }
-                    let (first, co) = try await self.requireOwners(
-                        of: patient, practiceID: scope.practiceID, connection: connection)
-                    let words = PatientSearchTerms.words(
-                        patient: patient, recordNumber: patient.medicalRecordNumber ?? "", owner: first, coOwner: co)
-                    try await connection.query("DELETE FROM patient_word WHERE patient_id = \(id)", logger: self.logger)
-                    try await self.insertWords(words, of: patient, practiceID: scope.practiceID, connection: connection)
-                }
+                try await self.reindexPatients(
+                    ofOwner: owner.id.rawValue, practiceID: scope.practiceID, connection: connection)
                 try await self.appendAudit(
                     AuditRecord(action: .ownerUpdate, resourceType: "owner", resourceID: owner.id.description),
                     scope: scope, connection: connection)
@@ -112,28 +92,61 @@ extension PostgresStore {
 
     // MARK: - Rows
 
+    /// Rebuilds the search words of the patients an owner owns or co-owns (their names, phone
+    /// numbers and email addresses are words of each). The patients' rows are locked as a
+    /// patient update locks them, so an update of one of them on another instance either
+    /// finishes first or, after this commits, reads the new details.
+    func reindexPatients(ofOwner ownerID: UUID, practiceID: PracticeID, connection: PostgresConnection) async throws {
+        var patientIDs: [UUID] = []
+        for try await id in try await connection.query(
+            """
+            SELECT id FROM patient WHERE practice_id = \(practiceID.rawValue)
+              AND (owner_id = \(ownerID) OR co_owner_id = \(ownerID)) ORDER BY id FOR UPDATE
+            """, logger: logger
+        ).decode(UUID.self) { patientIDs.append(id) }
+        for id in patientIDs {
+            guard let patient = try await self.patient(connection: connection, practiceID: practiceID, id: id)?.value
+            else { continue }
+            let (first, co) = try await requireOwners(of: patient, practiceID: practiceID, connection: connection)
+            let words = PatientSearchTerms.words(
+                patient: patient, recordNumber: patient.medicalRecordNumber ?? "", owner: first, coOwner: co,
+                contacts: contactIndex(practiceID))
+            try await connection.query("DELETE FROM patient_word WHERE patient_id = \(id)", logger: logger)
+            try await insertWords(words, of: patient, practiceID: practiceID, connection: connection)
+        }
+    }
+
     /// Inserts an owner with its audit entry, in the caller's transaction (creates and imports).
     func insertOwner(_ owner: Owner, scope: AccessScope, now: Date, connection: PostgresConnection) async throws {
-        let columns = try Self.ownerColumns(owner)
+        let columns = try ownerColumns(owner, practiceID: scope.practiceID)
         try await connection.query(
             """
             INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication, notes, created_at, updated_at)
-            VALUES (\(owner.id.rawValue), \(scope.practiceID.rawValue), \(owner.firstName), \(owner.lastName), \(owner.email),
-                    \(columns.phones)::jsonb, \(columns.address)::jsonb, \(columns.communication)::jsonb, \(owner.notes), \(now), \(now))
+            VALUES (\(owner.id.rawValue), \(scope.practiceID.rawValue), \(owner.firstName), \(owner.lastName), \(columns.email),
+                    \(columns.phones), \(columns.address), \(columns.communication)::jsonb, \(columns.notes), \(now), \(now))
             """, logger: logger)
         try await appendAudit(
             AuditRecord(action: .ownerCreate, resourceType: "owner", resourceID: owner.id.description),
             scope: scope, connection: connection)
     }
 
-    /// The JSON columns of an owner, encoded as the embedded store encodes them (sorted keys).
-    static func ownerColumns(_ owner: Owner) throws -> (phones: String, address: String?, communication: String) {
+    /// An owner's columns as stored: the contact details sealed (their JSON encoded as the
+    /// embedded store encodes it, sorted keys), the communication preferences as JSON.
+    func ownerColumns(_ owner: Owner, practiceID: PracticeID) throws -> (
+        email: String?, phones: String, address: String?, communication: String, notes: String?
+    ) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
+        let seal = fieldSeal(practiceID)
+        let id = owner.id.description
         return (
-            String(decoding: try encoder.encode(owner.phones), as: UTF8.self),
-            try owner.address.map { String(decoding: try encoder.encode($0), as: UTF8.self) },
-            String(decoding: try encoder.encode(owner.communication), as: UTF8.self)
+            try seal.sealIfPresent(owner.email, .ownerEmail, id: id),
+            try seal.seal(String(decoding: try encoder.encode(owner.phones), as: UTF8.self), .ownerPhones, id: id),
+            try owner.address.map {
+                try seal.seal(String(decoding: try encoder.encode($0), as: UTF8.self), .ownerAddress, id: id)
+            },
+            String(decoding: try encoder.encode(owner.communication), as: UTF8.self),
+            try seal.sealIfPresent(owner.notes, .ownerNotes, id: id)
         )
     }
 
@@ -148,14 +161,20 @@ extension PostgresStore {
             FROM owner WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR NO KEY UPDATE" : "")
             """, logger: logger)
-        for try await row in rows { return try Self.owner(from: row) }
+        for try await row in rows { return try self.owner(from: row, practiceID: practiceID) }
         return nil
     }
 
     /// Decodes the nine owner columns selected by ``owner(connection:practiceID:id:)``.
-    static func owner(from row: PostgresRow) throws -> Versioned<Owner> {
-        let (id, first, last, email, phones, address, communication, notes, version) =
+    func owner(from row: PostgresRow, practiceID: PracticeID) throws -> Versioned<Owner> {
+        let (id, first, last, sealedEmail, sealedPhones, sealedAddress, communication, sealedNotes, version) =
             try row.decode((UUID, String, String, String?, String, String?, String, String?, Int32).self)
+        let seal = fieldSeal(practiceID)
+        let key = id.uuidString
+        let email = try seal.openIfPresent(sealedEmail, .ownerEmail, id: key)
+        let phones = try seal.open(sealedPhones, .ownerPhones, id: key)
+        let address = try seal.openIfPresent(sealedAddress, .ownerAddress, id: key)
+        let notes = try seal.openIfPresent(sealedNotes, .ownerNotes, id: key)
         let decoder = JSONDecoder()
         func decode<T: Decodable>(_ type: T.Type, _ text: String, column: String) throws -> T {
             guard let value = try? decoder.decode(T.self, from: Data(text.utf8)) else {

@@ -22,7 +22,8 @@ extension PostgresStore {
         let nothing =
             (words.isEmpty && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true)
             || (cursor != nil && cursorID == nil)
-        let filters = SearchFilters(practiceID: scope.practiceID, query: query, cursorID: cursorID)
+        let filters = SearchFilters(
+            practiceID: scope.practiceID, query: query, cursorID: cursorID, contacts: contactIndex(scope.practiceID))
         return try await transaction(.practice(scope.practiceID)) { connection in
             if nothing {
                 try await self.appendAudit(
@@ -97,6 +98,8 @@ struct SearchFilters {
     let practiceID: PracticeID
     let query: PatientQuery
     let cursorID: UUID?
+    /// The tokens query words are matched against owners' phone numbers and email addresses with.
+    let contacts: ContactSearchIndex
 
     /// Statement text and binds under construction.
     private struct Builder {
@@ -132,17 +135,25 @@ struct SearchFilters {
         return PostgresQuery(unsafeSQL: sql, binds: builder.binds)
     }
 
-    /// `(name, patient_id)` of the matches in page order: one key range per word, intersected.
+    /// `(name, patient_id)` of the matches in page order: per word, one key range (a name,
+    /// record number or microchip word it begins) and one key (its contact token), the words'
+    /// matches intersected.
     func matches(_ words: [String], limit: Int64, distinct: Bool) -> PostgresQuery {
         var builder = Builder()
         let practice = builder.bind(practiceID.rawValue)
-        let ranges = words.map { word in
-            "SELECT w.name, w.patient_id FROM patient_word w WHERE w.practice_id = \(practice) AND w.word >= \(builder.bind(word))"
+        let grouped = words.count == 1 && distinct ? " GROUP BY 1, 2" : ""
+        let perWord = words.enumerated().map { index, word in
+            let range =
+                "SELECT w.name, w.patient_id FROM patient_word w WHERE w.practice_id = \(practice) AND w.word >= \(builder.bind(word))"
                 + " AND w.word < \(builder.bind(PatientSearchTerms.upperBound(ofPrefix: word)))"
                 + conditions("w", id: "patient_id", practice: practice, &builder)
+            let token =
+                "SELECT w.name, w.patient_id FROM patient_word w WHERE w.practice_id = \(practice)"
+                + " AND w.word = \(builder.bind(PatientSearchTerms.queryToken(word, contacts: contacts)))"
+                + conditions("w", id: "patient_id", practice: practice, &builder)
+            return "SELECT m\(index).name, m\(index).patient_id FROM (\(range) UNION ALL \(token)) m\(index)\(grouped)"
         }
-        let grouped = words.count == 1 && distinct ? " GROUP BY 1, 2" : ""
-        let sql = ranges.joined(separator: " INTERSECT ") + "\(grouped) ORDER BY 1, 2 LIMIT \(builder.bind(limit))"
+        let sql = perWord.joined(separator: " INTERSECT ") + " ORDER BY 1, 2 LIMIT \(builder.bind(limit))"
         return PostgresQuery(unsafeSQL: sql, binds: builder.binds)
     }
 

@@ -57,7 +57,8 @@ extension PostgresStore: PatientDirectory {
             var updated = patient
             updated.medicalRecordNumber = current.value.medicalRecordNumber
             let words = PatientSearchTerms.words(
-                patient: updated, recordNumber: updated.medicalRecordNumber ?? "", owner: owner, coOwner: coOwner)
+                patient: updated, recordNumber: updated.medicalRecordNumber ?? "", owner: owner, coOwner: coOwner,
+                contacts: contactIndex(scope.practiceID))
             let alerts = try Self.json(updated.alerts)
             do {
                 // An archived patient keeps the date it was first archived: retention runs from it.
@@ -117,7 +118,8 @@ extension PostgresStore: PatientDirectory {
             of: patient, practiceID: scope.practiceID, connection: connection)
         let recordNumber = try await nextMedicalRecordNumber(practiceID: scope.practiceID, connection: connection)
         let words = PatientSearchTerms.words(
-            patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner)
+            patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner,
+            contacts: contactIndex(scope.practiceID))
         let alerts = try Self.json(patient.alerts)
         // A patient registered as archived starts its retention period now.
         let archivedAt: Date? = patient.status == .archived ? now : nil

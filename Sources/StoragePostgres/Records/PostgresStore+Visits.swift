@@ -123,13 +123,13 @@ extension PostgresStore {
             }
             if already { throw Self.appointmentRecorded }
         }
-        let json = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+        let sealed = try fieldSeal(practiceID).seal(json: record, .visitRecord, id: record.id.description)
         try await connection.query(
             """
             INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at_ms, record, follow_up_date, recorded_by,
                                created_at_ms)
             VALUES (\(record.id.rawValue), \(practiceID.rawValue), \(record.patientID.rawValue), \(record.appointmentID), \(record.clinicianID),
-                    \(Timestamp.milliseconds(record.occurredAt)), \(json)::jsonb, \(record.recall.map { RecordCalendar.isoDay($0.dueDate) })::date,
+                    \(Timestamp.milliseconds(record.occurredAt)), \(sealed), \(record.recall.map { RecordCalendar.isoDay($0.dueDate) })::date,
                     \(scope.actorID?.description), \(nowMs))
             """, logger: logger)
         try await appendAudit(
@@ -158,7 +158,7 @@ extension PostgresStore {
                 ORDER BY occurred_at_ms DESC, id DESC
                 """, logger: self.logger)
             {
-                visits.append(try Self.storedVisit(from: row))
+                visits.append(try Self.storedVisit(from: row, seal: self.fieldSeal(scope.practiceID)))
             }
             try await self.appendAudit(
                 AuditRecord(
@@ -219,7 +219,7 @@ extension PostgresStore {
                     WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = ANY(\(patientIDs)::uuid[])
                     """, logger: self.logger)
                 {
-                    visits.append(try Self.storedVisit(from: row).visit)
+                    visits.append(try Self.storedVisit(from: row, seal: self.fieldSeal(scope.practiceID)).visit)
                 }
             }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
@@ -235,7 +235,7 @@ extension PostgresStore {
     // MARK: - Rows
 
     /// The columns ``storedVisit(from:)`` reads, in its order.
-    static let visitColumns = "record::text, version, created_at_ms"
+    static let visitColumns = "id, record::text, version, created_at_ms"
 
     func storedVisit(practiceID: PracticeID, id: UUID, connection: PostgresConnection) async throws -> StoredVisit? {
         for try await row in try await connection.query(
@@ -243,18 +243,16 @@ extension PostgresStore {
             SELECT \(unescaped: Self.visitColumns) FROM visit WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
             """, logger: logger)
         {
-            return try Self.storedVisit(from: row)
+            return try Self.storedVisit(from: row, seal: fieldSeal(practiceID))
         }
         return nil
     }
 
     /// The record in the row; one that cannot be read fails the request rather than being
     /// left out of the patient's history unnoticed.
-    static func storedVisit(from row: PostgresRow) throws -> StoredVisit {
-        let (json, version, createdMs) = try row.decode((String, Int32, Int64).self)
-        guard let visit = try? JSONDecoder().decode(Visit.self, from: Data(json.utf8)) else {
-            throw StoreCorruption(column: "visit.record", reason: "not a visit record")
-        }
+    static func storedVisit(from row: PostgresRow, seal: FieldSeal) throws -> StoredVisit {
+        let (id, stored, version, createdMs) = try row.decode((UUID, String, Int32, Int64).self)
+        let visit = try seal.open(json: stored, as: Visit.self, .visitRecord, id: id.uuidString)
         return StoredVisit(visit: visit, version: Int(version), createdAt: Timestamp.date(milliseconds: createdMs))
     }
 }

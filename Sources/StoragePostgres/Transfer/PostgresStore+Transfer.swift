@@ -53,7 +53,7 @@ extension PostgresStore: PracticeTransfer {
             SELECT id, first_name, last_name, email, phones::text, address::text, communication::text, notes, version
             FROM owner WHERE practice_id = \(id) ORDER BY last_name, first_name, id
             """, logger: logger)
-        { owners.append(try Self.owner(from: row).value) }
+        { owners.append(try self.owner(from: row, practiceID: practiceID).value) }
 
         let stamps = try await entryStamps(practiceID: practiceID, connection: connection)
         var visits: [UUID: [Visit]] = [:]
@@ -62,7 +62,7 @@ extension PostgresStore: PracticeTransfer {
             SELECT \(unescaped: Self.visitColumns) FROM visit WHERE practice_id = \(id) ORDER BY occurred_at_ms, id
             """, logger: logger)
         {
-            let visit = try Self.storedVisit(from: row).visit
+            let visit = try Self.storedVisit(from: row, seal: fieldSeal(practiceID)).visit
             visits[visit.patientID.rawValue, default: []].append(visit)
         }
         var patients: [(Patient, Date?)] = []
@@ -101,7 +101,9 @@ extension PostgresStore: PracticeTransfer {
                     assessorID: assessor,
                     arrivalAt: Timestamp.date(milliseconds: arrival),
                     assessedAt: Timestamp.date(milliseconds: assessed),
-                    level: level, rulesVersion: rules, caseJSON: caseJSON, resultJSON: result))
+                    level: level, rulesVersion: rules,
+                    caseJSON: try fieldSeal(practiceID).open(caseJSON, .triageCase, id: assessmentID.uuidString),
+                    resultJSON: try fieldSeal(practiceID).open(result, .triageResult, id: assessmentID.uuidString)))
         }
         let overrides = Dictionary(
             grouping: try await self.overrides(where: "practice_id = $1", bindings: [id], connection: connection),
@@ -325,23 +327,20 @@ extension PostgresStore: PracticeTransfer {
                 throw ValidationError(
                     field: "triageAssessments", message: "assessment \(assessment.id) has an id that is not a UUID")
             }
+            let seal = fieldSeal(practice.id)
+            let caseText = try seal.seal(assessment.caseJSON, .triageCase, id: assessment.id)
+            let resultText = try seal.seal(assessment.resultJSON, .triageResult, id: assessment.id)
             try await connection.query(
                 """
                 INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version,
                                                case_json, result_json)
                 VALUES (\(assessmentID), \(id), \(patientID), \(assessment.assessorID), \(Timestamp.milliseconds(assessment.arrivalAt)),
-                        \(Timestamp.milliseconds(assessment.assessedAt)), \(assessment.level), \(assessment.rulesVersion), \(assessment.caseJSON),
-                        \(assessment.resultJSON))
+                        \(Timestamp.milliseconds(assessment.assessedAt)), \(assessment.level), \(assessment.rulesVersion), \(caseText),
+                        \(resultText))
                 """, logger: logger)
             for override in assessment.overrides ?? [] where override.assessmentID.rawValue == assessmentID {
-                try await connection.query(
-                    """
-                    INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
-                                                 overridden_by, overridden_at_ms, lowers_red_finding)
-                    VALUES (\(override.id.rawValue), \(id), \(patientID), \(assessmentID), \(override.computedLevel.rawValue),
-                            \(override.previousLevel.rawValue), \(override.level.rawValue), \(override.reason), \(override.overriddenBy),
-                            \(Timestamp.milliseconds(override.overriddenAt)), \(override.lowersRedFinding))
-                    """, logger: logger)
+                try await insertOverride(
+                    override, practiceID: practice.id, patientID: patientID, connection: connection)
             }
         }
         for arrival in export.triageArrivals ?? [] {
@@ -425,7 +424,9 @@ extension PostgresStore: PracticeTransfer {
             throw Self.microchipConflict
         }
         try await insertWords(
-            PatientSearchTerms.words(patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner),
+            PatientSearchTerms.words(
+                patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner,
+                contacts: contactIndex(scope.practiceID)),
             of: patient, practiceID: scope.practiceID, connection: connection)
         try await appendAudit(
             AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description),
@@ -453,36 +454,28 @@ extension PostgresStore: PracticeTransfer {
                         \(Timestamp.milliseconds(weight.measuredAt)), \(stamp.by), \(stamp.at))
                 """, logger: logger)
         }
-        for problem in item.problems {
+        // Entries belong to the patient they are listed under, whatever id they carry.
+        for var problem in item.problems {
+            problem.patientID = item.patient.id
             try await insertProblem(
                 problem, practiceID: practiceID, createdAtMs: entered(problem.id).at, connection: connection)
         }
-        for allergy in item.allergies {
-            try await connection.query(
-                """
-                INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at_ms)
-                VALUES (\(allergy.id.rawValue), \(practice), \(pid), \(allergy.substance), \(allergy.reaction), \(allergy.severity.rawValue),
-                        \(entered(allergy.id).at))
-                """, logger: logger)
+        for var allergy in item.allergies {
+            allergy.patientID = item.patient.id
+            try await insertAllergy(
+                allergy, practiceID: practiceID, createdAtMs: entered(allergy.id).at, connection: connection)
         }
-        for medication in item.medications {
+        for var medication in item.medications {
+            medication.patientID = item.patient.id
             let stamp = entered(medication.id)
-            try await connection.query(
-                """
-                INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
-                                        start_date, end_date, prescribed_by, created_at_ms)
-                VALUES (\(medication.id.rawValue), \(practice), \(pid), \(medication.drug), \("\(medication.concentrationMgPerML)"),
-                        \("\(medication.doseMgPerKg)"), \(medication.route.rawValue), \(medication.frequency), \(day(medication.startDate))::date,
-                        \(medication.endDate.map(day))::date, \(stamp.by), \(stamp.at))
-                """, logger: logger)
+            try await insertMedication(
+                medication, practiceID: practiceID, prescribedBy: stamp.by, createdAtMs: stamp.at,
+                connection: connection)
         }
-        for vaccination in item.vaccinations {
-            try await connection.query(
-                """
-                INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at_ms)
-                VALUES (\(vaccination.id.rawValue), \(practice), \(pid), \(vaccination.vaccine), \(day(vaccination.administeredDate))::date,
-                        \(vaccination.batchNumber), \(vaccination.nextDueDate.map(day))::date, \(entered(vaccination.id).at))
-                """, logger: logger)
+        for var vaccination in item.vaccinations {
+            vaccination.patientID = item.patient.id
+            try await insertVaccination(
+                vaccination, practiceID: practiceID, createdAtMs: entered(vaccination.id).at, connection: connection)
         }
         // Sealed with this installation's key and the same associated data as a note entered here.
         for note in item.notes {

@@ -20,8 +20,11 @@ extension PostgresStore: TriageRepository {
         let assessment = TriageAssessment(
             patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
         let resultJSON = result.encodedJSON(prettyPrinted: false)
-        let caseText = String(decoding: caseJSON, as: UTF8.self)
-        let resultText = String(decoding: resultJSON, as: UTF8.self)
+        let seal = fieldSeal(scope.practiceID)
+        let caseText = try seal.seal(
+            String(decoding: caseJSON, as: UTF8.self), .triageCase, id: assessment.id.description)
+        let resultText = try seal.seal(
+            String(decoding: resultJSON, as: UTF8.self), .triageResult, id: assessment.id.description)
         let rankingJSON = try intakeRanking.map { try Self.json($0.ranked) }
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
@@ -121,6 +124,7 @@ extension PostgresStore: TriageRepository {
                 guard let triageLevel = TriageLevel(rawValue: level) else {
                     throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level")
                 }
+                let result = try self.fieldSeal(scope.practiceID).open(result, .triageResult, id: id.uuidString)
                 items.append(
                     StoredAssessment(
                         id: Identifier(id), patientID: patientID, assessorID: assessor,
@@ -196,7 +200,7 @@ extension PostgresStore: TriageRepository {
                     [String].self, try columns[14].decode(String.self), column: "patient.alerts")
                 board.append(
                     QueuedPatient(
-                        entry: try Self.queueEntry(from: columns), name: try columns[11].decode(String.self),
+                        entry: try self.queueEntry(from: columns), name: try columns[11].decode(String.self),
                         medicalRecordNumber: try columns[12].decode(String.self),
                         species: try columns[13].decode(String.self),
                         alerts: alerts))
@@ -238,14 +242,8 @@ extension PostgresStore: TriageRepository {
                         id: assessmentID, computedLevel: found.level, currentLevel: found.currentLevel,
                         isLatest: newer == 0),
                     by: actor.description, role: role, at: now)
-                try await connection.query(
-                    """
-                    INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
-                                                 overridden_by, overridden_at_ms, lowers_red_finding)
-                    VALUES (\(override.id.rawValue), \(scope.practiceID.rawValue), \(found.patientID), \(assessmentID.rawValue),
-                            \(override.computedLevel.rawValue), \(override.previousLevel.rawValue), \(override.level.rawValue), \(override.reason),
-                            \(override.overriddenBy), \(Timestamp.milliseconds(override.overriddenAt)), \(override.lowersRedFinding))
-                    """, logger: self.logger)
+                try await self.insertOverride(
+                    override, practiceID: scope.practiceID, patientID: found.patientID, connection: connection)
                 var change: QueueChange?
                 if let entry = try await self.queueEntry(
                     practiceID: scope.practiceID, patientID: found.patientID, forUpdate: true, connection: connection),
@@ -312,7 +310,7 @@ extension PostgresStore: TriageRepository {
                         WHERE q.practice_id = \(practice.id.rawValue) AND q.status = 'waiting' FOR UPDATE
                         """, logger: self.logger)
                     {
-                        entries.append(try Self.queueEntry(from: row.makeRandomAccess()))
+                        entries.append(try self.queueEntry(from: row.makeRandomAccess()))
                     }
                     let now = self.clock.now()
                     var queue = TriageQueue(entries: entries)
@@ -348,6 +346,7 @@ extension PostgresStore: TriageRepository {
             guard let triageLevel = TriageLevel(rawValue: level) else {
                 throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level")
             }
+            let result = try fieldSeal(practiceID).open(result, .triageResult, id: id.uuidString)
             let overrides = try await overrides(where: "assessment_id = $1", bindings: [id], connection: connection)
             return StoredAssessment(
                 id: Identifier(id), patientID: patient, assessorID: assessor,
@@ -358,6 +357,21 @@ extension PostgresStore: TriageRepository {
         return nil
     }
 
+    /// Keeps an override, its reason sealed.
+    func insertOverride(
+        _ override: TriageOverride, practiceID: PracticeID, patientID: UUID, connection: PostgresConnection
+    ) async throws {
+        let reason = try fieldSeal(practiceID).seal(override.reason, .triageOverrideReason, id: override.id.description)
+        try await connection.query(
+            """
+            INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
+                                         overridden_by, overridden_at_ms, lowers_red_finding)
+            VALUES (\(override.id.rawValue), \(practiceID.rawValue), \(patientID), \(override.assessmentID.rawValue),
+                    \(override.computedLevel.rawValue), \(override.previousLevel.rawValue), \(override.level.rawValue), \(reason),
+                    \(override.overriddenBy), \(Timestamp.milliseconds(override.overriddenAt)), \(override.lowersRedFinding))
+            """, logger: logger)
+    }
+
     /// Overrides matching `condition` (bound to `bindings`), oldest first.
     func overrides(
         where condition: String, bindings: [any PostgresEncodable & Sendable],
@@ -365,15 +379,17 @@ extension PostgresStore: TriageRepository {
     ) async throws -> [TriageOverride] {
         var query = PostgresQuery(
             unsafeSQL: """
-                SELECT id, assessment_id, computed_level, previous_level, level, reason, overridden_by, overridden_at_ms, lowers_red_finding
+                SELECT id, assessment_id, computed_level, previous_level, level, reason, overridden_by, overridden_at_ms, lowers_red_finding,
+                       practice_id
                 FROM triage_override WHERE \(condition) ORDER BY overridden_at_ms, id
                 """)
         for binding in bindings { try query.binds.append(binding) }
         var found: [TriageOverride] = []
-        for try await (id, assessment, computed, previous, level, reason, by, at, lowersRed)
+        for try await (id, assessment, computed, previous, level, reason, by, at, lowersRed, practice)
             in try await connection.query(query, logger: logger).decode(
-                (UUID, UUID, Int, Int, Int, String, String, Int64, Bool).self)
+                (UUID, UUID, Int, Int, Int, String, String, Int64, Bool, UUID).self)
         {
+            let reason = try fieldSeal(PracticeID(practice)).open(reason, .triageOverrideReason, id: id.uuidString)
             guard let computed = TriageLevel(rawValue: computed), let previous = TriageLevel(rawValue: previous),
                 let level = TriageLevel(rawValue: level)
             else { throw StoreCorruption(column: "triage_override.level", reason: "not a VTL level") }
@@ -431,12 +447,12 @@ extension PostgresStore: TriageRepository {
             SELECT \(unescaped: Self.queueColumns) FROM triage_queue q WHERE q.practice_id = \(practiceID.rawValue) AND q.patient_id = \(patientID)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)
-        for try await row in rows { return try Self.queueEntry(from: row.makeRandomAccess()) }
+        for try await row in rows { return try self.queueEntry(from: row.makeRandomAccess()) }
         return nil
     }
 
     /// Decodes ``queueColumns``; a row the domain cannot hold is reported.
-    static func queueEntry(from columns: PostgresRandomAccessRow) throws -> QueueEntry {
+    func queueEntry(from columns: PostgresRandomAccessRow) throws -> QueueEntry {
         guard let level = TriageLevel(rawValue: try columns[2].decode(Int.self)) else {
             throw StoreCorruption(column: "triage_queue.level", reason: "not a VTL level")
         }
@@ -449,7 +465,9 @@ extension PostgresStore: TriageRepository {
             arrival: Timestamp.date(milliseconds: try columns[3].decode(Int64.self)),
             assessedAt: Timestamp.date(milliseconds: try columns[4].decode(Int64.self)), status: status,
             statusChangedAt: Timestamp.date(milliseconds: try columns[6].decode(Int64.self)),
-            override: try columns[8].decode(String?.self).map { text in
+            override: try columns[8].decode(String?.self).map { stored in
+                let text = try fieldSeal(PracticeID(try columns[7].decode(UUID.self))).open(
+                    stored, .queueOverride, id: try columns[1].decode(UUID.self).uuidString)
                 do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
                     throw StoreCorruption(column: "triage_queue.override_json", reason: "not an override")
                 }
@@ -463,7 +481,11 @@ extension PostgresStore: TriageRepository {
     private func save(_ change: QueueChange, scope: AccessScope, connection: PostgresConnection) async throws {
         let entry = change.entry
         let practice = scope.practiceID.rawValue
-        let overrideText = try entry.override.map { String(decoding: try $0.storedJSON(), as: UTF8.self) }
+        let overrideText = try entry.override.map {
+            try fieldSeal(scope.practiceID).seal(
+                String(decoding: try $0.storedJSON(), as: UTF8.self), .queueOverride,
+                id: UUIDText.lowercase(entry.patientID))
+        }
         try await connection.query(
             """
             INSERT INTO triage_queue (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status, status_changed_at_ms,

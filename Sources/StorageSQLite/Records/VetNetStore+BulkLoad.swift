@@ -29,15 +29,15 @@ extension VetNetStore {
             }
             let insertOwner = try db.makeStatement(
                 sql: """
-                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, phone_digits, address, communication,
+                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, contact_tokens, address, communication,
                                        notes, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             for (index, owner) in owners.enumerated() {
-                let columns = try Self.ownerColumns(owner)
+                let columns = try self.ownerColumns(owner, practiceID: scope.practiceID)
                 try insertOwner.execute(arguments: [
-                    owner.id.description, practice, owner.firstName, owner.lastName, owner.email,
-                    columns.phones, columns.digits, columns.address, columns.communication, owner.notes, stamp, stamp,
+                    owner.id.description, practice, owner.firstName, owner.lastName, columns.email,
+                    columns.phones, columns.tokens, columns.address, columns.communication, columns.notes, stamp, stamp,
                 ])
                 if let progress, (index + 1) % 5_000 == 0 { progress(index + 1, total) }
             }

@@ -24,11 +24,11 @@ extension VetNetStore {
                     throw DomainError.notFound(resource: "patient")
                 }
                 let record = try self.record(db: db, practiceID: scope.practiceID, patient: patient)
-                    .applying(try Self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID))
+                    .applying(try self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID))
                 let correction = try RecordCorrection.decide(
                     change, entryKind: entryKind, entryID: entryID, on: record,
                     by: scope.actorID?.description, at: now)
-                try Self.insertCorrection(correction, practiceID: scope.practiceID, db: db)
+                try self.insertCorrection(correction, practiceID: scope.practiceID, db: db)
                 try self.appendAudit(
                     AuditRecord(
                         action: .recordCorrect, resourceType: "patient", resourceID: patientID.description,
@@ -38,7 +38,7 @@ extension VetNetStore {
                     db: db)
                 return UUIDText.lowercase(correction.id)
             }
-            let corrections = try Self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID)
+            let corrections = try self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID)
             guard let stored = corrections.first(where: { UUIDText.lowercase($0.id) == id }) else {
                 throw DomainError.notFound(resource: "correction")
             }
@@ -48,7 +48,7 @@ extension VetNetStore {
     }
 
     /// Keeps a decided correction (or one carried by a restore).
-    static func insertCorrection(_ correction: RecordCorrection, practiceID: PracticeID, db: Database) throws {
+    func insertCorrection(_ correction: RecordCorrection, practiceID: PracticeID, db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json, recorded_by, recorded_at_ms)
@@ -57,38 +57,40 @@ extension VetNetStore {
             arguments: [
                 UUIDText.lowercase(correction.id), practiceID.description, correction.patientID.description,
                 correction.entryKind.rawValue, UUIDText.lowercase(correction.entryID),
-                String(decoding: try correction.storedJSON(), as: UTF8.self), correction.recordedBy,
+                try fieldSeal(practiceID).seal(
+                    String(decoding: try correction.storedJSON(), as: UTF8.self), .correctionChange,
+                    id: UUIDText.lowercase(correction.id)),
+                correction.recordedBy,
                 Timestamp.milliseconds(correction.recordedAt),
             ])
     }
 
     /// A patient's corrections, in the order they were made.
-    static func corrections(db: Database, practiceID: PracticeID, patientID: Identifier<Patient>) throws
+    func corrections(db: Database, practiceID: PracticeID, patientID: Identifier<Patient>) throws
         -> [RecordCorrection]
     {
-        try String.fetchAll(
+        try Row.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT change_json FROM record_correction WHERE practice_id = ? AND patient_id = ? ORDER BY recorded_at_ms, rowid
+                    SELECT id, change_json FROM record_correction WHERE practice_id = ? AND patient_id = ? ORDER BY recorded_at_ms, rowid
                     """), arguments: [practiceID.description, patientID.description]
-        ).map { text in
-            do { return try RecordCorrection(storedJSON: Data(text.utf8)) } catch {
-                throw StoreCorruption(column: "record_correction.change_json", reason: "not a record correction")
-            }
-        }
+        ).map { try correction(from: $0, practiceID: practiceID) }
     }
 
     /// The practice's corrections of vaccinations, for the practice-wide due list.
-    static func vaccinationCorrections(db: Database, practiceID: PracticeID) throws -> [RecordCorrection] {
-        try String.fetchAll(
+    func vaccinationCorrections(db: Database, practiceID: PracticeID) throws -> [RecordCorrection] {
+        try Row.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT change_json FROM record_correction WHERE practice_id = ? AND entry_kind = 'vaccination' ORDER BY recorded_at_ms, rowid
+                    SELECT id, change_json FROM record_correction WHERE practice_id = ? AND entry_kind = 'vaccination' ORDER BY recorded_at_ms, rowid
                     """), arguments: [practiceID.description]
-        ).map { text in
-            do { return try RecordCorrection(storedJSON: Data(text.utf8)) } catch {
-                throw StoreCorruption(column: "record_correction.change_json", reason: "not a record correction")
-            }
+        ).map { try correction(from: $0, practiceID: practiceID) }
+    }
+
+    private func correction(from row: Row, practiceID: PracticeID) throws -> RecordCorrection {
+        let text = try fieldSeal(practiceID).open(row["change_json"] as String, .correctionChange, id: row["id"])
+        do { return try RecordCorrection(storedJSON: Data(text.utf8)) } catch {
+            throw StoreCorruption(column: "record_correction.change_json", reason: "not a record correction")
         }
     }
 }

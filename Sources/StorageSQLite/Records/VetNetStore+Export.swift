@@ -55,7 +55,7 @@ extension VetNetStore {
         let owners = try Row.fetchAll(
             db, sql: "SELECT * FROM owner WHERE practice_id = ? ORDER BY last_name, first_name, id",
             arguments: practiceArgument
-        ).map { try Self.owner(from: $0).value }
+        ).map { try self.owner(from: $0).value }
 
         let stamps = try entryStamps(db: db, practiceID: practiceID)
         // Most patients of a migrated practice have a history; a freshly imported one has
@@ -76,7 +76,7 @@ extension VetNetStore {
         for row in try Row.fetchAll(
             db, sql: "SELECT * FROM visit WHERE practice_id = ? ORDER BY occurred_at, id", arguments: practiceArgument)
         {
-            let visit = try Self.visit(from: row).visit
+            let visit = try Self.visit(from: row, seal: fieldSeal(practiceID)).visit
             visits[visit.patientID.description, default: []].append(visit)
         }
         var patients: [ExportedPatient] = []
@@ -90,20 +90,22 @@ extension VetNetStore {
                 ExportedPatient(
                     record: record, archivedAt: (row["archived_at"] as String?).flatMap(Timestamp.date),
                     entered: stamps[id] ?? [:], visits: visits[id],
-                    corrections: try Self.corrections(db: db, practiceID: practiceID, patientID: patient.id)))
+                    corrections: try self.corrections(db: db, practiceID: practiceID, patientID: patient.id)))
         }
 
         let assessments = try Row.fetchAll(
             db, sql: "SELECT * FROM triage_assessment WHERE practice_id = ? ORDER BY assessed_at_ms, id",
             arguments: practiceArgument
         ).map { row in
-            ExportedAssessment(
+            let id: String = row["id"]
+            return ExportedAssessment(
                 id: row["id"], patientID: row["patient_id"], assessorID: row["assessor_id"],
                 arrivalAt: Self.exportedInstant(milliseconds: row["arrival_at_ms"]),
                 assessedAt: Self.exportedInstant(milliseconds: row["assessed_at_ms"]),
-                level: row["level"], rulesVersion: row["rules_version"], caseJSON: row["case_json"],
-                resultJSON: row["result_json"],
-                overrides: try Self.exportedOverrides(of: row, db: db))
+                level: row["level"], rulesVersion: row["rules_version"],
+                caseJSON: try fieldSeal(practiceID).open(row["case_json"] as String, .triageCase, id: id),
+                resultJSON: try fieldSeal(practiceID).open(row["result_json"] as String, .triageResult, id: id),
+                overrides: try self.exportedOverrides(of: row, db: db))
         }
         let arrivals = try Row.fetchAll(
             db, sql: "SELECT * FROM triage_arrival WHERE practice_id = ? ORDER BY arrival_at_ms, patient_id",
@@ -215,7 +217,7 @@ extension VetNetStore {
     }
 
     /// An assessment's overrides for the export: absent when there are none, as in exports made before overrides.
-    static func exportedOverrides(of row: Row, db: Database) throws -> [TriageOverride]? {
+    func exportedOverrides(of row: Row, db: Database) throws -> [TriageOverride]? {
         let overrides = try storedAssessment(row, db: db).overrides
         return overrides.isEmpty ? nil : overrides
     }

@@ -27,6 +27,7 @@ extension VetNetStore {
                 let practice = scope.practiceID.description
                 let pid = patientID.description
                 let day = { (date: Date) in RecordCalendar.isoDay(date) }
+                let seal = self.fieldSeal(scope.practiceID)
                 switch entry {
                 case .weight(let weight):
                     try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
@@ -40,37 +41,17 @@ extension VetNetStore {
                         ])
                 case .problem(let problem):
                     try problem.validate(now: now, birthDate: patient.birthDate)
-                    try db.execute(
-                        sql:
-                            "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        arguments: [
-                            problem.id.description, practice, pid, problem.name, problem.status.rawValue,
-                            problem.onsetDate.map(day), problem.resolvedDate.map(day), stamp,
-                        ])
+                    try Self.insertProblem(problem, seal: seal, createdAt: stamp, db: db)
                 case .allergy(let allergy):
                     try allergy.validate()
-                    try db.execute(
-                        sql:
-                            "INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        arguments: [
-                            allergy.id.description, practice, pid, allergy.substance, allergy.reaction,
-                            allergy.severity.rawValue, stamp,
-                        ])
+                    try Self.insertAllergy(allergy, seal: seal, createdAt: stamp, db: db)
                 case .medication(let medication):
                     try medication.validate(birthDate: patient.birthDate)
                     try Self.insertMedication(
-                        medication, practiceID: scope.practiceID, prescribedBy: scope.actorID?.description,
-                        createdAt: stamp, db: db)
+                        medication, seal: seal, prescribedBy: scope.actorID?.description, createdAt: stamp, db: db)
                 case .vaccination(let vaccination):
                     try vaccination.validate(now: now, birthDate: patient.birthDate)
-                    try db.execute(
-                        sql:
-                            "INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        arguments: [
-                            vaccination.id.description, practice, pid, vaccination.vaccine,
-                            day(vaccination.administeredDate),
-                            vaccination.batchNumber, vaccination.nextDueDate.map(day), stamp,
-                        ])
+                    try Self.insertVaccination(vaccination, seal: seal, createdAt: stamp, db: db)
                 case .note(let note):
                     try note.validate(now: now)
                     let sealed = try SealedClinicalText.seal(note, practiceID: scope.practiceID, cipher: self.cipher)
@@ -113,20 +94,74 @@ extension VetNetStore {
         }
     }
 
-    /// Inserts a medication row (checked by the caller).
+    /// Inserts a problem row (checked by the caller), its name sealed.
+    static func insertProblem(_ problem: Problem, seal: FieldSeal, createdAt: String, db: Database) throws {
+        let day = { (date: Date) in RecordCalendar.isoDay(date) }
+        try db.execute(
+            sql: """
+                INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                problem.id.description, seal.practiceID.description, problem.patientID.description,
+                try seal.seal(problem.name, .problemName, id: problem.id.description), problem.status.rawValue,
+                problem.onsetDate.map(day), problem.resolvedDate.map(day), createdAt,
+            ])
+    }
+
+    /// Inserts an allergy row (checked by the caller), its text sealed.
+    static func insertAllergy(_ allergy: Allergy, seal: FieldSeal, createdAt: String, db: Database) throws {
+        let id = allergy.id.description
+        try db.execute(
+            sql: """
+                INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                id, seal.practiceID.description, allergy.patientID.description,
+                try seal.seal(allergy.substance, .allergySubstance, id: id),
+                try seal.sealIfPresent(allergy.reaction, .allergyReaction, id: id), allergy.severity.rawValue,
+                createdAt,
+            ])
+    }
+
+    /// Inserts a vaccination row (checked by the caller), its text sealed.
+    static func insertVaccination(_ vaccination: Vaccination, seal: FieldSeal, createdAt: String, db: Database)
+        throws
+    {
+        let id = vaccination.id.description
+        let day = { (date: Date) in RecordCalendar.isoDay(date) }
+        try db.execute(
+            sql: """
+                INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                id, seal.practiceID.description, vaccination.patientID.description,
+                try seal.seal(vaccination.vaccine, .vaccinationVaccine, id: id), day(vaccination.administeredDate),
+                try seal.sealIfPresent(vaccination.batchNumber, .vaccinationBatch, id: id),
+                vaccination.nextDueDate.map(day),
+                createdAt,
+            ])
+    }
+
+    /// Inserts a medication row (checked by the caller), its text sealed.
     static func insertMedication(
-        _ medication: Medication, practiceID: PracticeID, prescribedBy: String?, createdAt: String, db: Database
+        _ medication: Medication, seal: FieldSeal, prescribedBy: String?, createdAt: String, db: Database
     ) throws {
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
+        let id = medication.id.description
         try db.execute(
             sql: """
                 INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
                                         start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                medication.id.description, practiceID.description, medication.patientID.description, medication.drug,
-                "\(medication.concentrationMgPerML)", "\(medication.doseMgPerKg)", medication.route.rawValue,
-                medication.frequency,
+                id, seal.practiceID.description, medication.patientID.description,
+                try seal.seal(medication.drug, .medicationDrug, id: id),
+                try seal.seal("\(medication.concentrationMgPerML)", .medicationConcentration, id: id),
+                try seal.seal("\(medication.doseMgPerKg)", .medicationDose, id: id), medication.route.rawValue,
+                try seal.seal(medication.frequency, .medicationFrequency, id: id),
                 day(medication.startDate), medication.endDate.map(day), prescribedBy, createdAt,
             ])
     }
@@ -142,7 +177,7 @@ extension VetNetStore {
                 throw DomainError.notFound(resource: "patient")
             }
             let record = try self.record(db: db, practiceID: scope.practiceID, patient: patient.value)
-                .applying(try Self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID))
+                .applying(try self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID))
             try self.appendAudit(
                 AuditRecord(action: .recordRead, resourceType: "patient", resourceID: patientID.description),
                 scope: scope, db: db)
@@ -173,12 +208,12 @@ extension VetNetStore {
                 vaccinations += try Row.fetchAll(
                     db, sql: "SELECT * FROM vaccination WHERE patient_id = ? AND practice_id = ?",
                     arguments: [id, scope.practiceID.description]
-                ).map(Self.vaccination(from:))
+                ).map { try Self.vaccination(from: $0, seal: self.fieldSeal(scope.practiceID)) }
             }
             for row in rows { names[try row.identifier("patient_id")] = row["patient_name"] }
             // As corrected: one entered in error is due nothing, a corrected date is the one that counts.
             vaccinations = RecordCorrection.applying(
-                try Self.vaccinationCorrections(db: db, practiceID: scope.practiceID), to: vaccinations)
+                try self.vaccinationCorrections(db: db, practiceID: scope.practiceID), to: vaccinations)
             let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
             try self.appendAudit(
                 AuditRecord(
@@ -194,6 +229,7 @@ extension VetNetStore {
         let args: StatementArguments = [patient.id.description, practiceID.description]
         let filter = "WHERE patient_id = ? AND practice_id = ?"
         let day = { (text: String?) in text.flatMap { RecordCalendar.date(fromISODay: $0) } }
+        let seal = fieldSeal(practiceID)
         let weights = try Row.fetchAll(db, sql: "SELECT * FROM weight \(filter) ORDER BY measured_at", arguments: args)
             .map { row in
                 WeightMeasurement(
@@ -204,7 +240,8 @@ extension VetNetStore {
         let problems = try Row.fetchAll(db, sql: "SELECT * FROM problem \(filter) ORDER BY created_at", arguments: args)
             .map { row in
                 Problem(
-                    id: try row.identifier("id"), patientID: patient.id, name: row["name"],
+                    id: try row.identifier("id"), patientID: patient.id,
+                    name: try seal.open(row["name"] as String, .problemName, id: row["id"]),
                     status: Problem.Status(rawValue: row["status"]) ?? .active, onsetDate: day(row["onset_date"]),
                     resolvedDate: day(row["resolved_date"]))
             }
@@ -212,23 +249,30 @@ extension VetNetStore {
             db, sql: "SELECT * FROM allergy \(filter) ORDER BY created_at", arguments: args
         ).map { row in
             Allergy(
-                id: try row.identifier("id"), patientID: patient.id, substance: row["substance"],
-                reaction: row["reaction"],
+                id: try row.identifier("id"), patientID: patient.id,
+                substance: try seal.open(row["substance"] as String, .allergySubstance, id: row["id"]),
+                reaction: try seal.openIfPresent(row["reaction"] as String?, .allergyReaction, id: row["id"]),
                 severity: Allergy.Severity(rawValue: row["severity"]) ?? .severe)
         }
         let medications = try Row.fetchAll(
             db, sql: "SELECT * FROM medication \(filter) ORDER BY start_date", arguments: args
         ).map { row in
-            Medication(
-                id: try row.identifier("id"), patientID: patient.id, drug: row["drug"],
-                concentrationMgPerML: Decimal(string: row["concentration_mg_per_ml"]) ?? 0,
-                doseMgPerKg: Decimal(string: row["dose_mg_per_kg"]) ?? 0,
-                route: Medication.Route(rawValue: row["route"]) ?? .oral, frequency: row["frequency"],
+            let id: String = row["id"]
+            return Medication(
+                id: try row.identifier("id"), patientID: patient.id,
+                drug: try seal.open(row["drug"] as String, .medicationDrug, id: id),
+                concentrationMgPerML: Decimal(
+                    string: try seal.open(row["concentration_mg_per_ml"] as String, .medicationConcentration, id: id))
+                    ?? 0,
+                doseMgPerKg: Decimal(string: try seal.open(row["dose_mg_per_kg"] as String, .medicationDose, id: id))
+                    ?? 0,
+                route: Medication.Route(rawValue: row["route"]) ?? .oral,
+                frequency: try seal.open(row["frequency"] as String, .medicationFrequency, id: id),
                 startDate: day(row["start_date"]) ?? .distantPast, endDate: day(row["end_date"]))
         }
         let vaccinations = try Row.fetchAll(
             db, sql: "SELECT * FROM vaccination \(filter) ORDER BY administered_date", arguments: args
-        ).map(Self.vaccination(from:))
+        ).map { try Self.vaccination(from: $0, seal: seal) }
         let notes = try self.notes(db: db, practiceID: practiceID, patientID: patient.id.description)
         let addenda = try Row.fetchAll(
             db, sql: "SELECT * FROM note_addendum \(filter) ORDER BY created_at", arguments: args
@@ -264,11 +308,13 @@ extension VetNetStore {
         }
     }
 
-    static func vaccination(from row: Row) throws -> Vaccination {
-        Vaccination(
-            id: try row.identifier("id"), patientID: try row.identifier("patient_id"), vaccine: row["vaccine"],
+    static func vaccination(from row: Row, seal: FieldSeal) throws -> Vaccination {
+        let id: String = row["id"]
+        return Vaccination(
+            id: try row.identifier("id"), patientID: try row.identifier("patient_id"),
+            vaccine: try seal.open(row["vaccine"] as String, .vaccinationVaccine, id: id),
             administeredDate: RecordCalendar.date(fromISODay: row["administered_date"]) ?? .distantPast,
-            batchNumber: row["batch"],
+            batchNumber: try seal.openIfPresent(row["batch"] as String?, .vaccinationBatch, id: id),
             nextDueDate: (row["next_due_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) })
     }
 }

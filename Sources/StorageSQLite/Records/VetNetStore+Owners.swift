@@ -21,7 +21,7 @@ extension VetNetStore {
                     scope: scope, db: db)
                 return owner.id.description
             }
-            guard let stored = try Self.owner(db: db, practiceID: scope.practiceID, id: id) else {
+            guard let stored = try self.owner(db: db, practiceID: scope.practiceID, id: id) else {
                 throw DomainError.notFound(resource: "owner")
             }
             return (stored, replayed)
@@ -39,30 +39,23 @@ extension VetNetStore {
     {
         try owner.validate()
         return try await write { db in
-            guard let current = try Self.owner(db: db, practiceID: scope.practiceID, id: owner.id.description) else {
+            guard let current = try self.owner(db: db, practiceID: scope.practiceID, id: owner.id.description) else {
                 throw DomainError.notFound(resource: "owner")
             }
             if let expectedVersion, expectedVersion != current.version {
                 throw DomainError.versionMismatch(current: current.version)
             }
-            let columns = try Self.ownerColumns(owner)
             try db.execute(
                 sql: """
-                    UPDATE owner SET first_name = ?, last_name = ?, email = ?, phones = ?, phone_digits = ?, address = ?, communication = ?,
-                                     notes = ?, updated_at = ?, version = version + 1
+                    UPDATE owner SET first_name = ?, last_name = ?, updated_at = ?, version = version + 1
                     WHERE id = ? AND practice_id = ?
                     """,
                 arguments: [
-                    owner.firstName, owner.lastName, owner.email, columns.phones, columns.digits, columns.address,
-                    columns.communication,
-                    owner.notes, Timestamp.string(self.clock.now()), owner.id.description, scope.practiceID.description,
+                    owner.firstName, owner.lastName, Timestamp.string(self.clock.now()), owner.id.description,
+                    scope.practiceID.description,
                 ])
-            for patientID in try String.fetchAll(
-                db, sql: "SELECT id FROM patient WHERE (owner_id = ? OR co_owner_id = ?) AND practice_id = ?",
-                arguments: [owner.id.description, owner.id.description, scope.practiceID.description])
-            {
-                try Self.reindexPatient(db: db, id: patientID)
-            }
+            // The names first: the contact details' write re-indexes the owner's patients.
+            try self.writeContactDetails(of: owner, practiceID: scope.practiceID, db: db)
             try self.appendAudit(
                 AuditRecord(action: .ownerUpdate, resourceType: "owner", resourceID: owner.id.description),
                 scope: scope, db: db)
@@ -78,7 +71,7 @@ extension VetNetStore {
     /// One owner (audited read).
     public func owner(scope: AccessScope, id: Identifier<Owner>) async throws -> Versioned<Owner> {
         try await write { db in
-            guard let owner = try Self.owner(db: db, practiceID: scope.practiceID, id: id.description) else {
+            guard let owner = try self.owner(db: db, practiceID: scope.practiceID, id: id.description) else {
                 throw DomainError.notFound(resource: "owner")
             }
             try self.appendAudit(
@@ -100,51 +93,88 @@ extension VetNetStore {
     // MARK: - Rows
 
     func insertOwner(_ owner: Owner, db: Database, scope: AccessScope) throws {
-        let columns = try Self.ownerColumns(owner)
+        let columns = try ownerColumns(owner, practiceID: scope.practiceID)
         let now = Timestamp.string(clock.now())
         try db.execute(
             sql: """
-                INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, phone_digits, address, communication,
+                INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, contact_tokens, address, communication,
                                    notes, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                owner.id.description, scope.practiceID.description, owner.firstName, owner.lastName, owner.email,
-                columns.phones, columns.digits, columns.address, columns.communication, owner.notes, now, now,
+                owner.id.description, scope.practiceID.description, owner.firstName, owner.lastName, columns.email,
+                columns.phones, columns.tokens, columns.address, columns.communication, columns.notes, now, now,
             ])
         try appendAudit(
             AuditRecord(action: .ownerCreate, resourceType: "owner", resourceID: owner.id.description), scope: scope,
             db: db)
     }
 
-    static func ownerColumns(_ owner: Owner) throws -> (
-        phones: String, digits: String, address: String?, communication: String
+    /// An owner's columns as stored: the contact details sealed, their search tokens (see
+    /// ``ContactSearchIndex``) space-separated.
+    func ownerColumns(_ owner: Owner, practiceID: PracticeID) throws -> (
+        email: String?, phones: String, tokens: String, address: String?, communication: String, notes: String?
     ) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
+        let seal = fieldSeal(practiceID)
+        let id = owner.id.description
         return (
-            String(decoding: try encoder.encode(owner.phones), as: UTF8.self),
-            owner.phones.map(\.digits).joined(separator: " "),
-            try owner.address.map { String(decoding: try encoder.encode($0), as: UTF8.self) },
-            String(decoding: try encoder.encode(owner.communication), as: UTF8.self)
+            try seal.sealIfPresent(owner.email, .ownerEmail, id: id),
+            try seal.seal(String(decoding: try encoder.encode(owner.phones), as: UTF8.self), .ownerPhones, id: id),
+            ContactSearchIndex(cipher: cipher, practiceID: practiceID).tokens(of: owner).joined(separator: " "),
+            try owner.address.map {
+                try seal.seal(String(decoding: try encoder.encode($0), as: UTF8.self), .ownerAddress, id: id)
+            },
+            String(decoding: try encoder.encode(owner.communication), as: UTF8.self),
+            try seal.sealIfPresent(owner.notes, .ownerNotes, id: id)
         )
     }
 
-    static func owner(db: Database, practiceID: PracticeID, id: String) throws -> Versioned<Owner>? {
+    /// Rewrites an owner's contact details, sealed, with their search tokens, and re-indexes
+    /// their patients (an update, and the sealing of details written before sealing began).
+    func writeContactDetails(of owner: Owner, practiceID: PracticeID, db: Database) throws {
+        let columns = try ownerColumns(owner, practiceID: practiceID)
+        try db.execute(
+            sql: """
+                UPDATE owner SET email = ?, phones = ?, contact_tokens = ?, address = ?, communication = ?, notes = ?
+                WHERE id = ? AND practice_id = ?
+                """,
+            arguments: [
+                columns.email, columns.phones, columns.tokens, columns.address, columns.communication, columns.notes,
+                owner.id.description, practiceID.description,
+            ])
+        for patientID in try String.fetchAll(
+            db, sql: "SELECT id FROM patient WHERE (owner_id = ? OR co_owner_id = ?) AND practice_id = ?",
+            arguments: [owner.id.description, owner.id.description, practiceID.description])
+        {
+            try Self.reindexPatient(db: db, id: patientID)
+        }
+    }
+
+    func owner(db: Database, practiceID: PracticeID, id: String) throws -> Versioned<Owner>? {
         try Row.fetchOne(
             db, sql: "SELECT * FROM owner WHERE id = ? AND practice_id = ?", arguments: [id, practiceID.description]
         ).map(owner(from:))
     }
 
-    static func owner(from row: Row) throws -> Versioned<Owner> {
+    /// An owner from its row, the contact details opened.
+    func owner(from row: Row) throws -> Versioned<Owner> {
         let decoder = JSONDecoder()
-        func decode<T: Decodable>(_ type: T.Type, _ column: String) -> T? {
-            (row[column] as String?).flatMap { try? decoder.decode(T.self, from: Data($0.utf8)) }
+        let seal = try fieldSeal(row: row)
+        let id: String = row["id"]
+        func decode<T: Decodable>(_ type: T.Type, _ column: String, _ field: SealedField?) throws -> T? {
+            guard let stored: String = row[column] else { return nil }
+            let text = try field.map { try seal.open(stored, $0, id: id) } ?? stored
+            return try? decoder.decode(T.self, from: Data(text.utf8))
         }
         let owner = Owner(
-            id: try row.identifier("id"), firstName: row["first_name"], lastName: row["last_name"], email: row["email"],
-            phones: decode([PhoneNumber].self, "phones") ?? [], address: decode(PostalAddress.self, "address"),
-            communication: decode(CommunicationPreferences.self, "communication") ?? .init(), notes: row["notes"])
+            id: try row.identifier("id"), firstName: row["first_name"], lastName: row["last_name"],
+            email: try seal.openIfPresent(row["email"] as String?, .ownerEmail, id: id),
+            phones: try decode([PhoneNumber].self, "phones", .ownerPhones) ?? [],
+            address: try decode(PostalAddress.self, "address", .ownerAddress),
+            communication: try decode(CommunicationPreferences.self, "communication", nil) ?? .init(),
+            notes: try seal.openIfPresent(row["notes"] as String?, .ownerNotes, id: id))
         return Versioned(owner, version: row["version"])
     }
 }

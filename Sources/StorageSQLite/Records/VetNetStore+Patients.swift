@@ -114,7 +114,8 @@ extension VetNetStore {
         // not overflow (SQLite reads a negative LIMIT as none, and `prefix` traps on it).
         let limit = max(0, limit)
         let fetch = limit == Int.max ? limit : limit + 1
-        let match = query.text.flatMap(Self.ftsQuery)
+        let contacts = ContactSearchIndex(cipher: cipher, practiceID: scope.practiceID)
+        let match = query.text.flatMap { Self.ftsQuery($0, contacts: contacts) }
         // Text with no letter or digit in it ("🐶", "***") matches no name, number or chip.
         let nothingSearchable = match == nil && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true
         return try await write { db in
@@ -231,13 +232,15 @@ extension VetNetStore {
 
     /// Inserts the search rows of the patients a `WHERE` clause appended to it selects; one
     /// definition, so bulk loads index exactly as single writes do.
+    ///
+    /// The `phones` column holds the owners' contact tokens (``ContactSearchIndex``): their
+    /// phone numbers and email addresses are sealed, and only keyed digests of their words'
+    /// prefixes are searchable.
     static let searchRowsSQL = """
         INSERT INTO patient_search (rowid, patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
         SELECT p.rowid, p.id, p.practice_id, p.name,
-               o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, '')
-                   || COALESCE(' ' || o.email, '') || COALESCE(' ' || c.email, ''),
-               o.phone_digits || ' ' || (SELECT COALESCE(group_concat(json_extract(value, '$.number'), ' '), '') FROM json_each(o.phones))
-                   || COALESCE(' ' || c.phone_digits, ''),
+               o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, ''),
+               o.contact_tokens || COALESCE(' ' || c.contact_tokens, ''),
                p.mrn || ' ' || REPLACE(p.mrn, '-', ''), COALESCE(p.microchip, '')
         FROM patient p JOIN owner o ON o.id = p.owner_id LEFT JOIN owner c ON c.id = p.co_owner_id
         """
@@ -247,7 +250,10 @@ extension VetNetStore {
     /// or a digit — and each word becomes a quoted prefix term; all must match. What staff type
     /// is never read as FTS5 syntax: quotes, `*`, `-`, `AND`, `NEAR`, `^` and the like are
     /// separators or quoted words. `nil` when no letter or digit remains.
-    static func ftsQuery(_ text: String) -> String? {
+    ///
+    /// A word matches the beginning of a name, record number or microchip word, or — through
+    /// its token in `contacts` — of a phone number or email address word.
+    static func ftsQuery(_ text: String, contacts: ContactSearchIndex) -> String? {
         // Scalar by scalar, not character by character: a quote with a combining mark on it is
         // one character that holds a letter, and must not carry the quote into the query.
         var words: [String] = []
@@ -263,7 +269,11 @@ extension VetNetStore {
         if !word.isEmpty { words.append(String(word)) }
         guard !words.isEmpty else { return nil }
         // A word holds only letters and digits here, so it cannot close its quotes.
-        return words.prefix(16).map { "\"\($0)\"*" }.joined(separator: " ")
+        return words.prefix(16).map { word in
+            let token = contacts.token(ContactSearchIndex.words(word).joined())
+            return "({patient_name owner_names mrn microchip} : \"\(word)\"* OR phones : \"\(token)\")"
+        }
+        .joined(separator: " AND ")
     }
 
     static func patient(db: Database, practiceID: PracticeID, id: String) throws -> Versioned<Patient>? {

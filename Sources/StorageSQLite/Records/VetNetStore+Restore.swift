@@ -90,7 +90,9 @@ extension VetNetStore {
                     arguments: [
                         assessment.id, practiceID.description, assessment.patientID, assessment.assessorID,
                         Timestamp.milliseconds(assessment.arrivalAt), Timestamp.milliseconds(assessment.assessedAt),
-                        assessment.level, assessment.rulesVersion, assessment.caseJSON, assessment.resultJSON,
+                        assessment.level, assessment.rulesVersion,
+                        try self.fieldSeal(practiceID).seal(assessment.caseJSON, .triageCase, id: assessment.id),
+                        try self.fieldSeal(practiceID).seal(assessment.resultJSON, .triageResult, id: assessment.id),
                     ])
                 for override in assessment.overrides ?? []
                 where override.assessmentID.description == assessment.id.lowercased() {
@@ -99,7 +101,7 @@ extension VetNetStore {
                             field: "triageAssessments",
                             message: "assessment \(assessment.id) names a patient id that is not a UUID")
                     }
-                    try Self.insertOverride(override, patientID: patientID, db: db, scope: .system(practiceID))
+                    try self.insertOverride(override, patientID: patientID, db: db, scope: .system(practiceID))
                 }
             }
             for arrival in export.triageArrivals ?? [] {
@@ -120,11 +122,11 @@ extension VetNetStore {
             for item in export.patients {
                 for visit in item.visits ?? [] where visit.patientID == item.patient.id {
                     try Self.insertVisitRow(
-                        visit, practiceID: practiceID, recordedBy: visit.recordedBy?.id.description,
+                        visit, seal: self.fieldSeal(practiceID), recordedBy: visit.recordedBy?.id.description,
                         createdAt: PracticeExport.timestamp(visit.occurredAt), db: db)
                 }
                 for correction in item.corrections ?? [] where correction.patientID == item.patient.id {
-                    try Self.insertCorrection(correction, practiceID: practiceID, db: db)
+                    try self.insertCorrection(correction, practiceID: practiceID, db: db)
                 }
             }
             for document in carriedDocuments {
@@ -240,47 +242,25 @@ extension VetNetStore {
                     PracticeExport.timestamp(weight.measuredAt), stamp.by, stamp.at,
                 ])
         }
-        for problem in item.problems {
-            try db.execute(
-                sql:
-                    "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    problem.id.description, practice, pid, problem.name, problem.status.rawValue,
-                    problem.onsetDate.map(day), problem.resolvedDate.map(day), entered(problem.id.description).at,
-                ])
+        // Entries belong to the patient they are listed under, whatever id they carry.
+        let seal = fieldSeal(practiceID)
+        for var problem in item.problems {
+            problem.patientID = item.patient.id
+            try Self.insertProblem(problem, seal: seal, createdAt: entered(problem.id.description).at, db: db)
         }
-        for allergy in item.allergies {
-            try db.execute(
-                sql:
-                    "INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    allergy.id.description, practice, pid, allergy.substance, allergy.reaction,
-                    allergy.severity.rawValue,
-                    entered(allergy.id.description).at,
-                ])
+        for var allergy in item.allergies {
+            allergy.patientID = item.patient.id
+            try Self.insertAllergy(allergy, seal: seal, createdAt: entered(allergy.id.description).at, db: db)
         }
-        for medication in item.medications {
+        for var medication in item.medications {
+            medication.patientID = item.patient.id
             let stamp = entered(medication.id.description)
-            try db.execute(
-                sql: """
-                    INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
-                                            start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    medication.id.description, practice, pid, medication.drug, "\(medication.concentrationMgPerML)",
-                    "\(medication.doseMgPerKg)", medication.route.rawValue, medication.frequency,
-                    day(medication.startDate),
-                    medication.endDate.map(day), stamp.by, stamp.at,
-                ])
+            try Self.insertMedication(medication, seal: seal, prescribedBy: stamp.by, createdAt: stamp.at, db: db)
         }
-        for vaccination in item.vaccinations {
-            try db.execute(
-                sql:
-                    "INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    vaccination.id.description, practice, pid, vaccination.vaccine, day(vaccination.administeredDate),
-                    vaccination.batchNumber, vaccination.nextDueDate.map(day), entered(vaccination.id.description).at,
-                ])
+        for var vaccination in item.vaccinations {
+            vaccination.patientID = item.patient.id
+            try Self.insertVaccination(
+                vaccination, seal: seal, createdAt: entered(vaccination.id.description).at, db: db)
         }
         // Sealed with this store's key and the same associated data as a note entered here.
         for note in item.notes {

@@ -65,14 +65,9 @@ extension VetNetStore {
                 let stamp = Timestamp.string(now)
                 let recorded = try record.recording(now: now, birthDate: patient.birthDate)
                 record = recorded.visit
+                let seal = self.fieldSeal(scope.practiceID)
                 for problem in recorded.problems {
-                    try db.execute(
-                        sql:
-                            "INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
-                        arguments: [
-                            problem.id.description, scope.practiceID.description, patient.id.description, problem.name,
-                            problem.status.rawValue, problem.onsetDate.map { RecordCalendar.isoDay($0) }, stamp,
-                        ])
+                    try Self.insertProblem(problem, seal: seal, createdAt: stamp, db: db)
                     try self.appendEvent(
                         .recordEntryAdded(
                             patientID: patient.id, entryType: "problem", entryID: problem.id.description,
@@ -80,8 +75,7 @@ extension VetNetStore {
                 }
                 for medication in recorded.medications {
                     try Self.insertMedication(
-                        medication, practiceID: scope.practiceID, prescribedBy: scope.actorID?.description,
-                        createdAt: stamp, db: db)
+                        medication, seal: seal, prescribedBy: scope.actorID?.description, createdAt: stamp, db: db)
                     try self.appendEvent(
                         .recordEntryAdded(
                             patientID: patient.id, entryType: "medication", entryID: medication.id.description,
@@ -95,8 +89,7 @@ extension VetNetStore {
                     throw UniquenessConflict(field: "appointmentId", message: "already has a visit record")
                 }
                 try Self.insertVisitRow(
-                    record, practiceID: scope.practiceID, recordedBy: scope.actorID?.description, createdAt: stamp,
-                    db: db)
+                    record, seal: seal, recordedBy: scope.actorID?.description, createdAt: stamp, db: db)
                 try self.appendAudit(
                     AuditRecord(
                         action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
@@ -109,7 +102,7 @@ extension VetNetStore {
                         practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
                 return record.id.description
             }
-            guard let stored = try Self.visit(db: db, practiceID: scope.practiceID, id: id) else {
+            guard let stored = try self.visit(db: db, practiceID: scope.practiceID, id: id) else {
                 throw DomainError.notFound(resource: "visit")
             }
             return stored
@@ -126,7 +119,7 @@ extension VetNetStore {
                 db,
                 sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id = ? ORDER BY occurred_at DESC, id DESC",
                 arguments: [scope.practiceID.description, patientID.description]
-            ).map(Self.visit(from:))
+            ).map { try Self.visit(from: $0, seal: self.fieldSeal(scope.practiceID)) }
             try self.appendAudit(
                 AuditRecord(
                     action: .recordVisitsRead, resourceType: "patient", resourceID: patientID.description,
@@ -140,7 +133,7 @@ extension VetNetStore {
         -> StoredVisit
     {
         try await write { db in
-            guard let stored = try Self.visit(db: db, practiceID: scope.practiceID, id: id.description),
+            guard let stored = try self.visit(db: db, practiceID: scope.practiceID, id: id.description),
                 stored.visit.patientID == patientID
             else {
                 throw DomainError.notFound(resource: "visit")
@@ -178,7 +171,7 @@ extension VetNetStore {
                 visits += try Row.fetchAll(
                     db, sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id = ?",
                     arguments: [scope.practiceID.description, id]
-                ).map(Self.visit(from:)).map(\.visit)
+                ).map { try Self.visit(from: $0, seal: self.fieldSeal(scope.practiceID)).visit }
             }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
             try self.appendAudit(
@@ -192,9 +185,9 @@ extension VetNetStore {
 
     // MARK: - Rows
 
-    /// The visit's row (recording and restore).
+    /// The visit's row (recording and restore), its record sealed.
     static func insertVisitRow(
-        _ visit: Visit, practiceID: PracticeID, recordedBy: String?, createdAt: String, db: Database
+        _ visit: Visit, seal: FieldSeal, recordedBy: String?, createdAt: String, db: Database
     ) throws {
         try db.execute(
             sql: """
@@ -202,29 +195,29 @@ extension VetNetStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                visit.id.description, practiceID.description, visit.patientID.description,
+                visit.id.description, seal.practiceID.description, visit.patientID.description,
                 visit.appointmentID.map(text),
                 visit.clinicianID.map(text), Timestamp.string(visit.occurredAt),
-                String(decoding: try JSONEncoder().encode(visit), as: UTF8.self),
+                try seal.seal(json: visit, .visitRecord, id: visit.id.description),
                 visit.recall.map { RecordCalendar.isoDay($0.dueDate) }, recordedBy, createdAt,
             ])
     }
 
-    static func visit(db: Database, practiceID: PracticeID, id: String) throws -> StoredVisit? {
+    func visit(db: Database, practiceID: PracticeID, id: String) throws -> StoredVisit? {
         try Row.fetchOne(
             db, sql: "SELECT * FROM visit WHERE id = ? AND practice_id = ?",
             arguments: [id.lowercased(), practiceID.description]
         )
-        .map(visit(from:))
+        .map { try Self.visit(from: $0, seal: fieldSeal(practiceID)) }
     }
 
     /// The record in the row; a row whose record cannot be read fails the request (an opaque
     /// 500, logged) rather than being left out of the patient's history unnoticed.
-    static func visit(from row: Row) throws -> StoredVisit {
-        guard let json: String = row["record"], let visit = try? JSONDecoder().decode(Visit.self, from: Data(json.utf8))
-        else {
+    static func visit(from row: Row, seal: FieldSeal) throws -> StoredVisit {
+        guard let stored: String = row["record"], let id: String = row["id"] else {
             throw StoreCorruption(column: "visit.record", reason: "not a visit record")
         }
+        let visit = try seal.open(json: stored, as: Visit.self, .visitRecord, id: id)
         return StoredVisit(
             visit: visit, version: row["version"] ?? 1,
             createdAt: (row["created_at"] as String?).flatMap(Timestamp.date) ?? visit.occurredAt)

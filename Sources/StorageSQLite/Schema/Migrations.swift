@@ -40,6 +40,7 @@ enum Migrations {
         migrator.registerMigration("2026-11-27 second factor", migrate: secondFactor)
         migrator.registerMigration("2026-11-27 shared devices", migrate: sharedDevices)
         migrator.registerMigration("2026-11-28 passkeys", migrate: passkeys)
+        migrator.registerMigration("2026-11-28 sealed contact details", migrate: sealedContactDetails)
         return migrator
     }
 
@@ -968,7 +969,17 @@ enum Migrations {
     /// they write from, and a registration by it as a possible duplicate): every row rebuilt.
     private static func ownersFoundByEmail(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM patient_search")
-        try db.execute(sql: VetNetStore.searchRowsSQL)
+        try db.execute(
+            sql: """
+                INSERT INTO patient_search (rowid, patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
+                SELECT p.rowid, p.id, p.practice_id, p.name,
+                       o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, '')
+                           || COALESCE(' ' || o.email, '') || COALESCE(' ' || c.email, ''),
+                       o.phone_digits || ' ' || (SELECT COALESCE(group_concat(json_extract(value, '$.number'), ' '), '') FROM json_each(o.phones))
+                           || COALESCE(' ' || c.phone_digits, ''),
+                       p.mrn || ' ' || REPLACE(p.mrn, '-', ''), COALESCE(p.microchip, '')
+                FROM patient p JOIN owner o ON o.id = p.owner_id LEFT JOIN owner c ON c.id = p.co_owner_id
+                """)
     }
 
     private static func secondFactor(_ db: Database) throws {
@@ -1058,5 +1069,19 @@ enum Migrations {
                 );
                 CREATE INDEX passkey_user ON passkey (practice_id, user_id, created_at_ms);
                 """)
+    }
+
+    /// Owners' phone numbers and email addresses leave the search index: it holds keyed tokens
+    /// of them instead (`contact_tokens`, computed with the record key, so written by the
+    /// store's sealing pass that follows the migrations, which also seals the details).
+    private static func sealedContactDetails(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE owner RENAME COLUMN phone_digits TO contact_tokens;
+                UPDATE owner SET contact_tokens = '';
+                DELETE FROM patient_search;
+                """)
+        try db.execute(sql: VetNetStore.searchRowsSQL)
+        try db.execute(sql: "INSERT INTO patient_search (patient_search) VALUES ('optimize')")
     }
 }

@@ -27,7 +27,7 @@ extension VetNetStore {
             var recorded: (StoredAssessment, QueueChange?)?
             let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotency, operation: .triageAssess) {
                 var queue = TriageQueue(
-                    entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
+                    entries: try self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
                 var change: QueueChange?
                 if queue.follows(assessment, admitting: admitToQueue) {
                     do { change = try queue.handle(.admit(assessment), at: self.clock.now()) } catch let error
@@ -45,11 +45,14 @@ extension VetNetStore {
                         scope.actorID?.description,
                         Timestamp.milliseconds(arrival), Timestamp.milliseconds(result.assessedAt),
                         result.level.rawValue,
-                        result.rulesVersion, String(decoding: caseJSON, as: UTF8.self),
-                        String(decoding: resultJSON, as: UTF8.self),
+                        result.rulesVersion,
+                        try self.fieldSeal(scope.practiceID).seal(
+                            String(decoding: caseJSON, as: UTF8.self), .triageCase, id: assessment.id.description),
+                        try self.fieldSeal(scope.practiceID).seal(
+                            String(decoding: resultJSON, as: UTF8.self), .triageResult, id: assessment.id.description),
                     ])
                 if let change {
-                    try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+                    try self.saveQueueEntry(change.entry, db: db, scope: scope)
                     try Self.recordArrival(change, db: db, scope: scope)
                 }
                 if let intakeRanking {
@@ -81,7 +84,7 @@ extension VetNetStore {
                     db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
                     arguments: [id, scope.practiceID.description])
             else { throw DomainError.notFound(resource: "assessment") }
-            return (try Self.storedAssessment(row, db: db), nil)
+            return (try self.storedAssessment(row, db: db), nil)
         }
     }
 
@@ -101,7 +104,7 @@ extension VetNetStore {
             sql += " ORDER BY assessed_at_ms DESC LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let items = try rows.prefix(limit).map { row in try Self.storedAssessment(row, db: db) }
+            let items = try rows.prefix(limit).map { row in try self.storedAssessment(row, db: db) }
             try self.appendAudit(
                 AuditRecord(action: .triageHistoryRead, resourceType: "patient", resourceID: Self.text(patientID)),
                 scope: scope, db: db)
@@ -117,12 +120,12 @@ extension VetNetStore {
     {
         try await write { db in
             var queue = TriageQueue(
-                entries: try Self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
+                entries: try self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
             let change: QueueChange
             do { change = try queue.handle(.move(patientID: patientID, to: status), at: self.clock.now()) } catch let
                 error as QueueError
             { throw error.domainError }
-            try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+            try self.saveQueueEntry(change.entry, db: db, scope: scope)
             try Self.recordArrival(change, db: db, scope: scope)
             try self.appendAudit(
                 AuditRecord(
@@ -147,7 +150,7 @@ extension VetNetStore {
             ).map { row in
                 let alertsJSON: String = row["alerts"]
                 return QueuedPatient(
-                    entry: try Self.queueEntry(from: row), name: row["name"], medicalRecordNumber: row["mrn"],
+                    entry: try self.queueEntry(from: row), name: row["name"], medicalRecordNumber: row["mrn"],
                     species: row["species"],
                     alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [])
             }
@@ -171,7 +174,7 @@ extension VetNetStore {
             else {
                 throw DomainError.notFound(resource: "assessment")
             }
-            let assessment = try Self.storedAssessment(row, db: db)
+            let assessment = try self.storedAssessment(row, db: db)
             let newer =
                 try Int.fetchOne(
                     db,
@@ -189,9 +192,9 @@ extension VetNetStore {
                     id: assessmentID, computedLevel: assessment.level, currentLevel: assessment.currentLevel,
                     isLatest: newer == 0),
                 by: actor.description, role: role, at: now)
-            try Self.insertOverride(override, patientID: assessment.patientID, db: db, scope: scope)
+            try self.insertOverride(override, patientID: assessment.patientID, db: db, scope: scope)
             var change: QueueChange?
-            if let entry = try Self.queueEntry(db: db, scope: scope, patientID: assessment.patientID),
+            if let entry = try self.queueEntry(db: db, scope: scope, patientID: assessment.patientID),
                 entry.status.isActive,
                 entry.assessmentID == assessmentID
             {
@@ -203,7 +206,7 @@ extension VetNetStore {
                 }
             }
             if let change {
-                try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+                try self.saveQueueEntry(change.entry, db: db, scope: scope)
                 try Self.recordArrival(change, db: db, scope: scope)
             }
             try self.appendAudit(
@@ -214,7 +217,7 @@ extension VetNetStore {
                 change?.events(practiceID: scope.practiceID, occurredAt: now)
                     ?? [override.event(patientID: assessment.patientID, practiceID: scope.practiceID, occurredAt: now)],
                 scope: scope, db: db)
-            return (try Self.storedAssessment(row, db: db), change)
+            return (try self.storedAssessment(row, db: db), change)
         }
     }
 
@@ -235,7 +238,7 @@ extension VetNetStore {
                     SELECT * FROM triage_override WHERE practice_id = ? AND overridden_at_ms >= ? AND overridden_at_ms < ?
                     ORDER BY overridden_at_ms, id
                     """, arguments: bounds
-            ).map(Self.override(from:))
+            ).map(self.override(from:))
             return TriageJudgementHistory(assessments: assessments, overrides: overrides)
         }
     }
@@ -245,7 +248,7 @@ extension VetNetStore {
             let now = self.clock.now()
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM triage_queue_entry WHERE status = 'waiting'")
             var byPractice: [String: [QueueEntry]] = [:]
-            for row in rows { byPractice[row["practice_id"], default: []].append(try Self.queueEntry(from: row)) }
+            for row in rows { byPractice[row["practice_id"], default: []].append(try self.queueEntry(from: row)) }
             var announced = 0
             for (practice, entries) in byPractice {
                 guard let practiceID = PracticeID(uuidString: practice) else { continue }
@@ -254,7 +257,7 @@ extension VetNetStore {
                 for due in queue.dueAnnouncements(at: now) {
                     guard let change = try? queue.handle(.announce(patientID: due.patientID, due.deadline), at: now)
                     else { continue }
-                    try Self.saveQueueEntry(change.entry, db: db, scope: scope)
+                    try self.saveQueueEntry(change.entry, db: db, scope: scope)
                     try self.appendEvents(change.events(practiceID: practiceID, occurredAt: now), scope: scope, db: db)
                     announced += 1
                 }
@@ -265,7 +268,7 @@ extension VetNetStore {
 
     // MARK: - Rows
 
-    static func storedAssessment(_ row: Row, db: Database) throws -> StoredAssessment {
+    func storedAssessment(_ row: Row, db: Database) throws -> StoredAssessment {
         let id: Identifier<TriageAssessment> = try row.identifier("id")
         let overrides = try Row.fetchAll(
             db.cachedStatement(
@@ -275,15 +278,16 @@ extension VetNetStore {
         guard let level = TriageLevel(rawValue: row["level"]) else {
             throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level")
         }
+        let result = try fieldSeal(row: row).open(row["result_json"] as String, .triageResult, id: id.description)
         return StoredAssessment(
             id: id, patientID: try row.uuid("patient_id"), assessorID: row["assessor_id"],
             arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
             assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]), level: level,
-            rulesVersion: row["rules_version"], resultJSON: Data((row["result_json"] as String).utf8),
+            rulesVersion: row["rules_version"], resultJSON: Data(result.utf8),
             overrides: overrides)
     }
 
-    static func override(from row: Row) throws -> TriageOverride {
+    func override(from row: Row) throws -> TriageOverride {
         let levels = try ["computed_level", "previous_level", "level"].map { column in
             guard let level = TriageLevel(rawValue: row[column]) else {
                 throw StoreCorruption(column: "triage_override.\(column)", reason: "not a VTL level")
@@ -292,12 +296,14 @@ extension VetNetStore {
         }
         return TriageOverride(
             id: try row.identifier("id"), assessmentID: try row.identifier("assessment_id"), computedLevel: levels[0],
-            previousLevel: levels[1], level: levels[2], reason: row["reason"], overriddenBy: row["overridden_by"],
+            previousLevel: levels[1], level: levels[2],
+            reason: try fieldSeal(row: row).open(row["reason"] as String, .triageOverrideReason, id: row["id"]),
+            overriddenBy: row["overridden_by"],
             overriddenAt: Timestamp.date(milliseconds: row["overridden_at_ms"]),
             lowersRedFinding: row["lowers_red_finding"])
     }
 
-    static func insertOverride(_ override: TriageOverride, patientID: UUID, db: Database, scope: AccessScope) throws {
+    func insertOverride(_ override: TriageOverride, patientID: UUID, db: Database, scope: AccessScope) throws {
         try db.execute(
             sql: """
                 INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
@@ -305,10 +311,11 @@ extension VetNetStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                override.id.description, scope.practiceID.description, text(patientID),
+                override.id.description, scope.practiceID.description, Self.text(patientID),
                 override.assessmentID.description,
                 override.computedLevel.rawValue, override.previousLevel.rawValue, override.level.rawValue,
-                override.reason,
+                try fieldSeal(scope.practiceID).seal(
+                    override.reason, .triageOverrideReason, id: override.id.description),
                 override.overriddenBy, Timestamp.milliseconds(override.overriddenAt), override.lowersRedFinding,
             ])
     }
@@ -317,18 +324,18 @@ extension VetNetStore {
         let count =
             try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT COUNT(*) FROM patient WHERE id = ? AND practice_id = ?"),
-                arguments: [text(patientID), scope.practiceID.description]) ?? 0
+                arguments: [Self.text(patientID), scope.practiceID.description]) ?? 0
         if count == 0 { throw DomainError.notFound(resource: "patient") }
     }
 
-    static func queueEntry(db: Database, scope: AccessScope, patientID: UUID) throws -> QueueEntry? {
+    func queueEntry(db: Database, scope: AccessScope, patientID: UUID) throws -> QueueEntry? {
         try Row.fetchOne(
             db, sql: "SELECT * FROM triage_queue_entry WHERE practice_id = ? AND patient_id = ?",
-            arguments: [scope.practiceID.description, text(patientID)]
+            arguments: [scope.practiceID.description, Self.text(patientID)]
         ).map(queueEntry(from:))
     }
 
-    static func queueEntry(from row: Row) throws -> QueueEntry {
+    func queueEntry(from row: Row) throws -> QueueEntry {
         QueueEntry(
             assessmentID: try row.identifier("assessment_id"), patientID: try row.uuid("patient_id"),
             level: TriageLevel(rawValue: row["level"]) ?? .red,
@@ -336,7 +343,8 @@ extension VetNetStore {
             assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]),
             status: QueueStatus(rawValue: row["status"]) ?? .waiting,
             statusChangedAt: Timestamp.date(milliseconds: row["status_changed_at_ms"]),
-            override: try (row["override_json"] as String?).map { text in
+            override: try (row["override_json"] as String?).map { stored in
+                let text = try fieldSeal(row: row).open(stored, .queueOverride, id: row["patient_id"])
                 do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
                     throw StoreCorruption(column: "triage_queue_entry.override_json", reason: "not an override")
                 }
@@ -345,7 +353,7 @@ extension VetNetStore {
             reassessmentAnnounced: row["reassessment_announced"] as Bool? ?? false)
     }
 
-    static func saveQueueEntry(_ entry: QueueEntry, db: Database, scope: AccessScope) throws {
+    func saveQueueEntry(_ entry: QueueEntry, db: Database, scope: AccessScope) throws {
         try db.execute(
             sql: """
                 INSERT INTO triage_queue_entry (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status,
@@ -357,11 +365,15 @@ extension VetNetStore {
                     overdue_announced = excluded.overdue_announced, reassessment_announced = excluded.reassessment_announced
                 """,
             arguments: [
-                scope.practiceID.description, text(entry.patientID), entry.assessmentID.description,
+                scope.practiceID.description, Self.text(entry.patientID), entry.assessmentID.description,
                 entry.level.rawValue,
                 Timestamp.milliseconds(entry.arrival), Timestamp.milliseconds(entry.assessedAt), entry.status.rawValue,
                 Timestamp.milliseconds(entry.statusChangedAt),
-                try entry.override.map { String(decoding: try $0.storedJSON(), as: UTF8.self) },
+                try entry.override.map {
+                    try fieldSeal(scope.practiceID).seal(
+                        String(decoding: try $0.storedJSON(), as: UTF8.self), .queueOverride,
+                        id: Self.text(entry.patientID))
+                },
                 entry.overdueAnnounced, entry.reassessmentAnnounced,
             ])
     }

@@ -1,0 +1,102 @@
+import Foundation
+import PatientRecords
+import PostgresNIO
+import SharedKernel
+import StoragePorts
+
+extension PostgresStore {
+    /// The sealed columns read and written as single values, as the embedded store lists
+    /// them: table, the column naming the row within its practice, the sealed column, and its
+    /// ``SealedField``. Owners' contact details are sealed with their search words.
+    static let sealedColumns: [(table: String, key: String, column: String, field: SealedField)] = [
+        ("visit", "id", "record", .visitRecord),
+        ("problem", "id", "name", .problemName),
+        ("allergy", "id", "substance", .allergySubstance),
+        ("allergy", "id", "reaction", .allergyReaction),
+        ("medication", "id", "drug", .medicationDrug),
+        ("medication", "id", "concentration_mg_per_ml", .medicationConcentration),
+        ("medication", "id", "dose_mg_per_kg", .medicationDose),
+        ("medication", "id", "frequency", .medicationFrequency),
+        ("vaccination", "id", "vaccine", .vaccinationVaccine),
+        ("vaccination", "id", "batch", .vaccinationBatch),
+        ("triage_assessment", "id", "case_json", .triageCase),
+        ("triage_assessment", "id", "result_json", .triageResult),
+        ("triage_override", "id", "reason", .triageOverrideReason),
+        ("triage_queue", "patient_id", "override_json", .queueOverride),
+        ("record_correction", "id", "change_json", .correctionChange),
+    ]
+
+    /// Seals every value of a sealed column written before sealing began, and the contact
+    /// details of owners written then (rebuilding their patients' search words), one
+    /// practice per transaction. Returns how many values and owners it sealed; 0 once done,
+    /// so every instance may run it at start.
+    @discardableResult
+    public func sealLegacyValues() async throws -> Int {
+        let practices = try await transaction(.installation) { connection in
+            var ids: [UUID] = []
+            for try await id in try await connection.query("SELECT id FROM practice", logger: self.logger)
+                .decode(UUID.self)
+            { ids.append(id) }
+            return ids
+        }
+        var sealed = 0
+        for id in practices {
+            let practiceID = PracticeID(id)
+            sealed += try await transaction(.practice(practiceID)) { connection in
+                try await self.sealLegacyValues(of: practiceID, connection: connection)
+            }
+        }
+        return sealed
+    }
+
+    private func sealLegacyValues(of practiceID: PracticeID, connection: PostgresConnection) async throws -> Int {
+        let seal = fieldSeal(practiceID)
+        var sealed = 0
+        for column in Self.sealedColumns {
+            var select = PostgresQuery(
+                unsafeSQL: """
+                    SELECT \(column.key), \(column.column)::text FROM \(column.table)
+                    WHERE practice_id = $1 AND \(column.column) IS NOT NULL AND left(\(column.column)::text, $2::integer) <> $3
+                    FOR UPDATE
+                    """)
+            try select.binds.append(practiceID.rawValue)
+            try select.binds.append(FieldSeal.prefix.count)
+            try select.binds.append(FieldSeal.prefix)
+            var rows: [(UUID, String)] = []
+            for try await row in try await connection.query(select, logger: logger).decode((UUID, String).self) {
+                rows.append(row)
+            }
+            for (key, value) in rows {
+                var update = PostgresQuery(
+                    unsafeSQL:
+                        "UPDATE \(column.table) SET \(column.column) = $1 WHERE practice_id = $2 AND \(column.key) = $3"
+                )
+                try update.binds.append(try seal.seal(value, column.field, id: key.uuidString))
+                try update.binds.append(practiceID.rawValue)
+                try update.binds.append(key)
+                try await connection.query(update, logger: logger)
+                sealed += 1
+            }
+        }
+        var owners: [Owner] = []
+        for try await row in try await connection.query(
+            """
+            SELECT id, first_name, last_name, email, phones::text, address::text, communication::text, notes, version
+            FROM owner WHERE practice_id = \(practiceID.rawValue) AND left(phones::text, \(FieldSeal.prefix.count)::integer) <> \(FieldSeal.prefix)
+            FOR UPDATE
+            """, logger: logger)
+        { owners.append(try owner(from: row, practiceID: practiceID).value) }
+        for owner in owners {
+            let columns = try ownerColumns(owner, practiceID: practiceID)
+            try await connection.query(
+                """
+                UPDATE owner SET email = \(columns.email), phones = \(columns.phones), address = \(columns.address),
+                    notes = \(columns.notes)
+                WHERE id = \(owner.id.rawValue) AND practice_id = \(practiceID.rawValue)
+                """, logger: logger)
+            try await reindexPatients(ofOwner: owner.id.rawValue, practiceID: practiceID, connection: connection)
+            sealed += 1
+        }
+        return sealed
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import PatientRecords
+import SharedKernel
+import StoragePorts
+
+extension VetNetStore {
+    /// The sealed columns read and written as single values: table, the column naming the
+    /// row within its practice, the sealed column, and its ``SealedField``. Owners' contact
+    /// details are sealed with their search tokens (``writeContactDetails(of:practiceID:db:)``).
+    static let sealedColumns: [(table: String, key: String, column: String, field: SealedField)] = [
+        ("visit", "id", "record", .visitRecord),
+        ("problem", "id", "name", .problemName),
+        ("allergy", "id", "substance", .allergySubstance),
+        ("allergy", "id", "reaction", .allergyReaction),
+        ("medication", "id", "drug", .medicationDrug),
+        ("medication", "id", "concentration_mg_per_ml", .medicationConcentration),
+        ("medication", "id", "dose_mg_per_kg", .medicationDose),
+        ("medication", "id", "frequency", .medicationFrequency),
+        ("vaccination", "id", "vaccine", .vaccinationVaccine),
+        ("vaccination", "id", "batch", .vaccinationBatch),
+        ("triage_assessment", "id", "case_json", .triageCase),
+        ("triage_assessment", "id", "result_json", .triageResult),
+        ("triage_override", "id", "reason", .triageOverrideReason),
+        ("triage_queue_entry", "patient_id", "override_json", .queueOverride),
+        ("record_correction", "id", "change_json", .correctionChange),
+    ]
+
+    /// Seals every value of a sealed column that was written before sealing began, and the
+    /// contact details of owners written then (with their search tokens), in one
+    /// transaction. Returns how many values and owners it sealed; 0 once done.
+    @discardableResult
+    public func sealLegacyValues() throws -> Int {
+        try writer.write { db in
+            var sealed = 0
+            for column in Self.sealedColumns {
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT practice_id, \(column.key) AS row_key, \(column.column) AS value FROM \(column.table)
+                        WHERE \(column.column) IS NOT NULL AND substr(\(column.column), 1, \(FieldSeal.prefix.count)) <> ?
+                        """, arguments: [FieldSeal.prefix])
+                for row in rows {
+                    let key: String = row["row_key"]
+                    try db.execute(
+                        sql:
+                            "UPDATE \(column.table) SET \(column.column) = ? WHERE \(column.key) = ? AND practice_id = ?",
+                        arguments: [
+                            try fieldSeal(row: row).seal(row["value"] as String, column.field, id: key), key,
+                            row["practice_id"],
+                        ])
+                    sealed += 1
+                }
+            }
+            let owners = try Row.fetchAll(
+                db, sql: "SELECT * FROM owner WHERE substr(phones, 1, \(FieldSeal.prefix.count)) <> ?",
+                arguments: [FieldSeal.prefix])
+            for row in owners {
+                let owner = try owner(from: row).value
+                try writeContactDetails(of: owner, practiceID: try fieldSeal(row: row).practiceID, db: db)
+                sealed += 1
+            }
+            return sealed
+        }
+    }
+}

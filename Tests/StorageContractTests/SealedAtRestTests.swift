@@ -1,0 +1,190 @@
+import Foundation
+import PatientRecords
+import SharedKernel
+import StoragePorts
+import StorageSQLite
+import Testing
+import Triage
+
+/// What a stolen disk gives away: every medical-record field and every owner's contact detail
+/// is written through the ports with a value found nowhere else, and the store's files are then
+/// read byte by byte. None of those values may be there, while an owner's name (kept in clear
+/// for lists and sorting) must be — proof that the right files were read. The record reads back
+/// whole and reception still finds the client by phone number and email address.
+@Suite("Sealed at rest: the store's files hold no medical-record text or contact detail")
+struct SealedAtRestTests {
+    /// The values written into sealed fields, by field, and the clear value that must be found.
+    struct Canaries {
+        let tag =
+            String(UUID().uuidString.filter(\.isLetter).lowercased().prefix(6))
+            + String(Int.random(in: 100_000...999_999))
+        /// Ten digits no other test writes.
+        let phoneDigits = "7" + String(Int.random(in: 100_000_000...999_999_999))
+
+        func value(_ field: String) -> String { "canary\(field)\(tag)" }
+        var control: String { "Clearname\(tag)" }
+        /// Every value of a sealed field, by what it is.
+        var sealed: [String: String] {
+            var values: [String: String] = [:]
+            for field in [
+                "email", "street", "notes", "problem", "substance", "reaction", "drug", "frequency", "vaccine",
+                "batch", "complaint", "diagnosis", "plan", "casecomplaint", "override", "correction",
+            ] {
+                values[field] = value(field)
+            }
+            values["phone"] = phoneDigits
+            return values
+        }
+    }
+
+    /// Writes a value into every sealed field of `store`'s first practice, checks it reads back,
+    /// and checks the search still finds the owner by phone and email.
+    static func writeEverySealedField(_ store: StoreUnderTest, _ canaries: Canaries) async throws {
+        let fixture = try await SchedulingFixture.make(store, name: "Canary")
+        let scope = fixture.scope
+        let records = store.medicalRecords
+        let owner = try await store.records.createOwner(
+            Owner(
+                firstName: "Jo", lastName: canaries.control, email: "\(canaries.value("email"))@example.com",
+                phones: [PhoneNumber(label: "mobile", number: canaries.phoneDigits)],
+                address: PostalAddress(
+                    line1: "1 \(canaries.value("street"))", city: "Leeds", postcode: "LS1 1AA", country: "GB"),
+                notes: canaries.value("notes")), scope: scope)
+        let (patient, _) = try await store.records.createPatient(
+            Patient(name: "Pip", species: .cat, birthDate: store.day(-900), ownerID: owner.id), scope: scope,
+            idempotencyKey: nil)
+        let patientID = patient.value.id
+        let problem = Problem(patientID: patientID, name: canaries.value("problem"), onsetDate: store.day(-3))
+        let entries: [RecordEntry] = [
+            .problem(problem),
+            .allergy(
+                Allergy(
+                    patientID: patientID, substance: canaries.value("substance"), reaction: canaries.value("reaction"),
+                    severity: .moderate)),
+            .medication(
+                Medication(
+                    patientID: patientID, drug: canaries.value("drug"), concentrationMgPerML: 5, doseMgPerKg: 1,
+                    route: .oral, frequency: canaries.value("frequency"), startDate: store.day(-1))),
+            .vaccination(
+                Vaccination(
+                    patientID: patientID, vaccine: canaries.value("vaccine"), administeredDate: store.day(-2),
+                    batchNumber: canaries.value("batch"), nextDueDate: store.day(300))),
+        ]
+        for entry in entries { try await records.addRecordEntry(entry, patientID: patientID, scope: scope) }
+        _ = try await records.correctRecordEntry(
+            .enteredInError(reason: canaries.value("correction")), entryKind: .problem, entryID: problem.id.rawValue,
+            patientID: patientID, scope: scope, idempotencyKey: nil)
+
+        // A visit to the fixture's patient, at an appointment they came to.
+        let visitPatient = Identifier<Patient>(fixture.patient)
+        let appointment = try await MedicalRecordContractTests.arrivedAppointment(fixture, at: fixture.morning).value
+        let visit = Visit(
+            patientID: visitPatient, appointmentID: appointment.id.rawValue, occurredAt: store.clock.clock.now(),
+            chiefComplaint: canaries.value("complaint"),
+            diagnoses: [Diagnosis(name: canaries.value("diagnosis"))],
+            treatmentPlan: TreatmentPlan(approaches: [.medical], summary: canaries.value("plan")),
+            recordedBy: MedicalRecordContractTests.author)
+        _ = try await records.addVisit(visit, otherErrors: [], scope: scope, idempotencyKey: nil)
+
+        // A triage assessment whose case names a complaint, and a vet's override with a reason.
+        let engine = TriageEngine(clock: store.clock.clock)
+        let now = store.clock.clock.now()
+        let red = engine.evaluate(TriageCase(species: .cat, findings: [.seizingNow]), arrival: now)
+        let (assessed, _) = try await store.triage.recordAssessment(
+            scope: scope, patientID: patientID.rawValue,
+            caseJSON: Data(#"{"complaint":"\#(canaries.value("casecomplaint"))"}"#.utf8), result: red, arrival: now)
+        let vet = AccessScope(practiceID: scope.practiceID, actorID: UserID(), role: .veterinarian, requestID: nil)
+        _ = try await store.triage.overrideAssessment(
+            scope: vet, assessmentID: assessed.id,
+            request: OverrideRequest(level: .orange, reason: canaries.value("override"), confirmLoweringRed: true))
+
+        // Everything opens again for the people allowed to read it.
+        let record = try await records.medicalRecord(scope: scope, patientID: patientID).0
+        #expect(record.allergies.first?.reaction == canaries.value("reaction"))
+        #expect(record.medications.first?.drug == canaries.value("drug"))
+        #expect(record.vaccinations.first?.batchNumber == canaries.value("batch"))
+        #expect(record.problems.isEmpty, "the problem was corrected as entered in error")
+        let visits = try await records.visits(scope: scope, patientID: visitPatient)
+        #expect(visits.first?.visit.chiefComplaint == canaries.value("complaint"))
+        #expect(try await store.records.owner(scope: scope, id: owner.id).value == owner)
+        let board = try await store.triage.activeQueue(scope: scope)
+        #expect(
+            board.first { $0.entry.patientID == patientID.rawValue }?.entry.override?.reason
+                == canaries.value("override"))
+
+        // Reception finds the client by the start of a number or an address, not by a word of a sealed field.
+        func found(_ text: String) async throws -> [Identifier<Patient>] {
+            try await store.records.searchPatients(scope: scope, query: PatientQuery(text: text), limit: 10, after: nil)
+                .items.map(\.patient.value.id)
+        }
+        #expect(try await found(String(canaries.phoneDigits.prefix(6))) == [patientID])
+        #expect(try await found("\(canaries.value("email"))@exam") == [patientID])
+        #expect(try await found(canaries.control) == [patientID])
+        #expect(try await found(canaries.value("notes")).isEmpty)
+    }
+
+    /// The sealed values found in the regular files under `directory` (and, as proof the scan
+    /// reads what the store writes, whether the clear control value is there).
+    static func scan(_ directory: URL, for canaries: Canaries) throws -> (leaked: [String], controlFound: Bool) {
+        var leaked = Set<String>()
+        var controlFound = false
+        let needles = canaries.sealed.mapValues { Data($0.utf8) }
+        let control = Data(canaries.control.utf8)
+        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = files?.nextObject() as? URL {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                let data = FileManager.default.contents(atPath: url.path)
+            else { continue }
+            if data.range(of: control) != nil { controlFound = true }
+            for (field, needle) in needles where data.range(of: needle) != nil { leaked.insert(field) }
+        }
+        return (leaked.sorted(), controlFound)
+    }
+
+    @Test("the embedded store's database files hold none of the sealed values")
+    func embeddedStoreFiles() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-canary-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = TestClock()
+        let store = try VetNetStore.open(
+            directory: directory, auditKey: testAuditKey, cipher: testCipher, clock: clock.clock)
+        let canaries = Canaries()
+        try await Self.writeEverySealedField(StoreUnderTest.embedded(store, clock: clock), canaries)
+        let (leaked, controlFound) = try Self.scan(directory, for: canaries)
+        #expect(controlFound, "the owner's name, kept in clear, is in the files read")
+        #expect(leaked.isEmpty, "found in the database files: \(leaked)")
+        try store.close()
+        // Closed (the write-ahead log folded into the database file), still nothing.
+        let (closedLeaks, _) = try Self.scan(directory, for: canaries)
+        #expect(closedLeaks.isEmpty, "found in the closed database: \(closedLeaks)")
+    }
+
+    @Test(
+        "PostgreSQL's data directory holds none of the sealed values",
+        .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
+    func postgresFiles() async throws {
+        let dataDirectory = try #require(
+            ProcessInfo.processInfo.environment["VETNET_PG_DIR"].map {
+                URL(fileURLWithPath: $0).appendingPathComponent("data")
+            }, "VETNET_PG_DIR names the test server's directory (scripts/postgres-test-server)")
+        let canaries = Canaries()
+        try await withStore(.postgres) { store in
+            try await Self.writeEverySealedField(store, canaries)
+            // Committed rows are in the write-ahead log files from the commit on.
+            let (leaked, controlFound) = try Self.scan(dataDirectory, for: canaries)
+            #expect(controlFound, "the owner's name, kept in clear, is in the files read")
+            #expect(leaked.isEmpty, "found in PostgreSQL's files: \(leaked)")
+        }
+    }
+}
+
+extension StoreUnderTest {
+    /// A file-backed embedded store under the contract tests' ports.
+    static func embedded(_ store: VetNetStore, clock: TestClock) -> StoreUnderTest {
+        StoreUnderTest(
+            adapter: .sqlite, accounts: store, audit: store, events: store, signInAttempts: store, records: store,
+            scheduling: store, practiceSettings: store, staff: store, analytics: store, maintenance: store,
+            population: store, secondFactors: store, sharedDevices: store, passkeys: store, clock: clock,
+            postgres: nil, sqlite: store)
+    }
+}
