@@ -38,8 +38,9 @@ struct SealedAtRestTests {
     }
 
     /// Writes a value into every sealed field of `store`'s first practice, checks it reads back,
-    /// and checks the search still finds the owner by phone and email.
-    static func writeEverySealedField(_ store: StoreUnderTest, _ canaries: Canaries) async throws {
+    /// and checks the search still finds the owner by phone and email. Returns the practice.
+    @discardableResult
+    static func writeEverySealedField(_ store: StoreUnderTest, _ canaries: Canaries) async throws -> PracticeID {
         let fixture = try await SchedulingFixture.make(store, name: "Canary")
         let scope = fixture.scope
         let records = store.medicalRecords
@@ -121,6 +122,7 @@ struct SealedAtRestTests {
         #expect(try await found("\(canaries.value("email"))@exam") == [patientID])
         #expect(try await found(canaries.control) == [patientID])
         #expect(try await found(canaries.value("notes")).isEmpty)
+        return scope.practiceID
     }
 
     /// The sealed values found in the regular files under `directory` (and, as proof the scan
@@ -174,6 +176,45 @@ struct SealedAtRestTests {
             let (leaked, controlFound) = try Self.scan(dataDirectory, for: canaries)
             #expect(controlFound, "the owner's name, kept in clear, is in the files read")
             #expect(leaked.isEmpty, "found in PostgreSQL's files: \(leaked)")
+        }
+    }
+
+    @Test(
+        "a practice moved to PostgreSQL and back stays sealed in each store's files",
+        .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
+    func movedPracticeStaysSealed() async throws {
+        let dataDirectory = try #require(
+            ProcessInfo.processInfo.environment["VETNET_PG_DIR"].map {
+                URL(fileURLWithPath: $0).appendingPathComponent("data")
+            }, "VETNET_PG_DIR names the test server's directory (scripts/postgres-test-server)")
+        let canaries = Canaries()
+        let directories = (0..<2).map { _ in
+            FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-canary-\(UUID())")
+        }
+        defer { for directory in directories { try? FileManager.default.removeItem(at: directory) } }
+        let clock = TestClock()
+        let origin = try VetNetStore.open(
+            directory: directories[0], auditKey: testAuditKey, cipher: testCipher, clock: clock.clock)
+        let originStore = StoreUnderTest.embedded(origin, clock: clock)
+        let practiceID = try await Self.writeEverySealedField(originStore, canaries)
+        let exported = try PracticeExport.decode(
+            try await originStore.transfer.exportPractice(scope: .system(practiceID), documentContent: true).jsonData())
+        try origin.close()
+        try await withStore(.postgres) { postgres in
+            _ = try await postgres.transfer.restorePractice(exported, requestID: "move", progress: nil)
+            let (leaked, controlFound) = try Self.scan(dataDirectory, for: canaries)
+            #expect(controlFound && leaked.isEmpty, "found in PostgreSQL's files after the move: \(leaked)")
+            let back = try PracticeExport.decode(
+                try await postgres.transfer.exportPractice(scope: .system(practiceID), documentContent: true)
+                    .jsonData())
+            let returned = try VetNetStore.open(
+                directory: directories[1], auditKey: testAuditKey, cipher: testCipher, clock: clock.clock)
+            _ = try await StoreUnderTest.embedded(returned, clock: clock).transfer.restorePractice(
+                back, requestID: "move-back", progress: nil)
+            try returned.close()
+            let (leakedBack, controlBack) = try Self.scan(directories[1], for: canaries)
+            #expect(
+                controlBack && leakedBack.isEmpty, "found in the embedded store's files after the move: \(leakedBack)")
         }
     }
 }

@@ -123,15 +123,9 @@ extension PostgresStore {
             }
             if already { throw Self.appointmentRecorded }
         }
-        let sealed = try fieldSeal(practiceID).seal(json: record, .visitRecord, id: record.id.description)
-        try await connection.query(
-            """
-            INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at_ms, record, follow_up_date, recorded_by,
-                               created_at_ms)
-            VALUES (\(record.id.rawValue), \(practiceID.rawValue), \(record.patientID.rawValue), \(record.appointmentID), \(record.clinicianID),
-                    \(Timestamp.milliseconds(record.occurredAt)), \(sealed), \(record.recall.map { RecordCalendar.isoDay($0.dueDate) })::date,
-                    \(scope.actorID?.description), \(nowMs))
-            """, logger: logger)
+        try await insertVisitRow(
+            record, practiceID: practiceID, recordedBy: scope.actorID?.description, createdAtMs: nowMs,
+            connection: connection)
         try await appendAudit(
             AuditRecord(
                 action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
@@ -233,6 +227,21 @@ extension PostgresStore {
     }
 
     // MARK: - Rows
+
+    /// The visit's row (recording and restore), its record sealed.
+    func insertVisitRow(
+        _ visit: Visit, practiceID: PracticeID, recordedBy: String?, createdAtMs: Int64, connection: PostgresConnection
+    ) async throws {
+        let sealed = try fieldSeal(practiceID).seal(json: visit, .visitRecord, id: visit.id.description)
+        try await connection.query(
+            """
+            INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at_ms, record, follow_up_date, recorded_by,
+                               created_at_ms)
+            VALUES (\(visit.id.rawValue), \(practiceID.rawValue), \(visit.patientID.rawValue), \(visit.appointmentID), \(visit.clinicianID),
+                    \(Timestamp.milliseconds(visit.occurredAt)), \(sealed), \(visit.recall.map { RecordCalendar.isoDay($0.dueDate) })::date,
+                    \(recordedBy), \(createdAtMs))
+            """, logger: logger)
+    }
 
     /// The columns ``storedVisit(from:)`` reads, in its order.
     static let visitColumns = "id, record::text, version, created_at_ms"

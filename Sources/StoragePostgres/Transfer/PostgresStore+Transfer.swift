@@ -360,15 +360,9 @@ extension PostgresStore: PracticeTransfer {
         // Visits refer to appointments and clinicians, so they come after the schedule.
         for item in export.patients {
             for visit in item.visits ?? [] where visit.patientID == item.patient.id {
-                try await connection.query(
-                    """
-                    INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at_ms, record, follow_up_date, recorded_by,
-                                       created_at_ms)
-                    VALUES (\(visit.id.rawValue), \(id), \(visit.patientID.rawValue), \(visit.appointmentID), \(visit.clinicianID),
-                            \(Timestamp.milliseconds(visit.occurredAt)), \(try Self.json(visit))::jsonb,
-                            \(visit.recall.map { RecordCalendar.isoDay($0.dueDate) })::date, \(visit.recordedBy?.id.description),
-                            \(Timestamp.milliseconds(visit.occurredAt)))
-                    """, logger: logger)
+                try await insertVisitRow(
+                    visit, practiceID: practice.id, recordedBy: visit.recordedBy?.id.description,
+                    createdAtMs: Timestamp.milliseconds(visit.occurredAt), connection: connection)
             }
             for correction in item.corrections ?? [] where correction.patientID == item.patient.id {
                 try await insertCorrection(correction, practiceID: practice.id, connection: connection)
