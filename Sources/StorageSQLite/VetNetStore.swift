@@ -161,8 +161,12 @@ public final class VetNetStore: Sendable {
             auditCheckpoint: checkpointFile)
         try store.migrate()
         // Values written before sealing began are sealed once; the file is then rewritten so
-        // no free page keeps their plain text.
-        if try store.sealLegacyValues() > 0 { try pool.vacuum() }
+        // no free page keeps their plain text, and the rewrite is copied from the write-ahead
+        // log into the file at once (until then the file's old pages still hold the text).
+        if try store.sealLegacyValues() > 0 {
+            try pool.vacuum()
+            try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
         // A new store is anchored at its start before its first entry, so a crash before any
         // later checkpoint never leaves entries without one; an anchored chain's checkpoint
         // catches up; a chain that lost its anchor is left for the operator (it throws).

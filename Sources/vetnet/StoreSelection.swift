@@ -101,7 +101,8 @@ extension StoreOptions {
                 if applied.contains(PostgresSchema.headSignatureMigration) {
                     try await store.signAuditHeadAfterUpgrade()
                 }
-                // Values written before sealing began are sealed once (nothing to do after).
+                // Values written before sealing began are sealed once (by the schema owner: a
+                // runtime role sees no practice to seal and leaves it to `vetnet migrate`).
                 try await store.sealLegacyValues()
                 role = try await store.servingRole()
             } catch {

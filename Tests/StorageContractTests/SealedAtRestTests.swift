@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 import PatientRecords
+import PostgresNIO
 import SharedKernel
 import StoragePorts
 import StorageSQLite
@@ -215,6 +217,106 @@ struct SealedAtRestTests {
             let (leakedBack, controlBack) = try Self.scan(directories[1], for: canaries)
             #expect(
                 controlBack && leakedBack.isEmpty, "found in the embedded store's files after the move: \(leakedBack)")
+        }
+    }
+
+    /// Values as a version before sealing wrote them: plain text in the sealed columns.
+    struct LegacyValues {
+        let tag = String(Int.random(in: 100_000_000...999_999_999))
+        var problem: String { "legacyproblem\(tag)" }
+        var drug: String { "legacydrug\(tag)" }
+        var reason: String { "legacyreason\(tag)" }
+        var email: String { "legacy\(tag)@example.com" }
+        var phone: String { "6\(tag)" }
+        var phonesJSON: String { #"[{"label":"home","number":"\#(phone)"}]"# }
+        var all: [String] { [problem, drug, reason, email, phone] }
+    }
+
+    /// Checks what a store that sealed legacy values reads back and finds.
+    static func expectLegacyValuesSealed(
+        _ store: StoreUnderTest, _ practiceID: PracticeID, _ legacy: LegacyValues
+    ) async throws {
+        let scope = AccessScope.system(practiceID)
+        let pip = try #require(
+            try await store.records.searchPatients(scope: scope, query: PatientQuery(text: "Pip"), limit: 5, after: nil)
+                .items.first?.patient.value)
+        let owner = try await store.records.owner(scope: scope, id: pip.ownerID).value
+        #expect(owner.email == legacy.email && owner.phones.map(\.number) == [legacy.phone])
+        let found = try await store.records.searchPatients(
+            scope: scope, query: PatientQuery(text: String(legacy.phone.prefix(7))), limit: 5, after: nil)
+        #expect(found.items.map(\.patient.value.id) == [pip.id], "the sealed number is found by its first digits")
+        let record = try await store.medicalRecords.medicalRecord(scope: scope, patientID: pip.id).0
+        #expect(record.medications.map(\.drug) == [legacy.drug])
+    }
+
+    @Test("values the embedded store kept in plain text before are sealed when it opens, and leave its files")
+    func embeddedLegacyValuesSealed() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-canary-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = TestClock()
+        var store = try VetNetStore.open(
+            directory: directory, auditKey: testAuditKey, cipher: testCipher, clock: clock.clock)
+        let practiceID = try await Self.writeEverySealedField(StoreUnderTest.embedded(store, clock: clock), Canaries())
+        try store.close()
+        // As an earlier version left them.
+        let legacy = LegacyValues()
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent("vetnet.sqlite").path)
+        try await queue.write { db in
+            try db.execute(sql: "UPDATE problem SET name = ?", arguments: [legacy.problem])
+            try db.execute(sql: "UPDATE medication SET drug = ?", arguments: [legacy.drug])
+            try db.execute(sql: "UPDATE triage_override SET reason = ?", arguments: [legacy.reason])
+            try db.execute(
+                sql: "UPDATE owner SET email = ?, phones = ?, contact_tokens = '' WHERE last_name LIKE 'Clearname%'",
+                arguments: [legacy.email, legacy.phonesJSON])
+        }
+        try queue.close()
+        store = try VetNetStore.open(
+            directory: directory, auditKey: testAuditKey, cipher: testCipher, clock: clock.clock)
+        #expect(try store.sealLegacyValues() == 0, "the opening sealed everything")
+        try await Self.expectLegacyValuesSealed(StoreUnderTest.embedded(store, clock: clock), practiceID, legacy)
+        try store.close()
+        var leaked: [String] = []
+        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+        while let url = files?.nextObject() as? URL {
+            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+            leaked += legacy.all.filter { data.range(of: Data($0.utf8)) != nil }.map {
+                "\(url.lastPathComponent): \($0)"
+            }
+        }
+        #expect(leaked.isEmpty, "plain text left in the files: \(leaked)")
+    }
+
+    @Test(
+        "values kept in plain text on PostgreSQL before are sealed by the sealing pass, once",
+        .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
+    func postgresLegacyValuesSealed() async throws {
+        try await withStore(.postgres) { store in
+            let practiceID = try await Self.writeEverySealedField(store, Canaries())
+            let (postgres, _, owner) = try #require(store.postgres)
+            let legacy = LegacyValues()
+            try await asInstallation(owner) { connection in
+                let logger = Logger(label: "vetnet.contract.sql")
+                try await connection.query("UPDATE problem SET name = \(legacy.problem)", logger: logger)
+                try await connection.query("UPDATE medication SET drug = \(legacy.drug)", logger: logger)
+                try await connection.query("UPDATE triage_override SET reason = \(legacy.reason)", logger: logger)
+                try await connection.query(
+                    "UPDATE owner SET email = \(legacy.email), phones = \(legacy.phonesJSON) WHERE last_name LIKE 'Clearname%'",
+                    logger: logger)
+            }
+            // The schema's owner runs the pass (`vetnet migrate`); a runtime role sees no practice to seal.
+            #expect(try await postgres.sealLegacyValues() == (postgres === owner ? 4 : 0))
+            #expect(try await owner.sealLegacyValues() == (postgres === owner ? 0 : 4))
+            #expect(try await owner.sealLegacyValues() == 0)
+            let plain = try await countRows(
+                owner,
+                """
+                SELECT (SELECT count(*) FROM problem WHERE name NOT LIKE 'sealed:v1:%')
+                     + (SELECT count(*) FROM medication WHERE drug NOT LIKE 'sealed:v1:%')
+                     + (SELECT count(*) FROM triage_override WHERE reason NOT LIKE 'sealed:v1:%')
+                     + (SELECT count(*) FROM owner WHERE phones NOT LIKE 'sealed:v1:%')
+                """)
+            #expect(plain == 0)
+            try await Self.expectLegacyValuesSealed(store, practiceID, legacy)
         }
     }
 }

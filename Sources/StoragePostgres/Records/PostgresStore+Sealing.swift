@@ -29,7 +29,8 @@ extension PostgresStore {
     /// Seals every value of a sealed column written before sealing began, and the contact
     /// details of owners written then (rebuilding their patients' search words), one
     /// practice per transaction. Returns how many values and owners it sealed; 0 once done,
-    /// so every instance may run it at start.
+    /// so every instance may run it at start. Only the schema's owner sees every practice
+    /// (`vetnet migrate` runs it); for a runtime role it finds nothing to do.
     @discardableResult
     public func sealLegacyValues() async throws -> Int {
         let practices = try await transaction(.installation) { connection in
