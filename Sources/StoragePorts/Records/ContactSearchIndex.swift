@@ -31,21 +31,9 @@ public struct ContactSearchIndex: Sendable {
         self.practiceID = practiceID
     }
 
-    /// The folded words of `text`, cut where the patient search cuts them (at anything that
-    /// is not a letter or a digit).
+    /// The folded words of `text` (``SearchText/normalize(_:)``, then ``SearchWords/cut(_:maxLength:)``).
     public static func words(_ text: String) -> [String] {
-        var words: [String] = []
-        var word = String.UnicodeScalarView()
-        for scalar in SearchText.normalize(text).unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                word.append(scalar)
-            } else if !word.isEmpty {
-                words.append(String(word))
-                word = String.UnicodeScalarView()
-            }
-        }
-        if !word.isEmpty { words.append(String(word)) }
-        return words
+        SearchWords.cut(SearchText.normalize(text))
     }
 
     /// The token of one folded word or prefix.

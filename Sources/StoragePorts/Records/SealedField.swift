@@ -30,6 +30,20 @@ public enum SealedField: String, Sendable, CaseIterable {
     case ownerNotes = "owner.notes"
 }
 
+extension SealedField {
+    /// Where a single sealed value lives: its table (the ER board's is named by each store,
+    /// `boardTable`), the column naming its row within the practice, and its column; `nil` for
+    /// an owner's contact details, which are sealed together with their search tokens.
+    public func location(boardTable: String) -> (table: String, key: String, column: String)? {
+        let parts = rawValue.split(separator: ".", maxSplits: 1).map(String.init)
+        switch self {
+        case .ownerEmail, .ownerPhones, .ownerAddress, .ownerNotes: return nil
+        case .queueOverride: return (boardTable, "patient_id", parts[1])
+        default: return (parts[0], "id", parts[1])
+        }
+    }
+}
+
 /// Seals and opens the ``SealedField`` values of one practice.
 ///
 /// A sealed value is text — `sealed:v1:` and the AES-GCM box in base64 — so it fits the text

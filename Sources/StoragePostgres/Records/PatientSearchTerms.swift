@@ -25,21 +25,7 @@ enum PatientSearchTerms {
     /// The folded words of `text`: lower-cased, accents removed, cut at every scalar that is
     /// not a letter or a digit (punctuation, spaces, symbols, emoji).
     static func words(_ text: String) -> [String] {
-        var words: [String] = []
-        var word = String.UnicodeScalarView()
-        var length = 0
-        for scalar in SearchText.normalize(text).unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                if length < maxWordLength { word.append(scalar) }
-                length += 1
-            } else if !word.isEmpty {
-                words.append(String(word))
-                word = String.UnicodeScalarView()
-                length = 0
-            }
-        }
-        if !word.isEmpty { words.append(String(word)) }
-        return words
+        SearchWords.cut(SearchText.normalize(text), maxLength: maxWordLength)
     }
 
     /// The mark that begins a contact token in `patient_word`: not a letter or a digit, so no

@@ -5,26 +5,13 @@ import SharedKernel
 import StoragePorts
 
 extension PostgresStore {
-    /// The sealed columns read and written as single values, as the embedded store lists
-    /// them: table, the column naming the row within its practice, the sealed column, and its
-    /// ``SealedField``. Owners' contact details are sealed with their search words.
-    static let sealedColumns: [(table: String, key: String, column: String, field: SealedField)] = [
-        ("visit", "id", "record", .visitRecord),
-        ("problem", "id", "name", .problemName),
-        ("allergy", "id", "substance", .allergySubstance),
-        ("allergy", "id", "reaction", .allergyReaction),
-        ("medication", "id", "drug", .medicationDrug),
-        ("medication", "id", "concentration_mg_per_ml", .medicationConcentration),
-        ("medication", "id", "dose_mg_per_kg", .medicationDose),
-        ("medication", "id", "frequency", .medicationFrequency),
-        ("vaccination", "id", "vaccine", .vaccinationVaccine),
-        ("vaccination", "id", "batch", .vaccinationBatch),
-        ("triage_assessment", "id", "case_json", .triageCase),
-        ("triage_assessment", "id", "result_json", .triageResult),
-        ("triage_override", "id", "reason", .triageOverrideReason),
-        ("triage_queue", "patient_id", "override_json", .queueOverride),
-        ("record_correction", "id", "change_json", .correctionChange),
-    ]
+    /// The sealed columns read and written as single values, with their ``SealedField``.
+    /// Owners' contact details are sealed with their search words.
+    static let sealedColumns = SealedField.allCases.compactMap { field in
+        field.location(boardTable: "triage_queue").map {
+            (table: $0.table, key: $0.key, column: $0.column, field: field)
+        }
+    }
 
     /// Seals every value of a sealed column written before sealing began, and the contact
     /// details of owners written then (rebuilding their patients' search words), one

@@ -254,19 +254,7 @@ extension VetNetStore {
     /// A word matches the beginning of a name, record number or microchip word, or — through
     /// its token in `contacts` — of a phone number or email address word.
     static func ftsQuery(_ text: String, contacts: ContactSearchIndex) -> String? {
-        // Scalar by scalar, not character by character: a quote with a combining mark on it is
-        // one character that holds a letter, and must not carry the quote into the query.
-        var words: [String] = []
-        var word = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                word.append(scalar)
-            } else if !word.isEmpty {
-                words.append(String(word))
-                word = String.UnicodeScalarView()
-            }
-        }
-        if !word.isEmpty { words.append(String(word)) }
+        let words = SearchWords.cut(text)
         guard !words.isEmpty else { return nil }
         // A word holds only letters and digits here, so it cannot close its quotes.
         return words.prefix(16).map { word in

@@ -5,26 +5,14 @@ import SharedKernel
 import StoragePorts
 
 extension VetNetStore {
-    /// The sealed columns read and written as single values: table, the column naming the
-    /// row within its practice, the sealed column, and its ``SealedField``. Owners' contact
-    /// details are sealed with their search tokens (``writeContactDetails(of:practiceID:db:)``).
-    static let sealedColumns: [(table: String, key: String, column: String, field: SealedField)] = [
-        ("visit", "id", "record", .visitRecord),
-        ("problem", "id", "name", .problemName),
-        ("allergy", "id", "substance", .allergySubstance),
-        ("allergy", "id", "reaction", .allergyReaction),
-        ("medication", "id", "drug", .medicationDrug),
-        ("medication", "id", "concentration_mg_per_ml", .medicationConcentration),
-        ("medication", "id", "dose_mg_per_kg", .medicationDose),
-        ("medication", "id", "frequency", .medicationFrequency),
-        ("vaccination", "id", "vaccine", .vaccinationVaccine),
-        ("vaccination", "id", "batch", .vaccinationBatch),
-        ("triage_assessment", "id", "case_json", .triageCase),
-        ("triage_assessment", "id", "result_json", .triageResult),
-        ("triage_override", "id", "reason", .triageOverrideReason),
-        ("triage_queue_entry", "patient_id", "override_json", .queueOverride),
-        ("record_correction", "id", "change_json", .correctionChange),
-    ]
+    /// The sealed columns read and written as single values, with their ``SealedField``.
+    /// Owners' contact details are sealed with their search tokens
+    /// (``writeContactDetails(of:practiceID:db:)``).
+    static let sealedColumns = SealedField.allCases.compactMap { field in
+        field.location(boardTable: "triage_queue_entry").map {
+            (table: $0.table, key: $0.key, column: $0.column, field: field)
+        }
+    }
 
     /// Seals every value of a sealed column that was written before sealing began, and the
     /// contact details of owners written then (with their search tokens), in one
