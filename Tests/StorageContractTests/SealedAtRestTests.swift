@@ -163,14 +163,19 @@ struct SealedAtRestTests {
         #expect(closedLeaks.isEmpty, "found in the closed database: \(closedLeaks)")
     }
 
+    /// The test server's data directory (`scripts/postgres-test-server` names it).
+    static func postgresDataDirectory() throws -> URL {
+        try #require(
+            ProcessInfo.processInfo.environment["VETNET_PG_DIR"].map {
+                URL(fileURLWithPath: $0).appendingPathComponent("data")
+            }, "VETNET_PG_DIR names the test server's directory (scripts/postgres-test-server)")
+    }
+
     @Test(
         "PostgreSQL's data directory holds none of the sealed values",
         .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
     func postgresFiles() async throws {
-        let dataDirectory = try #require(
-            ProcessInfo.processInfo.environment["VETNET_PG_DIR"].map {
-                URL(fileURLWithPath: $0).appendingPathComponent("data")
-            }, "VETNET_PG_DIR names the test server's directory (scripts/postgres-test-server)")
+        let dataDirectory = try Self.postgresDataDirectory()
         let canaries = Canaries()
         try await withStore(.postgres) { store in
             try await Self.writeEverySealedField(store, canaries)
@@ -185,10 +190,7 @@ struct SealedAtRestTests {
         "a practice moved to PostgreSQL and back stays sealed in each store's files",
         .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
     func movedPracticeStaysSealed() async throws {
-        let dataDirectory = try #require(
-            ProcessInfo.processInfo.environment["VETNET_PG_DIR"].map {
-                URL(fileURLWithPath: $0).appendingPathComponent("data")
-            }, "VETNET_PG_DIR names the test server's directory (scripts/postgres-test-server)")
+        let dataDirectory = try Self.postgresDataDirectory()
         let canaries = Canaries()
         let directories = (0..<2).map { _ in
             FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-canary-\(UUID())")
