@@ -268,7 +268,7 @@ struct SealedAtRestTests {
             try db.execute(sql: "UPDATE medication SET drug = ?", arguments: [legacy.drug])
             try db.execute(sql: "UPDATE triage_override SET reason = ?", arguments: [legacy.reason])
             try db.execute(
-                sql: "UPDATE owner SET email = ?, phones = ? WHERE last_name LIKE 'Clearname%'",
+                sql: "UPDATE owner SET email = ?, phones = ?, contact_tokens = '' WHERE last_name LIKE 'Clearname%'",
                 arguments: [legacy.email, legacy.phonesJSON])
         }
         try queue.close()

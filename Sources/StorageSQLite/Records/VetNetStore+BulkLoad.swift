@@ -29,17 +29,16 @@ extension VetNetStore {
             }
             let insertOwner = try db.makeStatement(
                 sql: """
-                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication,
+                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, contact_tokens, address, communication,
                                        notes, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             for (index, owner) in owners.enumerated() {
                 let columns = try self.ownerColumns(owner, practiceID: scope.practiceID)
                 try insertOwner.execute(arguments: [
                     owner.id.description, practice, owner.firstName, owner.lastName, columns.email,
-                    columns.phones, columns.address, columns.communication, columns.notes, stamp, stamp,
+                    columns.phones, columns.tokens, columns.address, columns.communication, columns.notes, stamp, stamp,
                 ])
-                try self.insertContactTokens(of: owner, practiceID: scope.practiceID, db: db)
                 if let progress, (index + 1) % 5_000 == 0 { progress(index + 1, total) }
             }
             let insertPatient = try db.makeStatement(

@@ -97,23 +97,23 @@ extension VetNetStore {
         let now = Timestamp.string(clock.now())
         try db.execute(
             sql: """
-                INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication,
+                INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, contact_tokens, address, communication,
                                    notes, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 owner.id.description, scope.practiceID.description, owner.firstName, owner.lastName, columns.email,
-                columns.phones, columns.address, columns.communication, columns.notes, now, now,
+                columns.phones, columns.tokens, columns.address, columns.communication, columns.notes, now, now,
             ])
-        try insertContactTokens(of: owner, practiceID: scope.practiceID, db: db)
         try appendAudit(
             AuditRecord(action: .ownerCreate, resourceType: "owner", resourceID: owner.id.description), scope: scope,
             db: db)
     }
 
-    /// An owner's columns as stored: the contact details sealed.
+    /// An owner's columns as stored: the contact details sealed, their search tokens (see
+    /// ``ContactSearchIndex``) space-separated.
     func ownerColumns(_ owner: Owner, practiceID: PracticeID) throws -> (
-        email: String?, phones: String, address: String?, communication: String, notes: String?
+        email: String?, phones: String, tokens: String, address: String?, communication: String, notes: String?
     ) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -122,6 +122,7 @@ extension VetNetStore {
         return (
             try seal.sealIfPresent(owner.email, .ownerEmail, id: id),
             try seal.seal(String(decoding: try encoder.encode(owner.phones), as: UTF8.self), .ownerPhones, id: id),
+            ContactSearchIndex(cipher: cipher, practiceID: practiceID).tokens(of: owner).joined(separator: " "),
             try owner.address.map {
                 try seal.seal(String(decoding: try encoder.encode($0), as: UTF8.self), .ownerAddress, id: id)
             },
@@ -130,30 +131,19 @@ extension VetNetStore {
         )
     }
 
-    /// The owner's search tokens (``ContactSearchIndex``), one row each.
-    func insertContactTokens(of owner: Owner, practiceID: PracticeID, db: Database) throws {
-        let insert = try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO owner_contact_token (practice_id, token, owner_id) VALUES (?, ?, ?)")
-        for token in ContactSearchIndex(cipher: cipher, practiceID: practiceID).tokens(of: owner) {
-            try insert.execute(arguments: [practiceID.description, token, owner.id.description])
-        }
-    }
-
     /// Rewrites an owner's contact details, sealed, with their search tokens, and re-indexes
     /// their patients (an update, and the sealing of details written before sealing began).
     func writeContactDetails(of owner: Owner, practiceID: PracticeID, db: Database) throws {
         let columns = try ownerColumns(owner, practiceID: practiceID)
         try db.execute(
             sql: """
-                UPDATE owner SET email = ?, phones = ?, address = ?, communication = ?, notes = ?
+                UPDATE owner SET email = ?, phones = ?, contact_tokens = ?, address = ?, communication = ?, notes = ?
                 WHERE id = ? AND practice_id = ?
                 """,
             arguments: [
-                columns.email, columns.phones, columns.address, columns.communication, columns.notes,
+                columns.email, columns.phones, columns.tokens, columns.address, columns.communication, columns.notes,
                 owner.id.description, practiceID.description,
             ])
-        try db.execute(sql: "DELETE FROM owner_contact_token WHERE owner_id = ?", arguments: [owner.id.description])
-        try insertContactTokens(of: owner, practiceID: practiceID, db: db)
         for patientID in try String.fetchAll(
             db, sql: "SELECT id FROM patient WHERE (owner_id = ? OR co_owner_id = ?) AND practice_id = ?",
             arguments: [owner.id.description, owner.id.description, practiceID.description])

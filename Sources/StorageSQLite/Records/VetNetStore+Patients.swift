@@ -115,14 +115,7 @@ extension VetNetStore {
         let limit = max(0, limit)
         let fetch = limit == Int.max ? limit : limit + 1
         let contacts = ContactSearchIndex(cipher: cipher, practiceID: scope.practiceID)
-        let words = query.text.map { Array(SearchWords.cut($0).prefix(16)) } ?? []
-        let match: [(fullText: String, token: String)]? =
-            words.isEmpty
-            ? nil
-            : words.map { word in
-                // A word holds only letters and digits here, so it cannot close its quotes.
-                ("\"\(word)\"*", contacts.token(ContactSearchIndex.words(word).joined()))
-            }
+        let match = query.text.flatMap { Self.ftsQuery($0, contacts: contacts) }
         // Text with no letter or digit in it ("🐶", "***") matches no name, number or chip.
         let nothingSearchable = match == nil && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true
         return try await write { db in
@@ -136,14 +129,9 @@ extension VetNetStore {
                 "SELECT p.*, o.first_name AS owner_first, o.last_name AS owner_last FROM patient p JOIN owner o ON o.id = p.owner_id"
             var arguments: StatementArguments = []
             if let match {
-                // Every word must find the patient, by a name word or by a contact token.
                 sql +=
-                    " JOIN ("
-                    + match.map { _ in "SELECT rowid FROM (\(Self.wordMatchesSQL))" }.joined(separator: " INTERSECT ")
-                    + ") s ON s.rowid = p.rowid"
-                for (fullText, token) in match {
-                    arguments += [fullText, scope.practiceID.description, token, scope.practiceID.description, token]
-                }
+                    " JOIN (SELECT patient_id FROM patient_search WHERE patient_search MATCH ? AND practice_id = ?) s ON s.patient_id = p.id"
+                arguments += [match, scope.practiceID.description]
             }
             sql += " WHERE p.practice_id = ?"
             arguments += [scope.practiceID.description]
@@ -245,28 +233,36 @@ extension VetNetStore {
     /// Inserts the search rows of the patients a `WHERE` clause appended to it selects; one
     /// definition, so bulk loads index exactly as single writes do.
     ///
-    /// The `phones` column stays empty: owners' phone numbers and email addresses are sealed,
-    /// and found through `owner_contact_token` (``wordMatchesSQL``).
+    /// The `phones` column holds the owners' contact tokens (``ContactSearchIndex``): their
+    /// phone numbers and email addresses are sealed, and only keyed digests of their words'
+    /// prefixes are searchable.
     static let searchRowsSQL = """
         INSERT INTO patient_search (rowid, patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
         SELECT p.rowid, p.id, p.practice_id, p.name,
                o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, ''),
-               '', p.mrn || ' ' || REPLACE(p.mrn, '-', ''), COALESCE(p.microchip, '')
+               o.contact_tokens || COALESCE(' ' || c.contact_tokens, ''),
+               p.mrn || ' ' || REPLACE(p.mrn, '-', ''), COALESCE(p.microchip, '')
         FROM patient p JOIN owner o ON o.id = p.owner_id LEFT JOIN owner c ON c.id = p.co_owner_id
         """
 
-    /// The rowids of the patients one query word finds: a name, record number or microchip
-    /// word it begins (its full-text prefix term), or an owner or co-owner whose contact token
-    /// it is (then the practice and the token, twice). Bound values only: what staff type is
-    /// cut into words of letters and digits (``SearchWords``), each quoted as a prefix term, so
-    /// quotes, `*`, `-`, `AND`, `NEAR` and `^` are separators or quoted words, never syntax.
-    static let wordMatchesSQL = """
-        SELECT rowid FROM patient_search WHERE patient_search MATCH ?
-        UNION SELECT p.rowid FROM owner_contact_token t JOIN patient p ON p.owner_id = t.owner_id
-              WHERE t.practice_id = ? AND t.token = ?
-        UNION SELECT p.rowid FROM owner_contact_token t JOIN patient p ON p.co_owner_id = t.owner_id
-              WHERE t.practice_id = ? AND t.token = ?
-        """
+    /// Turns user text into an FTS5 query that matches it literally: the text is cut into
+    /// words where the index's tokenizer (unicode61) cuts it — at anything that is not a letter
+    /// or a digit — and each word becomes a quoted prefix term; all must match. What staff type
+    /// is never read as FTS5 syntax: quotes, `*`, `-`, `AND`, `NEAR`, `^` and the like are
+    /// separators or quoted words. `nil` when no letter or digit remains.
+    ///
+    /// A word matches the beginning of a name, record number or microchip word, or — through
+    /// its token in `contacts` — of a phone number or email address word.
+    static func ftsQuery(_ text: String, contacts: ContactSearchIndex) -> String? {
+        let words = SearchWords.cut(text)
+        guard !words.isEmpty else { return nil }
+        // A word holds only letters and digits here, so it cannot close its quotes.
+        return words.prefix(16).map { word in
+            let token = contacts.token(ContactSearchIndex.words(word).joined())
+            return "({patient_name owner_names mrn microchip} : \"\(word)\"* OR phones : \"\(token)\")"
+        }
+        .joined(separator: " AND ")
+    }
 
     static func patient(db: Database, practiceID: PracticeID, id: String) throws -> Versioned<Patient>? {
         try Row.fetchOne(

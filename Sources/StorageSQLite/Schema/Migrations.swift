@@ -1071,23 +1071,14 @@ enum Migrations {
                 """)
     }
 
-    /// Owners' phone numbers and email addresses leave the search index. Keyed tokens of them
-    /// (`ContactSearchIndex`) are kept per owner in a table of their own, looked up by key, so
-    /// the full-text index of names stays as small as it was and no name prefix walks them.
-    /// The tokens are computed with the record key, so the store's sealing pass that follows
-    /// the migrations writes them (it also seals the details).
+    /// Owners' phone numbers and email addresses leave the search index: it holds keyed tokens
+    /// of them instead (`contact_tokens`, computed with the record key, so written by the
+    /// store's sealing pass that follows the migrations, which also seals the details).
     private static func sealedContactDetails(_ db: Database) throws {
         try db.execute(
             sql: """
-                ALTER TABLE owner DROP COLUMN phone_digits;
-                CREATE TABLE owner_contact_token (
-                    practice_id TEXT NOT NULL REFERENCES practice(id),
-                    token TEXT NOT NULL,
-                    owner_id TEXT NOT NULL REFERENCES owner(id) ON DELETE CASCADE,
-                    PRIMARY KEY (practice_id, token, owner_id)
-                ) WITHOUT ROWID;
-                CREATE INDEX owner_contact_token_owner ON owner_contact_token (owner_id);
-                CREATE INDEX patient_co_owner ON patient (co_owner_id) WHERE co_owner_id IS NOT NULL;
+                ALTER TABLE owner RENAME COLUMN phone_digits TO contact_tokens;
+                UPDATE owner SET contact_tokens = '';
                 DELETE FROM patient_search;
                 """)
         try db.execute(sql: VetNetStore.searchRowsSQL)
