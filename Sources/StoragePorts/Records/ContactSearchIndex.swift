@@ -7,8 +7,8 @@ import SharedKernel
 /// the search index holds keyed digests of the words' prefixes, never the words.
 ///
 /// Each word of an owner's phone numbers (their digits, and each group as written) and email
-/// address is folded as the patient search folds words, and every prefix of it (up to
-/// ``maxPrefixLength`` scalars) becomes a token: HMAC-SHA-256 under a key derived from the
+/// address is folded as the patient search folds words, and every prefix of it from
+/// ``minPrefixLength`` to ``maxPrefixLength`` scalars becomes a token: HMAC-SHA-256 under a key derived from the
 /// record key, over the practice and the prefix, cut to 16 hex digits. A query word is a
 /// match when its own token is among a patient's tokens, which is exactly "a word begins with
 /// it" — the prefix match both stores give every other searched word. Without the record key
@@ -18,6 +18,12 @@ public struct ContactSearchIndex: Sendable {
     /// Prefixes longer than this are cut: no phone group or email word needs more to be found,
     /// and it bounds an owner's tokens.
     public static let maxPrefixLength = 24
+
+    /// Prefixes shorter than this are not indexed (a word shorter than it is indexed whole):
+    /// one or two digits or letters pick out a large part of a practice, and leaving them out
+    /// saves two tokens of every word. A contact detail is found from its third character; a
+    /// name, record number or microchip from its first, as before.
+    public static let minPrefixLength = 3
 
     /// The derived key's bytes (`SymmetricKey` is not `Sendable`).
     private let keyBytes: [UInt8]
@@ -51,7 +57,8 @@ public struct ContactSearchIndex: Sendable {
         var tokens = Set<String>()
         for word in texts.flatMap(Self.words) {
             let scalars = Array(word.unicodeScalars.prefix(Self.maxPrefixLength))
-            for length in 1...max(1, scalars.count) where length <= scalars.count {
+            guard !scalars.isEmpty else { continue }
+            for length in min(Self.minPrefixLength, scalars.count)...scalars.count {
                 tokens.insert(token(String(String.UnicodeScalarView(scalars[0..<length]))))
             }
         }

@@ -111,7 +111,7 @@ extension VetNetStore {
     }
 
     /// An owner's columns as stored: the contact details sealed, their search tokens (see
-    /// ``ContactSearchIndex``) space-separated.
+    /// ``ContactSearchIndex``) marked and space-separated.
     func ownerColumns(_ owner: Owner, practiceID: PracticeID) throws -> (
         email: String?, phones: String, tokens: String, address: String?, communication: String, notes: String?
     ) {
@@ -122,7 +122,10 @@ extension VetNetStore {
         return (
             try seal.sealIfPresent(owner.email, .ownerEmail, id: id),
             try seal.seal(String(decoding: try encoder.encode(owner.phones), as: UTF8.self), .ownerPhones, id: id),
-            ContactSearchIndex(cipher: cipher, practiceID: practiceID).tokens(of: owner).joined(separator: " "),
+            ContactSearchIndex(cipher: cipher, practiceID: practiceID).tokens(of: owner).map {
+                Self.contactTokenMark + $0
+            }
+            .joined(separator: " "),
             try owner.address.map {
                 try seal.seal(String(decoding: try encoder.encode($0), as: UTF8.self), .ownerAddress, id: id)
             },

@@ -245,6 +245,13 @@ extension VetNetStore {
         FROM patient p JOIN owner o ON o.id = p.owner_id LEFT JOIN owner c ON c.id = p.co_owner_id
         """
 
+    /// The letter every contact token begins with in the full-text index. FTS5 finds the terms
+    /// of a prefix query by walking its term dictionary from the prefix, so tokens written in
+    /// hex digits alone would be walked by every name prefix that begins with one (a third of
+    /// a practice's terms are tokens); no one types "ǂ" (U+01C2, a letter to the tokenizer, so
+    /// it stays part of the token), and no name prefix reaches them.
+    static let contactTokenMark = "ǂ"
+
     /// Turns user text into an FTS5 query that matches it literally: the text is cut into
     /// words where the index's tokenizer (unicode61) cuts it — at anything that is not a letter
     /// or a digit — and each word becomes a quoted prefix term; all must match. What staff type
@@ -259,7 +266,7 @@ extension VetNetStore {
         // A word holds only letters and digits here, so it cannot close its quotes.
         return words.prefix(16).map { word in
             let token = contacts.token(ContactSearchIndex.words(word).joined())
-            return "({patient_name owner_names mrn microchip} : \"\(word)\"* OR phones : \"\(token)\")"
+            return "(\"\(word)\"* OR phones : \"\(contactTokenMark)\(token)\")"
         }
         .joined(separator: " AND ")
     }
