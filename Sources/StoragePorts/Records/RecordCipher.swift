@@ -7,6 +7,16 @@ import Foundation
 public struct RecordCipher: Sendable {
     /// The key (the document format seals chunk by chunk with it).
     package let keyBytes: [UInt8]
+    /// The same key as the cipher takes it, made once: a record read opens dozens of values,
+    /// and building the key for each was a measurable part of the read.
+    private let key: SealingKey
+
+    /// An immutable `SymmetricKey`, shareable across tasks (the type itself is not marked
+    /// `Sendable`, but nothing mutates it after it is made).
+    private final class SealingKey: @unchecked Sendable {
+        let key: SymmetricKey
+        init(_ bytes: [UInt8]) { key = SymmetricKey(data: bytes) }
+    }
 
     /// Errors from sealing or opening.
     public enum CipherError: Error, CustomStringConvertible {
@@ -25,6 +35,7 @@ public struct RecordCipher: Sendable {
     public init(keyBytes: [UInt8]) throws {
         guard keyBytes.count == 32 else { throw CipherError.keyTooShort }
         self.keyBytes = keyBytes
+        self.key = SealingKey(keyBytes)
     }
 
     /// Loads the key from `VETNET_RECORD_KEY` text (base64) when given, else from `record.key`
@@ -42,7 +53,7 @@ public struct RecordCipher: Sendable {
 
     /// Seals `plaintext`, binding `context` (e.g. "practice/note-id") as associated data.
     public func seal(_ plaintext: Data, context: String) throws -> Data {
-        let box = try AES.GCM.seal(plaintext, using: SymmetricKey(data: keyBytes), authenticating: Data(context.utf8))
+        let box = try AES.GCM.seal(plaintext, using: key.key, authenticating: Data(context.utf8))
         guard let combined = box.combined else { throw CipherError.cannotOpen }
         return combined
     }
@@ -51,7 +62,7 @@ public struct RecordCipher: Sendable {
     public func open(_ sealed: Data, context: String) throws -> Data {
         do {
             let box = try AES.GCM.SealedBox(combined: sealed)
-            return try AES.GCM.open(box, using: SymmetricKey(data: keyBytes), authenticating: Data(context.utf8))
+            return try AES.GCM.open(box, using: key.key, authenticating: Data(context.utf8))
         } catch {
             throw CipherError.cannotOpen
         }
