@@ -132,22 +132,8 @@ extension PostgresStore {
 
     /// An owner's columns as stored: the contact details sealed (their JSON encoded as the
     /// embedded store encodes it, sorted keys), the communication preferences as JSON.
-    func ownerColumns(_ owner: Owner, practiceID: PracticeID) throws -> (
-        email: String?, phones: String, address: String?, communication: String, notes: String?
-    ) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let seal = fieldSeal(practiceID)
-        let id = owner.id.description
-        return (
-            try seal.sealIfPresent(owner.email, .ownerEmail, id: id),
-            try seal.seal(String(decoding: try encoder.encode(owner.phones), as: UTF8.self), .ownerPhones, id: id),
-            try owner.address.map {
-                try seal.seal(String(decoding: try encoder.encode($0), as: UTF8.self), .ownerAddress, id: id)
-            },
-            String(decoding: try encoder.encode(owner.communication), as: UTF8.self),
-            try seal.sealIfPresent(owner.notes, .ownerNotes, id: id)
-        )
+    func ownerColumns(_ owner: Owner, practiceID: PracticeID) throws -> StoredOwnerColumns {
+        try StoredOwnerColumns(owner, seal: fieldSeal(practiceID))
     }
 
     /// The owner `id` of `practiceID`, or `nil`; `forUpdate` locks its row until commit (not its
@@ -167,27 +153,12 @@ extension PostgresStore {
 
     /// Decodes the nine owner columns selected by ``owner(connection:practiceID:id:)``.
     func owner(from row: PostgresRow, practiceID: PracticeID) throws -> Versioned<Owner> {
-        let (id, first, last, sealedEmail, sealedPhones, sealedAddress, communication, sealedNotes, version) =
+        let (id, first, last, email, phones, address, communication, notes, version) =
             try row.decode((UUID, String, String, String?, String, String?, String, String?, Int32).self)
-        let seal = fieldSeal(practiceID)
-        let key = id.uuidString
-        let email = try seal.openIfPresent(sealedEmail, .ownerEmail, id: key)
-        let phones = try seal.open(sealedPhones, .ownerPhones, id: key)
-        let address = try seal.openIfPresent(sealedAddress, .ownerAddress, id: key)
-        let notes = try seal.openIfPresent(sealedNotes, .ownerNotes, id: key)
-        let decoder = JSONDecoder()
-        func decode<T: Decodable>(_ type: T.Type, _ text: String, column: String) throws -> T {
-            guard let value = try? decoder.decode(T.self, from: Data(text.utf8)) else {
-                throw StoreCorruption(column: "owner.\(column)", reason: "not the JSON the store writes")
-            }
-            return value
-        }
-        let owner = Owner(
-            id: Identifier(id), firstName: first, lastName: last, email: email,
-            phones: try decode([PhoneNumber].self, phones, column: "phones"),
-            address: try address.map { try decode(PostalAddress.self, $0, column: "address") },
-            communication: try decode(CommunicationPreferences.self, communication, column: "communication"),
-            notes: notes)
+        let stored = StoredOwnerColumns(
+            email: email, phones: phones, address: address, communication: communication, notes: notes)
+        let owner = try stored.owner(
+            id: Identifier(id), firstName: first, lastName: last, seal: fieldSeal(practiceID))
         return Versioned(owner, version: Int(version))
     }
 }

@@ -115,22 +115,11 @@ extension VetNetStore {
     func ownerColumns(_ owner: Owner, practiceID: PracticeID) throws -> (
         email: String?, phones: String, tokens: String, address: String?, communication: String, notes: String?
     ) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let seal = fieldSeal(practiceID)
-        let id = owner.id.description
+        let stored = try StoredOwnerColumns(owner, seal: fieldSeal(practiceID))
+        let tokens = ContactSearchIndex(cipher: cipher, practiceID: practiceID).tokens(of: owner)
         return (
-            try seal.sealIfPresent(owner.email, .ownerEmail, id: id),
-            try seal.seal(String(decoding: try encoder.encode(owner.phones), as: UTF8.self), .ownerPhones, id: id),
-            ContactSearchIndex(cipher: cipher, practiceID: practiceID).tokens(of: owner).map {
-                Self.contactTokenMark + $0
-            }
-            .joined(separator: " "),
-            try owner.address.map {
-                try seal.seal(String(decoding: try encoder.encode($0), as: UTF8.self), .ownerAddress, id: id)
-            },
-            String(decoding: try encoder.encode(owner.communication), as: UTF8.self),
-            try seal.sealIfPresent(owner.notes, .ownerNotes, id: id)
+            stored.email, stored.phones, tokens.map { Self.contactTokenMark + $0 }.joined(separator: " "),
+            stored.address, stored.communication, stored.notes
         )
     }
 
@@ -163,21 +152,12 @@ extension VetNetStore {
 
     /// An owner from its row, the contact details opened.
     func owner(from row: Row) throws -> Versioned<Owner> {
-        let decoder = JSONDecoder()
-        let seal = try fieldSeal(row: row)
-        let id: String = row["id"]
-        func decode<T: Decodable>(_ type: T.Type, _ column: String, _ field: SealedField?) throws -> T? {
-            guard let stored: String = row[column] else { return nil }
-            let text = try field.map { try seal.open(stored, $0, id: id) } ?? stored
-            return try? decoder.decode(T.self, from: Data(text.utf8))
-        }
-        let owner = Owner(
+        let stored = StoredOwnerColumns(
+            email: row["email"], phones: row["phones"], address: row["address"], communication: row["communication"],
+            notes: row["notes"])
+        let owner = try stored.owner(
             id: try row.identifier("id"), firstName: row["first_name"], lastName: row["last_name"],
-            email: try seal.openIfPresent(row["email"] as String?, .ownerEmail, id: id),
-            phones: try decode([PhoneNumber].self, "phones", .ownerPhones) ?? [],
-            address: try decode(PostalAddress.self, "address", .ownerAddress),
-            communication: try decode(CommunicationPreferences.self, "communication", nil) ?? .init(),
-            notes: try seal.openIfPresent(row["notes"] as String?, .ownerNotes, id: id))
+            seal: try fieldSeal(row: row))
         return Versioned(owner, version: row["version"])
     }
 }
