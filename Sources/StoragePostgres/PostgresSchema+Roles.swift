@@ -47,7 +47,8 @@ extension PostgresSchema {
         "vetnet_prune_sessions(bigint, bigint)",
         "vetnet_calendar_feed(text)", "vetnet_practice_profiles()", "vetnet_prune_idempotency_keys(bigint)",
         "vetnet_event_heads()",
-        "vetnet_prune_events(bigint)", "vetnet_audit_chain(bigint, bigint)",
+        "vetnet_prune_events(bigint)", "vetnet_audit_chain(text, bigint, bigint)",
+        "vetnet_audit_headless()",
     ]
 
     static let runtimeRoleSQL: String = """

@@ -788,6 +788,7 @@ public enum PostgresSchema {
         (sharedDevicesMigration, sharedDevicesSQL),
         (passkeysMigration, passkeysSQL),
         (sealedFieldsMigration, sealedFieldsSQL),
+        (auditChainPerPracticeMigration, auditChainPerPracticeSQL),
     ]
 
     /// The migration that added the head's signature: the process that applies it signs the
@@ -840,9 +841,16 @@ public enum PostgresSchema {
         }
     }
 
-    private static func applyMigrations(_ client: PostgresClient, runtimeRole: String?, logger: Logger) async throws
-        -> [String]
-    {
+    /// Applies the migrations before `name` only (and grants nothing): a database as an
+    /// earlier version left it, for the tests of an upgrade.
+    package static func migrate(_ client: PostgresClient, stoppingBefore name: String, logger: Logger) async throws {
+        try await applyMigrations(client, runtimeRole: nil, stoppingBefore: name, logger: logger)
+    }
+
+    @discardableResult
+    private static func applyMigrations(
+        _ client: PostgresClient, runtimeRole: String?, stoppingBefore: String? = nil, logger: Logger
+    ) async throws -> [String] {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7242019)", logger: logger)
             try await connection.query(
@@ -857,6 +865,7 @@ public enum PostgresSchema {
             }
             var done: [String] = []
             for migration in migrations where !applied.contains(migration.name) {
+                if migration.name == stoppingBefore { return done }
                 // Statements one by one: the extended protocol takes one statement per query.
                 for statement in statements(of: migration.sql) {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)

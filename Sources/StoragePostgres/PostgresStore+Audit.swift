@@ -6,56 +6,72 @@ import StoragePorts
 extension PostgresStore: AuditRepository {
     // MARK: - Writing
 
-    /// Appends an entry inside the caller's transaction. The head row is locked first
-    /// (`FOR UPDATE`), so appends from every instance on the database queue behind one
-    /// another until commit: the chain stays one line, and an entry rolls back with its change.
+    /// Appends an entry inside the caller's transaction, to the chain of the entry's practice
+    /// (or the installation's, for an entry made for no practice). That chain's head row is
+    /// locked first (`FOR UPDATE`), so appends to one chain from every instance on the database
+    /// queue behind one another until commit — the chain stays one line, and an entry rolls
+    /// back with its change — while other practices' appends go on beside them.
     @discardableResult
     func appendAudit(_ record: AuditRecord, scope: AccessScope?, connection: PostgresConnection) async throws
         -> AuditEntry
     {
-        let (previousSequence, previousHash) = try await lockedHead(connection: connection)
+        let practiceID = scope?.practiceID.description
+        let chain = AuditChain.chain(ofPractice: practiceID)
+        let (previousSequence, previousHash) = try await lockedHead(of: chain, connection: connection)
         var entry = AuditEntry(
             sequence: previousSequence + 1, id: UUID(), occurredAt: Timestamp.string(clock.now()),
-            practiceID: scope?.practiceID.description, actorID: scope?.actorID?.description,
+            practiceID: practiceID, actorID: scope?.actorID?.description,
             action: record.action.name, resourceType: record.resourceType, resourceID: record.resourceID,
             outcome: record.outcome, requestID: scope?.requestID, detail: record.detail,
             previousHash: previousHash, hash: "")
         entry.hash = AuditChain.hash(of: entry, key: auditKey)
-        try await appendLink(entry, connection: connection)
+        try await appendLink(entry, to: chain, connection: connection)
         return entry
     }
 
     /// Appends an entry another installation recorded (a restored practice's history) as the
-    /// next link of this chain, in the caller's transaction.
+    /// next link of its practice's chain here, in the caller's transaction.
     func appendCarriedAudit(_ entry: AuditEntry, connection: PostgresConnection) async throws {
-        let (previousSequence, previousHash) = try await lockedHead(connection: connection)
+        let chain = AuditChain.chain(ofPractice: entry.practiceID)
+        let (previousSequence, previousHash) = try await lockedHead(of: chain, connection: connection)
         let link = AuditChain.carried(entry, sequence: previousSequence + 1, previousHash: previousHash, key: auditKey)
-        try await appendLink(link, connection: connection)
+        try await appendLink(link, to: chain, connection: connection)
     }
 
-    /// The chain's head, locked until the transaction ends (appends from every instance queue here).
-    private func lockedHead(connection: PostgresConnection) async throws -> (Int64, String) {
-        for try await row in try await connection.query("SELECT seq, hash FROM audit_head FOR UPDATE", logger: logger)
-            .decode((Int64, String).self)
-        { return row }
-        throw StoreCorruption(column: "audit_head", reason: "the head row is missing")
+    /// The chain's head, locked until the transaction ends (appends to the chain from every
+    /// instance queue here). A chain's first append starts it at the genesis.
+    private func lockedHead(of chain: String, connection: PostgresConnection) async throws -> (Int64, String) {
+        for _ in 0..<2 {
+            for try await row in try await connection.query(
+                "SELECT seq, hash FROM audit_head WHERE chain = \(chain) FOR UPDATE", logger: logger
+            ).decode((Int64, String).self) { return row }
+            // Two first appends at once: one inserts, the other waits for it and finds its row.
+            try await connection.query(
+                """
+                INSERT INTO audit_head (chain, seq, hash) VALUES (\(chain), 0, \(AuditChain.genesis))
+                ON CONFLICT (chain) DO NOTHING
+                """, logger: logger)
+        }
+        throw StoreCorruption(column: "audit_head", reason: "the head row of chain '\(chain)' cannot be kept")
     }
 
-    /// Writes a hashed entry and moves the signed head to it. One statement for both: every
-    /// instance's audited writes queue on the head row until commit, so each round trip saved
-    /// here is throughput for all.
-    private func appendLink(_ entry: AuditEntry, connection: PostgresConnection) async throws {
+    /// Writes a hashed entry and moves its chain's signed head to it. One statement for both:
+    /// the chain's audited writes queue on the head row until commit, so each round trip saved
+    /// here is throughput for the practice.
+    private func appendLink(_ entry: AuditEntry, to chain: String, connection: PostgresConnection) async throws {
+        let signature = AuditChain.headSignature(
+            chain: chain, sequence: entry.sequence, hash: entry.hash, key: auditKey)
         try await connection.query(
             """
             WITH appended AS (
-                INSERT INTO audit_entry (seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome,
-                                         request_id, detail, prev_hash, hash)
-                VALUES (\(entry.sequence), \(entry.id), \(entry.occurredAt), \(entry.practiceID), \(entry.actorID), \(entry.action),
-                        \(entry.resourceType), \(entry.resourceID), \(entry.outcome.rawValue), \(entry.requestID), \(entry.detail),
-                        \(entry.previousHash), \(entry.hash))
+                INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id,
+                                         outcome, request_id, detail, prev_hash, hash)
+                VALUES (\(chain), \(entry.sequence), \(entry.id), \(entry.occurredAt), \(entry.practiceID), \(entry.actorID),
+                        \(entry.action), \(entry.resourceType), \(entry.resourceID), \(entry.outcome.rawValue), \(entry.requestID),
+                        \(entry.detail), \(entry.previousHash), \(entry.hash))
             )
-            UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash),
-                signature = \(AuditChain.headSignature(sequence: entry.sequence, hash: entry.hash, key: auditKey))
+            UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash), signature = \(signature)
+            WHERE chain = \(chain)
             """, logger: logger)
     }
 
@@ -75,114 +91,183 @@ extension PostgresStore: AuditRepository {
         return try await transaction(.practice(scope.practiceID)) { connection in
             let rows = try await connection.query(
                 """
-                SELECT \(unescaped: Self.auditColumns) FROM audit_entry
-                WHERE practice_id = \(scope.practiceID.description) AND seq < \(cursor ?? Int64.max)
+                SELECT \(unescaped: Self.auditColumns), ordinal FROM audit_entry
+                WHERE practice_id = \(scope.practiceID.description) AND ordinal < \(cursor ?? Int64.max)
                   AND (\(resourceType)::text IS NULL OR resource_type = \(resourceType))
                   AND (\(resourceID)::text IS NULL OR resource_id = \(resourceID))
-                ORDER BY seq DESC LIMIT \(limit + 1)
+                ORDER BY ordinal DESC LIMIT \(limit + 1)
                 """, logger: logger)
-            var entries: [AuditEntry] = []
-            for try await row in rows { entries.append(try Self.auditEntry(from: row)) }
+            // The cursor is the entry's place in the practice's trail (`ordinal`): sequence
+            // numbers restart with each chain, and a practice's trail may span two.
+            var entries: [(entry: AuditEntry, ordinal: Int64)] = []
+            for try await row in rows {
+                entries.append((try Self.auditEntry(from: row), try row.makeRandomAccess()[13].decode(Int64.self)))
+            }
             let more = entries.count > limit
             let page = Array(entries.prefix(limit))
-            return Page(items: page, nextCursor: more ? page.last.map { String($0.sequence) } : nil)
+            return Page(items: page.map(\.entry), nextCursor: more ? page.last.map { String($0.ordinal) } : nil)
         }
     }
 
     // MARK: - Verifying
 
+    /// A chain's head as stored: its sequence, hash and signature.
+    struct AuditHead: Sendable {
+        let chain: String
+        let sequence: Int64
+        let hash: String
+        let signature: String?
+    }
+
+    /// Walks every chain of the installation — each practice's and the installation's own —
+    /// and names the first problem found, in the installation's chain first, then by
+    /// practice. A practice without a head, or entries whose chain has none, were deleted.
     public func verifyAuditChain() async throws -> AuditVerification {
         try await transaction(.installation) { connection in
-            // The head first, then the entries up to it: every entry the head counts committed
-            // with it or before it, and the chain only grows, so writers appending meanwhile
-            // (another instance, opening hours) cannot make a whole chain look cut.
-            var head: (sequence: Int64, hash: String, signature: String?)?
-            for try await (sequence, hash, signature) in try await connection.query(
-                "SELECT seq, hash, signature FROM audit_head", logger: logger
-            )
-            .decode((Int64, String, String?).self) {
-                head = (sequence, hash, signature)
-            }
-            guard let head else { throw StoreCorruption(column: "audit_head", reason: "the head row is missing") }
-            // The head is signed with the audit key: moved back to match a cut chain without the
-            // key, it no longer verifies. (A new database's head, before any entry, has none yet.)
-            let unsignedGenesis = head.sequence == 0 && head.hash == AuditChain.genesis && head.signature == nil
-            if !unsignedGenesis,
-                head.signature != AuditChain.headSignature(sequence: head.sequence, hash: head.hash, key: self.auditKey)
+            // The heads first, then each chain's entries up to its head: every entry a head
+            // counts committed with it or before it, and chains only grow, so writers
+            // appending meanwhile (another instance, opening hours) cannot make a whole chain
+            // look cut.
+            let heads = try await self.auditHeads(chain: nil, connection: connection)
+            for try await chain in try await connection.query("SELECT vetnet_audit_headless()", logger: self.logger)
+                .decode(String.self)
             {
                 return AuditVerification(
                     checked: 0,
                     firstProblem: .init(
-                        sequence: head.sequence, id: "-",
+                        sequence: 0, id: "-",
                         reason:
-                            "the chain's head row (entry #\(head.sequence)) is not signed with this installation's audit key: it was edited"
+                            "\(Self.chainName(chain)) has no head row: its head and entries were deleted (the whole chain, or its head)"
                     ),
-                    headHash: head.hash, headSequence: head.sequence, checkpoint: nil)
+                    headHash: AuditChain.genesis, headSequence: 0, checkpoint: nil, chains: heads.count)
             }
-            var expectedPrevious = AuditChain.genesis
-            var expectedSequence: Int64 = 1
             var checked = 0
-            let rows = try await connection.query(
-                "SELECT \(unescaped: Self.auditColumns) FROM vetnet_audit_chain(1, \(head.sequence))",
-                logger: logger)
-            for try await row in rows {
-                let entry = try Self.auditEntry(from: row)
-                func broken(_ reason: String) -> AuditVerification {
-                    AuditVerification(
+            var installation: AuditVerification?
+            for head in heads {
+                let walked = try await self.walk(head, connection: connection)
+                checked += walked.checked
+                if head.chain == AuditChain.installationChain { installation = walked }
+                if let problem = walked.firstProblem {
+                    return AuditVerification(
                         checked: checked,
                         firstProblem: .init(
-                            sequence: entry.sequence, id: entry.id.uuidString.lowercased(), reason: reason),
-                        headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
+                            sequence: problem.sequence, id: problem.id,
+                            reason: "in \(Self.chainName(head.chain)): \(problem.reason)"),
+                        headHash: walked.headHash, headSequence: walked.headSequence, checkpoint: nil,
+                        chains: heads.count)
                 }
-                if AuditChain.hash(of: entry, key: self.auditKey) != entry.hash {
-                    return broken(
-                        "its content does not match its hash: the entry was edited, or inserted without the key")
-                }
-                if entry.sequence != expectedSequence {
-                    return broken("expected entry #\(expectedSequence) here: entries were deleted before it")
-                }
-                if entry.previousHash != expectedPrevious {
-                    return broken(
-                        "it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it"
-                    )
-                }
-                expectedPrevious = entry.hash
-                expectedSequence += 1
-                checked += 1
-            }
-            // The head row is written with every append: a chain shorter than it lost its newest entries.
-            if head.sequence != expectedSequence - 1 || head.hash != expectedPrevious {
-                return AuditVerification(
-                    checked: checked,
-                    firstProblem: .init(
-                        sequence: expectedSequence, id: "-",
-                        reason:
-                            "the chain ends at entry #\(expectedSequence - 1), but its head records entry #\(head.sequence): entries were deleted from the end"
-                    ),
-                    headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
             }
             return AuditVerification(
-                checked: checked, firstProblem: nil, headHash: expectedPrevious, headSequence: expectedSequence - 1,
-                checkpoint: nil)
+                checked: checked, firstProblem: nil, headHash: installation?.headHash ?? AuditChain.genesis,
+                headSequence: installation?.headSequence ?? 0, checkpoint: nil, chains: heads.count)
         }
     }
 
-    /// Signs a head left unsigned by the upgrade that added head signatures (pg-12): called by
-    /// the process that applied that migration, before anything else writes, so an
-    /// installation's existing head is signed once. A head unsigned later stays unsigned and
-    /// fails `verify`.
-    public func signAuditHeadAfterUpgrade() async throws {
+    /// The heads of every chain (`chain` `nil`), or of one, in chain order (the installation's first).
+    func auditHeads(chain: String?, connection: PostgresConnection) async throws -> [AuditHead] {
+        var heads: [AuditHead] = []
+        for try await (name, sequence, hash, signature) in try await connection.query(
+            """
+            SELECT chain, seq, hash, signature FROM audit_head WHERE \(chain)::text IS NULL OR chain = \(chain)
+            ORDER BY chain COLLATE "C"
+            """, logger: logger
+        ).decode((String, Int64, String, String?).self) {
+            heads.append(AuditHead(chain: name, sequence: sequence, hash: hash, signature: signature))
+        }
+        return heads
+    }
+
+    /// How a problem names a chain.
+    static func chainName(_ chain: String) -> String {
+        chain == AuditChain.installationChain ? "the installation's audit chain" : "practice \(chain)'s audit chain"
+    }
+
+    /// Walks one chain from its first entry to `head`, and names its first problem.
+    func walk(_ head: AuditHead, connection: PostgresConnection) async throws -> AuditVerification {
+        // A head is signed with the audit key: moved back to match a cut chain without the key,
+        // or copied from another chain, it no longer verifies. Only the installation's chain of
+        // a new database, before any entry, has no signature yet.
+        let unsignedGenesis =
+            head.chain == AuditChain.installationChain && head.sequence == 0 && head.hash == AuditChain.genesis
+            && head.signature == nil
+        if !unsignedGenesis,
+            head.signature
+                != AuditChain.headSignature(chain: head.chain, sequence: head.sequence, hash: head.hash, key: auditKey)
+        {
+            return AuditVerification(
+                checked: 0,
+                firstProblem: .init(
+                    sequence: head.sequence, id: "-",
+                    reason:
+                        "the chain's head row (entry #\(head.sequence)) is not signed with this installation's audit key: it was edited"
+                ),
+                headHash: head.hash, headSequence: head.sequence, checkpoint: nil)
+        }
+        var expectedPrevious = AuditChain.genesis
+        var expectedSequence: Int64 = 1
+        var checked = 0
+        let rows = try await connection.query(
+            "SELECT \(unescaped: Self.auditColumns) FROM vetnet_audit_chain(\(head.chain), 1, \(head.sequence))",
+            logger: logger)
+        for try await row in rows {
+            let entry = try Self.auditEntry(from: row)
+            func broken(_ reason: String) -> AuditVerification {
+                AuditVerification(
+                    checked: checked,
+                    firstProblem: .init(sequence: entry.sequence, id: entry.id.uuidString.lowercased(), reason: reason),
+                    headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
+            }
+            if AuditChain.hash(of: entry, key: auditKey) != entry.hash {
+                return broken("its content does not match its hash: the entry was edited, or inserted without the key")
+            }
+            if entry.sequence != expectedSequence {
+                return broken("expected entry #\(expectedSequence) here: entries were deleted before it")
+            }
+            if entry.previousHash != expectedPrevious {
+                return broken(
+                    "it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it"
+                )
+            }
+            // An entry moved into another practice's chain carries its own practice in its hash.
+            if head.chain != AuditChain.installationChain, entry.practiceID != head.chain {
+                return broken("it belongs to practice \(entry.practiceID ?? "-"), not to this chain's")
+            }
+            expectedPrevious = entry.hash
+            expectedSequence += 1
+            checked += 1
+        }
+        // The head row is written with every append: a chain shorter than it lost its newest entries.
+        if head.sequence != expectedSequence - 1 || head.hash != expectedPrevious {
+            return AuditVerification(
+                checked: checked,
+                firstProblem: .init(
+                    sequence: expectedSequence, id: "-",
+                    reason:
+                        "the chain ends at entry #\(expectedSequence - 1), but its head records entry #\(head.sequence): entries were deleted from the end"
+                ),
+                headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
+        }
+        return AuditVerification(
+            checked: checked, firstProblem: nil, headHash: expectedPrevious, headSequence: expectedSequence - 1,
+            checkpoint: nil)
+    }
+
+    /// Signs the heads left unsigned by an upgrade (``PostgresSchema/leavesHeadsToSign(_:)``):
+    /// called by the process that applied it, before anything else writes, so that the
+    /// installation's existing head, and each existing practice's first head, are signed once.
+    /// A head unsigned later stays unsigned and fails `verify`.
+    public func signAuditHeadsAfterUpgrade() async throws {
         try await transaction(.installation) { connection in
-            var head: (Int64, String)?
+            var unsigned: [(String, Int64, String)] = []
             for try await row in try await connection.query(
-                "SELECT seq, hash FROM audit_head WHERE signature IS NULL FOR UPDATE", logger: logger
+                "SELECT chain, seq, hash FROM audit_head WHERE signature IS NULL FOR UPDATE", logger: logger
             )
-            .decode((Int64, String).self) { head = row }
-            guard let (sequence, hash) = head else { return }
-            try await connection.query(
-                """
-                UPDATE audit_head SET signature = \(AuditChain.headSignature(sequence: sequence, hash: hash, key: auditKey))
-                """, logger: logger)
+            .decode((String, Int64, String).self) { unsigned.append(row) }
+            for (chain, sequence, hash) in unsigned {
+                let signature = AuditChain.headSignature(chain: chain, sequence: sequence, hash: hash, key: auditKey)
+                try await connection.query(
+                    "UPDATE audit_head SET signature = \(signature) WHERE chain = \(chain)", logger: logger)
+            }
         }
     }
 

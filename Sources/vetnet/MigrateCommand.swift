@@ -45,14 +45,14 @@ struct MigrateCommand: AsyncParsableCommand {
             throw ValidationError(refusal.description)
         }
         // The owner records the installation's key fingerprints (a runtime role only reads
-        // them), and the upgrade that signs the chain's head signs the existing one.
+        // them), and an upgrade that leaves audit heads unsigned has them signed.
         let postgres = PostgresStore(
             configuration: configuration, auditKey: try store.auditKey(), cipher: try store.recordCipher(),
             uploadDirectory: try store.uploadDirectory(), logger: logger)
         let running = Task { await postgres.run() }
         defer { running.cancel() }
         try await postgres.checkInstallationKeys()
-        if applied.contains(PostgresSchema.headSignatureMigration) { try await postgres.signAuditHeadAfterUpgrade() }
+        if PostgresSchema.leavesHeadsToSign(applied) { try await postgres.signAuditHeadsAfterUpgrade() }
         let sealed = try await postgres.sealLegacyValues()
         if sealed > 0 {
             print("sealed \(sealed) medical-record values and owners' contact details written before sealing")

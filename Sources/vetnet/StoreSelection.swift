@@ -98,9 +98,7 @@ extension StoreOptions {
             let role: PostgresStore.ServingRole
             do {
                 try await store.checkInstallationKeys()
-                if applied.contains(PostgresSchema.headSignatureMigration) {
-                    try await store.signAuditHeadAfterUpgrade()
-                }
+                if PostgresSchema.leavesHeadsToSign(applied) { try await store.signAuditHeadsAfterUpgrade() }
                 // Values written before sealing began are sealed once (by the schema owner: a
                 // runtime role sees no practice to seal and leaves it to `vetnet migrate`).
                 try await store.sealLegacyValues()

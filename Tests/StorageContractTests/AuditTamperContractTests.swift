@@ -39,16 +39,29 @@ extension StoreUnderTest {
 /// someone who lifts its protections is caught by verification at the first entry touched.
 @Suite("Audit trail contract: tampering is refused or named")
 struct AuditTamperContractTests {
-    /// Twelve entries across two practices and the installation.
+    /// The practice whose entries the tests tamper with.
+    static let practice = PracticeID()
+
+    /// Twelve entries: six of one practice, six made for no practice, alternating. The
+    /// embedded store keeps them in one chain (#1…#12); PostgreSQL in the practice's chain
+    /// (#1…#6) and the installation's (#1…#6).
     static func populated(_ store: StoreUnderTest) async throws {
         for index in 0..<6 {
             try await store.audit.recordAudit(
                 AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "p\(index)"),
-                scope: .system(PracticeID()))
+                scope: .system(practice))
             try await store.audit.recordAudit(
                 AuditRecord(action: .authLogin, resourceType: "session", outcome: .failure), scope: nil)
         }
-        #expect(try await store.audit.verifyAuditChain().isIntact)
+        let verification = try await store.audit.verifyAuditChain()
+        #expect(verification.isIntact && verification.checked == 12)
+        #expect(verification.chains == (store.adapter == .postgres ? 2 : 1))
+    }
+
+    /// The entry at `sequence` of the chain the tests tamper with: the embedded store's one
+    /// chain, or the practice's on PostgreSQL.
+    static func entry(_ sequence: Int, _ adapter: Adapter) -> String {
+        adapter == .postgres ? "chain <> '' AND seq = \(sequence)" : "seq = \(sequence)"
     }
 
     @Test("UPDATE and DELETE through the database change nothing of the trail", arguments: Adapter.available)
@@ -85,31 +98,89 @@ struct AuditTamperContractTests {
             // What the serving role could do on its own tables: cut the end and re-point the head.
             try await store.rawSQL(
                 [
-                    "DELETE FROM audit_entry WHERE seq > 9",
-                    "UPDATE audit_head SET seq = 9, hash = (SELECT hash FROM audit_entry WHERE seq = 9)",
+                    "DELETE FROM audit_entry WHERE chain <> '' AND seq > 3",
+                    "UPDATE audit_head SET seq = 3, hash = (SELECT hash FROM audit_entry WHERE chain <> '' AND seq = 3) WHERE chain <> ''",
                 ],
                 liftingProtections: true)
             let verification = try await store.audit.verifyAuditChain()
             #expect(!verification.isIntact)
             #expect(verification.firstProblem?.reason.contains("not signed with this installation's audit key") == true)
+            #expect(verification.firstProblem?.reason.contains("practice \(Self.practice)") == true)
             // A signature copied from the old head does not fit the moved one either.
             try await store.rawSQL(["UPDATE audit_head SET signature = NULL"], liftingProtections: false)
             #expect(!(try await store.audit.verifyAuditChain().isIntact))
         }
     }
 
+    @Test(
+        "PostgreSQL: a chain's head given another chain's, a head deleted, or a practice's whole chain deleted is named",
+        .enabled(
+            if: Adapter.available.contains(.postgres),
+            "PostgreSQL is not available here (VETNET_TEST_DATABASE_URL unset)"))
+    func chainsHoldEachOther() async throws {
+        // Both chains end at #6: the installation's head, signed, put on the practice's chain.
+        try await withStore(.postgres) { store in
+            try await Self.populated(store)
+            try await store.rawSQL(
+                [
+                    """
+                    UPDATE audit_head SET signature = (SELECT signature FROM audit_head WHERE chain = ''),
+                        hash = (SELECT hash FROM audit_head WHERE chain = '') WHERE chain <> ''
+                    """,
+                    "DELETE FROM audit_entry WHERE chain <> ''",
+                    """
+                    INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action, resource_type,
+                        resource_id, outcome, request_id, detail, prev_hash, hash)
+                    SELECT '\(Self.practice)', seq, gen_random_uuid(), occurred_at, practice_id, actor_id, action,
+                        resource_type, resource_id, outcome, request_id, detail, prev_hash, hash
+                    FROM audit_entry WHERE chain = ''
+                    """,
+                ],
+                liftingProtections: true)
+            let verification = try await store.audit.verifyAuditChain()
+            #expect(verification.firstProblem?.reason.contains("not signed") == true, "\(verification)")
+        }
+        // The head row deleted, the entries kept.
+        try await withStore(.postgres) { store in
+            try await Self.populated(store)
+            try await store.rawSQL(["DELETE FROM audit_head WHERE chain <> ''"], liftingProtections: true)
+            let verification = try await store.audit.verifyAuditChain()
+            #expect(
+                verification.firstProblem?.reason.contains("practice \(Self.practice)'s audit chain has no head row")
+                    == true)
+        }
+        // A practice's every entry and its head deleted: the practice is there, its chain is not.
+        try await withStore(.postgres) { store in
+            let (profile, _) = try await store.accounts.createPractice(
+                PracticeProfile(id: PracticeID(), name: "Riverside", timeZone: "Europe/London", openingHours: []),
+                administrator: FirstAdministrator(email: "ada@example.com", displayName: "Ada", passwordHash: "h1"),
+                requestID: nil)
+            #expect(try await store.audit.verifyAuditChain().isIntact)
+            try await store.rawSQL(
+                [
+                    "DELETE FROM audit_entry WHERE chain = '\(profile.id)'",
+                    "DELETE FROM audit_head WHERE chain = '\(profile.id)'",
+                ], liftingProtections: true)
+            let verification = try await store.audit.verifyAuditChain()
+            #expect(
+                verification.firstProblem?.reason.contains("practice \(profile.id)'s audit chain has no head row")
+                    == true)
+        }
+    }
+
     @Test("an edited, deleted or swapped entry is named by verification", arguments: Adapter.available)
     func tamperingNamed(adapter: Adapter) async throws {
+        let at = { (sequence: Int) in Self.entry(sequence, adapter) }
         let cases: [(statements: [String], firstBad: Int64)] = [
-            (["UPDATE audit_entry SET action = 'user.read' WHERE seq = 6"], 6),
-            (["UPDATE audit_entry SET outcome = 'denied' WHERE seq = 7"], 7),
-            (["UPDATE audit_entry SET occurred_at = '2020-01-01T00:00:00.000Z' WHERE seq = 8"], 8),
-            (["DELETE FROM audit_entry WHERE seq = 4"], 5),
+            (["UPDATE audit_entry SET action = 'user.read' WHERE \(at(5))"], 5),
+            (["UPDATE audit_entry SET outcome = 'denied' WHERE \(at(6))"], 6),
+            (["UPDATE audit_entry SET occurred_at = '2020-01-01T00:00:00.000Z' WHERE \(at(2))"], 2),
+            (["DELETE FROM audit_entry WHERE \(at(3))"], 4),
             (
                 [
-                    "UPDATE audit_entry SET seq = 1000 WHERE seq = 5", "UPDATE audit_entry SET seq = 5 WHERE seq = 6",
-                    "UPDATE audit_entry SET seq = 6 WHERE seq = 1000",
-                ], 5
+                    "UPDATE audit_entry SET seq = 1000 WHERE \(at(4))", "UPDATE audit_entry SET seq = 4 WHERE \(at(5))",
+                    "UPDATE audit_entry SET seq = 5 WHERE \(at(1000))",
+                ], 4
             ),
         ]
         for (statements, firstBad) in cases {

@@ -41,6 +41,9 @@ public struct AuditVerification: Sendable, CustomStringConvertible {
     public let headSequence: Int64
     /// The checkpoint the chain was held to, if one was found.
     public let checkpoint: AuditCheckpoint?
+    /// How many chains were walked: one on a store with a single chain, one per practice (and
+    /// one for the installation's own entries) where each practice appends to its own.
+    public let chains: Int
 
     /// A break in the chain.
     public struct Problem: Sendable, CustomStringConvertible {
@@ -63,13 +66,15 @@ public struct AuditVerification: Sendable, CustomStringConvertible {
 
     /// The result of a walk.
     public init(
-        checked: Int, firstProblem: Problem?, headHash: String, headSequence: Int64, checkpoint: AuditCheckpoint?
+        checked: Int, firstProblem: Problem?, headHash: String, headSequence: Int64, checkpoint: AuditCheckpoint?,
+        chains: Int = 1
     ) {
         self.checked = checked
         self.firstProblem = firstProblem
         self.headHash = headHash
         self.headSequence = headSequence
         self.checkpoint = checkpoint
+        self.chains = chains
     }
 
     /// Whether the whole chain verified.
@@ -80,6 +85,9 @@ public struct AuditVerification: Sendable, CustomStringConvertible {
         let held =
             checkpoint.map { "; checkpoint of \($0.writtenAt) at entry #\($0.sequence) matches" }
             ?? (checked > 0 ? "; no checkpoint found, so deletion of the newest entries cannot be ruled out" : "")
+        if chains > 1 {
+            return "audit chains intact: \(checked) entries verified in \(chains) chains (one per practice)\(held)"
+        }
         return "audit chain intact: \(checked) entries verified, head #\(headSequence) \(headHash)\(held)"
     }
 }
@@ -102,11 +110,26 @@ extension AuditChain {
 
 extension AuditChain {
     /// The signature of a chain head kept in the database (PostgreSQL's `audit_head`): an HMAC
-    /// of its sequence and hash with the audit key, under a label of its own, so that whoever
-    /// can write the database but does not hold the key cannot move the head back to match a
-    /// chain cut at its end.
-    package static func headSignature(sequence: Int64, hash: String, key: AuditKey) -> String {
-        let text = "vetnet-audit-head-v1\u{1F}\(sequence)\u{1F}\(hash)"
+    /// of the chain it heads, its sequence and hash with the audit key, under a label of its
+    /// own, so that whoever can write the database but does not hold the key cannot move a head
+    /// back to match a chain cut at its end, nor give one chain another's head.
+    ///
+    /// `chain` is the practice's id, or ``installationChain``. The installation's chain was
+    /// the only one before practices had their own, and keeps the form its head was signed in
+    /// then (no chain named), so a head signed before still verifies.
+    package static func headSignature(chain: String, sequence: Int64, hash: String, key: AuditKey) -> String {
+        let text =
+            chain == installationChain
+            ? "vetnet-audit-head-v1\u{1F}\(sequence)\u{1F}\(hash)"
+            : "vetnet-audit-head-v2\u{1F}\(chain)\u{1F}\(sequence)\u{1F}\(hash)"
         return Hex.encode(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key.symmetricKey))
     }
+
+    /// The name of the chain of entries made for no practice (failed sign-ins of unknown
+    /// accounts, the operator's commands), and of every entry written before each practice
+    /// had a chain of its own.
+    package static let installationChain = ""
+
+    /// The chain an entry of `practiceID` joins where each practice has its own.
+    package static func chain(ofPractice practiceID: String?) -> String { practiceID ?? installationChain }
 }

@@ -17,44 +17,48 @@ extension PostgresStore: StoreMaintenance {
         }
     }
 
-    /// Verifies the installation's chain and reports it as far as `scope` may see it: the
-    /// number and head of the practice's own entries, and a problem named only when it lies
-    /// in the practice's entries (elsewhere, only that the trail is broken outside them).
+    /// Verifies the practice's own chain, and the installation's (which holds the practice's
+    /// entries written before each practice had a chain of its own), and reports them as far
+    /// as `scope` may see: the number of the practice's entries, its chain's head, and a
+    /// problem named only when it lies in the practice's entries (elsewhere, only that the
+    /// trail is broken outside them).
     public func verifyAuditChain(visibleTo scope: AccessScope) async throws -> AuditVerification {
-        let whole = try await verifyAuditChain()
         let practice = scope.practiceID.description
-        let (count, head, problemPractice) = try await transaction(.practice(scope.practiceID)) {
-            connection -> (Int, (Int64, String)?, String?) in
+        return try await transaction(.practice(scope.practiceID)) { connection in
             var count = 0
             for try await value in try await connection.query(
-                "SELECT count(*) FROM audit_entry WHERE practice_id = \(practice)",
-                logger: logger
+                "SELECT count(*) FROM audit_entry WHERE practice_id = \(practice)", logger: logger
             ).decode(Int64.self) { count = Int(value) }
-            var head: (Int64, String)?
-            for try await row in try await connection.query(
-                """
-                SELECT seq, hash FROM audit_entry WHERE practice_id = \(practice) ORDER BY seq DESC LIMIT 1
-                """, logger: logger
-            ).decode((Int64, String).self) { head = row }
-            var owner: String?
-            if let problem = whole.firstProblem {
+            let heads =
+                try await self.auditHeads(chain: AuditChain.installationChain, connection: connection)
+                + self.auditHeads(chain: practice, connection: connection)
+            let own = heads.first { $0.chain == practice }
+            func result(_ problem: AuditVerification.Problem?) -> AuditVerification {
+                AuditVerification(
+                    checked: count, firstProblem: problem, headHash: own?.hash ?? AuditChain.genesis,
+                    headSequence: own?.sequence ?? 0, checkpoint: nil)
+            }
+            guard own != nil || count == 0 else {
+                return result(
+                    .init(sequence: 0, id: "-", reason: "this practice's audit chain has no head row: it was deleted"))
+            }
+            for head in heads {
+                let walked = try await self.walk(head, connection: connection)
+                guard let problem = walked.firstProblem else { continue }
+                var owner: String?
                 for try await value in try await connection.query(
-                    "SELECT practice_id FROM vetnet_audit_chain(\(problem.sequence), \(problem.sequence))",
+                    "SELECT practice_id FROM vetnet_audit_chain(\(head.chain), \(problem.sequence), \(problem.sequence))",
                     logger: logger
                 ).decode(String?.self) { owner = value }
+                if head.chain == practice || owner == practice { return result(problem) }
+                return result(
+                    .init(
+                        sequence: 0, id: "-",
+                        reason:
+                            "the installation's audit trail is broken outside this practice's entries; the operator's `vetnet audit verify` names the entry"
+                    ))
             }
-            return (count, head, owner)
+            return result(nil)
         }
-        var problem = whole.firstProblem
-        if problem != nil, problemPractice != practice {
-            problem = .init(
-                sequence: 0, id: "-",
-                reason:
-                    "the installation's audit trail is broken outside this practice's entries; the operator's `vetnet audit verify` names the entry"
-            )
-        }
-        return AuditVerification(
-            checked: count, firstProblem: problem, headHash: head?.1 ?? AuditChain.genesis, headSequence: head?.0 ?? 0,
-            checkpoint: nil)
     }
 }

@@ -143,7 +143,7 @@ extension PostgresStore: PracticeTransfer {
         for try await row in try await connection.query(
             """
             SELECT seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome, request_id, detail, prev_hash, hash
-            FROM audit_entry WHERE practice_id = \(practiceID.description) ORDER BY seq
+            FROM audit_entry WHERE practice_id = \(practiceID.description) ORDER BY ordinal
             """, logger: logger)
         { audit.append(try Self.auditEntry(from: row)) }
         return PracticeExport(
