@@ -96,24 +96,33 @@ extension PostgresStore: SchedulingRepository {
         connection: PostgresConnection
     ) async throws {
         let now = clock.now()
+        // The practice's audit head is locked by the insert's own statement: from here to the
+        // commit, the practice's other audited writes wait, so no round trip is spent on it alone.
+        let chain = AuditChain.chain(ofPractice: scope.practiceID.description)
+        var head: (Int64, String)?
         do {
-            try await connection.query(
+            for try await row in try await connection.query(
                 """
-                INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms, end_ms,
-                                         occupied_end_ms, status, holds_time, reason, staff_notes, created_at)
-                VALUES (\(appointment.id.rawValue), \(scope.practiceID.rawValue), \(appointment.patientID), \(appointment.clinicianID),
-                        \(appointment.appointmentTypeID.rawValue), \(appointment.roomType?.rawValue), \(appointment.roomID?.rawValue),
-                        \(Timestamp.milliseconds(appointment.time.start)), \(Timestamp.milliseconds(appointment.time.end)),
-                        \(Timestamp.milliseconds(appointment.occupiedTime.end)), \(appointment.status.rawValue), \(appointment.status.holdsTime),
-                        \(reason), \(staffNotes), \(now))
-                """, logger: logger)
+                WITH inserted AS (
+                    INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id,
+                                             start_ms, end_ms, occupied_end_ms, status, holds_time, reason, staff_notes, created_at)
+                    VALUES (\(appointment.id.rawValue), \(scope.practiceID.rawValue), \(appointment.patientID),
+                            \(appointment.clinicianID), \(appointment.appointmentTypeID.rawValue), \(appointment.roomType?.rawValue),
+                            \(appointment.roomID?.rawValue), \(Timestamp.milliseconds(appointment.time.start)),
+                            \(Timestamp.milliseconds(appointment.time.end)), \(Timestamp.milliseconds(appointment.occupiedTime.end)),
+                            \(appointment.status.rawValue), \(appointment.status.holdsTime), \(reason), \(staffNotes), \(now))
+                )
+                SELECT seq, hash FROM audit_head WHERE chain = \(chain) FOR UPDATE
+                """, logger: logger
+            ).decode((Int64, String).self) { head = row }
         } catch let error as PSQLError where error.sqlState == "23P01" {
             throw OverlapRefusal(appointment: appointment, constraint: error.serverInfo?[.constraintName] ?? "")
         }
         _ = try await appendAudit(
             AuditRecord(
                 action: .appointmentBook, resourceType: "appointment", resourceID: appointment.id.description,
-                detail: "patient=\(UUIDText.lowercase(appointment.patientID))"), scope: scope, connection: connection)
+                detail: "patient=\(UUIDText.lowercase(appointment.patientID))"), scope: scope, head: head,
+            connection: connection)
         let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
         for event in decision.events(occurredAt: now) {
             _ = try await appendEvent(event, scope: scope, connection: connection)

@@ -11,13 +11,21 @@ extension PostgresStore: AuditRepository {
     /// locked first (`FOR UPDATE`), so appends to one chain from every instance on the database
     /// queue behind one another until commit — the chain stays one line, and an entry rolls
     /// back with its change — while other practices' appends go on beside them.
+    ///
+    /// `head` is the chain's head (sequence and hash) when the caller has locked it already in
+    /// a statement of its own, to save a round trip under the lock.
     @discardableResult
-    func appendAudit(_ record: AuditRecord, scope: AccessScope?, connection: PostgresConnection) async throws
-        -> AuditEntry
-    {
+    func appendAudit(
+        _ record: AuditRecord, scope: AccessScope?, head: (Int64, String)? = nil, connection: PostgresConnection
+    ) async throws -> AuditEntry {
         let practiceID = scope?.practiceID.description
         let chain = AuditChain.chain(ofPractice: practiceID)
-        let (previousSequence, previousHash) = try await lockedHead(of: chain, connection: connection)
+        let (previousSequence, previousHash): (Int64, String)
+        if let head {
+            (previousSequence, previousHash) = head
+        } else {
+            (previousSequence, previousHash) = try await lockedHead(of: chain, connection: connection)
+        }
         var entry = AuditEntry(
             sequence: previousSequence + 1, id: UUID(), occurredAt: Timestamp.string(clock.now()),
             practiceID: practiceID, actorID: scope?.actorID?.description,

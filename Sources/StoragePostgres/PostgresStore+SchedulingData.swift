@@ -46,37 +46,45 @@ extension PostgresStore {
             practiceID: practiceID, clinicianID: clinicianID, room: nil, connection: connection)
         let practice = try await practiceProfile(practiceID, connection: connection)
         let periods = try reads(practice, type)
-        if let roomType = type?.requiredRoomType {
+        // What bookings do not change is read before the rooms' lock, which every booking of the
+        // day needing such a room waits for: the clinician (whose retirement takes the
+        // clinician's lock, held here), their availability and the rooms.
+        let clinicians = try await self.clinicians(
+            practiceID: practiceID, onlyID: clinicianID, includingRetired: true, connection: connection)
+        // A retired clinician is refused by name, not "not found"; only working ones are offered.
+        for clinician in clinicians where clinician.retiredAt != nil { try clinician.checkAcceptsBookings() }
+        let availabilities = try await availabilities(
+            practiceID: practiceID, clinicianID: clinicianID, connection: connection)
+        let rooms = try await rooms(practiceID: practiceID, connection: connection)
+        let roomType = type?.requiredRoomType
+        if let roomType {
             // The rooms of the type, on the days this booking's window touches (after the
             // clinician's lock, as every booking takes them).
             try await lockRooms(
                 practiceID: practiceID, type: roomType, occupying: periods.roomWindow, connection: connection)
         }
-        let clinicians = try await self.clinicians(
-            practiceID: practiceID, onlyID: clinicianID, includingRetired: true, connection: connection)
-        // A retired clinician is refused by name, not "not found"; only working ones are offered.
-        for clinician in clinicians where clinician.retiredAt != nil { try clinician.checkAcceptsBookings() }
-        var appointments = try await self.appointments(
-            practiceID: practiceID, overlapping: periods.clinicianPeriod, clinicianID: clinicianID,
-            orRoomType: nil, connection: connection)
-        if let roomType = type?.requiredRoomType {
-            let window = periods.roomWindow
-            let rows = try await connection.query(
-                """
-                SELECT \(unescaped: Self.appointmentColumns) FROM appointment
-                WHERE practice_id = \(practiceID.rawValue) AND room_type = \(roomType.rawValue) AND start_ms < \(Timestamp.milliseconds(window.end))
-                  AND start_ms > \(Timestamp.milliseconds(window.start) - 86_400_000) AND occupied_end_ms > \(Timestamp.milliseconds(window.start))
-                  AND clinician_id <> \(clinicianID)
-                """, logger: logger)
-            for try await row in rows { appointments.append(try Self.appointment(from: row)) }
-            appointments.sort { $0.value.time.start < $1.value.time.start }
-        }
+        // What the booking competes with, in one read under the locks: the clinician's
+        // appointments, and other clinicians' in rooms of the type.
+        let clinicianPeriod = periods.clinicianPeriod
+        let window = periods.roomWindow
+        let rows = try await connection.query(
+            """
+            SELECT \(unescaped: Self.appointmentColumns) FROM appointment
+            WHERE practice_id = \(practiceID.rawValue)
+              AND ((clinician_id = \(clinicianID) AND start_ms < \(Timestamp.milliseconds(clinicianPeriod.end))
+                    AND start_ms > \(Timestamp.milliseconds(clinicianPeriod.start) - 86_400_000)
+                    AND occupied_end_ms > \(Timestamp.milliseconds(clinicianPeriod.start)))
+                OR (room_type = \(roomType?.rawValue) AND clinician_id <> \(clinicianID)
+                    AND start_ms < \(Timestamp.milliseconds(window.end))
+                    AND start_ms > \(Timestamp.milliseconds(window.start) - 86_400_000)
+                    AND occupied_end_ms > \(Timestamp.milliseconds(window.start))))
+            ORDER BY start_ms, id
+            """, logger: logger)
+        var appointments: [Appointment] = []
+        for try await row in rows { appointments.append(try Self.appointment(from: row).value) }
         return SchedulingData(
-            practice: practice, clinicians: clinicians,
-            availabilities: try await availabilities(
-                practiceID: practiceID, clinicianID: clinicianID, connection: connection),
-            types: type.map { [$0] } ?? [], rooms: try await rooms(practiceID: practiceID, connection: connection),
-            appointments: appointments.map(\.value))
+            practice: practice, clinicians: clinicians, availabilities: availabilities,
+            types: type.map { [$0] } ?? [], rooms: rooms, appointments: appointments)
     }
 
     /// The practice's profile (time zone, opening hours, closures), inside the caller's transaction.
