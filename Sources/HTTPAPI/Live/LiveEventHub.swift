@@ -35,6 +35,14 @@ public struct LiveEventFrame: Sendable, Equatable {
     public static func == (lhs: LiveEventFrame, rhs: LiveEventFrame) -> Bool { lhs.event == rhs.event }
 }
 
+extension LiveItem {
+    /// The event frame of an `.event` item.
+    var frame: LiveEventFrame? {
+        if case .event(let frame) = self { return frame }
+        return nil
+    }
+}
+
 /// Why a live stream ended.
 public enum LiveStreamEnd: Sendable, Equatable {
     /// The client's position can no longer be continued (pruned, unknown, or the client
@@ -97,6 +105,14 @@ public final class LiveEventHub: Sendable {
         func wants(_ event: DomainEvent) -> Bool {
             event.isVisible(to: role) && (kinds?.contains(event.kind) ?? true)
         }
+
+        /// What decides which events the subscriber gets.
+        struct Filter: Hashable {
+            let role: Role
+            let kinds: Set<String>?
+        }
+
+        var filter: Filter { Filter(role: role, kinds: kinds) }
     }
 
     /// One practice's subscribers and the position of its reader.
@@ -232,30 +248,38 @@ public final class LiveEventHub: Sendable {
             let again = channels.withLock { channels -> Bool in
                 guard var channel = channels[practiceID] else { return false }
                 defer { channels[practiceID] = channel }
-                for frame in frames where frame.event.sequence > channel.cursor {
-                    let event = frame.event
-                    for (id, subscriber) in channel.subscribers where subscriber.wants(event) {
-                        if subscriber.pending != nil {
-                            channel.subscribers[id]?.pending?.append(frame)
-                            if (channel.subscribers[id]?.pending?.count ?? 0) > configuration.subscriberBuffer {
-                                finish(
-                                    &channel, id,
-                                    .reset(
-                                        reason: "The client fell behind the practice's changes.",
-                                        headSequence: page.headSequence),
-                                    into: &closing)
-                            }
-                        } else if !deliver(.event(frame), to: subscriber) {
-                            finish(
-                                &channel, id,
-                                .reset(
-                                    reason: "The client fell behind the practice's changes.",
-                                    headSequence: page.headSequence),
-                                into: &closing)
-                        }
+                let cursor = channel.cursor
+                let fresh = frames.filter { $0.event.sequence > cursor }
+                // Each subscriber gets the whole page's events it may see in one push, so its
+                // stream wakes once and writes them in one go; subscribers with the same filter
+                // (most of a practice: a few roles) share one list.
+                var wantedBy: [Subscriber.Filter: [LiveItem]] = [:]
+                for (id, subscriber) in channel.subscribers {
+                    let wanted: [LiveItem]
+                    if let known = wantedBy[subscriber.filter] {
+                        wanted = known
+                    } else {
+                        wanted = fresh.filter { subscriber.wants($0.event) }.map(LiveItem.event)
+                        wantedBy[subscriber.filter] = wanted
                     }
-                    channel.cursor = event.sequence
+                    if wanted.isEmpty { continue }
+                    let accepted: Bool
+                    if subscriber.pending != nil {
+                        channel.subscribers[id]?.pending?.append(contentsOf: wanted.compactMap(\.frame))
+                        accepted = (channel.subscribers[id]?.pending?.count ?? 0) <= configuration.subscriberBuffer
+                    } else {
+                        accepted = subscriber.subscription.push(contentsOf: wanted)
+                    }
+                    if !accepted {
+                        finish(
+                            &channel, id,
+                            .reset(
+                                reason: "The client fell behind the practice's changes.",
+                                headSequence: page.headSequence),
+                            into: &closing)
+                    }
                 }
+                channel.cursor = fresh.last?.event.sequence ?? cursor
                 let more = page.hasMore || channel.readAgain
                 if !more || channel.subscribers.isEmpty { channel.reading = false }
                 return more && !channel.subscribers.isEmpty
@@ -318,7 +342,7 @@ public final class LiveEventHub: Sendable {
                 finish(&channel, id, .reset(reason: resetReason, headSequence: channel.cursor), into: &closing)
                 return closing
             }
-            for frame in subscriber.pending ?? [] where !deliver(.event(frame), to: subscriber) {
+            if !subscriber.subscription.push(contentsOf: (subscriber.pending ?? []).map(LiveItem.event)) {
                 finish(
                     &channel, id,
                     .reset(reason: "The client fell behind the practice's changes.", headSequence: channel.cursor),

@@ -28,17 +28,24 @@ public final class LiveSubscription: AsyncSequence, Sendable {
     }
 
     /// Queues `item`; `false` (and nothing queued) when the queue is full or closed.
-    func push(_ item: LiveItem) -> Bool {
+    func push(_ item: LiveItem) -> Bool { push(contentsOf: [item]) }
+
+    /// Queues `items` together, so that a reader waiting for them wakes once and writes them
+    /// in one go; `false` (and nothing queued) when they do not fit or the queue is closed.
+    func push(contentsOf items: [LiveItem]) -> Bool {
+        if items.isEmpty { return true }
         let (waiter, accepted) = state.withLock { state -> (CheckedContinuation<[LiveItem]?, Never>?, Bool) in
-            guard !state.finished, !state.cancelled, state.items.count < capacity else { return (nil, false) }
+            guard !state.finished, !state.cancelled, state.items.count + items.count <= capacity else {
+                return (nil, false)
+            }
             if let waiter = state.waiter {
                 state.waiter = nil
                 return (waiter, true)
             }
-            state.items.append(item)
+            state.items += items
             return (nil, true)
         }
-        waiter?.resume(returning: [item])
+        waiter?.resume(returning: items)
         return accepted
     }
 
