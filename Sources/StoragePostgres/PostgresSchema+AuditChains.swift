@@ -32,7 +32,8 @@ extension PostgresSchema {
         ALTER TABLE audit_entry ENABLE TRIGGER audit_entry_no_change;
         ALTER TABLE audit_entry FORCE ROW LEVEL SECURITY;
         SELECT setval('audit_entry_ordinal', COALESCE((SELECT max(seq) FROM audit_entry), 0) + 1, false);
-        ALTER TABLE audit_entry ALTER COLUMN ordinal SET DEFAULT nextval('audit_entry_ordinal'), ALTER COLUMN ordinal SET NOT NULL;
+        ALTER TABLE audit_entry ALTER COLUMN ordinal SET DEFAULT nextval('audit_entry_ordinal'),
+            ALTER COLUMN ordinal SET NOT NULL;
         ALTER SEQUENCE audit_entry_ordinal OWNED BY audit_entry.ordinal;
         DROP INDEX audit_entry_practice;
         CREATE UNIQUE INDEX audit_entry_practice ON audit_entry (practice_id, ordinal);

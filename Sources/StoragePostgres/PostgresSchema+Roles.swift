@@ -37,7 +37,9 @@ extension PostgresSchema {
             \(body)
             PERFORM set_config('vetnet.practice_id', COALESCE(previous, ''), true);
         END $$;
-        REVOKE ALL ON FUNCTION \(signature.replacingOccurrences(of: #"\b[a-z_]+ (?=(text|bigint|integer)\b)"#, with: "", options: .regularExpression)) FROM PUBLIC;
+        REVOKE ALL
+            ON FUNCTION
+            \(signature.replacingOccurrences(of: #"\b[a-z_]+ (?=(text|bigint|integer)\b)"#, with: "", options: .regularExpression)) FROM PUBLIC;
         """
     }
 
@@ -65,7 +67,8 @@ extension PostgresSchema {
             CREATE POLICY \(table)_tenant ON \(table) USING (current_setting('vetnet.practice_id', true) = practice_id::text OR vetnet_installation());
             """ }.joined(separator: "\n"))
         DROP POLICY practice_tenant ON practice;
-        CREATE POLICY practice_tenant ON practice USING (current_setting('vetnet.practice_id', true) = id::text OR vetnet_installation());
+        CREATE POLICY practice_tenant ON practice USING (current_setting('vetnet.practice_id',
+            true) = id::text OR vetnet_installation());
         DROP POLICY audit_entry_read ON audit_entry;
         CREATE POLICY audit_entry_read ON audit_entry FOR SELECT
             USING (current_setting('vetnet.practice_id', true) = practice_id OR vetnet_installation());

@@ -12,6 +12,7 @@ extension PostgresSchema {
         ALTER TABLE visit DROP CONSTRAINT IF EXISTS visit_record_check;
         ALTER TABLE visit ALTER COLUMN record TYPE text USING record::text;
         ALTER TABLE owner DROP CONSTRAINT IF EXISTS owner_phones_check;
-        ALTER TABLE owner ALTER COLUMN phones TYPE text USING phones::text, ALTER COLUMN address TYPE text USING address::text;
+        ALTER TABLE owner ALTER COLUMN phones TYPE text USING phones::text,
+            ALTER COLUMN address TYPE text USING address::text;
         """
 }

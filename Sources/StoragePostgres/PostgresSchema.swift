@@ -128,16 +128,19 @@ public enum PostgresSchema {
                 start_ms bigint NOT NULL,
                 end_ms bigint NOT NULL,
                 occupied_end_ms bigint NOT NULL,
-                status text NOT NULL CHECK (status IN ('booked', 'checked_in', 'in_progress', 'completed', 'cancelled', 'no_show')),
+                status text NOT NULL CHECK (status IN ('booked', 'checked_in', 'in_progress', 'completed', 'cancelled',
+                    'no_show')),
                 holds_time boolean NOT NULL,
                 reason text,
                 created_at timestamptz NOT NULL,
                 version integer NOT NULL DEFAULT 1,
                 CHECK (end_ms > start_ms AND occupied_end_ms >= end_ms AND occupied_end_ms - start_ms <= 86400000),
                 CONSTRAINT appointment_clinician_overlap EXCLUDE USING gist (
-                    practice_id WITH =, clinician_id WITH =, int8range(start_ms, occupied_end_ms) WITH &&) WHERE (holds_time),
+                    practice_id WITH =, clinician_id WITH =, int8range(start_ms,
+                        occupied_end_ms) WITH &&) WHERE (holds_time),
                 CONSTRAINT appointment_room_overlap EXCLUDE USING gist (
-                    practice_id WITH =, room_id WITH =, int8range(start_ms, occupied_end_ms) WITH &&) WHERE (holds_time AND room_id IS NOT NULL)
+                    practice_id WITH =, room_id WITH =, int8range(start_ms,
+                        occupied_end_ms) WITH &&) WHERE (holds_time AND room_id IS NOT NULL)
             );
             CREATE INDEX appointment_practice_time ON appointment (practice_id, start_ms);
             """
@@ -197,7 +200,8 @@ public enum PostgresSchema {
                 practice_id uuid NOT NULL REFERENCES practice(id),
                 mrn text NOT NULL,
                 name text COLLATE "C" NOT NULL,
-                species text NOT NULL CHECK (species IN ('dog', 'cat', 'rabbit', 'ferret', 'bird', 'horse', 'reptile', 'other')),
+                species text NOT NULL CHECK (species IN ('dog', 'cat', 'rabbit', 'ferret', 'bird', 'horse', 'reptile',
+                    'other')),
                 breed text,
                 sex text NOT NULL,
                 birth_date date,
@@ -269,7 +273,8 @@ public enum PostgresSchema {
             ALTER TABLE patient_word ENABLE ROW LEVEL SECURITY;
             ALTER TABLE patient_word FORCE ROW LEVEL SECURITY;
             CREATE POLICY patient_word_tenant ON patient_word
-                USING (practice_id = NULLIF(NULLIF(current_setting('vetnet.practice_id', true), ''), 'installation')::uuid);
+                USING (practice_id = NULLIF(NULLIF(current_setting('vetnet.practice_id', true), ''),
+                    'installation')::uuid);
             """
         ),
         (
@@ -323,7 +328,8 @@ public enum PostgresSchema {
                 ADD COLUMN cancelled_at_ms bigint,
                 ADD COLUMN staff_notes text;
             CREATE INDEX appointment_clinician_time ON appointment (practice_id, clinician_id, start_ms);
-            CREATE INDEX appointment_room_type_time ON appointment (practice_id, room_type, start_ms) WHERE room_type IS NOT NULL;
+            CREATE INDEX appointment_room_type_time ON appointment (practice_id, room_type,
+                start_ms) WHERE room_type IS NOT NULL;
             \(rowLevelSecurity(["clinician", "clinician_availability", "room", "appointment_type"]))
             """
         ),
@@ -652,8 +658,10 @@ public enum PostgresSchema {
                 taken bigint := NULLIF(current_setting(setting, true), '')::bigint;
             BEGIN
                 IF taken IS NULL THEN
-                    UPDATE practice SET analytics_version = analytics_version + 1 WHERE id = target RETURNING analytics_version INTO taken;
-                    IF taken IS NULL THEN RAISE EXCEPTION 'practice % not found for its analytics version', target; END IF;
+                    UPDATE practice SET analytics_version = analytics_version + 1 WHERE id = target
+                        RETURNING analytics_version INTO taken;
+                    IF taken IS NULL THEN RAISE EXCEPTION 'practice % not found for its analytics version',
+                        target; END IF;
                     PERFORM set_config(setting, taken::text, true);
                     DELETE FROM analytics_change WHERE practice_id = target AND stamp <= taken - 100000;
                 END IF;
@@ -666,7 +674,8 @@ public enum PostgresSchema {
                 taken bigint;
             BEGIN
                 IF NULLIF(current_setting(setting, true), '') IS NULL THEN
-                    UPDATE practice SET config_version = config_version + 1 WHERE id = target RETURNING config_version INTO taken;
+                    UPDATE practice SET config_version = config_version + 1 WHERE id = target
+                        RETURNING config_version INTO taken;
                     PERFORM set_config(setting, COALESCE(taken, 0)::text, true);
                 END IF;
             END $$;
@@ -715,20 +724,24 @@ public enum PostgresSchema {
             -- to the patient's appointments and arrivals.
             CREATE FUNCTION patient_species_analytics() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                UPDATE appointment SET analytics_stamp = analytics_stamp WHERE practice_id = NEW.practice_id AND patient_id = NEW.id;
+                UPDATE appointment SET analytics_stamp = analytics_stamp WHERE practice_id = NEW.practice_id
+                    AND patient_id = NEW.id;
                 IF to_regclass('triage_arrival') IS NOT NULL THEN
                     EXECUTE 'INSERT INTO analytics_change (practice_id, stamp, patient_id, arrival_at_ms)
-                             SELECT practice_id, analytics_bump(practice_id), patient_id, arrival_at_ms FROM triage_arrival
+                             SELECT practice_id, analytics_bump(practice_id), patient_id,
+                                 arrival_at_ms FROM triage_arrival
                              WHERE practice_id = $1 AND patient_id = $2' USING NEW.practice_id, NEW.id;
                 END IF;
                 RETURN NULL;
             END $$;
             CREATE TRIGGER patient_species_analytics AFTER UPDATE OF species ON patient
-                FOR EACH ROW WHEN (OLD.species IS DISTINCT FROM NEW.species) EXECUTE FUNCTION patient_species_analytics();
+                FOR EACH ROW WHEN (OLD.species IS DISTINCT
+                    FROM NEW.species) EXECUTE FUNCTION patient_species_analytics();
 
             CREATE FUNCTION configuration_changed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                IF TG_OP = 'DELETE' THEN PERFORM config_bump(OLD.practice_id); ELSE PERFORM config_bump(NEW.practice_id); END IF;
+                IF TG_OP = 'DELETE' THEN PERFORM config_bump(OLD.practice_id);
+                    ELSE PERFORM config_bump(NEW.practice_id); END IF;
                 RETURN NULL;
             END $$;
             \(["clinician", "clinician_availability", "room", "appointment_type"].map { table in """
@@ -743,7 +756,8 @@ public enum PostgresSchema {
                 RETURN NEW;
             END $$;
             CREATE TRIGGER practice_settings_changed BEFORE UPDATE ON practice FOR EACH ROW
-                WHEN (OLD.profile IS DISTINCT FROM NEW.profile OR OLD.name IS DISTINCT FROM NEW.name OR OLD.time_zone IS DISTINCT FROM NEW.time_zone)
+                WHEN (OLD.profile IS DISTINCT FROM NEW.profile OR OLD.name IS DISTINCT FROM NEW.name
+                    OR OLD.time_zone IS DISTINCT FROM NEW.time_zone)
                 EXECUTE FUNCTION practice_settings_changed();
             """
         ),
@@ -855,7 +869,8 @@ public enum PostgresSchema {
             try await connection.query("SELECT pg_advisory_xact_lock(7242019)", logger: logger)
             try await connection.query(
                 """
-                CREATE TABLE IF NOT EXISTS vetnet_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                CREATE TABLE IF NOT EXISTS vetnet_migration (name text PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now())
                 """, logger: logger)
             var applied: Set<String> = []
             for try await name in try await connection.query("SELECT name FROM vetnet_migration", logger: logger)

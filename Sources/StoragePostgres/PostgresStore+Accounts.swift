@@ -19,7 +19,8 @@ extension PostgresStore: AccountRepository {
                 try await connection.query(
                     """
                     INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, created_at)
-                    VALUES (\(account.id.rawValue), \(profile.id.rawValue), \(account.email), \(account.displayName), 'administrator',
+                    VALUES (\(account.id.rawValue), \(profile.id.rawValue), \(account.email), \(account.displayName),
+                        'administrator',
                             \(administrator.passwordHash), \(now))
                     """, logger: logger)
                 try await self.appendAudit(
@@ -76,7 +77,8 @@ extension PostgresStore: AccountRepository {
                 try await connection.query(
                     """
                     INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, created_at)
-                    VALUES (\(account.id.rawValue), \(scope.practiceID.rawValue), \(account.email), \(displayName), \(role.rawValue),
+                    VALUES (\(account.id.rawValue), \(scope.practiceID.rawValue), \(account.email), \(displayName),
+                        \(role.rawValue),
                             \(passwordHash), \(account.createdAt))
                     """, logger: logger)
                 try await self.appendAudit(
@@ -140,7 +142,8 @@ extension PostgresStore: AccountRepository {
                 """
                 INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms,
                                      second_factor, must_enrol)
-                VALUES (\(tokenHash), \(account.id.rawValue), \(account.practiceID.rawValue), \(nowMs), \(nowMs), \(absoluteMs),
+                VALUES (\(tokenHash), \(account.id.rawValue), \(account.practiceID.rawValue), \(nowMs), \(nowMs),
+                    \(absoluteMs),
                         \(assurance.secondFactor), \(assurance.mustEnrolSecondFactor))
                 """, logger: logger)
             try await self.appendAudit(
@@ -162,7 +165,8 @@ extension PostgresStore: AccountRepository {
             connection -> (StaffAccount, Int64, Int64, SessionAssurance)? in
             let rows = try await connection.query(
                 """
-                SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash, last_seen_at_ms, expires_at_ms,
+                SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash,
+                    last_seen_at_ms, expires_at_ms,
                        second_factor, must_enrol
                 FROM vetnet_session(\(tokenHash), \(nowMs), \(idleMs))
                 """, logger: logger)

@@ -64,7 +64,8 @@ extension PostgresStore: SchedulingRepository {
                     if let basis {
                         try await connection.query(
                             """
-                            UPDATE appointment SET assessment_id = \(basis.assessmentID), triage_level = \(basis.triageLevel),
+                            UPDATE appointment SET assessment_id = \(basis.assessmentID),
+                                triage_level = \(basis.triageLevel),
                                 match_basis = \(try Self.json(basis))::jsonb
                             WHERE id = \(appointment.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                             """, logger: self.logger)
@@ -101,16 +102,21 @@ extension PostgresStore: SchedulingRepository {
         let chain = AuditChain.chain(ofPractice: scope.practiceID.description)
         var head: (Int64, String)?
         do {
-            for try await row in try await connection.query(
+            for try await row in try await connection.prepared(
                 """
                 WITH inserted AS (
-                    INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id,
-                                             start_ms, end_ms, occupied_end_ms, status, holds_time, reason, staff_notes, created_at)
+                    INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type,
+                        room_id,
+                                             start_ms, end_ms, occupied_end_ms, status, holds_time, reason, staff_notes,
+                                                 created_at)
                     VALUES (\(appointment.id.rawValue), \(scope.practiceID.rawValue), \(appointment.patientID),
-                            \(appointment.clinicianID), \(appointment.appointmentTypeID.rawValue), \(appointment.roomType?.rawValue),
+                            \(appointment.clinicianID), \(appointment.appointmentTypeID.rawValue),
+                                \(appointment.roomType?.rawValue),
                             \(appointment.roomID?.rawValue), \(Timestamp.milliseconds(appointment.time.start)),
-                            \(Timestamp.milliseconds(appointment.time.end)), \(Timestamp.milliseconds(appointment.occupiedTime.end)),
-                            \(appointment.status.rawValue), \(appointment.status.holdsTime), \(reason), \(staffNotes), \(now))
+                            \(Timestamp.milliseconds(appointment.time.end)),
+                                \(Timestamp.milliseconds(appointment.occupiedTime.end)),
+                            \(appointment.status.rawValue), \(appointment.status.holdsTime), \(reason), \(staffNotes),
+                                \(now))
                 )
                 SELECT seq, hash FROM audit_head WHERE chain = \(chain) FOR UPDATE
                 """, logger: logger
@@ -165,15 +171,22 @@ extension PostgresStore: SchedulingRepository {
                     do {
                         try await connection.query(
                             """
-                            UPDATE appointment SET clinician_id = \(next.clinicianID), room_id = \(next.roomID?.rawValue),
-                                start_ms = \(Timestamp.milliseconds(next.time.start)), end_ms = \(Timestamp.milliseconds(next.time.end)),
-                                occupied_end_ms = \(Timestamp.milliseconds(next.occupiedTime.end)), status = \(next.status.rawValue),
-                                holds_time = \(next.status.holdsTime), checked_in_at_ms = \(next.checkedInAt.map(Timestamp.milliseconds)),
+                            UPDATE appointment SET clinician_id = \(next.clinicianID),
+                                room_id = \(next.roomID?.rawValue),
+                                start_ms = \(Timestamp.milliseconds(next.time.start)),
+                                    end_ms = \(Timestamp.milliseconds(next.time.end)),
+                                occupied_end_ms = \(Timestamp.milliseconds(next.occupiedTime.end)),
+                                    status = \(next.status.rawValue),
+                                holds_time = \(next.status.holdsTime),
+                                    checked_in_at_ms = \(next.checkedInAt.map(Timestamp.milliseconds)),
                                 started_at_ms = \(next.startedAt.map(Timestamp.milliseconds)),
-                                completed_at_ms = \(next.completedAt.map(Timestamp.milliseconds)), actual_minutes = \(next.actualMinutes),
+                                completed_at_ms = \(next.completedAt.map(Timestamp.milliseconds)),
+                                    actual_minutes = \(next.actualMinutes),
                                 cancellation_reason = \(next.cancellationReason),
-                                cancelled_at_ms = CASE WHEN status = 'cancelled' THEN COALESCE(cancelled_at_ms, \(Timestamp.milliseconds(now)))
-                                                       WHEN \(next.status.rawValue) = 'cancelled' THEN \(Timestamp.milliseconds(now)) END,
+                                cancelled_at_ms = CASE WHEN status = 'cancelled' THEN COALESCE(cancelled_at_ms,
+                                    \(Timestamp.milliseconds(now)))
+                                                       WHEN \(next.status.rawValue) = 'cancelled'
+                                                           THEN \(Timestamp.milliseconds(now)) END,
                                 version = version + 1
                             WHERE id = \(next.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                             """, logger: logger)
@@ -209,7 +222,8 @@ extension PostgresStore: SchedulingRepository {
                   AND start_ms < \(Timestamp.milliseconds(appointment.occupiedTime.end))
                   AND start_ms > \(Timestamp.milliseconds(appointment.time.start) - 86_400_000)
                   AND occupied_end_ms > \(Timestamp.milliseconds(appointment.time.start))
-                  AND \(unescaped: isRoom ? "room_id" : "clinician_id") = \(isRoom ? appointment.roomID?.rawValue : appointment.clinicianID)
+                  AND \(unescaped: isRoom ? "room_id" : "clinician_id") =
+                      \(isRoom ? appointment.roomID?.rawValue : appointment.clinicianID)
                 ORDER BY start_ms LIMIT 1
                 """, logger: logger)
             for try await (start, end) in rows.decode((Int64, Int64).self) {
@@ -256,7 +270,8 @@ extension PostgresStore: SchedulingRepository {
             """
             SELECT \(unescaped: Self.appointmentColumns) FROM appointment
             WHERE practice_id = \(practiceID.rawValue) AND start_ms < \(Timestamp.milliseconds(range.end))
-              AND start_ms > \(Timestamp.milliseconds(range.start) - 86_400_000) AND occupied_end_ms > \(Timestamp.milliseconds(range.start))
+              AND start_ms > \(Timestamp.milliseconds(range.start) - 86_400_000)
+                  AND occupied_end_ms > \(Timestamp.milliseconds(range.start))
               AND (\(clinicianID)::uuid IS NULL OR clinician_id = \(clinicianID) OR room_type = \(roomType?.rawValue))
             ORDER BY start_ms, id
             """, logger: logger)
@@ -270,7 +285,8 @@ extension PostgresStore: SchedulingRepository {
     {
         let rows = try await connection.query(
             """
-            SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
+            SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE id = \(id)
+                AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)
         for try await row in rows { return try Self.appointment(from: row) }

@@ -50,7 +50,7 @@ extension PostgresStore: AuditRepository {
     /// instance queue here). A chain's first append starts it at the genesis.
     private func lockedHead(of chain: String, connection: PostgresConnection) async throws -> (Int64, String) {
         for _ in 0..<2 {
-            for try await row in try await connection.query(
+            for try await row in try await connection.prepared(
                 "SELECT seq, hash FROM audit_head WHERE chain = \(chain) FOR UPDATE", logger: logger
             ).decode((Int64, String).self) { return row }
             // Two first appends at once: one inserts, the other waits for it and finds its row.
@@ -69,13 +69,16 @@ extension PostgresStore: AuditRepository {
     private func appendLink(_ entry: AuditEntry, to chain: String, connection: PostgresConnection) async throws {
         let signature = AuditChain.headSignature(
             chain: chain, sequence: entry.sequence, hash: entry.hash, key: auditKey)
-        try await connection.query(
+        try await connection.prepared(
             """
             WITH appended AS (
-                INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id,
+                INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action, resource_type,
+                    resource_id,
                                          outcome, request_id, detail, prev_hash, hash)
-                VALUES (\(chain), \(entry.sequence), \(entry.id), \(entry.occurredAt), \(entry.practiceID), \(entry.actorID),
-                        \(entry.action), \(entry.resourceType), \(entry.resourceID), \(entry.outcome.rawValue), \(entry.requestID),
+                VALUES (\(chain), \(entry.sequence), \(entry.id), \(entry.occurredAt), \(entry.practiceID),
+                    \(entry.actorID),
+                        \(entry.action), \(entry.resourceType), \(entry.resourceID), \(entry.outcome.rawValue),
+                            \(entry.requestID),
                         \(entry.detail), \(entry.previousHash), \(entry.hash))
             )
             UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash), signature = \(signature)

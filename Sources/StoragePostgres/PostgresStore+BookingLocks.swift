@@ -26,7 +26,7 @@ extension PostgresStore {
         practiceID: PracticeID, clinicianID: UUID, room: (type: RoomType, occupying: TimeRange)?,
         connection: PostgresConnection
     ) async throws {
-        try await connection.query(
+        try await connection.prepared(
             """
             SELECT pg_advisory_xact_lock(\(Self.clinicianLockSpace), hashtext(\(UUIDText.lowercase(clinicianID))))
             """, logger: logger)
@@ -42,9 +42,10 @@ extension PostgresStore {
         practiceID: PracticeID, type: RoomType, occupying: TimeRange, connection: PostgresConnection
     ) async throws {
         for day in Self.utcDays(occupying) {
-            try await connection.query(
+            try await connection.prepared(
                 """
-                SELECT pg_advisory_xact_lock(\(Self.roomTypeLockSpace), hashtext(\("\(practiceID):\(type.rawValue):\(day)")))
+                SELECT pg_advisory_xact_lock(\(Self.roomTypeLockSpace),
+                    hashtext(\("\(practiceID):\(type.rawValue):\(day)")))
                 """, logger: logger)
         }
     }

@@ -21,17 +21,20 @@ extension PostgresStore: EventLogRepository {
         // Numbering, the row and the notification in one statement: the head row stays locked
         // until commit, and every round trip under it is time other writers of the practice wait.
         var sequence: Int64?
-        for try await value in try await connection.query(
+        for try await value in try await connection.prepared(
             """
             WITH head AS (
                 INSERT INTO event_head (practice_id, seq) VALUES (\(practice), 1)
                 ON CONFLICT (practice_id) DO UPDATE SET seq = event_head.seq + 1 RETURNING seq
             ), logged AS (
-                INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id, payload)
-                SELECT \(practice), head.seq, \(event.kind), \(Timestamp.milliseconds(event.occurredAt)), \(event.resourceType),
+                INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id,
+                    payload)
+                SELECT \(practice), head.seq, \(event.kind), \(Timestamp.milliseconds(event.occurredAt)),
+                    \(event.resourceType),
                        \(event.resourceID), \(event.actorID), \(payload)::jsonb FROM head
             )
-            SELECT head.seq FROM head CROSS JOIN LATERAL (SELECT pg_notify(\(Self.eventChannel), \(event.practiceID.description))) AS notified
+            SELECT head.seq FROM head CROSS JOIN LATERAL (SELECT pg_notify(\(Self.eventChannel),
+                \(event.practiceID.description))) AS notified
             """, logger: logger
         ).decode(Int64.self) { sequence = value }
         guard let sequence else { throw StoreCorruption(column: "event_head.seq", reason: "no sequence returned") }
@@ -64,7 +67,8 @@ extension PostgresStore: EventLogRepository {
             let rows = try await connection.query(
                 """
                 SELECT seq, kind, occurred_at_ms, resource_type, resource_id, actor_id, payload::text FROM event_log
-                WHERE practice_id = \(practiceID.rawValue) AND seq > \(max(position, 0)) AND seq <= \(head.0) ORDER BY seq LIMIT \(max(0, limit))
+                WHERE practice_id = \(practiceID.rawValue) AND seq > \(max(position, 0)) AND seq <= \(head.0)
+                    ORDER BY seq LIMIT \(max(0, limit))
                 """, logger: logger)
             var events: [DomainEvent] = []
             for try await (sequence, kind, occurredMs, resourceType, resourceID, actorID, payloadText)

@@ -62,7 +62,8 @@ extension PostgresStore {
         try await connection.query(
             """
             UPDATE idempotency_key SET resource_id = \(resourceID)
-            WHERE practice_id = \(scope.practiceID.rawValue) AND COALESCE(actor_id, '') = \(scope.actorID?.description ?? "")
+            WHERE practice_id = \(scope.practiceID.rawValue) AND COALESCE(actor_id,
+                '') = \(scope.actorID?.description ?? "")
                 AND operation = \(operation.name) AND key = \(key.key)
             """, logger: logger)
     }

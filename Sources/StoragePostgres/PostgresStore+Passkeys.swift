@@ -37,7 +37,8 @@ extension PostgresStore: PasskeyRepository {
             try await transaction(.practice(scope.practiceID)) { connection in
                 try await connection.query(
                     """
-                    INSERT INTO passkey (id, user_id, practice_id, credential_id, public_key, relying_party, origin, name,
+                    INSERT INTO passkey (id, user_id, practice_id, credential_id, public_key, relying_party, origin,
+                        name,
                                          sign_count, created_at_ms)
                     VALUES (\(passkey.id), \(user), \(practice), \(passkey.credentialID), \(passkey.publicKey),
                             \(passkey.relyingParty), \(passkey.origin), \(passkey.name), \(passkey.signCount), \(nowMs))

@@ -23,10 +23,11 @@ extension PostgresStore {
     func clinicians(practiceID: PracticeID, onlyID: UUID?, includingRetired: Bool, connection: PostgresConnection)
         async throws -> [Clinician]
     {
-        let rows = try await connection.query(
+        let rows = try await connection.prepared(
             """
             SELECT definition::text FROM clinician
-            WHERE practice_id = \(practiceID.rawValue) AND (\(includingRetired) OR active) AND (\(onlyID)::uuid IS NULL OR id = \(onlyID))
+            WHERE practice_id = \(practiceID.rawValue) AND (\(includingRetired) OR active) AND (\(onlyID)::uuid IS NULL
+                OR id = \(onlyID))
             ORDER BY display_name, id
             """, logger: logger)
         var found: [Clinician] = []
@@ -77,7 +78,8 @@ extension PostgresStore {
             var found = false
             for try await _ in try await connection.query(
                 """
-                SELECT 1 FROM clinician WHERE id = \(clinicianID) AND practice_id = \(scope.practiceID.rawValue) FOR UPDATE
+                SELECT 1 FROM clinician WHERE id = \(clinicianID)
+                    AND practice_id = \(scope.practiceID.rawValue) FOR UPDATE
                 """, logger: logger)
             { found = true }
             guard found else { throw DomainError.notFound(resource: "clinician") }
@@ -92,7 +94,8 @@ extension PostgresStore {
                 """
                 INSERT INTO clinician_availability (clinician_id, practice_id, availability, version)
                 VALUES (\(clinicianID), \(scope.practiceID.rawValue), \(json)::jsonb, \(version))
-                ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability, version = excluded.version
+                ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability,
+                    version = excluded.version
                 """, logger: logger)
             try await self.appendAudit(
                 AuditRecord(
@@ -110,10 +113,11 @@ extension PostgresStore {
         practiceID: PracticeID, clinicianID: UUID?,
         connection: PostgresConnection
     ) async throws -> [Identifier<Clinician>: Versioned<ClinicianAvailability>] {
-        let rows = try await connection.query(
+        let rows = try await connection.prepared(
             """
             SELECT availability::text, version FROM clinician_availability
-            WHERE practice_id = \(practiceID.rawValue) AND (\(clinicianID)::uuid IS NULL OR clinician_id = \(clinicianID))
+            WHERE practice_id = \(practiceID.rawValue) AND (\(clinicianID)::uuid IS NULL
+                OR clinician_id = \(clinicianID))
             """, logger: logger)
         var result: [Identifier<Clinician>: Versioned<ClinicianAvailability>] = [:]
         for try await (text, version) in rows.decode((String, Int).self) {
@@ -133,7 +137,8 @@ extension PostgresStore {
                 try await connection.query(
                     """
                     INSERT INTO room (id, practice_id, name, type, active)
-                    VALUES (\(room.id.rawValue), \(scope.practiceID.rawValue), \(room.name), \(room.type.rawValue), \(room.isActive))
+                    VALUES (\(room.id.rawValue), \(scope.practiceID.rawValue), \(room.name), \(room.type.rawValue),
+                        \(room.isActive))
                     """, logger: logger)
                 try await self.appendAudit(
                     AuditRecord(action: .roomCreate, resourceType: "room", resourceID: room.id.description),
@@ -181,7 +186,7 @@ extension PostgresStore {
     }
 
     func rooms(practiceID: PracticeID, connection: PostgresConnection) async throws -> [Room] {
-        let rows = try await connection.query(
+        let rows = try await connection.prepared(
             "SELECT id, name, type, active FROM room WHERE practice_id = \(practiceID.rawValue) ORDER BY name",
             logger: logger)
         var found: [Room] = []
@@ -256,7 +261,7 @@ extension PostgresStore {
         async throws -> [AppointmentType]
     {
         let only = onlyID?.rawValue
-        let rows = try await connection.query(
+        let rows = try await connection.prepared(
             """
             SELECT definition::text FROM appointment_type
             WHERE practice_id = \(practiceID.rawValue) AND (\(only)::uuid IS NULL OR id = \(only)) ORDER BY name

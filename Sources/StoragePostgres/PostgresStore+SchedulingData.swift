@@ -67,7 +67,7 @@ extension PostgresStore {
         // appointments, and other clinicians' in rooms of the type.
         let clinicianPeriod = periods.clinicianPeriod
         let window = periods.roomWindow
-        let rows = try await connection.query(
+        let rows = try await connection.prepared(
             """
             SELECT \(unescaped: Self.appointmentColumns) FROM appointment
             WHERE practice_id = \(practiceID.rawValue)
@@ -89,7 +89,7 @@ extension PostgresStore {
 
     /// The practice's profile (time zone, opening hours, closures), inside the caller's transaction.
     func practiceProfile(_ id: PracticeID, connection: PostgresConnection) async throws -> PracticeProfile {
-        for try await text in try await connection.query(
+        for try await text in try await connection.prepared(
             "SELECT profile::text FROM practice WHERE id = \(id.rawValue)", logger: logger
         )
         .decode(String.self) {

@@ -9,7 +9,8 @@ extension PostgresStore: SecondFactorRepository {
             for try await (secret, pending, lastStep, enrolledMs, left) in try await connection.query(
                 """
                 SELECT sealed_secret, sealed_pending, last_step, enrolled_at_ms,
-                       (SELECT COUNT(*) FROM second_factor_recovery r WHERE r.user_id = f.user_id AND r.practice_id = f.practice_id)
+                       (SELECT COUNT(*) FROM second_factor_recovery r WHERE r.user_id = f.user_id
+                           AND r.practice_id = f.practice_id)
                 FROM second_factor f WHERE f.user_id = \(userID.rawValue) AND f.practice_id = \(practiceID.rawValue)
                 """, logger: logger
             ).decode((Data?, Data?, Int64, Int64?, Int64).self) {
@@ -53,7 +54,8 @@ extension PostgresStore: SecondFactorRepository {
             var pending: Data?
             for try await sealed in try await connection.query(
                 """
-                SELECT sealed_pending FROM second_factor WHERE user_id = \(userID.rawValue) AND practice_id = \(practice) FOR UPDATE
+                SELECT sealed_pending FROM second_factor WHERE user_id = \(userID.rawValue)
+                    AND practice_id = \(practice) FOR UPDATE
                 """, logger: logger
             ).decode(Data?.self) { pending = sealed }
             guard let pending,

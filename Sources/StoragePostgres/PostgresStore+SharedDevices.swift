@@ -13,7 +13,8 @@ extension PostgresStore: SharedDeviceRepository {
         try await transaction(.practice(scope.practiceID)) { connection in
             try await connection.query(
                 """
-                INSERT INTO shared_device (id, practice_id, name, idle_lock_seconds, token_hash, registered_by, registered_at_ms)
+                INSERT INTO shared_device (id, practice_id, name, idle_lock_seconds, token_hash, registered_by,
+                    registered_at_ms)
                 VALUES (\(device.id), \(scope.practiceID.rawValue), \(device.name), \(idleLockSeconds), \(tokenHash),
                         \(scope.actorID?.rawValue), \(Timestamp.milliseconds(device.registeredAt)))
                 """, logger: logger)
@@ -102,7 +103,8 @@ extension PostgresStore: SharedDeviceRepository {
         try await transaction(.practice(practiceID)) { connection in
             for try await hash in try await connection.query(
                 """
-                SELECT pin_hash FROM staff_pin WHERE user_id = \(userID.rawValue) AND practice_id = \(practiceID.rawValue)
+                SELECT pin_hash FROM staff_pin WHERE user_id = \(userID.rawValue)
+                    AND practice_id = \(practiceID.rawValue)
                 """, logger: logger
             ).decode(String.self) { return hash }
             return nil
@@ -116,7 +118,8 @@ extension PostgresStore: SharedDeviceRepository {
             try await connection.query(
                 """
                 INSERT INTO shared_device_sign_in (device_id, user_id, practice_id, signed_in_at_ms, second_factor)
-                VALUES (\(deviceID), \(userID.rawValue), \(practiceID.rawValue), \(Timestamp.milliseconds(at)), \(secondFactor))
+                VALUES (\(deviceID), \(userID.rawValue), \(practiceID.rawValue), \(Timestamp.milliseconds(at)),
+                    \(secondFactor))
                 ON CONFLICT (device_id, user_id) DO UPDATE
                 SET signed_in_at_ms = excluded.signed_in_at_ms, second_factor = excluded.second_factor
                 """, logger: logger)

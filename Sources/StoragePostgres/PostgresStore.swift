@@ -110,7 +110,7 @@ public final class PostgresStore: Sendable {
     {
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                try await connection.query(
+                try await connection.prepared(
                     "SELECT set_config('vetnet.practice_id', \(tenant.setting), true)", logger: logger)
                 return try await body(connection)
             }

@@ -21,7 +21,8 @@ extension VetNetStore {
         if let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT operation, fingerprint, resource_id FROM idempotency_key WHERE practice_id = ? AND IFNULL(actor_id, '') = ? AND key = ?
+                    SELECT operation, fingerprint,
+                        resource_id FROM idempotency_key WHERE practice_id = ? AND IFNULL(actor_id, '') = ? AND key = ?
                     """), arguments: [scope.practiceID.description, actor, key.key])
         {
             guard row["operation"] == operation.name, row["fingerprint"] == key.fingerprint else {

@@ -104,9 +104,11 @@ extension PostgresStore: AnalyticsHistorySource {
         if progress != nil {
             for try await count in try await connection.query(
                 """
-                SELECT count(*) FROM unnest(\(bounds.starts)::bigint[], \(bounds.ends)::bigint[], \(bounds.completedOnly)::boolean[])
+                SELECT count(*) FROM unnest(\(bounds.starts)::bigint[], \(bounds.ends)::bigint[],
+                    \(bounds.completedOnly)::boolean[])
                     AS s(lo, hi, completed_only)
-                JOIN appointment a ON a.practice_id = \(practiceID.rawValue) AND a.start_ms >= s.lo AND a.start_ms < s.hi
+                JOIN appointment a ON a.practice_id = \(practiceID.rawValue) AND a.start_ms >= s.lo
+                    AND a.start_ms < s.hi
                                   AND (NOT s.completed_only OR a.status = 'completed')
                 """, logger: logger
             ).decode(Int64.self) { total = Int(count) }
@@ -117,7 +119,8 @@ extension PostgresStore: AnalyticsHistorySource {
         let rows = try await connection.query(
             """
             SELECT \(unescaped: Self.historyColumns)
-            FROM unnest(\(bounds.starts)::bigint[], \(bounds.ends)::bigint[], \(bounds.completedOnly)::boolean[]) AS s(lo, hi, completed_only)
+            FROM unnest(\(bounds.starts)::bigint[], \(bounds.ends)::bigint[],
+                \(bounds.completedOnly)::boolean[]) AS s(lo, hi, completed_only)
             JOIN appointment a ON a.practice_id = \(practiceID.rawValue) AND a.start_ms >= s.lo AND a.start_ms < s.hi
                               AND (NOT s.completed_only OR a.status = 'completed')
             LEFT JOIN patient p ON p.id = a.patient_id
@@ -133,9 +136,11 @@ extension PostgresStore: AnalyticsHistorySource {
         if !window.arrivalRanges.isEmpty, try await arrivalsExist(connection) {
             let rows = try await connection.query(
                 """
-                SELECT \(unescaped: Self.arrivalColumns) FROM triage_arrival t LEFT JOIN patient p ON p.id = t.patient_id
+                SELECT \(unescaped: Self.arrivalColumns) FROM triage_arrival t LEFT JOIN patient p
+                    ON p.id = t.patient_id
                 WHERE t.practice_id = \(practiceID.rawValue)
-                  AND EXISTS (SELECT 1 FROM unnest(\(bounds.arrivalStarts)::bigint[], \(bounds.arrivalEnds)::bigint[]) AS s(lo, hi)
+                  AND EXISTS (SELECT 1 FROM unnest(\(bounds.arrivalStarts)::bigint[],
+                      \(bounds.arrivalEnds)::bigint[]) AS s(lo, hi)
                               WHERE t.arrival_at_ms >= s.lo AND t.arrival_at_ms < s.hi)
                 ORDER BY t.arrival_at_ms
                 """, logger: logger)

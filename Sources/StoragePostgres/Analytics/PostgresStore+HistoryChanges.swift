@@ -37,9 +37,11 @@ extension PostgresStore {
             // A version moves once per writing transaction, so the rows are counted.
             for try await count in try await connection.query(
                 """
-                SELECT (SELECT count(*) FROM (SELECT 1 FROM appointment WHERE practice_id = \(practice) AND analytics_stamp > \(since)
+                SELECT (SELECT count(*) FROM (SELECT 1 FROM appointment WHERE practice_id = \(practice)
+                    AND analytics_stamp > \(since)
                                               LIMIT \(limit + 1)) AS written)
-                     + (SELECT count(*) FROM (SELECT 1 FROM analytics_change WHERE practice_id = \(practice) AND stamp > \(since)
+                     + (SELECT count(*) FROM (SELECT 1 FROM analytics_change WHERE practice_id = \(practice)
+                         AND stamp > \(since)
                                               LIMIT \(limit + 1)) AS removed)
                 """, logger: logger
             ).decode(Int64.self) where count > limit { return nil }
@@ -80,7 +82,8 @@ extension PostgresStore {
         var arrivalKeys: Set<HistoryChanges.ArrivalKey> = []
         for try await (appointment, patient, arrival) in try await connection.query(
             """
-            SELECT appointment_id, patient_id, arrival_at_ms FROM analytics_change WHERE practice_id = \(practice) AND stamp > \(since)
+            SELECT appointment_id, patient_id,
+                arrival_at_ms FROM analytics_change WHERE practice_id = \(practice) AND stamp > \(since)
             """, logger: logger
         ).decode((UUID?, UUID, Int64?).self) {
             if let appointment {
@@ -101,7 +104,8 @@ extension PostgresStore {
                     """
                     SELECT \(unescaped: Self.arrivalColumns)
                     FROM unnest(\(patients)::uuid[], \(times)::bigint[]) AS k(patient_id, arrival_at_ms)
-                    JOIN triage_arrival t ON t.practice_id = \(practice) AND t.patient_id = k.patient_id AND t.arrival_at_ms = k.arrival_at_ms
+                    JOIN triage_arrival t ON t.practice_id = \(practice) AND t.patient_id = k.patient_id
+                        AND t.arrival_at_ms = k.arrival_at_ms
                     LEFT JOIN patient p ON p.id = t.patient_id
                     """, logger: logger)
                 for try await row in rows {
@@ -123,9 +127,11 @@ extension PostgresStore {
                 WHERE a.practice_id = \(practice) AND a.patient_id = ANY(\(Array(changes.patientsConcerned))::uuid[])
                   AND a.status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAttended)))
                   AND (a.start_ms < \(cutoff)::bigint
-                       OR EXISTS (SELECT 1 FROM unnest(\(bounds.starts)::bigint[], \(bounds.ends)::bigint[], \(bounds.completedOnly)::boolean[])
+                       OR EXISTS (SELECT 1 FROM unnest(\(bounds.starts)::bigint[], \(bounds.ends)::bigint[],
+                           \(bounds.completedOnly)::boolean[])
                                       AS s(lo, hi, completed_only)
-                                  WHERE a.start_ms >= s.lo AND a.start_ms < s.hi AND (NOT s.completed_only OR a.status = 'completed')))
+                                  WHERE a.start_ms >= s.lo AND a.start_ms < s.hi AND (NOT s.completed_only
+                                      OR a.status = 'completed')))
                 GROUP BY a.patient_id
                 """, logger: logger)
             for try await (patient, start) in rows.decode((UUID, Int64).self) {

@@ -56,7 +56,8 @@ extension PostgresStore {
             var patients: [UUID: (species: Species, birthDate: Date?)] = [:]
             for try await (id, species, birth) in try await connection.query(
                 """
-                SELECT id, species, to_char(birth_date, 'YYYY-MM-DD') FROM patient WHERE practice_id = \(practiceID.rawValue)
+                SELECT id, species, to_char(birth_date,
+                    'YYYY-MM-DD') FROM patient WHERE practice_id = \(practiceID.rawValue)
                 """, logger: logger
             ).decode((UUID, String, String?).self) {
                 patients[id] = (
@@ -162,16 +163,23 @@ extension PostgresStore {
         do {
             try await connection.query(
                 """
-                INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms, end_ms,
-                                         occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms, completed_at_ms, actual_minutes,
+                INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type,
+                    room_id, start_ms, end_ms,
+                                         occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms,
+                                             completed_at_ms, actual_minutes,
                                          cancellation_reason, created_at, cancelled_at_ms)
-                SELECT r.id, \(practiceID.rawValue), r.patient_id, r.clinician_id, r.appointment_type_id, r.room_type, r.room_id, r.start_ms,
-                       r.end_ms, r.occupied_end_ms, r.status, r.holds_time, r.checked_in_at_ms, r.started_at_ms, r.completed_at_ms,
+                SELECT r.id, \(practiceID.rawValue), r.patient_id, r.clinician_id, r.appointment_type_id, r.room_type,
+                    r.room_id, r.start_ms,
+                       r.end_ms, r.occupied_end_ms, r.status, r.holds_time, r.checked_in_at_ms, r.started_at_ms,
+                           r.completed_at_ms,
                        r.actual_minutes, r.cancellation_reason, r.created_at, r.cancelled_at_ms
                 FROM jsonb_to_recordset(\(try Self.json(rows))::jsonb) AS r(
-                    id uuid, patient_id uuid, clinician_id uuid, appointment_type_id uuid, room_type text, room_id uuid, start_ms bigint,
-                    end_ms bigint, occupied_end_ms bigint, status text, holds_time boolean, checked_in_at_ms bigint, started_at_ms bigint,
-                    completed_at_ms bigint, actual_minutes integer, cancellation_reason text, created_at timestamptz, cancelled_at_ms bigint)
+                    id uuid, patient_id uuid, clinician_id uuid, appointment_type_id uuid, room_type text, room_id uuid,
+                        start_ms bigint,
+                    end_ms bigint, occupied_end_ms bigint, status text, holds_time boolean, checked_in_at_ms bigint,
+                        started_at_ms bigint,
+                    completed_at_ms bigint, actual_minutes integer, cancellation_reason text, created_at timestamptz,
+                        cancelled_at_ms bigint)
                 """, logger: logger)
         } catch let error as PSQLError where error.sqlState == "23P01" {
             // The batch's statement names the constraint, not the row: the conflict names what was double-booked.
@@ -218,13 +226,15 @@ extension PostgresStore {
         return try await transaction(.practice(scope.practiceID)) { connection in
             for try await any in try await connection.query(
                 """
-                SELECT EXISTS (SELECT 1 FROM appointment WHERE practice_id = \(practice) AND start_ms >= \(start) AND start_ms < \(end))
+                SELECT EXISTS (SELECT 1 FROM appointment WHERE practice_id = \(practice) AND start_ms >= \(start)
+                    AND start_ms < \(end))
                 """, logger: logger
             ).decode(Bool.self) where any { return true }
             guard try await self.arrivalsExist(connection) else { return false }
             for try await any in try await connection.query(
                 """
-                SELECT EXISTS (SELECT 1 FROM triage_arrival WHERE practice_id = \(practice) AND arrival_at_ms >= \(start) AND arrival_at_ms < \(end))
+                SELECT EXISTS (SELECT 1 FROM triage_arrival WHERE practice_id = \(practice)
+                    AND arrival_at_ms >= \(start) AND arrival_at_ms < \(end))
                 """, logger: logger
             ).decode(Bool.self) { return any }
             return false

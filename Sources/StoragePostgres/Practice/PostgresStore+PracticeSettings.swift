@@ -156,7 +156,8 @@ extension PostgresStore: PracticeSettingsRepository {
         let json = try Self.json(profile)
         try await connection.query(
             """
-            UPDATE practice SET name = \(profile.name), time_zone = \(profile.timeZone), profile = \(json)::jsonb, version = \(version)
+            UPDATE practice SET name = \(profile.name), time_zone = \(profile.timeZone), profile = \(json)::jsonb,
+                version = \(version)
             WHERE id = \(profile.id.rawValue)
             """, logger: logger)
     }
@@ -168,7 +169,9 @@ extension PostgresStore: PracticeSettingsRepository {
         let rows = try await connection.query(
             """
             SELECT \(unescaped: Self.appointmentColumns) FROM appointment
-            WHERE practice_id = \(practiceID.rawValue) AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > \(Timestamp.milliseconds(now))
+            WHERE practice_id = \(practiceID.rawValue)
+                AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
+                AND end_ms > \(Timestamp.milliseconds(now))
             ORDER BY start_ms, id
             """, logger: logger)
         var found: [Versioned<Appointment>] = []

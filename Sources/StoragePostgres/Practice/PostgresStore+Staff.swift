@@ -29,7 +29,8 @@ extension PostgresStore: StaffDirectory {
             account.version += 1
             try await connection.query(
                 """
-                UPDATE staff_user SET role = \(account.role.rawValue), disabled = \(account.disabled), version = \(account.version)
+                UPDATE staff_user SET role = \(account.role.rawValue), disabled = \(account.disabled),
+                    version = \(account.version)
                 WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                 """, logger: logger)
             if account.disabled {
@@ -118,7 +119,9 @@ extension PostgresStore: StaffDirectory {
                 SELECT \(unescaped: Self.staffColumns) FROM staff_user u
                 WHERE u.practice_id = \(scope.practiceID.rawValue)
                   AND (\(after)::uuid IS NULL OR (u.display_name COLLATE "C", u.id) >
-                       (SELECT c.display_name COLLATE "C", c.id FROM staff_user c WHERE c.id = \(after) AND c.practice_id = \(scope.practiceID.rawValue)))
+                       (SELECT c.display_name COLLATE "C",
+                           c.id FROM staff_user c WHERE c.id = \(after)
+                           AND c.practice_id = \(scope.practiceID.rawValue)))
                 ORDER BY u.display_name COLLATE "C", u.id LIMIT \(Int64(limit) + 1)
                 """, logger: logger)
             var accounts: [StaffAccount] = []
@@ -135,7 +138,8 @@ extension PostgresStore: StaffDirectory {
     {
         let rows = try await connection.query(
             """
-            SELECT \(unescaped: Self.staffColumns) FROM staff_user WHERE id = \(id.rawValue) AND practice_id = \(practiceID.rawValue)
+            SELECT \(unescaped: Self.staffColumns) FROM staff_user WHERE id = \(id.rawValue)
+                AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)
         for try await row in rows { return try Self.account(from: row).0 }

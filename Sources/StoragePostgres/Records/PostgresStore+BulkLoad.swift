@@ -32,11 +32,15 @@ extension PostgresStore {
                 let columns = try rows.map { try self.ownerColumns($0, practiceID: scope.practiceID) }
                 try await connection.query(
                     """
-                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication, notes, created_at, updated_at)
-                    SELECT id, \(practice), first, last, NULLIF(email, ''), phones, NULLIF(address, ''), communication::jsonb,
+                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication,
+                        notes, created_at, updated_at)
+                    SELECT id, \(practice), first, last, NULLIF(email, ''), phones, NULLIF(address, ''),
+                        communication::jsonb,
                            NULLIF(notes, ''), \(now), \(now)
-                    FROM unnest(\(rows.map(\.id.rawValue))::uuid[], \(rows.map(\.firstName))::text[], \(rows.map(\.lastName))::text[],
-                                \(columns.map { $0.email ?? "" })::text[], \(columns.map(\.phones))::text[], \(columns.map { $0.address ?? "" })::text[],
+                    FROM unnest(\(rows.map(\.id.rawValue))::uuid[], \(rows.map(\.firstName))::text[],
+                        \(rows.map(\.lastName))::text[],
+                                \(columns.map { $0.email ?? "" })::text[], \(columns.map(\.phones))::text[],
+                                    \(columns.map { $0.address ?? "" })::text[],
                                 \(columns.map(\.communication))::text[], \(columns.map { $0.notes ?? "" })::text[])
                          AS o(id, first, last, email, phones, address, communication, notes)
                     """, logger: self.logger)
@@ -52,8 +56,10 @@ extension PostgresStore {
             var last: Int64 = 0
             for try await value in try await connection.query(
                 """
-                INSERT INTO practice_counter (practice_id, name, value) VALUES (\(practice), 'mrn', \(Int64(patients.count)))
-                ON CONFLICT (practice_id, name) DO UPDATE SET value = practice_counter.value + \(Int64(patients.count)) RETURNING value
+                INSERT INTO practice_counter (practice_id, name, value) VALUES (\(practice), 'mrn',
+                    \(Int64(patients.count)))
+                ON CONFLICT (practice_id,
+                    name) DO UPDATE SET value = practice_counter.value + \(Int64(patients.count)) RETURNING value
                 """, logger: self.logger
             ).decode(Int64.self) { last = value }
             let first = last - Int64(patients.count) + 1
@@ -80,24 +86,32 @@ extension PostgresStore {
                 }
                 try await connection.query(
                     """
-                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour, microchip,
+                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date,
+                        birth_date_estimated, colour, microchip,
                                          status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
-                    SELECT id, \(practice), mrn, name, species, NULLIF(breed, ''), sex, NULLIF(birth, '')::date, estimated, NULLIF(colour, ''),
+                    SELECT id, \(practice), mrn, name, species, NULLIF(breed, ''), sex, NULLIF(birth, '')::date,
+                        estimated, NULLIF(colour, ''),
                            NULLIF(chip, ''), status, alerts::jsonb, owner, NULLIF(co_owner, '')::uuid,
                            CASE WHEN status = 'archived' THEN \(now)::timestamptz END, \(now), \(now)
                     FROM unnest(\(rows.map(\.id.rawValue))::uuid[], \(numbers)::text[], \(rows.map(\.name))::text[],
-                                \(rows.map(\.species.rawValue))::text[], \(rows.map { $0.breed ?? "" })::text[], \(rows.map(\.sex.rawValue))::text[],
-                                \(rows.map { $0.birthDate.map { RecordCalendar.isoDay($0) } ?? "" })::text[], \(rows.map(\.birthDateEstimated))::boolean[],
+                                \(rows.map(\.species.rawValue))::text[], \(rows.map { $0.breed ?? "" })::text[],
+                                    \(rows.map(\.sex.rawValue))::text[],
+                                \(rows.map { $0.birthDate.map { RecordCalendar.isoDay($0) } ?? "" })::text[],
+                                    \(rows.map(\.birthDateEstimated))::boolean[],
                                 \(rows.map { $0.colour ?? "" })::text[], \(rows.map { $0.microchip ?? "" })::text[],
-                                \(rows.map(\.status.rawValue))::text[], \(try rows.map { try Self.json($0.alerts) })::text[],
-                                \(rows.map(\.ownerID.rawValue))::uuid[], \(rows.map { $0.coOwnerID?.description ?? "" })::text[])
-                         AS p(id, mrn, name, species, breed, sex, birth, estimated, colour, chip, status, alerts, owner, co_owner)
+                                \(rows.map(\.status.rawValue))::text[],
+                                    \(try rows.map { try Self.json($0.alerts) })::text[],
+                                \(rows.map(\.ownerID.rawValue))::uuid[],
+                                    \(rows.map { $0.coOwnerID?.description ?? "" })::text[])
+                         AS p(id, mrn, name, species, breed, sex, birth, estimated, colour, chip, status, alerts, owner,
+                             co_owner)
                     """, logger: self.logger)
                 try await connection.query(
                     """
                     INSERT INTO patient_word (practice_id, word, patient_id, name, species, status)
                     SELECT \(practice), word, patient, name, species, status
-                    FROM unnest(\(words)::text[], \(wordPatients)::uuid[], \(names)::text[], \(species)::text[], \(statuses)::text[])
+                    FROM unnest(\(words)::text[], \(wordPatients)::uuid[], \(names)::text[], \(species)::text[],
+                        \(statuses)::text[])
                          AS w(word, patient, name, species, status)
                     """, logger: self.logger)
                 progress?(owners.count + start + rows.count, total)

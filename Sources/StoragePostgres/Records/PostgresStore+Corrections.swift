@@ -64,8 +64,10 @@ extension PostgresStore {
             id: UUIDText.lowercase(correction.id))
         try await connection.query(
             """
-            INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json, recorded_by, recorded_at_ms)
-            VALUES (\(correction.id), \(practiceID.rawValue), \(correction.patientID.rawValue), \(correction.entryKind.rawValue),
+            INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json, recorded_by,
+                recorded_at_ms)
+            VALUES (\(correction.id), \(practiceID.rawValue), \(correction.patientID.rawValue),
+                \(correction.entryKind.rawValue),
                     \(correction.entryID), \(change), \(correction.recordedBy),
                     \(Timestamp.milliseconds(correction.recordedAt)))
             """, logger: logger)
@@ -78,7 +80,9 @@ extension PostgresStore {
     ) async throws -> [RecordCorrection] {
         var query = PostgresQuery(
             unsafeSQL: """
-                SELECT id, change_json FROM record_correction WHERE practice_id = $1 AND \(condition) ORDER BY recorded_at_ms, seq
+                SELECT id,
+                    change_json FROM record_correction WHERE practice_id = $1 AND \(condition) ORDER BY recorded_at_ms,
+                    seq
                 """)
         try query.binds.append(practiceID.rawValue)
         try query.binds.append(binding)

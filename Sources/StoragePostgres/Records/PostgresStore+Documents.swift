@@ -48,9 +48,12 @@ extension PostgresStore: DocumentRepository {
                 patientID.rawValue, practiceID: scope.practiceID, connection: connection)
             try await connection.query(
                 """
-                INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at_ms)
-                VALUES (\(info.id), \(scope.practiceID.rawValue), \(patientID.rawValue), \(info.fileName), \(info.contentType),
-                        \(Int32(info.byteCount)), \(info.sha256), \(scope.actorID?.description), \(Timestamp.milliseconds(info.createdAt)))
+                INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256,
+                    uploaded_by, created_at_ms)
+                VALUES (\(info.id), \(scope.practiceID.rawValue), \(patientID.rawValue), \(info.fileName),
+                    \(info.contentType),
+                        \(Int32(info.byteCount)), \(info.sha256), \(scope.actorID?.description),
+                            \(Timestamp.milliseconds(info.createdAt)))
                 """, logger: self.logger)
             let file = try FileHandle(forReadingFrom: upload.temporaryURL)
             defer { try? file.close() }
@@ -84,7 +87,8 @@ extension PostgresStore: DocumentRepository {
             for try await row in try await connection.query(
                 """
                 SELECT \(unescaped: Self.documentColumns) FROM document
-                WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID.rawValue) ORDER BY created_at_ms DESC, id DESC
+                WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID.rawValue)
+                    ORDER BY created_at_ms DESC, id DESC
                 """, logger: self.logger)
             {
                 documents.append(try Self.document(from: row))
@@ -119,7 +123,9 @@ extension PostgresStore: DocumentRepository {
             var inOrder = true
             for try await (index, bytes) in try await connection.query(
                 """
-                SELECT seq, bytes FROM document_chunk WHERE document_id = \(id) AND practice_id = \(scope.practiceID.rawValue) ORDER BY seq
+                SELECT seq,
+                    bytes FROM document_chunk WHERE document_id = \(id) AND practice_id = \(scope.practiceID.rawValue)
+                    ORDER BY seq
                 """, logger: self.logger
             ).decode((Int32, Data).self) {
                 // Read to the end whatever is found: the connection serves the audit append next.

@@ -57,8 +57,10 @@ extension PostgresStore: MedicalRecordRepository {
             try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
             try await connection.query(
                 """
-                INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at_ms, recorded_by, created_at_ms)
-                VALUES (\(weight.id.rawValue), \(practice), \(pid), \("\(weight.value)"), \(weight.unit.rawValue), \(weight.roundedGrams),
+                INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at_ms, recorded_by,
+                    created_at_ms)
+                VALUES (\(weight.id.rawValue), \(practice), \(pid), \("\(weight.value)"), \(weight.unit.rawValue),
+                    \(weight.roundedGrams),
                         \(Timestamp.milliseconds(weight.measuredAt)), \(actor), \(nowMs))
                 """, logger: logger)
         case .problem(let problem):
@@ -81,8 +83,10 @@ extension PostgresStore: MedicalRecordRepository {
             let sealed = try SealedClinicalText.seal(note, practiceID: scope.practiceID, cipher: cipher)
             try await connection.query(
                 """
-                INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
-                VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue), \(note.author.displayName),
+                INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms,
+                    sealed_text)
+                VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue),
+                    \(note.author.displayName),
                         \(Timestamp.milliseconds(note.createdAt)), \(sealed))
                 """, logger: logger)
         case .addendum(let addendum):
@@ -97,8 +101,10 @@ extension PostgresStore: MedicalRecordRepository {
             let sealed = try SealedClinicalText.seal(addendum, practiceID: scope.practiceID, cipher: cipher)
             try await connection.query(
                 """
-                INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
-                VALUES (\(addendum.id.rawValue), \(practice), \(addendum.noteID.rawValue), \(pid), \(addendum.author.id.rawValue),
+                INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at_ms,
+                    sealed_text)
+                VALUES (\(addendum.id.rawValue), \(practice), \(addendum.noteID.rawValue), \(pid),
+                    \(addendum.author.id.rawValue),
                         \(addendum.author.displayName), \(Timestamp.milliseconds(addendum.createdAt)), \(sealed))
                 """, logger: logger)
         }
@@ -113,7 +119,8 @@ extension PostgresStore: MedicalRecordRepository {
         try await connection.query(
             """
             INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at_ms)
-            VALUES (\(problem.id.rawValue), \(practiceID.rawValue), \(problem.patientID.rawValue), \(name), \(problem.status.rawValue),
+            VALUES (\(problem.id.rawValue), \(practiceID.rawValue), \(problem.patientID.rawValue), \(name),
+                \(problem.status.rawValue),
                     \(problem.onsetDate.map(day))::date, \(problem.resolvedDate.map(day))::date, \(createdAtMs))
             """, logger: logger)
     }
@@ -129,7 +136,8 @@ extension PostgresStore: MedicalRecordRepository {
         try await connection.query(
             """
             INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at_ms)
-            VALUES (\(allergy.id.rawValue), \(practiceID.rawValue), \(allergy.patientID.rawValue), \(substance), \(reaction),
+            VALUES (\(allergy.id.rawValue), \(practiceID.rawValue), \(allergy.patientID.rawValue), \(substance),
+                \(reaction),
                     \(allergy.severity.rawValue), \(createdAtMs))
             """, logger: logger)
     }
@@ -145,9 +153,11 @@ extension PostgresStore: MedicalRecordRepository {
         let batch = try seal.sealIfPresent(vaccination.batchNumber, .vaccinationBatch, id: id)
         try await connection.query(
             """
-            INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at_ms)
+            INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date,
+                created_at_ms)
             VALUES (\(vaccination.id.rawValue), \(practiceID.rawValue), \(vaccination.patientID.rawValue), \(vaccine),
-                    \(day(vaccination.administeredDate))::date, \(batch), \(vaccination.nextDueDate.map(day))::date, \(createdAtMs))
+                    \(day(vaccination.administeredDate))::date, \(batch), \(vaccination.nextDueDate.map(day))::date,
+                        \(createdAtMs))
             """, logger: logger)
     }
 
@@ -165,11 +175,13 @@ extension PostgresStore: MedicalRecordRepository {
         let frequency = try seal.seal(medication.frequency, .medicationFrequency, id: id)
         try await connection.query(
             """
-            INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
+            INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route,
+                frequency,
                                     start_date, end_date, prescribed_by, created_at_ms)
             VALUES (\(medication.id.rawValue), \(practiceID.rawValue), \(medication.patientID.rawValue), \(drug),
                     \(concentration), \(dose), \(medication.route.rawValue), \(frequency),
-                    \(day(medication.startDate))::date, \(medication.endDate.map(day))::date, \(prescribedBy), \(createdAtMs))
+                    \(day(medication.startDate))::date, \(medication.endDate.map(day))::date, \(prescribedBy),
+                        \(createdAtMs))
             """, logger: logger)
     }
 
@@ -218,10 +230,12 @@ extension PostgresStore: MedicalRecordRepository {
         var names: [Identifier<Patient>: String] = [:]
         for try await (id, name) in try await connection.query(
             """
-            SELECT DISTINCT v.patient_id, p.name FROM vaccination v JOIN patient p ON p.id = v.patient_id AND p.practice_id = v.practice_id
+            SELECT DISTINCT v.patient_id,
+                p.name FROM vaccination v JOIN patient p ON p.id = v.patient_id AND p.practice_id = v.practice_id
             WHERE v.practice_id = \(scope.practiceID.rawValue) AND p.status = 'active' AND v.next_due_date IS NOT NULL
               AND (v.next_due_date <= \(horizon)::date OR v.id IN (SELECT entry_id FROM record_correction
-                                                                   WHERE practice_id = v.practice_id AND entry_kind = 'vaccination'))
+                                                                   WHERE practice_id = v.practice_id
+                                                                       AND entry_kind = 'vaccination'))
             """, logger: logger
         ).decode((UUID, String).self) {
             names[Identifier(id)] = name
@@ -270,7 +284,9 @@ extension PostgresStore: MedicalRecordRepository {
             var names: [UUID: String] = [:]
             for try await (id, name) in try await connection.query(
                 """
-                SELECT id, name FROM patient WHERE practice_id = \(scope.practiceID.rawValue) AND id = ANY(\(Array(Set(ids)))::uuid[])
+                SELECT id,
+                    name FROM patient WHERE practice_id = \(scope.practiceID.rawValue)
+                    AND id = ANY(\(Array(Set(ids)))::uuid[])
                 """, logger: self.logger
             ).decode((UUID, String).self) {
                 names[id] = name
@@ -292,7 +308,9 @@ extension PostgresStore: MedicalRecordRepository {
         var weights: [WeightMeasurement] = []
         for try await (id, value, unit, measuredMs) in try await connection.query(
             """
-            SELECT id, value, unit, measured_at_ms FROM weight WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY measured_at_ms, seq
+            SELECT id, value, unit,
+                measured_at_ms FROM weight WHERE practice_id = \(practice) AND patient_id = \(pid)
+                ORDER BY measured_at_ms, seq
             """, logger: logger
         ).decode((UUID, String, String, Int64).self) {
             guard let value = Decimal(string: value), let unit = WeightUnit(rawValue: unit) else {
@@ -306,7 +324,8 @@ extension PostgresStore: MedicalRecordRepository {
         var problems: [Problem] = []
         for try await (id, name, status, onset, resolved) in try await connection.query(
             """
-            SELECT id, name, status, to_char(onset_date, 'YYYY-MM-DD'), to_char(resolved_date, 'YYYY-MM-DD') FROM problem
+            SELECT id, name, status, to_char(onset_date, 'YYYY-MM-DD'), to_char(resolved_date,
+                'YYYY-MM-DD') FROM problem
             WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
             """, logger: logger
         ).decode((UUID, String, String, String?, String?).self) {
@@ -320,7 +339,9 @@ extension PostgresStore: MedicalRecordRepository {
         var allergies: [Allergy] = []
         for try await (id, substance, reaction, severity) in try await connection.query(
             """
-            SELECT id, substance, reaction, severity FROM allergy WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
+            SELECT id, substance, reaction,
+                severity FROM allergy WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms,
+                seq
             """, logger: logger
         ).decode((UUID, String, String?, String).self) {
             allergies.append(
@@ -333,7 +354,8 @@ extension PostgresStore: MedicalRecordRepository {
         var medications: [Medication] = []
         for try await (id, drug, concentration, dose, route, frequency, start, end) in try await connection.query(
             """
-            SELECT id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency, to_char(start_date, 'YYYY-MM-DD'),
+            SELECT id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency, to_char(start_date,
+                'YYYY-MM-DD'),
                    to_char(end_date, 'YYYY-MM-DD')
             FROM medication WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY start_date, seq
             """, logger: logger
@@ -384,7 +406,8 @@ extension PostgresStore: MedicalRecordRepository {
         for try await (noteID, authorID, authorName, createdMs, sealed) in try await connection.query(
             """
             SELECT id, author_id, author_name, created_at_ms, sealed_text FROM clinical_note
-            WHERE practice_id = \(practiceID.rawValue) AND patient_id = \(patientID) AND (\(id)::uuid IS NULL OR id = \(id))
+            WHERE practice_id = \(practiceID.rawValue) AND patient_id = \(patientID) AND (\(id)::uuid IS NULL
+                OR id = \(id))
             ORDER BY created_at_ms, seq
             """, logger: logger
         ).decode((UUID, UUID, String, Int64, Data).self) {
@@ -418,7 +441,8 @@ extension PostgresStore: MedicalRecordRepository {
         var vaccinations: [Vaccination] = []
         for try await (id, patientID, vaccine, administered, batch, nextDue) in try await connection.query(
             """
-            SELECT id, patient_id, vaccine, to_char(administered_date, 'YYYY-MM-DD'), batch, to_char(next_due_date, 'YYYY-MM-DD')
+            SELECT id, patient_id, vaccine, to_char(administered_date, 'YYYY-MM-DD'), batch, to_char(next_due_date,
+                'YYYY-MM-DD')
             FROM vaccination WHERE practice_id = \(practiceID.rawValue) AND patient_id = ANY(\(patientIDs)::uuid[])
             ORDER BY administered_date, seq
             """, logger: logger

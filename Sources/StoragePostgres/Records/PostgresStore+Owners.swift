@@ -55,8 +55,10 @@ extension PostgresStore {
                 }
                 try await connection.query(
                     """
-                    UPDATE owner SET first_name = \(owner.firstName), last_name = \(owner.lastName), email = \(columns.email),
-                        phones = \(columns.phones), address = \(columns.address), communication = \(columns.communication)::jsonb,
+                    UPDATE owner SET first_name = \(owner.firstName), last_name = \(owner.lastName),
+                        email = \(columns.email),
+                        phones = \(columns.phones), address = \(columns.address),
+                            communication = \(columns.communication)::jsonb,
                         notes = \(columns.notes), updated_at = \(now), version = version + 1
                     WHERE id = \(owner.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
@@ -121,9 +123,12 @@ extension PostgresStore {
         let columns = try ownerColumns(owner, practiceID: scope.practiceID)
         try await connection.query(
             """
-            INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication, notes, created_at, updated_at)
-            VALUES (\(owner.id.rawValue), \(scope.practiceID.rawValue), \(owner.firstName), \(owner.lastName), \(columns.email),
-                    \(columns.phones), \(columns.address), \(columns.communication)::jsonb, \(columns.notes), \(now), \(now))
+            INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication, notes,
+                created_at, updated_at)
+            VALUES (\(owner.id.rawValue), \(scope.practiceID.rawValue), \(owner.firstName), \(owner.lastName),
+                \(columns.email),
+                    \(columns.phones), \(columns.address), \(columns.communication)::jsonb, \(columns.notes), \(now),
+                        \(now))
             """, logger: logger)
         try await appendAudit(
             AuditRecord(action: .ownerCreate, resourceType: "owner", resourceID: owner.id.description),

@@ -128,7 +128,8 @@ struct SearchFilters {
         var builder = Builder()
         let practice = builder.bind(practiceID.rawValue)
         let sql = """
-            SELECT \(PostgresStore.patientColumns), o.first_name, o.last_name FROM patient p JOIN owner o ON o.id = p.owner_id
+            SELECT \(PostgresStore.patientColumns), o.first_name,
+                o.last_name FROM patient p JOIN owner o ON o.id = p.owner_id
             WHERE p.practice_id = \(practice)\(conditions("p", id: "id", practice: practice, &builder))
             ORDER BY p.name, p.id LIMIT \(builder.bind(fetch))
             """
@@ -162,7 +163,8 @@ struct SearchFilters {
         var builder = Builder()
         let practice = builder.bind(practiceID.rawValue)
         let sql = """
-            SELECT \(PostgresStore.patientColumns), o.first_name, o.last_name FROM patient p JOIN owner o ON o.id = p.owner_id
+            SELECT \(PostgresStore.patientColumns), o.first_name,
+                o.last_name FROM patient p JOIN owner o ON o.id = p.owner_id
             WHERE p.practice_id = \(practice) AND p.id = ANY(\(builder.bind(ids))::uuid[])
             ORDER BY p.name, p.id
             """

@@ -64,13 +64,18 @@ extension PostgresStore: PatientDirectory {
                 // An archived patient keeps the date it was first archived: retention runs from it.
                 try await connection.query(
                     """
-                    UPDATE patient SET name = \(updated.name), species = \(updated.species.rawValue), breed = \(updated.breed),
-                        sex = \(updated.sex.rawValue), birth_date = \(updated.birthDate.map { RecordCalendar.isoDay($0) })::date,
-                        birth_date_estimated = \(updated.birthDateEstimated), colour = \(updated.colour), microchip = \(updated.microchip),
-                        status = \(updated.status.rawValue), alerts = \(alerts)::jsonb, owner_id = \(updated.ownerID.rawValue),
+                    UPDATE patient SET name = \(updated.name), species = \(updated.species.rawValue),
+                        breed = \(updated.breed),
+                        sex = \(updated.sex.rawValue),
+                            birth_date = \(updated.birthDate.map { RecordCalendar.isoDay($0) })::date,
+                        birth_date_estimated = \(updated.birthDateEstimated), colour = \(updated.colour),
+                            microchip = \(updated.microchip),
+                        status = \(updated.status.rawValue), alerts = \(alerts)::jsonb,
+                            owner_id = \(updated.ownerID.rawValue),
                         co_owner_id = \(updated.coOwnerID?.rawValue),
                         archived_at = CASE WHEN \(updated.status.rawValue) = 'archived'
-                                           THEN COALESCE(CASE WHEN status = 'archived' THEN archived_at END, \(now)) END,
+                                           THEN COALESCE(CASE WHEN status = 'archived' THEN archived_at END,
+                                               \(now)) END,
                         updated_at = \(now), version = version + 1
                     WHERE id = \(updated.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
@@ -126,11 +131,15 @@ extension PostgresStore: PatientDirectory {
         do {
             try await connection.query(
                 """
-                INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour, microchip,
+                INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated,
+                    colour, microchip,
                                      status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
-                VALUES (\(patient.id.rawValue), \(scope.practiceID.rawValue), \(recordNumber), \(patient.name), \(patient.species.rawValue),
-                        \(patient.breed), \(patient.sex.rawValue), \(patient.birthDate.map { RecordCalendar.isoDay($0) })::date,
-                        \(patient.birthDateEstimated), \(patient.colour), \(patient.microchip), \(patient.status.rawValue), \(alerts)::jsonb,
+                VALUES (\(patient.id.rawValue), \(scope.practiceID.rawValue), \(recordNumber), \(patient.name),
+                    \(patient.species.rawValue),
+                        \(patient.breed), \(patient.sex.rawValue),
+                            \(patient.birthDate.map { RecordCalendar.isoDay($0) })::date,
+                        \(patient.birthDateEstimated), \(patient.colour), \(patient.microchip),
+                            \(patient.status.rawValue), \(alerts)::jsonb,
                         \(patient.ownerID.rawValue), \(patient.coOwnerID?.rawValue), \(archivedAt), \(now), \(now))
                 """, logger: logger)
         } catch let error as PSQLError where Self.isMicrochipConflict(error) {
@@ -151,7 +160,8 @@ extension PostgresStore: PatientDirectory {
         try await connection.query(
             """
             INSERT INTO patient_word (practice_id, word, patient_id, name, species, status)
-            SELECT \(practiceID.rawValue), word, \(patient.id.rawValue), \(patient.name), \(patient.species.rawValue), \(patient.status.rawValue)
+            SELECT \(practiceID.rawValue), word, \(patient.id.rawValue), \(patient.name), \(patient.species.rawValue),
+                \(patient.status.rawValue)
             FROM unnest(\(words)::text[]) AS w(word)
             """, logger: logger)
     }
@@ -195,7 +205,8 @@ extension PostgresStore: PatientDirectory {
 
     /// The patient columns every read selects, in the order ``patient(from:)`` decodes them.
     static let patientColumns = """
-        p.id, p.mrn, p.name, p.species, p.breed, p.sex, to_char(p.birth_date, 'YYYY-MM-DD'), p.birth_date_estimated, p.colour,
+        p.id, p.mrn, p.name, p.species, p.breed, p.sex, to_char(p.birth_date, 'YYYY-MM-DD'), p.birth_date_estimated,
+            p.colour,
         p.microchip, p.status, p.alerts::text, p.owner_id, p.co_owner_id, p.version
         """
 
@@ -205,7 +216,8 @@ extension PostgresStore: PatientDirectory {
     {
         let rows = try await connection.query(
             """
-            SELECT \(unescaped: Self.patientColumns) FROM patient p WHERE p.id = \(id) AND p.practice_id = \(practiceID.rawValue)
+            SELECT \(unescaped: Self.patientColumns) FROM patient p WHERE p.id = \(id)
+                AND p.practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)
         for try await row in rows { return try Self.patient(from: row.makeRandomAccess()) }

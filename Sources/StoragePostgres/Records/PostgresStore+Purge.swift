@@ -56,7 +56,8 @@ extension PostgresStore {
             var ids: [UUID] = []
             for try await id in try await connection.query(
                 """
-                SELECT id FROM patient WHERE practice_id = \(practice) AND status = 'archived' AND archived_at < \(retention.cutoff(now: now))
+                SELECT id FROM patient WHERE practice_id = \(practice) AND status = 'archived'
+                    AND archived_at < \(retention.cutoff(now: now))
                 ORDER BY id FOR UPDATE
                 """, logger: self.logger
             ).decode(UUID.self) { ids.append(id) }
@@ -94,7 +95,8 @@ extension PostgresStore {
                 }
                 try await connection.query(
                     """
-                    DELETE FROM idempotency_key WHERE practice_id = \(practice) AND resource_id = ANY(\(resourceIDs)::text[])
+                    DELETE FROM idempotency_key WHERE practice_id = \(practice)
+                        AND resource_id = ANY(\(resourceIDs)::text[])
                     """, logger: self.logger)
                 for table in tables {
                     try await connection.query(

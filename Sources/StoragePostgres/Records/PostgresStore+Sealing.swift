@@ -44,7 +44,8 @@ extension PostgresStore {
             var select = PostgresQuery(
                 unsafeSQL: """
                     SELECT \(column.key), \(column.column)::text FROM \(column.table)
-                    WHERE practice_id = $1 AND \(column.column) IS NOT NULL AND left(\(column.column)::text, $2::integer) <> $3
+                    WHERE practice_id = $1 AND \(column.column) IS NOT NULL AND left(\(column.column)::text,
+                        $2::integer) <> $3
                     FOR UPDATE
                     """)
             try select.binds.append(practiceID.rawValue)
@@ -70,7 +71,8 @@ extension PostgresStore {
         for try await row in try await connection.query(
             """
             SELECT id, first_name, last_name, email, phones::text, address::text, communication::text, notes, version
-            FROM owner WHERE practice_id = \(practiceID.rawValue) AND left(phones::text, \(FieldSeal.prefix.count)::integer) <> \(FieldSeal.prefix)
+            FROM owner WHERE practice_id = \(practiceID.rawValue) AND left(phones::text,
+                \(FieldSeal.prefix.count)::integer) <> \(FieldSeal.prefix)
             FOR UPDATE
             """, logger: logger)
         { owners.append(try owner(from: row, practiceID: practiceID).value) }

@@ -148,7 +148,8 @@ extension PostgresStore {
             var visits: [StoredVisit] = []
             for try await row in try await connection.query(
                 """
-                SELECT \(unescaped: Self.visitColumns) FROM visit WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID.rawValue)
+                SELECT \(unescaped: Self.visitColumns) FROM visit WHERE practice_id = \(scope.practiceID.rawValue)
+                    AND patient_id = \(patientID.rawValue)
                 ORDER BY occurred_at_ms DESC, id DESC
                 """, logger: self.logger)
             {
@@ -196,8 +197,10 @@ extension PostgresStore {
             var patientIDs: [UUID] = []
             for try await (id, name) in try await connection.query(
                 """
-                SELECT DISTINCT v.patient_id, p.name FROM visit v JOIN patient p ON p.id = v.patient_id AND p.practice_id = v.practice_id
-                WHERE v.practice_id = \(scope.practiceID.rawValue) AND p.status = 'active' AND v.follow_up_date IS NOT NULL
+                SELECT DISTINCT v.patient_id,
+                    p.name FROM visit v JOIN patient p ON p.id = v.patient_id AND p.practice_id = v.practice_id
+                WHERE v.practice_id = \(scope.practiceID.rawValue) AND p.status = 'active'
+                    AND v.follow_up_date IS NOT NULL
                   AND v.follow_up_date <= \(horizon)::date
                 """, logger: self.logger
             ).decode((UUID, String).self) {
@@ -235,10 +238,13 @@ extension PostgresStore {
         let sealed = try fieldSeal(practiceID).seal(json: visit, .visitRecord, id: visit.id.description)
         try await connection.query(
             """
-            INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at_ms, record, follow_up_date, recorded_by,
+            INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at_ms, record,
+                follow_up_date, recorded_by,
                                created_at_ms)
-            VALUES (\(visit.id.rawValue), \(practiceID.rawValue), \(visit.patientID.rawValue), \(visit.appointmentID), \(visit.clinicianID),
-                    \(Timestamp.milliseconds(visit.occurredAt)), \(sealed), \(visit.recall.map { RecordCalendar.isoDay($0.dueDate) })::date,
+            VALUES (\(visit.id.rawValue), \(practiceID.rawValue), \(visit.patientID.rawValue), \(visit.appointmentID),
+                \(visit.clinicianID),
+                    \(Timestamp.milliseconds(visit.occurredAt)), \(sealed),
+                        \(visit.recall.map { RecordCalendar.isoDay($0.dueDate) })::date,
                     \(recordedBy), \(createdAtMs))
             """, logger: logger)
     }

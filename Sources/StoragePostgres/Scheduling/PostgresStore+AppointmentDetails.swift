@@ -40,7 +40,8 @@ extension PostgresStore: AppointmentDetailsRepository {
                 guard let id = UUID(uuidString: cursor) else { throw invalid }
                 for try await start in try await connection.query(
                     """
-                    SELECT start_ms FROM appointment WHERE id = \(id) AND practice_id = \(practice) AND patient_id = \(patientID)
+                    SELECT start_ms FROM appointment WHERE id = \(id) AND practice_id = \(practice)
+                        AND patient_id = \(patientID)
                     """, logger: self.logger
                 ).decode(Int64.self) { after = (start, id) }
                 if after == nil { throw invalid }
@@ -61,14 +62,18 @@ extension PostgresStore: AppointmentDetailsRepository {
             let lastSeen = try await self.firstAppointment(
                 connection,
                 """
-                SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(patientID)
-                  AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAttended))) AND start_ms <= \(now) ORDER BY start_ms DESC LIMIT 1
+                SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE practice_id = \(practice)
+                    AND patient_id = \(patientID)
+                  AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAttended))) AND start_ms <= \(now)
+                      ORDER BY start_ms DESC LIMIT 1
                 """)
             let next = try await self.firstAppointment(
                 connection,
                 """
-                SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE practice_id = \(practice) AND patient_id = \(patientID)
-                  AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND start_ms > \(now) ORDER BY start_ms LIMIT 1
+                SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE practice_id = \(practice)
+                    AND patient_id = \(patientID)
+                  AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
+                      AND start_ms > \(now) ORDER BY start_ms LIMIT 1
                 """)
             _ = try await self.appendAudit(
                 AuditRecord(
@@ -90,7 +95,8 @@ extension PostgresStore: AppointmentDetailsRepository {
                 """
                 SELECT \(unescaped: columns), p.species FROM appointment a
                 JOIN patient p ON p.practice_id = a.practice_id AND p.id = a.patient_id
-                WHERE a.practice_id = \(scope.practiceID.rawValue) AND a.status = 'completed' AND a.actual_minutes IS NOT NULL
+                WHERE a.practice_id = \(scope.practiceID.rawValue) AND a.status = 'completed'
+                    AND a.actual_minutes IS NOT NULL
                 ORDER BY a.start_ms, a.id
                 """, logger: self.logger)
             var found: [(Appointment, species: String)] = []
@@ -146,7 +152,8 @@ extension PostgresStore: AppointmentDetailsRepository {
                 try await connection.query(
                     """
                     UPDATE appointment SET reason = CASE WHEN \(reason != nil) THEN \(newReason) ELSE reason END,
-                        staff_notes = CASE WHEN \(staffNotes != nil) THEN \(newNotes) ELSE staff_notes END, version = version + 1
+                        staff_notes = CASE WHEN \(staffNotes != nil) THEN \(newNotes) ELSE staff_notes END,
+                            version = version + 1
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
                 _ = try await self.appendAudit(
@@ -194,7 +201,8 @@ extension PostgresStore: AppointmentDetailsRepository {
     func details(practiceID: PracticeID, id: UUID, connection: PostgresConnection) async throws -> AppointmentDetails? {
         let rows = try await connection.query(
             """
-            SELECT \(unescaped: Self.detailColumns) FROM appointment a WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
+            SELECT \(unescaped: Self.detailColumns) FROM appointment a WHERE id = \(id)
+                AND practice_id = \(practiceID.rawValue)
             """, logger: logger)
         for try await row in rows { return try Self.details(from: row) }
         return nil

@@ -68,7 +68,8 @@ extension PostgresStore: AppointmentNoteRepository {
             for try await (id, notes) in try await connection.query(
                 """
                 SELECT appointment_id, count(*)::int FROM appointment_note
-                WHERE practice_id = \(scope.practiceID.rawValue) AND appointment_id = ANY(\(appointmentIDs.map(\.rawValue))::uuid[])
+                WHERE practice_id = \(scope.practiceID.rawValue)
+                    AND appointment_id = ANY(\(appointmentIDs.map(\.rawValue))::uuid[])
                 GROUP BY appointment_id
                 """, logger: self.logger
             ).decode((UUID, Int).self) {
@@ -85,7 +86,8 @@ extension PostgresStore: AppointmentNoteRepository {
         let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
         try await connection.query(
             """
-            INSERT INTO appointment_note (id, practice_id, appointment_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
+            INSERT INTO appointment_note (id, practice_id, appointment_id, patient_id, author_id, author_name,
+                created_at_ms, sealed_text)
             VALUES (\(note.id), \(practiceID.rawValue), \(note.appointmentID.rawValue), \(patientID), \(note.authorID),
                     \(note.authorName), \(Timestamp.milliseconds(note.createdAt)), \(sealed))
             """, logger: logger)
@@ -101,7 +103,8 @@ extension PostgresStore: AppointmentNoteRepository {
         for try await (id, appointmentID, author, name, created, sealed) in try await connection.query(
             """
             SELECT id, appointment_id, author_id, author_name, created_at_ms, sealed_text FROM appointment_note
-            WHERE practice_id = \(practiceID.rawValue) AND (\(appointment)::uuid IS NULL OR appointment_id = \(appointment))
+            WHERE practice_id = \(practiceID.rawValue) AND (\(appointment)::uuid IS NULL
+                OR appointment_id = \(appointment))
               AND (\(noteID)::uuid IS NULL OR id = \(noteID))
             ORDER BY created_at_ms, id
             """, logger: logger

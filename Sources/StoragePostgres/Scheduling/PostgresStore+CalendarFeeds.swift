@@ -34,7 +34,8 @@ extension PostgresStore {
             try await connection.query(
                 """
                 UPDATE calendar_feed SET revoked_at = \(now)
-                WHERE clinician_id = \(clinicianID.rawValue) AND practice_id = \(scope.practiceID.rawValue) AND revoked_at IS NULL
+                WHERE clinician_id = \(clinicianID.rawValue) AND practice_id = \(scope.practiceID.rawValue)
+                    AND revoked_at IS NULL
                 """, logger: self.logger)
             _ = try await self.appendAudit(
                 AuditRecord(

@@ -42,7 +42,8 @@ extension PostgresStore: ClinicianRoster {
                     try await connection.query(
                         """
                         INSERT INTO clinician (id, practice_id, display_name, definition, created_at)
-                        VALUES (\(created.id.rawValue), \(scope.practiceID.rawValue), \(created.displayName), \(definition)::jsonb, \(now))
+                        VALUES (\(created.id.rawValue), \(scope.practiceID.rawValue), \(created.displayName),
+                            \(definition)::jsonb, \(now))
                         """, logger: self.logger)
                     if let availabilityJSON {
                         try await connection.query(
@@ -97,7 +98,8 @@ extension PostgresStore: ClinicianRoster {
                 try await self.checkReferences(of: next, scope: scope, connection: connection)
                 try await connection.query(
                     """
-                    UPDATE clinician SET display_name = \(next.displayName), definition = \(try Self.json(next))::jsonb, version = version + 1
+                    UPDATE clinician SET display_name = \(next.displayName), definition = \(try Self.json(next))::jsonb,
+                        version = version + 1
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
                 _ = try await self.appendAudit(
@@ -141,18 +143,21 @@ extension PostgresStore: ClinicianRoster {
                 let retired = try current.value.retiring(at: now)
                 try await connection.query(
                     """
-                    UPDATE clinician SET active = false, definition = \(try Self.json(retired))::jsonb, version = version + 1
+                    UPDATE clinician SET active = false, definition = \(try Self.json(retired))::jsonb,
+                        version = version + 1
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
                 try await connection.query(
                     """
                     UPDATE calendar_feed SET revoked_at = \(now)
-                    WHERE clinician_id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue) AND revoked_at IS NULL
+                    WHERE clinician_id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
+                        AND revoked_at IS NULL
                     """, logger: self.logger)
                 let rows = try await connection.query(
                     """
                     SELECT \(unescaped: Self.appointmentColumns) FROM appointment
-                    WHERE practice_id = \(scope.practiceID.rawValue) AND clinician_id = \(id.rawValue) AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
+                    WHERE practice_id = \(scope.practiceID.rawValue) AND clinician_id = \(id.rawValue)
+                        AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
                       AND end_ms > \(Timestamp.milliseconds(now))
                     ORDER BY start_ms, id
                     """, logger: self.logger)
@@ -208,7 +213,8 @@ extension PostgresStore: ClinicianRoster {
     {
         let rows = try await connection.query(
             """
-            SELECT definition::text, active, created_at, version FROM clinician WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
+            SELECT definition::text, active, created_at,
+                version FROM clinician WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)
         for try await (text, active, createdAt, version) in rows.decode((String, Bool, Date, Int).self) {

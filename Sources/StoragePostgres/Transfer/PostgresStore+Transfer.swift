@@ -43,7 +43,8 @@ extension PostgresStore: PracticeTransfer {
         var staff: [StaffAccount] = []
         for try await row in try await connection.query(
             """
-            SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash FROM staff_user
+            SELECT id, practice_id, email, display_name, role, disabled, created_at, version,
+                password_hash FROM staff_user
             WHERE practice_id = \(id) ORDER BY display_name, id
             """, logger: logger)
         { staff.append(try Self.account(from: row).0) }
@@ -68,7 +69,8 @@ extension PostgresStore: PracticeTransfer {
         var patients: [(Patient, Date?)] = []
         for try await row in try await connection.query(
             """
-            SELECT \(unescaped: Self.patientColumns), p.archived_at FROM patient p WHERE p.practice_id = \(id) ORDER BY length(p.mrn), p.mrn
+            SELECT \(unescaped: Self.patientColumns),
+                p.archived_at FROM patient p WHERE p.practice_id = \(id) ORDER BY length(p.mrn), p.mrn
             """, logger: logger)
         {
             let columns = row.makeRandomAccess()
@@ -90,7 +92,8 @@ extension PostgresStore: PracticeTransfer {
         for try await (assessmentID, patientID, assessor, arrival, assessed, level, rules, caseJSON, result)
             in try await connection.query(
                 """
-                SELECT id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, case_json, result_json
+                SELECT id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, case_json,
+                    result_json
                 FROM triage_assessment WHERE practice_id = \(id) ORDER BY assessed_at_ms, id
                 """, logger: logger
             ).decode((UUID, UUID, String?, Int64, Int64, Int, String, String, String).self)
@@ -112,7 +115,8 @@ extension PostgresStore: PracticeTransfer {
         var arrivals: [ExportedTriageArrival] = []
         for try await (patientID, arrival, level, seen, left) in try await connection.query(
             """
-            SELECT patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms FROM triage_arrival WHERE practice_id = \(id)
+            SELECT patient_id, arrival_at_ms, level, first_seen_at_ms,
+                left_at_ms FROM triage_arrival WHERE practice_id = \(id)
             ORDER BY arrival_at_ms, patient_id
             """, logger: logger
         ).decode((UUID, Int64, Int, Int64?, Int64?).self) {
@@ -142,7 +146,8 @@ extension PostgresStore: PracticeTransfer {
         var audit: [AuditEntry] = []
         for try await row in try await connection.query(
             """
-            SELECT seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome, request_id, detail, prev_hash, hash
+            SELECT seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome, request_id,
+                detail, prev_hash, hash
             FROM audit_entry WHERE practice_id = \(practiceID.description) ORDER BY ordinal
             """, logger: logger)
         { audit.append(try Self.auditEntry(from: row)) }
@@ -176,7 +181,8 @@ extension PostgresStore: PracticeTransfer {
         var appointments: [ExportedAppointment] = []
         for try await row in try await connection.query(
             """
-            SELECT \(unescaped: Self.appointmentColumns), reason, created_at, staff_notes, match_basis::text, cancelled_at_ms
+            SELECT \(unescaped: Self.appointmentColumns), reason, created_at, staff_notes, match_basis::text,
+                cancelled_at_ms
             FROM appointment WHERE practice_id = \(id) ORDER BY start_ms, id
             """, logger: logger)
         {
@@ -228,7 +234,8 @@ extension PostgresStore: PracticeTransfer {
         var sealed = Data()
         for try await bytes in try await connection.query(
             """
-            SELECT bytes FROM document_chunk WHERE document_id = \(info.id) AND practice_id = \(practiceID.rawValue) ORDER BY seq
+            SELECT bytes FROM document_chunk WHERE document_id = \(info.id) AND practice_id = \(practiceID.rawValue)
+                ORDER BY seq
             """, logger: logger
         ).decode(Data.self) { sealed.append(bytes) }
         let content = try DocumentUpload.plaintext(of: sealed, cipher: cipher, legacyContext: "document/\(info.sha256)")
@@ -291,9 +298,12 @@ extension PostgresStore: PracticeTransfer {
         for account in export.staff {
             try await connection.query(
                 """
-                INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
-                VALUES (\(account.id.rawValue), \(id), \(account.email.lowercased()), \(account.displayName), \(account.role.rawValue),
-                        \(StoredCredentials.unusablePasswordHash()), \(account.disabled), \(account.createdAt), \(Int32(account.version)))
+                INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at,
+                    version)
+                VALUES (\(account.id.rawValue), \(id), \(account.email.lowercased()), \(account.displayName),
+                    \(account.role.rawValue),
+                        \(StoredCredentials.unusablePasswordHash()), \(account.disabled), \(account.createdAt),
+                            \(Int32(account.version)))
                 """, logger: logger)
             try await appendAudit(
                 AuditRecord(
@@ -332,10 +342,13 @@ extension PostgresStore: PracticeTransfer {
             let resultText = try seal.seal(assessment.resultJSON, .triageResult, id: assessment.id)
             try await connection.query(
                 """
-                INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version,
+                INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms,
+                    level, rules_version,
                                                case_json, result_json)
-                VALUES (\(assessmentID), \(id), \(patientID), \(assessment.assessorID), \(Timestamp.milliseconds(assessment.arrivalAt)),
-                        \(Timestamp.milliseconds(assessment.assessedAt)), \(assessment.level), \(assessment.rulesVersion), \(caseText),
+                VALUES (\(assessmentID), \(id), \(patientID), \(assessment.assessorID),
+                    \(Timestamp.milliseconds(assessment.arrivalAt)),
+                        \(Timestamp.milliseconds(assessment.assessedAt)), \(assessment.level),
+                            \(assessment.rulesVersion), \(caseText),
                         \(resultText))
                 """, logger: logger)
             for override in assessment.overrides ?? [] where override.assessmentID.rawValue == assessmentID {
@@ -350,7 +363,8 @@ extension PostgresStore: PracticeTransfer {
             try await connection.query(
                 """
                 INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms)
-                VALUES (\(id), \(patientID), \(Timestamp.milliseconds(arrival.arrivalAt)), \(arrival.level), \(arrival.firstSeenAt.map(Timestamp.milliseconds)),
+                VALUES (\(id), \(patientID), \(Timestamp.milliseconds(arrival.arrivalAt)), \(arrival.level),
+                    \(arrival.firstSeenAt.map(Timestamp.milliseconds)),
                         \(arrival.leftAt.map(Timestamp.milliseconds)))
                 """, logger: logger)
         }
@@ -406,12 +420,17 @@ extension PostgresStore: PracticeTransfer {
         do {
             try await connection.query(
                 """
-                INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour, microchip,
+                INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated,
+                    colour, microchip,
                                      status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
-                VALUES (\(patient.id.rawValue), \(scope.practiceID.rawValue), \(recordNumber), \(patient.name), \(patient.species.rawValue),
-                        \(patient.breed), \(patient.sex.rawValue), \(patient.birthDate.map { RecordCalendar.isoDay($0) })::date,
-                        \(patient.birthDateEstimated), \(patient.colour), \(patient.microchip), \(patient.status.rawValue),
-                        \(try Self.json(patient.alerts))::jsonb, \(patient.ownerID.rawValue), \(patient.coOwnerID?.rawValue), \(item.archivedAt),
+                VALUES (\(patient.id.rawValue), \(scope.practiceID.rawValue), \(recordNumber), \(patient.name),
+                    \(patient.species.rawValue),
+                        \(patient.breed), \(patient.sex.rawValue),
+                            \(patient.birthDate.map { RecordCalendar.isoDay($0) })::date,
+                        \(patient.birthDateEstimated), \(patient.colour), \(patient.microchip),
+                            \(patient.status.rawValue),
+                        \(try Self.json(patient.alerts))::jsonb, \(patient.ownerID.rawValue),
+                            \(patient.coOwnerID?.rawValue), \(item.archivedAt),
                         \(now), \(now))
                 """, logger: logger)
         } catch let error as PSQLError where Self.isMicrochipConflict(error) {
@@ -443,8 +462,10 @@ extension PostgresStore: PracticeTransfer {
             let stamp = entered(weight.id)
             try await connection.query(
                 """
-                INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at_ms, recorded_by, created_at_ms)
-                VALUES (\(weight.id.rawValue), \(practice), \(pid), \("\(weight.value)"), \(weight.unit.rawValue), \(weight.roundedGrams),
+                INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at_ms, recorded_by,
+                    created_at_ms)
+                VALUES (\(weight.id.rawValue), \(practice), \(pid), \("\(weight.value)"), \(weight.unit.rawValue),
+                    \(weight.roundedGrams),
                         \(Timestamp.milliseconds(weight.measuredAt)), \(stamp.by), \(stamp.at))
                 """, logger: logger)
         }
@@ -476,8 +497,10 @@ extension PostgresStore: PracticeTransfer {
             let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
             try await connection.query(
                 """
-                INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
-                VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue), \(note.author.displayName),
+                INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms,
+                    sealed_text)
+                VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue),
+                    \(note.author.displayName),
                         \(Timestamp.milliseconds(note.createdAt)), \(sealed))
                 """, logger: logger)
         }
@@ -485,8 +508,10 @@ extension PostgresStore: PracticeTransfer {
             let sealed = try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher)
             try await connection.query(
                 """
-                INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
-                VALUES (\(addendum.id.rawValue), \(practice), \(addendum.noteID.rawValue), \(pid), \(addendum.author.id.rawValue),
+                INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at_ms,
+                    sealed_text)
+                VALUES (\(addendum.id.rawValue), \(practice), \(addendum.noteID.rawValue), \(pid),
+                    \(addendum.author.id.rawValue),
                         \(addendum.author.displayName), \(Timestamp.milliseconds(addendum.createdAt)), \(sealed))
                 """, logger: logger)
         }
@@ -505,26 +530,30 @@ extension PostgresStore: PracticeTransfer {
             try await connection.query(
                 """
                 INSERT INTO clinician (id, practice_id, display_name, definition, active, created_at)
-                VALUES (\(item.clinician.id.rawValue), \(id), \(item.clinician.displayName), \(try Self.json(item.clinician))::jsonb, \(item.active), \(now))
+                VALUES (\(item.clinician.id.rawValue), \(id), \(item.clinician.displayName),
+                    \(try Self.json(item.clinician))::jsonb, \(item.active), \(now))
                 """, logger: logger)
         }
         for item in schedule.availabilities {
             try await connection.query(
                 """
                 INSERT INTO clinician_availability (clinician_id, practice_id, availability, version)
-                VALUES (\(item.availability.clinicianID.rawValue), \(id), \(try Self.json(item.availability))::jsonb, \(item.version))
+                VALUES (\(item.availability.clinicianID.rawValue), \(id), \(try Self.json(item.availability))::jsonb,
+                    \(item.version))
                 """, logger: logger)
         }
         for room in schedule.rooms {
             try await connection.query(
                 """
-                INSERT INTO room (id, practice_id, name, type, active) VALUES (\(room.id.rawValue), \(id), \(room.name), \(room.type.rawValue), \(room.isActive))
+                INSERT INTO room (id, practice_id, name, type, active) VALUES (\(room.id.rawValue), \(id), \(room.name),
+                    \(room.type.rawValue), \(room.isActive))
                 """, logger: logger)
         }
         for type in schedule.appointmentTypes {
             try await connection.query(
                 """
-                INSERT INTO appointment_type (id, practice_id, name, definition) VALUES (\(type.id.rawValue), \(id), \(type.name), \(try Self.json(type))::jsonb)
+                INSERT INTO appointment_type (id, practice_id, name, definition) VALUES (\(type.id.rawValue), \(id),
+                    \(type.name), \(try Self.json(type))::jsonb)
                 """, logger: logger)
         }
         for item in schedule.appointments {
@@ -532,17 +561,27 @@ extension PostgresStore: PracticeTransfer {
             do {
                 try await connection.query(
                     """
-                    INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms, end_ms,
-                                             occupied_end_ms, status, holds_time, reason, staff_notes, created_at, version, checked_in_at_ms,
-                                             started_at_ms, completed_at_ms, actual_minutes, cancellation_reason, cancelled_at_ms,
+                    INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type,
+                        room_id, start_ms, end_ms,
+                                             occupied_end_ms, status, holds_time, reason, staff_notes, created_at,
+                                                 version, checked_in_at_ms,
+                                             started_at_ms, completed_at_ms, actual_minutes, cancellation_reason,
+                                                 cancelled_at_ms,
                                              assessment_id, triage_level, match_basis)
-                    VALUES (\(appointment.id.rawValue), \(id), \(appointment.patientID), \(appointment.clinicianID), \(appointment.appointmentTypeID.rawValue),
-                            \(appointment.roomType?.rawValue), \(appointment.roomID?.rawValue), \(Timestamp.milliseconds(appointment.time.start)),
-                            \(Timestamp.milliseconds(appointment.time.end)), \(Timestamp.milliseconds(appointment.occupiedTime.end)),
-                            \(appointment.status.rawValue), \(appointment.status.holdsTime), \(item.reason), \(item.staffNotes), \(item.bookedAt),
-                            \(Int32(item.version)), \(appointment.checkedInAt.map(Timestamp.milliseconds)), \(appointment.startedAt.map(Timestamp.milliseconds)),
-                            \(appointment.completedAt.map(Timestamp.milliseconds)), \(appointment.actualMinutes), \(appointment.cancellationReason),
-                            \(item.cancelledAt.map(Timestamp.milliseconds)), \(item.intake?.assessmentID), \(item.intake?.triageLevel),
+                    VALUES (\(appointment.id.rawValue), \(id), \(appointment.patientID), \(appointment.clinicianID),
+                        \(appointment.appointmentTypeID.rawValue),
+                            \(appointment.roomType?.rawValue), \(appointment.roomID?.rawValue),
+                                \(Timestamp.milliseconds(appointment.time.start)),
+                            \(Timestamp.milliseconds(appointment.time.end)),
+                                \(Timestamp.milliseconds(appointment.occupiedTime.end)),
+                            \(appointment.status.rawValue), \(appointment.status.holdsTime), \(item.reason),
+                                \(item.staffNotes), \(item.bookedAt),
+                            \(Int32(item.version)), \(appointment.checkedInAt.map(Timestamp.milliseconds)),
+                                \(appointment.startedAt.map(Timestamp.milliseconds)),
+                            \(appointment.completedAt.map(Timestamp.milliseconds)), \(appointment.actualMinutes),
+                                \(appointment.cancellationReason),
+                            \(item.cancelledAt.map(Timestamp.milliseconds)), \(item.intake?.assessmentID),
+                                \(item.intake?.triageLevel),
                             \(try item.intake.map { try Self.json($0) })::jsonb)
                     """, logger: logger)
             } catch let error as PSQLError where error.sqlState == "23P01" {
@@ -574,9 +613,12 @@ extension PostgresStore: PracticeTransfer {
         let sealed = try Data(contentsOf: upload.temporaryURL)
         try await connection.query(
             """
-            INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at_ms)
-            VALUES (\(documentID), \(practiceID.rawValue), \(patientID), \(document.fileName), \(document.contentType.lowercased()),
-                    \(Int32(document.byteCount)), \(document.sha256.lowercased()), NULL, \(Timestamp.milliseconds(document.createdAt)))
+            INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by,
+                created_at_ms)
+            VALUES (\(documentID), \(practiceID.rawValue), \(patientID), \(document.fileName),
+                \(document.contentType.lowercased()),
+                    \(Int32(document.byteCount)), \(document.sha256.lowercased()), NULL,
+                        \(Timestamp.milliseconds(document.createdAt)))
             """, logger: logger)
         var index: Int32 = 0
         var offset = 0
@@ -584,7 +626,8 @@ extension PostgresStore: PracticeTransfer {
             let end = min(offset + Self.documentChunkBytes, sealed.count)
             try await connection.query(
                 """
-                INSERT INTO document_chunk (document_id, practice_id, seq, bytes) VALUES (\(documentID), \(practiceID.rawValue), \(index), \(sealed[offset..<end]))
+                INSERT INTO document_chunk (document_id, practice_id, seq, bytes) VALUES (\(documentID),
+                    \(practiceID.rawValue), \(index), \(sealed[offset..<end]))
                 """, logger: logger)
             index += 1
             offset = end

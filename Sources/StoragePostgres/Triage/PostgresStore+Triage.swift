@@ -59,18 +59,23 @@ extension PostgresStore: TriageRepository {
                 }
                 try await connection.query(
                     """
-                    INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level,
+                    INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms,
+                        assessed_at_ms, level,
                                                    rules_version, case_json, result_json)
-                    VALUES (\(assessment.id.rawValue), \(scope.practiceID.rawValue), \(patientID), \(scope.actorID?.description),
-                            \(Timestamp.milliseconds(arrival)), \(Timestamp.milliseconds(result.assessedAt)), \(result.level.rawValue),
+                    VALUES (\(assessment.id.rawValue), \(scope.practiceID.rawValue), \(patientID),
+                        \(scope.actorID?.description),
+                            \(Timestamp.milliseconds(arrival)), \(Timestamp.milliseconds(result.assessedAt)),
+                                \(result.level.rawValue),
                             \(result.rulesVersion), \(caseText), \(resultText))
                     """, logger: self.logger)
                 if let change { try await self.save(change, scope: scope, connection: connection) }
                 if let intakeRanking, let rankingJSON {
                     try await connection.query(
                         """
-                        INSERT INTO intake_ranking (id, practice_id, patient_id, appointment_type_id, ranking, created_at)
-                        VALUES (\(assessment.id.rawValue), \(scope.practiceID.rawValue), \(patientID), \(intakeRanking.appointmentTypeID?.rawValue),
+                        INSERT INTO intake_ranking (id, practice_id, patient_id, appointment_type_id, ranking,
+                            created_at)
+                        VALUES (\(assessment.id.rawValue), \(scope.practiceID.rawValue), \(patientID),
+                            \(intakeRanking.appointmentTypeID?.rawValue),
                                 \(rankingJSON)::jsonb, \(now))
                         """, logger: self.logger)
                 }
@@ -112,7 +117,8 @@ extension PostgresStore: TriageRepository {
             }
             let rows = try await connection.query(
                 """
-                SELECT id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, result_json FROM triage_assessment
+                SELECT id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version,
+                    result_json FROM triage_assessment
                 WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID)
                   AND (\(cursor)::bigint IS NULL OR assessed_at_ms < \(cursor))
                 ORDER BY assessed_at_ms DESC LIMIT \(Int64(limit) + 1)
@@ -190,7 +196,8 @@ extension PostgresStore: TriageRepository {
                 """
                 SELECT \(unescaped: Self.queueColumns), p.name, p.mrn, p.species, p.alerts::text FROM triage_queue q
                 JOIN patient p ON p.id = q.patient_id AND p.practice_id = q.practice_id
-                WHERE q.practice_id = \(scope.practiceID.rawValue) AND q.status IN (\(unescaped: QueueStatus.activeSQLList))
+                WHERE q.practice_id = \(scope.practiceID.rawValue)
+                    AND q.status IN (\(unescaped: QueueStatus.activeSQLList))
                 ORDER BY q.arrival_at_ms, q.patient_id
                 """, logger: self.logger)
             var board: [QueuedPatient] = []
@@ -231,7 +238,8 @@ extension PostgresStore: TriageRepository {
                 var newer = 0
                 for try await count in try await connection.query(
                     """
-                    SELECT COUNT(*)::int FROM triage_assessment WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(found.patientID)
+                    SELECT COUNT(*)::int FROM triage_assessment WHERE practice_id = \(scope.practiceID.rawValue)
+                        AND patient_id = \(found.patientID)
                       AND assessed_at_ms > \(Timestamp.milliseconds(found.assessedAt))
                     """, logger: self.logger
                 ).decode(Int.self) { newer = count }
@@ -337,7 +345,8 @@ extension PostgresStore: TriageRepository {
     {
         let rows = try await connection.query(
             """
-            SELECT id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, result_json FROM triage_assessment
+            SELECT id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version,
+                result_json FROM triage_assessment
             WHERE practice_id = \(practiceID.rawValue) AND id = \(id)
             """, logger: logger)
         for try await (id, patient, assessor, arrival, assessed, level, rules, result)
@@ -364,11 +373,14 @@ extension PostgresStore: TriageRepository {
         let reason = try fieldSeal(practiceID).seal(override.reason, .triageOverrideReason, id: override.id.description)
         try await connection.query(
             """
-            INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
+            INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level,
+                level, reason,
                                          overridden_by, overridden_at_ms, lowers_red_finding)
             VALUES (\(override.id.rawValue), \(practiceID.rawValue), \(patientID), \(override.assessmentID.rawValue),
-                    \(override.computedLevel.rawValue), \(override.previousLevel.rawValue), \(override.level.rawValue), \(reason),
-                    \(override.overriddenBy), \(Timestamp.milliseconds(override.overriddenAt)), \(override.lowersRedFinding))
+                    \(override.computedLevel.rawValue), \(override.previousLevel.rawValue), \(override.level.rawValue),
+                        \(reason),
+                    \(override.overriddenBy), \(Timestamp.milliseconds(override.overriddenAt)),
+                        \(override.lowersRedFinding))
             """, logger: logger)
     }
 
@@ -379,7 +391,8 @@ extension PostgresStore: TriageRepository {
     ) async throws -> [TriageOverride] {
         var query = PostgresQuery(
             unsafeSQL: """
-                SELECT id, assessment_id, computed_level, previous_level, level, reason, overridden_by, overridden_at_ms, lowers_red_finding,
+                SELECT id, assessment_id, computed_level, previous_level, level, reason, overridden_by,
+                    overridden_at_ms, lowers_red_finding,
                        practice_id
                 FROM triage_override WHERE \(condition) ORDER BY overridden_at_ms, id
                 """)
@@ -415,7 +428,8 @@ extension PostgresStore: TriageRepository {
         var level: Int?
         for try await value in try await connection.query(
             """
-            SELECT level FROM triage_assessment WHERE id = \(assessmentID) AND practice_id = \(practiceID.rawValue) AND patient_id = \(patientID)
+            SELECT level FROM triage_assessment WHERE id = \(assessmentID) AND practice_id = \(practiceID.rawValue)
+                AND patient_id = \(patientID)
             """, logger: logger
         ).decode(Int.self) { level = value }
         guard let level else {
@@ -435,7 +449,8 @@ extension PostgresStore: TriageRepository {
     // MARK: - Rows
 
     static let queueColumns = """
-        q.assessment_id, q.patient_id, q.level, q.arrival_at_ms, q.assessed_at_ms, q.status, q.status_changed_at_ms, q.practice_id,
+        q.assessment_id, q.patient_id, q.level, q.arrival_at_ms, q.assessed_at_ms, q.status, q.status_changed_at_ms,
+            q.practice_id,
         q.override_json, q.overdue_announced, q.reassessment_announced
         """
 
@@ -444,7 +459,8 @@ extension PostgresStore: TriageRepository {
     {
         let rows = try await connection.query(
             """
-            SELECT \(unescaped: Self.queueColumns) FROM triage_queue q WHERE q.practice_id = \(practiceID.rawValue) AND q.patient_id = \(patientID)
+            SELECT \(unescaped: Self.queueColumns) FROM triage_queue q WHERE q.practice_id = \(practiceID.rawValue)
+                AND q.patient_id = \(patientID)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)
         for try await row in rows { return try self.queueEntry(from: row.makeRandomAccess()) }
@@ -488,13 +504,18 @@ extension PostgresStore: TriageRepository {
         }
         try await connection.query(
             """
-            INSERT INTO triage_queue (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status, status_changed_at_ms,
+            INSERT INTO triage_queue (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms,
+                status, status_changed_at_ms,
                                       override_json, overdue_announced, reassessment_announced)
-            VALUES (\(practice), \(entry.patientID), \(entry.assessmentID.rawValue), \(entry.level.rawValue), \(Timestamp.milliseconds(entry.arrival)),
-                    \(Timestamp.milliseconds(entry.assessedAt)), \(entry.status.rawValue), \(Timestamp.milliseconds(entry.statusChangedAt)),
+            VALUES (\(practice), \(entry.patientID), \(entry.assessmentID.rawValue), \(entry.level.rawValue),
+                \(Timestamp.milliseconds(entry.arrival)),
+                    \(Timestamp.milliseconds(entry.assessedAt)), \(entry.status.rawValue),
+                        \(Timestamp.milliseconds(entry.statusChangedAt)),
                     \(overrideText), \(entry.overdueAnnounced), \(entry.reassessmentAnnounced))
-            ON CONFLICT (practice_id, patient_id) DO UPDATE SET assessment_id = excluded.assessment_id, level = excluded.level,
-                arrival_at_ms = excluded.arrival_at_ms, assessed_at_ms = excluded.assessed_at_ms, status = excluded.status,
+            ON CONFLICT (practice_id, patient_id) DO UPDATE SET assessment_id = excluded.assessment_id,
+                level = excluded.level,
+                arrival_at_ms = excluded.arrival_at_ms, assessed_at_ms = excluded.assessed_at_ms,
+                    status = excluded.status,
                 status_changed_at_ms = excluded.status_changed_at_ms, override_json = excluded.override_json,
                 overdue_announced = excluded.overdue_announced, reassessment_announced = excluded.reassessment_announced
             """, logger: logger)
@@ -512,7 +533,8 @@ extension PostgresStore: TriageRepository {
             try await connection.query(
                 """
                 UPDATE triage_arrival SET level = \(level.rawValue)
-                WHERE practice_id = \(practice) AND patient_id = \(patientID) AND arrival_at_ms = \(Timestamp.milliseconds(arrival))
+                WHERE practice_id = \(practice) AND patient_id = \(patientID)
+                    AND arrival_at_ms = \(Timestamp.milliseconds(arrival))
                   AND first_seen_at_ms IS NULL
                 """, logger: logger)
         case .firstSeen(let patientID, let arrival, let at):
@@ -520,14 +542,16 @@ extension PostgresStore: TriageRepository {
             try await connection.query(
                 """
                 UPDATE triage_arrival SET first_seen_at_ms = GREATEST(\(Timestamp.milliseconds(at)), arrival_at_ms)
-                WHERE practice_id = \(practice) AND patient_id = \(patientID) AND arrival_at_ms = \(Timestamp.milliseconds(arrival))
+                WHERE practice_id = \(practice) AND patient_id = \(patientID)
+                    AND arrival_at_ms = \(Timestamp.milliseconds(arrival))
                   AND first_seen_at_ms IS NULL
                 """, logger: logger)
         case .left(let patientID, let arrival, let at):
             try await connection.query(
                 """
                 UPDATE triage_arrival SET left_at_ms = GREATEST(\(Timestamp.milliseconds(at)), arrival_at_ms)
-                WHERE practice_id = \(practice) AND patient_id = \(patientID) AND arrival_at_ms = \(Timestamp.milliseconds(arrival))
+                WHERE practice_id = \(practice) AND patient_id = \(patientID)
+                    AND arrival_at_ms = \(Timestamp.milliseconds(arrival))
                   AND first_seen_at_ms IS NULL AND left_at_ms IS NULL
                 """, logger: logger)
         }

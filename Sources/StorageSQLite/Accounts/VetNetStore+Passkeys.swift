@@ -27,7 +27,8 @@ extension VetNetStore: PasskeyRepository {
             else { throw DomainError.conflict("This passkey is registered already.") }
             try db.execute(
                 sql: """
-                    INSERT INTO passkey (id, user_id, practice_id, credential_id, public_key, relying_party, origin, name,
+                    INSERT INTO passkey (id, user_id, practice_id, credential_id, public_key, relying_party, origin,
+                        name,
                                          sign_count, created_at_ms)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,

@@ -42,7 +42,8 @@ extension VetNetStore {
             try self.insertPractice(profile, requestID: requestID, db: db)
             try db.execute(
                 sql: """
-                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
+                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled,
+                        created_at, version)
                     VALUES (?, ?, ?, ?, 'administrator', ?, 0, ?, 1)
                     """,
                 arguments: [
@@ -69,7 +70,8 @@ extension VetNetStore {
     static func insertPracticeRow(_ profile: PracticeProfile, id: PracticeID, createdAt: String, db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at, closures, slot_grid_minutes,
+                INSERT INTO practice (id, name, time_zone, opening_hours, phone, address, created_at, closures,
+                    slot_grid_minutes,
                                       default_buffer_minutes, services, retention_years, second_factor_roles)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
@@ -196,7 +198,8 @@ extension VetNetStore {
     private func storeSettings(_ profile: PracticeProfile, version: Int, db: Database) throws {
         try db.execute(
             sql: """
-                UPDATE practice SET name = ?, time_zone = ?, opening_hours = ?, phone = ?, address = ?, closures = ?, slot_grid_minutes = ?,
+                UPDATE practice SET name = ?, time_zone = ?, opening_hours = ?, phone = ?, address = ?, closures = ?,
+                    slot_grid_minutes = ?,
                     default_buffer_minutes = ?, services = ?, retention_years = ?, second_factor_roles = ?, version = ?
                 WHERE id = ?
                 """,
@@ -215,7 +218,8 @@ extension VetNetStore {
             db,
             sql: """
                 SELECT \(appointmentColumns()) FROM appointment
-                WHERE practice_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ? ORDER BY start_ms
+                WHERE practice_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
+                    AND end_ms > ? ORDER BY start_ms
                 """, arguments: [practiceID.description, Timestamp.milliseconds(now)]
         ).map(appointment(from:))
     }

@@ -15,7 +15,8 @@ extension VetNetStore {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms,
+                    INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms,
+                        expires_at_ms,
                                          second_factor, must_enrol)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
@@ -44,8 +45,10 @@ extension VetNetStore {
             try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT s.last_seen_at_ms, s.expires_at_ms, s.second_factor, s.must_enrol, u.* FROM session s JOIN staff_user u ON u.id = s.user_id
-                        WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ? AND s.last_seen_at_ms + ? > ?
+                        SELECT s.last_seen_at_ms, s.expires_at_ms, s.second_factor, s.must_enrol,
+                            u.* FROM session s JOIN staff_user u ON u.id = s.user_id
+                        WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ?
+                            AND s.last_seen_at_ms + ? > ?
                           AND u.disabled = 0
                         """), arguments: [tokenHash, nowMs, idleMs, nowMs]
             ).map { row in
@@ -80,7 +83,8 @@ extension VetNetStore {
                 db.cachedStatement(
                     sql: """
                         SELECT EXISTS (SELECT 1 FROM session s JOIN staff_user u ON u.id = s.user_id
-                        WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ? AND s.last_seen_at_ms + ? > ? AND u.disabled = 0)
+                        WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ?
+                            AND s.last_seen_at_ms + ? > ? AND u.disabled = 0)
                         """), arguments: [tokenHash, nowMs, idleMs, nowMs]) ?? false
         }
     }

@@ -13,7 +13,8 @@ extension VetNetStore: SharedDeviceRepository {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO shared_device (id, practice_id, name, idle_lock_seconds, token_hash, registered_by, registered_at_ms)
+                    INSERT INTO shared_device (id, practice_id, name, idle_lock_seconds, token_hash, registered_by,
+                        registered_at_ms)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [

@@ -29,7 +29,8 @@ extension VetNetStore {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
+                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled,
+                        created_at, version)
                     VALUES (?, ?, ?, ?, ?, ?, 0, ?, 1)
                     """,
                 arguments: [

@@ -118,7 +118,8 @@ extension VetNetStore {
         try Int.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT COUNT(*) FROM appointment WHERE practice_id = ? AND start_ms >= ? AND start_ms < ?\(completedOnly ? " AND status = 'completed'" : "")
+                    SELECT COUNT(*) FROM appointment WHERE practice_id = ? AND start_ms >= ?
+                        AND start_ms < ?\(completedOnly ? " AND status = 'completed'" : "")
                     """),
             arguments: [practiceID.description, Timestamp.milliseconds(range.start), Timestamp.milliseconds(range.end)])
             ?? 0
@@ -134,11 +135,14 @@ extension VetNetStore {
     ) throws {
         let statement = try db.makeStatement(
             sql: """
-                SELECT a.id, a.patient_id, a.clinician_id, a.appointment_type_id, a.room_type, a.room_id, a.start_ms, a.end_ms,
-                       a.occupied_end_ms, a.status, a.checked_in_at_ms, a.started_at_ms, a.completed_at_ms, a.actual_minutes,
+                SELECT a.id, a.patient_id, a.clinician_id, a.appointment_type_id, a.room_type, a.room_id, a.start_ms,
+                    a.end_ms,
+                       a.occupied_end_ms, a.status, a.checked_in_at_ms, a.started_at_ms, a.completed_at_ms,
+                           a.actual_minutes,
                        a.created_at, a.cancelled_at_ms, a.patient_species
                 FROM appointment a
-                WHERE a.practice_id = ? AND a.start_ms >= ? AND a.start_ms < ?\(completedOnly ? " AND a.status = 'completed'" : "")
+                WHERE a.practice_id = ? AND a.start_ms >= ?
+                    AND a.start_ms < ?\(completedOnly ? " AND a.status = 'completed'" : "")
                 ORDER BY a.start_ms
                 """)
         try statement.setArguments([
@@ -200,7 +204,8 @@ extension VetNetStore {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT patient_id, MIN(start_ms) FROM appointment
-                    WHERE practice_id = ? AND start_ms < ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended)))
+                    WHERE practice_id = ? AND start_ms < ?
+                        AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended)))
                     GROUP BY patient_id
                     """)
             let rows = try Row.fetchCursor(

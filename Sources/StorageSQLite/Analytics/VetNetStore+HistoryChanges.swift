@@ -46,8 +46,10 @@ extension VetNetStore {
         // Appointments written since: each goes out of the index, and comes back in its current form if the window covers it.
         let statement = try db.cachedStatement(
             sql: """
-                SELECT a.id, a.patient_id, a.clinician_id, a.appointment_type_id, a.room_type, a.room_id, a.start_ms, a.end_ms,
-                       a.occupied_end_ms, a.status, a.checked_in_at_ms, a.started_at_ms, a.completed_at_ms, a.actual_minutes,
+                SELECT a.id, a.patient_id, a.clinician_id, a.appointment_type_id, a.room_type, a.room_id, a.start_ms,
+                    a.end_ms,
+                       a.occupied_end_ms, a.status, a.checked_in_at_ms, a.started_at_ms, a.completed_at_ms,
+                           a.actual_minutes,
                        a.created_at, a.cancelled_at_ms, a.patient_species
                 FROM appointment a WHERE a.practice_id = ? AND a.analytics_seq > ?
                 """)
@@ -77,7 +79,8 @@ extension VetNetStore {
         let removals = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
-                    SELECT appointment_id, patient_id, arrival_at_ms FROM analytics_removal WHERE practice_id = ? AND seq > ?
+                    SELECT appointment_id, patient_id,
+                        arrival_at_ms FROM analytics_removal WHERE practice_id = ? AND seq > ?
                     """), arguments: [practice, since])
         while let row = try removals.next() {
             let patient = try decoder.uuid(row, 1, "analytics_removal.patient_id")
@@ -136,7 +139,8 @@ extension VetNetStore {
                 let first = try db.cachedStatement(
                     sql: """
                         SELECT MIN(start_ms) FROM appointment
-                        WHERE practice_id = ? AND patient_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended)))
+                        WHERE practice_id = ? AND patient_id = ?
+                            AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended)))
                           AND (\(terms.joined(separator: " OR ")))
                         """)
                 for patient in changes.patientsConcerned {

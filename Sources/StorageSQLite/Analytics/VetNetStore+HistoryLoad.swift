@@ -52,9 +52,12 @@ extension VetNetStore {
             }
             let insertAppointment = try db.makeStatement(
                 sql: """
-                    INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms,
-                                             end_ms, occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms, completed_at_ms,
-                                             actual_minutes, cancellation_reason, reason, created_at, version, cancelled_at_ms, patient_species)
+                    INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type,
+                        room_id, start_ms,
+                                             end_ms, occupied_end_ms, status, holds_time, checked_in_at_ms,
+                                                 started_at_ms, completed_at_ms,
+                                             actual_minutes, cancellation_reason, reason, created_at, version,
+                                                 cancelled_at_ms, patient_species)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, 1, ?, ?)
                     """)
             for record in appointments {
@@ -97,7 +100,8 @@ extension VetNetStore {
 
             let insertArrival = try db.makeStatement(
                 sql: """
-                    INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level,
+                        first_seen_at_ms) VALUES (?, ?, ?, ?, ?)
                     """)
             for arrival in arrivals {
                 _ = try requirePatient(arrival.patientID)
@@ -113,7 +117,8 @@ extension VetNetStore {
 
             let insertWeight = try db.makeStatement(
                 sql: """
-                    INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, created_at)
+                    INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by,
+                        created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
                     """)
             for weight in weights {
@@ -164,8 +169,10 @@ extension VetNetStore {
             return try Bool.fetchOne(
                 db,
                 sql: """
-                    SELECT EXISTS (SELECT 1 FROM appointment WHERE practice_id = ?1 AND start_ms >= ?2 AND start_ms < ?3)
-                        OR EXISTS (SELECT 1 FROM triage_arrival WHERE practice_id = ?1 AND arrival_at_ms >= ?2 AND arrival_at_ms < ?3)
+                    SELECT EXISTS (SELECT 1 FROM appointment WHERE practice_id = ?1 AND start_ms >= ?2
+                        AND start_ms < ?3)
+                        OR EXISTS (SELECT 1 FROM triage_arrival WHERE practice_id = ?1 AND arrival_at_ms >= ?2
+                            AND arrival_at_ms < ?3)
                     """, arguments: arguments) ?? false
         }
     }

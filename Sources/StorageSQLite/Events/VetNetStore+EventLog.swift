@@ -26,7 +26,8 @@ extension VetNetStore {
         if event.actorID == nil { event.actorID = scope?.actorID?.description }
         try db.cachedStatement(
             sql: """
-                INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id, payload)
+                INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id,
+                    payload)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
@@ -117,14 +118,17 @@ extension VetNetStore {
             try db.execute(
                 sql: """
                     UPDATE event_head SET pruned_through = MAX(pruned_through, (
-                        SELECT MAX(seq) FROM event_log WHERE event_log.practice_id = event_head.practice_id AND occurred_at_ms < ?))
-                    WHERE EXISTS (SELECT 1 FROM event_log WHERE event_log.practice_id = event_head.practice_id AND occurred_at_ms < ?)
+                        SELECT MAX(seq) FROM event_log WHERE event_log.practice_id = event_head.practice_id
+                            AND occurred_at_ms < ?))
+                    WHERE EXISTS (SELECT 1 FROM event_log WHERE event_log.practice_id = event_head.practice_id
+                        AND occurred_at_ms < ?)
                     """, arguments: [cutoffMs, cutoffMs])
             // Delete by sequence, not by time: a clock step backwards must not leave a hole
             // below the pruning mark that a resuming client would silently skip.
             try db.execute(
                 sql: """
-                    DELETE FROM event_log WHERE seq <= (SELECT pruned_through FROM event_head WHERE event_head.practice_id = event_log.practice_id)
+                    DELETE FROM event_log WHERE seq <= (SELECT pruned_through FROM event_head
+                        WHERE event_head.practice_id = event_log.practice_id)
                     """)
             return db.changesCount
         }

@@ -29,7 +29,8 @@ extension VetNetStore {
             }
             let insertOwner = try db.makeStatement(
                 sql: """
-                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, contact_tokens, address, communication,
+                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, contact_tokens, address,
+                        communication,
                                        notes, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
@@ -43,8 +44,10 @@ extension VetNetStore {
             }
             let insertPatient = try db.makeStatement(
                 sql: """
-                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour,
-                                         microchip, status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
+                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date,
+                        birth_date_estimated, colour,
+                                         microchip, status, alerts, owner_id, co_owner_id, archived_at, created_at,
+                                             updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             let firstNumber = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID) + 1

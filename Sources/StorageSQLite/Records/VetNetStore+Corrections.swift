@@ -51,7 +51,8 @@ extension VetNetStore {
     func insertCorrection(_ correction: RecordCorrection, practiceID: PracticeID, db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json, recorded_by, recorded_at_ms)
+                INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json,
+                    recorded_by, recorded_at_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
@@ -72,7 +73,9 @@ extension VetNetStore {
         try Row.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT id, change_json FROM record_correction WHERE practice_id = ? AND patient_id = ? ORDER BY recorded_at_ms, rowid
+                    SELECT id,
+                        change_json FROM record_correction WHERE practice_id = ? AND patient_id = ?
+                        ORDER BY recorded_at_ms, rowid
                     """), arguments: [practiceID.description, patientID.description]
         ).map { try correction(from: $0, practiceID: practiceID) }
     }
@@ -82,7 +85,9 @@ extension VetNetStore {
         try Row.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT id, change_json FROM record_correction WHERE practice_id = ? AND entry_kind = 'vaccination' ORDER BY recorded_at_ms, rowid
+                    SELECT id,
+                        change_json FROM record_correction WHERE practice_id = ? AND entry_kind = 'vaccination'
+                        ORDER BY recorded_at_ms, rowid
                     """), arguments: [practiceID.description]
         ).map { try correction(from: $0, practiceID: practiceID) }
     }

@@ -48,7 +48,8 @@ extension VetNetStore {
             try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue)
             try db.execute(
                 sql: """
-                    INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
+                    INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256,
+                        uploaded_by, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [

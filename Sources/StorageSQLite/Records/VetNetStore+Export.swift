@@ -64,9 +64,12 @@ extension VetNetStore {
             String.fetchAll(
                 db,
                 sql: """
-                    SELECT patient_id FROM weight WHERE practice_id = ?1 UNION SELECT patient_id FROM problem WHERE practice_id = ?1
-                    UNION SELECT patient_id FROM allergy WHERE practice_id = ?1 UNION SELECT patient_id FROM medication WHERE practice_id = ?1
-                    UNION SELECT patient_id FROM vaccination WHERE practice_id = ?1 UNION SELECT patient_id FROM clinical_note WHERE practice_id = ?1
+                    SELECT patient_id FROM weight WHERE practice_id = ?1 UNION SELECT patient_id FROM problem
+                        WHERE practice_id = ?1
+                    UNION SELECT patient_id FROM allergy WHERE practice_id = ?1 UNION SELECT patient_id FROM medication
+                        WHERE practice_id = ?1
+                    UNION SELECT patient_id FROM vaccination WHERE practice_id = ?1 UNION SELECT patient_id
+                        FROM clinical_note WHERE practice_id = ?1
                     """, arguments: practiceArgument))
         // Record numbers grow past six digits; order by length first so P-1000000 follows P-999999.
         let patientRows = try Row.fetchCursor(
@@ -147,7 +150,8 @@ extension VetNetStore {
         let appointments = try Row.fetchAll(
             db,
             sql: """
-                SELECT \(Self.appointmentColumns()), reason, created_at, staff_notes, match_basis, cancelled_at_ms FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
+                SELECT \(Self.appointmentColumns()), reason, created_at, staff_notes, match_basis,
+                    cancelled_at_ms FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
                 """, arguments: [practiceID.description]
         ).map { row in
             let stored = try Self.appointment(from: row)

@@ -133,7 +133,8 @@ extension VetNetStore {
         let day = { (date: Date) in RecordCalendar.isoDay(date) }
         try db.execute(
             sql: """
-                INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date, created_at)
+                INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date,
+                    created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
@@ -153,8 +154,10 @@ extension VetNetStore {
         let id = medication.id.description
         try db.execute(
             sql: """
-                INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
-                                        start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg,
+                    route, frequency,
+                                        start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?,
+                                            ?, ?, ?, ?)
                 """,
             arguments: [
                 id, seal.practiceID.description, medication.patientID.description,
@@ -197,8 +200,10 @@ extension VetNetStore {
                 sql: """
                     SELECT v.*, p.name AS patient_name FROM vaccination v JOIN patient p ON p.id = v.patient_id
                     WHERE v.practice_id = ? AND p.status = 'active' AND v.next_due_date IS NOT NULL
-                      AND (v.next_due_date <= ? OR v.id IN (SELECT entry_id FROM record_correction WHERE practice_id = v.practice_id
-                                                                                                     AND entry_kind = 'vaccination'))
+                      AND (v.next_due_date <= ? OR v.id IN (SELECT entry_id FROM record_correction
+                          WHERE practice_id = v.practice_id
+                                                                                                     AND entry_kind =
+                                                                                                         'vaccination'))
                     """, arguments: [scope.practiceID.description, horizon])
             var names: [Identifier<Patient>: String] = [:]
             // Later doses of the same vaccine supersede earlier reminders, so fetch every dose of the patients concerned.

@@ -97,7 +97,8 @@ extension VetNetStore {
         let now = Timestamp.string(clock.now())
         try db.execute(
             sql: """
-                INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, contact_tokens, address, communication,
+                INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, contact_tokens, address,
+                    communication,
                                    notes, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,

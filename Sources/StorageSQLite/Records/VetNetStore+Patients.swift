@@ -61,8 +61,10 @@ extension VetNetStore {
                 : nil
             try db.execute(
                 sql: """
-                    UPDATE patient SET name = ?, species = ?, breed = ?, sex = ?, birth_date = ?, birth_date_estimated = ?, colour = ?,
-                        microchip = ?, status = ?, alerts = ?, owner_id = ?, co_owner_id = ?, archived_at = ?, updated_at = ?, version = version + 1
+                    UPDATE patient SET name = ?, species = ?, breed = ?, sex = ?, birth_date = ?,
+                        birth_date_estimated = ?, colour = ?,
+                        microchip = ?, status = ?, alerts = ?, owner_id = ?, co_owner_id = ?, archived_at = ?,
+                            updated_at = ?, version = version + 1
                     WHERE id = ? AND practice_id = ?
                     """,
                 arguments: [
@@ -183,8 +185,10 @@ extension VetNetStore {
         do {
             try db.execute(
                 sql: """
-                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated, colour,
-                                         microchip, status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
+                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date,
+                        birth_date_estimated, colour,
+                                         microchip, status, alerts, owner_id, co_owner_id, archived_at, created_at,
+                                             updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [

@@ -46,7 +46,8 @@ extension VetNetStore {
             for account in export.staff {
                 try db.execute(
                     sql: """
-                        INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
+                        INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled,
+                            created_at, version)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
@@ -83,7 +84,8 @@ extension VetNetStore {
             for assessment in export.triageAssessments {
                 try db.execute(
                     sql: """
-                        INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level,
+                        INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms,
+                            assessed_at_ms, level,
                                                        rules_version, case_json, result_json)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
@@ -107,7 +109,8 @@ extension VetNetStore {
             for arrival in export.triageArrivals ?? [] {
                 try db.execute(
                     sql: """
-                        INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+                        INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms,
+                            left_at_ms) VALUES (?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         practiceID.description, arrival.patientID, Timestamp.milliseconds(arrival.arrivalAt),
@@ -132,7 +135,8 @@ extension VetNetStore {
             for document in carriedDocuments {
                 try db.execute(
                     sql: """
-                        INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
+                        INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256,
+                            uploaded_by, created_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
                         """,
                     arguments: [

@@ -26,7 +26,8 @@ extension VetNetStore {
                     db,
                     sql: """
                         SELECT practice_id, \(column.key) AS row_key, \(column.column) AS value FROM \(column.table)
-                        WHERE \(column.column) IS NOT NULL AND substr(\(column.column), 1, \(FieldSeal.prefix.count)) <> ?
+                        WHERE \(column.column) IS NOT NULL AND substr(\(column.column), 1,
+                            \(FieldSeal.prefix.count)) <> ?
                         """, arguments: [FieldSeal.prefix])
                 for row in rows {
                     let key: String = row["row_key"]

@@ -158,7 +158,8 @@ extension VetNetStore {
                 db,
                 sql: """
                     SELECT DISTINCT v.patient_id, p.name FROM visit v JOIN patient p ON p.id = v.patient_id
-                    WHERE v.practice_id = ? AND p.status = 'active' AND v.follow_up_date IS NOT NULL AND v.follow_up_date <= ?
+                    WHERE v.practice_id = ? AND p.status = 'active' AND v.follow_up_date IS NOT NULL
+                        AND v.follow_up_date <= ?
                     """, arguments: [scope.practiceID.description, horizon])
             var patientNames = names
             var visits: [Visit] = []
@@ -191,7 +192,8 @@ extension VetNetStore {
     ) throws {
         try db.execute(
             sql: """
-                INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at, record, follow_up_date, recorded_by, created_at)
+                INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at, record,
+                    follow_up_date, recorded_by, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [

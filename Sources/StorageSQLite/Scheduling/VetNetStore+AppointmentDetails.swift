@@ -13,7 +13,8 @@ extension VetNetStore {
     ) throws {
         try db.execute(
             sql: """
-                INSERT INTO intake_ranking (id, practice_id, patient_id, appointment_type_id, ranking, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO intake_ranking (id, practice_id, patient_id, appointment_type_id, ranking,
+                    created_at) VALUES (?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 assessmentID, practiceID.description, text(patientID), ranking.appointmentTypeID?.description,
@@ -86,14 +87,16 @@ extension VetNetStore {
                 db,
                 sql: """
                     SELECT \(Self.appointmentColumns()) FROM appointment WHERE practice_id = ? AND patient_id = ?
-                      AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended))) AND start_ms <= ? ORDER BY start_ms DESC LIMIT 1
+                      AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended))) AND start_ms <= ?
+                          ORDER BY start_ms DESC LIMIT 1
                     """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]
             ).map(Self.appointment(from:))
             let next = try Row.fetchOne(
                 db,
                 sql: """
                     SELECT \(Self.appointmentColumns()) FROM appointment WHERE practice_id = ? AND patient_id = ?
-                      AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND start_ms > ? ORDER BY start_ms LIMIT 1
+                      AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND start_ms > ?
+                          ORDER BY start_ms LIMIT 1
                     """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]
             ).map(Self.appointment(from:))
             try self.appendAudit(

@@ -47,7 +47,8 @@ extension VetNetStore: AppointmentNoteRepository {
             let notes = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM appointment_note WHERE practice_id = ? AND appointment_id = ? ORDER BY created_at_ms, id
+                    SELECT * FROM appointment_note WHERE practice_id = ? AND appointment_id = ? ORDER BY created_at_ms,
+                        id
                     """, arguments: [scope.practiceID.description, appointmentID.description]
             ).map { try self.appointmentNote(from: $0, practiceID: scope.practiceID) }
             try self.appendAudit(
@@ -87,7 +88,8 @@ extension VetNetStore: AppointmentNoteRepository {
         let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
         try db.execute(
             sql: """
-                INSERT INTO appointment_note (id, practice_id, appointment_id, patient_id, author_id, author_name, created_at_ms, sealed_text)
+                INSERT INTO appointment_note (id, practice_id, appointment_id, patient_id, author_id, author_name,
+                    created_at_ms, sealed_text)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [

@@ -101,10 +101,14 @@ extension VetNetStore {
     ) throws {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms,
-                                         end_ms, occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms, completed_at_ms,
-                                         actual_minutes, cancellation_reason, reason, created_at, version, cancelled_at_ms, patient_species)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT species FROM patient WHERE id = ?3))
+                INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type,
+                    room_id, start_ms,
+                                         end_ms, occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms,
+                                             completed_at_ms,
+                                         actual_minutes, cancellation_reason, reason, created_at, version,
+                                             cancelled_at_ms, patient_species)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    (SELECT species FROM patient WHERE id = ?3))
                 """)
         do {
             try statement.execute(arguments: [
@@ -147,9 +151,12 @@ extension VetNetStore {
                 do {
                     try db.execute(
                         sql: """
-                            UPDATE appointment SET clinician_id = ?, room_id = ?, start_ms = ?, end_ms = ?, occupied_end_ms = ?, status = ?, holds_time = ?,
-                                checked_in_at_ms = ?, started_at_ms = ?, completed_at_ms = ?, actual_minutes = ?, cancellation_reason = ?,
-                                cancelled_at_ms = CASE WHEN status = 'cancelled' THEN COALESCE(cancelled_at_ms, ?13) WHEN ?6 = 'cancelled' THEN ?13 END,
+                            UPDATE appointment SET clinician_id = ?, room_id = ?, start_ms = ?, end_ms = ?,
+                                occupied_end_ms = ?, status = ?, holds_time = ?,
+                                checked_in_at_ms = ?, started_at_ms = ?, completed_at_ms = ?, actual_minutes = ?,
+                                    cancellation_reason = ?,
+                                cancelled_at_ms = CASE WHEN status = 'cancelled' THEN COALESCE(cancelled_at_ms,
+                                    ?13) WHEN ?6 = 'cancelled' THEN ?13 END,
                                 version = version + 1
                             WHERE id = ? AND practice_id = ?
                             """,
@@ -211,8 +218,10 @@ extension VetNetStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(Self.appointmentColumns(prefix: "a.")), p.species FROM appointment a JOIN patient p ON p.id = a.patient_id
-                    WHERE a.practice_id = ? AND a.status = 'completed' AND a.actual_minutes IS NOT NULL ORDER BY a.start_ms
+                    SELECT \(Self.appointmentColumns(prefix: "a.")),
+                        p.species FROM appointment a JOIN patient p ON p.id = a.patient_id
+                    WHERE a.practice_id = ? AND a.status = 'completed' AND a.actual_minutes IS NOT NULL
+                        ORDER BY a.start_ms
                     """, arguments: [scope.practiceID.description]
             ).map { (try Self.appointment(from: $0).value, $0[Self.appointmentColumnNames.count]) }
         }
@@ -308,7 +317,9 @@ extension VetNetStore {
         let isRoom = message.contains("room")
         let blocking = try await writer.read { db -> TimeRange? in
             var sql = """
-                SELECT start_ms, end_ms FROM appointment WHERE practice_id = ? AND holds_time = 1 AND id <> ? AND start_ms < ? AND start_ms > ?
+                SELECT start_ms,
+                    end_ms FROM appointment WHERE practice_id = ? AND holds_time = 1 AND id <> ? AND start_ms < ?
+                    AND start_ms > ?
                   AND occupied_end_ms > ?
                 """
             var arguments: StatementArguments = [

@@ -194,8 +194,10 @@ extension VetNetStore {
         let json = String(decoding: try JSONEncoder().encode(availability), as: UTF8.self)
         try db.execute(
             sql: """
-                INSERT INTO clinician_availability (clinician_id, practice_id, availability, version) VALUES (?, ?, ?, ?)
-                ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability, version = excluded.version
+                INSERT INTO clinician_availability (clinician_id, practice_id, availability, version) VALUES (?, ?, ?,
+                    ?)
+                ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability,
+                    version = excluded.version
                 """, arguments: [availability.clinicianID.description, practiceID.description, json, version])
     }
 

@@ -55,7 +55,8 @@ extension VetNetStore {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT \(Self.appointmentColumns()) FROM appointment
-                    WHERE practice_id = ? AND room_type = ? AND start_ms < ? AND start_ms > ? AND occupied_end_ms > ? AND clinician_id <> ?
+                    WHERE practice_id = ? AND room_type = ? AND start_ms < ? AND start_ms > ? AND occupied_end_ms > ?
+                        AND clinician_id <> ?
                     """)
             let window = periods.roomWindow
             appointments += try Row.fetchAll(

@@ -142,7 +142,8 @@ enum Migrations {
                     practice_id TEXT NOT NULL REFERENCES practice(id),
                     mrn TEXT NOT NULL,
                     name TEXT NOT NULL,
-                    species TEXT NOT NULL CHECK (species IN ('dog','cat','rabbit','ferret','bird','horse','reptile','other')),
+                    species TEXT NOT NULL CHECK (species IN
+                        ('dog','cat','rabbit','ferret','bird','horse','reptile','other')),
                     breed TEXT,
                     sex TEXT NOT NULL,
                     birth_date TEXT,
@@ -407,8 +408,10 @@ enum Migrations {
                     start_ms INTEGER NOT NULL,
                     end_ms INTEGER NOT NULL,
                     occupied_end_ms INTEGER NOT NULL,
-                    status TEXT NOT NULL CHECK (status IN ('booked','checked_in','in_progress','completed','cancelled','no_show')),
-                    holds_time INTEGER NOT NULL CHECK (holds_time = (status IN ('booked','checked_in','in_progress','completed'))),
+                    status TEXT NOT NULL CHECK (status IN
+                        ('booked','checked_in','in_progress','completed','cancelled','no_show')),
+                    holds_time INTEGER NOT NULL CHECK (holds_time = (status IN
+                        ('booked','checked_in','in_progress','completed'))),
                     checked_in_at_ms INTEGER,
                     started_at_ms INTEGER,
                     completed_at_ms INTEGER,
@@ -430,23 +433,29 @@ enum Migrations {
                 -- the day before can reach into this one; the bound keeps the check an index range scan.
                 CREATE TRIGGER appointment_no_clinician_overlap_insert BEFORE INSERT ON appointment
                 WHEN NEW.holds_time = 1 AND EXISTS (
-                    SELECT 1 FROM appointment a WHERE a.clinician_id = NEW.clinician_id AND a.holds_time = 1 AND a.id <> NEW.id
-                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+                    SELECT 1 FROM appointment a WHERE a.clinician_id = NEW.clinician_id AND a.holds_time = 1
+                        AND a.id <> NEW.id
+                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms
+                          AND NEW.start_ms < a.occupied_end_ms)
                 BEGIN SELECT RAISE(ABORT, 'appointment overlap: clinician already booked'); END;
                 CREATE TRIGGER appointment_no_room_overlap_insert BEFORE INSERT ON appointment
                 WHEN NEW.holds_time = 1 AND NEW.room_id IS NOT NULL AND EXISTS (
                     SELECT 1 FROM appointment a WHERE a.room_id = NEW.room_id AND a.holds_time = 1 AND a.id <> NEW.id
-                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms
+                          AND NEW.start_ms < a.occupied_end_ms)
                 BEGIN SELECT RAISE(ABORT, 'appointment overlap: room already booked'); END;
                 CREATE TRIGGER appointment_no_clinician_overlap_update BEFORE UPDATE ON appointment
                 WHEN NEW.holds_time = 1 AND EXISTS (
-                    SELECT 1 FROM appointment a WHERE a.clinician_id = NEW.clinician_id AND a.holds_time = 1 AND a.id <> NEW.id
-                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+                    SELECT 1 FROM appointment a WHERE a.clinician_id = NEW.clinician_id AND a.holds_time = 1
+                        AND a.id <> NEW.id
+                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms
+                          AND NEW.start_ms < a.occupied_end_ms)
                 BEGIN SELECT RAISE(ABORT, 'appointment overlap: clinician already booked'); END;
                 CREATE TRIGGER appointment_no_room_overlap_update BEFORE UPDATE ON appointment
                 WHEN NEW.holds_time = 1 AND NEW.room_id IS NOT NULL AND EXISTS (
                     SELECT 1 FROM appointment a WHERE a.room_id = NEW.room_id AND a.holds_time = 1 AND a.id <> NEW.id
-                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms
+                          AND NEW.start_ms < a.occupied_end_ms)
                 BEGIN SELECT RAISE(ABORT, 'appointment overlap: room already booked'); END;
 
                 -- Calendar feeds: only a hash of each unguessable token is stored.
@@ -471,7 +480,8 @@ enum Migrations {
                 ALTER TABLE practice ADD COLUMN config_version INTEGER NOT NULL DEFAULT 0;
                 -- A booking checks room capacity over its own time window only.
                 CREATE INDEX appointment_practice_room_type_time ON appointment(practice_id, room_type, start_ms);
-                CREATE TRIGGER practice_config_update AFTER UPDATE OF name, time_zone, opening_hours, phone, address ON practice
+                CREATE TRIGGER practice_config_update AFTER UPDATE OF name, time_zone, opening_hours, phone,
+                    address ON practice
                 BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.id; END;
                 """)
         // Each configuration table bumps its practice's counter on insert, update and delete.
@@ -553,8 +563,10 @@ enum Migrations {
                     version INTEGER NOT NULL DEFAULT 1,
                     UNIQUE (practice_id, email)
                 );
-                INSERT INTO staff_user_new (id, practice_id, email, display_name, role, password_hash, disabled, created_at, version)
-                    SELECT id, practice_id, email, display_name, role, password_hash, disabled, created_at, version FROM staff_user;
+                INSERT INTO staff_user_new (id, practice_id, email, display_name, role, password_hash, disabled,
+                    created_at, version)
+                    SELECT id, practice_id, email, display_name, role, password_hash, disabled, created_at,
+                        version FROM staff_user;
                 DROP TABLE staff_user;
                 ALTER TABLE staff_user_new RENAME TO staff_user;
                 CREATE INDEX staff_user_practice ON staff_user(practice_id, display_name);
@@ -581,14 +593,18 @@ enum Migrations {
                 -- appointment types, the services offered, the retention period, and a version for
                 -- If-Match on the practice's settings.
                 ALTER TABLE practice ADD COLUMN closures TEXT NOT NULL DEFAULT '[]';
-                ALTER TABLE practice ADD COLUMN slot_grid_minutes INTEGER NOT NULL DEFAULT 5 CHECK (slot_grid_minutes IN (5, 10, 15, 20, 30, 60));
-                ALTER TABLE practice ADD COLUMN default_buffer_minutes INTEGER NOT NULL DEFAULT 0 CHECK (default_buffer_minutes BETWEEN 0 AND 240);
+                ALTER TABLE practice ADD COLUMN slot_grid_minutes INTEGER NOT NULL DEFAULT 5 CHECK (slot_grid_minutes IN
+                    (5, 10, 15, 20, 30, 60));
+                ALTER TABLE practice ADD COLUMN default_buffer_minutes INTEGER NOT NULL DEFAULT 0 CHECK
+                    (default_buffer_minutes BETWEEN 0 AND 240);
                 ALTER TABLE practice ADD COLUMN services TEXT NOT NULL DEFAULT '[]';
-                ALTER TABLE practice ADD COLUMN retention_years INTEGER NOT NULL DEFAULT 7 CHECK (retention_years BETWEEN 1 AND 100);
+                ALTER TABLE practice ADD COLUMN retention_years INTEGER NOT NULL DEFAULT 7 CHECK (retention_years
+                    BETWEEN 1 AND 100);
                 ALTER TABLE practice ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
                 -- Scheduling reads closures and the grid from its cached configuration: changing them bumps it.
                 CREATE TRIGGER practice_settings_config_update
-                AFTER UPDATE OF closures, slot_grid_minutes, default_buffer_minutes, services, retention_years ON practice
+                AFTER UPDATE OF closures, slot_grid_minutes, default_buffer_minutes, services,
+                    retention_years ON practice
                 BEGIN UPDATE practice SET config_version = config_version + 1 WHERE id = NEW.id; END;
                 """)
     }
@@ -651,7 +667,8 @@ enum Migrations {
                 ALTER TABLE appointment ADD COLUMN cancelled_at_ms INTEGER;
                 UPDATE appointment SET cancelled_at_ms = (
                     SELECT MIN(e.occurred_at_ms) FROM event_log e
-                    WHERE e.practice_id = appointment.practice_id AND e.kind = 'appointment.cancelled' AND e.resource_id = appointment.id)
+                    WHERE e.practice_id = appointment.practice_id AND e.kind = 'appointment.cancelled'
+                        AND e.resource_id = appointment.id)
                 WHERE status = 'cancelled';
 
                 -- Every triaged visit to the emergency service, kept after the ER board has moved on
@@ -683,8 +700,10 @@ enum Migrations {
                 FROM triage_queue_entry q
                 WHERE q.status IN ('waiting', 'inTreatment', 'leftWithoutBeingSeen')
                    OR EXISTS (SELECT 1 FROM event_log e
-                              WHERE e.practice_id = q.practice_id AND e.kind = 'triage.queue_changed' AND e.resource_id = q.patient_id
-                                AND e.occurred_at_ms >= q.arrival_at_ms AND json_extract(e.payload, '$.status') = 'inTreatment');
+                              WHERE e.practice_id = q.practice_id AND e.kind = 'triage.queue_changed'
+                                  AND e.resource_id = q.patient_id
+                                AND e.occurred_at_ms >= q.arrival_at_ms AND json_extract(e.payload,
+                                    '$.status') = 'inTreatment');
 
                 -- A patient's first visit (new or returning patients): the earliest attended
                 -- appointment, found from the index alone.
@@ -695,7 +714,8 @@ enum Migrations {
                 -- written with the row and kept in step when a patient's species is corrected: a
                 -- year's analytics then reads one table instead of looking up every patient.
                 ALTER TABLE appointment ADD COLUMN patient_species TEXT;
-                UPDATE appointment SET patient_species = (SELECT species FROM patient WHERE patient.id = appointment.patient_id);
+                UPDATE appointment SET patient_species = (SELECT species FROM patient
+                    WHERE patient.id = appointment.patient_id);
                 CREATE TRIGGER patient_species_on_appointments AFTER UPDATE OF species ON patient
                 BEGIN UPDATE appointment SET patient_species = NEW.species WHERE patient_id = NEW.id; END;
 
@@ -708,9 +728,12 @@ enum Migrations {
             let bump = "UPDATE practice SET analytics_version = analytics_version + 1 WHERE id"
             try db.execute(
                 sql: """
-                    CREATE TRIGGER \(table)_analytics_insert AFTER INSERT ON \(table) BEGIN \(bump) = NEW.practice_id; END;
-                    CREATE TRIGGER \(table)_analytics_update AFTER UPDATE ON \(table) BEGIN \(bump) IN (OLD.practice_id, NEW.practice_id); END;
-                    CREATE TRIGGER \(table)_analytics_delete AFTER DELETE ON \(table) BEGIN \(bump) = OLD.practice_id; END;
+                    CREATE TRIGGER \(table)_analytics_insert AFTER INSERT
+                        ON \(table) BEGIN \(bump) = NEW.practice_id; END;
+                    CREATE TRIGGER \(table)_analytics_update AFTER UPDATE ON \(table) BEGIN \(bump) IN (OLD.practice_id,
+                        NEW.practice_id); END;
+                    CREATE TRIGGER \(table)_analytics_delete AFTER DELETE
+                        ON \(table) BEGIN \(bump) = OLD.practice_id; END;
                     """)
         }
     }
@@ -730,8 +753,10 @@ enum Migrations {
                     created_at TEXT NOT NULL,
                     actor_id TEXT
                 );
-                INSERT INTO idempotency_key_by_account (practice_id, key, operation, fingerprint, resource_id, created_at, actor_id)
-                    SELECT practice_id, key, operation, fingerprint, resource_id, created_at, actor_id FROM idempotency_key;
+                INSERT INTO idempotency_key_by_account (practice_id, key, operation, fingerprint, resource_id,
+                    created_at, actor_id)
+                    SELECT practice_id, key, operation, fingerprint, resource_id, created_at,
+                        actor_id FROM idempotency_key;
                 DROP TABLE idempotency_key;
                 ALTER TABLE idempotency_key_by_account RENAME TO idempotency_key;
                 CREATE UNIQUE INDEX idempotency_key_claim ON idempotency_key (practice_id, IFNULL(actor_id, ''), key);
@@ -751,13 +776,16 @@ enum Migrations {
                 DROP TRIGGER appointment_no_room_overlap_update;
                 CREATE TRIGGER appointment_no_clinician_overlap_update BEFORE UPDATE OF \(columns) ON appointment
                 WHEN NEW.holds_time = 1 AND EXISTS (
-                    SELECT 1 FROM appointment a WHERE a.clinician_id = NEW.clinician_id AND a.holds_time = 1 AND a.id <> NEW.id
-                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+                    SELECT 1 FROM appointment a WHERE a.clinician_id = NEW.clinician_id AND a.holds_time = 1
+                        AND a.id <> NEW.id
+                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms
+                          AND NEW.start_ms < a.occupied_end_ms)
                 BEGIN SELECT RAISE(ABORT, 'appointment overlap: clinician already booked'); END;
                 CREATE TRIGGER appointment_no_room_overlap_update BEFORE UPDATE OF \(columns) ON appointment
                 WHEN NEW.holds_time = 1 AND NEW.room_id IS NOT NULL AND EXISTS (
                     SELECT 1 FROM appointment a WHERE a.room_id = NEW.room_id AND a.holds_time = 1 AND a.id <> NEW.id
-                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms AND NEW.start_ms < a.occupied_end_ms)
+                      AND a.start_ms > NEW.start_ms - 86400000 AND a.start_ms < NEW.occupied_end_ms
+                          AND NEW.start_ms < a.occupied_end_ms)
                 BEGIN SELECT RAISE(ABORT, 'appointment overlap: room already booked'); END;
                 """)
     }
@@ -840,7 +868,8 @@ enum Migrations {
                 sql: """
                     CREATE TRIGGER \(table)_analytics_insert AFTER INSERT ON \(table)
                     BEGIN \(bump) = NEW.practice_id; \(stamp); END;
-                    CREATE TRIGGER \(table)_analytics_update AFTER UPDATE ON \(table) WHEN NEW.analytics_seq IS OLD.analytics_seq
+                    CREATE TRIGGER \(table)_analytics_update AFTER UPDATE ON \(table)
+                        WHEN NEW.analytics_seq IS OLD.analytics_seq
                     BEGIN
                         \(bump) IN (OLD.practice_id, NEW.practice_id);
                         \(stamp);
@@ -861,10 +890,12 @@ enum Migrations {
         try db.execute(
             sql: """
                 CREATE TRIGGER patient_species_on_arrivals AFTER UPDATE OF species ON patient
-                WHEN OLD.species IS NOT NEW.species AND EXISTS (SELECT 1 FROM triage_arrival WHERE practice_id = NEW.practice_id AND patient_id = NEW.id)
+                WHEN OLD.species IS NOT NEW.species AND EXISTS (SELECT 1 FROM triage_arrival
+                    WHERE practice_id = NEW.practice_id AND patient_id = NEW.id)
                 BEGIN
                     \(bump) = NEW.practice_id;
-                    UPDATE triage_arrival SET analytics_seq = \(version("NEW.practice_id")) WHERE practice_id = NEW.practice_id AND patient_id = NEW.id;
+                    UPDATE triage_arrival SET analytics_seq = \(version("NEW.practice_id"))
+                        WHERE practice_id = NEW.practice_id AND patient_id = NEW.id;
                 END;
                 """)
     }
@@ -876,13 +907,15 @@ enum Migrations {
         for reference in PracticeReference.all {
             let missing = """
                 NEW.\(reference.column) IS NOT NULL AND NOT EXISTS (
-                    SELECT 1 FROM \(reference.target) WHERE id = NEW.\(reference.column) AND practice_id = NEW.practice_id)
+                    SELECT 1 FROM \(reference.target) WHERE id = NEW.\(reference.column)
+                        AND practice_id = NEW.practice_id)
                 """
             let raise = "BEGIN SELECT RAISE(ABORT, '\(reference.refusalMessage)'); END"
             try db.execute(
                 sql: """
                     CREATE TRIGGER \(reference.name) BEFORE INSERT ON \(reference.table) WHEN \(missing) \(raise);
-                    CREATE TRIGGER \(reference.name)_update BEFORE UPDATE OF \(reference.column), practice_id ON \(reference.table)
+                    CREATE TRIGGER \(reference.name)_update BEFORE UPDATE OF \(reference.column),
+                        practice_id ON \(reference.table)
                         WHEN \(missing) \(raise);
                     """)
         }
@@ -934,7 +967,8 @@ enum Migrations {
                     id TEXT PRIMARY KEY NOT NULL,
                     practice_id TEXT NOT NULL REFERENCES practice(id),
                     patient_id TEXT NOT NULL REFERENCES patient(id),
-                    entry_kind TEXT NOT NULL CHECK (entry_kind IN ('weight','problem','allergy','medication','vaccination','note')),
+                    entry_kind TEXT NOT NULL CHECK (entry_kind IN
+                        ('weight','problem','allergy','medication','vaccination','note')),
                     entry_id TEXT NOT NULL,
                     change_json TEXT NOT NULL,
                     recorded_by TEXT,
@@ -961,7 +995,8 @@ enum Migrations {
                     created_at_ms INTEGER NOT NULL,
                     sealed_text BLOB NOT NULL
                 );
-                CREATE INDEX appointment_note_appointment ON appointment_note (practice_id, appointment_id, created_at_ms);
+                CREATE INDEX appointment_note_appointment ON appointment_note (practice_id, appointment_id,
+                    created_at_ms);
                 """)
     }
 
@@ -971,11 +1006,13 @@ enum Migrations {
         try db.execute(sql: "DELETE FROM patient_search")
         try db.execute(
             sql: """
-                INSERT INTO patient_search (rowid, patient_id, practice_id, patient_name, owner_names, phones, mrn, microchip)
+                INSERT INTO patient_search (rowid, patient_id, practice_id, patient_name, owner_names, phones, mrn,
+                    microchip)
                 SELECT p.rowid, p.id, p.practice_id, p.name,
                        o.first_name || ' ' || o.last_name || COALESCE(' ' || c.first_name || ' ' || c.last_name, '')
                            || COALESCE(' ' || o.email, '') || COALESCE(' ' || c.email, ''),
-                       o.phone_digits || ' ' || (SELECT COALESCE(group_concat(json_extract(value, '$.number'), ' '), '') FROM json_each(o.phones))
+                       o.phone_digits || ' ' || (SELECT COALESCE(group_concat(json_extract(value, '$.number'), ' '),
+                           '') FROM json_each(o.phones))
                            || COALESCE(' ' || c.phone_digits, ''),
                        p.mrn || ' ' || REPLACE(p.mrn, '-', ''), COALESCE(p.microchip, '')
                 FROM patient p JOIN owner o ON o.id = p.owner_id LEFT JOIN owner c ON c.id = p.co_owner_id

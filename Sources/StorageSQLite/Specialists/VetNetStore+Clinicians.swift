@@ -75,7 +75,8 @@ extension VetNetStore {
             try Self.checkReferences(of: next, practiceID: scope.practiceID, db: db)
             try db.execute(
                 sql: """
-                    UPDATE clinician SET display_name = ?, credentials = ?, species = ?, max_appointments_per_day = ?, complexity_ceiling = ?,
+                    UPDATE clinician SET display_name = ?, credentials = ?, species = ?, max_appointments_per_day = ?,
+                        complexity_ceiling = ?,
                         preferences = ?, version = version + 1
                     WHERE id = ? AND practice_id = ?
                     """,
@@ -127,7 +128,9 @@ extension VetNetStore {
                 db,
                 sql: """
                     SELECT \(Self.appointmentColumns()) FROM appointment
-                    WHERE practice_id = ? AND clinician_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ? ORDER BY start_ms
+                    WHERE practice_id = ? AND clinician_id = ?
+                        AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ?
+                        ORDER BY start_ms
                     """, arguments: [scope.practiceID.description, id.description, Timestamp.milliseconds(now)]
             )
             .map(Self.appointment(from:)).filter { $0.value.isOpen(at: now) }
@@ -172,7 +175,8 @@ extension VetNetStore {
     ) throws {
         try db.execute(
             sql: """
-                INSERT INTO clinician (id, practice_id, user_id, display_name, credentials, species, max_appointments_per_day,
+                INSERT INTO clinician (id, practice_id, user_id, display_name, credentials, species,
+                    max_appointments_per_day,
                                        complexity_ceiling, active, created_at, preferences, retired_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
@@ -250,7 +254,8 @@ extension VetNetStore {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT * FROM clinician WHERE practice_id = ? \(includingInactive ? "" : "AND active = 1") ORDER BY display_name, id
+                SELECT * FROM clinician WHERE practice_id = ? \(includingInactive ? "" : "AND active = 1")
+                    ORDER BY display_name, id
                 """, arguments: [practiceID.description])
         var expertise: [String: [Expertise]] = [:]
         for item in try Row.fetchAll(

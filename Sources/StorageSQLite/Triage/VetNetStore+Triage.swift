@@ -36,7 +36,8 @@ extension VetNetStore {
                 }
                 try db.execute(
                     sql: """
-                        INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level,
+                        INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms,
+                            assessed_at_ms, level,
                                                        rules_version, case_json, result_json)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
@@ -179,7 +180,8 @@ extension VetNetStore {
                 try Int.fetchOne(
                     db,
                     sql: """
-                        SELECT COUNT(*) FROM triage_assessment WHERE practice_id = ? AND patient_id = ? AND assessed_at_ms > ?
+                        SELECT COUNT(*) FROM triage_assessment WHERE practice_id = ? AND patient_id = ?
+                            AND assessed_at_ms > ?
                         """,
                     arguments: [
                         scope.practiceID.description, Self.text(assessment.patientID),
@@ -229,13 +231,16 @@ extension VetNetStore {
             let assessments = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT assessor_id, assessed_at_ms FROM triage_assessment WHERE practice_id = ? AND assessed_at_ms >= ? AND assessed_at_ms < ?
+                    SELECT assessor_id,
+                        assessed_at_ms FROM triage_assessment WHERE practice_id = ? AND assessed_at_ms >= ?
+                        AND assessed_at_ms < ?
                     """, arguments: bounds
             ).map { (assessorID: $0[0] as String?, at: Timestamp.date(milliseconds: $0[1])) }
             let overrides = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM triage_override WHERE practice_id = ? AND overridden_at_ms >= ? AND overridden_at_ms < ?
+                    SELECT * FROM triage_override WHERE practice_id = ? AND overridden_at_ms >= ?
+                        AND overridden_at_ms < ?
                     ORDER BY overridden_at_ms, id
                     """, arguments: bounds
             ).map(self.override(from:))
@@ -306,7 +311,8 @@ extension VetNetStore {
     func insertOverride(_ override: TriageOverride, patientID: UUID, db: Database, scope: AccessScope) throws {
         try db.execute(
             sql: """
-                INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level, level, reason,
+                INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level,
+                    level, reason,
                                              overridden_by, overridden_at_ms, lowers_red_finding)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
@@ -356,13 +362,18 @@ extension VetNetStore {
     func saveQueueEntry(_ entry: QueueEntry, db: Database, scope: AccessScope) throws {
         try db.execute(
             sql: """
-                INSERT INTO triage_queue_entry (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status,
-                                                status_changed_at_ms, override_json, overdue_announced, reassessment_announced)
+                INSERT INTO triage_queue_entry (practice_id, patient_id, assessment_id, level, arrival_at_ms,
+                    assessed_at_ms, status,
+                                                status_changed_at_ms, override_json, overdue_announced,
+                                                    reassessment_announced)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (practice_id, patient_id) DO UPDATE SET assessment_id = excluded.assessment_id, level = excluded.level,
-                    arrival_at_ms = excluded.arrival_at_ms, assessed_at_ms = excluded.assessed_at_ms, status = excluded.status,
+                ON CONFLICT (practice_id, patient_id) DO UPDATE SET assessment_id = excluded.assessment_id,
+                    level = excluded.level,
+                    arrival_at_ms = excluded.arrival_at_ms, assessed_at_ms = excluded.assessed_at_ms,
+                        status = excluded.status,
                     status_changed_at_ms = excluded.status_changed_at_ms, override_json = excluded.override_json,
-                    overdue_announced = excluded.overdue_announced, reassessment_announced = excluded.reassessment_announced
+                    overdue_announced = excluded.overdue_announced,
+                        reassessment_announced = excluded.reassessment_announced
                 """,
             arguments: [
                 scope.practiceID.description, Self.text(entry.patientID), entry.assessmentID.description,
@@ -388,12 +399,14 @@ extension VetNetStore {
             try db.execute(
                 sql: """
                     INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (practice_id, patient_id, arrival_at_ms) DO UPDATE SET level = excluded.level WHERE first_seen_at_ms IS NULL
+                    ON CONFLICT (practice_id, patient_id,
+                        arrival_at_ms) DO UPDATE SET level = excluded.level WHERE first_seen_at_ms IS NULL
                     """, arguments: [practice, text(patientID), Timestamp.milliseconds(arrival), level.rawValue])
         case .retriaged(let patientID, let arrival, let level):
             try db.execute(
                 sql: """
-                    UPDATE triage_arrival SET level = ? WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL
+                    UPDATE triage_arrival SET level = ? WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ?
+                        AND first_seen_at_ms IS NULL
                     """, arguments: [level.rawValue, practice, text(patientID), Timestamp.milliseconds(arrival)])
         case .firstSeen(let patientID, let arrival, let at):
             // An arrival stated later than the moment of the move (a clock between devices) is seen on arrival, not before it.
@@ -407,7 +420,8 @@ extension VetNetStore {
             try db.execute(
                 sql: """
                     UPDATE triage_arrival SET left_at_ms = MAX(?, arrival_at_ms)
-                    WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL AND left_at_ms IS NULL
+                    WHERE practice_id = ? AND patient_id = ? AND arrival_at_ms = ? AND first_seen_at_ms IS NULL
+                        AND left_at_ms IS NULL
                     """,
                 arguments: [Timestamp.milliseconds(at), practice, text(patientID), Timestamp.milliseconds(arrival)])
         }
