@@ -11,17 +11,18 @@ extension PostgresStore {
 
     /// Takes, until the transaction ends, the advisory locks of what a booking competes for:
     /// the clinician, then — for a type that needs a room — the practice's rooms of that type
-    /// on each UTC day that the booking's time (buffer included) touches, earliest first.
+    /// in each hour (UTC) that the booking's time (buffer included) touches, earliest first.
     ///
     /// The exclusion constraints alone keep the calendar right, but clients racing for one
     /// slot then each insert a row and wait for the others' rows, and the server breaks those
     /// cycles by aborting transactions (deadlocks) again and again. Taken before the picture is
     /// read, the locks make bookings of one clinician or room type take turns: each decides on
     /// the picture its predecessor committed, and a loser is refused at once. Always in this
-    /// order (clinician first, then days in order), so the locks themselves never deadlock; a
+    /// order (clinician first, then hours in order), so the locks themselves never deadlock; a
     /// hash collision only makes two unrelated bookings take turns. Two bookings that could
-    /// compete for a room overlap in time, so they share a day and so a lock: rooms are taken in
-    /// turn per day, not for the whole practice, and bookings of different days go at once.
+    /// compete for a room overlap in time, so they share an hour and so a lock: rooms are taken
+    /// in turn per hour, not for the whole practice or day, and bookings of different hours go
+    /// at once (a booking reads only the room bookings that overlap its own time).
     func lockBookingResources(
         practiceID: PracticeID, clinicianID: UUID, room: (type: RoomType, occupying: TimeRange)?,
         connection: PostgresConnection
@@ -41,19 +42,20 @@ extension PostgresStore {
     func lockRooms(
         practiceID: PracticeID, type: RoomType, occupying: TimeRange, connection: PostgresConnection
     ) async throws {
-        for day in Self.utcDays(occupying) {
+        for hour in Self.utcHours(occupying) {
             try await connection.prepared(
                 """
                 SELECT pg_advisory_xact_lock(\(Self.roomTypeLockSpace),
-                    hashtext(\("\(practiceID):\(type.rawValue):\(day)")))
+                    hashtext(\("\(practiceID):\(type.rawValue):\(hour)")))
                 """, logger: logger)
         }
     }
 
-    /// The UTC day numbers (days since 1970) a time touches, in order.
-    static func utcDays(_ time: TimeRange) -> [Int] {
-        let first = Int((time.start.timeIntervalSince1970 / 86_400).rounded(.down))
-        let last = Int((time.end.timeIntervalSince1970 / 86_400).rounded(.down))
+    /// The hours (since 1970, UTC) a time touches, in order; an end on the hour does not
+    /// touch the next one.
+    static func utcHours(_ time: TimeRange) -> [Int] {
+        let first = Int((time.start.timeIntervalSince1970 / 3_600).rounded(.down))
+        let last = Int((time.end.timeIntervalSince1970 / 3_600).rounded(.up)) - 1
         return Array(first...max(first, last))
     }
 }

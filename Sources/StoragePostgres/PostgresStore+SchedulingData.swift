@@ -58,7 +58,7 @@ extension PostgresStore {
         let rooms = try await rooms(practiceID: practiceID, connection: connection)
         let roomType = type?.requiredRoomType
         if let roomType {
-            // The rooms of the type, on the days this booking's window touches (after the
+            // The rooms of the type, in the hours this booking's window touches (after the
             // clinician's lock, as every booking takes them).
             try await lockRooms(
                 practiceID: practiceID, type: roomType, occupying: periods.roomWindow, connection: connection)
