@@ -159,6 +159,26 @@ struct AvailabilityTests {
         #expect(channels[3].closed && !channels[1].closed && !channels[2].closed)
         limiter.remove(first)
     }
+
+    @Test(
+        "at the cap, a connection seen sending part of a request head is shed before an older one not yet read")
+    func connectionLimiterShedsTricklingFirst() throws {
+        let limiter = ConnectionLimiter(maximum: 2)
+        let channels = (0..<3).map { _ in EmbeddedChannelStub() }
+        // The older connection has sent its request, but the server has not read it yet.
+        _ = try #require(limiter.admit(channels[0].channel))
+        // The newer one has been read: bytes that did not complete a request head.
+        let trickling = try #require(limiter.admit(channels[1].channel))
+        limiter.readEnded(trickling, completedHead: false)
+        _ = try #require(limiter.admit(channels[2].channel))
+        #expect(channels[1].closed && !channels[0].closed && !channels[2].closed)
+        // A read that completes a head is no longer trickling (and, with its request, not idle).
+        let reading = try #require(limiter.admit(EmbeddedChannelStub().channel))
+        #expect(channels[0].closed, "with no trickler left, the oldest idle goes")
+        limiter.requests(reading, change: 1)
+        limiter.readEnded(reading, completedHead: true)
+        #expect(limiter.openConnections == 2)
+    }
 }
 
 /// An embedded channel, connected so that closing it shows.

@@ -8,7 +8,10 @@ import Synchronization
 /// At the maximum, a new connection takes the place of the connection that has been idle
 /// longest — one with no request in progress, including one still sending its request head
 /// byte by byte (a slowloris) — among the connections of the client address holding the most:
-/// a flood from one address sheds its own connections, not another client's. A client that
+/// a flood from one address sheds its own connections, not another client's. Connections
+/// seen sending part of a request head go first: under a flood the server may not yet have
+/// read a connection that sent its whole request at once, and that one must not be taken
+/// for a slowloris. A client that
 /// sends a real request is served while such connections are shed. When every connection has
 /// a request in progress, the new one is closed at once. (Idle and header-read time limits
 /// are the HTTP server's `idleTimeout`.)
@@ -19,6 +22,8 @@ final class ConnectionLimiter: Sendable {
         let address: String?
         var requestsInProgress = 0
         var lastActive: ContinuousClock.Instant
+        /// Bytes arrived with no request in progress and no request head completed by them.
+        var trickling = false
     }
 
     private struct State: Sendable {
@@ -58,10 +63,14 @@ final class ConnectionLimiter: Sendable {
     }
 
     /// The connection to shed at the maximum: the longest idle of the address holding the most
-    /// connections, else the longest idle of any; `nil` when every one has a request in progress.
+    /// connections, else the longest idle of any — in each, one seen trickling first; `nil` when
+    /// every one has a request in progress.
     private static func evictionCandidate(in entries: [Int: Entry]) -> Int? {
         let idle = entries.filter { $0.value.requestsInProgress == 0 }
-        let oldest = { (candidates: [Int: Entry]) in candidates.min { $0.value.lastActive < $1.value.lastActive }?.key }
+        let oldest = { (candidates: [Int: Entry]) in
+            candidates.filter(\.value.trickling).min { $0.value.lastActive < $1.value.lastActive }?.key
+                ?? candidates.min { $0.value.lastActive < $1.value.lastActive }?.key
+        }
         var counts: [String: Int] = [:]
         for entry in entries.values { if let address = entry.address { counts[address, default: 0] += 1 } }
         if let busiest = counts.max(by: { $0.value < $1.value })?.key,
@@ -70,6 +79,15 @@ final class ConnectionLimiter: Sendable {
             return candidate
         }
         return oldest(idle)
+    }
+
+    /// A read of the connection of `ticket` ended; `completedHead` when it completed a request head.
+    func readEnded(_ ticket: Int, completedHead: Bool) {
+        state.withLock { state in
+            guard var entry = state.entries[ticket] else { return }
+            entry.trickling = !completedHead && entry.requestsInProgress == 0
+            state.entries[ticket] = entry
+        }
     }
 
     /// A request head arrived (`+1`) or a response ended (`-1`) on the connection of `ticket`.
@@ -101,6 +119,8 @@ private final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChann
 
     private let limiter: ConnectionLimiter
     private var ticket: Int?
+    /// Whether the read in progress delivered a request head.
+    private var headInRead = false
 
     init(limiter: ConnectionLimiter) { self.limiter = limiter }
 
@@ -119,8 +139,17 @@ private final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChann
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if let ticket, case .head = unwrapInboundIn(data) { limiter.requests(ticket, change: 1) }
+        if let ticket, case .head = unwrapInboundIn(data) {
+            headInRead = true
+            limiter.requests(ticket, change: 1)
+        }
         context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if let ticket { limiter.readEnded(ticket, completedHead: headInRead) }
+        headInRead = false
+        context.fireChannelReadComplete()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
