@@ -105,18 +105,16 @@ extension PostgresStore: SchedulingRepository {
             for try await row in try await connection.prepared(
                 """
                 WITH inserted AS (
-                    INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type,
-                        room_id,
-                                             start_ms, end_ms, occupied_end_ms, status, holds_time, reason, staff_notes,
-                                                 created_at)
+                    INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id,
+                                             room_type, room_id, start_ms, end_ms, occupied_end_ms, status,
+                                             holds_time, reason, staff_notes, created_at)
                     VALUES (\(appointment.id.rawValue), \(scope.practiceID.rawValue), \(appointment.patientID),
                             \(appointment.clinicianID), \(appointment.appointmentTypeID.rawValue),
-                                \(appointment.roomType?.rawValue),
-                            \(appointment.roomID?.rawValue), \(Timestamp.milliseconds(appointment.time.start)),
+                            \(appointment.roomType?.rawValue), \(appointment.roomID?.rawValue),
+                            \(Timestamp.milliseconds(appointment.time.start)),
                             \(Timestamp.milliseconds(appointment.time.end)),
-                                \(Timestamp.milliseconds(appointment.occupiedTime.end)),
-                            \(appointment.status.rawValue), \(appointment.status.holdsTime), \(reason), \(staffNotes),
-                                \(now))
+                            \(Timestamp.milliseconds(appointment.occupiedTime.end)), \(appointment.status.rawValue),
+                            \(appointment.status.holdsTime), \(reason), \(staffNotes), \(now))
                 )
                 SELECT seq, hash FROM audit_head WHERE chain = \(chain) FOR UPDATE
                 """, logger: logger

@@ -72,14 +72,12 @@ extension PostgresStore: AuditRepository {
         try await connection.prepared(
             """
             WITH appended AS (
-                INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action, resource_type,
-                    resource_id,
-                                         outcome, request_id, detail, prev_hash, hash)
+                INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action,
+                                         resource_type, resource_id, outcome, request_id, detail, prev_hash, hash)
                 VALUES (\(chain), \(entry.sequence), \(entry.id), \(entry.occurredAt), \(entry.practiceID),
-                    \(entry.actorID),
-                        \(entry.action), \(entry.resourceType), \(entry.resourceID), \(entry.outcome.rawValue),
-                            \(entry.requestID),
-                        \(entry.detail), \(entry.previousHash), \(entry.hash))
+                        \(entry.actorID), \(entry.action), \(entry.resourceType), \(entry.resourceID),
+                        \(entry.outcome.rawValue), \(entry.requestID), \(entry.detail), \(entry.previousHash),
+                        \(entry.hash))
             )
             UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash), signature = \(signature)
             WHERE chain = \(chain)
