@@ -85,7 +85,7 @@ public final class LiveEventHub: Sendable {
         /// How long a woken reader waits before reading, so the commits of a busy moment go
         /// out together: each subscriber then gets one write for the lot instead of one per
         /// event, which is most of what a delivery costs.
-        public var coalescingWindow: Duration = .milliseconds(25)
+        public var coalescingWindow: Duration = .milliseconds(50)
 
         /// The production configuration.
         public init() {}
