@@ -123,14 +123,26 @@ let package = Package(
             swiftSettings: strict,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
+        // The serving process's composition root: the HTTP application over a store the
+        // command line has opened.
+        .target(
+            name: "VetNetServer",
+            dependencies: [
+                "SharedKernel", "StoragePorts", "PracticeServices", "HTTPAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "vetnet",
             dependencies: [
                 "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics", "StoragePorts",
                 "StorageSQLite",
-                "StoragePostgres", "PracticeServices", "HTTPAPI",
+                "StoragePostgres", "PracticeServices", "VetNetServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

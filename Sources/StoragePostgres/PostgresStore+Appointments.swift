@@ -122,15 +122,12 @@ extension PostgresStore: SchedulingRepository {
         } catch let error as PSQLError where error.sqlState == "23P01" {
             throw OverlapRefusal(appointment: appointment, constraint: error.serverInfo?[.constraintName] ?? "")
         }
-        _ = try await appendAudit(
+        let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
+        try await appendAudit(
             AuditRecord(
                 action: .appointmentBook, resourceType: "appointment", resourceID: appointment.id.description,
-                detail: "patient=\(UUIDText.lowercase(appointment.patientID))"), scope: scope, head: head,
-            connection: connection)
-        let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
-        for event in decision.events(occurredAt: now) {
-            _ = try await appendEvent(event, scope: scope, connection: connection)
-        }
+                detail: "patient=\(UUIDText.lowercase(appointment.patientID))"),
+            events: decision.events(occurredAt: now), scope: scope, head: head, connection: connection)
     }
 
     // MARK: - Lifecycle
@@ -191,14 +188,11 @@ extension PostgresStore: SchedulingRepository {
                     } catch let error as PSQLError where error.sqlState == "23P01" {
                         throw OverlapRefusal(appointment: next, constraint: error.serverInfo?[.constraintName] ?? "")
                     }
-                    _ = try await self.appendAudit(
+                    try await self.appendAudit(
                         AuditRecord(
                             action: .event(decision.eventKind), resourceType: "appointment",
                             resourceID: next.id.description),
-                        scope: scope, connection: connection)
-                    for event in decision.events(occurredAt: now) {
-                        _ = try await self.appendEvent(event, scope: scope, connection: connection)
-                    }
+                        events: decision.events(occurredAt: now), scope: scope, connection: connection)
                     return Versioned(next, version: current.version + 1)
                 }
             }

@@ -26,14 +26,78 @@ extension PostgresStore: AuditRepository {
         } else {
             (previousSequence, previousHash) = try await lockedHead(of: chain, connection: connection)
         }
+        let entry = auditEntry(record, scope: scope, after: previousSequence, previousHash)
+        try await appendLink(entry, to: chain, connection: connection)
+        return entry
+    }
+
+    /// Appends an audit entry and the events of the same change, in the caller's transaction.
+    /// With one event (a booking, a lifecycle step), the link, the chain's head, the event's
+    /// number, row and notification go in one statement: from the audit head's lock to the
+    /// commit, the practice's other writes wait, and this saves them a round trip.
+    func appendAudit(
+        _ record: AuditRecord, events: [DomainEvent], scope: AccessScope, head: (Int64, String)? = nil,
+        connection: PostgresConnection
+    ) async throws {
+        guard events.count == 1, let first = events.first, first.practiceID == scope.practiceID else {
+            try await appendAudit(record, scope: scope, head: head, connection: connection)
+            for event in events { try await appendEvent(event, scope: scope, connection: connection) }
+            return
+        }
+        let chain = AuditChain.chain(ofPractice: scope.practiceID.description)
+        let (previousSequence, previousHash): (Int64, String)
+        if let head {
+            (previousSequence, previousHash) = head
+        } else {
+            (previousSequence, previousHash) = try await lockedHead(of: chain, connection: connection)
+        }
+        let entry = auditEntry(record, scope: scope, after: previousSequence, previousHash)
+        let signature = AuditChain.headSignature(
+            chain: chain, sequence: entry.sequence, hash: entry.hash, key: auditKey)
+        var event = first
+        if event.actorID == nil { event.actorID = scope.actorID?.description }
+        let practice = event.practiceID.rawValue
+        var numbered = false
+        for try await _ in try await connection.prepared(
+            """
+            WITH appended AS (
+                INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action,
+                                         resource_type, resource_id, outcome, request_id, detail, prev_hash, hash)
+                VALUES (\(chain), \(entry.sequence), \(entry.id), \(entry.occurredAt), \(entry.practiceID),
+                        \(entry.actorID), \(entry.action), \(entry.resourceType), \(entry.resourceID),
+                        \(entry.outcome.rawValue), \(entry.requestID), \(entry.detail), \(entry.previousHash),
+                        \(entry.hash))
+            ), moved AS (
+                UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash), signature = \(signature)
+                WHERE chain = \(chain)
+            ), head AS (
+                INSERT INTO event_head (practice_id, seq) VALUES (\(practice), 1)
+                ON CONFLICT (practice_id) DO UPDATE SET seq = event_head.seq + 1 RETURNING seq
+            ), logged AS (
+                INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id,
+                    payload)
+                SELECT \(practice), head.seq, \(event.kind), \(Timestamp.milliseconds(event.occurredAt)),
+                       \(event.resourceType), \(event.resourceID), \(event.actorID),
+                       \(Self.payloadJSON(event.payload))::jsonb FROM head
+            )
+            SELECT head.seq FROM head CROSS JOIN LATERAL (SELECT pg_notify(\(Self.eventChannel),
+                \(event.practiceID.description))) AS notified
+            """, logger: logger
+        ).decode(Int64.self) { numbered = true }
+        guard numbered else { throw StoreCorruption(column: "event_head.seq", reason: "no sequence returned") }
+    }
+
+    /// The hashed entry for `record`, following the chain's head `previousSequence`/`previousHash`.
+    private func auditEntry(
+        _ record: AuditRecord, scope: AccessScope?, after previousSequence: Int64, _ previousHash: String
+    ) -> AuditEntry {
         var entry = AuditEntry(
             sequence: previousSequence + 1, id: UUID(), occurredAt: Timestamp.string(clock.now()),
-            practiceID: practiceID, actorID: scope?.actorID?.description,
+            practiceID: scope?.practiceID.description, actorID: scope?.actorID?.description,
             action: record.action.name, resourceType: record.resourceType, resourceID: record.resourceID,
             outcome: record.outcome, requestID: scope?.requestID, detail: record.detail,
             previousHash: previousHash, hash: "")
         entry.hash = AuditChain.hash(of: entry, key: auditKey)
-        try await appendLink(entry, to: chain, connection: connection)
         return entry
     }
 

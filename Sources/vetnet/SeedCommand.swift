@@ -122,7 +122,7 @@ struct SeedCommand: AsyncParsableCommand {
             printError("The store already holds a practice; the demo is only seeded into an empty store.")
             throw ExitCode(1)
         }
-        print(DemoBanner.text(summary, host: "127.0.0.1", port: 8080))
+        print(summary.banner(host: "127.0.0.1", port: 8080))
         return summary.practice
     }
 

@@ -1,13 +1,10 @@
 import ArgumentParser
 import Foundation
-import HTTPAPI
-import Hummingbird
 import Logging
 import Metrics
-import PracticeServices
 import Prometheus
-import SharedKernel
 import StorageSQLite
+import VetNetServer
 
 /// `vetnet serve`: runs the HTTP server on the configured store (the composition root picks
 /// the adapter: the embedded SQLite store, or a PostgreSQL database shared by several instances).
@@ -46,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var maxConnections: Int =
         Int(ProcessInfo.processInfo.environment["VETNET_MAX_CONNECTIONS"] ?? "")
-        ?? AppConfiguration.defaultMaxConnections()
+        ?? ServerSettings.defaultMaxConnections()
 
     @Option(
         help:
@@ -76,72 +73,55 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Live streams one account may hold open at once, 1–10000 (env VETNET_MAX_STREAMS_PER_USER).")
     var maxStreamsPerUser: Int = Int(ProcessInfo.processInfo.environment["VETNET_MAX_STREAMS_PER_USER"] ?? "") ?? 8
 
+    /// The options as the server's settings.
+    var settings: ServerSettings {
+        var settings = ServerSettings(dataDirectory: store.dataURL)
+        settings.host = host
+        settings.port = port
+        settings.auditKeyBase64 = ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"]
+        settings.seedDemo = demo
+        settings.demoPassword = ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap {
+            $0.isEmpty ? nil : $0
+        }
+        settings.logLevel =
+            ProcessInfo.processInfo.environment["VETNET_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        settings.metricsToken = ProcessInfo.processInfo.environment["VETNET_METRICS_TOKEN"].flatMap {
+            $0.isEmpty ? nil : $0
+        }
+        settings.eventRetentionDays = eventRetentionDays
+        settings.maxConnections = maxConnections
+        settings.connectionIdleSeconds = connectionIdleSeconds
+        settings.trustedProxies = trustedProxies
+        settings.tlsCertificatePath = tlsCert
+        settings.tlsKeyPath = tlsKey
+        settings.httpRedirectPort = httpRedirectPort
+        settings.maxStreamsPerUser = maxStreamsPerUser
+        return settings
+    }
+
     func validate() throws {
-        guard (1...3650).contains(eventRetentionDays) else {
-            throw ArgumentParser.ValidationError(
-                "--event-retention-days must be between 1 and 3650 (got \(eventRetentionDays))")
-        }
-        guard (16...100_000).contains(maxConnections) else {
-            throw ArgumentParser.ValidationError(
-                "--max-connections must be between 16 and 100000 (got \(maxConnections))")
-        }
-        guard (1...3600).contains(connectionIdleSeconds) else {
-            throw ArgumentParser.ValidationError(
-                "--connection-idle-seconds must be between 1 and 3600 (got \(connectionIdleSeconds))")
-        }
-        do { _ = try TrustedProxies(parsing: trustedProxies) } catch {
-            throw ArgumentParser.ValidationError("--trusted-proxies: \(error)")
-        }
-        if (tlsCert == nil) != (tlsKey == nil) {
-            throw ArgumentParser.ValidationError(
-                tlsCert == nil
-                    ? "--tls-key needs --tls-cert" : "--tls-cert needs --tls-key (the certificate's private key)")
-        }
-        if let httpRedirectPort {
-            guard tlsCert != nil else {
-                throw ArgumentParser.ValidationError("--http-redirect-port needs --tls-cert and --tls-key")
-            }
-            guard (1...65_535).contains(httpRedirectPort), httpRedirectPort != port else {
-                throw ArgumentParser.ValidationError(
-                    "--http-redirect-port must be a port from 1 to 65535 other than --port")
-            }
-        }
-        guard (1...10_000).contains(maxStreamsPerUser) else {
-            throw ArgumentParser.ValidationError(
-                "--max-streams-per-user must be between 1 and 10000 (got \(maxStreamsPerUser))")
-        }
+        do { try settings.validate() } catch { throw ArgumentParser.ValidationError(error.description) }
     }
 
     func run() async throws {
         let started = Date()
-        let level =
-            ProcessInfo.processInfo.environment["VETNET_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let settings = self.settings
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
+            handler.logLevel = settings.logLevel
             return handler
         }
         let logger = Logger(label: "vetnet")
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
-        var configuration = AppConfiguration(
-            host: host, port: port, dataDirectory: store.dataURL,
-            auditKeyBase64: ProcessInfo.processInfo.environment["VETNET_AUDIT_KEY"], seedDemo: demo, logLevel: level,
-            metricsToken: ProcessInfo.processInfo.environment["VETNET_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
-            eventRetentionDays: eventRetentionDays)
-        configuration.maxConnections = maxConnections
-        configuration.connectionIdleTimeout = .seconds(connectionIdleSeconds)
-        configuration.live.maxStreamsPerUser = maxStreamsPerUser
-        configuration.trustedProxies = try TrustedProxies(parsing: trustedProxies)
-        if let tlsCert, let tlsKey {
-            configuration.httpRedirectPort = httpRedirectPort
-            do { configuration.tls = try ServerCertificate(certificatePath: tlsCert, keyPath: tlsKey) } catch {
-                printError("Refusing to start: \(error)")
-                throw ExitCode(1)
-            }
+        let launch: ServerLaunch
+        do { launch = try ServerLaunch(settings, auditKey: try store.auditKey()) } catch let refusal
+            as ServerLaunch.Refusal
+        {
+            printError("Refusing to start: \(refusal)")
+            throw ExitCode(1)
         }
-        configuration.signInDeviceKey = AppConfiguration.deriveSignInDeviceKey(fromAuditKey: try store.auditKey())
         // Migrations run as the store opens, before the server accepts any request.
         let opened = try await store.openPracticeStore(logger: logger)
         // A trail that lost its anchor (entries deleted from the end, the checkpoint deleted or
@@ -171,53 +151,8 @@ struct ServeCommand: AsyncParsableCommand {
                     """)
             }
         }
-        let (app, services) = try await buildApplication(
-            configuration: configuration, store: opened.store, storeServices: opened.services,
-            metrics: registry, logger: logger)
-        if demo {
-            if let summary = try await DemoPractice.seedIfEmpty(
-                store: opened.store, accounts: services.accounts,
-                password: ProcessInfo.processInfo.environment["VETNET_DEMO_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 },
-                now: Date())
-            {
-                printNow(DemoBanner.text(summary, host: host, port: port))
-            } else {
-                printNow(
-                    "The store already holds a practice; the demo was not seeded again. Sign in with the accounts printed when it was seeded."
-                )
-            }
-        }
-        logger.info(
-            "VetNet ready",
-            metadata: [
-                "address": "\(tlsCert == nil ? "http" : "https")://\(host):\(port)", "store": "\(opened.location)",
-                "cold_start_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
-            ])
-        try await app.runService()
-    }
-}
-
-/// The sign-in instructions printed after seeding.
-enum DemoBanner {
-    static func text(_ summary: DemoPractice.Summary, host: String, port: Int) -> String {
-        var lines = [
-            "", "Seeded the demo practice \"\(summary.practice.name)\" (\(summary.practice.timeZone)):",
-            "  \(summary.clinicians) clinicians, \(summary.accounts.count) staff accounts, \(summary.owners) owners, \(summary.patients) patients.",
-            "Sign in with any of these accounts and the password  \(summary.password)",
-        ]
-        for role in Role.allCases {
-            let emails = summary.accounts.filter { $0.role == role }.map(\.email)
-            guard let first = emails.first else { continue }
-            lines.append(
-                "  \(role.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(first)\(emails.count > 1 ? "  (+\(emails.count - 1) more)" : "")"
-            )
-        }
-        if let admin = summary.accounts.first(where: { $0.role == .administrator }) {
-            lines.append("For example:")
-            lines.append("  curl -s http://\(host):\(port)/api/v1/auth/login -H 'content-type: application/json' \\")
-            lines.append("       -d '{\"email\":\"\(admin.email)\",\"password\":\"\(summary.password)\"}'")
-        }
-        lines.append("")
-        return lines.joined(separator: "\n")
+        try await launch.run(
+            store: opened.store, storeServices: opened.services, location: opened.location, metrics: registry,
+            logger: logger, startedAt: started, announce: printNow)
     }
 }
