@@ -13,9 +13,9 @@ import SharedKernel
 import StoragePorts
 
 /// The running pieces the composition root hands back besides the application itself.
-public struct AppServices: Sendable {
+public struct AppServices<Store: PracticeStore>: Sendable {
     /// The open store.
-    public let store: any PracticeStore
+    public let store: Store
     /// Sign-in and accounts.
     public let accounts: AccountService
     /// Fans the practice's event log out to live streams.
@@ -25,7 +25,7 @@ public struct AppServices: Sendable {
 
     /// Bundles the running pieces.
     public init(
-        store: any PracticeStore, accounts: AccountService, live: LiveEventHub,
+        store: Store, accounts: AccountService, live: LiveEventHub,
         analyticsCache: AnalyticsCache = AnalyticsCache()
     ) {
         self.store = store
@@ -40,10 +40,10 @@ public struct AppServices: Sendable {
 ///
 /// `storeServices` are the adapter's own (closing the embedded database, its audit checkpoint):
 /// they start first and stop last, after in-flight requests have drained.
-public func buildApplication(
-    configuration: AppConfiguration, store: any PracticeStore, storeServices: [any Service] = [],
+public func buildApplication<Store: PracticeStore>(
+    configuration: AppConfiguration, store: Store, storeServices: [any Service] = [],
     metrics: PrometheusCollectorRegistry? = nil, logger: Logger
-) async throws -> (some ApplicationProtocol, AppServices) {
+) async throws -> (some ApplicationProtocol, AppServices<Store>) {
     let accounts = AccountService(
         store: store,
         policy: SessionPolicy(
@@ -98,9 +98,9 @@ public func buildApplication(
 }
 
 /// The router with every middleware and route; separate so tests can drive it directly.
-func buildRouter(configuration: AppConfiguration, services: AppServices, metrics: PrometheusCollectorRegistry?)
-    -> Router<VetNetRequestContext>
-{
+func buildRouter<Store: PracticeStore>(
+    configuration: AppConfiguration, services: AppServices<Store>, metrics: PrometheusCollectorRegistry?
+) -> Router<VetNetRequestContext> {
     // HEAD works wherever GET does: the GET's answer without its body.
     let router = Router(context: VetNetRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Outermost: over TLS, every answer tells the browser to come back only over TLS.

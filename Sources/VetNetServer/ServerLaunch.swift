@@ -49,7 +49,7 @@ public struct ServerLaunch: Sendable {
     /// `storeServices` (the adapter's own) last. Seeds the demo practice first when asked and
     /// the store holds none, and hands its sign-in instructions to `announce`.
     public func run(
-        store: any PracticeStore, storeServices: [any Service], location: String,
+        store: some PracticeStore, storeServices: [any Service], location: String,
         metrics: PrometheusCollectorRegistry, logger: Logger, startedAt: Date,
         announce: @Sendable (String) -> Void
     ) async throws {

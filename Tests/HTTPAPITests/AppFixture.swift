@@ -14,7 +14,7 @@ import Testing
 struct AppFixture: Sendable {
     static let password = "river-otter-lantern-42"
     let store: VetNetStore
-    let services: AppServices
+    let services: AppServices<VetNetStore>
     let configuration: AppConfiguration
     let practiceA: PracticeProfile
     let practiceB: PracticeProfile

@@ -13,7 +13,7 @@ import Testing
 struct FreshInstallTests {
     static let password = "kestrel-harbour-lantern-81"
 
-    static func fresh() async throws -> (VetNetStore, AccountService, AppServices) {
+    static func fresh() async throws -> (VetNetStore, AccountService, AppServices<VetNetStore>) {
         let store = try VetNetStore.inMemory()
         let accounts = AccountService(store: store, hasher: .fastForTests)
         return (store, accounts, AppServices(store: store, accounts: accounts, live: LiveEventHub(store: store)))

@@ -10,11 +10,13 @@ extension APIHandler {
     var analytics: AnalyticsService { AnalyticsService(store: store, cache: analyticsCache) }
 
     /// The main figures of the dashboard's trend (revenue only for roles that may see it).
-    static let trendMetrics: [MetricKind] = [
-        .appointments, .completedAppointments, .noShowRate, .lateCancellationRate, .utilization, .triageArrivals,
-        .vtlCompliance(nil),
-        .efficiencyScore, .revenue,
-    ]
+    static var trendMetrics: [MetricKind] {
+        [
+            .appointments, .completedAppointments, .noShowRate, .lateCancellationRate, .utilization, .triageArrivals,
+            .vtlCompliance(nil),
+            .efficiencyScore, .revenue,
+        ]
+    }
 
     // MARK: - Dashboard
 

@@ -214,7 +214,8 @@ extension APIHandler {
     /// A JSON number as an exact decimal (through its shortest text, so 12.3 stays 12.3).
     static func decimal(_ value: Double) -> Decimal { Decimal(string: "\(value)") ?? Decimal(value) }
 
-    static func double(_ value: Decimal) -> Double { Double("\(value)") ?? NSDecimalNumber(decimal: value).doubleValue }
+    /// A decimal as a JSON number (``Foundation/Decimal/contractNumber``).
+    static func double(_ value: Decimal) -> Double { value.contractNumber }
 
     /// Parses an optional `yyyy-MM-dd`, recording a field error when malformed.
     static func day(_ text: String?, field: String, errors: inout FieldErrorCollector) -> Date? {
@@ -225,4 +226,9 @@ extension APIHandler {
         }
         return date
     }
+}
+
+extension Decimal {
+    /// The value as the contract's JSON number, through its shortest text (12.3 goes out as 12.3).
+    var contractNumber: Double { Double("\(self)") ?? NSDecimalNumber(decimal: self).doubleValue }
 }

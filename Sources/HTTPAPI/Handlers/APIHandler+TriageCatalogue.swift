@@ -10,11 +10,13 @@ extension APIHandler {
         -> Operations.GetTriageCatalogue.Output
     {
         _ = try caller()
-        return .ok(.init(body: .json(Self.triageCatalogue)))
+        return .ok(.init(body: .json(.current)))
     }
+}
 
+extension Components.Schemas.TriageCatalogue {
     /// Built once: it depends on the rules version only.
-    static let triageCatalogue = Components.Schemas.TriageCatalogue(
+    static let current = Components.Schemas.TriageCatalogue(
         rulesVersion: TriageEngine.rulesVersion,
         levels: TriageLevel.allCases.map {
             .init(

@@ -125,6 +125,15 @@ extension APIHandler {
     /// The stored visit in the document's shape (built as JSON, so the vitals go out as the
     /// triage wire form they were checked in).
     static func wireVisit(_ stored: StoredVisit) throws -> Components.Schemas.Visit {
+        try VisitWireForm.wire(stored)
+    }
+}
+
+/// A stored visit's wire form (outside the generic handler: its encodable shapes are local types).
+enum VisitWireForm {
+    /// The stored visit in the document's shape (built as JSON, so the vitals go out as the
+    /// triage wire form they were checked in).
+    static func wire(_ stored: StoredVisit) throws -> Components.Schemas.Visit {
         let visit = stored.visit
         struct Wire: Encodable {
             struct WireDiagnosis: Encodable {
@@ -180,8 +189,8 @@ extension APIHandler {
                             .init(
                                 id: $0.id.description, drug: $0.drug, route: $0.route.rawValue, frequency: $0.frequency,
                                 startDate: RecordCalendar.isoDay($0.startDate),
-                                concentrationMgPerML: Self.double($0.concentrationMgPerML),
-                                doseMgPerKg: Self.double($0.doseMgPerKg),
+                                concentrationMgPerML: $0.concentrationMgPerML.contractNumber,
+                                doseMgPerKg: $0.doseMgPerKg.contractNumber,
                                 endDate: $0.endDate.map { RecordCalendar.isoDay($0) })
                         }
                     })

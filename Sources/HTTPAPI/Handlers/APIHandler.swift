@@ -6,8 +6,11 @@ import StoragePorts
 
 /// Implements the operations generated from `openapi.yaml`. Each operation lives in an
 /// extension named for its resource (`APIHandler+Users.swift`, …).
-struct APIHandler: APIProtocol {
-    let store: any PracticeStore
+///
+/// It translates the whole contract, so its store is every port (`Store`); the services it
+/// hands work to take the ports they use.
+struct APIHandler<Store: PracticeStore>: APIProtocol {
+    let store: Store
     let accounts: AccountService
     /// The practice's live stream (ended for a session at sign-out).
     let live: LiveEventHub
@@ -37,7 +40,7 @@ struct APIHandler: APIProtocol {
 
     /// The refusal of everything but setting up a second factor, while the practice asks one
     /// of the caller's role and they have none.
-    static let secondFactorFirst = ServiceRefusal.secondFactorSetUpRequired
+    static var secondFactorFirst: ServiceRefusal { .secondFactorSetUpRequired }
 
     /// The signed-in caller, before the request's fields are judged.
     private func signedIn() throws -> Caller {

@@ -39,8 +39,8 @@ extension Components.Schemas.MedicalRecord {
             medications: record.medications.map {
                 .init(
                     value1: .init(
-                        drug: $0.drug, concentrationMgPerML: APIHandler.double($0.concentrationMgPerML),
-                        doseMgPerKg: APIHandler.double($0.doseMgPerKg), route: .init(rawValue: $0.route.rawValue)!,
+                        drug: $0.drug, concentrationMgPerML: $0.concentrationMgPerML.contractNumber,
+                        doseMgPerKg: $0.doseMgPerKg.contractNumber, route: .init(rawValue: $0.route.rawValue)!,
                         frequency: $0.frequency, startDate: RecordCalendar.isoDay($0.startDate),
                         endDate: $0.endDate.map { RecordCalendar.isoDay($0) }),
                     value2: .init(id: $0.id.description))
@@ -55,7 +55,7 @@ extension Components.Schemas.MedicalRecord {
 extension Components.Schemas.Weight {
     init(_ weight: WeightMeasurement) {
         self.init(
-            id: weight.id.description, value: APIHandler.double(weight.value), unit: weight.unit.rawValue,
+            id: weight.id.description, value: weight.value.contractNumber, unit: weight.unit.rawValue,
             grams: weight.roundedGrams,
             measuredAt: weight.measuredAt)
     }

@@ -24,7 +24,8 @@ public enum DemoPractice {
     /// Seeds the demo practice if and only if the store holds no practice yet; returns `nil`
     /// when it did nothing. `password` defaults to a fresh random passphrase.
     public static func seedIfEmpty(
-        store: any PracticeStore, accounts service: AccountService, password: String? = nil, now: Date
+        store: some AccountRepository & PracticeSettingsRepository & SchedulingRepository & PatientDirectory,
+        accounts service: AccountService, password: String? = nil, now: Date
     ) async throws -> Summary? {
         guard try await store.isEmpty() else { return nil }
         let password = password ?? randomPassphrase()
@@ -87,7 +88,7 @@ public enum DemoPractice {
     }
 
     private static func seedOwnersAndPatients(
-        store: any PracticeStore, scope: AccessScope, random: inout SeededGenerator, now: Date
+        store: some PatientDirectory, scope: AccessScope, random: inout SeededGenerator, now: Date
     ) async throws -> (Int, Int) {
         let speciesMix: [Species] =
             Array(repeating: .dog, count: 9) + Array(repeating: .cat, count: 7)

@@ -41,7 +41,9 @@ public enum PracticeHistorySeed {
     /// for the scope's practice from its own set-up, with generator seed `seed`, and writes it
     /// in one transaction. Reproducible: the same practice, `now` and seed give the same history.
     public static func seed(
-        store: any PracticeStore, scope: AccessScope, days: Int, aheadDays: Int = 14, seed: UInt64, now: Date,
+        store: some AppointmentDetailsRepository & SchedulingRepository & AnalyticsHistorySource, scope: AccessScope,
+        days: Int,
+        aheadDays: Int = 14, seed: UInt64, now: Date,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Result {
         let practice = try await store.schedulingPractice(scope: scope)
@@ -97,7 +99,9 @@ public enum PracticeHistorySeed {
     /// created as an administrator would (validated, audited). Everyone works full time:
     /// weekdays 08:00–18:00 with a 45-minute lunch (staggered), every third clinician Saturday morning too. For performance data sets
     /// made with `vetnet seed --scale`, whose practice has patients but no schedule.
-    public static func addSchedule(store: any PracticeStore, scope: AccessScope, clinicians count: Int) async throws {
+    public static func addSchedule(store: some SchedulingRepository, scope: AccessScope, clinicians count: Int)
+        async throws
+    {
         var random = SeededGenerator(seed: 20_261_201)
         var names = Set<String>()
         for index in 0..<count {
