@@ -21,6 +21,11 @@ public struct AccessScope: Hashable, Sendable {
         self.requestID = requestID
     }
 
+    /// The scope of `account` acting in its own practice.
+    public init(account: StaffAccount, requestID: String?) {
+        self.init(practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID)
+    }
+
     /// The system acting on a practice (command-line tools, seeding, background services).
     public static func system(_ practiceID: PracticeID, requestID: String? = nil) -> AccessScope {
         AccessScope(practiceID: practiceID, actorID: nil, role: nil, requestID: requestID)

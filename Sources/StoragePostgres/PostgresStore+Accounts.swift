@@ -149,8 +149,7 @@ extension PostgresStore: AccountRepository {
             try await self.appendAudit(
                 AuditRecord(
                     action: .authLogin, resourceType: "session", resourceID: account.id.description, detail: detail),
-                scope: AccessScope(
-                    practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID),
+                scope: AccessScope(account: account, requestID: requestID),
                 connection: connection)
         }
         return min(now.addingTimeInterval(policy.idleTimeout), absolute)

@@ -40,6 +40,7 @@ extension BenchCommand {
         @Option(help: "Clients booking at once.") var clients = 32
         @Option(help: "Bookings per configuration, shared among its practices.") var bookings = 1_200
         @Option(help: "Clinicians in each practice.") var clinicians = 8
+        @Option(help: "Runs of each configuration, on practices of their own; the median is shown.") var rounds = 3
 
         func validate() throws {
             guard (1...256).contains(clients) else { throw ValidationError("--clients must be between 1 and 256") }
@@ -47,13 +48,14 @@ extension BenchCommand {
                 throw ValidationError("--bookings must be between 40 and 20000")
             }
             guard (1...40).contains(clinicians) else { throw ValidationError("--clinicians must be between 1 and 40") }
+            guard (1...15).contains(rounds) else { throw ValidationError("--rounds must be between 1 and 15") }
         }
 
         func run() async throws {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "vetnet-bench-booking-\(UUID().uuidString.prefix(8))")
             defer { try? FileManager.default.removeItem(at: scratch) }
-            let bench = BookingBench(clients: clients, bookings: bookings, clinicians: clinicians)
+            let bench = BookingBench(clients: clients, bookings: bookings, clinicians: clinicians, rounds: rounds)
             var rows: [BookingBench.Row] = []
             for practices in [1, 4] {
                 let directory = scratch.appendingPathComponent("sqlite-\(practices)")
@@ -116,6 +118,9 @@ struct BookingBench: Sendable {
     let clients: Int
     let bookings: Int
     let clinicians: Int
+    /// Runs of each configuration: a run lasts a second or two, at the mercy of whatever else
+    /// the machine does then, so the table shows the median run.
+    var rounds = 1
 
     /// A consultation planned for a client to book.
     struct Planned: Sendable {
@@ -161,6 +166,8 @@ struct BookingBench: Sendable {
         let p99: Double
         let firstFailure: String?
         let firstRefusal: String?
+        /// Bookings per second of every run of the configuration, when it ran more than once.
+        var runs: [Double] = []
 
         var perSecond: Double { seconds > 0 ? Double(booked) / seconds : 0 }
 
@@ -172,14 +179,30 @@ struct BookingBench: Sendable {
                 String(format: "%7d", refused + failed), String(format: "%10.0f", perSecond),
                 String(format: "%7.1f", p50), String(format: "%7.1f", p99),
             ]
-            return cells.joined(separator: "  ") + (firstFailure.map { "  first failure: \($0)" } ?? "")
+            let spread =
+                runs.count > 1 ? "  runs: " + runs.map { String(format: "%.0f", $0) }.joined(separator: " ") : ""
+            return cells.joined(separator: "  ") + spread + (firstFailure.map { "  first failure: \($0)" } ?? "")
                 + (firstRefusal.map { "  first refusal: \($0)" } ?? "")
         }
     }
 
+    /// The configuration run ``rounds`` times, each on practices of its own: the median run,
+    /// with every run's bookings per second.
+    func measure(store label: String, instances: [any PracticeStore], practices count: Int) async throws -> Row {
+        var rows: [Row] = []
+        for _ in 0..<max(1, rounds) {
+            rows.append(try await measureOnce(store: label, instances: instances, practices: count))
+        }
+        var median = rows.sorted { $0.perSecond < $1.perSecond }[rows.count / 2]
+        median.runs = rows.count > 1 ? rows.map(\.perSecond) : []
+        return median
+    }
+
     /// Creates `practices` practices on the first instance, plans their share of the bookings,
     /// and lets the clients book them through the instances at once.
-    func measure(store label: String, instances: [any PracticeStore], practices count: Int) async throws -> Row {
+    private func measureOnce(store label: String, instances: [any PracticeStore], practices count: Int) async throws
+        -> Row
+    {
         var queues: [Queue] = []
         for index in 0..<count {
             let planned = try await plan(

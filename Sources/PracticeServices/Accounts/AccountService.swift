@@ -193,7 +193,7 @@ public struct AccountService: Sendable {
     }
 
     static func scope(of account: StaffAccount, requestID: String) -> AccessScope {
-        AccessScope(practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID)
+        AccessScope(account: account, requestID: requestID)
     }
 
     /// Resolves a bearer token to its caller, or `nil` when it is unknown, expired or revoked.

@@ -24,6 +24,6 @@ public struct Caller: Sendable {
 
     /// The scope that every repository call of this request uses.
     public var scope: AccessScope {
-        AccessScope(practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID)
+        AccessScope(account: account, requestID: requestID)
     }
 }

@@ -61,3 +61,13 @@ extension PracticeSettingsRepository {
         try await addClosure(closure, scope: scope, expectedVersion: expectedVersion, idempotencyKey: nil)
     }
 }
+
+extension PracticeSettingsRepository where Self: AccountRepository {
+    /// The caller's own practice; not found when it has gone.
+    public func practice(scope: AccessScope) async throws -> PracticeProfile {
+        guard let practice = try await practice(id: scope.practiceID) else {
+            throw DomainError.notFound(resource: "practice")
+        }
+        return practice
+    }
+}

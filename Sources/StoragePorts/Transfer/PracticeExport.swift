@@ -353,3 +353,18 @@ extension PracticeExport {
         return audit ?? []
     }
 }
+
+extension AuditRecord {
+    /// The audit entry of a practice's export: what it held, counted.
+    public static func exported(_ export: PracticeExport, documentContent: Bool) -> AuditRecord {
+        let schedule = export.schedule
+        let counts =
+            "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count)"
+            + " documents=\(export.documents.count) clinicians=\(schedule?.clinicians.count ?? 0)"
+            + " appointments=\(schedule?.appointments.count ?? 0) audit=\(export.audit?.count ?? 0)"
+            + (documentContent ? " with_document_content" : "")
+        return AuditRecord(
+            action: .practiceExport, resourceType: "practice", resourceID: export.practice.id.description,
+            detail: counts)
+    }
+}

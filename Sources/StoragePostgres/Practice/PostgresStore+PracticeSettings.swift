@@ -26,7 +26,7 @@ extension PostgresStore: PracticeSettingsRepository {
             try await self.storeSettings(next, version: current.version + 1, connection: connection)
             let stranded =
                 change.openingHours == nil
-                ? [] : Self.stranded(open, by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
+                ? [] : open.picked(by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
             try await self.appendAudit(
                 AuditRecord(
                     action: .practiceUpdate, resourceType: "practice", resourceID: scope.practiceID.description,
@@ -81,8 +81,8 @@ extension PostgresStore: PracticeSettingsRepository {
             }
             let open = try await self.openAppointments(practiceID: scope.practiceID, now: now, connection: connection)
             let zone = TimeZone(identifier: current.value.timeZone) ?? .gmt
-            let affected = Self.stranded(
-                open, by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
+            let affected = open.picked(
+                by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
             if !replayed, !affected.isEmpty {
                 try await self.appendAudit(
                     AuditRecord(
@@ -179,22 +179,7 @@ extension PostgresStore: PracticeSettingsRepository {
         return found
     }
 
-    /// The versioned appointments whose values `select` picks, in its order.
-    private static func stranded(_ appointments: [Versioned<Appointment>], by select: ([Appointment]) -> [Appointment])
-        -> [Versioned<Appointment>]
-    {
-        let byID = Dictionary(appointments.map { ($0.value.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return select(appointments.map(\.value)).compactMap { byID[$0.id] }
-    }
-
     // MARK: - Reading
-
-    public func practice(scope: AccessScope) async throws -> PracticeProfile {
-        guard let practice = try await practice(id: scope.practiceID) else {
-            throw DomainError.notFound(resource: "practice")
-        }
-        return practice
-    }
 
     public func versionedPractice(scope: AccessScope) async throws -> Versioned<PracticeProfile> {
         try await transaction(.practice(scope.practiceID)) { connection in

@@ -103,7 +103,7 @@ extension VetNetStore {
             try self.storeSettings(next, version: current.version + 1, db: db)
             let stranded =
                 change.openingHours == nil
-                ? [] : Self.stranded(open, by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
+                ? [] : open.picked(by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
             try self.appendAudit(
                 AuditRecord(
                     action: .practiceUpdate, resourceType: "practice", resourceID: scope.practiceID.description,
@@ -158,8 +158,8 @@ extension VetNetStore {
             }
             let open = try Self.openAppointments(db: db, practiceID: scope.practiceID, now: now)
             let zone = TimeZone(identifier: stored.value.timeZone) ?? .gmt
-            let affected = Self.stranded(
-                open, by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
+            let affected = open.picked(
+                by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
             if !replayed, !affected.isEmpty {
                 try self.appendAudit(
                     AuditRecord(
@@ -224,23 +224,7 @@ extension VetNetStore {
         ).map(appointment(from:))
     }
 
-    /// The versioned appointments whose values `select` picks, in its order.
-    private static func stranded(_ appointments: [Versioned<Appointment>], by select: ([Appointment]) -> [Appointment])
-        -> [Versioned<Appointment>]
-    {
-        let byID = Dictionary(appointments.map { ($0.value.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return select(appointments.map(\.value)).compactMap { byID[$0.id] }
-    }
-
     // MARK: - Reading
-
-    /// The caller's own practice.
-    public func practice(scope: AccessScope) async throws -> PracticeProfile {
-        guard let practice = try await practice(id: scope.practiceID) else {
-            throw DomainError.notFound(resource: "practice")
-        }
-        return practice
-    }
 
     /// The caller's practice with its settings' version (the ETag of `GET /practice`).
     public func versionedPractice(scope: AccessScope) async throws -> Versioned<PracticeProfile> {

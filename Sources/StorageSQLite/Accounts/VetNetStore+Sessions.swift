@@ -28,8 +28,7 @@ extension VetNetStore {
             try self.appendAudit(
                 AuditRecord(
                     action: .authLogin, resourceType: "session", resourceID: account.id.description, detail: detail),
-                scope: AccessScope(
-                    practiceID: account.practiceID, actorID: account.id, role: account.role, requestID: requestID),
+                scope: AccessScope(account: account, requestID: requestID),
                 db: db)
         }
         return min(now.addingTimeInterval(policy.idleTimeout), absolute)

@@ -27,14 +27,7 @@ extension VetNetStore {
                     .base64EncodedString()
             }
         }
-        let counts =
-            "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) documents=\(export.documents.count)"
-            + " clinicians=\(export.schedule?.clinicians.count ?? 0) appointments=\(export.schedule?.appointments.count ?? 0)"
-            + " audit=\(export.audit?.count ?? 0)" + (documentContent ? " with_document_content" : "")
-        try await recordAudit(
-            AuditRecord(
-                action: .practiceExport, resourceType: "practice", resourceID: scope.practiceID.description,
-                detail: counts), scope: scope)
+        try await recordAudit(.exported(export, documentContent: documentContent), scope: scope)
         return export
     }
 
