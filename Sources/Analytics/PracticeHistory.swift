@@ -31,6 +31,20 @@ public struct AppointmentRecord: Hashable, Sendable {
     }
 }
 
+extension Sequence<AppointmentRecord> {
+    /// Each patient's first attended visit (``Scheduling/AppointmentStatus/isAttended``): the
+    /// earliest among these records, unless `known` (the visits before them) has an earlier one.
+    public func firstVisits(after known: [UUID: Date]) -> [UUID: Date] {
+        var first = known
+        for record in self where record.appointment.status.isAttended {
+            let start = record.appointment.time.start
+            if let earlier = first[record.appointment.patientID], earlier <= start { continue }
+            first[record.appointment.patientID] = start
+        }
+        return first
+    }
+}
+
 // MARK: - Triage arrivals
 
 /// One triaged arrival at the emergency service: how urgent, when the patient came, and

@@ -147,9 +147,7 @@ extension PostgresStore: AccountRepository {
                         \(assurance.secondFactor), \(assurance.mustEnrolSecondFactor))
                 """, logger: logger)
             try await self.appendAudit(
-                AuditRecord(
-                    action: .authLogin, resourceType: "session", resourceID: account.id.description, detail: detail),
-                scope: AccessScope(account: account, requestID: requestID),
+                .signedIn(account, detail: detail), scope: AccessScope(account: account, requestID: requestID),
                 connection: connection)
         }
         return min(now.addingTimeInterval(policy.idleTimeout), absolute)

@@ -1,4 +1,5 @@
 import Foundation
+import PatientRecords
 import SharedKernel
 
 /// Whether an audited action succeeded, was refused for lack of permission, or failed.
@@ -80,5 +81,19 @@ public struct AuditEntry: Codable, Hashable, Sendable {
         self.detail = detail
         self.previousHash = previousHash
         self.hash = hash
+    }
+}
+
+extension AuditRecord {
+    /// A visit of the medical record read (the patient's record, naming the visit).
+    public static func visitRead(patientID: Identifier<Patient>, visitID: Identifier<Visit>) -> AuditRecord {
+        AuditRecord(
+            action: .recordVisitRead, resourceType: "patient", resourceID: patientID.description,
+            detail: "visit=\(visitID)")
+    }
+
+    /// A session opened for `account`; `detail` says how (password, passkey, second factor).
+    public static func signedIn(_ account: StaffAccount, detail: String?) -> AuditRecord {
+        AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description, detail: detail)
     }
 }

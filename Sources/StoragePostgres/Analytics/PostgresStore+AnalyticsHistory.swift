@@ -175,14 +175,7 @@ extension PostgresStore: AnalyticsHistorySource {
                 first[patient] = Timestamp.date(milliseconds: start)
             }
         }
-        for record in loaded {
-            let status = record.appointment.status
-            guard status == .checkedIn || status == .inProgress || status == .completed else { continue }
-            let start = record.appointment.time.start
-            if let known = first[record.appointment.patientID], known <= start { continue }
-            first[record.appointment.patientID] = start
-        }
-        return first
+        return loaded.firstVisits(after: first)
     }
 
     /// Whether this database holds triage arrivals (their table comes with the triage context's migration).

@@ -176,9 +176,7 @@ extension PostgresStore {
                 throw DomainError.notFound(resource: "visit")
             }
             try await self.appendAudit(
-                AuditRecord(
-                    action: .recordVisitRead, resourceType: "patient", resourceID: patientID.description,
-                    detail: "visit=\(id)"), scope: scope, connection: connection)
+                .visitRead(patientID: patientID, visitID: id), scope: scope, connection: connection)
             return stored
         }
     }

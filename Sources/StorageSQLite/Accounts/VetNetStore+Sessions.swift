@@ -26,9 +26,7 @@ extension VetNetStore {
                     assurance.mustEnrolSecondFactor,
                 ])
             try self.appendAudit(
-                AuditRecord(
-                    action: .authLogin, resourceType: "session", resourceID: account.id.description, detail: detail),
-                scope: AccessScope(account: account, requestID: requestID),
+                .signedIn(account, detail: detail), scope: AccessScope(account: account, requestID: requestID),
                 db: db)
         }
         return min(now.addingTimeInterval(policy.idleTimeout), absolute)

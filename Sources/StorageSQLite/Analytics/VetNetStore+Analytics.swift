@@ -214,14 +214,7 @@ extension VetNetStore {
                 first[try decoder.uuid(row, 0, "appointment.patient_id")] = Timestamp.date(milliseconds: row[1])
             }
         }
-        for record in loaded {
-            let status = record.appointment.status
-            guard status == .checkedIn || status == .inProgress || status == .completed else { continue }
-            let start = record.appointment.time.start
-            if let known = first[record.appointment.patientID], known <= start { continue }
-            first[record.appointment.patientID] = start
-        }
-        return first
+        return loaded.firstVisits(after: first)
     }
 }
 

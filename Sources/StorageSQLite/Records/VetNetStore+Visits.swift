@@ -139,9 +139,7 @@ extension VetNetStore {
                 throw DomainError.notFound(resource: "visit")
             }
             try self.appendAudit(
-                AuditRecord(
-                    action: .recordVisitRead, resourceType: "patient", resourceID: patientID.description,
-                    detail: "visit=\(id)"), scope: scope, db: db)
+                .visitRead(patientID: patientID, visitID: id), scope: scope, db: db)
             return stored
         }
     }
