@@ -42,11 +42,9 @@ extension PostgresStore {
         } catch let error as PSQLError
             where error.sqlState == "23505" && error.serverInfo?[.constraintName] == "visit_appointment_id_key"
         {
-            throw Self.appointmentRecorded
+            throw VisitRecording.alreadyRecorded
         }
     }
-
-    static let appointmentRecorded = UniquenessConflict(field: "appointmentId", message: "already has a visit record")
 
     private func insertVisit(
         _ visit: Visit, otherErrors: [FieldError], scope: AccessScope, now: Date, connection: PostgresConnection
@@ -64,78 +62,46 @@ extension PostgresStore {
             SELECT id FROM problem WHERE practice_id = \(practiceID.rawValue) AND patient_id = \(patient.id.rawValue)
             """, logger: logger
         ).decode(UUID.self) { problems.insert(Identifier(id)) }
-        var errors = FieldErrorCollector()
-        otherErrors.forEach { errors.add($0.field, $0.message) }
-        visit.collect(into: &errors, now: now, birthDate: patient.birthDate, problems: problems)
-        var record = visit
+        var appointment: Appointment?
         if let appointmentID = visit.appointmentID {
-            if let appointment = try await appointment(
-                practiceID: practiceID, id: appointmentID, connection: connection)?.value,
-                appointment.patientID == patient.id.rawValue
-            {
-                if !appointment.status.admitsVisitRecord {
-                    errors.add(
-                        "appointmentId",
-                        "is \(appointment.status.rawValue.replacingOccurrences(of: "_", with: " ")); a visit is recorded for an appointment the patient came to"
-                    )
-                }
-                record.clinicianID = record.clinicianID ?? appointment.clinicianID
-            } else {
-                errors.add("appointmentId", "is not an appointment of this patient")
-            }
+            appointment = try await self.appointment(practiceID: practiceID, id: appointmentID, connection: connection)?
+                .value
         }
-        if let clinicianID = record.clinicianID {
-            var known = false
+        var clinicianKnown = true
+        if let clinicianID = VisitRecording.clinician(of: visit, appointment: appointment) {
+            clinicianKnown = false
             for try await _ in try await connection.query(
                 """
                 SELECT 1 FROM clinician WHERE id = \(clinicianID) AND practice_id = \(practiceID.rawValue)
                 """, logger: logger)
-            { known = true }
-            if !known { errors.add("clinicianId", "is not a clinician of this practice") }
+            { clinicianKnown = true }
         }
-        try errors.throwIfAny()
-        // What the visit adds to the record: problems from its diagnoses, medications from its plan.
+        var appointmentRecorded = false
+        if let appointmentID = visit.appointmentID {
+            for try await _ in try await connection.query(
+                "SELECT 1 FROM visit WHERE appointment_id = \(appointmentID)", logger: logger)
+            { appointmentRecorded = true }
+        }
+        let decision = try VisitRecording.decide(
+            visit, otherErrors: otherErrors,
+            reads: .init(
+                patient: patient, problems: problems, appointment: appointment, clinicianKnown: clinicianKnown,
+                appointmentRecorded: appointmentRecorded),
+            scope: scope, now: now)
         let nowMs = Timestamp.milliseconds(now)
-        let recorded = try record.recording(now: now, birthDate: patient.birthDate)
-        record = recorded.visit
-        for problem in recorded.problems {
+        for problem in decision.recorded.problems {
             try await insertProblem(problem, practiceID: practiceID, createdAtMs: nowMs, connection: connection)
-            try await appendEvent(
-                .recordEntryAdded(
-                    patientID: patient.id, entryType: "problem", entryID: problem.id.description,
-                    practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
         }
-        for medication in recorded.medications {
+        for medication in decision.recorded.medications {
             try await insertMedication(
                 medication, practiceID: practiceID, prescribedBy: scope.actorID?.description, createdAtMs: nowMs,
                 connection: connection)
-            try await appendEvent(
-                .recordEntryAdded(
-                    patientID: patient.id, entryType: "medication", entryID: medication.id.description,
-                    practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
-        }
-        if let appointmentID = record.appointmentID {
-            var already = false
-            for try await _ in try await connection.query(
-                "SELECT 1 FROM visit WHERE appointment_id = \(appointmentID)", logger: logger)
-            {
-                already = true
-            }
-            if already { throw Self.appointmentRecorded }
         }
         try await insertVisitRow(
-            record, practiceID: practiceID, recordedBy: scope.actorID?.description, createdAtMs: nowMs,
+            decision.visit, practiceID: practiceID, recordedBy: scope.actorID?.description, createdAtMs: nowMs,
             connection: connection)
-        try await appendAudit(
-            AuditRecord(
-                action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
-                detail: record.auditDetail(
-                    appointment: record.appointmentID.map(UUIDText.lowercase), recorded: recorded)),
-            scope: scope, connection: connection)
-        try await appendEvent(
-            .recordEntryAdded(
-                patientID: patient.id, entryType: "visit", entryID: record.id.description,
-                practiceID: practiceID, occurredAt: now), scope: scope, connection: connection)
+        try await appendAudit(decision.audit, scope: scope, connection: connection)
+        for event in decision.events { try await appendEvent(event, scope: scope, connection: connection) }
     }
 
     // MARK: - Reading

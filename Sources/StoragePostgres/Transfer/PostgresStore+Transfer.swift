@@ -446,7 +446,6 @@ extension PostgresStore: PracticeTransfer {
     ) async throws -> Int {
         let practice = practiceID.rawValue
         let pid = item.patient.id.rawValue
-        let day = { (date: Date) in RecordCalendar.isoDay(date) }
         func entered(_ id: any CustomStringConvertible) -> (at: Int64, by: String?) {
             guard let stamp = item.entered[id.description] else { return (Timestamp.milliseconds(now), nil) }
             return (Timestamp.milliseconds(stamp.at), stamp.by)

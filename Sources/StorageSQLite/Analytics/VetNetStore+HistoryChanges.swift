@@ -40,7 +40,7 @@ extension VetNetStore {
     {
         let practice = practiceID.description
         var changes = HistoryChanges()
-        var decoder = HistoryRowDecoder(practiceID: practiceID)
+        let decoder = HistoryRowDecoder(practiceID: practiceID)
         let covered = WindowBounds(window)
 
         // Appointments written since: each goes out of the index, and comes back in its current form if the window covers it.

@@ -26,7 +26,6 @@ extension VetNetStore {
                 let stamp = Timestamp.string(now)
                 let practice = scope.practiceID.description
                 let pid = patientID.description
-                let day = { (date: Date) in RecordCalendar.isoDay(date) }
                 let seal = self.fieldSeal(scope.practiceID)
                 switch entry {
                 case .weight(let weight):

@@ -216,7 +216,7 @@ extension VetNetStore {
     }
 
     static func requireOwners(of patient: Patient, db: Database, scope: AccessScope) throws {
-        for (field, owner) in [("ownerId", Optional(patient.ownerID)), ("coOwnerId", patient.coOwnerID)] {
+        for owner in [patient.ownerID, patient.coOwnerID] {
             guard let owner else { continue }
             let exists =
                 try Int.fetchOne(

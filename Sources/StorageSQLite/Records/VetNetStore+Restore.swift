@@ -231,7 +231,6 @@ extension VetNetStore {
     ) throws -> Int {
         let practice = practiceID.description
         let pid = item.patient.id.description
-        let day = { (date: Date) in RecordCalendar.isoDay(date) }
         func entered(_ id: String) -> (at: String, by: String?) {
             guard let stamp = item.entered[id] else { return (fallbackStamp, nil) }
             return (PracticeExport.timestamp(stamp.at), stamp.by)

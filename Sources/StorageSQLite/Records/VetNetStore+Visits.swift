@@ -33,74 +33,41 @@ extension VetNetStore {
                         arguments: [patient.id.description, scope.practiceID.description]
                     )
                     .compactMap(Identifier<Problem>.init(uuidString:)))
-                var errors = FieldErrorCollector()
-                otherErrors.forEach { errors.add($0.field, $0.message) }
-                visit.collect(into: &errors, now: now, birthDate: patient.birthDate, problems: problems)
-                var record = visit
-                if let appointmentID = visit.appointmentID {
-                    if let appointment = try Self.appointment(
-                        db: db, practiceID: scope.practiceID, id: Self.text(appointmentID))?.value,
-                        appointment.patientID == patient.id.rawValue
-                    {
-                        if !appointment.status.admitsVisitRecord {
-                            errors.add(
-                                "appointmentId",
-                                "is \(appointment.status.rawValue.replacingOccurrences(of: "_", with: " ")); a visit is recorded for an appointment the patient came to"
-                            )
-                        }
-                        record.clinicianID = record.clinicianID ?? appointment.clinicianID
-                    } else {
-                        errors.add("appointmentId", "is not an appointment of this patient")
-                    }
+                let appointment = try visit.appointmentID.flatMap {
+                    try Self.appointment(db: db, practiceID: scope.practiceID, id: Self.text($0))?.value
                 }
-                if let clinicianID = record.clinicianID,
-                    try Bool.fetchOne(
-                        db, sql: "SELECT EXISTS(SELECT 1 FROM clinician WHERE id = ? AND practice_id = ?)",
-                        arguments: [Self.text(clinicianID), scope.practiceID.description]) != true
-                {
-                    errors.add("clinicianId", "is not a clinician of this practice")
-                }
-                try errors.throwIfAny()
-                // What the visit adds to the record: problems from its diagnoses, medications from its plan.
+                let clinicianKnown =
+                    try VisitRecording.clinician(of: visit, appointment: appointment).map {
+                        try Bool.fetchOne(
+                            db, sql: "SELECT EXISTS(SELECT 1 FROM clinician WHERE id = ? AND practice_id = ?)",
+                            arguments: [Self.text($0), scope.practiceID.description]) == true
+                    } ?? true
+                let appointmentRecorded =
+                    try visit.appointmentID.map {
+                        try Bool.fetchOne(
+                            db, sql: "SELECT EXISTS(SELECT 1 FROM visit WHERE appointment_id = ?)",
+                            arguments: [Self.text($0)]) == true
+                    } ?? false
+                let decision = try VisitRecording.decide(
+                    visit, otherErrors: otherErrors,
+                    reads: .init(
+                        patient: patient, problems: problems, appointment: appointment, clinicianKnown: clinicianKnown,
+                        appointmentRecorded: appointmentRecorded),
+                    scope: scope, now: now)
                 let stamp = Timestamp.string(now)
-                let recorded = try record.recording(now: now, birthDate: patient.birthDate)
-                record = recorded.visit
                 let seal = self.fieldSeal(scope.practiceID)
-                for problem in recorded.problems {
+                for problem in decision.recorded.problems {
                     try Self.insertProblem(problem, seal: seal, createdAt: stamp, db: db)
-                    try self.appendEvent(
-                        .recordEntryAdded(
-                            patientID: patient.id, entryType: "problem", entryID: problem.id.description,
-                            practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
                 }
-                for medication in recorded.medications {
+                for medication in decision.recorded.medications {
                     try Self.insertMedication(
                         medication, seal: seal, prescribedBy: scope.actorID?.description, createdAt: stamp, db: db)
-                    try self.appendEvent(
-                        .recordEntryAdded(
-                            patientID: patient.id, entryType: "medication", entryID: medication.id.description,
-                            practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
-                }
-                if record.appointmentID != nil,
-                    try Bool.fetchOne(
-                        db, sql: "SELECT EXISTS(SELECT 1 FROM visit WHERE appointment_id = ?)",
-                        arguments: [record.appointmentID.map(Self.text)]) == true
-                {
-                    throw UniquenessConflict(field: "appointmentId", message: "already has a visit record")
                 }
                 try Self.insertVisitRow(
-                    record, seal: seal, recordedBy: scope.actorID?.description, createdAt: stamp, db: db)
-                try self.appendAudit(
-                    AuditRecord(
-                        action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
-                        detail: record.auditDetail(appointment: record.appointmentID.map(Self.text), recorded: recorded)
-                    ),
-                    scope: scope, db: db)
-                try self.appendEvent(
-                    .recordEntryAdded(
-                        patientID: patient.id, entryType: "visit", entryID: record.id.description,
-                        practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
-                return record.id.description
+                    decision.visit, seal: seal, recordedBy: scope.actorID?.description, createdAt: stamp, db: db)
+                try self.appendAudit(decision.audit, scope: scope, db: db)
+                for event in decision.events { try self.appendEvent(event, scope: scope, db: db) }
+                return decision.visit.id.description
             }
             guard let stored = try self.visit(db: db, practiceID: scope.practiceID, id: id) else {
                 throw DomainError.notFound(resource: "visit")
