@@ -28,4 +28,52 @@ public struct PurgeSummary: Hashable, Sendable {
     public init(retention: RetentionPeriod) {
         self.retention = retention
     }
+
+    /// What one purged patient's record held.
+    public struct Purged: Sendable {
+        /// The patient's id, as stored.
+        public var patientID: String
+        /// Its appointments, whatever their status.
+        public var appointments: Int
+        /// Of those, open ones that had not yet started.
+        public var futureAppointments: Int
+        /// Its triage assessments.
+        public var assessments: Int
+        /// Its documents.
+        public var documents: Int
+
+        /// The counts of one patient.
+        public init(patientID: String, appointments: Int, futureAppointments: Int, assessments: Int, documents: Int) {
+            self.patientID = patientID
+            self.appointments = appointments
+            self.futureAppointments = futureAppointments
+            self.assessments = assessments
+            self.documents = documents
+        }
+    }
+
+    /// Counts `patient` in the totals; its audit entry (`patient.purge`, with its counts) and its
+    /// event (`record.patient_purged`) for the store to write beside the deletion.
+    public mutating func add(_ patient: Purged, practiceID: PracticeID, at now: Date) -> (AuditRecord, DomainEvent) {
+        patients += 1
+        appointments += patient.appointments
+        futureAppointments += patient.futureAppointments
+        assessments += patient.assessments
+        documents += patient.documents
+        let detail =
+            "appointments=\(patient.appointments) futureAppointments=\(patient.futureAppointments)"
+            + " assessments=\(patient.assessments) documents=\(patient.documents)"
+        return (
+            AuditRecord(action: .patientPurge, resourceType: "patient", resourceID: patient.patientID, detail: detail),
+            DomainEvent(
+                practiceID: practiceID, kind: RecordEventKind.patientPurged, occurredAt: now, resourceType: "patient",
+                resourceID: patient.patientID, payload: ["patientID": patient.patientID])
+        )
+    }
+
+    /// The run's audit entry (`records.purge`, with the totals), written even when nothing was due.
+    public func runAudit(practiceID: PracticeID) -> AuditRecord {
+        AuditRecord(
+            action: .recordsPurge, resourceType: "practice", resourceID: practiceID.description, detail: auditDetail)
+    }
 }

@@ -106,28 +106,15 @@ extension PostgresStore {
                 // Its search words go with it (ON DELETE CASCADE).
                 try await connection.query(
                     "DELETE FROM patient WHERE id = \(id) AND practice_id = \(practice)", logger: self.logger)
-                try await self.appendAudit(
-                    AuditRecord(
-                        action: .patientPurge, resourceType: "patient", resourceID: patientID,
-                        detail:
-                            "appointments=\(appointments) futureAppointments=\(future) assessments=\(assessments) documents=\(documents)"
-                    ),
-                    scope: scope, connection: connection)
-                try await self.appendEvent(
-                    DomainEvent(
-                        practiceID: scope.practiceID, kind: RecordEventKind.patientPurged, occurredAt: now,
-                        resourceType: "patient", resourceID: patientID, payload: ["patientID": patientID]),
-                    scope: scope, connection: connection)
-                summary.patients += 1
-                summary.appointments += appointments
-                summary.futureAppointments += future
-                summary.assessments += assessments
-                summary.documents += documents
+                let (audit, event) = summary.add(
+                    .init(
+                        patientID: patientID, appointments: appointments, futureAppointments: future,
+                        assessments: assessments, documents: documents), practiceID: scope.practiceID, at: now)
+                try await self.appendAudit(audit, scope: scope, connection: connection)
+                try await self.appendEvent(event, scope: scope, connection: connection)
             }
             try await self.appendAudit(
-                AuditRecord(
-                    action: .recordsPurge, resourceType: "practice", resourceID: scope.practiceID.description,
-                    detail: summary.auditDetail), scope: scope, connection: connection)
+                summary.runAudit(practiceID: scope.practiceID), scope: scope, connection: connection)
             return summary
         }
     }

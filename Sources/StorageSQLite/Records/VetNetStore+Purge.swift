@@ -83,27 +83,14 @@ extension VetNetStore {
                     sql: "DELETE FROM patient_search WHERE rowid = (SELECT rowid FROM patient WHERE id = ?)",
                     arguments: [id])
                 try db.execute(sql: "DELETE FROM patient WHERE id = ? AND practice_id = ?", arguments: scoped)
-                try self.appendAudit(
-                    AuditRecord(
-                        action: .patientPurge, resourceType: "patient", resourceID: id,
-                        detail:
-                            "appointments=\(appointments) futureAppointments=\(future) assessments=\(assessments) documents=\(documentHashes.count)"
-                    ),
-                    scope: scope, db: db)
-                try self.appendEvent(
-                    DomainEvent(
-                        practiceID: scope.practiceID, kind: RecordEventKind.patientPurged, occurredAt: self.clock.now(),
-                        resourceType: "patient", resourceID: id, payload: ["patientID": id]), scope: scope, db: db)
-                summary.patients += 1
-                summary.appointments += appointments
-                summary.futureAppointments += future
-                summary.assessments += assessments
-                summary.documents += documentHashes.count
+                let (audit, event) = summary.add(
+                    .init(
+                        patientID: id, appointments: appointments, futureAppointments: future, assessments: assessments,
+                        documents: documentHashes.count), practiceID: scope.practiceID, at: now)
+                try self.appendAudit(audit, scope: scope, db: db)
+                try self.appendEvent(event, scope: scope, db: db)
             }
-            try self.appendAudit(
-                AuditRecord(
-                    action: .recordsPurge, resourceType: "practice", resourceID: practice, detail: summary.auditDetail),
-                scope: scope, db: db)
+            try self.appendAudit(summary.runAudit(practiceID: scope.practiceID), scope: scope, db: db)
             // A file is shared by identical uploads; remove it only when no row refers to it any more.
             let orphaned = try Set(hashes).filter {
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document WHERE sha256 = ?", arguments: [$0]) == 0
