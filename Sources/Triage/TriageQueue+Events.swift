@@ -15,6 +15,9 @@ public enum TriageEventKind {
     public static let patientOverdue = "triage.patient_overdue"
     /// A waiting patient is due a re-assessment (announced once per assessment).
     public static let reassessmentDue = "triage.reassessment_due"
+
+    /// Every kind, for subscribers and documentation.
+    public static let all = [patientTriaged, queueChanged, levelOverridden, patientOverdue, reassessmentDue]
 }
 
 extension QueueChange {

@@ -1,3 +1,4 @@
+import Analytics
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -339,6 +340,14 @@ struct LiveEventsTests {
             .makeAsyncIterator()
         let ready = String(decoding: try #require(try await frames.next()), as: UTF8.self)
         #expect(ready.hasPrefix("retry: 2000\nevent: ready\ndata: {\"headSequence\":"))
+        // The kinds to listen for come with it: every context's, so the web app keeps no list.
+        let data = try #require(ready.split(separator: "\n").first { $0.hasPrefix("data: ") }?.dropFirst(6))
+        let frame = try #require(try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any])
+        let kinds = try #require(frame["kinds"] as? [String])
+        for kind in AppointmentEventKind.all + TriageEventKind.all + RecordEventKind.all + [MetricsUpdate.kind] {
+            #expect(kinds.contains(kind), "the ready frame lists \(kind)")
+        }
+        #expect(Set(kinds).count == kinds.count)
         #expect(String(decoding: try #require(try await frames.next()), as: UTF8.self) == ": heartbeat\n\n")
         // Revoked on another instance: this one learns it at the next heartbeat.
         alive.withLock { $0 = false }

@@ -297,6 +297,18 @@ def clickable(driver, css: str, timeout: float = 10):
     return wait(driver, EC.element_to_be_clickable((By.CSS_SELECTOR, css)), timeout, f"nothing clickable matches {css}")
 
 
+def click(driver, css: str, timeout: float = 10):
+    """Clicks what matches `css` once it is clickable. A screen redrawn between finding the
+    element and clicking it (a live update arriving) is looked up again, as a person taps again."""
+    def attempt(d):
+        element = EC.element_to_be_clickable((By.CSS_SELECTOR, css))(d)
+        if not element:
+            return False
+        element.click()
+        return element
+    return wait(driver, attempt, timeout, f"nothing clickable matches {css}")
+
+
 def button_with_text(driver, text: str, timeout: float = 10, within=None):
     scope = within or driver
     def find(_):
@@ -564,7 +576,7 @@ class Run:
         self.hart_day = {"clinician": clinician, "taken": taken, "moving": moving}
         try:
             go(driver, self.server, f"#/schedule?date={day.isoformat()}", "h1#schedule-title")
-            clickable(driver, f".appointment[data-appointment='{moving['id']}']", 15).click()
+            click(driver, f".appointment[data-appointment='{moving['id']}']", 15)
             dialog = visible(driver, "dialog[open]")
             button_with_text(driver, "Move…", within=dialog).click()
             start = field_input(driver, "Start", within=dialog)
@@ -716,7 +728,7 @@ class Run:
             wait(driver, lambda d: len(Select(field_input(d, "Appointment type")).options) > 1, 10, "the appointment types are loaded")
             for patient, level in zip(patients, ("3", "4")):
                 type_into(field_input(driver, "Patient"), patient["name"])
-                clickable(driver, f".pick-list button[data-patient='{patient['id']}']").click()
+                click(driver, f".pick-list button[data-patient='{patient['id']}']")
                 Select(field_input(driver, "Appointment type")).select_by_visible_text("Consultation (15 min)")
                 Select(field_input(driver, "Triage level")).select_by_value(level)
                 for label, value in (("Not before", f"{day.isoformat()}T08:00"), ("Due by", f"{day.isoformat()}T17:00")):
@@ -1745,7 +1757,7 @@ class Run:
             assert not obscured, f"{len(obscured)} of {seen} focused controls are under a sticky bar: {obscured[:6]}"
             # A red arrival for an existing patient, sent.
             self.search_patient(driver, dog["medicalRecordNumber"])
-            clickable(driver, ".combo-list .combo-option").click()
+            click(driver, ".combo-list .combo-option")
             Select(field_input(driver, "Mucous membranes")).select_by_value("cyanotic")
             visible(driver, ".result-level .level-red", 10)
             driver.find_element(By.CSS_SELECTOR, ".intake-form button[type=submit]").click()
@@ -1766,7 +1778,7 @@ class Run:
             fresh("Intake in the navigation")
             # Again, and this time "Next arrival".
             self.search_patient(driver, dog["medicalRecordNumber"])
-            clickable(driver, ".combo-list .combo-option").click()
+            click(driver, ".combo-list .combo-option")
             Select(field_input(driver, "Mucous membranes")).select_by_value("cyanotic")
             visible(driver, ".result-level .level-red", 10)
             driver.find_element(By.CSS_SELECTOR, ".intake-form button[type=submit]").click()
@@ -1833,7 +1845,7 @@ class Run:
             driver.execute_script("""window.__sent = []; const original = window.fetch;
               window.fetch = function (url, init) { if (init && init.body && /\\/triage\\/evaluate|\\/intake$/.test(String(url))) window.__sent.push([String(url), init.body]); return original.apply(this, arguments); };""")
             self.search_patient(driver, patient["medicalRecordNumber"])
-            clickable(driver, ".combo-list .combo-option").click()
+            click(driver, ".combo-list .combo-option")
             wait(driver, lambda d: patient["name"] in d.find_element(By.CSS_SELECTOR, ".chosen-patient").text, 10)
             sex = field_input(driver, "Sex").get_attribute("value")
             assert sex == patient["sex"], f"the form takes the patient's own sex: {sex!r} for {patient['sex']!r}"
@@ -2311,7 +2323,7 @@ class Run:
         try:
             go(driver, self.server, f"#/schedule?date={day.isoformat()}", f".sched-grid .appointment[data-appointment='{appointment['id']}']")
             self.dialog_actions(driver, appointment["id"])
-            clickable(driver, f"dialog[open] a[data-consult='{appointment['id']}']").click()
+            click(driver, f"dialog[open] a[data-consult='{appointment['id']}']")
             visible(driver, ".consult-form", 15)
             assert f"appointment={appointment['id']}" in driver.current_url, driver.current_url
             assert patient["name"] in driver.find_element(By.ID, "consult-title").text
@@ -2433,12 +2445,12 @@ class Run:
             go(driver, self.server, f"#/patients/{patient['id']}", ".record-weight h2")
             wait(driver, lambda d: "21.7 kg" in d.find_element(By.CSS_SELECTOR, ".record-weight .big-figure").text, 10, "the latest weight is 21.7 kg")
             # Stop the medication: without a reason it says so at the field; with one it is stopped.
-            clickable(driver, ".record-medications button[data-correct='stop']").click()
+            click(driver, ".record-medications button[data-correct='stop']")
             dialog = visible(driver, "dialog.correction-dialog[open]")
-            clickable(driver, "dialog.correction-dialog button[type=submit]").click()
+            click(driver, "dialog.correction-dialog button[type=submit]")
             wait(driver, lambda d: dialog.find_elements(By.CSS_SELECTOR, "[aria-invalid='true']"), 5, "a missing reason is shown at its field")
             type_into(field_input(driver, "Reason", within=dialog), "Gastric upset")
-            clickable(driver, "dialog.correction-dialog button[type=submit]").click()
+            click(driver, "dialog.correction-dialog button[type=submit]")
             wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.correction-dialog"), 10, "the dialog closes once saved")
             wait(driver, lambda d: "stopped: Gastric upset" in d.find_element(By.CSS_SELECTOR, ".record-medications").text, 10, "the medication shows it was stopped")
             assert not driver.find_elements(By.CSS_SELECTOR, ".record-medications button[data-correct='stop']"), "a stopped medication is not offered Stop"
@@ -2451,7 +2463,7 @@ class Run:
             row.find_element(By.CSS_SELECTOR, "button[data-correct='enteredInError']").click()
             dialog = visible(driver, "dialog.correction-dialog[open]")
             type_into(field_input(driver, "Reason", within=dialog), "Weighed with the carrier")
-            clickable(driver, "dialog.correction-dialog button[type=submit]").click()
+            click(driver, "dialog.correction-dialog button[type=submit]")
             wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.correction-dialog"), 10, "the dialog closes once saved")
             struck = visible(driver, ".record-weight li.retracted")
             assert struck.find_element(By.CSS_SELECTOR, "s").text.strip().startswith("21.7 kg"), struck.text
@@ -2488,7 +2500,7 @@ class Run:
         patient = self.corrections_patient()
         try:
             go(driver, self.server, f"#/patients/{patient['id']}", ".record-weight h2")
-            clickable(driver, ".record-allergies button[data-correct='update']").click()
+            click(driver, ".record-allergies button[data-correct='update']")
             dialog = visible(driver, "dialog.correction-dialog[open]")
             self.audit_and_capture(driver, "record-correction-dialog")
             assert driver.find_elements(By.CSS_SELECTOR, "dialog.correction-dialog[open]"), "the dialog was open throughout"
@@ -2513,7 +2525,7 @@ class Run:
             row = f".setup-types tr[data-type='{kind['id']}']"
             visible(driver, ".setup-rooms tbody tr")
             self.audit_and_capture(driver, "admin-types-rooms")
-            clickable(driver, f"{row} button[data-action='edit-type']").click()
+            click(driver, f"{row} button[data-action='edit-type']")
             dialog = visible(driver, "dialog.type-dialog[open]")
             type_into(field_input(driver, "Fee", within=dialog), "27.50")
             type_into(field_input(driver, "Duration", within=dialog), "0")
@@ -2527,7 +2539,7 @@ class Run:
             driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", retire)  # clear of the toast
             retire.click()
             confirm = visible(driver, "dialog.retire-dialog[open]")
-            clickable(driver, "dialog.retire-dialog button[data-action='confirm-retire']").click()
+            click(driver, "dialog.retire-dialog button[data-action='confirm-retire']")
             wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.retire-dialog"), 10, "the confirmation closes once retired")
             wait(driver, lambda d: "Retired" in d.find_element(By.CSS_SELECTOR, row).text, 10, "the type is shown as retired")
             assert not driver.find_elements(By.CSS_SELECTOR, f"{row} button[data-action='retire-type']"), "a retired type is not offered Retire"
@@ -2563,7 +2575,7 @@ class Run:
         other = Client(self.server, self.receptionist_email)  # a second sign-in: another session
         try:
             go(driver, self.server, f"#/patients/{patient['id']}", ".owner-card")
-            clickable(driver, "button[data-action=edit-owner]", 15).click()
+            click(driver, "button[data-action=edit-owner]", 15)
             dialog = visible(driver, "dialog[open].edit-dialog form", 15)
             type_into(field_input(driver, "Phone 1", within=dialog), new_phone)
             # Meanwhile, the other session saves a change to the same owner.
@@ -2580,7 +2592,7 @@ class Run:
             assert new_phone in typed_phone, f"the phone typed here is shown: {typed_phone!r}"
             middle = self.receptionist.ok("GET", owner_path)
             assert middle["email"] == new_email and middle["phones"] == before["phones"], "nothing was overwritten: the other session's change stands alone"
-            clickable(driver, "dialog[open] button[data-action=reapply]").click()
+            click(driver, "dialog[open] button[data-action=reapply]")
             wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open].edit-dialog"), 15, "the dialog closes once saved")
             after = self.receptionist.ok("GET", owner_path)
             assert after["email"] == new_email, f"the other session's email is kept: {after.get('email')}"
@@ -2622,7 +2634,7 @@ class Run:
             visible(driver, ".duplicate-warning button[data-action=register-anyway]")
             found = self.receptionist.ok("GET", f"/api/v1/patients?q={urllib.request.quote(name)}")["items"]
             assert not found, f"nothing is registered before the warning is answered: {found}"
-            clickable(driver, ".duplicate-warning button[data-action=register-anyway]").click()
+            click(driver, ".duplicate-warning button[data-action=register-anyway]")
             wait(driver, lambda d: name in d.find_element(By.ID, "record-title").text, 15, "the new patient's record opens")
             found = self.receptionist.ok("GET", f"/api/v1/patients?q={urllib.request.quote(name)}")["items"]
             assert len(found) == 1 and found[0]["ownerName"] == f"Morgan Quill-{suffix}", found
@@ -3007,7 +3019,7 @@ class Run:
                         "the card shows the new expertise")
             # Retire: the booking ahead is listed for re-planning.
             card.find_element(By.CSS_SELECTOR, "button[data-action='retire']").click()
-            clickable(driver, "dialog[open] button[data-action='confirm-retire']").click()
+            click(driver, "dialog[open] button[data-action='confirm-retire']")
             row = visible(driver, f".retired-panel tr[data-appointment='{booking['id']}']", 15)
             wait(driver, lambda d: patient["name"] in d.find_element(By.CSS_SELECTOR, f".retired-panel tr[data-appointment='{booking['id']}']").text, 10,
                  "the patient is named")
@@ -3037,7 +3049,7 @@ class Run:
         before = {a["id"] for a in self.receptionist.ok("GET", f"/api/v1/patients/{patient['id']}/appointments?limit=50")["items"]}
         try:
             go(driver, self.server, f"#/patients/{patient['id']}", ".record-actions")
-            clickable(driver, ".record-actions a[data-action='book']", 15).click()
+            click(driver, ".record-actions a[data-action='book']", 15)
             banner = visible(driver, ".book-banner", 15)
             wait(driver, lambda d: patient["name"] in banner.text, 10, "the schedule says whom it books for")
             day = next_weekday()
@@ -3077,7 +3089,7 @@ class Run:
         changed = date.fromisoformat(proposal["nextDueDate"]) - timedelta(days=7)
         try:
             go(driver, self.server, f"#/patients/{patient['id']}", ".record-vaccinations")
-            clickable(driver, ".record-vaccinations details.add-entry summary", 15).click()
+            click(driver, ".record-vaccinations details.add-entry summary", 15)
             section = driver.find_element(By.CSS_SELECTOR, ".record-vaccinations")
             box = field_input(driver, "Vaccine", within=section)
             options = wait(driver, lambda d: [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, f"datalist#{box.get_attribute('list')} option")] or False,

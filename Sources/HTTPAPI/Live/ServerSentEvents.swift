@@ -46,7 +46,8 @@ struct ServerSentEventStream: AsyncSequence, Sendable {
                 switch item {
                 case .ready(let head):
                     bytes += ServerSentEventStream.frame(
-                        id: nil, event: EventStreamKind.ready, data: #"{"headSequence":\#(head)}"#,
+                        id: nil, event: EventStreamKind.ready,
+                        data: #"{"headSequence":\#(head),"kinds":\#(LiveEventKinds.json)}"#,
                         retry: ServerSentEventStream.retryMilliseconds)
                 case .event(let frame):
                     bytes += frame.bytes

@@ -46,17 +46,11 @@ extension PostgresStore: TriageRepository {
                     return (stored, nil)
                 }
                 let now = self.clock.now()
-                var queue = TriageQueue(
-                    entries: try await self.queueEntry(
-                        practiceID: scope.practiceID, patientID: patientID, connection: connection
-                    )
-                    .map { [$0] } ?? [])
-                var change: QueueChange?
-                if queue.follows(assessment, admitting: admitToQueue) {
-                    do { change = try queue.handle(.admit(assessment), at: now) } catch let error as QueueError {
-                        throw error.domainError
-                    }
-                }
+                let decision = try AssessmentRecording.decide(
+                    assessment, result: result, resultJSON: resultJSON, admitToQueue: admitToQueue,
+                    boardEntry: try await self.queueEntry(
+                        practiceID: scope.practiceID, patientID: patientID, connection: connection),
+                    scope: scope, now: now)
                 try await connection.query(
                     """
                     INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms,
@@ -68,7 +62,7 @@ extension PostgresStore: TriageRepository {
                                 \(result.level.rawValue),
                             \(result.rulesVersion), \(caseText), \(resultText))
                     """, logger: self.logger)
-                if let change { try await self.save(change, scope: scope, connection: connection) }
+                if let change = decision.change { try await self.save(change, scope: scope, connection: connection) }
                 if let intakeRanking, let rankingJSON {
                     try await connection.query(
                         """
@@ -80,27 +74,13 @@ extension PostgresStore: TriageRepository {
                         """, logger: self.logger)
                 }
                 try await self.appendAudit(
-                    AuditRecord(
-                        action: .triageAssess, resourceType: "patient", resourceID: UUIDText.lowercase(patientID),
-                        detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"),
-                    scope: scope, connection: connection)
-                // Admission and re-triage publish the triage and the board's change together; an
-                // assessment kept off the board (a booked non-urgent intake) is still news.
-                for event in change?.events(practiceID: scope.practiceID, occurredAt: now)
-                    ?? [assessment.assessedEvent(practiceID: scope.practiceID, occurredAt: now)]
-                {
-                    _ = try await self.appendEvent(event, scope: scope, connection: connection)
-                }
-                let stored = StoredAssessment(
-                    id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,
-                    assessedAt: result.assessedAt, level: result.level, rulesVersion: result.rulesVersion,
-                    resultJSON: resultJSON)
+                    decision.audit, events: decision.events, scope: scope, connection: connection)
                 if let idempotency {
                     try await self.finishClaim(
                         idempotency, operation: .triageAssess, resourceID: assessment.id.description, scope: scope,
                         connection: connection)
                 }
-                return (stored, change)
+                return (decision.stored, decision.change)
             }
         }
     }

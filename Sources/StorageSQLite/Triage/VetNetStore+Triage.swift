@@ -26,14 +26,10 @@ extension VetNetStore {
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
             var recorded: (StoredAssessment, QueueChange?)?
             let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotency, operation: .triageAssess) {
-                var queue = TriageQueue(
-                    entries: try self.queueEntry(db: db, scope: scope, patientID: patientID).map { [$0] } ?? [])
-                var change: QueueChange?
-                if queue.follows(assessment, admitting: admitToQueue) {
-                    do { change = try queue.handle(.admit(assessment), at: self.clock.now()) } catch let error
-                        as QueueError
-                    { throw error.domainError }
-                }
+                let now = self.clock.now()
+                let decision = try AssessmentRecording.decide(
+                    assessment, result: result, resultJSON: resultJSON, admitToQueue: admitToQueue,
+                    boardEntry: try self.queueEntry(db: db, scope: scope, patientID: patientID), scope: scope, now: now)
                 try db.execute(
                     sql: """
                         INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms,
@@ -52,30 +48,18 @@ extension VetNetStore {
                         try self.fieldSeal(scope.practiceID).seal(
                             String(decoding: resultJSON, as: UTF8.self), .triageResult, id: assessment.id.description),
                     ])
-                if let change {
+                if let change = decision.change {
                     try self.saveQueueEntry(change.entry, db: db, scope: scope)
                     try Self.recordArrival(change, db: db, scope: scope)
                 }
                 if let intakeRanking {
                     try Self.insertIntakeRanking(
                         intakeRanking, assessmentID: assessment.id.description, patientID: patientID,
-                        practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
+                        practiceID: scope.practiceID, createdAt: now, db: db)
                 }
-                try self.appendAudit(
-                    AuditRecord(
-                        action: .triageAssess, resourceType: "patient", resourceID: Self.text(patientID),
-                        detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"), scope: scope, db: db)
-                // Admission and re-triage publish the triage and the board's change together; an
-                // assessment kept off the board (a booked non-urgent intake) is still news.
-                try self.appendEvents(
-                    change?.events(practiceID: scope.practiceID, occurredAt: self.clock.now())
-                        ?? [assessment.assessedEvent(practiceID: scope.practiceID, occurredAt: self.clock.now())],
-                    scope: scope, db: db)
-                let stored = StoredAssessment(
-                    id: assessment.id, patientID: patientID, assessorID: scope.actorID?.description, arrival: arrival,
-                    assessedAt: result.assessedAt, level: result.level, rulesVersion: result.rulesVersion,
-                    resultJSON: resultJSON)
-                recorded = (stored, change)
+                try self.appendAudit(decision.audit, scope: scope, db: db)
+                try self.appendEvents(decision.events, scope: scope, db: db)
+                recorded = (decision.stored, decision.change)
                 return assessment.id.description
             }
             if let recorded { return recorded }

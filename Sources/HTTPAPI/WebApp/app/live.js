@@ -8,15 +8,6 @@
 import { get } from './api.js';
 import { time } from './ui.js';
 
-/** Every kind the server sends (an EventSource only delivers named events it listens for). */
-export const KINDS = [
-  'appointment.booked', 'appointment.moved', 'appointment.cancelled', 'appointment.checked_in', 'appointment.started',
-  'appointment.completed', 'appointment.no_show', 'appointment.note_added', 'patient.triaged', 'triage.queue_changed', 'triage.level_overridden',
-  'triage.patient_overdue', 'triage.reassessment_due', 'patient.created',
-  'patient.updated', 'patient.archived', 'patient.purged', 'owner.created', 'owner.updated', 'record.entry_added',
-  'records.imported', 'clinician.availability_changed', 'schedule.optimized', 'schedule.replanned', 'metrics.updated',
-];
-
 const POLL_SECONDS = 30;
 const RETRY_SECONDS = 60;
 const BATCH_MS = 60;
@@ -96,6 +87,11 @@ function open(after = null) {
     try { event = JSON.parse(frame.data); } catch { return; }
     if (frame.type === 'ready') {
       if (lastSequence === null && typeof event.headSequence === 'number') lastSequence = event.headSequence;
+      // The server names every kind it may send: an EventSource delivers only the named
+      // events it listens for, and the frames after this one are dispatched after it.
+      for (const kind of Array.isArray(event.kinds) ? event.kinds : []) {
+        if (typeof kind === 'string' && !listening.has(kind)) { listening.add(kind); stream.addEventListener(kind, onFrame); }
+      }
       return;
     }
     if (frame.type === 'reset') {
@@ -121,7 +117,7 @@ function open(after = null) {
     if (!event.kind) event.kind = frame.type;
     deliver(event);
   };
-  for (const kind of KINDS) stream.addEventListener(kind, onFrame);
+  const listening = new Set();
   for (const kind of ['ready', 'reset', 'session_ended']) stream.addEventListener(kind, onFrame);
   stream.addEventListener('message', onFrame);
 }
