@@ -177,8 +177,9 @@ export function render(container, { query }) {
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, worker));
-    // An owner another worker was still reading is waited for by reading it once more.
-    for (const id of missing) {
+    // An owner another worker was still reading — this load's, or one a live update
+    // superseded, which will not draw — is waited for by reading it once more.
+    for (const id of new Set(rows.map((r) => r.patientId))) {
       const patient = patients.get(id);
       if (patient && owners.get(patient.ownerId) === undefined && current()) {
         owners.set(patient.ownerId, await api.get(`/owners/${encodeURIComponent(patient.ownerId)}`).catch(() => null));
