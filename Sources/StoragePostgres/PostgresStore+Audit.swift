@@ -20,13 +20,7 @@ extension PostgresStore: AuditRepository {
     ) async throws -> AuditEntry {
         let practiceID = scope?.practiceID.description
         let chain = AuditChain.chain(ofPractice: practiceID)
-        let (previousSequence, previousHash): (Int64, String)
-        if let head {
-            (previousSequence, previousHash) = head
-        } else {
-            (previousSequence, previousHash) = try await lockedHead(of: chain, connection: connection)
-        }
-        let entry = auditEntry(record, scope: scope, after: previousSequence, previousHash)
+        let entry = try await auditEntry(record, scope: scope, chain: chain, head: head, connection: connection)
         try await appendLink(entry, to: chain, connection: connection)
         return entry
     }
@@ -45,13 +39,7 @@ extension PostgresStore: AuditRepository {
             return
         }
         let chain = AuditChain.chain(ofPractice: scope.practiceID.description)
-        let (previousSequence, previousHash): (Int64, String)
-        if let head {
-            (previousSequence, previousHash) = head
-        } else {
-            (previousSequence, previousHash) = try await lockedHead(of: chain, connection: connection)
-        }
-        let entry = auditEntry(record, scope: scope, after: previousSequence, previousHash)
+        let entry = try await auditEntry(record, scope: scope, chain: chain, head: head, connection: connection)
         let signature = AuditChain.headSignature(
             chain: chain, sequence: entry.sequence, hash: entry.hash, key: auditKey)
         var event = first
@@ -87,10 +75,18 @@ extension PostgresStore: AuditRepository {
         guard numbered else { throw StoreCorruption(column: "event_head.seq", reason: "no sequence returned") }
     }
 
-    /// The hashed entry for `record`, following the chain's head `previousSequence`/`previousHash`.
+    /// The hashed entry for `record`, next in `chain` after `head` (the chain's sequence and
+    /// hash, when the caller has locked it already) or after the head locked here.
     private func auditEntry(
-        _ record: AuditRecord, scope: AccessScope?, after previousSequence: Int64, _ previousHash: String
-    ) -> AuditEntry {
+        _ record: AuditRecord, scope: AccessScope?, chain: String, head: (Int64, String)?,
+        connection: PostgresConnection
+    ) async throws -> AuditEntry {
+        let (previousSequence, previousHash): (Int64, String)
+        if let head {
+            (previousSequence, previousHash) = head
+        } else {
+            (previousSequence, previousHash) = try await lockedHead(of: chain, connection: connection)
+        }
         var entry = AuditEntry(
             sequence: previousSequence + 1, id: UUID(), occurredAt: Timestamp.string(clock.now()),
             practiceID: scope?.practiceID.description, actorID: scope?.actorID?.description,
