@@ -19,62 +19,33 @@ extension PostgresStore {
         _ plan: PatientImportPlan, scope: AccessScope, skipRefused: Bool,
         progress: ImportProgressHandler?
     ) async throws -> PatientImportResult {
-        let owners = Dictionary(plan.owners.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return try await transaction(.practice(scope.practiceID)) { connection in
             let now = self.clock.now()
             let counterBefore = try await self.recordNumberCounter(practiceID: scope.practiceID, connection: connection)
-            var storedOwners = Set<Identifier<Owner>>()
-            var refused: [ImportRowIssue] = []
-            var stored = 0
+            var tally = PatientImportTally(plan, skipRefused: skipRefused)
             for (index, patient) in plan.patients.enumerated() {
-                let line = plan.patientLines[patient.id] ?? 0
                 if skipRefused { try await connection.query("SAVEPOINT import_row", logger: self.logger) }
                 do {
-                    for ownerID in [patient.ownerID, patient.coOwnerID].compactMap({ $0 })
-                    where !storedOwners.contains(ownerID) {
-                        guard let owner = owners[ownerID] else {
-                            throw ValidationError(field: "owner", message: "is not in the import plan")
-                        }
+                    for owner in try tally.ownersToStore(before: patient) {
                         try await self.insertOwner(owner, scope: scope, now: now, connection: connection)
                     }
                     try await self.insertPatient(patient, scope: scope, now: now, connection: connection)
                     if skipRefused { try await connection.query("RELEASE SAVEPOINT import_row", logger: self.logger) }
-                    storedOwners.insert(patient.ownerID)
-                    if let coOwner = patient.coOwnerID { storedOwners.insert(coOwner) }
-                    stored += 1
+                    tally.stored(patient)
                 } catch {
-                    // A row the store refuses — an invalid value, or a microchip already taken —
-                    // is this row's problem; anything else ends the import.
-                    guard let issue = ImportRowIssue(line: line, refusal: error) else { throw error }
-                    guard skipRefused else { throw PatientImportError.invalidRows([issue]) }
+                    try tally.refuse(patient, error: error)
                     try await connection.query("ROLLBACK TO SAVEPOINT import_row", logger: self.logger)
-                    refused.append(issue)
                 }
-                if let progress, (index + 1) % 500 == 0 || index + 1 == plan.patients.count {
-                    progress(index + 1, plan.patients.count)
-                }
+                if let progress, let done = tally.progress(after: index) { progress(done.done, done.total) }
             }
             try await self.appendAudit(
-                AuditRecord(
-                    action: .patientImport, resourceType: "practice", resourceID: scope.practiceID.description,
-                    detail:
-                        "owners=\(storedOwners.count) patients=\(stored) refused=\(refused.count + plan.skippedRows.count)"
-                ),
+                tally.audit(practiceID: scope.practiceID),
+                events: tally.event(practiceID: scope.practiceID, at: now).map { [$0] } ?? [],
                 scope: scope, connection: connection)
-            if stored > 0 || !storedOwners.isEmpty {
-                try await self.appendEvent(
-                    DomainEvent(
-                        practiceID: scope.practiceID, kind: RecordEventKind.imported, occurredAt: now,
-                        resourceType: "practice", resourceID: scope.practiceID.description,
-                        payload: ["owners": String(storedOwners.count), "patients": String(stored)]),
-                    scope: scope, connection: connection)
-            }
             let counterAfter = try await self.recordNumberCounter(practiceID: scope.practiceID, connection: connection)
-            let numbers =
-                counterAfter > counterBefore
-                ? (Self.recordNumber(counterBefore + 1), Self.recordNumber(counterAfter)) : nil
-            return PatientImportResult(
-                ownersCreated: storedOwners.count, patientsCreated: stored, recordNumbers: numbers, refused: refused)
+            return tally.result(
+                recordNumbers: counterAfter > counterBefore
+                    ? (Self.recordNumber(counterBefore + 1), Self.recordNumber(counterAfter)) : nil)
         }
     }
 

@@ -19,61 +19,32 @@ extension VetNetStore {
         _ plan: PatientImportPlan, scope: AccessScope, skipRefused: Bool = false,
         progress: ImportProgressHandler? = nil
     ) async throws -> PatientImportResult {
-        let owners = Dictionary(uniqueKeysWithValues: plan.owners.map { ($0.id, $0) })
         return try await write { db in
             let counterBefore = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID)
-            var storedOwners = Set<Identifier<Owner>>()
-            var refused: [ImportRowIssue] = []
-            var stored = 0
+            var tally = PatientImportTally(plan, skipRefused: skipRefused)
             for (index, patient) in plan.patients.enumerated() {
-                let line = plan.patientLines[patient.id] ?? 0
                 do {
                     try db.inSavepoint {
-                        for ownerID in [patient.ownerID, patient.coOwnerID].compactMap({ $0 })
-                        where !storedOwners.contains(ownerID) {
-                            guard let owner = owners[ownerID] else {
-                                throw ValidationError(field: "owner", message: "is not in the import plan")
-                            }
+                        for owner in try tally.ownersToStore(before: patient) {
                             try self.insertOwner(owner, db: db, scope: scope)
                         }
                         try self.insertPatient(patient, db: db, scope: scope)
                         return .commit
                     }
-                    storedOwners.insert(patient.ownerID)
-                    if let coOwner = patient.coOwnerID { storedOwners.insert(coOwner) }
-                    stored += 1
+                    tally.stored(patient)
                 } catch {
-                    // A row the store refuses — an invalid value, or a microchip already taken —
-                    // is this row's problem; anything else ends the import.
-                    guard let issue = ImportRowIssue(line: line, refusal: error) else { throw error }
-                    guard skipRefused else { throw PatientImportError.invalidRows([issue]) }
-                    refused.append(issue)
+                    try tally.refuse(patient, error: error)
                 }
-                if let progress, (index + 1) % 500 == 0 || index + 1 == plan.patients.count {
-                    progress(index + 1, plan.patients.count)
-                }
+                if let progress, let done = tally.progress(after: index) { progress(done.done, done.total) }
             }
-            try self.appendAudit(
-                AuditRecord(
-                    action: .patientImport, resourceType: "practice", resourceID: scope.practiceID.description,
-                    detail:
-                        "owners=\(storedOwners.count) patients=\(stored) refused=\(refused.count + plan.skippedRows.count)"
-                ),
-                scope: scope, db: db)
-            if stored > 0 || !storedOwners.isEmpty {
-                try self.appendEvent(
-                    DomainEvent(
-                        practiceID: scope.practiceID, kind: RecordEventKind.imported, occurredAt: self.clock.now(),
-                        resourceType: "practice", resourceID: scope.practiceID.description,
-                        payload: ["owners": String(storedOwners.count), "patients": String(stored)]), scope: scope,
-                    db: db)
+            try self.appendAudit(tally.audit(practiceID: scope.practiceID), scope: scope, db: db)
+            if let event = tally.event(practiceID: scope.practiceID, at: self.clock.now()) {
+                try self.appendEvent(event, scope: scope, db: db)
             }
             let counterAfter = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID)
-            let numbers =
-                counterAfter > counterBefore
-                ? (Self.recordNumber(counterBefore + 1), Self.recordNumber(counterAfter)) : nil
-            return PatientImportResult(
-                ownersCreated: storedOwners.count, patientsCreated: stored, recordNumbers: numbers, refused: refused)
+            return tally.result(
+                recordNumbers: counterAfter > counterBefore
+                    ? (Self.recordNumber(counterBefore + 1), Self.recordNumber(counterAfter)) : nil)
         }
     }
 
