@@ -25,7 +25,10 @@ extension AnalyticsPeriod {
             } else if last.dayNumber - first.dayNumber + 1 > maximumDays {
                 errors.add(
                     "to",
-                    "the period is at most \(maximumDays) days (from \(first) to \(first.adding(days: maximumDays - 1)) at the latest)"
+                    """
+                    the period is at most \(maximumDays) days (from \(first) to \(first.adding(days: maximumDays - 1))\
+                     at the latest)
+                    """
                 )
             }
         }

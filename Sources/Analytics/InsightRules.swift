@@ -57,7 +57,10 @@ extension PracticeAnalytics {
             var message =
                 level.maxWaitMinutes == 0
                 ? "\(colour) patients were not seen on arrival on \(breachDays.count) of \(arrivalDays.count) days"
-                : "\(colour) patients waited longer than \(level.maxWaitMinutes) min on \(breachDays.count) of \(arrivalDays.count) days"
+                : """
+                \(colour) patients waited longer than \(level.maxWaitMinutes) min on \(breachDays.count) of \
+                \(arrivalDays.count) days
+                """
             var figuresOut = [
                 InsightFigure("breaches", Double(breaches.count), "count"),
                 InsightFigure("breachDays", Double(breachDays.count), "count"),
@@ -150,21 +153,30 @@ extension PracticeAnalytics {
                 InsightFigure("availableHours", utilization.availableMinutes / 60, "hours"),
             ]
             let detail =
-                "\(Format.percent(ratio)) of available time (\(Format.hours(utilization.bookedMinutes)) of \(Format.hours(utilization.availableMinutes)) h)"
+                """
+                \(Format.percent(ratio)) of available time (\(Format.hours(utilization.bookedMinutes)) of \
+                \(Format.hours(utilization.availableMinutes)) h)
+                """
             let source = MetricReference(metric: .utilization, segment: clinician.segment)
             if ratio > target.upperBound {
                 result.append(
                     Insight(
                         kind: .clinicianOverloaded, severity: .warning,
                         message:
-                            "\(clinician.segment.name) was booked for \(detail), above the \(Format.percent(target.upperBound)) target.",
+                            """
+                            \(clinician.segment.name) was booked for \(detail), above the \
+                            \(Format.percent(target.upperBound)) target.
+                            """,
                         figures: figures, source: source))
             } else if ratio < target.lowerBound {
                 result.append(
                     Insight(
                         kind: .clinicianUnderused, severity: .info,
                         message:
-                            "\(clinician.segment.name) was booked for only \(detail), below the \(Format.percent(target.lowerBound)) target.",
+                            """
+                            \(clinician.segment.name) was booked for only \(detail), below the \
+                            \(Format.percent(target.lowerBound)) target.
+                            """,
                         figures: figures, source: source))
             }
         }
@@ -184,7 +196,10 @@ extension PracticeAnalytics {
                 Insight(
                     kind: .noShowRate, severity: .warning,
                     message:
-                        "\(Format.percent(rate)) of appointments were no-shows (\(practice.noShows.count) of \(practice.noShows.total)).",
+                        """
+                        \(Format.percent(rate)) of appointments were no-shows (\(practice.noShows.count) of \
+                        \(practice.noShows.total)).
+                        """,
                     figures: [
                         InsightFigure("noShowRate", rate, "ratio"),
                         InsightFigure("noShows", Double(practice.noShows.count), "count"),
@@ -203,7 +218,11 @@ extension PracticeAnalytics {
                     Insight(
                         kind: .noShowHotspot, severity: .warning,
                         message:
-                            "No-shows for \(segment.segment.name) ran at \(Format.percent(rate)) (\(segment.noShows.count) of \(segment.noShows.total)), \(Format.decimal(factor))× the practice's \(Format.percent(practiceRate)).",
+                            """
+                            No-shows for \(segment.segment.name) ran at \(Format.percent(rate)) \
+                            (\(segment.noShows.count) of \(segment.noShows.total)), \(Format.decimal(factor))× the \
+                            practice's \(Format.percent(practiceRate)).
+                            """,
                         figures: [
                             InsightFigure("noShowRate", rate, "ratio"),
                             InsightFigure("noShows", Double(segment.noShows.count), "count"),
@@ -222,7 +241,10 @@ extension PracticeAnalytics {
                 Insight(
                     kind: .lateCancellations, severity: .warning,
                     message:
-                        "\(Format.percent(rate)) of appointments were cancelled less than \(notice) h before their start (\(late.count) of \(late.total)).",
+                        """
+                        \(Format.percent(rate)) of appointments were cancelled less than \(notice) h before their \
+                        start (\(late.count) of \(late.total)).
+                        """,
                     figures: [
                         InsightFigure("lateCancellationRate", rate, "ratio"),
                         InsightFigure("lateCancellations", Double(late.count), "count"),
@@ -249,7 +271,11 @@ extension PracticeAnalytics {
                 Insight(
                     kind: .durationOverrun, severity: .warning,
                     message:
-                        "\(type.segment.name) ran \(Format.decimal(difference)) min over its booked time on average (\(Format.decimal(actual)) min actual against \(Format.decimal(planned)) min booked, \(duration.count) appointments).",
+                        """
+                        \(type.segment.name) ran \(Format.decimal(difference)) min over its booked time on average \
+                        (\(Format.decimal(actual)) min actual against \(Format.decimal(planned)) min booked, \
+                        \(duration.count) appointments).
+                        """,
                     figures: [
                         InsightFigure("meanDifferenceMinutes", difference, "minutes"),
                         InsightFigure("meanActualMinutes", actual, "minutes"),
@@ -266,7 +292,11 @@ extension PracticeAnalytics {
                 Insight(
                     kind: .durationModelGain, severity: .info,
                     message:
-                        "The duration model would have booked within \(Format.decimal(model)) min of the actual length on average, against \(Format.decimal(booked)) min for the lengths booked (\(duration.modelCount) appointments).",
+                        """
+                        The duration model would have booked within \(Format.decimal(model)) min of the actual length \
+                        on average, against \(Format.decimal(booked)) min for the lengths booked \
+                        (\(duration.modelCount) appointments).
+                        """,
                     figures: [
                         InsightFigure("modelMAE", model, "minutes"),
                         InsightFigure("bookedMeanAbsoluteDifference", booked, "minutes"),
@@ -285,10 +315,16 @@ extension PracticeAnalytics {
         let window = "over the next \(report.days) day\(report.days == 1 ? "" : "s")"
         for load in report.bottlenecks {
             let demand =
-                "\(Format.grouped(load.demandMinutes)) min (\(Format.grouped(load.bookedMinutes)) booked, \(Format.grouped(load.requestedMinutes)) requested)"
+                """
+                \(Format.grouped(load.demandMinutes)) min (\(Format.grouped(load.bookedMinutes)) booked, \
+                \(Format.grouped(load.requestedMinutes)) requested)
+                """
             let message =
                 load.capacityMinutes > 0
-                ? "\(load.specialty.displayName) demand \(window) is \(demand) against \(Format.grouped(load.capacityMinutes)) min of capacity (\(Format.percent(load.ratio ?? 0)))."
+                ? """
+                \(load.specialty.displayName) demand \(window) is \(demand) against \
+                \(Format.grouped(load.capacityMinutes)) min of capacity (\(Format.percent(load.ratio ?? 0))).
+                """
                 : "\(load.specialty.displayName) demand \(window) is \(demand) with no clinician time available."
             let critical = load.capacityMinutes <= 0 || (load.ratio ?? 0) >= thresholds.bottleneckCriticalRatio
             result.append(
@@ -306,9 +342,16 @@ extension PracticeAnalytics {
         for clinician in report.overloaded {
             let message =
                 clinician.load.map {
-                    "\(clinician.clinician.name) is booked for \(Format.percent($0)) of bookable time \(window) (\(Format.grouped(clinician.bookedMinutes)) of \(Format.grouped(clinician.capacityMinutes)) min), above the \(Format.percent(report.targetLoad.upperBound)) target."
+                    """
+                    \(clinician.clinician.name) is booked for \(Format.percent($0)) of bookable time \(window) \
+                    (\(Format.grouped(clinician.bookedMinutes)) of \(Format.grouped(clinician.capacityMinutes)) min), \
+                    above the \(Format.percent(report.targetLoad.upperBound)) target.
+                    """
                 }
-                ?? "\(clinician.clinician.name) has \(Format.grouped(clinician.bookedMinutes)) min booked \(window) but no bookable time."
+                    ?? """
+                    \(clinician.clinician.name) has \(Format.grouped(clinician.bookedMinutes)) min booked \(window) \
+                    but no bookable time.
+                    """
             result.append(
                 Insight(
                     kind: .clinicianOverbookedAhead, severity: .warning, message: message,
@@ -337,7 +380,12 @@ extension PracticeAnalytics {
                 Insight(
                     kind: .demandShift, severity: .info,
                     message:
-                        "\(specialty.specialty.displayName) demand is forecast at \(Format.decimal(next)) appointments for the week from \(forecast.weekStart), \(change > 0 ? "up" : "down") \(Format.percent(abs(change))) on the previous week's \(specialty.lastWeekAppointments) (back-tested error ±\(Format.decimal(mae)) appointments a day).",
+                        """
+                        \(specialty.specialty.displayName) demand is forecast at \(Format.decimal(next)) appointments \
+                        for the week from \(forecast.weekStart), \(change > 0 ? "up" : "down") \
+                        \(Format.percent(abs(change))) on the previous week's \(specialty.lastWeekAppointments) \
+                        (back-tested error ±\(Format.decimal(mae)) appointments a day).
+                        """,
                     figures: [
                         InsightFigure("forecastAppointments", next, "appointments"),
                         InsightFigure("lastWeekAppointments", last, "appointments"),

@@ -282,7 +282,8 @@ extension PracticeAnalytics {
         if fact.currency >= 0 { tally.addRevenue(fact.fee, currency: fact.currency, currencies: fact.currencies) }
         if visit.attended, tally.markPatient(Int(visit.patient), patientCount: patientCount) {
             if let first = fact.firstVisit {
-                // A first visit before the window means the patient had been before; at or after its start, this is their first time.
+                // A first visit before the window means the patient had been before; at or after its start, this is
+                // their first time.
                 if first < fact.windowStart { tally.returningPatients += 1 } else { tally.newPatients += 1 }
             } else {
                 tally.unknownPatients += 1

@@ -70,9 +70,12 @@ extension PracticeProfile {
         try next.validate()
         if next.timeZone != timeZone, openAppointments > 0 {
             throw DomainError.conflict(
-                "The practice has \(openAppointments) appointment\(openAppointments == 1 ? "" : "s") still to come, booked in \(timeZone); "
-                    + "in \(next.timeZone) \(openAppointments == 1 ? "it" : "they") would fall at other local times, outside the hours "
-                    + "\(openAppointments == 1 ? "it was" : "they were") booked in. Move or cancel them first, then change the time zone."
+                "The practice has \(openAppointments) appointment\(openAppointments == 1 ? "" : "s") still to come, "
+                    + "booked in \(timeZone); "
+                    + "in \(next.timeZone) \(openAppointments == 1 ? "it" : "they") would fall at other local times, "
+                    + "outside the hours "
+                    + "\(openAppointments == 1 ? "it was" : "they were") booked in. Move or cancel them first, then "
+                    + "change the time zone."
             )
         }
         return next

@@ -40,7 +40,10 @@ public struct CaseloadPreferences: Codable, Hashable, Sendable {
         if let minutes = maxConsecutiveSurgeryMinutes, !Self.consecutiveSurgeryMinutes.contains(minutes) {
             errors.add(
                 "\(field).maxConsecutiveSurgeryMinutes",
-                "must be \(Self.consecutiveSurgeryMinutes.lowerBound) to \(Self.consecutiveSurgeryMinutes.upperBound) minutes"
+                """
+                must be \(Self.consecutiveSurgeryMinutes.lowerBound) to \(Self.consecutiveSurgeryMinutes.upperBound) \
+                minutes
+                """
             )
         }
     }

@@ -48,7 +48,10 @@ public enum ClinicianError: Error, Hashable, Sendable {
         switch self {
         case .retired(let name, let date):
             return .conflict(
-                "\(name) retired on \(Timestamp.string(date)) and is kept for history only: no changes and no new bookings."
+                """
+                \(name) retired on \(Timestamp.string(date)) and is kept for history only: no changes and no new \
+                bookings.
+                """
             )
         }
     }

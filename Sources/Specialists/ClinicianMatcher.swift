@@ -40,7 +40,10 @@ public struct ClinicianMatcher: Sendable {
                     MatchExclusion(
                         clinicianID: clinician.id, displayName: clinician.displayName,
                         reason:
-                            "case complexity \(Self.format(matchCase.complexity)) is above the clinician's ceiling \(Self.format(clinician.complexityCeiling))"
+                            """
+                            case complexity \(Self.format(matchCase.complexity)) is above the clinician's ceiling \
+                            \(Self.format(clinician.complexityCeiling))
+                            """
                     ))
                 continue
             }

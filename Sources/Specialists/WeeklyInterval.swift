@@ -36,7 +36,10 @@ public struct WeeklyInterval: Hashable, Codable, Sendable, CustomStringConvertib
 
     /// `Mon 09:00–12:30`.
     public var description: String {
-        "\(Self.weekdayNames[(1...7).contains(weekday) ? weekday : 0]) \(Self.clock(startMinute))–\(Self.clock(endMinute))"
+        """
+        \(Self.weekdayNames[(1...7).contains(weekday) ? weekday : 0]) \
+        \(Self.clock(startMinute))–\(Self.clock(endMinute))
+        """
     }
 
     // MARK: - Validation

@@ -49,14 +49,17 @@ extension PostgresSchema {
 
         DROP FUNCTION vetnet_audit_chain(bigint, bigint);
         -- One chain's entries `p_from…p_upto`, in order (verification walks all of them).
-        \(installationFunction("vetnet_audit_chain(p_chain text, p_from bigint, p_upto bigint)", returns: "SETOF audit_entry", body: """
+        \(installationFunction("vetnet_audit_chain(p_chain text, p_from bigint, p_upto bigint)",
+            returns: "SETOF audit_entry", body: """
             RETURN QUERY SELECT * FROM audit_entry WHERE chain = p_chain AND seq BETWEEN p_from AND p_upto ORDER BY seq;
             """))
         -- Chains that lost their head: a practice without one (its whole chain was deleted), and
         -- entries of a chain whose head row is gone.
         \(installationFunction("vetnet_audit_headless()", returns: "SETOF text", body: """
-            RETURN QUERY SELECT p.id::text FROM practice p WHERE NOT EXISTS (SELECT 1 FROM audit_head h WHERE h.chain = p.id::text)
-                UNION SELECT DISTINCT e.chain FROM audit_entry e WHERE NOT EXISTS (SELECT 1 FROM audit_head h WHERE h.chain = e.chain);
+            RETURN QUERY SELECT p.id::text FROM practice p WHERE NOT EXISTS (SELECT 1 FROM audit_head h WHERE \
+            h.chain = p.id::text)
+                UNION SELECT DISTINCT e.chain FROM audit_entry e WHERE NOT EXISTS (SELECT 1 FROM audit_head h \
+                WHERE h.chain = e.chain);
             """))
         """
 }

@@ -30,7 +30,8 @@ extension PostgresSchema {
     /// only (the caller's practice setting is restored before it returns).
     static func installationFunction(_ signature: String, returns: String, body: String) -> String {
         """
-        CREATE FUNCTION \(signature) RETURNS \(returns) LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+        CREATE FUNCTION \(signature) RETURNS \(returns) LANGUAGE plpgsql SECURITY DEFINER SET search_path = \
+        pg_catalog, public AS $$
         DECLARE previous text := current_setting('vetnet.practice_id', true);
         BEGIN
             PERFORM set_config('vetnet.practice_id', 'installation', true);
@@ -39,7 +40,8 @@ extension PostgresSchema {
         END $$;
         REVOKE ALL
             ON FUNCTION
-            \(signature.replacingOccurrences(of: #"\b[a-z_]+ (?=(text|bigint|integer)\b)"#, with: "", options: .regularExpression)) FROM PUBLIC;
+            \(signature.replacingOccurrences(
+                of: #"\b[a-z_]+ (?=(text|bigint|integer)\b)"#, with: "", options: .regularExpression)) FROM PUBLIC;
         """
     }
 
@@ -64,7 +66,8 @@ extension PostgresSchema {
         $$;
         \(tenantTables.map { table in """
             DROP POLICY \(table)_tenant ON \(table);
-            CREATE POLICY \(table)_tenant ON \(table) USING (current_setting('vetnet.practice_id', true) = practice_id::text OR vetnet_installation());
+            CREATE POLICY \(table)_tenant ON \(table) USING (current_setting('vetnet.practice_id', true) = \
+            practice_id::text OR vetnet_installation());
             """ }.joined(separator: "\n"))
         DROP POLICY practice_tenant ON practice;
         CREATE POLICY practice_tenant ON practice USING (current_setting('vetnet.practice_id',
@@ -77,15 +80,18 @@ extension PostgresSchema {
         CREATE TABLE vetnet_runtime_role (name text PRIMARY KEY);
 
         -- Sign-in: the accounts of one email address, before any practice is known.
-        \(installationFunction("vetnet_credentials(p_email text, p_limit bigint)", returns: "SETOF staff_user", body: """
+        \(installationFunction("vetnet_credentials(p_email text, p_limit bigint)",
+            returns: "SETOF staff_user", body: """
             RETURN QUERY SELECT * FROM staff_user WHERE email = p_email ORDER BY created_at, id LIMIT p_limit;
             """))
         -- A live session by the hash of its token, with its account.
         \(installationFunction("vetnet_session(p_token_hash text, p_now bigint, p_idle bigint)", returns: """
-            TABLE (id uuid, practice_id uuid, email text, display_name text, role text, disabled boolean, created_at timestamptz,
+            TABLE (id uuid, practice_id uuid, email text, display_name text, role text, disabled boolean, \
+            created_at timestamptz,
                    version integer, password_hash text, last_seen_at_ms bigint, expires_at_ms bigint)
             """, body: """
-            RETURN QUERY SELECT u.id, u.practice_id, u.email, u.display_name, u.role, u.disabled, u.created_at, u.version,
+            RETURN QUERY SELECT u.id, u.practice_id, u.email, u.display_name, u.role, u.disabled, u.created_at, \
+            u.version,
                     u.password_hash, s.last_seen_at_ms, s.expires_at_ms
                 FROM session s JOIN staff_user u ON u.id = s.user_id
                 WHERE s.token_hash = p_token_hash AND s.revoked_at_ms IS NULL AND s.expires_at_ms > p_now
@@ -95,15 +101,18 @@ extension PostgresSchema {
         \(installationFunction("vetnet_prune_sessions(p_now bigint, p_idle bigint)", returns: "bigint", body: """
             DECLARE gone bigint;
             BEGIN
-                DELETE FROM session WHERE revoked_at_ms IS NOT NULL OR expires_at_ms <= p_now OR last_seen_at_ms + p_idle <= p_now;
+                DELETE FROM session WHERE revoked_at_ms IS NOT NULL OR expires_at_ms <= p_now OR \
+                last_seen_at_ms + p_idle <= p_now;
                 GET DIAGNOSTICS gone = ROW_COUNT;
                 PERFORM set_config('vetnet.practice_id', COALESCE(previous, ''), true);
                 RETURN gone;
             END;
             """))
         -- A calendar client sends only its feed's token.
-        \(installationFunction("vetnet_calendar_feed(p_token_hash text)", returns: "TABLE (practice_id uuid, clinician_id uuid)", body: """
-            RETURN QUERY SELECT f.practice_id, f.clinician_id FROM calendar_feed f WHERE f.token_hash = p_token_hash AND f.revoked_at IS NULL;
+        \(installationFunction("vetnet_calendar_feed(p_token_hash text)",
+            returns: "TABLE (practice_id uuid, clinician_id uuid)", body: """
+            RETURN QUERY SELECT f.practice_id, f.clinician_id FROM calendar_feed f WHERE f.token_hash = \
+            p_token_hash AND f.revoked_at IS NULL;
             """))
         -- Every practice's profile, by name (housekeeping, the operator's list).
         \(installationFunction("vetnet_practice_profiles()", returns: "SETOF text", body: """
@@ -127,16 +136,19 @@ extension PostgresSchema {
             DECLARE gone bigint;
             BEGIN
                 UPDATE event_head h SET pruned_through = GREATEST(h.pruned_through, old.last)
-                    FROM (SELECT e.practice_id, MAX(e.seq) AS last FROM event_log e WHERE e.occurred_at_ms < p_cutoff GROUP BY e.practice_id) old
+                    FROM (SELECT e.practice_id, MAX(e.seq) AS last FROM event_log e WHERE e.occurred_at_ms < \
+                    p_cutoff GROUP BY e.practice_id) old
                     WHERE old.practice_id = h.practice_id;
-                DELETE FROM event_log e USING event_head h WHERE h.practice_id = e.practice_id AND e.seq <= h.pruned_through;
+                DELETE FROM event_log e USING event_head h WHERE h.practice_id = e.practice_id AND e.seq <= \
+                h.pruned_through;
                 GET DIAGNOSTICS gone = ROW_COUNT;
                 PERFORM set_config('vetnet.practice_id', COALESCE(previous, ''), true);
                 RETURN gone;
             END;
             """))
         -- The audit chain's entries `p_from…p_upto`, in order (verification walks all of them).
-        \(installationFunction("vetnet_audit_chain(p_from bigint, p_upto bigint)", returns: "SETOF audit_entry", body: """
+        \(installationFunction("vetnet_audit_chain(p_from bigint, p_upto bigint)",
+            returns: "SETOF audit_entry", body: """
             RETURN QUERY SELECT * FROM audit_entry WHERE seq BETWEEN p_from AND p_upto ORDER BY seq;
             """))
         """

@@ -35,11 +35,13 @@ extension PostgresSchema {
             USING (current_setting('vetnet.practice_id', true) = practice_id::text OR vetnet_installation());
         DROP FUNCTION vetnet_session(text, bigint, bigint);
         \(installationFunction("vetnet_session(p_token_hash text, p_now bigint, p_idle bigint)", returns: """
-            TABLE (id uuid, practice_id uuid, email text, display_name text, role text, disabled boolean, created_at timestamptz,
+            TABLE (id uuid, practice_id uuid, email text, display_name text, role text, disabled boolean, \
+            created_at timestamptz,
                    version integer, password_hash text, last_seen_at_ms bigint, expires_at_ms bigint,
                    second_factor boolean, must_enrol boolean)
             """, body: """
-            RETURN QUERY SELECT u.id, u.practice_id, u.email, u.display_name, u.role, u.disabled, u.created_at, u.version,
+            RETURN QUERY SELECT u.id, u.practice_id, u.email, u.display_name, u.role, u.disabled, u.created_at, \
+            u.version,
                     u.password_hash, s.last_seen_at_ms, s.expires_at_ms, s.second_factor, s.must_enrol
                 FROM session s JOIN staff_user u ON u.id = s.user_id
                 WHERE s.token_hash = p_token_hash AND s.revoked_at_ms IS NULL AND s.expires_at_ms > p_now

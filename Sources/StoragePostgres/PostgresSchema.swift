@@ -526,7 +526,8 @@ public enum PostgresSchema {
                 FOREIGN KEY (practice_id, document_id) REFERENCES document (practice_id, id) ON DELETE CASCADE
             );
             ALTER TABLE document_chunk ALTER COLUMN bytes SET STORAGE EXTERNAL;
-            \(rowLevelSecurity(["weight", "problem", "allergy", "medication", "vaccination", "clinical_note", "note_addendum", "visit", "document",
+            \(rowLevelSecurity(["weight", "problem", "allergy", "medication", "vaccination",
+               "clinical_note", "note_addendum", "visit", "document",
                "document_chunk"]))
             """
         ),
@@ -904,7 +905,9 @@ public enum PostgresSchema {
                     throw RuntimeRoleRefused(
                         role: runtimeRole,
                         reason:
-                            "no such role on this server (create it first: CREATE ROLE \(runtimeRole) LOGIN PASSWORD '…')"
+                            """
+                            no such role on this server (create it first: CREATE ROLE \(runtimeRole) LOGIN PASSWORD '…')
+                            """
                     )
                 }
                 try await connection.query(

@@ -287,7 +287,8 @@ extension PostgresStore: SchedulingRepository {
 
     /// The columns ``appointment(from:)`` reads, in the order it reads them.
     static let appointmentColumns = """
-        id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms, end_ms, occupied_end_ms, status, \
+        id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms, end_ms, \
+        occupied_end_ms, status, \
         checked_in_at_ms, started_at_ms, completed_at_ms, actual_minutes, cancellation_reason, version
         """
 

@@ -206,7 +206,10 @@ extension PostgresStore: AuditRepository {
                     firstProblem: .init(
                         sequence: 0, id: "-",
                         reason:
-                            "\(Self.chainName(chain)) has no head row: its head and entries were deleted (the whole chain, or its head)"
+                            """
+                            \(Self.chainName(chain)) has no head row: its head and entries were deleted (the whole \
+                            chain, or its head)
+                            """
                     ),
                     headHash: AuditChain.genesis, headSequence: 0, checkpoint: nil, chains: heads.count)
             }
@@ -268,7 +271,10 @@ extension PostgresStore: AuditRepository {
                 firstProblem: .init(
                     sequence: head.sequence, id: "-",
                     reason:
-                        "the chain's head row (entry #\(head.sequence)) is not signed with this installation's audit key: it was edited"
+                        """
+                        the chain's head row (entry #\(head.sequence)) is not signed with this installation's audit \
+                        key: it was edited
+                        """
                 ),
                 headHash: head.hash, headSequence: head.sequence, checkpoint: nil)
         }
@@ -294,7 +300,9 @@ extension PostgresStore: AuditRepository {
             }
             if entry.previousHash != expectedPrevious {
                 return broken(
-                    "it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it"
+                    """
+                    it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it
+                    """
                 )
             }
             // An entry moved into another practice's chain carries its own practice in its hash.
@@ -312,7 +320,10 @@ extension PostgresStore: AuditRepository {
                 firstProblem: .init(
                     sequence: expectedSequence, id: "-",
                     reason:
-                        "the chain ends at entry #\(expectedSequence - 1), but its head records entry #\(head.sequence): entries were deleted from the end"
+                        """
+                        the chain ends at entry #\(expectedSequence - 1), but its head records entry \
+                        #\(head.sequence): entries were deleted from the end
+                        """
                 ),
                 headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
         }
@@ -341,7 +352,10 @@ extension PostgresStore: AuditRepository {
     }
 
     static let auditColumns =
-        "seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome, request_id, detail, prev_hash, hash"
+        """
+        seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome, request_id, detail, \
+        prev_hash, hash
+        """
 
     static func auditEntry(from row: PostgresRow) throws -> AuditEntry {
         let columns = row.makeRandomAccess()

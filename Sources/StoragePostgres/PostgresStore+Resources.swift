@@ -42,14 +42,20 @@ extension PostgresStore {
         var errors = FieldErrorCollector()
         if let user = clinician.userID,
             try await !exists(
-                "SELECT EXISTS (SELECT 1 FROM staff_user WHERE id = \(user.rawValue) AND practice_id = \(scope.practiceID.rawValue))",
+                """
+                SELECT EXISTS (SELECT 1 FROM staff_user WHERE id = \(user.rawValue) AND practice_id = \
+                \(scope.practiceID.rawValue))
+                """,
                 connection)
         {
             errors.add("userId", "is not a staff account of this practice")
         }
         for (index, typeID) in clinician.preferences.preferredAppointmentTypeIDs.enumerated() {
             let query: PostgresQuery =
-                "SELECT EXISTS (SELECT 1 FROM appointment_type WHERE id = \(typeID) AND practice_id = \(scope.practiceID.rawValue))"
+                """
+                SELECT EXISTS (SELECT 1 FROM appointment_type WHERE id = \(typeID) AND practice_id = \
+                \(scope.practiceID.rawValue))
+                """
             if try await !exists(query, connection) {
                 errors.add(
                     "preferences.preferredAppointmentTypeIds[\(index)]", "is not an appointment type of this practice")

@@ -51,7 +51,10 @@ enum ConstraintRefusal {
             return ValidationError(
                 field: "body",
                 message:
-                    "breaks a rule of the record (\(message.replacingOccurrences(of: "CHECK constraint failed: ", with: "")))"
+                    """
+                    breaks a rule of the record \
+                    (\(message.replacingOccurrences(of: "CHECK constraint failed: ", with: "")))
+                    """
             )
         }
     }

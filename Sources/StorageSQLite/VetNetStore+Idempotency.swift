@@ -38,7 +38,10 @@ extension VetNetStore {
         let id = try create()
         try db.execute(
             sql:
-                "INSERT INTO idempotency_key (practice_id, key, operation, fingerprint, resource_id, created_at, actor_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                """
+                INSERT INTO idempotency_key (practice_id, key, operation, fingerprint, resource_id, created_at, \
+                actor_id) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
             arguments: [
                 scope.practiceID.description, key.key, operation.name, key.fingerprint, id,
                 Timestamp.string(clock.now()),

@@ -61,11 +61,16 @@ public final class VetNetStore: Sendable {
             switch self {
             case .synchronousNotFull(let value):
                 return
-                    "SQLite reported synchronous=\(value) after opening; VetNet refuses to run without synchronous=FULL (2)"
+                    """
+                    SQLite reported synchronous=\(value) after opening; VetNet refuses to run without \
+                    synchronous=FULL (2)
+                    """
             case .sharedDataDirectory(let path, let mode):
                 return
-                    "The data directory \(path) has mode \(String(format: "%04o", mode)): other users may read or change it, and it holds "
-                    + "password hashes and medical records. Run `chmod 700 \(path)`, or, if access is controlled some other way, "
+                    "The data directory \(path) has mode \(String(format: "%04o", mode)): other users may read or "
+                    + "change it, and it holds "
+                    + "password hashes and medical records. Run `chmod 700 \(path)`, or, if access is controlled "
+                    + "some other way, "
                     + "allow it explicitly (vetnet: --allow-shared-data-dir or VETNET_ALLOW_SHARED_DATA_DIR=1)."
             case .notADirectory(let path):
                 return "The data directory \(path) exists but is not a directory."
@@ -81,7 +86,8 @@ public final class VetNetStore: Sendable {
     /// Makes sure `directory` is fit to hold the store before anything is written there:
     /// created with mode 0700 when missing; refused when it exists and grants group or other
     /// users any access, unless `allowShared` (access controlled some other way, e.g. a group
-    /// of administrators on purpose). Called by ``open(directory:auditKey:cipher:clock:checkpoint:allowSharedDirectory:)``,
+    /// of administrators on purpose). Called by
+    /// ``open(directory:auditKey:cipher:clock:checkpoint:allowSharedDirectory:)``,
     /// and by the command line before it reads or creates the keys kept in the directory.
     public static func prepareDataDirectory(_ directory: URL, allowShared: Bool) throws {
         var info = stat()

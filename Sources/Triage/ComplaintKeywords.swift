@@ -7,7 +7,8 @@ import SharedKernel
 /// Works on lower-cased ASCII word bytes with a first-letter index: no regular expressions,
 /// no Foundation string search, so routing stays in the low microseconds. A keyword is a
 /// word prefix (`fractur` matches "fractured"); a leading `=` requires the whole word
-/// (`=ear` must not match "early"); a space separates consecutive words (`foreign body`); punctuation is a word break, so "c-section" is "c section".
+/// (`=ear` must not match "early"); a space separates consecutive words (`foreign body`); punctuation is a word break,
+/// so "c-section" is "c section".
 enum ComplaintKeywords {
     /// One keyword found in the complaint.
     struct Hit {

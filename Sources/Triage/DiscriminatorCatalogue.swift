@@ -57,12 +57,18 @@ public enum DiscriminatorCatalogue {
         // MARK: Red
         row(
             .respDistressSevere, .red, .respiratory, .breathing, .derived, routing: [.emergencyCriticalCare],
-            "respiratoryDistress = severe: directly life-threatening or worsening; blue/very pale membranes, open-mouth breathing, exhaustion"
+            """
+            respiratoryDistress = severe: directly life-threatening or worsening; blue/very pale membranes, \
+            open-mouth breathing, exhaustion
+            """
         ),
         row(
             .shockDecompensated, .red, .circulatory, .circulation, .derived, source: .projectChoice,
             routing: [.emergencyCriticalCare],
-            "decompensated shock: at least 3 of the 7 VTL signs including reduced consciousness or CRT > 2 s, or CRT absent (§4.2 project rule)"
+            """
+            decompensated shock: at least 3 of the 7 VTL signs including reduced consciousness or CRT > 2 s, or CRT \
+            absent (§4.2 project rule)
+            """
         ),
         row(
             .exsanguinatingHemorrhage, .red, .circulatory, .circulation, .derived, routing: [.emergencyCriticalCare],
@@ -89,7 +95,10 @@ public enum DiscriminatorCatalogue {
         row(
             .cyanosis, .red, .respiratory, .breathing, .derived, source: .projectChoice,
             routing: [.emergencyCriticalCare],
-            "mucous membranes cyanotic, any species (the VTL counts cyanosis as severe respiratory distress; §4.4 safety net)"
+            """
+            mucous membranes cyanotic, any species (the VTL counts cyanosis as severe respiratory distress; §4.4 \
+            safety net)
+            """
         ),
 
         // MARK: Orange
@@ -153,7 +162,10 @@ public enum DiscriminatorCatalogue {
         row(
             .foreignBodyWithSigns, .orange, .gastrointestinal, nil, .derived,
             routing: [.softTissueSurgery, .internalMedicine],
-            "(possible) foreign body > 24 h with anorexia or vomiting; derived when foreign_body_possible is asserted with onset > 24 h and vomiting or >= 24 h without food"
+            """
+            (possible) foreign body > 24 h with anorexia or vomiting; derived when foreign_body_possible is asserted \
+            with onset > 24 h and vomiting or >= 24 h without food
+            """
         ),
         row(
             .testicularSwellingAcute, .orange, .urogenital, nil, routing: [.theriogenology, .softTissueSurgery],
@@ -183,7 +195,10 @@ public enum DiscriminatorCatalogue {
         row(
             .dystocia, .orange, .obstetric, nil, source: .projectChoice,
             routing: [.theriogenology, .softTissueSurgery],
-            "any published dystocia criterion, e.g. strong contractions 30 min without delivery, > 4 h since last neonate, green discharge without delivery within 2 h, gestation > 70 days"
+            """
+            any published dystocia criterion, e.g. strong contractions 30 min without delivery, > 4 h since last \
+            neonate, green discharge without delivery within 2 h, gestation > 70 days
+            """
         ),
         row(
             .spo2VeryLow, .orange, .respiratory, .breathing, .derived, source: .projectChoice,
@@ -192,7 +207,10 @@ public enum DiscriminatorCatalogue {
         row(
             .abnormalPulse, .orange, .circulatory, .circulation, .derived, source: .projectChoice,
             routing: [.cardiology, .emergencyCriticalCare],
-            "dog HR < 60 or > 180 /min; cat HR <= 120 or > 260 /min (Animal Trauma Triage grades); or pulse quality weak or absent, any species (Manchester Triage System \"abnormal pulse\"; §4.4 safety net)"
+            """
+            dog HR < 60 or > 180 /min; cat HR <= 120 or > 260 /min (Animal Trauma Triage grades); or pulse quality \
+            weak or absent, any species (Manchester Triage System \"abnormal pulse\"; §4.4 safety net)
+            """
         ),
         row(
             .hypotension, .orange, .circulatory, .circulation, .derived, source: .projectChoice,
@@ -271,7 +289,10 @@ public enum DiscriminatorCatalogue {
             "90 % <= SpO2 < 95 %, any species with a reading (Manchester Triage System \"low SaO2\"; §4.4 safety net)"),
         row(
             .rabbitHypothermia, .yellow, .generalised, .exposure, .derived, source: .projectChoice, routing: [.exotics],
-            "37.0 °C <= rectal T <= 37.9 °C in a rabbit (hypothermia at admission, Di Girolamo, Toth, Selleri, JAVMA 2016; §4.5)"
+            """
+            37.0 °C <= rectal T <= 37.9 °C in a rabbit (hypothermia at admission, Di Girolamo, Toth, Selleri, JAVMA \
+            2016; §4.5)
+            """
         ),
 
         // MARK: Green

@@ -53,9 +53,11 @@ public enum ClinicalThresholds {
     public static let prolongedCRTSeconds = 2.0
     /// CRT below this (s) is hyperdynamic.
     public static let hyperdynamicCRTSeconds = 1.0
-    /// A rabbit's rectal temperature below this (°C) is severe hypothermia at admission (`rabbit_hypothermia_severe`, §4.5).
+    /// A rabbit's rectal temperature below this (°C) is severe hypothermia at admission (`rabbit_hypothermia_severe`,
+    /// §4.5).
     public static let rabbitSevereHypothermiaBelow = 37.0
-    /// A rabbit's rectal temperature at or below this (°C), and not severe, is hypothermia at admission (`rabbit_hypothermia`, §4.5).
+    /// A rabbit's rectal temperature at or below this (°C), and not severe, is hypothermia at admission
+    /// (`rabbit_hypothermia`, §4.5).
     public static let rabbitHypothermiaAtOrBelow = 37.9
 
     /// Systolic BP below this (mmHg) is hypotension (an abnormal vital in every species, the

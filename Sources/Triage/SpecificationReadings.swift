@@ -58,7 +58,8 @@
 ///   letters). Source: project choice, each definition naming the published sign it comes
 ///   from. Routing: emergency & critical care for `cyanosis`, `spo2_very_low` and
 ///   `hypotension`; cardiology first for `abnormal_pulse` (arrhythmia, §7); internal
-///   medicine first for `spo2_low`, like `resp_distress_mild`. Each may also be asserted in `findings`, like any derived id.
+/// medicine first for `spo2_low`, like `resp_distress_mild`. Each may also be asserted in `findings`, like any derived
+/// id.
 /// - **Respiratory rate** is not a discriminator (panting dogs); it stays a flagged
 ///   abnormal vital, as the spec says.
 /// - **Stored assessments** keep the rules version they were made with (it is stored with

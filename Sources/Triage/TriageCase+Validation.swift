@@ -64,7 +64,10 @@ extension TriageCase {
                     : "\(Format.decimal(temperature.value)) °F (\(Format.decimal(celsius)) °C)"
                 errors.add(
                     "vitals.temperature.value",
-                    "\(entered) is physically impossible: a rectal temperature must be 15–47 °C (59–116.6 °F); check the value and its unit"
+                    """
+                    \(entered) is physically impossible: a rectal temperature must be 15–47 °C (59–116.6 °F); check \
+                    the value and its unit
+                    """
                 )
             }
         }
@@ -73,7 +76,10 @@ extension TriageCase {
         {
             errors.add(
                 "vitals.heartRate",
-                "\(Format.decimal(heartRate)) /min is physically impossible: heart rate must be above 0 and at most 500 /min"
+                """
+                \(Format.decimal(heartRate)) /min is physically impossible: heart rate must be above 0 and at most \
+                500 /min
+                """
             )
         }
         check(vitals.respiratoryRate, "vitals.respiratoryRate", PhysicalLimits.respiratoryRate, "/min", &errors)
@@ -87,7 +93,10 @@ extension TriageCase {
             if !glucose.value.isFinite || !PhysicalLimits.glucoseMmolPerLitre.contains(mmol) {
                 errors.add(
                     "vitals.glucose.value",
-                    "\(Format.decimal(glucose.value)) \(glucose.unit.rawValue) is physically impossible: glucose must be 0–200 mmol/L (0–3603 mg/dL); check the value and its unit"
+                    """
+                    \(Format.decimal(glucose.value)) \(glucose.unit.rawValue) is physically impossible: glucose must \
+                    be 0–200 mmol/L (0–3603 mg/dL); check the value and its unit
+                    """
                 )
             }
         }
@@ -116,7 +125,10 @@ extension TriageCase {
         if !value.isFinite || !range.contains(value) {
             errors.add(
                 field,
-                "\(Format.decimal(value)) \(unit) is physically impossible: must be from \(Format.decimal(range.lowerBound)) to \(Format.decimal(range.upperBound)) \(unit)"
+                """
+                \(Format.decimal(value)) \(unit) is physically impossible: must be from \
+                \(Format.decimal(range.lowerBound)) to \(Format.decimal(range.upperBound)) \(unit)
+                """
             )
         }
     }

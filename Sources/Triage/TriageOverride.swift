@@ -142,7 +142,10 @@ extension TriageOverride {
             throw ValidationError(
                 field: "confirmLoweringRed",
                 message:
-                    "must be true to lower a case in which a red discriminator fired; the board flags the patient until seen"
+                    """
+                    must be true to lower a case in which a red discriminator fired; the board flags the patient \
+                    until seen
+                    """
             )
         }
         return TriageOverride(
@@ -157,7 +160,8 @@ extension TriageOverride {
 extension TriageOverride {
     /// What the audit trail keeps of the override (the reason is clinical text and stays in the record).
     public var auditDetail: String {
-        "assessment=\(assessmentID) level=\(previousLevel.rawValue)->\(level.rawValue) computed=\(computedLevel.rawValue) "
+        "assessment=\(assessmentID) level=\(previousLevel.rawValue)->\(level.rawValue) "
+            + "computed=\(computedLevel.rawValue) "
             + "direction=\(direction.rawValue)" + (lowersRedFinding ? " lowers_red_finding=confirmed" : "")
     }
 

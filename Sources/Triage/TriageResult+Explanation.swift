@@ -7,7 +7,10 @@ extension TriageResult {
     public var explanationText: String {
         var lines: [String] = []
         lines.append(
-            "Level \(level.rawValue) \(colour.uppercased()) (\(name)): to be seen within \(maxWaitMinutes) min, by \(targetTime.ISO8601Format())"
+            """
+            Level \(level.rawValue) \(colour.uppercased()) (\(name)): to be seen within \(maxWaitMinutes) min, by \
+            \(targetTime.ISO8601Format())
+            """
         )
         lines.append(
             "Species: \(species.rawValue)"
@@ -20,7 +23,10 @@ extension TriageResult {
             for firing in fired {
                 let letter = firing.abcde?.rawValue ?? "-"
                 lines.append(
-                    "  [\(firing.level.rawValue) \(firing.level.colour)] \(firing.id.rawValue): \(firing.subcategory.rawValue), ABCDE \(letter)"
+                    """
+                      [\(firing.level.rawValue) \(firing.level.colour)] \(firing.id.rawValue): \
+                    \(firing.subcategory.rawValue), ABCDE \(letter)
+                    """
                 )
                 if let rule = firing.rule { lines.append("      rule: " + rule) }
                 for evidence in firing.evidence { lines.append("      \(evidence.field) = \(evidence.value)") }
@@ -45,7 +51,11 @@ extension TriageResult {
         lines.append("Complexity \(Format.decimal(complexity.score, places: 3)):")
         for contribution in complexity.contributions {
             lines.append(
-                "  \(contribution.factor.rawValue): \(contribution.input) -> +\(Format.decimal(contribution.points, places: 3)) (weight \(Format.decimal(contribution.weight, places: 3)))"
+                """
+                  \(contribution.factor.rawValue): \(contribution.input) -> \
+                +\(Format.decimal(contribution.points, places: 3)) (weight \
+                \(Format.decimal(contribution.weight, places: 3)))
+                """
             )
         }
 
@@ -53,7 +63,8 @@ extension TriageResult {
         lines.append("Route to:")
         for recommendation in specialties {
             lines.append(
-                "  \(recommendation.rank). \(recommendation.specialty.displayName) [\(recommendation.specialty.rawValue)]: "
+                "  \(recommendation.rank). \(recommendation.specialty.displayName) "
+                    + "[\(recommendation.specialty.rawValue)]: "
                     + recommendation.reasons.joined(separator: "; "))
         }
 

@@ -11,8 +11,10 @@ import SharedKernel
 /// | `cyanosis` | B | red | mucous membranes cyanotic | all |
 /// | `spo2_very_low` | B | orange | SpO₂ < 90 % | all with a reading |
 /// | `spo2_low` | B | yellow | 90 % ≤ SpO₂ < 95 % | all with a reading |
-/// | `abnormal_pulse` | C | orange | dog HR < 60 or > 180; cat HR ≤ 120 or > 260; pulse weak or absent | dog, cat (pulse quality: all) |
+/// | `abnormal_pulse` | C | orange | dog HR < 60 or > 180; cat HR ≤ 120 or > 260; pulse weak/absent | dog, cat¹ |
 /// | `hypotension` | C | orange | systolic BP < 90 mmHg | dog, cat |
+///
+/// ¹ Heart rate in dogs and cats; a weak or absent pulse in every species.
 ///
 /// These fire alongside the shock rule (§4.2), never instead of it: shock still decides red
 /// for the combinations it names, and a sign that is also a shock sign (cyanotic membranes,

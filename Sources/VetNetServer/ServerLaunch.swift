@@ -62,7 +62,10 @@ public struct ServerLaunch: Sendable {
                 announce(summary.banner(host: settings.host, port: settings.port))
             } else {
                 announce(
-                    "The store already holds a practice; the demo was not seeded again. Sign in with the accounts printed when it was seeded."
+                    """
+                    The store already holds a practice; the demo was not seeded again. Sign in with the accounts \
+                    printed when it was seeded.
+                    """
                 )
             }
         }

@@ -13,11 +13,16 @@ struct AuditCommand: AsyncParsableCommand {
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Verify the audit trail's HMAC chain; names the first entry that was edited, deleted, inserted or reordered.",
+                """
+                Verify the audit trail's HMAC chain; names the first entry that was edited, deleted, inserted or \
+                reordered.
+                """,
             discussion: """
                 On the embedded store, also holds the chain to the signed checkpoint of its head (--audit-checkpoint), \
-                which shows entries deleted from the end. Exits 0 when intact, 1 when broken or when a non-empty chain has \
-                no checkpoint (unless --allow-missing-checkpoint). Verifying never anchors a chain that lost its checkpoint \
+                which shows entries deleted from the end. Exits 0 when intact, 1 when broken or when a non-empty \
+                chain has \
+                no checkpoint (unless --allow-missing-checkpoint). Verifying never anchors a chain that lost its \
+                checkpoint \
                 (an anchored one is only caught up to its head, as any opening of the store does).
                 """)
         @OptionGroup var store: StoreOptions
@@ -50,11 +55,17 @@ struct AuditCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "re-anchor",
             abstract:
-                "Anchor the audit chain at its current end after it lost its checkpoint (embedded store; the server stopped).",
+                """
+                Anchor the audit chain at its current end after it lost its checkpoint (embedded store; the server \
+                stopped).
+                """,
             discussion: """
-                The server refuses to start while the chain ends before its checkpoint, the checkpoint is missing for a \
-                non-empty chain, or it no longer matches. Once the cause is known, this appends an `audit.re_anchored` entry \
-                naming what was found and --reason, and writes the checkpoint at that entry. Refused when the chain itself \
+                The server refuses to start while the chain ends before its checkpoint, the checkpoint is missing for \
+                a \
+                non-empty chain, or it no longer matches. Once the cause is known, this appends an \
+                `audit.re_anchored` entry \
+                naming what was found and --reason, and writes the checkpoint at that entry. Refused when the chain \
+                itself \
                 does not verify.
                 """)
         @OptionGroup var store: StoreOptions

@@ -8,10 +8,14 @@ struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract:
-            "Copy the embedded store while it serves: the database as of one moment, its audit checkpoint and documents.",
+            """
+            Copy the embedded store while it serves: the database as of one moment, its audit checkpoint and documents.
+            """,
         discussion: """
-            Writes DIR/vetnet-backup-<UTC time>/ with backup.json (each file's size and SHA-256, sealed with a key derived \
-            from the audit key). The keys (audit.key, record.key) are left out unless --include-keys: keep them apart from \
+            Writes DIR/vetnet-backup-<UTC time>/ with backup.json (each file's size and SHA-256, sealed with a key \
+            derived \
+            from the audit key). The keys (audit.key, record.key) are left out unless --include-keys: keep them apart \
+            from \
             the backups. PostgreSQL is backed up with its own tools (docs/operations.md).
             """)
     @OptionGroup var store: StoreOptions
@@ -25,7 +29,10 @@ struct BackupCommand: AsyncParsableCommand {
     func run() async throws {
         guard case .sqlite(let directory) = try store.databaseLocation() else {
             printError(
-                "vetnet backup copies the embedded store; back up PostgreSQL with pg_dump or base backups (docs/operations.md)."
+                """
+                vetnet backup copies the embedded store; back up PostgreSQL with pg_dump or base backups \
+                (docs/operations.md).
+                """
             )
             throw ExitCode(1)
         }
@@ -53,10 +60,15 @@ struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
         abstract:
-            "Bring a backup back into an empty data directory and verify it (audit chain, record key) before it is served.",
+            """
+            Bring a backup back into an empty data directory and verify it (audit chain, record key) before it is \
+            served.
+            """,
         discussion: """
-            The audit key comes from the backup (--include-keys), VETNET_AUDIT_KEY, or audit.key already placed in the new \
-            data directory; the record key likewise. The backup's seal and every file's digest are checked first; after \
+            The audit key comes from the backup (--include-keys), VETNET_AUDIT_KEY, or audit.key already placed in \
+            the new \
+            data directory; the record key likewise. The backup's seal and every file's digest are checked first; \
+            after \
             copying, the store is opened, its audit chain verified and sealed notes opened with the record key.
             """)
     @OptionGroup var store: StoreOptions
@@ -67,7 +79,10 @@ struct RestoreCommand: AsyncParsableCommand {
     func run() async throws {
         guard case .sqlite(let directory) = try store.databaseLocation() else {
             printError(
-                "vetnet restore brings back an embedded store; restore PostgreSQL with its own tools (docs/operations.md)."
+                """
+                vetnet restore brings back an embedded store; restore PostgreSQL with its own tools \
+                (docs/operations.md).
+                """
             )
             throw ExitCode(1)
         }
@@ -81,7 +96,10 @@ struct RestoreCommand: AsyncParsableCommand {
                 || FileManager.default.fileExists(atPath: keyHome.appendingPathComponent("audit.key").path)
         else {
             printError(
-                "Restore refused: the backup holds no keys; set VETNET_AUDIT_KEY and VETNET_RECORD_KEY or put audit.key and record.key into \(directory.path)."
+                """
+                Restore refused: the backup holds no keys; set VETNET_AUDIT_KEY and VETNET_RECORD_KEY or put \
+                audit.key and record.key into \(directory.path).
+                """
             )
             throw ExitCode(1)
         }
@@ -99,7 +117,10 @@ struct RestoreCommand: AsyncParsableCommand {
             }
             let opened = try await restored.checkRecordCipher()
             printNow(
-                "Restored \(backup.lastPathComponent) (taken \(manifest.createdAt)) into \(directory.path): audit chain intact (\(chain.checked) entries), \(opened) sealed notes opened with the record key."
+                """
+                Restored \(backup.lastPathComponent) (taken \(manifest.createdAt)) into \(directory.path): audit \
+                chain intact (\(chain.checked) entries), \(opened) sealed notes opened with the record key.
+                """
             )
         } catch let refusal as StoreBackup.Refusal {
             printError("Restore refused: \(refusal)")

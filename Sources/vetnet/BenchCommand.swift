@@ -17,9 +17,12 @@ struct BenchCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Measure name search, record fetch and memory on a seeded store (see `vetnet seed --scale`).",
             discussion: """
-                Targets: first page (50) of a name search, median < 10 ms; full record fetch median < 5 ms; peak RSS < 200 MB. \
-                Patients sampled for record fetch are given a typical history first (weights, problem, allergy, medication, \
-                vaccinations, notes, addendum) when they have none, so run it on a throwaway store. Build with -c release.
+                Targets: first page (50) of a name search, median < 10 ms; full record fetch median < 5 ms; peak RSS \
+                < 200 MB. \
+                Patients sampled for record fetch are given a typical history first (weights, problem, allergy, \
+                medication, \
+                vaccinations, notes, addendum) when they have none, so run it on a throwaway store. Build with -c \
+                release.
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -40,7 +43,10 @@ struct BenchCommand: AsyncParsableCommand {
             let scope = AccessScope.system(profile.id, requestID: "cli-bench-records")
             let patientCount = try await vetStore.patientCount(scope: scope)
             print(
-                "practice: \(profile.name): \(try await vetStore.ownerCount(scope: scope)) owners, \(patientCount) patients"
+                """
+                practice: \(profile.name): \(try await vetStore.ownerCount(scope: scope)) owners, \(patientCount) \
+                patients
+                """
             )
 
             // MARK: Search
@@ -63,7 +69,9 @@ struct BenchCommand: AsyncParsableCommand {
             print(
                 String(
                     format:
-                        "search (first page of 50, %d prefixes): median %.2f ms, p95 %.2f ms, max %.2f ms, mean hits %.1f",
+                        """
+                        search (first page of 50, %d prefixes): median %.2f ms, p95 %.2f ms, max %.2f ms, mean hits %.1f
+                        """,
                     prefixes.count, Self.percentile(searchTimes, 0.5), Self.percentile(searchTimes, 0.95),
                     searchTimes.max() ?? 0,
                     Double(hits) / Double(prefixes.count)))
@@ -105,7 +113,8 @@ struct BenchCommand: AsyncParsableCommand {
             let medianFetch = Self.percentile(fetchTimes, 0.5)
             let peakKB = Double(field("VmHWM").split(separator: " ").first.flatMap { Double($0) } ?? .infinity)
             print(
-                "targets: search \(medianSearch < 10 ? "met" : "MISSED"), record fetch \(medianFetch < 5 ? "met" : "MISSED"), "
+                "targets: search \(medianSearch < 10 ? "met" : "MISSED"), record fetch "
+                    + "\(medianFetch < 5 ? "met" : "MISSED"), "
                     + "RSS \(peakKB < 200 * 1024 ? "met" : "MISSED")")
         }
 
@@ -162,7 +171,11 @@ struct BenchCommand: AsyncParsableCommand {
             entries += [
                 .problem(Problem(patientID: patientID, name: "Intermittent vomiting", onsetDate: day(0.4))),
                 .allergy(
-                    Allergy(patientID: patientID, substance: "Amoxicillin", reaction: "urticaria", severity: .moderate)),
+                    Allergy(
+                        patientID: patientID,
+                        substance: """
+                            Amoxicillin
+                            """, reaction: "urticaria", severity: .moderate)),
                 .medication(
                     Medication(
                         patientID: patientID, drug: "Maropitant", concentrationMgPerML: 10, doseMgPerKg: 1,
@@ -181,7 +194,9 @@ struct BenchCommand: AsyncParsableCommand {
                 .note(
                     ClinicalNote(
                         patientID: patientID, author: author, createdAt: at(0.8), subjective: "Recheck: eating well.",
-                        objective: "Bright, alert, abdomen soft.", assessment: "Resolved.", plan: "No further action.")),
+                        objective: """
+                            Bright, alert, abdomen soft.
+                            """, assessment: "Resolved.", plan: "No further action.")),
                 .addendum(
                     Addendum(
                         noteID: firstNote.id, author: author, createdAt: at(0.55),

@@ -17,24 +17,34 @@ extension BenchCommand {
         static let configuration = CommandConfiguration(
             commandName: "booking",
             abstract:
-                "Measure booking throughput: the embedded store, PostgreSQL with one and two instances, one practice and four.",
+                """
+                Measure booking throughput: the embedded store, PostgreSQL with one and two instances, one practice \
+                and four.
+                """,
             discussion: """
-                Each configuration creates its practices (clinicians with full-time hours, rooms, the demo's appointment \
+                Each configuration creates its practices (clinicians with full-time hours, rooms, the demo's \
+                appointment \
                 types, patients), plans consultations that are all free when planned (no clinician or exam room double \
-                booked), and has --clients clients book them at once through the booking use case (the slot rule decided \
-                in the store's transaction, audited, with its event), each client in one practice, the clients spread over \
+                booked), and has --clients clients book them at once through the booking use case (the slot rule \
+                decided \
+                in the store's transaction, audited, with its event), each client in one practice, the clients spread \
+                over \
                 the instances. A few may be refused where bookings arriving out of order leave the exam rooms \
                 fragmented (each booking keeps the room it was given). Throughput is bookings per second of wall \
                 time; latency is per booking call. No HTTP: the \
-                figures are the store's and the use case's. Two instances are two stores with pools of their own on one \
+                figures are the store's and the use case's. Two instances are two stores with pools of their own on \
+                one \
                 database, in this process. Targets: PostgreSQL with one instance at least 40 % of the embedded store's \
                 bookings/s for one practice; four practices at once at least 2.5 times one practice on PostgreSQL; two \
-                instances not slower than one. Build with -c release; give --postgres an empty database (its practices stay).
+                instances not slower than one. Build with -c release; give --postgres an empty database (its \
+                practices stay).
                 """)
 
         @Option(
             help: ArgumentHelp(
-                "postgres://… URL of an empty database the benchmark may fill; without it only the embedded store runs.",
+                """
+                postgres://… URL of an empty database the benchmark may fill; without it only the embedded store runs.
+                """,
                 valueName: "url"))
         var postgres: String?
         @Option(help: "Clients booking at once.") var clients = 32

@@ -36,7 +36,10 @@ struct ClinicianCommand: AsyncParsableCommand {
                 try species.split(separator: ",").map { name in
                     guard let value = Species(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
                         throw ValidationError(
-                            "--species: '\(name)' is not one of \(Species.allCases.map(\.rawValue).joined(separator: ", "))"
+                            """
+                            --species: '\(name)' is not one of \
+                            \(Species.allCases.map(\.rawValue).joined(separator: ", "))
+                            """
                         )
                     }
                     return value
@@ -146,7 +149,10 @@ struct ClinicianCommand: AsyncParsableCommand {
                 print("  expertise        \(item.specialty.rawValue) \(item.proficiency)/5, \(item.years) years")
             }
             print(
-                "  per day          at most \(clinician.maxAppointmentsPerDay) appointments; complexity ceiling \(clinician.complexityCeiling)"
+                """
+                  per day          at most \(clinician.maxAppointmentsPerDay) appointments; complexity ceiling \
+                \(clinician.complexityCeiling)
+                """
             )
             if let minutes = clinician.preferences.maxConsecutiveSurgeryMinutes {
                 print("  surgery          at most \(minutes) min back to back")
@@ -186,7 +192,10 @@ struct ClinicianCommand: AsyncParsableCommand {
                 try await vetStore.updateClinician(id: clinicianID, change: change, scope: scope, expectedVersion: nil)
             }
             print(
-                "updated \(stored.value.displayName) (\(change.fieldNames.joined(separator: ", "))), version \(stored.version)"
+                """
+                updated \(stored.value.displayName) (\(change.fieldNames.joined(separator: ", "))), version \
+                \(stored.version)
+                """
             )
         }
     }
@@ -207,11 +216,17 @@ struct ClinicianCommand: AsyncParsableCommand {
                     expectedVersion: nil)
             }
             print(
-                "retired \(retirement.clinician.value.displayName); \(retirement.appointmentsToReplan.count) appointment(s) still to come need another clinician:"
+                """
+                retired \(retirement.clinician.value.displayName); \(retirement.appointmentsToReplan.count) \
+                appointment(s) still to come need another clinician:
+                """
             )
             for appointment in retirement.appointmentsToReplan {
                 print(
-                    "  \(appointment.value.id)  \(Timestamp.string(appointment.value.time.start))  patient \(UUIDText.lowercase(appointment.value.patientID))"
+                    """
+                      \(appointment.value.id)  \(Timestamp.string(appointment.value.time.start))  patient \
+                    \(UUIDText.lowercase(appointment.value.patientID))
+                    """
                 )
             }
         }

@@ -14,8 +14,10 @@ struct EventsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the practice's events as they happen (one line each, or JSON lines).",
             discussion: """
-                Reads the store's durable event log, so it works beside a running server on the same data directory and \
-                shows every change the server commits (within --interval). Without --after it starts at the newest event; \
+                Reads the store's durable event log, so it works beside a running server on the same data directory \
+                and \
+                shows every change the server commits (within --interval). Without --after it starts at the newest \
+                event; \
                 --after 0 prints everything the log still keeps first. --no-follow stops once caught up. \
                 Opening the log is recorded in the audit trail: events name patients.
                 """)
@@ -55,7 +57,8 @@ struct EventsCommand: AsyncParsableCommand {
                 let page = try await vetStore.events(practiceID: profile.id, after: cursor, limit: 500)
                 if page.mustReset(after: cursor) {
                     printError(
-                        "Events after \(cursor) are no longer kept (log pruned through \(page.prunedThrough), head \(page.headSequence)); "
+                        "Events after \(cursor) are no longer kept (log pruned through \(page.prunedThrough), head "
+                            + "\(page.headSequence)); "
                             + "continuing from \(page.headSequence).")
                     cursor = page.headSequence
                     continue
@@ -83,7 +86,8 @@ enum EventLine {
         let payload = event.payload.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let resource = "\(event.resourceType)/\(event.resourceID ?? "-")"
         return
-            "\(String(event.sequence).leftPadded(to: 6))  \(Timestamp.string(event.occurredAt))  \(event.kind.padding(toLength: 28, withPad: " ", startingAt: 0)) "
+            "\(String(event.sequence).leftPadded(to: 6))  \(Timestamp.string(event.occurredAt))  "
+            + "\(event.kind.padding(toLength: 28, withPad: " ", startingAt: 0)) "
             + "\(resource)  \(payload)"
     }
 

@@ -9,10 +9,14 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Export a whole practice as JSON (format vetnet-export-v1).",
         discussion: """
-            Writes the practice profile, staff accounts (never their password hashes), owners, patients with their full \
-            medical records (clinical notes decrypted), triage assessments, the schedule, the practice's audit trail and \
-            the list of documents; with --with-documents, the documents' content too (what a practice moving to another \
-            store, such as PostgreSQL, needs). The export is recorded in the audit trail. The file holds medical records \
+            Writes the practice profile, staff accounts (never their password hashes), owners, patients with their \
+            full \
+            medical records (clinical notes decrypted), triage assessments, the schedule, the practice's audit trail \
+            and \
+            the list of documents; with --with-documents, the documents' content too (what a practice moving to \
+            another \
+            store, such as PostgreSQL, needs). The export is recorded in the audit trail. The file holds medical \
+            records \
             in clear: it is created readable by its owner only.
             """)
 
@@ -51,9 +55,12 @@ struct ExportCommand: AsyncParsableCommand {
         try handle.write(contentsOf: data)
         try handle.close()
         printError(
-            "Exported \(profile.name): \(export.staff.count) staff, \(export.owners.count) owners, \(export.patients.count) patients, "
-                + "\(export.triageAssessments.count) triage assessments, \(export.schedule?.clinicians.count ?? 0) clinicians, "
-                + "\(export.schedule?.appointments.count ?? 0) appointments, \(export.documents.count) documents \(withDocuments ? "with their content" : "listed"), "
+            "Exported \(profile.name): \(export.staff.count) staff, \(export.owners.count) owners, "
+                + "\(export.patients.count) patients, "
+                + "\(export.triageAssessments.count) triage assessments, \(export.schedule?.clinicians.count ?? 0) "
+                + "clinicians, "
+                + "\(export.schedule?.appointments.count ?? 0) appointments, \(export.documents.count) documents "
+                + "\(withDocuments ? "with their content" : "listed"), "
                 + "\(export.audit?.count ?? 0) audit entries -> \(path)")
     }
 }

@@ -42,7 +42,10 @@ struct ImportCommand: AsyncParsableCommand {
             } catch let PatientImportError.invalidRows(issues) {
                 report(issues)
                 printError(
-                    "Nothing was imported: \(issues.count) invalid row(s). Fix them, or pass --skip-invalid to import the valid rows."
+                    """
+                    Nothing was imported: \(issues.count) invalid row(s). Fix them, or pass --skip-invalid to import \
+                    the valid rows.
+                    """
                 )
                 throw ExitCode(2)
             } catch {
@@ -69,7 +72,8 @@ struct ImportCommand: AsyncParsableCommand {
             let numbers = result.recordNumbers.map { " (record numbers \($0.first) to \($0.last))" } ?? ""
             let skipped = plan.skippedRows.count + result.refused.count
             print(
-                "Imported \(result.patientsCreated) patient(s) of \(result.ownersCreated) owner(s) into \(profile.name)\(numbers)"
+                "Imported \(result.patientsCreated) patient(s) of \(result.ownersCreated) owner(s) into "
+                    + "\(profile.name)\(numbers)"
                     + (skipped > 0 ? "; skipped \(skipped) invalid row(s)." : "."))
         }
 
@@ -86,7 +90,8 @@ struct ImportCommand: AsyncParsableCommand {
             discussion: """
                 Restores the practice, staff accounts, owners, patients (keeping their ids and record numbers), every \
                 medical record entry, triage assessment, the schedule, and the audit trail (carried into this store's \
-                chain). Notes are encrypted again with this store's key. Password hashes are not part of an export: every \
+                chain). Notes are encrypted again with this store's key. Password hashes are not part of an export: \
+                every \
                 restored account must be given a new password before it can sign in. Documents are restored when the \
                 export carries their content (`vetnet export --with-documents`). Works on either store (--database).
                 """,
@@ -119,19 +124,29 @@ struct ImportCommand: AsyncParsableCommand {
             }
             print(
                 """
-                Restored \(summary.practice.name) (\(summary.practice.id)): \(summary.staff.count) staff account(s), \(summary.owners) owner(s), \
-                \(summary.patients) patient(s), \(summary.recordEntries) record entr\(summary.recordEntries == 1 ? "y" : "ies"), \
-                \(summary.triageAssessments) triage assessment(s), \(summary.clinicians) clinician(s), \(summary.appointments) appointment(s), \
-                \(summary.documents) document(s), \(summary.auditEntries) audit entr\(summary.auditEntries == 1 ? "y" : "ies") carried.
+                Restored \(summary.practice.name) (\(summary.practice.id)): \(summary.staff.count) staff account(s), \
+                \(summary.owners) owner(s), \
+                \(summary.patients) patient(s), \(summary.recordEntries) record \
+                entr\(summary.recordEntries == 1 ? "y" : "ies"), \
+                \(summary.triageAssessments) triage assessment(s), \(summary.clinicians) clinician(s), \
+                \(summary.appointments) appointment(s), \
+                \(summary.documents) document(s), \(summary.auditEntries) audit \
+                entr\(summary.auditEntries == 1 ? "y" : "ies") carried.
                 """)
             if summary.documentsNotRestored > 0 {
                 print(
-                    "\(summary.documentsNotRestored) document(s) are listed in the export but their content is not part of it (export with --with-documents)."
+                    """
+                    \(summary.documentsNotRestored) document(s) are listed in the export but their content is not \
+                    part of it (export with --with-documents).
+                    """
                 )
             }
             if !summary.staff.isEmpty {
                 print(
-                    "Every restored account must be given a new password before signing in (password hashes are never exported):"
+                    """
+                    Every restored account must be given a new password before signing in (password hashes are never \
+                    exported):
+                    """
                 )
                 for account in summary.staff { print("  \(account.email) (\(account.role.rawValue))") }
             }

@@ -19,7 +19,10 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("runtime-role"),
         help:
-            "PostgreSQL: the role `vetnet serve` connects as; granted what serving needs and nothing more (run as the owner)."
+            """
+            PostgreSQL: the role `vetnet serve` connects as; granted what serving needs and nothing more (run as the \
+            owner).
+            """
     )
     var runtimeRole: String?
 

@@ -14,8 +14,10 @@ extension BenchCommand {
             abstract: "Measure name search on PostgreSQL over a generated practice (see Benchmarks/postgres).",
             discussion: """
                 Migrates the database, loads the same generated population as `vetnet seed --scale` (100,000 patients, \
-                60,000 owners by default) into a new practice, and times first pages of a name search through the PostgreSQL \
-                store for the same 2–4 letter prefixes as `vetnet bench records`. Target: median < 10 ms. Use a throwaway \
+                60,000 owners by default) into a new practice, and times first pages of a name search through the \
+                PostgreSQL \
+                store for the same 2–4 letter prefixes as `vetnet bench records`. Target: median < 10 ms. Use a \
+                throwaway \
                 database: the practice is left in it. Build with -c release.
                 """)
 
@@ -87,7 +89,10 @@ extension BenchCommand {
             print(
                 String(
                     format:
-                        "search (first page of %d, %d prefixes, %d patients): p50 %.2f ms, p90 %.2f ms, max %.2f ms, mean hits %.1f",
+                        """
+                        search (first page of %d, %d prefixes, %d patients): p50 %.2f ms, p90 %.2f ms, max %.2f ms, \
+                        mean hits %.1f
+                        """,
                     limit, prefixes.count, data.patients.count, median, Records.percentile(times, 0.9),
                     times.max() ?? 0,
                     Double(hits) / Double(prefixes.count)))

@@ -16,9 +16,11 @@ struct PracticeCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a practice with its first administrator.",
             discussion: """
-                The administrator's password is read from VETNET_PASSWORD when set, otherwise from the first line of standard \
+                The administrator's password is read from VETNET_PASSWORD when set, otherwise from the first line of \
+                standard \
                 input (never from the command line). Opening hours take one --hours per line of the timetable, e.g. \
-                --hours 'mon-fri 08:00-18:30' --hours 'sat 09:00-12:00'; everything else about the practice (clinicians, rooms, \
+                --hours 'mon-fri 08:00-18:30' --hours 'sat 09:00-12:00'; everything else about the practice \
+                (clinicians, rooms, \
                 appointment types, closures) is then set up through the API by the administrator.
                 """)
 
@@ -56,7 +58,10 @@ struct PracticeCommand: AsyncParsableCommand {
             for line in practice.openingHours.sorted(by: { ($0.weekday, $0.opensMinute) < ($1.weekday, $1.opensMinute) }
             ) {
                 print(
-                    "  open \(Self.weekdays[line.weekday - 1]) \(Self.clock(line.opensMinute))–\(Self.clock(line.closesMinute))"
+                    """
+                      open \(Self.weekdays[line.weekday - 1]) \(Self.clock(line.opensMinute))\
+                    –\(Self.clock(line.closesMinute))
+                    """
                 )
             }
             print(
@@ -93,11 +98,17 @@ struct PracticeCommand: AsyncParsableCommand {
             for line in profile.openingHours.sorted(by: { ($0.weekday, $0.opensMinute) < ($1.weekday, $1.opensMinute) })
             {
                 print(
-                    "  open     \(Create.weekdays[max(0, min(6, line.weekday - 1))]) \(Create.clock(line.opensMinute))–\(Create.clock(line.closesMinute))"
+                    """
+                      open     \(Create.weekdays[max(0, min(6, line.weekday - 1))]) \(Create.clock(line.opensMinute))\
+                    –\(Create.clock(line.closesMinute))
+                    """
                 )
             }
             print(
-                "  grid \(profile.slotGridMinutes) min, default buffer \(profile.defaultBufferMinutes) min, retention \(profile.retentionYears) years"
+                """
+                  grid \(profile.slotGridMinutes) min, default buffer \(profile.defaultBufferMinutes) min, retention \
+                \(profile.retentionYears) years
+                """
             )
             if !profile.services.isEmpty {
                 print("  services \(profile.services.map(\.rawValue).joined(separator: ", "))")

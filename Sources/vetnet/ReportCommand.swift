@@ -13,10 +13,14 @@ struct ReportCommand: AsyncParsableCommand {
         abstract:
             "Print a practice analytics report (segments, trend, vtl, breaches, bottlenecks, forecast, insights).",
         discussion: """
-            segments: every segment's figures over the period; trend: the practice's figures per --bucket; vtl: compliance \
-            per VTL level; breaches: every wait beyond the maximum; bottlenecks and forecast: the coming days from now (the \
-            period is not used); insights: the period's findings. Days are the practice's local days, --to included, at most \
-            400 days. The same report as GET /api/v1/analytics/reports/KIND, with revenue; the read is recorded in the audit \
+            segments: every segment's figures over the period; trend: the practice's figures per --bucket; vtl: \
+            compliance \
+            per VTL level; breaches: every wait beyond the maximum; bottlenecks and forecast: the coming days from \
+            now (the \
+            period is not used); insights: the period's findings. Days are the practice's local days, --to included, \
+            at most \
+            400 days. The same report as GET /api/v1/analytics/reports/KIND, with revenue; the read is recorded in \
+            the audit \
             trail. A progress bar is drawn on standard error when it is a terminal.
             """)
 

@@ -12,13 +12,18 @@ struct SeedCommand: AsyncParsableCommand {
         discussion: """
             --demo: VETNET_DEMO_PASSWORD sets the demo accounts' password; otherwise a random one is printed.
             --scale: creates a practice of generated owners and patients (the same --seed gives the same data), \
-            loaded in one transaction with its search index, on either store; --clinicians N adds N clinicians with working hours, rooms and \
+            loaded in one transaction with its search index, on either store; --clinicians N adds N clinicians with \
+            working hours, rooms and \
             appointment types to it.
             --history DAYS: adds DAYS local days of generated past up to now to a practice (the new one with --demo or \
-            --scale, else --practice or the store's only practice): bookings made ahead, completions with actual durations, \
-            no-shows, late and early cancellations, triage arrivals with first-seen times and weighings, plus bookings for \
-            the next --ahead-days days. Built from the practice's own clinicians, rota, rooms, types and patients; the same \
-            practice, --seed and --now give the same history. Written in one transaction; refused where the practice already \
+            --scale, else --practice or the store's only practice): bookings made ahead, completions with actual \
+            durations, \
+            no-shows, late and early cancellations, triage arrivals with first-seen times and weighings, plus \
+            bookings for \
+            the next --ahead-days days. Built from the practice's own clinicians, rota, rooms, types and patients; \
+            the same \
+            practice, --seed and --now give the same history. Written in one transaction; refused where the practice \
+            already \
             has appointments or arrivals in those days.
             """)
 
@@ -154,7 +159,10 @@ struct SeedCommand: AsyncParsableCommand {
             "Seeded \(profile.name) (\(profile.id)): \(data.owners.count) owners, \(data.patients.count) patients"
                 + (numbers.map { ", record numbers \($0.first) to \($0.last)" } ?? "") + ".")
         print(
-            "seed time: \(Self.seconds(end - start)) s (generate \(Self.seconds(generated - start)) s, store \(Self.seconds(end - generated)) s)"
+            """
+            seed time: \(Self.seconds(end - start)) s (generate \(Self.seconds(generated - start)) s, store \
+            \(Self.seconds(end - generated)) s)
+            """
         )
         if clinicians > 0 {
             try await PracticeHistorySeed.addSchedule(

@@ -13,12 +13,17 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the VetNet server.",
         discussion: """
-            Environment: VETNET_HOST, VETNET_PORT, VETNET_DATA_DIR, VETNET_DEMO=1, VETNET_AUDIT_KEY (base64, ≥ 32 bytes; \
-            otherwise audit.key in the data directory, created 0600 on first run), VETNET_DEMO_PASSWORD (password of the \
-            demo accounts; random when unset), VETNET_LOG_LEVEL (trace…critical), VETNET_METRICS_TOKEN (bearer token for remote \
-            /metrics scrapers; loopback only when unset), VETNET_AUDIT_CHECKPOINT (signed audit head, best on another volume), \
+            Environment: VETNET_HOST, VETNET_PORT, VETNET_DATA_DIR, VETNET_DEMO=1, VETNET_AUDIT_KEY (base64, ≥ 32 \
+            bytes; \
+            otherwise audit.key in the data directory, created 0600 on first run), VETNET_DEMO_PASSWORD (password of \
+            the \
+            demo accounts; random when unset), VETNET_LOG_LEVEL (trace…critical), VETNET_METRICS_TOKEN (bearer token \
+            for remote \
+            /metrics scrapers; loopback only when unset), VETNET_AUDIT_CHECKPOINT (signed audit head, best on another \
+            volume), \
             VETNET_EVENT_RETENTION_DAYS (days the change feed keeps events; 30 when unset), VETNET_DATABASE_URL \
-            (postgres://… to serve from a PostgreSQL database; every instance on it must have the same VETNET_AUDIT_KEY \
+            (postgres://… to serve from a PostgreSQL database; every instance on it must have the same \
+            VETNET_AUDIT_KEY \
             and VETNET_RECORD_KEY).
             SIGINT/SIGTERM finish in-flight requests, then close the store.
             """)
@@ -39,7 +44,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Most connections held open at once, 16–100000 (env VETNET_MAX_CONNECTIONS; default from the descriptor limit)."
+            """
+            Most connections held open at once, 16–100000 (env VETNET_MAX_CONNECTIONS; default from the descriptor \
+            limit).
+            """
     )
     var maxConnections: Int =
         Int(ProcessInfo.processInfo.environment["VETNET_MAX_CONNECTIONS"] ?? "")
@@ -47,14 +55,20 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Seconds a connection may stay without a complete request head or a request in progress, 1–3600 (env VETNET_CONNECTION_IDLE_SECONDS)."
+            """
+            Seconds a connection may stay without a complete request head or a request in progress, 1–3600 (env \
+            VETNET_CONNECTION_IDLE_SECONDS).
+            """
     )
     var connectionIdleSeconds: Int =
         Int(ProcessInfo.processInfo.environment["VETNET_CONNECTION_IDLE_SECONDS"] ?? "") ?? 30
 
     @Option(
         help:
-            "Reverse proxies whose X-Forwarded-For names the client, comma-separated networks (env VETNET_TRUSTED_PROXIES)."
+            """
+            Reverse proxies whose X-Forwarded-For names the client, comma-separated networks (env \
+            VETNET_TRUSTED_PROXIES).
+            """
     )
     var trustedProxies: String = ProcessInfo.processInfo.environment["VETNET_TRUSTED_PROXIES"] ?? ""
 
@@ -66,7 +80,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "With --tls-cert: a plain-HTTP port that only redirects to HTTPS, such as 80 (env VETNET_HTTP_REDIRECT_PORT)."
+            """
+            With --tls-cert: a plain-HTTP port that only redirects to HTTPS, such as 80 (env VETNET_HTTP_REDIRECT_PORT).
+            """
     )
     var httpRedirectPort: Int? = ProcessInfo.processInfo.environment["VETNET_HTTP_REDIRECT_PORT"].flatMap { Int($0) }
 
@@ -138,7 +154,8 @@ struct ServeCommand: AsyncParsableCommand {
                 opened.close()
                 printError(
                     """
-                    Refusing to start: the database role is a superuser or has BYPASSRLS, so row-level security would not keep \
+                    Refusing to start: the database role is a superuser or has BYPASSRLS, so row-level security would \
+                    not keep \
                     practices apart. Serve as an ordinary runtime role (docs/postgresql.md).
                     """)
                 throw ExitCode(1)
@@ -146,7 +163,8 @@ struct ServeCommand: AsyncParsableCommand {
             if role.ownsSchema {
                 logger.warning(
                     """
-                    serving as the schema's owner: this role could alter tables, triggers and policies and read every practice; \
+                    serving as the schema's owner: this role could alter tables, triggers and policies and read every \
+                    practice; \
                     serve as a runtime role granted by `vetnet migrate --runtime-role` (docs/postgresql.md)
                     """)
             }

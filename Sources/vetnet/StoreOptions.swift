@@ -11,21 +11,30 @@ struct StoreOptions: ParsableArguments {
     @Option(
         name: .customLong("audit-checkpoint"),
         help:
-            "File of the signed audit-chain head, best on another volume (env VETNET_AUDIT_CHECKPOINT; default: audit.checkpoint in the data directory)."
+            """
+            File of the signed audit-chain head, best on another volume (env VETNET_AUDIT_CHECKPOINT; default: \
+            audit.checkpoint in the data directory).
+            """
     )
     var auditCheckpointOption: String?
 
     @Flag(
         name: .customLong("allow-shared-data-dir"),
         help:
-            "Open the store even though the data directory grants group or other users access (env VETNET_ALLOW_SHARED_DATA_DIR=1). The database files are made 0600 regardless."
+            """
+            Open the store even though the data directory grants group or other users access (env \
+            VETNET_ALLOW_SHARED_DATA_DIR=1). The database files are made 0600 regardless.
+            """
     )
     var allowSharedDataDirectoryFlag = false
 
     @Option(
         name: .customLong("database"),
         help:
-            "The store: sqlite:PATH (a data directory) or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…] (env VETNET_DATABASE_URL; default: the SQLite store in --data-dir)."
+            """
+            The store: sqlite:PATH (a data directory) or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…] \
+            (env VETNET_DATABASE_URL; default: the SQLite store in --data-dir).
+            """
     )
     var databaseOption: String?
 

@@ -62,7 +62,10 @@ struct TriageCommand: AsyncParsableCommand {
             triageCase = try TriageCase(jsonData: data)
         } catch {
             var message =
-                "vetnet triage: the case was refused (\(error.errors.count) invalid field\(error.errors.count == 1 ? "" : "s")):\n"
+                """
+                vetnet triage: the case was refused (\(error.errors.count) invalid \
+                field\(error.errors.count == 1 ? "" : "s")):\n
+                """
             for fieldError in error.errors { message += "  \(fieldError.field): \(fieldError.message)\n" }
             writeError(message)
             throw ExitCode(2)

@@ -71,7 +71,10 @@ struct UsersCommand: AsyncParsableCommand {
                 let page = try await vetStore.users(scope: .system(profile.id), limit: 200, after: cursor)
                 for account in page.items {
                     print(
-                        "\(account.id)  \(account.role.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))  \(account.email)\(account.disabled ? "  (disabled)" : "")"
+                        """
+                        \(account.id)  \(account.role.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))  \
+                        \(account.email)\(account.disabled ? "  (disabled)" : "")
+                        """
                     )
                 }
                 cursor = page.nextCursor

@@ -92,7 +92,10 @@ struct BottleneckTests {
     }
 
     @Test(
-        "clinicians against the 60–90 % band: Dr Okafor above, Dr Hart below, the unknown booking above, the locum off the rota"
+        """
+        clinicians against the 60–90 % band: Dr Okafor above, Dr Hart below, the unknown booking above, the locum off \
+        the rota
+        """
     )
     func loads() {
         #expect(report.overloaded.map(\.clinician.name) == ["Unknown clinician", "Dr Ben Okafor"])

@@ -54,7 +54,10 @@ struct InsightTests {
         let insight = try #require(found.first { $0.kind == .triageWaits })
         #expect(
             insight.message
-                == "Orange patients waited longer than 15 min on 6 of 20 days, all between 17:00 and 19:00, when 1 emergency clinician was on duty."
+                == """
+                Orange patients waited longer than 15 min on 6 of 20 days, all between 17:00 and 19:00, when 1 \
+                emergency clinician was on duty.
+                """
         )
         #expect(insight.severity == .critical)
         #expect(insight.figure("breachDays") == 6)
@@ -138,7 +141,10 @@ struct InsightTests {
         let insight = try #require(insights(Self.dentalHistory(count: 6)).first { $0.kind == .durationOverrun })
         #expect(
             insight.message
-                == "Dental scale & polish ran 12 min over its booked time on average (72 min actual against 60 min booked, 6 appointments)."
+                == """
+                Dental scale & polish ran 12 min over its booked time on average (72 min actual against 60 min \
+                booked, 6 appointments).
+                """
         )
         #expect(insight.figure("meanDifferenceMinutes") == 12)
     }
@@ -182,14 +188,20 @@ struct InsightTests {
             found.first { $0.kind == .specialtyBottleneck && $0.source.segment == .specialty(.cardiology) })
         #expect(
             cardiology.message
-                == "Cardiology demand over the next 7 days is 1,250 min (850 booked, 400 requested) against 900 min of capacity (139%)."
+                == """
+                Cardiology demand over the next 7 days is 1,250 min (850 booked, 400 requested) against 900 min \
+                of capacity (139%).
+                """
         )
         #expect(cardiology.severity == .critical)
         let dermatology = try #require(
             found.first { $0.kind == .specialtyBottleneck && $0.source.segment == .specialty(.dermatology) })
         #expect(
             dermatology.message
-                == "Dermatology demand over the next 7 days is 60 min (0 booked, 60 requested) with no clinician time available."
+                == """
+                Dermatology demand over the next 7 days is 60 min (0 booked, 60 requested) with no clinician time \
+                available.
+                """
         )
         #expect(
             found.contains {
@@ -232,7 +244,10 @@ struct InsightTests {
             analytics.insights(metrics: metrics, forecast: forecast).first { $0.kind == .demandShift })
         #expect(
             shift.message
-                == "Cardiology demand is forecast at 15 appointments for the week from 2026-06-01, up 50% on the previous week's 10 (back-tested error ±0.7 appointments a day)."
+                == """
+                Cardiology demand is forecast at 15 appointments for the week from 2026-06-01, up 50% on the \
+                previous week's 10 (back-tested error ±0.7 appointments a day).
+                """
         )
         #expect(shift.figure("backtestMAPE") == 50)
 

@@ -95,8 +95,11 @@ struct RobustnessTests {
         broken.time = try JSONDecoder().decode(
             TimeRange.self,
             from: Data(
-                #"{"start": \#(l("2026-05-04 15:00").timeIntervalSinceReferenceDate), "end": \#(l("2026-05-04 14:00").timeIntervalSinceReferenceDate)}"#
-                    .utf8))
+                #"""
+                {"start": \#(l("2026-05-04 15:00").timeIntervalSinceReferenceDate), "end": \#
+                \#(l("2026-05-04 14:00").timeIntervalSinceReferenceDate)}
+                """#
+                .utf8))
         let rich = AppointmentType(
             id: Identifier(Fixture.uuid(9100)), name: "Referral", defaultDurationMinutes: 30,
             fee: Money(minorUnits: Int.max, currency: "GBP"))
@@ -220,7 +223,9 @@ struct VTLToleranceTests {
     }
 
     @Test(
-        "an arrival stamped a few seconds after its first-seen time is clock skew, seen at once; an hour is a data error"
+        """
+        an arrival stamped a few seconds after its first-seen time is clock skew, seen at once; an hour is a data error
+        """
     )
     func clockSkew() {
         let arrived = Fixture.local("2026-05-05 10:00")

@@ -26,7 +26,10 @@ struct VTLToleranceAndDepartureTests {
     }
 
     @Test(
-        "a red patient started 2 s after triage is compliant; one started 61 s after is not; one stamped 30 s early waited nothing"
+        """
+        a red patient started 2 s after triage is compliant; one started 61 s after is not; one stamped 30 s early \
+        waited nothing
+        """
     )
     func redTolerance() {
         let vtl = Self.compliance(
@@ -40,7 +43,10 @@ struct VTLToleranceAndDepartureTests {
     }
 
     @Test(
-        "a patient who left unseen has a fixed wait, whenever the analysis runs, and counts in the left-without-being-seen rate"
+        """
+        a patient who left unseen has a fixed wait, whenever the analysis runs, and counts in the \
+        left-without-being-seen rate
+        """
     )
     func leftUnseen() {
         // Yellow (60 min) who left after 90 minutes: a breach of 90 minutes, read at 5 h and at 5 h 9 min alike.

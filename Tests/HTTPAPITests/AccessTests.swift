@@ -69,7 +69,10 @@ struct AccessTests {
             try await client.call(
                 "/api/v1/users", .post, token: token,
                 json:
-                    #"{"email":"someone@alpha.example","displayName":"Someone","role":"technician","password":"password123"}"#
+                    #"""
+                    {"email":"someone@alpha.example","displayName":"Someone","role":"technician",\#
+                    "password":"password123"}
+                    """#
             ) { response in
                 #expect(response.status == .unprocessableContent)
                 let fields = try Problem(response).errors?.map(\.field) ?? []
@@ -78,7 +81,10 @@ struct AccessTests {
             try await client.call(
                 "/api/v1/users", .post, token: token,
                 json:
-                    #"{"email":"new.vet@alpha.example","displayName":"New Vet","role":"veterinarian","password":"kestrel-meadow-copper-9"}"#
+                    #"""
+                    {"email":"new.vet@alpha.example","displayName":"New \#
+                    Vet","role":"veterinarian","password":"kestrel-meadow-copper-9"}
+                    """#
             ) { response in
                 #expect(response.status == .created)
                 #expect(response.headers[.eTag] == "\"1\"")
@@ -135,7 +141,10 @@ struct AccessTests {
             try await client.call(
                 "/api/v1/users", .post, token: token,
                 json:
-                    #"{"email":"big@alpha.example","displayName":"\#(name)","role":"technician","password":"kestrel-meadow-copper-9"}"#
+                    #"""
+                    {"email":"big@alpha.example","displayName":"\#(name)","role":"technician",\#
+                    "password":"kestrel-meadow-copper-9"}
+                    """#
             ) {
                 #expect($0.status == .contentTooLarge)
             }

@@ -390,7 +390,10 @@ struct AnalyticsAPITests {
             #expect((figure(formula, "values") as? [Any])?.first is NSNull)
 
             let one = try await client.get(
-                "/api/v1/analytics/metrics/appointments?\(AnalyticsFixture.week)&bucket=week&dimension=species&segmentId=cat",
+                """
+                /api/v1/analytics/metrics/appointments?\(AnalyticsFixture.week)\
+                &bucket=week&dimension=species&segmentId=cat
+                """,
                 token: token
             ).json
             #expect(figure(one, "series", "0", "values") as? [Int] == [2])
@@ -399,11 +402,16 @@ struct AnalyticsAPITests {
             let upper = fixture.hart.id.description.uppercased()
             #expect(
                 try await client.get(
-                    "/api/v1/analytics/metrics/appointments?\(AnalyticsFixture.week)&dimension=clinician&segmentId=\(upper)",
+                    """
+                    /api/v1/analytics/metrics/appointments?\(AnalyticsFixture.week)\
+                    &dimension=clinician&segmentId=\(upper)
+                    """,
                     token: token
                 ).status == .ok)
             let missing = try await client.get(
-                "/api/v1/analytics/metrics/appointments?\(AnalyticsFixture.week)&dimension=clinician&segmentId=\(UUID())",
+                """
+                /api/v1/analytics/metrics/appointments?\(AnalyticsFixture.week)&dimension=clinician&segmentId=\(UUID())
+                """,
                 token: token)
             #expect(missing.status == .notFound)
             // Practice B's clinician is not a segment of A.
@@ -414,7 +422,10 @@ struct AnalyticsAPITests {
             let theirID = figure(theirs, "series", "0", "segment", "id") as? String ?? ""
             #expect(
                 try await client.get(
-                    "/api/v1/analytics/metrics/appointments?\(AnalyticsFixture.week)&dimension=clinician&segmentId=\(theirID)",
+                    """
+                    /api/v1/analytics/metrics/appointments?\(AnalyticsFixture.week)\
+                    &dimension=clinician&segmentId=\(theirID)
+                    """,
                     token: token
                 ).status == .notFound)
         }
@@ -526,7 +537,10 @@ struct AnalyticsAPITests {
     // MARK: - Reuse
 
     @Test(
-        "an indexed history is reused while the records are unchanged; after any write the next request brings it up to date"
+        """
+        an indexed history is reused while the records are unchanged; after any write the next request brings it up \
+        to date
+        """
     )
     func reuse() async throws {
         let fixture = try await AnalyticsFixture.make()
@@ -582,7 +596,10 @@ struct AnalyticsAPITests {
                 let href = try #require(figure(item, "source", "href") as? String)
                 #expect(
                     href.hasPrefix(
-                        "/api/v1/analytics/metrics/\(figure(item, "source", "metric") as? String ?? "?")?from=2026-03-02&to=2026-03-08"
+                        """
+                        /api/v1/analytics/metrics/\(figure(item, "source", "metric") as? String ?? "?")\
+                        ?from=2026-03-02&to=2026-03-08
+                        """
                     ))
                 let followed = try await client.get(href, token: token)
                 #expect(followed.status == .ok, "\(href)")

@@ -33,7 +33,10 @@ struct AppointmentMemoryAPITests {
             let intake = try await client.call(
                 "/api/v1/intake", .post, token: token,
                 json:
-                    #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","onsetHoursAgo":30,"findings":["swelling"]}}"#
+                    #"""
+                    {"patientId":"\#(fixture.patient.id)","case":{"species":"dog","onsetHoursAgo":30,\#
+                    "findings":["swelling"]}}
+                    """#
             ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 return try JSONDecoder().decode(IntakeOffer.self, from: Data(buffer: response.body))
@@ -41,7 +44,11 @@ struct AppointmentMemoryAPITests {
             let slot = try #require(intake.offeredSlots.first)
             let typeID = try #require(intake.appointmentTypeId)
             let booking =
-                #"{"patientId":"\#(fixture.patient.id)","clinicianId":"\#(slot.clinicianId)","appointmentTypeId":"\#(typeID)","start":"\#(slot.start)","assessmentId":"\#(intake.assessmentId)","reason":"Swollen left hock","staffNotes":"Owner anxious; call on arrival"}"#
+                #"""
+                {"patientId":"\#(fixture.patient.id)","clinicianId":"\#(slot.clinicianId)",\#
+                "appointmentTypeId":"\#(typeID)","start":"\#(slot.start)","assessmentId":"\#(intake.assessmentId)",\#
+                "reason":"Swollen left hock","staffNotes":"Owner anxious; call on arrival"}
+                """#
             let id = try await client.call("/api/v1/appointments", .post, token: token, json: booking) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
                 return try JSONDecoder().decode(IDBody.self, from: Data(buffer: response.body)).id
@@ -64,7 +71,11 @@ struct AppointmentMemoryAPITests {
                 Patient(name: "Bella", species: .dog, ownerID: fixture.patient.ownerID),
                 scope: .system(fixture.app.practiceA.id))
             let borrowed =
-                #"{"patientId":"\#(other.id)","clinicianId":"\#(slot.clinicianId)","appointmentTypeId":"\#(typeID)","start":"\#(Timestamp.string(London.time(daysFromToday: 3, 9)))","assessmentId":"\#(intake.assessmentId)"}"#
+                #"""
+                {"patientId":"\#(other.id)","clinicianId":"\#(slot.clinicianId)","appointmentTypeId":"\#(typeID)",\#
+                "start":"\#(Timestamp.string(London.time(daysFromToday: 3, 9)))",\#
+                "assessmentId":"\#(intake.assessmentId)"}
+                """#
             try await client.call("/api/v1/appointments", .post, token: token, json: borrowed) { response in
                 #expect(response.status == .unprocessableContent)
                 let problem = try Problem(response)
@@ -89,7 +100,11 @@ struct AppointmentMemoryAPITests {
             }
             func book(_ start: Date, reason: String) async throws -> String {
                 let json =
-                    #"{"patientId":"\#(fixture.patient.id)","clinicianId":"\#(fixture.clinician.id)","appointmentTypeId":"\#(fixture.consultation.id)","start":"\#(Timestamp.string(start))","durationMinutes":15,"reason":"\#(reason)"}"#
+                    #"""
+                    {"patientId":"\#(fixture.patient.id)","clinicianId":"\#(fixture.clinician.id)",\#
+                    "appointmentTypeId":"\#(fixture.consultation.id)","start":"\#(Timestamp.string(start))",\#
+                    "durationMinutes":15,"reason":"\#(reason)"}
+                    """#
                 return try await client.call("/api/v1/appointments", .post, token: token, json: json) { response in
                     #expect(response.status == .created, "\(String(buffer: response.body))")
                     return try JSONDecoder().decode(IDBody.self, from: Data(buffer: response.body)).id
@@ -188,7 +203,10 @@ struct AppointmentMemoryAPITests {
             try await client.call(
                 "/api/v1/intake", .post, token: token,
                 json:
-                    #"{"patientId":"\#(fixture.patient.id)","appointmentTypeId":"\#(fixture.consultation.id)","case":{"species":"dog","onsetHoursAgo":30,"findings":["swelling"]}}"#
+                    #"""
+                    {"patientId":"\#(fixture.patient.id)","appointmentTypeId":"\#(fixture.consultation.id)",\#
+                    "case":{"species":"dog","onsetHoursAgo":30,"findings":["swelling"]}}
+                    """#
             ) { response in
                 let body = try JSONDecoder().decode(IntakeOffer.self, from: Data(buffer: response.body))
                 let keenRank = body.clinicians.firstIndex { $0.clinicianId == keen.value.id.description }

@@ -24,7 +24,10 @@ struct AvailabilityTests {
         arguments: [
             (
                 "/api/v1/users",
-                #"{"email":"dup@alpha.example","displayName":"Dup","role":"technician","role":"veterinarian","password":"otter-lantern-river-42"}"#,
+                #"""
+                {"email":"dup@alpha.example","displayName":"Dup","role":"technician","role":"veterinarian",\#
+                "password":"otter-lantern-river-42"}
+                """#,
                 "role"
             ),
             ("/api/v1/triage/evaluate", #"{"species":"dog","species":"cat"}"#, "species"),
@@ -46,7 +49,10 @@ struct AvailabilityTests {
     }
 
     @Test(
-        "authorization comes before validation: a receptionist's invalid and valid new user are both 403; an administrator's invalid one 422"
+        """
+        authorization comes before validation: a receptionist's invalid and valid new user are both 403; an \
+        administrator's invalid one 422
+        """
     )
     func authorizeBeforeValidate() async throws {
         let fixture = try await AppFixture.make()
@@ -68,7 +74,10 @@ struct AvailabilityTests {
     }
 
     @Test(
-        "a second optimization of the same practice while one runs is refused with 429 and Retry-After; another practice is not held up"
+        """
+        a second optimization of the same practice while one runs is refused with 429 and Retry-After; another \
+        practice is not held up
+        """
     )
     func oneOptimizationPerPractice() async throws {
         let gate = OptimizationGate()

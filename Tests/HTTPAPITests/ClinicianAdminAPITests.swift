@@ -14,9 +14,11 @@ import Testing
 /// A cardiologist as an administrator would add them, working every day 08:00–18:00.
 private let newCardiologist = #"""
     {"displayName":"Dr Nadia Okafor","credentials":"BVetMed DipECVIM-CA (Cardiology)",
-     "expertise":[{"specialty":"cardiology","proficiency":5,"years":11},{"specialty":"internal_medicine","proficiency":4,"years":11}],
+     "expertise":[{"specialty":"cardiology","proficiency":5,"years":11},{"specialty":"internal_medicine",\#
+    "proficiency":4,"years":11}],
      "species":["dog","cat"],"maxAppointmentsPerDay":16,"complexityCeiling":1,
-     "availability":{"weekly":[{"weekday":1,"startMinute":480,"endMinute":1080},{"weekday":2,"startMinute":480,"endMinute":1080},
+     "availability":{"weekly":[{"weekday":1,"startMinute":480,"endMinute":1080},{"weekday":2,"startMinute":480,\#
+    "endMinute":1080},
        {"weekday":3,"startMinute":480,"endMinute":1080},{"weekday":4,"startMinute":480,"endMinute":1080},
        {"weekday":5,"startMinute":480,"endMinute":1080},{"weekday":6,"startMinute":480,"endMinute":1080},
        {"weekday":7,"startMinute":480,"endMinute":1080}]}}
@@ -48,7 +50,11 @@ struct ClinicianAdminAPITests {
                 #expect(body.ranked.first?.earliestStart != nil)
             }
             let json =
-                #"{"patientId":"\#(fixture.patient.id)","clinicianId":"\#(created.id)","appointmentTypeId":"\#(fixture.consultation.id)","start":"\#(Timestamp.string(fixture.nineTomorrow))","durationMinutes":15}"#
+                #"""
+                {"patientId":"\#(fixture.patient.id)","clinicianId":"\#(created.id)",\#
+                "appointmentTypeId":"\#(fixture.consultation.id)","start":"\#(Timestamp.string(fixture.nineTomorrow))\#
+                ","durationMinutes":15}
+                """#
             try await client.call("/api/v1/appointments", .post, token: receptionist, json: json) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
             }
@@ -65,7 +71,10 @@ struct ClinicianAdminAPITests {
     }
 
     @Test(
-        "a retired clinician is never offered again, cannot be booked, and their open appointments are listed for re-planning"
+        """
+        a retired clinician is never offered again, cannot be booked, and their open appointments are listed for \
+        re-planning
+        """
     )
     func retiredIsNeverOffered() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -148,7 +157,10 @@ struct ClinicianAdminAPITests {
             try await client.call(
                 "/api/v1/specialists/\(id)", .patch, token: admin,
                 json:
-                    #"{"credentials":"BVSc MRCVS CertAVP","maxAppointmentsPerDay":12,"preferences":{"maxConsecutiveSurgeryMinutes":180}}"#,
+                    #"""
+                    {"credentials":"BVSc MRCVS CertAVP","maxAppointmentsPerDay":12,\#
+                    "preferences":{"maxConsecutiveSurgeryMinutes":180}}
+                    """#,
                 headers: [.ifMatch: "\"1\""]
             ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
@@ -166,7 +178,8 @@ struct ClinicianAdminAPITests {
             try await client.call(
                 "/api/v1/specialists/\(id)", .patch, token: admin,
                 json: #"""
-                    {"expertise":[{"specialty":"cardiology","proficiency":3,"years":2},{"specialty":"cardiology","proficiency":4,"years":5}],
+                    {"expertise":[{"specialty":"cardiology","proficiency":3,"years":2},{"specialty":"cardiology",\#
+                    "proficiency":4,"years":5}],
                      "preferences":{"preferredAppointmentTypeIds":["\#(UUID())"]}}
                     """#
             ) { response in
@@ -251,7 +264,8 @@ struct ClinicianAdminAPITests {
                 try await client.call(
                     "/api/v1/appointments", .post, token: token,
                     json: #"""
-                        {"patientId":"\#(fixture.patient.id)","clinicianId":"\#(fixture.clinician.id)","appointmentTypeId":"\#(surgery.id)","start":"\#(Timestamp.string(start))"}
+                        {"patientId":"\#(fixture.patient.id)","clinicianId":"\#(fixture.clinician.id)",\#
+                        "appointmentTypeId":"\#(surgery.id)","start":"\#(Timestamp.string(start))"}
                         """#
                 ) { $0.status }
             }

@@ -42,7 +42,8 @@ struct ConsultationSupportAPITests {
                 try await client.call(
                     base + "/medications", .post, token: vet,
                     json: #"""
-                        {"drug":"Maropitant","concentrationMgPerML":5,"doseMgPerKg":0.2,"route":"subcutaneous","frequency":"once","startDate":"\#(RecordCalendar.isoDay(fixture.app.store.clock.now()))"}
+                        {"drug":"Maropitant","concentrationMgPerML":5,"doseMgPerKg":0.2,"route":"subcutaneous",\#
+                        "frequency":"once","startDate":"\#(RecordCalendar.isoDay(fixture.app.store.clock.now()))"}
                         """#
                 ) { Data(buffer: $0.body) })
             let id = try #require((saved["medications"] as? [[String: Any]])?.first?["id"] as? String)
@@ -58,7 +59,10 @@ struct ConsultationSupportAPITests {
     }
 
     @Test(
-        "the protocol proposes a vaccine's next due date: the primary course for a puppy, the adult interval after; unknown vaccines propose nothing"
+        """
+        the protocol proposes a vaccine's next due date: the primary course for a puppy, the adult interval after; \
+        unknown vaccines propose nothing
+        """
     )
     func vaccinationProposal() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -74,7 +78,10 @@ struct ConsultationSupportAPITests {
                 Any]
             {
                 let query =
-                    "vaccine=\(vaccine.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&administeredDate=\(day)"
+                    """
+                    vaccine=\(vaccine.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")\
+                    &administeredDate=\(day)
+                    """
                 return try Self.json(
                     try await client.call("/api/v1/patients/\(patient)/vaccinations/proposal?\(query)", token: token) {
                         response in
@@ -106,7 +113,10 @@ struct ConsultationSupportAPITests {
     }
 
     @Test(
-        "appointment notes through HTTP: two authors in order, a blank note refused at text, another practice 404, the event published"
+        """
+        appointment notes through HTTP: two authors in order, a blank note refused at text, another practice 404, the \
+        event published
+        """
     )
     func appointmentNotes() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -152,14 +162,20 @@ struct ConsultationSupportAPITests {
     }
 
     @Test(
-        "possible duplicates: the same microchip, owner phone (any format), owner email (any case) or a similar name of the same species, each named"
+        """
+        possible duplicates: the same microchip, owner phone (any format), owner email (any case) or a similar name \
+        of the same species, each named
+        """
     )
     func possibleDuplicates() async throws {
         let fixture = try await AppFixture.make()
         try await fixture.test { client in
             let token = try await client.login("receptionist@alpha.example")
             let ownerJSON =
-                #"{"firstName":"Jo","lastName":"Bloggs","email":"jo.bloggs@example.org","phones":[{"label":"mobile","number":"07700 900123"}]}"#
+                #"""
+                {"firstName":"Jo","lastName":"Bloggs","email":"jo.bloggs@example.org","phones":[{"label":"mobile",\#
+                "number":"07700 900123"}]}
+                """#
             let owner = try await client.call("/api/v1/owners", .post, token: token, json: ownerJSON) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
                 return try JSONDecoder().decode(IDBody.self, from: Data(buffer: response.body)).id

@@ -51,7 +51,10 @@ struct CookieSessionTests {
     }
 
     @Test(
-        "a cookie sign-in sets an HttpOnly, SameSite=Strict session cookie and a readable CSRF cookie; GETs work with the cookie alone"
+        """
+        a cookie sign-in sets an HttpOnly, SameSite=Strict session cookie and a readable CSRF cookie; GETs work with \
+        the cookie alone
+        """
     )
     func signInAndRead() async throws {
         let fixture = try await AppFixture.make()
@@ -98,7 +101,10 @@ struct CookieSessionTests {
     }
 
     @Test(
-        "a cookie-authenticated change without the CSRF header, or with another one, is 403 and changes nothing; with it, it succeeds"
+        """
+        a cookie-authenticated change without the CSRF header, or with another one, is 403 and changes nothing; with \
+        it, it succeeds
+        """
     )
     func csrf() async throws {
         let fixture = try await AppFixture.make()

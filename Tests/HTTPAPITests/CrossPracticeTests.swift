@@ -95,7 +95,10 @@ struct CrossPracticeTests {
     }
 
     @Test(
-        "an email used in another practice can be given to a new account; sign-in tells the two apart by password or practiceId"
+        """
+        an email used in another practice can be given to a new account; sign-in tells the two apart by password or \
+        practiceId
+        """
     )
     func emailPerPractice() async throws {
         let fixture = try await AppFixture.make()
@@ -103,7 +106,10 @@ struct CrossPracticeTests {
             let adminB = try await client.login("admin@beta.example")
             // The address belongs to practice A's veterinarian: practice B learns nothing from creating it.
             let created =
-                #"{"email":"veterinarian@alpha.example","displayName":"Vet at Beta","role":"veterinarian","password":"beta-vet-marmot-owl-41"}"#
+                #"""
+                {"email":"veterinarian@alpha.example","displayName":"Vet at \#
+                Beta","role":"veterinarian","password":"beta-vet-marmot-owl-41"}
+                """#
             try await client.call("/api/v1/users", .post, token: adminB, json: created) {
                 #expect($0.status == .created)
             }

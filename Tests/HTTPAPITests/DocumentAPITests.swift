@@ -16,7 +16,10 @@ struct DocumentAPITests {
         Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("radiograph of the left stifle".utf8)
 
     @Test(
-        "an uploaded image is stored encrypted under its SHA-256 and downloads byte for byte; a mismatched type is refused"
+        """
+        an uploaded image is stored encrypted under its SHA-256 and downloads byte for byte; a mismatched type is \
+        refused
+        """
     )
     func roundTrip() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-docs-\(UUID())")

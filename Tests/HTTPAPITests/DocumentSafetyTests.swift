@@ -82,7 +82,9 @@ struct DocumentSafetyTests {
     }
 
     @Test(
-        "a 3 MB upload is received in encrypted chunks and downloads byte for byte; the stored file is not the plaintext"
+        """
+        a 3 MB upload is received in encrypted chunks and downloads byte for byte; the stored file is not the plaintext
+        """
     )
     func streamedUploadRoundTrip() async throws {
         let directory = try Self.documentsDirectory()
@@ -135,7 +137,10 @@ struct DocumentSafetyTests {
     }
 
     @Test(
-        "a stored document whose chunks were cut, reordered or swapped with another document's file is refused, never served"
+        """
+        a stored document whose chunks were cut, reordered or swapped with another document's file is refused, never \
+        served
+        """
     )
     func tamperedDocumentRefused() async throws {
         let directory = try Self.documentsDirectory()

@@ -34,7 +34,10 @@ struct FivePathAgreementTests {
         #"{"species":"dog","observations":{"seizingNow":true}}"#,
         #"{"species":"dog","vitals":{"heartRate":190,"mucousMembranes":"pale","capillaryRefillSeconds":3}}"#,
         #"{"species":"dog","ageWeeks":6,"onsetHoursAgo":3,"observations":{"pain":"moderate","vomiting":"persistent"}}"#,
-        #"{"species":"dog","sex":"female_intact","vitals":{"temperature":{"value":104.9,"unit":"F"}},"complaint":"panting, lame"}"#,
+        #"""
+        {"species":"dog","sex":"female_intact","vitals":{"temperature":{"value":104.9,"unit":"F"}},\#
+        "complaint":"panting, lame"}
+        """#,
         #"{"species":"dog","onsetHoursAgo":400}"#,
         #"{"species":"dog","findings":["toxin_ingestion"],"observations":{"pain":"mild"}}"#,
     ]
@@ -44,7 +47,10 @@ struct FivePathAgreementTests {
     }
 
     @Test(
-        "evaluate with the patient, assessment, intake and the command-line tool agree on level, discriminators and complexity"
+        """
+        evaluate with the patient, assessment, intake and the command-line tool agree on level, discriminators and \
+        complexity
+        """
     )
     func fivePaths() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -20,7 +20,10 @@ struct FreshInstallTests {
     }
 
     @Test(
-        "a practice is created with its first administrator, who signs in and sets the practice up through the API until a booking is made"
+        """
+        a practice is created with its first administrator, who signs in and sets the practice up through the API \
+        until a booking is made
+        """
     )
     func firstDay() async throws {
         let (store, accounts, services) = try await Self.fresh()
@@ -45,10 +48,13 @@ struct FreshInstallTests {
             let clinician = try await client.call(
                 "/api/v1/specialists", .post, token: token,
                 json: #"""
-                    {"displayName":"Dr Ana Silva","credentials":"DVM MRCVS","expertise":[{"specialty":"general_practice","proficiency":4,"years":6}],
+                    {"displayName":"Dr Ana Silva","credentials":"DVM \#
+                    MRCVS","expertise":[{"specialty":"general_practice","proficiency":4,"years":6}],
                      "species":["dog","cat"],"maxAppointmentsPerDay":20,"complexityCeiling":0.8,
-                     "availability":{"weekly":[{"weekday":1,"startMinute":540,"endMinute":1020},{"weekday":2,"startMinute":540,"endMinute":1020},
-                       {"weekday":3,"startMinute":540,"endMinute":1020},{"weekday":4,"startMinute":540,"endMinute":1020},{"weekday":5,"startMinute":540,"endMinute":1020}]}}
+                     "availability":{"weekly":[{"weekday":1,"startMinute":540,"endMinute":1020},{"weekday":2,\#
+                    "startMinute":540,"endMinute":1020},
+                       {"weekday":3,"startMinute":540,"endMinute":1020},{"weekday":4,"startMinute":540,\#
+                    "endMinute":1020},{"weekday":5,"startMinute":540,"endMinute":1020}]}}
                     """#
             ) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
@@ -60,7 +66,9 @@ struct FreshInstallTests {
             let type = try await client.call(
                 "/api/v1/appointment-types", .post, token: token,
                 json:
-                    #"{"name":"Consultation","defaultDurationMinutes":15,"requiredRoomType":"exam","feeMinorUnits":4500}"#
+                    #"""
+                    {"name":"Consultation","defaultDurationMinutes":15,"requiredRoomType":"exam","feeMinorUnits":4500}
+                    """#
             ) {
                 try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id
             }
@@ -94,7 +102,8 @@ struct FreshInstallTests {
             try await client.call(
                 "/api/v1/appointments", .post, token: token,
                 json: #"""
-                    {"patientId":"\#(patient)","clinicianId":"\#(clinician)","appointmentTypeId":"\#(type)","start":"\#(Timestamp.string(first))"}
+                    {"patientId":"\#(patient)","clinicianId":"\#(clinician)","appointmentTypeId":"\#(type)",\#
+                    "start":"\#(Timestamp.string(first))"}
                     """#
             ) { #expect($0.status == .created) }
         }

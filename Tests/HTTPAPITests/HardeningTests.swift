@@ -263,7 +263,10 @@ struct HardeningTests {
             try await client.call(
                 "/api/v1/triage/assessments", .post, token: token,
                 json:
-                    #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","vitals":{"heartRate":100,"heartRate":250}}}"#
+                    #"""
+                    {"patientId":"\#(fixture.patient.id)","case":{"species":"dog","vitals":{"heartRate":100,\#
+                    "heartRate":250}}}
+                    """#
             ) { response in
                 #expect(response.status == .badRequest)
                 let fields = try Problem(response).errors?.map(\.field)

@@ -81,7 +81,10 @@ struct LiveEventsTests {
     }
 
     @Test(
-        "a booking made through the API reaches another device's stream with the next sequence; a refused booking (409) logs nothing"
+        """
+        a booking made through the API reaches another device's stream with the next sequence; a refused booking \
+        (409) logs nothing
+        """
     )
     func bookingReachesStream() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -111,7 +114,10 @@ struct LiveEventsTests {
     }
 
     @Test(
-        "disconnect, three changes, reconnect after the last id seen: exactly those three, in order — also on a reopened store"
+        """
+        disconnect, three changes, reconnect after the last id seen: exactly those three, in order — also on a \
+        reopened store
+        """
     )
     func resumeAfterRestart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -313,7 +319,10 @@ struct LiveEventsTests {
         try await fixture.app.test { client in
             let token = try await client.login("technician@alpha.example")
             let json =
-                #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","findings":["rapid_abdominal_distension"]}}"#
+                #"""
+                {"patientId":"\#(fixture.patient.id)","case":{"species":"dog",\#
+                "findings":["rapid_abdominal_distension"]}}
+                """#
             try await client.call("/api/v1/triage/assessments", .post, token: token, json: json) {
                 #expect($0.status == .created)
             }

@@ -28,7 +28,10 @@ struct MedicalRecordAPITests {
             let medicationID = try await client.call(
                 "/api/v1/patients/\(rex.id)/medications", .post, token: token,
                 json:
-                    #"{"drug":"Meloxicam","concentrationMgPerML":1.5,"doseMgPerKg":0.1,"route":"oral","frequency":"once daily","startDate":"2026-01-01"}"#
+                    #"""
+                    {"drug":"Meloxicam","concentrationMgPerML":1.5,"doseMgPerKg":0.1,"route":"oral","frequency":"once \#
+                    daily","startDate":"2026-01-01"}
+                    """#
             ) { response in
                 #expect(response.status == .created)
                 return try JSONDecoder().decode(RecordBody.self, from: Data(buffer: response.body)).medications[0].id
@@ -73,7 +76,10 @@ struct MedicalRecordAPITests {
             let noteID = try await client.call(
                 "/api/v1/patients/\(rex.id)/notes", .post, token: token,
                 json:
-                    #"{"subjective":"Limping left hind","objective":"Drawer sign positive","assessment":"Cruciate rupture","plan":"TPLO referral"}"#
+                    #"""
+                    {"subjective":"Limping left hind","objective":"Drawer sign positive","assessment":"Cruciate \#
+                    rupture","plan":"TPLO referral"}
+                    """#
             ) { response in
                 #expect(response.status == .created)
                 return try JSONDecoder().decode(RecordBody.self, from: Data(buffer: response.body)).notes[0].id
@@ -141,7 +147,9 @@ struct MedicalRecordAPITests {
     }
 
     @Test(
-        "the practice-wide list shows due and overdue vaccinations; reading a record is audited; other practices get 404"
+        """
+        the practice-wide list shows due and overdue vaccinations; reading a record is audited; other practices get 404
+        """
     )
     func dueListAndAudit() async throws {
         let fixture = try await AppFixture.make()

@@ -22,10 +22,18 @@ struct OptimizeAPITests {
                 "/api/v1/appointments", .post, token: token, json: fixture.bookingJSON(start: fixture.nineTomorrow)
             ) { #expect($0.status == .created) }
             let requests = (0..<8).map { index in
-                #"{"reference":"r\#(index)","patientId":"\#(fixture.patient.id)","appointmentTypeId":"\#(fixture.consultation.id)","triageLevel":\#(index % 5 + 1),"earliestStart":"\#(Timestamp.string(fixture.nineTomorrow))","deadline":"\#(Timestamp.string(fixture.nineTomorrow.addingTimeInterval(3 * 3600)))"}"#
+                #"""
+                {"reference":"r\#(index)","patientId":"\#(fixture.patient.id)",\#
+                "appointmentTypeId":"\#(fixture.consultation.id)","triageLevel":\#(index % 5 + 1),\#
+                "earliestStart":"\#(Timestamp.string(fixture.nineTomorrow))",\#
+                "deadline":"\#(Timestamp.string(fixture.nineTomorrow.addingTimeInterval(3 * 3600)))"}
+                """#
             }
             let json =
-                #"{"from":"\#(Timestamp.string(fixture.nineTomorrow))","days":1,"timeLimitSeconds":0.5,"apply":true,"requests":[\#(requests.joined(separator: ","))]}"#
+                #"""
+                {"from":"\#(Timestamp.string(fixture.nineTomorrow))","days":1,"timeLimitSeconds":0.5,"apply":true,\#
+                "requests":[\#(requests.joined(separator: ","))]}
+                """#
             try await client.call("/api/v1/schedule/optimize", .post, token: token, json: json) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 let body = try JSONDecoder().decode(PlanBody.self, from: Data(buffer: response.body))
@@ -51,7 +59,10 @@ struct OptimizeAPITests {
     }
 
     @Test(
-        "when a clinician is unavailable for a day their appointments move to a colleague, on time, and the day is marked off"
+        """
+        when a clinician is unavailable for a day their appointments move to a colleague, on time, and the day is \
+        marked off
+        """
     )
     func replan() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -86,7 +97,10 @@ struct OptimizeAPITests {
     }
 
     @Test(
-        "a day on which a retired clinician still has bookings can be re-planned for a colleague: those bookings stay fixed"
+        """
+        a day on which a retired clinician still has bookings can be re-planned for a colleague: those bookings stay \
+        fixed
+        """
     )
     func replanBesideRetired() async throws {
         let fixture = try await ScheduleFixture.make()

@@ -76,7 +76,10 @@ struct PasskeyAPITests {
     }
 
     @Test(
-        "a veterinarian asked for a second factor makes a passkey (password asked again, every part checked); it then signs them in once per challenge and no copy or forgery does"
+        """
+        a veterinarian asked for a second factor makes a passkey (password asked again, every part checked); it then \
+        signs them in once per challenge and no copy or forgery does
+        """
     )
     func passkeyAsSecondFactor() async throws {
         let fixture = try await AppFixture.make()
@@ -190,7 +193,10 @@ struct PasskeyAPITests {
     }
 
     @Test(
-        "on a registered shared device a nurse unlocks with her passkey within 12 hours of a full sign-in there; not on another browser, not with a colleague's passkey"
+        """
+        on a registered shared device a nurse unlocks with her passkey within 12 hours of a full sign-in there; not \
+        on another browser, not with a colleague's passkey
+        """
     )
     func unlockWithPasskey() async throws {
         let fixture = try await AppFixture.make()

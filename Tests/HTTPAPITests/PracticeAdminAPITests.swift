@@ -65,7 +65,10 @@ struct PracticeAdminAPITests {
             let from = Timestamp.string(London.time(daysFromToday: offset, 0))
             let to = Timestamp.string(London.time(daysFromToday: offset + 1, 0))
             try await client.call(
-                "/api/v1/appointments/slots?from=\(from)&to=\(to)&appointmentTypeId=\(fixture.consultation.id)&clinicianId=\(fixture.clinician.id)&limit=500",
+                """
+                /api/v1/appointments/slots?from=\(from)&to=\(to)&appointmentTypeId=\(fixture.consultation.id)\
+                &clinicianId=\(fixture.clinician.id)&limit=500
+                """,
                 token: receptionist
             ) { response in
                 let starts = try JSONDecoder().decode(SlotsBody.self, from: Data(buffer: response.body)).items
@@ -97,7 +100,10 @@ struct PracticeAdminAPITests {
     }
 
     @Test(
-        "a booking that falls in a newly added closure is reported for re-planning and kept; removing the closure reopens the time"
+        """
+        a booking that falls in a newly added closure is reported for re-planning and kept; removing the closure \
+        reopens the time
+        """
     )
     func newClosureReportsBookings() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -148,7 +154,9 @@ struct PracticeAdminAPITests {
     }
 
     @Test(
-        "a retried closure with the same Idempotency-Key adds one closure and answers with it; yearly closures come back"
+        """
+        a retried closure with the same Idempotency-Key adds one closure and answers with it; yearly closures come back
+        """
     )
     func idempotentYearlyClosure() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -195,10 +203,18 @@ struct PracticeAdminAPITests {
                 json: #"{"firstDay":"\#(London.date(daysFromToday: 1))","reason":"Bank holiday"}"#
             ) { #expect($0.status == .created) }
             let requests = (0..<3).map {
-                #"{"reference":"r\#($0)","patientId":"\#(fixture.patient.id)","appointmentTypeId":"\#(fixture.consultation.id)","triageLevel":5,"earliestStart":"\#(Timestamp.string(fixture.nineTomorrow))","deadline":"\#(Timestamp.string(London.time(daysFromToday: 2, 17)))"}"#
+                #"""
+                {"reference":"r\#($0)","patientId":"\#(fixture.patient.id)",\#
+                "appointmentTypeId":"\#(fixture.consultation.id)","triageLevel":5,\#
+                "earliestStart":"\#(Timestamp.string(fixture.nineTomorrow))",\#
+                "deadline":"\#(Timestamp.string(London.time(daysFromToday: 2, 17)))"}
+                """#
             }
             let json =
-                #"{"from":"\#(Timestamp.string(London.time(daysFromToday: 1, 0)))","days":2,"timeLimitSeconds":0.3,"requests":[\#(requests.joined(separator: ","))]}"#
+                #"""
+                {"from":"\#(Timestamp.string(London.time(daysFromToday: 1, 0)))","days":2,"timeLimitSeconds":0.3,\#
+                "requests":[\#(requests.joined(separator: ","))]}
+                """#
             try await client.call("/api/v1/schedule/optimize", .post, token: admin, json: json) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 let body = try JSONDecoder().decode(PlanStarts.self, from: Data(buffer: response.body))
@@ -217,7 +233,9 @@ struct PracticeAdminAPITests {
         let now = London.time(daysFromToday: 2, 10)
         let fixture = try await ScheduleFixture.make(clock: .fixed(now))
         let json =
-            #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","onsetHoursAgo":30,"findings":["swelling"]}}"#
+            #"""
+            {"patientId":"\#(fixture.patient.id)","case":{"species":"dog","onsetHoursAgo":30,"findings":["swelling"]}}
+            """#
         try await fixture.app.test { client in
             let token = try await client.login("receptionist@alpha.example")
             try await client.call("/api/v1/intake", .post, token: token, json: json) { response in
@@ -283,7 +301,9 @@ struct PracticeAdminAPITests {
     }
 
     @Test(
-        "settings: If-Match, every bad field named, the grid shapes the slots, and changed hours report stranded bookings"
+        """
+        settings: If-Match, every bad field named, the grid shapes the slots, and changed hours report stranded bookings
+        """
     )
     func settings() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -303,7 +323,10 @@ struct PracticeAdminAPITests {
             try await client.call(
                 "/api/v1/practice", .patch, token: admin,
                 json:
-                    #"{"slotGridMinutes":7,"retentionYears":0,"openingHours":[{"weekday":1,"opens":"19:00","closes":"08:00"}]}"#
+                    #"""
+                    {"slotGridMinutes":7,"retentionYears":0,"openingHours":[{"weekday":1,"opens":"19:00",\#
+                    "closes":"08:00"}]}
+                    """#
             ) { response in
                 #expect(response.status == .unprocessableContent)
                 let fields = try Problem(response).errors?.map(\.field) ?? []
@@ -319,7 +342,10 @@ struct PracticeAdminAPITests {
             try await client.call(
                 "/api/v1/practice", .patch, token: admin,
                 json:
-                    #"{"slotGridMinutes":30,"openingHours":[\#(hours)],"retentionYears":10,"services":["general_practice","cardiology"]}"#,
+                    #"""
+                    {"slotGridMinutes":30,"openingHours":[\#(hours)],"retentionYears":10,\#
+                    "services":["general_practice","cardiology"]}
+                    """#,
                 headers: [.ifMatch: version]
             ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
@@ -345,7 +371,9 @@ struct PracticeAdminAPITests {
             let from = Timestamp.string(London.time(daysFromToday: 3, 0))
             let to = Timestamp.string(London.time(daysFromToday: 4, 0))
             try await client.call(
-                "/api/v1/appointments/slots?from=\(from)&to=\(to)&appointmentTypeId=\(fixture.consultation.id)&limit=500",
+                """
+                /api/v1/appointments/slots?from=\(from)&to=\(to)&appointmentTypeId=\(fixture.consultation.id)&limit=500
+                """,
                 token: receptionist
             ) { response in
                 let starts = try JSONDecoder().decode(SlotsBody.self, from: Data(buffer: response.body)).items

@@ -152,7 +152,8 @@ struct PracticeHistorySeedTests {
             history.appointments.allSatisfy {
                 ($0.bookedAt ?? .distantFuture) <= min($0.appointment.time.start, Self.now)
             })
-        // The duration model has something to learn: exotics and overrunning consultations differ from the booked length.
+        // The duration model has something to learn: exotics and overrunning consultations differ from the booked
+        // length.
         #expect(completed.contains { $0.appointment.actualMinutes != $0.appointment.durationMinutes })
         // Nobody is booked before they were born.
         #expect(

@@ -30,7 +30,10 @@ struct ReadAuditTests {
             try await client.call(
                 "/api/v1/matching", .post, token: token,
                 json:
-                    #"{"specialties":["general_practice"],"species":"dog","complexity":0.2,"patientId":"\#(fixture.patient.id)"}"#
+                    #"""
+                    {"specialties":["general_practice"],"species":"dog","complexity":0.2,\#
+                    "patientId":"\#(fixture.patient.id)"}
+                    """#
             ) {
                 #expect($0.status == .ok)
             }
@@ -50,7 +53,10 @@ struct ReadAuditTests {
     }
 
     @Test(
-        "an Idempotency-Key is the sending account's own: another account's same key is a new request, and every replay is audited"
+        """
+        an Idempotency-Key is the sending account's own: another account's same key is a new request, and every \
+        replay is audited
+        """
     )
     func replays() async throws {
         let fixture = try await AppFixture.make()

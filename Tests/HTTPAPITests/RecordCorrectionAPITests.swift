@@ -21,7 +21,10 @@ struct RecordCorrectionAPITests {
     }
 
     @Test(
-        "a stopped medicine is not dosed; a changed dose is a new version that is; a weight in error leaves the dose and the chart but stays in the record"
+        """
+        a stopped medicine is not dosed; a changed dose is a new version that is; a weight in error leaves the dose \
+        and the chart but stays in the record
+        """
     )
     func medicinesAndWeights() async throws {
         let fixture = try await AppFixture.make()
@@ -38,14 +41,19 @@ struct RecordCorrectionAPITests {
             let wrongWeight = try #require(Self.ids(try Self.object(withWrong), "weights").last)
             let (_, prescribed) = try await post(
                 "/medications",
-                #"{"drug":"Meloxicam","concentrationMgPerML":1.5,"doseMgPerKg":0.1,"route":"oral","frequency":"once daily","startDate":"2026-01-01"}"#
+                #"""
+                {"drug":"Meloxicam","concentrationMgPerML":1.5,"doseMgPerKg":0.1,"route":"oral","frequency":"once \#
+                daily","startDate":"2026-01-01"}
+                """#
             )
             let meloxicam = try #require(Self.ids(try Self.object(prescribed), "medications").first)
 
             // The mistyped weight (2 kg instead of 20) is marked: the dose goes back to 20 kg.
             var (status, body) = try await post(
                 "/corrections",
-                #"{"entryType":"weight","entryId":"\#(wrongWeight)","action":"enteredInError","reason":"typed 2 for 20"}"#
+                #"""
+                {"entryType":"weight","entryId":"\#(wrongWeight)","action":"enteredInError","reason":"typed 2 for 20"}
+                """#
             )
             #expect(status == .created, "\(String(decoding: body, as: UTF8.self))")
             var record = try Self.object(body)
@@ -68,7 +76,10 @@ struct RecordCorrectionAPITests {
             // A new dose from today: the course so far ends, a new version starts and is the one dosed.
             (status, body) = try await post(
                 "/corrections",
-                #"{"entryType":"medication","entryId":"\#(meloxicam)","action":"change","date":"\#(today)","doseMgPerKg":0.05}"#
+                #"""
+                {"entryType":"medication","entryId":"\#(meloxicam)","action":"change","date":"\#(today)",\#
+                "doseMgPerKg":0.05}
+                """#
             )
             #expect(status == .created, "\(String(decoding: body, as: UTF8.self))")
             record = try Self.object(body)
@@ -86,7 +97,10 @@ struct RecordCorrectionAPITests {
             // Stopped today with a reason: no longer dosed; stopping it again is a conflict with its state.
             (status, body) = try await post(
                 "/corrections",
-                #"{"entryType":"medication","entryId":"\#(newVersion)","action":"stop","date":"\#(today)","reason":"GI upset"}"#
+                #"""
+                {"entryType":"medication","entryId":"\#(newVersion)","action":"stop","date":"\#(today)","reason":"GI \#
+                upset"}
+                """#
             )
             #expect(status == .created, "\(String(decoding: body, as: UTF8.self))")
             try await client.call(base + "/medications/\(newVersion)/dose", token: vet) {
@@ -94,13 +108,18 @@ struct RecordCorrectionAPITests {
             }
             (status, _) = try await post(
                 "/corrections",
-                #"{"entryType":"medication","entryId":"\#(newVersion)","action":"stop","date":"\#(today)","reason":"x"}"#
+                #"""
+                {"entryType":"medication","entryId":"\#(newVersion)","action":"stop","date":"\#(today)","reason":"x"}
+                """#
             )
             #expect(status == .conflict)
             // A stop without a reason is refused naming it, and changes nothing.
             (status, body) = try await post(
                 "/corrections",
-                #"{"entryType":"weight","entryId":"\#(Self.ids(record, "weights")[0])","action":"enteredInError","reason":"  "}"#
+                #"""
+                {"entryType":"weight","entryId":"\#(Self.ids(record, "weights")[0])","action":"enteredInError",\#
+                "reason":"  "}
+                """#
             )
             #expect(status == .unprocessableContent)
             #expect(String(decoding: body, as: UTF8.self).contains(#""field":"reason""#))
@@ -123,7 +142,10 @@ struct RecordCorrectionAPITests {
     }
 
     @Test(
-        "problems resolve and reopen; a refuted allergy is kept but no longer listed; a vaccination in error leaves the due list"
+        """
+        problems resolve and reopen; a refuted allergy is kept but no longer listed; a vaccination in error leaves \
+        the due list
+        """
     )
     func problemsAllergiesVaccinations() async throws {
         let fixture = try await AppFixture.make()
@@ -143,7 +165,10 @@ struct RecordCorrectionAPITests {
                 ).first)
             var (status, body) = try await post(
                 "/corrections",
-                #"{"entryType":"problem","entryId":"\#(problem)","action":"resolve","date":"\#(today)","note":"ears clean"}"#
+                #"""
+                {"entryType":"problem","entryId":"\#(problem)","action":"resolve","date":"\#(today)","note":"ears \#
+                clean"}
+                """#
             )
             #expect(status == .created)
             #expect((try Self.object(body)["problems"] as? [[String: Any]])?.first?["status"] as? String == "resolved")
@@ -163,7 +188,10 @@ struct RecordCorrectionAPITests {
                 ).first)
             (status, body) = try await post(
                 "/corrections",
-                #"{"entryType":"allergy","entryId":"\#(allergy)","action":"refute","reason":"tolerated amoxicillin course"}"#
+                #"""
+                {"entryType":"allergy","entryId":"\#(allergy)","action":"refute","reason":"tolerated amoxicillin \#
+                course"}
+                """#
             )
             var record = try Self.object(body)
             #expect(Self.ids(record, "allergies").isEmpty)
@@ -186,7 +214,10 @@ struct RecordCorrectionAPITests {
             try await client.call(
                 base + "/corrections", .post, token: reception,
                 json:
-                    #"{"entryType":"vaccination","entryId":"\#(rabies)","action":"enteredInError","reason":"another dog's card"}"#
+                    #"""
+                    {"entryType":"vaccination","entryId":"\#(rabies)","action":"enteredInError","reason":"another \#
+                    dog's card"}
+                    """#
             ) {
                 #expect($0.status == .created)
             }

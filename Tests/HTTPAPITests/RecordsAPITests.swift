@@ -11,7 +11,10 @@ import Testing
 @Suite("Owners and patients over HTTP")
 struct RecordsAPITests {
     static let ownerJSON =
-        #"{"firstName":"Zoë","lastName":"Ångström","email":"zoe@example.com","phones":[{"label":"mobile","number":"07700 900123"}]}"#
+        #"""
+        {"firstName":"Zoë","lastName":"Ångström","email":"zoe@example.com","phones":[{"label":"mobile",\#
+        "number":"07700 900123"}]}
+        """#
 
     static func createOwner(_ client: any TestClientProtocol, token: String, json: String = ownerJSON) async throws
         -> String
@@ -31,7 +34,10 @@ struct RecordsAPITests {
             let patientID = try await client.call(
                 "/api/v1/patients", .post, token: token,
                 json:
-                    #"{"name":"Bélla","species":"dog","breed":"Whippet","microchip":"826012345678901","ownerId":"\#(owner)","birthDate":"2019-05-04","alerts":["bites"]}"#
+                    #"""
+                    {"name":"Bélla","species":"dog","breed":"Whippet","microchip":"826012345678901",\#
+                    "ownerId":"\#(owner)","birthDate":"2019-05-04","alerts":["bites"]}
+                    """#
             ) { response in
                 #expect(response.status == .created)
                 #expect(response.headers[.eTag] == "\"1\"")

@@ -16,7 +16,10 @@ struct ResourceChangeAPITests {
     }
 
     @Test(
-        "a fee and duration change; a retired type is listed but neither offered nor booked; a room out of service frees no slot"
+        """
+        a fee and duration change; a retired type is listed but neither offered nor booked; a room out of service \
+        frees no slot
+        """
     )
     func typesAndRooms() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -24,7 +27,10 @@ struct ResourceChangeAPITests {
         let from = London.time(daysFromToday: 2, 9)
         let to = London.time(daysFromToday: 2, 12)
         let slotsURI: @Sendable (String) -> String = { typeID in
-            "/api/v1/appointments/slots?from=\(Timestamp.string(from))&to=\(Timestamp.string(to))&appointmentTypeId=\(typeID)"
+            """
+            /api/v1/appointments/slots?from=\(Timestamp.string(from))&to=\(Timestamp.string(to))\
+            &appointmentTypeId=\(typeID)
+            """
         }
         try await fixture.app.test { client in
             let admin = try await client.login("administrator@alpha.example")
@@ -101,7 +107,10 @@ struct ResourceChangeAPITests {
             let from = London.time(daysFromToday: 2, 9)
             let to = London.time(daysFromToday: 2, 12)
             let uri =
-                "/api/v1/appointments/slots?from=\(Timestamp.string(from))&to=\(Timestamp.string(to))&appointmentTypeId=\(fixture.consultation.id)"
+                """
+                /api/v1/appointments/slots?from=\(Timestamp.string(from))&to=\(Timestamp.string(to))\
+                &appointmentTypeId=\(fixture.consultation.id)
+                """
             let none = try await client.call(uri, token: admin) { Data(buffer: $0.body) }
             let needsRoom = fixture.consultation.requiredRoomType != nil
             #expect(((try Self.object(none)["items"] as? [Any]) ?? []).isEmpty == needsRoom)

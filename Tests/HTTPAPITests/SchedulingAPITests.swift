@@ -64,7 +64,10 @@ struct ScheduleFixture: Sendable {
     }
 
     func bookingJSON(start: Date, clinician: Clinician? = nil) -> String {
-        #"{"patientId":"\#(patient.id)","clinicianId":"\#((clinician ?? self.clinician).id)","appointmentTypeId":"\#(consultation.id)","start":"\#(Timestamp.string(start))","durationMinutes":15}"#
+        #"""
+        {"patientId":"\#(patient.id)","clinicianId":"\#((clinician ?? self.clinician).id)",\#
+        "appointmentTypeId":"\#(consultation.id)","start":"\#(Timestamp.string(start))","durationMinutes":15}
+        """#
     }
 }
 
@@ -111,7 +114,8 @@ struct SchedulingAPITests {
             try await fixture.app.store.writer.write { db in
                 try db.execute(
                     sql: """
-                        INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, start_ms, end_ms, occupied_end_ms,
+                        INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, \
+                        start_ms, end_ms, occupied_end_ms,
                                                  status, holds_time, created_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'booked', 1, 'now')
                         """,
@@ -189,7 +193,10 @@ struct SchedulingAPITests {
             let from = Timestamp.string(fixture.nineTomorrow)
             let to = Timestamp.string(fixture.nineTomorrow.addingTimeInterval(3600))
             try await client.call(
-                "/api/v1/appointments/slots?from=\(from)&to=\(to)&appointmentTypeId=\(fixture.consultation.id)&clinicianId=\(fixture.clinician.id)&durationMinutes=15",
+                """
+                /api/v1/appointments/slots?from=\(from)&to=\(to)&appointmentTypeId=\(fixture.consultation.id)\
+                &clinicianId=\(fixture.clinician.id)&durationMinutes=15
+                """,
                 token: token
             ) { response in
                 #expect(response.status == .ok)
@@ -254,7 +261,10 @@ struct SchedulingAPITests {
             try await client.call(
                 "/api/v1/matching", .post, token: token,
                 json:
-                    #"{"specialties":["orthopedics","general_practice"],"species":"dog","complexity":0.6,"maxWaitMinutes":120}"#
+                    #"""
+                    {"specialties":["orthopedics","general_practice"],"species":"dog","complexity":0.6,\#
+                    "maxWaitMinutes":120}
+                    """#
             ) { response in
                 #expect(response.status == .ok)
                 let body = try JSONDecoder().decode(MatchBody.self, from: Data(buffer: response.body))
@@ -281,7 +291,10 @@ struct SchedulingAPITests {
     }
 
     @Test(
-        "intake: a red arrival joins the ER board with an on-duty clinician; a green one is offered slots within its maximum wait"
+        """
+        intake: a red arrival joins the ER board with an on-duty clinician; a green one is offered slots within its \
+        maximum wait
+        """
     )
     func intake() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -290,7 +303,9 @@ struct SchedulingAPITests {
             try await client.call(
                 "/api/v1/intake", .post, token: token,
                 json:
-                    #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","observations":{"seizingNow":true}}}"#
+                    #"""
+                    {"patientId":"\#(fixture.patient.id)","case":{"species":"dog","observations":{"seizingNow":true}}}
+                    """#
             ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 let body = try JSONDecoder().decode(IntakeBody.self, from: Data(buffer: response.body))
@@ -304,7 +319,8 @@ struct SchedulingAPITests {
             try await client.call(
                 "/api/v1/intake", .post, token: token,
                 json: #"""
-                    {"newPatient":{"owner":{"firstName":"Ann","lastName":"Lee","phones":[{"label":"mobile","number":"07700 900555"}]},
+                    {"newPatient":{"owner":{"firstName":"Ann","lastName":"Lee","phones":[{"label":"mobile",\#
+                    "number":"07700 900555"}]},
                      "patient":{"name":"Milo","species":"dog"}},
                      "case":{"species":"dog","onsetHoursAgo":30,"findings":["swelling"]}}
                     """#

@@ -79,7 +79,10 @@ struct SeamsAPITests {
             try await fixture.app.test { client in
                 let token = try await client.login("receptionist@alpha.example")
                 let body =
-                    #"{"patientId":"\#(patient.id)","case":{"species":"dog","sex":"\#(sex.rawValue)","vitals":{"mucousMembranes":"cyanotic"}}}"#
+                    #"""
+                    {"patientId":"\#(patient.id)","case":{"species":"dog","sex":"\#(sex.rawValue)",\#
+                    "vitals":{"mucousMembranes":"cyanotic"}}}
+                    """#
                 try await client.call("/api/v1/intake", .post, token: token, json: body) { response in
                     #expect(response.status == .ok, "\(sex): \(String(buffer: response.body))")
                     let triage = try #require(try Self.json(response)["triage"] as? [String: Any])
@@ -90,7 +93,9 @@ struct SeamsAPITests {
     }
 
     @Test(
-        "two exam rooms each taken for half of a time: the time is not offered, and booking it is refused naming the room"
+        """
+        two exam rooms each taken for half of a time: the time is not offered, and booking it is refused naming the room
+        """
     )
     func fragmentedRooms() async throws {
         let fixture = try await ScheduleFixture.make(clock: .fixed(Self.nine.addingTimeInterval(-86_400)))
@@ -106,14 +111,20 @@ struct SeamsAPITests {
         try await fixture.app.test { client in
             let token = try await client.login("receptionist@alpha.example")
             let slots =
-                "/api/v1/appointments/slots?from=\(Timestamp.string(Self.nine))&to=\(Timestamp.string(Self.nine.addingTimeInterval(7_200)))"
-                + "&appointmentTypeId=\(fixture.consultation.id)&clinicianId=\(fixture.clinician.id)&durationMinutes=30&limit=50"
+                "/api/v1/appointments/slots?from=\(Timestamp.string(Self.nine))"
+                + "&to=\(Timestamp.string(Self.nine.addingTimeInterval(7_200)))"
+                + "&appointmentTypeId=\(fixture.consultation.id)&clinicianId=\(fixture.clinician.id)"
+                + "&durationMinutes=30&limit=50"
             let offered = try await client.call(slots, token: token) { response in
                 try #require(try Self.json(response)["items"] as? [[String: Any]]).compactMap { $0["start"] as? String }
             }
             #expect(!offered.contains(Timestamp.string(quarterPast)))
             let body =
-                #"{"patientId":"\#(fixture.patient.id)","clinicianId":"\#(fixture.clinician.id)","appointmentTypeId":"\#(fixture.consultation.id)","start":"\#(Timestamp.string(quarterPast))","durationMinutes":30}"#
+                #"""
+                {"patientId":"\#(fixture.patient.id)","clinicianId":"\#(fixture.clinician.id)",\#
+                "appointmentTypeId":"\#(fixture.consultation.id)","start":"\#(Timestamp.string(quarterPast))",\#
+                "durationMinutes":30}
+                """#
             try await client.call("/api/v1/appointments", .post, token: token, json: body) { response in
                 #expect(response.status == .conflict)
                 let problem = try Self.json(response)
@@ -123,7 +134,10 @@ struct SeamsAPITests {
             // What is offered is booked.
             let start = try #require(offered.first)
             let booking =
-                #"{"patientId":"\#(fixture.patient.id)","clinicianId":"\#(fixture.clinician.id)","appointmentTypeId":"\#(fixture.consultation.id)","start":"\#(start)","durationMinutes":30}"#
+                #"""
+                {"patientId":"\#(fixture.patient.id)","clinicianId":"\#(fixture.clinician.id)",\#
+                "appointmentTypeId":"\#(fixture.consultation.id)","start":"\#(start)","durationMinutes":30}
+                """#
             try await client.call("/api/v1/appointments", .post, token: token, json: booking) { response in
                 #expect(response.status == .created, "offered \(start): \(String(buffer: response.body))")
             }
@@ -170,7 +184,10 @@ struct SeamsAPITests {
         try await fixture.app.test { client in
             let token = try await client.login("receptionist@alpha.example")
             let body =
-                #"{"patientId":"\#(fixture.patient.id)","case":{"species":"dog","observations":{"pain":"mild"},"onsetHoursAgo":3}}"#
+                #"""
+                {"patientId":"\#(fixture.patient.id)","case":{"species":"dog","observations":{"pain":"mild"},\#
+                "onsetHoursAgo":3}}
+                """#
             try await client.call("/api/v1/intake", .post, token: token, json: body) { response in
                 #expect(response.status == .ok)
                 let answer = try Self.json(response)

@@ -65,7 +65,10 @@ struct SecondFactorAPITests {
     }
 
     @Test(
-        "an administrator without a second factor reaches nothing until they set one up; then codes, a recovery code and a replayed code"
+        """
+        an administrator without a second factor reaches nothing until they set one up; then codes, a recovery code \
+        and a replayed code
+        """
     )
     func administratorDay() async throws {
         let clock = SteppedClock(Date())

@@ -109,7 +109,10 @@ struct SecurityRegressionTests {
     }
 
     @Test(
-        "30 wrong passwords for one account sent at once: only the 10 the limit allows are checked (401), the rest are 429"
+        """
+        30 wrong passwords for one account sent at once: only the 10 the limit allows are checked (401), the rest are \
+        429
+        """
     )
     func concurrentGuessesForOneAccount() async throws {
         let fixture = try await AppFixture.make()
@@ -131,7 +134,10 @@ struct SecurityRegressionTests {
     }
 
     @Test(
-        "wrong passwords for many accounts from one address sent at once: only the address's limit is checked, the rest are 429"
+        """
+        wrong passwords for many accounts from one address sent at once: only the address's limit is checked, the \
+        rest are 429
+        """
     )
     func concurrentGuessesFromOneAddress() async throws {
         let fixture = try await AppFixture.make().withThrottle(accountLimit: 10, addressLimit: 12)
@@ -274,7 +280,9 @@ extension SecurityRegressionTests {
     ]
 
     @Test(
-        "a path with empty, '.' or '..' segments is 404 with or without a session, before authentication or any handler",
+        """
+        a path with empty, '.' or '..' segments is 404 with or without a session, before authentication or any handler
+        """,
         arguments: nonCanonicalPaths)
     func nonCanonicalPath(_ path: String) async throws {
         let fixture = try await AppFixture.make()

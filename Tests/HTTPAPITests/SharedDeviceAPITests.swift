@@ -35,7 +35,10 @@ struct SharedDeviceAPITests {
     }
 
     @Test(
-        "a registered device unlocks with each person's PIN for 12 hours after their full sign-in there; nowhere else, and not once revoked"
+        """
+        a registered device unlocks with each person's PIN for 12 hours after their full sign-in there; nowhere else, \
+        and not once revoked
+        """
     )
     func wardDay() async throws {
         let clock = SteppedClock(Date())

@@ -31,7 +31,10 @@ struct SignInDeviceTests {
     }
 
     @Test(
-        "a colleague's device that signed in before gets in while the shared address waits; a new device, another account or a forged mark do not"
+        """
+        a colleague's device that signed in before gets in while the shared address waits; a new device, another \
+        account or a forged mark do not
+        """
     )
     func knownDeviceBehindLockedAddress() async throws {
         let fixture = try await AppFixture.make().withThrottle(accountLimit: 10, addressLimit: 5)

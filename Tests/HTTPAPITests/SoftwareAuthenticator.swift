@@ -56,7 +56,8 @@ struct SoftwareAuthenticator {
         let signature = try! (signer ?? key).signature(for: authData + Data(SHA256.hash(data: client)))
         return """
             {"credentialId":"\(Self.base64url(credentialID))","clientDataJSON":"\(Self.base64url(client))",\
-            "authenticatorData":"\(Self.base64url(authData))","signature":"\(Self.base64url(signature.derRepresentation))"}
+            "authenticatorData":"\(Self.base64url(authData))",\
+            "signature":"\(Self.base64url(signature.derRepresentation))"}
             """
     }
 

@@ -12,10 +12,14 @@ import Testing
 struct TriageAPITests {
     static let specExample = """
         {"species":"dog","ageWeeks":16,"sex":"male_neutered","onsetHoursAgo":6,
-         "vitals":{"temperature":{"value":103.5,"unit":"F"},"heartRate":150,"respiratoryRate":30,"capillaryRefillSeconds":1.8,
-                   "capillaryRefillAbsent":false,"mucousMembranes":"pink","pulseQuality":"normal","mentation":"alert","extremities":"warm",
-                   "systolicBP":130,"spo2":97,"glucose":{"value":5.1,"unit":"mmol/L"},"ketosis":false,"dehydrationPercent":10},
-         "observations":{"respiratoryDistress":"none","pain":"mild","hemorrhage":"none","seizuresLast24h":0,"seizingNow":false,
+         "vitals":{"temperature":{"value":103.5,"unit":"F"},"heartRate":150,"respiratoryRate":30,\
+        "capillaryRefillSeconds":1.8,
+                   "capillaryRefillAbsent":false,"mucousMembranes":"pink","pulseQuality":"normal","mentation":"alert",\
+        "extremities":"warm",
+                   "systolicBP":130,"spo2":97,"glucose":{"value":5.1,"unit":"mmol/L"},"ketosis":false,\
+        "dehydrationPercent":10},
+         "observations":{"respiratoryDistress":"none","pain":"mild","hemorrhage":"none","seizuresLast24h":0,\
+        "seizingNow":false,
                          "vomiting":"persistent","hoursSinceLastMeal":20},
          "findings":["toxin_ingestion"],"complaint":"ate chocolate, vomiting"}
         """
@@ -102,7 +106,10 @@ struct TriageAPITests {
     }
 
     @Test(
-        "assessments put patients on the board by level then arrival; re-triage follows the latest; moves follow the state machine"
+        """
+        assessments put patients on the board by level then arrival; re-triage follows the latest; moves follow the \
+        state machine
+        """
     )
     func board() async throws {
         let fixture = try await AppFixture.make()
@@ -135,7 +142,10 @@ struct TriageAPITests {
             try await client.call(
                 "/api/v1/triage/assessments", .post, token: token,
                 json:
-                    #"{"patientId":"\#(patients[0].id)","case":{"species":"dog","findings":["rapid_abdominal_distension"]}}"#
+                    #"""
+                    {"patientId":"\#(patients[0].id)","case":{"species":"dog",\#
+                    "findings":["rapid_abdominal_distension"]}}
+                    """#
             ) {
                 #expect($0.status == .created)
             }
@@ -207,7 +217,10 @@ struct TriageAPITests {
             try await client.call(
                 "/api/v1/triage/assessments", .post, token: token,
                 json:
-                    #"{"patientId":"\#(patient.id)","case":{"species":"dog","vitals":{"temperature":{"value":60,"unit":"C"}}}}"#
+                    #"""
+                    {"patientId":"\#(patient.id)","case":{"species":"dog","vitals":{"temperature":{"value":60,\#
+                    "unit":"C"}}}}
+                    """#
             ) { response in
                 #expect(response.status == .unprocessableContent)
                 let problem = try Problem(response)

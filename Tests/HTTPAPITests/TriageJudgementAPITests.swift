@@ -29,7 +29,10 @@ struct TriageJudgementAPITests {
     }
 
     @Test(
-        "overrides from the board: a receptionist raises; a technician may not lower; a vet lowers red only when confirming, and the board flags it until seen"
+        """
+        overrides from the board: a receptionist raises; a technician may not lower; a vet lowers red only when \
+        confirming, and the board flags it until seen
+        """
     )
     func overridesByRole() async throws {
         let fixture = try await AppFixture.make()
@@ -143,7 +146,10 @@ struct TriageJudgementAPITests {
     }
 
     @Test(
-        "a patient waiting past the maximum wait shows re-assess due; a new assessment re-triages in place and the history keeps both"
+        """
+        a patient waiting past the maximum wait shows re-assess due; a new assessment re-triages in place and the \
+        history keeps both
+        """
     )
     func reassessment() async throws {
         let arrival = Timestamp.date("2026-06-10T08:59:00Z")!

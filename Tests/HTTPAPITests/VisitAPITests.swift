@@ -19,7 +19,11 @@ struct VisitAPITests {
         clock.set(London.time(daysFromToday: days, 8))
         var token = try await client.login("veterinarian@alpha.example")
         let json =
-            #"{"patientId":"\#(fixture.patient.id)","clinicianId":"\#(fixture.clinician.id)","appointmentTypeId":"\#(fixture.consultation.id)","start":"\#(Timestamp.string(London.time(daysFromToday: days, 9)))","durationMinutes":15}"#
+            #"""
+            {"patientId":"\#(fixture.patient.id)","clinicianId":"\#(fixture.clinician.id)",\#
+            "appointmentTypeId":"\#(fixture.consultation.id)",\#
+            "start":"\#(Timestamp.string(London.time(daysFromToday: days, 9)))","durationMinutes":15}
+            """#
         let id = try await client.call("/api/v1/appointments", .post, token: token, json: json) {
             try JSONDecoder().decode(IDBody.self, from: Data(buffer: $0.body)).id
         }
@@ -34,7 +38,10 @@ struct VisitAPITests {
     }
 
     @Test(
-        "a visit's follow-up appears on the recall list on its date, stays until a later visit, and the appointment links to its visit"
+        """
+        a visit's follow-up appears on the recall list on its date, stays until a later visit, and the appointment \
+        links to its visit
+        """
     )
     func followUpRecall() async throws {
         let clock = SteppedClock(London.time(daysFromToday: 1, 8))
@@ -51,10 +58,13 @@ struct VisitAPITests {
                 "/api/v1/patients/\(fixture.patient.id)/visits", .post, token: token,
                 json: #"""
                     {"appointmentId":"\#(appointment)","chiefComplaint":"Lame on the left hind after a walk",
-                     "vitals":{"heartRate":96,"respiratoryRate":24,"temperature":{"value":38.6,"unit":"C"},"mucousMembranes":"pink"},
-                     "diagnoses":[{"name":"Cranial cruciate ligament rupture, left","certainty":"presumptive","addToProblemList":true},
+                     "vitals":{"heartRate":96,"respiratoryRate":24,"temperature":{"value":38.6,"unit":"C"},\#
+                    "mucousMembranes":"pink"},
+                     "diagnoses":[{"name":"Cranial cruciate ligament rupture, left","certainty":"presumptive",\#
+                    "addToProblemList":true},
                                   {"name":"Otitis externa flare","problemId":"\#(problem.id)"}],
-                     "treatmentPlan":{"approaches":["medical","surgical"],"summary":"Meloxicam, strict rest; TPLO if no improvement",
+                     "treatmentPlan":{"approaches":["medical","surgical"],"summary":"Meloxicam, strict rest; TPLO if \#
+                    no improvement",
                                       "procedures":[{"name":"TPLO, left stifle"}]},
                      "followUpRequired":true,"followUpDate":"\#(dueDay)","followUpReason":"Recheck left stifle"}
                     """#
@@ -114,7 +124,10 @@ struct VisitAPITests {
     }
 
     @Test(
-        "a visit with impossible vitals, an unknown problem, a surgical plan without a procedure and an undated follow-up is refused whole, every field named"
+        """
+        a visit with impossible vitals, an unknown problem, a surgical plan without a procedure and an undated \
+        follow-up is refused whole, every field named
+        """
     )
     func refusedWhole() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -183,7 +196,10 @@ struct VisitAPITests {
             let appointment = try await Self.attendedAppointment(fixture, clock: clock, client: client, days: 1)
             let token = try await client.login("veterinarian@alpha.example")
             let json =
-                #"{"appointmentId":"\#(appointment)","chiefComplaint":"Annual health check","diagnoses":[{"name":"Healthy"}]}"#
+                #"""
+                {"appointmentId":"\#(appointment)","chiefComplaint":"Annual health \#
+                check","diagnoses":[{"name":"Healthy"}]}
+                """#
             try await client.call("/api/v1/patients/\(fixture.patient.id)/visits", .post, token: token, json: json) {
                 #expect($0.status == .created)
             }
@@ -226,7 +242,10 @@ struct RecallsBody: Decodable {
 @Suite("Species-aware patient forms over HTTP")
 struct SpeciesFormAPITests {
     @Test(
-        "the breed catalogue lists a species' breeds; a patient is saved with its plausibility warnings, never refused for them"
+        """
+        the breed catalogue lists a species' breeds; a patient is saved with its plausibility warnings, never refused \
+        for them
+        """
     )
     func warnings() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -242,7 +261,9 @@ struct SpeciesFormAPITests {
             try await client.call(
                 "/api/v1/patients", .post, token: token,
                 json:
-                    #"{"name":"Granny","species":"cat","breed":"siamese","birthDate":"\#(birth)","ownerId":"\#(owner)"}"#
+                    #"""
+                    {"name":"Granny","species":"cat","breed":"siamese","birthDate":"\#(birth)","ownerId":"\#(owner)"}
+                    """#
             ) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
                 let body = try JSONDecoder().decode(WarnedPatient.self, from: Data(buffer: response.body))
@@ -314,7 +335,10 @@ struct VisitRuleAPITests {
     }
 
     @Test(
-        "a prescription in a visit's plan becomes an active medication linked to the visit, in the dose calculator; a bad one names its field and saves nothing"
+        """
+        a prescription in a visit's plan becomes an active medication linked to the visit, in the dose calculator; a \
+        bad one names its field and saves nothing
+        """
     )
     func prescriptionsBecomeMedications() async throws {
         let fixture = try await ScheduleFixture.make()
@@ -325,7 +349,11 @@ struct VisitRuleAPITests {
                 #expect($0.status == .created)
             }
             let plan =
-                #"{"approaches":["medical"],"summary":"Meloxicam for a week","prescriptions":[{"drug":"Meloxicam 1.5 mg/mL","concentrationMgPerML":1.5,"doseMgPerKg":0.1,"route":"oral","frequency":"every 24 hours","endDate":"2000-01-01"}]}"#
+                #"""
+                {"approaches":["medical"],"summary":"Meloxicam for a week","prescriptions":[{"drug":"Meloxicam 1.5 \#
+                mg/mL","concentrationMgPerML":1.5,"doseMgPerKg":0.1,"route":"oral","frequency":"every 24 \#
+                hours","endDate":"2000-01-01"}]}
+                """#
             try await client.call(
                 base + "/visits", .post, token: token,
                 json: #"{"chiefComplaint":"Stiff after exercise","treatmentPlan":\#(plan)}"#

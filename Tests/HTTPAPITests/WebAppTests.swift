@@ -75,7 +75,10 @@ struct WebAppTests {
     }
 
     @Test(
-        "the total size of the app shell, screens and styles stays under 640 KB (about a quarter of that compressed on the wire)"
+        """
+        the total size of the app shell, screens and styles stays under 640 KB (about a quarter of that compressed on \
+        the wire)
+        """
     )
     func budget() {
         let total = WebAppAssets.bundled.files.values.reduce(0) { $0 + $1.body.readableBytes }

@@ -7,7 +7,8 @@ import Testing
 @Suite("Owners and patients CSV import")
 struct PatientImportPlanTests {
     static let header =
-        "owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,owner_country,"
+        "owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,"
+        + "owner_country,"
         + "patient_name,species,breed,sex,birth_date,colour,microchip,alerts"
 
     /// A valid row with selected cells replaced.
@@ -145,8 +146,10 @@ struct PatientImportPlanTests {
     @Test("header columns may come in any order and case; optional columns may be added")
     func headerOrder() throws {
         let text =
-            "SPECIES,patient_name,owner_last_name,owner_first_name,owner_email,owner_phone,owner_address_line1,owner_city,"
-            + "owner_postcode,owner_country,breed,sex,birth_date,colour,microchip,alerts,birth_date_estimated,owner_address_line2\n"
+            "SPECIES,patient_name,owner_last_name,owner_first_name,owner_email,owner_phone,owner_address_line1,"
+            + "owner_city,"
+            + "owner_postcode,owner_country,breed,sex,birth_date,colour,microchip,alerts,birth_date_estimated,"
+            + "owner_address_line2\n"
             + "cat,Mog,Smith,Al,al@example.com,,,,,,,,2019-01-01,,,,yes,\n"
         let plan = try PatientImportPlan.validate(text, now: Fixture.now)
         #expect(plan.patients.first?.name == "Mog")
@@ -182,9 +185,12 @@ struct PatientImportPlanTests {
     @Test("the example in docs/import-format.md imports as described")
     func documentedExample() throws {
         let text = """
-            owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,owner_country,patient_name,species,breed,sex,birth_date,colour,microchip,alerts
-            Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Rex,dog,Collie,male_neutered,2020-05-01,black,826012345678901,bites;needs muzzle
-            Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Tibbles,cat,,female_spayed,,"tabby, white",,
+            owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,\
+            owner_country,patient_name,species,breed,sex,birth_date,colour,microchip,alerts
+            Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Rex,dog,Collie,male_neutered,\
+            2020-05-01,black,826012345678901,bites;needs muzzle
+            Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Tibbles,cat,,female_spayed,,"tabby, \
+            white",,
             Ann,Lee,,0113 496 0000,,,,,Bun,rabbit,Lionhead,unknown,2024-02-29,,,
             """
         let plan = try PatientImportPlan.validate(text, now: Fixture.now)

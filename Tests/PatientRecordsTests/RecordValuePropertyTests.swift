@@ -43,7 +43,10 @@ private let instants = Generator<Date, Shrink.None<Date>> { rng in
 @Suite("Record value properties: weights, ages and calendar days from any input")
 struct RecordValuePropertyTests {
     @Test(
-        "a weight is accepted only when plausible for the species and not in the future; a refusal names value or measuredAt"
+        """
+        a weight is accepted only when plausible for the species and not in the future; a refusal names value or \
+        measuredAt
+        """
     )
     func weightValidation() async {
         await propertyCheck(

@@ -28,7 +28,10 @@ struct VaccinationProtocolTests {
     }
 
     @Test(
-        "under 16 weeks a dose is part of the primary course (28 days); from 16 weeks, or with no birth date, the adult interval"
+        """
+        under 16 weeks a dose is part of the primary course (28 days); from 16 weeks, or with no birth date, the \
+        adult interval
+        """
     )
     func primaryCourseThenAdult() throws {
         let dhp = try #require(VaccinationProtocol.protocolFor(.dog)?.vaccine(named: "DHP"))

@@ -71,7 +71,10 @@ private let zones = [
 @Suite("Availability properties: any rota gets working windows or named errors, never a crash")
 struct AvailabilityPropertyTests {
     @Test(
-        "any availability is valid or refused naming weekly/breaks/timeOff/extraSessions fields; a valid one resolves to ordered windows"
+        """
+        any availability is valid or refused naming weekly/breaks/timeOff/extraSessions fields; a valid one resolves \
+        to ordered windows
+        """
     )
     func validation() async {
         await propertyCheck(count: 500, input: availabilities, Gen<TimeZone?>.element(of: zones), Gen.int(in: 0...14)) {

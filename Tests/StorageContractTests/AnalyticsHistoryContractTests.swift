@@ -83,7 +83,10 @@ struct AnalyticsHistoryContractTests {
     }
 
     @Test(
-        "the history of a window holds what was booked, with its statuses and the practice's configuration, and is audited",
+        """
+        the history of a window holds what was booked, with its statuses and the practice's configuration, and is \
+        audited
+        """,
         arguments: Adapter.available)
     func historyOfWindow(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
@@ -203,7 +206,10 @@ struct AnalyticsHistoryContractTests {
     }
 
     @Test(
-        "what changed since a read, when the store can tell, brings an indexed history to a fresh read's figures; a configuration change cannot be told",
+        """
+        what changed since a read, when the store can tell, brings an indexed history to a fresh read's figures; a \
+        configuration change cannot be told
+        """,
         arguments: Adapter.available)
     func changesSince(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

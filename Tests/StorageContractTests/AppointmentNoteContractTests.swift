@@ -17,7 +17,10 @@ extension StoreUnderTest {
 @Suite("Storage contract: appointment notes")
 struct AppointmentNoteContractTests {
     @Test(
-        "notes are kept oldest first with their authors, a retry adds nothing, another practice sees nothing; audited and published",
+        """
+        notes are kept oldest first with their authors, a retry adds nothing, another practice sees nothing; audited \
+        and published
+        """,
         arguments: Adapter.available)
     func notesInOrder(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

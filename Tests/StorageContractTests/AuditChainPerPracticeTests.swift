@@ -60,7 +60,10 @@ struct AuditChainPerPracticeTests {
     }
 
     @Test(
-        "an installation upgraded from one chain: its old entries still verify, practices go on in chains of their own, and a practice reads its trail across both in order"
+        """
+        an installation upgraded from one chain: its old entries still verify, practices go on in chains of their \
+        own, and a practice reads its trail across both in order
+        """
     )
     func upgradeFromOneChain() async throws {
         try await PostgresTestServer.withDatabase { configuration in
@@ -100,8 +103,10 @@ struct AuditChainPerPracticeTests {
                         """
                         INSERT INTO audit_entry (seq, id, occurred_at, practice_id, action, resource_type, resource_id,
                                                  outcome, prev_hash, hash)
-                        VALUES (\(entry.sequence), \(entry.id), \(entry.occurredAt), \(entry.practiceID), \(entry.action),
-                                \(entry.resourceType), \(entry.resourceID), 'success', \(entry.previousHash), \(entry.hash))
+                        VALUES (\(entry.sequence), \(entry.id), \(entry.occurredAt), \(entry.practiceID), \
+                        \(entry.action),
+                                \(entry.resourceType), \(entry.resourceID), 'success', \(entry.previousHash), \
+                        \(entry.hash))
                         """, logger: logger)
                 }
                 let signature = AuditChain.headSignature(

@@ -99,7 +99,10 @@ struct AuditTamperContractTests {
             try await store.rawSQL(
                 [
                     "DELETE FROM audit_entry WHERE chain <> '' AND seq > 3",
-                    "UPDATE audit_head SET seq = 3, hash = (SELECT hash FROM audit_entry WHERE chain <> '' AND seq = 3) WHERE chain <> ''",
+                    """
+                    UPDATE audit_head SET seq = 3, hash = (SELECT hash FROM audit_entry WHERE chain <> '' AND seq = \
+                    3) WHERE chain <> ''
+                    """,
                 ],
                 liftingProtections: true)
             let verification = try await store.audit.verifyAuditChain()
@@ -113,7 +116,9 @@ struct AuditTamperContractTests {
     }
 
     @Test(
-        "PostgreSQL: a chain's head given another chain's, a head deleted, or a practice's whole chain deleted is named",
+        """
+        PostgreSQL: a chain's head given another chain's, a head deleted, or a practice's whole chain deleted is named
+        """,
         .enabled(
             if: Adapter.available.contains(.postgres),
             "PostgreSQL is not available here (VETNET_TEST_DATABASE_URL unset)"))

@@ -79,7 +79,9 @@ struct ClinicianRosterContractTests {
     }
 
     @Test(
-        "retiring a clinician reports their bookings to re-plan, drops them from the active list, and keeps them readable",
+        """
+        retiring a clinician reports their bookings to re-plan, drops them from the active list, and keeps them readable
+        """,
         arguments: Adapter.available)
     func retirement(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
@@ -135,7 +137,10 @@ struct ClinicianRosterContractTests {
     }
 
     @Test(
-        "details carry the reason and notes under a version; a patient's appointments page newest first with last seen and next",
+        """
+        details carry the reason and notes under a version; a patient's appointments page newest first with last seen \
+        and next
+        """,
         arguments: Adapter.available)
     func details(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

@@ -117,7 +117,10 @@ struct DocumentContractTests {
     }
 
     @Test(
-        "a wrong type, a bad name, an empty or oversized body, another practice's or an unknown patient are refused, writing nothing",
+        """
+        a wrong type, a bad name, an empty or oversized body, another practice's or an unknown patient are refused, \
+        writing nothing
+        """,
         arguments: Adapter.available)
     func refusals(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
@@ -229,14 +232,16 @@ struct DocumentContractTests {
                 // One bit of the second row flipped.
                 try await sql(
                     """
-                    UPDATE document_chunk SET bytes = set_byte(bytes, 1000, get_byte(bytes, 1000) # 1) WHERE document_id = \(stored.id) AND seq = 1
+                    UPDATE document_chunk SET bytes = set_byte(bytes, 1000, get_byte(bytes, 1000) # 1) WHERE \
+                    document_id = \(stored.id) AND seq = 1
                     """)
                 await #expect(throws: RecordCipher.CipherError.cannotOpen) {
                     _ = try await documents.document(id: stored.id, patientID: id, scope: scope)
                 }
                 try await sql(
                     """
-                    UPDATE document_chunk SET bytes = set_byte(bytes, 1000, get_byte(bytes, 1000) # 1) WHERE document_id = \(stored.id) AND seq = 1
+                    UPDATE document_chunk SET bytes = set_byte(bytes, 1000, get_byte(bytes, 1000) # 1) WHERE \
+                    document_id = \(stored.id) AND seq = 1
                     """)
                 #expect(try await documents.document(id: stored.id, patientID: id, scope: scope).1 == scan)
                 // Another document's rows put in its place (the sealed chunks name their file).

@@ -285,7 +285,10 @@ struct MedicalRecordContractTests {
     }
 
     @Test(
-        "a visit records an arrived appointment once, adds its marked diagnoses to the problem list and is read back newest first",
+        """
+        a visit records an arrived appointment once, adds its marked diagnoses to the problem list and is read back \
+        newest first
+        """,
         arguments: Adapter.available)
     func visits(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
@@ -370,13 +373,18 @@ struct MedicalRecordContractTests {
             let add = try #require(audit.items.last { $0.action == "record.visit.add" })
             #expect(
                 add.detail
-                    == "visit=\(visit.id) appointment=\(UUIDText.lowercase(appointment.id.rawValue)) follow_up=\(RecordCalendar.isoDay(store.day(14))) problems_added=1 medications_added=1"
+                    == """
+                    visit=\(visit.id) appointment=\(UUIDText.lowercase(appointment.id.rawValue)) \
+                    follow_up=\(RecordCalendar.isoDay(store.day(14))) problems_added=1 medications_added=1
+                    """
             )
         }
     }
 
     @Test(
-        "a visit for an appointment the patient has not come to, another patient's, or with other errors writes nothing",
+        """
+        a visit for an appointment the patient has not come to, another patient's, or with other errors writes nothing
+        """,
         arguments: Adapter.available)
     func visitRefusals(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
@@ -515,7 +523,9 @@ struct MedicalRecordContractTests {
     // MARK: - Owners and counts
 
     @Test(
-        "an owner update checks the version, re-indexes their patients for search, and counts and names stay per practice",
+        """
+        an owner update checks the version, re-indexes their patients for search, and counts and names stay per practice
+        """,
         arguments: Adapter.available)
     func ownerUpdateAndCounts(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
@@ -562,12 +572,19 @@ struct MedicalRecordContractTests {
     // MARK: - Import
 
     static let importHeader =
-        "owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,owner_country,"
+        "owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,"
+        + "owner_country,"
         + "patient_name,species,breed,sex,birth_date,colour,microchip,alerts"
     /// Line 2: Jo with Rex (microchip …901); line 3: Jo with Tibbles; line 4: Ann with Bun.
     static let importRows = [
-        "Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Rex,dog,Collie,male_neutered,2020-05-01,black,826012345678901,bites",
-        "Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Tibbles,cat,,female_spayed,,\"tabby, white\",,",
+        """
+        Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Rex,dog,Collie,male_neutered,2020-05-01,\
+        black,826012345678901,bites
+        """,
+        """
+        Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Tibbles,cat,,female_spayed,,\"tabby, \
+        white\",,
+        """,
         "Ann,Lee,,0113 496 0000,,,,,Bun,rabbit,Lionhead,unknown,2024-02-29,,,",
     ]
 
@@ -644,7 +661,10 @@ struct MedicalRecordContractTests {
     // MARK: - Purge
 
     @Test(
-        "the purge removes patients archived past the retention period with their whole record, counted; others are untouched",
+        """
+        the purge removes patients archived past the retention period with their whole record, counted; others are \
+        untouched
+        """,
         arguments: Adapter.available)
     func purge(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

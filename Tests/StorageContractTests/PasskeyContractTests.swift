@@ -22,7 +22,10 @@ struct PasskeyContractTests {
     }
 
     @Test(
-        "a passkey is kept whole and found only in its practice; a credential id once; a challenge answered once; removal is the owner's",
+        """
+        a passkey is kept whole and found only in its practice; a credential id once; a challenge answered once; \
+        removal is the owner's
+        """,
         arguments: Adapter.available)
     func lifecycle(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

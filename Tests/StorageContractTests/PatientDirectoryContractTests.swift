@@ -156,7 +156,10 @@ struct PatientDirectoryContractTests {
     }
 
     @Test(
-        "PostgreSQL: row-level security hides another practice's owners and patients even unfiltered; the schema refuses a cross-practice owner",
+        """
+        PostgreSQL: row-level security hides another practice's owners and patients even unfiltered; the schema \
+        refuses a cross-practice owner
+        """,
         .enabled(
             if: Adapter.available.contains(.postgres),
             "PostgreSQL is not available here (VETNET_TEST_DATABASE_URL unset)"))
@@ -193,8 +196,10 @@ struct PatientDirectoryContractTests {
                         "SELECT set_config('vetnet.practice_id', 'installation', true)", logger: logger)
                     try await connection.query(
                         """
-                        INSERT INTO patient (id, practice_id, mrn, name, species, sex, status, alerts, owner_id, created_at, updated_at)
-                        VALUES (\(UUID()), \(a.practiceID.rawValue), 'P-999999', 'Stray', 'cat', 'unknown', 'active', '[]', \(ownerB.id.rawValue),
+                        INSERT INTO patient (id, practice_id, mrn, name, species, sex, status, alerts, owner_id, \
+                        created_at, updated_at)
+                        VALUES (\(UUID()), \(a.practiceID.rawValue), 'P-999999', 'Stray', 'cat', 'unknown', 'active', \
+                        '[]', \(ownerB.id.rawValue),
                                 now(), now())
                         """, logger: logger)
                 }

@@ -10,7 +10,9 @@ import Testing
 @Suite("Population loading contract (every store adapter)")
 struct PopulationLoaderContractTests {
     @Test(
-        "a practice with no staff is created once per name, and its loaded patients are numbered, searchable and audited",
+        """
+        a practice with no staff is created once per name, and its loaded patients are numbered, searchable and audited
+        """,
         arguments: Adapter.available)
     func loadsAPopulation(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

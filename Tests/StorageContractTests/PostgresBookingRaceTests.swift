@@ -19,7 +19,10 @@ struct PostgresBookingRaceTests {
     }
 
     @Test(
-        "64 clients on two instances race for 4 slots: exactly one booking per slot, every other one a BookingConflict; chains intact"
+        """
+        64 clients on two instances race for 4 slots: exactly one booking per slot, every other one a \
+        BookingConflict; chains intact
+        """
     )
     func sixtyFourClientRace() async throws {
         try await withStore(.postgres) { a in

@@ -159,9 +159,11 @@ struct PostgresInstancesTests {
                         logger: Logger(label: "test"))
                     try await connection.query(
                         """
-                        INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_id, start_ms, end_ms,
+                        INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, \
+                        room_id, start_ms, end_ms,
                                                  occupied_end_ms, status, holds_time, created_at)
-                        VALUES (\(UUID()), \(practice.rawValue), \(fixture.patient), \(clinician), \(fixture.surgery.id.rawValue), \(room),
+                        VALUES (\(UUID()), \(practice.rawValue), \(fixture.patient), \(clinician), \
+                        \(fixture.surgery.id.rawValue), \(room),
                                 \(start), \(end), \(end + buffer),
                                 \(holds ? "booked" : "cancelled"), \(holds), now())
                         """, logger: Logger(label: "test"))

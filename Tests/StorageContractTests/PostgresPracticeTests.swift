@@ -45,7 +45,9 @@ struct PostgresPracticeTests {
     }
 
     @Test(
-        "any statement writing appointments moves the analytics version once per transaction and stamps the rows with it"
+        """
+        any statement writing appointments moves the analytics version once per transaction and stamps the rows with it
+        """
     )
     func versionForAnyWriter() async throws {
         try await withStore(.postgres) { store in

@@ -34,7 +34,9 @@ struct PostgresRuntimeRoleTests {
     }
 
     @Test(
-        "the runtime role cannot alter, disable, delete, truncate or re-own the trail; a head it re-points fails verify",
+        """
+        the runtime role cannot alter, disable, delete, truncate or re-own the trail; a head it re-points fails verify
+        """,
         .enabled(if: PostgresTestServer.runtimeURL != nil, "VETNET_TEST_RUNTIME_DATABASE_URL names no runtime role"))
     func runtimeRoleCannotRewriteHistory() async throws {
         try await withStore(.postgres) { store in
@@ -158,7 +160,10 @@ struct PostgresRuntimeRoleTests {
                 let intact = verifications.filter(\.isIntact).count
                 let bookings = load.booked.load(ordering: .relaxed)
                 print(
-                    "verify under load: \(intact) of \(verifications.count) intact while 8 clients booked \(bookings) appointments"
+                    """
+                    verify under load: \(intact) of \(verifications.count) intact while 8 clients booked \(bookings) \
+                    appointments
+                    """
                 )
                 #expect(
                     verifications.count == 20 && intact == 20, "\(verifications.compactMap(\.firstProblem).prefix(2))")

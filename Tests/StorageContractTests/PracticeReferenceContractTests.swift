@@ -50,7 +50,10 @@ struct PracticeReferenceContractTests {
     }
 
     @Test(
-        "the database refuses an appointment re-pointed at another practice's patient, clinician, type or room, whoever writes it",
+        """
+        the database refuses an appointment re-pointed at another practice's patient, clinician, type or room, \
+        whoever writes it
+        """,
         arguments: Adapter.available)
     func databaseChecksReferences(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

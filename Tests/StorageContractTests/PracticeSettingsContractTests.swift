@@ -17,7 +17,10 @@ struct PracticeSettingsContractTests {
     }
 
     @Test(
-        "a change is stored under a new version, audited and published; a stale version is refused; bad input names its field",
+        """
+        a change is stored under a new version, audited and published; a stale version is refused; bad input names \
+        its field
+        """,
         arguments: Adapter.available)
     func updateSettings(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
@@ -58,7 +61,10 @@ struct PracticeSettingsContractTests {
     }
 
     @Test(
-        "hours that leave a booking outside them report it for re-planning; a zone change is refused while bookings are to come",
+        """
+        hours that leave a booking outside them report it for re-planning; a zone change is refused while bookings \
+        are to come
+        """,
         arguments: Adapter.available)
     func strandedBooking(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

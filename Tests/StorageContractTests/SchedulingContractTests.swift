@@ -158,7 +158,9 @@ struct SchedulingContractTests {
     }
 
     @Test(
-        "an overlapping booking of the clinician, the buffer after one, or the same room is refused naming what is taken",
+        """
+        an overlapping booking of the clinician, the buffer after one, or the same room is refused naming what is taken
+        """,
         arguments: Adapter.available)
     func conflicts(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
@@ -264,7 +266,10 @@ struct SchedulingContractTests {
     }
 
     @Test(
-        "an Idempotency-Key is one account's own: another account's same key is a booking of its own, replayed for it alone",
+        """
+        an Idempotency-Key is one account's own: another account's same key is a booking of its own, replayed for it \
+        alone
+        """,
         arguments: Adapter.available)
     func idempotencyKeyPerAccount(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

@@ -302,7 +302,10 @@ struct SealedAtRestTests {
                 try await connection.query("UPDATE medication SET drug = \(legacy.drug)", logger: logger)
                 try await connection.query("UPDATE triage_override SET reason = \(legacy.reason)", logger: logger)
                 try await connection.query(
-                    "UPDATE owner SET email = \(legacy.email), phones = \(legacy.phonesJSON) WHERE last_name LIKE 'Clearname%'",
+                    """
+                    UPDATE owner SET email = \(legacy.email), phones = \(legacy.phonesJSON) WHERE last_name LIKE \
+                    'Clearname%'
+                    """,
                     logger: logger)
             }
             // The schema's owner runs the pass (`vetnet migrate`); a runtime role sees no practice to seal.

@@ -9,7 +9,10 @@ import Testing
 @Suite("Second factor contract (every store adapter)")
 struct SecondFactorContractTests {
     @Test(
-        "a secret is confirmed once for the secret issued last; steps and recovery codes are spent once; a reset removes it and ends the sessions",
+        """
+        a secret is confirmed once for the secret issued last; steps and recovery codes are spent once; a reset \
+        removes it and ends the sessions
+        """,
         arguments: Adapter.available)
     func lifecycle(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

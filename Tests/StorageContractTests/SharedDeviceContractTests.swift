@@ -7,7 +7,10 @@ import Testing
 @Suite("Shared device contract (every store adapter)")
 struct SharedDeviceContractTests {
     @Test(
-        "a device is found by its token inside its practice only, until revoked; PINs and full sign-ins are kept per person",
+        """
+        a device is found by its token inside its practice only, until revoked; PINs and full sign-ins are kept per \
+        person
+        """,
         arguments: Adapter.available)
     func lifecycle(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

@@ -25,7 +25,10 @@ struct StaffDirectoryContractTests {
     }
 
     @Test(
-        "a role change takes effect on the account's live session at once; disabling ends its sessions; a stale version is refused",
+        """
+        a role change takes effect on the account's live session at once; disabling ends its sessions; a stale \
+        version is refused
+        """,
         arguments: Adapter.available)
     func roleAndDisable(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

@@ -23,7 +23,10 @@ struct TriageContractTests {
     }
 
     @Test(
-        "an assessment admits the patient to the board; a re-triage moves them; the board shows name, record number, species and alerts",
+        """
+        an assessment admits the patient to the board; a re-triage moves them; the board shows name, record number, \
+        species and alerts
+        """,
         arguments: Adapter.available)
     func boardFollowsAssessments(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
@@ -75,7 +78,10 @@ struct TriageContractTests {
     }
 
     @Test(
-        "an assessment sent twice with one Idempotency-Key (a device replaying its outbox) is recorded once; the key on another request is refused",
+        """
+        an assessment sent twice with one Idempotency-Key (a device replaying its outbox) is recorded once; the key \
+        on another request is refused
+        """,
         arguments: Adapter.available)
     func assessmentReplay(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
@@ -177,7 +183,10 @@ struct TriageContractTests {
     }
 
     @Test(
-        "the board's transitions keep each visit for VTL compliance: level until first seen, the first-seen time, a second visit beside it",
+        """
+        the board's transitions keep each visit for VTL compliance: level until first seen, the first-seen time, a \
+        second visit beside it
+        """,
         arguments: Adapter.available)
     func arrivalsKept(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
@@ -200,7 +209,8 @@ struct TriageContractTests {
             let seen = clock.clock.now()
             _ = try await store.triage.moveQueueEntry(
                 scope: fixture.scope, patientID: fixture.patient, to: .inTreatment)
-            // A re-triage after first contact, and the end of treatment, change neither the level counted nor the first-seen time.
+            // A re-triage after first contact, and the end of treatment, change neither the level counted nor the
+            // first-seen time.
             clock.advance(60)
             _ = try await assess(85, at: arrival)
             clock.advance(1200)
@@ -235,7 +245,10 @@ struct TriageContractTests {
 @Suite("Storage contract: clinical judgement and board deadlines")
 struct TriageJudgementContractTests {
     @Test(
-        "an override is kept beside the computed level, moves the board, is audited and published; a lowering by a technician changes nothing",
+        """
+        an override is kept beside the computed level, moves the board, is audited and published; a lowering by a \
+        technician changes nothing
+        """,
         arguments: Adapter.available)
     func overrideKept(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

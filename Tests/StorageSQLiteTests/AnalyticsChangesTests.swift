@@ -143,7 +143,10 @@ struct AnalyticsChangesTests {
     }
 
     @Test(
-        "booking, status changes, moves, a cancellation, a corrected species, removals, a purge and a triage arrival until seen"
+        """
+        booking, status changes, moves, a cancellation, a corrected species, removals, a purge and a triage arrival \
+        until seen
+        """
     )
     func everyChange() async throws {
         let setup = try await Setup.make()
@@ -245,7 +248,8 @@ struct AnalyticsChangesTests {
         try await store.writer.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms) VALUES (?, ?, ?, 2, ?)
+                    INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms) \
+                    VALUES (?, ?, ?, 2, ?)
                     """,
                 arguments: [
                     setup.practices.a.id.description, bella.id.description,

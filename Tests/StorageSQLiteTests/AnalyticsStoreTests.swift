@@ -131,7 +131,10 @@ struct AnalyticsStoreTests {
     // MARK: - Triage arrivals
 
     @Test(
-        "the ER board's transitions keep each visit: level until first seen, first-seen time, a second visit beside the first"
+        """
+        the ER board's transitions keep each visit: level until first seen, first-seen time, a second visit beside \
+        the first
+        """
     )
     func arrivals() async throws {
         let setup = try await Setup.make()
@@ -151,7 +154,8 @@ struct AnalyticsStoreTests {
         setup.practices.clock.advance(300)
         let seen = setup.now
         _ = try await setup.store.moveQueueEntry(scope: setup.scope, patientID: setup.rex.id.rawValue, to: .inTreatment)
-        // Re-triage after first contact, and the end of treatment, change neither the level counted nor the first-seen time.
+        // Re-triage after first contact, and the end of treatment, change neither the level counted nor the first-seen
+        // time.
         setup.practices.clock.advance(60)
         let worse = engine.evaluate(TriageCase(species: .dog, vitals: Vitals(spo2: 85)), arrival: arrival)
         _ = try await setup.store.recordAssessment(
@@ -278,7 +282,10 @@ struct AnalyticsStoreTests {
     }
 
     @Test(
-        "every write to appointments or arrivals moves the practice's version; a corrected species follows onto its appointments"
+        """
+        every write to appointments or arrivals moves the practice's version; a corrected species follows onto its \
+        appointments
+        """
     )
     func versions() async throws {
         let setup = try await Setup.make()
@@ -310,7 +317,10 @@ struct AnalyticsStoreTests {
     }
 
     @Test(
-        "the schema refuses an update made outside VetNet that moves a booking onto another; a note or cancellation passes"
+        """
+        the schema refuses an update made outside VetNet that moves a booking onto another; a note or cancellation \
+        passes
+        """
     )
     func overlappingUpdateRefusedBySchema() async throws {
         let setup = try await Setup.make()
@@ -328,7 +338,10 @@ struct AnalyticsStoreTests {
             try await setup.store.writer.write { db in
                 try db.execute(
                     sql:
-                        "UPDATE appointment SET start_ms = ?, end_ms = ? + 1200000, occupied_end_ms = ? + 1200000 WHERE id = ?",
+                        """
+                        UPDATE appointment SET start_ms = ?, end_ms = ? + 1200000, occupied_end_ms = ? + 1200000 \
+                        WHERE id = ?
+                        """,
                     arguments: [startMs, startMs, startMs, id])
             }
         }
@@ -339,7 +352,10 @@ struct AnalyticsStoreTests {
             // Cancelled, it no longer holds time: moving it onto the other booking is allowed.
             try db.execute(
                 sql:
-                    "UPDATE appointment SET start_ms = ?, end_ms = ? + 1200000, occupied_end_ms = ? + 1200000 WHERE id = ?",
+                    """
+                    UPDATE appointment SET start_ms = ?, end_ms = ? + 1200000, occupied_end_ms = ? + 1200000 WHERE id \
+                    = ?
+                    """,
                 arguments: [startMs, startMs, startMs, id])
         }
         // Holding time again where it now lies would double-book: refused.

@@ -65,7 +65,8 @@ struct AuditChainTests {
             try db.execute(
                 sql: """
                     INSERT INTO audit_entry (seq, id, occurred_at, action, resource_type, outcome, prev_hash, hash)
-                    SELECT 5, '00000000-0000-0000-0000-000000000001', occurred_at, 'user.read', 'user', 'success', hash, hash
+                    SELECT 5, '00000000-0000-0000-0000-000000000001', occurred_at, 'user.read', 'user', 'success', \
+                    hash, hash
                     FROM audit_entry WHERE seq = 4
                     """)
         }

@@ -70,7 +70,10 @@ struct AuditCheckpointTests {
     static func checkpointOnDisk(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
 
     @Test(
-        "a chain that grew after the checkpoint (a crash between commit and checkpoint) verifies, and the checkpoint advances"
+        """
+        a chain that grew after the checkpoint (a crash between commit and checkpoint) verifies, and the checkpoint \
+        advances
+        """
     )
     func growthAccepted() async throws {
         let (store, _, root) = try Self.store()
@@ -104,7 +107,10 @@ struct AuditCheckpointTests {
     }
 
     @Test(
-        "a restart does not bless a cut trail: with the checkpoint deleted, closing and reopening write none and the start is refused"
+        """
+        a restart does not bless a cut trail: with the checkpoint deleted, closing and reopening write none and the \
+        start is refused
+        """
     )
     func missingCheckpointNotBlessed() async throws {
         let (store, url, root) = try Self.store()

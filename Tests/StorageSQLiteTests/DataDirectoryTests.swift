@@ -24,7 +24,10 @@ struct DataDirectoryTests {
     }
 
     @Test(
-        "an existing directory open to other users is refused, naming the directory and its mode, and nothing is written there"
+        """
+        an existing directory open to other users is refused, naming the directory and its mode, and nothing is \
+        written there
+        """
     )
     func sharedDirectoryRefused() throws {
         let directory = Self.path("shared")
@@ -86,7 +89,10 @@ struct DataDirectoryTests {
     }
 
     @Test(
-        "`vetnet migrate` refuses a shared data directory before creating keys there, and opens it with --allow-shared-data-dir"
+        """
+        `vetnet migrate` refuses a shared data directory before creating keys there, and opens it with \
+        --allow-shared-data-dir
+        """
     )
     func commandLine() throws {
         let directory = Self.path("cli")

@@ -17,7 +17,10 @@ struct GroupCommitTests {
     }
 
     @Test(
-        "300 concurrent writes: each one that throws or breaks a constraint changes nothing; every other one is kept and answered"
+        """
+        300 concurrent writes: each one that throws or breaks a constraint changes nothing; every other one is kept \
+        and answered
+        """
     )
     func isolation() async throws {
         let (pool, directory) = try pool()

@@ -14,7 +14,9 @@ struct HousekeepingTests {
     }
 
     @Test(
-        "ended sessions (signed out, past the absolute expiry, idle too long) are deleted; live ones stay and still work"
+        """
+        ended sessions (signed out, past the absolute expiry, idle too long) are deleted; live ones stay and still work
+        """
     )
     func pruneSessions() async throws {
         let fixture = try await TwoPractices.make()

@@ -9,13 +9,20 @@ import Testing
 @Suite("CSV import into the store")
 struct PatientImportStoreTests {
     static let header =
-        "owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,owner_country,"
+        "owner_first_name,owner_last_name,owner_email,owner_phone,owner_address_line1,owner_city,owner_postcode,"
+        + "owner_country,"
         + "patient_name,species,breed,sex,birth_date,colour,microchip,alerts"
 
     /// Line 2: Jo with Rex (microchip …901); line 3: Jo with Tibbles; line 4: Ann with Bun.
     static let validRows = [
-        "Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Rex,dog,Collie,male_neutered,2020-05-01,black,826012345678901,bites",
-        "Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Tibbles,cat,,female_spayed,,\"tabby, white\",,",
+        """
+        Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Rex,dog,Collie,male_neutered,2020-05-01,\
+        black,826012345678901,bites
+        """,
+        """
+        Jo,Bloggs,jo@example.com,+44 20 7946 0958,1 High St,Leeds,LS1 1AA,GB,Tibbles,cat,,female_spayed,,\"tabby, \
+        white\",,
+        """,
         "Ann,Lee,,0113 496 0000,,,,,Bun,rabbit,Lionhead,unknown,2024-02-29,,,",
     ]
 

@@ -78,7 +78,8 @@ struct PracticeExportTests {
         try await store.writer.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, case_json, result_json)
+                    INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, \
+                    assessed_at_ms, level, rules_version, case_json, result_json)
                     VALUES (?, ?, ?, ?, 1795000000001, 1795000060002, 3, 'rules-1', ?, '{"level":3}')
                     """,
                 arguments: [
@@ -92,7 +93,8 @@ struct PracticeExportTests {
                     """, arguments: [fixture.a.id.description, rex.id.description])
             try db.execute(
                 sql: """
-                    INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by, created_at)
+                    INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, \
+                    uploaded_by, created_at)
                     VALUES (?, ?, ?, 'xray.png', 'image/png', 1234, 'abc123', ?, '2026-11-18T10:00:00.000Z')
                     """,
                 arguments: [
@@ -313,7 +315,10 @@ struct PracticeExportTests {
     }
 
     @Test(
-        "an export with documents carries their content; the restore stores them byte for byte, and a doctored file is refused whole"
+        """
+        an export with documents carries their content; the restore stores them byte for byte, and a doctored file is \
+        refused whole
+        """
     )
     func documentsTravel() async throws {
         let (fixture, _) = try await Self.populated()

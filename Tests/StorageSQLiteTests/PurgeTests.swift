@@ -11,7 +11,9 @@ import Testing
 @Suite("Retention purge")
 struct PurgeTests {
     @Test(
-        "only patients archived longer than the retention period are purged, with their notes, and each purge is audited"
+        """
+        only patients archived longer than the retention period are purged, with their notes, and each purge is audited
+        """
     )
     func purge() async throws {
         let fixture = try await TwoPractices.make()
@@ -116,18 +118,24 @@ struct PurgeTests {
             let assessment = UUID().uuidString.lowercased()
             try db.execute(
                 sql: """
-                    INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, case_json, result_json)
-                    VALUES (?, ?, ?, NULL, 1795000000001, 1795000060002, 3, 'rules-1', '{"species":"dog"}', '{"level":3}')
+                    INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, \
+                    assessed_at_ms, level, rules_version, case_json, result_json)
+                    VALUES (?, ?, ?, NULL, 1795000000001, 1795000060002, 3, 'rules-1', '{"species":"dog"}', \
+                    '{"level":3}')
                     """, arguments: [assessment, fixture.a.id.description, patient.id.description])
             try db.execute(
                 sql: """
-                    INSERT INTO triage_queue_entry (practice_id, patient_id, assessment_id, level, arrival_at_ms, assessed_at_ms, status, status_changed_at_ms)
+                    INSERT INTO triage_queue_entry (practice_id, patient_id, assessment_id, level, arrival_at_ms, \
+                    assessed_at_ms, status, status_changed_at_ms)
                     VALUES (?, ?, ?, 3, 1795000000001, 1795000060002, 'done', 1795000060002)
                     """, arguments: [fixture.a.id.description, patient.id.description, assessment])
             // The open appointment was booked from an intake that ranked the clinician.
             try db.execute(
                 sql:
-                    "INSERT INTO intake_ranking (id, practice_id, patient_id, ranking, created_at) VALUES (?, ?, ?, '[]', 'now')",
+                    """
+                    INSERT INTO intake_ranking (id, practice_id, patient_id, ranking, created_at) VALUES (?, ?, ?, \
+                    '[]', 'now')
+                    """,
                 arguments: [assessment, fixture.a.id.description, patient.id.description])
             try db.execute(
                 sql: "UPDATE appointment SET assessment_id = ?, triage_level = 3 WHERE id = ?",
@@ -148,7 +156,10 @@ struct PurgeTests {
     }
 
     @Test(
-        "an archived patient with appointments and a triage assessment is purged whole; other patients and the audit chain are untouched"
+        """
+        an archived patient with appointments and a triage assessment is purged whole; other patients and the audit \
+        chain are untouched
+        """
     )
     func purgeWithAppointmentsAndAssessments() async throws {
         let fixture = try await TwoPractices.make()

@@ -382,7 +382,10 @@ struct CaseParsingPropertyTests {
     }
 
     @Test(
-        "generated cases are accepted exactly when every value is possible, and refusals name exactly the impossible fields"
+        """
+        generated cases are accepted exactly when every value is possible, and refusals name exactly the impossible \
+        fields
+        """
     )
     func generatedCasesWithKnownValidity() async {
         await propertyCheck(count: 500, input: generatedCases) { generated in

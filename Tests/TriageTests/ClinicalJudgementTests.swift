@@ -57,7 +57,9 @@ struct ClinicalJudgementTests {
     }
 
     @Test(
-        "lowering a case in which a red discriminator fired needs the explicit confirmation, and is marked for the board"
+        """
+        lowering a case in which a red discriminator fired needs the explicit confirmation, and is marked for the board
+        """
     )
     func loweringRedNeedsConfirmation() throws {
         let red = Self.assessment(.red)
@@ -121,7 +123,10 @@ struct ClinicalJudgementTests {
     }
 
     @Test(
-        "on the board the level and target follow the override; the flag stays until the patient is seen; a new assessment clears it"
+        """
+        on the board the level and target follow the override; the flag stays until the patient is seen; a new \
+        assessment clears it
+        """
     )
     func boardFollowsOverride() throws {
         var (queue, assessment) = try Self.queue(.red, minutesAgo: 2)
@@ -180,7 +185,10 @@ struct ClinicalJudgementTests {
     }
 
     @Test(
-        "a waiting patient past the maximum wait is due a re-assessment; after one, again a maximum wait (at least 15 min) later"
+        """
+        a waiting patient past the maximum wait is due a re-assessment; after one, again a maximum wait (at least 15 \
+        min) later
+        """
     )
     func reassessmentDue() throws {
         // Yellow (60 min) arrived 61 minutes ago: overdue and due a re-assessment since the target.

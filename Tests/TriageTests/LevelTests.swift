@@ -42,7 +42,9 @@ struct LevelTests {
     }
 
     @Test(
-        "missing data never lowers a level: removing vitals from a red case cannot make it less urgent than its findings"
+        """
+        missing data never lowers a level: removing vitals from a red case cannot make it less urgent than its findings
+        """
     )
     func missingDataNeverLowers() {
         let full = triage(

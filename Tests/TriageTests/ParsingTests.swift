@@ -195,7 +195,8 @@ struct ParsingTests {
     func everyErrorListed() throws {
         let json = """
             {"species": "dragon", "vitals": {"heartRate": 0, "mucousMembranes": "blue", "heartrate": 80,
-             "temperature": {"value": 60, "unit": "C"}}, "observations": {"pain": "lots"}, "findings": ["nope"], "extra": 1}
+             "temperature": {"value": 60, "unit": "C"}}, "observations": {"pain": "lots"}, "findings": ["nope"], \
+            "extra": 1}
             """
         let error = try #require(validationError(json))
         #expect(
@@ -209,7 +210,10 @@ struct ParsingTests {
     func suggestions() throws {
         let error = try #require(
             validationError(
-                #"{"species": "dog", "vitals": {"heartrate": 80, "mucousMembranes": "pael"}, "findings": ["toxin_ingestoin"]}"#
+                #"""
+                {"species": "dog", "vitals": {"heartrate": 80, "mucousMembranes": "pael"}, "findings": \#
+                ["toxin_ingestoin"]}
+                """#
             ))
         #expect(error.errors[0].message.contains("did you mean 'heartRate'"))
         #expect(error.errors[1].message.contains("did you mean 'pale'"))
@@ -244,7 +248,10 @@ struct ParsingTests {
     func nullsAndStrings() throws {
         let parsed = try TriageCase(
             json:
-                #"{"species": "cat", "ageWeeks": null, "vitals": {"heartRate": null, "temperature": null}, "complaint": "Stra\u00dfe \"blocked\"\n\ud83d\udc31"}"#
+                #"""
+                {"species": "cat", "ageWeeks": null, "vitals": {"heartRate": null, "temperature": null}, "complaint": \#
+                "Stra\u00dfe \"blocked\"\n\ud83d\udc31"}
+                """#
         )
         #expect(parsed.ageWeeks == nil)
         #expect(parsed.vitals == Vitals())

@@ -176,7 +176,9 @@ struct QueueTests {
     }
 
     @Test(
-        "events: admission and re-triage publish patient.triaged and triage.queue_changed; status changes only the latter"
+        """
+        events: admission and re-triage publish patient.triaged and triage.queue_changed; status changes only the latter
+        """
     )
     func events() throws {
         var queue = TriageQueue()

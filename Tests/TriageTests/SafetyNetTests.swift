@@ -227,7 +227,9 @@ struct SafetyNetTests {
     // MARK: Combinations
 
     @Test(
-        "combined with each other, with observations and with the shock rule: highest level wins, shock still decides red",
+        """
+        combined with each other, with observations and with the shock rule: highest level wins, shock still decides red
+        """,
         arguments: [
             (
                 "yellow SpO2 and orange heart rate", dog(Vitals(heartRate: 200, spo2: 92)), TriageLevel.orange,
@@ -240,7 +242,8 @@ struct SafetyNetTests {
             (
                 "every safety-net sign in a cat",
                 cat(
-                    Vitals(heartRate: 300, mucousMembranes: .cyanotic, pulseQuality: .absent, systolicBP: 60, spo2: 80)),
+                    Vitals(
+                        heartRate: 300, mucousMembranes: .cyanotic, pulseQuality: .absent, systolicBP: 60, spo2: 80)),
                 .red, [.cyanosis, .spo2VeryLow, .abnormalPulse, .hypotension]
             ),
             (
@@ -266,7 +269,8 @@ struct SafetyNetTests {
                 cat(Vitals(heartRate: 120), observations: Observations(pain: .moderate)), .orange,
                 [.abnormalPulse, .painModerate]
             ),
-            // §4.2: a cat's HR < 120 is a shock sign; with pale membranes and depression that is 3 signs including a key sign.
+            // §4.2: a cat's HR < 120 is a shock sign; with pale membranes and depression that is 3 signs including a
+            // key sign.
             (
                 "cat HR 100, pale, depressed: shock",
                 cat(Vitals(heartRate: 100, mucousMembranes: .pale, mentation: .depressed)), .red,

@@ -9,7 +9,10 @@ import Testing
 @Suite("Sex: one vocabulary for the record and the triage case")
 struct SexVocabularyTests {
     @Test(
-        "every sex a patient record can hold (SharedKernel.Sex, the record's own type) is a valid case value, read as itself",
+        """
+        every sex a patient record can hold (SharedKernel.Sex, the record's own type) is a valid case value, read as \
+        itself
+        """,
         arguments: Sex.allCases)
     func recordWordsAreCaseWords(sex: Sex) throws {
         let parsed = try TriageCase(

@@ -89,7 +89,10 @@ struct ThresholdTests {
     }
 
     @Test(
-        "hyperglycaemia with ketosis in mg/dL: 11 mmol/L = 198.176 mg/dL; 200 mg/dL and just below it fire (safer reading)",
+        """
+        hyperglycaemia with ketosis in mg/dL: 11 mmol/L = 198.176 mg/dL; 200 mg/dL and just below it fire (safer \
+        reading)
+        """,
         arguments: [
             (198.076, false), (198.176, true), (198.276, true), (199.9, true), (200.0, true), (200.1, true),
             (150.0, false),

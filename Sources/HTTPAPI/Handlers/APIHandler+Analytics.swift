@@ -127,7 +127,9 @@ extension APIHandler {
         if !definition.dimensions.contains(dimension) {
             errors.add(
                 "dimension",
-                "\(definition.name) is measured for \(definition.dimensions.map(\.rawValue).joined(separator: ", ")) only"
+                """
+                \(definition.name) is measured for \(definition.dimensions.map(\.rawValue).joined(separator: ", ")) only
+                """
             )
         }
         switch definition.level {

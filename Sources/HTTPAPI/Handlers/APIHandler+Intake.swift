@@ -113,7 +113,8 @@ extension APIHandler {
         let notOffered = specialties.filter { !snapshot.practice.offers($0) }
         if !notOffered.isEmpty { output.servicesNotOffered = notOffered.map(\.rawValue) }
         if emergency {
-            // The on-duty emergency clinician: the best-ranked emergency specialist working now, else the best-ranked working now.
+            // The on-duty emergency clinician: the best-ranked emergency specialist working now, else the best-ranked
+            // working now.
             let working = { (candidate: ClinicianMatch) -> Bool in
                 guard let minute = TimeRange(start: now, end: now.addingTimeInterval(60)) else { return false }
                 return snapshot.workingWindows(candidate.clinicianID, overlapping: minute).contains { $0.contains(now) }

@@ -48,7 +48,10 @@ public enum DoseCalculationError: Error, Hashable, Sendable, CustomStringConvert
             return "No weight recorded for this patient; weigh the patient before computing a dose."
         case .staleWeight(let measuredAt, let age, let limit):
             return
-                "The latest weight (\(Timestamp.string(measuredAt))) is \(age) days old, more than the \(limit) days allowed; weigh the patient again."
+                """
+                The latest weight (\(Timestamp.string(measuredAt))) is \(age) days old, more than the \(limit) days \
+                allowed; weigh the patient again.
+                """
         case .invalidPrescription(let error):
             return "The prescription is invalid: \(error)"
         }

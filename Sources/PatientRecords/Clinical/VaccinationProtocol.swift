@@ -96,7 +96,10 @@ public struct VaccinationProtocol: Sendable, Hashable {
         VaccinationProtocol(
             species: .dog,
             source:
-                "WSAVA 2024 guidelines for the vaccination of dogs and cats (Squires et al., J Small Anim Pract 2024;65:277–316)",
+                """
+                WSAVA 2024 guidelines for the vaccination of dogs and cats (Squires et al., J Small Anim Pract \
+                2024;65:277–316)
+                """,
             vaccines: [
                 Vaccine(
                     name: "DHP (distemper, adenovirus, parvovirus)",
@@ -119,7 +122,10 @@ public struct VaccinationProtocol: Sendable, Hashable {
         VaccinationProtocol(
             species: .cat,
             source:
-                "WSAVA 2024 guidelines for the vaccination of dogs and cats (Squires et al., J Small Anim Pract 2024;65:277–316)",
+                """
+                WSAVA 2024 guidelines for the vaccination of dogs and cats (Squires et al., J Small Anim Pract \
+                2024;65:277–316)
+                """,
             vaccines: [
                 Vaccine(
                     name: "FVRCP (panleukopenia, herpesvirus, calicivirus)",
@@ -128,7 +134,10 @@ public struct VaccinationProtocol: Sendable, Hashable {
                     ],
                     core: true, intervalDays: 1_095,
                     note:
-                        "Every 3 years after the booster at 6 to 12 months; yearly for herpes and calici in high-risk cats."
+                        """
+                        Every 3 years after the booster at 6 to 12 months; yearly for herpes and calici in high-risk \
+                        cats.
+                        """
                 ),
                 Vaccine(
                     name: "Rabies", aliases: ["rabies"], core: true, intervalDays: 365,
@@ -142,7 +151,10 @@ public struct VaccinationProtocol: Sendable, Hashable {
         VaccinationProtocol(
             species: .rabbit,
             source:
-                "Combined myxomatosis and RHD (RHDV-1, RHDV-2) vaccine: yearly revaccination per its summary of product characteristics, as the RWAF and BSAVA advise",
+                """
+                Combined myxomatosis and RHD (RHDV-1, RHDV-2) vaccine: yearly revaccination per its summary of \
+                product characteristics, as the RWAF and BSAVA advise
+                """,
             vaccines: [
                 Vaccine(
                     name: "Myxomatosis and RHD (RHDV-1, RHDV-2)",
@@ -152,7 +164,10 @@ public struct VaccinationProtocol: Sendable, Hashable {
         VaccinationProtocol(
             species: .ferret,
             source:
-                "Yearly canine distemper and rabies vaccination with products licensed for ferrets, per their US labels (PureVax Ferret Distemper; Imrab 3, yearly in ferrets)",
+                """
+                Yearly canine distemper and rabies vaccination with products licensed for ferrets, per their US \
+                labels (PureVax Ferret Distemper; Imrab 3, yearly in ferrets)
+                """,
             vaccines: [
                 Vaccine(
                     name: "Canine distemper (ferret)", aliases: ["distemper", "CDV"], core: true, intervalDays: 365,

@@ -18,7 +18,7 @@ import SharedKernel
 /// | `owner_last_name`      | yes | required                                                                 |
 /// | `owner_email`          | yes | optional; `name@example.com`                                             |
 /// | `owner_phone`          | yes | optional; 6–15 digits, any punctuation (`+44 20 7946 0958`)              |
-/// | `owner_address_line1`  | yes | optional; if any of line 1, city, postcode, country is given, all four are required |
+/// | `owner_address_line1`  | yes | optional; if line 1, city, postcode or country is given, all four are |
 /// | `owner_address_line2`  | no  | optional                                                                 |
 /// | `owner_city`           | yes | see line 1                                                               |
 /// | `owner_postcode`       | yes | see line 1                                                               |
@@ -26,12 +26,14 @@ import SharedKernel
 /// | `patient_name`         | yes | required                                                                 |
 /// | `species`              | yes | required; `dog`, `cat`, `rabbit`, `ferret`, `bird`, `horse`, `reptile`, `other` |
 /// | `breed`                | yes | optional                                                                 |
-/// | `sex`                  | yes | optional; `male_intact`, `male_neutered`, `female_intact`, `female_spayed`, `unknown` (empty = unknown) |
+/// | `sex`                  | yes | `male_intact`, `male_neutered`, `female_intact`, `female_spayed`, `unknown`²  |
 /// | `birth_date`           | yes | optional; `YYYY-MM-DD`, a real day, not in the future                    |
 /// | `birth_date_estimated` | no  | optional; `true`/`false`, `yes`/`no`, `1`/`0` (empty = false)            |
 /// | `colour`               | yes | optional                                                                 |
 /// | `microchip`            | yes | optional; 15 digits (spaces ignored)                                     |
 /// | `alerts`               | yes | optional; several separated by `;` (`bites;penicillin allergy`)          |
+///
+/// ² Optional: an empty `sex` cell is `unknown`.
 ///
 /// Every cell is trimmed of surrounding white space; each owner needs an email or a phone.
 /// Blank lines are skipped. Columns not listed here are refused, so a misspelt header cannot

@@ -47,7 +47,10 @@ extension Patient {
                 PlausibilityWarning(
                     field: "birthDate",
                     message:
-                        "an age of \(years) years is above the typical maximum for a \(species.rawValue) (\(maximum) years); check the date of birth"
+                        """
+                        an age of \(years) years is above the typical maximum for a \(species.rawValue) (\(maximum) \
+                        years); check the date of birth
+                        """
                 ))
         }
         if let breed, !breed.trimmingCharacters(in: .whitespaces).isEmpty {

@@ -22,7 +22,10 @@ extension WeightMeasurement {
             let range = SpeciesWeightRange.kilograms(for: species)
             errors.add(
                 "value",
-                "\(value) \(unit.rawValue) is not a plausible weight for a \(species.rawValue) (\(range.lowerBound)–\(range.upperBound) kg)"
+                """
+                \(value) \(unit.rawValue) is not a plausible weight for a \(species.rawValue) \
+                (\(range.lowerBound)–\(range.upperBound) kg)
+                """
             )
         }
         if measuredAt > now { errors.add("measuredAt", "must not be in the future") }

@@ -146,7 +146,10 @@ extension AccountService {
             try await store.practice(id: caller.account.practiceID)?.requiresSecondFactor(caller.account.role) ?? false
         if required, factor?.secret == nil, stored.count == 1 {
             throw DomainError.conflict(
-                "This passkey is your only second factor, which your role must have: add another passkey or an authenticator app first."
+                """
+                This passkey is your only second factor, which your role must have: add another passkey or an \
+                authenticator app first.
+                """
             )
         }
         try await store.removePasskey(id: id, scope: caller.scope)

@@ -35,7 +35,8 @@ public struct AccountService: Sendable {
         self.devices = devices
     }
 
-    /// The caller's session's key for the web app's encrypted offline copy (``SignInDevices/offlineDataKey(session:)``).
+    /// The caller's session's key for the web app's encrypted offline copy
+    /// (``SignInDevices/offlineDataKey(session:)``).
     public func offlineDataKey(for caller: Caller) -> String {
         devices.offlineDataKey(session: caller.tokenHash)
     }
@@ -165,7 +166,9 @@ public struct AccountService: Sendable {
             // The password was right; nothing is counted either way until a code is tried.
             await throttle.settle(ticket, as: .abandoned)
             throw ServiceRefusal.secondFactorRequired(
-                "Use your passkey, or enter the six-digit code from your authenticator app or one of your recovery codes."
+                """
+                Use your passkey, or enter the six-digit code from your authenticator app or one of your recovery codes.
+                """
             )
         case .wrong(let reason):
             await throttle.settle(ticket, as: .failed)

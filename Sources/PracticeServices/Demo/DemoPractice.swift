@@ -117,7 +117,10 @@ public enum DemoPractice {
                         line1: "\(Int.random(in: 1...140, using: &random)) \(random.pick(DemoPracticeData.streets))",
                         city: "Ashford Mill",
                         postcode:
-                            "AM\(Int.random(in: 1...9, using: &random)) \(Int.random(in: 1...9, using: &random))\(random.pick(["AB", "DX", "HT", "QP", "RW"]))",
+                            """
+                            AM\(Int.random(in: 1...9, using: &random)) \(Int.random(in: 1...9, using: &random))\
+                            \(random.pick(["AB", "DX", "HT", "QP", "RW"]))
+                            """,
                         country: "United Kingdom"),
                     communication: CommunicationPreferences(
                         preferredChannel: random.pick([.email, .sms, .phone]), reminders: index % 5 != 0),

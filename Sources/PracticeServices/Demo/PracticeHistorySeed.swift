@@ -31,7 +31,8 @@ public enum PracticeHistorySeed {
                 return "the practice has no \(what) to build a history from"
             case .alreadyHasHistory(let range):
                 return
-                    "the practice already has appointments or triage arrivals between \(Timestamp.string(range.start)) and "
+                    "the practice already has appointments or triage arrivals between "
+                    + "\(Timestamp.string(range.start)) and "
                     + "\(Timestamp.string(range.end)); a history is only added where there is none"
             }
         }
@@ -97,7 +98,8 @@ public enum PracticeHistorySeed {
     /// Gives the scope's practice `count` clinicians (specialties and staggered shifts as in the
     /// demo practice, cycled), rooms in proportion and the demo's appointment types, each
     /// created as an administrator would (validated, audited). Everyone works full time:
-    /// weekdays 08:00–18:00 with a 45-minute lunch (staggered), every third clinician Saturday morning too. For performance data sets
+    /// weekdays 08:00–18:00 with a 45-minute lunch (staggered), every third clinician Saturday morning too. For
+    /// performance data sets
     /// made with `vetnet seed --scale`, whose practice has patients but no schedule.
     public static func addSchedule(store: some SchedulingRepository, scope: AccessScope, clinicians count: Int)
         async throws

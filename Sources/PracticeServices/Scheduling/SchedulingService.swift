@@ -262,7 +262,8 @@ package struct SchedulingService: Sendable {
                 bufferAfterMinutes: current.value.bufferAfterMinutes,
                 specialty: type?.requiredSpecialty, roomType: current.value.roomType, clinicianID: clinicianID)
             query.excludingAppointmentID = id
-            // The same rule as a booking: the moved appointment keeps its room when that is free, else takes one that is.
+            // The same rule as a booking: the moved appointment keeps its room when that is free, else takes one that
+            // is.
             switch try snapshot.finder.decide(time.start, for: query, preferredRoom: current.value.roomID) {
             case .success(let room): decision.current.roomID = room?.id ?? decision.current.roomID
             case .failure(let obstacle):

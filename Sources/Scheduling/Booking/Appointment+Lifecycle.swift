@@ -130,7 +130,8 @@ public enum AppointmentLifecycleError: Error, Hashable, Sendable {
     /// The command's data is invalid (blank reason, new time in the past, bad minutes).
     case invalid(ValidationError)
 
-    /// The shared-kernel error for the HTTP edge (409); `nil` for ``invalid(_:)``, which maps to 422 via ``validationError``.
+    /// The shared-kernel error for the HTTP edge (409); `nil` for ``invalid(_:)``, which maps to 422 via
+    /// ``validationError``.
     public var domainError: DomainError? {
         switch self {
         case .illegalTransition(let from, let to):

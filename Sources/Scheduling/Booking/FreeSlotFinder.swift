@@ -185,7 +185,8 @@ public struct FreeSlotFinder: Sendable {
         }
     }
 
-    /// Starts `s` whose `[s, s + duration + buffer)` would overlap one of `busy`: `(b.start − duration − buffer, b.end)`.
+    /// Starts `s` whose `[s, s + duration + buffer)` would overlap one of `busy`: `(b.start − duration − buffer,
+    /// b.end)`.
     static func forbiddenStarts(_ busy: [SecondRange], duration: Int64, buffer: Int64) -> [SecondRange] {
         SecondRange.normalized(busy.map { SecondRange(start: $0.start - duration - buffer + 1, end: $0.end) })
     }

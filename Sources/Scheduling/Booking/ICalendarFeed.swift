@@ -82,7 +82,10 @@ public enum ICalendarFeed {
             return v < 10 ? "0\(v)" : String(v)
         }
         return
-            "\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\(two(parts.second))Z"
+            """
+            \(parts.year ?? 0)\(two(parts.month))\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\
+            \(two(parts.second))Z
+            """
     }
 
     private static let utcCalendar: Calendar = {

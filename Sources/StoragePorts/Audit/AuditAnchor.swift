@@ -65,22 +65,29 @@ public enum AuditAnchor: Sendable, Equatable {
         case .anchored, .empty: return nil
         case .missing(let head):
             what =
-                "the audit chain has \(head) entries but its checkpoint is missing, so entries deleted from the end could not be told"
+                """
+                the audit chain has \(head) entries but its checkpoint is missing, so entries deleted from the end \
+                could not be told
+                """
         case .cut(let head, let checkpoint):
             let missing = checkpoint.sequence - head
             what =
-                "the audit chain ends at entry #\(head), but the checkpoint of \(checkpoint.writtenAt) recorded entry #\(checkpoint.sequence): "
+                "the audit chain ends at entry #\(head), but the checkpoint of \(checkpoint.writtenAt) recorded "
+                + "entry #\(checkpoint.sequence): "
                 + "\(missing) entr\(missing == 1 ? "y was" : "ies were") deleted from the end"
         case .rewritten(let checkpoint):
             what =
-                "the audit chain no longer holds the entry #\(checkpoint.sequence) its checkpoint of \(checkpoint.writtenAt) recorded: "
+                "the audit chain no longer holds the entry #\(checkpoint.sequence) its checkpoint of "
+                + "\(checkpoint.writtenAt) recorded: "
                 + "the chain was rewritten from there"
         case .unreadable(let reason):
             what = reason
         }
         return
-            "Refusing to start: \(what). Run `vetnet audit verify` to see the chain; once the cause is known and recorded, "
-            + "`\(recovery)` anchors the chain at its current end, recording the reason and what was found in the trail itself."
+            "Refusing to start: \(what). Run `vetnet audit verify` to see the chain; once the cause is known and "
+            + "recorded, "
+            + "`\(recovery)` anchors the chain at its current end, recording the reason and what was found in the "
+            + "trail itself."
     }
 
     /// The state in words, for the trail's own record of a re-anchoring.

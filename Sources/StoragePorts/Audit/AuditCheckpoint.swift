@@ -84,7 +84,10 @@ public struct AuditCheckpointFile: Sendable {
                     "the audit checkpoint \(path) is not signed with this store's audit key: it was edited or replaced"
             case .chainDoesNotExtend(let path, let sequence):
                 return
-                    "the audit chain no longer holds entry #\(sequence) as the checkpoint \(path) recorded it; run `vetnet audit verify`"
+                    """
+                    the audit chain no longer holds entry #\(sequence) as the checkpoint \(path) recorded it; run \
+                    `vetnet audit verify`
+                    """
             }
         }
     }

@@ -103,7 +103,10 @@ public struct PatientImportTally: Sendable {
         AuditRecord(
             action: .patientImport, resourceType: "practice", resourceID: practiceID.description,
             detail:
-                "owners=\(storedOwners.count) patients=\(storedPatients) refused=\(refused.count + plan.skippedRows.count)"
+                """
+                owners=\(storedOwners.count) patients=\(storedPatients) \
+                refused=\(refused.count + plan.skippedRows.count)
+                """
         )
     }
 

@@ -20,7 +20,8 @@ public struct PurgeSummary: Hashable, Sendable {
 
     /// The counts as `key=value` pairs, for the audit detail.
     package var auditDetail: String {
-        "retentionYears=\(retention.years) patients=\(patients) appointments=\(appointments) futureAppointments=\(futureAppointments) "
+        "retentionYears=\(retention.years) patients=\(patients) appointments=\(appointments) "
+            + "futureAppointments=\(futureAppointments) "
             + "assessments=\(assessments) documents=\(documents)"
     }
 

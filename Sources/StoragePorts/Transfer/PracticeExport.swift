@@ -120,7 +120,10 @@ public struct PracticeExport: Codable, Hashable, Sendable {
             switch self {
             case .unsupported(let format):
                 return
-                    "not a VetNet export: the format is \(format.map { "'\($0)'" } ?? "missing"); expected '\(PracticeExport.currentFormat)'"
+                    """
+                    not a VetNet export: the format is \(format.map { "'\($0)'" } ?? "missing"); expected \
+                    '\(PracticeExport.currentFormat)'
+                    """
             }
         }
     }

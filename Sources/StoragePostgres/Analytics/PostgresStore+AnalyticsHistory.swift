@@ -209,7 +209,10 @@ extension PostgresStore: AnalyticsHistorySource {
     /// An arrival's columns, cast so the read does not depend on the integer widths the
     /// triage migration chose.
     static let arrivalColumns =
-        "t.patient_id, t.level::integer, t.arrival_at_ms::bigint, t.first_seen_at_ms::bigint, p.species, t.left_at_ms::bigint"
+        """
+        t.patient_id, t.level::integer, t.arrival_at_ms::bigint, t.first_seen_at_ms::bigint, p.species, \
+        t.left_at_ms::bigint
+        """
 
     static func arrival(from row: PostgresRow) throws -> TriageArrival {
         let (patient, level, arrival, seen, species, left) = try row.decode(

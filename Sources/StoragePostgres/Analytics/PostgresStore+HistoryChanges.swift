@@ -59,7 +59,8 @@ extension PostgresStore {
         let bounds = HistoryBounds(window)
         var changes = HistoryChanges()
 
-        // Appointments written since: each goes out of the index, and comes back in its current form if the window covers it.
+        // Appointments written since: each goes out of the index, and comes back in its current form if the window
+        // covers it.
         let written = try await connection.query(
             """
             SELECT \(unescaped: Self.historyColumns) FROM appointment a LEFT JOIN patient p ON p.id = a.patient_id

@@ -47,7 +47,9 @@ extension PostgresStore: StoreMaintenance {
                 guard let problem = walked.firstProblem else { continue }
                 var owner: String?
                 for try await value in try await connection.query(
-                    "SELECT practice_id FROM vetnet_audit_chain(\(head.chain), \(problem.sequence), \(problem.sequence))",
+                    """
+                    SELECT practice_id FROM vetnet_audit_chain(\(head.chain), \(problem.sequence), \(problem.sequence))
+                    """,
                     logger: logger
                 ).decode(String?.self) { owner = value }
                 if head.chain == practice || owner == practice { return result(problem) }
@@ -55,7 +57,10 @@ extension PostgresStore: StoreMaintenance {
                     .init(
                         sequence: 0, id: "-",
                         reason:
-                            "the installation's audit trail is broken outside this practice's entries; the operator's `vetnet audit verify` names the entry"
+                            """
+                            the installation's audit trail is broken outside this practice's entries; the operator's \
+                            `vetnet audit verify` names the entry
+                            """
                     ))
             }
             return result(nil)

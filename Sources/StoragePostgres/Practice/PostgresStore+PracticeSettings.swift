@@ -66,7 +66,10 @@ extension PostgresStore: PracticeSettingsRepository {
                     AuditRecord(
                         action: .practiceClosureAdd, resourceType: "practice", resourceID: scope.practiceID.description,
                         detail:
-                            "closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) yearly=\(closure.recursYearly)"
+                            """
+                            closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) \
+                            yearly=\(closure.recursYearly)
+                            """
                     ),
                     scope: scope, connection: connection)
                 try await self.appendEvent(

@@ -418,7 +418,10 @@ extension PostgresStore: MedicalRecordRepository {
                 throw StoreCorruption(
                     column: "clinical_note.sealed_text",
                     reason:
-                        "does not open with the installation's record key as this note's, or is not the note sections the store seals"
+                        """
+                        does not open with the installation's record key as this note's, or is not the note sections \
+                        the store seals
+                        """
                 )
             }
             notes.append(

@@ -117,7 +117,8 @@ struct SearchFilters {
         if let status = query.status { sql += " AND \(alias).status = \(builder.bind(status.rawValue))" }
         if let cursorID {
             sql +=
-                " AND (\(alias).name, \(alias).\(id)) > (SELECT c.name, c.id FROM patient c WHERE c.id = \(builder.bind(cursorID))"
+                " AND (\(alias).name, \(alias).\(id)) > (SELECT c.name, c.id FROM patient c WHERE c.id = "
+                + "\(builder.bind(cursorID))"
                 + " AND c.practice_id = \(practice))"
         }
         return sql
@@ -145,7 +146,8 @@ struct SearchFilters {
         let grouped = words.count == 1 && distinct ? " GROUP BY 1, 2" : ""
         let perWord = words.enumerated().map { index, word in
             let range =
-                "SELECT w.name, w.patient_id FROM patient_word w WHERE w.practice_id = \(practice) AND w.word >= \(builder.bind(word))"
+                "SELECT w.name, w.patient_id FROM patient_word w WHERE w.practice_id = \(practice) AND w.word >= "
+                + "\(builder.bind(word))"
                 + " AND w.word < \(builder.bind(PatientSearchTerms.upperBound(ofPrefix: word)))"
                 + conditions("w", id: "patient_id", practice: practice, &builder)
             let token =

@@ -78,7 +78,10 @@ extension PostgresStore {
         async throws
     {
         let query: PostgresQuery =
-            "SELECT EXISTS (SELECT 1 FROM clinician WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue))"
+            """
+            SELECT EXISTS (SELECT 1 FROM clinician WHERE id = \(id.rawValue) AND practice_id = \
+            \(scope.practiceID.rawValue))
+            """
         if try await !exists(query, connection) { throw DomainError.notFound(resource: "clinician") }
     }
 }

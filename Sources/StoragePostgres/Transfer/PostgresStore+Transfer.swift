@@ -386,7 +386,8 @@ extension PostgresStore: PracticeTransfer {
             AuditRecord(
                 action: .practiceRestore, resourceType: "practice", resourceID: practice.id.description,
                 detail:
-                    "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
+                    "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) "
+                    + "entries=\(entries) "
                     + "clinicians=\(clinicians) appointments=\(appointments) documents=\(documents.count) "
                     + "documents_not_restored=\(notRestored) audit_carried=\(audit.count)"),
             scope: scope, connection: connection)

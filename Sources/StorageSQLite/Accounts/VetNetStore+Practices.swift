@@ -141,7 +141,10 @@ extension VetNetStore {
                     AuditRecord(
                         action: .practiceClosureAdd, resourceType: "practice", resourceID: scope.practiceID.description,
                         detail:
-                            "closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) yearly=\(closure.recursYearly)"
+                            """
+                            closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) \
+                            yearly=\(closure.recursYearly)
+                            """
                     ),
                     scope: scope, db: db)
                 try self.appendEvent(

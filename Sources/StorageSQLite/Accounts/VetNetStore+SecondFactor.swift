@@ -126,7 +126,9 @@ extension VetNetStore {
                 arguments: [userID.description, scope.practiceID.description])
             try db.execute(
                 sql:
-                    "UPDATE session SET revoked_at_ms = ? WHERE user_id = ? AND practice_id = ? AND revoked_at_ms IS NULL",
+                    """
+                    UPDATE session SET revoked_at_ms = ? WHERE user_id = ? AND practice_id = ? AND revoked_at_ms IS NULL
+                    """,
                 arguments: [Timestamp.milliseconds(self.clock.now()), userID.description, scope.practiceID.description])
             try self.appendAudit(
                 AuditRecord(action: .authSecondFactorReset, resourceType: "user", resourceID: userID.description),

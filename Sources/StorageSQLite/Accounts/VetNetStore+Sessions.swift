@@ -91,7 +91,10 @@ extension VetNetStore {
         try await write { db in
             try db.execute(
                 sql:
-                    "UPDATE session SET revoked_at_ms = ? WHERE token_hash = ? AND practice_id = ? AND revoked_at_ms IS NULL",
+                    """
+                    UPDATE session SET revoked_at_ms = ? WHERE token_hash = ? AND practice_id = ? AND revoked_at_ms \
+                    IS NULL
+                    """,
                 arguments: [Timestamp.milliseconds(self.clock.now()), tokenHash, scope.practiceID.description])
             try self.appendAudit(
                 AuditRecord(action: .authLogout, resourceType: "session", resourceID: scope.actorID?.description),
@@ -110,7 +113,10 @@ extension VetNetStore {
         return try await write { db in
             try db.execute(
                 sql:
-                    "DELETE FROM session WHERE revoked_at_ms IS NOT NULL OR expires_at_ms <= ? OR last_seen_at_ms + ? <= ?",
+                    """
+                    DELETE FROM session WHERE revoked_at_ms IS NOT NULL OR expires_at_ms <= ? OR last_seen_at_ms + ? \
+                    <= ?
+                    """,
                 arguments: [nowMs, idleMs, nowMs])
             return db.changesCount
         }

@@ -121,7 +121,9 @@ extension VetNetStore {
             var arguments: StatementArguments = [scope.practiceID.description]
             if let cursor {
                 sql +=
-                    " AND (display_name, id) > (SELECT display_name, id FROM staff_user WHERE id = ? AND practice_id = ?)"
+                    """
+                     AND (display_name, id) > (SELECT display_name, id FROM staff_user WHERE id = ? AND practice_id = ?)
+                    """
                 arguments += [cursor, scope.practiceID.description]
             }
             sql += " ORDER BY display_name, id LIMIT ?"

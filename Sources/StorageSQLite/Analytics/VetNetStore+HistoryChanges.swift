@@ -43,7 +43,8 @@ extension VetNetStore {
         let decoder = HistoryRowDecoder(practiceID: practiceID)
         let covered = WindowBounds(window)
 
-        // Appointments written since: each goes out of the index, and comes back in its current form if the window covers it.
+        // Appointments written since: each goes out of the index, and comes back in its current form if the window
+        // covers it.
         let statement = try db.cachedStatement(
             sql: """
                 SELECT a.id, a.patient_id, a.clinician_id, a.appointment_type_id, a.room_type, a.room_id, a.start_ms,

@@ -148,7 +148,9 @@ extension VetNetStore {
             try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT id, species, birth_date FROM patient WHERE practice_id = ? AND status = 'active' ORDER BY id",
+                    """
+                    SELECT id, species, birth_date FROM patient WHERE practice_id = ? AND status = 'active' ORDER BY id
+                    """,
                 arguments: [scope.practiceID.description]
             ).compactMap { row in
                 guard let id = UUIDText.parse(row[0]) else { return nil }

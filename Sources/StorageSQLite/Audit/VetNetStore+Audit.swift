@@ -135,7 +135,10 @@ extension VetNetStore {
             problem = .init(
                 sequence: 0, id: "-",
                 reason:
-                    "the installation's audit trail is broken outside this practice's entries; the operator's `vetnet audit verify` names the entry"
+                    """
+                    the installation's audit trail is broken outside this practice's entries; the operator's `vetnet \
+                    audit verify` names the entry
+                    """
             )
         }
         return AuditVerification(
@@ -248,17 +251,26 @@ extension VetNetStore {
                 }
                 if entry.sequence != expectedSequence {
                     return broken(
-                        "expected entry #\(expectedSequence) here: \(entry.sequence - expectedSequence) entr\(entry.sequence - expectedSequence == 1 ? "y was" : "ies were") deleted before it"
+                        """
+                        expected entry #\(expectedSequence) here: \(entry.sequence - expectedSequence) \
+                        entr\(entry.sequence - expectedSequence == 1 ? "y was" : "ies were") deleted before it
+                        """
                     )
                 }
                 if entry.previousHash != expectedPrevious {
                     return broken(
-                        "it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it"
+                        """
+                        it does not follow the previous entry's hash: entries were reordered, deleted or inserted \
+                        before it
+                        """
                     )
                 }
                 if let checkpoint, checkpoint.sequence == entry.sequence, checkpoint.headHash != entry.hash {
                     return broken(
-                        "it is not the entry the checkpoint of \(checkpoint.writtenAt) recorded: the chain was rewritten from here"
+                        """
+                        it is not the entry the checkpoint of \(checkpoint.writtenAt) recorded: the chain was \
+                        rewritten from here
+                        """
                     )
                 }
                 expectedPrevious = entry.hash
@@ -273,7 +285,11 @@ extension VetNetStore {
                     firstProblem: .init(
                         sequence: head + 1, id: "-",
                         reason:
-                            "the chain ends at entry #\(head), but the checkpoint of \(checkpoint.writtenAt) recorded entry #\(checkpoint.sequence): \(missing) entr\(missing == 1 ? "y was" : "ies were") deleted from the end"
+                            """
+                            the chain ends at entry #\(head), but the checkpoint of \(checkpoint.writtenAt) recorded \
+                            entry #\(checkpoint.sequence): \(missing) entr\(missing == 1 ? "y was" : "ies were") \
+                            deleted from the end
+                            """
                     ),
                     headHash: expectedPrevious, headSequence: head, checkpoint: checkpoint)
             }

@@ -32,7 +32,10 @@ extension VetNetStore {
                     try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
                     try db.execute(
                         sql:
-                            "INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            """
+                            INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, \
+                            recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """,
                         arguments: [
                             weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue,
                             weight.roundedGrams,
@@ -56,7 +59,10 @@ extension VetNetStore {
                     let sealed = try SealedClinicalText.seal(note, practiceID: scope.practiceID, cipher: self.cipher)
                     try db.execute(
                         sql:
-                            "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            """
+                            INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, \
+                            created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)
+                            """,
                         arguments: [
                             note.id.description, practice, pid, note.author.id.description, note.author.displayName,
                             Timestamp.string(note.createdAt), sealed,
@@ -74,7 +80,10 @@ extension VetNetStore {
                         addendum, practiceID: scope.practiceID, cipher: self.cipher)
                     try db.execute(
                         sql:
-                            "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            """
+                            INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, \
+                            created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                            """,
                         arguments: [
                             addendum.id.description, practice, addendum.noteID.description, pid,
                             addendum.author.id.description,
@@ -205,7 +214,8 @@ extension VetNetStore {
                                                                                                          'vaccination'))
                     """, arguments: [scope.practiceID.description, horizon])
             var names: [Identifier<Patient>: String] = [:]
-            // Later doses of the same vaccine supersede earlier reminders, so fetch every dose of the patients concerned.
+            // Later doses of the same vaccine supersede earlier reminders, so fetch every dose of the patients
+            // concerned.
             let patientIDs = Set(rows.map { $0["patient_id"] as String })
             var vaccinations: [Vaccination] = []
             for id in patientIDs {

@@ -128,11 +128,17 @@ extension VetNetStore {
                 return Page(items: [], nextCursor: nil)
             }
             var sql =
-                "SELECT p.*, o.first_name AS owner_first, o.last_name AS owner_last FROM patient p JOIN owner o ON o.id = p.owner_id"
+                """
+                SELECT p.*, o.first_name AS owner_first, o.last_name AS owner_last FROM patient p JOIN owner o ON \
+                o.id = p.owner_id
+                """
             var arguments: StatementArguments = []
             if let match {
                 sql +=
-                    " JOIN (SELECT patient_id FROM patient_search WHERE patient_search MATCH ? AND practice_id = ?) s ON s.patient_id = p.id"
+                    """
+                     JOIN (SELECT patient_id FROM patient_search WHERE patient_search MATCH ? AND practice_id = ?) s \
+                    ON s.patient_id = p.id
+                    """
                 arguments += [match, scope.practiceID.description]
             }
             sql += " WHERE p.practice_id = ?"

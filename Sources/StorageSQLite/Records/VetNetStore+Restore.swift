@@ -152,7 +152,8 @@ extension VetNetStore {
                 AuditRecord(
                     action: .practiceRestore, resourceType: "practice", resourceID: practiceID.description,
                     detail:
-                        "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) entries=\(entries) "
+                        "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) "
+                        + "entries=\(entries) "
                         + "clinicians=\(clinicians) appointments=\(appointments) documents=\(carriedDocuments.count) "
                         + "documents_not_restored=\(notRestored) audit_carried=\(carriedAudit.count)"),
                 scope: scope, db: db)
@@ -203,7 +204,10 @@ extension VetNetStore {
                 if item.staffNotes != nil || item.intake != nil {
                     try db.execute(
                         sql:
-                            "UPDATE appointment SET staff_notes = ?, assessment_id = ?, triage_level = ?, match_basis = ? WHERE id = ?",
+                            """
+                            UPDATE appointment SET staff_notes = ?, assessment_id = ?, triage_level = ?, match_basis \
+                            = ? WHERE id = ?
+                            """,
                         arguments: [
                             item.staffNotes, item.intake.map { Self.text($0.assessmentID) }, item.intake?.triageLevel,
                             try item.intake.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
@@ -239,7 +243,10 @@ extension VetNetStore {
             let stamp = entered(weight.id.description)
             try db.execute(
                 sql:
-                    "INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    """
+                    INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, \
+                    created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
                 arguments: [
                     weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue, weight.roundedGrams,
                     PracticeExport.timestamp(weight.measuredAt), stamp.by, stamp.at,
@@ -270,7 +277,10 @@ extension VetNetStore {
             let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
             try db.execute(
                 sql:
-                    "INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    """
+                    INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, \
+                    sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
                 arguments: [
                     note.id.description, practice, pid, note.author.id.description, note.author.displayName,
                     PracticeExport.timestamp(note.createdAt), sealed,
@@ -280,7 +290,10 @@ extension VetNetStore {
             let sealed = try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher)
             try db.execute(
                 sql:
-                    "INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    """
+                    INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, \
+                    created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
                 arguments: [
                     addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
                     addendum.author.displayName, PracticeExport.timestamp(addendum.createdAt), sealed,

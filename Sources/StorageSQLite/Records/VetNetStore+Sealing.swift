@@ -33,7 +33,9 @@ extension VetNetStore {
                     let key: String = row["row_key"]
                     try db.execute(
                         sql:
-                            "UPDATE \(column.table) SET \(column.column) = ? WHERE \(column.key) = ? AND practice_id = ?",
+                            """
+                            UPDATE \(column.table) SET \(column.column) = ? WHERE \(column.key) = ? AND practice_id = ?
+                            """,
                         arguments: [
                             try fieldSeal(row: row).seal(row["value"] as String, column.field, id: key), key,
                             row["practice_id"],

@@ -137,7 +137,10 @@ extension VetNetStore {
             }
             try db.execute(
                 sql:
-                    "UPDATE appointment SET \(assignments.joined(separator: ", ")), version = version + 1 WHERE id = ? AND practice_id = ?",
+                    """
+                    UPDATE appointment SET \(assignments.joined(separator: ", ")), version = version + 1 WHERE id = ? \
+                    AND practice_id = ?
+                    """,
                 arguments: arguments + [id.description, scope.practiceID.description])
             try self.appendAudit(
                 AuditRecord(

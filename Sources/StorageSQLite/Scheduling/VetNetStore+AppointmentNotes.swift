@@ -73,7 +73,10 @@ extension VetNetStore: AppointmentNoteRepository {
                 let rows = try Row.fetchAll(
                     db,
                     sql:
-                        "SELECT appointment_id, COUNT(*) AS notes FROM appointment_note WHERE practice_id = ? AND appointment_id IN (\(marks)) GROUP BY appointment_id",
+                        """
+                        SELECT appointment_id, COUNT(*) AS notes FROM appointment_note WHERE practice_id = ? AND \
+                        appointment_id IN (\(marks)) GROUP BY appointment_id
+                        """,
                     arguments: StatementArguments([scope.practiceID.description] + chunk.map(\.description)))
                 for row in rows {
                     if let id = Identifier<Appointment>(uuidString: row["appointment_id"]) { counts[id] = row["notes"] }

@@ -76,7 +76,10 @@ extension VetNetStore {
         if staffNotes != nil || basis != nil {
             try db.execute(
                 sql:
-                    "UPDATE appointment SET staff_notes = ?, assessment_id = ?, triage_level = ?, match_basis = ? WHERE id = ?",
+                    """
+                    UPDATE appointment SET staff_notes = ?, assessment_id = ?, triage_level = ?, match_basis = ? \
+                    WHERE id = ?
+                    """,
                 arguments: [
                     staffNotes, basis.map { Self.text($0.assessmentID) }, basis?.triageLevel,
                     try basis.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
@@ -238,7 +241,10 @@ extension VetNetStore {
         // unary `+` keeps SQLite from choosing the practice-wide one instead.
         let practiceColumn = clinicianID != nil && roomType == nil ? "+practice_id" : "practice_id"
         var sql =
-            "SELECT \(appointmentColumns()) FROM appointment WHERE \(practiceColumn) = ? AND start_ms < ? AND start_ms > ? AND occupied_end_ms > ?"
+            """
+            SELECT \(appointmentColumns()) FROM appointment WHERE \(practiceColumn) = ? AND start_ms < ? AND start_ms \
+            > ? AND occupied_end_ms > ?
+            """
         var arguments: StatementArguments = [
             practiceID.description, Timestamp.milliseconds(range.end),
             Timestamp.milliseconds(range.start) - 86_400_000, Timestamp.milliseconds(range.start),

@@ -46,7 +46,10 @@ extension VetNetStore {
             }
             try db.execute(
                 sql:
-                    "UPDATE calendar_feed SET revoked_at = ? WHERE clinician_id = ? AND practice_id = ? AND revoked_at IS NULL",
+                    """
+                    UPDATE calendar_feed SET revoked_at = ? WHERE clinician_id = ? AND practice_id = ? AND revoked_at \
+                    IS NULL
+                    """,
                 arguments: [Timestamp.string(self.clock.now()), clinicianID.description, scope.practiceID.description])
             try self.appendAudit(
                 AuditRecord(
@@ -90,7 +93,10 @@ extension VetNetStore {
                 try String.fetchAll(
                     db,
                     sql:
-                        "SELECT DISTINCT clinician_id FROM appointment WHERE patient_id = ? AND practice_id = ? AND status = 'completed'",
+                        """
+                        SELECT DISTINCT clinician_id FROM appointment WHERE patient_id = ? AND practice_id = ? AND \
+                        status = 'completed'
+                        """,
                     arguments: [Self.text(patientID), scope.practiceID.description]
                 ).compactMap(Identifier.init(uuidString:)))
         }

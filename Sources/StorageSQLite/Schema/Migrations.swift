@@ -844,21 +844,32 @@ enum Migrations {
         let bump = "UPDATE practice SET analytics_version = analytics_version + 1 WHERE id"
         func version(_ practice: String) -> String { "(SELECT analytics_version FROM practice WHERE id = \(practice))" }
         let prune =
-            "DELETE FROM analytics_removal WHERE practice_id = OLD.practice_id AND seq <= \(version("OLD.practice_id")) - 100000"
+            """
+            DELETE FROM analytics_removal WHERE practice_id = OLD.practice_id AND seq <= \
+            \(version("OLD.practice_id")) - 100000
+            """
         // (table, the row's key for the stamp, what a removal records, when an update changed the row's identity)
         let tables = [
             (
                 table: "appointment", key: "id = NEW.id", removed: "OLD.id, OLD.patient_id, NULL",
                 moved:
-                    "OLD.id IS NOT NEW.id OR OLD.practice_id IS NOT NEW.practice_id OR OLD.patient_id IS NOT NEW.patient_id"
+                    """
+                OLD.id IS NOT NEW.id OR OLD.practice_id IS NOT NEW.practice_id OR OLD.patient_id IS NOT \
+                NEW.patient_id
+                """
             ),
             (
                 table: "triage_arrival",
                 key:
-                    "practice_id = NEW.practice_id AND patient_id = NEW.patient_id AND arrival_at_ms = NEW.arrival_at_ms",
+                    """
+                practice_id = NEW.practice_id AND patient_id = NEW.patient_id AND arrival_at_ms = NEW.arrival_at_ms
+                """,
                 removed: "NULL, OLD.patient_id, OLD.arrival_at_ms",
                 moved:
-                    "OLD.practice_id IS NOT NEW.practice_id OR OLD.patient_id IS NOT NEW.patient_id OR OLD.arrival_at_ms IS NOT NEW.arrival_at_ms"
+                    """
+                OLD.practice_id IS NOT NEW.practice_id OR OLD.patient_id IS NOT NEW.patient_id OR \
+                OLD.arrival_at_ms IS NOT NEW.arrival_at_ms
+                """
             ),
         ]
         for (table, key, removed, moved) in tables {

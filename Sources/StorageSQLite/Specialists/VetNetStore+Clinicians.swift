@@ -118,11 +118,17 @@ extension VetNetStore {
             let retired = try current.value.retiring(at: now)
             try db.execute(
                 sql:
-                    "UPDATE clinician SET active = 0, retired_at = ?, version = version + 1 WHERE id = ? AND practice_id = ?",
+                    """
+                    UPDATE clinician SET active = 0, retired_at = ?, version = version + 1 WHERE id = ? AND \
+                    practice_id = ?
+                    """,
                 arguments: [Timestamp.string(now), id.description, scope.practiceID.description])
             try db.execute(
                 sql:
-                    "UPDATE calendar_feed SET revoked_at = ? WHERE clinician_id = ? AND practice_id = ? AND revoked_at IS NULL",
+                    """
+                    UPDATE calendar_feed SET revoked_at = ? WHERE clinician_id = ? AND practice_id = ? AND revoked_at \
+                    IS NULL
+                    """,
                 arguments: [Timestamp.string(now), id.description, scope.practiceID.description])
             let open = try Row.fetchAll(
                 db,

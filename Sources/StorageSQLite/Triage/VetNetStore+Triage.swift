@@ -393,7 +393,8 @@ extension VetNetStore {
                         AND first_seen_at_ms IS NULL
                     """, arguments: [level.rawValue, practice, text(patientID), Timestamp.milliseconds(arrival)])
         case .firstSeen(let patientID, let arrival, let at):
-            // An arrival stated later than the moment of the move (a clock between devices) is seen on arrival, not before it.
+            // An arrival stated later than the moment of the move (a clock between devices) is seen on arrival, not
+            // before it.
             try db.execute(
                 sql: """
                     UPDATE triage_arrival SET first_seen_at_ms = MAX(?, arrival_at_ms)

@@ -40,7 +40,10 @@ struct ICalendarFeedTests {
             calendarName: "Dr Hart, Riverside",
             events: [
                 ICalendarEvent(
-                    appointment: booked, patientName: "Rex", appointmentTypeName: "Consultation", roomName: "Consult 2"),
+                    appointment: booked,
+                    patientName: """
+                        Rex
+                        """, appointmentTypeName: "Consultation", roomName: "Consult 2"),
                 ICalendarEvent(
                     appointment: cancelled, patientName: "Mittens; the cat", appointmentTypeName: "Vaccination"),
             ],

@@ -18,8 +18,10 @@ private struct World: Sendable, CustomStringConvertible {
     var days: TimeRange
 
     var description: String {
-        "\(practice.timeZone) grid \(practice.slotGridMinutes) from \(days.start), \(rooms.count) rooms, \(timetables.count) clinicians, "
-            + "\(appointments.count) bookings, \(query.durationMinutes)+\(query.bufferAfterMinutes) min \(query.roomType?.rawValue ?? "no room")"
+        "\(practice.timeZone) grid \(practice.slotGridMinutes) from \(days.start), \(rooms.count) rooms, "
+            + "\(timetables.count) clinicians, "
+            + "\(appointments.count) bookings, \(query.durationMinutes)+\(query.bufferAfterMinutes) min "
+            + "\(query.roomType?.rawValue ?? "no room")"
     }
 }
 
@@ -231,15 +233,20 @@ struct OfferedIsBookablePropertyTests {
         }
         let total = counts.withLock { $0 }
         print(
-            "offered-is-bookable: \(total.worlds) random practices, \(total.offered) slots offered, \(total.accepted) accepted, "
-                + "\(total.sampled) starts asked, \(total.refusedWithReason) refused with a reason, \(total.booked) offered slots booked in turn"
+            "offered-is-bookable: \(total.worlds) random practices, \(total.offered) slots offered, "
+                + "\(total.accepted) accepted, "
+                + "\(total.sampled) starts asked, \(total.refusedWithReason) refused with a reason, \(total.booked) "
+                + "offered slots booked in turn"
         )
         #expect(total.offered == total.accepted)
         #expect(total.offered > 1_000, "the random practices offered too few slots to say anything")
     }
 
     @Test(
-        "two rooms each holding half of a time: the finder does not offer it, and the booking decision refuses it naming the room"
+        """
+        two rooms each holding half of a time: the finder does not offer it, and the booking decision refuses it \
+        naming the room
+        """
     )
     func fragmentedRooms() throws {
         let rooms = [Room(name: "Consult 1", type: .exam), Room(name: "Consult 2", type: .exam)]
