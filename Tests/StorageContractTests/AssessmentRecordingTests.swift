@@ -53,4 +53,61 @@ struct AssessmentRecordingTests {
         #expect(decision.change == nil)
         #expect(decision.events.map(\.kind) == [TriageEventKind.patientTriaged])
     }
+
+    func stored(_ pair: (TriageAssessment, TriageResult)) -> StoredAssessment {
+        StoredAssessment(
+            id: pair.0.id, patientID: patient, assessorID: nil, arrival: arrival, assessedAt: pair.1.assessedAt,
+            level: pair.1.level, rulesVersion: pair.1.rulesVersion, resultJSON: Data("{}".utf8))
+    }
+
+    func clinician(_ role: Role) -> AccessScope {
+        AccessScope(practiceID: scope.practiceID, actorID: UserID(), role: role, requestID: nil)
+    }
+
+    @Test("an override of the assessment the patient waits on re-ranks the board; the trail names who and why")
+    func overrideMovesTheBoard() throws {
+        let orange = assessed(spo2: 85, at: 60)
+        let waiting = try decide(orange, at: 60).change?.entry
+        let vet = clinician(.veterinarian)
+        let raised = try OverrideRecording.decide(
+            OverrideRequest(level: .red, reason: "tiring fast"), on: stored(orange), isLatest: true,
+            boardEntry: waiting, scope: vet, now: arrival.addingTimeInterval(120))
+        #expect(raised.override.level == .red && raised.override.overriddenBy == vet.actorID?.description)
+        #expect(raised.change?.entry.level == .red)
+        #expect(raised.events.map(\.kind) == [TriageEventKind.levelOverridden, TriageEventKind.queueChanged])
+        #expect(raised.audit.action == .triageOverride)
+        #expect(raised.audit.resourceID == UUIDText.lowercase(patient))
+        #expect(raised.audit.detail == raised.override.auditDetail)
+    }
+
+    @Test(
+        "an override off the board is its own event; a stale assessment, a nurse lowering, no one signed in: refused"
+    )
+    func overrideRefusals() throws {
+        let orange = assessed(spo2: 85, at: 60)
+        let now = arrival.addingTimeInterval(120)
+        let offBoard = try OverrideRecording.decide(
+            OverrideRequest(level: .red, reason: "tiring fast"), on: stored(orange), isLatest: true,
+            boardEntry: nil, scope: clinician(.veterinarian), now: now)
+        #expect(offBoard.change == nil)
+        #expect(offBoard.events.map(\.kind) == [TriageEventKind.levelOverridden])
+
+        let lower = OverrideRequest(level: .yellow, reason: "settled on oxygen")
+        #expect(throws: DomainError.self) {
+            try OverrideRecording.decide(
+                lower, on: stored(orange), isLatest: false, boardEntry: nil, scope: clinician(.veterinarian), now: now)
+        }
+        #expect(throws: DomainError.self) {
+            try OverrideRecording.decide(
+                lower, on: stored(orange), isLatest: true, boardEntry: nil, scope: clinician(.technician), now: now)
+        }
+        #expect(throws: DomainError.forbidden(action: "override a triage level")) {
+            try OverrideRecording.decide(
+                lower, on: stored(orange), isLatest: true, boardEntry: nil, scope: scope, now: now)
+        }
+        // The vet may lower it.
+        let lowered = try OverrideRecording.decide(
+            lower, on: stored(orange), isLatest: true, boardEntry: nil, scope: clinician(.veterinarian), now: now)
+        #expect(lowered.override.level == .yellow)
+    }
 }

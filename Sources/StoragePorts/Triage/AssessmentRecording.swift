@@ -42,3 +42,53 @@ public struct AssessmentRecording: Sendable {
                 ?? [assessment.assessedEvent(practiceID: scope.practiceID, occurredAt: now)])
     }
 }
+
+/// Overriding an assessment's level, decided once for both stores: the clinician's judgement
+/// (``TriageOverride/decide(_:on:by:role:at:)``), the board's change when the assessment is
+/// the one the patient waits on, the audit entry and the events. The store reads the
+/// assessment, whether a newer one exists and the patient's board entry in its transaction,
+/// and writes what this names.
+public struct OverrideRecording: Sendable {
+    /// The override to store with the assessment.
+    public let override: TriageOverride
+    /// The board's change: the patient re-ranked at the new level; `nil` when the patient is
+    /// not waiting on this assessment.
+    public let change: QueueChange?
+    /// Its audit entry.
+    public let audit: AuditRecord
+    /// Its events: the board's, or the override's own when the board does not change.
+    public let events: [DomainEvent]
+
+    /// Decides `request` on `assessment` (`isLatest` when no newer assessment of the patient
+    /// exists) by the signed-in clinician of `scope`, against the patient's board entry `entry`.
+    public static func decide(
+        _ request: OverrideRequest, on assessment: StoredAssessment, isLatest: Bool, boardEntry entry: QueueEntry?,
+        scope: AccessScope, now: Date
+    ) throws -> OverrideRecording {
+        guard let actor = scope.actorID, let role = scope.role else {
+            throw DomainError.forbidden(action: "override a triage level")
+        }
+        let override = try TriageOverride.decide(
+            request,
+            on: OverriddenAssessment(
+                id: assessment.id, computedLevel: assessment.level, currentLevel: assessment.currentLevel,
+                isLatest: isLatest),
+            by: actor.description, role: role, at: now)
+        var change: QueueChange?
+        if let entry, entry.status.isActive, entry.assessmentID == assessment.id {
+            var queue = TriageQueue(entries: [entry])
+            do {
+                change = try queue.handle(.override(patientID: assessment.patientID, override), at: now)
+            } catch {
+                throw error.domainError
+            }
+        }
+        return OverrideRecording(
+            override: override, change: change,
+            audit: AuditRecord(
+                action: .triageOverride, resourceType: "patient", resourceID: UUIDText.lowercase(assessment.patientID),
+                detail: override.auditDetail),
+            events: change?.events(practiceID: scope.practiceID, occurredAt: now)
+                ?? [override.event(patientID: assessment.patientID, practiceID: scope.practiceID, occurredAt: now)])
+    }
+}

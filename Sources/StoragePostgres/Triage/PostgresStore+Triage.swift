@@ -204,10 +204,7 @@ extension PostgresStore: TriageRepository {
         scope: AccessScope, assessmentID: Identifier<TriageAssessment>,
         request: OverrideRequest
     ) async throws -> (StoredAssessment, QueueChange?) {
-        guard let actor = scope.actorID, let role = scope.role else {
-            throw DomainError.forbidden(action: "override a triage level")
-        }
-        return try await retryingTransientFailures {
+        try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
                 guard
                     let found = try await self.storedAssessment(
@@ -223,43 +220,23 @@ extension PostgresStore: TriageRepository {
                       AND assessed_at_ms > \(Timestamp.milliseconds(found.assessedAt))
                     """, logger: self.logger
                 ).decode(Int.self) { newer = count }
-                let now = self.clock.now()
-                let override = try TriageOverride.decide(
-                    request,
-                    on: OverriddenAssessment(
-                        id: assessmentID, computedLevel: found.level, currentLevel: found.currentLevel,
-                        isLatest: newer == 0),
-                    by: actor.description, role: role, at: now)
+                let recording = try OverrideRecording.decide(
+                    request, on: found, isLatest: newer == 0,
+                    boardEntry: try await self.queueEntry(
+                        practiceID: scope.practiceID, patientID: found.patientID, forUpdate: true,
+                        connection: connection),
+                    scope: scope, now: self.clock.now())
                 try await self.insertOverride(
-                    override, practiceID: scope.practiceID, patientID: found.patientID, connection: connection)
-                var change: QueueChange?
-                if let entry = try await self.queueEntry(
-                    practiceID: scope.practiceID, patientID: found.patientID, forUpdate: true, connection: connection),
-                    entry.status.isActive, entry.assessmentID == assessmentID
-                {
-                    var queue = TriageQueue(entries: [entry])
-                    do { change = try queue.handle(.override(patientID: found.patientID, override), at: now) } catch let
-                        error as QueueError
-                    {
-                        throw error.domainError
-                    }
-                }
-                if let change { try await self.save(change, scope: scope, connection: connection) }
+                    recording.override, practiceID: scope.practiceID, patientID: found.patientID, connection: connection
+                )
+                if let change = recording.change { try await self.save(change, scope: scope, connection: connection) }
                 try await self.appendAudit(
-                    AuditRecord(
-                        action: .triageOverride, resourceType: "patient",
-                        resourceID: UUIDText.lowercase(found.patientID),
-                        detail: override.auditDetail), scope: scope, connection: connection)
-                for event in change?.events(practiceID: scope.practiceID, occurredAt: now)
-                    ?? [override.event(patientID: found.patientID, practiceID: scope.practiceID, occurredAt: now)]
-                {
-                    _ = try await self.appendEvent(event, scope: scope, connection: connection)
-                }
+                    recording.audit, events: recording.events, scope: scope, connection: connection)
                 guard
                     let stored = try await self.storedAssessment(
                         id: assessmentID.rawValue, practiceID: scope.practiceID, connection: connection)
                 else { throw DomainError.notFound(resource: "assessment") }
-                return (stored, change)
+                return (stored, recording.change)
             }
         }
     }

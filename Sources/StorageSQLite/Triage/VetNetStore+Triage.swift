@@ -148,10 +148,7 @@ extension VetNetStore {
         scope: AccessScope, assessmentID: Identifier<TriageAssessment>,
         request: OverrideRequest
     ) async throws -> (StoredAssessment, QueueChange?) {
-        guard let actor = scope.actorID, let role = scope.role else {
-            throw DomainError.forbidden(action: "override a triage level")
-        }
-        return try await write { db in
+        try await write { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
@@ -171,39 +168,18 @@ extension VetNetStore {
                         scope.practiceID.description, Self.text(assessment.patientID),
                         Timestamp.milliseconds(assessment.assessedAt),
                     ]) ?? 0
-            let now = self.clock.now()
-            let override = try TriageOverride.decide(
-                request,
-                on: OverriddenAssessment(
-                    id: assessmentID, computedLevel: assessment.level, currentLevel: assessment.currentLevel,
-                    isLatest: newer == 0),
-                by: actor.description, role: role, at: now)
-            try self.insertOverride(override, patientID: assessment.patientID, db: db, scope: scope)
-            var change: QueueChange?
-            if let entry = try self.queueEntry(db: db, scope: scope, patientID: assessment.patientID),
-                entry.status.isActive,
-                entry.assessmentID == assessmentID
-            {
-                var queue = TriageQueue(entries: [entry])
-                do {
-                    change = try queue.handle(.override(patientID: assessment.patientID, override), at: now)
-                } catch let error as QueueError {
-                    throw error.domainError
-                }
-            }
-            if let change {
+            let recording = try OverrideRecording.decide(
+                request, on: assessment, isLatest: newer == 0,
+                boardEntry: try self.queueEntry(db: db, scope: scope, patientID: assessment.patientID),
+                scope: scope, now: self.clock.now())
+            try self.insertOverride(recording.override, patientID: assessment.patientID, db: db, scope: scope)
+            if let change = recording.change {
                 try self.saveQueueEntry(change.entry, db: db, scope: scope)
                 try Self.recordArrival(change, db: db, scope: scope)
             }
-            try self.appendAudit(
-                AuditRecord(
-                    action: .triageOverride, resourceType: "patient", resourceID: Self.text(assessment.patientID),
-                    detail: override.auditDetail), scope: scope, db: db)
-            try self.appendEvents(
-                change?.events(practiceID: scope.practiceID, occurredAt: now)
-                    ?? [override.event(patientID: assessment.patientID, practiceID: scope.practiceID, occurredAt: now)],
-                scope: scope, db: db)
-            return (try self.storedAssessment(row, db: db), change)
+            try self.appendAudit(recording.audit, scope: scope, db: db)
+            try self.appendEvents(recording.events, scope: scope, db: db)
+            return (try self.storedAssessment(row, db: db), recording.change)
         }
     }
 
