@@ -17,28 +17,13 @@ extension PostgresStore: PracticeSettingsRepository {
     {
         let now = clock.now()
         return try await settingsTransaction(scope) { connection in
-            let current = try await self.lockedPractice(scope.practiceID, connection: connection)
-            if let expectedVersion, expectedVersion != current.version {
-                throw DomainError.versionMismatch(current: current.version)
-            }
-            let open = try await self.openAppointments(practiceID: scope.practiceID, now: now, connection: connection)
-            let next = try current.value.applying(change, openAppointments: open.count)
-            try await self.storeSettings(next, version: current.version + 1, connection: connection)
-            let stranded =
-                change.openingHours == nil
-                ? [] : open.picked(by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
-            try await self.appendAudit(
-                AuditRecord(
-                    action: .practiceUpdate, resourceType: "practice", resourceID: scope.practiceID.description,
-                    detail: "fields=\(change.fieldNames.joined(separator: ",")) stranded_appointments=\(stranded.count)"
-                ),
-                scope: scope, connection: connection)
-            try await self.appendEvent(
-                next.changeEvent(
-                    kind: PracticeEventKind.settingsChanged, version: current.version + 1, occurredAt: now),
-                scope: scope, connection: connection)
-            return PracticeChangeResult(
-                practice: Versioned(next, version: current.version + 1), appointmentsToReplan: stranded)
+            let write = try PracticeSettingsWrite.update(
+                change, current: try await self.lockedPractice(scope.practiceID, connection: connection),
+                expectedVersion: expectedVersion,
+                open: try await self.openAppointments(practiceID: scope.practiceID, now: now, connection: connection),
+                scope: scope, now: now)
+            try await self.store(write, scope: scope, connection: connection)
+            return PracticeChangeResult(practice: write.practice, appointmentsToReplan: write.stranded)
         }
     }
 
@@ -57,44 +42,17 @@ extension PostgresStore: PracticeSettingsRepository {
                 connection: connection, scope: scope, key: idempotencyKey,
                 operation: .practiceClosureAdd, resourceID: closure.id.description
             ) {
-                if let expectedVersion, expectedVersion != current.version {
-                    throw DomainError.versionMismatch(current: current.version)
-                }
-                let next = try current.value.adding(closure)
-                try await self.storeSettings(next, version: current.version + 1, connection: connection)
-                try await self.appendAudit(
-                    AuditRecord(
-                        action: .practiceClosureAdd, resourceType: "practice", resourceID: scope.practiceID.description,
-                        detail:
-                            """
-                            closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) \
-                            yearly=\(closure.recursYearly)
-                            """
-                    ),
-                    scope: scope, connection: connection)
-                try await self.appendEvent(
-                    next.changeEvent(
-                        kind: PracticeEventKind.closureAdded, version: current.version + 1, closure: closure,
-                        occurredAt: now), scope: scope, connection: connection)
-                current = Versioned(next, version: current.version + 1)
+                let write = try PracticeSettingsWrite.addClosure(
+                    closure, current: current, expectedVersion: expectedVersion, scope: scope, now: now)
+                try await self.store(write, scope: scope, connection: connection)
+                current = write.practice
             }
-            guard let added = current.value.closures.first(where: { $0.id.description == id }) else {
-                // Replayed after the closure was removed again.
-                throw DomainError.notFound(resource: "closure")
-            }
-            let open = try await self.openAppointments(practiceID: scope.practiceID, now: now, connection: connection)
-            let zone = TimeZone(identifier: current.value.timeZone) ?? .gmt
-            let affected = open.picked(
-                by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
-            if !replayed, !affected.isEmpty {
-                try await self.appendAudit(
-                    AuditRecord(
-                        action: .practiceClosureAffected, resourceType: "practice",
-                        resourceID: scope.practiceID.description,
-                        detail: "closure=\(added.id) affected_appointments=\(affected.count)"), scope: scope,
-                    connection: connection)
-            }
-            return ClosureAddition(practice: current, closure: added, appointmentsToReplan: affected)
+            let (addition, audit) = try PracticeSettingsWrite.closureAdded(
+                id, in: current,
+                open: try await self.openAppointments(practiceID: scope.practiceID, now: now, connection: connection),
+                replayed: replayed, scope: scope, now: now)
+            if let audit { try await self.appendAudit(audit, scope: scope, connection: connection) }
+            return addition
         }
     }
 
@@ -104,23 +62,20 @@ extension PostgresStore: PracticeSettingsRepository {
     {
         let now = clock.now()
         return try await settingsTransaction(scope) { connection in
-            let current = try await self.lockedPractice(scope.practiceID, connection: connection)
-            if let expectedVersion, expectedVersion != current.version {
-                throw DomainError.versionMismatch(current: current.version)
-            }
-            let next = try current.value.removingClosure(id)
-            try await self.storeSettings(next, version: current.version + 1, connection: connection)
-            try await self.appendAudit(
-                AuditRecord(
-                    action: .practiceClosureRemove, resourceType: "practice", resourceID: scope.practiceID.description,
-                    detail: "closure=\(id)"), scope: scope, connection: connection)
-            try await self.appendEvent(
-                next.changeEvent(
-                    kind: PracticeEventKind.closureRemoved, version: current.version + 1,
-                    closure: current.value.closures.first { $0.id == id }, occurredAt: now),
-                scope: scope, connection: connection)
-            return Versioned(next, version: current.version + 1)
+            let write = try PracticeSettingsWrite.removeClosure(
+                id, current: try await self.lockedPractice(scope.practiceID, connection: connection),
+                expectedVersion: expectedVersion, scope: scope, now: now)
+            try await self.store(write, scope: scope, connection: connection)
+            return write.practice
         }
+    }
+
+    /// Writes a decided settings change: the profile at its new version, its audit entry and event.
+    private func store(_ write: PracticeSettingsWrite, scope: AccessScope, connection: PostgresConnection)
+        async throws
+    {
+        try await storeSettings(write.practice.value, version: write.practice.version, connection: connection)
+        try await appendAudit(write.audit, events: [write.event], scope: scope, connection: connection)
     }
 
     /// A settings transaction of the scope's practice; the name is unique on the installation,

@@ -94,28 +94,12 @@ extension VetNetStore {
     {
         let now = clock.now()
         return try await write { db in
-            let current = try Self.versionedPractice(db: db, id: scope.practiceID)
-            if let expectedVersion, expectedVersion != current.version {
-                throw DomainError.versionMismatch(current: current.version)
-            }
-            let open = try Self.openAppointments(db: db, practiceID: scope.practiceID, now: now)
-            let next = try current.value.applying(change, openAppointments: open.count)
-            try self.storeSettings(next, version: current.version + 1, db: db)
-            let stranded =
-                change.openingHours == nil
-                ? [] : open.picked(by: { ScheduleImpact.appointments($0, outsideOpeningOf: next, now: now) })
-            try self.appendAudit(
-                AuditRecord(
-                    action: .practiceUpdate, resourceType: "practice", resourceID: scope.practiceID.description,
-                    detail: "fields=\(change.fieldNames.joined(separator: ",")) stranded_appointments=\(stranded.count)"
-                ),
-                scope: scope, db: db)
-            try self.appendEvent(
-                next.changeEvent(
-                    kind: PracticeEventKind.settingsChanged, version: current.version + 1, occurredAt: now),
-                scope: scope, db: db)
-            return PracticeChangeResult(
-                practice: Versioned(next, version: current.version + 1), appointmentsToReplan: stranded)
+            let write = try PracticeSettingsWrite.update(
+                change, current: try Self.versionedPractice(db: db, id: scope.practiceID),
+                expectedVersion: expectedVersion,
+                open: try Self.openAppointments(db: db, practiceID: scope.practiceID, now: now), scope: scope, now: now)
+            try self.store(write, scope: scope, db: db)
+            return PracticeChangeResult(practice: write.practice, appointmentsToReplan: write.stranded)
         }
     }
 
@@ -131,46 +115,19 @@ extension VetNetStore {
             let (id, replayed) = try self.idempotent(
                 db: db, scope: scope, key: idempotencyKey, operation: .practiceClosureAdd
             ) {
-                let current = try Self.versionedPractice(db: db, id: scope.practiceID)
-                if let expectedVersion, expectedVersion != current.version {
-                    throw DomainError.versionMismatch(current: current.version)
-                }
-                let next = try current.value.adding(closure)
-                try self.storeSettings(next, version: current.version + 1, db: db)
-                try self.appendAudit(
-                    AuditRecord(
-                        action: .practiceClosureAdd, resourceType: "practice", resourceID: scope.practiceID.description,
-                        detail:
-                            """
-                            closure=\(closure.id) first=\(closure.firstDay) last=\(closure.lastDay) \
-                            yearly=\(closure.recursYearly)
-                            """
-                    ),
-                    scope: scope, db: db)
-                try self.appendEvent(
-                    next.changeEvent(
-                        kind: PracticeEventKind.closureAdded, version: current.version + 1, closure: closure,
-                        occurredAt: now),
+                try self.store(
+                    try PracticeSettingsWrite.addClosure(
+                        closure, current: try Self.versionedPractice(db: db, id: scope.practiceID),
+                        expectedVersion: expectedVersion, scope: scope, now: now),
                     scope: scope, db: db)
                 return closure.id.description
             }
-            let stored = try Self.versionedPractice(db: db, id: scope.practiceID)
-            guard let added = stored.value.closures.first(where: { $0.id.description == id }) else {
-                // Replayed after the closure was removed again.
-                throw DomainError.notFound(resource: "closure")
-            }
-            let open = try Self.openAppointments(db: db, practiceID: scope.practiceID, now: now)
-            let zone = TimeZone(identifier: stored.value.timeZone) ?? .gmt
-            let affected = open.picked(
-                by: { ScheduleImpact.appointments($0, closedBy: added, timeZone: zone, now: now) })
-            if !replayed, !affected.isEmpty {
-                try self.appendAudit(
-                    AuditRecord(
-                        action: .practiceClosureAffected, resourceType: "practice",
-                        resourceID: scope.practiceID.description,
-                        detail: "closure=\(added.id) affected_appointments=\(affected.count)"), scope: scope, db: db)
-            }
-            return ClosureAddition(practice: stored, closure: added, appointmentsToReplan: affected)
+            let (addition, audit) = try PracticeSettingsWrite.closureAdded(
+                id, in: try Self.versionedPractice(db: db, id: scope.practiceID),
+                open: try Self.openAppointments(db: db, practiceID: scope.practiceID, now: now), replayed: replayed,
+                scope: scope, now: now)
+            if let audit { try self.appendAudit(audit, scope: scope, db: db) }
+            return addition
         }
     }
 
@@ -180,22 +137,19 @@ extension VetNetStore {
     {
         let now = clock.now()
         return try await write { db in
-            let current = try Self.versionedPractice(db: db, id: scope.practiceID)
-            if let expectedVersion, expectedVersion != current.version {
-                throw DomainError.versionMismatch(current: current.version)
-            }
-            let next = try current.value.removingClosure(id)
-            try self.storeSettings(next, version: current.version + 1, db: db)
-            try self.appendAudit(
-                AuditRecord(
-                    action: .practiceClosureRemove, resourceType: "practice", resourceID: scope.practiceID.description,
-                    detail: "closure=\(id)"), scope: scope, db: db)
-            try self.appendEvent(
-                next.changeEvent(
-                    kind: PracticeEventKind.closureRemoved, version: current.version + 1,
-                    closure: current.value.closures.first { $0.id == id }, occurredAt: now), scope: scope, db: db)
-            return Versioned(next, version: current.version + 1)
+            let write = try PracticeSettingsWrite.removeClosure(
+                id, current: try Self.versionedPractice(db: db, id: scope.practiceID), expectedVersion: expectedVersion,
+                scope: scope, now: now)
+            try self.store(write, scope: scope, db: db)
+            return write.practice
         }
+    }
+
+    /// Writes a decided settings change: the profile at its new version, its audit entry and event.
+    private func store(_ write: PracticeSettingsWrite, scope: AccessScope, db: Database) throws {
+        try storeSettings(write.practice.value, version: write.practice.version, db: db)
+        try appendAudit(write.audit, scope: scope, db: db)
+        try appendEvent(write.event, scope: scope, db: db)
     }
 
     private func storeSettings(_ profile: PracticeProfile, version: Int, db: Database) throws {
