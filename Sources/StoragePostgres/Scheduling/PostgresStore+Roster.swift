@@ -17,21 +17,11 @@ extension PostgresStore: ClinicianRoster {
         _ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
         idempotencyKey: IdempotencyKey?
     ) async throws -> Versioned<Clinician> {
-        var clinician = clinician
-        clinician.retiredAt = nil
-        try clinician.validate()
-        var owned = availability
-        if let availability {
-            do { try availability.validate() } catch {
-                throw ValidationError(
-                    error.errors.map { FieldError(field: "availability.\($0.field)", message: $0.message) })
-            }
-            owned?.clinicianID = clinician.id
-        }
-        let created = clinician
-        let definition = try Self.json(created)
-        let availabilityJSON = try owned.map(Self.json)
         let now = clock.now()
+        let decision = try ClinicianRosterWrite.create(clinician, availability: availability, scope: scope, now: now)
+        let created = decision.clinician.value
+        let definition = try Self.json(created)
+        let availabilityJSON = try decision.availability.map(Self.json)
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
                 let (id, _) = try await self.idempotent(
@@ -52,15 +42,8 @@ extension PostgresStore: ClinicianRoster {
                             VALUES (\(created.id.rawValue), \(scope.practiceID.rawValue), \(availabilityJSON)::jsonb, 1)
                             """, logger: self.logger)
                     }
-                    _ = try await self.appendAudit(
-                        AuditRecord(
-                            action: .clinicianCreate, resourceType: "clinician", resourceID: created.id.description,
-                            detail: availabilityJSON == nil ? nil : "with availability"),
-                        scope: scope, connection: connection)
-                    _ = try await self.appendEvent(
-                        created.changeEvent(
-                            kind: ClinicianEventKind.created, version: 1, practiceID: scope.practiceID,
-                            occurredAt: now), scope: scope, connection: connection)
+                    try await self.appendAudit(
+                        decision.audit, events: [decision.event], scope: scope, connection: connection)
                 }
                 guard let uuid = UUID(uuidString: id) else {
                     throw StoreCorruption(column: "idempotency_key.resource_id", reason: "not a clinician id")
@@ -85,16 +68,12 @@ extension PostgresStore: ClinicianRoster {
     ) async throws -> Versioned<Clinician> {
         try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                guard
-                    let current = try await self.clinician(
-                        practiceID: scope.practiceID, id: id.rawValue, forUpdate: true, connection: connection)
-                else {
-                    throw DomainError.notFound(resource: "clinician")
-                }
-                if let expectedVersion, expectedVersion != current.version {
-                    throw DomainError.versionMismatch(current: current.version)
-                }
-                let next = try current.value.applying(change)
+                let decision = try ClinicianRosterWrite.update(
+                    change,
+                    current: try await self.clinician(
+                        practiceID: scope.practiceID, id: id.rawValue, forUpdate: true, connection: connection),
+                    expectedVersion: expectedVersion, scope: scope, now: self.clock.now())
+                let next = decision.clinician.value
                 try await self.checkReferences(of: next, scope: scope, connection: connection)
                 try await connection.query(
                     """
@@ -102,17 +81,9 @@ extension PostgresStore: ClinicianRoster {
                         version = version + 1
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
-                _ = try await self.appendAudit(
-                    AuditRecord(
-                        action: .clinicianUpdate, resourceType: "clinician", resourceID: id.description,
-                        detail: "fields=\(change.fieldNames.joined(separator: ","))"),
-                    scope: scope, connection: connection)
-                _ = try await self.appendEvent(
-                    next.changeEvent(
-                        kind: ClinicianEventKind.updated, version: current.version + 1,
-                        practiceID: scope.practiceID, occurredAt: self.clock.now()),
-                    scope: scope, connection: connection)
-                return Versioned(next, version: current.version + 1)
+                try await self.appendAudit(
+                    decision.audit, events: [decision.event], scope: scope, connection: connection)
+                return decision.clinician
             }
         }
     }
@@ -131,16 +102,21 @@ extension PostgresStore: ClinicianRoster {
             try await transaction(.practice(scope.practiceID)) { connection in
                 try await self.lockBookingResources(
                     practiceID: scope.practiceID, clinicianID: id.rawValue, room: nil, connection: connection)
-                guard
-                    let current = try await self.clinician(
-                        practiceID: scope.practiceID, id: id.rawValue, forUpdate: true, connection: connection)
-                else {
-                    throw DomainError.notFound(resource: "clinician")
-                }
-                if let expectedVersion, expectedVersion != current.version {
-                    throw DomainError.versionMismatch(current: current.version)
-                }
-                let retired = try current.value.retiring(at: now)
+                let current = try await self.clinician(
+                    practiceID: scope.practiceID, id: id.rawValue, forUpdate: true, connection: connection)
+                let rows = try await connection.query(
+                    """
+                    SELECT \(unescaped: Self.appointmentColumns) FROM appointment
+                    WHERE practice_id = \(scope.practiceID.rawValue) AND clinician_id = \(id.rawValue)
+                        AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
+                      AND end_ms > \(Timestamp.milliseconds(now))
+                    ORDER BY start_ms, id
+                    """, logger: self.logger)
+                var booked: [Versioned<Appointment>] = []
+                for try await row in rows { booked.append(try Self.appointment(from: row)) }
+                let decision = try ClinicianRosterWrite.retire(
+                    current, expectedVersion: expectedVersion, booked: booked, scope: scope, now: now)
+                let retired = decision.clinician.value
                 try await connection.query(
                     """
                     UPDATE clinician SET active = false, definition = \(try Self.json(retired))::jsonb,
@@ -153,30 +129,10 @@ extension PostgresStore: ClinicianRoster {
                     WHERE clinician_id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                         AND revoked_at IS NULL
                     """, logger: self.logger)
-                let rows = try await connection.query(
-                    """
-                    SELECT \(unescaped: Self.appointmentColumns) FROM appointment
-                    WHERE practice_id = \(scope.practiceID.rawValue) AND clinician_id = \(id.rawValue)
-                        AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
-                      AND end_ms > \(Timestamp.milliseconds(now))
-                    ORDER BY start_ms, id
-                    """, logger: self.logger)
-                var open: [Versioned<Appointment>] = []
-                for try await row in rows {
-                    let appointment = try Self.appointment(from: row)
-                    if appointment.value.isOpen(at: now) { open.append(appointment) }
-                }
-                _ = try await self.appendAudit(
-                    AuditRecord(
-                        action: .clinicianRetire, resourceType: "clinician", resourceID: id.description,
-                        detail: "open_appointments=\(open.count)"), scope: scope, connection: connection)
-                _ = try await self.appendEvent(
-                    retired.changeEvent(
-                        kind: ClinicianEventKind.retired, version: current.version + 1,
-                        practiceID: scope.practiceID, occurredAt: now),
-                    scope: scope, connection: connection)
+                try await self.appendAudit(
+                    decision.audit, events: [decision.event], scope: scope, connection: connection)
                 return ClinicianRetirement(
-                    clinician: Versioned(retired, version: current.version + 1), appointmentsToReplan: open)
+                    clinician: decision.clinician, appointmentsToReplan: decision.appointmentsToReplan)
             }
         }
     }

@@ -21,34 +21,17 @@ extension VetNetStore {
         _ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
         idempotencyKey: IdempotencyKey?
     ) async throws -> Versioned<Clinician> {
-        var clinician = clinician
-        clinician.retiredAt = nil
-        try clinician.validate()
-        if let availability {
-            do { try availability.validate() } catch {
-                throw ValidationError(
-                    error.errors.map { FieldError(field: "availability.\($0.field)", message: $0.message) })
-            }
-        }
-        let created = clinician
+        let now = clock.now()
+        let decision = try ClinicianRosterWrite.create(clinician, availability: availability, scope: scope, now: now)
+        let created = decision.clinician.value
         return try await write { db in
             let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .clinicianCreate) {
                 try Self.checkReferences(of: created, practiceID: scope.practiceID, db: db)
-                try Self.insertClinician(
-                    created, active: true, practiceID: scope.practiceID, createdAt: self.clock.now(), db: db)
-                if let availability {
-                    var owned = availability
-                    owned.clinicianID = created.id
+                try Self.insertClinician(created, active: true, practiceID: scope.practiceID, createdAt: now, db: db)
+                if let owned = decision.availability {
                     try Self.storeAvailability(owned, version: 1, practiceID: scope.practiceID, db: db)
                 }
-                try self.appendAudit(
-                    AuditRecord(
-                        action: .clinicianCreate, resourceType: "clinician", resourceID: created.id.description,
-                        detail: availability == nil ? nil : "with availability"), scope: scope, db: db)
-                try self.appendEvent(
-                    created.changeEvent(
-                        kind: ClinicianEventKind.created, version: 1, practiceID: scope.practiceID,
-                        occurredAt: self.clock.now()), scope: scope, db: db)
+                try self.recordRosterChange(decision, scope: scope, db: db)
                 return created.id.description
             }
             guard let stored = try Self.clinician(db: db, practiceID: scope.practiceID, id: id) else {
@@ -65,13 +48,10 @@ extension VetNetStore {
         expectedVersion: Int?
     ) async throws -> Versioned<Clinician> {
         try await write { db in
-            guard let current = try Self.clinician(db: db, practiceID: scope.practiceID, id: id.description) else {
-                throw DomainError.notFound(resource: "clinician")
-            }
-            if let expectedVersion, expectedVersion != current.version {
-                throw DomainError.versionMismatch(current: current.version)
-            }
-            let next = try current.value.applying(change)
+            let decision = try ClinicianRosterWrite.update(
+                change, current: try Self.clinician(db: db, practiceID: scope.practiceID, id: id.description),
+                expectedVersion: expectedVersion, scope: scope, now: self.clock.now())
+            let next = decision.clinician.value
             try Self.checkReferences(of: next, practiceID: scope.practiceID, db: db)
             try db.execute(
                 sql: """
@@ -90,15 +70,8 @@ extension VetNetStore {
                     sql: "DELETE FROM clinician_expertise WHERE clinician_id = ?", arguments: [id.description])
                 try Self.insertExpertise(next, db: db)
             }
-            try self.appendAudit(
-                AuditRecord(
-                    action: .clinicianUpdate, resourceType: "clinician", resourceID: id.description,
-                    detail: "fields=\(change.fieldNames.joined(separator: ","))"), scope: scope, db: db)
-            try self.appendEvent(
-                next.changeEvent(
-                    kind: ClinicianEventKind.updated, version: current.version + 1, practiceID: scope.practiceID,
-                    occurredAt: self.clock.now()), scope: scope, db: db)
-            return Versioned(next, version: current.version + 1)
+            try self.recordRosterChange(decision, scope: scope, db: db)
+            return decision.clinician
         }
     }
 
@@ -109,13 +82,19 @@ extension VetNetStore {
     {
         let now = clock.now()
         return try await write { db in
-            guard let current = try Self.clinician(db: db, practiceID: scope.practiceID, id: id.description) else {
-                throw DomainError.notFound(resource: "clinician")
-            }
-            if let expectedVersion, expectedVersion != current.version {
-                throw DomainError.versionMismatch(current: current.version)
-            }
-            let retired = try current.value.retiring(at: now)
+            let current = try Self.clinician(db: db, practiceID: scope.practiceID, id: id.description)
+            let booked = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.appointmentColumns()) FROM appointment
+                    WHERE practice_id = ? AND clinician_id = ?
+                        AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ?
+                        ORDER BY start_ms
+                    """, arguments: [scope.practiceID.description, id.description, Timestamp.milliseconds(now)]
+            )
+            .map(Self.appointment(from:))
+            let decision = try ClinicianRosterWrite.retire(
+                current, expectedVersion: expectedVersion, booked: booked, scope: scope, now: now)
             try db.execute(
                 sql:
                     """
@@ -130,27 +109,16 @@ extension VetNetStore {
                     IS NULL
                     """,
                 arguments: [Timestamp.string(now), id.description, scope.practiceID.description])
-            let open = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Self.appointmentColumns()) FROM appointment
-                    WHERE practice_id = ? AND clinician_id = ?
-                        AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ?
-                        ORDER BY start_ms
-                    """, arguments: [scope.practiceID.description, id.description, Timestamp.milliseconds(now)]
-            )
-            .map(Self.appointment(from:)).filter { $0.value.isOpen(at: now) }
-            try self.appendAudit(
-                AuditRecord(
-                    action: .clinicianRetire, resourceType: "clinician", resourceID: id.description,
-                    detail: "open_appointments=\(open.count)"), scope: scope, db: db)
-            try self.appendEvent(
-                retired.changeEvent(
-                    kind: ClinicianEventKind.retired, version: current.version + 1, practiceID: scope.practiceID,
-                    occurredAt: now), scope: scope, db: db)
+            try self.recordRosterChange(decision, scope: scope, db: db)
             return ClinicianRetirement(
-                clinician: Versioned(retired, version: current.version + 1), appointmentsToReplan: open)
+                clinician: decision.clinician, appointmentsToReplan: decision.appointmentsToReplan)
         }
+    }
+
+    /// The audit entry and event of a decided roster change.
+    private func recordRosterChange(_ write: ClinicianRosterWrite, scope: AccessScope, db: Database) throws {
+        try appendAudit(write.audit, scope: scope, db: db)
+        try appendEvent(write.event, scope: scope, db: db)
     }
 
     /// The clinician's staff account and preferred appointment types must belong to the practice.
