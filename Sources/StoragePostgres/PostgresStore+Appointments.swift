@@ -60,7 +60,8 @@ extension PostgresStore: SchedulingRepository {
                             connection: connection)
                     }
                     try await self.insert(
-                        appointment, reason: reason, staffNotes: staffNotes, scope: scope, connection: connection)
+                        appointment, reason: reason, staffNotes: staffNotes, assessmentID: basis?.assessmentID,
+                        scope: scope, connection: connection)
                     if let basis {
                         try await connection.query(
                             """
@@ -93,7 +94,7 @@ extension PostgresStore: SchedulingRepository {
 
     /// The row, its audit entry and its `appointment.booked` event, in the caller's transaction.
     private func insert(
-        _ appointment: Appointment, reason: String?, staffNotes: String?, scope: AccessScope,
+        _ appointment: Appointment, reason: String?, staffNotes: String?, assessmentID: UUID?, scope: AccessScope,
         connection: PostgresConnection
     ) async throws {
         let now = clock.now()
@@ -124,10 +125,8 @@ extension PostgresStore: SchedulingRepository {
         }
         let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
         try await appendAudit(
-            AuditRecord(
-                action: .appointmentBook, resourceType: "appointment", resourceID: appointment.id.description,
-                detail: "patient=\(UUIDText.lowercase(appointment.patientID))"),
-            events: decision.events(occurredAt: now), scope: scope, head: head, connection: connection)
+            decision.audit(assessmentID: assessmentID), events: decision.events(occurredAt: now), scope: scope,
+            head: head, connection: connection)
     }
 
     // MARK: - Lifecycle
@@ -150,16 +149,11 @@ extension PostgresStore: SchedulingRepository {
                             room: next.roomID == nil ? nil : next.roomType.map { ($0, next.occupiedTime) },
                             connection: connection)
                     }
-                    guard
-                        let current = try await self.appointment(
+                    let saved = try decision.saved(
+                        over: try await self.appointment(
                             practiceID: scope.practiceID, id: next.id.rawValue, forUpdate: true,
-                            connection: connection)
-                    else {
-                        throw DomainError.notFound(resource: "appointment")
-                    }
-                    if let expectedVersion, expectedVersion != current.version {
-                        throw DomainError.versionMismatch(current: current.version)
-                    }
+                            connection: connection),
+                        expectedVersion: expectedVersion)
                     // The moment of cancelling is kept (late cancellations cost a slot): written once,
                     // when the status becomes cancelled, with the same time as the event.
                     let now = self.clock.now()
@@ -189,11 +183,9 @@ extension PostgresStore: SchedulingRepository {
                         throw OverlapRefusal(appointment: next, constraint: error.serverInfo?[.constraintName] ?? "")
                     }
                     try await self.appendAudit(
-                        AuditRecord(
-                            action: .event(decision.eventKind), resourceType: "appointment",
-                            resourceID: next.id.description),
-                        events: decision.events(occurredAt: now), scope: scope, connection: connection)
-                    return Versioned(next, version: current.version + 1)
+                        decision.audit(), events: decision.events(occurredAt: now), scope: scope, connection: connection
+                    )
+                    return saved
                 }
             }
         } catch let refusal as OverlapRefusal {

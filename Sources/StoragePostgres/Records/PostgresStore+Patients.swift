@@ -38,24 +38,17 @@ extension PostgresStore: PatientDirectory {
     public func updatePatient(_ patient: Patient, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<
         Patient
     > {
-        try patient.validate(now: clock.now())
         let now = clock.now()
         return try await transaction(.practice(scope.practiceID)) { connection in
             // Locked, so two instances updating at once compare against the same version.
-            guard
-                let current = try await self.patient(
-                    connection: connection, practiceID: scope.practiceID, id: patient.id.rawValue,
-                    forUpdate: true)
-            else {
-                throw DomainError.notFound(resource: "patient")
-            }
-            if let expectedVersion, expectedVersion != current.version {
-                throw DomainError.versionMismatch(current: current.version)
-            }
+            let update = try PatientUpdate.decide(
+                patient,
+                current: try await self.patient(
+                    connection: connection, practiceID: scope.practiceID, id: patient.id.rawValue, forUpdate: true),
+                expectedVersion: expectedVersion, scope: scope, now: now)
             let (owner, coOwner) = try await self.requireOwners(
                 of: patient, practiceID: scope.practiceID, connection: connection)
-            var updated = patient
-            updated.medicalRecordNumber = current.value.medicalRecordNumber
+            let updated = update.patient.value
             let words = PatientSearchTerms.words(
                 patient: updated, recordNumber: updated.medicalRecordNumber ?? "", owner: owner, coOwner: coOwner,
                 contacts: contactIndex(scope.practiceID))
@@ -85,15 +78,8 @@ extension PostgresStore: PatientDirectory {
             try await connection.query(
                 "DELETE FROM patient_word WHERE patient_id = \(updated.id.rawValue)", logger: self.logger)
             try await self.insertWords(words, of: updated, practiceID: scope.practiceID, connection: connection)
-            try await self.appendAudit(
-                AuditRecord(
-                    action: .patientUpdate, resourceType: "patient", resourceID: updated.id.description,
-                    detail: current.value.status != updated.status ? "status=\(updated.status.rawValue)" : nil),
-                scope: scope, connection: connection)
-            try await self.appendEvent(
-                updated.changeEvent(previous: current.value, practiceID: scope.practiceID, occurredAt: now),
-                scope: scope, connection: connection)
-            return Versioned(updated, version: current.version + 1)
+            try await self.appendAudit(update.audit, events: [update.event], scope: scope, connection: connection)
+            return update.patient
         }
     }
 

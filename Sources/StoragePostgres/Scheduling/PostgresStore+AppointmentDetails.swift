@@ -134,51 +134,26 @@ extension PostgresStore: AppointmentDetailsRepository {
     ) async throws -> AppointmentDetails {
         try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                guard
-                    let current = try await self.appointment(
-                        practiceID: scope.practiceID, id: id.rawValue, forUpdate: true,
-                        connection: connection)
-                else {
-                    throw DomainError.notFound(resource: "appointment")
-                }
-                if let expectedVersion, expectedVersion != current.version {
-                    throw DomainError.versionMismatch(current: current.version)
-                }
-                guard reason != nil || staffNotes != nil else {
-                    throw ValidationError(field: "body", message: "names nothing to change (reason, staffNotes)")
-                }
-                let newReason = reason.flatMap { $0.isEmpty ? nil : $0 }
-                let newNotes = staffNotes.flatMap { $0.isEmpty ? nil : $0 }
+                let change = try AppointmentNotesChange.decide(
+                    reason: reason, staffNotes: staffNotes,
+                    current: try await self.appointment(
+                        practiceID: scope.practiceID, id: id.rawValue, forUpdate: true, connection: connection),
+                    expectedVersion: expectedVersion, scope: scope, now: self.clock.now())
                 try await connection.query(
                     """
-                    UPDATE appointment SET reason = CASE WHEN \(reason != nil) THEN \(newReason) ELSE reason END,
-                        staff_notes = CASE WHEN \(staffNotes != nil) THEN \(newNotes) ELSE staff_notes END,
-                            version = version + 1
+                    UPDATE appointment
+                    SET reason = CASE WHEN \(change.setsReason) THEN \(change.reason) ELSE reason END,
+                        staff_notes = CASE WHEN \(change.setsStaffNotes) THEN \(change.staffNotes) ELSE staff_notes END,
+                        version = version + 1
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
-                _ = try await self.appendAudit(
-                    AuditRecord(
-                        action: .appointmentNotesUpdate, resourceType: "appointment", resourceID: id.description,
-                        detail: [reason == nil ? nil : "reason", staffNotes == nil ? nil : "staffNotes"]
-                            .compactMap { $0 }.joined(separator: ",")),
-                    scope: scope, connection: connection)
+                try await self.appendAudit(change.audit, events: [change.event], scope: scope, connection: connection)
                 guard
                     let details = try await self.details(
                         practiceID: scope.practiceID, id: id.rawValue, connection: connection)
                 else {
                     throw DomainError.notFound(resource: "appointment")
                 }
-                // Identifiers only: the reason and notes are read (and audited) through the appointment.
-                _ = try await self.appendEvent(
-                    DomainEvent(
-                        practiceID: scope.practiceID, kind: AppointmentEventKind.notesChanged,
-                        occurredAt: self.clock.now(), resourceType: "appointment", resourceID: id.description,
-                        payload: [
-                            "appointmentID": id.description,
-                            "patientID": UUIDText.lowercase(details.appointment.value.patientID),
-                            "version": String(details.appointment.version),
-                        ]),
-                    scope: scope, connection: connection)
                 return details
             }
         }

@@ -40,24 +40,20 @@ extension VetNetStore {
     public func updatePatient(_ patient: Patient, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<
         Patient
     > {
-        try patient.validate(now: clock.now())
+        let now = clock.now()
         return try await write { db in
-            guard let current = try Self.patient(db: db, practiceID: scope.practiceID, id: patient.id.description)
-            else {
-                throw DomainError.notFound(resource: "patient")
-            }
-            if let expectedVersion, expectedVersion != current.version {
-                throw DomainError.versionMismatch(current: current.version)
-            }
+            let current = try Self.patient(db: db, practiceID: scope.practiceID, id: patient.id.description)
+            let update = try PatientUpdate.decide(
+                patient, current: current, expectedVersion: expectedVersion, scope: scope, now: now)
             try Self.requireOwners(of: patient, db: db, scope: scope)
-            var updated = patient
-            updated.medicalRecordNumber = current.value.medicalRecordNumber
+            let updated = update.patient.value
+            // An archived patient keeps the date it was first archived: retention runs from it.
             let archivedAt: String? =
                 updated.status == .archived
-                ? (current.value.status == .archived
+                ? (current?.value.status == .archived
                     ? try String.fetchOne(
                         db, sql: "SELECT archived_at FROM patient WHERE id = ?", arguments: [patient.id.description])
-                    : Timestamp.string(self.clock.now()))
+                    : Timestamp.string(now))
                 : nil
             try db.execute(
                 sql: """
@@ -73,20 +69,13 @@ extension VetNetStore {
                     updated.birthDateEstimated, updated.colour, updated.microchip, updated.status.rawValue,
                     try Self.json(updated.alerts),
                     updated.ownerID.description, updated.coOwnerID?.description, archivedAt,
-                    Timestamp.string(self.clock.now()),
+                    Timestamp.string(now),
                     updated.id.description, scope.practiceID.description,
                 ])
             try Self.reindexPatient(db: db, id: updated.id.description)
-            try self.appendAudit(
-                AuditRecord(
-                    action: .patientUpdate, resourceType: "patient", resourceID: updated.id.description,
-                    detail: current.value.status != updated.status ? "status=\(updated.status.rawValue)" : nil),
-                scope: scope, db: db)
-            try self.appendEvent(
-                updated.changeEvent(
-                    previous: current.value, practiceID: scope.practiceID, occurredAt: self.clock.now()),
-                scope: scope, db: db)
-            return Versioned(updated, version: current.version + 1)
+            try self.appendAudit(update.audit, scope: scope, db: db)
+            try self.appendEvent(update.event, scope: scope, db: db)
+            return update.patient
         }
     }
 

@@ -116,24 +116,19 @@ extension VetNetStore {
         expectedVersion: Int?
     ) async throws -> AppointmentDetails {
         try await write { db in
-            guard let current = try Self.appointment(db: db, practiceID: scope.practiceID, id: id.description) else {
-                throw DomainError.notFound(resource: "appointment")
-            }
-            if let expectedVersion, expectedVersion != current.version {
-                throw DomainError.versionMismatch(current: current.version)
-            }
+            let change = try AppointmentNotesChange.decide(
+                reason: reason, staffNotes: staffNotes,
+                current: try Self.appointment(db: db, practiceID: scope.practiceID, id: id.description),
+                expectedVersion: expectedVersion, scope: scope, now: self.clock.now())
             var assignments: [String] = []
             var arguments: StatementArguments = []
-            if let reason {
+            if change.setsReason {
                 assignments.append("reason = ?")
-                arguments += [reason.isEmpty ? nil : reason]
+                arguments += [change.reason]
             }
-            if let staffNotes {
+            if change.setsStaffNotes {
                 assignments.append("staff_notes = ?")
-                arguments += [staffNotes.isEmpty ? nil : staffNotes]
-            }
-            guard !assignments.isEmpty else {
-                throw ValidationError(field: "body", message: "names nothing to change (reason, staffNotes)")
+                arguments += [change.staffNotes]
             }
             try db.execute(
                 sql:
@@ -142,27 +137,13 @@ extension VetNetStore {
                     AND practice_id = ?
                     """,
                 arguments: arguments + [id.description, scope.practiceID.description])
-            try self.appendAudit(
-                AuditRecord(
-                    action: .appointmentNotesUpdate, resourceType: "appointment", resourceID: id.description,
-                    detail: [reason == nil ? nil : "reason", staffNotes == nil ? nil : "staffNotes"].compactMap { $0 }
-                        .joined(separator: ",")),
-                scope: scope, db: db)
+            try self.appendAudit(change.audit, scope: scope, db: db)
+            try self.appendEvent(change.event, scope: scope, db: db)
             let rows = try Row.fetchAll(
                 db, sql: "SELECT \(Self.detailColumns) FROM appointment a WHERE a.id = ? AND a.practice_id = ?",
                 arguments: [id.description, scope.practiceID.description])
             guard let row = rows.first else { throw DomainError.notFound(resource: "appointment") }
-            let details = try Self.details(from: row)
-            // Identifiers only: the reason and notes are read (and audited) through the appointment.
-            try self.appendEvent(
-                DomainEvent(
-                    practiceID: scope.practiceID, kind: AppointmentEventKind.notesChanged, occurredAt: self.clock.now(),
-                    resourceType: "appointment", resourceID: id.description,
-                    payload: [
-                        "appointmentID": id.description, "patientID": Self.text(details.appointment.value.patientID),
-                        "version": String(details.appointment.version),
-                    ]), scope: scope, db: db)
-            return details
+            return try Self.details(from: row)
         }
     }
 

@@ -86,13 +86,8 @@ extension VetNetStore {
                     appointment.id.description,
                 ])
         }
-        try appendAudit(
-            AuditRecord(
-                action: .appointmentBook, resourceType: "appointment", resourceID: appointment.id.description,
-                detail: "patient=\(Self.text(appointment.patientID))"
-                    + (basis.map { " assessment=\(Self.text($0.assessmentID))" } ?? "")),
-            scope: scope, db: db)
         let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
+        try appendAudit(decision.audit(assessmentID: basis?.assessmentID), scope: scope, db: db)
         try appendEvents(decision.events(occurredAt: clock.now()), scope: scope, db: db)
     }
 
@@ -139,13 +134,9 @@ extension VetNetStore {
         let next = decision.current
         do {
             return try await write { db in
-                guard let current = try Self.appointment(db: db, practiceID: scope.practiceID, id: next.id.description)
-                else {
-                    throw DomainError.notFound(resource: "appointment")
-                }
-                if let expectedVersion, expectedVersion != current.version {
-                    throw DomainError.versionMismatch(current: current.version)
-                }
+                let saved = try decision.saved(
+                    over: try Self.appointment(db: db, practiceID: scope.practiceID, id: next.id.description),
+                    expectedVersion: expectedVersion)
                 // The moment of cancelling is kept (late cancellations cost a slot); it is written
                 // once, when the status becomes cancelled, with the same time as the event.
                 let now = self.clock.now()
@@ -176,13 +167,9 @@ extension VetNetStore {
                 } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {
                     throw OverlapRefusal(appointment: next, message: error.message ?? "")
                 }
-                try self.appendAudit(
-                    AuditRecord(
-                        action: .event(decision.eventKind), resourceType: "appointment", resourceID: next.id.description
-                    ),
-                    scope: scope, db: db)
+                try self.appendAudit(decision.audit(), scope: scope, db: db)
                 try self.appendEvents(decision.events(occurredAt: now), scope: scope, db: db)
-                return Versioned(next, version: current.version + 1)
+                return saved
             }
         } catch let refusal as OverlapRefusal {
             throw try await conflict(for: refusal.appointment, message: refusal.message, scope: scope)
