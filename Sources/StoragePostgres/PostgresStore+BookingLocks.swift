@@ -6,7 +6,7 @@ import SharedKernel
 extension PostgresStore {
     /// Key spaces of the booking locks (the first half of a two-key advisory lock; the
     /// migration lock uses a one-key lock, a separate space).
-    private static let clinicianLockSpace: Int32 = 73_001
+    static let clinicianLockSpace: Int32 = 73_001
     private static let roomTypeLockSpace: Int32 = 73_002
 
     /// Takes, until the transaction ends, the advisory locks of what a booking competes for:
@@ -42,13 +42,15 @@ extension PostgresStore {
     func lockRooms(
         practiceID: PracticeID, type: RoomType, occupying: TimeRange, connection: PostgresConnection
     ) async throws {
-        for hour in Self.utcHours(occupying) {
-            try await connection.prepared(
-                """
-                SELECT pg_advisory_xact_lock(\(Self.roomTypeLockSpace),
-                    hashtext(\("\(practiceID):\(type.rawValue):\(hour)")))
-                """, logger: logger)
-        }
+        // Every hour's lock in one statement, taken in the array's order (earliest first).
+        let keys = Self.utcHours(occupying).map { "\(practiceID):\(type.rawValue):\($0)" }
+        try await connection.prepared(
+            """
+            SELECT count(*) FROM (
+                SELECT pg_advisory_xact_lock(\(Self.roomTypeLockSpace), hashtext(hour.key))
+                FROM unnest(\(keys)::text[]) WITH ORDINALITY AS hour(key, position) ORDER BY hour.position
+            ) AS taken
+            """, logger: logger)
     }
 
     /// The hours (since 1970, UTC) a time touches, in order; an end on the hour does not

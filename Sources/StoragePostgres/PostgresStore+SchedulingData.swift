@@ -39,23 +39,16 @@ extension PostgresStore {
         practiceID: PracticeID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
         reads: (PracticeProfile, AppointmentType?) throws -> BookingReads, connection: PostgresConnection
     ) async throws -> SchedulingData {
-        // Types never change once created, so the type is read before the locks it decides.
-        let type = try await appointmentTypes(practiceID: practiceID, onlyID: appointmentTypeID, connection: connection)
-            .first
-        try await lockBookingResources(
-            practiceID: practiceID, clinicianID: clinicianID, room: nil, connection: connection)
-        let practice = try await practiceProfile(practiceID, connection: connection)
-        let periods = try reads(practice, type)
+        let type = try await lockClinician(
+            clinicianID, readingType: appointmentTypeID, practiceID: practiceID, connection: connection)
         // What bookings do not change is read before the rooms' lock, which every booking of the
-        // day needing such a room waits for: the clinician (whose retirement takes the
-        // clinician's lock, held here), their availability and the rooms.
-        let clinicians = try await self.clinicians(
-            practiceID: practiceID, onlyID: clinicianID, includingRetired: true, connection: connection)
+        // day needing such a room waits for: the practice, the clinician (whose retirement takes
+        // the clinician's lock, held here), their availability and the rooms.
+        let (practice, clinicians, availabilities, rooms) = try await bookingResources(
+            practiceID: practiceID, clinicianID: clinicianID, connection: connection)
+        let periods = try reads(practice, type)
         // A retired clinician is refused by name, not "not found"; only working ones are offered.
         for clinician in clinicians where clinician.retiredAt != nil { try clinician.checkAcceptsBookings() }
-        let availabilities = try await availabilities(
-            practiceID: practiceID, clinicianID: clinicianID, connection: connection)
-        let rooms = try await rooms(practiceID: practiceID, connection: connection)
         let roomType = type?.requiredRoomType
         if let roomType {
             // The rooms of the type, in the hours this booking's window touches (after the
@@ -85,6 +78,73 @@ extension PostgresStore {
         return SchedulingData(
             practice: practice, clinicians: clinicians, availabilities: availabilities,
             types: type.map { [$0] } ?? [], rooms: rooms, appointments: appointments)
+    }
+
+    /// Takes the clinician's booking lock (as ``lockBookingResources(practiceID:clinicianID:room:connection:)``
+    /// does) and reads the appointment type in the same statement: types never change once
+    /// created, so the statement's snapshot, taken before the lock, is as good as a later one.
+    private func lockClinician(
+        _ clinicianID: UUID, readingType typeID: Identifier<AppointmentType>, practiceID: PracticeID,
+        connection: PostgresConnection
+    ) async throws -> AppointmentType? {
+        let rows = try await connection.prepared(
+            """
+            SELECT (SELECT definition::text FROM appointment_type
+                    WHERE practice_id = \(practiceID.rawValue) AND id = \(typeID.rawValue))
+            FROM (SELECT pg_advisory_xact_lock(\(Self.clinicianLockSpace), hashtext(\(UUIDText.lowercase(clinicianID))))
+                    ::text AS taken) AS lock
+            """, logger: logger)
+        for try await text in rows.decode(String?.self) {
+            return try text.map { try Self.decode(AppointmentType.self, $0, column: "appointment_type.definition") }
+        }
+        return nil
+    }
+
+    /// What a booking of `clinicianID` decides on that bookings do not change, in one statement
+    /// after the clinician's lock (so a retirement committed meanwhile is seen): the practice's
+    /// profile, the clinician (retired or not), their availability and the practice's rooms.
+    private func bookingResources(practiceID: PracticeID, clinicianID: UUID, connection: PostgresConnection)
+        async throws -> (
+            PracticeProfile, [Clinician], [Identifier<Clinician>: Versioned<ClinicianAvailability>], [Room]
+        )
+    {
+        let rows = try await connection.prepared(
+            """
+            SELECT p.profile::text, c.definition::text, a.availability::text, a.version,
+                r.ids, r.names, r.types, r.active
+            FROM practice p
+            LEFT JOIN clinician c ON c.practice_id = p.id AND c.id = \(clinicianID)
+            LEFT JOIN clinician_availability a ON a.practice_id = p.id AND a.clinician_id = \(clinicianID)
+            CROSS JOIN LATERAL (
+                SELECT array_agg(id ORDER BY name, id) AS ids, array_agg(name ORDER BY name, id) AS names,
+                    array_agg(type ORDER BY name, id) AS types, array_agg(active ORDER BY name, id) AS active
+                FROM room WHERE practice_id = p.id
+            ) AS r
+            WHERE p.id = \(practiceID.rawValue)
+            """, logger: logger)
+        for try await (profile, definition, availability, version, ids, names, types, active) in rows.decode(
+            (String, String?, String?, Int?, [UUID]?, [String]?, [String]?, [Bool]?).self)
+        {
+            var availabilities: [Identifier<Clinician>: Versioned<ClinicianAvailability>] = [:]
+            if let availability, let version {
+                let decoded = try Self.decode(
+                    ClinicianAvailability.self, availability, column: "clinician_availability.availability")
+                availabilities[decoded.clinicianID] = Versioned(decoded, version: version)
+            }
+            var rooms: [Room] = []
+            for (index, id) in (ids ?? []).enumerated() {
+                guard let names, let types, let active, index < names.count, index < types.count,
+                    index < active.count, let type = RoomType(rawValue: types[index])
+                else { throw StoreCorruption(column: "room.type", reason: "not a room type") }
+                rooms.append(Room(id: Identifier(id), name: names[index], type: type, isActive: active[index]))
+            }
+            return (
+                try Self.decode(PracticeProfile.self, profile, column: "practice.profile"),
+                try definition.map { [try Self.decode(Clinician.self, $0, column: "clinician.definition")] } ?? [],
+                availabilities, rooms
+            )
+        }
+        throw DomainError.notFound(resource: "practice")
     }
 
     /// The practice's profile (time zone, opening hours, closures), inside the caller's transaction.
