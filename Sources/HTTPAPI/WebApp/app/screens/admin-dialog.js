@@ -1,7 +1,10 @@
 // The modal dialog of Admin → Types and rooms: a title, and the Cancel button that closes it;
-// the dialog is removed when closed and the focus goes back to the button that opened it.
+// the dialog is removed when closed and the focus goes back to the button that opened it; and
+// saving an edit made in it.
 
-import { h, uid } from '../ui.js';
+import * as api from '../api.js';
+import { h, uid, toast, announce } from '../ui.js';
+import { submitForm } from '../forms.js';
 
 /** A small modal dialog titled `title` (`kind`: its class), appended to the page; removed when
  *  closed, the focus back on `opener`. Returns {dialog, close(), cancel (its Cancel button)}. */
@@ -13,4 +16,17 @@ export function dialogWith(title, opener, kind) {
   dialog.append(h('h2', { id: titleId }, title));
   document.body.append(dialog);
   return { dialog, close, cancel: h('button', { type: 'button', class: 'button quiet', on: { click: close } }, 'Cancel') };
+}
+
+/** Saves `change` to the type or room at `path` (PATCH) from a dialog's `form` (`button`: its
+ *  save button): on success the dialog closes, the saved name is announced and `reload` runs;
+ *  a refusal is shown in the form, naming each field. */
+export function saveFromDialog(form, button, path, change, close, reload) {
+  return submitForm(form, button, async () => {
+    const saved = await api.request('PATCH', path, { body: change });
+    close();
+    toast(`${saved.data.name} saved`, 'success');
+    announce(`${saved.data.name} saved`);
+    reload();
+  }, { label: 'Saving…', focus: true });
 }

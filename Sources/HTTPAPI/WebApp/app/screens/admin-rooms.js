@@ -3,9 +3,9 @@
 // slots, and appointments already in it stay).
 
 import * as api from '../api.js';
-import { h, replace, field, toast, words, showErrors, clearErrors, uid, announce } from '../ui.js';
-import { loadInto, submitForm } from '../forms.js';
-import { dialogWith } from './admin-dialog.js';
+import { h, replace, field, words, showErrors, clearErrors, uid } from '../ui.js';
+import { loadInto } from '../forms.js';
+import { dialogWith, saveFromDialog } from './admin-dialog.js';
 
 /** Loads the rooms into `box`: a table, each room with Edit. `ctx`: the admin screen. */
 export function loadRooms(ctx, box) {
@@ -43,13 +43,7 @@ function editRoom(ctx, r, opener, box) {
     if (name.value.trim() !== r.name) change.name = name.value.trim();
     if (out.checked === r.active) change.active = !out.checked;
     if (!Object.keys(change).length) { close(); return; }
-    await submitForm(form, save, async () => {
-      const saved = await api.request('PATCH', `/rooms/${r.id}`, { body: change });
-      close();
-      toast(`${saved.data.name} saved`, 'success');
-      announce(`${saved.data.name} saved`);
-      if (ctx.alive()) loadRooms(ctx, box);
-    }, { label: 'Saving…', focus: true });
+    await saveFromDialog(form, save, `/rooms/${r.id}`, change, close, () => { if (ctx.alive()) loadRooms(ctx, box); });
   });
   dialog.append(form);
   dialog.showModal();

@@ -4,8 +4,8 @@
 
 import * as api from '../api.js';
 import { h, replace, field, toast, plainDate, showErrors, clearErrors, announce } from '../ui.js';
-import { act, loadInto, submitForm } from '../forms.js';
-import { dialogWith } from './admin-dialog.js';
+import { act, loadInto } from '../forms.js';
+import { dialogWith, saveFromDialog } from './admin-dialog.js';
 
 /** A fee in minor units, as money in its currency. */
 function money(minor, currency) {
@@ -68,13 +68,8 @@ function editType(ctx, t, opener, box) {
     const minor = Math.round(Number(fee.value) * 100);
     if (minor !== t.feeMinorUnits) change.feeMinorUnits = minor;
     if (!Object.keys(change).length) { close(); return; }
-    await submitForm(form, save, async () => {
-      const saved = await api.request('PATCH', `/appointment-types/${t.id}`, { body: change });
-      close();
-      toast(`${saved.data.name} saved`, 'success');
-      announce(`${saved.data.name} saved`);
-      if (ctx.alive()) loadTypes(ctx, box);
-    }, { label: 'Saving…', focus: true });
+    await saveFromDialog(
+      form, save, `/appointment-types/${t.id}`, change, close, () => { if (ctx.alive()) loadTypes(ctx, box); });
   });
   dialog.append(form);
   dialog.showModal();
