@@ -7,7 +7,7 @@ extension PostgresStore {
     /// Key spaces of the booking locks (the first half of a two-key advisory lock; the
     /// migration lock uses a one-key lock, a separate space).
     static let clinicianLockSpace: Int32 = 73_001
-    private static let roomTypeLockSpace: Int32 = 73_002
+    static let roomTypeLockSpace: Int32 = 73_002
 
     /// Takes, until the transaction ends, the advisory locks of what a booking competes for:
     /// the clinician, then — for a type that needs a room — the practice's rooms of that type
@@ -43,7 +43,7 @@ extension PostgresStore {
         practiceID: PracticeID, type: RoomType, occupying: TimeRange, connection: PostgresConnection
     ) async throws {
         // Every hour's lock in one statement, taken in the array's order (earliest first).
-        let keys = Self.utcHours(occupying).map { "\(practiceID):\(type.rawValue):\($0)" }
+        let keys = Self.roomLockKeys(practiceID: practiceID, type: type, occupying: occupying)
         try await connection.prepared(
             """
             SELECT count(*) FROM (
@@ -51,6 +51,12 @@ extension PostgresStore {
                 FROM unnest(\(keys)::text[]) WITH ORDINALITY AS hour(key, position) ORDER BY hour.position
             ) AS taken
             """, logger: logger)
+    }
+
+    /// The keys of the room locks a booking of `type` occupying `occupying` takes, in the order
+    /// it takes them: one per hour touched, earliest first.
+    static func roomLockKeys(practiceID: PracticeID, type: RoomType, occupying: TimeRange) -> [String] {
+        utcHours(occupying).map { "\(practiceID):\(type.rawValue):\($0)" }
     }
 
     /// The hours (since 1970, UTC) a time touches, in order; an end on the hour does not

@@ -39,23 +39,21 @@ extension PostgresStore {
         practiceID: PracticeID, clinicianID: UUID, appointmentTypeID: Identifier<AppointmentType>,
         reads: (PracticeProfile, AppointmentType?) throws -> BookingReads, connection: PostgresConnection
     ) async throws -> SchedulingData {
-        let type = try await lockClinician(
+        let (type, practice) = try await lockClinician(
             clinicianID, readingType: appointmentTypeID, practiceID: practiceID, connection: connection)
-        // What bookings do not change is read before the rooms' lock, which every booking of the
-        // day needing such a room waits for: the practice, the clinician (whose retirement takes
-        // the clinician's lock, held here), their availability and the rooms.
-        let (practice, clinicians, availabilities, rooms) = try await bookingResources(
-            practiceID: practiceID, clinicianID: clinicianID, connection: connection)
         let periods = try reads(practice, type)
+        let roomType = type?.requiredRoomType
+        // The clinician (whose retirement takes the clinician's lock, held here), their
+        // availability and the rooms, read as the rooms of the type are locked for the hours
+        // this booking's window touches (after the clinician's lock, as every booking takes them).
+        let (clinicians, availabilities, rooms) = try await bookingResources(
+            practiceID: practiceID, clinicianID: clinicianID,
+            lockingRooms: roomType.map {
+                Self.roomLockKeys(practiceID: practiceID, type: $0, occupying: periods.roomWindow)
+            } ?? [],
+            connection: connection)
         // A retired clinician is refused by name, not "not found"; only working ones are offered.
         for clinician in clinicians where clinician.retiredAt != nil { try clinician.checkAcceptsBookings() }
-        let roomType = type?.requiredRoomType
-        if let roomType {
-            // The rooms of the type, in the hours this booking's window touches (after the
-            // clinician's lock, as every booking takes them).
-            try await lockRooms(
-                practiceID: practiceID, type: roomType, occupying: periods.roomWindow, connection: connection)
-        }
         // What the booking competes with, in one read under the locks: the clinician's
         // appointments, and other clinicians' in rooms of the type.
         let clinicianPeriod = periods.clinicianPeriod
@@ -81,37 +79,42 @@ extension PostgresStore {
     }
 
     /// Takes the clinician's booking lock (as ``lockBookingResources(practiceID:clinicianID:room:connection:)``
-    /// does) and reads the appointment type in the same statement: types never change once
-    /// created, so the statement's snapshot, taken before the lock, is as good as a later one.
+    /// does) and reads the appointment type and the practice in the same statement: types never
+    /// change once created, and a change of the practice's settings takes the practice's row,
+    /// not this lock, so the statement's snapshot, taken before the lock, is as good as a later one.
     private func lockClinician(
         _ clinicianID: UUID, readingType typeID: Identifier<AppointmentType>, practiceID: PracticeID,
         connection: PostgresConnection
-    ) async throws -> AppointmentType? {
+    ) async throws -> (AppointmentType?, PracticeProfile) {
         let rows = try await connection.prepared(
             """
             SELECT (SELECT definition::text FROM appointment_type
-                    WHERE practice_id = \(practiceID.rawValue) AND id = \(typeID.rawValue))
+                    WHERE practice_id = \(practiceID.rawValue) AND id = \(typeID.rawValue)),
+                (SELECT profile::text FROM practice WHERE id = \(practiceID.rawValue))
             FROM (SELECT pg_advisory_xact_lock(\(Self.clinicianLockSpace), hashtext(\(UUIDText.lowercase(clinicianID))))
                     ::text AS taken) AS lock
             """, logger: logger)
-        for try await text in rows.decode(String?.self) {
-            return try text.map { try Self.decode(AppointmentType.self, $0, column: "appointment_type.definition") }
+        for try await (type, profile) in rows.decode((String?, String?).self) {
+            guard let profile else { break }
+            return (
+                try type.map { try Self.decode(AppointmentType.self, $0, column: "appointment_type.definition") },
+                try Self.decode(PracticeProfile.self, profile, column: "practice.profile")
+            )
         }
-        return nil
+        throw DomainError.notFound(resource: "practice")
     }
 
     /// What a booking of `clinicianID` decides on that bookings do not change, in one statement
-    /// after the clinician's lock (so a retirement committed meanwhile is seen): the practice's
-    /// profile, the clinician (retired or not), their availability and the practice's rooms.
-    private func bookingResources(practiceID: PracticeID, clinicianID: UUID, connection: PostgresConnection)
-        async throws -> (
-            PracticeProfile, [Clinician], [Identifier<Clinician>: Versioned<ClinicianAvailability>], [Room]
-        )
-    {
+    /// after the clinician's lock (so a retirement committed meanwhile is seen): the clinician
+    /// (retired or not), their availability and the practice's rooms. The same statement takes
+    /// the room locks `lockingRooms` names, in order (see ``lockRooms(practiceID:type:occupying:connection:)``).
+    private func bookingResources(
+        practiceID: PracticeID, clinicianID: UUID, lockingRooms keys: [String], connection: PostgresConnection
+    ) async throws -> ([Clinician], [Identifier<Clinician>: Versioned<ClinicianAvailability>], [Room]) {
         let rows = try await connection.prepared(
             """
-            SELECT p.profile::text, c.definition::text, a.availability::text, a.version,
-                r.ids, r.names, r.types, r.active
+            SELECT c.definition::text, a.availability::text, a.version,
+                r.ids, r.names, r.types, r.active, locks.taken
             FROM practice p
             LEFT JOIN clinician c ON c.practice_id = p.id AND c.id = \(clinicianID)
             LEFT JOIN clinician_availability a ON a.practice_id = p.id AND a.clinician_id = \(clinicianID)
@@ -120,10 +123,16 @@ extension PostgresStore {
                     array_agg(type ORDER BY name, id) AS types, array_agg(active ORDER BY name, id) AS active
                 FROM room WHERE practice_id = p.id
             ) AS r
+            CROSS JOIN LATERAL (
+                SELECT count(*) AS taken FROM (
+                    SELECT pg_advisory_xact_lock(\(Self.roomTypeLockSpace), hashtext(hour.key))
+                    FROM unnest(\(keys)::text[]) WITH ORDINALITY AS hour(key, position) ORDER BY hour.position
+                ) AS held
+            ) AS locks
             WHERE p.id = \(practiceID.rawValue)
             """, logger: logger)
-        for try await (profile, definition, availability, version, ids, names, types, active) in rows.decode(
-            (String, String?, String?, Int?, [UUID]?, [String]?, [String]?, [Bool]?).self)
+        for try await (definition, availability, version, ids, names, types, active, _) in rows.decode(
+            (String?, String?, Int?, [UUID]?, [String]?, [String]?, [Bool]?, Int64).self)
         {
             var availabilities: [Identifier<Clinician>: Versioned<ClinicianAvailability>] = [:]
             if let availability, let version {
@@ -139,7 +148,6 @@ extension PostgresStore {
                 rooms.append(Room(id: Identifier(id), name: names[index], type: type, isActive: active[index]))
             }
             return (
-                try Self.decode(PracticeProfile.self, profile, column: "practice.profile"),
                 try definition.map { [try Self.decode(Clinician.self, $0, column: "clinician.definition")] } ?? [],
                 availabilities, rooms
             )
