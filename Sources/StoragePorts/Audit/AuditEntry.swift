@@ -3,7 +3,7 @@ import PatientRecords
 import SharedKernel
 
 /// Whether an audited action succeeded, was refused for lack of permission, or failed.
-public enum AuditOutcome: String, Codable, Sendable {
+public enum AuditOutcome: String, CaseIterable, Codable, Sendable {
     case success, denied, failure
 }
 
