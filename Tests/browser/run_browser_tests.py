@@ -48,8 +48,9 @@ Debian's chromium through chromedriver (Selenium), and checks what staff would n
   person's name and role;
 - Admin → Practice: name, address and opening hours saved through the form (PATCH, If-Match), a
   refused change shown at its field, a closure added;
-- a veterinarian opens the consultation of a booked appointment from the schedule, and what is
-  typed comes back as a draft after leaving the screen; a complaint, a new diagnosis put on the
+- a veterinarian opens the consultation of a booked appointment from the schedule; a discarded
+  draft leaves an empty form with the focus in its first box, and what is typed comes back as a
+  draft after leaving the screen; a complaint, a new diagnosis put on the
   problem list and a follow-up date saved: the visit is in the record, the appointment completed,
   and the follow-up on the recalls screen with the owner's contact;
 - reception edits an owner's phone while another session changes the same owner first: the save
@@ -2328,6 +2329,14 @@ class Run:
             assert f"appointment={appointment['id']}" in driver.current_url, driver.current_url
             assert patient["name"] in driver.find_element(By.ID, "consult-title").text
             assert "Booked" in visible(driver, ".consult-appointment .status-pill").text
+            # A draft discarded: the form starts again empty, with the focus in its first box.
+            type_into(field_input(driver, "Chief complaint"), "typed on the wrong patient")
+            time.sleep(0.6)  # the draft is kept a moment after the last key
+            button_with_text(driver, "Discard the draft").click()
+            wait(driver, lambda d: "draft was discarded" in d.find_element(By.TAG_NAME, "main").text, 5, "the discard is confirmed")
+            assert field_input(driver, "Chief complaint").get_attribute("value") == "", "the discarded complaint is gone"
+            assert driver.execute_script("return document.activeElement") == field_input(driver, "Chief complaint"), \
+                "the focus is in the new form's chief complaint"
             type_into(field_input(driver, "Chief complaint"), complaint)
             type_into(field_input(driver, "Temperature"), "38.4")
             type_into(field_input(driver, "Symptom"), "head shaking")
@@ -3353,7 +3362,8 @@ def main(argv: list[str]) -> int:
         run.check("analytics: the left-without-being-seen rate beside VTL compliance and the clinical judgement table equal the API's",
                   run.analytics_judgement, administrator)
         # A clinic's day last, so that what it adds changes no figure the checks above compare.
-        run.check("consultation: a veterinarian opens it from a booked appointment on the schedule; the draft comes back; complaint, "
+        run.check("consultation: a veterinarian opens it from a booked appointment on the schedule; a discarded draft leaves an "
+                  "empty form with the focus in it; the draft comes back; complaint, "
                   "diagnosis and follow-up saved: the visit is in the record, the appointment completed, the follow-up on the recalls screen",
                   run.consult_from_schedule, clinician)
         run.check("record: an owner's phone edited while another session changed the owner: the save is told (412), shows what is "

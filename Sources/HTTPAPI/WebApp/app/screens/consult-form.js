@@ -16,7 +16,8 @@ import { readDraft, keepDraft, clearDraft } from './consult-draft.js';
 import { showSaved } from './consult-saved.js';
 
 /** Draws the form into `ctx.body`, with the draft kept for it, if any. `ctx`: the
- *  consultation screen (its symptoms and diagnoses are the form's lists). */
+ *  consultation screen (its symptoms and diagnoses are the form's lists). Returns the chief
+ *  complaint box, where the form starts. */
 export function drawForm(ctx) {
   let restoring = false;
   const complaint = h('textarea', { rows: 2, maxlength: 500, required: true, 'aria-required': 'true' });
@@ -65,8 +66,8 @@ export function drawForm(ctx) {
     ctx.symptoms = [];
     ctx.diagnoses = [];
     replace(ctx.draftNote, notice('The draft was discarded.', 'success'));
-    drawForm(ctx);
-    complaint.focus();
+    // The form is drawn anew: the focus goes to the new one's first box, not this one's.
+    drawForm(ctx).focus();
   });
 
   function restore() {
@@ -147,4 +148,5 @@ export function drawForm(ctx) {
   symptoms.draw();
   diagnoses.draw();
   diagnoses.follow();
+  return complaint;
 }
