@@ -301,14 +301,20 @@ class Checks:
                 if candidate.get("retiredAt") or "cat" not in (candidate.get("species") or ["cat"]):
                     continue
                 found = self.vet.ok("GET", f"/api/v1/appointments/slots?from={stamp(now + timedelta(minutes=10))}&to={stamp(window_end)}"
-                                           f"&appointmentTypeId={candidate['id']}&species=cat&limit=5")["items"]
+                                           f"&appointmentTypeId={candidate['id']}&species=cat&limit=200")["items"]
                 if found:
                     return candidate, found
             return None, []
+        def day_of(slot: dict) -> str:
+            return datetime.fromisoformat(slot["start"].replace("Z", "+00:00")).astimezone(self.zone).date().isoformat()
+        def room_for_two(found: list) -> bool:
+            """Whether the first slot's day has another one clear of it (the second booking's)."""
+            return bool(found) and any(day_of(s) == day_of(found[0]) and s["start"] >= found[0]["end"] for s in found)
         kind, slots = first_free()
-        if not slots:
-            # A weekend (the demo practice closes at Saturday noon): open the practice all day
-            # today and tomorrow, and give one clinician an extra session on both days.
+        if not room_for_two(slots):
+            # A weekend, or the end of a day (the demo practice closes at Saturday noon): open
+            # the practice all day today and tomorrow, and give one clinician an extra session
+            # on both days.
             self.open_today_and_tomorrow(local_midnight)
             kind, slots = first_free()
         assert slots, "a free slot today or tomorrow for some appointment type"
@@ -317,9 +323,10 @@ class Checks:
                                                                       "appointmentTypeId": kind["id"], "start": slot["start"]},
                                        headers={"Idempotency-Key": secrets.token_hex(8)})
         self.appointment_day = datetime.fromisoformat(slot["start"].replace("Z", "+00:00")).astimezone(self.zone).date().isoformat()
-        # A second one on the same day, to be cancelled offline.
+        # A second one on the same day, to be cancelled offline (enough slots asked for that some
+        # on that day are clear of the first: several clinicians share each start time).
         same_day = [s for s in self.vet.ok("GET", f"/api/v1/appointments/slots?from={stamp(now + timedelta(minutes=10))}&to={stamp(window_end)}"
-                                                  f"&appointmentTypeId={kind['id']}&species=cat&limit=20")["items"]
+                                                  f"&appointmentTypeId={kind['id']}&species=cat&limit=200")["items"]
                     if datetime.fromisoformat(s["start"].replace("Z", "+00:00")).astimezone(self.zone).date().isoformat() == self.appointment_day
                     and (s["start"] >= self.appointment["end"] or s["end"] <= self.appointment["start"])]
         assert same_day, "a second free slot on the appointment's day"

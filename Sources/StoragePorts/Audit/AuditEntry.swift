@@ -92,6 +92,13 @@ extension AuditRecord {
             detail: "visit=\(visitID)")
     }
 
+    /// A patient's visits listed (`count` of them).
+    public static func visitsRead(patientID: Identifier<Patient>, count: Int) -> AuditRecord {
+        AuditRecord(
+            action: .recordVisitsRead, resourceType: "patient", resourceID: patientID.description,
+            detail: "results=\(count)")
+    }
+
     /// A session opened for `account`; `detail` says how (password, passkey, second factor).
     public static func signedIn(_ account: StaffAccount, detail: String?) -> AuditRecord {
         AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description, detail: detail)

@@ -112,6 +112,19 @@ public final class DocumentUpload {
         )
     }
 
+    /// Finishes the upload and checks it against what the staff member said it is, the same in
+    /// both stores: the file name and declared type (``DocumentKind/checkDescription(fileName:declaredType:)``),
+    /// then the content, which must not be empty and must be the declared kind. Returns the
+    /// name as kept, the kind and what the upload holds.
+    package func finishChecked(fileName: String, declaredType: String) throws -> (
+        name: String, kind: DocumentKind, summary: Summary
+    ) {
+        let (name, declared) = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
+        let received = try finish()
+        try received.check(declared: declared)
+        return (name, declared, received)
+    }
+
     /// Marks the temporary file as taken over (renamed), so it is not removed on release.
     package func keep() { kept = true }
 

@@ -35,9 +35,7 @@ extension PostgresStore: DocumentRepository {
         _ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
         scope: AccessScope
     ) async throws -> DocumentInfo {
-        let (name, declared) = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
-        let received = try upload.finish()
-        try received.check(declared: declared)
+        let (name, declared, received) = try upload.finishChecked(fileName: fileName, declaredType: declaredType)
         let info = DocumentInfo(
             id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue,
             byteCount: received.byteCount,

@@ -122,9 +122,7 @@ extension PostgresStore {
                 visits.append(try Self.storedVisit(from: row, seal: self.fieldSeal(scope.practiceID)))
             }
             try await self.appendAudit(
-                AuditRecord(
-                    action: .recordVisitsRead, resourceType: "patient", resourceID: patientID.description,
-                    detail: "results=\(visits.count)"), scope: scope, connection: connection)
+                .visitsRead(patientID: patientID, count: visits.count), scope: scope, connection: connection)
             return visits
         }
     }

@@ -30,9 +30,7 @@ extension VetNetStore {
         _ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
         scope: AccessScope
     ) async throws -> DocumentInfo {
-        let (name, declared) = try DocumentKind.checkDescription(fileName: fileName, declaredType: declaredType)
-        let received = try upload.finish()
-        try received.check(declared: declared)
+        let (name, declared, received) = try upload.finishChecked(fileName: fileName, declaredType: declaredType)
         guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
         let fileURL = directory.appendingPathComponent(received.sha256)
         // Identical uploads share one file; the temporary copy of a repeat is simply dropped.

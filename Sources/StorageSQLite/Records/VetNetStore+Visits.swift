@@ -87,10 +87,7 @@ extension VetNetStore {
                 sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id = ? ORDER BY occurred_at DESC, id DESC",
                 arguments: [scope.practiceID.description, patientID.description]
             ).map { try Self.visit(from: $0, seal: self.fieldSeal(scope.practiceID)) }
-            try self.appendAudit(
-                AuditRecord(
-                    action: .recordVisitsRead, resourceType: "patient", resourceID: patientID.description,
-                    detail: "results=\(visits.count)"), scope: scope, db: db)
+            try self.appendAudit(.visitsRead(patientID: patientID, count: visits.count), scope: scope, db: db)
             return visits
         }
     }

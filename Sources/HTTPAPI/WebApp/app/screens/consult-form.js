@@ -65,9 +65,11 @@ export function drawForm(ctx) {
     clearDraft(ctx.key);
     ctx.symptoms = [];
     ctx.diagnoses = [];
+    // The form is drawn anew (which clears the draft's note), then says so; the focus goes to
+    // the new form's first box, not this one's.
+    const start = drawForm(ctx);
     replace(ctx.draftNote, notice('The draft was discarded.', 'success'));
-    // The form is drawn anew: the focus goes to the new one's first box, not this one's.
-    drawForm(ctx).focus();
+    start.focus();
   });
 
   function restore() {
