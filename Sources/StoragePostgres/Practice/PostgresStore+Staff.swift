@@ -15,34 +15,20 @@ extension PostgresStore: StaffDirectory {
     {
         let nowMs = Timestamp.milliseconds(clock.now())
         return try await transaction(.practice(scope.practiceID)) { connection in
-            guard
-                var account = try await self.account(
-                    practiceID: scope.practiceID, id: id, forUpdate: true, connection: connection)
-            else {
-                throw DomainError.notFound(resource: "user")
-            }
-            if let expectedVersion, expectedVersion != account.version {
-                throw DomainError.versionMismatch(current: account.version)
-            }
-            if let role { account.role = role }
-            if let disabled { account.disabled = disabled }
-            account.version += 1
+            let change = try StaffAccountChange.decide(
+                try await self.account(practiceID: scope.practiceID, id: id, forUpdate: true, connection: connection),
+                expectedVersion: expectedVersion, role: role, disabled: disabled)
+            let account = change.account
             try await connection.query(
                 """
                 UPDATE staff_user SET role = \(account.role.rawValue), disabled = \(account.disabled),
                     version = \(account.version)
                 WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                 """, logger: logger)
-            if account.disabled {
+            if change.revokesSessions {
                 try await self.revokeSessions(of: id, practiceID: scope.practiceID, atMs: nowMs, connection: connection)
             }
-            var changes: [String] = []
-            if let role { changes.append("role=\(role.rawValue)") }
-            if let disabled { changes.append("disabled=\(disabled)") }
-            try await self.appendAudit(
-                AuditRecord(
-                    action: .userUpdate, resourceType: "user", resourceID: id.description,
-                    detail: changes.joined(separator: " ")), scope: scope, connection: connection)
+            try await self.appendAudit(change.audit, scope: scope, connection: connection)
             return account
         }
     }

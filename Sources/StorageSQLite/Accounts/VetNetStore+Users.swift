@@ -51,33 +51,22 @@ extension VetNetStore {
         async throws -> StaffAccount
     {
         try await write { db in
-            guard var account = try Self.user(db: db, practiceID: scope.practiceID, id: id) else {
-                throw DomainError.notFound(resource: "user")
-            }
-            if let expectedVersion, expectedVersion != account.version {
-                throw DomainError.versionMismatch(current: account.version)
-            }
-            if let role { account.role = role }
-            if let disabled { account.disabled = disabled }
-            account.version += 1
+            let change = try StaffAccountChange.decide(
+                try Self.user(db: db, practiceID: scope.practiceID, id: id), expectedVersion: expectedVersion,
+                role: role, disabled: disabled)
+            let account = change.account
             try db.execute(
                 sql: "UPDATE staff_user SET role = ?, disabled = ?, version = ? WHERE id = ? AND practice_id = ?",
                 arguments: [
                     account.role.rawValue, account.disabled, account.version, id.description,
                     scope.practiceID.description,
                 ])
-            if account.disabled {
+            if change.revokesSessions {
                 try db.execute(
                     sql: "UPDATE session SET revoked_at_ms = ? WHERE user_id = ? AND revoked_at_ms IS NULL",
                     arguments: [Timestamp.milliseconds(self.clock.now()), id.description])
             }
-            var changes: [String] = []
-            if let role { changes.append("role=\(role.rawValue)") }
-            if let disabled { changes.append("disabled=\(disabled)") }
-            try self.appendAudit(
-                AuditRecord(
-                    action: .userUpdate, resourceType: "user", resourceID: id.description,
-                    detail: changes.joined(separator: " ")), scope: scope, db: db)
+            try self.appendAudit(change.audit, scope: scope, db: db)
             return account
         }
     }
