@@ -41,7 +41,7 @@ extension PostgresStore: SchedulingRepository {
                         }
                         return (stored, true)
                     }
-                    let data = try await self.bookingData(
+                    let (data, auditHead) = try await self.bookingData(
                         practiceID: scope.practiceID, clinicianID: clinicianID,
                         appointmentTypeID: appointmentTypeID, reads: reads, connection: connection)
                     let appointment = try decide(data)
@@ -61,7 +61,7 @@ extension PostgresStore: SchedulingRepository {
                     }
                     try await self.insert(
                         appointment, reason: reason, staffNotes: staffNotes, assessmentID: basis?.assessmentID,
-                        scope: scope, connection: connection)
+                        scope: scope, expectingAuditHead: auditHead, connection: connection)
                     if let basis {
                         try await connection.query(
                             """
@@ -93,40 +93,76 @@ extension PostgresStore: SchedulingRepository {
     }
 
     /// The row, its audit entry and its `appointment.booked` event, in the caller's transaction.
+    ///
+    /// One statement writes them all onto the practice's audit head `expected` (locked by the
+    /// booking's last read): the entry is hashed onto that head, and the head moves only if it
+    /// is still that one (a compare-and-set, so a chain is never forked whatever the locks).
+    /// Before the practice's first entry there is no head yet: the entry is then appended in
+    /// a second statement, which starts the chain.
     private func insert(
         _ appointment: Appointment, reason: String?, staffNotes: String?, assessmentID: UUID?, scope: AccessScope,
-        connection: PostgresConnection
+        expectingAuditHead expected: (Int64, String)?, connection: PostgresConnection
     ) async throws {
         let now = clock.now()
-        // The practice's audit head is locked by the insert's own statement: from here to the
-        // commit, the practice's other audited writes wait, so no round trip is spent on it alone.
+        let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
+        let record = decision.audit(assessmentID: assessmentID)
+        let events = decision.events(occurredAt: now)
         let chain = AuditChain.chain(ofPractice: scope.practiceID.description)
-        var head: (Int64, String)?
+        let (previousSequence, previousHash) = expected ?? (-1, "")
+        let entry = try await auditEntry(
+            record, scope: scope, chain: chain, head: (previousSequence, previousHash), connection: connection)
+        let signature = AuditChain.headSignature(
+            chain: chain, sequence: entry.sequence, hash: entry.hash, key: auditKey)
+        guard events.count == 1, var event = events.first else {
+            throw StoreCorruption(column: "event_log", reason: "a booking has one event")
+        }
+        if event.actorID == nil { event.actorID = scope.actorID?.description }
+        let practice = scope.practiceID.rawValue
+        var appended = false
         do {
-            for try await row in try await connection.prepared(
+            for try await (moved, _) in try await connection.prepared(
                 """
                 WITH inserted AS (
                     INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id,
                                              room_type, room_id, start_ms, end_ms, occupied_end_ms, status,
                                              holds_time, reason, staff_notes, created_at)
-                    VALUES (\(appointment.id.rawValue), \(scope.practiceID.rawValue), \(appointment.patientID),
+                    VALUES (\(appointment.id.rawValue), \(practice), \(appointment.patientID),
                             \(appointment.clinicianID), \(appointment.appointmentTypeID.rawValue),
                             \(appointment.roomType?.rawValue), \(appointment.roomID?.rawValue),
                             \(Timestamp.milliseconds(appointment.time.start)),
                             \(Timestamp.milliseconds(appointment.time.end)),
                             \(Timestamp.milliseconds(appointment.occupiedTime.end)), \(appointment.status.rawValue),
                             \(appointment.status.holdsTime), \(reason), \(staffNotes), \(now))
+                ), moved AS (
+                    UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash), signature = \(signature)
+                    WHERE chain = \(chain) AND seq = \(previousSequence) AND hash = \(previousHash)
+                    RETURNING seq
+                ), appended AS (
+                    INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action,
+                                             resource_type, resource_id, outcome, request_id, detail, prev_hash, hash)
+                    SELECT \(chain), moved.seq, \(entry.id), \(entry.occurredAt), \(entry.practiceID),
+                           \(entry.actorID), \(entry.action), \(entry.resourceType), \(entry.resourceID),
+                           \(entry.outcome.rawValue), \(entry.requestID), \(entry.detail), \(entry.previousHash),
+                           \(entry.hash)
+                    FROM moved
+                ), head AS (
+                    INSERT INTO event_head (practice_id, seq) VALUES (\(practice), 1)
+                    ON CONFLICT (practice_id) DO UPDATE SET seq = event_head.seq + 1 RETURNING seq
+                ), logged AS (
+                    INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id,
+                        payload)
+                    SELECT \(practice), head.seq, \(event.kind), \(Timestamp.milliseconds(event.occurredAt)),
+                           \(event.resourceType), \(event.resourceID), \(event.actorID),
+                           \(Self.payloadJSON(event.payload))::jsonb FROM head
                 )
-                SELECT seq, hash FROM audit_head WHERE chain = \(chain) FOR UPDATE
+                SELECT (SELECT count(*) FROM moved), head.seq FROM head
+                CROSS JOIN LATERAL (SELECT pg_notify(\(Self.eventChannel), \(scope.practiceID.description))) AS notified
                 """, logger: logger
-            ).decode((Int64, String).self) { head = row }
+            ).decode((Int64, Int64).self) { appended = moved == 1 }
         } catch let error as PSQLError where error.sqlState == "23P01" {
             throw OverlapRefusal(appointment: appointment, constraint: error.serverInfo?[.constraintName] ?? "")
         }
-        let decision = AppointmentDecision(previous: nil, current: appointment, eventKind: AppointmentEventKind.booked)
-        try await appendAudit(
-            decision.audit(assessmentID: assessmentID), events: decision.events(occurredAt: now), scope: scope,
-            head: head, connection: connection)
+        if !appended { _ = try await appendAudit(record, scope: scope, connection: connection) }
     }
 
     // MARK: - Lifecycle

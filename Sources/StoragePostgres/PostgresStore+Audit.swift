@@ -76,8 +76,8 @@ extension PostgresStore: AuditRepository {
     }
 
     /// The hashed entry for `record`, next in `chain` after `head` (the chain's sequence and
-    /// hash, when the caller has locked it already) or after the head locked here.
-    private func auditEntry(
+    /// hash, when the caller has locked it already or expects it) or after the head locked here.
+    func auditEntry(
         _ record: AuditRecord, scope: AccessScope?, chain: String, head: (Int64, String)?,
         connection: PostgresConnection
     ) async throws -> AuditEntry {
