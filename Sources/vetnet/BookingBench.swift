@@ -50,7 +50,12 @@ extension BenchCommand {
         @Option(help: "Clients booking at once.") var clients = 32
         @Option(help: "Bookings per configuration, shared among its practices.") var bookings = 1_200
         @Option(help: "Clinicians in each practice.") var clinicians = 8
-        @Option(help: "Runs of each configuration, on practices of their own; the median is shown.") var rounds = 3
+        @Option(
+            help: """
+                Runs of each configuration, on practices of their own (on PostgreSQL in turns with the other \
+                configurations); the median is shown.
+                """)
+        var rounds = 3
 
         func validate() throws {
             guard (1...256).contains(clients) else { throw ValidationError("--clients must be between 1 and 256") }
@@ -111,13 +116,12 @@ extension BenchCommand {
             let running = stores.map { store in Task { await store.run() } }
             defer { for task in running { task.cancel() } }
             for store in stores { try await store.checkInstallationKeys() }
-            var rows: [BookingBench.Row] = []
-            for (instances, practices) in [(1, 1), (1, 4), (2, 1), (2, 4)] {
-                rows.append(
-                    try await bench.measure(
-                        store: "PostgreSQL", instances: Array(stores.prefix(instances)), practices: practices))
-                printNow(rows.last!.line)
-            }
+            let rows = try await bench.measureInTurns(
+                [(1, 1), (1, 4), (2, 1), (2, 4)].map { instances, practices in
+                    BookingBench.Configuration(
+                        store: "PostgreSQL", instances: Array(stores.prefix(instances)), practices: practices)
+                })
+            for row in rows { printNow(row.line) }
             return rows
         }
     }
@@ -199,13 +203,35 @@ struct BookingBench: Sendable {
     /// The configuration run ``rounds`` times, each on practices of its own: the median run,
     /// with every run's bookings per second.
     func measure(store label: String, instances: [any PracticeStore], practices count: Int) async throws -> Row {
-        var rows: [Row] = []
+        try await measureInTurns([Configuration(store: label, instances: instances, practices: count)])[0]
+    }
+
+    /// A store, the instances booking through it and how many practices book at once.
+    struct Configuration {
+        let store: String
+        let instances: [any PracticeStore]
+        let practices: Int
+    }
+
+    /// Each configuration run ``rounds`` times in turns — the first run of each, then the
+    /// second of each… — each run on practices of its own: configurations sharing a database
+    /// see it grow alike, instead of the first having every run on the emptiest database.
+    /// The median run of each, with every run's bookings per second, in the order given.
+    func measureInTurns(_ configurations: [Configuration]) async throws -> [Row] {
+        var runs = Array(repeating: [Row](), count: configurations.count)
         for _ in 0..<max(1, rounds) {
-            rows.append(try await measureOnce(store: label, instances: instances, practices: count))
+            for (index, configuration) in configurations.enumerated() {
+                runs[index].append(
+                    try await measureOnce(
+                        store: configuration.store, instances: configuration.instances,
+                        practices: configuration.practices))
+            }
         }
-        var median = rows.sorted { $0.perSecond < $1.perSecond }[rows.count / 2]
-        median.runs = rows.count > 1 ? rows.map(\.perSecond) : []
-        return median
+        return runs.map { rows in
+            var median = rows.sorted { $0.perSecond < $1.perSecond }[rows.count / 2]
+            median.runs = rows.count > 1 ? rows.map(\.perSecond) : []
+            return median
+        }
     }
 
     /// Creates `practices` practices on the first instance, plans their share of the bookings,
