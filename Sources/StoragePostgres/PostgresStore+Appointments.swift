@@ -117,47 +117,34 @@ extension PostgresStore: SchedulingRepository {
             throw StoreCorruption(column: "event_log", reason: "a booking has one event")
         }
         if event.actorID == nil { event.actorID = scope.actorID?.description }
-        let practice = scope.practiceID.rawValue
+        var statement = PostgresStatement()
+        let row = [
+            statement.bind(appointment.id.rawValue), statement.bind(scope.practiceID.rawValue),
+            statement.bind(appointment.patientID), statement.bind(appointment.clinicianID),
+            statement.bind(appointment.appointmentTypeID.rawValue), statement.bind(appointment.roomType?.rawValue),
+            statement.bind(appointment.roomID?.rawValue),
+            statement.bind(Timestamp.milliseconds(appointment.time.start)),
+            statement.bind(Timestamp.milliseconds(appointment.time.end)),
+            statement.bind(Timestamp.milliseconds(appointment.occupiedTime.end)),
+            statement.bind(appointment.status.rawValue), statement.bind(appointment.status.holdsTime),
+            statement.bind(reason), statement.bind(staffNotes), statement.bind(now),
+        ]
+        let link = statement.auditLink(
+            entry, chain: chain, signature: signature, expecting: (previousSequence, previousHash))
+        let (tables, from) = statement.event(event, channel: Self.eventChannel)
         var appended = false
         do {
             for try await (moved, _) in try await connection.prepared(
-                """
-                WITH inserted AS (
-                    INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id,
-                                             room_type, room_id, start_ms, end_ms, occupied_end_ms, status,
-                                             holds_time, reason, staff_notes, created_at)
-                    VALUES (\(appointment.id.rawValue), \(practice), \(appointment.patientID),
-                            \(appointment.clinicianID), \(appointment.appointmentTypeID.rawValue),
-                            \(appointment.roomType?.rawValue), \(appointment.roomID?.rawValue),
-                            \(Timestamp.milliseconds(appointment.time.start)),
-                            \(Timestamp.milliseconds(appointment.time.end)),
-                            \(Timestamp.milliseconds(appointment.occupiedTime.end)), \(appointment.status.rawValue),
-                            \(appointment.status.holdsTime), \(reason), \(staffNotes), \(now))
-                ), moved AS (
-                    UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash), signature = \(signature)
-                    WHERE chain = \(chain) AND seq = \(previousSequence) AND hash = \(previousHash)
-                    RETURNING seq
-                ), appended AS (
-                    INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action,
-                                             resource_type, resource_id, outcome, request_id, detail, prev_hash, hash)
-                    SELECT \(chain), moved.seq, \(entry.id), \(entry.occurredAt), \(entry.practiceID),
-                           \(entry.actorID), \(entry.action), \(entry.resourceType), \(entry.resourceID),
-                           \(entry.outcome.rawValue), \(entry.requestID), \(entry.detail), \(entry.previousHash),
-                           \(entry.hash)
-                    FROM moved
-                ), head AS (
-                    INSERT INTO event_head (practice_id, seq) VALUES (\(practice), 1)
-                    ON CONFLICT (practice_id) DO UPDATE SET seq = event_head.seq + 1 RETURNING seq
-                ), logged AS (
-                    INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id,
-                        payload)
-                    SELECT \(practice), head.seq, \(event.kind), \(Timestamp.milliseconds(event.occurredAt)),
-                           \(event.resourceType), \(event.resourceID), \(event.actorID),
-                           \(Self.payloadJSON(event.payload))::jsonb FROM head
-                )
-                SELECT (SELECT count(*) FROM moved), head.seq FROM head
-                CROSS JOIN LATERAL (SELECT pg_notify(\(Self.eventChannel), \(scope.practiceID.description))) AS notified
-                """, logger: logger
+                statement.query(
+                    """
+                    WITH inserted AS (
+                        INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id,
+                                                 room_type, room_id, start_ms, end_ms, occupied_end_ms, status,
+                                                 holds_time, reason, staff_notes, created_at)
+                        VALUES (\(row.joined(separator: ", ")))
+                    ), \(link), \(tables)
+                    SELECT (SELECT count(*) FROM moved), head.seq FROM \(from)
+                    """), logger: logger
             ).decode((Int64, Int64).self) { appended = moved == 1 }
         } catch let error as PSQLError where error.sqlState == "23P01" {
             throw OverlapRefusal(appointment: appointment, constraint: error.serverInfo?[.constraintName] ?? "")

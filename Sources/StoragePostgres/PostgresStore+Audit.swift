@@ -44,34 +44,17 @@ extension PostgresStore: AuditRepository {
             chain: chain, sequence: entry.sequence, hash: entry.hash, key: auditKey)
         var event = first
         if event.actorID == nil { event.actorID = scope.actorID?.description }
-        let practice = event.practiceID.rawValue
+        var statement = PostgresStatement()
+        let link = statement.auditLink(entry, chain: chain, signature: signature)
+        let (tables, from) = statement.event(event, channel: Self.eventChannel)
         var numbered = false
-        for try await _ in try await connection.prepared(
-            """
-            WITH appended AS (
-                INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action,
-                                         resource_type, resource_id, outcome, request_id, detail, prev_hash, hash)
-                VALUES (\(chain), \(entry.sequence), \(entry.id), \(entry.occurredAt), \(entry.practiceID),
-                        \(entry.actorID), \(entry.action), \(entry.resourceType), \(entry.resourceID),
-                        \(entry.outcome.rawValue), \(entry.requestID), \(entry.detail), \(entry.previousHash),
-                        \(entry.hash))
-            ), moved AS (
-                UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash), signature = \(signature)
-                WHERE chain = \(chain)
-            ), head AS (
-                INSERT INTO event_head (practice_id, seq) VALUES (\(practice), 1)
-                ON CONFLICT (practice_id) DO UPDATE SET seq = event_head.seq + 1 RETURNING seq
-            ), logged AS (
-                INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id,
-                    payload)
-                SELECT \(practice), head.seq, \(event.kind), \(Timestamp.milliseconds(event.occurredAt)),
-                       \(event.resourceType), \(event.resourceID), \(event.actorID),
-                       \(Self.payloadJSON(event.payload))::jsonb FROM head
-            )
-            SELECT head.seq FROM head CROSS JOIN LATERAL (SELECT pg_notify(\(Self.eventChannel),
-                \(event.practiceID.description))) AS notified
-            """, logger: logger
-        ).decode(Int64.self) { numbered = true }
+        for try await (moved, _) in try await connection.prepared(
+            statement.query("WITH \(link), \(tables)\nSELECT (SELECT count(*) FROM moved), head.seq FROM \(from)"),
+            logger: logger
+        ).decode((Int64, Int64).self) {
+            guard moved == 1 else { throw StoreCorruption(column: "audit_head", reason: "the chain's head is missing") }
+            numbered = true
+        }
         guard numbered else { throw StoreCorruption(column: "event_head.seq", reason: "no sequence returned") }
     }
 
@@ -129,19 +112,13 @@ extension PostgresStore: AuditRepository {
     private func appendLink(_ entry: AuditEntry, to chain: String, connection: PostgresConnection) async throws {
         let signature = AuditChain.headSignature(
             chain: chain, sequence: entry.sequence, hash: entry.hash, key: auditKey)
-        try await connection.prepared(
-            """
-            WITH appended AS (
-                INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action,
-                                         resource_type, resource_id, outcome, request_id, detail, prev_hash, hash)
-                VALUES (\(chain), \(entry.sequence), \(entry.id), \(entry.occurredAt), \(entry.practiceID),
-                        \(entry.actorID), \(entry.action), \(entry.resourceType), \(entry.resourceID),
-                        \(entry.outcome.rawValue), \(entry.requestID), \(entry.detail), \(entry.previousHash),
-                        \(entry.hash))
-            )
-            UPDATE audit_head SET seq = \(entry.sequence), hash = \(entry.hash), signature = \(signature)
-            WHERE chain = \(chain)
-            """, logger: logger)
+        var statement = PostgresStatement()
+        let link = statement.auditLink(entry, chain: chain, signature: signature)
+        for try await moved in try await connection.prepared(
+            statement.query("WITH \(link)\nSELECT count(*) FROM moved"), logger: logger
+        ).decode(Int64.self) where moved != 1 {
+            throw StoreCorruption(column: "audit_head", reason: "the head row of chain '\(chain)' is missing")
+        }
     }
 
     public func recordAudit(_ record: AuditRecord, scope: AccessScope?) async throws {

@@ -17,25 +17,13 @@ extension PostgresStore: EventLogRepository {
         var event = event
         let practice = event.practiceID.rawValue
         if event.actorID == nil { event.actorID = scope?.actorID?.description }
-        let payload = Self.payloadJSON(event.payload)
         // Numbering, the row and the notification in one statement: the head row stays locked
         // until commit, and every round trip under it is time other writers of the practice wait.
+        var statement = PostgresStatement()
+        let (tables, from) = statement.event(event, channel: Self.eventChannel)
         var sequence: Int64?
         for try await value in try await connection.prepared(
-            """
-            WITH head AS (
-                INSERT INTO event_head (practice_id, seq) VALUES (\(practice), 1)
-                ON CONFLICT (practice_id) DO UPDATE SET seq = event_head.seq + 1 RETURNING seq
-            ), logged AS (
-                INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id,
-                    payload)
-                SELECT \(practice), head.seq, \(event.kind), \(Timestamp.milliseconds(event.occurredAt)),
-                    \(event.resourceType),
-                       \(event.resourceID), \(event.actorID), \(payload)::jsonb FROM head
-            )
-            SELECT head.seq FROM head CROSS JOIN LATERAL (SELECT pg_notify(\(Self.eventChannel),
-                \(event.practiceID.description))) AS notified
-            """, logger: logger
+            statement.query("WITH \(tables)\nSELECT head.seq FROM \(from)"), logger: logger
         ).decode(Int64.self) { sequence = value }
         guard let sequence else { throw StoreCorruption(column: "event_head.seq", reason: "no sequence returned") }
         event.sequence = sequence

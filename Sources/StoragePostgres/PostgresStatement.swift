@@ -1,0 +1,82 @@
+import Foundation
+import PostgresNIO
+import SharedKernel
+import StoragePorts
+
+/// A statement put together from parts, each binding its own values as it is added: the
+/// parts' parameters are numbered in the order they are bound, so a part written once (an
+/// audit link, an event) serves every statement that writes one.
+///
+/// The text depends only on which parts are added, never on the values, so a statement built
+/// the same way at a call site is the same prepared statement every time.
+struct PostgresStatement {
+    private(set) var binds = PostgresBindings()
+
+    /// Binds `value` and returns its placeholder.
+    mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value) -> String {
+        binds.append(value)
+        return "$\(binds.count)"
+    }
+
+    /// Binds `value` (`NULL` when absent) and returns its placeholder.
+    mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value?) -> String {
+        binds.append(value)
+        return "$\(binds.count)"
+    }
+
+    /// The statement with `sql`, whose placeholders are the ones bound here.
+    func query(_ sql: String) -> PostgresQuery { PostgresQuery(unsafeSQL: sql, binds: binds) }
+
+    /// The common table expressions `moved` (the chain's head moved onto `entry`, returning
+    /// its sequence) and `appended` (the entry's row, written only if the head moved). With
+    /// `expecting`, the head moves only if it is still that sequence and hash — a
+    /// compare-and-set, so a chain is never forked whatever the caller's locks.
+    mutating func auditLink(
+        _ entry: AuditEntry, chain: String, signature: String, expecting head: (Int64, String)? = nil
+    ) -> String {
+        let chain = bind(chain)
+        let sequence = bind(entry.sequence)
+        let hash = bind(entry.hash)
+        let signature = bind(signature)
+        let expected = head.map { "AND seq = \(bind($0.0)) AND hash = \(bind($0.1))" } ?? ""
+        return """
+            moved AS (
+                UPDATE audit_head SET seq = \(sequence), hash = \(hash), signature = \(signature)
+                WHERE chain = \(chain) \(expected)
+                RETURNING seq
+            ), appended AS (
+                INSERT INTO audit_entry (chain, seq, id, occurred_at, practice_id, actor_id, action,
+                                         resource_type, resource_id, outcome, request_id, detail, prev_hash, hash)
+                SELECT \(chain), moved.seq, \(bind(entry.id)), \(bind(entry.occurredAt)), \(bind(entry.practiceID)),
+                       \(bind(entry.actorID)), \(bind(entry.action)), \(bind(entry.resourceType)),
+                       \(bind(entry.resourceID)), \(bind(entry.outcome.rawValue)), \(bind(entry.requestID)),
+                       \(bind(entry.detail)), \(bind(entry.previousHash)), \(hash)
+                FROM moved
+            )
+            """
+    }
+
+    /// The common table expressions `head` (the practice's next event number, its row locked
+    /// until commit) and `logged` (the event's row), and the `FROM` clause to select `head.seq`
+    /// from that also notifies every listening instance (delivered at commit, dropped on rollback).
+    mutating func event(_ event: DomainEvent, channel: String) -> (tables: String, from: String) {
+        let practice = bind(event.practiceID.rawValue)
+        let tables = """
+            head AS (
+                INSERT INTO event_head (practice_id, seq) VALUES (\(practice), 1)
+                ON CONFLICT (practice_id) DO UPDATE SET seq = event_head.seq + 1 RETURNING seq
+            ), logged AS (
+                INSERT INTO event_log (practice_id, seq, kind, occurred_at_ms, resource_type, resource_id, actor_id,
+                    payload)
+                SELECT \(practice), head.seq, \(bind(event.kind)), \(bind(Timestamp.milliseconds(event.occurredAt))),
+                       \(bind(event.resourceType)), \(bind(event.resourceID)), \(bind(event.actorID)),
+                       \(bind(PostgresStore.payloadJSON(event.payload)))::jsonb FROM head
+            )
+            """
+        let from = """
+            head CROSS JOIN LATERAL (SELECT pg_notify(\(bind(channel)), \(bind(event.practiceID.description)))) \
+            AS notified
+            """
+        return (tables, from)
+    }
+}
