@@ -154,9 +154,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func activeSession(tokenHash: String, policy: SessionPolicy) async throws -> ActiveSession? {
-        let now = clock.now()
-        let nowMs = Timestamp.milliseconds(now)
-        let idleMs = Int64(policy.idleTimeout * 1000)
+        let check = SessionCheck(now: clock.now(), policy: policy)
         // A token names its session before its practice is known; the match is by its hash.
         let found = try await transaction(.installation) {
             connection -> (StaffAccount, Int64, Int64, SessionAssurance)? in
@@ -165,7 +163,7 @@ extension PostgresStore: AccountRepository {
                 SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash,
                     last_seen_at_ms, expires_at_ms,
                        second_factor, must_enrol
-                FROM vetnet_session(\(tokenHash), \(nowMs), \(idleMs))
+                FROM vetnet_session(\(tokenHash), \(check.nowMilliseconds), \(check.idleMilliseconds))
                 """, logger: logger)
             for try await row in rows {
                 let (account, _) = try Self.account(from: row)
@@ -180,25 +178,21 @@ extension PostgresStore: AccountRepository {
             return nil
         }
         guard let (account, lastSeen, absolute, assurance) = found else { return nil }
-        // Refresh at most every 15 seconds so a busy client does not turn every read into a write.
-        if nowMs - lastSeen > 15_000 {
+        if check.refreshes(lastSeen: lastSeen) {
             try await transaction(.practice(account.practiceID)) { connection in
                 try await connection.query(
                     """
-                    UPDATE session SET last_seen_at_ms = GREATEST(last_seen_at_ms, \(nowMs))
+                    UPDATE session SET last_seen_at_ms = GREATEST(last_seen_at_ms, \(check.nowMilliseconds))
                     WHERE token_hash = \(tokenHash) AND revoked_at_ms IS NULL
                     """, logger: logger)
             }
         }
-        return ActiveSession(
-            account: account,
-            expiresAt: min(now.addingTimeInterval(policy.idleTimeout), Timestamp.date(milliseconds: absolute)),
-            assurance: assurance)
+        return ActiveSession(account: account, expiresAt: check.expiry(absolute: absolute), assurance: assurance)
     }
 
     public func sessionIsActive(tokenHash: String, policy: SessionPolicy) async throws -> Bool {
-        let nowMs = Timestamp.milliseconds(clock.now())
-        let idleMs = Int64(policy.idleTimeout * 1000)
+        let check = SessionCheck(now: clock.now(), policy: policy)
+        let (nowMs, idleMs) = (check.nowMilliseconds, check.idleMilliseconds)
         return try await transaction(.installation) { connection in
             let rows = try await connection.query(
                 "SELECT EXISTS (SELECT 1 FROM vetnet_session(\(tokenHash), \(nowMs), \(idleMs)))",
@@ -217,15 +211,14 @@ extension PostgresStore: AccountRepository {
                 WHERE token_hash = \(tokenHash) AND practice_id = \(scope.practiceID.rawValue) AND revoked_at_ms IS NULL
                 """, logger: logger)
             try await self.appendAudit(
-                AuditRecord(action: .authLogout, resourceType: "session", resourceID: scope.actorID?.description),
-                scope: scope, connection: connection)
+                .signedOut(scope), scope: scope, connection: connection)
         }
     }
 
     @discardableResult
     public func pruneSessions(policy: SessionPolicy) async throws -> Int {
-        let nowMs = Timestamp.milliseconds(clock.now())
-        let idleMs = Int64(policy.idleTimeout * 1000)
+        let check = SessionCheck(now: clock.now(), policy: policy)
+        let (nowMs, idleMs) = (check.nowMilliseconds, check.idleMilliseconds)
         return try await transaction(.installation) { connection in
             for try await count in try await connection.query(
                 "SELECT vetnet_prune_sessions(\(nowMs), \(idleMs))", logger: logger

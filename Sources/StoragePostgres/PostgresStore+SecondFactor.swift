@@ -28,7 +28,7 @@ extension PostgresStore: SecondFactorRepository {
     }
 
     public func startSecondFactor(secret: [UInt8], scope: AccessScope) async throws {
-        guard let userID = scope.actorID else { throw DomainError.forbidden(action: "set up a second factor") }
+        let userID = try scope.secondFactorOwner()
         let sealed = try SealedSecondFactor.seal(secret, userID: userID, practiceID: scope.practiceID, cipher: cipher)
         try await transaction(.practice(scope.practiceID)) { connection in
             try await connection.query(
@@ -38,15 +38,14 @@ extension PostgresStore: SecondFactorRepository {
                 ON CONFLICT (user_id) DO UPDATE SET sealed_pending = excluded.sealed_pending
                 """, logger: logger)
             try await self.appendAudit(
-                AuditRecord(action: .authSecondFactorStart, resourceType: "user", resourceID: userID.description),
-                scope: scope, connection: connection)
+                .secondFactorStarted(userID), scope: scope, connection: connection)
         }
     }
 
     public func confirmSecondFactor(
         secret: [UInt8], step: Int64, recoveryCodeHashes: [String], tokenHash: String, scope: AccessScope
     ) async throws -> Bool {
-        guard let userID = scope.actorID else { throw DomainError.forbidden(action: "set up a second factor") }
+        let userID = try scope.secondFactorOwner()
         let nowMs = Timestamp.milliseconds(clock.now())
         let practice = scope.practiceID.rawValue
         return try await transaction(.practice(scope.practiceID)) { connection in
@@ -58,9 +57,9 @@ extension PostgresStore: SecondFactorRepository {
                     AND practice_id = \(practice) FOR UPDATE
                 """, logger: logger
             ).decode(Data?.self) { pending = sealed }
-            guard let pending,
-                try SealedSecondFactor.open(pending, userID: userID, practiceID: scope.practiceID, cipher: self.cipher)
-                    == secret
+            guard
+                try SealedSecondFactor.pending(
+                    pending, is: secret, userID: userID, practiceID: scope.practiceID, cipher: self.cipher)
             else { return false }
             try await connection.query(
                 """
@@ -88,10 +87,8 @@ extension PostgresStore: SecondFactorRepository {
                 WHERE token_hash = \(tokenHash) AND user_id = \(userID.rawValue) AND practice_id = \(practice)
                 """, logger: logger)
             try await self.appendAudit(
-                AuditRecord(
-                    action: .authSecondFactorEnrol, resourceType: "user", resourceID: userID.description,
-                    detail: "recovery codes: \(recoveryCodeHashes.count); other sessions revoked"),
-                scope: scope, connection: connection)
+                .secondFactorEnrolled(userID, recoveryCodes: recoveryCodeHashes.count), scope: scope,
+                connection: connection)
             return true
         }
     }

@@ -19,10 +19,7 @@ extension PostgresStore: SharedDeviceRepository {
                         \(scope.actorID?.rawValue), \(Timestamp.milliseconds(device.registeredAt)))
                 """, logger: logger)
             try await self.appendAudit(
-                AuditRecord(
-                    action: .sharedDeviceRegister, resourceType: "shared_device",
-                    resourceID: UUIDText.lowercase(device.id), detail: "idle lock \(idleLockSeconds) s"),
-                scope: scope, connection: connection)
+                .sharedDeviceRegistered(device), scope: scope, connection: connection)
         }
         return device
     }

@@ -8,8 +8,6 @@ extension PostgresStore: SignInAttemptLedger {
         _ ticket: UUID, accountKey: String, addressKey: String, limits: SignInLimits,
         now: Date
     ) async throws -> SignInRefusal? {
-        let nowMs = Timestamp.milliseconds(now)
-        let windowStart = nowMs - Int64(limits.window * 1000)
         return try await transaction(.installation) { connection in
             // Both keys locked, in a fixed order, until commit: reservations for the same account
             // or address from any instance queue here, so two can never take the last place.
@@ -19,24 +17,20 @@ extension PostgresStore: SignInAttemptLedger {
             }
             try await connection.query(
                 """
-                DELETE FROM sign_in_attempt WHERE key IN (\(accountKey), \(addressKey)) AND at_ms <= \(windowStart)
+                DELETE FROM sign_in_attempt WHERE key IN (\(accountKey), \(addressKey))
+                    AND at_ms <= \(limits.windowStart(now: now))
                 """, logger: logger)
-            var refusals: [SignInRefusal] = []
-            for (key, limit) in [(accountKey, limits.accountLimit), (addressKey, limits.addressLimit)] {
+            var tallies: [SignInTally] = []
+            for key in [accountKey, addressKey] {
                 for try await (count, oldest) in try await connection.query(
-                    """
-                    SELECT count(*), min(at_ms) FROM sign_in_attempt WHERE key = \(key)
-                    """, logger: logger
-                ).decode((Int64, Int64?).self) where count >= Int64(limit) {
-                    if let oldest {
-                        refusals.append(
-                            SignInRefusal(
-                                key: key,
-                                retryAfterSeconds: limits.wait(oldest: Timestamp.date(milliseconds: oldest), now: now)))
-                    }
+                    "SELECT count(*), min(at_ms) FROM sign_in_attempt WHERE key = \(key)", logger: logger
+                ).decode((Int64, Int64?).self) {
+                    tallies.append(SignInTally(key: key, count: Int(count), oldestMilliseconds: oldest))
                 }
             }
-            if let longest = refusals.max(by: { $0.retryAfterSeconds < $1.retryAfterSeconds }) { return longest }
+            guard tallies.count == 2 else { throw StoreCorruption(column: "sign_in_attempt", reason: "no count") }
+            if let refusal = limits.refusal(account: tallies[0], address: tallies[1], now: now) { return refusal }
+            let nowMs = Timestamp.milliseconds(now)
             try await connection.query(
                 """
                 INSERT INTO sign_in_attempt (ticket, key, at_ms, pending)

@@ -84,3 +84,38 @@ public enum SealedSecondFactor {
         "second-factor/\(practiceID)/\(userID)"
     }
 }
+
+extension AccessScope {
+    /// The member of staff a second factor is set up for: the one signed in (a scope acting
+    /// for no one is refused).
+    public func secondFactorOwner() throws -> UserID {
+        guard let actorID else { throw DomainError.forbidden(action: "set up a second factor") }
+        return actorID
+    }
+}
+
+extension SealedSecondFactor {
+    /// Whether the pending secret as stored (`sealed`, if any) is `secret`: compared opened,
+    /// since sealing is randomized.
+    public static func pending(
+        _ sealed: Data?, is secret: [UInt8], userID: UserID, practiceID: PracticeID, cipher: RecordCipher
+    ) throws -> Bool {
+        guard let sealed else { return false }
+        return try open(sealed, userID: userID, practiceID: practiceID, cipher: cipher) == secret
+    }
+}
+
+extension AuditRecord {
+    /// A second factor's set-up started by `userID`.
+    public static func secondFactorStarted(_ userID: UserID) -> AuditRecord {
+        AuditRecord(action: .authSecondFactorStart, resourceType: "user", resourceID: userID.description)
+    }
+
+    /// A second factor confirmed by `userID`, with `recoveryCodes` new recovery codes; the
+    /// account's other sessions end.
+    public static func secondFactorEnrolled(_ userID: UserID, recoveryCodes: Int) -> AuditRecord {
+        AuditRecord(
+            action: .authSecondFactorEnrol, resourceType: "user", resourceID: userID.description,
+            detail: "recovery codes: \(recoveryCodes); other sessions revoked")
+    }
+}

@@ -91,3 +91,37 @@ extension FirstAdministrator {
             role: .administrator, disabled: false, createdAt: createdAt, version: 1)
     }
 }
+
+/// A session looked up at one moment under a policy: the figures both stores' queries use,
+/// and the rules on what they find.
+public struct SessionCheck: Sendable {
+    /// When the session is looked up.
+    public let now: Date
+    /// The timeouts it is held to.
+    public let policy: SessionPolicy
+
+    /// A check at `now` under `policy`.
+    public init(now: Date, policy: SessionPolicy) {
+        self.now = now
+        self.policy = policy
+    }
+
+    /// How long the idle timer may lag behind a session's use: a busy client's reads do not
+    /// each become a write.
+    public static let refreshMilliseconds: Int64 = 15_000
+
+    /// `now`, in milliseconds since 1970.
+    public var nowMilliseconds: Int64 { Timestamp.milliseconds(now) }
+
+    /// The idle timeout, in milliseconds.
+    public var idleMilliseconds: Int64 { Int64(policy.idleTimeout * 1_000) }
+
+    /// Whether this use refreshes the idle timer of a session last seen at `lastSeen` (ms).
+    public func refreshes(lastSeen: Int64) -> Bool { nowMilliseconds - lastSeen > Self.refreshMilliseconds }
+
+    /// When the session ends if it is not used again: idle from now, or at its absolute
+    /// expiry `absolute` (ms), whichever comes first.
+    public func expiry(absolute: Int64) -> Date {
+        min(now.addingTimeInterval(policy.idleTimeout), Timestamp.date(milliseconds: absolute))
+    }
+}

@@ -77,3 +77,12 @@ public protocol SharedDeviceRepository: Sendable {
     /// The latest full sign-in of `userID` on `deviceID`, or `nil`.
     func deviceSignIn(deviceID: UUID, userID: UserID, practiceID: PracticeID) async throws -> DeviceSignIn?
 }
+
+extension AuditRecord {
+    /// A shared device registered (with the idle time after which it locks).
+    public static func sharedDeviceRegistered(_ device: SharedDevice) -> AuditRecord {
+        AuditRecord(
+            action: .sharedDeviceRegister, resourceType: "shared_device", resourceID: UUIDText.lowercase(device.id),
+            detail: "idle lock \(device.idleLockSeconds) s")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import SharedKernel
 
 /// Limits on sign-in attempts: per account and per client address, in a sliding window.
 public struct SignInLimits: Sendable, Equatable {
@@ -66,5 +67,39 @@ extension SignInLimits {
     /// The wait until a key whose oldest counted attempt was at `oldest` is below its limit.
     public func wait(oldest: Date, now: Date) -> Int {
         max(1, Int(oldest.addingTimeInterval(window).timeIntervalSince(now).rounded(.up)))
+    }
+}
+
+/// What the ledger holds for one key when an attempt is reserved.
+public struct SignInTally: Sendable, Equatable {
+    /// The key counted.
+    public let key: String
+    /// Its attempts within the window.
+    public let count: Int
+    /// When the oldest of them was made (ms since 1970), if any.
+    public let oldestMilliseconds: Int64?
+
+    /// A tally of `count` attempts for `key`, the oldest at `oldestMilliseconds`.
+    public init(key: String, count: Int, oldestMilliseconds: Int64?) {
+        self.key = key
+        self.count = count
+        self.oldestMilliseconds = oldestMilliseconds
+    }
+}
+
+extension SignInLimits {
+    /// The end of what is forgotten (ms since 1970): attempts made then or earlier no longer count.
+    public func windowStart(now: Date) -> Int64 { Timestamp.milliseconds(now) - Int64(window * 1_000) }
+
+    /// The refusal of an attempt when the account's or the address's tally is at its limit —
+    /// the key with the longer wait when both are — or `nil` when the attempt may be counted.
+    public func refusal(account: SignInTally, address: SignInTally, now: Date) -> SignInRefusal? {
+        [(account, accountLimit), (address, addressLimit)]
+            .compactMap { tally, limit -> SignInRefusal? in
+                guard tally.count >= limit, let oldest = tally.oldestMilliseconds else { return nil }
+                return SignInRefusal(
+                    key: tally.key, retryAfterSeconds: wait(oldest: Timestamp.date(milliseconds: oldest), now: now))
+            }
+            .max { $0.retryAfterSeconds < $1.retryAfterSeconds }
     }
 }

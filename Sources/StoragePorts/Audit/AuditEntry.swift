@@ -99,6 +99,11 @@ extension AuditRecord {
             detail: "results=\(count)")
     }
 
+    /// The session of `scope`'s member of staff ended by signing out.
+    public static func signedOut(_ scope: AccessScope) -> AuditRecord {
+        AuditRecord(action: .authLogout, resourceType: "session", resourceID: scope.actorID?.description)
+    }
+
     /// A session opened for `account`; `detail` says how (password, passkey, second factor).
     public static func signedIn(_ account: StaffAccount, detail: String?) -> AuditRecord {
         AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description, detail: detail)

@@ -78,3 +78,24 @@ public struct PurgeSummary: Hashable, Sendable {
             action: .recordsPurge, resourceType: "practice", resourceID: practiceID.description, detail: auditDetail)
     }
 }
+
+/// The tables that hold a patient's rows, as both stores' schemas name them, children before
+/// parents so each can be emptied of the patient's rows in turn: visits refer to appointments;
+/// rankings, board entries and appointments to assessments; addenda to notes.
+public enum PatientRecordTables {
+    /// Every such table, in deletion order; `board` is the store's name for the ER board's
+    /// table (the one name the schemas do not share).
+    public static func childrenFirst(board: String) -> [String] {
+        [
+            "record_correction", "visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem",
+            "allergy", "medication", "vaccination", "document", board, "triage_arrival", "appointment_note",
+            "appointment", "triage_override", "triage_assessment",
+        ]
+    }
+
+    /// The tables whose rows have ids of their own, which a create's idempotency key may name
+    /// (an intake ranking's id is its assessment's; board entries and arrivals have none).
+    public static func withIDs(board: String) -> [String] {
+        childrenFirst(board: board).filter { !["intake_ranking", board, "triage_arrival"].contains($0) }
+    }
+}

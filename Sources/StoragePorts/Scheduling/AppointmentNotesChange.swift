@@ -51,3 +51,12 @@ public struct AppointmentNotesChange: Sendable {
                 ]))
     }
 }
+
+extension AuditRecord {
+    /// An appointment's notes read (`count` of them).
+    public static func appointmentNotesRead(_ appointmentID: Identifier<Appointment>, count: Int) -> AuditRecord {
+        AuditRecord(
+            action: .appointmentNotesRead, resourceType: "appointment", resourceID: appointmentID.description,
+            detail: "results=\(count)")
+    }
+}

@@ -13,16 +13,9 @@ extension PostgresStore {
         "triage_assessment", "triage_queue", "intake_ranking", "triage_arrival", "triage_override",
     ]
 
-    /// Every table holding a patient's rows, children before parents: visits refer to
-    /// appointments; rankings, board entries and appointments to assessments; addenda to
-    /// notes. A document's content goes with its row (ON DELETE CASCADE).
-    static let patientRecordTables = [
-        "record_correction", "visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem",
-        "allergy", "medication",
-        "vaccination", "document", "triage_queue", "triage_arrival", "appointment_note", "appointment",
-        "triage_override",
-        "triage_assessment",
-    ]
+    /// Every table holding a patient's rows, in deletion order. A document's content goes with
+    /// its row (ON DELETE CASCADE).
+    static let patientRecordTables = PatientRecordTables.childrenFirst(board: "triage_queue")
 
     /// Permanently removes patients archived longer than `retentionYears` (1–100, refused
     /// naming `retentionYears` otherwise) with their whole record — notes and addenda, weights,
@@ -49,8 +42,7 @@ extension PostgresStore {
             let tables: [String] = Self.patientRecordTables.filter {
                 !Self.triagePatientTables.contains($0) || triage.contains($0)
             }
-            // Tables whose rows have ids a create may have been keyed by (an intake ranking's is its assessment's).
-            let withIDs = tables.filter { !["intake_ranking", "triage_queue", "triage_arrival"].contains($0) }
+            let withIDs = PatientRecordTables.withIDs(board: "triage_queue").filter(tables.contains)
 
             var summary = PurgeSummary(retention: retention)
             var ids: [UUID] = []

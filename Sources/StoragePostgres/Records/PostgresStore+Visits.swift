@@ -46,10 +46,10 @@ extension PostgresStore {
         }
     }
 
-    private func insertVisit(
-        _ visit: Visit, otherErrors: [FieldError], scope: AccessScope, now: Date, connection: PostgresConnection
-    ) async throws {
-        let practiceID = scope.practiceID
+    /// What recording `visit` is decided on, read in the caller's transaction.
+    private func visitReads(_ visit: Visit, practiceID: PracticeID, connection: PostgresConnection) async throws
+        -> VisitRecording.Reads
+    {
         guard
             let patient = try await patient(
                 connection: connection, practiceID: practiceID, id: visit.patientID.rawValue)?.value
@@ -82,12 +82,18 @@ extension PostgresStore {
                 "SELECT 1 FROM visit WHERE appointment_id = \(appointmentID)", logger: logger)
             { appointmentRecorded = true }
         }
+        return VisitRecording.Reads(
+            patient: patient, problems: problems, appointment: appointment, clinicianKnown: clinicianKnown,
+            appointmentRecorded: appointmentRecorded)
+    }
+
+    private func insertVisit(
+        _ visit: Visit, otherErrors: [FieldError], scope: AccessScope, now: Date, connection: PostgresConnection
+    ) async throws {
+        let practiceID = scope.practiceID
         let decision = try VisitRecording.decide(
             visit, otherErrors: otherErrors,
-            reads: .init(
-                patient: patient, problems: problems, appointment: appointment, clinicianKnown: clinicianKnown,
-                appointmentRecorded: appointmentRecorded),
-            scope: scope, now: now)
+            reads: try await visitReads(visit, practiceID: practiceID, connection: connection), scope: scope, now: now)
         let nowMs = Timestamp.milliseconds(now)
         for problem in decision.recorded.problems {
             try await insertProblem(problem, practiceID: practiceID, createdAtMs: nowMs, connection: connection)

@@ -52,9 +52,7 @@ extension PostgresStore: AppointmentNoteRepository {
             let notes = try await self.appointmentNotes(
                 practiceID: scope.practiceID, appointment: appointmentID.rawValue, connection: connection)
             try await self.appendAudit(
-                AuditRecord(
-                    action: .appointmentNotesRead, resourceType: "appointment", resourceID: appointmentID.description,
-                    detail: "results=\(notes.count)"), scope: scope, connection: connection)
+                .appointmentNotesRead(appointmentID, count: notes.count), scope: scope, connection: connection)
             return notes
         }
     }

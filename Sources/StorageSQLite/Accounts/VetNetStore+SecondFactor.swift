@@ -29,7 +29,7 @@ extension VetNetStore {
     }
 
     public func startSecondFactor(secret: [UInt8], scope: AccessScope) async throws {
-        guard let userID = scope.actorID else { throw DomainError.forbidden(action: "set up a second factor") }
+        let userID = try scope.secondFactorOwner()
         let sealed = try SealedSecondFactor.seal(secret, userID: userID, practiceID: scope.practiceID, cipher: cipher)
         try await write { db in
             try db.execute(
@@ -38,25 +38,23 @@ extension VetNetStore {
                     ON CONFLICT (user_id) DO UPDATE SET sealed_pending = excluded.sealed_pending
                     """, arguments: [userID.description, scope.practiceID.description, sealed])
             try self.appendAudit(
-                AuditRecord(action: .authSecondFactorStart, resourceType: "user", resourceID: userID.description),
-                scope: scope, db: db)
+                .secondFactorStarted(userID), scope: scope, db: db)
         }
     }
 
     public func confirmSecondFactor(
         secret: [UInt8], step: Int64, recoveryCodeHashes: [String], tokenHash: String, scope: AccessScope
     ) async throws -> Bool {
-        guard let userID = scope.actorID else { throw DomainError.forbidden(action: "set up a second factor") }
+        let userID = try scope.secondFactorOwner()
         let nowMs = Timestamp.milliseconds(clock.now())
         return try await write { db in
-            // The pending secret is compared opened: sealing is randomized.
+            // No row and a NULL pending secret are alike: nothing to confirm.
+            let pending = try Data.fetchOne(
+                db, sql: "SELECT sealed_pending FROM second_factor WHERE user_id = ? AND practice_id = ?",
+                arguments: [userID.description, scope.practiceID.description])
             guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT sealed_pending FROM second_factor WHERE user_id = ? AND practice_id = ?",
-                    arguments: [userID.description, scope.practiceID.description]),
-                let sealed = row["sealed_pending"] as Data?,
-                try SealedSecondFactor.open(sealed, userID: userID, practiceID: scope.practiceID, cipher: self.cipher)
-                    == secret
+                try SealedSecondFactor.pending(
+                    pending, is: secret, userID: userID, practiceID: scope.practiceID, cipher: self.cipher)
             else { return false }
             try db.execute(
                 sql: """
@@ -81,10 +79,7 @@ extension VetNetStore {
                 sql: "UPDATE session SET second_factor = 1, must_enrol = 0 WHERE token_hash = ? AND user_id = ?",
                 arguments: [tokenHash, userID.description])
             try self.appendAudit(
-                AuditRecord(
-                    action: .authSecondFactorEnrol, resourceType: "user", resourceID: userID.description,
-                    detail: "recovery codes: \(recoveryCodeHashes.count); other sessions revoked"),
-                scope: scope, db: db)
+                .secondFactorEnrolled(userID, recoveryCodes: recoveryCodeHashes.count), scope: scope, db: db)
             return true
         }
     }

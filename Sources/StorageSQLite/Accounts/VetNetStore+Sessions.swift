@@ -35,9 +35,8 @@ extension VetNetStore {
     /// Resolves a token hash to its session when it is neither revoked, idle-expired, past its
     /// absolute expiry, nor owned by a disabled account; refreshes its idle timer.
     public func activeSession(tokenHash: String, policy: SessionPolicy) async throws -> ActiveSession? {
-        let now = clock.now()
-        let nowMs = Timestamp.milliseconds(now)
-        let idleMs = Int64(policy.idleTimeout * 1000)
+        let check = SessionCheck(now: clock.now(), policy: policy)
+        let (nowMs, idleMs) = (check.nowMilliseconds, check.idleMilliseconds)
         let found = try await writer.read { db -> (StaffAccount, Int64, Int64, SessionAssurance)? in
             try Row.fetchOne(
                 db.cachedStatement(
@@ -56,25 +55,22 @@ extension VetNetStore {
             }
         }
         guard let (account, lastSeen, absolute, assurance) = found else { return nil }
-        // Refresh at most every 15 seconds so a busy client does not turn every read into a write.
-        if nowMs - lastSeen > 15_000 {
+        if check.refreshes(lastSeen: lastSeen) {
             try await write { db in
                 try db.execute(
                     sql: "UPDATE session SET last_seen_at_ms = ? WHERE token_hash = ? AND revoked_at_ms IS NULL",
                     arguments: [nowMs, tokenHash])
             }
         }
-        let idleExpiry = now.addingTimeInterval(policy.idleTimeout)
-        return ActiveSession(
-            account: account, expiresAt: min(idleExpiry, Timestamp.date(milliseconds: absolute)), assurance: assurance)
+        return ActiveSession(account: account, expiresAt: check.expiry(absolute: absolute), assurance: assurance)
     }
 
     /// Whether the session is still live (not revoked, expired, idle past the policy, or of a
     /// disabled account), without counting the question as activity: an open live stream
     /// must not keep an idle session alive.
     public func sessionIsActive(tokenHash: String, policy: SessionPolicy) async throws -> Bool {
-        let nowMs = Timestamp.milliseconds(clock.now())
-        let idleMs = Int64(policy.idleTimeout * 1000)
+        let check = SessionCheck(now: clock.now(), policy: policy)
+        let (nowMs, idleMs) = (check.nowMilliseconds, check.idleMilliseconds)
         return try await writer.read { db in
             try Bool.fetchOne(
                 db.cachedStatement(
@@ -97,8 +93,7 @@ extension VetNetStore {
                     """,
                 arguments: [Timestamp.milliseconds(self.clock.now()), tokenHash, scope.practiceID.description])
             try self.appendAudit(
-                AuditRecord(action: .authLogout, resourceType: "session", resourceID: scope.actorID?.description),
-                scope: scope, db: db)
+                .signedOut(scope), scope: scope, db: db)
         }
     }
 
@@ -108,8 +103,8 @@ extension VetNetStore {
     /// the audit trail. Housekeeping, run hourly; returns how many were deleted.
     @discardableResult
     public func pruneSessions(policy: SessionPolicy) async throws -> Int {
-        let nowMs = Timestamp.milliseconds(clock.now())
-        let idleMs = Int64(policy.idleTimeout * 1000)
+        let check = SessionCheck(now: clock.now(), policy: policy)
+        let (nowMs, idleMs) = (check.nowMilliseconds, check.idleMilliseconds)
         return try await write { db in
             try db.execute(
                 sql:

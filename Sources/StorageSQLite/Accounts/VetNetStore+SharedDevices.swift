@@ -22,10 +22,7 @@ extension VetNetStore: SharedDeviceRepository {
                     tokenHash, scope.actorID?.description, Timestamp.milliseconds(device.registeredAt),
                 ])
             try self.appendAudit(
-                AuditRecord(
-                    action: .sharedDeviceRegister, resourceType: "shared_device",
-                    resourceID: UUIDText.lowercase(device.id), detail: "idle lock \(idleLockSeconds) s"),
-                scope: scope, db: db)
+                .sharedDeviceRegistered(device), scope: scope, db: db)
         }
         return device
     }

@@ -8,30 +8,23 @@ extension VetNetStore: SignInAttemptLedger {
         _ ticket: UUID, accountKey: String, addressKey: String, limits: SignInLimits,
         now: Date
     ) async throws -> SignInRefusal? {
-        let nowMs = Timestamp.milliseconds(now)
-        let windowStart = nowMs - Int64(limits.window * 1000)
         // One write transaction: SQLite's single writer makes the count and the insert atomic.
         return try await write { db in
             try db.execute(
                 sql: "DELETE FROM sign_in_attempt WHERE key IN (?, ?) AND at_ms <= ?",
-                arguments: [accountKey, addressKey, windowStart])
-            var refusals: [SignInRefusal] = []
-            for (key, limit) in [(accountKey, limits.accountLimit), (addressKey, limits.addressLimit)] {
+                arguments: [accountKey, addressKey, limits.windowStart(now: now)])
+            let tallies = try [accountKey, addressKey].map { key in
                 let row = try Row.fetchOne(
                     db, sql: "SELECT COUNT(*), MIN(at_ms) FROM sign_in_attempt WHERE key = ?", arguments: [key])
-                let count: Int = row?[0] ?? 0
-                if count >= limit, let oldest = row?[1] as Int64? {
-                    refusals.append(
-                        SignInRefusal(
-                            key: key,
-                            retryAfterSeconds: limits.wait(oldest: Timestamp.date(milliseconds: oldest), now: now)))
-                }
+                // MIN is NULL when no attempt counts: read as an optional, never forced.
+                let oldest = row.flatMap { $0[1] as Int64? }
+                return SignInTally(key: key, count: row.map { $0[0] as Int } ?? 0, oldestMilliseconds: oldest)
             }
-            if let longest = refusals.max(by: { $0.retryAfterSeconds < $1.retryAfterSeconds }) { return longest }
+            if let refusal = limits.refusal(account: tallies[0], address: tallies[1], now: now) { return refusal }
             for key in [accountKey, addressKey] {
                 try db.execute(
                     sql: "INSERT INTO sign_in_attempt (ticket, key, at_ms, pending) VALUES (?, ?, ?, 1)",
-                    arguments: [UUIDText.lowercase(ticket), key, nowMs])
+                    arguments: [UUIDText.lowercase(ticket), key, Timestamp.milliseconds(now)])
             }
             return nil
         }

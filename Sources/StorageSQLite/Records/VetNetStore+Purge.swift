@@ -8,14 +8,7 @@ import StoragePorts
 extension VetNetStore {
     /// Tables holding a patient's record, children before parents (foreign keys are enforced).
     /// Clinical notes and addenda refuse deletion unless their patient is archived (a trigger).
-    /// Visits refer to appointments, and appointments and intake rankings to assessments.
-    static let patientRecordTables = [
-        "record_correction", "visit", "intake_ranking", "note_addendum", "clinical_note", "weight", "problem",
-        "allergy", "medication",
-        "vaccination", "document", "triage_queue_entry", "triage_arrival", "appointment_note", "appointment",
-        "triage_override",
-        "triage_assessment",
-    ]
+    static let patientRecordTables = PatientRecordTables.childrenFirst(board: "triage_queue_entry")
 
     /// Permanently removes patients archived longer than `retentionYears` (1–100, refused
     /// naming `retentionYears` otherwise) with their whole record: notes and addenda, weights,
@@ -62,8 +55,7 @@ extension VetNetStore {
 
                 // A replayed Idempotency-Key must not answer with the id of something purged.
                 var resourceIDs = [id]
-                // (The board entry and the record of triaged visits have no ids of their own.)
-                for table in Self.patientRecordTables where table != "triage_queue_entry" && table != "triage_arrival" {
+                for table in PatientRecordTables.withIDs(board: "triage_queue_entry") {
                     resourceIDs += try String.fetchAll(
                         db, sql: "SELECT id FROM \(table) WHERE patient_id = ? AND practice_id = ?", arguments: scoped)
                 }

@@ -21,38 +21,9 @@ extension VetNetStore {
         let now = clock.now()
         return try await write { db in
             let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .recordVisitAdd) {
-                guard
-                    let patient = try Self.patient(
-                        db: db, practiceID: scope.practiceID, id: visit.patientID.description)?.value
-                else {
-                    throw DomainError.notFound(resource: "patient")
-                }
-                let problems = Set(
-                    try String.fetchAll(
-                        db, sql: "SELECT id FROM problem WHERE patient_id = ? AND practice_id = ?",
-                        arguments: [patient.id.description, scope.practiceID.description]
-                    )
-                    .compactMap(Identifier<Problem>.init(uuidString:)))
-                let appointment = try visit.appointmentID.flatMap {
-                    try Self.appointment(db: db, practiceID: scope.practiceID, id: Self.text($0))?.value
-                }
-                let clinicianKnown =
-                    try VisitRecording.clinician(of: visit, appointment: appointment).map {
-                        try Bool.fetchOne(
-                            db, sql: "SELECT EXISTS(SELECT 1 FROM clinician WHERE id = ? AND practice_id = ?)",
-                            arguments: [Self.text($0), scope.practiceID.description]) == true
-                    } ?? true
-                let appointmentRecorded =
-                    try visit.appointmentID.map {
-                        try Bool.fetchOne(
-                            db, sql: "SELECT EXISTS(SELECT 1 FROM visit WHERE appointment_id = ?)",
-                            arguments: [Self.text($0)]) == true
-                    } ?? false
                 let decision = try VisitRecording.decide(
                     visit, otherErrors: otherErrors,
-                    reads: .init(
-                        patient: patient, problems: problems, appointment: appointment, clinicianKnown: clinicianKnown,
-                        appointmentRecorded: appointmentRecorded),
+                    reads: try Self.visitReads(visit, practiceID: scope.practiceID, db: db),
                     scope: scope, now: now)
                 let stamp = Timestamp.string(now)
                 let seal = self.fieldSeal(scope.practiceID)
@@ -74,6 +45,39 @@ extension VetNetStore {
             }
             return stored
         }
+    }
+
+    /// What recording `visit` is decided on, read in the caller's transaction.
+    private static func visitReads(_ visit: Visit, practiceID: PracticeID, db: Database) throws
+        -> VisitRecording.Reads
+    {
+        guard let patient = try patient(db: db, practiceID: practiceID, id: visit.patientID.description)?.value else {
+            throw DomainError.notFound(resource: "patient")
+        }
+        let problems = Set(
+            try String.fetchAll(
+                db, sql: "SELECT id FROM problem WHERE patient_id = ? AND practice_id = ?",
+                arguments: [patient.id.description, practiceID.description]
+            )
+            .compactMap(Identifier<Problem>.init(uuidString:)))
+        let appointment = try visit.appointmentID.flatMap {
+            try Self.appointment(db: db, practiceID: practiceID, id: text($0))?.value
+        }
+        let clinicianKnown =
+            try VisitRecording.clinician(of: visit, appointment: appointment).map {
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS(SELECT 1 FROM clinician WHERE id = ? AND practice_id = ?)",
+                    arguments: [text($0), practiceID.description]) == true
+            } ?? true
+        let appointmentRecorded =
+            try visit.appointmentID.map {
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS(SELECT 1 FROM visit WHERE appointment_id = ?)", arguments: [text($0)])
+                    == true
+            } ?? false
+        return VisitRecording.Reads(
+            patient: patient, problems: problems, appointment: appointment, clinicianKnown: clinicianKnown,
+            appointmentRecorded: appointmentRecorded)
     }
 
     // MARK: - Reading

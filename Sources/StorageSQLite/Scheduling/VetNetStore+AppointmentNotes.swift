@@ -52,9 +52,7 @@ extension VetNetStore: AppointmentNoteRepository {
                     """, arguments: [scope.practiceID.description, appointmentID.description]
             ).map { try self.appointmentNote(from: $0, practiceID: scope.practiceID) }
             try self.appendAudit(
-                AuditRecord(
-                    action: .appointmentNotesRead, resourceType: "appointment", resourceID: appointmentID.description,
-                    detail: "results=\(notes.count)"), scope: scope, db: db)
+                .appointmentNotesRead(appointmentID, count: notes.count), scope: scope, db: db)
             return notes
         }
     }

@@ -41,8 +41,8 @@ extension VetNetStore {
         }
     }
 
-    /// Applies `change` to a clinician under optimistic concurrency (audited, naming the fields
-    /// changed). A retired clinician is refused (409); another practice's is not found.
+    /// Decided by ``ClinicianRosterWrite/update(_:current:expectedVersion:scope:now:)`` on the row
+    /// read in the same write transaction (SQLite's one writer keeps the two together).
     public func updateClinician(
         id: Identifier<Clinician>, change: ClinicianChange, scope: AccessScope,
         expectedVersion: Int?
