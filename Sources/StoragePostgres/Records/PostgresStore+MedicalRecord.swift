@@ -303,7 +303,6 @@ extension PostgresStore: MedicalRecordRepository {
     {
         let practice = practiceID.rawValue
         let pid = patient.id.rawValue
-        let day = { (text: String?) in text.flatMap { RecordCalendar.date(fromISODay: $0) } }
         let seal = fieldSeal(practiceID)
         var weights: [WeightMeasurement] = []
         for try await (id, value, unit, measuredMs) in try await connection.query(
@@ -313,12 +312,9 @@ extension PostgresStore: MedicalRecordRepository {
                 ORDER BY measured_at_ms, seq
             """, logger: logger
         ).decode((UUID, String, String, Int64).self) {
-            guard let value = Decimal(string: value), let unit = WeightUnit(rawValue: unit) else {
-                throw StoreCorruption(column: "weight.value", reason: "not a decimal weight in a known unit")
-            }
             weights.append(
-                WeightMeasurement(
-                    id: Identifier(id), patientID: patient.id, value: value, unit: unit,
+                try RecordRows.weight(
+                    id: id, patientID: patient.id, value: value, unit: unit,
                     measuredAt: Timestamp.date(milliseconds: measuredMs)))
         }
         var problems: [Problem] = []
@@ -330,11 +326,9 @@ extension PostgresStore: MedicalRecordRepository {
             """, logger: logger
         ).decode((UUID, String, String, String?, String?).self) {
             problems.append(
-                Problem(
-                    id: Identifier(id), patientID: patient.id,
-                    name: try seal.open(name, .problemName, id: id.uuidString),
-                    status: Problem.Status(rawValue: status) ?? .active,
-                    onsetDate: day(onset), resolvedDate: day(resolved)))
+                try RecordRows.problem(
+                    id: id, patientID: patient.id, name: name, status: status, onset: onset, resolved: resolved,
+                    seal: seal))
         }
         var allergies: [Allergy] = []
         for try await (id, substance, reaction, severity) in try await connection.query(
@@ -345,11 +339,9 @@ extension PostgresStore: MedicalRecordRepository {
             """, logger: logger
         ).decode((UUID, String, String?, String).self) {
             allergies.append(
-                Allergy(
-                    id: Identifier(id), patientID: patient.id,
-                    substance: try seal.open(substance, .allergySubstance, id: id.uuidString),
-                    reaction: try seal.openIfPresent(reaction, .allergyReaction, id: id.uuidString),
-                    severity: Allergy.Severity(rawValue: severity) ?? .severe))
+                try RecordRows.allergy(
+                    id: id, patientID: patient.id, substance: substance, reaction: reaction, severity: severity,
+                    seal: seal))
         }
         var medications: [Medication] = []
         for try await (id, drug, concentration, dose, route, frequency, start, end) in try await connection.query(
@@ -360,20 +352,12 @@ extension PostgresStore: MedicalRecordRepository {
             FROM medication WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY start_date, seq
             """, logger: logger
         ).decode((UUID, String, String, String, String, String, String, String?).self) {
-            let key = id.uuidString
-            guard
-                let concentration = Decimal(string: try seal.open(concentration, .medicationConcentration, id: key)),
-                let dose = Decimal(string: try seal.open(dose, .medicationDose, id: key))
-            else {
-                throw StoreCorruption(column: "medication.dose_mg_per_kg", reason: "not a decimal")
-            }
             medications.append(
-                Medication(
-                    id: Identifier(id), patientID: patient.id, drug: try seal.open(drug, .medicationDrug, id: key),
-                    concentrationMgPerML: concentration, doseMgPerKg: dose,
-                    route: Medication.Route(rawValue: route) ?? .oral,
-                    frequency: try seal.open(frequency, .medicationFrequency, id: key),
-                    startDate: day(start) ?? .distantPast, endDate: day(end)))
+                try RecordRows.medication(
+                    id: id, patientID: patient.id,
+                    RecordRows.MedicationColumns(
+                        drug: drug, concentration: concentration, dose: dose, route: route, frequency: frequency,
+                        start: start, end: end), seal: seal))
         }
         let vaccinations = try await self.vaccinations(
             practiceID: practiceID, patientIDs: [pid], connection: connection)
@@ -385,13 +369,11 @@ extension PostgresStore: MedicalRecordRepository {
             WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
             """, logger: logger
         ).decode((UUID, UUID, UUID, String, Int64, Data).self) {
-            let text = try SealedClinicalText.openAddendum(
-                sealed, addendumID: UUIDText.lowercase(id), practiceID: practiceID, cipher: cipher)
             addenda.append(
-                Addendum(
-                    id: Identifier(id), noteID: Identifier(noteID),
-                    author: NoteAuthor(id: UserID(authorID), displayName: authorName),
-                    createdAt: Timestamp.date(milliseconds: createdMs), text: text))
+                try RecordRows.addendum(
+                    id: id, noteID: noteID, author: NoteAuthor(id: UserID(authorID), displayName: authorName),
+                    createdAt: Timestamp.date(milliseconds: createdMs), sealedText: sealed, practiceID: practiceID,
+                    cipher: cipher))
         }
         return MedicalRecord(
             patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
@@ -451,12 +433,9 @@ extension PostgresStore: MedicalRecordRepository {
             """, logger: logger
         ).decode((UUID, UUID, String, String, String?, String?).self) {
             vaccinations.append(
-                Vaccination(
-                    id: Identifier(id), patientID: Identifier(patientID),
-                    vaccine: try seal.open(vaccine, .vaccinationVaccine, id: id.uuidString),
-                    administeredDate: RecordCalendar.date(fromISODay: administered) ?? .distantPast,
-                    batchNumber: try seal.openIfPresent(batch, .vaccinationBatch, id: id.uuidString),
-                    nextDueDate: nextDue.flatMap { RecordCalendar.date(fromISODay: $0) }))
+                try RecordRows.vaccination(
+                    id: id, patientID: patientID, vaccine: vaccine, administered: administered, batch: batch,
+                    nextDue: nextDue, seal: seal))
         }
         return vaccinations
     }

@@ -242,63 +242,45 @@ extension VetNetStore {
     func record(db: Database, practiceID: PracticeID, patient: Patient) throws -> MedicalRecord {
         let args: StatementArguments = [patient.id.description, practiceID.description]
         let filter = "WHERE patient_id = ? AND practice_id = ?"
-        let day = { (text: String?) in text.flatMap { RecordCalendar.date(fromISODay: $0) } }
         let seal = fieldSeal(practiceID)
-        let weights = try Row.fetchAll(db, sql: "SELECT * FROM weight \(filter) ORDER BY measured_at", arguments: args)
-            .map { row in
-                WeightMeasurement(
-                    id: try row.identifier("id"), patientID: patient.id, value: Decimal(string: row["value"]) ?? 0,
-                    unit: WeightUnit(rawValue: row["unit"]) ?? .kg,
-                    measuredAt: Timestamp.date(row["measured_at"] as String) ?? .distantPast)
-            }
-        let problems = try Row.fetchAll(db, sql: "SELECT * FROM problem \(filter) ORDER BY created_at", arguments: args)
-            .map { row in
-                Problem(
-                    id: try row.identifier("id"), patientID: patient.id,
-                    name: try seal.open(row["name"] as String, .problemName, id: row["id"]),
-                    status: Problem.Status(rawValue: row["status"]) ?? .active, onsetDate: day(row["onset_date"]),
-                    resolvedDate: day(row["resolved_date"]))
-            }
-        let allergies = try Row.fetchAll(
-            db, sql: "SELECT * FROM allergy \(filter) ORDER BY created_at", arguments: args
-        ).map { row in
-            Allergy(
-                id: try row.identifier("id"), patientID: patient.id,
-                substance: try seal.open(row["substance"] as String, .allergySubstance, id: row["id"]),
-                reaction: try seal.openIfPresent(row["reaction"] as String?, .allergyReaction, id: row["id"]),
-                severity: Allergy.Severity(rawValue: row["severity"]) ?? .severe)
+        func rows(_ table: String, orderedBy order: String) throws -> [Row] {
+            try Row.fetchAll(db, sql: "SELECT * FROM \(table) \(filter) ORDER BY \(order)", arguments: args)
         }
-        let medications = try Row.fetchAll(
-            db, sql: "SELECT * FROM medication \(filter) ORDER BY start_date", arguments: args
-        ).map { row in
-            let id: String = row["id"]
-            return Medication(
-                id: try row.identifier("id"), patientID: patient.id,
-                drug: try seal.open(row["drug"] as String, .medicationDrug, id: id),
-                concentrationMgPerML: Decimal(
-                    string: try seal.open(row["concentration_mg_per_ml"] as String, .medicationConcentration, id: id))
-                    ?? 0,
-                doseMgPerKg: Decimal(string: try seal.open(row["dose_mg_per_kg"] as String, .medicationDose, id: id))
-                    ?? 0,
-                route: Medication.Route(rawValue: row["route"]) ?? .oral,
-                frequency: try seal.open(row["frequency"] as String, .medicationFrequency, id: id),
-                startDate: day(row["start_date"]) ?? .distantPast, endDate: day(row["end_date"]))
+        // A NULL where text belongs reads as "" and is then refused by name, never forced.
+        let weights = try rows("weight", orderedBy: "measured_at").map { row in
+            try RecordRows.weight(
+                id: try row.uuid("id"), patientID: patient.id, value: row["value"] ?? "", unit: row["unit"] ?? "",
+                measuredAt: (row["measured_at"] as String?).flatMap { Timestamp.date($0) })
         }
-        let vaccinations = try Row.fetchAll(
-            db, sql: "SELECT * FROM vaccination \(filter) ORDER BY administered_date", arguments: args
-        ).map { try Self.vaccination(from: $0, seal: seal) }
+        let problems = try rows("problem", orderedBy: "created_at").map { row in
+            try RecordRows.problem(
+                id: try row.uuid("id"), patientID: patient.id, name: row["name"] ?? "", status: row["status"] ?? "",
+                onset: row["onset_date"], resolved: row["resolved_date"], seal: seal)
+        }
+        let allergies = try rows("allergy", orderedBy: "created_at").map { row in
+            try RecordRows.allergy(
+                id: try row.uuid("id"), patientID: patient.id, substance: row["substance"] ?? "",
+                reaction: row["reaction"], severity: row["severity"] ?? "", seal: seal)
+        }
+        let medications = try rows("medication", orderedBy: "start_date").map { row in
+            try RecordRows.medication(
+                id: try row.uuid("id"), patientID: patient.id,
+                RecordRows.MedicationColumns(
+                    drug: row["drug"] ?? "", concentration: row["concentration_mg_per_ml"] ?? "",
+                    dose: row["dose_mg_per_kg"] ?? "", route: row["route"] ?? "", frequency: row["frequency"] ?? "",
+                    start: row["start_date"], end: row["end_date"]), seal: seal)
+        }
+        let vaccinations = try rows("vaccination", orderedBy: "administered_date").map {
+            try Self.vaccination(from: $0, seal: seal)
+        }
         let notes = try self.notes(db: db, practiceID: practiceID, patientID: patient.id.description)
-        let addenda = try Row.fetchAll(
-            db, sql: "SELECT * FROM note_addendum \(filter) ORDER BY created_at", arguments: args
-        ).map { row -> Addendum in
-            let id: String = row["id"]
-            let text = try SealedClinicalText.openAddendum(
-                row["sealed_text"], addendumID: id, practiceID: practiceID, cipher: cipher)
-            return Addendum(
-                id: try row.identifier("id"), noteID: try row.identifier("note_id"),
-                author: NoteAuthor(
-                    id: UserID(uuidString: row["author_id"]) ?? UserID(), displayName: row["author_name"]),
-                createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast, text: text)
+        let addenda = try rows("note_addendum", orderedBy: "created_at").map { row in
+            try RecordRows.addendum(
+                id: try row.uuid("id"), noteID: try row.uuid("note_id"),
+                author: NoteAuthor(id: UserID(try row.uuid("author_id")), displayName: row["author_name"] ?? ""),
+                createdAt: (row["created_at"] as String?).flatMap { Timestamp.date($0) },
+                sealedText: row["sealed_text"] ?? Data(),
+                practiceID: practiceID, cipher: cipher)
         }
         return MedicalRecord(
             patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
@@ -323,12 +305,8 @@ extension VetNetStore {
     }
 
     static func vaccination(from row: Row, seal: FieldSeal) throws -> Vaccination {
-        let id: String = row["id"]
-        return Vaccination(
-            id: try row.identifier("id"), patientID: try row.identifier("patient_id"),
-            vaccine: try seal.open(row["vaccine"] as String, .vaccinationVaccine, id: id),
-            administeredDate: RecordCalendar.date(fromISODay: row["administered_date"]) ?? .distantPast,
-            batchNumber: try seal.openIfPresent(row["batch"] as String?, .vaccinationBatch, id: id),
-            nextDueDate: (row["next_due_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) })
+        try RecordRows.vaccination(
+            id: try row.uuid("id"), patientID: try row.uuid("patient_id"), vaccine: row["vaccine"] ?? "",
+            administered: row["administered_date"], batch: row["batch"], nextDue: row["next_due_date"], seal: seal)
     }
 }
