@@ -16,4 +16,12 @@ public struct StoreCorruption: Error, CustomStringConvertible {
     }
 
     public var description: String { "the store holds an unreadable value in column \(column): \(reason)" }
+
+    /// A stored word of the domain's vocabulary as both stores read it back: `value` is what
+    /// the domain made of the word in `column`, and `nil` — a word it does not know — is this
+    /// error, never a default that would show a patient, a booking or a role as something else.
+    public static func known<Value>(_ value: Value?, column: String) throws -> Value {
+        guard let value else { throw StoreCorruption(column: column, reason: "not a value VetNet knows") }
+        return value
+    }
 }

@@ -31,6 +31,37 @@ struct StoreTests {
         try reopened.close()
     }
 
+    @Test("a stored word the domain does not know is refused naming its column, never read as a default")
+    func unknownStoredWords() async throws {
+        let fixture = try await TwoPractices.make()
+        let scope = fixture.scope(fixture.adminA)
+        let owner = try await fixture.store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope)
+        let rex = try await fixture.store.createPatient(
+            Patient(name: "Rex", species: .dog, ownerID: owner.id), scope: scope)
+        #expect(try await fixture.store.patient(scope: scope, id: rex.id).value.species == .dog)
+        // A file edited outside VetNet (its CHECK constraints ignored): the species is no
+        // longer one of the domain's words.
+        try await fixture.store.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            try db.execute(sql: "UPDATE patient SET species = 'dragon' WHERE id = ?", arguments: [rex.id.description])
+            try db.execute(
+                sql: "UPDATE staff_user SET role = 'owner' WHERE id = ?", arguments: [fixture.adminB.id.description])
+            try db.execute(sql: "PRAGMA ignore_check_constraints = OFF")
+        }
+        do {
+            _ = try await fixture.store.patient(scope: scope, id: rex.id)
+            Issue.record("a patient of an unknown species was read")
+        } catch let corruption as StoreCorruption {
+            #expect(corruption.column == "patient.species")
+        }
+        do {
+            _ = try await fixture.store.user(scope: fixture.scope(fixture.adminB), id: fixture.adminB.id)
+            Issue.record("an account of an unknown role was read")
+        } catch let corruption as StoreCorruption {
+            #expect(corruption.column == "staff_user.role")
+        }
+    }
+
     @Test("another practice's user is not found, and lists never mix practices")
     func tenancy() async throws {
         let fixture = try await TwoPractices.make()

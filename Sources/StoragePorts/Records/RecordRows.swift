@@ -18,7 +18,7 @@ public enum RecordRows {
         }
         return WeightMeasurement(
             id: Identifier(id), patientID: patientID, value: decimal,
-            unit: try known(WeightUnit(rawValue: unit), "weight.unit"),
+            unit: try StoreCorruption.known(WeightUnit(rawValue: unit), column: "weight.unit"),
             measuredAt: try time(measuredAt, "weight.measured_at"))
     }
 
@@ -29,7 +29,7 @@ public enum RecordRows {
     ) throws -> Problem {
         Problem(
             id: Identifier(id), patientID: patientID, name: try seal.open(name, .problemName, id: id.uuidString),
-            status: try known(Problem.Status(rawValue: status), "problem.status"),
+            status: try StoreCorruption.known(Problem.Status(rawValue: status), column: "problem.status"),
             onsetDate: try day(onset, "problem.onset_date"), resolvedDate: try day(resolved, "problem.resolved_date"))
     }
 
@@ -42,7 +42,7 @@ public enum RecordRows {
             id: Identifier(id), patientID: patientID,
             substance: try seal.open(substance, .allergySubstance, id: id.uuidString),
             reaction: try seal.openIfPresent(reaction, .allergyReaction, id: id.uuidString),
-            severity: try known(Allergy.Severity(rawValue: severity), "allergy.severity"))
+            severity: try StoreCorruption.known(Allergy.Severity(rawValue: severity), column: "allergy.severity"))
     }
 
     /// The sealed and plain columns of a medication's row.
@@ -89,7 +89,7 @@ public enum RecordRows {
         return Medication(
             id: Identifier(id), patientID: patientID, drug: try seal.open(columns.drug, .medicationDrug, id: key),
             concentrationMgPerML: concentration, doseMgPerKg: dose,
-            route: try known(Medication.Route(rawValue: columns.route), "medication.route"),
+            route: try StoreCorruption.known(Medication.Route(rawValue: columns.route), column: "medication.route"),
             frequency: try seal.open(columns.frequency, .medicationFrequency, id: key), startDate: start,
             endDate: try day(columns.end, "medication.end_date"))
     }
@@ -119,11 +119,6 @@ public enum RecordRows {
             createdAt: try time(createdAt, "note_addendum.created_at"),
             text: try SealedClinicalText.openAddendum(
                 sealedText, addendumID: UUIDText.lowercase(id), practiceID: practiceID, cipher: cipher))
-    }
-
-    private static func known<Value>(_ value: Value?, _ column: String) throws -> Value {
-        guard let value else { throw StoreCorruption(column: column, reason: "not a value the record knows") }
-        return value
     }
 
     private static func time(_ value: Date?, _ column: String) throws -> Date {

@@ -219,13 +219,16 @@ extension PostgresStore: PatientDirectory {
         let patient = Patient(
             id: Identifier(try columns[0].decode(UUID.self)), medicalRecordNumber: try columns[1].decode(String.self),
             name: try columns[2].decode(String.self),
-            species: Species(rawValue: try columns[3].decode(String.self)) ?? .other,
+            species: try StoreCorruption.known(
+                Species(rawValue: try columns[3].decode(String.self)), column: "patient.species"),
             breed: try columns[4].decode(String?.self),
-            sex: Patient.Sex(rawValue: try columns[5].decode(String.self)) ?? .unknown,
+            sex: try StoreCorruption.known(
+                Patient.Sex(rawValue: try columns[5].decode(String.self)), column: "patient.sex"),
             birthDate: try columns[6].decode(String?.self).flatMap { RecordCalendar.date(fromISODay: $0) },
             birthDateEstimated: try columns[7].decode(Bool.self), colour: try columns[8].decode(String?.self),
             microchip: try columns[9].decode(String?.self),
-            status: Patient.Status(rawValue: try columns[10].decode(String.self)) ?? .active,
+            status: try StoreCorruption.known(
+                Patient.Status(rawValue: try columns[10].decode(String.self)), column: "patient.status"),
             alerts: alerts, ownerID: Identifier(try columns[12].decode(UUID.self)),
             coOwnerID: try columns[13].decode(UUID?.self).map { Identifier($0) })
         return Versioned(patient, version: Int(try columns[14].decode(Int32.self)))

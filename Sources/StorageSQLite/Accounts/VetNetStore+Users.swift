@@ -157,7 +157,9 @@ extension VetNetStore {
     static func account(from row: Row) throws -> StaffAccount {
         StaffAccount(
             id: try row.identifier("id"), practiceID: try row.identifier("practice_id"),
-            email: row["email"], displayName: row["display_name"], role: Role(rawValue: row["role"]) ?? .receptionist,
+            email: row["email"], displayName: row["display_name"],
+            role: try StoreCorruption.known(
+                (row["role"] as String?).flatMap(Role.init(rawValue:)), column: "staff_user.role"),
             disabled: row["disabled"], createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast,
             version: row["version"])
     }

@@ -280,11 +280,16 @@ extension VetNetStore {
         let alertsJSON: String = row["alerts"]
         let patient = Patient(
             id: try row.identifier("id"), medicalRecordNumber: row["mrn"], name: row["name"],
-            species: Species(rawValue: row["species"]) ?? .other, breed: row["breed"],
-            sex: Patient.Sex(rawValue: row["sex"]) ?? .unknown,
+            species: try StoreCorruption.known(
+                (row["species"] as String?).flatMap(Species.init(rawValue:)), column: "patient.species"),
+            breed: row["breed"],
+            sex: try StoreCorruption.known(
+                (row["sex"] as String?).flatMap(Patient.Sex.init(rawValue:)), column: "patient.sex"),
             birthDate: (row["birth_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) },
             birthDateEstimated: row["birth_date_estimated"], colour: row["colour"],
-            microchip: row["microchip"], status: Patient.Status(rawValue: row["status"]) ?? .active,
+            microchip: row["microchip"],
+            status: try StoreCorruption.known(
+                (row["status"] as String?).flatMap(Patient.Status.init(rawValue:)), column: "patient.status"),
             alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [],
             ownerID: try row.identifier("owner_id"),
             coOwnerID: (row["co_owner_id"] as String?).flatMap(Identifier.init(uuidString:)))

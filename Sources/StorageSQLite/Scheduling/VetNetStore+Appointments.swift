@@ -295,7 +295,8 @@ extension VetNetStore {
             roomID: (row[6] as String?).flatMap(Identifier.init(uuidString:)),
             time: time,
             bufferAfterMinutes: Int(clamping: (occupiedEnd - endMs) / 60_000),
-            status: AppointmentStatus(rawValue: row[10]) ?? .booked,
+            status: try StoreCorruption.known(
+                (row[10] as String?).flatMap(AppointmentStatus.init(rawValue:)), column: "appointment.status"),
             checkedInAt: (row[11] as Int64?).map(Timestamp.date(milliseconds:)),
             startedAt: (row[12] as Int64?).map(Timestamp.date(milliseconds:)),
             completedAt: (row[13] as Int64?).map(Timestamp.date(milliseconds:)),

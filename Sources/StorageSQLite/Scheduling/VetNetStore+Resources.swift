@@ -71,7 +71,9 @@ extension VetNetStore {
             db, sql: "SELECT * FROM room WHERE practice_id = ? ORDER BY name", arguments: [practiceID.description]
         ).map {
             Room(
-                id: try $0.identifier("id"), name: $0["name"], type: RoomType(rawValue: $0["type"]) ?? .exam,
+                id: try $0.identifier("id"), name: $0["name"],
+                type: try StoreCorruption.known(
+                    ($0["type"] as String?).flatMap(RoomType.init(rawValue:)), column: "room.type"),
                 isActive: $0["active"])
         }
     }

@@ -304,10 +304,12 @@ extension VetNetStore {
     func queueEntry(from row: Row) throws -> QueueEntry {
         QueueEntry(
             assessmentID: try row.identifier("assessment_id"), patientID: try row.uuid("patient_id"),
-            level: TriageLevel(rawValue: row["level"]) ?? .red,
+            level: try StoreCorruption.known(
+                (row["level"] as Int?).flatMap(TriageLevel.init(rawValue:)), column: "triage_queue_entry.level"),
             arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
             assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]),
-            status: QueueStatus(rawValue: row["status"]) ?? .waiting,
+            status: try StoreCorruption.known(
+                (row["status"] as String?).flatMap(QueueStatus.init(rawValue:)), column: "triage_queue_entry.status"),
             statusChangedAt: Timestamp.date(milliseconds: row["status_changed_at_ms"]),
             override: try (row["override_json"] as String?).map { stored in
                 let text = try fieldSeal(row: row).open(stored, .queueOverride, id: row["patient_id"])
