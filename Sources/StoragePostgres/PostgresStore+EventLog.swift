@@ -15,7 +15,6 @@ extension PostgresStore: EventLogRepository {
         -> DomainEvent
     {
         var event = event
-        let practice = event.practiceID.rawValue
         if event.actorID == nil { event.actorID = scope?.actorID?.description }
         // Numbering, the row and the notification in one statement: the head row stays locked
         // until commit, and every round trip under it is time other writers of the practice wait.

@@ -44,29 +44,17 @@ extension PostgresStore: PasskeyRepository {
                             \(passkey.relyingParty), \(passkey.origin), \(passkey.name), \(passkey.signCount), \(nowMs))
                     """, logger: logger)
                 if firstFactor {
-                    try await connection.query(
-                        """
-                        UPDATE session SET revoked_at_ms = \(nowMs)
-                        WHERE user_id = \(user) AND practice_id = \(practice) AND token_hash <> \(tokenHash)
-                          AND revoked_at_ms IS NULL
-                        """, logger: logger)
-                    try await connection.query(
-                        """
-                        UPDATE session SET second_factor = true, must_enrol = false
-                        WHERE token_hash = \(tokenHash) AND user_id = \(user) AND practice_id = \(practice)
-                        """, logger: logger)
+                    try await self.proveSecondFactor(
+                        of: tokenHash, userID: passkey.userID, practiceID: passkey.practiceID, atMs: nowMs,
+                        connection: connection)
                 }
                 try await self.appendAudit(
-                    AuditRecord(
-                        action: .authPasskeyAdd, resourceType: "user", resourceID: passkey.userID.description,
-                        detail: "passkey=\(UUIDText.lowercase(passkey.id)) site=\(passkey.relyingParty)"
-                            + (firstFactor ? "; first second factor, other sessions revoked" : "")),
-                    scope: scope, connection: connection)
+                    passkey.addedAudit(firstFactor: firstFactor), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
             // The credential id is unique across the installation; another practice's row is
             // invisible here, so the constraint is what tells.
-            throw DomainError.conflict("This passkey is registered already.")
+            throw StoredPasskey.alreadyRegistered
         }
     }
 

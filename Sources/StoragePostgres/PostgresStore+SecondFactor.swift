@@ -75,17 +75,8 @@ extension PostgresStore: SecondFactorRepository {
                 INSERT INTO second_factor_recovery (user_id, practice_id, code_hash)
                 SELECT \(userID.rawValue), \(practice), unnest(\(recoveryCodeHashes)::text[])
                 """, logger: logger)
-            try await connection.query(
-                """
-                UPDATE session SET revoked_at_ms = \(nowMs)
-                WHERE user_id = \(userID.rawValue) AND practice_id = \(practice) AND token_hash <> \(tokenHash)
-                  AND revoked_at_ms IS NULL
-                """, logger: logger)
-            try await connection.query(
-                """
-                UPDATE session SET second_factor = true, must_enrol = false
-                WHERE token_hash = \(tokenHash) AND user_id = \(userID.rawValue) AND practice_id = \(practice)
-                """, logger: logger)
+            try await self.proveSecondFactor(
+                of: tokenHash, userID: userID, practiceID: scope.practiceID, atMs: nowMs, connection: connection)
             try await self.appendAudit(
                 .secondFactorEnrolled(userID, recoveryCodes: recoveryCodeHashes.count), scope: scope,
                 connection: connection)
@@ -149,5 +140,23 @@ extension PostgresStore: SecondFactorRepository {
                 AuditRecord(action: .authSecondFactorReset, resourceType: "user", resourceID: userID.description),
                 scope: scope, connection: connection)
         }
+    }
+
+    /// The session of `tokenHash` proven by the account's new second factor, and the account's
+    /// other sessions ended (they were opened without it), in the caller's transaction.
+    func proveSecondFactor(
+        of tokenHash: String, userID: UserID, practiceID: PracticeID, atMs nowMs: Int64, connection: PostgresConnection
+    ) async throws {
+        try await connection.query(
+            """
+            UPDATE session SET revoked_at_ms = \(nowMs)
+            WHERE user_id = \(userID.rawValue) AND practice_id = \(practiceID.rawValue) AND token_hash <> \(tokenHash)
+              AND revoked_at_ms IS NULL
+            """, logger: logger)
+        try await connection.query(
+            """
+            UPDATE session SET second_factor = true, must_enrol = false
+            WHERE token_hash = \(tokenHash) AND user_id = \(userID.rawValue) AND practice_id = \(practiceID.rawValue)
+            """, logger: logger)
     }
 }

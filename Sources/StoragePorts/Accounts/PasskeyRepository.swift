@@ -72,3 +72,17 @@ public protocol PasskeyRepository: Sendable {
     /// when the caller has no such passkey.
     func removePasskey(id: UUID, scope: AccessScope) async throws
 }
+
+extension StoredPasskey {
+    /// The refusal of a passkey whose credential id is registered already (in any practice).
+    public static let alreadyRegistered = DomainError.conflict("This passkey is registered already.")
+
+    /// The audit entry of adding this passkey; an account's first second factor ends its other
+    /// sessions, and the entry says so.
+    public func addedAudit(firstFactor: Bool) -> AuditRecord {
+        AuditRecord(
+            action: .authPasskeyAdd, resourceType: "user", resourceID: userID.description,
+            detail: "passkey=\(UUIDText.lowercase(id)) site=\(relyingParty)"
+                + (firstFactor ? "; first second factor, other sessions revoked" : ""))
+    }
+}

@@ -24,7 +24,7 @@ extension VetNetStore: PasskeyRepository {
                 try Row.fetchOne(
                     db, sql: "SELECT 1 FROM passkey WHERE credential_id = ?", arguments: [passkey.credentialID])
                     == nil
-            else { throw DomainError.conflict("This passkey is registered already.") }
+            else { throw StoredPasskey.alreadyRegistered }
             try db.execute(
                 sql: """
                     INSERT INTO passkey (id, user_id, practice_id, credential_id, public_key, relying_party, origin,
@@ -38,21 +38,11 @@ extension VetNetStore: PasskeyRepository {
                     passkey.signCount, nowMs,
                 ])
             if firstFactor {
-                try db.execute(
-                    sql: """
-                        UPDATE session SET revoked_at_ms = ?
-                        WHERE user_id = ? AND practice_id = ? AND token_hash <> ? AND revoked_at_ms IS NULL
-                        """, arguments: [nowMs, passkey.userID.description, passkey.practiceID.description, tokenHash])
-                try db.execute(
-                    sql: "UPDATE session SET second_factor = 1, must_enrol = 0 WHERE token_hash = ? AND user_id = ?",
-                    arguments: [tokenHash, passkey.userID.description])
+                try Self.proveSecondFactor(
+                    of: tokenHash, userID: passkey.userID, practiceID: passkey.practiceID, atMs: nowMs, db: db)
             }
             try self.appendAudit(
-                AuditRecord(
-                    action: .authPasskeyAdd, resourceType: "user", resourceID: passkey.userID.description,
-                    detail: "passkey=\(UUIDText.lowercase(passkey.id)) site=\(passkey.relyingParty)"
-                        + (firstFactor ? "; first second factor, other sessions revoked" : "")),
-                scope: scope, db: db)
+                passkey.addedAudit(firstFactor: firstFactor), scope: scope, db: db)
         }
     }
 

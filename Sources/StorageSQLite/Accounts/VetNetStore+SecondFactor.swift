@@ -70,14 +70,8 @@ extension VetNetStore {
                     sql: "INSERT INTO second_factor_recovery (user_id, practice_id, code_hash) VALUES (?, ?, ?)",
                     arguments: [userID.description, scope.practiceID.description, hash])
             }
-            try db.execute(
-                sql: """
-                    UPDATE session SET revoked_at_ms = ?
-                    WHERE user_id = ? AND practice_id = ? AND token_hash <> ? AND revoked_at_ms IS NULL
-                    """, arguments: [nowMs, userID.description, scope.practiceID.description, tokenHash])
-            try db.execute(
-                sql: "UPDATE session SET second_factor = 1, must_enrol = 0 WHERE token_hash = ? AND user_id = ?",
-                arguments: [tokenHash, userID.description])
+            try Self.proveSecondFactor(
+                of: tokenHash, userID: userID, practiceID: scope.practiceID, atMs: nowMs, db: db)
             try self.appendAudit(
                 .secondFactorEnrolled(userID, recoveryCodes: recoveryCodeHashes.count), scope: scope, db: db)
             return true
@@ -129,5 +123,20 @@ extension VetNetStore {
                 AuditRecord(action: .authSecondFactorReset, resourceType: "user", resourceID: userID.description),
                 scope: scope, db: db)
         }
+    }
+
+    /// The session of `tokenHash` proven by the account's new second factor, and the account's
+    /// other sessions ended (they were opened without it), in the caller's transaction.
+    static func proveSecondFactor(
+        of tokenHash: String, userID: UserID, practiceID: PracticeID, atMs nowMs: Int64, db: Database
+    ) throws {
+        try db.execute(
+            sql: """
+                UPDATE session SET revoked_at_ms = ?
+                WHERE user_id = ? AND practice_id = ? AND token_hash <> ? AND revoked_at_ms IS NULL
+                """, arguments: [nowMs, userID.description, practiceID.description, tokenHash])
+        try db.execute(
+            sql: "UPDATE session SET second_factor = 1, must_enrol = 0 WHERE token_hash = ? AND user_id = ?",
+            arguments: [tokenHash, userID.description])
     }
 }
