@@ -70,7 +70,7 @@ public struct MetricsChangeSummary: Hashable, Sendable {
         if let earliest { payload["changedFrom"] = Timestamp.string(earliest) }
         if let latest { payload["changedTo"] = Timestamp.string(latest) }
         return DomainEvent(
-            practiceID: practiceID, kind: MetricsUpdate.kind, occurredAt: occurredAt, resourceType: "metrics",
+            practiceID: practiceID, kind: MetricsUpdate.kind, occurredAt: occurredAt, resourceType: .metrics,
             payload: payload)
     }
 }

@@ -33,14 +33,15 @@ public struct DomainEvent: Codable, Hashable, Sendable {
     /// Creates an event; the log assigns the sequence and the actor. `resourceType` defaults
     /// to the kind's first part (`appointment.booked` → `appointment`).
     public init(
-        practiceID: PracticeID, kind: String, occurredAt: Date, resourceType: String? = nil, resourceID: String? = nil,
+        practiceID: PracticeID, kind: String, occurredAt: Date, resourceType: ResourceKind? = nil,
+        resourceID: String? = nil,
         actorID: String? = nil, payload: [String: String] = [:]
     ) {
         self.sequence = 0
         self.practiceID = practiceID
         self.kind = kind
         self.occurredAt = occurredAt
-        self.resourceType = resourceType ?? String(kind.prefix { $0 != "." })
+        self.resourceType = resourceType?.rawValue ?? String(kind.prefix { $0 != "." })
         self.resourceID = resourceID
         self.actorID = actorID
         self.payload = payload

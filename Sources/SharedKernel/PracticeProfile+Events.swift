@@ -28,7 +28,7 @@ extension PracticeProfile {
             payload["recursYearly"] = String(closure.recursYearly)
         }
         return DomainEvent(
-            practiceID: id, kind: kind, occurredAt: occurredAt, resourceType: "practice", resourceID: id.description,
+            practiceID: id, kind: kind, occurredAt: occurredAt, resourceType: .practice, resourceID: id.description,
             payload: payload)
     }
 }

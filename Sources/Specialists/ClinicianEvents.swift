@@ -22,7 +22,7 @@ extension Clinician {
     /// the name the schedule shows and the new version.
     public func changeEvent(kind: String, version: Int, practiceID: PracticeID, occurredAt: Date) -> DomainEvent {
         DomainEvent(
-            practiceID: practiceID, kind: kind, occurredAt: occurredAt, resourceType: "clinician",
+            practiceID: practiceID, kind: kind, occurredAt: occurredAt, resourceType: .clinician,
             resourceID: id.description,
             payload: ["clinicianID": id.description, "displayName": displayName, "version": String(version)])
     }
@@ -34,7 +34,7 @@ extension ClinicianAvailability {
     public func changeEvent(version: Int, practiceID: PracticeID, occurredAt: Date) -> DomainEvent {
         DomainEvent(
             practiceID: practiceID, kind: ClinicianEventKind.availabilityChanged, occurredAt: occurredAt,
-            resourceType: "clinician",
+            resourceType: .clinician,
             resourceID: clinicianID.description,
             payload: [
                 "clinicianID": clinicianID.description, "version": String(version),

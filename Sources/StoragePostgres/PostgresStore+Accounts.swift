@@ -25,7 +25,7 @@ extension PostgresStore: AccountRepository {
                     """, logger: logger)
                 try await self.appendAudit(
                     AuditRecord(
-                        action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                        action: .userCreate, resourceType: .user, resourceID: account.id.description,
                         detail: "role=administrator first administrator"), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -61,7 +61,7 @@ extension PostgresStore: AccountRepository {
             VALUES (\(profile.id.rawValue), \(profile.name), \(profile.timeZone), \(profileJSON)::jsonb, \(now))
             """, logger: logger)
         try await appendAudit(
-            AuditRecord(action: .practiceCreate, resourceType: "practice", resourceID: profile.id.description),
+            AuditRecord(action: .practiceCreate, resourceType: .practice, resourceID: profile.id.description),
             scope: scope, connection: connection)
     }
 
@@ -83,7 +83,7 @@ extension PostgresStore: AccountRepository {
                     """, logger: logger)
                 try await self.appendAudit(
                     AuditRecord(
-                        action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                        action: .userCreate, resourceType: .user, resourceID: account.id.description,
                         detail: "role=\(role.rawValue)"), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {

@@ -67,7 +67,9 @@ extension PostgresStore: EventLogRepository {
                 }
                 var event = DomainEvent(
                     practiceID: practiceID, kind: kind, occurredAt: Timestamp.date(milliseconds: occurredMs),
-                    resourceType: resourceType, resourceID: resourceID, actorID: actorID, payload: payload)
+                    resourceID: resourceID, actorID: actorID, payload: payload)
+                // As stored: an event written by another version may name a kind of resource this one does not.
+                event.resourceType = resourceType ?? event.resourceType
                 event.sequence = sequence
                 events.append(event)
             }

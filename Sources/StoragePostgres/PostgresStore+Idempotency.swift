@@ -37,17 +37,13 @@ extension PostgresStore {
             """, logger: logger
         ).decode((String, String, String?).self) {
             // As in the embedded store, a key names one request of one account, whatever the operation.
-            guard storedOperation == operation.name, fingerprint == key.fingerprint else {
-                throw DomainError.conflict("This Idempotency-Key was already used for a different request.")
-            }
+            try key.replaying(operation, claimedBy: storedOperation, fingerprint: fingerprint)
             guard let resource else {
                 throw StoreCorruption(
                     column: "idempotency_key.resource_id", reason: "a committed claim names no resource")
             }
-            let resourceType = operation.resourceType
             _ = try await appendAudit(
-                AuditRecord(action: .replay(of: operation), resourceType: resourceType, resourceID: resource),
-                scope: scope, connection: connection)
+                .replay(of: operation, resourceID: resource), scope: scope, connection: connection)
             return resource
         }
         // Claimed and released between the two statements (pruned): a retry claims it afresh.

@@ -91,7 +91,7 @@ extension PostgresStore: PasskeyRepository {
             guard removed else { throw DomainError.notFound(resource: "passkey") }
             try await self.appendAudit(
                 AuditRecord(
-                    action: .authPasskeyRemove, resourceType: "user", resourceID: userID.description,
+                    action: .authPasskeyRemove, resourceType: .user, resourceID: userID.description,
                     detail: "passkey=\(UUIDText.lowercase(id))"),
                 scope: scope, connection: connection)
         }

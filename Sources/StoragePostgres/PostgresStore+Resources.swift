@@ -105,7 +105,7 @@ extension PostgresStore {
                 """, logger: logger)
             try await self.appendAudit(
                 AuditRecord(
-                    action: .clinicianAvailabilityUpdate, resourceType: "clinician",
+                    action: .clinicianAvailabilityUpdate, resourceType: .clinician,
                     resourceID: availability.clinicianID.description), scope: scope, connection: connection)
             try await self.appendEvent(
                 availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),
@@ -147,7 +147,7 @@ extension PostgresStore {
                         \(room.isActive))
                     """, logger: logger)
                 try await self.appendAudit(
-                    AuditRecord(action: .roomCreate, resourceType: "room", resourceID: room.id.description),
+                    AuditRecord(action: .roomCreate, resourceType: .room, resourceID: room.id.description),
                     scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -176,7 +176,7 @@ extension PostgresStore {
                     """, logger: self.logger)
                 try await self.appendAudit(
                     AuditRecord(
-                        action: .roomUpdate, resourceType: "room", resourceID: id.description,
+                        action: .roomUpdate, resourceType: .room, resourceID: id.description,
                         detail: next.isActive ? nil : "out_of_service"), scope: scope, connection: connection)
                 return next
             }
@@ -219,7 +219,7 @@ extension PostgresStore {
                     """, logger: logger)
                 try await self.appendAudit(
                     AuditRecord(
-                        action: .appointmentTypeCreate, resourceType: "appointment_type",
+                        action: .appointmentTypeCreate, resourceType: .appointmentType,
                         resourceID: type.id.description), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -248,7 +248,7 @@ extension PostgresStore {
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
                 try await self.appendAudit(
-                    AuditRecord(action: action, resourceType: "appointment_type", resourceID: id.description),
+                    AuditRecord(action: action, resourceType: .appointmentType, resourceID: id.description),
                     scope: scope, connection: connection)
                 return next
             }

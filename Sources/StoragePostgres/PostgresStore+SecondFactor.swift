@@ -137,7 +137,7 @@ extension PostgresStore: SecondFactorRepository {
                 WHERE user_id = \(userID.rawValue) AND practice_id = \(practice) AND revoked_at_ms IS NULL
                 """, logger: logger)
             try await self.appendAudit(
-                AuditRecord(action: .authSecondFactorReset, resourceType: "user", resourceID: userID.description),
+                AuditRecord(action: .authSecondFactorReset, resourceType: .user, resourceID: userID.description),
                 scope: scope, connection: connection)
         }
     }

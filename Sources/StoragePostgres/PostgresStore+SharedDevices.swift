@@ -40,7 +40,7 @@ extension PostgresStore: SharedDeviceRepository {
                         registeredAt: Timestamp.date(milliseconds: at), registeredBy: by.map(UserID.init)))
             }
             try await self.appendAudit(
-                AuditRecord(action: .sharedDeviceList, resourceType: "shared_device"), scope: scope,
+                AuditRecord(action: .sharedDeviceList, resourceType: .sharedDevice), scope: scope,
                 connection: connection)
             return devices
         }
@@ -59,7 +59,7 @@ extension PostgresStore: SharedDeviceRepository {
             guard found else { throw DomainError.notFound(resource: "shared device") }
             try await self.appendAudit(
                 AuditRecord(
-                    action: .sharedDeviceRevoke, resourceType: "shared_device", resourceID: UUIDText.lowercase(id)),
+                    action: .sharedDeviceRevoke, resourceType: .sharedDevice, resourceID: UUIDText.lowercase(id)),
                 scope: scope, connection: connection)
         }
     }
@@ -91,7 +91,7 @@ extension PostgresStore: SharedDeviceRepository {
                 ON CONFLICT (user_id) DO UPDATE SET pin_hash = excluded.pin_hash, set_at_ms = excluded.set_at_ms
                 """, logger: logger)
             try await self.appendAudit(
-                AuditRecord(action: .authPinSet, resourceType: "user", resourceID: userID.description), scope: scope,
+                AuditRecord(action: .authPinSet, resourceType: .user, resourceID: userID.description), scope: scope,
                 connection: connection)
         }
     }

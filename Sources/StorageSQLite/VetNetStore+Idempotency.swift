@@ -25,14 +25,10 @@ extension VetNetStore {
                         resource_id FROM idempotency_key WHERE practice_id = ? AND IFNULL(actor_id, '') = ? AND key = ?
                     """), arguments: [scope.practiceID.description, actor, key.key])
         {
-            guard row["operation"] == operation.name, row["fingerprint"] == key.fingerprint else {
-                throw DomainError.conflict("This Idempotency-Key was already used for a different request.")
-            }
+            try key.replaying(
+                operation, claimedBy: row["operation"] ?? "", fingerprint: row["fingerprint"] ?? "")
             let id: String = row["resource_id"]
-            let resource = operation.resourceType
-            try appendAudit(
-                AuditRecord(action: .replay(of: operation), resourceType: resource, resourceID: id), scope: scope,
-                db: db)
+            try appendAudit(.replay(of: operation, resourceID: id), scope: scope, db: db)
             return (id, true)
         }
         let id = try create()

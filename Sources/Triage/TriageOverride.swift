@@ -178,7 +178,7 @@ extension TriageOverride {
         if lowersRedFinding { payload["lowersRedFinding"] = "true" }
         return DomainEvent(
             practiceID: practiceID, kind: TriageEventKind.levelOverridden, occurredAt: occurredAt,
-            resourceType: "patient",
+            resourceType: .patient,
             resourceID: patient, payload: payload)
     }
 }

@@ -100,7 +100,7 @@ extension TriageAssessment {
         let patient = UUIDText.lowercase(patientID)
         return DomainEvent(
             practiceID: practiceID, kind: TriageEventKind.patientTriaged, occurredAt: occurredAt,
-            resourceType: "patient",
+            resourceType: .patient,
             resourceID: patient,
             payload: [
                 "patientID": patient, "assessmentID": id.description, "level": String(level.rawValue),

@@ -47,7 +47,7 @@ struct EventsCommand: AsyncParsableCommand {
             let scope = AccessScope.system(profile.id, requestID: "cli-events-tail")
             try await vetStore.recordAudit(
                 AuditRecord(
-                    action: .eventsTail, resourceType: "practice", resourceID: profile.id.description,
+                    action: .eventsTail, resourceType: .practice, resourceID: profile.id.description,
                     detail: after.map { "after=\($0)" }), scope: scope)
             _ = try? opened.embedded?.writeAuditCheckpoint()
             var cursor: Int64

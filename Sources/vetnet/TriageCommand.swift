@@ -94,7 +94,7 @@ struct TriageCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         try await opened.store.recordAudit(
-            AuditRecord(action: .triageEvaluate, resourceType: "patient", resourceID: UUIDText.lowercase(patientID)),
+            AuditRecord(action: .triageEvaluate, resourceType: .patient, resourceID: UUIDText.lowercase(patientID)),
             scope: scope)
         return result
     }

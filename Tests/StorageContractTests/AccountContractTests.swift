@@ -76,7 +76,7 @@ struct AccountContractTests {
                     scope: scope, email: "not an address", displayName: "X", role: .receptionist, passwordHash: "z")
             }
             let latest = try await store.audit.auditEntries(
-                scope: scope, limit: 1, before: nil, resourceType: "user", resourceID: nil
+                scope: scope, limit: 1, before: nil, resourceType: ResourceKind.user.rawValue, resourceID: nil
             ).items
             #expect(latest.map(\.action) == ["user.create"] && latest.first?.resourceID == nurse.id.description)
         }

@@ -128,7 +128,7 @@ struct AnalyticsHistoryContractTests {
             #expect(history.rooms.map(\.id) == [fixture.theatre.id] && history.triageArrivals.isEmpty)
 
             let audit = try await store.audit.auditEntries(
-                scope: scope, limit: 100, before: nil, resourceType: "practice", resourceID: nil)
+                scope: scope, limit: 100, before: nil, resourceType: ResourceKind.practice.rawValue, resourceID: nil)
             #expect(audit.items.contains { $0.action == AuditAction.analyticsReportRead.name })
         }
     }

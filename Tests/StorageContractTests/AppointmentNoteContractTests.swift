@@ -77,7 +77,7 @@ struct AppointmentNoteContractTests {
                 events.count == 2 && events.allSatisfy { !$0.payload.values.contains { $0.contains("rang") } },
                 "the event never carries the text")
             let audit = try await store.audit.auditEntries(
-                scope: fixture.scope, limit: 100, before: nil, resourceType: "appointment",
+                scope: fixture.scope, limit: 100, before: nil, resourceType: ResourceKind.appointment.rawValue,
                 resourceID: appointment.id.description
             ).items.map(\.action)
             #expect(

@@ -19,7 +19,7 @@ struct AuditChainPerPracticeTests {
         let names = Mutex<Set<String>>([])
     }
 
-    static let read = AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "p")
+    static let read = AuditRecord(action: .patientRead, resourceType: .patient, resourceID: "p")
 
     @Test("one practice's audited write goes on while another practice's chain is held; that practice's waits")
     func practicesDoNotWait() async throws {
@@ -81,7 +81,8 @@ struct AuditChainPerPracticeTests {
             for (index, practiceID) in [practice.description, nil, practice.description].enumerated() {
                 var entry = AuditEntry(
                     sequence: Int64(index + 1), id: UUID(), occurredAt: "2026-01-0\(index + 1)T09:00:00.000Z",
-                    practiceID: practiceID, actorID: nil, action: "patient.read", resourceType: "patient",
+                    practiceID: practiceID, actorID: nil, action: "patient.read",
+                    resourceType: ResourceKind.patient.rawValue,
                     resourceID: "old\(index)", outcome: .success, requestID: nil, detail: nil, previousHash: previous,
                     hash: "")
                 entry.hash = AuditChain.hash(of: entry, key: testAuditKey)
@@ -126,7 +127,7 @@ struct AuditChainPerPracticeTests {
 
                 for index in 0..<3 {
                     try await store.recordAudit(
-                        AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "new\(index)"),
+                        AuditRecord(action: .patientRead, resourceType: .patient, resourceID: "new\(index)"),
                         scope: .system(practice))
                 }
                 try await store.recordAudit(Self.read, scope: nil)

@@ -15,14 +15,14 @@ struct AuditContractTests {
             let b = PracticeID()
             for index in 0..<5 {
                 try await store.audit.recordAudit(
-                    AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "p\(index)"),
+                    AuditRecord(action: .patientRead, resourceType: .patient, resourceID: "p\(index)"),
                     scope: .system(a))
                 try await store.audit.recordAudit(
-                    AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "q\(index)"),
+                    AuditRecord(action: .patientRead, resourceType: .patient, resourceID: "q\(index)"),
                     scope: .system(b))
             }
             try await store.audit.recordAudit(
-                AuditRecord(action: .authLogin, resourceType: "session", outcome: .failure), scope: nil)
+                AuditRecord(action: .authLogin, resourceType: .session, outcome: .failure), scope: nil)
             let verification = try await store.audit.verifyAuditChain()
             #expect(verification.isIntact && verification.checked == 11)
             // One chain on the embedded store; on PostgreSQL one per practice and the installation's.
@@ -37,7 +37,8 @@ struct AuditContractTests {
                 scope: .system(a), limit: 3, before: cursor, resourceType: nil, resourceID: nil)
             #expect(rest.items.map(\.resourceID) == ["p1", "p0"] && rest.nextCursor == nil)
             let one = try await store.audit.auditEntries(
-                scope: .system(b), limit: 10, before: nil, resourceType: "patient", resourceID: "q3")
+                scope: .system(b), limit: 10, before: nil, resourceType: ResourceKind.patient.rawValue, resourceID: "q3"
+            )
             #expect(one.items.map(\.resourceID) == ["q3"] && one.items.allSatisfy { $0.practiceID == b.description })
         }
     }

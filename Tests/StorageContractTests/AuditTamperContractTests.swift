@@ -48,10 +48,10 @@ struct AuditTamperContractTests {
     static func populated(_ store: StoreUnderTest) async throws {
         for index in 0..<6 {
             try await store.audit.recordAudit(
-                AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "p\(index)"),
+                AuditRecord(action: .patientRead, resourceType: .patient, resourceID: "p\(index)"),
                 scope: .system(practice))
             try await store.audit.recordAudit(
-                AuditRecord(action: .authLogin, resourceType: "session", outcome: .failure), scope: nil)
+                AuditRecord(action: .authLogin, resourceType: .session, outcome: .failure), scope: nil)
         }
         let verification = try await store.audit.verifyAuditChain()
         #expect(verification.isIntact && verification.checked == 12)

@@ -88,7 +88,7 @@ struct DocumentContractTests {
                 events.compactMap { $0.payload["entryID"] }
                     == [whole, streamed, again].map { UUIDText.lowercase($0.id) })
             let audit = try await store.audit.auditEntries(
-                scope: scope, limit: 100, before: nil, resourceType: "document", resourceID: nil
+                scope: scope, limit: 100, before: nil, resourceType: ResourceKind.document.rawValue, resourceID: nil
             ).items
             #expect(audit.filter { $0.action == "record.document.upload" }.count == 3)
             #expect(audit.filter { $0.action == "record.document.download" }.count == 3)

@@ -10,7 +10,7 @@ import Testing
 struct EventLogContractTests {
     static func event(_ practice: PracticeID, _ kind: String, at time: Date, id: String) -> DomainEvent {
         DomainEvent(
-            practiceID: practice, kind: kind, occurredAt: time, resourceType: "appointment", resourceID: id,
+            practiceID: practice, kind: kind, occurredAt: time, resourceType: .appointment, resourceID: id,
             payload: ["status": "booked"])
     }
 

@@ -127,7 +127,8 @@ struct MedicalRecordContractTests {
                 ])
             #expect(added.map { $0.payload["entryID"] } == entries.map { $0.id })
             let audit = try await store.audit.auditEntries(
-                scope: scope, limit: 100, before: nil, resourceType: "patient", resourceID: id.description)
+                scope: scope, limit: 100, before: nil, resourceType: ResourceKind.patient.rawValue,
+                resourceID: id.description)
             #expect(audit.items.filter { $0.action.hasPrefix("record.") && $0.action.hasSuffix(".add") }.count == 8)
             #expect(audit.items.filter { $0.action == "record.read" }.count == 2)
             #expect(try await store.audit.verifyAuditChain().isIntact)
@@ -369,7 +370,8 @@ struct MedicalRecordContractTests {
                 .filter { $0.kind == RecordEventKind.entryAdded }.compactMap { $0.payload["entryType"] }
             #expect(events == ["problem", "medication", "visit", "visit"])
             let audit = try await store.audit.auditEntries(
-                scope: scope, limit: 200, before: nil, resourceType: "patient", resourceID: patientID.description)
+                scope: scope, limit: 200, before: nil, resourceType: ResourceKind.patient.rawValue,
+                resourceID: patientID.description)
             let add = try #require(audit.items.last { $0.action == "record.visit.add" })
             #expect(
                 add.detail

@@ -55,7 +55,7 @@ struct PopulationLoaderContractTests {
             #expect(next.medicalRecordNumber == "P-000006")
 
             let audit = try await store.audit.auditEntries(
-                scope: scope, limit: 20, before: nil, resourceType: "practice", resourceID: nil)
+                scope: scope, limit: 20, before: nil, resourceType: ResourceKind.practice.rawValue, resourceID: nil)
             #expect(audit.items.filter { $0.action == "practice.bulk_load" }.map(\.detail) == ["owners=3 patients=5"])
             #expect(audit.items.contains { $0.action == "practice.create" })
         }

@@ -74,7 +74,8 @@ struct PostgresBookingRaceTests {
                 let verification = try await storeA.verifyAuditChain()
                 #expect(verification.isIntact)
                 let booked = try await storeB.auditEntries(
-                    scope: fixture.scope, limit: 200, before: nil, resourceType: "appointment", resourceID: nil)
+                    scope: fixture.scope, limit: 200, before: nil, resourceType: ResourceKind.appointment.rawValue,
+                    resourceID: nil)
                 #expect(booked.items.filter { $0.action == "appointment.book" }.count == 4)
                 let events = try await storeA.events(practiceID: fixture.scope.practiceID, after: 0, limit: 500).events
                 #expect(events.map(\.sequence) == (0..<Int64(events.count)).map { $0 + 1 })

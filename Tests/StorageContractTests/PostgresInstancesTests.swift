@@ -122,7 +122,7 @@ struct PostgresInstancesTests {
                         let store = index.isMultiple(of: 2) ? storeA : storeB
                         group.addTask {
                             try await store.recordAudit(
-                                AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "\(index)"),
+                                AuditRecord(action: .patientRead, resourceType: .patient, resourceID: "\(index)"),
                                 scope: .system(profile.id))
                             try await store.recordEvents(
                                 [EventLogContractTests.event(profile.id, "x", at: a.clock.clock.now(), id: "\(index)")],

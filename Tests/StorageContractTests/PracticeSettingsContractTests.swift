@@ -53,7 +53,7 @@ struct PracticeSettingsContractTests {
             #expect(unchanged.version == read.version && unchanged.value == read.value)
 
             let audit = try await store.audit.auditEntries(
-                scope: scope, limit: 50, before: nil, resourceType: "practice", resourceID: nil)
+                scope: scope, limit: 50, before: nil, resourceType: ResourceKind.practice.rawValue, resourceID: nil)
             #expect(audit.items.filter { $0.action == "practice.update" }.count == 1)
             let events = try await store.events.events(practiceID: scope.practiceID, after: 0, limit: 100).events
             #expect(events.filter { $0.kind == PracticeEventKind.settingsChanged }.count == 1)

@@ -151,7 +151,7 @@ struct SchedulingContractTests {
             { $0.kind == "appointment.booked" }
             #expect(booked.count == 2 && booked.first?.resourceID == first.0.value.id.description)
             let audit = try await store.audit.auditEntries(
-                scope: scope, limit: 100, before: nil, resourceType: "appointment", resourceID: nil)
+                scope: scope, limit: 100, before: nil, resourceType: ResourceKind.appointment.rawValue, resourceID: nil)
             #expect(audit.items.filter { $0.action == "appointment.book" }.count == 2)
             #expect(try await store.audit.verifyAuditChain().isIntact)
         }

@@ -82,7 +82,8 @@ struct SecondFactorContractTests {
             #expect(try await factors.secondFactor(userID: admin.id, practiceID: practice.id) == nil)
             #expect(try await store.accounts.activeSession(tokenHash: kept, policy: policy) == nil)
             let actions = try await store.audit.auditEntries(
-                scope: .system(practice.id), limit: 100, before: nil, resourceType: "user", resourceID: nil
+                scope: .system(practice.id), limit: 100, before: nil, resourceType: ResourceKind.user.rawValue,
+                resourceID: nil
             ).items.map(\.action)
             #expect(actions.filter { $0 == AuditAction.authSecondFactorStart.name }.count == 2)
             #expect(actions.contains(AuditAction.authSecondFactorEnrol.name))

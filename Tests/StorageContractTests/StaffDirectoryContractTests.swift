@@ -64,7 +64,8 @@ struct StaffDirectoryContractTests {
             #expect(try await store.accounts.activeSession(tokenHash: token, policy: Self.policy) == nil)
 
             let audit = try await store.audit.auditEntries(
-                scope: scope, limit: 50, before: nil, resourceType: "user", resourceID: desk.id.description)
+                scope: scope, limit: 50, before: nil, resourceType: ResourceKind.user.rawValue,
+                resourceID: desk.id.description)
             #expect(
                 audit.items.filter { $0.action == "user.update" }.map(\.detail) == [
                     "disabled=false", "disabled=true", "role=technician",
@@ -110,7 +111,8 @@ struct StaffDirectoryContractTests {
             }
             #expect(try await store.staff.user(scope: scope, id: desk.id).role == .receptionist)
             let reads = try await store.audit.auditEntries(
-                scope: scope, limit: 50, before: nil, resourceType: "user", resourceID: desk.id.description)
+                scope: scope, limit: 50, before: nil, resourceType: ResourceKind.user.rawValue,
+                resourceID: desk.id.description)
             #expect(reads.items.contains { $0.action == "user.read" })
         }
     }

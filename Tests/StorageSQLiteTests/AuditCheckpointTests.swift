@@ -23,7 +23,7 @@ struct AuditCheckpointTests {
     static func addEntries(_ store: VetNetStore, count: Int) async throws {
         for index in 0..<count {
             try await store.recordAudit(
-                AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "p\(index)"), scope: nil)
+                AuditRecord(action: .patientRead, resourceType: .patient, resourceID: "p\(index)"), scope: nil)
         }
     }
 
@@ -61,7 +61,7 @@ struct AuditCheckpointTests {
         try await store.writer.write { db in
             for index in 0..<count {
                 try store.appendAudit(
-                    AuditRecord(action: .patientRead, resourceType: "patient", resourceID: "c\(index)"), scope: nil,
+                    AuditRecord(action: .patientRead, resourceType: .patient, resourceID: "c\(index)"), scope: nil,
                     db: db)
             }
         }

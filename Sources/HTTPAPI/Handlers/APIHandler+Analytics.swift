@@ -29,7 +29,7 @@ extension APIHandler {
     func getAnalyticsDashboard(_ input: Operations.GetAnalyticsDashboard.Input) async throws
         -> Operations.GetAnalyticsDashboard.Output
     {
-        let caller = try await authorize(.readAnalytics, action: .analyticsDashboardRead, resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsDashboardRead, resourceType: .practice)
         let revenue = caller.account.role.allows(.readRevenue)
         let period = try await analytics.period(from: input.query.from, to: input.query.to, scope: caller.scope)
         let asOf = store.clock.now()
@@ -91,7 +91,7 @@ extension APIHandler {
     func listAnalyticsMetrics(_ input: Operations.ListAnalyticsMetrics.Input) async throws
         -> Operations.ListAnalyticsMetrics.Output
     {
-        let caller = try await authorize(.readAnalytics, action: .analyticsMetricsList, resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsMetricsList, resourceType: .practice)
         let role = caller.account.role
         let items = MetricCatalogue.all.compactMap { definition -> Components.Schemas.AnalyticsMetricDefinition? in
             guard let name = Components.Schemas.AnalyticsMetricName(rawValue: definition.name),
@@ -112,13 +112,13 @@ extension APIHandler {
     func getAnalyticsSeries(_ input: Operations.GetAnalyticsSeries.Input) async throws
         -> Operations.GetAnalyticsSeries.Output
     {
-        let caller = try await authorize(.readAnalytics, action: .analyticsSeriesRead, resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsSeriesRead, resourceType: .practice)
         guard let definition = MetricCatalogue.definition(named: input.path.metric.rawValue) else {
             throw DomainError.notFound(resource: "metric")
         }
         if definition.isRevenue {
             _ = try await authorize(
-                .readRevenue, action: .analyticsSeriesRead, resourceType: "practice", refusal: "read revenue")
+                .readRevenue, action: .analyticsSeriesRead, resourceType: .practice, refusal: "read revenue")
         }
         let period = try await analytics.period(from: input.query.from, to: input.query.to, scope: caller.scope)
         let dimension = input.query.dimension.flatMap { Dimension(rawValue: $0.rawValue) } ?? .practice
@@ -201,7 +201,7 @@ extension APIHandler {
     func getAnalyticsBottlenecks(_ input: Operations.GetAnalyticsBottlenecks.Input) async throws
         -> Operations.GetAnalyticsBottlenecks.Output
     {
-        let caller = try await authorize(.readAnalytics, action: .analyticsBottlenecksRead, resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsBottlenecksRead, resourceType: .practice)
         let days = input.query.days ?? 14
         guard (1...90).contains(days) else { throw ValidationError(field: "days", message: "must be between 1 and 90") }
         let zone = try await analytics.timeZone(scope: caller.scope)
@@ -216,7 +216,7 @@ extension APIHandler {
     func getAnalyticsForecast(_ input: Operations.GetAnalyticsForecast.Input) async throws
         -> Operations.GetAnalyticsForecast.Output
     {
-        let caller = try await authorize(.readAnalytics, action: .analyticsForecastRead, resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsForecastRead, resourceType: .practice)
         let weeks = input.query.historyWeeks ?? 8
         guard (1...52).contains(weeks) else {
             throw ValidationError(field: "historyWeeks", message: "must be between 1 and 52")
@@ -235,7 +235,7 @@ extension APIHandler {
     func listAnalyticsInsights(_ input: Operations.ListAnalyticsInsights.Input) async throws
         -> Operations.ListAnalyticsInsights.Output
     {
-        let caller = try await authorize(.readAnalytics, action: .analyticsInsightsRead, resourceType: "practice")
+        let caller = try await authorize(.readAnalytics, action: .analyticsInsightsRead, resourceType: .practice)
         let period = try await analytics.period(from: input.query.from, to: input.query.to, scope: caller.scope)
         let asOf = store.clock.now()
         let loaded = try await analytics.load(
@@ -261,7 +261,7 @@ extension APIHandler {
         -> Operations.GetAnalyticsReport.Output
     {
         let caller = try await authorize(
-            .readAnalytics, action: .analyticsReportRead, resourceType: "practice",
+            .readAnalytics, action: .analyticsReportRead, resourceType: .practice,
             resourceID: input.path.kind.rawValue)
         guard let kind = ReportKind(rawValue: input.path.kind.rawValue) else {
             throw DomainError.notFound(resource: "report")
@@ -339,7 +339,7 @@ extension APIHandler {
         -> Operations.GetTriageOverrideRates.Output
     {
         let caller = try await authorize(
-            .readAnalytics, action: .analyticsTriageOverridesRead, resourceType: "practice")
+            .readAnalytics, action: .analyticsTriageOverridesRead, resourceType: .practice)
         let timeZone = try await analytics.timeZone(scope: caller.scope)
         let today = LocalCalendar(timeZone: timeZone).localDate(of: store.clock.now())
         // Thirty days ending `to` (or today) unless `from` is given.

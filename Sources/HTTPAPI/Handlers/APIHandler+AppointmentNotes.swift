@@ -10,7 +10,7 @@ extension APIHandler {
         -> Operations.ListAppointmentNotes.Output
     {
         let caller = try await authorize(
-            .book, action: .appointmentNotesRead, resourceType: "appointment", resourceID: input.path.appointmentId)
+            .book, action: .appointmentNotesRead, resourceType: .appointment, resourceID: input.path.appointmentId)
         let id: Identifier<Appointment> = try Self.identifier(input.path.appointmentId, resource: "appointment")
         let notes = try await store.appointmentNotes(scope: caller.scope, appointmentID: id)
         return .ok(.init(body: .json(.init(items: notes.map(Components.Schemas.AppointmentNote.init)))))
@@ -20,7 +20,7 @@ extension APIHandler {
         -> Operations.AddAppointmentNote.Output
     {
         let caller = try await authorize(
-            .book, action: .appointmentNoteAdd, resourceType: "appointment", resourceID: input.path.appointmentId)
+            .book, action: .appointmentNoteAdd, resourceType: .appointment, resourceID: input.path.appointmentId)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }

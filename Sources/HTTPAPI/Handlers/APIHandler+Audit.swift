@@ -4,7 +4,7 @@ import StoragePorts
 
 extension APIHandler {
     func listAudit(_ input: Operations.ListAudit.Input) async throws -> Operations.ListAudit.Output {
-        let caller = try await authorize(.readAudit, action: .auditList, resourceType: "audit")
+        let caller = try await authorize(.readAudit, action: .auditList, resourceType: .audit)
         var before: Int64?
         if let cursor = input.query.cursor {
             guard let value = Int64(cursor) else {
@@ -15,7 +15,7 @@ extension APIHandler {
         let page = try await store.auditEntries(
             scope: caller.scope, limit: try Self.pageLimit(input.query.limit), before: before,
             resourceType: input.query.resourceType, resourceID: input.query.resourceId)
-        try await store.recordAudit(AuditRecord(action: .auditList, resourceType: "audit"), scope: caller.scope)
+        try await store.recordAudit(AuditRecord(action: .auditList, resourceType: .audit), scope: caller.scope)
         return .ok(
             .init(
                 body: .json(
@@ -23,11 +23,11 @@ extension APIHandler {
     }
 
     func verifyAudit(_ input: Operations.VerifyAudit.Input) async throws -> Operations.VerifyAudit.Output {
-        let caller = try await authorize(.readAudit, action: .auditVerify, resourceType: "audit")
+        let caller = try await authorize(.readAudit, action: .auditVerify, resourceType: .audit)
         let result = try await store.verifyAuditChain(visibleTo: caller.scope)
         try await store.recordAudit(
             AuditRecord(
-                action: .auditVerify, resourceType: "audit", outcome: .success,
+                action: .auditVerify, resourceType: .audit, outcome: .success,
                 detail: result.isIntact ? "intact" : "broken at #\(result.firstProblem!.sequence)"), scope: caller.scope
         )
         return .ok(

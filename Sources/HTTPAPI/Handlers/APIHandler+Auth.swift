@@ -87,7 +87,7 @@ extension APIHandler {
     func listSharedDevices(_ input: Operations.ListSharedDevices.Input) async throws
         -> Operations.ListSharedDevices.Output
     {
-        let caller = try await authorize(.manageStaff, action: .sharedDeviceList, resourceType: "shared_device")
+        let caller = try await authorize(.manageStaff, action: .sharedDeviceList, resourceType: .sharedDevice)
         let devices = try await store.sharedDevices(scope: caller.scope)
         return .ok(.init(body: .json(.init(items: devices.map(Components.Schemas.SharedDevice.init)))))
     }
@@ -95,7 +95,7 @@ extension APIHandler {
     func registerSharedDevice(_ input: Operations.RegisterSharedDevice.Input) async throws
         -> Operations.RegisterSharedDevice.Output
     {
-        let caller = try await authorize(.manageStaff, action: .sharedDeviceRegister, resourceType: "shared_device")
+        let caller = try await authorize(.manageStaff, action: .sharedDeviceRegister, resourceType: .sharedDevice)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -112,7 +112,7 @@ extension APIHandler {
         -> Operations.RevokeSharedDevice.Output
     {
         let caller = try await authorize(
-            .manageStaff, action: .sharedDeviceRevoke, resourceType: "shared_device", resourceID: input.path.deviceId)
+            .manageStaff, action: .sharedDeviceRevoke, resourceType: .sharedDevice, resourceID: input.path.deviceId)
         guard let id = UUIDText.parse(input.path.deviceId) else {
             throw DomainError.notFound(resource: "shared device")
         }
@@ -184,7 +184,7 @@ extension APIHandler {
         -> Operations.ResetSecondFactor.Output
     {
         let caller = try await authorize(
-            .manageStaff, action: .authSecondFactorReset, resourceType: "user", resourceID: input.path.userId)
+            .manageStaff, action: .authSecondFactorReset, resourceType: .user, resourceID: input.path.userId)
         try await accounts.resetSecondFactor(
             of: try Self.identifier(input.path.userId, resource: "user"), by: caller)
         return .noContent(.init())

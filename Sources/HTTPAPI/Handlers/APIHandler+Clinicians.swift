@@ -10,7 +10,7 @@ extension APIHandler {
     // MARK: - Clinicians
 
     func listSpecialists(_ input: Operations.ListSpecialists.Input) async throws -> Operations.ListSpecialists.Output {
-        let caller = try await authorize(.readRecords, action: .clinicianList, resourceType: "clinician")
+        let caller = try await authorize(.readRecords, action: .clinicianList, resourceType: .clinician)
         let clinicians = try await store.clinicians(
             scope: caller.scope, includingRetired: input.query.includeRetired == true)
         return .ok(.init(body: .json(.init(items: clinicians.map { Components.Schemas.Specialist($0) }))))
@@ -18,7 +18,7 @@ extension APIHandler {
 
     func createSpecialist(_ input: Operations.CreateSpecialist.Input) async throws -> Operations.CreateSpecialist.Output
     {
-        let caller = try await authorize(.manageSchedule, action: .clinicianCreate, resourceType: "clinician")
+        let caller = try await authorize(.manageSchedule, action: .clinicianCreate, resourceType: .clinician)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -58,7 +58,7 @@ extension APIHandler {
 
     func getSpecialist(_ input: Operations.GetSpecialist.Input) async throws -> Operations.GetSpecialist.Output {
         let caller = try await authorize(
-            .readRecords, action: .clinicianRead, resourceType: "clinician", resourceID: input.path.clinicianId)
+            .readRecords, action: .clinicianRead, resourceType: .clinician, resourceID: input.path.clinicianId)
         let stored = try await store.clinician(
             scope: caller.scope, id: try Self.identifier(input.path.clinicianId, resource: "clinician"))
         return .ok(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(stored))))
@@ -67,7 +67,7 @@ extension APIHandler {
     func updateSpecialist(_ input: Operations.UpdateSpecialist.Input) async throws -> Operations.UpdateSpecialist.Output
     {
         let caller = try await authorize(
-            .manageSchedule, action: .clinicianUpdate, resourceType: "clinician", resourceID: input.path.clinicianId)
+            .manageSchedule, action: .clinicianUpdate, resourceType: .clinician, resourceID: input.path.clinicianId)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -98,7 +98,7 @@ extension APIHandler {
     func retireSpecialist(_ input: Operations.RetireSpecialist.Input) async throws -> Operations.RetireSpecialist.Output
     {
         let caller = try await authorize(
-            .manageSchedule, action: .clinicianRetire, resourceType: "clinician", resourceID: input.path.clinicianId)
+            .manageSchedule, action: .clinicianRetire, resourceType: .clinician, resourceID: input.path.clinicianId)
         let id: Identifier<Clinician> = try Self.identifier(input.path.clinicianId, resource: "clinician")
         let retirement = try await store.retireClinician(
             id: id, scope: caller.scope, expectedVersion: try Self.expectedVersion(input.headers.ifMatch))

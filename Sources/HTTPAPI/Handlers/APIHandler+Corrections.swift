@@ -15,7 +15,7 @@ extension APIHandler {
         // Weights and vaccinations are reception's entries; the rest are clinical.
         let permission: Permission = kind == .weight || kind == .vaccination ? .writeRecords : .writeClinical
         let caller = try await authorize(
-            permission, action: .recordCorrect, resourceType: "patient", resourceID: input.path.patientId)
+            permission, action: .recordCorrect, resourceType: .patient, resourceID: input.path.patientId)
         let patientID: Identifier<Patient> = try Self.identifier(input.path.patientId, resource: "patient")
         guard let entryID = UUIDText.parse(body.entryId) else {
             throw ValidationError(field: "entryId", message: "must be an entry id (UUID)")

@@ -7,7 +7,7 @@ import StoragePorts
 extension APIHandler {
     func listDocuments(_ input: Operations.ListDocuments.Input) async throws -> Operations.ListDocuments.Output {
         let caller = try await authorize(
-            .readRecords, action: .recordDocumentList, resourceType: "patient", resourceID: input.path.patientId)
+            .readRecords, action: .recordDocumentList, resourceType: .patient, resourceID: input.path.patientId)
         let documents = try await store.documents(
             patientID: try Self.identifier(input.path.patientId, resource: "patient"), scope: caller.scope)
         return .ok(.init(body: .json(.init(items: documents.map(Components.Schemas.Document.init)))))
@@ -15,7 +15,7 @@ extension APIHandler {
 
     func uploadDocument(_ input: Operations.UploadDocument.Input) async throws -> Operations.UploadDocument.Output {
         let caller = try await authorize(
-            .writeRecords, action: .recordDocumentUpload, resourceType: "patient", resourceID: input.path.patientId)
+            .writeRecords, action: .recordDocumentUpload, resourceType: .patient, resourceID: input.path.patientId)
         let (type, body): (String, HTTPBody) =
             switch input.body {
             case .pdf(let body): ("application/pdf", body)
@@ -40,7 +40,7 @@ extension APIHandler {
     func downloadDocument(_ input: Operations.DownloadDocument.Input) async throws -> Operations.DownloadDocument.Output
     {
         let caller = try await authorize(
-            .readRecords, action: .recordDocumentDownload, resourceType: "document", resourceID: input.path.documentId)
+            .readRecords, action: .recordDocumentDownload, resourceType: .document, resourceID: input.path.documentId)
         guard let id = UUIDText.parse(input.path.documentId) else { throw DomainError.notFound(resource: "document") }
         let (info, data) = try await store.document(
             id: id, patientID: try Self.identifier(input.path.patientId, resource: "patient"), scope: caller.scope)
@@ -53,7 +53,7 @@ extension APIHandler {
     }
 
     func purgeArchived(_ input: Operations.PurgeArchived.Input) async throws -> Operations.PurgeArchived.Output {
-        let caller = try await authorize(.administerData, action: .patientPurge, resourceType: "patient")
+        let caller = try await authorize(.administerData, action: .patientPurge, resourceType: .patient)
         // The contract refuses a missing or different confirmation before the handler runs;
         // checked again here because nothing may be deleted without it.
         guard case .json(let body) = input.body, body.confirm == .purge else {

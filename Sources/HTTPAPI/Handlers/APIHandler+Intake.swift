@@ -10,7 +10,7 @@ import Triage
 
 extension APIHandler {
     func matchClinicians(_ input: Operations.MatchClinicians.Input) async throws -> Operations.MatchClinicians.Output {
-        let caller = try await authorize(.book, action: .matchingRank, resourceType: "clinician")
+        let caller = try await authorize(.book, action: .matchingRank, resourceType: .clinician)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -34,7 +34,7 @@ extension APIHandler {
         // With a patient, the ranking reads who saw them before: a read of their record.
         if let patientID {
             try await auditRead(
-                caller, action: .matchingRank, resourceType: "patient", resourceID: UUIDText.lowercase(patientID))
+                caller, action: .matchingRank, resourceType: .patient, resourceID: UUIDText.lowercase(patientID))
         }
         return .ok(
             .init(
@@ -51,7 +51,7 @@ extension APIHandler {
     /// offered slots within the maximum wait. Red and orange patients join the ER board at once
     /// with the on-duty emergency clinician instead of a future slot.
     func intake(_ input: Operations.Intake.Input) async throws -> Operations.Intake.Output {
-        let caller = try await authorize(.triage, action: .intake, resourceType: "patient")
+        let caller = try await authorize(.triage, action: .intake, resourceType: .patient)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }

@@ -5,7 +5,7 @@ import StoragePorts
 
 extension APIHandler {
     func streamEvents(_ input: Operations.StreamEvents.Input) async throws -> Operations.StreamEvents.Output {
-        let caller = try await authorize(.readRecords, action: .eventsStream, resourceType: "practice")
+        let caller = try await authorize(.readRecords, action: .eventsStream, resourceType: .practice)
         // The browser's EventSource resends the last id it saw as a header when it reconnects.
         let position =
             try input.headers.lastEventID.map { header -> Int64 in
@@ -20,7 +20,7 @@ extension APIHandler {
             tokenHash: caller.tokenHash, kinds: kinds, after: position)
         // Events carry patient names and triage levels: opening the stream is a read of them.
         try await auditRead(
-            caller, action: .eventsStreamOpen, resourceType: "practice",
+            caller, action: .eventsStreamOpen, resourceType: .practice,
             resourceID: caller.account.practiceID.description,
             detail: position.map { "after=\($0)" })
         // The client going away frees the stream's place (the account's cap) at once.
@@ -36,7 +36,7 @@ extension APIHandler {
     }
 
     func listChanges(_ input: Operations.ListChanges.Input) async throws -> Operations.ListChanges.Output {
-        let caller = try await authorize(.readRecords, action: .eventsChangesRead, resourceType: "practice")
+        let caller = try await authorize(.readRecords, action: .eventsChangesRead, resourceType: .practice)
         let after = input.query.after ?? 0
         let limit = input.query.limit ?? 200
         guard (1...1000).contains(limit) else {
@@ -48,7 +48,7 @@ extension APIHandler {
         // Filtered after paging, so `nextAfter` moves past events the role may not see.
         let items = reset ? [] : page.events.filter { $0.isVisible(to: caller.account.role) }
         try await auditRead(
-            caller, action: .eventsChangesRead, resourceType: "practice",
+            caller, action: .eventsChangesRead, resourceType: .practice,
             resourceID: caller.account.practiceID.description,
             detail: "after=\(after) items=\(items.count)")
         return .ok(

@@ -8,7 +8,7 @@ extension APIHandler {
     func getMedicalRecord(_ input: Operations.GetMedicalRecord.Input) async throws -> Operations.GetMedicalRecord.Output
     {
         let caller = try await authorize(
-            .readRecords, action: .recordRead, resourceType: "patient", resourceID: input.path.patientId)
+            .readRecords, action: .recordRead, resourceType: .patient, resourceID: input.path.patientId)
         let (record, version) = try await store.medicalRecord(
             scope: caller.scope, patientID: try Self.identifier(input.path.patientId, resource: "patient"))
         return .ok(
@@ -151,7 +151,7 @@ extension APIHandler {
         -> Operations.GetMedicationDose.Output
     {
         let caller = try await authorize(
-            .readRecords, action: .recordDose, resourceType: "patient", resourceID: input.path.patientId)
+            .readRecords, action: .recordDose, resourceType: .patient, resourceID: input.path.patientId)
         let (record, _) = try await store.medicalRecord(
             scope: caller.scope, patientID: try Self.identifier(input.path.patientId, resource: "patient"))
         guard
@@ -184,7 +184,7 @@ extension APIHandler {
     func listVaccinationsDue(_ input: Operations.ListVaccinationsDue.Input) async throws
         -> Operations.ListVaccinationsDue.Output
     {
-        let caller = try await authorize(.readRecords, action: .recordVaccinationsDueRead, resourceType: "vaccination")
+        let caller = try await authorize(.readRecords, action: .recordVaccinationsDueRead, resourceType: .vaccination)
         let now = store.clock.now()
         let (report, names) = try await store.vaccinationReminders(
             scope: caller.scope, asOf: now, withinDays: input.query.withinDays ?? 30)
@@ -205,7 +205,7 @@ extension APIHandler {
         idempotencyKey: IdempotencyKey?
     ) async throws -> Components.Schemas.MedicalRecord {
         let caller = try await authorize(
-            permission, action: entry.auditAction, resourceType: "patient", resourceID: patientID.description)
+            permission, action: entry.auditAction, resourceType: .patient, resourceID: patientID.description)
         try await store.addRecordEntry(entry, patientID: patientID, scope: caller.scope, idempotencyKey: idempotencyKey)
         let (record, version) = try await store.medicalRecord(scope: caller.scope, patientID: patientID)
         return .init(record, version: version, now: store.clock.now())

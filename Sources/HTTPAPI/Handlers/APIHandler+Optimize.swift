@@ -15,7 +15,7 @@ extension APIHandler {
         // Applying books appointments: the caller needs what booking needs, checked before anything is written.
         let caller = try await authorize(
             all: body.apply == true ? Permission.applyOptimizedPlan : [.optimizeSchedule],
-            action: .scheduleOptimize, resourceType: "appointment",
+            action: .scheduleOptimize, resourceType: .appointment,
             refusal: body.apply == true ? "book the optimizer's plan" : nil)
         let now = store.clock.now()
         let range = TimeRange(start: body.from, end: body.from.addingTimeInterval(Double(body.days) * 86_400))!
@@ -118,7 +118,7 @@ extension APIHandler {
                     DomainEvent(
                         practiceID: caller.account.practiceID, kind: ScheduleEventKind.optimized,
                         occurredAt: store.clock.now(),
-                        resourceType: "schedule",
+                        resourceType: .schedule,
                         payload: [
                             "from": Timestamp.string(body.from), "days": String(body.days), "booked": String(booked),
                         ])
@@ -126,7 +126,7 @@ extension APIHandler {
                 scope: caller.scope)
         }
         try await auditRead(
-            caller, action: .scheduleOptimize, resourceType: "appointment",
+            caller, action: .scheduleOptimize, resourceType: .appointment,
             detail: "requests=\(requests.count) fixed=\(snapshot.appointments.count) apply=\(body.apply == true)")
         let assigned = Set(result.assignments.map(\.requestID))
         return .ok(
@@ -150,7 +150,7 @@ extension APIHandler {
         // needs the permissions of both changes, checked before either is made; a preview does not.
         let caller = try await authorize(
             all: body.apply == true ? Permission.applyReplan : [.optimizeSchedule],
-            action: .scheduleReplan, resourceType: "clinician", resourceID: body.clinicianId,
+            action: .scheduleReplan, resourceType: .clinician, resourceID: body.clinicianId,
             refusal: body.apply == true
                 ? "apply a re-plan, which moves appointments and changes clinician availability" : nil)
         guard let absent = UUIDText.parse(body.clinicianId) else {
@@ -240,7 +240,7 @@ extension APIHandler {
                     DomainEvent(
                         practiceID: caller.account.practiceID, kind: ScheduleEventKind.replanned,
                         occurredAt: store.clock.now(),
-                        resourceType: "schedule", resourceID: UUIDText.lowercase(absent),
+                        resourceType: .schedule, resourceID: UUIDText.lowercase(absent),
                         payload: [
                             "clinicianID": UUIDText.lowercase(absent), "date": body.date, "moved": String(applied),
                         ])
@@ -248,7 +248,7 @@ extension APIHandler {
                 scope: caller.scope)
         }
         try await auditRead(
-            caller, action: .scheduleReplan, resourceType: "clinician", resourceID: UUIDText.lowercase(absent),
+            caller, action: .scheduleReplan, resourceType: .clinician, resourceID: UUIDText.lowercase(absent),
             detail: "date=\(body.date) moved=\(moved.count) apply=\(body.apply == true)")
         let unplaced =
             result.unplaced.map {

@@ -16,7 +16,7 @@ extension APIHandler {
 
     func updatePractice(_ input: Operations.UpdatePractice.Input) async throws -> Operations.UpdatePractice.Output {
         let caller = try await authorize(
-            .managePractice, action: .practiceUpdate, resourceType: "practice",
+            .managePractice, action: .practiceUpdate, resourceType: .practice,
             resourceID: caller().account.practiceID.description)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
@@ -76,7 +76,7 @@ extension APIHandler {
 
     func addClosure(_ input: Operations.AddClosure.Input) async throws -> Operations.AddClosure.Output {
         let caller = try await authorize(
-            .managePractice, action: .practiceClosureAdd, resourceType: "practice",
+            .managePractice, action: .practiceClosureAdd, resourceType: .practice,
             resourceID: caller().account.practiceID.description)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
@@ -114,7 +114,7 @@ extension APIHandler {
 
     func removeClosure(_ input: Operations.RemoveClosure.Input) async throws -> Operations.RemoveClosure.Output {
         let caller = try await authorize(
-            .managePractice, action: .practiceClosureRemove, resourceType: "practice",
+            .managePractice, action: .practiceClosureRemove, resourceType: .practice,
             resourceID: caller().account.practiceID.description)
         let id: Identifier<PracticeClosure> = try Self.identifier(input.path.closureId, resource: "closure")
         let stored = try await store.removeClosure(

@@ -9,7 +9,7 @@ extension APIHandler {
 
     func previewDose(_ input: Operations.PreviewDose.Input) async throws -> Operations.PreviewDose.Output {
         let caller = try await authorize(
-            .readRecords, action: .recordDose, resourceType: "patient", resourceID: input.path.patientId)
+            .readRecords, action: .recordDose, resourceType: .patient, resourceID: input.path.patientId)
         let patientID: Identifier<Patient> = try Self.identifier(input.path.patientId, resource: "patient")
         let (record, _) = try await store.medicalRecord(scope: caller.scope, patientID: patientID)
         let now = store.clock.now()
@@ -46,7 +46,7 @@ extension APIHandler {
         -> Operations.ProposeVaccinationDue.Output
     {
         let caller = try await authorize(
-            .readRecords, action: .recordVaccinationProposal, resourceType: "patient", resourceID: input.path.patientId)
+            .readRecords, action: .recordVaccinationProposal, resourceType: .patient, resourceID: input.path.patientId)
         var errors = FieldErrorCollector()
         let administered = Self.day(input.query.administeredDate, field: "administeredDate", errors: &errors)
         try errors.throwIfAny()
@@ -72,7 +72,7 @@ extension APIHandler {
     func getVaccinationProtocol(_ input: Operations.GetVaccinationProtocol.Input) async throws
         -> Operations.GetVaccinationProtocol.Output
     {
-        _ = try await authorize(.readRecords, action: .vaccinationProtocolRead, resourceType: "vaccination")
+        _ = try await authorize(.readRecords, action: .vaccinationProtocolRead, resourceType: .vaccination)
         guard let species = Species(rawValue: input.query.species.rawValue) else {
             throw ValidationError(field: "species", message: "is not a species")
         }

@@ -8,7 +8,7 @@ extension APIHandler {
     // MARK: - Owners
 
     func createOwner(_ input: Operations.CreateOwner.Input) async throws -> Operations.CreateOwner.Output {
-        let caller = try await authorize(.writeRecords, action: .ownerCreate, resourceType: "owner")
+        let caller = try await authorize(.writeRecords, action: .ownerCreate, resourceType: .owner)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -21,7 +21,7 @@ extension APIHandler {
 
     func getOwner(_ input: Operations.GetOwner.Input) async throws -> Operations.GetOwner.Output {
         let caller = try await authorize(
-            .readRecords, action: .ownerRead, resourceType: "owner", resourceID: input.path.ownerId)
+            .readRecords, action: .ownerRead, resourceType: .owner, resourceID: input.path.ownerId)
         let stored = try await store.owner(
             scope: caller.scope, id: try Self.identifier(input.path.ownerId, resource: "owner"))
         return .ok(.init(headers: .init(eTag: Self.etag(stored.version)), body: .json(.init(stored))))
@@ -29,7 +29,7 @@ extension APIHandler {
 
     func updateOwner(_ input: Operations.UpdateOwner.Input) async throws -> Operations.UpdateOwner.Output {
         let caller = try await authorize(
-            .writeRecords, action: .ownerUpdate, resourceType: "owner", resourceID: input.path.ownerId)
+            .writeRecords, action: .ownerUpdate, resourceType: .owner, resourceID: input.path.ownerId)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -42,7 +42,7 @@ extension APIHandler {
     // MARK: - Patients
 
     func createPatient(_ input: Operations.CreatePatient.Input) async throws -> Operations.CreatePatient.Output {
-        let caller = try await authorize(.writeRecords, action: .patientCreate, resourceType: "patient")
+        let caller = try await authorize(.writeRecords, action: .patientCreate, resourceType: .patient)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -56,7 +56,7 @@ extension APIHandler {
 
     func getPatient(_ input: Operations.GetPatient.Input) async throws -> Operations.GetPatient.Output {
         let caller = try await authorize(
-            .readRecords, action: .patientRead, resourceType: "patient", resourceID: input.path.patientId)
+            .readRecords, action: .patientRead, resourceType: .patient, resourceID: input.path.patientId)
         let stored = try await store.patient(
             scope: caller.scope, id: try Self.identifier(input.path.patientId, resource: "patient"))
         return .ok(
@@ -65,7 +65,7 @@ extension APIHandler {
 
     func updatePatient(_ input: Operations.UpdatePatient.Input) async throws -> Operations.UpdatePatient.Output {
         let caller = try await authorize(
-            .writeRecords, action: .patientUpdate, resourceType: "patient", resourceID: input.path.patientId)
+            .writeRecords, action: .patientUpdate, resourceType: .patient, resourceID: input.path.patientId)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -77,7 +77,7 @@ extension APIHandler {
     }
 
     func searchPatients(_ input: Operations.SearchPatients.Input) async throws -> Operations.SearchPatients.Output {
-        let caller = try await authorize(.readRecords, action: .patientSearch, resourceType: "patient")
+        let caller = try await authorize(.readRecords, action: .patientSearch, resourceType: .patient)
         let query = PatientQuery(
             text: input.query.q, species: input.query.species.flatMap { Species(rawValue: $0.rawValue) },
             status: input.query.status.flatMap { Patient.Status(rawValue: $0.rawValue) })
@@ -115,7 +115,7 @@ extension APIHandler {
     func findPossibleDuplicates(_ input: Operations.FindPossibleDuplicates.Input) async throws
         -> Operations.FindPossibleDuplicates.Output
     {
-        let caller = try await authorize(.readRecords, action: .patientSearch, resourceType: "patient")
+        let caller = try await authorize(.readRecords, action: .patientSearch, resourceType: .patient)
         let query = input.query
         let wanted = RegistrationDetails(
             patientName: query.patientName, species: query.species.flatMap { Species(rawValue: $0.rawValue) },

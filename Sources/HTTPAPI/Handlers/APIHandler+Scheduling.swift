@@ -14,7 +14,7 @@ extension APIHandler {
 
     func getAvailability(_ input: Operations.GetAvailability.Input) async throws -> Operations.GetAvailability.Output {
         let caller = try await authorize(
-            .readRecords, action: .clinicianAvailabilityRead, resourceType: "clinician",
+            .readRecords, action: .clinicianAvailabilityRead, resourceType: .clinician,
             resourceID: input.path.clinicianId)
         let id: Identifier<Clinician> = try Self.identifier(input.path.clinicianId, resource: "clinician")
         guard try await store.clinicians(scope: caller.scope).contains(where: { $0.id == id }) else {
@@ -28,7 +28,7 @@ extension APIHandler {
 
     func setAvailability(_ input: Operations.SetAvailability.Input) async throws -> Operations.SetAvailability.Output {
         let caller = try await authorize(
-            .manageSchedule, action: .clinicianAvailabilityUpdate, resourceType: "clinician",
+            .manageSchedule, action: .clinicianAvailabilityUpdate, resourceType: .clinician,
             resourceID: input.path.clinicianId)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
@@ -46,7 +46,7 @@ extension APIHandler {
         -> Operations.CreateCalendarFeed.Output
     {
         let caller = try await authorize(
-            .manageSchedule, action: .clinicianCalendarFeedCreate, resourceType: "clinician",
+            .manageSchedule, action: .clinicianCalendarFeedCreate, resourceType: .clinician,
             resourceID: input.path.clinicianId)
         let token = SessionToken.generate()
         try await store.createCalendarFeed(
@@ -60,7 +60,7 @@ extension APIHandler {
         -> Operations.RevokeCalendarFeeds.Output
     {
         let caller = try await authorize(
-            .manageSchedule, action: .clinicianCalendarFeedRevoke, resourceType: "clinician",
+            .manageSchedule, action: .clinicianCalendarFeedRevoke, resourceType: .clinician,
             resourceID: input.path.clinicianId)
         try await store.revokeCalendarFeeds(
             clinicianID: try Self.identifier(input.path.clinicianId, resource: "clinician"), scope: caller.scope)
@@ -94,7 +94,7 @@ extension APIHandler {
         }
         try await store.recordAudit(
             AuditRecord(
-                action: .clinicianCalendarFeedRead, resourceType: "clinician", resourceID: clinicianID.description),
+                action: .clinicianCalendarFeedRead, resourceType: .clinician, resourceID: clinicianID.description),
             scope: scope)
         let text = ICalendarFeed.render(
             calendarName: clinician?.displayName ?? "VetNet", events: events, generatedAt: now)
@@ -104,7 +104,7 @@ extension APIHandler {
     // MARK: - Rooms and types
 
     func listRooms(_ input: Operations.ListRooms.Input) async throws -> Operations.ListRooms.Output {
-        let caller = try await authorize(.readRecords, action: .roomList, resourceType: "room")
+        let caller = try await authorize(.readRecords, action: .roomList, resourceType: .room)
         return .ok(
             .init(
                 body: .json(.init(items: try await store.rooms(scope: caller.scope).map(Components.Schemas.Room.init))))
@@ -112,7 +112,7 @@ extension APIHandler {
     }
 
     func createRoom(_ input: Operations.CreateRoom.Input) async throws -> Operations.CreateRoom.Output {
-        let caller = try await authorize(.manageSchedule, action: .roomCreate, resourceType: "room")
+        let caller = try await authorize(.manageSchedule, action: .roomCreate, resourceType: .room)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -126,7 +126,7 @@ extension APIHandler {
     func listAppointmentTypes(_ input: Operations.ListAppointmentTypes.Input) async throws
         -> Operations.ListAppointmentTypes.Output
     {
-        let caller = try await authorize(.readRecords, action: .appointmentTypeList, resourceType: "appointment_type")
+        let caller = try await authorize(.readRecords, action: .appointmentTypeList, resourceType: .appointmentType)
         return .ok(
             .init(
                 body: .json(
@@ -139,7 +139,7 @@ extension APIHandler {
         -> Operations.CreateAppointmentType.Output
     {
         let caller = try await authorize(
-            .manageSchedule, action: .appointmentTypeCreate, resourceType: "appointment_type")
+            .manageSchedule, action: .appointmentTypeCreate, resourceType: .appointmentType)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -170,7 +170,7 @@ extension APIHandler {
         -> Operations.UpdateAppointmentType.Output
     {
         let caller = try await authorize(
-            .manageSchedule, action: .appointmentTypeUpdate, resourceType: "appointment_type",
+            .manageSchedule, action: .appointmentTypeUpdate, resourceType: .appointmentType,
             resourceID: input.path.typeId)
         guard case .json(let body) = input.body, let raw = RequestState.jsonBody,
             let fields = try? JSONSerialization.jsonObject(with: Data(raw)) as? [String: Any]
@@ -217,7 +217,7 @@ extension APIHandler {
         -> Operations.RetireAppointmentType.Output
     {
         let caller = try await authorize(
-            .manageSchedule, action: .appointmentTypeRetire, resourceType: "appointment_type",
+            .manageSchedule, action: .appointmentTypeRetire, resourceType: .appointmentType,
             resourceID: input.path.typeId)
         let id: Identifier<AppointmentType> = try Self.identifier(input.path.typeId, resource: "appointment type")
         let now = store.clock.now()
@@ -228,7 +228,7 @@ extension APIHandler {
 
     func updateRoom(_ input: Operations.UpdateRoom.Input) async throws -> Operations.UpdateRoom.Output {
         let caller = try await authorize(
-            .manageSchedule, action: .roomUpdate, resourceType: "room", resourceID: input.path.roomId)
+            .manageSchedule, action: .roomUpdate, resourceType: .room, resourceID: input.path.roomId)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -242,7 +242,7 @@ extension APIHandler {
     // MARK: - Slots and appointments
 
     func findSlots(_ input: Operations.FindSlots.Input) async throws -> Operations.FindSlots.Output {
-        let caller = try await authorize(.book, action: .appointmentSlots, resourceType: "appointment")
+        let caller = try await authorize(.book, action: .appointmentSlots, resourceType: .appointment)
         guard let range = TimeRange(start: input.query.from, end: input.query.to) else {
             throw ValidationError(field: "to", message: "must be after from")
         }
@@ -283,14 +283,14 @@ extension APIHandler {
 
     func listAppointments(_ input: Operations.ListAppointments.Input) async throws -> Operations.ListAppointments.Output
     {
-        let caller = try await authorize(.book, action: .appointmentList, resourceType: "appointment")
+        let caller = try await authorize(.book, action: .appointmentList, resourceType: .appointment)
         guard let range = TimeRange(start: input.query.from, end: input.query.to) else {
             throw ValidationError(field: "to", message: "must be after from")
         }
         let items = try await store.appointments(
             scope: caller.scope, overlapping: range, clinicianID: input.query.clinicianId.flatMap(UUIDText.parse))
         try await auditRead(
-            caller, action: .appointmentList, resourceType: "appointment", detail: "results=\(items.count)")
+            caller, action: .appointmentList, resourceType: .appointment, detail: "results=\(items.count)")
         let notes = try await store.appointmentNoteCounts(scope: caller.scope, appointmentIDs: items.map(\.value.id))
         return .ok(
             .init(
@@ -304,7 +304,7 @@ extension APIHandler {
     }
 
     func bookAppointment(_ input: Operations.BookAppointment.Input) async throws -> Operations.BookAppointment.Output {
-        let caller = try await authorize(.book, action: .appointmentBook, resourceType: "appointment")
+        let caller = try await authorize(.book, action: .appointmentBook, resourceType: .appointment)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -336,11 +336,11 @@ extension APIHandler {
 
     func getAppointment(_ input: Operations.GetAppointment.Input) async throws -> Operations.GetAppointment.Output {
         let caller = try await authorize(
-            .book, action: .appointmentRead, resourceType: "appointment", resourceID: input.path.appointmentId)
+            .book, action: .appointmentRead, resourceType: .appointment, resourceID: input.path.appointmentId)
         let details = try await store.appointmentDetails(
             scope: caller.scope, id: try Self.identifier(input.path.appointmentId, resource: "appointment"))
         try await auditRead(
-            caller, action: .appointmentRead, resourceType: "appointment",
+            caller, action: .appointmentRead, resourceType: .appointment,
             resourceID: details.appointment.value.id.description)
         return .ok(.init(headers: .init(eTag: Self.etag(details.appointment.version)), body: .json(.init(details))))
     }
@@ -349,7 +349,7 @@ extension APIHandler {
         -> Operations.UpdateAppointment.Output
     {
         let caller = try await authorize(
-            .book, action: .appointmentNotesUpdate, resourceType: "appointment", resourceID: input.path.appointmentId)
+            .book, action: .appointmentNotesUpdate, resourceType: .appointment, resourceID: input.path.appointmentId)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -364,7 +364,7 @@ extension APIHandler {
         -> Operations.ListPatientAppointments.Output
     {
         let caller = try await authorize(
-            .readRecords, action: .patientAppointmentsRead, resourceType: "patient", resourceID: input.path.patientId)
+            .readRecords, action: .patientAppointmentsRead, resourceType: .patient, resourceID: input.path.patientId)
         guard let patientID = UUIDText.parse(input.path.patientId) else {
             throw DomainError.notFound(resource: "patient")
         }
@@ -389,7 +389,7 @@ extension APIHandler {
         }
         let permission: Permission = .book
         let caller = try await authorize(
-            permission, action: .event("appointment.\(body.action.rawValue)"), resourceType: "appointment",
+            permission, action: .event("appointment.\(body.action.rawValue)"), resourceType: .appointment,
             resourceID: input.path.appointmentId)
         let id: Identifier<Appointment> = try Self.identifier(input.path.appointmentId, resource: "appointment")
         let command: AppointmentCommand
@@ -420,7 +420,7 @@ extension APIHandler {
     func getDurationModel(_ input: Operations.GetDurationModel.Input) async throws -> Operations.GetDurationModel.Output
     {
         let caller = try await authorize(
-            .readAnalytics, action: .scheduleDurationModelRead, resourceType: "appointment")
+            .readAnalytics, action: .scheduleDurationModelRead, resourceType: .appointment)
         let history = try await scheduling.completedVisits(scope: caller.scope)
         let evaluation = DurationPredictor.evaluate(
             history: history, types: try await store.appointmentTypes(scope: caller.scope))

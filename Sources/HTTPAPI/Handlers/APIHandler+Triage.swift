@@ -7,7 +7,7 @@ import Triage
 
 extension APIHandler {
     func evaluateTriage(_ input: Operations.EvaluateTriage.Input) async throws -> Operations.EvaluateTriage.Output {
-        let caller = try await authorize(.triage, action: .triageEvaluate, resourceType: "triage")
+        let caller = try await authorize(.triage, action: .triageEvaluate, resourceType: .triage)
         guard case .json = input.body, let raw = RequestState.jsonBody else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -26,13 +26,13 @@ extension APIHandler {
         // Named patient: their record adds to the case exactly as an assessment or intake would.
         let result = try await store.triage(triageCase, patientID: patientID, scope: caller.scope, engine: engine)
         try await auditRead(
-            caller, action: .triageEvaluate, resourceType: "patient", resourceID: UUIDText.lowercase(patientID))
+            caller, action: .triageEvaluate, resourceType: .patient, resourceID: UUIDText.lowercase(patientID))
         return .ok(.init(body: .json(try Self.wireResult(result))))
     }
 
     func createAssessment(_ input: Operations.CreateAssessment.Input) async throws -> Operations.CreateAssessment.Output
     {
-        let caller = try await authorize(.triage, action: .triageAssess, resourceType: "patient")
+        let caller = try await authorize(.triage, action: .triageAssess, resourceType: .patient)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -60,7 +60,7 @@ extension APIHandler {
 
     func listAssessments(_ input: Operations.ListAssessments.Input) async throws -> Operations.ListAssessments.Output {
         let caller = try await authorize(
-            .readRecords, action: .triageHistoryRead, resourceType: "patient", resourceID: input.path.patientId)
+            .readRecords, action: .triageHistoryRead, resourceType: .patient, resourceID: input.path.patientId)
         guard let patientID = UUIDText.parse(input.path.patientId) else {
             throw DomainError.notFound(resource: "patient")
         }
@@ -83,10 +83,10 @@ extension APIHandler {
     }
 
     func getTriageQueue(_ input: Operations.GetTriageQueue.Input) async throws -> Operations.GetTriageQueue.Output {
-        let caller = try await authorize(.triage, action: .triageQueueRead, resourceType: "triage")
+        let caller = try await authorize(.triage, action: .triageQueueRead, resourceType: .triage)
         let now = store.clock.now()
         let queued = try await store.activeQueue(scope: caller.scope)
-        try await auditRead(caller, action: .triageQueueRead, resourceType: "triage", detail: "results=\(queued.count)")
+        try await auditRead(caller, action: .triageQueueRead, resourceType: .triage, detail: "results=\(queued.count)")
         let byPatient = Dictionary(queued.map { ($0.entry.patientID, $0) }, uniquingKeysWith: { first, _ in first })
         let rows = TriageQueue(entries: queued.map(\.entry)).board(now: now)
         let names = rows.contains { $0.entry.override != nil } ? try await staffNames(scope: caller.scope) : [:]
@@ -102,7 +102,7 @@ extension APIHandler {
 
     func moveQueueEntry(_ input: Operations.MoveQueueEntry.Input) async throws -> Operations.MoveQueueEntry.Output {
         let caller = try await authorize(
-            .triage, action: .triageQueueMove, resourceType: "patient", resourceID: input.path.patientId)
+            .triage, action: .triageQueueMove, resourceType: .patient, resourceID: input.path.patientId)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -136,7 +136,7 @@ extension APIHandler {
         -> Operations.OverrideAssessment.Output
     {
         let caller = try await authorize(
-            .triage, action: .triageOverride, resourceType: "assessment", resourceID: input.path.assessmentId)
+            .triage, action: .triageOverride, resourceType: .assessment, resourceID: input.path.assessmentId)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }

@@ -4,7 +4,7 @@ import StoragePorts
 
 extension APIHandler {
     func listUsers(_ input: Operations.ListUsers.Input) async throws -> Operations.ListUsers.Output {
-        let caller = try await authorize(.manageStaff, action: .userList, resourceType: "user")
+        let caller = try await authorize(.manageStaff, action: .userList, resourceType: .user)
         let page = try await store.users(
             scope: caller.scope, limit: try Self.pageLimit(input.query.limit), after: input.query.cursor)
         return .ok(
@@ -12,7 +12,7 @@ extension APIHandler {
     }
 
     func createUser(_ input: Operations.CreateUser.Input) async throws -> Operations.CreateUser.Output {
-        let caller = try await authorize(.manageStaff, action: .userCreate, resourceType: "user")
+        let caller = try await authorize(.manageStaff, action: .userCreate, resourceType: .user)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -24,7 +24,7 @@ extension APIHandler {
 
     func getUser(_ input: Operations.GetUser.Input) async throws -> Operations.GetUser.Output {
         let caller = try await authorize(
-            .manageStaff, action: .userRead, resourceType: "user", resourceID: input.path.userId)
+            .manageStaff, action: .userRead, resourceType: .user, resourceID: input.path.userId)
         let account = try await store.user(
             scope: caller.scope, id: try Self.identifier(input.path.userId, resource: "user"))
         return .ok(.init(headers: .init(eTag: "\"\(account.version)\""), body: .json(.init(account))))
@@ -32,7 +32,7 @@ extension APIHandler {
 
     func updateUser(_ input: Operations.UpdateUser.Input) async throws -> Operations.UpdateUser.Output {
         let caller = try await authorize(
-            .manageStaff, action: .userUpdate, resourceType: "user", resourceID: input.path.userId)
+            .manageStaff, action: .userUpdate, resourceType: .user, resourceID: input.path.userId)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -44,7 +44,7 @@ extension APIHandler {
             // audited like every refusal, so a practice cannot lock itself out.
             try await store.recordAudit(
                 AuditRecord(
-                    action: .userUpdate, resourceType: "user", resourceID: input.path.userId, outcome: .denied,
+                    action: .userUpdate, resourceType: .user, resourceID: input.path.userId, outcome: .denied,
                     detail: "own account"), scope: caller.scope)
             throw DomainError.forbidden(action: "disable or demote your own account")
         }

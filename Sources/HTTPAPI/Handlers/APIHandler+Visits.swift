@@ -11,7 +11,7 @@ extension APIHandler {
 
     func addVisit(_ input: Operations.AddVisit.Input) async throws -> Operations.AddVisit.Output {
         let caller = try await authorize(
-            .writeClinical, action: .recordVisitAdd, resourceType: "patient", resourceID: input.path.patientId)
+            .writeClinical, action: .recordVisitAdd, resourceType: .patient, resourceID: input.path.patientId)
         guard case .json(let body) = input.body, let raw = RequestState.jsonBody else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
@@ -77,7 +77,7 @@ extension APIHandler {
 
     func listVisits(_ input: Operations.ListVisits.Input) async throws -> Operations.ListVisits.Output {
         let caller = try await authorize(
-            .readRecords, action: .recordVisitsRead, resourceType: "patient", resourceID: input.path.patientId)
+            .readRecords, action: .recordVisitsRead, resourceType: .patient, resourceID: input.path.patientId)
         let visits = try await store.visits(
             scope: caller.scope, patientID: try Self.identifier(input.path.patientId, resource: "patient"))
         return .ok(.init(body: .json(.init(items: try visits.map(Self.wireVisit)))))
@@ -85,7 +85,7 @@ extension APIHandler {
 
     func getVisit(_ input: Operations.GetVisit.Input) async throws -> Operations.GetVisit.Output {
         let caller = try await authorize(
-            .readRecords, action: .recordVisitRead, resourceType: "patient", resourceID: input.path.patientId)
+            .readRecords, action: .recordVisitRead, resourceType: .patient, resourceID: input.path.patientId)
         let stored = try await store.visit(
             scope: caller.scope, patientID: try Self.identifier(input.path.patientId, resource: "patient"),
             id: try Self.identifier(input.path.visitId, resource: "visit"))
@@ -93,7 +93,7 @@ extension APIHandler {
     }
 
     func listRecallsDue(_ input: Operations.ListRecallsDue.Input) async throws -> Operations.ListRecallsDue.Output {
-        let caller = try await authorize(.readRecords, action: .recordRecallsRead, resourceType: "patient")
+        let caller = try await authorize(.readRecords, action: .recordRecallsRead, resourceType: .patient)
         let now = store.clock.now()
         let (dueSoon, overdue) = try await store.recalls(
             scope: caller.scope, asOf: now, withinDays: input.query.withinDays ?? 30)
@@ -112,7 +112,7 @@ extension APIHandler {
     // MARK: - Breeds
 
     func listBreeds(_ input: Operations.ListBreeds.Input) async throws -> Operations.ListBreeds.Output {
-        _ = try await authorize(.readRecords, action: .breedsList, resourceType: "patient")
+        _ = try await authorize(.readRecords, action: .breedsList, resourceType: .patient)
         guard let species = Species(rawValue: input.query.species.rawValue) else {
             throw ValidationError(field: "species", message: "is not a species")
         }

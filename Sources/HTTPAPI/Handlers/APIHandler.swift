@@ -52,7 +52,7 @@ struct APIHandler<Store: PracticeStore>: APIProtocol {
     /// the missing permission) and 403 thrown. `refusal` words what was refused for the
     /// problem detail ("Your role may not …"); by default the action with dots as spaces.
     func authorize(
-        _ permission: Permission, action: AuditAction, resourceType: String, resourceID: String? = nil,
+        _ permission: Permission, action: AuditAction, resourceType: ResourceKind, resourceID: String? = nil,
         refusal: String? = nil
     ) async throws -> Caller {
         let caller = try signedIn()
@@ -80,7 +80,7 @@ struct APIHandler<Store: PracticeStore>: APIProtocol {
     /// refused as ``authorize(_:action:resourceType:resourceID:)`` refuses it (audited, 403),
     /// before anything is changed.
     func authorize(
-        all permissions: [Permission], action: AuditAction, resourceType: String, resourceID: String? = nil,
+        all permissions: [Permission], action: AuditAction, resourceType: ResourceKind, resourceID: String? = nil,
         refusal: String? = nil
     ) async throws -> Caller {
         for permission in permissions {
@@ -93,7 +93,8 @@ struct APIHandler<Store: PracticeStore>: APIProtocol {
     /// Audits a successful read of patient data that the store did not audit itself (lists
     /// and views assembled from several reads: the schedule, the ER board, matching, plans).
     func auditRead(
-        _ caller: Caller, action: AuditAction, resourceType: String, resourceID: String? = nil, detail: String? = nil
+        _ caller: Caller, action: AuditAction, resourceType: ResourceKind, resourceID: String? = nil,
+        detail: String? = nil
     ) async throws {
         try await store.recordAudit(
             AuditRecord(action: action, resourceType: resourceType, resourceID: resourceID, detail: detail),

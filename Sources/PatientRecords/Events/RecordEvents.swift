@@ -43,7 +43,7 @@ extension Patient {
         default: kind = RecordEventKind.patientUpdated
         }
         return DomainEvent(
-            practiceID: practiceID, kind: kind, occurredAt: occurredAt, resourceType: "patient",
+            practiceID: practiceID, kind: kind, occurredAt: occurredAt, resourceType: .patient,
             resourceID: id.description,
             payload: [
                 "patientID": id.description, "name": name, "species": species.rawValue, "status": status.rawValue,
@@ -58,7 +58,7 @@ extension Owner {
         DomainEvent(
             practiceID: practiceID, kind: isNew ? RecordEventKind.ownerCreated : RecordEventKind.ownerUpdated,
             occurredAt: occurredAt,
-            resourceType: "owner", resourceID: id.description, payload: ["ownerID": id.description])
+            resourceType: .owner, resourceID: id.description, payload: ["ownerID": id.description])
     }
 }
 
@@ -70,7 +70,7 @@ extension DomainEvent {
         occurredAt: Date
     ) -> DomainEvent {
         DomainEvent(
-            practiceID: practiceID, kind: RecordEventKind.entryAdded, occurredAt: occurredAt, resourceType: "record",
+            practiceID: practiceID, kind: RecordEventKind.entryAdded, occurredAt: occurredAt, resourceType: .record,
             resourceID: patientID.description,
             payload: ["patientID": patientID.description, "entryType": entryType, "entryID": entryID])
     }
@@ -81,7 +81,7 @@ extension DomainEvent {
     {
         DomainEvent(
             practiceID: practiceID, kind: RecordEventKind.entryCorrected, occurredAt: occurredAt,
-            resourceType: "record",
+            resourceType: .record,
             resourceID: correction.patientID.description,
             payload: [
                 "patientID": correction.patientID.description, "entryType": correction.entryKind.rawValue,

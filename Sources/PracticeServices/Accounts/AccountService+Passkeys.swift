@@ -131,7 +131,7 @@ extension AccountService {
     public func passkeys(for caller: Caller) async throws -> [PasskeySummary] {
         let stored = try await store.passkeys(userID: caller.account.id, practiceID: caller.account.practiceID)
         try await store.recordAudit(
-            AuditRecord(action: .authPasskeyList, resourceType: "user", resourceID: caller.account.id.description),
+            AuditRecord(action: .authPasskeyList, resourceType: .user, resourceID: caller.account.id.description),
             scope: caller.scope)
         return stored.map(PasskeySummary.init)
     }

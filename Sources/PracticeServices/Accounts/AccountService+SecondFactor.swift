@@ -87,7 +87,7 @@ extension AccountService {
                 caller.account.role) ?? false
         try await store.recordAudit(
             AuditRecord(
-                action: .authSecondFactorRead, resourceType: "user", resourceID: caller.account.id.description),
+                action: .authSecondFactorRead, resourceType: .user, resourceID: caller.account.id.description),
             scope: caller.scope)
         let passkeys = try await store.passkeys(userID: caller.account.id, practiceID: caller.account.practiceID)
         return SecondFactorStatus(
@@ -185,7 +185,7 @@ extension AccountService {
             await throttle.settle(ticket, as: .failed)
             try await store.recordAudit(
                 AuditRecord(
-                    action: action, resourceType: "user", resourceID: caller.account.id.description,
+                    action: action, resourceType: .user, resourceID: caller.account.id.description,
                     outcome: .failure, detail: "wrong password"), scope: caller.scope)
             throw ValidationError(field: "password", message: "is not this account's password")
         }

@@ -104,7 +104,7 @@ extension AccountService {
         case .refused(let wait, let audit):
             if let audit {
                 try await store.recordAudit(
-                    AuditRecord(action: .authUnlock, resourceType: "session", outcome: .denied, detail: audit),
+                    AuditRecord(action: .authUnlock, resourceType: .session, outcome: .denied, detail: audit),
                     scope: nil)
             }
             throw ServiceRefusal.tooManyRequests(retryAfterSeconds: wait)
@@ -156,7 +156,7 @@ extension AccountService {
             await throttle.settle(ticket, as: .failed)
             try await store.recordAudit(
                 AuditRecord(
-                    action: .authUnlock, resourceType: "session", resourceID: account?.id.description,
+                    action: .authUnlock, resourceType: .session, resourceID: account?.id.description,
                     outcome: .failure, detail: "\(failure) on \(place)"),
                 scope: account.map { Self.scope(of: $0, requestID: requestID) }
                     ?? .system(token.practiceID, requestID: requestID))

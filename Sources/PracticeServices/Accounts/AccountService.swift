@@ -96,7 +96,7 @@ public struct AccountService: Sendable {
         case .refused(let wait, let audit):
             if let audit {
                 try await store.recordAudit(
-                    AuditRecord(action: .authLogin, resourceType: "session", outcome: .denied, detail: audit),
+                    AuditRecord(action: .authLogin, resourceType: .session, outcome: .denied, detail: audit),
                     scope: nil)
             }
             throw ServiceRefusal.tooManyRequests(retryAfterSeconds: wait)
@@ -108,7 +108,7 @@ public struct AccountService: Sendable {
         do {
             if let unreported {
                 try await store.recordAudit(
-                    AuditRecord(action: .authLogin, resourceType: "session", outcome: .denied, detail: unreported),
+                    AuditRecord(action: .authLogin, resourceType: .session, outcome: .denied, detail: unreported),
                     scope: nil)
             }
             candidates = try await store.credentials(email: email)
@@ -129,7 +129,7 @@ public struct AccountService: Sendable {
             if candidates.isEmpty {
                 try await store.recordAudit(
                     AuditRecord(
-                        action: .authLogin, resourceType: "session", outcome: .failure, detail: "unknown email"),
+                        action: .authLogin, resourceType: .session, outcome: .failure, detail: "unknown email"),
                     scope: nil)
             }
             // Each practice sees the failed attempt on its own account, and only that.
@@ -137,7 +137,7 @@ public struct AccountService: Sendable {
                 let disabled = opened.contains { $0.account.id == candidate.account.id }
                 try await store.recordAudit(
                     AuditRecord(
-                        action: .authLogin, resourceType: "session", resourceID: candidate.account.id.description,
+                        action: .authLogin, resourceType: .session, resourceID: candidate.account.id.description,
                         outcome: .failure, detail: disabled ? "account disabled" : "wrong password"),
                     scope: Self.scope(of: candidate.account, requestID: requestID))
             }
@@ -174,7 +174,7 @@ public struct AccountService: Sendable {
             await throttle.settle(ticket, as: .failed)
             try await store.recordAudit(
                 AuditRecord(
-                    action: .authLogin, resourceType: "session", resourceID: stored.account.id.description,
+                    action: .authLogin, resourceType: .session, resourceID: stored.account.id.description,
                     outcome: .failure, detail: reason),
                 scope: Self.scope(of: stored.account, requestID: requestID))
             throw ServiceRefusal.secondFactorRequired(

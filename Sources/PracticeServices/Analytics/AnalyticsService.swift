@@ -89,7 +89,7 @@ public struct AnalyticsService: Sendable {
             if let loaded {
                 async let audited: Void = store.recordAudit(
                     AuditRecord(
-                        action: action, resourceType: "practice", resourceID: scope.practiceID.description,
+                        action: action, resourceType: .practice, resourceID: scope.practiceID.description,
                         detail: window.auditDetail + " " + how), scope: scope)
                 let result = try body(loaded)
                 try await audited

@@ -55,7 +55,7 @@ public struct AppointmentNote: Sendable, Hashable, Codable {
     public func addedEvent(practiceID: PracticeID) -> DomainEvent {
         DomainEvent(
             practiceID: practiceID, kind: AppointmentEventKind.noteAdded, occurredAt: createdAt,
-            resourceType: "appointment",
+            resourceType: .appointment,
             resourceID: appointmentID.description,
             payload: [
                 "appointmentID": appointmentID.description, "noteID": UUIDText.lowercase(id),

@@ -81,7 +81,7 @@ extension StoredPasskey {
     /// sessions, and the entry says so.
     public func addedAudit(firstFactor: Bool) -> AuditRecord {
         AuditRecord(
-            action: .authPasskeyAdd, resourceType: "user", resourceID: userID.description,
+            action: .authPasskeyAdd, resourceType: .user, resourceID: userID.description,
             detail: "passkey=\(UUIDText.lowercase(id)) site=\(relyingParty)"
                 + (firstFactor ? "; first second factor, other sessions revoked" : ""))
     }

@@ -108,14 +108,14 @@ extension SealedSecondFactor {
 extension AuditRecord {
     /// A second factor's set-up started by `userID`.
     public static func secondFactorStarted(_ userID: UserID) -> AuditRecord {
-        AuditRecord(action: .authSecondFactorStart, resourceType: "user", resourceID: userID.description)
+        AuditRecord(action: .authSecondFactorStart, resourceType: .user, resourceID: userID.description)
     }
 
     /// A second factor confirmed by `userID`, with `recoveryCodes` new recovery codes; the
     /// account's other sessions end.
     public static func secondFactorEnrolled(_ userID: UserID, recoveryCodes: Int) -> AuditRecord {
         AuditRecord(
-            action: .authSecondFactorEnrol, resourceType: "user", resourceID: userID.description,
+            action: .authSecondFactorEnrol, resourceType: .user, resourceID: userID.description,
             detail: "recovery codes: \(recoveryCodes); other sessions revoked")
     }
 }

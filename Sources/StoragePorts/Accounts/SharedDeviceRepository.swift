@@ -82,7 +82,7 @@ extension AuditRecord {
     /// A shared device registered (with the idle time after which it locks).
     public static func sharedDeviceRegistered(_ device: SharedDevice) -> AuditRecord {
         AuditRecord(
-            action: .sharedDeviceRegister, resourceType: "shared_device", resourceID: UUIDText.lowercase(device.id),
+            action: .sharedDeviceRegister, resourceType: .sharedDevice, resourceID: UUIDText.lowercase(device.id),
             detail: "idle lock \(device.idleLockSeconds) s")
     }
 }

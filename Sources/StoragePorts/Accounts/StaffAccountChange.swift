@@ -31,7 +31,7 @@ public struct StaffAccountChange: Sendable {
         return StaffAccountChange(
             account: account, revokesSessions: account.disabled,
             audit: AuditRecord(
-                action: .userUpdate, resourceType: "user", resourceID: account.id.description,
+                action: .userUpdate, resourceType: .user, resourceID: account.id.description,
                 detail: changes.joined(separator: " ")))
     }
 }

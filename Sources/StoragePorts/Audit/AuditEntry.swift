@@ -20,13 +20,13 @@ public struct AuditRecord: Sendable {
     /// Short non-sensitive context (never a password, token or note text).
     public var detail: String?
 
-    /// Creates a record.
+    /// Creates a record about a resource of kind `resourceType`.
     public init(
-        action: AuditAction, resourceType: String, resourceID: String? = nil, outcome: AuditOutcome = .success,
+        action: AuditAction, resourceType: ResourceKind, resourceID: String? = nil, outcome: AuditOutcome = .success,
         detail: String? = nil
     ) {
         self.action = action
-        self.resourceType = resourceType
+        self.resourceType = resourceType.rawValue
         self.resourceID = resourceID
         self.outcome = outcome
         self.detail = detail
@@ -88,24 +88,24 @@ extension AuditRecord {
     /// A visit of the medical record read (the patient's record, naming the visit).
     public static func visitRead(patientID: Identifier<Patient>, visitID: Identifier<Visit>) -> AuditRecord {
         AuditRecord(
-            action: .recordVisitRead, resourceType: "patient", resourceID: patientID.description,
+            action: .recordVisitRead, resourceType: .patient, resourceID: patientID.description,
             detail: "visit=\(visitID)")
     }
 
     /// A patient's visits listed (`count` of them).
     public static func visitsRead(patientID: Identifier<Patient>, count: Int) -> AuditRecord {
         AuditRecord(
-            action: .recordVisitsRead, resourceType: "patient", resourceID: patientID.description,
+            action: .recordVisitsRead, resourceType: .patient, resourceID: patientID.description,
             detail: "results=\(count)")
     }
 
     /// The session of `scope`'s member of staff ended by signing out.
     public static func signedOut(_ scope: AccessScope) -> AuditRecord {
-        AuditRecord(action: .authLogout, resourceType: "session", resourceID: scope.actorID?.description)
+        AuditRecord(action: .authLogout, resourceType: .session, resourceID: scope.actorID?.description)
     }
 
     /// A session opened for `account`; `detail` says how (password, passkey, second factor).
     public static func signedIn(_ account: StaffAccount, detail: String?) -> AuditRecord {
-        AuditRecord(action: .authLogin, resourceType: "session", resourceID: account.id.description, detail: detail)
+        AuditRecord(action: .authLogin, resourceType: .session, resourceID: account.id.description, detail: detail)
     }
 }

@@ -95,6 +95,6 @@ public struct PracticeSettingsWrite: Sendable {
 
     private static func record(_ action: AuditAction, _ scope: AccessScope, _ detail: String) -> AuditRecord {
         AuditRecord(
-            action: action, resourceType: "practice", resourceID: scope.practiceID.description, detail: detail)
+            action: action, resourceType: .practice, resourceID: scope.practiceID.description, detail: detail)
     }
 }

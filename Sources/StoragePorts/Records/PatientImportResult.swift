@@ -101,7 +101,7 @@ public struct PatientImportTally: Sendable {
     /// The import's audit entry: what it stored and what it refused (the file's skipped rows too).
     public func audit(practiceID: PracticeID) -> AuditRecord {
         AuditRecord(
-            action: .patientImport, resourceType: "practice", resourceID: practiceID.description,
+            action: .patientImport, resourceType: .practice, resourceID: practiceID.description,
             detail:
                 """
                 owners=\(storedOwners.count) patients=\(storedPatients) \
@@ -114,7 +114,7 @@ public struct PatientImportTally: Sendable {
     public func event(practiceID: PracticeID, at now: Date) -> DomainEvent? {
         guard storedPatients > 0 || !storedOwners.isEmpty else { return nil }
         return DomainEvent(
-            practiceID: practiceID, kind: RecordEventKind.imported, occurredAt: now, resourceType: "practice",
+            practiceID: practiceID, kind: RecordEventKind.imported, occurredAt: now, resourceType: .practice,
             resourceID: practiceID.description,
             payload: ["owners": String(storedOwners.count), "patients": String(storedPatients)])
     }

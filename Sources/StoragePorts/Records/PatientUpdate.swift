@@ -30,7 +30,7 @@ public struct PatientUpdate: Sendable {
         return PatientUpdate(
             patient: Versioned(updated, version: current.version + 1),
             audit: AuditRecord(
-                action: .patientUpdate, resourceType: "patient", resourceID: updated.id.description,
+                action: .patientUpdate, resourceType: .patient, resourceID: updated.id.description,
                 detail: current.value.status != updated.status ? "status=\(updated.status.rawValue)" : nil),
             event: updated.changeEvent(previous: current.value, practiceID: scope.practiceID, occurredAt: now))
     }

@@ -65,9 +65,9 @@ public struct PurgeSummary: Hashable, Sendable {
             "appointments=\(patient.appointments) futureAppointments=\(patient.futureAppointments)"
             + " assessments=\(patient.assessments) documents=\(patient.documents)"
         return (
-            AuditRecord(action: .patientPurge, resourceType: "patient", resourceID: patient.patientID, detail: detail),
+            AuditRecord(action: .patientPurge, resourceType: .patient, resourceID: patient.patientID, detail: detail),
             DomainEvent(
-                practiceID: practiceID, kind: RecordEventKind.patientPurged, occurredAt: now, resourceType: "patient",
+                practiceID: practiceID, kind: RecordEventKind.patientPurged, occurredAt: now, resourceType: .patient,
                 resourceID: patient.patientID, payload: ["patientID": patient.patientID])
         )
     }
@@ -75,7 +75,7 @@ public struct PurgeSummary: Hashable, Sendable {
     /// The run's audit entry (`records.purge`, with the totals), written even when nothing was due.
     public func runAudit(practiceID: PracticeID) -> AuditRecord {
         AuditRecord(
-            action: .recordsPurge, resourceType: "practice", resourceID: practiceID.description, detail: auditDetail)
+            action: .recordsPurge, resourceType: .practice, resourceID: practiceID.description, detail: auditDetail)
     }
 }
 

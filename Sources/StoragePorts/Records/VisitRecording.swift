@@ -90,7 +90,7 @@ public struct VisitRecording: Sendable {
                 added("visit", record.id.description)
             ]
         let audit = AuditRecord(
-            action: .recordVisitAdd, resourceType: "patient", resourceID: patient.id.description,
+            action: .recordVisitAdd, resourceType: .patient, resourceID: patient.id.description,
             detail: record.auditDetail(appointment: record.appointmentID.map(UUIDText.lowercase), recorded: recorded))
         return VisitRecording(visit: record, recorded: recorded, audit: audit, events: events)
     }

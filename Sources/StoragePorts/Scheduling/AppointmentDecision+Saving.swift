@@ -9,10 +9,10 @@ extension AppointmentDecision {
     public func audit(assessmentID: UUID? = nil) -> AuditRecord {
         let id = current.id.description
         guard previous == nil else {
-            return AuditRecord(action: .event(eventKind), resourceType: "appointment", resourceID: id)
+            return AuditRecord(action: .event(eventKind), resourceType: .appointment, resourceID: id)
         }
         return AuditRecord(
-            action: .appointmentBook, resourceType: "appointment", resourceID: id,
+            action: .appointmentBook, resourceType: .appointment, resourceID: id,
             detail: "patient=\(UUIDText.lowercase(current.patientID))"
                 + (assessmentID.map { " assessment=\(UUIDText.lowercase($0))" } ?? ""))
     }

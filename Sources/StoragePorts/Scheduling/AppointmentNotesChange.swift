@@ -39,12 +39,12 @@ public struct AppointmentNotesChange: Sendable {
             setsReason: reason != nil, reason: reason.flatMap { $0.isEmpty ? nil : $0 },
             setsStaffNotes: staffNotes != nil, staffNotes: staffNotes.flatMap { $0.isEmpty ? nil : $0 },
             audit: AuditRecord(
-                action: .appointmentNotesUpdate, resourceType: "appointment", resourceID: id,
+                action: .appointmentNotesUpdate, resourceType: .appointment, resourceID: id,
                 detail: [reason == nil ? nil : "reason", staffNotes == nil ? nil : "staffNotes"].compactMap { $0 }
                     .joined(separator: ",")),
             event: DomainEvent(
                 practiceID: scope.practiceID, kind: AppointmentEventKind.notesChanged, occurredAt: now,
-                resourceType: "appointment", resourceID: id,
+                resourceType: .appointment, resourceID: id,
                 payload: [
                     "appointmentID": id, "patientID": UUIDText.lowercase(current.value.patientID),
                     "version": String(current.version + 1),
@@ -56,7 +56,7 @@ extension AuditRecord {
     /// An appointment's notes read (`count` of them).
     public static func appointmentNotesRead(_ appointmentID: Identifier<Appointment>, count: Int) -> AuditRecord {
         AuditRecord(
-            action: .appointmentNotesRead, resourceType: "appointment", resourceID: appointmentID.description,
+            action: .appointmentNotesRead, resourceType: .appointment, resourceID: appointmentID.description,
             detail: "results=\(count)")
     }
 }

@@ -88,6 +88,6 @@ public struct ClinicianRosterWrite: Sendable {
     }
 
     private static func record(_ action: AuditAction, _ id: Identifier<Clinician>, _ detail: String?) -> AuditRecord {
-        AuditRecord(action: action, resourceType: "clinician", resourceID: id.description, detail: detail)
+        AuditRecord(action: action, resourceType: .clinician, resourceID: id.description, detail: detail)
     }
 }

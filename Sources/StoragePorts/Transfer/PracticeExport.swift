@@ -367,7 +367,7 @@ extension AuditRecord {
             + " appointments=\(schedule?.appointments.count ?? 0) audit=\(export.audit?.count ?? 0)"
             + (documentContent ? " with_document_content" : "")
         return AuditRecord(
-            action: .practiceExport, resourceType: "practice", resourceID: export.practice.id.description,
+            action: .practiceExport, resourceType: .practice, resourceID: export.practice.id.description,
             detail: counts)
     }
 }

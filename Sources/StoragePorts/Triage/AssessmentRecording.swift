@@ -36,7 +36,7 @@ public struct AssessmentRecording: Sendable {
                 arrival: assessment.arrival, assessedAt: result.assessedAt, level: result.level,
                 rulesVersion: result.rulesVersion, resultJSON: resultJSON),
             audit: AuditRecord(
-                action: .triageAssess, resourceType: "patient", resourceID: patient,
+                action: .triageAssess, resourceType: .patient, resourceID: patient,
                 detail: "level=\(result.level.rawValue) assessment=\(assessment.id)"),
             events: change?.events(practiceID: scope.practiceID, occurredAt: now)
                 ?? [assessment.assessedEvent(practiceID: scope.practiceID, occurredAt: now)])
@@ -86,7 +86,7 @@ public struct OverrideRecording: Sendable {
         return OverrideRecording(
             override: override, change: change,
             audit: AuditRecord(
-                action: .triageOverride, resourceType: "patient", resourceID: UUIDText.lowercase(assessment.patientID),
+                action: .triageOverride, resourceType: .patient, resourceID: UUIDText.lowercase(assessment.patientID),
                 detail: override.auditDetail),
             events: change?.events(practiceID: scope.practiceID, occurredAt: now)
                 ?? [override.event(patientID: assessment.patientID, practiceID: scope.practiceID, occurredAt: now)])

@@ -46,7 +46,7 @@ extension PostgresStore: AnalyticsHistorySource {
     {
         async let audited: Void = recordAudit(
             AuditRecord(
-                action: action, resourceType: "practice", resourceID: scope.practiceID.description,
+                action: action, resourceType: .practice, resourceID: scope.practiceID.description,
                 detail: window.auditDetail), scope: scope)
         let read = try await snapshot(scope.practiceID) { connection in
             (

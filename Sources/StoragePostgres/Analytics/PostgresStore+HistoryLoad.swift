@@ -146,7 +146,7 @@ extension PostgresStore {
             progress?(total, total)
             try await self.appendAudit(
                 AuditRecord(
-                    action: .practiceHistoryLoad, resourceType: "practice", resourceID: practiceID.description,
+                    action: .practiceHistoryLoad, resourceType: .practice, resourceID: practiceID.description,
                     detail: "appointments=\(appointments.count) arrivals=\(arrivals.count) weights=\(weights.count)"),
                 scope: scope, connection: connection)
             return HistoryLoadSummary(

@@ -47,7 +47,7 @@ extension PostgresStore: StaffDirectory {
             guard found else { throw DomainError.notFound(resource: "user") }
             try await self.revokeSessions(of: id, practiceID: scope.practiceID, atMs: nowMs, connection: connection)
             try await self.appendAudit(
-                AuditRecord(action: .userPasswordChange, resourceType: "user", resourceID: id.description),
+                AuditRecord(action: .userPasswordChange, resourceType: .user, resourceID: id.description),
                 scope: scope, connection: connection)
         }
     }
@@ -74,7 +74,7 @@ extension PostgresStore: StaffDirectory {
                 throw DomainError.notFound(resource: "user")
             }
             try await self.appendAudit(
-                AuditRecord(action: .userRead, resourceType: "user", resourceID: id.description),
+                AuditRecord(action: .userRead, resourceType: .user, resourceID: id.description),
                 scope: scope, connection: connection)
             return account
         }

@@ -49,7 +49,7 @@ extension PostgresStore {
             guard !patients.isEmpty else {
                 try await self.appendAudit(
                     AuditRecord(
-                        action: .practiceBulkLoad, resourceType: "practice", resourceID: scope.practiceID.description,
+                        action: .practiceBulkLoad, resourceType: .practice, resourceID: scope.practiceID.description,
                         detail: "owners=\(owners.count) patients=0"), scope: scope, connection: connection)
                 return nil
             }
@@ -118,7 +118,7 @@ extension PostgresStore {
             }
             try await self.appendAudit(
                 AuditRecord(
-                    action: .practiceBulkLoad, resourceType: "practice", resourceID: scope.practiceID.description,
+                    action: .practiceBulkLoad, resourceType: .practice, resourceID: scope.practiceID.description,
                     detail: "owners=\(owners.count) patients=\(patients.count)"), scope: scope, connection: connection)
             return (Self.recordNumber(first), Self.recordNumber(last))
         }

@@ -40,7 +40,7 @@ extension PostgresStore {
                     try await self.insertCorrection(correction, practiceID: scope.practiceID, connection: connection)
                     try await self.appendAudit(
                         AuditRecord(
-                            action: .recordCorrect, resourceType: "patient", resourceID: patientID.description,
+                            action: .recordCorrect, resourceType: .patient, resourceID: patientID.description,
                             detail: correction.auditDetail), scope: scope, connection: connection)
                     _ = try await self.appendEvent(
                         .recordEntryCorrected(correction, practiceID: scope.practiceID, occurredAt: now),

@@ -66,7 +66,7 @@ extension PostgresStore: DocumentRepository {
             }
             try await self.appendAudit(
                 AuditRecord(
-                    action: .recordDocumentUpload, resourceType: "document", resourceID: documentID,
+                    action: .recordDocumentUpload, resourceType: .document, resourceID: documentID,
                     detail: "patient=\(patientID)"), scope: scope, connection: connection)
             try await self.appendEvent(
                 .recordEntryAdded(
@@ -92,7 +92,7 @@ extension PostgresStore: DocumentRepository {
                 documents.append(try Self.document(from: row))
             }
             try await self.appendAudit(
-                AuditRecord(action: .recordDocumentList, resourceType: "patient", resourceID: patientID.description),
+                AuditRecord(action: .recordDocumentList, resourceType: .patient, resourceID: patientID.description),
                 scope: scope, connection: connection)
             return documents
         }
@@ -135,7 +135,7 @@ extension PostgresStore: DocumentRepository {
             // other writers should not wait while megabytes are read.
             try await self.appendAudit(
                 AuditRecord(
-                    action: .recordDocumentDownload, resourceType: "document", resourceID: UUIDText.lowercase(id)),
+                    action: .recordDocumentDownload, resourceType: .document, resourceID: UUIDText.lowercase(id)),
                 scope: scope, connection: connection)
             return (info, sealed, inOrder)
         }

@@ -33,7 +33,7 @@ extension PostgresStore: MedicalRecordRepository {
                     try await self.insertEntry(entry, patient: patient, scope: scope, now: now, connection: connection)
                     try await self.appendAudit(
                         AuditRecord(
-                            action: entry.auditAction, resourceType: "patient", resourceID: patientID.description),
+                            action: entry.auditAction, resourceType: .patient, resourceID: patientID.description),
                         scope: scope, connection: connection)
                     try await self.appendEvent(
                         .recordEntryAdded(
@@ -205,7 +205,7 @@ extension PostgresStore: MedicalRecordRepository {
                         practiceID: scope.practiceID, condition: "patient_id = $2", binding: patientID.rawValue,
                         connection: connection))
             try await self.appendAudit(
-                AuditRecord(action: .recordRead, resourceType: "patient", resourceID: patientID.description),
+                AuditRecord(action: .recordRead, resourceType: .patient, resourceID: patientID.description),
                 scope: scope, connection: connection)
             return (record, patient.version)
         }
@@ -251,7 +251,7 @@ extension PostgresStore: MedicalRecordRepository {
         let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
         try await appendAudit(
             AuditRecord(
-                action: .recordVaccinationsDueRead, resourceType: "vaccination",
+                action: .recordVaccinationsDueRead, resourceType: .vaccination,
                 detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope,
             connection: connection)
         return (report, names)

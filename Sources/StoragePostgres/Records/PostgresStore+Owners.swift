@@ -65,7 +65,7 @@ extension PostgresStore {
                 try await self.reindexPatients(
                     ofOwner: owner.id.rawValue, practiceID: scope.practiceID, connection: connection)
                 try await self.appendAudit(
-                    AuditRecord(action: .ownerUpdate, resourceType: "owner", resourceID: owner.id.description),
+                    AuditRecord(action: .ownerUpdate, resourceType: .owner, resourceID: owner.id.description),
                     scope: scope, connection: connection)
                 try await self.appendEvent(
                     owner.changeEvent(isNew: false, practiceID: scope.practiceID, occurredAt: now),
@@ -86,7 +86,7 @@ extension PostgresStore {
                 throw DomainError.notFound(resource: "owner")
             }
             try await self.appendAudit(
-                AuditRecord(action: .ownerRead, resourceType: "owner", resourceID: id.description),
+                AuditRecord(action: .ownerRead, resourceType: .owner, resourceID: id.description),
                 scope: scope, connection: connection)
             return owner
         }
@@ -131,7 +131,7 @@ extension PostgresStore {
                         \(now))
             """, logger: logger)
         try await appendAudit(
-            AuditRecord(action: .ownerCreate, resourceType: "owner", resourceID: owner.id.description),
+            AuditRecord(action: .ownerCreate, resourceType: .owner, resourceID: owner.id.description),
             scope: scope, connection: connection)
     }
 

@@ -27,7 +27,7 @@ extension PostgresStore {
         return try await transaction(.practice(scope.practiceID)) { connection in
             if nothing {
                 try await self.appendAudit(
-                    AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=0"),
+                    AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=0"),
                     scope: scope, connection: connection)
                 return Page(items: [], nextCursor: nil)
             }
@@ -55,7 +55,7 @@ extension PostgresStore {
                         ownerName: "\(try columns[15].decode(String.self)) \(try columns[16].decode(String.self))"))
             }
             try await self.appendAudit(
-                AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=\(items.count)"),
+                AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=\(items.count)"),
                 scope: scope, connection: connection)
             return Page(items: items, nextCursor: more ? items.last?.patient.value.id.description : nil)
         }

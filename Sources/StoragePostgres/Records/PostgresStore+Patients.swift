@@ -95,7 +95,7 @@ extension PostgresStore: PatientDirectory {
                 throw DomainError.notFound(resource: "patient")
             }
             try await self.appendAudit(
-                AuditRecord(action: .patientRead, resourceType: "patient", resourceID: id.description),
+                AuditRecord(action: .patientRead, resourceType: .patient, resourceID: id.description),
                 scope: scope, connection: connection)
             return patient
         }
@@ -133,7 +133,7 @@ extension PostgresStore: PatientDirectory {
         }
         try await insertWords(words, of: patient, practiceID: scope.practiceID, connection: connection)
         try await appendAudit(
-            AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description),
+            AuditRecord(action: .patientCreate, resourceType: .patient, resourceID: patient.id.description),
             scope: scope, connection: connection)
     }
 

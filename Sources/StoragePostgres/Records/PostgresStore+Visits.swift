@@ -190,7 +190,7 @@ extension PostgresStore {
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
             try await self.appendAudit(
                 AuditRecord(
-                    action: .recordRecallsRead, resourceType: "patient",
+                    action: .recordRecallsRead, resourceType: .patient,
                     detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
                 scope: scope, connection: connection)
             return Recall.lists(vaccinations: vaccinations, followUps: followUps, patientNames: patientNames)

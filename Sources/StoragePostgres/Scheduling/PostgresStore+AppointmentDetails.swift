@@ -77,7 +77,7 @@ extension PostgresStore: AppointmentDetailsRepository {
                 """)
             _ = try await self.appendAudit(
                 AuditRecord(
-                    action: .patientAppointmentsRead, resourceType: "patient",
+                    action: .patientAppointmentsRead, resourceType: .patient,
                     resourceID: UUIDText.lowercase(patientID), detail: "results=\(items.count)"),
                 scope: scope, connection: connection)
             return PatientAppointments(page: page, lastSeen: lastSeen, next: next)

@@ -23,7 +23,7 @@ extension PostgresStore: AppointmentNoteRepository {
                         note, patientID: appointment.patientID, practiceID: practiceID, connection: connection)
                     try await self.appendAudit(
                         AuditRecord(
-                            action: .appointmentNoteAdd, resourceType: "appointment",
+                            action: .appointmentNoteAdd, resourceType: .appointment,
                             resourceID: note.appointmentID.description,
                             detail: "note=\(UUIDText.lowercase(note.id))"), scope: scope, connection: connection)
                     _ = try await self.appendEvent(

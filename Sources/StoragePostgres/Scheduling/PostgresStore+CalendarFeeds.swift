@@ -20,7 +20,7 @@ extension PostgresStore {
                 """, logger: self.logger)
             _ = try await self.appendAudit(
                 AuditRecord(
-                    action: .clinicianCalendarFeedCreate, resourceType: "clinician",
+                    action: .clinicianCalendarFeedCreate, resourceType: .clinician,
                     resourceID: clinicianID.description), scope: scope, connection: connection)
         }
     }
@@ -39,7 +39,7 @@ extension PostgresStore {
                 """, logger: self.logger)
             _ = try await self.appendAudit(
                 AuditRecord(
-                    action: .clinicianCalendarFeedRevoke, resourceType: "clinician",
+                    action: .clinicianCalendarFeedRevoke, resourceType: .clinician,
                     resourceID: clinicianID.description), scope: scope, connection: connection)
         }
     }

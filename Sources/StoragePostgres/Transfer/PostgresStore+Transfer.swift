@@ -300,7 +300,7 @@ extension PostgresStore: PracticeTransfer {
                 """, logger: logger)
             try await appendAudit(
                 AuditRecord(
-                    action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                    action: .userCreate, resourceType: .user, resourceID: account.id.description,
                     detail: "restored; password reset required"), scope: scope, connection: connection)
         }
         for owner in export.owners { try await insertOwner(owner, scope: scope, now: now, connection: connection) }
@@ -384,7 +384,7 @@ extension PostgresStore: PracticeTransfer {
         let notRestored = export.documents.count - documents.count
         try await appendAudit(
             AuditRecord(
-                action: .practiceRestore, resourceType: "practice", resourceID: practice.id.description,
+                action: .practiceRestore, resourceType: .practice, resourceID: practice.id.description,
                 detail:
                     "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) "
                     + "entries=\(entries) "
@@ -436,7 +436,7 @@ extension PostgresStore: PracticeTransfer {
                 contacts: contactIndex(scope.practiceID)),
             of: patient, practiceID: scope.practiceID, connection: connection)
         try await appendAudit(
-            AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description),
+            AuditRecord(action: .patientCreate, resourceType: .patient, resourceID: patient.id.description),
             scope: scope, connection: connection)
     }
 

@@ -131,7 +131,7 @@ extension PostgresStore: TriageRepository {
             }
             try await self.appendAudit(
                 AuditRecord(
-                    action: .triageHistoryRead, resourceType: "patient", resourceID: UUIDText.lowercase(patientID)),
+                    action: .triageHistoryRead, resourceType: .patient, resourceID: UUIDText.lowercase(patientID)),
                 scope: scope, connection: connection)
             let page = Array(items.prefix(limit))
             let next = items.count > limit ? page.last.map { String(Timestamp.milliseconds($0.assessedAt)) } : nil
@@ -159,7 +159,7 @@ extension PostgresStore: TriageRepository {
                 try await self.save(change, scope: scope, connection: connection)
                 try await self.appendAudit(
                     AuditRecord(
-                        action: .triageQueueMove, resourceType: "patient", resourceID: UUIDText.lowercase(patientID),
+                        action: .triageQueueMove, resourceType: .patient, resourceID: UUIDText.lowercase(patientID),
                         detail: "status=\(status.rawValue)"), scope: scope, connection: connection)
                 for event in change.events(practiceID: scope.practiceID, occurredAt: now) {
                     _ = try await self.appendEvent(event, scope: scope, connection: connection)

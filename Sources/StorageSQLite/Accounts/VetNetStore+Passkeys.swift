@@ -74,7 +74,7 @@ extension VetNetStore: PasskeyRepository {
             guard db.changesCount == 1 else { throw DomainError.notFound(resource: "passkey") }
             try self.appendAudit(
                 AuditRecord(
-                    action: .authPasskeyRemove, resourceType: "user", resourceID: userID.description,
+                    action: .authPasskeyRemove, resourceType: .user, resourceID: userID.description,
                     detail: "passkey=\(UUIDText.lowercase(id))"),
                 scope: scope, db: db)
         }

@@ -52,7 +52,7 @@ extension VetNetStore {
                 ])
             try self.appendAudit(
                 AuditRecord(
-                    action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                    action: .userCreate, resourceType: .user, resourceID: account.id.description,
                     detail: "role=administrator first administrator"),
                 scope: .system(profile.id, requestID: requestID), db: db)
         }
@@ -62,7 +62,7 @@ extension VetNetStore {
     private func insertPractice(_ profile: PracticeProfile, requestID: String?, db: Database) throws {
         try Self.insertPracticeRow(profile, id: profile.id, createdAt: Timestamp.string(clock.now()), db: db)
         try appendAudit(
-            AuditRecord(action: .practiceCreate, resourceType: "practice", resourceID: profile.id.description),
+            AuditRecord(action: .practiceCreate, resourceType: .practice, resourceID: profile.id.description),
             scope: .system(profile.id, requestID: requestID), db: db)
     }
 

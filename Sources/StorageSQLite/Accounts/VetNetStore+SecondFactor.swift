@@ -120,7 +120,7 @@ extension VetNetStore {
                     """,
                 arguments: [Timestamp.milliseconds(self.clock.now()), userID.description, scope.practiceID.description])
             try self.appendAudit(
-                AuditRecord(action: .authSecondFactorReset, resourceType: "user", resourceID: userID.description),
+                AuditRecord(action: .authSecondFactorReset, resourceType: .user, resourceID: userID.description),
                 scope: scope, db: db)
         }
     }

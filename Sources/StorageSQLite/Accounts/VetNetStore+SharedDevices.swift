@@ -36,7 +36,7 @@ extension VetNetStore: SharedDeviceRepository {
                     ORDER BY registered_at_ms, id
                     """, arguments: [scope.practiceID.description])
             try self.appendAudit(
-                AuditRecord(action: .sharedDeviceList, resourceType: "shared_device"), scope: scope, db: db)
+                AuditRecord(action: .sharedDeviceList, resourceType: .sharedDevice), scope: scope, db: db)
             return try rows.map(Self.sharedDevice(from:))
         }
     }
@@ -54,7 +54,7 @@ extension VetNetStore: SharedDeviceRepository {
             guard db.changesCount == 1 else { throw DomainError.notFound(resource: "shared device") }
             try self.appendAudit(
                 AuditRecord(
-                    action: .sharedDeviceRevoke, resourceType: "shared_device", resourceID: UUIDText.lowercase(id)),
+                    action: .sharedDeviceRevoke, resourceType: .sharedDevice, resourceID: UUIDText.lowercase(id)),
                 scope: scope, db: db)
         }
     }
@@ -81,7 +81,7 @@ extension VetNetStore: SharedDeviceRepository {
                     userID.description, scope.practiceID.description, hash, Timestamp.milliseconds(self.clock.now()),
                 ])
             try self.appendAudit(
-                AuditRecord(action: .authPinSet, resourceType: "user", resourceID: userID.description), scope: scope,
+                AuditRecord(action: .authPinSet, resourceType: .user, resourceID: userID.description), scope: scope,
                 db: db)
         }
     }

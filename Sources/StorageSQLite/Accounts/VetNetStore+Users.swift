@@ -39,7 +39,7 @@ extension VetNetStore {
                 ])
             try self.appendAudit(
                 AuditRecord(
-                    action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                    action: .userCreate, resourceType: .user, resourceID: account.id.description,
                     detail: "role=\(role.rawValue)"), scope: scope, db: db)
             return account
         }
@@ -84,7 +84,7 @@ extension VetNetStore {
                 sql: "UPDATE session SET revoked_at_ms = ? WHERE user_id = ? AND revoked_at_ms IS NULL",
                 arguments: [Timestamp.milliseconds(self.clock.now()), id.description])
             try self.appendAudit(
-                AuditRecord(action: .userPasswordChange, resourceType: "user", resourceID: id.description),
+                AuditRecord(action: .userPasswordChange, resourceType: .user, resourceID: id.description),
                 scope: scope, db: db)
         }
     }
@@ -98,7 +98,7 @@ extension VetNetStore {
                 throw DomainError.notFound(resource: "user")
             }
             try self.appendAudit(
-                AuditRecord(action: .userRead, resourceType: "user", resourceID: id.description), scope: scope, db: db)
+                AuditRecord(action: .userRead, resourceType: .user, resourceID: id.description), scope: scope, db: db)
             return account
         }
     }

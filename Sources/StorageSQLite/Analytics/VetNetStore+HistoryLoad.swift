@@ -133,7 +133,7 @@ extension VetNetStore {
             progress?(total, total)
             try self.appendAudit(
                 AuditRecord(
-                    action: .practiceHistoryLoad, resourceType: "practice", resourceID: practice,
+                    action: .practiceHistoryLoad, resourceType: .practice, resourceID: practice,
                     detail: "appointments=\(appointments.count) arrivals=\(arrivals.count) weights=\(weights.count)"),
                 scope: scope, db: db)
             return HistoryLoadSummary(

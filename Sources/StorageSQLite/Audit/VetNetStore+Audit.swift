@@ -222,7 +222,7 @@ extension VetNetStore {
         }
         let found = try auditAnchor() ?? .empty
         let record = AuditRecord(
-            action: AuditReanchorRefused.action, resourceType: "audit_trail", outcome: .success,
+            action: AuditReanchorRefused.action, resourceType: .auditTrail, outcome: .success,
             detail: "found: \(found.summary); reason: \(reason)")
         let entry = try await write { db in try self.appendAudit(record, scope: nil, db: db) }
         let checkpoint = AuditCheckpoint(

@@ -98,7 +98,9 @@ extension VetNetStore {
             }
             var event = DomainEvent(
                 practiceID: practiceID, kind: row[1], occurredAt: Timestamp.date(milliseconds: row[2]),
-                resourceType: row[3], resourceID: row[4], actorID: row[5], payload: payload)
+                resourceID: row[4], actorID: row[5], payload: payload)
+            // As stored: an event written by another version may name a kind of resource this one does not.
+            event.resourceType = row[3] ?? event.resourceType
             event.sequence = row[0]
             return event
         }

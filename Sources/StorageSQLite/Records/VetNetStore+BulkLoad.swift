@@ -72,7 +72,7 @@ extension VetNetStore {
             progress?(total, total)
             try self.appendAudit(
                 AuditRecord(
-                    action: .practiceBulkLoad, resourceType: "practice", resourceID: practice,
+                    action: .practiceBulkLoad, resourceType: .practice, resourceID: practice,
                     detail: "owners=\(owners.count) patients=\(patients.count)"), scope: scope, db: db)
             return patients.isEmpty
                 ? nil : (Self.recordNumber(firstNumber), Self.recordNumber(firstNumber + patients.count - 1))

@@ -31,7 +31,7 @@ extension VetNetStore {
                 try self.insertCorrection(correction, practiceID: scope.practiceID, db: db)
                 try self.appendAudit(
                     AuditRecord(
-                        action: .recordCorrect, resourceType: "patient", resourceID: patientID.description,
+                        action: .recordCorrect, resourceType: .patient, resourceID: patientID.description,
                         detail: correction.auditDetail), scope: scope, db: db)
                 try self.appendEvent(
                     .recordEntryCorrected(correction, practiceID: scope.practiceID, occurredAt: now), scope: scope,

@@ -57,7 +57,7 @@ extension VetNetStore {
                 ])
             try self.appendAudit(
                 AuditRecord(
-                    action: .recordDocumentUpload, resourceType: "document", resourceID: UUIDText.lowercase(info.id),
+                    action: .recordDocumentUpload, resourceType: .document, resourceID: UUIDText.lowercase(info.id),
                     detail: "patient=\(patientID)"), scope: scope, db: db)
             try self.appendEvent(
                 .recordEntryAdded(
@@ -75,7 +75,7 @@ extension VetNetStore {
                 db, sql: "SELECT * FROM document WHERE patient_id = ? AND practice_id = ? ORDER BY created_at DESC",
                 arguments: [patientID.description, scope.practiceID.description])
             try self.appendAudit(
-                AuditRecord(action: .recordDocumentList, resourceType: "patient", resourceID: patientID.description),
+                AuditRecord(action: .recordDocumentList, resourceType: .patient, resourceID: patientID.description),
                 scope: scope, db: db)
             return try rows.map(Self.document(from:))
         }
@@ -95,7 +95,7 @@ extension VetNetStore {
             }
             try self.appendAudit(
                 AuditRecord(
-                    action: .recordDocumentDownload, resourceType: "document", resourceID: UUIDText.lowercase(id)),
+                    action: .recordDocumentDownload, resourceType: .document, resourceID: UUIDText.lowercase(id)),
                 scope: scope, db: db)
             return try Self.document(from: row)
         }

@@ -91,7 +91,7 @@ extension VetNetStore {
                         ])
                 }
                 try self.appendAudit(
-                    AuditRecord(action: entry.auditAction, resourceType: "patient", resourceID: pid), scope: scope,
+                    AuditRecord(action: entry.auditAction, resourceType: .patient, resourceID: pid), scope: scope,
                     db: db)
                 try self.appendEvent(
                     .recordEntryAdded(
@@ -190,7 +190,7 @@ extension VetNetStore {
             let record = try self.record(db: db, practiceID: scope.practiceID, patient: patient.value)
                 .applying(try self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID))
             try self.appendAudit(
-                AuditRecord(action: .recordRead, resourceType: "patient", resourceID: patientID.description),
+                AuditRecord(action: .recordRead, resourceType: .patient, resourceID: patientID.description),
                 scope: scope, db: db)
             return (record, patient.version)
         }
@@ -231,7 +231,7 @@ extension VetNetStore {
             let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
             try self.appendAudit(
                 AuditRecord(
-                    action: .recordVaccinationsDueRead, resourceType: "vaccination",
+                    action: .recordVaccinationsDueRead, resourceType: .vaccination,
                     detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope, db: db)
             return (report, names)
         }

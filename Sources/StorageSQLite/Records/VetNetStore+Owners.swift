@@ -57,7 +57,7 @@ extension VetNetStore {
             // The names first: the contact details' write re-indexes the owner's patients.
             try self.writeContactDetails(of: owner, practiceID: scope.practiceID, db: db)
             try self.appendAudit(
-                AuditRecord(action: .ownerUpdate, resourceType: "owner", resourceID: owner.id.description),
+                AuditRecord(action: .ownerUpdate, resourceType: .owner, resourceID: owner.id.description),
                 scope: scope, db: db)
             try self.appendEvent(
                 owner.changeEvent(isNew: false, practiceID: scope.practiceID, occurredAt: self.clock.now()),
@@ -75,7 +75,7 @@ extension VetNetStore {
                 throw DomainError.notFound(resource: "owner")
             }
             try self.appendAudit(
-                AuditRecord(action: .ownerRead, resourceType: "owner", resourceID: id.description), scope: scope, db: db
+                AuditRecord(action: .ownerRead, resourceType: .owner, resourceID: id.description), scope: scope, db: db
             )
             return owner
         }
@@ -107,7 +107,7 @@ extension VetNetStore {
                 columns.phones, columns.tokens, columns.address, columns.communication, columns.notes, now, now,
             ])
         try appendAudit(
-            AuditRecord(action: .ownerCreate, resourceType: "owner", resourceID: owner.id.description), scope: scope,
+            AuditRecord(action: .ownerCreate, resourceType: .owner, resourceID: owner.id.description), scope: scope,
             db: db)
     }
 

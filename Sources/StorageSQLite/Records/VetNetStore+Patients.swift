@@ -88,7 +88,7 @@ extension VetNetStore {
                 throw DomainError.notFound(resource: "patient")
             }
             try self.appendAudit(
-                AuditRecord(action: .patientRead, resourceType: "patient", resourceID: id.description), scope: scope,
+                AuditRecord(action: .patientRead, resourceType: .patient, resourceID: id.description), scope: scope,
                 db: db)
             return patient
         }
@@ -112,7 +112,7 @@ extension VetNetStore {
         return try await write { db in
             if nothingSearchable {
                 try self.appendAudit(
-                    AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=0"), scope: scope,
+                    AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=0"), scope: scope,
                     db: db)
                 return Page(items: [], nextCursor: nil)
             }
@@ -153,7 +153,7 @@ extension VetNetStore {
                     ownerName: "\(row["owner_first"] as String) \(row["owner_last"] as String)")
             }
             try self.appendAudit(
-                AuditRecord(action: .patientSearch, resourceType: "patient", detail: "results=\(items.count)"),
+                AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=\(items.count)"),
                 scope: scope, db: db)
             return Page(
                 items: Array(items), nextCursor: rows.count > limit ? items.last?.patient.value.id.description : nil)
@@ -206,7 +206,7 @@ extension VetNetStore {
         // FTS5 can only find a row by an UNINDEXED column by scanning the whole table.
         try db.execute(sql: Self.searchRowsSQL + " WHERE p.id = ?", arguments: [patient.id.description])
         try appendAudit(
-            AuditRecord(action: .patientCreate, resourceType: "patient", resourceID: patient.id.description),
+            AuditRecord(action: .patientCreate, resourceType: .patient, resourceID: patient.id.description),
             scope: scope, db: db)
     }
 

@@ -58,7 +58,7 @@ extension VetNetStore {
                     ])
                 try self.appendAudit(
                     AuditRecord(
-                        action: .userCreate, resourceType: "user", resourceID: account.id.description,
+                        action: .userCreate, resourceType: .user, resourceID: account.id.description,
                         detail: "restored; password reset required"), scope: scope, db: db)
             }
             for owner in export.owners { try self.insertOwner(owner, db: db, scope: scope) }
@@ -150,7 +150,7 @@ extension VetNetStore {
             let notRestored = export.documents.count - carriedDocuments.count
             try self.appendAudit(
                 AuditRecord(
-                    action: .practiceRestore, resourceType: "practice", resourceID: practiceID.description,
+                    action: .practiceRestore, resourceType: .practice, resourceID: practiceID.description,
                     detail:
                         "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) "
                         + "entries=\(entries) "

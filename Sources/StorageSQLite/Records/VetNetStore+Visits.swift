@@ -143,7 +143,7 @@ extension VetNetStore {
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
             try self.appendAudit(
                 AuditRecord(
-                    action: .recordRecallsRead, resourceType: "patient",
+                    action: .recordRecallsRead, resourceType: .patient,
                     detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
                 scope: scope, db: db)
             return Recall.lists(vaccinations: vaccinations, followUps: followUps, patientNames: patientNames)

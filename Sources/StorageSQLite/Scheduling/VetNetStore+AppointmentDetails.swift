@@ -101,7 +101,7 @@ extension VetNetStore {
             ).map(Self.appointment(from:))
             try self.appendAudit(
                 AuditRecord(
-                    action: .patientAppointmentsRead, resourceType: "patient", resourceID: Self.text(patientID),
+                    action: .patientAppointmentsRead, resourceType: .patient, resourceID: Self.text(patientID),
                     detail: "results=\(items.count)"), scope: scope, db: db)
             return PatientAppointments(page: page, lastSeen: lastSeen, next: next)
         }

@@ -21,7 +21,7 @@ extension VetNetStore: AppointmentNoteRepository {
                     note, patientID: appointment.patientID, practiceID: scope.practiceID, db: db)
                 try self.appendAudit(
                     AuditRecord(
-                        action: .appointmentNoteAdd, resourceType: "appointment",
+                        action: .appointmentNoteAdd, resourceType: .appointment,
                         resourceID: note.appointmentID.description,
                         detail: "note=\(UUIDText.lowercase(note.id))"), scope: scope, db: db)
                 _ = try self.appendEvent(note.addedEvent(practiceID: scope.practiceID), scope: scope, db: db)

@@ -27,7 +27,7 @@ extension VetNetStore {
                 ])
             try self.appendAudit(
                 AuditRecord(
-                    action: .clinicianCalendarFeedCreate, resourceType: "clinician", resourceID: clinicianID.description
+                    action: .clinicianCalendarFeedCreate, resourceType: .clinician, resourceID: clinicianID.description
                 ),
                 scope: scope, db: db)
         }
@@ -53,7 +53,7 @@ extension VetNetStore {
                 arguments: [Timestamp.string(self.clock.now()), clinicianID.description, scope.practiceID.description])
             try self.appendAudit(
                 AuditRecord(
-                    action: .clinicianCalendarFeedRevoke, resourceType: "clinician", resourceID: clinicianID.description
+                    action: .clinicianCalendarFeedRevoke, resourceType: .clinician, resourceID: clinicianID.description
                 ),
                 scope: scope, db: db)
         }

@@ -21,7 +21,7 @@ extension VetNetStore {
             }
             try Self.insertRoom(room, practiceID: scope.practiceID, db: db)
             try self.appendAudit(
-                AuditRecord(action: .roomCreate, resourceType: "room", resourceID: room.id.description), scope: scope,
+                AuditRecord(action: .roomCreate, resourceType: .room, resourceID: room.id.description), scope: scope,
                 db: db)
         }
         return room
@@ -53,7 +53,7 @@ extension VetNetStore {
                 arguments: [next.name, next.type.rawValue, next.isActive, id.description, scope.practiceID.description])
             try self.appendAudit(
                 AuditRecord(
-                    action: .roomUpdate, resourceType: "room", resourceID: id.description,
+                    action: .roomUpdate, resourceType: .room, resourceID: id.description,
                     detail: next.isActive ? nil : "out_of_service"), scope: scope, db: db)
             return next
         }
@@ -94,7 +94,7 @@ extension VetNetStore {
             try Self.insertAppointmentType(type, practiceID: scope.practiceID, db: db)
             try self.appendAudit(
                 AuditRecord(
-                    action: .appointmentTypeCreate, resourceType: "appointment_type", resourceID: type.id.description),
+                    action: .appointmentTypeCreate, resourceType: .appointmentType, resourceID: type.id.description),
                 scope: scope, db: db)
         }
         return type
@@ -128,7 +128,7 @@ extension VetNetStore {
                     scope.practiceID.description,
                 ])
             try self.appendAudit(
-                AuditRecord(action: action, resourceType: "appointment_type", resourceID: id.description), scope: scope,
+                AuditRecord(action: action, resourceType: .appointmentType, resourceID: id.description), scope: scope,
                 db: db)
             return next
         }
@@ -180,7 +180,7 @@ extension VetNetStore {
             let version = (current ?? 0) + 1
             try Self.storeAvailability(availability, version: version, practiceID: scope.practiceID, db: db)
             try self.appendAudit(
-                AuditRecord(action: .clinicianAvailabilityUpdate, resourceType: "clinician", resourceID: id),
+                AuditRecord(action: .clinicianAvailabilityUpdate, resourceType: .clinician, resourceID: id),
                 scope: scope, db: db)
             try self.appendEvent(
                 availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),

@@ -91,7 +91,7 @@ extension VetNetStore {
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             let items = try rows.prefix(limit).map { row in try self.storedAssessment(row, db: db) }
             try self.appendAudit(
-                AuditRecord(action: .triageHistoryRead, resourceType: "patient", resourceID: Self.text(patientID)),
+                AuditRecord(action: .triageHistoryRead, resourceType: .patient, resourceID: Self.text(patientID)),
                 scope: scope, db: db)
             let next = rows.count > limit ? items.last.map { String(Timestamp.milliseconds($0.assessedAt)) } : nil
             return Page(items: Array(items), nextCursor: next)
@@ -114,7 +114,7 @@ extension VetNetStore {
             try Self.recordArrival(change, db: db, scope: scope)
             try self.appendAudit(
                 AuditRecord(
-                    action: .triageQueueMove, resourceType: "patient", resourceID: Self.text(patientID),
+                    action: .triageQueueMove, resourceType: .patient, resourceID: Self.text(patientID),
                     detail: "status=\(status.rawValue)"), scope: scope, db: db)
             try self.appendEvents(
                 change.events(practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
