@@ -10,15 +10,20 @@ struct RecordRowsTests {
     let seal = FieldSeal(cipher: try! RecordCipher(keyBytes: Array(repeating: 9, count: 32)), practiceID: PracticeID())
     let patientID = Identifier<Patient>()
 
+    /// A medication's columns as a store keeps them, sealed for `id`, with the dose `dose`.
+    func sealedMedication(_ id: UUID, dose: String) throws -> RecordRows.MedicationColumns {
+        let key = id.uuidString
+        return RecordRows.MedicationColumns(
+            drug: try seal.seal("Meloxicam", .medicationDrug, id: key),
+            concentration: try seal.seal("1.5", .medicationConcentration, id: key),
+            dose: try seal.seal(dose, .medicationDose, id: key), route: "oral",
+            frequency: try seal.seal("once daily", .medicationFrequency, id: key), start: "2026-11-01", end: nil)
+    }
+
     @Test("a sealed medication opens to its drug, dose and days")
     func medication() throws {
         let id = UUID()
-        let key = id.uuidString
-        let columns = RecordRows.MedicationColumns(
-            drug: try seal.seal("Meloxicam", .medicationDrug, id: key),
-            concentration: try seal.seal("1.5", .medicationConcentration, id: key),
-            dose: try seal.seal("0.1", .medicationDose, id: key), route: "oral",
-            frequency: try seal.seal("once daily", .medicationFrequency, id: key), start: "2026-11-01", end: nil)
+        let columns = try sealedMedication(id, dose: "0.1")
         let medication = try RecordRows.medication(id: id, patientID: patientID, columns, seal: seal)
         #expect(medication.drug == "Meloxicam" && medication.doseMgPerKg == Decimal(string: "0.1"))
         #expect(medication.concentrationMgPerML == Decimal(string: "1.5") && medication.route == .oral)
@@ -29,11 +34,7 @@ struct RecordRowsTests {
     func corruptMedication() throws {
         let id = UUID()
         let key = id.uuidString
-        var columns = RecordRows.MedicationColumns(
-            drug: try seal.seal("Meloxicam", .medicationDrug, id: key),
-            concentration: try seal.seal("1.5", .medicationConcentration, id: key),
-            dose: try seal.seal("lots", .medicationDose, id: key), route: "oral",
-            frequency: try seal.seal("once daily", .medicationFrequency, id: key), start: "2026-11-01", end: nil)
+        var columns = try sealedMedication(id, dose: "lots")
         func column(_ columns: RecordRows.MedicationColumns) -> String? {
             do {
                 _ = try RecordRows.medication(id: id, patientID: patientID, columns, seal: seal)

@@ -135,3 +135,13 @@ public enum RecordRows {
         return day
     }
 }
+
+extension AuditRecord {
+    /// An entry of the patient's record corrected (its kind, id and the correction, never the
+    /// values).
+    public static func recordCorrected(_ correction: RecordCorrection) -> AuditRecord {
+        AuditRecord(
+            action: .recordCorrect, resourceType: .patient, resourceID: correction.patientID.description,
+            detail: correction.auditDetail)
+    }
+}

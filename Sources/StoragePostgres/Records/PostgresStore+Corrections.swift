@@ -39,9 +39,7 @@ extension PostgresStore {
                         by: scope.actorID?.description, at: now, id: correctionID)
                     try await self.insertCorrection(correction, practiceID: scope.practiceID, connection: connection)
                     try await self.appendAudit(
-                        AuditRecord(
-                            action: .recordCorrect, resourceType: .patient, resourceID: patientID.description,
-                            detail: correction.auditDetail), scope: scope, connection: connection)
+                        .recordCorrected(correction), scope: scope, connection: connection)
                     _ = try await self.appendEvent(
                         .recordEntryCorrected(correction, practiceID: scope.practiceID, occurredAt: now),
                         scope: scope, connection: connection)

@@ -30,9 +30,7 @@ extension VetNetStore {
                     by: scope.actorID?.description, at: now)
                 try self.insertCorrection(correction, practiceID: scope.practiceID, db: db)
                 try self.appendAudit(
-                    AuditRecord(
-                        action: .recordCorrect, resourceType: .patient, resourceID: patientID.description,
-                        detail: correction.auditDetail), scope: scope, db: db)
+                    .recordCorrected(correction), scope: scope, db: db)
                 try self.appendEvent(
                     .recordEntryCorrected(correction, practiceID: scope.practiceID, occurredAt: now), scope: scope,
                     db: db)
