@@ -441,7 +441,7 @@ struct LiveEventService: Service {
 
     func run() async throws {
         // Its loop only ends when cancelled; on the way out it ends every stream.
-        try? await cancelWhenGracefulShutdown { await hub.run() }
+        await cancelWhenGracefulShutdown { await hub.run() }
         hub.endAll()
     }
 }

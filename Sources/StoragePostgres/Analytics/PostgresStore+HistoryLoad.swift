@@ -38,53 +38,11 @@ extension PostgresStore {
                 throw ValidationError(
                     field: "weights", message: "cannot be stored: this database holds no medical records yet")
             }
-            var clinicians: Set<UUID> = []
-            var types: Set<UUID> = []
-            var rooms: Set<UUID> = []
-            for try await id in try await connection.query(
-                "SELECT id FROM clinician WHERE practice_id = \(practiceID.rawValue)",
-                logger: logger
-            ).decode(UUID.self) { clinicians.insert(id) }
-            for try await id in try await connection.query(
-                "SELECT id FROM appointment_type WHERE practice_id = \(practiceID.rawValue)",
-                logger: logger
-            ).decode(UUID.self) { types.insert(id) }
-            for try await id in try await connection.query(
-                "SELECT id FROM room WHERE practice_id = \(practiceID.rawValue)",
-                logger: logger
-            ).decode(UUID.self) { rooms.insert(id) }
-            var patients: [UUID: (species: Species, birthDate: Date?)] = [:]
-            for try await (id, species, birth) in try await connection.query(
-                """
-                SELECT id, species, to_char(birth_date,
-                    'YYYY-MM-DD') FROM patient WHERE practice_id = \(practiceID.rawValue)
-                """, logger: logger
-            ).decode((UUID, String, String?).self) {
-                patients[id] = (
-                    Species(rawValue: species) ?? .other, birth.flatMap { RecordCalendar.date(fromISODay: $0) }
-                )
-            }
-            func requirePatient(_ id: UUID) throws -> (species: Species, birthDate: Date?) {
-                guard let patient = patients[id] else { throw DomainError.notFound(resource: "patient") }
-                return patient
-            }
-
+            let references = try await self.historyReferences(practiceID: practiceID, connection: connection)
             var done = 0
             var rows: [HistoryAppointmentRow] = []
             for record in appointments {
-                let appointment = record.appointment
-                guard appointment.practiceID == practiceID else { throw DomainError.notFound(resource: "practice") }
-                _ = try requirePatient(appointment.patientID)
-                guard clinicians.contains(appointment.clinicianID) else {
-                    throw DomainError.notFound(resource: "clinician")
-                }
-                guard types.contains(appointment.appointmentTypeID.rawValue) else {
-                    throw DomainError.notFound(resource: "appointment type")
-                }
-                if let room = appointment.roomID, !rooms.contains(room.rawValue) {
-                    throw DomainError.notFound(resource: "room")
-                }
-                rows.append(HistoryAppointmentRow(record, bookedAt: record.bookedAt ?? now))
+                rows.append(try references.appointmentRow(record, now: now))
                 if rows.count == Self.historyBatch {
                     try await self.insertHistory(rows, practiceID: practiceID, connection: connection)
                     done += rows.count
@@ -94,23 +52,11 @@ extension PostgresStore {
             }
             try await self.insertHistory(rows, practiceID: practiceID, connection: connection)
             done += rows.count
-
-            var arrivalRows: [HistoryArrivalRow] = []
-            for arrival in arrivals {
-                _ = try requirePatient(arrival.patientID)
-                if let seen = arrival.firstSeenAt, seen < arrival.arrival {
-                    throw ValidationError(field: "firstSeenAt", message: "must not be before the arrival")
-                }
-                arrivalRows.append(
-                    HistoryArrivalRow(
-                        practice_id: practiceID.rawValue, patient_id: arrival.patientID,
-                        arrival_at_ms: Timestamp.milliseconds(arrival.arrival), level: arrival.level.rawValue,
-                        first_seen_at_ms: arrival.firstSeenAt.map(Timestamp.milliseconds)))
-            }
+            // The tables are the triage and record migrations': the JSON takes whatever column
+            // types they gave them.
+            let arrivalRows = try arrivals.map(references.arrivalRow)
             for batch in stride(from: 0, to: arrivalRows.count, by: Self.historyBatch) {
                 let slice = Array(arrivalRows[batch..<min(batch + Self.historyBatch, arrivalRows.count)])
-                // The table is the triage migration's: its columns are named as in the embedded
-                // store, and the JSON takes whatever types it gave them.
                 try await connection.query(
                     """
                     INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms)
@@ -120,18 +66,7 @@ extension PostgresStore {
                 done += slice.count
                 progress?(done, total)
             }
-
-            var weightRows: [HistoryWeightRow] = []
-            for weight in weights {
-                let patient = try requirePatient(weight.patientID.rawValue)
-                try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
-                weightRows.append(
-                    HistoryWeightRow(
-                        id: weight.id.rawValue, practice_id: practiceID.rawValue, patient_id: weight.patientID.rawValue,
-                        value: "\(weight.value)", unit: weight.unit.rawValue, grams: weight.roundedGrams,
-                        measured_at_ms: Timestamp.milliseconds(weight.measuredAt),
-                        created_at_ms: Timestamp.milliseconds(now)))
-            }
+            let weightRows = try weights.map { try references.weightRow($0, now: now) }
             for batch in stride(from: 0, to: weightRows.count, by: Self.historyBatch) {
                 let slice = Array(weightRows[batch..<min(batch + Self.historyBatch, weightRows.count)])
                 try await connection.query(
@@ -144,14 +79,39 @@ extension PostgresStore {
                 progress?(done, total)
             }
             progress?(total, total)
-            try await self.appendAudit(
-                AuditRecord(
-                    action: .practiceHistoryLoad, resourceType: .practice, resourceID: practiceID.description,
-                    detail: "appointments=\(appointments.count) arrivals=\(arrivals.count) weights=\(weights.count)"),
-                scope: scope, connection: connection)
-            return HistoryLoadSummary(
+            let summary = HistoryLoadSummary(
                 appointments: appointments.count, arrivals: arrivals.count, weights: weights.count)
+            try await self.appendAudit(
+                summary.auditRecord(practiceID: practiceID), scope: scope, connection: connection)
+            return summary
         }
+    }
+
+    /// What a generated past may name in the practice: its clinicians (retired ones too),
+    /// appointment types, rooms, and patients with the facts a weighing is checked against.
+    private func historyReferences(practiceID: PracticeID, connection: PostgresConnection) async throws
+        -> HistoryReferences
+    {
+        var references = HistoryReferences(practiceID: practiceID)
+        let practice = practiceID.rawValue
+        for try await id in try await connection.query(
+            "SELECT id FROM clinician WHERE practice_id = \(practice)", logger: logger
+        ).decode(UUID.self) { references.clinicians.insert(id) }
+        for try await id in try await connection.query(
+            "SELECT id FROM appointment_type WHERE practice_id = \(practice)", logger: logger
+        ).decode(UUID.self) { references.appointmentTypes.insert(id) }
+        for try await id in try await connection.query(
+            "SELECT id FROM room WHERE practice_id = \(practice)", logger: logger
+        ).decode(UUID.self) { references.rooms.insert(id) }
+        for try await (id, species, birth) in try await connection.query(
+            "SELECT id, species, to_char(birth_date, 'YYYY-MM-DD') FROM patient WHERE practice_id = \(practice)",
+            logger: logger
+        ).decode((UUID, String, String?).self) {
+            references.patients[id] = HistoryReferences.Patient(
+                species: try StoreCorruption.known(Species(rawValue: species), column: "patient.species"),
+                birthDate: birth.flatMap { RecordCalendar.date(fromISODay: $0) })
+        }
+        return references
     }
 
     /// One batch of appointments; an overlap refused by the exclusion constraints is a
@@ -164,22 +124,17 @@ extension PostgresStore {
             try await connection.query(
                 """
                 INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type,
-                    room_id, start_ms, end_ms,
-                                         occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms,
-                                             completed_at_ms, actual_minutes,
-                                         cancellation_reason, created_at, cancelled_at_ms)
+                    room_id, start_ms, end_ms, occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms,
+                    completed_at_ms, actual_minutes, cancellation_reason, created_at, cancelled_at_ms)
                 SELECT r.id, \(practiceID.rawValue), r.patient_id, r.clinician_id, r.appointment_type_id, r.room_type,
-                    r.room_id, r.start_ms,
-                       r.end_ms, r.occupied_end_ms, r.status, r.holds_time, r.checked_in_at_ms, r.started_at_ms,
-                           r.completed_at_ms,
-                       r.actual_minutes, r.cancellation_reason, r.created_at, r.cancelled_at_ms
+                    r.room_id, r.start_ms, r.end_ms, r.occupied_end_ms, r.status, r.holds_time, r.checked_in_at_ms,
+                    r.started_at_ms, r.completed_at_ms, r.actual_minutes, r.cancellation_reason, r.created_at,
+                    r.cancelled_at_ms
                 FROM jsonb_to_recordset(\(try Self.json(rows))::jsonb) AS r(
                     id uuid, patient_id uuid, clinician_id uuid, appointment_type_id uuid, room_type text, room_id uuid,
-                        start_ms bigint,
-                    end_ms bigint, occupied_end_ms bigint, status text, holds_time boolean, checked_in_at_ms bigint,
-                        started_at_ms bigint,
-                    completed_at_ms bigint, actual_minutes integer, cancellation_reason text, created_at timestamptz,
-                        cancelled_at_ms bigint)
+                    start_ms bigint, end_ms bigint, occupied_end_ms bigint, status text, holds_time boolean,
+                    checked_in_at_ms bigint, started_at_ms bigint, completed_at_ms bigint, actual_minutes integer,
+                    cancellation_reason text, created_at timestamptz, cancelled_at_ms bigint)
                 """, logger: logger)
         } catch let error as PSQLError where error.sqlState == "23P01" {
             // The batch's statement names the constraint, not the row: the conflict names what was double-booked.
@@ -240,48 +195,4 @@ extension PostgresStore {
             return false
         }
     }
-}
-
-/// An appointment of a bulk load as one element of the statement's JSON (absent values are
-/// left out, so they arrive as NULL).
-private struct HistoryAppointmentRow: Encodable {
-    let id: UUID, patient_id: UUID, clinician_id: UUID, appointment_type_id: UUID
-    let room_type: String?, room_id: UUID?
-    let start_ms: Int64, end_ms: Int64, occupied_end_ms: Int64
-    let status: String, holds_time: Bool
-    let checked_in_at_ms: Int64?, started_at_ms: Int64?, completed_at_ms: Int64?, actual_minutes: Int?
-    let cancellation_reason: String?, created_at: String, cancelled_at_ms: Int64?
-
-    init(_ record: AppointmentRecord, bookedAt: Date) {
-        let appointment = record.appointment
-        id = appointment.id.rawValue
-        patient_id = appointment.patientID
-        clinician_id = appointment.clinicianID
-        appointment_type_id = appointment.appointmentTypeID.rawValue
-        room_type = appointment.roomType?.rawValue
-        room_id = appointment.roomID?.rawValue
-        start_ms = Timestamp.milliseconds(appointment.time.start)
-        end_ms = Timestamp.milliseconds(appointment.time.end)
-        occupied_end_ms = Timestamp.milliseconds(appointment.occupiedTime.end)
-        status = appointment.status.rawValue
-        holds_time = appointment.status.holdsTime
-        checked_in_at_ms = appointment.checkedInAt.map(Timestamp.milliseconds)
-        started_at_ms = appointment.startedAt.map(Timestamp.milliseconds)
-        completed_at_ms = appointment.completedAt.map(Timestamp.milliseconds)
-        actual_minutes = appointment.actualMinutes
-        cancellation_reason = appointment.cancellationReason
-        created_at = Timestamp.string(bookedAt)
-        cancelled_at_ms = appointment.status == .cancelled ? record.cancelledAt.map(Timestamp.milliseconds) : nil
-    }
-}
-
-/// A triage arrival of a bulk load, in the JSON of its statement.
-private struct HistoryArrivalRow: Encodable {
-    let practice_id: UUID, patient_id: UUID, arrival_at_ms: Int64, level: Int, first_seen_at_ms: Int64?
-}
-
-/// A weighing of a bulk load, in the JSON of its statement (the columns of the `weight` table).
-private struct HistoryWeightRow: Encodable {
-    let id: UUID, practice_id: UUID, patient_id: UUID, value: String, unit: String, grams: Int, measured_at_ms: Int64,
-        created_at_ms: Int64
 }

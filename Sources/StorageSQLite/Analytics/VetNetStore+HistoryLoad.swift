@@ -27,24 +27,7 @@ extension VetNetStore {
         let stamp = Timestamp.string(now)
         let total = appointments.count + arrivals.count + weights.count
         return try await write { db in
-            let configuration = try self.schedulingConfiguration(db: db, practiceID: scope.practiceID)
-            let clinicians = Set(
-                try Self.clinicians(db: db, practiceID: scope.practiceID, includingInactive: true).map(
-                    \.clinician.id.rawValue))
-            let types = Set(configuration.types.map(\.id))
-            let rooms = Set(configuration.rooms.map(\.id))
-            var patients: [String: (species: Species, birthDate: Date?)] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT id, species, birth_date FROM patient WHERE practice_id = ?", arguments: [practice])
-            {
-                let birth = (row[2] as String?).flatMap { RecordCalendar.date(fromISODay: $0) }
-                patients[row[0]] = (Species(rawValue: row[1]) ?? .other, birth)
-            }
-            func requirePatient(_ id: UUID) throws -> (species: Species, birthDate: Date?) {
-                guard let patient = patients[Self.text(id)] else { throw DomainError.notFound(resource: "patient") }
-                return patient
-            }
-
+            let references = try self.historyReferences(practiceID: scope.practiceID, db: db)
             var done = 0
             func step() {
                 done += 1
@@ -53,68 +36,40 @@ extension VetNetStore {
             let insertAppointment = try db.makeStatement(
                 sql: """
                     INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id, room_type,
-                        room_id, start_ms,
-                                             end_ms, occupied_end_ms, status, holds_time, checked_in_at_ms,
-                                                 started_at_ms, completed_at_ms,
-                                             actual_minutes, cancellation_reason, reason, created_at, version,
-                                                 cancelled_at_ms, patient_species)
+                        room_id, start_ms, end_ms, occupied_end_ms, status, holds_time, checked_in_at_ms, started_at_ms,
+                        completed_at_ms, actual_minutes, cancellation_reason, reason, created_at, version,
+                        cancelled_at_ms, patient_species)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, 1, ?, ?)
                     """)
             for record in appointments {
-                let appointment = record.appointment
-                guard appointment.practiceID == scope.practiceID else {
-                    throw DomainError.notFound(resource: "practice")
-                }
-                let patient = try requirePatient(appointment.patientID)
-                guard clinicians.contains(appointment.clinicianID) else {
-                    throw DomainError.notFound(resource: "clinician")
-                }
-                guard types.contains(appointment.appointmentTypeID) else {
-                    throw DomainError.notFound(resource: "appointment type")
-                }
-                if let room = appointment.roomID, !rooms.contains(room) { throw DomainError.notFound(resource: "room") }
-                let cancelledAt = appointment.status == .cancelled ? record.cancelledAt : nil
+                let row = try references.appointmentRow(record, now: now)
                 do {
                     try insertAppointment.execute(arguments: [
-                        appointment.id.description, practice, Self.text(appointment.patientID),
-                        Self.text(appointment.clinicianID),
-                        appointment.appointmentTypeID.description, appointment.roomType?.rawValue,
-                        appointment.roomID?.description,
-                        Timestamp.milliseconds(appointment.time.start), Timestamp.milliseconds(appointment.time.end),
-                        Timestamp.milliseconds(appointment.occupiedTime.end), appointment.status.rawValue,
-                        appointment.status.holdsTime,
-                        appointment.checkedInAt.map(Timestamp.milliseconds),
-                        appointment.startedAt.map(Timestamp.milliseconds),
-                        appointment.completedAt.map(Timestamp.milliseconds), appointment.actualMinutes,
-                        appointment.cancellationReason,
-                        Timestamp.string(record.bookedAt ?? now), cancelledAt.map(Timestamp.milliseconds),
-                        patient.species.rawValue,
+                        Self.text(row.id), practice, Self.text(row.patientID), Self.text(row.clinicianID),
+                        Self.text(row.appointmentTypeID), row.roomType, row.roomID.map(Self.text), row.startMs,
+                        row.endMs, row.occupiedEndMs, row.status, row.holdsTime, row.checkedInAtMs, row.startedAtMs,
+                        row.completedAtMs, row.actualMinutes, row.cancellationReason, row.createdAt, row.cancelledAtMs,
+                        row.patientSpecies,
                     ])
                 } catch let error as DatabaseError where error.message?.contains("appointment overlap") == true {
                     throw BookingConflict(
                         resource: error.message?.contains("room") == true ? "room" : "clinician",
-                        conflictingTime: appointment.time)
+                        conflictingTime: record.appointment.time)
                 }
                 step()
             }
-
             let insertArrival = try db.makeStatement(
                 sql: """
                     INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level,
                         first_seen_at_ms) VALUES (?, ?, ?, ?, ?)
                     """)
             for arrival in arrivals {
-                _ = try requirePatient(arrival.patientID)
-                if let seen = arrival.firstSeenAt, seen < arrival.arrival {
-                    throw ValidationError(field: "firstSeenAt", message: "must not be before the arrival")
-                }
+                let row = try references.arrivalRow(arrival)
                 try insertArrival.execute(arguments: [
-                    practice, Self.text(arrival.patientID), Timestamp.milliseconds(arrival.arrival),
-                    arrival.level.rawValue, arrival.firstSeenAt.map(Timestamp.milliseconds),
+                    practice, Self.text(row.patientID), row.arrivalAtMs, row.level, row.firstSeenAtMs,
                 ])
                 step()
             }
-
             let insertWeight = try db.makeStatement(
                 sql: """
                     INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by,
@@ -122,23 +77,42 @@ extension VetNetStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
                     """)
             for weight in weights {
-                let patient = try requirePatient(weight.patientID.rawValue)
-                try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
+                let row = try references.weightRow(weight, now: now)
                 try insertWeight.execute(arguments: [
-                    weight.id.description, practice, Self.text(weight.patientID.rawValue), "\(weight.value)",
-                    weight.unit.rawValue, weight.roundedGrams, Timestamp.string(weight.measuredAt), stamp,
+                    Self.text(row.id), practice, Self.text(row.patientID), row.value, row.unit, row.grams,
+                    Timestamp.string(row.measuredAt), stamp,
                 ])
                 step()
             }
             progress?(total, total)
-            try self.appendAudit(
-                AuditRecord(
-                    action: .practiceHistoryLoad, resourceType: .practice, resourceID: practice,
-                    detail: "appointments=\(appointments.count) arrivals=\(arrivals.count) weights=\(weights.count)"),
-                scope: scope, db: db)
-            return HistoryLoadSummary(
+            let summary = HistoryLoadSummary(
                 appointments: appointments.count, arrivals: arrivals.count, weights: weights.count)
+            try self.appendAudit(summary.auditRecord(practiceID: scope.practiceID), scope: scope, db: db)
+            return summary
         }
+    }
+
+    /// What a generated past may name in the practice: its clinicians (retired ones too),
+    /// appointment types, rooms, and patients with the facts a weighing is checked against.
+    private func historyReferences(practiceID: PracticeID, db: Database) throws -> HistoryReferences {
+        var references = HistoryReferences(practiceID: practiceID)
+        let configuration = try schedulingConfiguration(db: db, practiceID: practiceID)
+        references.clinicians = Set(
+            try Self.clinicians(db: db, practiceID: practiceID, includingInactive: true).map(\.clinician.id.rawValue))
+        references.appointmentTypes = Set(configuration.types.map(\.id.rawValue))
+        references.rooms = Set(configuration.rooms.map(\.id.rawValue))
+        for row in try Row.fetchAll(
+            db, sql: "SELECT id, species, birth_date FROM patient WHERE practice_id = ?",
+            arguments: [practiceID.description])
+        {
+            guard let id = UUIDText.parse(row[0]) else {
+                throw StoreCorruption(column: "patient.id", reason: "not a UUID")
+            }
+            references.patients[id] = HistoryReferences.Patient(
+                species: try StoreCorruption.known(Species(rawValue: row[1]), column: "patient.species"),
+                birthDate: (row[2] as String?).flatMap { RecordCalendar.date(fromISODay: $0) })
+        }
+        return references
     }
 
     /// The practice's active patients with their species and birth date, by id: whom a
