@@ -99,7 +99,7 @@ extension PostgresStore: AnalyticsHistorySource {
         let types = try await appointmentTypes(practiceID: practiceID, onlyID: nil, connection: connection)
         let rooms = try await self.rooms(practiceID: practiceID, connection: connection)
 
-        let bounds = HistoryBounds(window)
+        let bounds = HistoryWindowBounds(window)
         var total = 0
         if progress != nil {
             for try await count in try await connection.query(
@@ -224,36 +224,5 @@ extension PostgresStore: AnalyticsHistorySource {
             patientID: patient, level: level, arrival: Timestamp.date(milliseconds: arrival),
             firstSeenAt: seen.map(Timestamp.date(milliseconds:)), species: species.flatMap(Species.init(rawValue:)),
             leftAt: left.map(Timestamp.date(milliseconds:)))
-    }
-}
-
-/// The stretches a ``HistoryWindow`` loads, in the milliseconds the store keeps, bound as
-/// arrays so one statement covers every stretch; a row written since a read is judged in or
-/// out exactly as the read judged it.
-struct HistoryBounds: Sendable {
-    var starts: [Int64] = [], ends: [Int64] = [], completedOnly: [Bool] = []
-    var arrivalStarts: [Int64] = [], arrivalEnds: [Int64] = []
-
-    init(_ window: HistoryWindow) {
-        let stretches = window.appointmentStretches
-        for stretch in stretches {
-            starts.append(Timestamp.milliseconds(stretch.range.start))
-            ends.append(Timestamp.milliseconds(stretch.range.end))
-            completedOnly.append(stretch.completedOnly)
-        }
-        for range in window.arrivalRanges {
-            arrivalStarts.append(Timestamp.milliseconds(range.start))
-            arrivalEnds.append(Timestamp.milliseconds(range.end))
-        }
-    }
-
-    /// Whether the read loads an appointment starting at `startMs`.
-    func appointment(startMs: Int64, completed: Bool) -> Bool {
-        starts.indices.contains { startMs >= starts[$0] && startMs < ends[$0] && (completed || !completedOnly[$0]) }
-    }
-
-    /// Whether the read loads an arrival at `atMs`.
-    func arrival(atMs: Int64) -> Bool {
-        arrivalStarts.indices.contains { atMs >= arrivalStarts[$0] && atMs < arrivalEnds[$0] }
     }
 }

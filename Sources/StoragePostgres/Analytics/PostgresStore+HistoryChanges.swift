@@ -56,7 +56,7 @@ extension PostgresStore {
         practiceID: PracticeID, window: HistoryWindow, since: Int64, connection: PostgresConnection
     ) async throws -> HistoryChanges {
         let practice = practiceID.rawValue
-        let bounds = HistoryBounds(window)
+        let bounds = HistoryWindowBounds(window)
         var changes = HistoryChanges()
 
         // Appointments written since: each goes out of the index, and comes back in its current form if the window

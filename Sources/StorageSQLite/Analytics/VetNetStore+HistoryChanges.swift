@@ -41,7 +41,7 @@ extension VetNetStore {
         let practice = practiceID.description
         var changes = HistoryChanges()
         let decoder = HistoryRowDecoder(practiceID: practiceID)
-        let covered = WindowBounds(window)
+        let covered = HistoryWindowBounds(window)
 
         // Appointments written since: each goes out of the index, and comes back in its current form if the window
         // covers it.
@@ -153,34 +153,5 @@ extension VetNetStore {
             }
         }
         return changes
-    }
-}
-
-/// The stretches a ``HistoryWindow`` loads, in the milliseconds the store keeps, so that a row
-/// written since a read is judged in or out exactly as the read judged it.
-struct WindowBounds {
-    /// Appointment stretches: whole, or completed appointments only.
-    let stretches: [(start: Int64, end: Int64, completedOnly: Bool)]
-    /// Arrival stretches.
-    let arrivalStretches: [(start: Int64, end: Int64)]
-
-    init(_ window: HistoryWindow) {
-        let stretches = window.appointmentStretches
-        self.stretches = stretches.map {
-            (Timestamp.milliseconds($0.range.start), Timestamp.milliseconds($0.range.end), $0.completedOnly)
-        }
-        arrivalStretches = window.arrivalRanges.map {
-            (Timestamp.milliseconds($0.start), Timestamp.milliseconds($0.end))
-        }
-    }
-
-    /// Whether the read loads an appointment starting at `startMs`.
-    func appointment(startMs: Int64, completed: Bool) -> Bool {
-        stretches.contains { startMs >= $0.start && startMs < $0.end && (completed || !$0.completedOnly) }
-    }
-
-    /// Whether the read loads an arrival at `atMs`.
-    func arrival(atMs: Int64) -> Bool {
-        arrivalStretches.contains { atMs >= $0.start && atMs < $0.end }
     }
 }
