@@ -72,4 +72,37 @@ struct RecordRowsTests {
                 status: "forgotten", onset: nil, resolved: nil, seal: seal)
         }
     }
+
+    @Test("a restored entry is filed under the patient it is listed with, stamped as the export says or now")
+    func restoredEntries() throws {
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+        let patient = Patient(name: "Rex", species: .dog, ownerID: Identifier())
+        let stray = WeightMeasurement(patientID: Identifier(), value: 12, unit: .kg, measuredAt: now)
+        let stamped = WeightMeasurement(patientID: patient.id, value: 13, unit: .kg, measuredAt: now)
+        let author = NoteAuthor(id: UserID(), displayName: "Dr Vale")
+        let note = ClinicalNote(
+            patientID: patient.id, author: author, createdAt: now, subjective: "s", objective: "o", assessment: "a",
+            plan: "p")
+        let addendum = Addendum(noteID: note.id, author: author, createdAt: now, text: "later")
+        let entered = EntryStamp(at: now.addingTimeInterval(-86_400), by: "vet-1")
+        let item = ExportedPatient(
+            record: MedicalRecord(patient: patient, weights: [stray, stamped], notes: [note], addenda: [addendum]),
+            archivedAt: nil, entered: [stamped.id.description: entered])
+        let entries = item.restoredEntries(fallback: now)
+        #expect(
+            entries.map(\.entry.id)
+                == [stray.id.description, stamped.id.description, note.id.description, addendum.id.description])
+        guard case .weight(let first) = entries[0].entry else {
+            Issue.record("not a weighing")
+            return
+        }
+        #expect(first.patientID == patient.id && entries[0].stamp == EntryStamp(at: now, by: nil))
+        #expect(entries[1].stamp == entered)
+
+        // An addendum is checked against the note it amends, as stored: none is a 404 naming it.
+        #expect(throws: DomainError.notFound(resource: "note")) {
+            try RecordEntry.addendum(addendum).validate(patient: patient, amending: nil, now: now)
+        }
+        try RecordEntry.addendum(addendum).validate(patient: patient, amending: note, now: now)
+    }
 }

@@ -42,4 +42,67 @@ public enum RecordEntry: Sendable {
         case .addendum: return .recordAddendumAdd
         }
     }
+
+    /// The note an addendum amends: the one fact its check needs that the patient does not
+    /// hold, so the store reads it before ``validate(patient:amending:now:)``.
+    public var amendedNoteID: Identifier<ClinicalNote>? {
+        if case .addendum(let addendum) = self { return addendum.noteID }
+        return nil
+    }
+
+    /// Checks the entry against the stored patient as the record checks anything entered
+    /// today: a weighing against the species and birth date, dates against the birth date and
+    /// today, an addendum against the note it amends (`note`, as stored; `nil` is a 404
+    /// naming the note).
+    public func validate(patient: Patient, amending note: ClinicalNote?, now: Date) throws {
+        switch self {
+        case .weight(let weight): try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
+        case .problem(let problem): try problem.validate(now: now, birthDate: patient.birthDate)
+        case .allergy(let allergy): try allergy.validate()
+        case .medication(let medication): try medication.validate(birthDate: patient.birthDate)
+        case .vaccination(let vaccination): try vaccination.validate(now: now, birthDate: patient.birthDate)
+        case .note(let note): try note.validate(now: now)
+        case .addendum(let addendum):
+            guard let note, note.id == addendum.noteID else { throw DomainError.notFound(resource: "note") }
+            try addendum.validate(for: note, now: now)
+        }
+    }
+}
+
+extension ExportedPatient {
+    /// The record's entries as a restore writes them, parents first (a note before its
+    /// addenda): each under the patient it is listed with, whatever id it carries, with when
+    /// and by whom it was entered as the export says (`fallback` and no one when it does not).
+    /// Nothing is checked against today: a dose or weight valid when entered stays history.
+    public func restoredEntries(fallback: Date) -> [(entry: RecordEntry, stamp: EntryStamp)] {
+        let owner = patient.id
+        func stamp(_ id: some CustomStringConvertible) -> EntryStamp {
+            entered[id.description] ?? EntryStamp(at: fallback, by: nil)
+        }
+        var entries: [(entry: RecordEntry, stamp: EntryStamp)] = []
+        for var weight in weights {
+            weight.patientID = owner
+            entries.append((.weight(weight), stamp(weight.id)))
+        }
+        for var problem in problems {
+            problem.patientID = owner
+            entries.append((.problem(problem), stamp(problem.id)))
+        }
+        for var allergy in allergies {
+            allergy.patientID = owner
+            entries.append((.allergy(allergy), stamp(allergy.id)))
+        }
+        for var medication in medications {
+            medication.patientID = owner
+            entries.append((.medication(medication), stamp(medication.id)))
+        }
+        for var vaccination in vaccinations {
+            vaccination.patientID = owner
+            entries.append((.vaccination(vaccination), stamp(vaccination.id)))
+        }
+        // Notes and addenda carry their own times and authors.
+        entries += notes.map { (.note($0), stamp($0.id)) }
+        entries += addenda.map { (.addendum($0), stamp($0.id)) }
+        return entries
+    }
 }

@@ -30,7 +30,17 @@ extension PostgresStore: MedicalRecordRepository {
                     else {
                         throw DomainError.notFound(resource: "patient")
                     }
-                    try await self.insertEntry(entry, patient: patient, scope: scope, now: now, connection: connection)
+                    var note: ClinicalNote?
+                    if let id = entry.amendedNoteID {
+                        note = try await self.notes(
+                            practiceID: scope.practiceID, patientID: patientID.rawValue, id: id.rawValue,
+                            connection: connection
+                        ).first
+                    }
+                    try entry.validate(patient: patient, amending: note, now: now)
+                    try await self.insertEntry(
+                        entry, patientID: patientID, practiceID: scope.practiceID,
+                        stamp: EntryStamp(at: now, by: scope.actorID?.description), connection: connection)
                     try await self.appendAudit(
                         AuditRecord(
                             action: entry.auditAction, resourceType: .patient, resourceID: patientID.description),
@@ -44,68 +54,54 @@ extension PostgresStore: MedicalRecordRepository {
         }
     }
 
-    /// Validates `entry` against `patient` and inserts its row, in the caller's transaction.
-    private func insertEntry(
-        _ entry: RecordEntry, patient: Patient, scope: AccessScope, now: Date, connection: PostgresConnection
+    /// Inserts `entry`'s row (checked by the caller) for `patientID`, entered as `stamp` says,
+    /// in the caller's transaction; note and addendum text sealed. Shared by a new entry and a
+    /// restored one.
+    func insertEntry(
+        _ entry: RecordEntry, patientID: Identifier<Patient>, practiceID: PracticeID, stamp: EntryStamp,
+        connection: PostgresConnection
     ) async throws {
-        let practice = scope.practiceID.rawValue
-        let pid = patient.id.rawValue
-        let nowMs = Timestamp.milliseconds(now)
-        let actor = scope.actorID?.description
+        let practice = practiceID.rawValue
+        let pid = patientID.rawValue
+        let createdAt = Timestamp.milliseconds(stamp.at)
         switch entry {
         case .weight(let weight):
-            try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
             try await connection.query(
                 """
                 INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at_ms, recorded_by,
                     created_at_ms)
                 VALUES (\(weight.id.rawValue), \(practice), \(pid), \("\(weight.value)"), \(weight.unit.rawValue),
-                    \(weight.roundedGrams),
-                        \(Timestamp.milliseconds(weight.measuredAt)), \(actor), \(nowMs))
+                    \(weight.roundedGrams), \(Timestamp.milliseconds(weight.measuredAt)), \(stamp.by), \(createdAt))
                 """, logger: logger)
         case .problem(let problem):
-            try problem.validate(now: now, birthDate: patient.birthDate)
-            try await insertProblem(problem, practiceID: scope.practiceID, createdAtMs: nowMs, connection: connection)
+            try await insertProblem(problem, practiceID: practiceID, createdAtMs: createdAt, connection: connection)
         case .allergy(let allergy):
-            try allergy.validate()
-            try await insertAllergy(allergy, practiceID: scope.practiceID, createdAtMs: nowMs, connection: connection)
+            try await insertAllergy(allergy, practiceID: practiceID, createdAtMs: createdAt, connection: connection)
         case .medication(let medication):
-            try medication.validate(birthDate: patient.birthDate)
             try await insertMedication(
-                medication, practiceID: scope.practiceID, prescribedBy: actor, createdAtMs: nowMs,
+                medication, practiceID: practiceID, prescribedBy: stamp.by, createdAtMs: createdAt,
                 connection: connection)
         case .vaccination(let vaccination):
-            try vaccination.validate(now: now, birthDate: patient.birthDate)
             try await insertVaccination(
-                vaccination, practiceID: scope.practiceID, createdAtMs: nowMs, connection: connection)
+                vaccination, practiceID: practiceID, createdAtMs: createdAt, connection: connection)
         case .note(let note):
-            try note.validate(now: now)
-            let sealed = try SealedClinicalText.seal(note, practiceID: scope.practiceID, cipher: cipher)
+            let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
             try await connection.query(
                 """
                 INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms,
                     sealed_text)
-                VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue),
-                    \(note.author.displayName),
-                        \(Timestamp.milliseconds(note.createdAt)), \(sealed))
+                VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue), \(note.author.displayName),
+                    \(Timestamp.milliseconds(note.createdAt)), \(sealed))
                 """, logger: logger)
         case .addendum(let addendum):
-            guard
-                let note = try await notes(
-                    practiceID: scope.practiceID, patientID: pid, id: addendum.noteID.rawValue, connection: connection
-                ).first
-            else {
-                throw DomainError.notFound(resource: "note")
-            }
-            try addendum.validate(for: note, now: now)
-            let sealed = try SealedClinicalText.seal(addendum, practiceID: scope.practiceID, cipher: cipher)
+            let sealed = try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher)
             try await connection.query(
                 """
                 INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at_ms,
                     sealed_text)
                 VALUES (\(addendum.id.rawValue), \(practice), \(addendum.noteID.rawValue), \(pid),
-                    \(addendum.author.id.rawValue),
-                        \(addendum.author.displayName), \(Timestamp.milliseconds(addendum.createdAt)), \(sealed))
+                    \(addendum.author.id.rawValue), \(addendum.author.displayName),
+                    \(Timestamp.milliseconds(addendum.createdAt)), \(sealed))
                 """, logger: logger)
         }
     }

@@ -445,72 +445,12 @@ extension PostgresStore: PracticeTransfer {
     private func insertRecordEntries(
         of item: ExportedPatient, practiceID: PracticeID, now: Date, connection: PostgresConnection
     ) async throws -> Int {
-        let practice = practiceID.rawValue
-        let pid = item.patient.id.rawValue
-        func entered(_ id: any CustomStringConvertible) -> (at: Int64, by: String?) {
-            guard let stamp = item.entered[id.description] else { return (Timestamp.milliseconds(now), nil) }
-            return (Timestamp.milliseconds(stamp.at), stamp.by)
+        let entries = item.restoredEntries(fallback: now)
+        for (entry, stamp) in entries {
+            try await insertEntry(
+                entry, patientID: item.patient.id, practiceID: practiceID, stamp: stamp, connection: connection)
         }
-        for weight in item.weights {
-            let stamp = entered(weight.id)
-            try await connection.query(
-                """
-                INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at_ms, recorded_by,
-                    created_at_ms)
-                VALUES (\(weight.id.rawValue), \(practice), \(pid), \("\(weight.value)"), \(weight.unit.rawValue),
-                    \(weight.roundedGrams),
-                        \(Timestamp.milliseconds(weight.measuredAt)), \(stamp.by), \(stamp.at))
-                """, logger: logger)
-        }
-        // Entries belong to the patient they are listed under, whatever id they carry.
-        for var problem in item.problems {
-            problem.patientID = item.patient.id
-            try await insertProblem(
-                problem, practiceID: practiceID, createdAtMs: entered(problem.id).at, connection: connection)
-        }
-        for var allergy in item.allergies {
-            allergy.patientID = item.patient.id
-            try await insertAllergy(
-                allergy, practiceID: practiceID, createdAtMs: entered(allergy.id).at, connection: connection)
-        }
-        for var medication in item.medications {
-            medication.patientID = item.patient.id
-            let stamp = entered(medication.id)
-            try await insertMedication(
-                medication, practiceID: practiceID, prescribedBy: stamp.by, createdAtMs: stamp.at,
-                connection: connection)
-        }
-        for var vaccination in item.vaccinations {
-            vaccination.patientID = item.patient.id
-            try await insertVaccination(
-                vaccination, practiceID: practiceID, createdAtMs: entered(vaccination.id).at, connection: connection)
-        }
-        // Sealed with this installation's key and the same associated data as a note entered here.
-        for note in item.notes {
-            let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
-            try await connection.query(
-                """
-                INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms,
-                    sealed_text)
-                VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue),
-                    \(note.author.displayName),
-                        \(Timestamp.milliseconds(note.createdAt)), \(sealed))
-                """, logger: logger)
-        }
-        for addendum in item.addenda {
-            let sealed = try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher)
-            try await connection.query(
-                """
-                INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at_ms,
-                    sealed_text)
-                VALUES (\(addendum.id.rawValue), \(practice), \(addendum.noteID.rawValue), \(pid),
-                    \(addendum.author.id.rawValue),
-                        \(addendum.author.displayName), \(Timestamp.milliseconds(addendum.createdAt)), \(sealed))
-                """, logger: logger)
-        }
-        return item.weights.count + item.problems.count + item.allergies.count + item.medications.count
-            + item.vaccinations.count
-            + item.notes.count + item.addenda.count
+        return entries.count
     }
 
     /// The schedule's rows; appointments meet the same exclusion constraints as bookings, so

@@ -23,73 +23,14 @@ extension VetNetStore {
                 else {
                     throw DomainError.notFound(resource: "patient")
                 }
-                let stamp = Timestamp.string(now)
-                let practice = scope.practiceID.description
                 let pid = patientID.description
-                let seal = self.fieldSeal(scope.practiceID)
-                switch entry {
-                case .weight(let weight):
-                    try weight.validate(species: patient.species, birthDate: patient.birthDate, now: now)
-                    try db.execute(
-                        sql:
-                            """
-                            INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, \
-                            recorded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                            """,
-                        arguments: [
-                            weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue,
-                            weight.roundedGrams,
-                            Timestamp.string(weight.measuredAt), scope.actorID?.description, stamp,
-                        ])
-                case .problem(let problem):
-                    try problem.validate(now: now, birthDate: patient.birthDate)
-                    try Self.insertProblem(problem, seal: seal, createdAt: stamp, db: db)
-                case .allergy(let allergy):
-                    try allergy.validate()
-                    try Self.insertAllergy(allergy, seal: seal, createdAt: stamp, db: db)
-                case .medication(let medication):
-                    try medication.validate(birthDate: patient.birthDate)
-                    try Self.insertMedication(
-                        medication, seal: seal, prescribedBy: scope.actorID?.description, createdAt: stamp, db: db)
-                case .vaccination(let vaccination):
-                    try vaccination.validate(now: now, birthDate: patient.birthDate)
-                    try Self.insertVaccination(vaccination, seal: seal, createdAt: stamp, db: db)
-                case .note(let note):
-                    try note.validate(now: now)
-                    let sealed = try SealedClinicalText.seal(note, practiceID: scope.practiceID, cipher: self.cipher)
-                    try db.execute(
-                        sql:
-                            """
-                            INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, \
-                            created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)
-                            """,
-                        arguments: [
-                            note.id.description, practice, pid, note.author.id.description, note.author.displayName,
-                            Timestamp.string(note.createdAt), sealed,
-                        ])
-                case .addendum(let addendum):
-                    guard
-                        let note = try self.notes(db: db, practiceID: scope.practiceID, patientID: pid).first(where: {
-                            $0.id == addendum.noteID
-                        })
-                    else {
-                        throw DomainError.notFound(resource: "note")
-                    }
-                    try addendum.validate(for: note, now: now)
-                    let sealed = try SealedClinicalText.seal(
-                        addendum, practiceID: scope.practiceID, cipher: self.cipher)
-                    try db.execute(
-                        sql:
-                            """
-                            INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, \
-                            created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                            """,
-                        arguments: [
-                            addendum.id.description, practice, addendum.noteID.description, pid,
-                            addendum.author.id.description,
-                            addendum.author.displayName, Timestamp.string(addendum.createdAt), sealed,
-                        ])
+                let note = try entry.amendedNoteID.flatMap { id in
+                    try self.notes(db: db, practiceID: scope.practiceID, patientID: pid).first { $0.id == id }
                 }
+                try entry.validate(patient: patient, amending: note, now: now)
+                try self.insertEntry(
+                    entry, patientID: patientID, practiceID: scope.practiceID,
+                    stamp: EntryStamp(at: now, by: scope.actorID?.description), db: db)
                 try self.appendAudit(
                     AuditRecord(action: entry.auditAction, resourceType: .patient, resourceID: pid), scope: scope,
                     db: db)
@@ -99,6 +40,57 @@ extension VetNetStore {
                         practiceID: scope.practiceID, occurredAt: now), scope: scope, db: db)
                 return entry.id
             }
+        }
+    }
+
+    /// Inserts `entry`'s row (checked by the caller) for `patientID`, entered as `stamp` says;
+    /// note and addendum text sealed. Shared by a new entry and a restored one.
+    func insertEntry(
+        _ entry: RecordEntry, patientID: Identifier<Patient>, practiceID: PracticeID, stamp: EntryStamp, db: Database
+    ) throws {
+        let practice = practiceID.description
+        let pid = patientID.description
+        let createdAt = Timestamp.string(stamp.at)
+        let seal = fieldSeal(practiceID)
+        switch entry {
+        case .weight(let weight):
+            try db.execute(
+                sql: """
+                    INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, \
+                    created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue, weight.roundedGrams,
+                    Timestamp.string(weight.measuredAt), stamp.by, createdAt,
+                ])
+        case .problem(let problem): try Self.insertProblem(problem, seal: seal, createdAt: createdAt, db: db)
+        case .allergy(let allergy): try Self.insertAllergy(allergy, seal: seal, createdAt: createdAt, db: db)
+        case .medication(let medication):
+            try Self.insertMedication(medication, seal: seal, prescribedBy: stamp.by, createdAt: createdAt, db: db)
+        case .vaccination(let vaccination):
+            try Self.insertVaccination(vaccination, seal: seal, createdAt: createdAt, db: db)
+        case .note(let note):
+            try db.execute(
+                sql: """
+                    INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, \
+                    sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    note.id.description, practice, pid, note.author.id.description, note.author.displayName,
+                    Timestamp.string(note.createdAt),
+                    try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher),
+                ])
+        case .addendum(let addendum):
+            try db.execute(
+                sql: """
+                    INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, \
+                    created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
+                    addendum.author.displayName, Timestamp.string(addendum.createdAt),
+                    try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher),
+                ])
         }
     }
 

@@ -76,7 +76,7 @@ extension VetNetStore {
                         sql: "UPDATE patient SET archived_at = ? WHERE id = ?",
                         arguments: [PracticeExport.timestamp(archivedAt), item.patient.id.description])
                 }
-                entries += try self.insertRecordEntries(of: item, db: db, practiceID: practiceID, fallbackStamp: stamp)
+                entries += try self.insertRecordEntries(of: item, db: db, practiceID: practiceID, now: now)
                 if let progress, (index + 1) % 500 == 0 || index + 1 == export.patients.count {
                     progress(index + 1, export.patients.count)
                 }
@@ -230,78 +230,13 @@ extension VetNetStore {
     /// Inserts a restored patient's record entries as stored originally (no re-validation
     /// against today: a dose or weight that was valid when entered stays part of the history).
     /// Returns how many were inserted.
-    private func insertRecordEntries(
-        of item: ExportedPatient, db: Database, practiceID: PracticeID, fallbackStamp: String
-    ) throws -> Int {
-        let practice = practiceID.description
-        let pid = item.patient.id.description
-        func entered(_ id: String) -> (at: String, by: String?) {
-            guard let stamp = item.entered[id] else { return (fallbackStamp, nil) }
-            return (PracticeExport.timestamp(stamp.at), stamp.by)
+    private func insertRecordEntries(of item: ExportedPatient, db: Database, practiceID: PracticeID, now: Date)
+        throws -> Int
+    {
+        let entries = item.restoredEntries(fallback: now)
+        for (entry, stamp) in entries {
+            try insertEntry(entry, patientID: item.patient.id, practiceID: practiceID, stamp: stamp, db: db)
         }
-        for weight in item.weights {
-            let stamp = entered(weight.id.description)
-            try db.execute(
-                sql:
-                    """
-                    INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, \
-                    created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue, weight.roundedGrams,
-                    PracticeExport.timestamp(weight.measuredAt), stamp.by, stamp.at,
-                ])
-        }
-        // Entries belong to the patient they are listed under, whatever id they carry.
-        let seal = fieldSeal(practiceID)
-        for var problem in item.problems {
-            problem.patientID = item.patient.id
-            try Self.insertProblem(problem, seal: seal, createdAt: entered(problem.id.description).at, db: db)
-        }
-        for var allergy in item.allergies {
-            allergy.patientID = item.patient.id
-            try Self.insertAllergy(allergy, seal: seal, createdAt: entered(allergy.id.description).at, db: db)
-        }
-        for var medication in item.medications {
-            medication.patientID = item.patient.id
-            let stamp = entered(medication.id.description)
-            try Self.insertMedication(medication, seal: seal, prescribedBy: stamp.by, createdAt: stamp.at, db: db)
-        }
-        for var vaccination in item.vaccinations {
-            vaccination.patientID = item.patient.id
-            try Self.insertVaccination(
-                vaccination, seal: seal, createdAt: entered(vaccination.id.description).at, db: db)
-        }
-        // Sealed with this store's key and the same associated data as a note entered here.
-        for note in item.notes {
-            let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
-            try db.execute(
-                sql:
-                    """
-                    INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, \
-                    sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    note.id.description, practice, pid, note.author.id.description, note.author.displayName,
-                    PracticeExport.timestamp(note.createdAt), sealed,
-                ])
-        }
-        for addendum in item.addenda {
-            let sealed = try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher)
-            try db.execute(
-                sql:
-                    """
-                    INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, \
-                    created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
-                    addendum.author.displayName, PracticeExport.timestamp(addendum.createdAt), sealed,
-                ])
-        }
-        return item.weights.count + item.problems.count + item.allergies.count + item.medications.count
-            + item.vaccinations.count
-            + item.notes.count + item.addenda.count
+        return entries.count
     }
-
 }
