@@ -90,8 +90,8 @@ extension PostgresStore: MedicalRecordRepository {
                 """
                 INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms,
                     sealed_text)
-                VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue), \(note.author.displayName),
-                    \(Timestamp.milliseconds(note.createdAt)), \(sealed))
+                VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue),
+                    \(note.author.displayName), \(Timestamp.milliseconds(note.createdAt)), \(sealed))
                 """, logger: logger)
         case .addendum(let addendum):
             let sealed = try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher)
