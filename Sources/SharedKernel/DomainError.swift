@@ -11,6 +11,15 @@ public enum DomainError: Error, Hashable, Sendable {
     case forbidden(action: String)
 }
 
+extension Optional {
+    /// The value, or ``DomainError/notFound(resource:)`` naming `resource` when there is none:
+    /// a read that finds nothing in the caller's practice answers the same 404 everywhere.
+    public func orNotFound(_ resource: String) throws(DomainError) -> Wrapped {
+        guard let self else { throw .notFound(resource: resource) }
+        return self
+    }
+}
+
 /// A value that must be unique — a microchip, a room's name, an account's email — is already
 /// taken. Maps to HTTP 409 naming the field: the request was well formed, it collides with
 /// what exists.

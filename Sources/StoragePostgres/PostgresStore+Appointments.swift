@@ -245,13 +245,9 @@ extension PostgresStore: SchedulingRepository {
 
     public func appointment(scope: AccessScope, id: Identifier<Appointment>) async throws -> Versioned<Appointment> {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard
-                let found = try await self.appointment(
-                    practiceID: scope.practiceID, id: id.rawValue, connection: connection)
-            else {
-                throw DomainError.notFound(resource: "appointment")
-            }
-            return found
+            return try await self.appointment(
+                practiceID: scope.practiceID, id: id.rawValue, connection: connection
+            ).orNotFound("appointment")
         }
     }
 

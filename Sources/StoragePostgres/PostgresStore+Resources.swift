@@ -234,13 +234,9 @@ extension PostgresStore {
     ) async throws -> AppointmentType {
         do {
             return try await transaction(.practice(scope.practiceID)) { connection in
-                guard
-                    let current = try await self.appointmentTypes(
-                        practiceID: scope.practiceID, onlyID: id, connection: connection
-                    ).first
-                else {
-                    throw DomainError.notFound(resource: "appointment type")
-                }
+                let current = try await self.appointmentTypes(
+                    practiceID: scope.practiceID, onlyID: id, connection: connection
+                ).first.orNotFound("appointment type")
                 let next = try decide(current)
                 try await connection.query(
                     """

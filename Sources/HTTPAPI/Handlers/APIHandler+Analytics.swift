@@ -113,9 +113,7 @@ extension APIHandler {
         -> Operations.GetAnalyticsSeries.Output
     {
         let caller = try await authorize(.readAnalytics, action: .analyticsSeriesRead, resourceType: .practice)
-        guard let definition = MetricCatalogue.definition(named: input.path.metric.rawValue) else {
-            throw DomainError.notFound(resource: "metric")
-        }
+        let definition = try MetricCatalogue.definition(named: input.path.metric.rawValue).orNotFound("metric")
         if definition.isRevenue {
             _ = try await authorize(
                 .readRevenue, action: .analyticsSeriesRead, resourceType: .practice, refusal: "read revenue")
@@ -151,9 +149,7 @@ extension APIHandler {
         let engine = loaded.analytics
         let segments: [Segment]
         if let id = input.query.segmentId, dimension != .practice {
-            guard let segment = engine.segment(dimension, id: id) else {
-                throw DomainError.notFound(resource: "segment")
-            }
+            let segment = try engine.segment(dimension, id: id).orNotFound("segment")
             segments = [segment]
         } else {
             segments = engine.knownSegments(dimension)
@@ -222,9 +218,7 @@ extension APIHandler {
             throw ValidationError(field: "historyWeeks", message: "must be between 1 and 52")
         }
         let zone = try await analytics.timeZone(scope: caller.scope)
-        guard let today = analytics.today(store.clock.now(), in: zone) else {
-            throw DomainError.notFound(resource: "practice")
-        }
+        let today = try analytics.today(store.clock.now(), in: zone).orNotFound("practice")
         let loaded = try await analytics.load(
             scope: caller.scope, window: HistoryWindow(period: nil, forecast: (today, weeks), timeZone: zone),
             action: .analyticsForecastRead)
@@ -263,9 +257,7 @@ extension APIHandler {
         let caller = try await authorize(
             .readAnalytics, action: .analyticsReportRead, resourceType: .practice,
             resourceID: input.path.kind.rawValue)
-        guard let kind = ReportKind(rawValue: input.path.kind.rawValue) else {
-            throw DomainError.notFound(resource: "report")
-        }
+        let kind = try ReportKind(rawValue: input.path.kind.rawValue).orNotFound("report")
         let csv = try Self.wantsCSV(format: input.query.format, accept: input.headers.accept)
         let period = try await analytics.period(from: input.query.from, to: input.query.to, scope: caller.scope)
         let asOf = store.clock.now()

@@ -113,9 +113,7 @@ extension APIHandler {
     {
         let caller = try await authorize(
             .manageStaff, action: .sharedDeviceRevoke, resourceType: .sharedDevice, resourceID: input.path.deviceId)
-        guard let id = UUIDText.parse(input.path.deviceId) else {
-            throw DomainError.notFound(resource: "shared device")
-        }
+        let id = try UUIDText.parse(input.path.deviceId).orNotFound("shared device")
         try await store.revokeSharedDevice(id: id, scope: caller.scope)
         return .noContent(.init())
     }

@@ -41,7 +41,7 @@ extension APIHandler {
     {
         let caller = try await authorize(
             .readRecords, action: .recordDocumentDownload, resourceType: .document, resourceID: input.path.documentId)
-        guard let id = UUIDText.parse(input.path.documentId) else { throw DomainError.notFound(resource: "document") }
+        let id = try UUIDText.parse(input.path.documentId).orNotFound("document")
         let (info, data) = try await store.document(
             id: id, patientID: try Self.identifier(input.path.patientId, resource: "patient"), scope: caller.scope)
         let body = HTTPBody(data)

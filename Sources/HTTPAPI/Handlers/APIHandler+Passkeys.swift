@@ -48,7 +48,7 @@ extension APIHandler {
 
     func removePasskey(_ input: Operations.RemovePasskey.Input) async throws -> Operations.RemovePasskey.Output {
         let caller = try caller()
-        guard let id = UUIDText.parse(input.path.passkeyId) else { throw DomainError.notFound(resource: "passkey") }
+        let id = try UUIDText.parse(input.path.passkeyId).orNotFound("passkey")
         try await accounts.removePasskey(id: id, for: caller)
         return .noContent(.init())
     }

@@ -365,9 +365,7 @@ extension APIHandler {
     {
         let caller = try await authorize(
             .readRecords, action: .patientAppointmentsRead, resourceType: .patient, resourceID: input.path.patientId)
-        guard let patientID = UUIDText.parse(input.path.patientId) else {
-            throw DomainError.notFound(resource: "patient")
-        }
+        let patientID = try UUIDText.parse(input.path.patientId).orNotFound("patient")
         let result = try await store.patientAppointments(
             scope: caller.scope, patientID: patientID, limit: try Self.pageLimit(input.query.limit),
             before: input.query.cursor)

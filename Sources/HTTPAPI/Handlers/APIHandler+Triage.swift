@@ -61,9 +61,7 @@ extension APIHandler {
     func listAssessments(_ input: Operations.ListAssessments.Input) async throws -> Operations.ListAssessments.Output {
         let caller = try await authorize(
             .readRecords, action: .triageHistoryRead, resourceType: .patient, resourceID: input.path.patientId)
-        guard let patientID = UUIDText.parse(input.path.patientId) else {
-            throw DomainError.notFound(resource: "patient")
-        }
+        let patientID = try UUIDText.parse(input.path.patientId).orNotFound("patient")
         var before: Int64?
         if let cursor = input.query.cursor {
             guard let value = Int64(cursor) else {
@@ -106,9 +104,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
-        guard let patientID = UUIDText.parse(input.path.patientId) else {
-            throw DomainError.notFound(resource: "queue entry")
-        }
+        let patientID = try UUIDText.parse(input.path.patientId).orNotFound("queue entry")
         let status = QueueStatus(rawValue: body.status.rawValue)!
         let change = try await store.moveQueueEntry(scope: caller.scope, patientID: patientID, to: status)
         let now = store.clock.now()
@@ -140,9 +136,8 @@ extension APIHandler {
         guard case .json(let body) = input.body else {
             throw APIError.badRequest(field: "body", message: "must be JSON")
         }
-        guard let assessmentID = Identifier<TriageAssessment>(uuidString: input.path.assessmentId) else {
-            throw DomainError.notFound(resource: "assessment")
-        }
+        let assessmentID = try Identifier<TriageAssessment>(uuidString: input.path.assessmentId).orNotFound(
+            "assessment")
         guard let level = TriageLevel(rawValue: body.level) else {
             throw ValidationError(field: "level", message: "must be a VTL level, 1 (red) to 5 (blue)")
         }

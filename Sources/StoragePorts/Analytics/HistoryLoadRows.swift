@@ -42,7 +42,7 @@ public struct HistoryReferences: Sendable {
     /// The patient named, or a 404 naming the patient: the past may not name another
     /// practice's animal.
     public func patient(_ id: UUID) throws -> Patient {
-        guard let patient = patients[id] else { throw DomainError.notFound(resource: "patient") }
+        let patient = try patients[id].orNotFound("patient")
         return patient
     }
 

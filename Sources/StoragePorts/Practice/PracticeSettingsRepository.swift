@@ -65,9 +65,7 @@ extension PracticeSettingsRepository {
 extension PracticeSettingsRepository where Self: AccountRepository {
     /// The caller's own practice; not found when it has gone.
     public func practice(scope: AccessScope) async throws -> PracticeProfile {
-        guard let practice = try await practice(id: scope.practiceID) else {
-            throw DomainError.notFound(resource: "practice")
-        }
+        let practice = try await practice(id: scope.practiceID).orNotFound("practice")
         return practice
     }
 }

@@ -67,12 +67,9 @@ extension PostgresStore: StaffDirectory {
     /// One account of the scope's practice (an audited read); another practice's id is not found.
     public func user(scope: AccessScope, id: UserID) async throws -> StaffAccount {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard
-                let account = try await self.account(
-                    practiceID: scope.practiceID, id: id, forUpdate: false, connection: connection)
-            else {
-                throw DomainError.notFound(resource: "user")
-            }
+            let account = try await self.account(
+                practiceID: scope.practiceID, id: id, forUpdate: false, connection: connection
+            ).orNotFound("user")
             try await self.appendAudit(
                 AuditRecord(action: .userRead, resourceType: .user, resourceID: id.description),
                 scope: scope, connection: connection)

@@ -72,7 +72,7 @@ extension PostgresStore {
                 var species: [String] = []
                 var statuses: [String] = []
                 for (patient, number) in zip(rows, numbers) {
-                    guard let owner = ownersByID[patient.ownerID] else { throw DomainError.notFound(resource: "owner") }
+                    let owner = try ownersByID[patient.ownerID].orNotFound("owner")
                     for word in PatientSearchTerms.words(
                         patient: patient, recordNumber: number, owner: owner,
                         coOwner: patient.coOwnerID.flatMap { ownersByID[$0] }, contacts: contacts)

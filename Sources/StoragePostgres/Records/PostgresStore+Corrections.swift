@@ -20,13 +20,10 @@ extension PostgresStore {
                     connection: connection, scope: scope, key: idempotencyKey, operation: .recordCorrect,
                     resourceID: UUIDText.lowercase(correctionID)
                 ) {
-                    guard
-                        let patient = try await self.patient(
-                            connection: connection, practiceID: scope.practiceID, id: patientID.rawValue,
-                            forUpdate: true)
-                    else {
-                        throw DomainError.notFound(resource: "patient")
-                    }
+                    let patient = try await self.patient(
+                        connection: connection, practiceID: scope.practiceID, id: patientID.rawValue,
+                        forUpdate: true
+                    ).orNotFound("patient")
                     let record = try await self.record(
                         of: patient.value, practiceID: scope.practiceID, connection: connection
                     )
@@ -47,8 +44,7 @@ extension PostgresStore {
                 let stored = try await self.corrections(
                     practiceID: scope.practiceID, condition: "id = $2", binding: UUID(uuidString: id) ?? correctionID,
                     connection: connection)
-                guard let first = stored.first else { throw DomainError.notFound(resource: "correction") }
-                return first
+                return try stored.first.orNotFound("correction")
             }
         }
     }

@@ -115,7 +115,7 @@ extension PostgresStore: DocumentRepository {
             {
                 found = try Self.document(from: row)
             }
-            guard let info = found else { throw DomainError.notFound(resource: "document") }
+            let info = try found.orNotFound("document")
             var sealed = Data()
             var expected: Int32 = 0
             var inOrder = true

@@ -24,12 +24,9 @@ extension PostgresStore: MedicalRecordRepository {
                     connection: connection, scope: scope, key: idempotencyKey, operation: entry.auditAction,
                     resourceID: entry.id
                 ) {
-                    guard
-                        let patient = try await self.patient(
-                            connection: connection, practiceID: scope.practiceID, id: patientID.rawValue)?.value
-                    else {
-                        throw DomainError.notFound(resource: "patient")
-                    }
+                    let patient = try await self.patient(
+                        connection: connection, practiceID: scope.practiceID, id: patientID.rawValue
+                    ).orNotFound("patient").value
                     var note: ClinicalNote?
                     if let id = entry.amendedNoteID {
                         note = try await self.notes(
@@ -189,12 +186,9 @@ extension PostgresStore: MedicalRecordRepository {
         MedicalRecord, version: Int
     ) {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard
-                let patient = try await self.patient(
-                    connection: connection, practiceID: scope.practiceID, id: patientID.rawValue)
-            else {
-                throw DomainError.notFound(resource: "patient")
-            }
+            let patient = try await self.patient(
+                connection: connection, practiceID: scope.practiceID, id: patientID.rawValue
+            ).orNotFound("patient")
             let record = try await self.record(of: patient.value, practiceID: scope.practiceID, connection: connection)
                 .applying(
                     try await self.corrections(

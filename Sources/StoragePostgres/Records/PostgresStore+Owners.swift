@@ -43,13 +43,10 @@ extension PostgresStore {
         // A deadlock with a patient update of the same household is run again.
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                guard
-                    let current = try await self.owner(
-                        connection: connection, practiceID: scope.practiceID, id: owner.id.rawValue,
-                        forUpdate: true)
-                else {
-                    throw DomainError.notFound(resource: "owner")
-                }
+                let current = try await self.owner(
+                    connection: connection, practiceID: scope.practiceID, id: owner.id.rawValue,
+                    forUpdate: true
+                ).orNotFound("owner")
                 if let expectedVersion, expectedVersion != current.version {
                     throw DomainError.versionMismatch(current: current.version)
                 }
@@ -80,11 +77,8 @@ extension PostgresStore {
     /// One owner (audited read).
     public func owner(scope: AccessScope, id: Identifier<Owner>) async throws -> Versioned<Owner> {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard
-                let owner = try await self.owner(connection: connection, practiceID: scope.practiceID, id: id.rawValue)
-            else {
-                throw DomainError.notFound(resource: "owner")
-            }
+            let owner = try await self.owner(connection: connection, practiceID: scope.practiceID, id: id.rawValue)
+                .orNotFound("owner")
             try await self.appendAudit(
                 AuditRecord(action: .ownerRead, resourceType: .owner, resourceID: id.description),
                 scope: scope, connection: connection)

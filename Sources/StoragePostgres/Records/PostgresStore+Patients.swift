@@ -88,12 +88,9 @@ extension PostgresStore: PatientDirectory {
     /// One patient (audited read).
     public func patient(scope: AccessScope, id: Identifier<Patient>) async throws -> Versioned<Patient> {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard
-                let patient = try await self.patient(
-                    connection: connection, practiceID: scope.practiceID, id: id.rawValue)
-            else {
-                throw DomainError.notFound(resource: "patient")
-            }
+            let patient = try await self.patient(
+                connection: connection, practiceID: scope.practiceID, id: id.rawValue
+            ).orNotFound("patient")
             try await self.appendAudit(
                 AuditRecord(action: .patientRead, resourceType: .patient, resourceID: id.description),
                 scope: scope, connection: connection)

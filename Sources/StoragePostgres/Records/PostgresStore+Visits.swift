@@ -50,12 +50,9 @@ extension PostgresStore {
     private func visitReads(_ visit: Visit, practiceID: PracticeID, connection: PostgresConnection) async throws
         -> VisitRecording.Reads
     {
-        guard
-            let patient = try await patient(
-                connection: connection, practiceID: practiceID, id: visit.patientID.rawValue)?.value
-        else {
-            throw DomainError.notFound(resource: "patient")
-        }
+        let patient = try await patient(
+            connection: connection, practiceID: practiceID, id: visit.patientID.rawValue
+        ).orNotFound("patient").value
         var problems = Set<Identifier<Problem>>()
         for try await id in try await connection.query(
             """

@@ -10,13 +10,9 @@ extension PostgresStore: AppointmentDetailsRepository {
     /// One appointment with its reason, staff notes, intake basis and visit (another practice's is not found).
     public func appointmentDetails(scope: AccessScope, id: Identifier<Appointment>) async throws -> AppointmentDetails {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard
-                let details = try await self.details(
-                    practiceID: scope.practiceID, id: id.rawValue, connection: connection)
-            else {
-                throw DomainError.notFound(resource: "appointment")
-            }
-            return details
+            return try await self.details(
+                practiceID: scope.practiceID, id: id.rawValue, connection: connection
+            ).orNotFound("appointment")
         }
     }
 
@@ -148,13 +144,9 @@ extension PostgresStore: AppointmentDetailsRepository {
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
                 try await self.appendAudit(change.audit, events: [change.event], scope: scope, connection: connection)
-                guard
-                    let details = try await self.details(
-                        practiceID: scope.practiceID, id: id.rawValue, connection: connection)
-                else {
-                    throw DomainError.notFound(resource: "appointment")
-                }
-                return details
+                return try await self.details(
+                    practiceID: scope.practiceID, id: id.rawValue, connection: connection
+                ).orNotFound("appointment")
             }
         }
     }

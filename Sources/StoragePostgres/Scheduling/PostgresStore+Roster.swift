@@ -48,13 +48,9 @@ extension PostgresStore: ClinicianRoster {
                 guard let uuid = UUID(uuidString: id) else {
                     throw StoreCorruption(column: "idempotency_key.resource_id", reason: "not a clinician id")
                 }
-                guard
-                    let stored = try await self.clinician(
-                        practiceID: scope.practiceID, id: uuid, connection: connection)
-                else {
-                    throw DomainError.notFound(resource: "clinician")
-                }
-                return stored
+                return try await self.clinician(
+                    practiceID: scope.practiceID, id: uuid, connection: connection
+                ).orNotFound("clinician")
             }
         }
     }
@@ -143,13 +139,9 @@ extension PostgresStore: ClinicianRoster {
     /// practice's id is not found.
     public func clinician(scope: AccessScope, id: Identifier<Clinician>) async throws -> Versioned<Clinician> {
         try await transaction(.practice(scope.practiceID)) { connection in
-            guard
-                let stored = try await self.clinician(
-                    practiceID: scope.practiceID, id: id.rawValue, connection: connection)
-            else {
-                throw DomainError.notFound(resource: "clinician")
-            }
-            return stored
+            return try await self.clinician(
+                practiceID: scope.practiceID, id: id.rawValue, connection: connection
+            ).orNotFound("clinician")
         }
     }
 

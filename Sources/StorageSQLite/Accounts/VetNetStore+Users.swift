@@ -94,9 +94,7 @@ extension VetNetStore {
     /// One account of the scope's practice (audited read); another practice's id is not found.
     public func user(scope: AccessScope, id: UserID) async throws -> StaffAccount {
         try await write { db in
-            guard let account = try Self.user(db: db, practiceID: scope.practiceID, id: id) else {
-                throw DomainError.notFound(resource: "user")
-            }
+            let account = try Self.user(db: db, practiceID: scope.practiceID, id: id).orNotFound("user")
             try self.appendAudit(
                 AuditRecord(action: .userRead, resourceType: .user, resourceID: id.description), scope: scope, db: db)
             return account

@@ -17,12 +17,8 @@ extension VetNetStore {
             let (id, replayed) = try self.idempotent(
                 db: db, scope: scope, key: idempotencyKey, operation: .recordCorrect
             ) {
-                guard
-                    let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description)?
-                        .value
-                else {
-                    throw DomainError.notFound(resource: "patient")
-                }
+                let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description)
+                    .orNotFound("patient").value
                 let record = try self.record(db: db, practiceID: scope.practiceID, patient: patient)
                     .applying(try self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID))
                 let correction = try RecordCorrection.decide(

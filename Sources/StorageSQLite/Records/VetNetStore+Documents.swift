@@ -86,13 +86,10 @@ extension VetNetStore {
         DocumentInfo, Data
     ) {
         let info = try await write { db -> DocumentInfo in
-            guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM document WHERE id = ? AND patient_id = ? AND practice_id = ?",
-                    arguments: [UUIDText.lowercase(id), patientID.description, scope.practiceID.description])
-            else {
-                throw DomainError.notFound(resource: "document")
-            }
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM document WHERE id = ? AND patient_id = ? AND practice_id = ?",
+                arguments: [UUIDText.lowercase(id), patientID.description, scope.practiceID.description]
+            ).orNotFound("document")
             try self.appendAudit(
                 AuditRecord(
                     action: .recordDocumentDownload, resourceType: .document, resourceID: UUIDText.lowercase(id)),

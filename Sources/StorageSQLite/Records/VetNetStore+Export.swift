@@ -35,12 +35,8 @@ extension VetNetStore {
 
     func practiceExport(db: Database, practiceID: PracticeID, exportedAt: Date) throws -> PracticeExport {
         let practiceArgument: StatementArguments = [practiceID.description]
-        guard
-            let practice = try Row.fetchOne(db, sql: "SELECT * FROM practice WHERE id = ?", arguments: practiceArgument)
-                .map(Self.practice(from:))
-        else {
-            throw DomainError.notFound(resource: "practice")
-        }
+        let practice = try Row.fetchOne(db, sql: "SELECT * FROM practice WHERE id = ?", arguments: practiceArgument)
+            .map(Self.practice(from:)).orNotFound("practice")
         let staff = try Row.fetchAll(
             db, sql: "SELECT * FROM staff_user WHERE practice_id = ? ORDER BY display_name, id",
             arguments: practiceArgument

@@ -17,12 +17,8 @@ extension VetNetStore {
         let now = clock.now()
         try await write { db in
             _ = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: entry.auditAction) {
-                guard
-                    let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description)?
-                        .value
-                else {
-                    throw DomainError.notFound(resource: "patient")
-                }
+                let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description)
+                    .orNotFound("patient").value
                 let pid = patientID.description
                 let note = try entry.amendedNoteID.flatMap { id in
                     try self.notes(db: db, practiceID: scope.practiceID, patientID: pid).first { $0.id == id }
@@ -176,9 +172,8 @@ extension VetNetStore {
         MedicalRecord, version: Int
     ) {
         try await write { db in
-            guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description) else {
-                throw DomainError.notFound(resource: "patient")
-            }
+            let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description).orNotFound(
+                "patient")
             let record = try self.record(db: db, practiceID: scope.practiceID, patient: patient.value)
                 .applying(try self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID))
             try self.appendAudit(

@@ -21,9 +21,7 @@ extension VetNetStore {
                     scope: scope, db: db)
                 return owner.id.description
             }
-            guard let stored = try self.owner(db: db, practiceID: scope.practiceID, id: id) else {
-                throw DomainError.notFound(resource: "owner")
-            }
+            let stored = try self.owner(db: db, practiceID: scope.practiceID, id: id).orNotFound("owner")
             return (stored, replayed)
         }
     }
@@ -39,9 +37,8 @@ extension VetNetStore {
     {
         try owner.validate()
         return try await write { db in
-            guard let current = try self.owner(db: db, practiceID: scope.practiceID, id: owner.id.description) else {
-                throw DomainError.notFound(resource: "owner")
-            }
+            let current = try self.owner(db: db, practiceID: scope.practiceID, id: owner.id.description).orNotFound(
+                "owner")
             if let expectedVersion, expectedVersion != current.version {
                 throw DomainError.versionMismatch(current: current.version)
             }
@@ -71,9 +68,7 @@ extension VetNetStore {
     /// One owner (audited read).
     public func owner(scope: AccessScope, id: Identifier<Owner>) async throws -> Versioned<Owner> {
         try await write { db in
-            guard let owner = try self.owner(db: db, practiceID: scope.practiceID, id: id.description) else {
-                throw DomainError.notFound(resource: "owner")
-            }
+            let owner = try self.owner(db: db, practiceID: scope.practiceID, id: id.description).orNotFound("owner")
             try self.appendAudit(
                 AuditRecord(action: .ownerRead, resourceType: .owner, resourceID: id.description), scope: scope, db: db
             )

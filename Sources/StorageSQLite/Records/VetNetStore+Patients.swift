@@ -23,9 +23,7 @@ extension VetNetStore {
                     scope: scope, db: db)
                 return patient.id.description
             }
-            guard let stored = try Self.patient(db: db, practiceID: scope.practiceID, id: id) else {
-                throw DomainError.notFound(resource: "patient")
-            }
+            let stored = try Self.patient(db: db, practiceID: scope.practiceID, id: id).orNotFound("patient")
             return (stored, replayed)
         }
     }
@@ -84,9 +82,8 @@ extension VetNetStore {
     /// One patient (audited read).
     public func patient(scope: AccessScope, id: Identifier<Patient>) async throws -> Versioned<Patient> {
         try await write { db in
-            guard let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: id.description) else {
-                throw DomainError.notFound(resource: "patient")
-            }
+            let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: id.description).orNotFound(
+                "patient")
             try self.appendAudit(
                 AuditRecord(action: .patientRead, resourceType: .patient, resourceID: id.description), scope: scope,
                 db: db)

@@ -40,10 +40,7 @@ extension VetNetStore {
                 for event in decision.events { try self.appendEvent(event, scope: scope, db: db) }
                 return decision.visit.id.description
             }
-            guard let stored = try self.visit(db: db, practiceID: scope.practiceID, id: id) else {
-                throw DomainError.notFound(resource: "visit")
-            }
-            return stored
+            return try self.visit(db: db, practiceID: scope.practiceID, id: id).orNotFound("visit")
         }
     }
 
@@ -51,9 +48,8 @@ extension VetNetStore {
     private static func visitReads(_ visit: Visit, practiceID: PracticeID, db: Database) throws
         -> VisitRecording.Reads
     {
-        guard let patient = try patient(db: db, practiceID: practiceID, id: visit.patientID.description)?.value else {
-            throw DomainError.notFound(resource: "patient")
-        }
+        let patient = try patient(db: db, practiceID: practiceID, id: visit.patientID.description)
+            .orNotFound("patient").value
         let problems = Set(
             try String.fetchAll(
                 db, sql: "SELECT id FROM problem WHERE patient_id = ? AND practice_id = ?",

@@ -51,9 +51,7 @@ extension VetNetStore {
     /// cache when the version matches, read and cached otherwise.
     func schedulingConfiguration(db: Database, practiceID: PracticeID) throws -> SchedulingConfiguration {
         let versionStatement = try db.cachedStatement(sql: "SELECT config_version FROM practice WHERE id = ?")
-        guard let version = try Int64.fetchOne(versionStatement, arguments: [practiceID.description]) else {
-            throw DomainError.notFound(resource: "practice")
-        }
+        let version = try Int64.fetchOne(versionStatement, arguments: [practiceID.description]).orNotFound("practice")
         if let cached = schedulingCache.configuration(of: practiceID, version: version) { return cached }
         guard
             let practice = try Row.fetchOne(

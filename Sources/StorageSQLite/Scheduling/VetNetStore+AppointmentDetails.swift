@@ -49,7 +49,7 @@ extension VetNetStore {
             let rows = try Row.fetchAll(
                 db, sql: "SELECT \(Self.detailColumns) FROM appointment a WHERE a.id = ? AND a.practice_id = ?",
                 arguments: [id.description, scope.practiceID.description])
-            guard let row = rows.first else { throw DomainError.notFound(resource: "appointment") }
+            let row = try rows.first.orNotFound("appointment")
             return try Self.details(from: row)
         }
     }
@@ -142,7 +142,7 @@ extension VetNetStore {
             let rows = try Row.fetchAll(
                 db, sql: "SELECT \(Self.detailColumns) FROM appointment a WHERE a.id = ? AND a.practice_id = ?",
                 arguments: [id.description, scope.practiceID.description])
-            guard let row = rows.first else { throw DomainError.notFound(resource: "appointment") }
+            let row = try rows.first.orNotFound("appointment")
             return try Self.details(from: row)
         }
     }

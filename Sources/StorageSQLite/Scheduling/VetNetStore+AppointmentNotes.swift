@@ -11,12 +11,9 @@ extension VetNetStore: AppointmentNoteRepository {
         try await write { db in
             let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .appointmentNoteAdd)
             {
-                guard
-                    let appointment = try Self.appointment(
-                        db: db, practiceID: scope.practiceID, id: note.appointmentID.description)?.value
-                else {
-                    throw DomainError.notFound(resource: "appointment")
-                }
+                let appointment = try Self.appointment(
+                    db: db, practiceID: scope.practiceID, id: note.appointmentID.description
+                ).orNotFound("appointment").value
                 try self.insertAppointmentNote(
                     note, patientID: appointment.patientID, practiceID: scope.practiceID, db: db)
                 try self.appendAudit(

@@ -44,9 +44,8 @@ extension VetNetStore {
                         appointment, reason: reason, staffNotes: staffNotes, basis: basis, scope: scope, db: db)
                     return appointment.id.description
                 }
-                guard let stored = try Self.appointment(db: db, practiceID: scope.practiceID, id: id) else {
-                    throw DomainError.notFound(resource: "appointment")
-                }
+                let stored = try Self.appointment(db: db, practiceID: scope.practiceID, id: id).orNotFound(
+                    "appointment")
                 return (stored, replayed)
             }
             await anchorCommitted()

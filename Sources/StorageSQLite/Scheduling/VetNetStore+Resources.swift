@@ -110,9 +110,8 @@ extension VetNetStore {
         decide: @escaping @Sendable (AppointmentType) throws -> AppointmentType
     ) async throws -> AppointmentType {
         try await write { db in
-            guard let current = try Self.appointmentTypes(db: db, practiceID: scope.practiceID, onlyID: id).first else {
-                throw DomainError.notFound(resource: "appointment type")
-            }
+            let current = try Self.appointmentTypes(db: db, practiceID: scope.practiceID, onlyID: id).first.orNotFound(
+                "appointment type")
             let next = try decide(current)
             if try
                 (Int.fetchOne(

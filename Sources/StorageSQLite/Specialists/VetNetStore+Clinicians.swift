@@ -34,10 +34,7 @@ extension VetNetStore {
                 try self.recordRosterChange(decision, scope: scope, db: db)
                 return created.id.description
             }
-            guard let stored = try Self.clinician(db: db, practiceID: scope.practiceID, id: id) else {
-                throw DomainError.notFound(resource: "clinician")
-            }
-            return stored
+            return try Self.clinician(db: db, practiceID: scope.practiceID, id: id).orNotFound("clinician")
         }
     }
 
@@ -196,10 +193,7 @@ extension VetNetStore {
     /// practice's id is not found.
     public func clinician(scope: AccessScope, id: Identifier<Clinician>) async throws -> Versioned<Clinician> {
         try await writer.read { db in
-            guard let stored = try Self.clinician(db: db, practiceID: scope.practiceID, id: id.description) else {
-                throw DomainError.notFound(resource: "clinician")
-            }
-            return stored
+            return try Self.clinician(db: db, practiceID: scope.practiceID, id: id.description).orNotFound("clinician")
         }
     }
 

@@ -149,13 +149,10 @@ extension VetNetStore {
         request: OverrideRequest
     ) async throws -> (StoredAssessment, QueueChange?) {
         try await write { db in
-            guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
-                    arguments: [assessmentID.description, scope.practiceID.description])
-            else {
-                throw DomainError.notFound(resource: "assessment")
-            }
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
+                arguments: [assessmentID.description, scope.practiceID.description]
+            ).orNotFound("assessment")
             let assessment = try self.storedAssessment(row, db: db)
             let newer =
                 try Int.fetchOne(
