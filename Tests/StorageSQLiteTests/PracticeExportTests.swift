@@ -352,6 +352,16 @@ struct PracticeExportTests {
         doctored.documents[0].content = Data("%PDF-1.4\nsomething else".utf8).base64EncodedString()
         await #expect(throws: ValidationError.self) { _ = try await target.restorePractice(doctored) }
         #expect(try await target.isEmpty())
+        // A document or assessment whose id is not a UUID is refused naming its field, before anything is written.
+        var misnamed = export
+        misnamed.documents[0].id = "labs-1"
+        do {
+            _ = try await target.restorePractice(misnamed)
+            Issue.record("a document id that is not a UUID was restored")
+        } catch let error as ValidationError {
+            #expect(error.errors.first?.field == "documents" && error.description.contains("labs-1"))
+        }
+        #expect(try await target.isEmpty())
 
         let summary = try await target.restorePractice(export)
         #expect(summary.documents == 1 && summary.documentsNotRestored == 0)

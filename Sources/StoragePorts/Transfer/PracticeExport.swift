@@ -334,6 +334,9 @@ extension PracticeExport {
         try practice.validate()
         for owner in owners { try owner.validate() }
         for item in patients { try item.patient.validate(now: now) }
+        for assessment in triageAssessments { _ = try assessment.checkedIDs() }
+        for arrival in triageArrivals ?? [] { _ = try arrival.checkedPatientID() }
+        for document in documents { _ = try document.checkedIDs() }
         guard let schedule else { return }
         for item in schedule.clinicians { try item.clinician.validate() }
         for item in schedule.availabilities { try item.availability.validate() }

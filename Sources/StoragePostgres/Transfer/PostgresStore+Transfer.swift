@@ -298,15 +298,10 @@ extension PostgresStore: PracticeTransfer {
                         \(StoredCredentials.unusablePasswordHash()), \(account.disabled), \(account.createdAt),
                             \(Int32(account.version)))
                 """, logger: logger)
-            try await appendAudit(
-                AuditRecord(
-                    action: .userCreate, resourceType: .user, resourceID: account.id.description,
-                    detail: "restored; password reset required"), scope: scope, connection: connection)
+            try await appendAudit(.restoredAccount(account), scope: scope, connection: connection)
         }
         for owner in export.owners { try await insertOwner(owner, scope: scope, now: now, connection: connection) }
-        let highest =
-            export.patients.compactMap { $0.patient.medicalRecordNumber.flatMap(MedicalRecordNumber.value(of:)) }.max()
-            ?? 0
+        let highest = export.highestRecordNumber
         if highest > 0 {
             try await connection.query(
                 """
@@ -324,12 +319,7 @@ extension PostgresStore: PracticeTransfer {
             }
         }
         for assessment in export.triageAssessments {
-            guard let assessmentID = UUID(uuidString: assessment.id),
-                let patientID = UUID(uuidString: assessment.patientID)
-            else {
-                throw ValidationError(
-                    field: "triageAssessments", message: "assessment \(assessment.id) has an id that is not a UUID")
-            }
+            let (assessmentID, patientID) = try assessment.checkedIDs()
             let seal = fieldSeal(practice.id)
             let caseText = try seal.seal(assessment.caseJSON, .triageCase, id: assessment.id)
             let resultText = try seal.seal(assessment.resultJSON, .triageResult, id: assessment.id)
@@ -350,9 +340,7 @@ extension PostgresStore: PracticeTransfer {
             }
         }
         for arrival in export.triageArrivals ?? [] {
-            guard let patientID = UUID(uuidString: arrival.patientID) else {
-                throw ValidationError(field: "triageArrivals", message: "patient \(arrival.patientID) is not a UUID")
-            }
+            let patientID = try arrival.checkedPatientID()
             try await connection.query(
                 """
                 INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms)
@@ -379,23 +367,10 @@ extension PostgresStore: PracticeTransfer {
             try await insertRestoredDocument(
                 document, content: content, practiceID: practice.id, connection: connection)
         }
-        let clinicians = export.schedule?.clinicians.count ?? 0
-        let appointments = export.schedule?.appointments.count ?? 0
-        let notRestored = export.documents.count - documents.count
-        try await appendAudit(
-            AuditRecord(
-                action: .practiceRestore, resourceType: .practice, resourceID: practice.id.description,
-                detail:
-                    "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) "
-                    + "entries=\(entries) "
-                    + "clinicians=\(clinicians) appointments=\(appointments) documents=\(documents.count) "
-                    + "documents_not_restored=\(notRestored) audit_carried=\(audit.count)"),
-            scope: scope, connection: connection)
-        return RestoreSummary(
-            practice: practice, staff: export.staff, owners: export.owners.count, patients: export.patients.count,
-            recordEntries: entries, triageAssessments: export.triageAssessments.count, clinicians: clinicians,
-            appointments: appointments, documents: documents.count, documentsNotRestored: notRestored,
-            auditEntries: audit.count)
+        let summary = RestoreSummary(
+            restoring: export, recordEntries: entries, documents: documents.count, auditEntries: audit.count)
+        try await appendAudit(summary.auditRecord, scope: scope, connection: connection)
+        return summary
     }
 
     /// A restored patient keeps its id and record number (a file without one gets the next).
@@ -536,10 +511,7 @@ extension PostgresStore: PracticeTransfer {
         _ document: ExportedDocument, content: Data, practiceID: PracticeID,
         connection: PostgresConnection
     ) async throws {
-        guard let documentID = UUID(uuidString: document.id), let patientID = UUID(uuidString: document.patientID)
-        else {
-            throw ValidationError(field: "documents", message: "document \(document.id) has an id that is not a UUID")
-        }
+        let (documentID, patientID) = try document.checkedIDs()
         let upload = try DocumentUpload(directory: uploadDirectory, keyBytes: cipher.keyBytes, limit: maxDocumentBytes)
         try upload.append(content)
         _ = try upload.finish()

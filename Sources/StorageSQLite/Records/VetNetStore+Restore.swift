@@ -56,17 +56,13 @@ extension VetNetStore {
                         PracticeExport.timestamp(account.createdAt),
                         account.version,
                     ])
-                try self.appendAudit(
-                    AuditRecord(
-                        action: .userCreate, resourceType: .user, resourceID: account.id.description,
-                        detail: "restored; password reset required"), scope: scope, db: db)
+                try self.appendAudit(.restoredAccount(account), scope: scope, db: db)
             }
             for owner in export.owners { try self.insertOwner(owner, db: db, scope: scope) }
             // Move the counter past every restored number first, so a patient without one
             // (a hand-made file) gets a fresh number that cannot collide.
-            let highest =
-                export.patients.compactMap { $0.patient.medicalRecordNumber.flatMap(Self.recordNumberValue) }.max() ?? 0
-            try Self.advanceRecordNumberCounter(db: db, practiceID: practiceID, to: highest)
+            try Self.advanceRecordNumberCounter(
+                db: db, practiceID: practiceID, to: Int(clamping: export.highestRecordNumber))
             var entries = 0
             for (index, item) in export.patients.enumerated() {
                 try self.insertPatient(
@@ -96,14 +92,9 @@ extension VetNetStore {
                         try self.fieldSeal(practiceID).seal(assessment.caseJSON, .triageCase, id: assessment.id),
                         try self.fieldSeal(practiceID).seal(assessment.resultJSON, .triageResult, id: assessment.id),
                     ])
-                for override in assessment.overrides ?? []
-                where override.assessmentID.description == assessment.id.lowercased() {
-                    guard let patientID = UUIDText.parse(assessment.patientID) else {
-                        throw ValidationError(
-                            field: "triageAssessments",
-                            message: "assessment \(assessment.id) names a patient id that is not a UUID")
-                    }
-                    try self.insertOverride(override, patientID: patientID, db: db, scope: .system(practiceID))
+                let ids = try assessment.checkedIDs()
+                for override in assessment.overrides ?? [] where override.assessmentID.rawValue == ids.id {
+                    try self.insertOverride(override, patientID: ids.patientID, db: db, scope: .system(practiceID))
                 }
             }
             for arrival in export.triageArrivals ?? [] {
@@ -145,24 +136,11 @@ extension VetNetStore {
                         PracticeExport.timestamp(document.createdAt),
                     ])
             }
-            let clinicians = export.schedule?.clinicians.count ?? 0
-            let appointments = export.schedule?.appointments.count ?? 0
-            let notRestored = export.documents.count - carriedDocuments.count
-            try self.appendAudit(
-                AuditRecord(
-                    action: .practiceRestore, resourceType: .practice, resourceID: practiceID.description,
-                    detail:
-                        "staff=\(export.staff.count) owners=\(export.owners.count) patients=\(export.patients.count) "
-                        + "entries=\(entries) "
-                        + "clinicians=\(clinicians) appointments=\(appointments) documents=\(carriedDocuments.count) "
-                        + "documents_not_restored=\(notRestored) audit_carried=\(carriedAudit.count)"),
-                scope: scope, db: db)
-            return RestoreSummary(
-                practice: export.practice, staff: export.staff, owners: export.owners.count,
-                patients: export.patients.count,
-                recordEntries: entries, triageAssessments: export.triageAssessments.count, clinicians: clinicians,
-                appointments: appointments, documents: carriedDocuments.count, documentsNotRestored: notRestored,
+            let summary = RestoreSummary(
+                restoring: export, recordEntries: entries, documents: carriedDocuments.count,
                 auditEntries: carriedAudit.count)
+            try self.appendAudit(summary.auditRecord, scope: scope, db: db)
+            return summary
         }
     }
 
