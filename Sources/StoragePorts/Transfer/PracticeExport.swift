@@ -111,6 +111,13 @@ public struct PracticeExport: Codable, Hashable, Sendable {
         return whole.dropLast(5) + String(format: ".%03dZ", Int(milliseconds - seconds * 1000))
     }
 
+    /// The instant as the export's text reads back, so an export equals itself after a round
+    /// trip through a file and either store.
+    public static func instant(_ date: Date) -> Date { Timestamp.date(timestamp(date)) ?? date }
+
+    /// The stored millisecond instant as the export's text reads back.
+    public static func instant(milliseconds: Int64) -> Date { instant(Timestamp.date(milliseconds: milliseconds)) }
+
     /// Why a file is not a readable export.
     public enum FormatError: Error, CustomStringConvertible {
         /// The `format` field is missing or names another format.

@@ -74,7 +74,7 @@ extension PostgresStore: PracticeTransfer {
             let record = try await record(of: patient, practiceID: practiceID, connection: connection)
             exported.append(
                 ExportedPatient(
-                    record: record, archivedAt: archivedAt.map(Self.exportedInstant),
+                    record: record, archivedAt: archivedAt.map(PracticeExport.instant),
                     entered: stamps[patient.id.rawValue] ?? [:], visits: visits[patient.id.rawValue],
                     corrections: try await corrections(
                         practiceID: practiceID, condition: "patient_id = $2",
@@ -92,14 +92,11 @@ extension PostgresStore: PracticeTransfer {
             ).decode((UUID, UUID, String?, Int64, Int64, Int, String, String, String).self)
         {
             assessments.append(
-                ExportedAssessment(
-                    id: UUIDText.lowercase(assessmentID), patientID: UUIDText.lowercase(patientID),
-                    assessorID: assessor,
-                    arrivalAt: Timestamp.date(milliseconds: arrival),
-                    assessedAt: Timestamp.date(milliseconds: assessed),
-                    level: level, rulesVersion: rules,
-                    caseJSON: try fieldSeal(practiceID).open(caseJSON, .triageCase, id: assessmentID.uuidString),
-                    resultJSON: try fieldSeal(practiceID).open(result, .triageResult, id: assessmentID.uuidString)))
+                try ExportedAssessment(
+                    id: assessmentID, patientID: patientID, assessorID: assessor,
+                    arrivalAt: PracticeExport.instant(milliseconds: arrival),
+                    assessedAt: PracticeExport.instant(milliseconds: assessed), level: level, rulesVersion: rules,
+                    sealed: SealedAssessmentText(caseText: caseJSON, resultText: result), seal: fieldSeal(practiceID)))
         }
         let overrides = Dictionary(
             grouping: try await self.overrides(where: "practice_id = $1", bindings: [id], connection: connection),
@@ -187,7 +184,7 @@ extension PostgresStore: PracticeTransfer {
             appointments.append(
                 ExportedAppointment(
                     appointment: stored.value, reason: try columns[17].decode(String?.self),
-                    bookedAt: Self.exportedInstant(try columns[18].decode(Date.self)), version: stored.version,
+                    bookedAt: PracticeExport.instant(try columns[18].decode(Date.self)), version: stored.version,
                     staffNotes: try columns[19].decode(String?.self), intake: basis,
                     cancelledAt: try columns[21].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
                     notes: notes[stored.value.id]))
@@ -235,9 +232,6 @@ extension PostgresStore: PracticeTransfer {
         guard Hex.encode(SHA256.hash(data: content)) == info.sha256 else { throw RecordCipher.CipherError.cannotOpen }
         return content
     }
-
-    /// The instant as the export's text reads back (milliseconds), so a round trip is exact.
-    static func exportedInstant(_ date: Date) -> Date { Timestamp.date(PracticeExport.timestamp(date)) ?? date }
 
     // MARK: - Restore
 
@@ -320,9 +314,7 @@ extension PostgresStore: PracticeTransfer {
         }
         for assessment in export.triageAssessments {
             let (assessmentID, patientID) = try assessment.checkedIDs()
-            let seal = fieldSeal(practice.id)
-            let caseText = try seal.seal(assessment.caseJSON, .triageCase, id: assessment.id)
-            let resultText = try seal.seal(assessment.resultJSON, .triageResult, id: assessment.id)
+            let sealed = try assessment.sealed(fieldSeal(practice.id))
             try await connection.query(
                 """
                 INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms,
@@ -331,8 +323,8 @@ extension PostgresStore: PracticeTransfer {
                 VALUES (\(assessmentID), \(id), \(patientID), \(assessment.assessorID),
                     \(Timestamp.milliseconds(assessment.arrivalAt)),
                         \(Timestamp.milliseconds(assessment.assessedAt)), \(assessment.level),
-                            \(assessment.rulesVersion), \(caseText),
-                        \(resultText))
+                            \(assessment.rulesVersion), \(sealed.caseText),
+                        \(sealed.resultText))
                 """, logger: logger)
             for override in assessment.overrides ?? [] where override.assessmentID.rawValue == assessmentID {
                 try await insertOverride(

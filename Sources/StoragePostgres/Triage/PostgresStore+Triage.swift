@@ -20,11 +20,10 @@ extension PostgresStore: TriageRepository {
         let assessment = TriageAssessment(
             patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
         let resultJSON = result.encodedJSON(prettyPrinted: false)
-        let seal = fieldSeal(scope.practiceID)
-        let caseText = try seal.seal(
-            String(decoding: caseJSON, as: UTF8.self), .triageCase, id: assessment.id.description)
-        let resultText = try seal.seal(
-            String(decoding: resultJSON, as: UTF8.self), .triageResult, id: assessment.id.description)
+        let sealed = try SealedAssessmentText(
+            caseJSON: String(decoding: caseJSON, as: UTF8.self),
+            resultJSON: String(decoding: resultJSON, as: UTF8.self),
+            assessmentID: assessment.id.description, seal: fieldSeal(scope.practiceID))
         let rankingJSON = try intakeRanking.map { try Self.json($0.ranked) }
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
@@ -60,7 +59,7 @@ extension PostgresStore: TriageRepository {
                         \(scope.actorID?.description),
                             \(Timestamp.milliseconds(arrival)), \(Timestamp.milliseconds(result.assessedAt)),
                                 \(result.level.rawValue),
-                            \(result.rulesVersion), \(caseText), \(resultText))
+                            \(result.rulesVersion), \(sealed.caseText), \(sealed.resultText))
                     """, logger: self.logger)
                 if let change = decision.change { try await self.save(change, scope: scope, connection: connection) }
                 if let intakeRanking, let rankingJSON {

@@ -89,25 +89,25 @@ extension VetNetStore {
             db, sql: "SELECT * FROM triage_assessment WHERE practice_id = ? ORDER BY assessed_at_ms, id",
             arguments: practiceArgument
         ).map { row in
-            let id: String = row["id"]
-            return ExportedAssessment(
-                id: row["id"], patientID: row["patient_id"], assessorID: row["assessor_id"],
-                arrivalAt: Self.exportedInstant(milliseconds: row["arrival_at_ms"]),
-                assessedAt: Self.exportedInstant(milliseconds: row["assessed_at_ms"]),
+            var assessment = try ExportedAssessment(
+                id: try row.uuid("id"), patientID: try row.uuid("patient_id"), assessorID: row["assessor_id"],
+                arrivalAt: PracticeExport.instant(milliseconds: row["arrival_at_ms"]),
+                assessedAt: PracticeExport.instant(milliseconds: row["assessed_at_ms"]),
                 level: row["level"], rulesVersion: row["rules_version"],
-                caseJSON: try fieldSeal(practiceID).open(row["case_json"] as String, .triageCase, id: id),
-                resultJSON: try fieldSeal(practiceID).open(row["result_json"] as String, .triageResult, id: id),
-                overrides: try self.exportedOverrides(of: row, db: db))
+                sealed: SealedAssessmentText(caseText: row["case_json"], resultText: row["result_json"]),
+                seal: fieldSeal(practiceID))
+            assessment.overrides = try self.exportedOverrides(of: row, db: db)
+            return assessment
         }
         let arrivals = try Row.fetchAll(
             db, sql: "SELECT * FROM triage_arrival WHERE practice_id = ? ORDER BY arrival_at_ms, patient_id",
             arguments: practiceArgument
         ).map { row in
             ExportedTriageArrival(
-                patientID: row["patient_id"], arrivalAt: Self.exportedInstant(milliseconds: row["arrival_at_ms"]),
+                patientID: row["patient_id"], arrivalAt: PracticeExport.instant(milliseconds: row["arrival_at_ms"]),
                 level: row["level"],
-                firstSeenAt: (row["first_seen_at_ms"] as Int64?).map { Self.exportedInstant(milliseconds: $0) },
-                leftAt: (row["left_at_ms"] as Int64?).map { Self.exportedInstant(milliseconds: $0) })
+                firstSeenAt: (row["first_seen_at_ms"] as Int64?).map { PracticeExport.instant(milliseconds: $0) },
+                leftAt: (row["left_at_ms"] as Int64?).map { PracticeExport.instant(milliseconds: $0) })
         }
         let documents = try Row.fetchAll(
             db, sql: "SELECT * FROM document WHERE practice_id = ? ORDER BY created_at, id",
@@ -150,9 +150,9 @@ extension VetNetStore {
             }
             return ExportedAppointment(
                 appointment: stored.value, reason: row[count],
-                bookedAt: Timestamp.date(row[count + 1] as String).map(Self.exportedInstant) ?? .distantPast,
+                bookedAt: Timestamp.date(row[count + 1] as String).map { PracticeExport.instant($0) } ?? .distantPast,
                 version: stored.version, staffNotes: row[count + 2], intake: basis,
-                cancelledAt: (row[count + 4] as Int64?).map { Self.exportedInstant(milliseconds: $0) },
+                cancelledAt: (row[count + 4] as Int64?).map { PracticeExport.instant(milliseconds: $0) },
                 notes: notes[stored.value.id])
         }
         return ExportedSchedule(
@@ -161,16 +161,6 @@ extension VetNetStore {
             },
             availabilities: availabilities, rooms: try Self.rooms(db: db, practiceID: practiceID),
             appointmentTypes: try Self.appointmentTypes(db: db, practiceID: practiceID), appointments: appointments)
-    }
-
-    /// The instant as the export's text reads back, so an export equals itself after a round trip.
-    private static func exportedInstant(milliseconds: Int64) -> Date {
-        exportedInstant(Timestamp.date(milliseconds: milliseconds))
-    }
-
-    /// The instant as the export's text reads back.
-    private static func exportedInstant(_ date: Date) -> Date {
-        Timestamp.date(PracticeExport.timestamp(date)) ?? date
     }
 
     /// When and by whom each weight, problem, allergy, medication and vaccination was entered,

@@ -78,6 +78,7 @@ extension VetNetStore {
                 }
             }
             for assessment in export.triageAssessments {
+                let sealed = try assessment.sealed(self.fieldSeal(practiceID))
                 try db.execute(
                     sql: """
                         INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms,
@@ -89,8 +90,7 @@ extension VetNetStore {
                         assessment.id, practiceID.description, assessment.patientID, assessment.assessorID,
                         Timestamp.milliseconds(assessment.arrivalAt), Timestamp.milliseconds(assessment.assessedAt),
                         assessment.level, assessment.rulesVersion,
-                        try self.fieldSeal(practiceID).seal(assessment.caseJSON, .triageCase, id: assessment.id),
-                        try self.fieldSeal(practiceID).seal(assessment.resultJSON, .triageResult, id: assessment.id),
+                        sealed.caseText, sealed.resultText,
                     ])
                 let ids = try assessment.checkedIDs()
                 for override in assessment.overrides ?? [] where override.assessmentID.rawValue == ids.id {

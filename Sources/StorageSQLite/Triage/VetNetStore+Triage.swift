@@ -22,6 +22,10 @@ extension VetNetStore {
         let assessment = TriageAssessment(
             patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
         let resultJSON = result.encodedJSON(prettyPrinted: false)
+        let sealed = try SealedAssessmentText(
+            caseJSON: String(decoding: caseJSON, as: UTF8.self),
+            resultJSON: String(decoding: resultJSON, as: UTF8.self),
+            assessmentID: assessment.id.description, seal: fieldSeal(scope.practiceID))
         return try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
             var recorded: (StoredAssessment, QueueChange?)?
@@ -43,10 +47,7 @@ extension VetNetStore {
                         Timestamp.milliseconds(arrival), Timestamp.milliseconds(result.assessedAt),
                         result.level.rawValue,
                         result.rulesVersion,
-                        try self.fieldSeal(scope.practiceID).seal(
-                            String(decoding: caseJSON, as: UTF8.self), .triageCase, id: assessment.id.description),
-                        try self.fieldSeal(scope.practiceID).seal(
-                            String(decoding: resultJSON, as: UTF8.self), .triageResult, id: assessment.id.description),
+                        sealed.caseText, sealed.resultText,
                     ])
                 if let change = decision.change {
                     try self.saveQueueEntry(change.entry, db: db, scope: scope)
