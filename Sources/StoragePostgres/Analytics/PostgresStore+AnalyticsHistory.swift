@@ -215,11 +215,9 @@ extension PostgresStore: AnalyticsHistorySource {
         """
 
     static func arrival(from row: PostgresRow) throws -> TriageArrival {
-        let (patient, level, arrival, seen, species, left) = try row.decode(
+        let (patient, storedLevel, arrival, seen, species, left) = try row.decode(
             (UUID, Int32, Int64, Int64?, String?, Int64?).self)
-        guard let level = TriageLevel(rawValue: Int(level)) else {
-            throw StoreCorruption(column: "triage_arrival.level", reason: "not a VTL level")
-        }
+        let level = try AssessmentRows.level(Int(storedLevel), column: "triage_arrival.level")
         return TriageArrival(
             patientID: patient, level: level, arrival: Timestamp.date(milliseconds: arrival),
             firstSeenAt: seen.map(Timestamp.date(milliseconds:)), species: species.flatMap(Species.init(rawValue:)),

@@ -106,16 +106,11 @@ extension PostgresStore: TriageRepository {
             for try await (id, assessor, arrival, assessed, level, rules, result) in rows.decode(
                 (UUID, String?, Int64, Int64, Int, String, String).self)
             {
-                guard let triageLevel = TriageLevel(rawValue: level) else {
-                    throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level")
-                }
-                let result = try self.fieldSeal(scope.practiceID).open(result, .triageResult, id: id.uuidString)
                 items.append(
-                    StoredAssessment(
-                        id: Identifier(id), patientID: patientID, assessorID: assessor,
-                        arrival: Timestamp.date(milliseconds: arrival),
-                        assessedAt: Timestamp.date(milliseconds: assessed),
-                        level: triageLevel, rulesVersion: rules, resultJSON: Data(result.utf8)))
+                    try AssessmentRows.assessment(
+                        id: id, patientID: patientID, assessorID: assessor, arrivalMs: arrival, assessedMs: assessed,
+                        level: level, rulesVersion: rules, sealedResult: result, seal: self.fieldSeal(scope.practiceID))
+                )
             }
             // Each assessment with its overrides (a page holds a handful).
             for (index, item) in items.enumerated() {
@@ -308,16 +303,10 @@ extension PostgresStore: TriageRepository {
         for try await (id, patient, assessor, arrival, assessed, level, rules, result)
             in rows.decode((UUID, UUID, String?, Int64, Int64, Int, String, String).self)
         {
-            guard let triageLevel = TriageLevel(rawValue: level) else {
-                throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level")
-            }
-            let result = try fieldSeal(practiceID).open(result, .triageResult, id: id.uuidString)
-            let overrides = try await overrides(where: "assessment_id = $1", bindings: [id], connection: connection)
-            return StoredAssessment(
-                id: Identifier(id), patientID: patient, assessorID: assessor,
-                arrival: Timestamp.date(milliseconds: arrival),
-                assessedAt: Timestamp.date(milliseconds: assessed), level: triageLevel, rulesVersion: rules,
-                resultJSON: Data(result.utf8), overrides: overrides)
+            return try AssessmentRows.assessment(
+                id: id, patientID: patient, assessorID: assessor, arrivalMs: arrival, assessedMs: assessed,
+                level: level, rulesVersion: rules, sealedResult: result, seal: fieldSeal(practiceID),
+                overrides: try await overrides(where: "assessment_id = $1", bindings: [id], connection: connection))
         }
         return nil
     }
@@ -326,7 +315,7 @@ extension PostgresStore: TriageRepository {
     func insertOverride(
         _ override: TriageOverride, practiceID: PracticeID, patientID: UUID, connection: PostgresConnection
     ) async throws {
-        let reason = try fieldSeal(practiceID).seal(override.reason, .triageOverrideReason, id: override.id.description)
+        let reason = try AssessmentRows.sealedReason(of: override, seal: fieldSeal(practiceID))
         try await connection.query(
             """
             INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level,
@@ -358,16 +347,11 @@ extension PostgresStore: TriageRepository {
             in try await connection.query(query, logger: logger).decode(
                 (UUID, UUID, Int, Int, Int, String, String, Int64, Bool, UUID).self)
         {
-            let reason = try fieldSeal(PracticeID(practice)).open(reason, .triageOverrideReason, id: id.uuidString)
-            guard let computed = TriageLevel(rawValue: computed), let previous = TriageLevel(rawValue: previous),
-                let level = TriageLevel(rawValue: level)
-            else { throw StoreCorruption(column: "triage_override.level", reason: "not a VTL level") }
             found.append(
-                TriageOverride(
-                    id: Identifier(id), assessmentID: Identifier(assessment), computedLevel: computed,
-                    previousLevel: previous,
-                    level: level, reason: reason, overriddenBy: by, overriddenAt: Timestamp.date(milliseconds: at),
-                    lowersRedFinding: lowersRed))
+                try AssessmentRows.override(
+                    id: id, assessmentID: assessment, computed: computed, previous: previous, level: level,
+                    sealedReason: reason, overriddenBy: by, overriddenAtMs: at, lowersRedFinding: lowersRed,
+                    seal: fieldSeal(PracticeID(practice))))
         }
         return found
     }
@@ -425,9 +409,7 @@ extension PostgresStore: TriageRepository {
 
     /// Decodes ``queueColumns``; a row the domain cannot hold is reported.
     func queueEntry(from columns: PostgresRandomAccessRow) throws -> QueueEntry {
-        guard let level = TriageLevel(rawValue: try columns[2].decode(Int.self)) else {
-            throw StoreCorruption(column: "triage_queue.level", reason: "not a VTL level")
-        }
+        let level = try AssessmentRows.level(try columns[2].decode(Int.self), column: "triage_queue.level")
         guard let status = QueueStatus(rawValue: try columns[5].decode(String.self)) else {
             throw StoreCorruption(column: "triage_queue.status", reason: "not a board status")
         }

@@ -180,9 +180,7 @@ extension VetNetStore {
                 Timestamp.milliseconds(range.end),
             ])
         while let row = try rows.next() {
-            guard let level = TriageLevel(rawValue: row[1]) else {
-                throw StoreCorruption(column: "triage_arrival.level", reason: "not a VTL level")
-            }
+            let level = try AssessmentRows.level(row[1], column: "triage_arrival.level")
             let seen: Int64? = row[3]
             arrivals.append(
                 TriageArrival(

@@ -111,9 +111,7 @@ extension VetNetStore {
                 changes.removedArrivals.append(HistoryChanges.ArrivalKey(patientID: patient, arrival: arrival))
                 continue
             }
-            guard let level = TriageLevel(rawValue: row[1]) else {
-                throw StoreCorruption(column: "triage_arrival.level", reason: "not a VTL level")
-            }
+            let level = try AssessmentRows.level(row[1], column: "triage_arrival.level")
             let seen: Int64? = row[3]
             changes.arrivals.append(
                 TriageArrival(

@@ -232,38 +232,25 @@ extension VetNetStore {
     // MARK: - Rows
 
     func storedAssessment(_ row: Row, db: Database) throws -> StoredAssessment {
-        let id: Identifier<TriageAssessment> = try row.identifier("id")
+        let id = try row.uuid("id")
         let overrides = try Row.fetchAll(
             db.cachedStatement(
                 sql: "SELECT * FROM triage_override WHERE assessment_id = ? ORDER BY overridden_at_ms, rowid"),
-            arguments: [id.description]
+            arguments: [Self.text(id)]
         ).map(override(from:))
-        guard let level = TriageLevel(rawValue: row["level"]) else {
-            throw StoreCorruption(column: "triage_assessment.level", reason: "not a VTL level")
-        }
-        let result = try fieldSeal(row: row).open(row["result_json"] as String, .triageResult, id: id.description)
-        return StoredAssessment(
+        return try AssessmentRows.assessment(
             id: id, patientID: try row.uuid("patient_id"), assessorID: row["assessor_id"],
-            arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
-            assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]), level: level,
-            rulesVersion: row["rules_version"], resultJSON: Data(result.utf8),
+            arrivalMs: row["arrival_at_ms"], assessedMs: row["assessed_at_ms"], level: row["level"],
+            rulesVersion: row["rules_version"], sealedResult: row["result_json"], seal: try fieldSeal(row: row),
             overrides: overrides)
     }
 
     func override(from row: Row) throws -> TriageOverride {
-        let levels = try ["computed_level", "previous_level", "level"].map { column in
-            guard let level = TriageLevel(rawValue: row[column]) else {
-                throw StoreCorruption(column: "triage_override.\(column)", reason: "not a VTL level")
-            }
-            return level
-        }
-        return TriageOverride(
-            id: try row.identifier("id"), assessmentID: try row.identifier("assessment_id"), computedLevel: levels[0],
-            previousLevel: levels[1], level: levels[2],
-            reason: try fieldSeal(row: row).open(row["reason"] as String, .triageOverrideReason, id: row["id"]),
-            overriddenBy: row["overridden_by"],
-            overriddenAt: Timestamp.date(milliseconds: row["overridden_at_ms"]),
-            lowersRedFinding: row["lowers_red_finding"])
+        try AssessmentRows.override(
+            id: try row.uuid("id"), assessmentID: try row.uuid("assessment_id"), computed: row["computed_level"],
+            previous: row["previous_level"], level: row["level"], sealedReason: row["reason"],
+            overriddenBy: row["overridden_by"], overriddenAtMs: row["overridden_at_ms"],
+            lowersRedFinding: row["lowers_red_finding"], seal: try fieldSeal(row: row))
     }
 
     func insertOverride(_ override: TriageOverride, patientID: UUID, db: Database, scope: AccessScope) throws {
@@ -278,8 +265,7 @@ extension VetNetStore {
                 override.id.description, scope.practiceID.description, Self.text(patientID),
                 override.assessmentID.description,
                 override.computedLevel.rawValue, override.previousLevel.rawValue, override.level.rawValue,
-                try fieldSeal(scope.practiceID).seal(
-                    override.reason, .triageOverrideReason, id: override.id.description),
+                try AssessmentRows.sealedReason(of: override, seal: fieldSeal(scope.practiceID)),
                 override.overriddenBy, Timestamp.milliseconds(override.overriddenAt), override.lowersRedFinding,
             ])
     }
