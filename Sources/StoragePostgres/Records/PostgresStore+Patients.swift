@@ -100,17 +100,26 @@ extension PostgresStore: PatientDirectory {
 
     // MARK: - Rows
 
-    /// Inserts a patient with the practice's next record number and its search words, audited.
-    func insertPatient(_ patient: Patient, scope: AccessScope, now: Date, connection: PostgresConnection) async throws {
+    /// Inserts a patient with its search words, audited: with `recordNumber` (a restored patient
+    /// keeps its own), else the practice's next. A patient registered as archived starts its
+    /// retention period now, unless `archivedAt` (a restored one's) says when it began.
+    func insertPatient(
+        _ patient: Patient, recordNumber given: String? = nil, archivedAt: Date? = nil, scope: AccessScope, now: Date,
+        connection: PostgresConnection
+    ) async throws {
         let (owner, coOwner) = try await requireOwners(
             of: patient, practiceID: scope.practiceID, connection: connection)
-        let recordNumber = try await nextMedicalRecordNumber(practiceID: scope.practiceID, connection: connection)
+        let recordNumber: String
+        if let given {
+            recordNumber = given
+        } else {
+            recordNumber = try await nextMedicalRecordNumber(practiceID: scope.practiceID, connection: connection)
+        }
         let words = PatientSearchTerms.words(
             patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner,
             contacts: contactIndex(scope.practiceID))
         let alerts = try Self.json(patient.alerts)
-        // A patient registered as archived starts its retention period now.
-        let archivedAt: Date? = patient.status == .archived ? now : nil
+        let archivedAt = archivedAt ?? (patient.status == .archived ? now : nil)
         do {
             try await connection.query(
                 """

@@ -305,7 +305,9 @@ extension PostgresStore: PracticeTransfer {
         }
         var entries = 0
         for (index, item) in export.patients.enumerated() {
-            try await insertRestoredPatient(item, scope: scope, now: now, connection: connection)
+            try await insertPatient(
+                item.patient, recordNumber: item.patient.medicalRecordNumber, archivedAt: item.archivedAt, scope: scope,
+                now: now, connection: connection)
             entries += try await insertRecordEntries(
                 of: item, practiceID: practice.id, now: now, connection: connection)
             if let progress, (index + 1) % 500 == 0 || index + 1 == export.patients.count {
@@ -363,48 +365,6 @@ extension PostgresStore: PracticeTransfer {
             restoring: export, recordEntries: entries, documents: documents.count, auditEntries: audit.count)
         try await appendAudit(summary.auditRecord, scope: scope, connection: connection)
         return summary
-    }
-
-    /// A restored patient keeps its id and record number (a file without one gets the next).
-    private func insertRestoredPatient(
-        _ item: ExportedPatient, scope: AccessScope, now: Date, connection: PostgresConnection
-    ) async throws {
-        let patient = item.patient
-        let (owner, coOwner) = try await requireOwners(
-            of: patient, practiceID: scope.practiceID, connection: connection)
-        let recordNumber: String
-        if let number = patient.medicalRecordNumber {
-            recordNumber = number
-        } else {
-            recordNumber = try await nextMedicalRecordNumber(practiceID: scope.practiceID, connection: connection)
-        }
-        do {
-            try await connection.query(
-                """
-                INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated,
-                    colour, microchip,
-                                     status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
-                VALUES (\(patient.id.rawValue), \(scope.practiceID.rawValue), \(recordNumber), \(patient.name),
-                    \(patient.species.rawValue),
-                        \(patient.breed), \(patient.sex.rawValue),
-                            \(patient.birthDate.map { RecordCalendar.isoDay($0) })::date,
-                        \(patient.birthDateEstimated), \(patient.colour), \(patient.microchip),
-                            \(patient.status.rawValue),
-                        \(try Self.json(patient.alerts))::jsonb, \(patient.ownerID.rawValue),
-                            \(patient.coOwnerID?.rawValue), \(item.archivedAt),
-                        \(now), \(now))
-                """, logger: logger)
-        } catch let error as PSQLError where Self.isMicrochipConflict(error) {
-            throw Self.microchipConflict
-        }
-        try await insertWords(
-            PatientSearchTerms.words(
-                patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner,
-                contacts: contactIndex(scope.practiceID)),
-            of: patient, practiceID: scope.practiceID, connection: connection)
-        try await appendAudit(
-            AuditRecord(action: .patientCreate, resourceType: .patient, resourceID: patient.id.description),
-            scope: scope, connection: connection)
     }
 
     /// A restored patient's entries as stored originally (no re-validation against today: a
