@@ -179,7 +179,7 @@ extension PostgresStore: AccountRepository {
         }
         guard let (account, lastSeen, absolute, assurance) = found else { return nil }
         if check.refreshes(lastSeen: lastSeen) {
-            try await transaction(.practice(account.practiceID)) { connection in
+            _ = try await transaction(.practice(account.practiceID)) { connection in
                 try await connection.query(
                     """
                     UPDATE session SET last_seen_at_ms = GREATEST(last_seen_at_ms, \(check.nowMilliseconds))

@@ -111,7 +111,7 @@ extension PostgresStore: SharedDeviceRepository {
     public func recordDeviceSignIn(
         deviceID: UUID, userID: UserID, practiceID: PracticeID, secondFactor: Bool, at: Date
     ) async throws {
-        try await transaction(.practice(practiceID)) { connection in
+        _ = try await transaction(.practice(practiceID)) { connection in
             try await connection.query(
                 """
                 INSERT INTO shared_device_sign_in (device_id, user_id, practice_id, signed_in_at_ms, second_factor)

@@ -171,7 +171,7 @@ public final class VetNetStore: Sendable {
         // log into the file at once (until then the file's old pages still hold the text).
         if try store.sealLegacyValues() > 0 {
             try pool.vacuum()
-            try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
         // A new store is anchored at its start before its first entry, so a crash before any
         // later checkpoint never leaves entries without one; an anchored chain's checkpoint

@@ -14,17 +14,14 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the VetNet server.",
         discussion: """
             Environment: VETNET_HOST, VETNET_PORT, VETNET_DATA_DIR, VETNET_DEMO=1, VETNET_AUDIT_KEY (base64, ≥ 32 \
-            bytes; \
-            otherwise audit.key in the data directory, created 0600 on first run), VETNET_DEMO_PASSWORD (password of \
-            the \
-            demo accounts; random when unset), VETNET_LOG_LEVEL (trace…critical), VETNET_METRICS_TOKEN (bearer token \
-            for remote \
-            /metrics scrapers; loopback only when unset), VETNET_AUDIT_CHECKPOINT (signed audit head, best on another \
-            volume), \
-            VETNET_EVENT_RETENTION_DAYS (days the change feed keeps events; 30 when unset), VETNET_DATABASE_URL \
-            (postgres://… to serve from a PostgreSQL database; every instance on it must have the same \
-            VETNET_AUDIT_KEY \
-            and VETNET_RECORD_KEY).
+            bytes; otherwise audit.key in the data directory, created 0600 on first run), VETNET_DEMO_PASSWORD \
+            (password of the demo accounts; random when unset), VETNET_LOG_LEVEL (trace…critical), \
+            VETNET_METRICS_TOKEN (bearer token for remote /metrics scrapers; loopback only when unset), \
+            VETNET_AUDIT_CHECKPOINT (signed audit head, best on another volume), VETNET_EVENT_RETENTION_DAYS (days \
+            the change feed keeps events; 30 when unset), VETNET_DATABASE_URL (postgres://… to serve from a \
+            PostgreSQL database; every instance on it must have the same VETNET_AUDIT_KEY and VETNET_RECORD_KEY).
+            A variable that is set but cannot be read (a port that is not a number, an unknown log level) stops \
+            the server naming it, rather than being passed over for a default.
             SIGINT/SIGTERM finish in-flight requests, then close the store.
             """)
 
@@ -73,10 +70,10 @@ struct ServeCommand: AsyncParsableCommand {
     var trustedProxies: String = ProcessInfo.processInfo.environment["VETNET_TRUSTED_PROXIES"] ?? ""
 
     @Option(help: "PEM certificate chain to serve HTTPS with, the server's certificate first (env VETNET_TLS_CERT).")
-    var tlsCert: String? = ProcessInfo.processInfo.environment["VETNET_TLS_CERT"].flatMap { $0.isEmpty ? nil : $0 }
+    var tlsCert: String = ProcessInfo.processInfo.environment["VETNET_TLS_CERT"] ?? ""
 
     @Option(help: "PEM private key of --tls-cert (env VETNET_TLS_KEY).")
-    var tlsKey: String? = ProcessInfo.processInfo.environment["VETNET_TLS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+    var tlsKey: String = ProcessInfo.processInfo.environment["VETNET_TLS_KEY"] ?? ""
 
     @Option(
         help:
@@ -84,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
             With --tls-cert: a plain-HTTP port that only redirects to HTTPS, such as 80 (env VETNET_HTTP_REDIRECT_PORT).
             """
     )
-    var httpRedirectPort: Int? = ProcessInfo.processInfo.environment["VETNET_HTTP_REDIRECT_PORT"].flatMap { Int($0) }
+    var httpRedirectPort: Int?
 
     @Option(help: "Live streams one account may hold open at once, 1–10000 (env VETNET_MAX_STREAMS_PER_USER).")
     var maxStreamsPerUser: Int = Int(ProcessInfo.processInfo.environment["VETNET_MAX_STREAMS_PER_USER"] ?? "") ?? 8
@@ -108,14 +105,31 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maxConnections = maxConnections
         settings.connectionIdleSeconds = connectionIdleSeconds
         settings.trustedProxies = trustedProxies
-        settings.tlsCertificatePath = tlsCert
-        settings.tlsKeyPath = tlsKey
-        settings.httpRedirectPort = httpRedirectPort
+        settings.tlsCertificatePath = tlsCert.isEmpty ? nil : tlsCert
+        settings.tlsKeyPath = tlsKey.isEmpty ? nil : tlsKey
+        settings.httpRedirectPort =
+            httpRedirectPort ?? ProcessInfo.processInfo.environment["VETNET_HTTP_REDIRECT_PORT"].flatMap { Int($0) }
         settings.maxStreamsPerUser = maxStreamsPerUser
         return settings
     }
 
+    /// The variables that hold a whole number when set.
+    static let wholeNumberVariables = [
+        "VETNET_PORT", "VETNET_EVENT_RETENTION_DAYS", "VETNET_MAX_CONNECTIONS", "VETNET_CONNECTION_IDLE_SECONDS",
+        "VETNET_HTTP_REDIRECT_PORT", "VETNET_MAX_STREAMS_PER_USER",
+    ]
+
     func validate() throws {
+        let environment = ProcessInfo.processInfo.environment
+        for name in Self.wholeNumberVariables {
+            if let value = environment[name], !value.isEmpty, Int(value) == nil {
+                throw ArgumentParser.ValidationError("\(name): '\(value)' is not a whole number")
+            }
+        }
+        if let level = environment["VETNET_LOG_LEVEL"], !level.isEmpty, Logger.Level(rawValue: level) == nil {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ArgumentParser.ValidationError("VETNET_LOG_LEVEL: '\(level)' is not one of \(levels)")
+        }
         do { try settings.validate() } catch { throw ArgumentParser.ValidationError(error.description) }
     }
 

@@ -78,10 +78,12 @@ def request(port: int, ctx: ssl.SSLContext, method: str, path: str, body: dict |
     return response.status, headers, payload
 
 
-def start(binary: Path, data: Path, port: int, extra: list[str], log: Path) -> subprocess.Popen:
+def start(binary: Path, data: Path, port: int, extra: list[str], log: Path,
+          variables: dict[str, str] | None = None) -> subprocess.Popen:
     env = dict(os.environ, VETNET_DEMO_PASSWORD=PASSWORD, VETNET_LOG_LEVEL="warning")
     for name in ("VETNET_HOST", "VETNET_PORT", "VETNET_DATA_DIR", "VETNET_DEMO", "VETNET_TLS_CERT", "VETNET_TLS_KEY"):
         env.pop(name, None)
+    env.update(variables or {})
     out = open(log, "ab")
     return subprocess.Popen([str(binary), "serve", "--demo", "--data-dir", str(data), "--host", "127.0.0.1", "--port", str(port)] + extra,
                             env=env, stdout=out, stderr=out, stdin=subprocess.DEVNULL, start_new_session=True)
@@ -202,14 +204,17 @@ def main() -> int:
     print("5. Refusals at start")
     key_text = first_key.read_text()
     cases = [
-        (["--tls-cert", str(first_cert)], "--tls-cert needs --tls-key"),
-        (["--tls-cert", str(first_cert), "--tls-key", str(first_cert)], "--tls-key"),
-        (["--tls-cert", str(work / "missing.pem"), "--tls-key", str(first_key)], "--tls-cert"),
+        (["--tls-cert", str(first_cert)], "--tls-cert needs --tls-key", {}),
+        (["--tls-cert", str(first_cert), "--tls-key", str(first_cert)], "--tls-key", {}),
+        (["--tls-cert", str(work / "missing.pem"), "--tls-key", str(first_key)], "--tls-cert", {}),
+        # A setting from the environment that cannot be read stops the server naming it, not a silent default.
+        ([], "VETNET_HTTP_REDIRECT_PORT: 'eighty' is not a whole number", {"VETNET_HTTP_REDIRECT_PORT": "eighty"}),
+        ([], "VETNET_LOG_LEVEL: 'loud' is not one of", {"VETNET_LOG_LEVEL": "loud"}),
     ]
-    for extra, expected in cases:
+    for extra, expected, variables in cases:
         out = work / "refusal.log"
         out.write_text("")
-        process = start(args.vetnet, work / "data-refused", free_port(), extra, out)
+        process = start(args.vetnet, work / "data-refused", free_port(), extra, out, variables)
         try:
             process.wait(timeout=60)
         except subprocess.TimeoutExpired:
@@ -217,7 +222,7 @@ def main() -> int:
             process.wait()
         text = out.read_text(errors="replace")
         key_leaked = any(line.strip() and line.strip() in text for line in key_text.splitlines()[1:-1])
-        report(process.returncode != 0 and expected in text and not key_leaked, f"refused: {' '.join(a if a.startswith('--') else '…' for a in extra)}",
+        report(process.returncode != 0 and expected in text and not key_leaked, f"refused: {' '.join(a if a.startswith('--') else '…' for a in extra) or ', '.join(variables)}",
                text.strip().splitlines()[-1] if text.strip() else "no output")
 
     print(f"TLS checks: {'all passed' if not failures else f'{len(failures)} failed'}")

@@ -78,7 +78,7 @@ extension PostgresStore {
                     change_json FROM record_correction WHERE practice_id = $1 AND \(condition) ORDER BY recorded_at_ms,
                     seq
                 """)
-        try query.binds.append(practiceID.rawValue)
+        query.binds.append(practiceID.rawValue)
         try query.binds.append(binding)
         var found: [RecordCorrection] = []
         let seal = fieldSeal(practiceID)

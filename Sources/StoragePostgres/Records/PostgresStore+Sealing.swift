@@ -48,9 +48,9 @@ extension PostgresStore {
                         $2::integer) <> $3
                     FOR UPDATE
                     """)
-            try select.binds.append(practiceID.rawValue)
-            try select.binds.append(FieldSeal.prefix.count)
-            try select.binds.append(FieldSeal.prefix)
+            select.binds.append(practiceID.rawValue)
+            select.binds.append(FieldSeal.prefix.count)
+            select.binds.append(FieldSeal.prefix)
             var rows: [(UUID, String)] = []
             for try await row in try await connection.query(select, logger: logger).decode((UUID, String).self) {
                 rows.append(row)
@@ -60,9 +60,9 @@ extension PostgresStore {
                     unsafeSQL:
                         "UPDATE \(column.table) SET \(column.column) = $1 WHERE practice_id = $2 AND \(column.key) = $3"
                 )
-                try update.binds.append(try seal.seal(value, column.field, id: key.uuidString))
-                try update.binds.append(practiceID.rawValue)
-                try update.binds.append(key)
+                try update.binds.append(seal.seal(value, column.field, id: key.uuidString))
+                update.binds.append(practiceID.rawValue)
+                update.binds.append(key)
                 try await connection.query(update, logger: logger)
                 sealed += 1
             }
