@@ -20,6 +20,13 @@ public enum VaccinationSchedule {
     /// Days ahead a reminder list looks unless the practice configures otherwise.
     public static let defaultDueWithinDays = 30
 
+    /// The last day (ISO, UTC) a due date may fall on and still be listed, `dueWithinDays` days
+    /// after `asOf`: a store reads the due dates up to it, every earlier one included (overdue),
+    /// for ``dueAndOverdue(vaccinations:asOf:dueWithinDays:calendar:)`` and the visits' follow-ups.
+    public static func lastListedDay(asOf: Date, dueWithinDays: Int) -> String {
+        RecordCalendar.isoDay(asOf.addingTimeInterval(Double(dueWithinDays) * 86_400))
+    }
+
     /// Classifies the vaccinations of any number of patients by their next-due day.
     ///
     /// - Only the latest dose of each vaccine per patient counts: once a booster is recorded,

@@ -82,3 +82,19 @@ extension Recall {
         )
     }
 }
+
+extension AuditRecord {
+    /// The entry of a read of the vaccinations due, with how many were due and overdue.
+    public static func vaccinationsDueRead(_ report: VaccinationDueReport) -> AuditRecord {
+        AuditRecord(
+            action: .recordVaccinationsDueRead, resourceType: .vaccination,
+            detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)")
+    }
+
+    /// The entry of a read of the recall list, with how many follow-ups were due and overdue.
+    public static func recallsRead(_ followUps: FollowUpDueReport) -> AuditRecord {
+        AuditRecord(
+            action: .recordRecallsRead, resourceType: .patient,
+            detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)")
+    }
+}

@@ -39,4 +39,12 @@ public enum PopulationLoad {
         }
         return ownersByID
     }
+
+    /// The one `practice.bulk_load` entry a load writes instead of one per row (the rows are
+    /// generated, not clinical work to account for).
+    public static func auditRecord(owners: Int, patients: Int, practiceID: PracticeID) -> AuditRecord {
+        AuditRecord(
+            action: .practiceBulkLoad, resourceType: .practice, resourceID: practiceID.description,
+            detail: "owners=\(owners) patients=\(patients)")
+    }
 }

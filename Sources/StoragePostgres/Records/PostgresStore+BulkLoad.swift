@@ -48,9 +48,8 @@ extension PostgresStore {
             }
             guard !patients.isEmpty else {
                 try await self.appendAudit(
-                    AuditRecord(
-                        action: .practiceBulkLoad, resourceType: .practice, resourceID: scope.practiceID.description,
-                        detail: "owners=\(owners.count) patients=0"), scope: scope, connection: connection)
+                    PopulationLoad.auditRecord(owners: owners.count, patients: 0, practiceID: scope.practiceID),
+                    scope: scope, connection: connection)
                 return nil
             }
             var last: Int64 = 0
@@ -117,9 +116,9 @@ extension PostgresStore {
                 progress?(owners.count + start + rows.count, total)
             }
             try await self.appendAudit(
-                AuditRecord(
-                    action: .practiceBulkLoad, resourceType: .practice, resourceID: scope.practiceID.description,
-                    detail: "owners=\(owners.count) patients=\(patients.count)"), scope: scope, connection: connection)
+                PopulationLoad.auditRecord(
+                    owners: owners.count, patients: patients.count, practiceID: scope.practiceID), scope: scope,
+                connection: connection)
             return (Self.recordNumber(first), Self.recordNumber(last))
         }
         // Fresh statistics, so the planner sees how selective a prefix is on the loaded rows

@@ -216,7 +216,7 @@ extension PostgresStore: MedicalRecordRepository {
         async throws
         -> (report: VaccinationDueReport, patientNames: [Identifier<Patient>: String])
     {
-        let horizon = RecordCalendar.isoDay(asOf.addingTimeInterval(Double(days) * 86_400))
+        let horizon = VaccinationSchedule.lastListedDay(asOf: asOf, dueWithinDays: days)
         var names: [Identifier<Patient>: String] = [:]
         for try await (id, name) in try await connection.query(
             """
@@ -240,9 +240,7 @@ extension PostgresStore: MedicalRecordRepository {
                 practiceID: scope.practiceID, patientIDs: names.keys.map(\.rawValue), connection: connection))
         let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
         try await appendAudit(
-            AuditRecord(
-                action: .recordVaccinationsDueRead, resourceType: .vaccination,
-                detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope,
+            .vaccinationsDueRead(report), scope: scope,
             connection: connection)
         return (report, names)
     }

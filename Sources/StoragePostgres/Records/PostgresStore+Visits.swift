@@ -157,7 +157,7 @@ extension PostgresStore {
         try await transaction(.practice(scope.practiceID)) { connection in
             let (vaccinations, names) = try await self.vaccinationReminders(
                 scope: scope, asOf: asOf, withinDays: days, connection: connection)
-            let horizon = RecordCalendar.isoDay(asOf.addingTimeInterval(Double(days) * 86_400))
+            let horizon = VaccinationSchedule.lastListedDay(asOf: asOf, dueWithinDays: days)
             var patientNames = names
             var patientIDs: [UUID] = []
             for try await (id, name) in try await connection.query(
@@ -186,9 +186,7 @@ extension PostgresStore {
             }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
             try await self.appendAudit(
-                AuditRecord(
-                    action: .recordRecallsRead, resourceType: .patient,
-                    detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
+                .recallsRead(followUps),
                 scope: scope, connection: connection)
             return Recall.lists(vaccinations: vaccinations, followUps: followUps, patientNames: patientNames)
         }

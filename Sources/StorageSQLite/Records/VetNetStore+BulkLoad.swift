@@ -71,9 +71,8 @@ extension VetNetStore {
             try db.execute(sql: Self.searchRowsSQL + " WHERE p.practice_id = ?", arguments: [practice])
             progress?(total, total)
             try self.appendAudit(
-                AuditRecord(
-                    action: .practiceBulkLoad, resourceType: .practice, resourceID: practice,
-                    detail: "owners=\(owners.count) patients=\(patients.count)"), scope: scope, db: db)
+                PopulationLoad.auditRecord(
+                    owners: owners.count, patients: patients.count, practiceID: scope.practiceID), scope: scope, db: db)
             return patients.isEmpty
                 ? nil : (Self.recordNumber(firstNumber), Self.recordNumber(firstNumber + patients.count - 1))
         }

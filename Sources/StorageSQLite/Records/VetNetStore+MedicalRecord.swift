@@ -189,7 +189,7 @@ extension VetNetStore {
         report: VaccinationDueReport, patientNames: [Identifier<Patient>: String]
     ) {
         try await write { db in
-            let horizon = RecordCalendar.isoDay(asOf.addingTimeInterval(Double(days) * 86_400))
+            let horizon = VaccinationSchedule.lastListedDay(asOf: asOf, dueWithinDays: days)
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -217,9 +217,7 @@ extension VetNetStore {
                 try self.vaccinationCorrections(db: db, practiceID: scope.practiceID), to: vaccinations)
             let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
             try self.appendAudit(
-                AuditRecord(
-                    action: .recordVaccinationsDueRead, resourceType: .vaccination,
-                    detail: "due=\(report.dueSoon.count) overdue=\(report.overdue.count)"), scope: scope, db: db)
+                .vaccinationsDueRead(report), scope: scope, db: db)
             return (report, names)
         }
     }

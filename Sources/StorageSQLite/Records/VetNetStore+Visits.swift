@@ -115,7 +115,7 @@ extension VetNetStore {
     ) {
         let (vaccinations, names) = try await vaccinationReminders(scope: scope, asOf: asOf, withinDays: days)
         return try await write { db in
-            let horizon = RecordCalendar.isoDay(asOf.addingTimeInterval(Double(days) * 86_400))
+            let horizon = VaccinationSchedule.lastListedDay(asOf: asOf, dueWithinDays: days)
             let patients = try Row.fetchAll(
                 db,
                 sql: """
@@ -138,9 +138,7 @@ extension VetNetStore {
             }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
             try self.appendAudit(
-                AuditRecord(
-                    action: .recordRecallsRead, resourceType: .patient,
-                    detail: "follow_ups_due=\(followUps.dueSoon.count) follow_ups_overdue=\(followUps.overdue.count)"),
+                .recallsRead(followUps),
                 scope: scope, db: db)
             return Recall.lists(vaccinations: vaccinations, followUps: followUps, patientNames: patientNames)
         }
