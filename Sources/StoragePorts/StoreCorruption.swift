@@ -24,4 +24,15 @@ public struct StoreCorruption: Error, CustomStringConvertible {
         guard let value else { throw StoreCorruption(column: column, reason: "not a value VetNet knows") }
         return value
     }
+
+    /// A JSON column as both stores read it back: text that does not decode to `type` is this
+    /// error naming the column, never a default or a silently dropped row (an allergy alert
+    /// read as none, an appointment type missing from the book).
+    public static func decoded<Value: Decodable>(_ type: Value.Type, from text: String, column: String) throws
+        -> Value
+    {
+        do { return try JSONDecoder().decode(type, from: Data(text.utf8)) } catch {
+            throw StoreCorruption(column: column, reason: "not a stored \(Value.self)")
+        }
+    }
 }

@@ -283,8 +283,6 @@ extension PostgresStore {
 
     /// Decodes a JSON column; a value that does not decode is reported by column, not trapped on.
     static func decode<Value: Decodable>(_ type: Value.Type, _ text: String, column: String) throws -> Value {
-        do { return try JSONDecoder().decode(type, from: Data(text.utf8)) } catch {
-            throw StoreCorruption(column: column, reason: "not a stored \(Value.self)")
-        }
+        try StoreCorruption.decoded(type, from: text, column: column)
     }
 }

@@ -77,7 +77,8 @@ struct RecordRowsTests {
     func restoredEntries() throws {
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         let patient = Patient(name: "Rex", species: .dog, ownerID: Identifier())
-        let stray = WeightMeasurement(patientID: Identifier(), value: 12, unit: .kg, measuredAt: now)
+        let stray = WeightMeasurement(
+            patientID: Identifier(), value: 12, unit: .kg, measuredAt: now.addingTimeInterval(-3_600))
         let stamped = WeightMeasurement(patientID: patient.id, value: 13, unit: .kg, measuredAt: now)
         let author = NoteAuthor(id: UserID(), displayName: "Dr Vale")
         let note = ClinicalNote(

@@ -62,6 +62,38 @@ struct StoreTests {
         }
     }
 
+    @Test("a JSON column that does not read back is refused naming it, never read as empty or a default")
+    func unreadableJSONColumns() async throws {
+        let fixture = try await TwoPractices.make()
+        let scope = fixture.scope(fixture.adminA)
+        let owner = try await fixture.store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope)
+        let rex = try await fixture.store.createPatient(
+            Patient(name: "Rex", species: .dog, alerts: ["Bites"], ownerID: owner.id), scope: scope)
+        #expect(try await fixture.store.patient(scope: scope, id: rex.id).value.alerts == ["Bites"])
+        // A file edited outside VetNet: the alert list is no longer JSON, and the roles that
+        // must use a second factor name one the domain does not know.
+        try await fixture.store.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            try db.execute(sql: "UPDATE patient SET alerts = 'Bites' WHERE id = ?", arguments: [rex.id.description])
+            try db.execute(
+                sql: #"UPDATE practice SET second_factor_roles = '["administrator","wizard"]' WHERE id = ?"#,
+                arguments: [fixture.b.id.description])
+            try db.execute(sql: "PRAGMA ignore_check_constraints = OFF")
+        }
+        do {
+            _ = try await fixture.store.patient(scope: scope, id: rex.id)
+            Issue.record("a patient whose alerts do not read was shown with none")
+        } catch let corruption as StoreCorruption {
+            #expect(corruption.column == "patient.alerts")
+        }
+        do {
+            _ = try await fixture.store.practice(id: fixture.b.id)
+            Issue.record("a practice naming an unknown role was read")
+        } catch let corruption as StoreCorruption {
+            #expect(corruption.column == "practice.second_factor_roles")
+        }
+    }
+
     @Test("another practice's user is not found, and lists never mix practices")
     func tenancy() async throws {
         let fixture = try await TwoPractices.make()

@@ -217,20 +217,25 @@ extension VetNetStore {
     }
 
     static func practice(from row: Row) throws -> PracticeProfile {
-        func decoded<T: Decodable>(_ column: String, as type: T.Type) -> T? {
+        func decoded<T: Decodable>(_ column: String, as type: T.Type) throws -> T? {
             guard let text: String = row[column] else { return nil }
-            return try? JSONDecoder().decode(T.self, from: Data(text.utf8))
+            return try StoreCorruption.decoded(T.self, from: text, column: "practice.\(column)")
+        }
+        func words<Word>(_ column: String, _ word: (String) -> Word?) throws -> [Word]? {
+            try decoded(column, as: [String].self)?.map {
+                try StoreCorruption.known(word($0), column: "practice.\(column)")
+            }
         }
         return PracticeProfile(
             id: try row.identifier("id"), name: row["name"] ?? "", timeZone: row["time_zone"] ?? "UTC",
-            openingHours: decoded("opening_hours", as: [OpeningHours].self) ?? [], phone: row["phone"],
+            openingHours: try decoded("opening_hours", as: [OpeningHours].self) ?? [], phone: row["phone"],
             address: row["address"],
-            closures: decoded("closures", as: [PracticeClosure].self) ?? [],
+            closures: try decoded("closures", as: [PracticeClosure].self) ?? [],
             slotGridMinutes: row["slot_grid_minutes"] ?? 5,
             defaultBufferMinutes: row["default_buffer_minutes"] ?? 0,
-            services: (decoded("services", as: [String].self) ?? []).compactMap(Specialty.init(rawValue:)),
+            services: try words("services", Specialty.init(rawValue:)) ?? [],
             retentionYears: row["retention_years"] ?? 7,
-            secondFactorRoles: (decoded("second_factor_roles", as: [String].self)?.compactMap(Role.init(rawValue:)))
+            secondFactorRoles: try words("second_factor_roles", Role.init(rawValue:))
                 ?? PracticeProfile.defaultSecondFactorRoles)
     }
 }

@@ -287,7 +287,7 @@ extension VetNetStore {
             microchip: row["microchip"],
             status: try StoreCorruption.known(
                 (row["status"] as String?).flatMap(Patient.Status.init(rawValue:)), column: "patient.status"),
-            alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [],
+            alerts: try StoreCorruption.decoded([String].self, from: alertsJSON, column: "patient.alerts"),
             ownerID: try row.identifier("owner_id"),
             coOwnerID: (row["co_owner_id"] as String?).flatMap(Identifier.init(uuidString:)))
         return Versioned(patient, version: row["version"])

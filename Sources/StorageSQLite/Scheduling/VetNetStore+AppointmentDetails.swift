@@ -37,7 +37,11 @@ extension VetNetStore {
         let json = try String.fetchOne(
             db, sql: "SELECT ranking FROM intake_ranking WHERE id = ? AND practice_id = ?",
             arguments: [text(assessmentID), scope.practiceID.description])
-        let ranked = json.flatMap { try? JSONDecoder().decode([RankedCandidate].self, from: Data($0.utf8)) } ?? []
+        let ranked =
+            try json.map {
+                try StoreCorruption.decoded([RankedCandidate].self, from: $0, column: "intake_ranking.ranking")
+            }
+            ?? []
         return BookingBasis.booking(clinicianID, assessmentID: assessmentID, triageLevel: level, ranked: ranked)
     }
 

@@ -151,7 +151,7 @@ extension VetNetStore {
             arguments += [onlyID.description]
         }
         return try String.fetchAll(db, sql: sql + " ORDER BY name", arguments: arguments)
-            .compactMap { try? JSONDecoder().decode(AppointmentType.self, from: Data($0.utf8)) }
+            .map { try StoreCorruption.decoded(AppointmentType.self, from: $0, column: "appointment_type.definition") }
     }
 
     // MARK: - Availability
@@ -221,9 +221,9 @@ extension VetNetStore {
         }
         for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
             let json: String = row["availability"]
-            if let availability = try? JSONDecoder().decode(ClinicianAvailability.self, from: Data(json.utf8)) {
-                result[availability.clinicianID] = Versioned(availability, version: row["version"])
-            }
+            let availability = try StoreCorruption.decoded(
+                ClinicianAvailability.self, from: json, column: "clinician_availability.availability")
+            result[availability.clinicianID] = Versioned(availability, version: row["version"])
         }
         return result
     }

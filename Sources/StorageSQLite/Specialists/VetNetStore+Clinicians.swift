@@ -251,12 +251,12 @@ extension VetNetStore {
 
     private static func clinician(from row: Row, expertise: [Expertise]) throws -> Clinician {
         let speciesJSON: String = row["species"] ?? "[]"
-        let species = ((try? JSONDecoder().decode([String].self, from: Data(speciesJSON.utf8))) ?? []).compactMap(
-            Species.init(rawValue:))
+        let species = try StoreCorruption.decoded([String].self, from: speciesJSON, column: "clinician.species").map {
+            try StoreCorruption.known(Species(rawValue: $0), column: "clinician.species")
+        }
         let preferencesJSON: String = row["preferences"] ?? "{}"
-        let preferences =
-            (try? JSONDecoder().decode(CaseloadPreferences.self, from: Data(preferencesJSON.utf8)))
-            ?? CaseloadPreferences()
+        let preferences = try StoreCorruption.decoded(
+            CaseloadPreferences.self, from: preferencesJSON, column: "clinician.preferences")
         var retiredAt = (row["retired_at"] as String?).flatMap(Timestamp.date)
         // Rows retired before the date was kept have only `active = 0`.
         if retiredAt == nil, (row["active"] as Bool?) == false {

@@ -138,7 +138,7 @@ extension VetNetStore {
                 return QueuedPatient(
                     entry: try self.queueEntry(from: row), name: row["name"], medicalRecordNumber: row["mrn"],
                     species: row["species"],
-                    alerts: (try? JSONDecoder().decode([String].self, from: Data(alertsJSON.utf8))) ?? [])
+                    alerts: try StoreCorruption.decoded([String].self, from: alertsJSON, column: "patient.alerts"))
             }
         }
     }
