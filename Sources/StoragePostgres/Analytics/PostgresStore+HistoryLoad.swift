@@ -166,7 +166,10 @@ extension PostgresStore {
                 """, logger: logger
             ).decode((UUID, String, String?).self) {
                 found.append(
-                    (id, Species(rawValue: species) ?? .other, birth.flatMap { RecordCalendar.date(fromISODay: $0) }))
+                    (
+                        id, try StoreCorruption.known(Species(rawValue: species), column: "patient.species"),
+                        birth.flatMap { RecordCalendar.date(fromISODay: $0) }
+                    ))
             }
             return found
         }

@@ -126,10 +126,10 @@ extension VetNetStore {
                     SELECT id, species, birth_date FROM patient WHERE practice_id = ? AND status = 'active' ORDER BY id
                     """,
                 arguments: [scope.practiceID.description]
-            ).compactMap { row in
-                guard let id = UUIDText.parse(row[0]) else { return nil }
-                return (
-                    id, Species(rawValue: row[1]) ?? .other,
+            ).map { row in
+                (
+                    try StoreCorruption.known(UUIDText.parse(row[0]), column: "patient.id"),
+                    try StoreCorruption.known(Species(rawValue: row[1]), column: "patient.species"),
                     (row[2] as String?).flatMap { RecordCalendar.date(fromISODay: $0) }
                 )
             }
