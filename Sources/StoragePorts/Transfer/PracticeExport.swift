@@ -309,6 +309,13 @@ public struct ExportedDocument: Codable, Hashable, Sendable {
 }
 
 extension ExportedDocument {
+    /// A stored document as an export lists it (its content added when asked for).
+    public init(_ info: DocumentInfo) {
+        self.init(
+            id: UUIDText.lowercase(info.id), patientID: info.patientID.description, fileName: info.fileName,
+            contentType: info.contentType, byteCount: info.byteCount, sha256: info.sha256, createdAt: info.createdAt)
+    }
+
     /// The carried content, checked: base64, the listed size and SHA-256, at most
     /// ``maxDocumentBytes``, and of the listed kind. `nil` when the export lists the document
     /// without its content. `index` names the document in errors (`documents[3].content`).

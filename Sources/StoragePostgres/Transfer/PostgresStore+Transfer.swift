@@ -123,10 +123,7 @@ extension PostgresStore: PracticeTransfer {
             """, logger: logger)
         {
             let info = try Self.document(from: row)
-            var document = ExportedDocument(
-                id: UUIDText.lowercase(info.id), patientID: info.patientID.description, fileName: info.fileName,
-                contentType: info.contentType, byteCount: info.byteCount, sha256: info.sha256, createdAt: info.createdAt
-            )
+            var document = ExportedDocument(info)
             if documentContent {
                 document.content = try await sealedContent(of: info, practiceID: practiceID, connection: connection)
                     .base64EncodedString()

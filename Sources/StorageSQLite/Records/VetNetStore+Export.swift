@@ -112,13 +112,7 @@ extension VetNetStore {
         let documents = try Row.fetchAll(
             db, sql: "SELECT * FROM document WHERE practice_id = ? ORDER BY created_at, id",
             arguments: practiceArgument
-        ).map { row in
-            ExportedDocument(
-                id: row["id"], patientID: row["patient_id"], fileName: row["file_name"],
-                contentType: row["content_type"],
-                byteCount: row["byte_count"], sha256: row["sha256"],
-                createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
-        }
+        ).map { ExportedDocument(try Self.document(from: $0)) }
         let audit = try Row.fetchAll(
             db, sql: "SELECT * FROM audit_entry WHERE practice_id = ? ORDER BY seq", arguments: practiceArgument
         )
