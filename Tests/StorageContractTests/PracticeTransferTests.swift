@@ -128,6 +128,18 @@ struct PracticeTransferTests {
                 ])
 
             try await withStore(.postgres) { postgres in
+                // A hand-made file whose appointment note names another appointment is refused whole.
+                var misfiled = first
+                let index = try #require(misfiled.schedule?.appointments.firstIndex { $0.notes != nil })
+                let note = try #require(misfiled.schedule?.appointments[index].notes?.first)
+                misfiled.schedule?.appointments[index].notes = [
+                    AppointmentNote(
+                        id: note.id, appointmentID: Identifier(), authorID: note.authorID, authorName: note.authorName,
+                        text: note.text, createdAt: note.createdAt)
+                ]
+                await #expect(throws: ValidationError.self) {
+                    _ = try await postgres.transfer.restorePractice(misfiled, requestID: nil, progress: nil)
+                }
                 let summary = try await postgres.transfer.restorePractice(first, requestID: "move", progress: nil)
                 #expect(
                     summary.patients == 1 && summary.recordEntries == 6 && summary.documents == 1

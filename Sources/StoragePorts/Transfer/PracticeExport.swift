@@ -361,6 +361,12 @@ extension PracticeExport {
                 field: "schedule.appointments",
                 message: "appointment \(stray.appointment.id) belongs to another practice")
         }
+        for item in schedule.appointments {
+            if let note = item.notes?.first(where: { $0.appointmentID != item.appointment.id }) {
+                throw ValidationError(
+                    field: "schedule.appointments", message: "note \(note.id) belongs to another appointment")
+            }
+        }
     }
 
     /// The carried audit trail, checked: every entry must be this practice's (an export never

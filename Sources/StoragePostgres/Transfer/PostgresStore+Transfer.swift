@@ -445,10 +445,6 @@ extension PostgresStore: PracticeTransfer {
                 throw OverlapRefusal(appointment: appointment, constraint: error.serverInfo?[.constraintName] ?? "")
             }
             for note in item.notes ?? [] {
-                guard note.appointmentID == appointment.id else {
-                    throw ValidationError(
-                        field: "schedule.appointments", message: "note \(note.id) belongs to another appointment")
-                }
                 try await insertAppointmentNote(
                     note, patientID: appointment.patientID, practiceID: practiceID, connection: connection)
             }

@@ -196,10 +196,6 @@ extension VetNetStore {
                 throw RestoreError.overlappingAppointment(id: item.appointment.id.description)
             }
             for note in item.notes ?? [] {
-                guard note.appointmentID == item.appointment.id else {
-                    throw ValidationError(
-                        field: "schedule.appointments", message: "note \(note.id) belongs to another appointment")
-                }
                 try insertAppointmentNote(note, patientID: item.appointment.patientID, practiceID: practiceID, db: db)
             }
         }
