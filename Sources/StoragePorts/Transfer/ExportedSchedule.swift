@@ -60,6 +60,15 @@ public struct ExportedAvailability: Codable, Hashable, Sendable {
     }
 }
 
+extension ExportedAvailability {
+    /// Each clinician's stored availability with its version, in clinician order: the order
+    /// both stores export them in, so a practice's export reads the same from either.
+    public static func ordered(_ stored: some Collection<Versioned<ClinicianAvailability>>) -> [ExportedAvailability] {
+        stored.sorted { $0.value.clinicianID < $1.value.clinicianID }
+            .map { ExportedAvailability(availability: $0.value, version: $0.version) }
+    }
+}
+
 /// An appointment with what the domain value does not carry: the reason given when booking,
 /// when it was booked, and its version.
 public struct ExportedAppointment: Codable, Hashable, Sendable {

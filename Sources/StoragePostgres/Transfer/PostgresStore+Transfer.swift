@@ -158,11 +158,8 @@ extension PostgresStore: PracticeTransfer {
                     clinician: try Self.decode(Clinician.self, definition, column: "clinician.definition"),
                     active: active))
         }
-        let availabilities = try await self.availabilities(
-            practiceID: practiceID, clinicianID: nil, connection: connection
-        ).values
-            .sorted { $0.value.clinicianID < $1.value.clinicianID }
-            .map { ExportedAvailability(availability: $0.value, version: $0.version) }
+        let availabilities = ExportedAvailability.ordered(
+            try await self.availabilities(practiceID: practiceID, clinicianID: nil, connection: connection).values)
         let notes = Dictionary(
             grouping: try await appointmentNotes(practiceID: practiceID, connection: connection), by: \.appointmentID)
         var appointments: [ExportedAppointment] = []
@@ -183,7 +180,7 @@ extension PostgresStore: PracticeTransfer {
                     appointment: stored.value, reason: try columns[17].decode(String?.self),
                     bookedAt: PracticeExport.instant(try columns[18].decode(Date.self)), version: stored.version,
                     staffNotes: try columns[19].decode(String?.self), intake: basis,
-                    cancelledAt: try columns[21].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
+                    cancelledAt: try columns[21].decode(Int64?.self).map { PracticeExport.instant(milliseconds: $0) },
                     notes: notes[stored.value.id]))
         }
         return ExportedSchedule(

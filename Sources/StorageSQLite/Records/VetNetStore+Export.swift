@@ -126,9 +126,8 @@ extension VetNetStore {
 
     /// Clinicians (active or not), availability, rooms, appointment types and every appointment.
     private func schedule(db: Database, practiceID: PracticeID) throws -> ExportedSchedule {
-        let availabilities = try Self.availabilities(db: db, practiceID: practiceID).values
-            .sorted { $0.value.clinicianID < $1.value.clinicianID }
-            .map { ExportedAvailability(availability: $0.value, version: $0.version) }
+        let availabilities = ExportedAvailability.ordered(
+            try Self.availabilities(db: db, practiceID: practiceID).values)
         let notes = try appointmentNotesByAppointment(practiceID: practiceID, db: db)
         let appointments = try Row.fetchAll(
             db,
@@ -139,8 +138,8 @@ extension VetNetStore {
         ).map { row in
             let stored = try Self.appointment(from: row)
             let count = Self.appointmentColumnNames.count
-            let basis = (row[count + 3] as String?).flatMap {
-                try? JSONDecoder().decode(BookingBasis.self, from: Data($0.utf8))
+            let basis = try (row[count + 3] as String?).map {
+                try StoreCorruption.decoded(BookingBasis.self, from: $0, column: "appointment.match_basis")
             }
             return ExportedAppointment(
                 appointment: stored.value, reason: row[count],
