@@ -23,4 +23,13 @@ extension Row {
         guard (self[column] as String?) != nil else { return nil }
         return try identifier(column)
     }
+
+    /// The instant stored as text in `column` (`table.column` names it in the error): an
+    /// unreadable time fails the read naming it, never reads as the year 1.
+    func instant(_ column: String, table: String) throws -> Date {
+        guard let text: String = self[column], let date = Timestamp.date(text) else {
+            throw StoreCorruption(column: "\(table).\(column)", reason: "not a time")
+        }
+        return date
+    }
 }

@@ -62,7 +62,7 @@ struct StoreTests {
         }
     }
 
-    @Test("a JSON column that does not read back is refused naming it, never read as empty or a default")
+    @Test("a JSON column or a time that does not read back is refused naming it, never read as empty or a default")
     func unreadableJSONColumns() async throws {
         let fixture = try await TwoPractices.make()
         let scope = fixture.scope(fixture.adminA)
@@ -70,9 +70,12 @@ struct StoreTests {
         let rex = try await fixture.store.createPatient(
             Patient(name: "Rex", species: .dog, alerts: ["Bites"], ownerID: owner.id), scope: scope)
         #expect(try await fixture.store.patient(scope: scope, id: rex.id).value.alerts == ["Bites"])
-        // A file edited outside VetNet: the alert list is no longer JSON, and the roles that
-        // must use a second factor name one the domain does not know.
+        // A file edited outside VetNet: the alert list is no longer JSON, the roles that must use
+        // a second factor name one the domain does not know, and an account's time is not a time.
         try await fixture.store.writer.writeWithoutTransaction { db in
+            try db.execute(
+                sql: "UPDATE staff_user SET created_at = 'yesterday' WHERE id = ?",
+                arguments: [fixture.adminA.id.description])
             try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
             try db.execute(sql: "UPDATE patient SET alerts = 'Bites' WHERE id = ?", arguments: [rex.id.description])
             try db.execute(
@@ -85,6 +88,12 @@ struct StoreTests {
             Issue.record("a patient whose alerts do not read was shown with none")
         } catch let corruption as StoreCorruption {
             #expect(corruption.column == "patient.alerts")
+        }
+        do {
+            _ = try await fixture.store.user(scope: scope, id: fixture.adminA.id)
+            Issue.record("an account whose creation time does not read was shown as made in the year 1")
+        } catch let corruption as StoreCorruption {
+            #expect(corruption.column == "staff_user.created_at")
         }
         do {
             _ = try await fixture.store.practice(id: fixture.b.id)

@@ -158,7 +158,7 @@ extension VetNetStore {
             email: row["email"], displayName: row["display_name"],
             role: try StoreCorruption.known(
                 (row["role"] as String?).flatMap(Role.init(rawValue:)), column: "staff_user.role"),
-            disabled: row["disabled"], createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast,
+            disabled: row["disabled"], createdAt: try row.instant("created_at", table: "staff_user"),
             version: row["version"])
     }
 }

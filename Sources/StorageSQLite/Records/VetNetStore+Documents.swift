@@ -149,6 +149,6 @@ extension VetNetStore {
         DocumentInfo(
             id: try row.uuid("id"), patientID: try row.identifier("patient_id"), fileName: row["file_name"],
             contentType: row["content_type"], byteCount: row["byte_count"], sha256: row["sha256"],
-            createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast)
+            createdAt: try row.instant("created_at", table: "document"))
     }
 }

@@ -143,7 +143,7 @@ extension VetNetStore {
             }
             return ExportedAppointment(
                 appointment: stored.value, reason: row[count],
-                bookedAt: Timestamp.date(row[count + 1] as String).map { PracticeExport.instant($0) } ?? .distantPast,
+                bookedAt: PracticeExport.instant(try row.instant("created_at", table: "appointment")),
                 version: stored.version, staffNotes: row[count + 2], intake: basis,
                 cancelledAt: (row[count + 4] as Int64?).map { PracticeExport.instant(milliseconds: $0) },
                 notes: notes[stored.value.id])
@@ -170,8 +170,7 @@ extension VetNetStore {
                 """, arguments: [practiceID.description])
         var stamps: [String: [String: EntryStamp]] = [:]
         while let row = try rows.next() {
-            let stamp = EntryStamp(
-                at: Timestamp.date(row["created_at"] as String) ?? .distantPast, by: row["entered_by"])
+            let stamp = EntryStamp(at: try row.instant("created_at", table: "record entry"), by: row["entered_by"])
             stamps[row["patient_id"], default: [:]][row["id"]] = stamp
         }
         return stamps

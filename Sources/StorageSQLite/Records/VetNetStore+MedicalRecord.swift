@@ -282,9 +282,8 @@ extension VetNetStore {
                 row["sealed_text"], noteID: id, practiceID: practiceID, cipher: cipher)
             return ClinicalNote(
                 id: try row.identifier("id"), patientID: try row.identifier("patient_id"),
-                author: NoteAuthor(
-                    id: UserID(uuidString: row["author_id"]) ?? UserID(), displayName: row["author_name"]),
-                createdAt: Timestamp.date(row["created_at"] as String) ?? .distantPast,
+                author: NoteAuthor(id: UserID(try row.uuid("author_id")), displayName: row["author_name"]),
+                createdAt: try row.instant("created_at", table: "clinical_note"),
                 subjective: text.subjective, objective: text.objective, assessment: text.assessment, plan: text.plan)
         }
     }
