@@ -210,7 +210,7 @@ extension VetNetStore {
         let expertise = try Row.fetchAll(
             db, sql: "SELECT * FROM clinician_expertise WHERE clinician_id = ? ORDER BY proficiency DESC, specialty",
             arguments: [id.lowercased()]
-        ).compactMap(expertiseItem(from:))
+        ).map(expertiseItem(from:))
         return Versioned(try clinician(from: row, expertise: expertise), version: row["version"] ?? 1)
     }
 
@@ -233,8 +233,9 @@ extension VetNetStore {
                 WHERE c.practice_id = ? ORDER BY e.proficiency DESC, e.specialty
                 """, arguments: [practiceID.description])
         {
-            guard let entry = expertiseItem(from: item), let id: String = item["clinician_id"] else { continue }
-            expertise[id, default: []].append(entry)
+            let id = try StoreCorruption.known(
+                item["clinician_id"] as String?, column: "clinician_expertise.clinician_id")
+            expertise[id, default: []].append(try expertiseItem(from: item))
         }
         return try rows.map { row in
             let id: String = row["id"] ?? ""
@@ -242,10 +243,14 @@ extension VetNetStore {
         }
     }
 
-    private static func expertiseItem(from row: Row) -> Expertise? {
-        guard let specialty = (row["specialty"] as String?).flatMap(Specialty.init(rawValue:)),
-            let proficiency: Int = row["proficiency"], let years: Int = row["years"]
-        else { return nil }
+    /// A clinician's expertise row: a specialty the domain does not know fails the read naming
+    /// it, rather than leaving the clinician out of the cases they are matched for.
+    private static func expertiseItem(from row: Row) throws -> Expertise {
+        let specialty = try StoreCorruption.known(
+            (row["specialty"] as String?).flatMap(Specialty.init(rawValue:)), column: "clinician_expertise.specialty")
+        let proficiency = try StoreCorruption.known(
+            row["proficiency"] as Int?, column: "clinician_expertise.proficiency")
+        let years = try StoreCorruption.known(row["years"] as Int?, column: "clinician_expertise.years")
         return Expertise(specialty: specialty, proficiency: proficiency, years: years)
     }
 
