@@ -76,33 +76,22 @@ extension ExportedPatient {
     /// Nothing is checked against today: a dose or weight valid when entered stays history.
     public func restoredEntries(fallback: Date) -> [(entry: RecordEntry, stamp: EntryStamp)] {
         let owner = patient.id
-        func stamp(_ id: some CustomStringConvertible) -> EntryStamp {
-            entered[id.description] ?? EntryStamp(at: fallback, by: nil)
-        }
-        var entries: [(entry: RecordEntry, stamp: EntryStamp)] = []
-        for var weight in weights {
-            weight.patientID = owner
-            entries.append((.weight(weight), stamp(weight.id)))
-        }
-        for var problem in problems {
-            problem.patientID = owner
-            entries.append((.problem(problem), stamp(problem.id)))
-        }
-        for var allergy in allergies {
-            allergy.patientID = owner
-            entries.append((.allergy(allergy), stamp(allergy.id)))
-        }
-        for var medication in medications {
-            medication.patientID = owner
-            entries.append((.medication(medication), stamp(medication.id)))
-        }
-        for var vaccination in vaccinations {
-            vaccination.patientID = owner
-            entries.append((.vaccination(vaccination), stamp(vaccination.id)))
+        func filed<Entry>(
+            _ items: [Entry], _ patientID: WritableKeyPath<Entry, Identifier<Patient>>, _ entry: (Entry) -> RecordEntry
+        ) -> [RecordEntry] {
+            items.map { item in
+                var item = item
+                item[keyPath: patientID] = owner
+                return entry(item)
+            }
         }
         // Notes and addenda carry their own times and authors.
-        entries += notes.map { (.note($0), stamp($0.id)) }
-        entries += addenda.map { (.addendum($0), stamp($0.id)) }
-        return entries
+        let entries =
+            filed(weights, \.patientID, RecordEntry.weight) + filed(problems, \.patientID, RecordEntry.problem)
+            + filed(allergies, \.patientID, RecordEntry.allergy)
+            + filed(medications, \.patientID, RecordEntry.medication)
+            + filed(vaccinations, \.patientID, RecordEntry.vaccination) + notes.map(RecordEntry.note)
+            + addenda.map(RecordEntry.addendum)
+        return entries.map { ($0, entered[$0.id] ?? EntryStamp(at: fallback, by: nil)) }
     }
 }
