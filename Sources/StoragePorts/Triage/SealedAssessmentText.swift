@@ -1,5 +1,6 @@
 import Foundation
 import SharedKernel
+import Triage
 
 /// A triage assessment's case and result as both stores keep them: each sealed under
 /// ``SealedField`` with the assessment's id as context, so neither can be read from a stolen
@@ -50,5 +51,27 @@ extension ExportedAssessment {
     /// The carried case and result, sealed for the store the export is restored into.
     public func sealed(_ seal: FieldSeal) throws -> SealedAssessmentText {
         try SealedAssessmentText(caseJSON: caseJSON, resultJSON: resultJSON, assessmentID: id, seal: seal)
+    }
+}
+
+/// A new triage assessment as both stores write it: made from the engine's `result`, the
+/// result encoded, and the case and result sealed under the assessment's id.
+public struct NewAssessment: Sendable {
+    /// The assessment.
+    public let assessment: TriageAssessment
+    /// The result as stored JSON (compact), which the recording decision also keeps.
+    public let resultJSON: Data
+    /// The sealed case and result columns.
+    public let sealed: SealedAssessmentText
+
+    /// The assessment of `patientID` arriving at `arrival`, its case JSON as submitted.
+    public init(patientID: UUID, caseJSON: Data, result: TriageResult, arrival: Date, seal: FieldSeal) throws {
+        assessment = TriageAssessment(
+            patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
+        resultJSON = result.encodedJSON(prettyPrinted: false)
+        sealed = try SealedAssessmentText(
+            caseJSON: String(decoding: caseJSON, as: UTF8.self),
+            resultJSON: String(decoding: resultJSON, as: UTF8.self),
+            assessmentID: assessment.id.description, seal: seal)
     }
 }

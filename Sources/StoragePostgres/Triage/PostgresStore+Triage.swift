@@ -17,13 +17,10 @@ extension PostgresStore: TriageRepository {
         admitToQueue: Bool, intakeRanking: IntakeRanking?,
         idempotency: IdempotencyKey?
     ) async throws -> (StoredAssessment, QueueChange?) {
-        let assessment = TriageAssessment(
-            patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
-        let resultJSON = result.encodedJSON(prettyPrinted: false)
-        let sealed = try SealedAssessmentText(
-            caseJSON: String(decoding: caseJSON, as: UTF8.self),
-            resultJSON: String(decoding: resultJSON, as: UTF8.self),
-            assessmentID: assessment.id.description, seal: fieldSeal(scope.practiceID))
+        let new = try NewAssessment(
+            patientID: patientID, caseJSON: caseJSON, result: result, arrival: arrival,
+            seal: fieldSeal(scope.practiceID))
+        let (assessment, resultJSON, sealed) = (new.assessment, new.resultJSON, new.sealed)
         let rankingJSON = try intakeRanking.map { try Self.json($0.ranked) }
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in

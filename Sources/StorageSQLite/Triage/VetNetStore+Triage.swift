@@ -19,13 +19,10 @@ extension VetNetStore {
         admitToQueue: Bool = true, intakeRanking: IntakeRanking? = nil,
         idempotency: IdempotencyKey? = nil
     ) async throws -> (StoredAssessment, QueueChange?) {
-        let assessment = TriageAssessment(
-            patientID: patientID, level: result.level, arrival: arrival, assessedAt: result.assessedAt)
-        let resultJSON = result.encodedJSON(prettyPrinted: false)
-        let sealed = try SealedAssessmentText(
-            caseJSON: String(decoding: caseJSON, as: UTF8.self),
-            resultJSON: String(decoding: resultJSON, as: UTF8.self),
-            assessmentID: assessment.id.description, seal: fieldSeal(scope.practiceID))
+        let new = try NewAssessment(
+            patientID: patientID, caseJSON: caseJSON, result: result, arrival: arrival,
+            seal: fieldSeal(scope.practiceID))
+        let (assessment, resultJSON, sealed) = (new.assessment, new.resultJSON, new.sealed)
         return try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
             var recorded: (StoredAssessment, QueueChange?)?
