@@ -48,17 +48,11 @@ struct StoreTests {
                 sql: "UPDATE staff_user SET role = 'owner' WHERE id = ?", arguments: [fixture.adminB.id.description])
             try db.execute(sql: "PRAGMA ignore_check_constraints = OFF")
         }
-        do {
-            _ = try await fixture.store.patient(scope: scope, id: rex.id)
-            Issue.record("a patient of an unknown species was read")
-        } catch let corruption as StoreCorruption {
-            #expect(corruption.column == "patient.species")
+        await expectCorruption("patient.species", "a patient of an unknown species was read") {
+            try await fixture.store.patient(scope: scope, id: rex.id)
         }
-        do {
-            _ = try await fixture.store.user(scope: fixture.scope(fixture.adminB), id: fixture.adminB.id)
-            Issue.record("an account of an unknown role was read")
-        } catch let corruption as StoreCorruption {
-            #expect(corruption.column == "staff_user.role")
+        await expectCorruption("staff_user.role", "an account of an unknown role was read") {
+            try await fixture.store.user(scope: fixture.scope(fixture.adminB), id: fixture.adminB.id)
         }
     }
 
@@ -83,23 +77,14 @@ struct StoreTests {
                 arguments: [fixture.b.id.description])
             try db.execute(sql: "PRAGMA ignore_check_constraints = OFF")
         }
-        do {
-            _ = try await fixture.store.patient(scope: scope, id: rex.id)
-            Issue.record("a patient whose alerts do not read was shown with none")
-        } catch let corruption as StoreCorruption {
-            #expect(corruption.column == "patient.alerts")
+        await expectCorruption("patient.alerts", "a patient whose alerts do not read was shown with none") {
+            try await fixture.store.patient(scope: scope, id: rex.id)
         }
-        do {
-            _ = try await fixture.store.user(scope: scope, id: fixture.adminA.id)
-            Issue.record("an account whose creation time does not read was shown as made in the year 1")
-        } catch let corruption as StoreCorruption {
-            #expect(corruption.column == "staff_user.created_at")
-        }
-        do {
-            _ = try await fixture.store.practice(id: fixture.b.id)
-            Issue.record("a practice naming an unknown role was read")
-        } catch let corruption as StoreCorruption {
-            #expect(corruption.column == "practice.second_factor_roles")
+        await expectCorruption(
+            "staff_user.created_at", "an account whose creation time does not read was shown as made in the year 1"
+        ) { try await fixture.store.user(scope: scope, id: fixture.adminA.id) }
+        await expectCorruption("practice.second_factor_roles", "a practice naming an unknown role was read") {
+            try await fixture.store.practice(id: fixture.b.id)
         }
     }
 
@@ -209,5 +194,21 @@ struct StoreTests {
             _ = try await fixture.store.createPatient(
                 Patient(name: "Sneaky", species: .dog, ownerID: ownerB.id), scope: scopeA)
         }
+    }
+}
+
+/// Expects `read` to fail with a ``StoreCorruption`` naming `column`; `instead` says what a
+/// user would have been shown had it succeeded.
+private func expectCorruption(
+    _ column: String, _ instead: Comment, sourceLocation: SourceLocation = #_sourceLocation,
+    _ read: () async throws -> some Any
+) async {
+    do {
+        _ = try await read()
+        Issue.record(instead, sourceLocation: sourceLocation)
+    } catch let corruption as StoreCorruption {
+        #expect(corruption.column == column, sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected a StoreCorruption naming \(column), got \(error)", sourceLocation: sourceLocation)
     }
 }
