@@ -80,6 +80,24 @@ public struct AuditVerification: Sendable, CustomStringConvertible {
     /// Whether the whole chain verified.
     public var isIntact: Bool { firstProblem == nil }
 
+    /// A verification as one practice may see it: the practice's own entry count and head,
+    /// and a break named only when it lies in the practice's own entries (`ownProblem`). A
+    /// break elsewhere (`problemElsewhere`) is reported only as that, so no practice learns
+    /// another's activity; the operator's `vetnet audit verify` names it.
+    public static func seenByPractice(
+        checked: Int, head: (sequence: Int64, hash: String)?, ownProblem: Problem?, problemElsewhere: Bool
+    ) -> AuditVerification {
+        let elsewhere = Problem(
+            sequence: 0, id: "-",
+            reason: """
+                the installation's audit trail is broken outside this practice's entries; the operator's `vetnet \
+                audit verify` names the entry
+                """)
+        return AuditVerification(
+            checked: checked, firstProblem: ownProblem ?? (problemElsewhere ? elsewhere : nil),
+            headHash: head?.hash ?? AuditChain.genesis, headSequence: head?.sequence ?? 0, checkpoint: nil)
+    }
+
     public var description: String {
         if let firstProblem { return "audit chain BROKEN after checking \(checked) entries: \(firstProblem)" }
         let held =

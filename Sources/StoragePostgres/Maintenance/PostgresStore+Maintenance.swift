@@ -32,15 +32,12 @@ extension PostgresStore: StoreMaintenance {
             let heads =
                 try await self.auditHeads(chain: AuditChain.installationChain, connection: connection)
                 + self.auditHeads(chain: practice, connection: connection)
-            let own = heads.first { $0.chain == practice }
-            func result(_ problem: AuditVerification.Problem?) -> AuditVerification {
-                AuditVerification(
-                    checked: count, firstProblem: problem, headHash: own?.hash ?? AuditChain.genesis,
-                    headSequence: own?.sequence ?? 0, checkpoint: nil)
-            }
+            let own = heads.first { $0.chain == practice }.map { (sequence: $0.sequence, hash: $0.hash) }
             guard own != nil || count == 0 else {
-                return result(
-                    .init(sequence: 0, id: "-", reason: "this practice's audit chain has no head row: it was deleted"))
+                let deleted = "this practice's audit chain has no head row: it was deleted"
+                return .seenByPractice(
+                    checked: count, head: nil, ownProblem: .init(sequence: 0, id: "-", reason: deleted),
+                    problemElsewhere: false)
             }
             for head in heads {
                 let walked = try await self.walk(head, connection: connection)
@@ -52,18 +49,11 @@ extension PostgresStore: StoreMaintenance {
                     """,
                     logger: logger
                 ).decode(String?.self) { owner = value }
-                if head.chain == practice || owner == practice { return result(problem) }
-                return result(
-                    .init(
-                        sequence: 0, id: "-",
-                        reason:
-                            """
-                            the installation's audit trail is broken outside this practice's entries; the operator's \
-                            `vetnet audit verify` names the entry
-                            """
-                    ))
+                let isOwn = head.chain == practice || owner == practice
+                return .seenByPractice(
+                    checked: count, head: own, ownProblem: isOwn ? problem : nil, problemElsewhere: !isOwn)
             }
-            return result(nil)
+            return .seenByPractice(checked: count, head: own, ownProblem: nil, problemElsewhere: false)
         }
     }
 }

@@ -130,20 +130,10 @@ extension VetNetStore {
             }
             return (count, head, owner)
         }
-        var problem = whole.firstProblem
-        if problem != nil, problemPractice != practice {
-            problem = .init(
-                sequence: 0, id: "-",
-                reason:
-                    """
-                    the installation's audit trail is broken outside this practice's entries; the operator's `vetnet \
-                    audit verify` names the entry
-                    """
-            )
-        }
-        return AuditVerification(
-            checked: count, firstProblem: problem, headHash: head?["hash"] ?? AuditChain.genesis,
-            headSequence: head?["seq"] ?? 0, checkpoint: nil)
+        let own = problemPractice == practice
+        return .seenByPractice(
+            checked: count, head: head.map { ($0["seq"], $0["hash"]) }, ownProblem: own ? whole.firstProblem : nil,
+            problemElsewhere: whole.firstProblem != nil && !own)
     }
 
     /// The chain's anchor as it stands (``AuditAnchor``); `nil` when the store keeps no checkpoint.

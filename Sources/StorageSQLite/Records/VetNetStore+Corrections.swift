@@ -14,7 +14,7 @@ extension VetNetStore {
     ) async throws -> RecordCorrection {
         let now = clock.now()
         return try await write { db in
-            let (id, replayed) = try self.idempotent(
+            let (id, _) = try self.idempotent(
                 db: db, scope: scope, key: idempotencyKey, operation: .recordCorrect
             ) {
                 let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: patientID.description)
@@ -25,19 +25,14 @@ extension VetNetStore {
                     change, entryKind: entryKind, entryID: entryID, on: record,
                     by: scope.actorID?.description, at: now)
                 try self.insertCorrection(correction, practiceID: scope.practiceID, db: db)
-                try self.appendAudit(
-                    .recordCorrected(correction), scope: scope, db: db)
+                try self.appendAudit(.recordCorrected(correction), scope: scope, db: db)
                 try self.appendEvent(
                     .recordEntryCorrected(correction, practiceID: scope.practiceID, occurredAt: now), scope: scope,
                     db: db)
                 return UUIDText.lowercase(correction.id)
             }
             let corrections = try self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID)
-            guard let stored = corrections.first(where: { UUIDText.lowercase($0.id) == id }) else {
-                throw DomainError.notFound(resource: "correction")
-            }
-            _ = replayed
-            return stored
+            return try corrections.first(where: { UUIDText.lowercase($0.id) == id }).orNotFound("correction")
         }
     }
 

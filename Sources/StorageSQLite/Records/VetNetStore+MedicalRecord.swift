@@ -189,35 +189,33 @@ extension VetNetStore {
         report: VaccinationDueReport, patientNames: [Identifier<Patient>: String]
     ) {
         try await write { db in
+            let practice = scope.practiceID.description
             let horizon = VaccinationSchedule.lastListedDay(asOf: asOf, dueWithinDays: days)
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT v.*, p.name AS patient_name FROM vaccination v JOIN patient p ON p.id = v.patient_id
-                    WHERE v.practice_id = ? AND p.status = 'active' AND v.next_due_date IS NOT NULL
-                      AND (v.next_due_date <= ? OR v.id IN (SELECT entry_id FROM record_correction
-                          WHERE practice_id = v.practice_id
-                                                                                                     AND entry_kind =
-                                                                                                         'vaccination'))
-                    """, arguments: [scope.practiceID.description, horizon])
+            let concerned = """
+                SELECT v.patient_id FROM vaccination v JOIN patient p ON p.id = v.patient_id
+                    AND p.practice_id = v.practice_id
+                WHERE v.practice_id = ? AND p.status = 'active' AND v.next_due_date IS NOT NULL
+                  AND (v.next_due_date <= ? OR v.id IN (SELECT entry_id FROM record_correction
+                      WHERE practice_id = v.practice_id AND entry_kind = 'vaccination'))
+                """
             var names: [Identifier<Patient>: String] = [:]
-            // Later doses of the same vaccine supersede earlier reminders, so fetch every dose of the patients
-            // concerned.
-            let patientIDs = Set(rows.map { $0["patient_id"] as String })
-            var vaccinations: [Vaccination] = []
-            for id in patientIDs {
-                vaccinations += try Row.fetchAll(
-                    db, sql: "SELECT * FROM vaccination WHERE patient_id = ? AND practice_id = ?",
-                    arguments: [id, scope.practiceID.description]
-                ).map { try Self.vaccination(from: $0, seal: self.fieldSeal(scope.practiceID)) }
+            for row in try Row.fetchAll(
+                db, sql: "SELECT id, name FROM patient WHERE practice_id = ? AND id IN (\(concerned))",
+                arguments: [practice, practice, horizon])
+            {
+                names[try row.identifier("id")] = row["name"]
             }
-            for row in rows { names[try row.identifier("patient_id")] = row["patient_name"] }
-            // As corrected: one entered in error is due nothing, a corrected date is the one that counts.
-            vaccinations = RecordCorrection.applying(
-                try self.vaccinationCorrections(db: db, practiceID: scope.practiceID), to: vaccinations)
+            // Later doses of the same vaccine supersede earlier reminders, so every dose of the
+            // patients concerned is read. As corrected: one entered in error is due nothing, a
+            // corrected date is the one that counts.
+            let vaccinations = RecordCorrection.applying(
+                try self.vaccinationCorrections(db: db, practiceID: scope.practiceID),
+                to: try Row.fetchAll(
+                    db, sql: "SELECT * FROM vaccination WHERE practice_id = ? AND patient_id IN (\(concerned))",
+                    arguments: [practice, practice, horizon]
+                ).map { try Self.vaccination(from: $0, seal: self.fieldSeal(scope.practiceID)) })
             let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
-            try self.appendAudit(
-                .vaccinationsDueRead(report), scope: scope, db: db)
+            try self.appendAudit(.vaccinationsDueRead(report), scope: scope, db: db)
             return (report, names)
         }
     }

@@ -115,31 +115,27 @@ extension VetNetStore {
     ) {
         let (vaccinations, names) = try await vaccinationReminders(scope: scope, asOf: asOf, withinDays: days)
         return try await write { db in
+            let practice = scope.practiceID.description
             let horizon = VaccinationSchedule.lastListedDay(asOf: asOf, dueWithinDays: days)
-            let patients = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT DISTINCT v.patient_id, p.name FROM visit v JOIN patient p ON p.id = v.patient_id
-                    WHERE v.practice_id = ? AND p.status = 'active' AND v.follow_up_date IS NOT NULL
-                        AND v.follow_up_date <= ?
-                    """, arguments: [scope.practiceID.description, horizon])
+            let followedUp = """
+                SELECT v.patient_id FROM visit v JOIN patient p ON p.id = v.patient_id AND p.practice_id = v.practice_id
+                WHERE v.practice_id = ? AND p.status = 'active' AND v.follow_up_date IS NOT NULL
+                    AND v.follow_up_date <= ?
+                """
             var patientNames = names
-            var visits: [Visit] = []
-            // A later visit answers a follow-up, so every visit of the patients concerned counts.
-            for row in patients {
-                guard let id: String = row["patient_id"], let patientID = Identifier<Patient>(uuidString: id) else {
-                    continue
-                }
-                patientNames[patientID] = row["name"]
-                visits += try Row.fetchAll(
-                    db, sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id = ?",
-                    arguments: [scope.practiceID.description, id]
-                ).map { try Self.visit(from: $0, seal: self.fieldSeal(scope.practiceID)).visit }
+            for row in try Row.fetchAll(
+                db, sql: "SELECT id, name FROM patient WHERE practice_id = ? AND id IN (\(followedUp))",
+                arguments: [practice, practice, horizon])
+            {
+                patientNames[try row.identifier("id")] = row["name"]
             }
+            // A later visit answers a follow-up, so every visit of the patients concerned counts.
+            let visits = try Row.fetchAll(
+                db, sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id IN (\(followedUp))",
+                arguments: [practice, practice, horizon]
+            ).map { try Self.visit(from: $0, seal: self.fieldSeal(scope.practiceID)).visit }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
-            try self.appendAudit(
-                .recallsRead(followUps),
-                scope: scope, db: db)
+            try self.appendAudit(.recallsRead(followUps), scope: scope, db: db)
             return Recall.lists(vaccinations: vaccinations, followUps: followUps, patientNames: patientNames)
         }
     }
