@@ -119,10 +119,14 @@ public struct PatientImportTally: Sendable {
             payload: ["owners": String(storedOwners.count), "patients": String(storedPatients)])
     }
 
-    /// The result, with the first and last record numbers handed out.
-    public func result(recordNumbers: (first: String, last: String)?) -> PatientImportResult {
+    /// The result, with the first and last record numbers handed out: those after the
+    /// practice's record-number counter as it stood before the import (`counterBefore`) up to
+    /// where it stands after (`counterAfter`); none when it did not move.
+    public func result(counterBefore: Int64, counterAfter: Int64) -> PatientImportResult {
         PatientImportResult(
-            ownersCreated: storedOwners.count, patientsCreated: storedPatients, recordNumbers: recordNumbers,
+            ownersCreated: storedOwners.count, patientsCreated: storedPatients,
+            recordNumbers: counterAfter > counterBefore
+                ? (MedicalRecordNumber.text(counterBefore + 1), MedicalRecordNumber.text(counterAfter)) : nil,
             refused: refused)
     }
 }

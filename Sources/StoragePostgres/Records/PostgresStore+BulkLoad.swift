@@ -64,7 +64,7 @@ extension PostgresStore {
             let first = last - Int64(patients.count) + 1
             for start in stride(from: 0, to: patients.count, by: batch) {
                 let rows = Array(patients[start..<min(start + batch, patients.count)])
-                let numbers = rows.indices.map { Self.recordNumber(first + Int64(start + $0)) }
+                let numbers = rows.indices.map { MedicalRecordNumber.text(first + Int64(start + $0)) }
                 var wordPatients: [UUID] = []
                 var words: [String] = []
                 var names: [String] = []
@@ -119,7 +119,7 @@ extension PostgresStore {
                 PopulationLoad.auditRecord(
                     owners: owners.count, patients: patients.count, practiceID: scope.practiceID), scope: scope,
                 connection: connection)
-            return (Self.recordNumber(first), Self.recordNumber(last))
+            return (MedicalRecordNumber.text(first), MedicalRecordNumber.text(last))
         }
         // Fresh statistics, so the planner sees how selective a prefix is on the loaded rows
         // rather than on empty tables, and a fresh visibility map, so word ranges are read
@@ -134,8 +134,6 @@ extension PostgresStore {
         return numbers
     }
 
-    /// `P-000042` for 42 (more digits past a million).
-    static func recordNumber(_ value: Int64) -> String { MedicalRecordNumber.text(value) }
 }
 
 /// Generated populations load through the same port on both stores.

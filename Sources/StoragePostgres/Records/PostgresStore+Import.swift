@@ -42,10 +42,9 @@ extension PostgresStore {
                 tally.audit(practiceID: scope.practiceID),
                 events: tally.event(practiceID: scope.practiceID, at: now).map { [$0] } ?? [],
                 scope: scope, connection: connection)
-            let counterAfter = try await self.recordNumberCounter(practiceID: scope.practiceID, connection: connection)
             return tally.result(
-                recordNumbers: counterAfter > counterBefore
-                    ? (Self.recordNumber(counterBefore + 1), Self.recordNumber(counterAfter)) : nil)
+                counterBefore: counterBefore,
+                counterAfter: try await self.recordNumberCounter(practiceID: scope.practiceID, connection: connection))
         }
     }
 

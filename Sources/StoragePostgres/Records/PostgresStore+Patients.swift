@@ -183,7 +183,7 @@ extension PostgresStore: PatientDirectory {
             ON CONFLICT (practice_id, name) DO UPDATE SET value = practice_counter.value + 1 RETURNING value
             """, logger: logger
         ).decode(Int64.self) {
-            return Self.recordNumber(value)
+            return MedicalRecordNumber.text(value)
         }
         throw StoreCorruption(column: "practice_counter.value", reason: "no value returned")
     }

@@ -15,10 +15,9 @@ extension PostgresStore: AppointmentNoteRepository {
                     connection: connection, scope: scope, key: idempotencyKey, operation: .appointmentNoteAdd,
                     resourceID: UUIDText.lowercase(note.id)
                 ) {
-                    guard
-                        let appointment = try await self.appointment(
-                            practiceID: practiceID, id: note.appointmentID.rawValue, connection: connection)?.value
-                    else { throw DomainError.notFound(resource: "appointment") }
+                    let appointment = try await self.appointment(
+                        practiceID: practiceID, id: note.appointmentID.rawValue, connection: connection
+                    ).orNotFound("appointment").value
                     try await self.insertAppointmentNote(
                         note, patientID: appointment.patientID, practiceID: practiceID, connection: connection)
                     try await self.appendAudit(

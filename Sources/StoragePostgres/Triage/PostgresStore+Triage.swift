@@ -197,10 +197,9 @@ extension PostgresStore: TriageRepository {
     ) async throws -> (StoredAssessment, QueueChange?) {
         try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
-                guard
-                    let found = try await self.storedAssessment(
-                        id: assessmentID.rawValue, practiceID: scope.practiceID, connection: connection)
-                else { throw DomainError.notFound(resource: "assessment") }
+                let found = try await self.storedAssessment(
+                    id: assessmentID.rawValue, practiceID: scope.practiceID, connection: connection
+                ).orNotFound("assessment")
                 _ = try await self.patient(
                     connection: connection, practiceID: scope.practiceID, id: found.patientID, forUpdate: true)
                 var newer = 0
@@ -223,11 +222,9 @@ extension PostgresStore: TriageRepository {
                 if let change = recording.change { try await self.save(change, scope: scope, connection: connection) }
                 try await self.appendAudit(
                     recording.audit, events: recording.events, scope: scope, connection: connection)
-                guard
-                    let stored = try await self.storedAssessment(
-                        id: assessmentID.rawValue, practiceID: scope.practiceID, connection: connection)
-                else { throw DomainError.notFound(resource: "assessment") }
-                return (stored, recording.change)
+                let stored = try await self.storedAssessment(
+                    id: assessmentID.rawValue, practiceID: scope.practiceID, connection: connection)
+                return (try stored.orNotFound("assessment"), recording.change)
             }
         }
     }

@@ -17,11 +17,10 @@ extension VetNetStore {
     }
 
     static func analyticsDataVersion(db: Database, practiceID: PracticeID) throws -> AnalyticsDataVersion {
-        guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT analytics_version, config_version FROM practice WHERE id = ?"),
-                arguments: [practiceID.description])
-        else { throw DomainError.notFound(resource: "practice") }
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT analytics_version, config_version FROM practice WHERE id = ?"),
+            arguments: [practiceID.description]
+        ).orNotFound("practice")
         return AnalyticsDataVersion(analytics: row[0], configuration: row[1])
     }
 

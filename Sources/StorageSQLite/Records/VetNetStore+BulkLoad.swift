@@ -53,7 +53,8 @@ extension VetNetStore {
             let firstNumber = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID) + 1
             for (index, patient) in patients.enumerated() {
                 try insertPatient.execute(arguments: [
-                    patient.id.description, practice, Self.recordNumber(firstNumber + index), patient.name,
+                    patient.id.description, practice, MedicalRecordNumber.text(Int64(firstNumber + index)),
+                    patient.name,
                     patient.species.rawValue,
                     patient.breed, patient.sex.rawValue, patient.birthDate.map { RecordCalendar.isoDay($0) },
                     patient.birthDateEstimated, patient.colour,
@@ -74,7 +75,11 @@ extension VetNetStore {
                 PopulationLoad.auditRecord(
                     owners: owners.count, patients: patients.count, practiceID: scope.practiceID), scope: scope, db: db)
             return patients.isEmpty
-                ? nil : (Self.recordNumber(firstNumber), Self.recordNumber(firstNumber + patients.count - 1))
+                ? nil
+                : (
+                    MedicalRecordNumber.text(Int64(firstNumber)),
+                    MedicalRecordNumber.text(Int64(firstNumber + patients.count - 1))
+                )
         }
     }
 }

@@ -41,10 +41,9 @@ extension VetNetStore {
             if let event = tally.event(practiceID: scope.practiceID, at: self.clock.now()) {
                 try self.appendEvent(event, scope: scope, db: db)
             }
-            let counterAfter = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID)
             return tally.result(
-                recordNumbers: counterAfter > counterBefore
-                    ? (Self.recordNumber(counterBefore + 1), Self.recordNumber(counterAfter)) : nil)
+                counterBefore: Int64(counterBefore),
+                counterAfter: Int64(try Self.recordNumberCounter(db: db, practiceID: scope.practiceID)))
         }
     }
 
@@ -65,9 +64,6 @@ extension VetNetStore {
                 ON CONFLICT (practice_id, name) DO UPDATE SET value = max(value, excluded.value)
                 """, arguments: [practiceID.description, value])
     }
-
-    /// `P-000042` for 42: the form ``nextMedicalRecordNumber(db:practiceID:)`` assigns.
-    static func recordNumber(_ value: Int) -> String { MedicalRecordNumber.text(Int64(value)) }
 
     /// The counter value of a record number in the assigned form, `nil` for any other text.
     static func recordNumberValue(_ text: String) -> Int? {

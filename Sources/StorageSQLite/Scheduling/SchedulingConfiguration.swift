@@ -53,12 +53,9 @@ extension VetNetStore {
         let versionStatement = try db.cachedStatement(sql: "SELECT config_version FROM practice WHERE id = ?")
         let version = try Int64.fetchOne(versionStatement, arguments: [practiceID.description]).orNotFound("practice")
         if let cached = schedulingCache.configuration(of: practiceID, version: version) { return cached }
-        guard
-            let practice = try Row.fetchOne(
-                db, sql: "SELECT * FROM practice WHERE id = ?", arguments: [practiceID.description]
-            )
-            .map(Self.practice(from:))
-        else { throw DomainError.notFound(resource: "practice") }
+        let practice = try Row.fetchOne(
+            db, sql: "SELECT * FROM practice WHERE id = ?", arguments: [practiceID.description]
+        ).map(Self.practice(from:)).orNotFound("practice")
         let configuration = SchedulingConfiguration(
             version: version, practice: practice, clinicians: try Self.clinicians(db: db, practiceID: practiceID),
             availabilities: try Self.availabilities(db: db, practiceID: practiceID),

@@ -24,11 +24,10 @@ extension VetNetStore: AppointmentNoteRepository {
                 _ = try self.appendEvent(note.addedEvent(practiceID: scope.practiceID), scope: scope, db: db)
                 return UUIDText.lowercase(note.id)
             }
-            guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM appointment_note WHERE id = ? AND practice_id = ?",
-                    arguments: [id, scope.practiceID.description])
-            else { throw DomainError.notFound(resource: "appointment note") }
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM appointment_note WHERE id = ? AND practice_id = ?",
+                arguments: [id, scope.practiceID.description]
+            ).orNotFound("appointment note")
             return try self.appointmentNote(from: row, practiceID: scope.practiceID)
         }
     }

@@ -62,11 +62,10 @@ extension VetNetStore {
             }
             if let recorded { return recorded }
             // A repeat: the first request's assessment, as it is stored.
-            guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
-                    arguments: [id, scope.practiceID.description])
-            else { throw DomainError.notFound(resource: "assessment") }
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM triage_assessment WHERE id = ? AND practice_id = ?",
+                arguments: [id, scope.practiceID.description]
+            ).orNotFound("assessment")
             return (try self.storedAssessment(row, db: db), nil)
         }
     }
