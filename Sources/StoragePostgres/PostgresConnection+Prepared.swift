@@ -16,18 +16,73 @@ extension PostgresConnection {
     /// (whose type the server infers) and a value make two statements, never one statement
     /// run with a value of another type.
     @discardableResult
-    package func prepared(_ query: PostgresQuery, logger: Logger) async throws
+    package func prepared(_ query: PreparedSQL, logger: Logger) async throws
         -> AsyncThrowingMapSequence<PostgresRowSequence, PostgresRow>
     {
-        let types = PreparedQuery.parameterTypes(of: query.binds)
         var name = StableHash()
         name.add(query.sql)
-        for type in types { name.add(String(type.rawValue)) }
+        for type in query.types { name.add(String(type.rawValue)) }
         return try await PreparedQuery.$current.withValue(
-            PreparedQuery.Text(name: "vetnet_\(name.hex)", sql: query.sql, types: types)
+            PreparedQuery.Text(name: "vetnet_\(name.hex)", sql: query.sql, types: query.types)
         ) {
-            try await execute(PreparedQuery(bindings: query.binds), logger: logger)
+            try await execute(PreparedQuery(bindings: query.bindings), logger: logger)
         }
+    }
+}
+
+/// The text of a statement run prepared, its bound values and the type each declares
+/// (`NULL`'s left to the server), recorded as each value is bound: written at a call site as
+/// a string with interpolated values, as a `PostgresQuery` is.
+package struct PreparedSQL: Sendable, ExpressibleByStringInterpolation {
+    /// The text, with `$1`, `$2`, … where the values go.
+    let sql: String
+    /// The values, in placeholder order.
+    let bindings: PostgresBindings
+    /// The type each value declares, in the same order.
+    let types: [PostgresDataType]
+
+    init(sql: String, bindings: PostgresBindings, types: [PostgresDataType]) {
+        self.sql = sql
+        self.bindings = bindings
+        self.types = types
+    }
+
+    package init(stringLiteral value: String) {
+        self.init(sql: value, bindings: PostgresBindings(), types: [])
+    }
+
+    package init(stringInterpolation: StringInterpolation) {
+        self.init(sql: stringInterpolation.sql, bindings: stringInterpolation.bindings, types: stringInterpolation.types)
+    }
+
+    /// Builds the text and binds each interpolated value to the next placeholder.
+    package struct StringInterpolation: StringInterpolationProtocol {
+        var sql = ""
+        var bindings = PostgresBindings()
+        var types: [PostgresDataType] = []
+
+        package init(literalCapacity: Int, interpolationCount: Int) {
+            sql.reserveCapacity(literalCapacity + 3 * interpolationCount)
+        }
+
+        package mutating func appendLiteral(_ literal: String) { sql += literal }
+
+        /// Binds `value` with the type it declares.
+        package mutating func appendInterpolation<Value: PostgresDynamicTypeEncodable>(_ value: Value) {
+            bindings.append(value)
+            types.append(value.psqlType)
+            sql += "$\(bindings.count)"
+        }
+
+        /// Binds `value`, or `NULL` (whose type the server infers) when absent.
+        package mutating func appendInterpolation<Value: PostgresDynamicTypeEncodable>(_ value: Value?) {
+            bindings.append(value)
+            types.append(value?.psqlType ?? .null)
+            sql += "$\(bindings.count)"
+        }
+
+        /// Splices `text` in as it is: only for text fixed in the code (a column list), never a value.
+        package mutating func appendInterpolation(unescaped text: String) { sql += text }
     }
 }
 
@@ -54,26 +109,6 @@ struct PreparedQuery: PostgresPreparedStatement {
     func makeBindings() -> PostgresBindings { bindings }
 
     func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
-
-    /// The type each bound value declares (`NULL`'s is left to the server), as an ordinary
-    /// query sends them. PostgresNIO keeps them to itself, so they are read by reflection; if
-    /// its layout changes they come back empty and the server infers every type, which the
-    /// statement's name then records.
-    static func parameterTypes(of bindings: PostgresBindings) -> [PostgresDataType] {
-        guard
-            let metadata = Mirror(reflecting: bindings).children.first(where: { $0.label == "metadata" })?.value,
-            case let entries = Mirror(reflecting: metadata).children, entries.count == bindings.count
-        else { return [] }
-        var types: [PostgresDataType] = []
-        for entry in entries {
-            guard
-                let type = Mirror(reflecting: entry.value).children.first(where: { $0.label == "dataType" })?.value
-                    as? PostgresDataType
-            else { return [] }
-            types.append(type)
-        }
-        return types
-    }
 }
 
 /// FNV-1a, 64 bits: a name that is the same for the same text in every process.

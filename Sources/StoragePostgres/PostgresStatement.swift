@@ -11,21 +11,28 @@ import StoragePorts
 /// the same way at a call site is the same prepared statement every time.
 struct PostgresStatement {
     private(set) var binds = PostgresBindings()
+    /// The type each bound value declares (`NULL`'s left to the server), for a prepared run.
+    private var types: [PostgresDataType] = []
 
     /// Binds `value` and returns its placeholder.
     mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value) -> String {
         binds.append(value)
+        types.append(value.psqlType)
         return "$\(binds.count)"
     }
 
     /// Binds `value` (`NULL` when absent) and returns its placeholder.
     mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value?) -> String {
         binds.append(value)
+        types.append(value?.psqlType ?? .null)
         return "$\(binds.count)"
     }
 
     /// The statement with `sql`, whose placeholders are the ones bound here.
     func query(_ sql: String) -> PostgresQuery { PostgresQuery(unsafeSQL: sql, binds: binds) }
+
+    /// The statement with `sql`, to run prepared (``PostgresConnection/prepared(_:logger:)``).
+    func prepared(_ sql: String) -> PreparedSQL { PreparedSQL(sql: sql, bindings: binds, types: types) }
 
     /// The common table expressions `moved` (the chain's head moved onto `entry`, returning
     /// its sequence) and `appended` (the entry's row, written only if the head moved). With

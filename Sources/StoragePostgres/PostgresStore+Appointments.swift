@@ -135,7 +135,7 @@ extension PostgresStore: SchedulingRepository {
         var appended = false
         do {
             for try await (moved, _) in try await connection.prepared(
-                statement.query(
+                statement.prepared(
                     """
                     WITH inserted AS (
                         INSERT INTO appointment (id, practice_id, patient_id, clinician_id, appointment_type_id,

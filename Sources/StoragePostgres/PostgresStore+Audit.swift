@@ -49,7 +49,7 @@ extension PostgresStore: AuditRepository {
         let (tables, from) = statement.event(event, channel: Self.eventChannel)
         var numbered = false
         for try await (moved, _) in try await connection.prepared(
-            statement.query("WITH \(link), \(tables)\nSELECT (SELECT count(*) FROM moved), head.seq FROM \(from)"),
+            statement.prepared("WITH \(link), \(tables)\nSELECT (SELECT count(*) FROM moved), head.seq FROM \(from)"),
             logger: logger
         ).decode((Int64, Int64).self) {
             guard moved == 1 else { throw StoreCorruption(column: "audit_head", reason: "the chain's head is missing") }
@@ -115,7 +115,7 @@ extension PostgresStore: AuditRepository {
         var statement = PostgresStatement()
         let link = statement.auditLink(entry, chain: chain, signature: signature)
         for try await moved in try await connection.prepared(
-            statement.query("WITH \(link)\nSELECT count(*) FROM moved"), logger: logger
+            statement.prepared("WITH \(link)\nSELECT count(*) FROM moved"), logger: logger
         ).decode(Int64.self) where moved != 1 {
             throw StoreCorruption(column: "audit_head", reason: "the head row of chain '\(chain)' is missing")
         }

@@ -22,7 +22,7 @@ extension PostgresStore: EventLogRepository {
         let (tables, from) = statement.event(event, channel: Self.eventChannel)
         var sequence: Int64?
         for try await value in try await connection.prepared(
-            statement.query("WITH \(tables)\nSELECT head.seq FROM \(from)"), logger: logger
+            statement.prepared("WITH \(tables)\nSELECT head.seq FROM \(from)"), logger: logger
         ).decode(Int64.self) { sequence = value }
         guard let sequence else { throw StoreCorruption(column: "event_head.seq", reason: "no sequence returned") }
         event.sequence = sequence
