@@ -52,7 +52,8 @@ package struct PreparedSQL: Sendable, ExpressibleByStringInterpolation {
     }
 
     package init(stringInterpolation: StringInterpolation) {
-        self.init(sql: stringInterpolation.sql, bindings: stringInterpolation.bindings, types: stringInterpolation.types)
+        self.init(
+            sql: stringInterpolation.sql, bindings: stringInterpolation.bindings, types: stringInterpolation.types)
     }
 
     /// Builds the text and binds each interpolated value to the next placeholder.

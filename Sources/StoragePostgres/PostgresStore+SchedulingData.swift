@@ -122,8 +122,10 @@ extension PostgresStore {
         for try await (type, profile) in rows.decode((String?, String?).self) {
             guard let profile else { break }
             return (
-                try type.map { try Self.decode(AppointmentType.self, $0, column: "appointment_type.definition") },
-                try Self.decode(PracticeProfile.self, profile, column: "practice.profile")
+                try type.map {
+                    try bookingColumns.decoded(AppointmentType.self, from: $0, column: "appointment_type.definition")
+                },
+                try bookingColumns.decoded(PracticeProfile.self, from: profile, column: "practice.profile")
             )
         }
         throw DomainError.notFound(resource: "practice")
@@ -161,8 +163,8 @@ extension PostgresStore {
         {
             var availabilities: [Identifier<Clinician>: Versioned<ClinicianAvailability>] = [:]
             if let availability, let version {
-                let decoded = try Self.decode(
-                    ClinicianAvailability.self, availability, column: "clinician_availability.availability")
+                let decoded = try bookingColumns.decoded(
+                    ClinicianAvailability.self, from: availability, column: "clinician_availability.availability")
                 availabilities[decoded.clinicianID] = Versioned(decoded, version: version)
             }
             var rooms: [Room] = []
@@ -173,7 +175,9 @@ extension PostgresStore {
                 rooms.append(Room(id: Identifier(id), name: names[index], type: type, isActive: active[index]))
             }
             return (
-                try definition.map { [try Self.decode(Clinician.self, $0, column: "clinician.definition")] } ?? [],
+                try definition.map {
+                    [try bookingColumns.decoded(Clinician.self, from: $0, column: "clinician.definition")]
+                } ?? [],
                 availabilities, rooms
             )
         }
@@ -186,7 +190,7 @@ extension PostgresStore {
             "SELECT profile::text FROM practice WHERE id = \(id.rawValue)", logger: logger
         )
         .decode(String.self) {
-            return try Self.decode(PracticeProfile.self, text, column: "practice.profile")
+            return try bookingColumns.decoded(PracticeProfile.self, from: text, column: "practice.profile")
         }
         throw DomainError.notFound(resource: "practice")
     }

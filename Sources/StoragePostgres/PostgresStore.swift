@@ -36,6 +36,8 @@ public final class PostgresStore: Sendable {
     /// Relays `NOTIFY` of committed events to this process's observers.
     public let eventCommits = EventCommitSignal()
     let logger: Logger
+    /// The booking path's JSON columns, decoded once per distinct text.
+    let bookingColumns = DecodedColumnMemo()
 
     /// The channel on which a transaction that appended events notifies, with the practice id.
     static let eventChannel = "vetnet_events"
