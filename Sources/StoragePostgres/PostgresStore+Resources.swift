@@ -8,10 +8,6 @@ import StoragePorts
 extension PostgresStore {
     // MARK: - Clinicians
 
-    public func createClinician(_ clinician: Clinician, scope: AccessScope) async throws -> Clinician {
-        try await createClinician(clinician, availability: nil, scope: scope, idempotencyKey: nil).value
-    }
-
     public func clinicians(scope: AccessScope, includingRetired: Bool) async throws -> [Clinician] {
         try await transaction(.practice(scope.practiceID)) { connection in
             try await self.clinicians(

@@ -18,12 +18,6 @@ extension Row {
         Identifier(try uuid(column))
     }
 
-    /// The typed identifier in `column`, or `nil` when the column is NULL.
-    func optionalIdentifier<Entity>(_ column: String) throws -> Identifier<Entity>? {
-        guard (self[column] as String?) != nil else { return nil }
-        return try identifier(column)
-    }
-
     /// The instant stored as text in `column` (`table.column` names it in the error): an
     /// unreadable time fails the read naming it, never reads as the year 1.
     func instant(_ column: String, table: String) throws -> Date {

@@ -6,11 +6,16 @@ import Specialists
 /// The practice's clinicians beyond what booking reads (``SchedulingRepository``): their
 /// lifecycle, availability, and the calendar feeds staff subscribe to.
 public protocol ClinicianRoster: Sendable {
-    /// Creates a clinician with an optional weekly availability in one transaction; replaying
-    /// `idempotencyKey` returns the first request's clinician.
-    func createClinician(
-        _ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
-        idempotencyKey: IdempotencyKey?
+    /// The time source that stamps the roster's changes.
+    var clock: Clock { get }
+
+    /// Stores a new clinician as ``ClinicianRosterWrite/create(_:availability:scope:now:)``
+    /// decided at `now` — the clinician, their availability when given, the audit entry and
+    /// the event — in one transaction, the staff account and the preferred appointment types
+    /// checked to be the practice's own; replaying `idempotencyKey` stores nothing and returns
+    /// the first request's clinician.
+    func storeNewClinician(
+        _ decision: ClinicianRosterWrite, at now: Date, scope: AccessScope, idempotencyKey: IdempotencyKey?
     ) async throws -> Versioned<Clinician>
 
     /// Changes a clinician's name, expertise or limits when the stored version is `expectedVersion`.
@@ -66,4 +71,28 @@ public protocol AppointmentDetailsRepository: Sendable {
 
     /// One appointment type of the practice, if it exists.
     func appointmentType(scope: AccessScope, id: Identifier<AppointmentType>) async throws -> AppointmentType?
+}
+
+extension ClinicianRoster {
+    /// Creates a clinician with an optional weekly availability in one transaction, so they
+    /// can be matched and booked as soon as this returns: decided here
+    /// (``ClinicianRosterWrite/create(_:availability:scope:now:)``), stored by the store.
+    /// Replaying `idempotencyKey` — through any instance — creates nothing the second time and
+    /// returns the first request's clinician.
+    public func createClinician(
+        _ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
+        idempotencyKey: IdempotencyKey?
+    ) async throws -> Versioned<Clinician> {
+        let now = clock.now()
+        let decision = try ClinicianRosterWrite.create(clinician, availability: availability, scope: scope, now: now)
+        return try await storeNewClinician(decision, at: now, scope: scope, idempotencyKey: idempotencyKey)
+    }
+}
+
+extension SchedulingRepository where Self: ClinicianRoster {
+    /// Creates a clinician with their expertise in the scope's practice (validated, audited),
+    /// with no availability yet.
+    public func createClinician(_ clinician: Clinician, scope: AccessScope) async throws -> Clinician {
+        try await createClinician(clinician, availability: nil, scope: scope, idempotencyKey: nil).value
+    }
 }

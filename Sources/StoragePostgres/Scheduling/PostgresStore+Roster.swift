@@ -8,17 +8,12 @@ import StoragePorts
 extension PostgresStore: ClinicianRoster {
     // MARK: - Writing
 
-    /// Creates a clinician, and their availability when given, in one audited transaction, so
-    /// they can be matched and booked as soon as this returns. The staff account and the
-    /// preferred appointment types must be the practice's own. With an idempotency key, a
-    /// retried request — through any instance — creates nothing the second time and answers
-    /// with the first clinician.
-    public func createClinician(
-        _ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
-        idempotencyKey: IdempotencyKey?
+    /// Stores a decided new clinician in one transaction (see
+    /// ``ClinicianRoster/createClinician(_:availability:scope:idempotencyKey:)``); a retried
+    /// request, through any instance, finds its idempotency key's first clinician.
+    public func storeNewClinician(
+        _ decision: ClinicianRosterWrite, at now: Date, scope: AccessScope, idempotencyKey: IdempotencyKey?
     ) async throws -> Versioned<Clinician> {
-        let now = clock.now()
-        let decision = try ClinicianRosterWrite.create(clinician, availability: availability, scope: scope, now: now)
         let created = decision.clinician.value
         let definition = try Self.json(created)
         let availabilityJSON = try decision.availability.map(Self.json)

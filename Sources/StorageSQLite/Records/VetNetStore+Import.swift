@@ -64,9 +64,4 @@ extension VetNetStore {
                 ON CONFLICT (practice_id, name) DO UPDATE SET value = max(value, excluded.value)
                 """, arguments: [practiceID.description, value])
     }
-
-    /// The counter value of a record number in the assigned form, `nil` for any other text.
-    static func recordNumberValue(_ text: String) -> Int? {
-        MedicalRecordNumber.value(of: text).flatMap { Int(exactly: $0) }
-    }
 }

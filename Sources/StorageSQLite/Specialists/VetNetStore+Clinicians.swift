@@ -8,21 +8,11 @@ import StoragePorts
 extension VetNetStore {
     // MARK: - Writing
 
-    /// Creates a clinician with their expertise in the scope's practice (validated, audited).
-    public func createClinician(_ clinician: Clinician, scope: AccessScope) async throws -> Clinician {
-        try await createClinician(clinician, availability: nil, scope: scope, idempotencyKey: nil).value
-    }
-
-    /// Creates a clinician, and their availability when given, in one audited transaction, so
-    /// they can be matched and booked as soon as this returns. The staff account and the
-    /// preferred appointment types must be the practice's own. With an idempotency key, a
-    /// retried request creates nothing the second time and answers with the first clinician.
-    public func createClinician(
-        _ clinician: Clinician, availability: ClinicianAvailability?, scope: AccessScope,
-        idempotencyKey: IdempotencyKey?
+    /// Stores a decided new clinician in one write transaction (see
+    /// ``ClinicianRoster/createClinician(_:availability:scope:idempotencyKey:)``).
+    public func storeNewClinician(
+        _ decision: ClinicianRosterWrite, at now: Date, scope: AccessScope, idempotencyKey: IdempotencyKey?
     ) async throws -> Versioned<Clinician> {
-        let now = clock.now()
-        let decision = try ClinicianRosterWrite.create(clinician, availability: availability, scope: scope, now: now)
         let created = decision.clinician.value
         return try await write { db in
             let (id, _) = try self.idempotent(db: db, scope: scope, key: idempotencyKey, operation: .clinicianCreate) {
