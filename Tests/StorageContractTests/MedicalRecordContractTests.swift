@@ -723,7 +723,12 @@ struct MedicalRecordContractTests {
             // Not yet due: nothing goes, the run is audited all the same.
             let early = try await records.purgeArchivedPatients(scope: scope, retentionYears: 7)
             #expect(early.patients == 0 && early.documents == 0)
-            store.clock.advance(8 * 365 * 86_400)
+            // Changed while archived, four years on: retention still runs from the first archiving.
+            store.clock.advance(4 * 365 * 86_400)
+            var renamed = try await store.records.patient(scope: scope, id: old).value
+            renamed.name = "Old Tom"
+            _ = try await store.records.updatePatient(renamed, scope: scope, expectedVersion: nil)
+            store.clock.advance(4 * 365 * 86_400)
             let keptRecord = try await records.medicalRecord(scope: scope, patientID: kept)
 
             await #expect(throws: ValidationError(field: "retentionYears", message: "must be between 1 and 100 years"))

@@ -33,6 +33,15 @@ struct RecordWriteDecisionTests {
         let rename = try PatientUpdate.decide(
             renamed, current: Versioned(patient, version: 4), expectedVersion: nil, scope: scope, now: now)
         #expect(rename.audit.detail == nil)
+        // Archived now: stamped; changed while archived: the first date stays; not archived: none.
+        #expect(update.archiving == .archived(now))
+        var archivedRename = archived
+        archivedRename.name = "Rex II"
+        let later = try PatientUpdate.decide(
+            archivedRename, current: Versioned(archived, version: 5), expectedVersion: nil, scope: scope,
+            now: now.addingTimeInterval(86_400))
+        #expect(later.archiving == .kept)
+        #expect(rename.archiving == PatientUpdate.Archiving.none)
 
         #expect(throws: DomainError.versionMismatch(current: 4)) {
             try PatientUpdate.decide(

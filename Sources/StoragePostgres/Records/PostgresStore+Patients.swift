@@ -53,8 +53,9 @@ extension PostgresStore: PatientDirectory {
                 patient: updated, recordNumber: updated.medicalRecordNumber ?? "", owner: owner, coOwner: coOwner,
                 contacts: contactIndex(scope.practiceID))
             let alerts = try Self.json(updated.alerts)
+            var archivedAt: Date?
+            if case .archived(let at) = update.archiving { archivedAt = at }
             do {
-                // An archived patient keeps the date it was first archived: retention runs from it.
                 try await connection.query(
                     """
                     UPDATE patient SET name = \(updated.name), species = \(updated.species.rawValue),
@@ -66,9 +67,7 @@ extension PostgresStore: PatientDirectory {
                         status = \(updated.status.rawValue), alerts = \(alerts)::jsonb,
                             owner_id = \(updated.ownerID.rawValue),
                         co_owner_id = \(updated.coOwnerID?.rawValue),
-                        archived_at = CASE WHEN \(updated.status.rawValue) = 'archived'
-                                           THEN COALESCE(CASE WHEN status = 'archived' THEN archived_at END,
-                                               \(now)) END,
+                        archived_at = CASE WHEN \(update.archiving == .kept) THEN archived_at ELSE \(archivedAt) END,
                         updated_at = \(now), version = version + 1
                     WHERE id = \(updated.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
