@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PatientRecords
 import SharedKernel
 
 #if canImport(Glibc)
@@ -123,6 +124,27 @@ public final class DocumentUpload {
         let received = try finish()
         try received.check(declared: declared)
         return (name, declared, received)
+    }
+
+    /// The upload finished and checked (``finishChecked(fileName:declaredType:)``) as the
+    /// document both stores record for `patientID` at `now`: its details, its audit entry and
+    /// its event.
+    package func finishedDocument(
+        patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope, now: Date
+    ) throws -> (info: DocumentInfo, audit: AuditRecord, event: DomainEvent) {
+        let (name, declared, received) = try finishChecked(fileName: fileName, declaredType: declaredType)
+        let info = DocumentInfo(
+            id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue,
+            byteCount: received.byteCount, sha256: received.sha256, createdAt: now)
+        let id = UUIDText.lowercase(info.id)
+        return (
+            info,
+            AuditRecord(
+                action: .recordDocumentUpload, resourceType: .document, resourceID: id, detail: "patient=\(patientID)"),
+            .recordEntryAdded(
+                patientID: patientID, entryType: "document", entryID: id, practiceID: scope.practiceID,
+                occurredAt: now)
+        )
     }
 
     /// Marks the temporary file as taken over (renamed), so it is not removed on release.

@@ -35,12 +35,8 @@ extension PostgresStore: DocumentRepository {
         _ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
         scope: AccessScope
     ) async throws -> DocumentInfo {
-        let (name, declared, received) = try upload.finishChecked(fileName: fileName, declaredType: declaredType)
-        let info = DocumentInfo(
-            id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue,
-            byteCount: received.byteCount,
-            sha256: received.sha256, createdAt: clock.now())
-        let documentID = UUIDText.lowercase(info.id)
+        let (info, audit, event) = try upload.finishedDocument(
+            patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope, now: clock.now())
         try await transaction(.practice(scope.practiceID)) { connection in
             try await self.requireRecordPatient(
                 patientID.rawValue, practiceID: scope.practiceID, connection: connection)
@@ -64,14 +60,7 @@ extension PostgresStore: DocumentRepository {
                     """, logger: self.logger)
                 index += 1
             }
-            try await self.appendAudit(
-                AuditRecord(
-                    action: .recordDocumentUpload, resourceType: .document, resourceID: documentID,
-                    detail: "patient=\(patientID)"), scope: scope, connection: connection)
-            try await self.appendEvent(
-                .recordEntryAdded(
-                    patientID: patientID, entryType: "document", entryID: documentID,
-                    practiceID: scope.practiceID, occurredAt: info.createdAt), scope: scope, connection: connection)
+            try await self.appendAudit(audit, events: [event], scope: scope, connection: connection)
         }
         return info
     }

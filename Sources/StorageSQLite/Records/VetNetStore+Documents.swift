@@ -30,18 +30,15 @@ extension VetNetStore {
         _ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
         scope: AccessScope
     ) async throws -> DocumentInfo {
-        let (name, declared, received) = try upload.finishChecked(fileName: fileName, declaredType: declaredType)
+        let (info, audit, event) = try upload.finishedDocument(
+            patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope, now: clock.now())
         guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
-        let fileURL = directory.appendingPathComponent(received.sha256)
+        let fileURL = directory.appendingPathComponent(info.sha256)
         // Identical uploads share one file; the temporary copy of a repeat is simply dropped.
         if !FileManager.default.fileExists(atPath: fileURL.path) {
             try DurableFile.replace(fileURL, with: upload.temporaryURL)
             upload.keep()
         }
-        let info = DocumentInfo(
-            id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue,
-            byteCount: received.byteCount,
-            sha256: received.sha256, createdAt: clock.now())
         try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue)
             try db.execute(
@@ -55,14 +52,8 @@ extension VetNetStore {
                     info.contentType, info.byteCount, info.sha256, scope.actorID?.description,
                     Timestamp.string(info.createdAt),
                 ])
-            try self.appendAudit(
-                AuditRecord(
-                    action: .recordDocumentUpload, resourceType: .document, resourceID: UUIDText.lowercase(info.id),
-                    detail: "patient=\(patientID)"), scope: scope, db: db)
-            try self.appendEvent(
-                .recordEntryAdded(
-                    patientID: patientID, entryType: "document", entryID: UUIDText.lowercase(info.id),
-                    practiceID: scope.practiceID, occurredAt: info.createdAt), scope: scope, db: db)
+            try self.appendAudit(audit, scope: scope, db: db)
+            try self.appendEvent(event, scope: scope, db: db)
         }
         return info
     }
