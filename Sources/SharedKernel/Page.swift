@@ -11,6 +11,14 @@ public struct Page<Item: Sendable>: Sendable {
         self.nextCursor = nextCursor
     }
 
+    /// A page from `fetched`, read as up to `limit + 1` items so that one more says a next
+    /// page exists: the first `limit` items (none for a negative limit), and, when more were
+    /// read, the cursor that `cursor` names for the last item shown.
+    public init(fetched: some Collection<Item>, limit: Int, cursor: (Item) -> String) {
+        let shown = Array(fetched.prefix(max(limit, 0)))
+        self.init(items: shown, nextCursor: fetched.count > shown.count ? shown.last.map(cursor) : nil)
+    }
+
     /// The page with its items transformed.
     public func map<T: Sendable>(_ transform: (Item) throws -> T) rethrows -> Page<T> {
         Page<T>(items: try items.map(transform), nextCursor: nextCursor)

@@ -32,6 +32,10 @@ public struct ValidationError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     public var description: String { errors.map(\.description).joined(separator: "; ") }
+
+    /// A page's `cursor` that names nothing the listing returned.
+    public static let unknownCursor = ValidationError(
+        field: "cursor", message: "is not a cursor returned by the server")
 }
 
 /// Accumulates field errors while validating a whole input, then throws them together.

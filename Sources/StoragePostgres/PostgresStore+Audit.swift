@@ -149,9 +149,7 @@ extension PostgresStore: AuditRepository {
             for try await row in rows {
                 entries.append((try Self.auditEntry(from: row), try row.makeRandomAccess()[13].decode(Int64.self)))
             }
-            let more = entries.count > limit
-            let page = Array(entries.prefix(limit))
-            return Page(items: page.map(\.entry), nextCursor: more ? page.last.map { String($0.ordinal) } : nil)
+            return Page(fetched: entries, limit: limit) { String($0.ordinal) }.map(\.entry)
         }
     }
 

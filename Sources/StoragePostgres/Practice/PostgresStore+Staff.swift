@@ -109,8 +109,7 @@ extension PostgresStore: StaffDirectory {
                 """, logger: logger)
             var accounts: [StaffAccount] = []
             for try await row in rows { accounts.append(try Self.account(from: row).0) }
-            let page = Array(accounts.prefix(limit))
-            return Page(items: page, nextCursor: accounts.count > limit ? page.last?.id.description : nil)
+            return Page(fetched: accounts, limit: limit) { $0.id.description }
         }
     }
 

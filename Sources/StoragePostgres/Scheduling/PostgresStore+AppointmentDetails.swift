@@ -32,29 +32,25 @@ extension PostgresStore: AppointmentDetailsRepository {
             // its (start, id), the order of the listing.
             var after: (start: Int64, id: UUID)?
             if let cursor {
-                let invalid = ValidationError(field: "cursor", message: "is not a cursor returned by the server")
-                guard let id = UUID(uuidString: cursor) else { throw invalid }
+                guard let id = UUID(uuidString: cursor) else { throw ValidationError.unknownCursor }
                 for try await start in try await connection.query(
                     """
                     SELECT start_ms FROM appointment WHERE id = \(id) AND practice_id = \(practice)
                         AND patient_id = \(patientID)
                     """, logger: self.logger
                 ).decode(Int64.self) { after = (start, id) }
-                if after == nil { throw invalid }
+                if after == nil { throw ValidationError.unknownCursor }
             }
-            let pageSize = max(limit, 0)
             let rows = try await connection.query(
                 """
                 SELECT \(unescaped: Self.detailColumns) FROM appointment a
                 WHERE a.practice_id = \(practice) AND a.patient_id = \(patientID)
                   AND (\(after == nil) OR (a.start_ms, a.id) < (\(after?.start ?? 0), \(after?.id ?? UUID())))
-                ORDER BY a.start_ms DESC, a.id DESC LIMIT \(pageSize + 1)
+                ORDER BY a.start_ms DESC, a.id DESC LIMIT \(max(limit, 0) + 1)
                 """, logger: self.logger)
             var items: [AppointmentDetails] = []
             for try await row in rows { items.append(try Self.details(from: row)) }
-            let more = items.count > pageSize
-            items = Array(items.prefix(pageSize))
-            let page = Page(items: items, nextCursor: more ? items.last?.appointment.value.id.description : nil)
+            let page = Page(fetched: items, limit: limit) { $0.appointment.value.id.description }
             let lastSeen = try await self.firstAppointment(
                 connection,
                 """
@@ -74,7 +70,7 @@ extension PostgresStore: AppointmentDetailsRepository {
             _ = try await self.appendAudit(
                 AuditRecord(
                     action: .patientAppointmentsRead, resourceType: .patient,
-                    resourceID: UUIDText.lowercase(patientID), detail: "results=\(items.count)"),
+                    resourceID: UUIDText.lowercase(patientID), detail: "results=\(page.items.count)"),
                 scope: scope, connection: connection)
             return PatientAppointments(page: page, lastSeen: lastSeen, next: next)
         }

@@ -124,9 +124,7 @@ extension PostgresStore: TriageRepository {
                 AuditRecord(
                     action: .triageHistoryRead, resourceType: .patient, resourceID: UUIDText.lowercase(patientID)),
                 scope: scope, connection: connection)
-            let page = Array(items.prefix(limit))
-            let next = items.count > limit ? page.last.map { String(Timestamp.milliseconds($0.assessedAt)) } : nil
-            return Page(items: page, nextCursor: next)
+            return Page(fetched: items, limit: limit) { String(Timestamp.milliseconds($0.assessedAt)) }
         }
     }
 

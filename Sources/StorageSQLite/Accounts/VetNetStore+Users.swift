@@ -116,8 +116,7 @@ extension VetNetStore {
             sql += " ORDER BY display_name, id LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let accounts = try rows.prefix(limit).map(Self.account(from:))
-            return Page(items: Array(accounts), nextCursor: rows.count > limit ? accounts.last?.id.description : nil)
+            return Page(fetched: try rows.map(Self.account(from:)), limit: limit) { $0.id.description }
         }
     }
 

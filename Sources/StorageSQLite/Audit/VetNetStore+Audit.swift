@@ -82,9 +82,7 @@ extension VetNetStore {
             sql += " ORDER BY seq DESC LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let entries = rows.prefix(limit).map(Self.auditEntry(from:))
-            let next = rows.count > limit ? entries.last.map { String($0.sequence) } : nil
-            return Page(items: Array(entries), nextCursor: next)
+            return Page(fetched: rows.map(Self.auditEntry(from:)), limit: limit) { String($0.sequence) }
         }
     }
 

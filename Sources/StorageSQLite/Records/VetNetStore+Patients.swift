@@ -137,16 +137,16 @@ extension VetNetStore {
             sql += " ORDER BY p.name, p.id LIMIT ?"
             arguments += [fetch]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let items = try rows.prefix(limit).map { row in
+            let items = try rows.map { row in
                 PatientSummary(
                     patient: try Self.patient(from: row),
                     ownerName: "\(row["owner_first"] as String) \(row["owner_last"] as String)")
             }
+            let page = Page(fetched: items, limit: limit) { $0.patient.value.id.description }
             try self.appendAudit(
-                AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=\(items.count)"),
+                AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=\(page.items.count)"),
                 scope: scope, db: db)
-            return Page(
-                items: Array(items), nextCursor: rows.count > limit ? items.last?.patient.value.id.description : nil)
+            return page
         }
     }
 

@@ -70,23 +70,21 @@ extension VetNetStore {
             var sql = "SELECT \(Self.detailColumns) FROM appointment a WHERE a.practice_id = ? AND a.patient_id = ?"
             var arguments: StatementArguments = [scope.practiceID.description, Self.text(patientID)]
             if let cursor {
-                guard
-                    let after = try Row.fetchOne(
-                        db,
-                        sql: "SELECT start_ms, id FROM appointment WHERE id = ? AND practice_id = ? AND patient_id = ?",
-                        arguments: [cursor.lowercased(), scope.practiceID.description, Self.text(patientID)])
-                else {
-                    throw ValidationError(field: "cursor", message: "is not a cursor returned by the server")
-                }
-                sql += " AND (a.start_ms, a.id) < (?, ?)"
-                arguments += [after["start_ms"] as Int64? ?? 0, after["id"] as String? ?? ""]
+                // The page continues below the cursor's (start, id), the order of the listing.
+                let known = try Bool.fetchOne(
+                    db,
+                    sql:
+                        "SELECT EXISTS (SELECT 1 FROM appointment WHERE id = ? AND practice_id = ? AND patient_id = ?)",
+                    arguments: [cursor.lowercased(), scope.practiceID.description, Self.text(patientID)])
+                guard known == true else { throw ValidationError.unknownCursor }
+                sql += " AND (a.start_ms, a.id) < (SELECT start_ms, id FROM appointment WHERE id = ?)"
+                arguments += [cursor.lowercased()]
             }
             let rows = try Row.fetchAll(
                 db, sql: sql + " ORDER BY a.start_ms DESC, a.id DESC LIMIT ?", arguments: arguments + [limit + 1])
-            let items = try rows.prefix(limit).map(Self.details(from:))
-            let page = Page(
-                items: Array(items), nextCursor: rows.count > limit ? items.last?.appointment.value.id.description : nil
-            )
+            let page = Page(fetched: try rows.map(Self.details(from:)), limit: limit) {
+                $0.appointment.value.id.description
+            }
             let lastSeen = try Row.fetchOne(
                 db,
                 sql: """
@@ -106,7 +104,7 @@ extension VetNetStore {
             try self.appendAudit(
                 AuditRecord(
                     action: .patientAppointmentsRead, resourceType: .patient, resourceID: Self.text(patientID),
-                    detail: "results=\(items.count)"), scope: scope, db: db)
+                    detail: "results=\(page.items.count)"), scope: scope, db: db)
             return PatientAppointments(page: page, lastSeen: lastSeen, next: next)
         }
     }

@@ -86,12 +86,11 @@ extension VetNetStore {
             sql += " ORDER BY assessed_at_ms DESC LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let items = try rows.prefix(limit).map { row in try self.storedAssessment(row, db: db) }
+            let items = try rows.prefix(limit + 1).map { row in try self.storedAssessment(row, db: db) }
             try self.appendAudit(
                 AuditRecord(action: .triageHistoryRead, resourceType: .patient, resourceID: Self.text(patientID)),
                 scope: scope, db: db)
-            let next = rows.count > limit ? items.last.map { String(Timestamp.milliseconds($0.assessedAt)) } : nil
-            return Page(items: Array(items), nextCursor: next)
+            return Page(fetched: items, limit: limit) { String(Timestamp.milliseconds($0.assessedAt)) }
         }
     }
 
