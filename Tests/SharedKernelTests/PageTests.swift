@@ -1,0 +1,24 @@
+import SharedKernel
+import Testing
+
+/// A listing reads one item more than its page holds, to know whether a next page exists.
+@Suite("Pages read one item past their limit")
+struct PageTests {
+    @Test("the first `limit` items are shown; a cursor names the last shown only when more were read")
+    func fetchedOneMore() {
+        let more = Page(fetched: [1, 2, 3, 4], limit: 3) { "after \($0)" }
+        #expect(more.items == [1, 2, 3] && more.nextCursor == "after 3")
+
+        let exact = Page(fetched: [1, 2, 3], limit: 3) { "after \($0)" }
+        #expect(exact.items == [1, 2, 3] && exact.nextCursor == nil)
+
+        let short = Page(fetched: [1], limit: 3) { "after \($0)" }
+        #expect(short.items == [1] && short.nextCursor == nil)
+
+        // No items shown, so nothing to continue after, whatever was read.
+        for limit in [0, -5] {
+            let empty = Page(fetched: [1, 2], limit: limit) { "after \($0)" }
+            #expect(empty.items.isEmpty && empty.nextCursor == nil)
+        }
+    }
+}
