@@ -30,7 +30,7 @@ extension PostgresStore: AccountRepository {
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
             // Two instances creating the same name at once: the unique index decides.
-            throw UniquenessConflict(field: "name", message: "is already the name of a practice on this installation")
+            throw UniquenessConflict.practiceName
         }
         return (profile, account)
     }
@@ -46,7 +46,7 @@ extension PostgresStore: AccountRepository {
                     profile, at: now, scope: .system(profile.id, requestID: requestID), connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
-            throw UniquenessConflict(field: "name", message: "is already the name of a practice on this installation")
+            throw UniquenessConflict.practiceName
         }
     }
 
@@ -88,7 +88,7 @@ extension PostgresStore: AccountRepository {
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
             // UNIQUE (practice_id, email): decided by the database, so two instances cannot both create it.
-            throw UniquenessConflict(field: "email", message: "is already used by another account of this practice")
+            throw UniquenessConflict.accountEmail
         }
         return account
     }

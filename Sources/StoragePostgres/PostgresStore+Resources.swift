@@ -148,7 +148,7 @@ extension PostgresStore {
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
             // The unique index decides between two instances creating the same name at once.
-            throw UniquenessConflict(field: "name", message: "is already the name of another room")
+            throw UniquenessConflict.roomName
         }
         return room
     }
@@ -177,7 +177,7 @@ extension PostgresStore {
                 return next
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
-            throw UniquenessConflict(field: "name", message: "is already the name of another room")
+            throw UniquenessConflict.roomName
         }
     }
 
@@ -219,7 +219,7 @@ extension PostgresStore {
                         resourceID: type.id.description), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
-            throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
+            throw UniquenessConflict.appointmentTypeName
         }
         return type
     }
@@ -245,7 +245,7 @@ extension PostgresStore {
                 return next
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
-            throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
+            throw UniquenessConflict.appointmentTypeName
         }
     }
 

@@ -30,6 +30,7 @@ enum ConstraintRefusal {
         switch error.extendedResultCode {
         case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY:
             let (table, field) = column(in: message, after: "UNIQUE constraint failed:")
+            if let shared = known[table ?? ""]?[field ?? ""] { return shared }
             return UniquenessConflict(
                 field: field ?? "body", message: "is already used by another \(table ?? "record") of this practice")
         case .SQLITE_CONSTRAINT_NOTNULL:
@@ -58,6 +59,14 @@ enum ConstraintRefusal {
             )
         }
     }
+
+    /// The refusals both stores give for a value held twice, by table and field as
+    /// ``column(in:after:)`` names them: the same words whichever write meets the index.
+    static let known: [String: [String: UniquenessConflict]] = [
+        "patient": ["microchip": .patientMicrochip], "room": ["name": .roomName],
+        "appointment type": ["name": .appointmentTypeName], "staff user": ["email": .accountEmail],
+        "practice": ["name": .practiceName],
+    ]
 
     /// The table and the field (camel case, practice column skipped) a message names:
     /// `UNIQUE constraint failed: patient.practice_id, patient.microchip` → (`patient`, `microchip`).

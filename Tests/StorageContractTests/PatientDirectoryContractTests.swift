@@ -49,18 +49,27 @@ struct PatientDirectoryContractTests {
                 try await store.records.createPatient(
                     Patient(name: "Stray", species: .cat, ownerID: Identifier<Owner>()), scope: scope)
             }
-            await #expect(throws: UniquenessConflict.self) {
+            await #expect(throws: UniquenessConflict.patientMicrochip) {
                 try await store.records.createPatient(
                     Patient(name: "Copy", species: .dog, microchip: "985112000000001", ownerID: owner.id),
                     scope: scope)
             }
+            // Given another patient's microchip by a change: the same refusal, and nothing changes.
+            let other = try await store.records.createPatient(
+                Patient(name: "Other", species: .cat, microchip: "985112000000002", ownerID: owner.id), scope: scope)
+            var copied = other
+            copied.microchip = "985112000000001"
+            await #expect(throws: UniquenessConflict.patientMicrochip) {
+                try await store.records.updatePatient(copied, scope: scope, expectedVersion: nil)
+            }
+            #expect(try await store.records.patient(scope: scope, id: other.id).value.microchip == "985112000000002")
             await #expect(throws: ValidationError.self) {
                 try await store.records.createPatient(
                     Patient(name: " ", species: .dog, ownerID: owner.id), scope: scope)
             }
             let third = try await store.records.createPatient(
                 Patient(name: "Bun", species: .rabbit, ownerID: owner.id), scope: scope)
-            #expect(third.medicalRecordNumber == "P-000003")
+            #expect(third.medicalRecordNumber == "P-000004")
         }
     }
 

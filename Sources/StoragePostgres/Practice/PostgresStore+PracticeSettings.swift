@@ -89,7 +89,7 @@ extension PostgresStore: PracticeSettingsRepository {
                 try await transaction(.practice(scope.practiceID), body)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
-            throw UniquenessConflict(field: "name", message: "is already the name of a practice on this installation")
+            throw UniquenessConflict.practiceName
         }
     }
 

@@ -72,7 +72,7 @@ extension PostgresStore: PatientDirectory {
                     WHERE id = \(updated.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
             } catch let error as PSQLError where Self.isMicrochipConflict(error) {
-                throw Self.microchipConflict
+                throw UniquenessConflict.patientMicrochip
             }
             try await connection.query(
                 "DELETE FROM patient_word WHERE patient_id = \(updated.id.rawValue)", logger: self.logger)
@@ -134,7 +134,7 @@ extension PostgresStore: PatientDirectory {
                         \(patient.ownerID.rawValue), \(patient.coOwnerID?.rawValue), \(archivedAt), \(now), \(now))
                 """, logger: logger)
         } catch let error as PSQLError where Self.isMicrochipConflict(error) {
-            throw Self.microchipConflict
+            throw UniquenessConflict.patientMicrochip
         }
         try await insertWords(words, of: patient, practiceID: scope.practiceID, connection: connection)
         try await appendAudit(
@@ -187,9 +187,7 @@ extension PostgresStore: PatientDirectory {
         throw StoreCorruption(column: "practice_counter.value", reason: "no value returned")
     }
 
-    static let microchipConflict = UniquenessConflict(
-        field: "microchip", message: "is already recorded for another patient of this practice")
-
+    /// Whether `error` is the refusal of a microchip another patient of the practice has.
     static func isMicrochipConflict(_ error: PSQLError) -> Bool {
         error.sqlState == "23505" && error.serverInfo?[.constraintName] == "patient_microchip"
     }

@@ -21,8 +21,7 @@ extension VetNetStore {
     /// practices by name).
     private static func requireFreeName(_ name: String, db: Database) throws {
         if try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice WHERE name = ?", arguments: [name]) ?? 0) > 0 {
-            throw UniquenessConflict(
-                field: "name", message: "is already the name of a practice on this installation")
+            throw UniquenessConflict.practiceName
         }
     }
 

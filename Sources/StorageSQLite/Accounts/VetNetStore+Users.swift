@@ -25,7 +25,7 @@ extension VetNetStore {
                     db, sql: "SELECT COUNT(*) FROM staff_user WHERE email = ? AND practice_id = ?",
                     arguments: [account.email, scope.practiceID.description]) ?? 0) > 0
             {
-                throw UniquenessConflict(field: "email", message: "is already used by another account of this practice")
+                throw UniquenessConflict.accountEmail
             }
             try db.execute(
                 sql: """

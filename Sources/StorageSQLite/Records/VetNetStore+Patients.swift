@@ -189,8 +189,7 @@ extension VetNetStore {
         } catch let error as DatabaseError
             where error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("microchip") == true
         {
-            throw UniquenessConflict(
-                field: "microchip", message: "is already recorded for another patient of this practice")
+            throw UniquenessConflict.patientMicrochip
         }
         // A new patient has no search row yet; skipping reindexPatient's DELETE matters, as
         // FTS5 can only find a row by an UNINDEXED column by scanning the whole table.

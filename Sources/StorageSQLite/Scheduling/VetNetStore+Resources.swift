@@ -17,7 +17,7 @@ extension VetNetStore {
                     db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ?",
                     arguments: [scope.practiceID.description, room.name]) ?? 0) > 0
             {
-                throw UniquenessConflict(field: "name", message: "is already the name of another room")
+                throw UniquenessConflict.roomName
             }
             try Self.insertRoom(room, practiceID: scope.practiceID, db: db)
             try self.appendAudit(
@@ -46,7 +46,7 @@ extension VetNetStore {
                     db, sql: "SELECT COUNT(*) FROM room WHERE practice_id = ? AND name = ? AND id <> ?",
                     arguments: [scope.practiceID.description, next.name, id.description]) ?? 0) > 0
             {
-                throw UniquenessConflict(field: "name", message: "is already the name of another room")
+                throw UniquenessConflict.roomName
             }
             try db.execute(
                 sql: "UPDATE room SET name = ?, type = ?, active = ? WHERE id = ? AND practice_id = ?",
@@ -89,7 +89,7 @@ extension VetNetStore {
                     db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ?",
                     arguments: [scope.practiceID.description, type.name]) ?? 0) > 0
             {
-                throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
+                throw UniquenessConflict.appointmentTypeName
             }
             try Self.insertAppointmentType(type, practiceID: scope.practiceID, db: db)
             try self.appendAudit(
@@ -118,7 +118,7 @@ extension VetNetStore {
                     db, sql: "SELECT COUNT(*) FROM appointment_type WHERE practice_id = ? AND name = ? AND id <> ?",
                     arguments: [scope.practiceID.description, next.name, id.description]) ?? 0) > 0
             {
-                throw UniquenessConflict(field: "name", message: "is already the name of another appointment type")
+                throw UniquenessConflict.appointmentTypeName
             }
             try db.execute(
                 sql: "UPDATE appointment_type SET name = ?, definition = ? WHERE id = ? AND practice_id = ?",
