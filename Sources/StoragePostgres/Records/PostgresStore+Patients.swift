@@ -118,7 +118,7 @@ extension PostgresStore: PatientDirectory {
             patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner,
             contacts: contactIndex(scope.practiceID))
         let alerts = try Self.json(patient.alerts)
-        let archivedAt = archivedAt ?? (patient.status == .archived ? now : nil)
+        let archivedAt = archivedAt ?? patient.archivingDate(registeredAt: now)
         do {
             try await connection.query(
                 """
@@ -137,9 +137,7 @@ extension PostgresStore: PatientDirectory {
             throw UniquenessConflict.patientMicrochip
         }
         try await insertWords(words, of: patient, practiceID: scope.practiceID, connection: connection)
-        try await appendAudit(
-            AuditRecord(action: .patientCreate, resourceType: .patient, resourceID: patient.id.description),
-            scope: scope, connection: connection)
+        try await appendAudit(.patientCreated(patient.id), scope: scope, connection: connection)
     }
 
     /// Records a patient's search words (see ``PatientSearchTerms``), each with the name,

@@ -166,7 +166,7 @@ extension VetNetStore {
     func insertPatient(_ patient: Patient, db: Database, scope: AccessScope, recordNumber: String? = nil) throws {
         try Self.requireOwners(of: patient, db: db, scope: scope)
         let mrn = try recordNumber ?? Self.nextMedicalRecordNumber(db: db, practiceID: scope.practiceID)
-        let now = Timestamp.string(clock.now())
+        let now = clock.now()
         do {
             try db.execute(
                 sql: """
@@ -182,9 +182,9 @@ extension VetNetStore {
                     patient.sex.rawValue, patient.birthDate.map { RecordCalendar.isoDay($0) },
                     patient.birthDateEstimated, patient.colour,
                     patient.microchip, patient.status.rawValue, try Self.json(patient.alerts),
-                    patient.ownerID.description,
-                    // A patient registered as archived starts its retention period now.
-                    patient.coOwnerID?.description, patient.status == .archived ? now : nil, now, now,
+                    patient.ownerID.description, patient.coOwnerID?.description,
+                    patient.archivingDate(registeredAt: now).map(Timestamp.string), Timestamp.string(now),
+                    Timestamp.string(now),
                 ])
         } catch let error as DatabaseError
             where error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("microchip") == true
@@ -194,9 +194,7 @@ extension VetNetStore {
         // A new patient has no search row yet; skipping reindexPatient's DELETE matters, as
         // FTS5 can only find a row by an UNINDEXED column by scanning the whole table.
         try db.execute(sql: Self.searchRowsSQL + " WHERE p.id = ?", arguments: [patient.id.description])
-        try appendAudit(
-            AuditRecord(action: .patientCreate, resourceType: .patient, resourceID: patient.id.description),
-            scope: scope, db: db)
+        try appendAudit(.patientCreated(patient.id), scope: scope, db: db)
     }
 
     static func requireOwners(of patient: Patient, db: Database, scope: AccessScope) throws {
