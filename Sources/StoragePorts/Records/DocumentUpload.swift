@@ -131,20 +131,19 @@ public final class DocumentUpload {
     /// its event.
     package func finishedDocument(
         patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope, now: Date
-    ) throws -> (info: DocumentInfo, audit: AuditRecord, event: DomainEvent) {
+    ) throws -> FinishedDocument {
         let (name, declared, received) = try finishChecked(fileName: fileName, declaredType: declaredType)
         let info = DocumentInfo(
             id: UUID(), patientID: patientID, fileName: name, contentType: declared.rawValue,
             byteCount: received.byteCount, sha256: received.sha256, createdAt: now)
         let id = UUIDText.lowercase(info.id)
-        return (
-            info,
-            AuditRecord(
+        return FinishedDocument(
+            info: info,
+            audit: AuditRecord(
                 action: .recordDocumentUpload, resourceType: .document, resourceID: id, detail: "patient=\(patientID)"),
-            .recordEntryAdded(
+            event: .recordEntryAdded(
                 patientID: patientID, entryType: "document", entryID: id, practiceID: scope.practiceID,
-                occurredAt: now)
-        )
+                occurredAt: now))
     }
 
     /// Marks the temporary file as taken over (renamed), so it is not removed on release.
@@ -207,4 +206,15 @@ public final class DocumentUpload {
         guard sawLast else { throw RecordCipher.CipherError.cannotOpen }
         return plaintext
     }
+}
+
+/// A finished, checked upload as a store records it: the document's details, its audit entry
+/// and its event (``DocumentUpload/finishedDocument(patientID:fileName:declaredType:scope:now:)``).
+public struct FinishedDocument: Sendable {
+    /// The document as listed.
+    public let info: DocumentInfo
+    /// Its audit entry.
+    public let audit: AuditRecord
+    /// Its event.
+    public let event: DomainEvent
 }

@@ -89,11 +89,12 @@ public protocol DocumentRepository: Sendable {
     func beginDocument(patientID: Identifier<Patient>, fileName: String, declaredType: String, scope: AccessScope)
         async throws -> DocumentUpload
 
-    /// Commits a finished upload (its content must be the declared kind).
-    func addDocument(
-        _ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
-        scope: AccessScope
-    ) async throws -> DocumentInfo
+    /// The time source that stamps a document's upload.
+    var clock: Clock { get }
+
+    /// Keeps a finished upload as ``addDocument(_:patientID:fileName:declaredType:scope:)``
+    /// decided it: its content, its row, its audit entry and its event.
+    func storeDocument(_ upload: DocumentUpload, as document: FinishedDocument, scope: AccessScope) async throws
 
     /// A patient's documents, newest first.
     func documents(patientID: Identifier<Patient>, scope: AccessScope) async throws -> [DocumentInfo]
@@ -107,6 +108,18 @@ public protocol DocumentRepository: Sendable {
 }
 
 extension DocumentRepository {
+    /// Commits a finished upload: its content must be the declared kind, and the document's
+    /// details, audit entry and event are decided here, once for both stores.
+    public func addDocument(
+        _ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
+        scope: AccessScope
+    ) async throws -> DocumentInfo {
+        let document = try upload.finishedDocument(
+            patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope, now: clock.now())
+        try await storeDocument(upload, as: document, scope: scope)
+        return document.info
+    }
+
     /// Adds a document held in memory (imports, tests): the same checks and sealed format as
     /// a streamed upload.
     public func addDocument(

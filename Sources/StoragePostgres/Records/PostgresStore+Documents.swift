@@ -26,17 +26,17 @@ extension PostgresStore: DocumentRepository {
         return try DocumentUpload(directory: uploadDirectory, keyBytes: cipher.keyBytes, limit: maxDocumentBytes)
     }
 
-    /// Records a received document: checks the content against the declared type, then in one
+    /// Keeps a received document, checked and decided by
+    /// ``DocumentRepository/addDocument(_:patientID:fileName:declaredType:scope:)``: in one
     /// transaction writes the document's row, its sealed content (the upload file as it is,
     /// read back in rows of ``documentChunkBytes``), its audit entry and its event. Every
     /// instance sharing the database can serve it from then on; nothing of it stays on this
     /// machine (the temporary file goes with the upload).
-    public func addDocument(
-        _ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
-        scope: AccessScope
-    ) async throws -> DocumentInfo {
-        let (info, audit, event) = try upload.finishedDocument(
-            patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope, now: clock.now())
+    public func storeDocument(_ upload: DocumentUpload, as document: FinishedDocument, scope: AccessScope)
+        async throws
+    {
+        let info = document.info
+        let patientID = info.patientID
         try await transaction(.practice(scope.practiceID)) { connection in
             try await self.requireRecordPatient(
                 patientID.rawValue, practiceID: scope.practiceID, connection: connection)
@@ -60,9 +60,9 @@ extension PostgresStore: DocumentRepository {
                     """, logger: self.logger)
                 index += 1
             }
-            try await self.appendAudit(audit, events: [event], scope: scope, connection: connection)
+            try await self.appendAudit(
+                document.audit, events: [document.event], scope: scope, connection: connection)
         }
-        return info
     }
 
     /// A patient's documents, newest first (audited).

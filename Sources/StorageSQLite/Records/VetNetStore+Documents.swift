@@ -21,17 +21,17 @@ extension VetNetStore {
         return try DocumentUpload(directory: directory, keyBytes: cipher.keyBytes, limit: maxDocumentBytes)
     }
 
-    /// Records a received document: checks the content against the declared type, publishes
+    /// Keeps a received document, checked and decided by
+    /// ``DocumentRepository/addDocument(_:patientID:fileName:declaredType:scope:)``: publishes
     /// the file under the SHA-256 of its content (flushed, then renamed, then the directory
     /// flushed: a crash leaves the whole file or none), then writes the record with its audit
     /// entry and event. Should the record not commit, the file is an orphan that
     /// ``sweepOrphanDocuments()`` removes.
-    public func addDocument(
-        _ upload: DocumentUpload, patientID: Identifier<Patient>, fileName: String, declaredType: String,
-        scope: AccessScope
-    ) async throws -> DocumentInfo {
-        let (info, audit, event) = try upload.finishedDocument(
-            patientID: patientID, fileName: fileName, declaredType: declaredType, scope: scope, now: clock.now())
+    public func storeDocument(_ upload: DocumentUpload, as document: FinishedDocument, scope: AccessScope)
+        async throws
+    {
+        let info = document.info
+        let patientID = info.patientID
         guard let directory = documentsDirectory else { throw DomainError.conflict("this store keeps no documents") }
         let fileURL = directory.appendingPathComponent(info.sha256)
         // Identical uploads share one file; the temporary copy of a repeat is simply dropped.
@@ -52,10 +52,9 @@ extension VetNetStore {
                     info.contentType, info.byteCount, info.sha256, scope.actorID?.description,
                     Timestamp.string(info.createdAt),
                 ])
-            try self.appendAudit(audit, scope: scope, db: db)
-            try self.appendEvent(event, scope: scope, db: db)
+            try self.appendAudit(document.audit, scope: scope, db: db)
+            try self.appendEvent(document.event, scope: scope, db: db)
         }
-        return info
     }
 
     /// A patient's documents, newest first (audited).
