@@ -157,8 +157,18 @@ extension VetNetStore {
     /// holds the entry the checkpoint recorded, or the checkpoint is gone while entries exist,
     /// nothing is written and ``AuditNotAnchored`` is thrown, so the evidence stays for
     /// `verify` and the server refuses to start until `vetnet audit re-anchor`.
+    ///
+    /// Every write of the checkpoint takes its turn on one queue, the one that anchors each
+    /// commit: the periodic writer and the commits never interleave, so a checkpoint read at an
+    /// older head is never written over a newer one (an acknowledged entry would otherwise be
+    /// left beyond the checkpoint).
     @discardableResult
     public func writeAuditCheckpoint() throws -> AuditCheckpoint? {
+        try anchorQueue.sync { try writeAuditCheckpointInTurn() }
+    }
+
+    /// ``writeAuditCheckpoint()`` on the anchor queue.
+    private func writeAuditCheckpointInTurn() throws -> AuditCheckpoint? {
         guard let file = auditCheckpoint, let anchor = try auditAnchor() else { return nil }
         let previous: AuditCheckpoint?
         switch anchor {
@@ -188,7 +198,7 @@ extension VetNetStore {
         guard auditCheckpoint != nil else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             anchorQueue.async {
-                _ = try? self.writeAuditCheckpoint()
+                _ = try? self.writeAuditCheckpointInTurn()
                 continuation.resume()
             }
         }
