@@ -6,7 +6,7 @@ import StoragePorts
 extension Row {
     /// The UUID in `column`.
     func uuid(_ column: String) throws -> UUID {
-        guard let text: String = self[column] else {
+        guard let text = try read(column, as: String?.self) else {
             throw StoreCorruption(column: column, reason: "missing identifier")
         }
         guard let uuid = UUIDText.parse(text) else { throw StoreCorruption(column: column, reason: "not a UUID") }
@@ -21,9 +21,65 @@ extension Row {
     /// The instant stored as text in `column` (`table.column` names it in the error): an
     /// unreadable time fails the read naming it, never reads as the year 1.
     func instant(_ column: String, table: String) throws -> Date {
-        guard let text: String = self[column], let date = Timestamp.date(text) else {
+        guard let text = try read(column, as: String?.self), let date = Timestamp.date(text) else {
             throw StoreCorruption(column: "\(table).\(column)", reason: "not a time")
         }
         return date
+    }
+}
+
+extension Row {
+    /// The value in `column`, read as `Value`. GRDB's subscript stops the process when a value
+    /// is missing or of another kind (a file edited outside VetNet can hold text where a number
+    /// belongs: its tables do not enforce types); this read fails naming the column instead,
+    /// and never with the row's other values, which may be medical data.
+    func read<Value: DatabaseValueConvertible>(_ column: String, as _: Value.Type = Value.self) throws -> Value {
+        do {
+            return try decode(Value.self, forColumn: column)
+        } catch {
+            throw StoreCorruption(column: column, reason: Self.unreadable(Value.self))
+        }
+    }
+
+    /// The value in `column`, read as `Value` through SQLite's own conversion of its column.
+    func read<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ column: String, as _: Value.Type = Value.self
+    ) throws -> Value {
+        do {
+            return try decode(Value.self, forColumn: column)
+        } catch {
+            throw StoreCorruption(column: column, reason: Self.unreadable(Value.self))
+        }
+    }
+
+    /// The value of the column at `index`, read as `Value` (as ``read(_:as:)`` reads a named one).
+    func read<Value: DatabaseValueConvertible>(at index: Int, as _: Value.Type = Value.self) throws -> Value {
+        do {
+            return try decode(Value.self, atIndex: index)
+        } catch {
+            throw StoreCorruption(column: columnName(at: index), reason: Self.unreadable(Value.self))
+        }
+    }
+
+    /// The value of the column at `index`, read through SQLite's own conversion of its column.
+    func read<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        at index: Int, as _: Value.Type = Value.self
+    ) throws -> Value {
+        do {
+            return try decode(Value.self, atIndex: index)
+        } catch {
+            throw StoreCorruption(column: columnName(at: index), reason: Self.unreadable(Value.self))
+        }
+    }
+
+    /// The name of the column at `index`, or its position when the row has no such column.
+    private func columnName(at index: Int) -> String {
+        let names = Array(columnNames)
+        return names.indices.contains(index) ? names[index] : "column \(index)"
+    }
+
+    /// Why a value did not read as `Value`: missing, or of another kind.
+    private static func unreadable<Value>(_: Value.Type) -> String {
+        "missing, or not the kind of value the column holds (\(String(describing: Value.self)))"
     }
 }

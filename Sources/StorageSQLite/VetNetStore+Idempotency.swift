@@ -26,8 +26,8 @@ extension VetNetStore {
                     """), arguments: [scope.practiceID.description, actor, key.key])
         {
             try key.replaying(
-                operation, claimedBy: row["operation"] ?? "", fingerprint: row["fingerprint"] ?? "")
-            let id: String = row["resource_id"]
+                operation, claimedBy: try row.read("operation") ?? "", fingerprint: try row.read("fingerprint") ?? "")
+            let id: String = try row.read("resource_id")
             try appendAudit(.replay(of: operation, resourceID: id), scope: scope, db: db)
             return (id, true)
         }

@@ -27,7 +27,7 @@ public final class VetNetStore: Sendable {
 
     /// The seal of the practice a row read back belongs to (its `practice_id`).
     func fieldSeal(row: Row) throws -> FieldSeal {
-        guard let text: String = row["practice_id"], let practiceID = PracticeID(uuidString: text) else {
+        guard let text: String = try row.read("practice_id"), let practiceID = PracticeID(uuidString: text) else {
             throw StoreCorruption(column: "practice_id", reason: "not a practice id")
         }
         return fieldSeal(practiceID)

@@ -56,6 +56,33 @@ struct StoreTests {
         }
     }
 
+    @Test("a value of another kind where a number or a word belongs is refused naming its column, never stops VetNet")
+    func valuesOfAnotherKind() async throws {
+        let fixture = try await TwoPractices.make()
+        let scope = fixture.scope(fixture.adminA)
+        let owner = try await fixture.store.createOwner(Owner(firstName: "Jo", lastName: "Bloggs"), scope: scope)
+        let rex = try await fixture.store.createPatient(
+            Patient(name: "Rex", species: .dog, ownerID: owner.id), scope: scope)
+        let tom = try await fixture.store.createPatient(
+            Patient(name: "Tom", species: .cat, ownerID: owner.id), scope: scope)
+        // A file edited outside VetNet: its tables do not enforce types, so a version can be a
+        // word and a name can be a blob of bytes.
+        try await fixture.store.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "UPDATE patient SET version = 'two' WHERE id = ?", arguments: [rex.id.description])
+            try db.execute(sql: "UPDATE patient SET name = x'FF00' WHERE id = ?", arguments: [tom.id.description])
+        }
+        await expectCorruption("version", "a patient whose version is a word was read") {
+            try await fixture.store.patient(scope: scope, id: rex.id)
+        }
+        await expectCorruption("name", "a patient whose name is not text was read") {
+            try await fixture.store.patient(scope: scope, id: tom.id)
+        }
+        // The rest of the practice is still served.
+        let other = try await fixture.store.createPatient(
+            Patient(name: "Kit", species: .cat, ownerID: owner.id), scope: scope)
+        #expect(try await fixture.store.patient(scope: scope, id: other.id).value.name == "Kit")
+    }
+
     @Test("a JSON column or a time that does not read back is refused naming it, never read as empty or a default")
     func unreadableJSONColumns() async throws {
         let fixture = try await TwoPractices.make()

@@ -81,16 +81,18 @@ extension VetNetStore: PasskeyRepository {
     }
 
     private static func passkey(_ row: Row) throws -> StoredPasskey {
-        guard let credentialID = row["credential_id"] as Data?, let publicKey = row["public_key"] as Data?,
-            let relyingParty = row["relying_party"] as String?, let origin = row["origin"] as String?,
-            let signCount = row["sign_count"] as Int64?, let createdMs = row["created_at_ms"] as Int64?
+        guard let credentialID = try row.read("credential_id") as Data?,
+            let publicKey = try row.read("public_key") as Data?,
+            let relyingParty = try row.read("relying_party") as String?, let origin = try row.read("origin") as String?,
+            let signCount = try row.read("sign_count") as Int64?,
+            let createdMs = try row.read("created_at_ms") as Int64?
         else { throw StoreCorruption(column: "passkey", reason: "a required column is empty") }
-        let lastUsed: Int64? = row["last_used_at_ms"]
+        let lastUsed: Int64? = try row.read("last_used_at_ms")
         return StoredPasskey(
             id: try row.uuid("id"), userID: try row.identifier("user_id"),
             practiceID: try row.identifier("practice_id"),
             credentialID: credentialID, publicKey: publicKey, relyingParty: relyingParty, origin: origin,
-            name: row["name"] ?? "", signCount: signCount, createdAt: Timestamp.date(milliseconds: createdMs),
+            name: try row.read("name") ?? "", signCount: signCount, createdAt: Timestamp.date(milliseconds: createdMs),
             lastUsedAt: lastUsed.map(Timestamp.date(milliseconds:)))
     }
 }

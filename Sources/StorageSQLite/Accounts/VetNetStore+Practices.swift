@@ -212,12 +212,12 @@ extension VetNetStore {
         else {
             throw DomainError.notFound(resource: "practice")
         }
-        return Versioned(try practice(from: row), version: row["version"] ?? 1)
+        return Versioned(try practice(from: row), version: try row.read("version") ?? 1)
     }
 
     static func practice(from row: Row) throws -> PracticeProfile {
         func decoded<T: Decodable>(_ column: String, as type: T.Type) throws -> T? {
-            guard let text: String = row[column] else { return nil }
+            guard let text = try row.read(column, as: String?.self) else { return nil }
             return try StoreCorruption.decoded(T.self, from: text, column: "practice.\(column)")
         }
         func words<Word>(_ column: String, _ word: (String) -> Word?) throws -> [Word]? {
@@ -226,14 +226,15 @@ extension VetNetStore {
             }
         }
         return PracticeProfile(
-            id: try row.identifier("id"), name: row["name"] ?? "", timeZone: row["time_zone"] ?? "UTC",
-            openingHours: try decoded("opening_hours", as: [OpeningHours].self) ?? [], phone: row["phone"],
-            address: row["address"],
+            id: try row.identifier("id"), name: try row.read("name") ?? "",
+            timeZone: try row.read("time_zone") ?? "UTC",
+            openingHours: try decoded("opening_hours", as: [OpeningHours].self) ?? [], phone: try row.read("phone"),
+            address: try row.read("address"),
             closures: try decoded("closures", as: [PracticeClosure].self) ?? [],
-            slotGridMinutes: row["slot_grid_minutes"] ?? 5,
-            defaultBufferMinutes: row["default_buffer_minutes"] ?? 0,
+            slotGridMinutes: try row.read("slot_grid_minutes") ?? 5,
+            defaultBufferMinutes: try row.read("default_buffer_minutes") ?? 0,
             services: try words("services", Specialty.init(rawValue:)) ?? [],
-            retentionYears: row["retention_years"] ?? 7,
+            retentionYears: try row.read("retention_years") ?? 7,
             secondFactorRoles: try words("second_factor_roles", Role.init(rawValue:))
                 ?? PracticeProfile.defaultSecondFactorRoles)
     }

@@ -20,10 +20,11 @@ extension VetNetStore {
                     try SealedSecondFactor.open($0, userID: userID, practiceID: practiceID, cipher: self.cipher)
                 }
             }
-            let enrolledMs: Int64? = row["enrolled_at_ms"]
+            let enrolledMs: Int64? = try row.read("enrolled_at_ms")
             return StoredSecondFactor(
-                secret: try open(row["sealed_secret"]), pendingSecret: try open(row["sealed_pending"]),
-                lastStep: row["last_step"], recoveryCodesLeft: row["left"],
+                secret: try open(try row.read("sealed_secret")),
+                pendingSecret: try open(try row.read("sealed_pending")),
+                lastStep: try row.read("last_step"), recoveryCodesLeft: try row.read("left"),
                 enrolledAt: enrolledMs.map(Timestamp.date(milliseconds:)))
         }
     }

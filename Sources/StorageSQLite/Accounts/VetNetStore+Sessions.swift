@@ -49,8 +49,9 @@ extension VetNetStore {
                         """), arguments: [tokenHash, nowMs, idleMs, nowMs]
             ).map { row in
                 (
-                    try Self.account(from: row), row["last_seen_at_ms"], row["expires_at_ms"],
-                    SessionAssurance(secondFactor: row["second_factor"], mustEnrolSecondFactor: row["must_enrol"])
+                    try Self.account(from: row), try row.read("last_seen_at_ms"), try row.read("expires_at_ms"),
+                    SessionAssurance(
+                        secondFactor: try row.read("second_factor"), mustEnrolSecondFactor: try row.read("must_enrol"))
                 )
             }
         }

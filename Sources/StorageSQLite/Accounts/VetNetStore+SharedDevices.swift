@@ -122,20 +122,21 @@ extension VetNetStore: SharedDeviceRepository {
                     """, arguments: [UUIDText.lowercase(deviceID), userID.description, practiceID.description]
             ).map { row in
                 DeviceSignIn(
-                    at: Timestamp.date(milliseconds: row["signed_in_at_ms"]), secondFactor: row["second_factor"])
+                    at: Timestamp.date(milliseconds: try row.read("signed_in_at_ms")),
+                    secondFactor: try row.read("second_factor"))
             }
         }
     }
 
     static func sharedDevice(from row: Row) throws -> SharedDevice {
-        guard let id = UUID(uuidString: row["id"] ?? "") else {
+        guard let id = UUID(uuidString: try row.read("id") ?? "") else {
             throw StoreCorruption(column: "shared_device.id", reason: "not a UUID")
         }
-        let registeredBy: String? = row["registered_by"]
+        let registeredBy: String? = try row.read("registered_by")
         return SharedDevice(
-            id: id, practiceID: try row.identifier("practice_id"), name: row["name"] ?? "",
-            idleLockSeconds: row["idle_lock_seconds"] ?? SharedDevicePolicy.defaultIdleLockSeconds,
-            registeredAt: Timestamp.date(milliseconds: row["registered_at_ms"] ?? 0),
+            id: id, practiceID: try row.identifier("practice_id"), name: try row.read("name") ?? "",
+            idleLockSeconds: try row.read("idle_lock_seconds") ?? SharedDevicePolicy.defaultIdleLockSeconds,
+            registeredAt: Timestamp.date(milliseconds: try row.read("registered_at_ms") ?? 0),
             registeredBy: registeredBy.flatMap { UUID(uuidString: $0) }.map(UserID.init))
     }
 }

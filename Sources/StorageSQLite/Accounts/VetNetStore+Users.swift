@@ -154,10 +154,10 @@ extension VetNetStore {
     static func account(from row: Row) throws -> StaffAccount {
         StaffAccount(
             id: try row.identifier("id"), practiceID: try row.identifier("practice_id"),
-            email: row["email"], displayName: row["display_name"],
+            email: try row.read("email"), displayName: try row.read("display_name"),
             role: try StoreCorruption.known(
-                (row["role"] as String?).flatMap(Role.init(rawValue:)), column: "staff_user.role"),
-            disabled: row["disabled"], createdAt: try row.instant("created_at", table: "staff_user"),
-            version: row["version"])
+                (try row.read("role") as String?).flatMap(Role.init(rawValue:)), column: "staff_user.role"),
+            disabled: try row.read("disabled"), createdAt: try row.instant("created_at", table: "staff_user"),
+            version: try row.read("version"))
     }
 }

@@ -21,7 +21,7 @@ extension VetNetStore {
             db.cachedStatement(sql: "SELECT analytics_version, config_version FROM practice WHERE id = ?"),
             arguments: [practiceID.description]
         ).orNotFound("practice")
-        return AnalyticsDataVersion(analytics: row[0], configuration: row[1])
+        return AnalyticsDataVersion(analytics: try row.read(at: 0), configuration: try row.read(at: 1))
     }
 
     // MARK: - Reading a practice's history
@@ -179,13 +179,15 @@ extension VetNetStore {
                 Timestamp.milliseconds(range.end),
             ])
         while let row = try rows.next() {
-            let level = try AssessmentRows.level(row[1], column: "triage_arrival.level")
-            let seen: Int64? = row[3]
+            let level = try AssessmentRows.level(try row.read(at: 1), column: "triage_arrival.level")
+            let seen: Int64? = try row.read(at: 3)
             arrivals.append(
                 TriageArrival(
                     patientID: try decoder.uuid(row, 0, "triage_arrival.patient_id"), level: level,
-                    arrival: Timestamp.date(milliseconds: row[2]), firstSeenAt: seen.map(Timestamp.date(milliseconds:)),
-                    species: try decoder.species(row, 4), leftAt: (row[5] as Int64?).map(Timestamp.date(milliseconds:)))
+                    arrival: Timestamp.date(milliseconds: try row.read(at: 2)),
+                    firstSeenAt: seen.map(Timestamp.date(milliseconds:)),
+                    species: try decoder.species(row, 4),
+                    leftAt: (try row.read(at: 5) as Int64?).map(Timestamp.date(milliseconds:)))
             )
         }
     }
@@ -208,7 +210,8 @@ extension VetNetStore {
             let rows = try Row.fetchCursor(
                 statement, arguments: [practiceID.description, Timestamp.milliseconds(cutoff)])
             while let row = try rows.next() {
-                first[try decoder.uuid(row, 0, "appointment.patient_id")] = Timestamp.date(milliseconds: row[1])
+                first[try decoder.uuid(row, 0, "appointment.patient_id")] = Timestamp.date(
+                    milliseconds: try row.read(at: 1))
             }
         }
         return loaded.firstVisits(after: first)

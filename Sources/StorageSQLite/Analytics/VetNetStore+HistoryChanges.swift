@@ -86,7 +86,7 @@ extension VetNetStore {
         while let row = try removals.next() {
             let patient = try decoder.uuid(row, 1, "analytics_removal.patient_id")
             if row.hasNull(atIndex: 0) {
-                guard let arrival: Int64 = row[2] else { continue }
+                guard let arrival: Int64 = try row.read(at: 2) else { continue }
                 changes.removedArrivals.append(
                     HistoryChanges.ArrivalKey(patientID: patient, arrival: Timestamp.date(milliseconds: arrival)))
             } else {
@@ -105,19 +105,19 @@ extension VetNetStore {
                     """), arguments: [practice, since])
         while let row = try arrivals.next() {
             let patient = try decoder.uuid(row, 0, "triage_arrival.patient_id")
-            let arrivalMs: Int64 = row[2]
+            let arrivalMs: Int64 = try row.read(at: 2)
             let arrival = Timestamp.date(milliseconds: arrivalMs)
             guard covered.arrival(atMs: arrivalMs) else {
                 changes.removedArrivals.append(HistoryChanges.ArrivalKey(patientID: patient, arrival: arrival))
                 continue
             }
-            let level = try AssessmentRows.level(row[1], column: "triage_arrival.level")
-            let seen: Int64? = row[3]
+            let level = try AssessmentRows.level(try row.read(at: 1), column: "triage_arrival.level")
+            let seen: Int64? = try row.read(at: 3)
             changes.arrivals.append(
                 TriageArrival(
                     patientID: patient, level: level, arrival: arrival,
                     firstSeenAt: seen.map(Timestamp.date(milliseconds:)), species: try decoder.species(row, 4),
-                    leftAt: (row[5] as Int64?).map(Timestamp.date(milliseconds:))))
+                    leftAt: (try row.read(at: 5) as Int64?).map(Timestamp.date(milliseconds:))))
         }
 
         // First visits of the patients concerned, as the full read states them: the earliest

@@ -105,12 +105,12 @@ extension VetNetStore {
             db, sql: "SELECT id, species, birth_date FROM patient WHERE practice_id = ?",
             arguments: [practiceID.description])
         {
-            guard let id = UUIDText.parse(row[0]) else {
+            guard let id = UUIDText.parse(try row.read(at: 0)) else {
                 throw StoreCorruption(column: "patient.id", reason: "not a UUID")
             }
             references.patients[id] = HistoryReferences.Patient(
-                species: try StoreCorruption.known(Species(rawValue: row[1]), column: "patient.species"),
-                birthDate: (row[2] as String?).flatMap { RecordCalendar.date(fromISODay: $0) })
+                species: try StoreCorruption.known(Species(rawValue: try row.read(at: 1)), column: "patient.species"),
+                birthDate: (try row.read(at: 2) as String?).flatMap { RecordCalendar.date(fromISODay: $0) })
         }
         return references
     }
@@ -128,9 +128,9 @@ extension VetNetStore {
                 arguments: [scope.practiceID.description]
             ).map { row in
                 (
-                    try StoreCorruption.known(UUIDText.parse(row[0]), column: "patient.id"),
-                    try StoreCorruption.known(Species(rawValue: row[1]), column: "patient.species"),
-                    (row[2] as String?).flatMap { RecordCalendar.date(fromISODay: $0) }
+                    try StoreCorruption.known(UUIDText.parse(try row.read(at: 0)), column: "patient.id"),
+                    try StoreCorruption.known(Species(rawValue: try row.read(at: 1)), column: "patient.species"),
+                    (try row.read(at: 2) as String?).flatMap { RecordCalendar.date(fromISODay: $0) }
                 )
             }
         }

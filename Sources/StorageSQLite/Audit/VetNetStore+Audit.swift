@@ -82,7 +82,7 @@ extension VetNetStore {
             sql += " ORDER BY seq DESC LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            return Page(fetched: rows.map(Self.auditEntry(from:)), limit: limit) { String($0.sequence) }
+            return Page(fetched: try rows.map(Self.auditEntry(from:)), limit: limit) { String($0.sequence) }
         }
     }
 
@@ -236,8 +236,19 @@ extension VetNetStore {
             var checked = 0
             let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM audit_entry ORDER BY seq")
             while let row = try cursor.next() {
-                let entry = Self.auditEntry(from: row)
-                let storedID: String = row["id"]
+                let storedID = (try? row.read("id", as: String?.self)).flatMap { $0 } ?? ""
+                let entry: AuditEntry
+                do {
+                    entry = try Self.auditEntry(from: row)
+                } catch let unreadable as StoreCorruption {
+                    // A value of the wrong kind is an edit made outside VetNet: named, as any other.
+                    return AuditVerification(
+                        checked: checked,
+                        firstProblem: .init(
+                            sequence: expectedSequence, id: storedID,
+                            reason: "its \(unreadable.column) does not read: the entry was edited"),
+                        headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: checkpoint)
+                }
                 func broken(_ reason: String) -> AuditVerification {
                     AuditVerification(
                         checked: checked, firstProblem: .init(sequence: entry.sequence, id: storedID, reason: reason),
@@ -297,13 +308,16 @@ extension VetNetStore {
         }
     }
 
-    static func auditEntry(from row: Row) -> AuditEntry {
+    static func auditEntry(from row: Row) throws -> AuditEntry {
         AuditEntry(
-            sequence: row["seq"],
-            id: UUIDText.parse(row["id"] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
-            occurredAt: row["occurred_at"], practiceID: row["practice_id"], actorID: row["actor_id"],
-            action: row["action"], resourceType: row["resource_type"], resourceID: row["resource_id"],
-            outcome: AuditOutcome(rawValue: row["outcome"]) ?? .failure, requestID: row["request_id"],
-            detail: row["detail"], previousHash: row["prev_hash"], hash: row["hash"])
+            sequence: try row.read("seq"),
+            id: UUIDText.parse(try row.read("id") as String)
+                ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            occurredAt: try row.read("occurred_at"), practiceID: try row.read("practice_id"),
+            actorID: try row.read("actor_id"),
+            action: try row.read("action"), resourceType: try row.read("resource_type"),
+            resourceID: try row.read("resource_id"),
+            outcome: AuditOutcome(rawValue: try row.read("outcome")) ?? .failure, requestID: try row.read("request_id"),
+            detail: try row.read("detail"), previousHash: try row.read("prev_hash"), hash: try row.read("hash"))
     }
 }

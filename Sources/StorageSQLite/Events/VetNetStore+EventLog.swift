@@ -74,7 +74,7 @@ extension VetNetStore {
         try await writer.read { db in
             var heads: [PracticeID: Int64] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT practice_id, seq FROM event_head") {
-                if let id = PracticeID(uuidString: row[0]) { heads[id] = row[1] }
+                if let id = PracticeID(uuidString: try row.read(at: 0)) { heads[id] = try row.read(at: 1) }
             }
             return heads
         }
@@ -92,16 +92,17 @@ extension VetNetStore {
                     WHERE practice_id = ? AND seq > ? ORDER BY seq LIMIT ?
                     """), arguments: [practice, max(position, 0), max(0, limit)])
         let events = try rows.map { row -> DomainEvent in
-            let payloadText: String = row[6]
+            let payloadText: String = try row.read(at: 6)
             guard let payload = try? JSONDecoder().decode([String: String].self, from: Data(payloadText.utf8)) else {
                 throw StoreCorruption(column: "event_log.payload", reason: "not a JSON object of strings")
             }
             var event = DomainEvent(
-                practiceID: practiceID, kind: row[1], occurredAt: Timestamp.date(milliseconds: row[2]),
-                resourceID: row[4], actorID: row[5], payload: payload)
+                practiceID: practiceID, kind: try row.read(at: 1),
+                occurredAt: Timestamp.date(milliseconds: try row.read(at: 2)),
+                resourceID: try row.read(at: 4), actorID: try row.read(at: 5), payload: payload)
             // As stored: an event written by another version may name a kind of resource this one does not.
-            event.resourceType = row[3] ?? event.resourceType
-            event.sequence = row[0]
+            event.resourceType = try row.read(at: 3) ?? event.resourceType
+            event.sequence = try row.read(at: 0)
             return event
         }
         return EventLogPage(

@@ -233,17 +233,17 @@ extension VetNetStore {
             for row in try Row.fetchAll(
                 db, sql: "SELECT id, practice_id, sealed_text FROM clinical_note LIMIT ?", arguments: [limit])
             {
-                guard let practice = PracticeID(uuidString: row["practice_id"]) else { continue }
+                guard let practice = PracticeID(uuidString: try row.read("practice_id")) else { continue }
                 _ = try SealedClinicalText.openNote(
-                    row["sealed_text"], noteID: row["id"], practiceID: practice, cipher: cipher)
+                    try row.read("sealed_text"), noteID: try row.read("id"), practiceID: practice, cipher: cipher)
                 opened += 1
             }
             for row in try Row.fetchAll(
                 db, sql: "SELECT id, practice_id, sealed_text FROM appointment_note LIMIT ?", arguments: [limit])
             {
-                guard let practice = PracticeID(uuidString: row["practice_id"]) else { continue }
+                guard let practice = PracticeID(uuidString: try row.read("practice_id")) else { continue }
                 _ = try SealedClinicalText.openAppointmentNote(
-                    row["sealed_text"], noteID: row["id"], practiceID: practice, cipher: cipher)
+                    try row.read("sealed_text"), noteID: try row.read("id"), practiceID: practice, cipher: cipher)
                 opened += 1
             }
             return opened

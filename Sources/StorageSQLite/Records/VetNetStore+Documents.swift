@@ -137,8 +137,9 @@ extension VetNetStore {
 
     static func document(from row: Row) throws -> DocumentInfo {
         DocumentInfo(
-            id: try row.uuid("id"), patientID: try row.identifier("patient_id"), fileName: row["file_name"],
-            contentType: row["content_type"], byteCount: row["byte_count"], sha256: row["sha256"],
+            id: try row.uuid("id"), patientID: try row.identifier("patient_id"), fileName: try row.read("file_name"),
+            contentType: try row.read("content_type"), byteCount: try row.read("byte_count"),
+            sha256: try row.read("sha256"),
             createdAt: try row.instant("created_at", table: "document"))
     }
 }

@@ -80,7 +80,7 @@ extension VetNetStore {
                 ? try self.record(db: db, practiceID: practiceID, patient: patient) : MedicalRecord(patient: patient)
             patients.append(
                 ExportedPatient(
-                    record: record, archivedAt: (row["archived_at"] as String?).flatMap(Timestamp.date),
+                    record: record, archivedAt: (try row.read("archived_at") as String?).flatMap(Timestamp.date),
                     entered: stamps[id] ?? [:], visits: visits[id],
                     corrections: try self.corrections(db: db, practiceID: practiceID, patientID: patient.id)))
         }
@@ -90,11 +90,12 @@ extension VetNetStore {
             arguments: practiceArgument
         ).map { row in
             var assessment = try ExportedAssessment(
-                id: try row.uuid("id"), patientID: try row.uuid("patient_id"), assessorID: row["assessor_id"],
-                arrivalAt: PracticeExport.instant(milliseconds: row["arrival_at_ms"]),
-                assessedAt: PracticeExport.instant(milliseconds: row["assessed_at_ms"]),
-                level: row["level"], rulesVersion: row["rules_version"],
-                sealed: SealedAssessmentText(caseText: row["case_json"], resultText: row["result_json"]),
+                id: try row.uuid("id"), patientID: try row.uuid("patient_id"), assessorID: try row.read("assessor_id"),
+                arrivalAt: PracticeExport.instant(milliseconds: try row.read("arrival_at_ms")),
+                assessedAt: PracticeExport.instant(milliseconds: try row.read("assessed_at_ms")),
+                level: try row.read("level"), rulesVersion: try row.read("rules_version"),
+                sealed: SealedAssessmentText(
+                    caseText: try row.read("case_json"), resultText: try row.read("result_json")),
                 seal: fieldSeal(practiceID))
             assessment.overrides = try self.exportedOverrides(of: row, db: db)
             return assessment
@@ -104,10 +105,13 @@ extension VetNetStore {
             arguments: practiceArgument
         ).map { row in
             ExportedTriageArrival(
-                patientID: row["patient_id"], arrivalAt: PracticeExport.instant(milliseconds: row["arrival_at_ms"]),
-                level: row["level"],
-                firstSeenAt: (row["first_seen_at_ms"] as Int64?).map { PracticeExport.instant(milliseconds: $0) },
-                leftAt: (row["left_at_ms"] as Int64?).map { PracticeExport.instant(milliseconds: $0) })
+                patientID: try row.read("patient_id"),
+                arrivalAt: PracticeExport.instant(milliseconds: try row.read("arrival_at_ms")),
+                level: try row.read("level"),
+                firstSeenAt: (try row.read("first_seen_at_ms") as Int64?).map {
+                    PracticeExport.instant(milliseconds: $0)
+                },
+                leftAt: (try row.read("left_at_ms") as Int64?).map { PracticeExport.instant(milliseconds: $0) })
         }
         let documents = try Row.fetchAll(
             db, sql: "SELECT * FROM document WHERE practice_id = ? ORDER BY created_at, id",
@@ -138,14 +142,14 @@ extension VetNetStore {
         ).map { row in
             let stored = try Self.appointment(from: row)
             let count = Self.appointmentColumnNames.count
-            let basis = try (row[count + 3] as String?).map {
+            let basis = try (try row.read(at: count + 3) as String?).map {
                 try StoreCorruption.decoded(BookingBasis.self, from: $0, column: "appointment.match_basis")
             }
             return ExportedAppointment(
-                appointment: stored.value, reason: row[count],
+                appointment: stored.value, reason: try row.read(at: count),
                 bookedAt: PracticeExport.instant(try row.instant("created_at", table: "appointment")),
-                version: stored.version, staffNotes: row[count + 2], intake: basis,
-                cancelledAt: (row[count + 4] as Int64?).map { PracticeExport.instant(milliseconds: $0) },
+                version: stored.version, staffNotes: try row.read(at: count + 2), intake: basis,
+                cancelledAt: (try row.read(at: count + 4) as Int64?).map { PracticeExport.instant(milliseconds: $0) },
                 notes: notes[stored.value.id])
         }
         return ExportedSchedule(
@@ -170,8 +174,9 @@ extension VetNetStore {
                 """, arguments: [practiceID.description])
         var stamps: [String: [String: EntryStamp]] = [:]
         while let row = try rows.next() {
-            let stamp = EntryStamp(at: try row.instant("created_at", table: "record entry"), by: row["entered_by"])
-            stamps[row["patient_id"], default: [:]][row["id"]] = stamp
+            let stamp = EntryStamp(
+                at: try row.instant("created_at", table: "record entry"), by: try row.read("entered_by"))
+            stamps[try row.read("patient_id"), default: [:]][try row.read("id")] = stamp
         }
         return stamps
     }

@@ -203,7 +203,7 @@ extension VetNetStore {
                 db, sql: "SELECT id, name FROM patient WHERE practice_id = ? AND id IN (\(concerned))",
                 arguments: [practice, practice, horizon])
             {
-                names[try row.identifier("id")] = row["name"]
+                names[try row.identifier("id")] = try row.read("name")
             }
             // Later doses of the same vaccine supersede earlier reminders, so every dose of the
             // patients concerned is read. As corrected: one entered in error is due nothing, a
@@ -232,26 +232,29 @@ extension VetNetStore {
         // A NULL where text belongs reads as "" and is then refused by name, never forced.
         let weights = try rows("weight", orderedBy: "measured_at").map { row in
             try RecordRows.weight(
-                id: try row.uuid("id"), patientID: patient.id, value: row["value"] ?? "", unit: row["unit"] ?? "",
-                measuredAt: (row["measured_at"] as String?).flatMap { Timestamp.date($0) })
+                id: try row.uuid("id"), patientID: patient.id, value: try row.read("value") ?? "",
+                unit: try row.read("unit") ?? "",
+                measuredAt: (try row.read("measured_at") as String?).flatMap { Timestamp.date($0) })
         }
         let problems = try rows("problem", orderedBy: "created_at").map { row in
             try RecordRows.problem(
-                id: try row.uuid("id"), patientID: patient.id, name: row["name"] ?? "", status: row["status"] ?? "",
-                onset: row["onset_date"], resolved: row["resolved_date"], seal: seal)
+                id: try row.uuid("id"), patientID: patient.id, name: try row.read("name") ?? "",
+                status: try row.read("status") ?? "",
+                onset: try row.read("onset_date"), resolved: try row.read("resolved_date"), seal: seal)
         }
         let allergies = try rows("allergy", orderedBy: "created_at").map { row in
             try RecordRows.allergy(
-                id: try row.uuid("id"), patientID: patient.id, substance: row["substance"] ?? "",
-                reaction: row["reaction"], severity: row["severity"] ?? "", seal: seal)
+                id: try row.uuid("id"), patientID: patient.id, substance: try row.read("substance") ?? "",
+                reaction: try row.read("reaction"), severity: try row.read("severity") ?? "", seal: seal)
         }
         let medications = try rows("medication", orderedBy: "start_date").map { row in
             try RecordRows.medication(
                 id: try row.uuid("id"), patientID: patient.id,
                 RecordRows.MedicationColumns(
-                    drug: row["drug"] ?? "", concentration: row["concentration_mg_per_ml"] ?? "",
-                    dose: row["dose_mg_per_kg"] ?? "", route: row["route"] ?? "", frequency: row["frequency"] ?? "",
-                    start: row["start_date"], end: row["end_date"]), seal: seal)
+                    drug: try row.read("drug") ?? "", concentration: try row.read("concentration_mg_per_ml") ?? "",
+                    dose: try row.read("dose_mg_per_kg") ?? "", route: try row.read("route") ?? "",
+                    frequency: try row.read("frequency") ?? "",
+                    start: try row.read("start_date"), end: try row.read("end_date")), seal: seal)
         }
         let vaccinations = try rows("vaccination", orderedBy: "administered_date").map {
             try Self.vaccination(from: $0, seal: seal)
@@ -260,9 +263,10 @@ extension VetNetStore {
         let addenda = try rows("note_addendum", orderedBy: "created_at").map { row in
             try RecordRows.addendum(
                 id: try row.uuid("id"), noteID: try row.uuid("note_id"),
-                author: NoteAuthor(id: UserID(try row.uuid("author_id")), displayName: row["author_name"] ?? ""),
-                createdAt: (row["created_at"] as String?).flatMap { Timestamp.date($0) },
-                sealedText: row["sealed_text"] ?? Data(),
+                author: NoteAuthor(
+                    id: UserID(try row.uuid("author_id")), displayName: try row.read("author_name") ?? ""),
+                createdAt: (try row.read("created_at") as String?).flatMap { Timestamp.date($0) },
+                sealedText: try row.read("sealed_text") ?? Data(),
                 practiceID: practiceID, cipher: cipher)
         }
         return MedicalRecord(
@@ -275,12 +279,12 @@ extension VetNetStore {
             db, sql: "SELECT * FROM clinical_note WHERE patient_id = ? AND practice_id = ? ORDER BY created_at",
             arguments: [patientID, practiceID.description]
         ).map { row in
-            let id: String = row["id"]
+            let id: String = try row.read("id")
             let text = try SealedClinicalText.openNote(
-                row["sealed_text"], noteID: id, practiceID: practiceID, cipher: cipher)
+                try row.read("sealed_text"), noteID: id, practiceID: practiceID, cipher: cipher)
             return ClinicalNote(
                 id: try row.identifier("id"), patientID: try row.identifier("patient_id"),
-                author: NoteAuthor(id: UserID(try row.uuid("author_id")), displayName: row["author_name"]),
+                author: NoteAuthor(id: UserID(try row.uuid("author_id")), displayName: try row.read("author_name")),
                 createdAt: try row.instant("created_at", table: "clinical_note"),
                 subjective: text.subjective, objective: text.objective, assessment: text.assessment, plan: text.plan)
         }
@@ -288,7 +292,8 @@ extension VetNetStore {
 
     static func vaccination(from row: Row, seal: FieldSeal) throws -> Vaccination {
         try RecordRows.vaccination(
-            id: try row.uuid("id"), patientID: try row.uuid("patient_id"), vaccine: row["vaccine"] ?? "",
-            administered: row["administered_date"], batch: row["batch"], nextDue: row["next_due_date"], seal: seal)
+            id: try row.uuid("id"), patientID: try row.uuid("patient_id"), vaccine: try row.read("vaccine") ?? "",
+            administered: try row.read("administered_date"), batch: try row.read("batch"),
+            nextDue: try row.read("next_due_date"), seal: seal)
     }
 }

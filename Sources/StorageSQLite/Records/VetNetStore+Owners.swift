@@ -149,11 +149,12 @@ extension VetNetStore {
     /// An owner from its row, the contact details opened.
     func owner(from row: Row) throws -> Versioned<Owner> {
         let stored = StoredOwnerColumns(
-            email: row["email"], phones: row["phones"], address: row["address"], communication: row["communication"],
-            notes: row["notes"])
+            email: try row.read("email"), phones: try row.read("phones"), address: try row.read("address"),
+            communication: try row.read("communication"),
+            notes: try row.read("notes"))
         let owner = try stored.owner(
-            id: try row.identifier("id"), firstName: row["first_name"], lastName: row["last_name"],
+            id: try row.identifier("id"), firstName: try row.read("first_name"), lastName: try row.read("last_name"),
             seal: try fieldSeal(row: row))
-        return Versioned(owner, version: row["version"])
+        return Versioned(owner, version: try row.read("version"))
     }
 }

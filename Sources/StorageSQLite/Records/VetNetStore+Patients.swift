@@ -140,7 +140,7 @@ extension VetNetStore {
             let items = try rows.map { row in
                 PatientSummary(
                     patient: try Self.patient(from: row),
-                    ownerName: "\(row["owner_first"] as String) \(row["owner_last"] as String)")
+                    ownerName: "\(try row.read("owner_first") as String) \(try row.read("owner_last") as String)")
             }
             let page = Page(fetched: items, limit: limit) { $0.patient.value.id.description }
             try self.appendAudit(
@@ -264,23 +264,23 @@ extension VetNetStore {
     }
 
     static func patient(from row: Row) throws -> Versioned<Patient> {
-        let alertsJSON: String = row["alerts"]
+        let alertsJSON: String = try row.read("alerts")
         let patient = Patient(
-            id: try row.identifier("id"), medicalRecordNumber: row["mrn"], name: row["name"],
+            id: try row.identifier("id"), medicalRecordNumber: try row.read("mrn"), name: try row.read("name"),
             species: try StoreCorruption.known(
-                (row["species"] as String?).flatMap(Species.init(rawValue:)), column: "patient.species"),
-            breed: row["breed"],
+                (try row.read("species") as String?).flatMap(Species.init(rawValue:)), column: "patient.species"),
+            breed: try row.read("breed"),
             sex: try StoreCorruption.known(
-                (row["sex"] as String?).flatMap(Patient.Sex.init(rawValue:)), column: "patient.sex"),
-            birthDate: (row["birth_date"] as String?).flatMap { RecordCalendar.date(fromISODay: $0) },
-            birthDateEstimated: row["birth_date_estimated"], colour: row["colour"],
-            microchip: row["microchip"],
+                (try row.read("sex") as String?).flatMap(Patient.Sex.init(rawValue:)), column: "patient.sex"),
+            birthDate: (try row.read("birth_date") as String?).flatMap { RecordCalendar.date(fromISODay: $0) },
+            birthDateEstimated: try row.read("birth_date_estimated"), colour: try row.read("colour"),
+            microchip: try row.read("microchip"),
             status: try StoreCorruption.known(
-                (row["status"] as String?).flatMap(Patient.Status.init(rawValue:)), column: "patient.status"),
+                (try row.read("status") as String?).flatMap(Patient.Status.init(rawValue:)), column: "patient.status"),
             alerts: try StoreCorruption.decoded([String].self, from: alertsJSON, column: "patient.alerts"),
             ownerID: try row.identifier("owner_id"),
-            coOwnerID: (row["co_owner_id"] as String?).flatMap(Identifier.init(uuidString:)))
-        return Versioned(patient, version: row["version"])
+            coOwnerID: (try row.read("co_owner_id") as String?).flatMap(Identifier.init(uuidString:)))
+        return Versioned(patient, version: try row.read("version"))
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {

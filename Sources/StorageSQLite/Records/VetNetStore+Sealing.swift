@@ -30,15 +30,15 @@ extension VetNetStore {
                             \(FieldSeal.prefix.count)) <> ?
                         """, arguments: [FieldSeal.prefix])
                 for row in rows {
-                    let key: String = row["row_key"]
+                    let key: String = try row.read("row_key")
                     try db.execute(
                         sql:
                             """
                             UPDATE \(column.table) SET \(column.column) = ? WHERE \(column.key) = ? AND practice_id = ?
                             """,
                         arguments: [
-                            try fieldSeal(row: row).seal(row["value"] as String, column.field, id: key), key,
-                            row["practice_id"],
+                            try fieldSeal(row: row).seal(try row.read("value") as String, column.field, id: key), key,
+                            try row.read("practice_id", as: String.self),
                         ])
                     sealed += 1
                 }

@@ -127,7 +127,7 @@ extension VetNetStore {
                 db, sql: "SELECT id, name FROM patient WHERE practice_id = ? AND id IN (\(followedUp))",
                 arguments: [practice, practice, horizon])
             {
-                patientNames[try row.identifier("id")] = row["name"]
+                patientNames[try row.identifier("id")] = try row.read("name")
             }
             // A later visit answers a follow-up, so every visit of the patients concerned counts.
             let visits = try Row.fetchAll(
@@ -172,12 +172,12 @@ extension VetNetStore {
     /// The record in the row; a row whose record cannot be read fails the request (an opaque
     /// 500, logged) rather than being left out of the patient's history unnoticed.
     static func visit(from row: Row, seal: FieldSeal) throws -> StoredVisit {
-        guard let stored: String = row["record"], let id: String = row["id"] else {
+        guard let stored: String = try row.read("record"), let id: String = try row.read("id") else {
             throw StoreCorruption(column: "visit.record", reason: "not a visit record")
         }
         let visit = try seal.open(json: stored, as: Visit.self, .visitRecord, id: id)
         return StoredVisit(
-            visit: visit, version: row["version"] ?? 1,
-            createdAt: (row["created_at"] as String?).flatMap(Timestamp.date) ?? visit.occurredAt)
+            visit: visit, version: try row.read("version") ?? 1,
+            createdAt: (try row.read("created_at") as String?).flatMap(Timestamp.date) ?? visit.occurredAt)
     }
 }

@@ -161,17 +161,18 @@ extension VetNetStore {
         let base = appointmentColumnNames.count
         let appointment = try appointment(from: row)
         var basis: BookingBasis?
-        if let json = row[base + 2] as String? {
+        if let json = try row.read(at: base + 2) as String? {
             basis = try? JSONDecoder().decode(BookingBasis.self, from: Data(json.utf8))
         }
         // A basis whose JSON is unreadable still says which assessment and level it came from.
-        if basis == nil, let assessment = (row[base + 3] as String?).flatMap(UUIDText.parse),
-            let level = row[base + 4] as Int?
+        if basis == nil, let assessment = (try row.read(at: base + 3) as String?).flatMap(UUIDText.parse),
+            let level = try row.read(at: base + 4) as Int?
         {
             basis = BookingBasis(assessmentID: assessment, triageLevel: level)
         }
         return AppointmentDetails(
-            appointment: appointment, reason: row[base], staffNotes: row[base + 1], basis: basis, visitID: row[base + 5]
+            appointment: appointment, reason: try row.read(at: base), staffNotes: try row.read(at: base + 1),
+            basis: basis, visitID: try row.read(at: base + 5)
         )
     }
 }

@@ -73,7 +73,9 @@ extension VetNetStore: AppointmentNoteRepository {
                         """,
                     arguments: StatementArguments([scope.practiceID.description] + chunk.map(\.description)))
                 for row in rows {
-                    if let id = Identifier<Appointment>(uuidString: row["appointment_id"]) { counts[id] = row["notes"] }
+                    if let id = Identifier<Appointment>(uuidString: try row.read("appointment_id")) {
+                        counts[id] = try row.read("notes")
+                    }
                 }
             }
             return counts
@@ -109,17 +111,18 @@ extension VetNetStore: AppointmentNoteRepository {
 
     /// The note in the row, its text opened; a row that does not open fails the request.
     func appointmentNote(from row: Row, practiceID: PracticeID) throws -> AppointmentNote {
-        let id: String = row["id"]
-        let appointment: String = row["appointment_id"]
+        let id: String = try row.read("id")
+        let appointment: String = try row.read("appointment_id")
         guard let noteID = UUID(uuidString: id), let appointmentID = Identifier<Appointment>(uuidString: appointment)
         else {
             throw StoreCorruption(column: "appointment_note.id", reason: "not a UUID")
         }
         let text = try SealedClinicalText.openAppointmentNote(
-            row["sealed_text"], noteID: id, practiceID: practiceID, cipher: cipher)
+            try row.read("sealed_text"), noteID: id, practiceID: practiceID, cipher: cipher)
         return AppointmentNote(
-            id: noteID, appointmentID: appointmentID, authorID: row["author_id"], authorName: row["author_name"],
+            id: noteID, appointmentID: appointmentID, authorID: try row.read("author_id"),
+            authorName: try row.read("author_name"),
             text: text,
-            createdAt: Timestamp.date(milliseconds: row["created_at_ms"]))
+            createdAt: Timestamp.date(milliseconds: try row.read("created_at_ms")))
     }
 }

@@ -270,11 +270,11 @@ extension VetNetStore {
 
     /// Decodes a row whose first columns are ``appointmentColumnNames``.
     static func appointment(from row: Row) throws -> Versioned<Appointment> {
-        let startMs: Int64 = row[7]
-        let endMs: Int64 = row[8]
-        let occupiedEnd: Int64 = row[9]
+        let startMs: Int64 = try row.read(at: 7)
+        let endMs: Int64 = try row.read(at: 8)
+        let occupiedEnd: Int64 = try row.read(at: 9)
         func uuid(_ index: Int, _ column: String) throws -> UUID {
-            guard let uuid = (row[index] as String?).flatMap(UUIDText.parse) else {
+            guard let uuid = (try row.read(at: index) as String?).flatMap(UUIDText.parse) else {
                 throw StoreCorruption(column: "appointment.\(column)", reason: "not a UUID")
             }
             return uuid
@@ -290,17 +290,18 @@ extension VetNetStore {
             id: Identifier(try uuid(0, "id")), practiceID: PracticeID(try uuid(1, "practice_id")),
             patientID: try uuid(2, "patient_id"), clinicianID: try uuid(3, "clinician_id"),
             appointmentTypeID: Identifier(try uuid(4, "appointment_type_id")),
-            roomType: (row[5] as String?).flatMap(RoomType.init(rawValue:)),
-            roomID: (row[6] as String?).flatMap(Identifier.init(uuidString:)),
+            roomType: (try row.read(at: 5) as String?).flatMap(RoomType.init(rawValue:)),
+            roomID: (try row.read(at: 6) as String?).flatMap(Identifier.init(uuidString:)),
             time: time,
             bufferAfterMinutes: Int(clamping: (occupiedEnd - endMs) / 60_000),
             status: try StoreCorruption.known(
-                (row[10] as String?).flatMap(AppointmentStatus.init(rawValue:)), column: "appointment.status"),
-            checkedInAt: (row[11] as Int64?).map(Timestamp.date(milliseconds:)),
-            startedAt: (row[12] as Int64?).map(Timestamp.date(milliseconds:)),
-            completedAt: (row[13] as Int64?).map(Timestamp.date(milliseconds:)),
-            actualMinutes: row[14], cancellationReason: row[15])
-        return Versioned(appointment, version: row[16])
+                (try row.read(at: 10) as String?).flatMap(AppointmentStatus.init(rawValue:)),
+                column: "appointment.status"),
+            checkedInAt: (try row.read(at: 11) as Int64?).map(Timestamp.date(milliseconds:)),
+            startedAt: (try row.read(at: 12) as Int64?).map(Timestamp.date(milliseconds:)),
+            completedAt: (try row.read(at: 13) as Int64?).map(Timestamp.date(milliseconds:)),
+            actualMinutes: try row.read(at: 14), cancellationReason: try row.read(at: 15))
+        return Versioned(appointment, version: try row.read(at: 16))
     }
 
     /// Builds the conflict error, naming the time of the appointment in the way.

@@ -220,10 +220,10 @@ extension VetNetStore {
             arguments += [Identifier<Clinician>(clinicianID).description]
         }
         for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-            let json: String = row["availability"]
+            let json: String = try row.read("availability")
             let availability = try StoreCorruption.decoded(
                 ClinicianAvailability.self, from: json, column: "clinician_availability.availability")
-            result[availability.clinicianID] = Versioned(availability, version: row["version"])
+            result[availability.clinicianID] = Versioned(availability, version: try row.read("version"))
         }
         return result
     }

@@ -201,7 +201,7 @@ extension VetNetStore {
             db, sql: "SELECT * FROM clinician_expertise WHERE clinician_id = ? ORDER BY proficiency DESC, specialty",
             arguments: [id.lowercased()]
         ).map(expertiseItem(from:))
-        return Versioned(try clinician(from: row, expertise: expertise), version: row["version"] ?? 1)
+        return Versioned(try clinician(from: row, expertise: expertise), version: try row.read("version") ?? 1)
     }
 
     /// The practice's clinicians with whether each is active (those who left are still named
@@ -224,12 +224,12 @@ extension VetNetStore {
                 """, arguments: [practiceID.description])
         {
             let id = try StoreCorruption.known(
-                item["clinician_id"] as String?, column: "clinician_expertise.clinician_id")
+                try item.read("clinician_id") as String?, column: "clinician_expertise.clinician_id")
             expertise[id, default: []].append(try expertiseItem(from: item))
         }
         return try rows.map { row in
-            let id: String = row["id"] ?? ""
-            return (try clinician(from: row, expertise: expertise[id] ?? []), row["active"] ?? false)
+            let id: String = try row.read("id") ?? ""
+            return (try clinician(from: row, expertise: expertise[id] ?? []), try row.read("active") ?? false)
         }
     }
 
@@ -237,30 +237,33 @@ extension VetNetStore {
     /// it, rather than leaving the clinician out of the cases they are matched for.
     private static func expertiseItem(from row: Row) throws -> Expertise {
         let specialty = try StoreCorruption.known(
-            (row["specialty"] as String?).flatMap(Specialty.init(rawValue:)), column: "clinician_expertise.specialty")
+            (try row.read("specialty") as String?).flatMap(Specialty.init(rawValue:)),
+            column: "clinician_expertise.specialty")
         let proficiency = try StoreCorruption.known(
-            row["proficiency"] as Int?, column: "clinician_expertise.proficiency")
-        let years = try StoreCorruption.known(row["years"] as Int?, column: "clinician_expertise.years")
+            try row.read("proficiency") as Int?, column: "clinician_expertise.proficiency")
+        let years = try StoreCorruption.known(try row.read("years") as Int?, column: "clinician_expertise.years")
         return Expertise(specialty: specialty, proficiency: proficiency, years: years)
     }
 
     private static func clinician(from row: Row, expertise: [Expertise]) throws -> Clinician {
-        let speciesJSON: String = row["species"] ?? "[]"
+        let speciesJSON: String = try row.read("species") ?? "[]"
         let species = try StoreCorruption.decoded([String].self, from: speciesJSON, column: "clinician.species").map {
             try StoreCorruption.known(Species(rawValue: $0), column: "clinician.species")
         }
-        let preferencesJSON: String = row["preferences"] ?? "{}"
+        let preferencesJSON: String = try row.read("preferences") ?? "{}"
         let preferences = try StoreCorruption.decoded(
             CaseloadPreferences.self, from: preferencesJSON, column: "clinician.preferences")
-        var retiredAt = (row["retired_at"] as String?).flatMap(Timestamp.date)
+        var retiredAt = (try row.read("retired_at") as String?).flatMap(Timestamp.date)
         // Rows retired before the date was kept have only `active = 0`.
-        if retiredAt == nil, (row["active"] as Bool?) == false {
-            retiredAt = (row["created_at"] as String?).flatMap(Timestamp.date) ?? .distantPast
+        if retiredAt == nil, (try row.read("active") as Bool?) == false {
+            retiredAt = (try row.read("created_at") as String?).flatMap(Timestamp.date) ?? .distantPast
         }
         return Clinician(
-            id: try row.identifier("id"), userID: (row["user_id"] as String?).flatMap(UserID.init(uuidString:)),
-            displayName: row["display_name"] ?? "", credentials: row["credentials"] ?? "", expertise: expertise,
-            species: Set(species), maxAppointmentsPerDay: row["max_appointments_per_day"] ?? 1,
-            complexityCeiling: row["complexity_ceiling"] ?? 0, preferences: preferences, retiredAt: retiredAt)
+            id: try row.identifier("id"),
+            userID: (try row.read("user_id") as String?).flatMap(UserID.init(uuidString:)),
+            displayName: try row.read("display_name") ?? "", credentials: try row.read("credentials") ?? "",
+            expertise: expertise,
+            species: Set(species), maxAppointmentsPerDay: try row.read("max_appointments_per_day") ?? 1,
+            complexityCeiling: try row.read("complexity_ceiling") ?? 0, preferences: preferences, retiredAt: retiredAt)
     }
 }

@@ -129,10 +129,11 @@ extension VetNetStore {
                     WHERE q.practice_id = ? AND q.status IN (\(QueueStatus.activeSQLList))
                     """, arguments: [scope.practiceID.description]
             ).map { row in
-                let alertsJSON: String = row["alerts"]
+                let alertsJSON: String = try row.read("alerts")
                 return QueuedPatient(
-                    entry: try self.queueEntry(from: row), name: row["name"], medicalRecordNumber: row["mrn"],
-                    species: row["species"],
+                    entry: try self.queueEntry(from: row), name: try row.read("name"),
+                    medicalRecordNumber: try row.read("mrn"),
+                    species: try row.read("species"),
                     alerts: try StoreCorruption.decoded([String].self, from: alertsJSON, column: "patient.alerts"))
             }
         }
@@ -206,7 +207,9 @@ extension VetNetStore {
             let now = self.clock.now()
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM triage_queue_entry WHERE status = 'waiting'")
             var byPractice: [String: [QueueEntry]] = [:]
-            for row in rows { byPractice[row["practice_id"], default: []].append(try self.queueEntry(from: row)) }
+            for row in rows {
+                byPractice[try row.read("practice_id"), default: []].append(try self.queueEntry(from: row))
+            }
             var announced = 0
             for (practice, entries) in byPractice {
                 guard let practiceID = PracticeID(uuidString: practice) else { continue }
@@ -234,18 +237,22 @@ extension VetNetStore {
             arguments: [Self.text(id)]
         ).map(override(from:))
         return try AssessmentRows.assessment(
-            id: id, patientID: try row.uuid("patient_id"), assessorID: row["assessor_id"],
-            arrivalMs: row["arrival_at_ms"], assessedMs: row["assessed_at_ms"], level: row["level"],
-            rulesVersion: row["rules_version"], sealedResult: row["result_json"], seal: try fieldSeal(row: row),
+            id: id, patientID: try row.uuid("patient_id"), assessorID: try row.read("assessor_id"),
+            arrivalMs: try row.read("arrival_at_ms"), assessedMs: try row.read("assessed_at_ms"),
+            level: try row.read("level"),
+            rulesVersion: try row.read("rules_version"), sealedResult: try row.read("result_json"),
+            seal: try fieldSeal(row: row),
             overrides: overrides)
     }
 
     func override(from row: Row) throws -> TriageOverride {
         try AssessmentRows.override(
-            id: try row.uuid("id"), assessmentID: try row.uuid("assessment_id"), computed: row["computed_level"],
-            previous: row["previous_level"], level: row["level"], sealedReason: row["reason"],
-            overriddenBy: row["overridden_by"], overriddenAtMs: row["overridden_at_ms"],
-            lowersRedFinding: row["lowers_red_finding"], seal: try fieldSeal(row: row))
+            id: try row.uuid("id"), assessmentID: try row.uuid("assessment_id"),
+            computed: try row.read("computed_level"),
+            previous: try row.read("previous_level"), level: try row.read("level"),
+            sealedReason: try row.read("reason"),
+            overriddenBy: try row.read("overridden_by"), overriddenAtMs: try row.read("overridden_at_ms"),
+            lowersRedFinding: try row.read("lowers_red_finding"), seal: try fieldSeal(row: row))
     }
 
     func insertOverride(_ override: TriageOverride, patientID: UUID, db: Database, scope: AccessScope) throws {
@@ -284,20 +291,22 @@ extension VetNetStore {
         QueueEntry(
             assessmentID: try row.identifier("assessment_id"), patientID: try row.uuid("patient_id"),
             level: try StoreCorruption.known(
-                (row["level"] as Int?).flatMap(TriageLevel.init(rawValue:)), column: "triage_queue_entry.level"),
-            arrival: Timestamp.date(milliseconds: row["arrival_at_ms"]),
-            assessedAt: Timestamp.date(milliseconds: row["assessed_at_ms"]),
+                (try row.read("level") as Int?).flatMap(TriageLevel.init(rawValue:)), column: "triage_queue_entry.level"
+            ),
+            arrival: Timestamp.date(milliseconds: try row.read("arrival_at_ms")),
+            assessedAt: Timestamp.date(milliseconds: try row.read("assessed_at_ms")),
             status: try StoreCorruption.known(
-                (row["status"] as String?).flatMap(QueueStatus.init(rawValue:)), column: "triage_queue_entry.status"),
-            statusChangedAt: Timestamp.date(milliseconds: row["status_changed_at_ms"]),
-            override: try (row["override_json"] as String?).map { stored in
-                let text = try fieldSeal(row: row).open(stored, .queueOverride, id: row["patient_id"])
+                (try row.read("status") as String?).flatMap(QueueStatus.init(rawValue:)),
+                column: "triage_queue_entry.status"),
+            statusChangedAt: Timestamp.date(milliseconds: try row.read("status_changed_at_ms")),
+            override: try (try row.read("override_json") as String?).map { stored in
+                let text = try fieldSeal(row: row).open(stored, .queueOverride, id: try row.read("patient_id"))
                 do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
                     throw StoreCorruption(column: "triage_queue_entry.override_json", reason: "not an override")
                 }
             },
-            overdueAnnounced: row["overdue_announced"] as Bool? ?? false,
-            reassessmentAnnounced: row["reassessment_announced"] as Bool? ?? false)
+            overdueAnnounced: try row.read("overdue_announced") as Bool? ?? false,
+            reassessmentAnnounced: try row.read("reassessment_announced") as Bool? ?? false)
     }
 
     func saveQueueEntry(_ entry: QueueEntry, db: Database, scope: AccessScope) throws {
