@@ -1,3 +1,5 @@
+import Foundation
+
 /// One page of a list, with the opaque cursor of the next page (`nil` on the last page).
 public struct Page<Item: Sendable>: Sendable {
     /// The items of this page.
@@ -26,3 +28,22 @@ public struct Page<Item: Sendable>: Sendable {
 }
 
 extension Page: Equatable where Item: Equatable {}
+
+/// A cursor handed back by a client, read as the kind of cursor its list gives out. Every list
+/// refuses one it did not give in the same words (``ValidationError/unknownCursor``, naming
+/// `cursor`), never with an empty page that would look like the end of the list.
+public enum PageCursor {
+    /// An id cursor (the last item of the previous page): refused unless it is a UUID.
+    public static func identifier(_ cursor: String) throws(ValidationError) -> UUID {
+        guard let id = UUIDText.parse(cursor) else { throw .unknownCursor }
+        return id
+    }
+
+    /// A place in a sequence: refused unless it is 1 to 18 decimal digits (so it fits an `Int64`).
+    public static func sequence(_ cursor: String) throws(ValidationError) -> Int64 {
+        guard (1...18).contains(cursor.utf8.count), cursor.utf8.allSatisfy({ (48...57).contains($0) }),
+            let value = Int64(cursor)
+        else { throw .unknownCursor }
+        return value
+    }
+}

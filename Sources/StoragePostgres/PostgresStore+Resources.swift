@@ -60,6 +60,32 @@ extension PostgresStore {
         try errors.throwIfAny()
     }
 
+    /// The row a page's `cursor` names in `table`: refused (``ValidationError/unknownCursor``)
+    /// unless it is a row of the practice (and of `patientID`'s, when given) — a cursor that
+    /// names nothing would otherwise read as the end of the list.
+    func cursorRow(
+        _ cursor: String, in table: StaticString, practiceID: PracticeID, patientID: UUID? = nil,
+        connection: PostgresConnection
+    ) async throws -> UUID {
+        let id = try PageCursor.identifier(cursor)
+        let known =
+            if let patientID {
+                try await exists(
+                    """
+                    SELECT EXISTS (SELECT 1 FROM \(unescaped: "\(table)")
+                        WHERE id = \(id) AND practice_id = \(practiceID.rawValue) AND patient_id = \(patientID))
+                    """, connection)
+            } else {
+                try await exists(
+                    """
+                    SELECT EXISTS (SELECT 1 FROM \(unescaped: "\(table)")
+                        WHERE id = \(id) AND practice_id = \(practiceID.rawValue))
+                    """, connection)
+            }
+        guard known else { throw ValidationError.unknownCursor }
+        return id
+    }
+
     func exists(_ query: PostgresQuery, _ connection: PostgresConnection) async throws -> Bool {
         for try await value in try await connection.query(query, logger: logger).decode(Bool.self) { return value }
         return false

@@ -38,6 +38,37 @@ struct HardeningTests {
         }
     }
 
+    @Test("every list refuses a cursor it did not give in the same words, naming cursor; its own cursor still pages")
+    func strayCursors() async throws {
+        let fixture = try await ScheduleFixture.make()
+        try await fixture.app.test { client in
+            let token = try await client.login("administrator@alpha.example")
+            let patient = fixture.patient.id
+            let lists = [
+                "/api/v1/patients", "/api/v1/users", "/api/v1/patients/\(patient)/appointments",
+                "/api/v1/audit", "/api/v1/patients/\(patient)/assessments",
+            ]
+            // A word, an id of nothing here, a negative place, and a place too long for a number.
+            for list in lists {
+                for stray in ["rex", UUID().uuidString, "-5", "12345678901234567890"] {
+                    try await client.call("\(list)?limit=1&cursor=\(stray)", token: token) { response in
+                        #expect(response.status == .unprocessableContent, "\(list) cursor \(stray)")
+                        let fields = try Problem(response).errors?.map(\.field)
+                        #expect(fields == ["cursor"], "\(list) cursor \(stray)")
+                    }
+                }
+            }
+            // The cursor a list gives still pages it.
+            let next = try await client.call("/api/v1/audit?limit=1", token: token) { response in
+                try JSONDecoder().decode(AuditPageBody.self, from: Data(buffer: response.body)).nextCursor
+            }
+            try await client.call("/api/v1/audit?limit=1&cursor=\(try #require(next))", token: token) { response in
+                #expect(response.status == .ok)
+            }
+            try await Self.expectAlive(client)
+        }
+    }
+
     @Test(
         "a match with an absurd maximum wait is refused naming maxWaitMinutes",
         arguments: ["3771934246754820", "-1", "10081"])
@@ -315,4 +346,9 @@ struct HardeningTests {
         for key in dropping { object[key] = nil }
         return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     }
+}
+
+/// The part of an audit page these tests read.
+private struct AuditPageBody: Decodable {
+    let nextCursor: String?
 }

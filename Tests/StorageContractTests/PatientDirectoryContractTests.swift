@@ -157,10 +157,17 @@ struct PatientDirectoryContractTests {
                     scope: a, query: PatientQuery(text: text), limit: 50, after: nil)
                 #expect(page.items.map(\.patient.value.id) == [rexA.id], "search \(text ?? "(all)")")
             }
-            // B's patient id is no cursor in A.
-            let afterForeign = try await store.records.searchPatients(
-                scope: a, query: PatientQuery(), limit: 50, after: rexB.id.description)
-            #expect(afterForeign.items.isEmpty)
+            // B's patient id is no cursor in A, nor is a word: refused naming the cursor, never
+            // answered with an empty page that would read as the end of A's list.
+            for cursor in [rexB.id.description, "rex", UUID().uuidString] {
+                await #expect(throws: ValidationError.unknownCursor, "cursor \(cursor)") {
+                    try await store.records.searchPatients(scope: a, query: PatientQuery(), limit: 50, after: cursor)
+                }
+            }
+            // An id in capitals is the same id.
+            let capitals = try await store.records.searchPatients(
+                scope: a, query: PatientQuery(), limit: 50, after: rexA.id.description.uppercased())
+            #expect(capitals.items.isEmpty && capitals.nextCursor == nil)
         }
     }
 
@@ -352,9 +359,10 @@ struct PatientDirectoryContractTests {
             let all = try await store.records.searchPatients(
                 scope: scope, query: PatientQuery(), limit: .max, after: nil)
             #expect(all.items.count == 23 && all.nextCursor == nil)
-            let garbage = try await store.records.searchPatients(
-                scope: scope, query: PatientQuery(), limit: 5, after: "not-an-id")
-            #expect(garbage.items.isEmpty && garbage.nextCursor == nil)
+            await #expect(throws: ValidationError.unknownCursor) {
+                try await store.records.searchPatients(
+                    scope: scope, query: PatientQuery(), limit: 5, after: "not-an-id")
+            }
         }
     }
 

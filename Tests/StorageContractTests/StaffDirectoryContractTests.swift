@@ -140,6 +140,12 @@ struct StaffDirectoryContractTests {
             #expect(names == ["Admin", "Bob", "Carl", "Desk", "Zoe", "amy"])
             #expect(pages == 3)
             #expect(try await store.staff.users(scope: scope, limit: 10, after: nil).nextCursor == nil)
+            // A cursor this list did not give — a word, or an id of no account here — is refused.
+            for stray in ["Bob", UUID().uuidString, scope.practiceID.description] {
+                await #expect(throws: ValidationError.unknownCursor, "cursor \(stray)") {
+                    try await store.staff.users(scope: scope, limit: 2, after: stray)
+                }
+            }
         }
     }
 }

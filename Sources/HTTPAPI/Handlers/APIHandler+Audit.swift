@@ -5,13 +5,7 @@ import StoragePorts
 extension APIHandler {
     func listAudit(_ input: Operations.ListAudit.Input) async throws -> Operations.ListAudit.Output {
         let caller = try await authorize(.readAudit, action: .auditList, resourceType: .audit)
-        var before: Int64?
-        if let cursor = input.query.cursor {
-            guard let value = Int64(cursor) else {
-                throw APIError.badRequest(field: "cursor", message: "is not a cursor returned by the server")
-            }
-            before = value
-        }
+        let before = try input.query.cursor.map(PageCursor.sequence)
         let page = try await store.auditEntries(
             scope: caller.scope, limit: try Self.pageLimit(input.query.limit), before: before,
             resourceType: input.query.resourceType, resourceID: input.query.resourceId)

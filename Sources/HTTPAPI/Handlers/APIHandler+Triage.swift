@@ -62,13 +62,7 @@ extension APIHandler {
         let caller = try await authorize(
             .readRecords, action: .triageHistoryRead, resourceType: .patient, resourceID: input.path.patientId)
         let patientID = try UUIDText.parse(input.path.patientId).orNotFound("patient")
-        var before: Int64?
-        if let cursor = input.query.cursor {
-            guard let value = Int64(cursor) else {
-                throw APIError.badRequest(field: "cursor", message: "is not a cursor returned by the server")
-            }
-            before = value
-        }
+        let before = try input.query.cursor.map(PageCursor.sequence)
         let page = try await store.assessments(
             scope: caller.scope, patientID: patientID, limit: try Self.pageLimit(input.query.limit), before: before)
         let names = page.items.contains { !$0.overrides.isEmpty } ? try await staffNames(scope: caller.scope) : [:]

@@ -93,10 +93,10 @@ extension PostgresStore: StaffDirectory {
     /// store compares them, whatever the database's locale); the cursor is the page's last id.
     public func users(scope: AccessScope, limit: Int, after cursor: String?) async throws -> Page<StaffAccount> {
         let limit = max(0, limit)
-        // A cursor naming no account of the practice gives an empty page, as in the embedded store.
-        let after = cursor.flatMap(UUID.init(uuidString:))
-        if cursor != nil, after == nil { return Page(items: [], nextCursor: nil) }
         return try await transaction(.practice(scope.practiceID)) { connection in
+            let after = try await cursor.asyncMap {
+                try await self.cursorRow($0, in: "staff_user", practiceID: scope.practiceID, connection: connection)
+            }
             let rows = try await connection.query(
                 """
                 SELECT \(unescaped: Self.staffColumns) FROM staff_user u

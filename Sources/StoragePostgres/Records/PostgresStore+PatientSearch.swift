@@ -16,15 +16,15 @@ extension PostgresStore {
         let limit = max(0, limit)
         let fetch = Int64(limit == Int.max ? limit : limit + 1)
         let words = query.text.map(PatientSearchTerms.queryWords) ?? []
-        // Text with no letter or digit in it ("🐶", "***") matches no name, number or chip;
-        // a cursor that is not an id names no patient, so nothing follows it.
-        let cursorID = cursor.flatMap(UUID.init(uuidString:))
-        let nothing =
-            (words.isEmpty && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true)
-            || (cursor != nil && cursorID == nil)
-        let filters = SearchFilters(
-            practiceID: scope.practiceID, query: query, cursorID: cursorID, contacts: contactIndex(scope.practiceID))
+        // Text with no letter or digit in it ("🐶", "***") matches no name, number or chip.
+        let nothing = words.isEmpty && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true
         return try await transaction(.practice(scope.practiceID)) { connection in
+            let cursorID = try await cursor.asyncMap {
+                try await self.cursorRow($0, in: "patient", practiceID: scope.practiceID, connection: connection)
+            }
+            let filters = SearchFilters(
+                practiceID: scope.practiceID, query: query, cursorID: cursorID,
+                contacts: self.contactIndex(scope.practiceID))
             if nothing {
                 try await self.appendAudit(
                     AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=0"),

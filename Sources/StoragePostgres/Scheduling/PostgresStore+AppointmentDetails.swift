@@ -32,7 +32,9 @@ extension PostgresStore: AppointmentDetailsRepository {
             // its (start, id), the order of the listing.
             var after: (start: Int64, id: UUID)?
             if let cursor {
-                guard let id = UUID(uuidString: cursor) else { throw ValidationError.unknownCursor }
+                let id = try await self.cursorRow(
+                    cursor, in: "appointment", practiceID: scope.practiceID, patientID: patientID,
+                    connection: connection)
                 for try await start in try await connection.query(
                     """
                     SELECT start_ms FROM appointment WHERE id = \(id) AND practice_id = \(practice)

@@ -111,7 +111,9 @@ extension VetNetStore {
                     """
                      AND (display_name, id) > (SELECT display_name, id FROM staff_user WHERE id = ? AND practice_id = ?)
                     """
-                arguments += [cursor, scope.practiceID.description]
+                arguments += [
+                    try Self.cursorRow(cursor, in: "staff_user", db: db, scope: scope), scope.practiceID.description,
+                ]
             }
             sql += " ORDER BY display_name, id LIMIT ?"
             arguments += [limit + 1]

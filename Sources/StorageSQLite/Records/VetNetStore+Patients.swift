@@ -100,6 +100,7 @@ extension VetNetStore {
         // Text with no letter or digit in it ("🐶", "***") matches no name, number or chip.
         let nothingSearchable = match == nil && query.text.map { !$0.allSatisfy(\.isWhitespace) } == true
         return try await write { db in
+            let after = try cursor.map { try Self.cursorRow($0, in: "patient", db: db, scope: scope) }
             if nothingSearchable {
                 try self.appendAudit(
                     AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=0"), scope: scope,
@@ -130,9 +131,9 @@ extension VetNetStore {
                 sql += " AND p.status = ?"
                 arguments += [status.rawValue]
             }
-            if let cursor {
+            if let after {
                 sql += " AND (p.name, p.id) > (SELECT name, id FROM patient WHERE id = ? AND practice_id = ?)"
-                arguments += [cursor, scope.practiceID.description]
+                arguments += [after, scope.practiceID.description]
             }
             sql += " ORDER BY p.name, p.id LIMIT ?"
             arguments += [fetch]

@@ -71,14 +71,9 @@ extension VetNetStore {
             var arguments: StatementArguments = [scope.practiceID.description, Self.text(patientID)]
             if let cursor {
                 // The page continues below the cursor's (start, id), the order of the listing.
-                let known = try Bool.fetchOne(
-                    db,
-                    sql:
-                        "SELECT EXISTS (SELECT 1 FROM appointment WHERE id = ? AND practice_id = ? AND patient_id = ?)",
-                    arguments: [cursor.lowercased(), scope.practiceID.description, Self.text(patientID)])
-                guard known == true else { throw ValidationError.unknownCursor }
+                let id = try Self.cursorRow(cursor, in: "appointment", db: db, scope: scope, patientID: patientID)
                 sql += " AND (a.start_ms, a.id) < (SELECT start_ms, id FROM appointment WHERE id = ?)"
-                arguments += [cursor.lowercased()]
+                arguments += [id]
             }
             let rows = try Row.fetchAll(
                 db, sql: sql + " ORDER BY a.start_ms DESC, a.id DESC LIMIT ?", arguments: arguments + [limit + 1])

@@ -272,6 +272,23 @@ extension VetNetStore {
             ])
     }
 
+    /// The row a page's `cursor` names in `table`, as its stored id: refused
+    /// (``ValidationError/unknownCursor``) unless it is a row of the scope's practice (and of
+    /// `patientID`'s, when given) — a cursor that names nothing would otherwise read as the end.
+    static func cursorRow(
+        _ cursor: String, in table: String, db: Database, scope: AccessScope, patientID: UUID? = nil
+    ) throws -> String {
+        let id = Self.text(try PageCursor.identifier(cursor))
+        let known = try Bool.fetchOne(
+            db,
+            sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ? AND practice_id = ?"
+                + (patientID == nil ? ")" : " AND patient_id = ?)"),
+            arguments: StatementArguments(
+                [id, scope.practiceID.description] + (patientID.map { [Self.text($0)] } ?? [])))
+        guard known == true else { throw ValidationError.unknownCursor }
+        return id
+    }
+
     static func requirePatient(db: Database, scope: AccessScope, patientID: UUID) throws {
         let count =
             try Int.fetchOne(
