@@ -153,11 +153,9 @@ extension PostgresStore: AccountRepository {
         return min(now.addingTimeInterval(policy.idleTimeout), absolute)
     }
 
-    public func activeSession(tokenHash: String, policy: SessionPolicy) async throws -> ActiveSession? {
-        let check = SessionCheck(now: clock.now(), policy: policy)
+    public func liveSession(tokenHash: String, check: SessionCheck) async throws -> StoredSession? {
         // A token names its session before its practice is known; the match is by its hash.
-        let found = try await transaction(.installation) {
-            connection -> (StaffAccount, Int64, Int64, SessionAssurance)? in
+        try await transaction(.installation) { connection in
             let rows = try await connection.query(
                 """
                 SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash,
@@ -168,37 +166,24 @@ extension PostgresStore: AccountRepository {
             for try await row in rows {
                 let (account, _) = try Self.account(from: row)
                 let columns = row.makeRandomAccess()
-                return (
-                    account, try columns[9].decode(Int64.self), try columns[10].decode(Int64.self),
-                    SessionAssurance(
+                return StoredSession(
+                    account: account, lastSeenMilliseconds: try columns[9].decode(Int64.self),
+                    expiresAtMilliseconds: try columns[10].decode(Int64.self),
+                    assurance: SessionAssurance(
                         secondFactor: try columns[11].decode(Bool.self),
-                        mustEnrolSecondFactor: try columns[12].decode(Bool.self))
-                )
+                        mustEnrolSecondFactor: try columns[12].decode(Bool.self)))
             }
             return nil
         }
-        guard let (account, lastSeen, absolute, assurance) = found else { return nil }
-        if check.refreshes(lastSeen: lastSeen) {
-            _ = try await transaction(.practice(account.practiceID)) { connection in
-                try await connection.query(
-                    """
-                    UPDATE session SET last_seen_at_ms = GREATEST(last_seen_at_ms, \(check.nowMilliseconds))
-                    WHERE token_hash = \(tokenHash) AND revoked_at_ms IS NULL
-                    """, logger: logger)
-            }
-        }
-        return ActiveSession(account: account, expiresAt: check.expiry(absolute: absolute), assurance: assurance)
     }
 
-    public func sessionIsActive(tokenHash: String, policy: SessionPolicy) async throws -> Bool {
-        let check = SessionCheck(now: clock.now(), policy: policy)
-        let (nowMs, idleMs) = (check.nowMilliseconds, check.idleMilliseconds)
-        return try await transaction(.installation) { connection in
-            let rows = try await connection.query(
-                "SELECT EXISTS (SELECT 1 FROM vetnet_session(\(tokenHash), \(nowMs), \(idleMs)))",
-                logger: logger)
-            for try await live in rows.decode(Bool.self) { return live }
-            return false
+    public func touchSession(tokenHash: String, practiceID: PracticeID, at milliseconds: Int64) async throws {
+        try await transaction(.practice(practiceID)) { connection in
+            try await connection.query(
+                """
+                UPDATE session SET last_seen_at_ms = GREATEST(last_seen_at_ms, \(milliseconds))
+                WHERE token_hash = \(tokenHash) AND practice_id = \(practiceID.rawValue) AND revoked_at_ms IS NULL
+                """, logger: logger)
         }
     }
 

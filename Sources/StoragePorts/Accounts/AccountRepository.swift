@@ -39,12 +39,14 @@ public protocol AccountRepository: Sendable {
         requestID: String?, detail: String?
     ) async throws -> Date
 
-    /// The live session of `tokenHash` (not revoked, idle- or absolutely expired, nor of a
-    /// disabled account), its idle timer refreshed; `nil` otherwise.
-    func activeSession(tokenHash: String, policy: SessionPolicy) async throws -> ActiveSession?
+    /// The session of `tokenHash` if it is live at `check` (not revoked, idle past the policy,
+    /// past its absolute expiry, nor of a disabled account); `nil` otherwise. Only a read: the
+    /// idle timer is moved by ``touchSession(tokenHash:practiceID:at:)``.
+    func liveSession(tokenHash: String, check: SessionCheck) async throws -> StoredSession?
 
-    /// Whether the session is live, without counting the question as activity.
-    func sessionIsActive(tokenHash: String, policy: SessionPolicy) async throws -> Bool
+    /// Moves the idle timer of the session of `tokenHash`, in `practiceID`, to `milliseconds`
+    /// since 1970 (never back: a request that read the clock earlier may finish later).
+    func touchSession(tokenHash: String, practiceID: PracticeID, at milliseconds: Int64) async throws
 
     /// Revokes one session of the scope's practice at once, audited.
     func revokeSession(tokenHash: String, scope: AccessScope) async throws
@@ -55,6 +57,26 @@ public protocol AccountRepository: Sendable {
 }
 
 extension AccountRepository {
+    /// The live session of `tokenHash`, its idle timer refreshed when it lags behind this use
+    /// by more than ``SessionCheck/refreshMilliseconds``; `nil` when it is not live.
+    public func activeSession(tokenHash: String, policy: SessionPolicy) async throws -> ActiveSession? {
+        let check = SessionCheck(now: clock.now(), policy: policy)
+        guard let session = try await liveSession(tokenHash: tokenHash, check: check) else { return nil }
+        if check.refreshes(lastSeen: session.lastSeenMilliseconds) {
+            try await touchSession(
+                tokenHash: tokenHash, practiceID: session.account.practiceID, at: check.nowMilliseconds)
+        }
+        return ActiveSession(
+            account: session.account, expiresAt: check.expiry(absolute: session.expiresAtMilliseconds),
+            assurance: session.assurance)
+    }
+
+    /// Whether the session is live, without counting the question as activity: an open live
+    /// stream must not keep an idle session alive.
+    public func sessionIsActive(tokenHash: String, policy: SessionPolicy) async throws -> Bool {
+        try await liveSession(tokenHash: tokenHash, check: SessionCheck(now: clock.now(), policy: policy)) != nil
+    }
+
     /// Records a session opened by a password alone, with nothing more asked of it.
     public func createSession(tokenHash: String, account: StaffAccount, policy: SessionPolicy, requestID: String?)
         async throws -> Date

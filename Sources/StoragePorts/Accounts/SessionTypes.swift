@@ -92,6 +92,28 @@ extension FirstAdministrator {
     }
 }
 
+/// A live session as a store finds it, before the rules on its idle timer are applied.
+public struct StoredSession: Sendable {
+    /// The signed-in account.
+    public let account: StaffAccount
+    /// When the session was last used, in milliseconds since 1970.
+    public let lastSeenMilliseconds: Int64
+    /// When the session ends whatever happens, in milliseconds since 1970.
+    public let expiresAtMilliseconds: Int64
+    /// How the session was opened.
+    public let assurance: SessionAssurance
+
+    /// The session as read.
+    public init(
+        account: StaffAccount, lastSeenMilliseconds: Int64, expiresAtMilliseconds: Int64, assurance: SessionAssurance
+    ) {
+        self.account = account
+        self.lastSeenMilliseconds = lastSeenMilliseconds
+        self.expiresAtMilliseconds = expiresAtMilliseconds
+        self.assurance = assurance
+    }
+}
+
 /// A session looked up at one moment under a policy: the figures both stores' queries use,
 /// and the rules on what they find.
 public struct SessionCheck: Sendable {

@@ -32,12 +32,11 @@ extension VetNetStore {
         return min(now.addingTimeInterval(policy.idleTimeout), absolute)
     }
 
-    /// Resolves a token hash to its session when it is neither revoked, idle-expired, past its
-    /// absolute expiry, nor owned by a disabled account; refreshes its idle timer.
-    public func activeSession(tokenHash: String, policy: SessionPolicy) async throws -> ActiveSession? {
-        let check = SessionCheck(now: clock.now(), policy: policy)
+    /// The session of a token hash when it is neither revoked, idle-expired, past its absolute
+    /// expiry, nor owned by a disabled account.
+    public func liveSession(tokenHash: String, check: SessionCheck) async throws -> StoredSession? {
         let (nowMs, idleMs) = (check.nowMilliseconds, check.idleMilliseconds)
-        let found = try await writer.read { db -> (StaffAccount, Int64, Int64, SessionAssurance)? in
+        return try await writer.read { db in
             try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
@@ -48,38 +47,23 @@ extension VetNetStore {
                           AND u.disabled = 0
                         """), arguments: [tokenHash, nowMs, idleMs, nowMs]
             ).map { row in
-                (
-                    try Self.account(from: row), try row.read("last_seen_at_ms"), try row.read("expires_at_ms"),
-                    SessionAssurance(
-                        secondFactor: try row.read("second_factor"), mustEnrolSecondFactor: try row.read("must_enrol"))
-                )
+                StoredSession(
+                    account: try Self.account(from: row), lastSeenMilliseconds: try row.read("last_seen_at_ms"),
+                    expiresAtMilliseconds: try row.read("expires_at_ms"),
+                    assurance: SessionAssurance(
+                        secondFactor: try row.read("second_factor"), mustEnrolSecondFactor: try row.read("must_enrol")))
             }
         }
-        guard let (account, lastSeen, absolute, assurance) = found else { return nil }
-        if check.refreshes(lastSeen: lastSeen) {
-            try await write { db in
-                try db.execute(
-                    sql: "UPDATE session SET last_seen_at_ms = ? WHERE token_hash = ? AND revoked_at_ms IS NULL",
-                    arguments: [nowMs, tokenHash])
-            }
-        }
-        return ActiveSession(account: account, expiresAt: check.expiry(absolute: absolute), assurance: assurance)
     }
 
-    /// Whether the session is still live (not revoked, expired, idle past the policy, or of a
-    /// disabled account), without counting the question as activity: an open live stream
-    /// must not keep an idle session alive.
-    public func sessionIsActive(tokenHash: String, policy: SessionPolicy) async throws -> Bool {
-        let check = SessionCheck(now: clock.now(), policy: policy)
-        let (nowMs, idleMs) = (check.nowMilliseconds, check.idleMilliseconds)
-        return try await writer.read { db in
-            try Bool.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT EXISTS (SELECT 1 FROM session s JOIN staff_user u ON u.id = s.user_id
-                        WHERE s.token_hash = ? AND s.revoked_at_ms IS NULL AND s.expires_at_ms > ?
-                            AND s.last_seen_at_ms + ? > ? AND u.disabled = 0)
-                        """), arguments: [tokenHash, nowMs, idleMs, nowMs]) ?? false
+    public func touchSession(tokenHash: String, practiceID: PracticeID, at milliseconds: Int64) async throws {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE session SET last_seen_at_ms = MAX(last_seen_at_ms, ?)
+                    WHERE token_hash = ? AND practice_id = ? AND revoked_at_ms IS NULL
+                    """,
+                arguments: [milliseconds, tokenHash, practiceID.description])
         }
     }
 
