@@ -40,24 +40,20 @@ extension PostgresStore {
                 statement = filters.patients(ids)
             }
             var items: [PatientSummary] = []
-            var more = false
             // Read to the end (one row past the page at most): the connection serves the
             // audit append next, which must not queue behind an abandoned result.
             for try await row in try await connection.query(statement, logger: self.logger) {
-                guard items.count < limit else {
-                    more = true
-                    continue
-                }
                 let columns = row.makeRandomAccess()
                 items.append(
                     PatientSummary(
                         patient: try Self.patient(from: columns),
                         ownerName: "\(try columns[15].decode(String.self)) \(try columns[16].decode(String.self))"))
             }
+            let page = Page(fetched: items, limit: limit) { $0.patient.value.id.description }
             try await self.appendAudit(
-                AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=\(items.count)"),
+                AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=\(page.items.count)"),
                 scope: scope, connection: connection)
-            return Page(items: items, nextCursor: more ? items.last?.patient.value.id.description : nil)
+            return page
         }
     }
 
