@@ -253,58 +253,20 @@ extension PostgresStore: AuditRepository {
                 ),
                 headHash: head.hash, headSequence: head.sequence, checkpoint: nil)
         }
-        var expectedPrevious = AuditChain.genesis
-        var expectedSequence: Int64 = 1
-        var checked = 0
+        var walk = AuditChainWalk(
+            key: auditKey, practice: head.chain == AuditChain.installationChain ? nil : head.chain)
         let rows = try await connection.query(
             "SELECT \(unescaped: Self.auditColumns) FROM vetnet_audit_chain(\(head.chain), 1, \(head.sequence))",
             logger: logger)
         for try await row in rows {
-            let entry = try Self.auditEntry(from: row)
-            func broken(_ reason: String) -> AuditVerification {
-                AuditVerification(
-                    checked: checked,
-                    firstProblem: .init(sequence: entry.sequence, id: entry.id.uuidString.lowercased(), reason: reason),
-                    headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
+            let storedID = (try? row.makeRandomAccess()[1].decode(UUID.self)).map(UUIDText.lowercase) ?? "-"
+            do {
+                if let broken = walk.check(try Self.auditEntry(from: row), storedID: storedID) { return broken }
+            } catch let unreadable as StoreCorruption {
+                return walk.unreadable(unreadable, storedID: storedID)
             }
-            if AuditChain.hash(of: entry, key: auditKey) != entry.hash {
-                return broken("its content does not match its hash: the entry was edited, or inserted without the key")
-            }
-            if entry.sequence != expectedSequence {
-                return broken("expected entry #\(expectedSequence) here: entries were deleted before it")
-            }
-            if entry.previousHash != expectedPrevious {
-                return broken(
-                    """
-                    it does not follow the previous entry's hash: entries were reordered, deleted or inserted before it
-                    """
-                )
-            }
-            // An entry moved into another practice's chain carries its own practice in its hash.
-            if head.chain != AuditChain.installationChain, entry.practiceID != head.chain {
-                return broken("it belongs to practice \(entry.practiceID ?? "-"), not to this chain's")
-            }
-            expectedPrevious = entry.hash
-            expectedSequence += 1
-            checked += 1
         }
-        // The head row is written with every append: a chain shorter than it lost its newest entries.
-        if head.sequence != expectedSequence - 1 || head.hash != expectedPrevious {
-            return AuditVerification(
-                checked: checked,
-                firstProblem: .init(
-                    sequence: expectedSequence, id: "-",
-                    reason:
-                        """
-                        the chain ends at entry #\(expectedSequence - 1), but its head records entry \
-                        #\(head.sequence): entries were deleted from the end
-                        """
-                ),
-                headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: nil)
-        }
-        return AuditVerification(
-            checked: checked, firstProblem: nil, headHash: expectedPrevious, headSequence: expectedSequence - 1,
-            checkpoint: nil)
+        return walk.finish(recordedHead: (head.sequence, head.hash))
     }
 
     /// Signs the heads left unsigned by an upgrade (``PostgresSchema/leavesHeadsToSign(_:)``):

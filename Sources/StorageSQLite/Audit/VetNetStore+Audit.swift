@@ -231,80 +231,17 @@ extension VetNetStore {
 
     private func walkAuditChain(checkpoint: AuditCheckpoint?) async throws -> AuditVerification {
         try await writer.read { db in
-            var expectedPrevious = AuditChain.genesis
-            var expectedSequence: Int64 = 1
-            var checked = 0
+            var walk = AuditChainWalk(key: self.auditKey, checkpoint: checkpoint)
             let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM audit_entry ORDER BY seq")
             while let row = try cursor.next() {
                 let storedID = (try? row.read("id", as: String?.self)).flatMap { $0 } ?? ""
-                let entry: AuditEntry
                 do {
-                    entry = try Self.auditEntry(from: row)
+                    if let broken = walk.check(try Self.auditEntry(from: row), storedID: storedID) { return broken }
                 } catch let unreadable as StoreCorruption {
-                    // A value of the wrong kind is an edit made outside VetNet: named, as any other.
-                    return AuditVerification(
-                        checked: checked,
-                        firstProblem: .init(
-                            sequence: expectedSequence, id: storedID,
-                            reason: "its \(unreadable.column) does not read: the entry was edited"),
-                        headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: checkpoint)
+                    return walk.unreadable(unreadable, storedID: storedID)
                 }
-                func broken(_ reason: String) -> AuditVerification {
-                    AuditVerification(
-                        checked: checked, firstProblem: .init(sequence: entry.sequence, id: storedID, reason: reason),
-                        headHash: expectedPrevious, headSequence: expectedSequence - 1, checkpoint: checkpoint)
-                }
-                if AuditChain.hash(of: entry, key: self.auditKey) != entry.hash {
-                    return broken(
-                        "its content does not match its hash: the entry was edited, or inserted without the key")
-                }
-                if entry.sequence != expectedSequence {
-                    return broken(
-                        """
-                        expected entry #\(expectedSequence) here: \(entry.sequence - expectedSequence) \
-                        entr\(entry.sequence - expectedSequence == 1 ? "y was" : "ies were") deleted before it
-                        """
-                    )
-                }
-                if entry.previousHash != expectedPrevious {
-                    return broken(
-                        """
-                        it does not follow the previous entry's hash: entries were reordered, deleted or inserted \
-                        before it
-                        """
-                    )
-                }
-                if let checkpoint, checkpoint.sequence == entry.sequence, checkpoint.headHash != entry.hash {
-                    return broken(
-                        """
-                        it is not the entry the checkpoint of \(checkpoint.writtenAt) recorded: the chain was \
-                        rewritten from here
-                        """
-                    )
-                }
-                expectedPrevious = entry.hash
-                expectedSequence += 1
-                checked += 1
             }
-            let head = expectedSequence - 1
-            if let checkpoint, checkpoint.sequence > head {
-                let missing = checkpoint.sequence - head
-                return AuditVerification(
-                    checked: checked,
-                    firstProblem: .init(
-                        sequence: head + 1, id: "-",
-                        reason:
-                            """
-                            the chain ends at entry #\(head), but the checkpoint of \(checkpoint.writtenAt) recorded \
-                            entry #\(checkpoint.sequence): \(missing) entr\(missing == 1 ? "y was" : "ies were") \
-                            deleted from the end
-                            """
-                    ),
-                    headHash: expectedPrevious, headSequence: head, checkpoint: checkpoint)
-            }
-            return AuditVerification(
-                checked: checked, firstProblem: nil, headHash: expectedPrevious, headSequence: head,
-                checkpoint: checkpoint)
+            return walk.finish()
         }
     }
 
