@@ -33,31 +33,24 @@ extension PostgresStore {
         return found
     }
 
-    /// The staff account and preferred appointment types a clinician names must be the practice's own.
+    /// Looks up the staff account and preferred appointment types the clinician names in the
+    /// practice, and refuses what is not there (``ClinicianRosterWrite/checkReferences(of:accountFound:typesFound:)``).
     func checkReferences(of clinician: Clinician, scope: AccessScope, connection: PostgresConnection) async throws {
-        var errors = FieldErrorCollector()
-        if let user = clinician.userID,
-            try await !exists(
-                """
-                SELECT EXISTS (SELECT 1 FROM staff_user WHERE id = \(user.rawValue) AND practice_id = \
-                \(scope.practiceID.rawValue))
-                """,
+        let practice = scope.practiceID.rawValue
+        let accountFound = try await clinician.userID.asyncMap {
+            try await self.exists(
+                "SELECT EXISTS (SELECT 1 FROM staff_user WHERE id = \($0.rawValue) AND practice_id = \(practice))",
                 connection)
-        {
-            errors.add("userId", "is not a staff account of this practice")
         }
-        for (index, typeID) in clinician.preferences.preferredAppointmentTypeIDs.enumerated() {
-            let query: PostgresQuery =
-                """
-                SELECT EXISTS (SELECT 1 FROM appointment_type WHERE id = \(typeID) AND practice_id = \
-                \(scope.practiceID.rawValue))
-                """
-            if try await !exists(query, connection) {
-                errors.add(
-                    "preferences.preferredAppointmentTypeIds[\(index)]", "is not an appointment type of this practice")
-            }
-        }
-        try errors.throwIfAny()
+        var typesFound: Set<UUID> = []
+        for try await id in try await connection.query(
+            """
+            SELECT id FROM appointment_type WHERE practice_id = \(practice)
+                AND id = ANY(\(clinician.preferences.preferredAppointmentTypeIDs)::uuid[])
+            """, logger: logger
+        ).decode(UUID.self) { typesFound.insert(id) }
+        try ClinicianRosterWrite.checkReferences(
+            of: clinician, accountFound: accountFound ?? true, typesFound: typesFound)
     }
 
     /// The row a page's `cursor` names in `table`: refused (``ValidationError/unknownCursor``)

@@ -31,6 +31,42 @@ struct ClinicianRosterContractTests {
     }
 
     @Test(
+        "a clinician naming another practice's account or an unknown appointment type is refused naming each, unkept",
+        arguments: Adapter.available)
+    func foreignReferences(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let fixture = try await SchedulingFixture.make(store, name: "Roster")
+            let other = try await SchedulingFixture.make(store, name: "Elsewhere")
+            let stranger = try await store.accounts.createUser(
+                scope: other.scope, email: "vet@elsewhere.example", displayName: "Dr Elsewhere", role: .veterinarian,
+                passwordHash: "h")
+            var vet = Self.newVet("Dr Far")
+            vet.userID = stranger.id
+            vet.preferences.preferredAppointmentTypeIDs = [
+                fixture.consult.id.rawValue, other.consult.id.rawValue, UUID(), fixture.surgery.id.rawValue,
+            ]
+            do {
+                _ = try await store.roster.createClinician(
+                    vet, availability: nil, scope: fixture.scope, idempotencyKey: nil)
+                Issue.record("a clinician with another practice's references was kept")
+            } catch let error as ValidationError {
+                #expect(
+                    error.errors.map(\.field) == [
+                        "userId", "preferences.preferredAppointmentTypeIds[1]",
+                        "preferences.preferredAppointmentTypeIds[2]",
+                    ])
+            }
+            #expect(try await store.scheduling.clinicians(scope: fixture.scope).allSatisfy { $0.id != vet.id })
+            // The practice's own references are taken, on a change as on creation.
+            vet.userID = nil
+            vet.preferences.preferredAppointmentTypeIDs = [fixture.surgery.id.rawValue]
+            let created = try await store.roster.createClinician(
+                vet, availability: nil, scope: fixture.scope, idempotencyKey: nil)
+            #expect(created.value.preferences.preferredAppointmentTypeIDs == [fixture.surgery.id.rawValue])
+        }
+    }
+
+    @Test(
         "a clinician is created with their week once per key, changed under a version, and refused naming the field",
         arguments: Adapter.available)
     func lifecycle(adapter: Adapter) async throws {

@@ -91,3 +91,22 @@ public struct ClinicianRosterWrite: Sendable {
         AuditRecord(action: action, resourceType: .clinician, resourceID: id.description, detail: detail)
     }
 }
+
+extension ClinicianRosterWrite {
+    /// Refuses a clinician whose staff account or preferred appointment types are not the
+    /// practice's own, naming each such field. The store looks them up (`accountFound`: the
+    /// account, when one is named, is the practice's; `typesFound`: which of the preferred
+    /// types are); what counts as a refusal, and its words, are here.
+    public static func checkReferences(of clinician: Clinician, accountFound: Bool, typesFound: Set<UUID>) throws {
+        var errors = FieldErrorCollector()
+        if clinician.userID != nil, !accountFound {
+            errors.add("userId", "is not a staff account of this practice")
+        }
+        for (index, typeID) in clinician.preferences.preferredAppointmentTypeIDs.enumerated()
+        where !typesFound.contains(typeID) {
+            errors.add(
+                "preferences.preferredAppointmentTypeIds[\(index)]", "is not an appointment type of this practice")
+        }
+        try errors.throwIfAny()
+    }
+}

@@ -108,26 +108,24 @@ extension VetNetStore {
         try appendEvent(write.event, scope: scope, db: db)
     }
 
-    /// The clinician's staff account and preferred appointment types must belong to the practice.
+    /// Looks up the staff account and preferred appointment types the clinician names in the
+    /// practice, and refuses what is not there (``ClinicianRosterWrite/checkReferences(of:accountFound:typesFound:)``).
     static func checkReferences(of clinician: Clinician, practiceID: PracticeID, db: Database) throws {
-        var errors = FieldErrorCollector()
-        if let user = clinician.userID,
+        let accountFound = try clinician.userID.map {
             try Bool.fetchOne(
                 db, sql: "SELECT EXISTS(SELECT 1 FROM staff_user WHERE id = ? AND practice_id = ?)",
-                arguments: [user.description, practiceID.description]) != true
-        {
-            errors.add("userId", "is not a staff account of this practice")
+                arguments: [$0.description, practiceID.description]) == true
         }
-        for (index, typeID) in clinician.preferences.preferredAppointmentTypeIDs.enumerated() {
-            let exists = try Bool.fetchOne(
-                db, sql: "SELECT EXISTS(SELECT 1 FROM appointment_type WHERE id = ? AND practice_id = ?)",
-                arguments: [Identifier<AppointmentType>(typeID).description, practiceID.description])
-            if exists != true {
-                errors.add(
-                    "preferences.preferredAppointmentTypeIds[\(index)]", "is not an appointment type of this practice")
-            }
-        }
-        try errors.throwIfAny()
+        let preferred = clinician.preferences.preferredAppointmentTypeIDs.map(Self.text)
+        let typesFound = try String.fetchAll(
+            db,
+            sql: """
+                SELECT id FROM appointment_type WHERE practice_id = ?
+                    AND id IN (SELECT value FROM json_each(?))
+                """,
+            arguments: [practiceID.description, String(decoding: try JSONEncoder().encode(preferred), as: UTF8.self)])
+        try ClinicianRosterWrite.checkReferences(
+            of: clinician, accountFound: accountFound ?? true, typesFound: Set(typesFound.compactMap(UUIDText.parse)))
     }
 
     /// The clinician's row and expertise rows (creation and restore).
