@@ -23,10 +23,7 @@ extension PostgresStore: AccountRepository {
                         'administrator',
                             \(administrator.passwordHash), \(now))
                     """, logger: logger)
-                try await self.appendAudit(
-                    AuditRecord(
-                        action: .userCreate, resourceType: .user, resourceID: account.id.description,
-                        detail: "role=administrator first administrator"), scope: scope, connection: connection)
+                try await self.appendAudit(.accountCreated(account, first: true), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
             // Two instances creating the same name at once: the unique index decides.
@@ -68,10 +65,8 @@ extension PostgresStore: AccountRepository {
     public func createUser(scope: AccessScope, email: String, displayName: String, role: Role, passwordHash: String)
         async throws -> StaffAccount
     {
-        try StaffAccount.validateNew(email: email, displayName: displayName)
-        let account = StaffAccount(
-            id: UserID(), practiceID: scope.practiceID, email: email.lowercased(), displayName: displayName,
-            role: role, disabled: false, createdAt: clock.now(), version: 1)
+        let account = try StaffAccount.new(
+            email: email, displayName: displayName, role: role, practiceID: scope.practiceID, createdAt: clock.now())
         do {
             try await transaction(.practice(scope.practiceID)) { connection in
                 try await connection.query(
@@ -81,10 +76,7 @@ extension PostgresStore: AccountRepository {
                         \(role.rawValue),
                             \(passwordHash), \(account.createdAt))
                     """, logger: logger)
-                try await self.appendAudit(
-                    AuditRecord(
-                        action: .userCreate, resourceType: .user, resourceID: account.id.description,
-                        detail: "role=\(role.rawValue)"), scope: scope, connection: connection)
+                try await self.appendAudit(.accountCreated(account), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
             // UNIQUE (practice_id, email): decided by the database, so two instances cannot both create it.

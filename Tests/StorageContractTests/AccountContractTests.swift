@@ -75,10 +75,13 @@ struct AccountContractTests {
                 _ = try await store.accounts.createUser(
                     scope: scope, email: "not an address", displayName: "X", role: .receptionist, passwordHash: "z")
             }
-            let latest = try await store.audit.auditEntries(
-                scope: scope, limit: 1, before: nil, resourceType: ResourceKind.user.rawValue, resourceID: nil
+            let created = try await store.audit.auditEntries(
+                scope: scope, limit: 5, before: nil, resourceType: ResourceKind.user.rawValue, resourceID: nil
             ).items
-            #expect(latest.map(\.action) == ["user.create"] && latest.first?.resourceID == nurse.id.description)
+            // Newest first: the nurse, then the administrator made with the practice, each with its role.
+            #expect(created.map(\.action) == ["user.create", "user.create"])
+            #expect(created.map(\.resourceID) == [nurse.id.description, admin.id.description])
+            #expect(created.map(\.detail) == ["role=technician", "role=administrator first administrator"])
         }
     }
 

@@ -29,10 +29,15 @@ public struct BookingBasis: Codable, Hashable, Sendable {
         self.reasons = reasons
     }
 
-    /// The basis of booking `clinicianID` from an intake whose ranking listed `ranked`, best first.
-    public static func booking(_ clinicianID: UUID, assessmentID: UUID, triageLevel: Int, ranked: [RankedCandidate])
-        -> BookingBasis
+    /// The basis of booking `clinicianID` from an intake whose ranking listed `ranked`, best
+    /// first. `triageLevel` is the level of the assessment the booking names, `nil` when it is
+    /// not one of the patient's in the practice: refused naming `assessmentId`.
+    public static func booking(_ clinicianID: UUID, assessmentID: UUID, triageLevel: Int?, ranked: [RankedCandidate])
+        throws(ValidationError) -> BookingBasis
     {
+        guard let triageLevel else {
+            throw ValidationError(field: "assessmentId", message: "is not a triage assessment of this patient")
+        }
         guard let index = ranked.firstIndex(where: { $0.clinicianID == clinicianID }) else {
             return BookingBasis(assessmentID: assessmentID, triageLevel: triageLevel)
         }

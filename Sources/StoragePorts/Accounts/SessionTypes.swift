@@ -85,10 +85,21 @@ extension FirstAdministrator {
     /// with the practice: the rule is here once, so the stores cannot disagree on it.
     public func account(of profile: PracticeProfile, createdAt: Date) throws -> StaffAccount {
         try profile.validate()
-        try StaffAccount.validateNew(email: email, displayName: displayName)
+        return try StaffAccount.new(
+            email: email, displayName: displayName, role: .administrator, practiceID: profile.id, createdAt: createdAt)
+    }
+}
+
+extension StaffAccount {
+    /// A new account of `practiceID`, as every store creates one: its email and name checked,
+    /// its address kept in lower case, enabled, at version 1.
+    public static func new(email: String, displayName: String, role: Role, practiceID: PracticeID, createdAt: Date)
+        throws -> StaffAccount
+    {
+        try validateNew(email: email, displayName: displayName)
         return StaffAccount(
-            id: UserID(), practiceID: profile.id, email: email.lowercased(), displayName: displayName,
-            role: .administrator, disabled: false, createdAt: createdAt, version: 1)
+            id: UserID(), practiceID: practiceID, email: email.lowercased(), displayName: displayName, role: role,
+            disabled: false, createdAt: createdAt, version: 1)
     }
 }
 

@@ -99,6 +99,13 @@ extension AuditRecord {
             detail: "results=\(count)")
     }
 
+    /// A staff account created (`first`: the practice's first administrator, made with it).
+    public static func accountCreated(_ account: StaffAccount, first: Bool = false) -> AuditRecord {
+        AuditRecord(
+            action: .userCreate, resourceType: .user, resourceID: account.id.description,
+            detail: "role=\(account.role.rawValue)" + (first ? " first administrator" : ""))
+    }
+
     /// The session of `scope`'s member of staff ended by signing out.
     public static func signedOut(_ scope: AccessScope) -> AuditRecord {
         AuditRecord(action: .authLogout, resourceType: .session, resourceID: scope.actorID?.description)

@@ -364,9 +364,6 @@ extension PostgresStore: TriageRepository {
                 AND patient_id = \(patientID)
             """, logger: logger
         ).decode(Int.self) { level = value }
-        guard let level else {
-            throw ValidationError(field: "assessmentId", message: "is not a triage assessment of this patient")
-        }
         var ranked: [RankedCandidate] = []
         for try await text in try await connection.query(
             """
@@ -375,7 +372,7 @@ extension PostgresStore: TriageRepository {
         ).decode(String.self) {
             ranked = try Self.decode([RankedCandidate].self, text, column: "intake_ranking.ranking")
         }
-        return BookingBasis.booking(clinicianID, assessmentID: assessmentID, triageLevel: level, ranked: ranked)
+        return try BookingBasis.booking(clinicianID, assessmentID: assessmentID, triageLevel: level, ranked: ranked)
     }
 
     // MARK: - Rows

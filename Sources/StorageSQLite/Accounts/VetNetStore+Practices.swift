@@ -50,10 +50,7 @@ extension VetNetStore {
                     administrator.passwordHash, Timestamp.string(now),
                 ])
             try self.appendAudit(
-                AuditRecord(
-                    action: .userCreate, resourceType: .user, resourceID: account.id.description,
-                    detail: "role=administrator first administrator"),
-                scope: .system(profile.id, requestID: requestID), db: db)
+                .accountCreated(account, first: true), scope: .system(profile.id, requestID: requestID), db: db)
         }
         return (profile, account)
     }

@@ -13,10 +13,8 @@ extension VetNetStore {
     public func createUser(scope: AccessScope, email: String, displayName: String, role: Role, passwordHash: String)
         async throws -> StaffAccount
     {
-        try StaffAccount.validateNew(email: email, displayName: displayName)
-        let account = StaffAccount(
-            id: UserID(), practiceID: scope.practiceID, email: email.lowercased(), displayName: displayName,
-            role: role, disabled: false, createdAt: clock.now(), version: 1)
+        let account = try StaffAccount.new(
+            email: email, displayName: displayName, role: role, practiceID: scope.practiceID, createdAt: clock.now())
         return try await write { db in
             // Only this practice's accounts count: whether an address is used elsewhere on the
             // installation is none of this practice's business.
@@ -37,10 +35,7 @@ extension VetNetStore {
                     account.id.description, scope.practiceID.description, account.email, displayName, role.rawValue,
                     passwordHash, Timestamp.string(account.createdAt),
                 ])
-            try self.appendAudit(
-                AuditRecord(
-                    action: .userCreate, resourceType: .user, resourceID: account.id.description,
-                    detail: "role=\(role.rawValue)"), scope: scope, db: db)
+            try self.appendAudit(.accountCreated(account), scope: scope, db: db)
             return account
         }
     }

@@ -27,13 +27,9 @@ extension VetNetStore {
     static func bookingBasis(db: Database, scope: AccessScope, patientID: UUID, clinicianID: UUID, assessmentID: UUID)
         throws -> BookingBasis
     {
-        guard
-            let level = try Int.fetchOne(
-                db, sql: "SELECT level FROM triage_assessment WHERE id = ? AND practice_id = ? AND patient_id = ?",
-                arguments: [text(assessmentID), scope.practiceID.description, text(patientID)])
-        else {
-            throw ValidationError(field: "assessmentId", message: "is not a triage assessment of this patient")
-        }
+        let level = try Int.fetchOne(
+            db, sql: "SELECT level FROM triage_assessment WHERE id = ? AND practice_id = ? AND patient_id = ?",
+            arguments: [text(assessmentID), scope.practiceID.description, text(patientID)])
         let json = try String.fetchOne(
             db, sql: "SELECT ranking FROM intake_ranking WHERE id = ? AND practice_id = ?",
             arguments: [text(assessmentID), scope.practiceID.description])
@@ -42,7 +38,7 @@ extension VetNetStore {
                 try StoreCorruption.decoded([RankedCandidate].self, from: $0, column: "intake_ranking.ranking")
             }
             ?? []
-        return BookingBasis.booking(clinicianID, assessmentID: assessmentID, triageLevel: level, ranked: ranked)
+        return try BookingBasis.booking(clinicianID, assessmentID: assessmentID, triageLevel: level, ranked: ranked)
     }
 
     // MARK: - Reading
