@@ -306,16 +306,9 @@ extension PostgresStore: SchedulingRepository {
     /// Decodes a row of ``appointmentColumns``; a row the domain cannot hold is reported, never trapped on.
     static func appointment(from row: PostgresRow) throws -> Versioned<Appointment> {
         let columns = row.makeRandomAccess()
-        let startMs = try columns[7].decode(Int64.self)
-        let endMs = try columns[8].decode(Int64.self)
-        let occupiedEnd = try columns[9].decode(Int64.self)
-        guard
-            let time = TimeRange(
-                start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs)),
-            occupiedEnd >= endMs
-        else {
-            throw StoreCorruption(column: "appointment.end_ms", reason: "does not end after it starts")
-        }
+        let (time, buffer) = try AppointmentRows.time(
+            startMilliseconds: try columns[7].decode(Int64.self), endMilliseconds: try columns[8].decode(Int64.self),
+            occupiedEndMilliseconds: try columns[9].decode(Int64.self))
         guard let status = AppointmentStatus(rawValue: try columns[10].decode(String.self)) else {
             throw StoreCorruption(column: "appointment.status", reason: "not a status")
         }
@@ -325,7 +318,7 @@ extension PostgresStore: SchedulingRepository {
             appointmentTypeID: Identifier(try columns[4].decode(UUID.self)),
             roomType: try columns[5].decode(String?.self).flatMap(RoomType.init(rawValue:)),
             roomID: try columns[6].decode(UUID?.self).map(Identifier.init), time: time,
-            bufferAfterMinutes: Int(clamping: (occupiedEnd - endMs) / 60_000), status: status,
+            bufferAfterMinutes: buffer, status: status,
             checkedInAt: try columns[11].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
             startedAt: try columns[12].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
             completedAt: try columns[13].decode(Int64?.self).map(Timestamp.date(milliseconds:)),

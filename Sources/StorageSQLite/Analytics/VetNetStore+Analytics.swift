@@ -275,16 +275,8 @@ struct HistoryRowDecoder {
     }
 
     func appointment(_ row: RawRow) throws -> AppointmentRecord {
-        let startMs = row.int64(6)
-        let endMs = row.int64(7)
-        let occupiedEnd = row.int64(8)
-        guard
-            let time = TimeRange(
-                start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs)),
-            occupiedEnd >= endMs
-        else {
-            throw StoreCorruption(column: "appointment.end_ms", reason: "does not end after it starts")
-        }
+        let (time, buffer) = try AppointmentRows.time(
+            startMilliseconds: row.int64(6), endMilliseconds: row.int64(7), occupiedEndMilliseconds: row.int64(8))
         guard let status = Self.lookup(row.bytes(9), in: Self.statuses) else {
             throw StoreCorruption(column: "appointment.status", reason: "not a status")
         }
@@ -295,7 +287,7 @@ struct HistoryRowDecoder {
             clinicianID: try uuid(row, 2, "clinician_id"),
             appointmentTypeID: Identifier(try uuid(row, 3, "appointment_type_id")),
             roomType: Self.lookup(row.bytes(4), in: Self.roomTypes), roomID: roomID, time: time,
-            bufferAfterMinutes: Int(clamping: (occupiedEnd - endMs) / 60_000), status: status,
+            bufferAfterMinutes: buffer, status: status,
             checkedInAt: row.optionalInt64(10).map(Timestamp.date(milliseconds:)),
             startedAt: row.optionalInt64(11).map(Timestamp.date(milliseconds:)),
             completedAt: row.optionalInt64(12).map(Timestamp.date(milliseconds:)),

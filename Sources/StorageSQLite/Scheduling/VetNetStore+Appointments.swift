@@ -270,22 +270,15 @@ extension VetNetStore {
 
     /// Decodes a row whose first columns are ``appointmentColumnNames``.
     static func appointment(from row: Row) throws -> Versioned<Appointment> {
-        let startMs: Int64 = try row.read(at: 7)
-        let endMs: Int64 = try row.read(at: 8)
-        let occupiedEnd: Int64 = try row.read(at: 9)
         func uuid(_ index: Int, _ column: String) throws -> UUID {
             guard let uuid = (try row.read(at: index) as String?).flatMap(UUIDText.parse) else {
                 throw StoreCorruption(column: "appointment.\(column)", reason: "not a UUID")
             }
             return uuid
         }
-        guard
-            let time = TimeRange(
-                start: Timestamp.date(milliseconds: startMs), end: Timestamp.date(milliseconds: endMs)),
-            occupiedEnd >= endMs
-        else {
-            throw StoreCorruption(column: "appointment.end_ms", reason: "does not end after it starts")
-        }
+        let (time, buffer) = try AppointmentRows.time(
+            startMilliseconds: try row.read(at: 7), endMilliseconds: try row.read(at: 8),
+            occupiedEndMilliseconds: try row.read(at: 9))
         let appointment = Appointment(
             id: Identifier(try uuid(0, "id")), practiceID: PracticeID(try uuid(1, "practice_id")),
             patientID: try uuid(2, "patient_id"), clinicianID: try uuid(3, "clinician_id"),
@@ -293,7 +286,7 @@ extension VetNetStore {
             roomType: (try row.read(at: 5) as String?).flatMap(RoomType.init(rawValue:)),
             roomID: (try row.read(at: 6) as String?).flatMap(Identifier.init(uuidString:)),
             time: time,
-            bufferAfterMinutes: Int(clamping: (occupiedEnd - endMs) / 60_000),
+            bufferAfterMinutes: buffer,
             status: try StoreCorruption.known(
                 (try row.read(at: 10) as String?).flatMap(AppointmentStatus.init(rawValue:)),
                 column: "appointment.status"),
