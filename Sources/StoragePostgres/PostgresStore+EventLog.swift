@@ -61,17 +61,10 @@ extension PostgresStore: EventLogRepository {
             for try await (sequence, kind, occurredMs, resourceType, resourceID, actorID, payloadText)
                 in rows.decode((Int64, String, Int64, String?, String?, String?, String).self)
             {
-                guard let payload = try? JSONDecoder().decode([String: String].self, from: Data(payloadText.utf8))
-                else {
-                    throw StoreCorruption(column: "event_log.payload", reason: "not a JSON object of strings")
-                }
-                var event = DomainEvent(
-                    practiceID: practiceID, kind: kind, occurredAt: Timestamp.date(milliseconds: occurredMs),
-                    resourceID: resourceID, actorID: actorID, payload: payload)
-                // As stored: an event written by another version may name a kind of resource this one does not.
-                event.resourceType = resourceType ?? event.resourceType
-                event.sequence = sequence
-                events.append(event)
+                events.append(
+                    try DomainEvent.stored(
+                        practiceID: practiceID, sequence: sequence, kind: kind, occurredAtMilliseconds: occurredMs,
+                        resourceType: resourceType, resourceID: resourceID, actorID: actorID, payload: payloadText))
             }
             return EventLogPage(events: events, headSequence: head.0, prunedThrough: head.1)
         }

@@ -55,3 +55,23 @@ public final class EventCommitSignal: Sendable {
         for observer in observers.withLock({ Array($0.values) }) { observer(practiceID) }
     }
 }
+
+extension DomainEvent {
+    /// An event of `practiceID` as a store keeps it: its payload is JSON text, an object of
+    /// strings (refused naming `event_log.payload` otherwise), and its kind of resource is kept
+    /// as stored — an event written by another version may name one this version does not.
+    public static func stored(
+        practiceID: PracticeID, sequence: Int64, kind: String, occurredAtMilliseconds: Int64, resourceType: String?,
+        resourceID: String?, actorID: String?, payload: String
+    ) throws -> DomainEvent {
+        guard let payload = try? JSONDecoder().decode([String: String].self, from: Data(payload.utf8)) else {
+            throw StoreCorruption(column: "event_log.payload", reason: "not a JSON object of strings")
+        }
+        var event = DomainEvent(
+            practiceID: practiceID, kind: kind, occurredAt: Timestamp.date(milliseconds: occurredAtMilliseconds),
+            resourceID: resourceID, actorID: actorID, payload: payload)
+        event.resourceType = resourceType ?? event.resourceType
+        event.sequence = sequence
+        return event
+    }
+}

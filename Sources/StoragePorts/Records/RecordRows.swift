@@ -9,6 +9,14 @@ import SharedKernel
 /// cannot hold is a ``StoreCorruption`` naming it — never a default standing in for a dose or a
 /// weight, and never a trap.
 public enum RecordRows {
+    /// A record correction from its sealed change (`id`: the correction's, which the seal is bound to).
+    public static func correction(sealed: String, id: String, seal: FieldSeal) throws -> RecordCorrection {
+        let text = try seal.open(sealed, .correctionChange, id: id)
+        do { return try RecordCorrection(storedJSON: Data(text.utf8)) } catch {
+            throw StoreCorruption(column: "record_correction.change_json", reason: "not a record correction")
+        }
+    }
+
     /// A weight measurement from its row.
     public static func weight(
         id: UUID, patientID: Identifier<Patient>, value: String, unit: String, measuredAt: Date?

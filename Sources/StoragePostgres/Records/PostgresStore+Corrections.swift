@@ -83,10 +83,7 @@ extension PostgresStore {
         var found: [RecordCorrection] = []
         let seal = fieldSeal(practiceID)
         for try await (id, stored) in try await connection.query(query, logger: logger).decode((UUID, String).self) {
-            let text = try seal.open(stored, .correctionChange, id: id.uuidString)
-            do { found.append(try RecordCorrection(storedJSON: Data(text.utf8))) } catch {
-                throw StoreCorruption(column: "record_correction.change_json", reason: "not a record correction")
-            }
+            found.append(try RecordRows.correction(sealed: stored, id: id.uuidString, seal: seal))
         }
         return found
     }

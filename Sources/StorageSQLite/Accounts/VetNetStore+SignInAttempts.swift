@@ -17,8 +17,9 @@ extension VetNetStore: SignInAttemptLedger {
                 let row = try Row.fetchOne(
                     db, sql: "SELECT COUNT(*), MIN(at_ms) FROM sign_in_attempt WHERE key = ?", arguments: [key])
                 // MIN is NULL when no attempt counts: read as an optional, never forced.
-                let oldest = row.flatMap { $0[1] as Int64? }
-                return SignInTally(key: key, count: row.map { $0[0] as Int } ?? 0, oldestMilliseconds: oldest)
+                let oldest = try row.flatMap { try $0.read(at: 1) as Int64? }
+                return SignInTally(
+                    key: key, count: try row.map { try $0.read(at: 0) as Int } ?? 0, oldestMilliseconds: oldest)
             }
             if let refusal = limits.refusal(account: tallies[0], address: tallies[1], now: now) { return refusal }
             for key in [accountKey, addressKey] {

@@ -126,7 +126,7 @@ extension VetNetStore {
                 db, sql: "SELECT * FROM staff_user WHERE email = ? ORDER BY created_at, id LIMIT ?",
                 arguments: [email.lowercased(), Self.maxAccountsPerEmail]
             ).map {
-                StoredCredentials(account: try Self.account(from: $0), passwordHash: $0["password_hash"])
+                StoredCredentials(account: try Self.account(from: $0), passwordHash: try $0.read("password_hash"))
             }
         }
     }

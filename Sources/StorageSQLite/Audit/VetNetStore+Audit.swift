@@ -13,8 +13,8 @@ extension VetNetStore {
     public func appendAudit(_ record: AuditRecord, scope: AccessScope?, db: Database) throws -> AuditEntry {
         let head = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1"))
-        let previousHash: String = head?["hash"] ?? AuditChain.genesis
-        let sequence: Int64 = (head?["seq"] as Int64? ?? 0) + 1
+        let previousHash: String = try head?.read("hash") ?? AuditChain.genesis
+        let sequence: Int64 = (try head?.read("seq", as: Int64.self) ?? 0) + 1
         var entry = AuditEntry(
             sequence: sequence, id: UUID(), occurredAt: Timestamp.string(clock.now()),
             practiceID: scope?.practiceID.description, actorID: scope?.actorID?.description,
@@ -32,7 +32,8 @@ extension VetNetStore {
         let head = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1"))
         let link = AuditChain.carried(
-            entry, sequence: (head?["seq"] as Int64? ?? 0) + 1, previousHash: head?["hash"] ?? AuditChain.genesis,
+            entry, sequence: (try head?.read("seq", as: Int64.self) ?? 0) + 1,
+            previousHash: try head?.read("hash") ?? AuditChain.genesis,
             key: auditKey)
         try Self.insertAuditEntry(link, db: db)
     }
@@ -130,7 +131,8 @@ extension VetNetStore {
         }
         let own = problemPractice == practice
         return .seenByPractice(
-            checked: count, head: head.map { ($0["seq"], $0["hash"]) }, ownProblem: own ? whole.firstProblem : nil,
+            checked: count, head: try head.map { (try $0.read("seq"), try $0.read("hash")) },
+            ownProblem: own ? whole.firstProblem : nil,
             problemElsewhere: whole.firstProblem != nil && !own)
     }
 
@@ -141,7 +143,7 @@ extension VetNetStore {
         let recorded = (try? read.get())?.map(\.sequence)
         let (head, atCheckpoint) = try writer.read { db -> ((sequence: Int64, hash: String)?, String?) in
             let head = try Row.fetchOne(db, sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1")
-                .map { (sequence: $0["seq"] as Int64, hash: $0["hash"] as String) }
+                .map { (sequence: try $0.read("seq") as Int64, hash: try $0.read("hash") as String) }
             let atCheckpoint = try recorded.flatMap {
                 try String.fetchOne(db, sql: "SELECT hash FROM audit_entry WHERE seq = ?", arguments: [$0])
             }
@@ -179,7 +181,7 @@ extension VetNetStore {
         let head =
             try writer.read { db in
                 try Row.fetchOne(db, sql: "SELECT seq, hash FROM audit_entry ORDER BY seq DESC LIMIT 1")
-                    .map { (sequence: $0["seq"] as Int64, hash: $0["hash"] as String) }
+                    .map { (sequence: try $0.read("seq") as Int64, hash: try $0.read("hash") as String) }
             } ?? (sequence: AuditAnchor.genesisSequence, hash: AuditChain.genesis)
         if let previous, previous.sequence == head.sequence { return previous }
         let checkpoint = AuditCheckpoint(

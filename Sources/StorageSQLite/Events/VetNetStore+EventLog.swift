@@ -91,22 +91,15 @@ extension VetNetStore {
                     SELECT seq, kind, occurred_at_ms, resource_type, resource_id, actor_id, payload FROM event_log
                     WHERE practice_id = ? AND seq > ? ORDER BY seq LIMIT ?
                     """), arguments: [practice, max(position, 0), max(0, limit)])
-        let events = try rows.map { row -> DomainEvent in
-            let payloadText: String = try row.read(at: 6)
-            guard let payload = try? JSONDecoder().decode([String: String].self, from: Data(payloadText.utf8)) else {
-                throw StoreCorruption(column: "event_log.payload", reason: "not a JSON object of strings")
-            }
-            var event = DomainEvent(
-                practiceID: practiceID, kind: try row.read(at: 1),
-                occurredAt: Timestamp.date(milliseconds: try row.read(at: 2)),
-                resourceID: try row.read(at: 4), actorID: try row.read(at: 5), payload: payload)
-            // As stored: an event written by another version may name a kind of resource this one does not.
-            event.resourceType = try row.read(at: 3) ?? event.resourceType
-            event.sequence = try row.read(at: 0)
-            return event
+        let events = try rows.map { row in
+            try DomainEvent.stored(
+                practiceID: practiceID, sequence: try row.read(at: 0), kind: try row.read(at: 1),
+                occurredAtMilliseconds: try row.read(at: 2), resourceType: try row.read(at: 3),
+                resourceID: try row.read(at: 4), actorID: try row.read(at: 5), payload: try row.read(at: 6))
         }
         return EventLogPage(
-            events: events, headSequence: head?["seq"] ?? 0, prunedThrough: head?["pruned_through"] ?? 0)
+            events: events, headSequence: try head?.read("seq") ?? 0,
+            prunedThrough: try head?.read("pruned_through") ?? 0)
     }
 
     // MARK: - Retention

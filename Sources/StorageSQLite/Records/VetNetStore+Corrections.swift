@@ -82,10 +82,7 @@ extension VetNetStore {
     }
 
     private func correction(from row: Row, practiceID: PracticeID) throws -> RecordCorrection {
-        let text = try fieldSeal(practiceID).open(
-            try row.read("change_json") as String, .correctionChange, id: try row.read("id"))
-        do { return try RecordCorrection(storedJSON: Data(text.utf8)) } catch {
-            throw StoreCorruption(column: "record_correction.change_json", reason: "not a record correction")
-        }
+        try RecordRows.correction(
+            sealed: try row.read("change_json"), id: try row.read("id"), seal: fieldSeal(practiceID))
     }
 }

@@ -212,7 +212,7 @@ extension VetNetStore {
                     WHERE a.practice_id = ? AND a.status = 'completed' AND a.actual_minutes IS NOT NULL
                         ORDER BY a.start_ms
                     """, arguments: [scope.practiceID.description]
-            ).map { (try Self.appointment(from: $0).value, $0[Self.appointmentColumnNames.count]) }
+            ).map { (try Self.appointment(from: $0).value, try $0.read(at: Self.appointmentColumnNames.count)) }
         }
     }
 
@@ -324,7 +324,8 @@ extension VetNetStore {
             }
             return try Row.fetchOne(db, sql: sql + " LIMIT 1", arguments: arguments).flatMap {
                 TimeRange(
-                    start: Timestamp.date(milliseconds: $0["start_ms"]), end: Timestamp.date(milliseconds: $0["end_ms"])
+                    start: Timestamp.date(milliseconds: try $0.read("start_ms")),
+                    end: Timestamp.date(milliseconds: try $0.read("end_ms"))
                 )
             }
         }

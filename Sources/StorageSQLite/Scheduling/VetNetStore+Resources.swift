@@ -71,10 +71,10 @@ extension VetNetStore {
             db, sql: "SELECT * FROM room WHERE practice_id = ? ORDER BY name", arguments: [practiceID.description]
         ).map {
             Room(
-                id: try $0.identifier("id"), name: $0["name"],
+                id: try $0.identifier("id"), name: try $0.read("name"),
                 type: try StoreCorruption.known(
-                    ($0["type"] as String?).flatMap(RoomType.init(rawValue:)), column: "room.type"),
-                isActive: $0["active"])
+                    (try $0.read("type") as String?).flatMap(RoomType.init(rawValue:)), column: "room.type"),
+                isActive: try $0.read("active"))
         }
     }
 

@@ -189,7 +189,7 @@ extension VetNetStore {
                         assessed_at_ms FROM triage_assessment WHERE practice_id = ? AND assessed_at_ms >= ?
                         AND assessed_at_ms < ?
                     """, arguments: bounds
-            ).map { (assessorID: $0[0] as String?, at: Timestamp.date(milliseconds: $0[1])) }
+            ).map { (assessorID: try $0.read(at: 0) as String?, at: Timestamp.date(milliseconds: try $0.read(at: 1))) }
             let overrides = try Row.fetchAll(
                 db,
                 sql: """
