@@ -42,6 +42,17 @@ public enum AssessmentRows {
             lowersRedFinding: lowersRedFinding)
     }
 
+    /// The override a board entry shows, kept whole as sealed JSON under the patient's id;
+    /// `column` names where it is kept when it does not read.
+    public static func boardOverride(sealed: String, patientID: UUID, seal: FieldSeal, column: String) throws
+        -> TriageOverride
+    {
+        let text = try seal.open(sealed, .queueOverride, id: UUIDText.lowercase(patientID))
+        do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
+            throw StoreCorruption(column: column, reason: "not an override")
+        }
+    }
+
     /// An override's reason as both stores keep it, sealed under the override's id.
     public static func sealedReason(of override: TriageOverride, seal: FieldSeal) throws -> String {
         try seal.seal(override.reason, .triageOverrideReason, id: override.id.description)

@@ -408,12 +408,10 @@ extension PostgresStore: TriageRepository {
             arrival: Timestamp.date(milliseconds: try columns[3].decode(Int64.self)),
             assessedAt: Timestamp.date(milliseconds: try columns[4].decode(Int64.self)), status: status,
             statusChangedAt: Timestamp.date(milliseconds: try columns[6].decode(Int64.self)),
-            override: try columns[8].decode(String?.self).map { stored in
-                let text = try fieldSeal(PracticeID(try columns[7].decode(UUID.self))).open(
-                    stored, .queueOverride, id: try columns[1].decode(UUID.self).uuidString)
-                do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
-                    throw StoreCorruption(column: "triage_queue.override_json", reason: "not an override")
-                }
+            override: try columns[8].decode(String?.self).map {
+                try AssessmentRows.boardOverride(
+                    sealed: $0, patientID: try columns[1].decode(UUID.self),
+                    seal: fieldSeal(PracticeID(try columns[7].decode(UUID.self))), column: "triage_queue.override_json")
             },
             overdueAnnounced: try columns[9].decode(Bool.self), reassessmentAnnounced: try columns[10].decode(Bool.self)
         )

@@ -316,11 +316,10 @@ extension VetNetStore {
                 (try row.read("status") as String?).flatMap(QueueStatus.init(rawValue:)),
                 column: "triage_queue_entry.status"),
             statusChangedAt: Timestamp.date(milliseconds: try row.read("status_changed_at_ms")),
-            override: try (try row.read("override_json") as String?).map { stored in
-                let text = try fieldSeal(row: row).open(stored, .queueOverride, id: try row.read("patient_id"))
-                do { return try TriageOverride(storedJSON: Data(text.utf8)) } catch {
-                    throw StoreCorruption(column: "triage_queue_entry.override_json", reason: "not an override")
-                }
+            override: try (try row.read("override_json") as String?).map {
+                try AssessmentRows.boardOverride(
+                    sealed: $0, patientID: try row.uuid("patient_id"), seal: try fieldSeal(row: row),
+                    column: "triage_queue_entry.override_json")
             },
             overdueAnnounced: try row.read("overdue_announced") as Bool? ?? false,
             reassessmentAnnounced: try row.read("reassessment_announced") as Bool? ?? false)
