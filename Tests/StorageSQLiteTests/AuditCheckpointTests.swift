@@ -3,6 +3,7 @@ import GRDB
 import SharedKernel
 import StoragePorts
 import StorageSQLite
+import Synchronization
 import Testing
 
 /// Deleting the newest audit entries leaves a shorter chain that verifies on its own; the
@@ -94,6 +95,69 @@ struct AuditCheckpointTests {
         try await Self.addEntriesUnanchored(store, count: 5)
         let result = try await store.verifyAuditChain()
         #expect(result.isIntact && result.checkpoint?.sequence == 0)
+    }
+
+    @Test("the periodic checkpoint never moves back behind an acknowledged write while commits race it")
+    func periodicWriterNeverMovesBack() async throws {
+        let (store, url, root) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let start = try #require(try store.writeAuditCheckpoint()).sequence
+        let acknowledged = SharedFlag(0)
+        let done = SharedFlag(false)
+        // The periodic writer, as fast as it can go, beside eight clients writing at once, and
+        // someone reading the file all along: it must never see the checkpoint go back. Both
+        // loop on threads of their own, leaving the clients the task pool.
+        let watched = SharedFlag<[Int64]>([])
+        let failure = SharedFlag<String?>(nil)
+        let stopped = DispatchGroup()
+        stopped.enter()
+        Thread.detachNewThread {
+            defer { stopped.leave() }
+            while !done.value.withLock({ $0 }) {
+                do { _ = try store.writeAuditCheckpoint() } catch {
+                    failure.value.withLock { $0 = "\(error)" }
+                    return
+                }
+            }
+        }
+        stopped.enter()
+        Thread.detachNewThread {
+            defer { stopped.leave() }
+            while !done.value.withLock({ $0 }) {
+                guard let line = try? Self.checkpointOnDisk(url), let sequence = Int64(line.split(separator: " ")[1])
+                else { continue }
+                watched.value.withLock { if $0.last != sequence { $0.append(sequence) } }
+            }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in 0..<8 {
+                group.addTask {
+                    for index in 0..<30 {
+                        try await store.recordAudit(
+                            AuditRecord(
+                                action: .patientRead, resourceType: .patient, resourceID: "c\(client)-\(index)"),
+                            scope: nil)
+                        // Every acknowledged entry is at or below the checkpoint from now on, and
+                        // acknowledged entries have distinct places: the checkpoint is past as many.
+                        let seen = acknowledged.value.withLock {
+                            $0 += 1
+                            return $0
+                        }
+                        let line = try Self.checkpointOnDisk(url)
+                        let sequence = Int64(line.split(separator: " ")[1]) ?? -1
+                        #expect(sequence >= start + Int64(seen), "checkpoint \(sequence) after \(seen) acknowledged")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        done.value.withLock { $0 = true }
+        stopped.wait()
+        #expect(failure.value.withLock { $0 } == nil)
+        let seen = watched.value.withLock { $0 }
+        #expect(seen == seen.sorted(), "the checkpoint went back: \(seen)")
+        #expect(try Self.checkpointOnDisk(url).hasPrefix("vetnet-audit-checkpoint-v1 \(start + 240) "))
+        #expect(try await store.verifyAuditChain().isIntact)
     }
 
     @Test("every acknowledged write is covered by the checkpoint before it is answered")
@@ -194,4 +258,10 @@ struct AuditCheckpointTests {
         let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
+}
+
+/// A value the test's concurrent tasks share.
+private final class SharedFlag<Value: Sendable>: Sendable {
+    let value: Mutex<Value>
+    init(_ initial: Value) { value = Mutex(initial) }
 }
