@@ -34,41 +34,37 @@ extension Row {
     /// belongs: its tables do not enforce types); this read fails naming the column instead,
     /// and never with the row's other values, which may be medical data.
     func read<Value: DatabaseValueConvertible>(_ column: String, as _: Value.Type = Value.self) throws -> Value {
-        do {
-            return try decode(Value.self, forColumn: column)
-        } catch {
-            throw StoreCorruption(column: column, reason: Self.unreadable(Value.self))
-        }
+        try naming(column, Value.self) { try decode(Value.self, forColumn: column) }
     }
 
     /// The value in `column`, read as `Value` through SQLite's own conversion of its column.
     func read<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ column: String, as _: Value.Type = Value.self
     ) throws -> Value {
-        do {
-            return try decode(Value.self, forColumn: column)
-        } catch {
-            throw StoreCorruption(column: column, reason: Self.unreadable(Value.self))
-        }
+        try naming(column, Value.self) { try decode(Value.self, forColumn: column) }
     }
 
     /// The value of the column at `index`, read as `Value` (as ``read(_:as:)`` reads a named one).
     func read<Value: DatabaseValueConvertible>(at index: Int, as _: Value.Type = Value.self) throws -> Value {
-        do {
-            return try decode(Value.self, atIndex: index)
-        } catch {
-            throw StoreCorruption(column: columnName(at: index), reason: Self.unreadable(Value.self))
-        }
+        try naming(columnName(at: index), Value.self) { try decode(Value.self, atIndex: index) }
     }
 
     /// The value of the column at `index`, read through SQLite's own conversion of its column.
     func read<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         at index: Int, as _: Value.Type = Value.self
     ) throws -> Value {
-        do {
-            return try decode(Value.self, atIndex: index)
-        } catch {
-            throw StoreCorruption(column: columnName(at: index), reason: Self.unreadable(Value.self))
+        try naming(columnName(at: index), Value.self) { try decode(Value.self, atIndex: index) }
+    }
+
+    /// `decoded()`, its failure (which describes the whole row) replaced by one naming `column`.
+    @inline(__always)
+    private func naming<Value>(_ column: @autoclosure () -> String, _: Value.Type, _ decoded: () throws -> Value)
+        throws -> Value
+    {
+        do { return try decoded() } catch {
+            throw StoreCorruption(
+                column: column(),
+                reason: "missing, or not the kind of value the column holds (\(String(describing: Value.self)))")
         }
     }
 
@@ -76,10 +72,5 @@ extension Row {
     private func columnName(at index: Int) -> String {
         let names = Array(columnNames)
         return names.indices.contains(index) ? names[index] : "column \(index)"
-    }
-
-    /// Why a value did not read as `Value`: missing, or of another kind.
-    private static func unreadable<Value>(_: Value.Type) -> String {
-        "missing, or not the kind of value the column holds (\(String(describing: Value.self)))"
     }
 }
