@@ -30,9 +30,14 @@ public struct Page<Item: Sendable>: Sendable {
 extension Page: Equatable where Item: Equatable {}
 
 /// A cursor handed back by a client, read as the kind of cursor its list gives out. Every list
-/// refuses one it did not give in the same words (``ValidationError/unknownCursor``, naming
-/// `cursor`), never with an empty page that would look like the end of the list.
+/// refuses one that is not a cursor at all in the same words (``ValidationError/unknownCursor``,
+/// naming `cursor`), and an id cursor naming no item of the list in the caller's practice as
+/// any other such id (``namesNothing``, not found) — never with an empty page that would look
+/// like the end of the list.
 public enum PageCursor {
+    /// The refusal of an id cursor that names no item of the list in the caller's practice.
+    public static let namesNothing = DomainError.notFound(resource: "cursor")
+
     /// An id cursor (the last item of the previous page): refused unless it is a UUID.
     public static func identifier(_ cursor: String) throws(ValidationError) -> UUID {
         guard let id = UUIDText.parse(cursor) else { throw .unknownCursor }

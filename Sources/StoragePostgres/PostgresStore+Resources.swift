@@ -53,7 +53,7 @@ extension PostgresStore {
             of: clinician, accountFound: accountFound ?? true, typesFound: typesFound)
     }
 
-    /// The row a page's `cursor` names in `table`: refused (``ValidationError/unknownCursor``)
+    /// The row a page's `cursor` names in `table`: refused (``PageCursor/namesNothing``)
     /// unless it is a row of the practice (and of `patientID`'s, when given) — a cursor that
     /// names nothing would otherwise read as the end of the list.
     func cursorRow(
@@ -75,7 +75,7 @@ extension PostgresStore {
                         WHERE id = \(id) AND practice_id = \(practiceID.rawValue))
                     """, connection)
             }
-        guard known else { throw ValidationError.unknownCursor }
+        guard known else { throw PageCursor.namesNothing }
         return id
     }
 

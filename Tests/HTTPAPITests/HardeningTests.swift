@@ -38,24 +38,34 @@ struct HardeningTests {
         }
     }
 
-    @Test("every list refuses a cursor it did not give in the same words, naming cursor; its own cursor still pages")
+    @Test(
+        """
+        every list refuses what is not one of its cursors naming cursor (422), and an id of nothing here as any id \
+        (404); its own cursor still pages
+        """)
     func strayCursors() async throws {
         let fixture = try await ScheduleFixture.make()
         try await fixture.app.test { client in
             let token = try await client.login("administrator@alpha.example")
             let patient = fixture.patient.id
-            let lists = [
-                "/api/v1/patients", "/api/v1/users", "/api/v1/patients/\(patient)/appointments",
-                "/api/v1/audit", "/api/v1/patients/\(patient)/assessments",
-            ]
-            // A word, an id of nothing here, a negative place, and a place too long for a number.
-            for list in lists {
-                for stray in ["rex", UUID().uuidString, "-5", "12345678901234567890"] {
-                    try await client.call("\(list)?limit=1&cursor=\(stray)", token: token) { response in
-                        #expect(response.status == .unprocessableContent, "\(list) cursor \(stray)")
-                        let fields = try Problem(response).errors?.map(\.field)
-                        #expect(fields == ["cursor"], "\(list) cursor \(stray)")
-                    }
+            let byID = ["/api/v1/patients", "/api/v1/users", "/api/v1/patients/\(patient)/appointments"]
+            let byPlace = ["/api/v1/audit", "/api/v1/patients/\(patient)/assessments"]
+            // A word, a negative place and a place too long for a number are no cursor of any
+            // list; an id is none of a list of places.
+            for (list, stray) in (byID + byPlace).flatMap({ list in
+                ["rex", "-5", "12345678901234567890"].map { (list, $0) }
+            }) + byPlace.map({ ($0, UUID().uuidString) }) {
+                try await client.call("\(list)?limit=1&cursor=\(stray)", token: token) { response in
+                    #expect(response.status == .unprocessableContent, "\(list) cursor \(stray)")
+                    let fields = try Problem(response).errors?.map(\.field)
+                    #expect(fields == ["cursor"], "\(list) cursor \(stray)")
+                }
+            }
+            // An id that names nothing of the list here is not found, as any other id.
+            for list in byID {
+                try await client.call("\(list)?limit=1&cursor=\(UUID())", token: token) { response in
+                    #expect(response.status == .notFound, "\(list)")
+                    #expect(String(buffer: response.body).contains("No such cursor"), "\(list)")
                 }
             }
             // The cursor a list gives still pages it.

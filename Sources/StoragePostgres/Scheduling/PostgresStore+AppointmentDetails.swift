@@ -41,7 +41,7 @@ extension PostgresStore: AppointmentDetailsRepository {
                         AND patient_id = \(patientID)
                     """, logger: self.logger
                 ).decode(Int64.self) { after = (start, id) }
-                if after == nil { throw ValidationError.unknownCursor }
+                if after == nil { throw PageCursor.namesNothing }
             }
             let rows = try await connection.query(
                 """

@@ -273,7 +273,7 @@ extension VetNetStore {
     }
 
     /// The row a page's `cursor` names in `table`, as its stored id: refused
-    /// (``ValidationError/unknownCursor``) unless it is a row of the scope's practice (and of
+    /// (``PageCursor/namesNothing``) unless it is a row of the scope's practice (and of
     /// `patientID`'s, when given) — a cursor that names nothing would otherwise read as the end.
     static func cursorRow(
         _ cursor: String, in table: String, db: Database, scope: AccessScope, patientID: UUID? = nil
@@ -285,7 +285,7 @@ extension VetNetStore {
                 + (patientID == nil ? ")" : " AND patient_id = ?)"),
             arguments: StatementArguments(
                 [id, scope.practiceID.description] + (patientID.map { [Self.text($0)] } ?? [])))
-        guard known == true else { throw ValidationError.unknownCursor }
+        guard known == true else { throw PageCursor.namesNothing }
         return id
     }
 
