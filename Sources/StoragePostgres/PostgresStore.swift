@@ -119,8 +119,16 @@ public final class PostgresStore: Sendable {
         } catch let error as PostgresTransactionError {
             // The caller cares what went wrong inside (a refusal, a constraint), not the wrapper.
             let inner = error.closureError ?? error.commitError ?? error.beginError ?? error
-            throw Self.missingReference(inner) ?? inner
+            throw Self.missingReference(inner) ?? Self.unreadable(inner) ?? inner
         }
+    }
+
+    /// A cell the row's reader could not read as the type it asked for: the same error naming
+    /// the column as a row the embedded store cannot read, never the cell's bytes.
+    static func unreadable(_ error: any Error) -> StoreCorruption? {
+        guard let error = error as? PostgresDecodingError else { return nil }
+        return StoreCorruption(
+            column: error.columnName, reason: "not the kind of value the column holds (\(error.targetType))")
     }
 
     /// A row naming a record that is missing or another practice's, refused by a composite

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StoragePostgres
+import StoragePorts
 
 /// The `vetnet` command: a thin shell over the library modules.
 @main
@@ -16,8 +16,9 @@ struct VetNet: AsyncParsableCommand {
             BenchCommand.self, BackupCommand.self, RestoreCommand.self,
         ])
 
-    /// Runs the command; a PostgreSQL failure is reported with what an operator can act on
-    /// (its SQLSTATE and message) instead of the driver's generic description.
+    /// Runs the command; a database failure is reported with what an operator can act on
+    /// (its SQLSTATE and message) instead of the driver's generic description, and without the
+    /// values its full description holds.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -27,8 +28,8 @@ struct VetNet: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            if let text = PostgresFailureText.describe(error) {
-                FileHandle.standardError.write(Data("Error: \(text)\n".utf8))
+            if let failure = error as? any LogSafeDescription {
+                FileHandle.standardError.write(Data("Error: \(failure.logSafeDescription)\n".utf8))
                 exit(withError: ExitCode.failure)
             }
             exit(withError: error)

@@ -5,10 +5,12 @@ import Logging
 import OpenAPIRuntime
 import PracticeServices
 import SharedKernel
+import StoragePorts
 
 /// Turns every thrown error into a problem-details response. Known errors name the field
 /// and the reason; anything unknown becomes an opaque 500 whose detail goes to the log only,
-/// linked by the request id.
+/// linked by the request id, and never with a value a database error carries
+/// (``ErrorLogText``).
 struct ProblemDetailsMiddleware: RouterMiddleware {
     typealias Context = VetNetRequestContext
 
@@ -148,7 +150,7 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
             }
         case let error as HTTPError:
             if error.status.code >= 500 {
-                logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+                logger.error("request failed", metadata: ["error": "\(ErrorLogText.describe(error))"])
                 return (
                     ProblemDetails(
                         status: .internalServerError,
@@ -159,7 +161,7 @@ struct ProblemDetailsMiddleware: RouterMiddleware {
                 ProblemDetails(status: error.status, detail: error.body ?? error.status.reasonPhrase), error.headers
             )
         default:
-            logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            logger.error("request failed", metadata: ["error": "\(ErrorLogText.describe(error))"])
             return (
                 ProblemDetails(
                     status: .internalServerError,
