@@ -271,7 +271,7 @@ extension PostgresStore: SchedulingRepository {
     ) async throws -> [Versioned<Appointment>] {
         let rows = try await connection.query(
             """
-            SELECT \(unescaped: Self.appointmentColumns) FROM appointment
+            SELECT \(unescaped: AppointmentRows.selectList()) FROM appointment
             WHERE practice_id = \(practiceID.rawValue) AND start_ms < \(Timestamp.milliseconds(range.end))
               AND start_ms > \(Timestamp.milliseconds(range.start) - 86_400_000)
                   AND occupied_end_ms > \(Timestamp.milliseconds(range.start))
@@ -279,7 +279,7 @@ extension PostgresStore: SchedulingRepository {
             ORDER BY start_ms, id
             """, logger: logger)
         var found: [Versioned<Appointment>] = []
-        for try await row in rows { found.append(try Self.appointment(from: row)) }
+        for try await row in rows { found.append(try AppointmentRows.appointment(from: row.makeRandomAccess())) }
         return found
     }
 
@@ -288,42 +288,12 @@ extension PostgresStore: SchedulingRepository {
     {
         let rows = try await connection.query(
             """
-            SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE id = \(id)
+            SELECT \(unescaped: AppointmentRows.selectList()) FROM appointment WHERE id = \(id)
                 AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)
-        for try await row in rows { return try Self.appointment(from: row) }
+        for try await row in rows { return try AppointmentRows.appointment(from: row.makeRandomAccess()) }
         return nil
-    }
-
-    /// The columns ``appointment(from:)`` reads, in the order it reads them.
-    static let appointmentColumns = """
-        id, practice_id, patient_id, clinician_id, appointment_type_id, room_type, room_id, start_ms, end_ms, \
-        occupied_end_ms, status, \
-        checked_in_at_ms, started_at_ms, completed_at_ms, actual_minutes, cancellation_reason, version
-        """
-
-    /// Decodes a row of ``appointmentColumns``; a row the domain cannot hold is reported, never trapped on.
-    static func appointment(from row: PostgresRow) throws -> Versioned<Appointment> {
-        let columns = row.makeRandomAccess()
-        let (time, buffer) = try AppointmentRows.time(
-            startMilliseconds: try columns[7].decode(Int64.self), endMilliseconds: try columns[8].decode(Int64.self),
-            occupiedEndMilliseconds: try columns[9].decode(Int64.self))
-        guard let status = AppointmentStatus(rawValue: try columns[10].decode(String.self)) else {
-            throw StoreCorruption(column: "appointment.status", reason: "not a status")
-        }
-        let appointment = Appointment(
-            id: Identifier(try columns[0].decode(UUID.self)), practiceID: PracticeID(try columns[1].decode(UUID.self)),
-            patientID: try columns[2].decode(UUID.self), clinicianID: try columns[3].decode(UUID.self),
-            appointmentTypeID: Identifier(try columns[4].decode(UUID.self)),
-            roomType: try columns[5].decode(String?.self).flatMap(RoomType.init(rawValue:)),
-            roomID: try columns[6].decode(UUID?.self).map(Identifier.init), time: time,
-            bufferAfterMinutes: buffer, status: status,
-            checkedInAt: try columns[11].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
-            startedAt: try columns[12].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
-            completedAt: try columns[13].decode(Int64?.self).map(Timestamp.date(milliseconds:)),
-            actualMinutes: try columns[14].decode(Int?.self), cancellationReason: try columns[15].decode(String?.self))
-        return Versioned(appointment, version: try columns[16].decode(Int.self))
     }
 }
 

@@ -147,7 +147,11 @@ extension PostgresStore: AuditRepository {
             // numbers restart with each chain, and a practice's trail may span two.
             var entries: [(entry: AuditEntry, ordinal: Int64)] = []
             for try await row in rows {
-                entries.append((try Self.auditEntry(from: row), try row.makeRandomAccess()[13].decode(Int64.self)))
+                entries.append(
+                    (
+                        try AuditRows.entry(from: row.makeRandomAccess()),
+                        try row.makeRandomAccess()[13].decode(Int64.self)
+                    ))
             }
             return Page(fetched: entries, limit: limit) { String($0.ordinal) }.map(\.entry)
         }
@@ -261,7 +265,9 @@ extension PostgresStore: AuditRepository {
         for try await row in rows {
             let storedID = (try? row.makeRandomAccess()[1].decode(UUID.self)).map(UUIDText.lowercase) ?? "-"
             do {
-                if let broken = walk.check(try Self.auditEntry(from: row), storedID: storedID) { return broken }
+                if let broken = walk.check(try AuditRows.entry(from: row.makeRandomAccess()), storedID: storedID) {
+                    return broken
+                }
             } catch let unreadable as StoreCorruption {
                 return walk.unreadable(unreadable, storedID: storedID)
             }
@@ -288,25 +294,6 @@ extension PostgresStore: AuditRepository {
         }
     }
 
-    static let auditColumns =
-        """
-        seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome, request_id, detail, \
-        prev_hash, hash
-        """
-
-    static func auditEntry(from row: PostgresRow) throws -> AuditEntry {
-        let columns = row.makeRandomAccess()
-        guard let outcome = AuditOutcome(rawValue: try columns[8].decode(String.self)) else {
-            throw StoreCorruption(column: "audit_entry.outcome", reason: "not an outcome")
-        }
-        return AuditEntry(
-            sequence: try columns[0].decode(Int64.self), id: try columns[1].decode(UUID.self),
-            occurredAt: try columns[2].decode(String.self),
-            practiceID: try columns[3].decode(String?.self), actorID: try columns[4].decode(String?.self),
-            action: try columns[5].decode(String.self), resourceType: try columns[6].decode(String.self),
-            resourceID: try columns[7].decode(String?.self), outcome: outcome,
-            requestID: try columns[9].decode(String?.self),
-            detail: try columns[10].decode(String?.self), previousHash: try columns[11].decode(String.self),
-            hash: try columns[12].decode(String.self))
-    }
+    /// ``AuditRows/columns`` as a select list.
+    static let auditColumns = AuditRows.columns.joined(separator: ", ")
 }

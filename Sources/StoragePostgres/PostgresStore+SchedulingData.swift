@@ -70,7 +70,7 @@ extension PostgresStore {
             FROM (SELECT 1) AS one
             LEFT JOIN (SELECT seq, hash FROM audit_head WHERE chain = \(chain) FOR UPDATE) AS head ON true
             LEFT JOIN LATERAL (
-                SELECT \(unescaped: Self.appointmentColumns) FROM appointment
+                SELECT \(unescaped: AppointmentRows.selectList()) FROM appointment
                 WHERE practice_id = \(practiceID.rawValue)
                   AND ((clinician_id = \(clinicianID) AND start_ms < \(Timestamp.milliseconds(clinicianPeriod.end))
                         AND start_ms > \(Timestamp.milliseconds(clinicianPeriod.start) - 86_400_000)
@@ -84,7 +84,7 @@ extension PostgresStore {
             """, logger: logger)
         var appointments: [Appointment] = []
         var head: (Int64, String)?
-        let headColumn = Self.appointmentColumnCount
+        let headColumn = AppointmentRows.columns.count
         for try await row in rows {
             let columns = row.makeRandomAccess()
             if let sequence = try columns[headColumn].decode(Int64?.self),
@@ -94,7 +94,7 @@ extension PostgresStore {
             }
             // A row with no appointment is the head alone (nothing competes).
             if try columns[0].decode(UUID?.self) != nil {
-                appointments.append(try Self.appointment(from: row).value)
+                appointments.append(try AppointmentRows.appointment(from: row.makeRandomAccess()).value)
             }
         }
         let data = SchedulingData(

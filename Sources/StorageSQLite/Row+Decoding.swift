@@ -74,3 +74,23 @@ extension Row {
         return names.indices.contains(index) ? names[index] : "column \(index)"
     }
 }
+
+/// The embedded store's row, read by the entity readers both stores share: ids are kept as
+/// text, flags as integers.
+extension Row: StoredRow {
+    public func textValue(_ column: String) throws -> String? { try checked(column) { try read(column) } }
+    public func integerValue(_ column: String) throws -> Int64? { try checked(column) { try read(column) } }
+    public func boolValue(_ column: String) throws -> Bool? { try checked(column) { try read(column) } }
+    public func uuidValue(_ column: String) throws -> UUID? {
+        try textValue(column).map {
+            guard let uuid = UUIDText.parse($0) else { throw StoreCorruption(column: column, reason: "not a UUID") }
+            return uuid
+        }
+    }
+
+    /// `read()` of a column the row has; a missing one is refused (GRDB reads it as NULL).
+    private func checked<Value>(_ column: String, _ read: () throws -> Value?) throws -> Value? {
+        guard hasColumn(column) else { throw StoreCorruption(column: column, reason: "not in the row read") }
+        return try read()
+    }
+}

@@ -65,22 +65,30 @@ struct StoreTests {
             Patient(name: "Rex", species: .dog, ownerID: owner.id), scope: scope)
         let tom = try await fixture.store.createPatient(
             Patient(name: "Tom", species: .cat, ownerID: owner.id), scope: scope)
+        let kit = try await fixture.store.createPatient(
+            Patient(name: "Kit", species: .cat, ownerID: owner.id), scope: scope)
         // A file edited outside VetNet: its tables do not enforce types, so a version can be a
-        // word and a name can be a blob of bytes.
+        // word, a name a blob of bytes and a birth date any text at all.
         try await fixture.store.writer.writeWithoutTransaction { db in
             try db.execute(sql: "UPDATE patient SET version = 'two' WHERE id = ?", arguments: [rex.id.description])
             try db.execute(sql: "UPDATE patient SET name = x'FF00' WHERE id = ?", arguments: [tom.id.description])
+            try db.execute(
+                sql: "UPDATE patient SET birth_date = 'last spring' WHERE id = ?", arguments: [kit.id.description])
         }
-        await expectCorruption("version", "a patient whose version is a word was read") {
+        await expectCorruption("patient.version", "a patient whose version is a word was read") {
             try await fixture.store.patient(scope: scope, id: rex.id)
         }
-        await expectCorruption("name", "a patient whose name is not text was read") {
+        await expectCorruption("patient.name", "a patient whose name is not text was read") {
             try await fixture.store.patient(scope: scope, id: tom.id)
+        }
+        // Not read as a patient of unknown age.
+        await expectCorruption("patient.birth_date", "a patient whose birth date is no day was read") {
+            try await fixture.store.patient(scope: scope, id: kit.id)
         }
         // The rest of the practice is still served.
         let other = try await fixture.store.createPatient(
-            Patient(name: "Kit", species: .cat, ownerID: owner.id), scope: scope)
-        #expect(try await fixture.store.patient(scope: scope, id: other.id).value.name == "Kit")
+            Patient(name: "Pip", species: .cat, ownerID: owner.id), scope: scope)
+        #expect(try await fixture.store.patient(scope: scope, id: other.id).value.name == "Pip")
     }
 
     @Test("a JSON column or a time that does not read back is refused naming it, never read as empty or a default")

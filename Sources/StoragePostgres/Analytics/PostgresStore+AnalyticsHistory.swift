@@ -190,15 +190,14 @@ extension PostgresStore: AnalyticsHistorySource {
 
     // MARK: - Rows
 
-    /// ``appointmentColumns`` of `a`, then what analytics adds: the patient's species, when the
-    /// booking was made and when it was cancelled.
+    /// ``AppointmentRows/columns`` of `a`, then what analytics adds: the patient's species, when
+    /// the booking was made and when it was cancelled.
     static let historyColumns =
-        appointmentColumns.split(separator: ",").map { "a." + $0.trimmingCharacters(in: .whitespaces) }
-        .joined(separator: ", ") + ", p.species, a.created_at, a.cancelled_at_ms"
+        AppointmentRows.selectList(prefix: "a.") + ", p.species, a.created_at, a.cancelled_at_ms"
 
     static func historyRecord(from row: PostgresRow) throws -> AppointmentRecord {
-        let appointment = try Self.appointment(from: row).value
         let columns = row.makeRandomAccess()
+        let appointment = try AppointmentRows.appointment(from: columns).value
         let cancelled = try columns[19].decode(Int64?.self)
         return AppointmentRecord(
             appointment, species: try columns[17].decode(String?.self).flatMap(Species.init(rawValue:)),

@@ -126,14 +126,14 @@ extension PostgresStore: PracticeSettingsRepository {
     >] {
         let rows = try await connection.query(
             """
-            SELECT \(unescaped: Self.appointmentColumns) FROM appointment
+            SELECT \(unescaped: AppointmentRows.selectList()) FROM appointment
             WHERE practice_id = \(practiceID.rawValue)
                 AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
                 AND end_ms > \(Timestamp.milliseconds(now))
             ORDER BY start_ms, id
             """, logger: logger)
         var found: [Versioned<Appointment>] = []
-        for try await row in rows { found.append(try Self.appointment(from: row)) }
+        for try await row in rows { found.append(try AppointmentRows.appointment(from: row.makeRandomAccess())) }
         return found
     }
 

@@ -46,7 +46,7 @@ extension PostgresStore {
                 let columns = row.makeRandomAccess()
                 items.append(
                     PatientSummary(
-                        patient: try Self.patient(from: columns),
+                        patient: try PatientRows.patient(from: columns),
                         ownerName: "\(try columns[15].decode(String.self)) \(try columns[16].decode(String.self))"))
             }
             let page = Page(fetched: items, limit: limit) { $0.patient.value.id.description }

@@ -190,11 +190,11 @@ extension PostgresStore: PatientDirectory {
         error.sqlState == "23505" && error.serverInfo?[.constraintName] == "patient_microchip"
     }
 
-    /// The patient columns every read selects, in the order ``patient(from:)`` decodes them.
+    /// The patient columns every read selects (fifteen, named as ``PatientRows`` reads them).
     static let patientColumns = """
-        p.id, p.mrn, p.name, p.species, p.breed, p.sex, to_char(p.birth_date, 'YYYY-MM-DD'), p.birth_date_estimated,
-            p.colour,
-        p.microchip, p.status, p.alerts::text, p.owner_id, p.co_owner_id, p.version
+        p.id, p.mrn, p.name, p.species, p.breed, p.sex, to_char(p.birth_date, 'YYYY-MM-DD') AS birth_date,
+        p.birth_date_estimated, p.colour, p.microchip, p.status, p.alerts::text AS alerts, p.owner_id, p.co_owner_id,
+        p.version
         """
 
     /// The patient `id` of `practiceID`, or `nil`; `forUpdate` locks its row until commit.
@@ -207,31 +207,7 @@ extension PostgresStore: PatientDirectory {
                 AND p.practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
             """, logger: logger)
-        for try await row in rows { return try Self.patient(from: row.makeRandomAccess()) }
+        for try await row in rows { return try PatientRows.patient(from: row.makeRandomAccess()) }
         return nil
-    }
-
-    /// Decodes the columns of ``patientColumns`` (the first fifteen of `columns`).
-    static func patient(from columns: PostgresRandomAccessRow) throws -> Versioned<Patient> {
-        let alertsText = try columns[11].decode(String.self)
-        guard let alerts = try? JSONDecoder().decode([String].self, from: Data(alertsText.utf8)) else {
-            throw StoreCorruption(column: "patient.alerts", reason: "not a JSON array of strings")
-        }
-        let patient = Patient(
-            id: Identifier(try columns[0].decode(UUID.self)), medicalRecordNumber: try columns[1].decode(String.self),
-            name: try columns[2].decode(String.self),
-            species: try StoreCorruption.known(
-                Species(rawValue: try columns[3].decode(String.self)), column: "patient.species"),
-            breed: try columns[4].decode(String?.self),
-            sex: try StoreCorruption.known(
-                Patient.Sex(rawValue: try columns[5].decode(String.self)), column: "patient.sex"),
-            birthDate: try columns[6].decode(String?.self).flatMap { RecordCalendar.date(fromISODay: $0) },
-            birthDateEstimated: try columns[7].decode(Bool.self), colour: try columns[8].decode(String?.self),
-            microchip: try columns[9].decode(String?.self),
-            status: try StoreCorruption.known(
-                Patient.Status(rawValue: try columns[10].decode(String.self)), column: "patient.status"),
-            alerts: alerts, ownerID: Identifier(try columns[12].decode(UUID.self)),
-            coOwnerID: try columns[13].decode(UUID?.self).map { Identifier($0) })
-        return Versioned(patient, version: Int(try columns[14].decode(Int32.self)))
     }
 }

@@ -51,12 +51,12 @@ extension PostgresStore: AppointmentDetailsRepository {
                 ORDER BY a.start_ms DESC, a.id DESC LIMIT \(max(limit, 0) + 1)
                 """, logger: self.logger)
             var items: [AppointmentDetails] = []
-            for try await row in rows { items.append(try Self.details(from: row)) }
+            for try await row in rows { items.append(try AppointmentRows.details(from: row.makeRandomAccess())) }
             let page = Page(fetched: items, limit: limit) { $0.appointment.value.id.description }
             let lastSeen = try await self.firstAppointment(
                 connection,
                 """
-                SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE practice_id = \(practice)
+                SELECT \(unescaped: AppointmentRows.selectList()) FROM appointment WHERE practice_id = \(practice)
                     AND patient_id = \(patientID)
                   AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAttended))) AND start_ms <= \(now)
                       ORDER BY start_ms DESC LIMIT 1
@@ -64,7 +64,7 @@ extension PostgresStore: AppointmentDetailsRepository {
             let next = try await self.firstAppointment(
                 connection,
                 """
-                SELECT \(unescaped: Self.appointmentColumns) FROM appointment WHERE practice_id = \(practice)
+                SELECT \(unescaped: AppointmentRows.selectList()) FROM appointment WHERE practice_id = \(practice)
                     AND patient_id = \(patientID)
                   AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
                       AND start_ms > \(now) ORDER BY start_ms LIMIT 1
@@ -80,10 +80,7 @@ extension PostgresStore: AppointmentDetailsRepository {
 
     /// Completed appointments with the patient's species (the duration model's training data), by start.
     public func completedAppointments(scope: AccessScope) async throws -> [(Appointment, species: String)] {
-        let columns = Self.appointmentColumns.split(separator: ",").map {
-            "a." + $0.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        .joined(separator: ", ")
+        let columns = AppointmentRows.selectList(prefix: "a.")
         return try await transaction(.practice(scope.practiceID)) { connection in
             let rows = try await connection.query(
                 """
@@ -95,8 +92,9 @@ extension PostgresStore: AppointmentDetailsRepository {
                 """, logger: self.logger)
             var found: [(Appointment, species: String)] = []
             for try await row in rows {
-                let species = try row.makeRandomAccess()[Self.appointmentColumnCount].decode(String.self)
-                found.append((try Self.appointment(from: row).value, species: species))
+                let stored = row.makeRandomAccess()
+                let species = try StoredColumns(stored, table: "patient").text("species")
+                found.append((try AppointmentRows.appointment(from: stored).value, species: species))
             }
             return found
         }
@@ -151,14 +149,11 @@ extension PostgresStore: AppointmentDetailsRepository {
 
     // MARK: - Rows
 
-    /// How many columns ``appointmentColumns`` names (the detail columns follow them).
-    static let appointmentColumnCount = appointmentColumns.split(separator: ",").count
-
-    /// ``appointmentColumns`` followed by the detail columns ``details(from:)`` reads, from
+    /// ``AppointmentRows/columns`` followed by its ``AppointmentRows/detailColumns``, from
     /// `appointment a`.
     static let detailColumns =
-        appointmentColumns + """
-            , reason, staff_notes, match_basis::text, assessment_id, triage_level, \
+        AppointmentRows.selectList() + """
+            , reason, staff_notes, match_basis::text AS match_basis, assessment_id, triage_level, \
             (SELECT v.id FROM visit v WHERE v.appointment_id = a.id) AS visit_id
             """
 
@@ -169,41 +164,16 @@ extension PostgresStore: AppointmentDetailsRepository {
             SELECT \(unescaped: Self.detailColumns) FROM appointment a WHERE id = \(id)
                 AND practice_id = \(practiceID.rawValue)
             """, logger: logger)
-        for try await row in rows { return try Self.details(from: row) }
+        for try await row in rows { return try AppointmentRows.details(from: row.makeRandomAccess()) }
         return nil
     }
 
-    /// Decodes a row of ``detailColumns``; a row the domain cannot hold is reported, never trapped on.
-    static func details(from row: PostgresRow) throws -> AppointmentDetails {
-        let columns = row.makeRandomAccess()
-        let base = appointmentColumnCount
-        let appointment = try appointment(from: row)
-        var basis: BookingBasis?
-        let assessment = try columns[base + 3].decode(UUID?.self)
-        let level = try columns[base + 4].decode(Int?.self)
-        if let json = try columns[base + 2].decode(String?.self) {
-            basis = try? JSONDecoder().decode(BookingBasis.self, from: Data(json.utf8))
-            // A basis whose JSON the domain cannot read still says which assessment and level
-            // it came from (as the embedded store reads it); with neither, the row is broken.
-            if basis == nil, assessment == nil || level == nil {
-                throw StoreCorruption(column: "appointment.match_basis", reason: "not a stored BookingBasis")
-            }
-        }
-        if basis == nil, let assessment, let level {
-            basis = BookingBasis(assessmentID: assessment, triageLevel: level)
-        }
-        return AppointmentDetails(
-            appointment: appointment, reason: try columns[base].decode(String?.self),
-            staffNotes: try columns[base + 1].decode(String?.self), basis: basis,
-            visitID: try columns[base + 5].decode(UUID?.self).map(UUIDText.lowercase))
-    }
-
-    /// The first appointment `query` (of ``appointmentColumns``) finds, if any.
+    /// The first appointment `query` (of ``AppointmentRows/columns``) finds, if any.
     private func firstAppointment(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> Versioned<
         Appointment
     >? {
         for try await row in try await connection.query(query, logger: logger) {
-            return try Self.appointment(from: row)
+            return try AppointmentRows.appointment(from: row.makeRandomAccess())
         }
         return nil
     }

@@ -67,7 +67,7 @@ extension PostgresStore: PracticeTransfer {
             """, logger: logger)
         {
             let columns = row.makeRandomAccess()
-            patients.append((try Self.patient(from: columns).value, try columns[15].decode(Date?.self)))
+            patients.append((try PatientRows.patient(from: columns).value, try columns[15].decode(Date?.self)))
         }
         var exported: [ExportedPatient] = []
         for (patient, archivedAt) in patients {
@@ -137,7 +137,7 @@ extension PostgresStore: PracticeTransfer {
                 detail, prev_hash, hash
             FROM audit_entry WHERE practice_id = \(practiceID.description) ORDER BY ordinal
             """, logger: logger)
-        { audit.append(try Self.auditEntry(from: row)) }
+        { audit.append(try AuditRows.entry(from: row.makeRandomAccess())) }
         return PracticeExport(
             exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: exported,
             triageAssessments: assessments, triageArrivals: arrivals, documents: documents,
@@ -165,12 +165,12 @@ extension PostgresStore: PracticeTransfer {
         var appointments: [ExportedAppointment] = []
         for try await row in try await connection.query(
             """
-            SELECT \(unescaped: Self.appointmentColumns), reason, created_at, staff_notes, match_basis::text,
+            SELECT \(unescaped: AppointmentRows.selectList()), reason, created_at, staff_notes, match_basis::text,
                 cancelled_at_ms
             FROM appointment WHERE practice_id = \(id) ORDER BY start_ms, id
             """, logger: logger)
         {
-            let stored = try Self.appointment(from: row)
+            let stored = try AppointmentRows.appointment(from: row.makeRandomAccess())
             let columns = row.makeRandomAccess()
             let basis = try columns[20].decode(String?.self).map {
                 try Self.decode(BookingBasis.self, $0, column: "appointment.match_basis")

@@ -170,11 +170,11 @@ extension VetNetStore {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT \(appointmentColumns()) FROM appointment
+                SELECT \(AppointmentRows.selectList()) FROM appointment
                 WHERE practice_id = ? AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
                     AND end_ms > ? ORDER BY start_ms
                 """, arguments: [practiceID.description, Timestamp.milliseconds(now)]
-        ).map(appointment(from:))
+        ).map(AppointmentRows.appointment(from:))
     }
 
     // MARK: - Reading

@@ -83,7 +83,7 @@ extension VetNetStore {
             sql += " ORDER BY seq DESC LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            return Page(fetched: try rows.map(Self.auditEntry(from:)), limit: limit) { String($0.sequence) }
+            return Page(fetched: try rows.map(AuditRows.entry(from:)), limit: limit) { String($0.sequence) }
         }
     }
 
@@ -238,25 +238,12 @@ extension VetNetStore {
             while let row = try cursor.next() {
                 let storedID = (try? row.read("id", as: String?.self)).flatMap { $0 } ?? ""
                 do {
-                    if let broken = walk.check(try Self.auditEntry(from: row), storedID: storedID) { return broken }
+                    if let broken = walk.check(try AuditRows.entry(from: row), storedID: storedID) { return broken }
                 } catch let unreadable as StoreCorruption {
                     return walk.unreadable(unreadable, storedID: storedID)
                 }
             }
             return walk.finish()
         }
-    }
-
-    static func auditEntry(from row: Row) throws -> AuditEntry {
-        AuditEntry(
-            sequence: try row.read("seq"),
-            id: UUIDText.parse(try row.read("id") as String)
-                ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
-            occurredAt: try row.read("occurred_at"), practiceID: try row.read("practice_id"),
-            actorID: try row.read("actor_id"),
-            action: try row.read("action"), resourceType: try row.read("resource_type"),
-            resourceID: try row.read("resource_id"),
-            outcome: AuditOutcome(rawValue: try row.read("outcome")) ?? .failure, requestID: try row.read("request_id"),
-            detail: try row.read("detail"), previousHash: try row.read("prev_hash"), hash: try row.read("hash"))
     }
 }

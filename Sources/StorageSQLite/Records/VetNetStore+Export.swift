@@ -73,7 +73,7 @@ extension VetNetStore {
         }
         var patients: [ExportedPatient] = []
         while let row = try patientRows.next() {
-            let patient = try Self.patient(from: row).value
+            let patient = try PatientRows.patient(from: row).value
             let id = patient.id.description
             let record =
                 withEntries.contains(id)
@@ -120,7 +120,7 @@ extension VetNetStore {
         let audit = try Row.fetchAll(
             db, sql: "SELECT * FROM audit_entry WHERE practice_id = ? ORDER BY seq", arguments: practiceArgument
         )
-        .map(Self.auditEntry(from:))
+        .map(AuditRows.entry(from:))
         return PracticeExport(
             exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: patients,
             triageAssessments: assessments, triageArrivals: arrivals, documents: documents,
@@ -136,12 +136,12 @@ extension VetNetStore {
         let appointments = try Row.fetchAll(
             db,
             sql: """
-                SELECT \(Self.appointmentColumns()), reason, created_at, staff_notes, match_basis,
+                SELECT \(AppointmentRows.selectList()), reason, created_at, staff_notes, match_basis,
                     cancelled_at_ms FROM appointment WHERE practice_id = ? ORDER BY start_ms, id
                 """, arguments: [practiceID.description]
         ).map { row in
-            let stored = try Self.appointment(from: row)
-            let count = Self.appointmentColumnNames.count
+            let stored = try AppointmentRows.appointment(from: row)
+            let count = AppointmentRows.columns.count
             let basis = try (try row.read(at: count + 3) as String?).map {
                 try StoreCorruption.decoded(BookingBasis.self, from: $0, column: "appointment.match_basis")
             }

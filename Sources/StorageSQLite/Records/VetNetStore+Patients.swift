@@ -140,7 +140,7 @@ extension VetNetStore {
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             let items = try rows.map { row in
                 PatientSummary(
-                    patient: try Self.patient(from: row),
+                    patient: try PatientRows.patient(from: row),
                     ownerName: "\(try row.read("owner_first") as String) \(try row.read("owner_last") as String)")
             }
             let page = Page(fetched: items, limit: limit) { $0.patient.value.id.description }
@@ -261,27 +261,7 @@ extension VetNetStore {
     static func patient(db: Database, practiceID: PracticeID, id: String) throws -> Versioned<Patient>? {
         try Row.fetchOne(
             db, sql: "SELECT * FROM patient WHERE id = ? AND practice_id = ?", arguments: [id, practiceID.description]
-        ).map(patient(from:))
-    }
-
-    static func patient(from row: Row) throws -> Versioned<Patient> {
-        let alertsJSON: String = try row.read("alerts")
-        let patient = Patient(
-            id: try row.identifier("id"), medicalRecordNumber: try row.read("mrn"), name: try row.read("name"),
-            species: try StoreCorruption.known(
-                (try row.read("species") as String?).flatMap(Species.init(rawValue:)), column: "patient.species"),
-            breed: try row.read("breed"),
-            sex: try StoreCorruption.known(
-                (try row.read("sex") as String?).flatMap(Patient.Sex.init(rawValue:)), column: "patient.sex"),
-            birthDate: (try row.read("birth_date") as String?).flatMap { RecordCalendar.date(fromISODay: $0) },
-            birthDateEstimated: try row.read("birth_date_estimated"), colour: try row.read("colour"),
-            microchip: try row.read("microchip"),
-            status: try StoreCorruption.known(
-                (try row.read("status") as String?).flatMap(Patient.Status.init(rawValue:)), column: "patient.status"),
-            alerts: try StoreCorruption.decoded([String].self, from: alertsJSON, column: "patient.alerts"),
-            ownerID: try row.identifier("owner_id"),
-            coOwnerID: (try row.read("co_owner_id") as String?).flatMap(Identifier.init(uuidString:)))
-        return Versioned(patient, version: try row.read("version"))
+        ).map(PatientRows.patient(from:))
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {

@@ -50,7 +50,7 @@ extension VetNetStore {
                 db, sql: "SELECT \(Self.detailColumns) FROM appointment a WHERE a.id = ? AND a.practice_id = ?",
                 arguments: [id.description, scope.practiceID.description])
             let row = try rows.first.orNotFound("appointment")
-            return try Self.details(from: row)
+            return try AppointmentRows.details(from: row)
         }
     }
 
@@ -73,25 +73,25 @@ extension VetNetStore {
             }
             let rows = try Row.fetchAll(
                 db, sql: sql + " ORDER BY a.start_ms DESC, a.id DESC LIMIT ?", arguments: arguments + [limit + 1])
-            let page = Page(fetched: try rows.map(Self.details(from:)), limit: limit) {
+            let page = Page(fetched: try rows.map(AppointmentRows.details(from:)), limit: limit) {
                 $0.appointment.value.id.description
             }
             let lastSeen = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT \(Self.appointmentColumns()) FROM appointment WHERE practice_id = ? AND patient_id = ?
+                    SELECT \(AppointmentRows.selectList()) FROM appointment WHERE practice_id = ? AND patient_id = ?
                       AND status IN (\(AppointmentStatus.sqlList(where: \.isAttended))) AND start_ms <= ?
                           ORDER BY start_ms DESC LIMIT 1
                     """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]
-            ).map(Self.appointment(from:))
+            ).map(AppointmentRows.appointment(from:))
             let next = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT \(Self.appointmentColumns()) FROM appointment WHERE practice_id = ? AND patient_id = ?
+                    SELECT \(AppointmentRows.selectList()) FROM appointment WHERE practice_id = ? AND patient_id = ?
                       AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND start_ms > ?
                           ORDER BY start_ms LIMIT 1
                     """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]
-            ).map(Self.appointment(from:))
+            ).map(AppointmentRows.appointment(from:))
             try self.appendAudit(
                 AuditRecord(
                     action: .patientAppointmentsRead, resourceType: .patient, resourceID: Self.text(patientID),
@@ -136,34 +136,15 @@ extension VetNetStore {
                 db, sql: "SELECT \(Self.detailColumns) FROM appointment a WHERE a.id = ? AND a.practice_id = ?",
                 arguments: [id.description, scope.practiceID.description])
             let row = try rows.first.orNotFound("appointment")
-            return try Self.details(from: row)
+            return try AppointmentRows.details(from: row)
         }
     }
 
     // MARK: - Rows
 
-    /// ``appointmentColumnNames`` (prefixed) followed by the detail columns ``details(from:)`` reads.
-    static var detailColumns: String {
-        appointmentColumns(prefix: "a.") + ", a.reason, a.staff_notes, a.match_basis, a.assessment_id, a.triage_level, "
-            + "(SELECT v.id FROM visit v WHERE v.appointment_id = a.id) AS visit_id"
-    }
-
-    static func details(from row: Row) throws -> AppointmentDetails {
-        let base = appointmentColumnNames.count
-        let appointment = try appointment(from: row)
-        var basis: BookingBasis?
-        if let json = try row.read(at: base + 2) as String? {
-            basis = try? JSONDecoder().decode(BookingBasis.self, from: Data(json.utf8))
-        }
-        // A basis whose JSON is unreadable still says which assessment and level it came from.
-        if basis == nil, let assessment = (try row.read(at: base + 3) as String?).flatMap(UUIDText.parse),
-            let level = try row.read(at: base + 4) as Int?
-        {
-            basis = BookingBasis(assessmentID: assessment, triageLevel: level)
-        }
-        return AppointmentDetails(
-            appointment: appointment, reason: try row.read(at: base), staffNotes: try row.read(at: base + 1),
-            basis: basis, visitID: try row.read(at: base + 5)
-        )
-    }
+    /// ``AppointmentRows/columns`` followed by its ``AppointmentRows/detailColumns``, from
+    /// `appointment a`.
+    static let detailColumns =
+        AppointmentRows.selectList(prefix: "a.") + ", a.reason, a.staff_notes, a.match_basis, a.assessment_id, "
+        + "a.triage_level, (SELECT v.id FROM visit v WHERE v.appointment_id = a.id) AS visit_id"
 }

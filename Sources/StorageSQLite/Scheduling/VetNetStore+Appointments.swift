@@ -207,12 +207,12 @@ extension VetNetStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(Self.appointmentColumns(prefix: "a.")),
+                    SELECT \(AppointmentRows.selectList(prefix: "a.")),
                         p.species FROM appointment a JOIN patient p ON p.id = a.patient_id
                     WHERE a.practice_id = ? AND a.status = 'completed' AND a.actual_minutes IS NOT NULL
                         ORDER BY a.start_ms
                     """, arguments: [scope.practiceID.description]
-            ).map { (try Self.appointment(from: $0).value, try $0.read(at: Self.appointmentColumnNames.count)) }
+            ).map { (try AppointmentRows.appointment(from: $0).value, try $0.read(at: AppointmentRows.columns.count)) }
         }
     }
 
@@ -228,8 +228,8 @@ extension VetNetStore {
         let practiceColumn = clinicianID != nil && roomType == nil ? "+practice_id" : "practice_id"
         var sql =
             """
-            SELECT \(appointmentColumns()) FROM appointment WHERE \(practiceColumn) = ? AND start_ms < ? AND start_ms \
-            > ? AND occupied_end_ms > ?
+            SELECT \(AppointmentRows.selectList()) FROM appointment
+            WHERE \(practiceColumn) = ? AND start_ms < ? AND start_ms > ? AND occupied_end_ms > ?
             """
         var arguments: StatementArguments = [
             practiceID.description, Timestamp.milliseconds(range.end),
@@ -245,56 +245,14 @@ extension VetNetStore {
         default: break
         }
         return try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY start_ms"), arguments: arguments).map(
-            appointment(from:))
+            AppointmentRows.appointment(from:))
     }
 
     static func appointment(db: Database, practiceID: PracticeID, id: String) throws -> Versioned<Appointment>? {
         let statement = try db.cachedStatement(
-            sql: "SELECT \(appointmentColumns()) FROM appointment WHERE id = ? AND practice_id = ?")
-        return try Row.fetchOne(statement, arguments: [id, practiceID.description]).map(appointment(from:))
-    }
-
-    /// The columns ``appointment(from:)`` reads, in the order it reads them (by position:
-    /// looking columns up by name costs more than the rest of the decoding).
-    static let appointmentColumnNames = [
-        "id", "practice_id", "patient_id", "clinician_id", "appointment_type_id", "room_type", "room_id", "start_ms",
-        "end_ms",
-        "occupied_end_ms", "status", "checked_in_at_ms", "started_at_ms", "completed_at_ms", "actual_minutes",
-        "cancellation_reason", "version",
-    ]
-
-    /// ``appointmentColumnNames`` as a select list, each name after `prefix` (a table alias).
-    static func appointmentColumns(prefix: String = "") -> String {
-        appointmentColumnNames.map { prefix + $0 }.joined(separator: ", ")
-    }
-
-    /// Decodes a row whose first columns are ``appointmentColumnNames``.
-    static func appointment(from row: Row) throws -> Versioned<Appointment> {
-        func uuid(_ index: Int, _ column: String) throws -> UUID {
-            guard let uuid = (try row.read(at: index) as String?).flatMap(UUIDText.parse) else {
-                throw StoreCorruption(column: "appointment.\(column)", reason: "not a UUID")
-            }
-            return uuid
-        }
-        let (time, buffer) = try AppointmentRows.time(
-            startMilliseconds: try row.read(at: 7), endMilliseconds: try row.read(at: 8),
-            occupiedEndMilliseconds: try row.read(at: 9))
-        let appointment = Appointment(
-            id: Identifier(try uuid(0, "id")), practiceID: PracticeID(try uuid(1, "practice_id")),
-            patientID: try uuid(2, "patient_id"), clinicianID: try uuid(3, "clinician_id"),
-            appointmentTypeID: Identifier(try uuid(4, "appointment_type_id")),
-            roomType: (try row.read(at: 5) as String?).flatMap(RoomType.init(rawValue:)),
-            roomID: (try row.read(at: 6) as String?).flatMap(Identifier.init(uuidString:)),
-            time: time,
-            bufferAfterMinutes: buffer,
-            status: try StoreCorruption.known(
-                (try row.read(at: 10) as String?).flatMap(AppointmentStatus.init(rawValue:)),
-                column: "appointment.status"),
-            checkedInAt: (try row.read(at: 11) as Int64?).map(Timestamp.date(milliseconds:)),
-            startedAt: (try row.read(at: 12) as Int64?).map(Timestamp.date(milliseconds:)),
-            completedAt: (try row.read(at: 13) as Int64?).map(Timestamp.date(milliseconds:)),
-            actualMinutes: try row.read(at: 14), cancellationReason: try row.read(at: 15))
-        return Versioned(appointment, version: try row.read(at: 16))
+            sql: "SELECT \(AppointmentRows.selectList()) FROM appointment WHERE id = ? AND practice_id = ?")
+        return try Row.fetchOne(statement, arguments: [id, practiceID.description]).map(
+            AppointmentRows.appointment(from:))
     }
 
     /// Builds the conflict error, naming the time of the appointment in the way.

@@ -54,7 +54,7 @@ extension VetNetStore {
         if let roomType = type?.requiredRoomType {
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT \(Self.appointmentColumns()) FROM appointment
+                    SELECT \(AppointmentRows.selectList()) FROM appointment
                     WHERE practice_id = ? AND room_type = ? AND start_ms < ? AND start_ms > ? AND occupied_end_ms > ?
                         AND clinician_id <> ?
                     """)
@@ -66,7 +66,7 @@ extension VetNetStore {
                     Timestamp.milliseconds(window.start) - 86_400_000, Timestamp.milliseconds(window.start),
                     Self.text(clinicianID),
                 ]
-            ).map(Self.appointment(from:))
+            ).map(AppointmentRows.appointment(from:))
             appointments.sort { $0.value.time.start < $1.value.time.start }
         }
         return SchedulingData(

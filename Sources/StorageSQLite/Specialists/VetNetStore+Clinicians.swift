@@ -73,13 +73,13 @@ extension VetNetStore {
             let booked = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(Self.appointmentColumns()) FROM appointment
+                    SELECT \(AppointmentRows.selectList()) FROM appointment
                     WHERE practice_id = ? AND clinician_id = ?
                         AND status IN (\(AppointmentStatus.sqlList(where: \.isAwaitingVisit))) AND end_ms > ?
                         ORDER BY start_ms
                     """, arguments: [scope.practiceID.description, id.description, Timestamp.milliseconds(now)]
             )
-            .map(Self.appointment(from:))
+            .map(AppointmentRows.appointment(from:))
             let decision = try ClinicianRosterWrite.retire(
                 current, expectedVersion: expectedVersion, booked: booked, scope: scope, now: now)
             try db.execute(

@@ -1,0 +1,172 @@
+import Foundation
+import PatientRecords
+import Scheduling
+import SharedKernel
+import StoragePorts
+import Testing
+
+/// What a row must hold to be read back as an appointment, a patient or an audit entry:
+/// written once for both stores, checked here without a database.
+@Suite("Stored rows read back")
+struct StoredRowTests {
+    /// A row as a store hands it over: values by column name, NULL as `nil`.
+    struct Cells: StoredRow {
+        enum Value {
+            case text(String)
+            case integer(Int64)
+            case flag(Bool)
+        }
+        var values: [String: Value?]
+
+        func value(_ column: String) throws -> Value? {
+            guard let value = values[column] else {
+                throw StoreCorruption(column: column, reason: "not in the row read")
+            }
+            return value
+        }
+        func textValue(_ column: String) throws -> String? {
+            switch try value(column) {
+            case nil: return nil
+            case .text(let text): return text
+            default: throw StoreCorruption(column: column, reason: "not text")
+            }
+        }
+        func integerValue(_ column: String) throws -> Int64? {
+            switch try value(column) {
+            case nil: return nil
+            case .integer(let number): return number
+            default: throw StoreCorruption(column: column, reason: "not a number")
+            }
+        }
+        func boolValue(_ column: String) throws -> Bool? {
+            switch try value(column) {
+            case nil: return nil
+            case .flag(let flag): return flag
+            default: throw StoreCorruption(column: column, reason: "not a flag")
+            }
+        }
+        func uuidValue(_ column: String) throws -> UUID? {
+            try textValue(column).map {
+                guard let id = UUID(uuidString: $0) else { throw StoreCorruption(column: column, reason: "not a UUID") }
+                return id
+            }
+        }
+    }
+
+    static let start: Int64 = 1_800_000_000_000
+
+    /// A row of `present` values and the NULL columns `null`.
+    static func cells(_ present: [String: Cells.Value], null: [String]) -> Cells {
+        var values: [String: Cells.Value?] = present.mapValues { $0 }
+        for column in null { values[column] = .some(nil) }
+        return Cells(values: values)
+    }
+
+    static var appointment: Cells {
+        let present: [String: Cells.Value] = [
+            "id": .text(UUID().uuidString), "practice_id": .text(UUID().uuidString),
+            "patient_id": .text(UUID().uuidString), "clinician_id": .text(UUID().uuidString),
+            "appointment_type_id": .text(UUID().uuidString), "room_type": .text("exam"),
+            "room_id": .text(UUID().uuidString), "start_ms": .integer(start), "end_ms": .integer(start + 900_000),
+            "occupied_end_ms": .integer(start + 1_200_000), "status": .text("booked"), "version": .integer(3),
+            "reason": .text("limping"),
+        ]
+        return cells(
+            present,
+            null: [
+                "checked_in_at_ms", "started_at_ms", "completed_at_ms", "actual_minutes", "cancellation_reason",
+                "staff_notes", "match_basis", "assessment_id", "triage_level", "visit_id",
+            ])
+    }
+
+    static func refused(_ column: String, _ read: () throws -> Void) {
+        #expect {
+            try read()
+        } throws: { ($0 as? StoreCorruption)?.column == column }
+    }
+
+    @Test("an appointment reads with its time, buffer, room and version; a malformed room or status is refused")
+    func appointment() throws {
+        let stored = try AppointmentRows.appointment(from: Self.appointment)
+        #expect(stored.version == 3)
+        #expect(stored.value.bufferAfterMinutes == 5)
+        #expect(stored.value.roomType == .exam)
+        #expect(stored.value.roomID != nil)
+        #expect(stored.value.status == .booked)
+        var broken = Self.appointment
+        broken.values["room_id"] = .text("room four")
+        Self.refused("appointment.room_id") { _ = try AppointmentRows.appointment(from: broken) }
+        broken = Self.appointment
+        broken.values["status"] = .text("postponed")
+        Self.refused("appointment.status") { _ = try AppointmentRows.appointment(from: broken) }
+        broken = Self.appointment
+        broken.values["version"] = .some(nil)
+        Self.refused("appointment.version") { _ = try AppointmentRows.appointment(from: broken) }
+        broken = Self.appointment
+        broken.values["start_ms"] = nil
+        Self.refused("appointment.start_ms") { _ = try AppointmentRows.appointment(from: broken) }
+    }
+
+    @Test("a booking basis whose JSON is unreadable falls back on its assessment and level, and is refused without")
+    func bookingBasis() throws {
+        let assessment = UUID()
+        var row = Self.appointment
+        row.values["match_basis"] = .text("{not json")
+        row.values["assessment_id"] = .text(assessment.uuidString)
+        row.values["triage_level"] = .integer(2)
+        let details = try AppointmentRows.details(from: row)
+        #expect(details.basis?.assessmentID == assessment)
+        #expect(details.basis?.triageLevel == 2)
+        #expect(details.reason == "limping")
+        row.values["triage_level"] = .some(nil)
+        Self.refused("appointment.match_basis") { _ = try AppointmentRows.details(from: row) }
+    }
+
+    static var patient: Cells {
+        let present: [String: Cells.Value] = [
+            "id": .text(UUID().uuidString), "mrn": .text("P-000001"), "name": .text("Rex"), "species": .text("dog"),
+            "sex": .text("male_neutered"), "birth_date": .text("2019-04-02"), "birth_date_estimated": .flag(false),
+            "status": .text("active"), "alerts": .text(#"["bites"]"#), "owner_id": .text(UUID().uuidString),
+            "version": .integer(1),
+        ]
+        return cells(present, null: ["breed", "colour", "microchip", "co_owner_id"])
+    }
+
+    @Test("a patient reads with its birth day and alerts; a day that is none or a malformed co-owner is refused")
+    func patient() throws {
+        let stored = try PatientRows.patient(from: Self.patient)
+        #expect(stored.value.name == "Rex")
+        #expect(stored.value.alerts == ["bites"])
+        #expect(stored.value.birthDate == RecordCalendar.date(fromISODay: "2019-04-02"))
+        var broken = Self.patient
+        broken.values["birth_date"] = .text("last spring")
+        Self.refused("patient.birth_date") { _ = try PatientRows.patient(from: broken) }
+        broken = Self.patient
+        broken.values["co_owner_id"] = .text("nobody")
+        Self.refused("patient.co_owner_id") { _ = try PatientRows.patient(from: broken) }
+        broken = Self.patient
+        broken.values["alerts"] = .text("bites")
+        Self.refused("patient.alerts") { _ = try PatientRows.patient(from: broken) }
+    }
+
+    static var auditEntry: Cells {
+        let present: [String: Cells.Value] = [
+            "seq": .integer(7), "id": .text(UUID().uuidString), "occurred_at": .text("2026-11-29T01:00:00Z"),
+            "practice_id": .text(UUID().uuidString), "action": .text("patient.read"),
+            "resource_type": .text("patient"), "outcome": .text("success"),
+            "prev_hash": .text(String(repeating: "0", count: 64)), "hash": .text(String(repeating: "a", count: 64)),
+        ]
+        return cells(present, null: ["actor_id", "resource_id", "request_id", "detail"])
+    }
+
+    @Test("an audit entry with an unknown outcome or a malformed id is refused, never read as a failure or id zero")
+    func auditEntry() throws {
+        #expect(try AuditRows.entry(from: Self.auditEntry).sequence == 7)
+        var broken = Self.auditEntry
+        broken.values["outcome"] = .text("maybe")
+        Self.refused("audit_entry.outcome") { _ = try AuditRows.entry(from: broken) }
+        broken = Self.auditEntry
+        broken.values["id"] = .text("entry seven")
+        Self.refused("audit_entry.id") { _ = try AuditRows.entry(from: broken) }
+    }
+}
