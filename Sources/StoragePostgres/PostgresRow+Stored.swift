@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import SharedKernel
 import StoragePorts
 
 /// PostgreSQL's row, read by the entity readers both stores share: ids are `uuid`, flags
@@ -9,6 +10,14 @@ extension PostgresRandomAccessRow: StoredRow {
     public func integerValue(_ column: String) throws -> Int64? { try read(column, as: Int64?.self) }
     public func uuidValue(_ column: String) throws -> UUID? { try read(column, as: UUID?.self) }
     public func boolValue(_ column: String) throws -> Bool? { try read(column, as: Bool?.self) }
+    public func instantValue(_ column: String) throws -> Date? {
+        guard contains(column) else { throw StoreCorruption(column: column, reason: "not in the row read") }
+        switch self[column].dataType {
+        case .timestamptz, .timestamp: return try read(column, as: Date?.self)
+        case .int8, .int4: return try read(column, as: Int64?.self).map(Timestamp.date(milliseconds:))
+        default: throw StoreCorruption(column: column, reason: "not a time")
+        }
+    }
 
     /// The value in `column`; a column the row does not have (the driver would stop the
     /// process) or a value of another kind fails naming the column, never with the cell's bytes.

@@ -207,18 +207,12 @@ extension PostgresStore: AccountRepository {
 
     // MARK: - Rows
 
-    /// Decodes `id, practice_id, email, display_name, role, disabled, created_at, version,
-    /// password_hash` (the first nine columns of `row`).
+    /// The account in `row` (the columns of `staff_user`) and its password hash.
     static func account(from row: PostgresRow) throws -> (StaffAccount, passwordHash: String) {
-        let (id, practice, email, name, role, disabled, created, version, hash) =
-            try row.decode((UUID, UUID, String, String, String, Bool, Date, Int32, String).self)
-        guard let role = Role(rawValue: role) else {
-            throw StoreCorruption(column: "staff_user.role", reason: "not a role")
-        }
+        let columns = row.makeRandomAccess()
         return (
-            StaffAccount(
-                id: UserID(id), practiceID: PracticeID(practice), email: email, displayName: name, role: role,
-                disabled: disabled, createdAt: created, version: Int(version)), hash
+            try AccountRows.account(from: columns),
+            try StoredColumns(columns, table: "staff_user").text("password_hash")
         )
     }
 }

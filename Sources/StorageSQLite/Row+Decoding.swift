@@ -88,6 +88,17 @@ extension Row: StoredRow {
         }
     }
 
+    public func instantValue(_ column: String) throws -> Date? {
+        switch try checked(column, { try read(column, as: DatabaseValue.self) })?.storage {
+        case nil, .null?: return nil
+        case .int64(let milliseconds)?: return Timestamp.date(milliseconds: milliseconds)
+        case .string(let text)?:
+            guard let date = Timestamp.date(text) else { throw StoreCorruption(column: column, reason: "not a time") }
+            return date
+        default: throw StoreCorruption(column: column, reason: "not a time")
+        }
+    }
+
     /// `read()` of a column the row has; a missing one is refused (GRDB reads it as NULL).
     private func checked<Value>(_ column: String, _ read: () throws -> Value?) throws -> Value? {
         guard hasColumn(column) else { throw StoreCorruption(column: column, reason: "not in the row read") }

@@ -45,6 +45,18 @@ struct StoredRowTests {
             default: throw StoreCorruption(column: column, reason: "not a flag")
             }
         }
+        func instantValue(_ column: String) throws -> Date? {
+            switch try value(column) {
+            case nil: return nil
+            case .integer(let milliseconds): return Timestamp.date(milliseconds: milliseconds)
+            case .text(let text):
+                guard let date = Timestamp.date(text) else {
+                    throw StoreCorruption(column: column, reason: "not a time")
+                }
+                return date
+            default: throw StoreCorruption(column: column, reason: "not a time")
+            }
+        }
         func uuidValue(_ column: String) throws -> UUID? {
             try textValue(column).map {
                 guard let id = UUID(uuidString: $0) else { throw StoreCorruption(column: column, reason: "not a UUID") }

@@ -153,3 +153,28 @@ extension AuditRecord {
             detail: correction.auditDetail)
     }
 }
+
+extension RecordRows {
+    /// The visit in `row` (`id`, `record` — its sealed JSON text —, `version`, `created_at`),
+    /// opened with `seal`. A record that cannot be read fails the request rather than being
+    /// left out of the patient's history unnoticed.
+    public static func visit(from row: some StoredRow, seal: FieldSeal) throws -> StoredVisit {
+        let columns = StoredColumns(row, table: "visit")
+        let id = try columns.uuid("id")
+        let visit = try seal.open(
+            json: try columns.text("record"), as: Visit.self, .visitRecord, id: UUIDText.lowercase(id))
+        return StoredVisit(
+            visit: visit, version: try columns.int("version"), createdAt: try columns.instant("created_at"))
+    }
+
+    /// The document in `row` (`id`, `patient_id`, `file_name`, `content_type`, `byte_count`,
+    /// `sha256`, `created_at`): what is known of the file, not its content.
+    public static func document(from row: some StoredRow) throws -> DocumentInfo {
+        let columns = StoredColumns(row, table: "document")
+        return DocumentInfo(
+            id: try columns.uuid("id"), patientID: Identifier(try columns.uuid("patient_id")),
+            fileName: try columns.text("file_name"), contentType: try columns.text("content_type"),
+            byteCount: try columns.int("byte_count"), sha256: try columns.text("sha256"),
+            createdAt: try columns.instant("created_at"))
+    }
+}

@@ -19,6 +19,9 @@ public protocol StoredRow {
     func uuidValue(_ column: String) throws -> UUID?
     /// The flag in `column`.
     func boolValue(_ column: String) throws -> Bool?
+    /// The instant in `column`, as the store keeps that column: milliseconds since 1970, or a
+    /// time (RFC 3339 text in the embedded store, `timestamptz` in PostgreSQL).
+    func instantValue(_ column: String) throws -> Date?
 }
 
 /// One table's row as the entity readers read it: every failure names `table.column`, and a
@@ -71,10 +74,12 @@ public struct StoredColumns<Row: StoredRow> {
         try present(optionalWord(column), column)
     }
 
-    /// The instant in `column`, stored as milliseconds since 1970, or `nil` for NULL.
-    public func optionalInstant(millisecondsIn column: String) throws -> Date? {
-        try optionalInteger(column).map(Timestamp.date(milliseconds:))
+    /// The instant in `column`, or `nil` for NULL.
+    public func optionalInstant(_ column: String) throws -> Date? {
+        try naming(column) { try row.instantValue(column) }
     }
+    /// The instant in `column`; NULL is refused.
+    public func instant(_ column: String) throws -> Date { try present(optionalInstant(column), column) }
 
     /// The calendar day in `column`, stored as `YYYY-MM-DD`, or `nil` for NULL.
     public func optionalDay(_ column: String) throws -> Date? {

@@ -53,9 +53,9 @@ extension AppointmentRows {
             roomType: try columns.optionalWord("room_type"),
             roomID: try columns.optionalUUID("room_id").map(Identifier.init), time: time,
             bufferAfterMinutes: buffer, status: try columns.word("status"),
-            checkedInAt: try columns.optionalInstant(millisecondsIn: "checked_in_at_ms"),
-            startedAt: try columns.optionalInstant(millisecondsIn: "started_at_ms"),
-            completedAt: try columns.optionalInstant(millisecondsIn: "completed_at_ms"),
+            checkedInAt: try columns.optionalInstant("checked_in_at_ms"),
+            startedAt: try columns.optionalInstant("started_at_ms"),
+            completedAt: try columns.optionalInstant("completed_at_ms"),
             actualMinutes: try columns.optionalInt("actual_minutes"),
             cancellationReason: try columns.optionalText("cancellation_reason"))
         return Versioned(appointment, version: try columns.int("version"))

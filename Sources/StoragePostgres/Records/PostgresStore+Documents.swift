@@ -78,7 +78,7 @@ extension PostgresStore: DocumentRepository {
                     ORDER BY created_at_ms DESC, id DESC
                 """, logger: self.logger)
             {
-                documents.append(try Self.document(from: row))
+                documents.append(try RecordRows.document(from: row.makeRandomAccess()))
             }
             try await self.appendAudit(
                 AuditRecord(action: .recordDocumentList, resourceType: .patient, resourceID: patientID.description),
@@ -102,7 +102,7 @@ extension PostgresStore: DocumentRepository {
                 WHERE id = \(id) AND patient_id = \(patientID.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                 """, logger: self.logger)
             {
-                found = try Self.document(from: row)
+                found = try RecordRows.document(from: row.makeRandomAccess())
             }
             let info = try found.orNotFound("document")
             var sealed = Data()
@@ -160,15 +160,7 @@ extension PostgresStore: DocumentRepository {
         return removed
     }
 
-    /// The columns ``document(from:)`` reads, in its order.
-    static let documentColumns = "id, patient_id, file_name, content_type, byte_count, sha256, created_at_ms"
-
-    static func document(from row: PostgresRow) throws -> DocumentInfo {
-        let (id, patientID, fileName, contentType, byteCount, sha256, createdMs) = try row.decode(
-            (UUID, UUID, String, String, Int32, String, Int64).self)
-        return DocumentInfo(
-            id: id, patientID: Identifier(patientID), fileName: fileName, contentType: contentType,
-            byteCount: Int(byteCount),
-            sha256: sha256, createdAt: Timestamp.date(milliseconds: createdMs))
-    }
+    /// The columns ``RecordRows/document(from:)`` reads.
+    static let documentColumns =
+        "id, patient_id, file_name, content_type, byte_count, sha256, created_at_ms AS created_at"
 }

@@ -122,7 +122,8 @@ extension PostgresStore {
                 ORDER BY occurred_at_ms DESC, id DESC
                 """, logger: self.logger)
             {
-                visits.append(try Self.storedVisit(from: row, seal: self.fieldSeal(scope.practiceID)))
+                visits.append(
+                    try RecordRows.visit(from: row.makeRandomAccess(), seal: self.fieldSeal(scope.practiceID)))
             }
             try await self.appendAudit(
                 .visitsRead(patientID: patientID, count: visits.count), scope: scope, connection: connection)
@@ -181,7 +182,9 @@ extension PostgresStore {
                     WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = ANY(\(patientIDs)::uuid[])
                     """, logger: self.logger)
                 {
-                    visits.append(try Self.storedVisit(from: row, seal: self.fieldSeal(scope.practiceID)).visit)
+                    visits.append(
+                        try RecordRows.visit(from: row.makeRandomAccess(), seal: self.fieldSeal(scope.practiceID)).visit
+                    )
                 }
             }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
@@ -212,8 +215,8 @@ extension PostgresStore {
             """, logger: logger)
     }
 
-    /// The columns ``storedVisit(from:)`` reads, in its order.
-    static let visitColumns = "id, record::text, version, created_at_ms"
+    /// The columns ``RecordRows/visit(from:seal:)`` reads.
+    static let visitColumns = "id, record::text AS record, version, created_at_ms AS created_at"
 
     func storedVisit(practiceID: PracticeID, id: UUID, connection: PostgresConnection) async throws -> StoredVisit? {
         for try await row in try await connection.query(
@@ -221,16 +224,8 @@ extension PostgresStore {
             SELECT \(unescaped: Self.visitColumns) FROM visit WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
             """, logger: logger)
         {
-            return try Self.storedVisit(from: row, seal: fieldSeal(practiceID))
+            return try RecordRows.visit(from: row.makeRandomAccess(), seal: fieldSeal(practiceID))
         }
         return nil
-    }
-
-    /// The record in the row; one that cannot be read fails the request rather than being
-    /// left out of the patient's history unnoticed.
-    static func storedVisit(from row: PostgresRow, seal: FieldSeal) throws -> StoredVisit {
-        let (id, stored, version, createdMs) = try row.decode((UUID, String, Int32, Int64).self)
-        let visit = try seal.open(json: stored, as: Visit.self, .visitRecord, id: id.uuidString)
-        return StoredVisit(visit: visit, version: Int(version), createdAt: Timestamp.date(milliseconds: createdMs))
     }
 }

@@ -56,7 +56,7 @@ extension PostgresStore: PracticeTransfer {
             SELECT \(unescaped: Self.visitColumns) FROM visit WHERE practice_id = \(id) ORDER BY occurred_at_ms, id
             """, logger: logger)
         {
-            let visit = try Self.storedVisit(from: row, seal: fieldSeal(practiceID)).visit
+            let visit = try RecordRows.visit(from: row.makeRandomAccess(), seal: fieldSeal(practiceID)).visit
             visits[visit.patientID.rawValue, default: []].append(visit)
         }
         var patients: [(Patient, Date?)] = []
@@ -122,7 +122,7 @@ extension PostgresStore: PracticeTransfer {
             SELECT \(unescaped: Self.documentColumns) FROM document WHERE practice_id = \(id) ORDER BY created_at_ms, id
             """, logger: logger)
         {
-            let info = try Self.document(from: row)
+            let info = try RecordRows.document(from: row.makeRandomAccess())
             var document = ExportedDocument(info)
             if documentContent {
                 document.content = try await sealedContent(of: info, practiceID: practiceID, connection: connection)

@@ -48,7 +48,7 @@ extension VetNetStore {
                         """), arguments: [tokenHash, nowMs, idleMs, nowMs]
             ).map { row in
                 StoredSession(
-                    account: try Self.account(from: row), lastSeenMilliseconds: try row.read("last_seen_at_ms"),
+                    account: try AccountRows.account(from: row), lastSeenMilliseconds: try row.read("last_seen_at_ms"),
                     expiresAtMilliseconds: try row.read("expires_at_ms"),
                     assurance: SessionAssurance(
                         secondFactor: try row.read("second_factor"), mustEnrolSecondFactor: try row.read("must_enrol")))

@@ -113,7 +113,7 @@ extension VetNetStore {
             sql += " ORDER BY display_name, id LIMIT ?"
             arguments += [limit + 1]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            return Page(fetched: try rows.map(Self.account(from:)), limit: limit) { $0.id.description }
+            return Page(fetched: try rows.map(AccountRows.account(from:)), limit: limit) { $0.id.description }
         }
     }
 
@@ -126,7 +126,8 @@ extension VetNetStore {
                 db, sql: "SELECT * FROM staff_user WHERE email = ? ORDER BY created_at, id LIMIT ?",
                 arguments: [email.lowercased(), Self.maxAccountsPerEmail]
             ).map {
-                StoredCredentials(account: try Self.account(from: $0), passwordHash: try $0.read("password_hash"))
+                StoredCredentials(
+                    account: try AccountRows.account(from: $0), passwordHash: try $0.read("password_hash"))
             }
         }
     }
@@ -137,7 +138,7 @@ extension VetNetStore {
             try Row.fetchOne(
                 db, sql: "SELECT * FROM staff_user WHERE email = ? AND practice_id = ?",
                 arguments: [email.lowercased(), scope.practiceID.description]
-            ).map(Self.account(from:))
+            ).map(AccountRows.account(from:))
         }
     }
 
@@ -145,16 +146,6 @@ extension VetNetStore {
         try Row.fetchOne(
             db, sql: "SELECT * FROM staff_user WHERE id = ? AND practice_id = ?",
             arguments: [id.description, practiceID.description]
-        ).map(account(from:))
-    }
-
-    static func account(from row: Row) throws -> StaffAccount {
-        StaffAccount(
-            id: try row.identifier("id"), practiceID: try row.identifier("practice_id"),
-            email: try row.read("email"), displayName: try row.read("display_name"),
-            role: try StoreCorruption.known(
-                (try row.read("role") as String?).flatMap(Role.init(rawValue:)), column: "staff_user.role"),
-            disabled: try row.read("disabled"), createdAt: try row.instant("created_at", table: "staff_user"),
-            version: try row.read("version"))
+        ).map(AccountRows.account(from:))
     }
 }

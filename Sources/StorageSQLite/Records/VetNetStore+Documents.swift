@@ -67,7 +67,7 @@ extension VetNetStore {
             try self.appendAudit(
                 AuditRecord(action: .recordDocumentList, resourceType: .patient, resourceID: patientID.description),
                 scope: scope, db: db)
-            return try rows.map(Self.document(from:))
+            return try rows.map(RecordRows.document(from:))
         }
     }
 
@@ -84,7 +84,7 @@ extension VetNetStore {
                 AuditRecord(
                     action: .recordDocumentDownload, resourceType: .document, resourceID: UUIDText.lowercase(id)),
                 scope: scope, db: db)
-            return try Self.document(from: row)
+            return try RecordRows.document(from: row)
         }
         guard let directory = documentsDirectory,
             let sealed = FileManager.default.contents(atPath: directory.appendingPathComponent(info.sha256).path)
@@ -133,13 +133,5 @@ extension VetNetStore {
         }
         if removed > 0 { try DurableFile.syncDirectory(directory) }
         return removed
-    }
-
-    static func document(from row: Row) throws -> DocumentInfo {
-        DocumentInfo(
-            id: try row.uuid("id"), patientID: try row.identifier("patient_id"), fileName: try row.read("file_name"),
-            contentType: try row.read("content_type"), byteCount: try row.read("byte_count"),
-            sha256: try row.read("sha256"),
-            createdAt: try row.instant("created_at", table: "document"))
     }
 }

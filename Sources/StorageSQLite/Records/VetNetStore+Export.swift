@@ -40,7 +40,7 @@ extension VetNetStore {
         let staff = try Row.fetchAll(
             db, sql: "SELECT * FROM staff_user WHERE practice_id = ? ORDER BY display_name, id",
             arguments: practiceArgument
-        ).map(Self.account(from:))
+        ).map(AccountRows.account(from:))
         let owners = try Row.fetchAll(
             db, sql: "SELECT * FROM owner WHERE practice_id = ? ORDER BY last_name, first_name, id",
             arguments: practiceArgument
@@ -68,7 +68,7 @@ extension VetNetStore {
         for row in try Row.fetchAll(
             db, sql: "SELECT * FROM visit WHERE practice_id = ? ORDER BY occurred_at, id", arguments: practiceArgument)
         {
-            let visit = try Self.visit(from: row, seal: fieldSeal(practiceID)).visit
+            let visit = try RecordRows.visit(from: row, seal: fieldSeal(practiceID)).visit
             visits[visit.patientID.description, default: []].append(visit)
         }
         var patients: [ExportedPatient] = []
@@ -116,7 +116,7 @@ extension VetNetStore {
         let documents = try Row.fetchAll(
             db, sql: "SELECT * FROM document WHERE practice_id = ? ORDER BY created_at, id",
             arguments: practiceArgument
-        ).map { ExportedDocument(try Self.document(from: $0)) }
+        ).map { ExportedDocument(try RecordRows.document(from: $0)) }
         let audit = try Row.fetchAll(
             db, sql: "SELECT * FROM audit_entry WHERE practice_id = ? ORDER BY seq", arguments: practiceArgument
         )

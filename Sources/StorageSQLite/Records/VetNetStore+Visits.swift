@@ -86,7 +86,7 @@ extension VetNetStore {
                 db,
                 sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id = ? ORDER BY occurred_at DESC, id DESC",
                 arguments: [scope.practiceID.description, patientID.description]
-            ).map { try Self.visit(from: $0, seal: self.fieldSeal(scope.practiceID)) }
+            ).map { try RecordRows.visit(from: $0, seal: self.fieldSeal(scope.practiceID)) }
             try self.appendAudit(.visitsRead(patientID: patientID, count: visits.count), scope: scope, db: db)
             return visits
         }
@@ -133,7 +133,7 @@ extension VetNetStore {
             let visits = try Row.fetchAll(
                 db, sql: "SELECT * FROM visit WHERE practice_id = ? AND patient_id IN (\(followedUp))",
                 arguments: [practice, practice, horizon]
-            ).map { try Self.visit(from: $0, seal: self.fieldSeal(scope.practiceID)).visit }
+            ).map { try RecordRows.visit(from: $0, seal: self.fieldSeal(scope.practiceID)).visit }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
             try self.appendAudit(.recallsRead(followUps), scope: scope, db: db)
             return Recall.lists(vaccinations: vaccinations, followUps: followUps, patientNames: patientNames)
@@ -166,18 +166,6 @@ extension VetNetStore {
             db, sql: "SELECT * FROM visit WHERE id = ? AND practice_id = ?",
             arguments: [id.lowercased(), practiceID.description]
         )
-        .map { try Self.visit(from: $0, seal: fieldSeal(practiceID)) }
-    }
-
-    /// The record in the row; a row whose record cannot be read fails the request (an opaque
-    /// 500, logged) rather than being left out of the patient's history unnoticed.
-    static func visit(from row: Row, seal: FieldSeal) throws -> StoredVisit {
-        guard let stored: String = try row.read("record"), let id: String = try row.read("id") else {
-            throw StoreCorruption(column: "visit.record", reason: "not a visit record")
-        }
-        let visit = try seal.open(json: stored, as: Visit.self, .visitRecord, id: id)
-        return StoredVisit(
-            visit: visit, version: try row.read("version") ?? 1,
-            createdAt: (try row.read("created_at") as String?).flatMap(Timestamp.date) ?? visit.occurredAt)
+        .map { try RecordRows.visit(from: $0, seal: fieldSeal(practiceID)) }
     }
 }
