@@ -42,6 +42,20 @@ public struct StoredOwnerColumns: Sendable, Equatable {
         self.notes = notes
     }
 
+    /// The owner in `row` (the columns of `owner`, its JSON as text), opened with `seal`, and
+    /// its version.
+    public static func owner(from row: some StoredRow, seal: FieldSeal) throws -> Versioned<Owner> {
+        let columns = StoredColumns(row, table: "owner")
+        let stored = StoredOwnerColumns(
+            email: try columns.optionalText("email"), phones: try columns.text("phones"),
+            address: try columns.optionalText("address"), communication: try columns.text("communication"),
+            notes: try columns.optionalText("notes"))
+        let owner = try stored.owner(
+            id: Identifier(try columns.uuid("id")), firstName: try columns.text("first_name"),
+            lastName: try columns.text("last_name"), seal: seal)
+        return Versioned(owner, version: try columns.int("version"))
+    }
+
     /// The owner these columns hold, opened with `seal`; ``StoreCorruption`` naming the column
     /// when one does not open or is not the JSON the stores write.
     public func owner(id: Identifier<Owner>, firstName: String, lastName: String, seal: FieldSeal) throws -> Owner {

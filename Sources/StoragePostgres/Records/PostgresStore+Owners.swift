@@ -150,14 +150,8 @@ extension PostgresStore {
         return nil
     }
 
-    /// Decodes the nine owner columns selected by ``owner(connection:practiceID:id:)``.
+    /// The owner in `row` (the nine columns ``owner(connection:practiceID:id:forUpdate:)`` selects).
     func owner(from row: PostgresRow, practiceID: PracticeID) throws -> Versioned<Owner> {
-        let (id, first, last, email, phones, address, communication, notes, version) =
-            try row.decode((UUID, String, String, String?, String, String?, String, String?, Int32).self)
-        let stored = StoredOwnerColumns(
-            email: email, phones: phones, address: address, communication: communication, notes: notes)
-        let owner = try stored.owner(
-            id: Identifier(id), firstName: first, lastName: last, seal: fieldSeal(practiceID))
-        return Versioned(owner, version: Int(version))
+        try StoredOwnerColumns.owner(from: row.makeRandomAccess(), seal: fieldSeal(practiceID))
     }
 }

@@ -148,13 +148,6 @@ extension VetNetStore {
 
     /// An owner from its row, the contact details opened.
     func owner(from row: Row) throws -> Versioned<Owner> {
-        let stored = StoredOwnerColumns(
-            email: try row.read("email"), phones: try row.read("phones"), address: try row.read("address"),
-            communication: try row.read("communication"),
-            notes: try row.read("notes"))
-        let owner = try stored.owner(
-            id: try row.identifier("id"), firstName: try row.read("first_name"), lastName: try row.read("last_name"),
-            seal: try fieldSeal(row: row))
-        return Versioned(owner, version: try row.read("version"))
+        try StoredOwnerColumns.owner(from: row, seal: try fieldSeal(row: row))
     }
 }
