@@ -27,18 +27,13 @@ extension PostgresStore: SharedDeviceRepository {
     public func sharedDevices(scope: AccessScope) async throws -> [SharedDevice] {
         try await transaction(.practice(scope.practiceID)) { connection in
             var devices: [SharedDevice] = []
-            for try await (id, name, idle, by, at) in try await connection.query(
+            for try await row in try await connection.query(
                 """
-                SELECT id, name, idle_lock_seconds, registered_by, registered_at_ms FROM shared_device
+                SELECT \(unescaped: AccountRows.sharedDeviceColumns) FROM shared_device
                 WHERE practice_id = \(scope.practiceID.rawValue) AND revoked_at_ms IS NULL
                 ORDER BY registered_at_ms, id
                 """, logger: logger
-            ).decode((UUID, String, Int, UUID?, Int64).self) {
-                devices.append(
-                    SharedDevice(
-                        id: id, practiceID: scope.practiceID, name: name, idleLockSeconds: idle,
-                        registeredAt: Timestamp.date(milliseconds: at), registeredBy: by.map(UserID.init)))
-            }
+            ) { devices.append(try AccountRows.sharedDevice(from: row.makeRandomAccess())) }
             try await self.appendAudit(
                 AuditRecord(action: .sharedDeviceList, resourceType: .sharedDevice), scope: scope,
                 connection: connection)
@@ -66,16 +61,12 @@ extension PostgresStore: SharedDeviceRepository {
 
     public func sharedDevice(tokenHash: String, practiceID: PracticeID) async throws -> SharedDevice? {
         try await transaction(.practice(practiceID)) { connection in
-            for try await (id, name, idle, by, at) in try await connection.query(
+            for try await row in try await connection.query(
                 """
-                SELECT id, name, idle_lock_seconds, registered_by, registered_at_ms FROM shared_device
+                SELECT \(unescaped: AccountRows.sharedDeviceColumns) FROM shared_device
                 WHERE token_hash = \(tokenHash) AND practice_id = \(practiceID.rawValue) AND revoked_at_ms IS NULL
                 """, logger: logger
-            ).decode((UUID, String, Int, UUID?, Int64).self) {
-                return SharedDevice(
-                    id: id, practiceID: practiceID, name: name, idleLockSeconds: idle,
-                    registeredAt: Timestamp.date(milliseconds: at), registeredBy: by.map(UserID.init))
-            }
+            ) { return try AccountRows.sharedDevice(from: row.makeRandomAccess()) }
             return nil
         }
     }

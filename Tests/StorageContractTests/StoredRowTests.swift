@@ -181,4 +181,27 @@ struct StoredRowTests {
         broken.values["id"] = .text("entry seven")
         Self.refused("audit_entry.id") { _ = try AuditRows.entry(from: broken) }
     }
+
+    static var sharedDevice: Cells {
+        let present: [String: Cells.Value] = [
+            "id": .text(UUID().uuidString), "practice_id": .text(UUID().uuidString), "name": .text("Front desk iPad"),
+            "idle_lock_seconds": .integer(120), "registered_at_ms": .integer(start),
+        ]
+        return cells(present, null: ["registered_by"])
+    }
+
+    @Test("a shared device without a name or registration time is refused, never shown as registered in 1970")
+    func sharedDevice() throws {
+        let device = try AccountRows.sharedDevice(from: Self.sharedDevice)
+        #expect(device.name == "Front desk iPad")
+        #expect(device.registeredAt == Timestamp.date(milliseconds: Self.start))
+        for column in ["name", "registered_at_ms", "idle_lock_seconds"] {
+            var broken = Self.sharedDevice
+            broken.values[column] = .some(nil)
+            Self.refused("shared_device.\(column)") { _ = try AccountRows.sharedDevice(from: broken) }
+        }
+        var broken = Self.sharedDevice
+        broken.values["registered_by"] = .text("the manager")
+        Self.refused("shared_device.registered_by") { _ = try AccountRows.sharedDevice(from: broken) }
+    }
 }

@@ -13,4 +13,18 @@ public enum AccountRows {
             role: try columns.word("role"), disabled: try columns.bool("disabled"),
             createdAt: try columns.instant("created_at"), version: try columns.int("version"))
     }
+
+    /// The columns ``sharedDevice(from:)`` reads (never the device's token hash).
+    public static let sharedDeviceColumns = "id, practice_id, name, idle_lock_seconds, registered_by, registered_at_ms"
+
+    /// The shared device in `row` (its ``sharedDeviceColumns``): a device with no name, lock
+    /// time or registration time is refused, never shown as registered in 1970.
+    public static func sharedDevice(from row: some StoredRow) throws -> SharedDevice {
+        let columns = StoredColumns(row, table: "shared_device")
+        return SharedDevice(
+            id: try columns.uuid("id"), practiceID: PracticeID(try columns.uuid("practice_id")),
+            name: try columns.text("name"), idleLockSeconds: try columns.int("idle_lock_seconds"),
+            registeredAt: try columns.instant("registered_at_ms"),
+            registeredBy: try columns.optionalUUID("registered_by").map(UserID.init))
+    }
 }

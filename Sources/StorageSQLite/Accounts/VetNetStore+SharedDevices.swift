@@ -32,12 +32,12 @@ extension VetNetStore: SharedDeviceRepository {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM shared_device WHERE practice_id = ? AND revoked_at_ms IS NULL
+                    SELECT \(AccountRows.sharedDeviceColumns) FROM shared_device WHERE practice_id = ? AND revoked_at_ms IS NULL
                     ORDER BY registered_at_ms, id
                     """, arguments: [scope.practiceID.description])
             try self.appendAudit(
                 AuditRecord(action: .sharedDeviceList, resourceType: .sharedDevice), scope: scope, db: db)
-            return try rows.map(Self.sharedDevice(from:))
+            return try rows.map(AccountRows.sharedDevice(from:))
         }
     }
 
@@ -63,9 +63,12 @@ extension VetNetStore: SharedDeviceRepository {
         try await writer.read { db in
             try Row.fetchOne(
                 db,
-                sql: "SELECT * FROM shared_device WHERE token_hash = ? AND practice_id = ? AND revoked_at_ms IS NULL",
+                sql: """
+                    SELECT \(AccountRows.sharedDeviceColumns) FROM shared_device
+                    WHERE token_hash = ? AND practice_id = ? AND revoked_at_ms IS NULL
+                    """,
                 arguments: [tokenHash, practiceID.description]
-            ).map(Self.sharedDevice(from:))
+            ).map(AccountRows.sharedDevice(from:))
         }
     }
 
@@ -126,17 +129,5 @@ extension VetNetStore: SharedDeviceRepository {
                     secondFactor: try row.read("second_factor"))
             }
         }
-    }
-
-    static func sharedDevice(from row: Row) throws -> SharedDevice {
-        guard let id = UUID(uuidString: try row.read("id") ?? "") else {
-            throw StoreCorruption(column: "shared_device.id", reason: "not a UUID")
-        }
-        let registeredBy: String? = try row.read("registered_by")
-        return SharedDevice(
-            id: id, practiceID: try row.identifier("practice_id"), name: try row.read("name") ?? "",
-            idleLockSeconds: try row.read("idle_lock_seconds") ?? SharedDevicePolicy.defaultIdleLockSeconds,
-            registeredAt: Timestamp.date(milliseconds: try row.read("registered_at_ms") ?? 0),
-            registeredBy: registeredBy.flatMap { UUID(uuidString: $0) }.map(UserID.init))
     }
 }
