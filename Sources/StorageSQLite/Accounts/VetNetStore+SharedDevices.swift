@@ -32,7 +32,8 @@ extension VetNetStore: SharedDeviceRepository {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(AccountRows.sharedDeviceColumns) FROM shared_device WHERE practice_id = ? AND revoked_at_ms IS NULL
+                    SELECT \(AccountRows.sharedDeviceColumns) FROM shared_device
+                    WHERE practice_id = ? AND revoked_at_ms IS NULL
                     ORDER BY registered_at_ms, id
                     """, arguments: [scope.practiceID.description])
             try self.appendAudit(
