@@ -76,32 +76,43 @@ extension Row {
 }
 
 /// The embedded store's row, read by the entity readers both stores share: ids are kept as
-/// text, flags as integers.
+/// text, flags as integers, times as RFC 3339 text or milliseconds.
 extension Row: StoredRow {
-    public func textValue(_ column: String) throws -> String? { try checked(column) { try read(column) } }
-    public func integerValue(_ column: String) throws -> Int64? { try checked(column) { try read(column) } }
-    public func boolValue(_ column: String) throws -> Bool? { try checked(column) { try read(column) } }
-    public func uuidValue(_ column: String) throws -> UUID? {
-        try textValue(column).map {
+    public func textValue(_ column: String, at position: Int?) throws -> String? {
+        try value(column, at: position)
+    }
+    public func integerValue(_ column: String, at position: Int?) throws -> Int64? {
+        try value(column, at: position)
+    }
+    public func boolValue(_ column: String, at position: Int?) throws -> Bool? {
+        try value(column, at: position)
+    }
+    public func uuidValue(_ column: String, at position: Int?) throws -> UUID? {
+        try textValue(column, at: position).map {
             guard let uuid = UUIDText.parse($0) else { throw StoreCorruption(column: column, reason: "not a UUID") }
             return uuid
         }
     }
-
-    public func instantValue(_ column: String) throws -> Date? {
-        switch try checked(column, { try read(column, as: DatabaseValue.self) })?.storage {
-        case nil, .null?: return nil
-        case .int64(let milliseconds)?: return Timestamp.date(milliseconds: milliseconds)
-        case .string(let text)?:
+    public func instantValue(_ column: String, at position: Int?) throws -> Date? {
+        switch try value(column, at: position, as: DatabaseValue.self).storage {
+        case .null: return nil
+        case .int64(let milliseconds): return Timestamp.date(milliseconds: milliseconds)
+        case .string(let text):
             guard let date = Timestamp.date(text) else { throw StoreCorruption(column: column, reason: "not a time") }
             return date
         default: throw StoreCorruption(column: column, reason: "not a time")
         }
     }
 
-    /// `read()` of a column the row has; a missing one is refused (GRDB reads it as NULL).
-    private func checked<Value>(_ column: String, _ read: () throws -> Value?) throws -> Value? {
-        guard hasColumn(column) else { throw StoreCorruption(column: column, reason: "not in the row read") }
-        return try read()
+    /// The value of `column`: at `position` when the query's layout is known, else found by
+    /// name; a column the row does not have is refused (GRDB would read it as NULL).
+    private func value<Value: DatabaseValueConvertible>(
+        _ column: String, at position: Int?, as _: Value.Type = Value.self
+    ) throws -> Value {
+        if let position, position < count { return try read(at: position) }
+        guard position == nil, hasColumn(column) else {
+            throw StoreCorruption(column: column, reason: "not in the row read")
+        }
+        return try read(column)
     }
 }

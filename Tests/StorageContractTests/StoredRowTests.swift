@@ -24,28 +24,28 @@ struct StoredRowTests {
             }
             return value
         }
-        func textValue(_ column: String) throws -> String? {
+        func textValue(_ column: String, at position: Int?) throws -> String? {
             switch try value(column) {
             case nil: return nil
             case .text(let text): return text
             default: throw StoreCorruption(column: column, reason: "not text")
             }
         }
-        func integerValue(_ column: String) throws -> Int64? {
+        func integerValue(_ column: String, at position: Int?) throws -> Int64? {
             switch try value(column) {
             case nil: return nil
             case .integer(let number): return number
             default: throw StoreCorruption(column: column, reason: "not a number")
             }
         }
-        func boolValue(_ column: String) throws -> Bool? {
+        func boolValue(_ column: String, at position: Int?) throws -> Bool? {
             switch try value(column) {
             case nil: return nil
             case .flag(let flag): return flag
             default: throw StoreCorruption(column: column, reason: "not a flag")
             }
         }
-        func instantValue(_ column: String) throws -> Date? {
+        func instantValue(_ column: String, at position: Int?) throws -> Date? {
             switch try value(column) {
             case nil: return nil
             case .integer(let milliseconds): return Timestamp.date(milliseconds: milliseconds)
@@ -57,8 +57,8 @@ struct StoredRowTests {
             default: throw StoreCorruption(column: column, reason: "not a time")
             }
         }
-        func uuidValue(_ column: String) throws -> UUID? {
-            try textValue(column).map {
+        func uuidValue(_ column: String, at position: Int?) throws -> UUID? {
+            try textValue(column, at: position).map {
                 guard let id = UUID(uuidString: $0) else { throw StoreCorruption(column: column, reason: "not a UUID") }
                 return id
             }

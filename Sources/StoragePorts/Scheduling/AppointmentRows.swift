@@ -35,14 +35,17 @@ extension AppointmentRows {
         "reason", "staff_notes", "match_basis", "assessment_id", "triage_level", "visit_id",
     ]
 
+    /// ``columns`` then ``detailColumns``: where each stands in the rows the readers read.
+    static let layout = ColumnLayout(columns + detailColumns)
+
     /// ``columns`` as a select list, each name after `prefix` (a table alias and its dot).
     public static func selectList(prefix: String = "") -> String {
-        columns.map { prefix + $0 }.joined(separator: ", ")
+        ColumnLayout(columns).selectList(prefix: prefix)
     }
 
     /// The appointment in `row` (its ``columns``), and its version.
     public static func appointment(from row: some StoredRow) throws -> Versioned<Appointment> {
-        let columns = StoredColumns(row, table: "appointment")
+        let columns = StoredColumns(row, table: "appointment", layout: layout)
         let (time, buffer) = try time(
             startMilliseconds: try columns.integer("start_ms"), endMilliseconds: try columns.integer("end_ms"),
             occupiedEndMilliseconds: try columns.integer("occupied_end_ms"))
@@ -65,7 +68,7 @@ extension AppointmentRows {
     /// ``detailColumns``). A booking basis whose JSON the domain cannot read still says which
     /// assessment and level it came from; with neither, the row is refused.
     public static func details(from row: some StoredRow) throws -> AppointmentDetails {
-        let columns = StoredColumns(row, table: "appointment")
+        let columns = StoredColumns(row, table: "appointment", layout: layout)
         let assessment = try columns.optionalUUID("assessment_id")
         let level = try columns.optionalInt("triage_level")
         var basis: BookingBasis?
