@@ -2,8 +2,9 @@ import Foundation
 import PatientRecords
 import Scheduling
 import SharedKernel
-import StoragePorts
 import Testing
+
+@testable import StoragePorts
 
 /// What a row must hold to be read back as an appointment, a patient or an audit entry:
 /// written once for both stores, checked here without a database.
@@ -117,6 +118,13 @@ struct StoredRowTests {
         broken = Self.appointment
         broken.values["start_ms"] = nil
         Self.refused("appointment.start_ms") { _ = try AppointmentRows.appointment(from: broken) }
+    }
+
+    @Test("each appointment column is read at its place in the select list")
+    func appointmentLayout() {
+        let all = AppointmentRows.Column.appointment + AppointmentRows.Column.details
+        #expect(all.map(\.position) == Array(0..<all.count))
+        #expect(all.map(\.name) == AppointmentRows.columns + AppointmentRows.detailColumns)
     }
 
     @Test("a booking basis whose JSON is unreadable falls back on its assessment and level, and is refused without")

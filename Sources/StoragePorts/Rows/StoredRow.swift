@@ -24,27 +24,30 @@ public protocol StoredRow {
     func instantValue(_ column: String, at position: Int?) throws -> Date?
 }
 
-/// Where a reader's columns stand in the rows it reads: the order of the select list every
-/// store's query names them in. A row read through a layout is read by position, as fast as
-/// the driver reads one (a booking reads dozens of appointments); by name it is found by a
-/// search through the row's column names.
-public struct ColumnLayout: Sendable {
-    /// The columns, in their order.
-    public let columns: [String]
-    private let positions: [String: Int]
+/// A column a reader reads: its name, and where a query that names its reader's columns in a
+/// known order puts it. A column with a position is read there, as fast as the driver reads
+/// one (a booking reads dozens of appointments); one without is looked up by name in the row.
+public struct StoredColumn: Sendable, ExpressibleByStringLiteral {
+    /// The column's name.
+    public let name: String
+    /// Its position in the rows of the reader's select list, if they have one.
+    public let position: Int?
 
-    /// The layout of a select list naming `columns` first, in this order.
-    public init(_ columns: [String]) {
-        self.columns = columns
-        positions = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
+    /// The column `name` at `position` of its reader's select list.
+    public init(_ name: String, at position: Int) {
+        self.name = name
+        self.position = position
     }
 
-    /// The position of `column`, `nil` when the layout does not name it.
-    public func position(of column: String) -> Int? { positions[column] }
+    /// The column `name`, found by name.
+    public init(stringLiteral name: String) {
+        self.name = name
+        position = nil
+    }
 
-    /// The columns as a select list, each name after `prefix` (a table alias and its dot).
-    public func selectList(prefix: String = "") -> String {
-        columns.map { prefix + $0 }.joined(separator: ", ")
+    /// `names` at their positions, in order (a reader's select list).
+    public static func list(_ names: [String]) -> [StoredColumn] {
+        names.enumerated().map { StoredColumn($1, at: $0) }
     }
 }
 
@@ -56,64 +59,64 @@ public struct StoredColumns<Row: StoredRow> {
     public let row: Row
     /// The table its columns belong to, for errors.
     public let table: String
-    /// Where the columns stand in the row, when the query named them in a known order.
-    public let layout: ColumnLayout?
 
-    /// Reads `row` as a row of `table`, by position where `layout` names a column.
-    public init(_ row: Row, table: String, layout: ColumnLayout? = nil) {
+    /// Reads `row` as a row of `table`.
+    public init(_ row: Row, table: String) {
         self.row = row
         self.table = table
-        self.layout = layout
     }
 
     /// The text in `column`, or `nil` for NULL.
-    public func optionalText(_ column: String) throws -> String? {
-        try naming(column) { try row.textValue(column, at: layout?.position(of: column)) }
+    public func optionalText(_ column: StoredColumn) throws -> String? {
+        try naming(column) { try row.textValue(column.name, at: column.position) }
     }
     /// The text in `column`; NULL is refused.
-    public func text(_ column: String) throws -> String { try present(optionalText(column), column) }
+    public func text(_ column: StoredColumn) throws -> String { try present(optionalText(column), column) }
     /// The whole number in `column`, or `nil` for NULL.
-    public func optionalInteger(_ column: String) throws -> Int64? {
-        try naming(column) { try row.integerValue(column, at: layout?.position(of: column)) }
+    public func optionalInteger(_ column: StoredColumn) throws -> Int64? {
+        try naming(column) { try row.integerValue(column.name, at: column.position) }
     }
     /// The whole number in `column`; NULL is refused.
-    public func integer(_ column: String) throws -> Int64 { try present(optionalInteger(column), column) }
+    public func integer(_ column: StoredColumn) throws -> Int64 { try present(optionalInteger(column), column) }
     /// The whole number in `column` as an `Int`, or `nil` for NULL.
-    public func optionalInt(_ column: String) throws -> Int? { try optionalInteger(column).map { Int(clamping: $0) } }
+    public func optionalInt(_ column: StoredColumn) throws -> Int? {
+        try optionalInteger(column).map { Int(clamping: $0) }
+    }
     /// The whole number in `column` as an `Int`; NULL is refused.
-    public func int(_ column: String) throws -> Int { Int(clamping: try integer(column)) }
+    public func int(_ column: StoredColumn) throws -> Int { Int(clamping: try integer(column)) }
     /// The identifier in `column`, or `nil` for NULL.
-    public func optionalUUID(_ column: String) throws -> UUID? {
-        try naming(column) { try row.uuidValue(column, at: layout?.position(of: column)) }
+    public func optionalUUID(_ column: StoredColumn) throws -> UUID? {
+        try naming(column) { try row.uuidValue(column.name, at: column.position) }
     }
     /// The identifier in `column`; NULL is refused.
-    public func uuid(_ column: String) throws -> UUID { try present(optionalUUID(column), column) }
+    public func uuid(_ column: StoredColumn) throws -> UUID { try present(optionalUUID(column), column) }
     /// The flag in `column`; NULL is refused.
-    public func bool(_ column: String) throws -> Bool {
-        try present(try naming(column) { try row.boolValue(column, at: layout?.position(of: column)) }, column)
+    public func bool(_ column: StoredColumn) throws -> Bool {
+        try present(try naming(column) { try row.boolValue(column.name, at: column.position) }, column)
     }
 
     /// The word of the domain's vocabulary in `column`, or `nil` for NULL; a word the domain
     /// does not know is refused.
-    public func optionalWord<Word: RawRepresentable>(_ column: String, as _: Word.Type = Word.self) throws -> Word?
+    public func optionalWord<Word: RawRepresentable>(_ column: StoredColumn, as _: Word.Type = Word.self) throws
+        -> Word?
     where Word.RawValue == String {
         try optionalText(column).map { try StoreCorruption.known(Word(rawValue: $0), column: name(column)) }
     }
     /// The word of the domain's vocabulary in `column`; NULL or an unknown word is refused.
-    public func word<Word: RawRepresentable>(_ column: String, as _: Word.Type = Word.self) throws -> Word
+    public func word<Word: RawRepresentable>(_ column: StoredColumn, as _: Word.Type = Word.self) throws -> Word
     where Word.RawValue == String {
         try present(optionalWord(column), column)
     }
 
     /// The instant in `column`, or `nil` for NULL.
-    public func optionalInstant(_ column: String) throws -> Date? {
-        try naming(column) { try row.instantValue(column, at: layout?.position(of: column)) }
+    public func optionalInstant(_ column: StoredColumn) throws -> Date? {
+        try naming(column) { try row.instantValue(column.name, at: column.position) }
     }
     /// The instant in `column`; NULL is refused.
-    public func instant(_ column: String) throws -> Date { try present(optionalInstant(column), column) }
+    public func instant(_ column: StoredColumn) throws -> Date { try present(optionalInstant(column), column) }
 
     /// The calendar day in `column`, stored as `YYYY-MM-DD`, or `nil` for NULL.
-    public func optionalDay(_ column: String) throws -> Date? {
+    public func optionalDay(_ column: StoredColumn) throws -> Date? {
         try optionalText(column).map {
             guard let day = RecordCalendar.date(fromISODay: $0) else {
                 throw StoreCorruption(column: name(column), reason: "not a day (YYYY-MM-DD)")
@@ -123,20 +126,20 @@ public struct StoredColumns<Row: StoredRow> {
     }
 
     /// The JSON in `column`, decoded as `Value`; NULL or text that does not decode is refused.
-    public func decoded<Value: Decodable>(_ type: Value.Type, from column: String) throws -> Value {
+    public func decoded<Value: Decodable>(_ type: Value.Type, from column: StoredColumn) throws -> Value {
         try StoreCorruption.decoded(type, from: try text(column), column: name(column))
     }
 
     /// `table.column`.
-    public func name(_ column: String) -> String { "\(table).\(column)" }
+    public func name(_ column: StoredColumn) -> String { "\(table).\(column.name)" }
 
-    private func present<Value>(_ value: Value?, _ column: String) throws -> Value {
+    private func present<Value>(_ value: Value?, _ column: StoredColumn) throws -> Value {
         guard let value else { throw StoreCorruption(column: name(column), reason: "missing") }
         return value
     }
 
     /// `read()`, its failure naming `table.column`.
-    private func naming<Value>(_ column: String, _ read: () throws -> Value) throws -> Value {
+    private func naming<Value>(_ column: StoredColumn, _ read: () throws -> Value) throws -> Value {
         do { return try read() } catch let error as StoreCorruption {
             throw StoreCorruption(column: name(column), reason: error.reason)
         }
