@@ -18,6 +18,9 @@ extension PostgresRandomAccessRow: StoredRow {
     public func boolValue(_ column: String, at position: Int?) throws -> Bool? {
         try read(column, at: position, as: Bool?.self)
     }
+    public func bytesValue(_ column: String, at position: Int?) throws -> Data? {
+        try read(column, at: position, as: Data?.self)
+    }
     public func instantValue(_ column: String, at position: Int?) throws -> Date? {
         switch try cell(column, at: position).dataType {
         case .timestamptz, .timestamp: return try read(column, at: position, as: Date?.self)

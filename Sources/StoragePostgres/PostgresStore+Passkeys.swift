@@ -7,23 +7,13 @@ extension PostgresStore: PasskeyRepository {
     public func passkeys(userID: UserID, practiceID: PracticeID) async throws -> [StoredPasskey] {
         try await transaction(.practice(practiceID)) { connection in
             var found: [StoredPasskey] = []
-            for try await (id, credentialID, publicKey, relyingParty, origin, name, signCount, createdMs, lastUsedMs)
-                in try await connection.query(
-                    """
-                    SELECT id, credential_id, public_key, relying_party, origin, name, sign_count, created_at_ms,
-                           last_used_at_ms
-                    FROM passkey WHERE user_id = \(userID.rawValue) AND practice_id = \(practiceID.rawValue)
-                    ORDER BY created_at_ms, id
-                    """, logger: logger
-                ).decode((UUID, Data, Data, String, String, String, Int64, Int64, Int64?).self)
-            {
-                found.append(
-                    StoredPasskey(
-                        id: id, userID: userID, practiceID: practiceID, credentialID: credentialID,
-                        publicKey: publicKey, relyingParty: relyingParty, origin: origin, name: name,
-                        signCount: signCount, createdAt: Timestamp.date(milliseconds: createdMs),
-                        lastUsedAt: lastUsedMs.map(Timestamp.date(milliseconds:))))
-            }
+            for try await row in try await connection.query(
+                """
+                SELECT \(unescaped: AccountRows.passkeyColumns)
+                FROM passkey WHERE user_id = \(userID.rawValue) AND practice_id = \(practiceID.rawValue)
+                ORDER BY created_at_ms, id
+                """, logger: logger
+            ) { found.append(try AccountRows.passkey(from: row.makeRandomAccess())) }
             return found
         }
     }

@@ -87,6 +87,9 @@ extension Row: StoredRow {
     public func boolValue(_ column: String, at position: Int?) throws -> Bool? {
         try value(column, at: position)
     }
+    public func bytesValue(_ column: String, at position: Int?) throws -> Data? {
+        try value(column, at: position)
+    }
     public func uuidValue(_ column: String, at position: Int?) throws -> UUID? {
         try textValue(column, at: position).map {
             guard let uuid = UUIDText.parse($0) else { throw StoreCorruption(column: column, reason: "not a UUID") }

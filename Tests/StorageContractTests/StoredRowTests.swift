@@ -16,6 +16,7 @@ struct StoredRowTests {
             case text(String)
             case integer(Int64)
             case flag(Bool)
+            case bytes(Data)
         }
         var values: [String: Value?]
 
@@ -44,6 +45,13 @@ struct StoredRowTests {
             case nil: return nil
             case .flag(let flag): return flag
             default: throw StoreCorruption(column: column, reason: "not a flag")
+            }
+        }
+        func bytesValue(_ column: String, at position: Int?) throws -> Data? {
+            switch try value(column) {
+            case nil: return nil
+            case .bytes(let bytes): return bytes
+            default: throw StoreCorruption(column: column, reason: "not bytes")
             }
         }
         func instantValue(_ column: String, at position: Int?) throws -> Date? {
@@ -211,5 +219,32 @@ struct StoredRowTests {
         var broken = Self.sharedDevice
         broken.values["registered_by"] = .text("the manager")
         Self.refused("shared_device.registered_by") { _ = try AccountRows.sharedDevice(from: broken) }
+    }
+
+    static var passkey: Cells {
+        let present: [String: Cells.Value] = [
+            "id": .text(UUID().uuidString), "user_id": .text(UUID().uuidString),
+            "practice_id": .text(UUID().uuidString), "credential_id": .bytes(Data([1, 2, 3])),
+            "public_key": .bytes(Data([4, 5, 6])), "relying_party": .text("vetnet.example"),
+            "origin": .text("https://vetnet.example"), "name": .text("Front desk key"), "sign_count": .integer(4),
+            "created_at_ms": .integer(start),
+        ]
+        return cells(present, null: ["last_used_at_ms"])
+    }
+
+    @Test("a passkey without its name, key or counter is refused, never offered to a sign-in as a nameless key")
+    func passkey() throws {
+        let key = try AccountRows.passkey(from: Self.passkey)
+        #expect(key.name == "Front desk key")
+        #expect(key.credentialID == Data([1, 2, 3]))
+        #expect(key.lastUsedAt == nil)
+        for column in ["name", "public_key", "sign_count"] {
+            var broken = Self.passkey
+            broken.values[column] = .some(nil)
+            Self.refused("passkey.\(column)") { _ = try AccountRows.passkey(from: broken) }
+        }
+        var broken = Self.passkey
+        broken.values["public_key"] = .text("a key")
+        Self.refused("passkey.public_key") { _ = try AccountRows.passkey(from: broken) }
     }
 }

@@ -27,4 +27,23 @@ public enum AccountRows {
             registeredAt: try columns.instant("registered_at_ms"),
             registeredBy: try columns.optionalUUID("registered_by").map(UserID.init))
     }
+
+    /// The columns ``passkey(from:)`` reads.
+    public static let passkeyColumns = """
+        id, user_id, practice_id, credential_id, public_key, relying_party, origin, name, sign_count, created_at_ms, \
+        last_used_at_ms
+        """
+
+    /// The passkey in `row` (its ``passkeyColumns``): one without its credential, key, name or
+    /// counter is refused, never offered to a sign-in as a nameless key.
+    public static func passkey(from row: some StoredRow) throws -> StoredPasskey {
+        let columns = StoredColumns(row, table: "passkey")
+        return StoredPasskey(
+            id: try columns.uuid("id"), userID: UserID(try columns.uuid("user_id")),
+            practiceID: PracticeID(try columns.uuid("practice_id")), credentialID: try columns.bytes("credential_id"),
+            publicKey: try columns.bytes("public_key"), relyingParty: try columns.text("relying_party"),
+            origin: try columns.text("origin"), name: try columns.text("name"),
+            signCount: try columns.integer("sign_count"), createdAt: try columns.instant("created_at_ms"),
+            lastUsedAt: try columns.optionalInstant("last_used_at_ms"))
+    }
 }

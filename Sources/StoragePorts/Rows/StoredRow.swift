@@ -2,7 +2,8 @@ import Foundation
 import PatientRecords
 import SharedKernel
 
-/// A row a store read back, read by column name. Each store reads its own kinds of column —
+/// A row a store read back, read by column name, or by position where the reader knows its
+/// select list (``StoredColumn``). Each store reads its own kinds of column —
 /// the embedded store keeps ids as text and flags as integers, PostgreSQL as `uuid` and
 /// `boolean` — so that what a row must hold to be a patient, an appointment or an audit
 /// entry is written once (``StoredColumns``) for both.
@@ -19,6 +20,8 @@ public protocol StoredRow {
     func uuidValue(_ column: String, at position: Int?) throws -> UUID?
     /// The flag in `column`.
     func boolValue(_ column: String, at position: Int?) throws -> Bool?
+    /// The bytes in `column`.
+    func bytesValue(_ column: String, at position: Int?) throws -> Data?
     /// The instant in `column`, as the store keeps that column: milliseconds since 1970, or a
     /// time (RFC 3339 text in the embedded store, `timestamptz` in PostgreSQL).
     func instantValue(_ column: String, at position: Int?) throws -> Date?
@@ -43,11 +46,6 @@ public struct StoredColumn: Sendable, ExpressibleByStringLiteral {
     public init(stringLiteral name: String) {
         self.name = name
         position = nil
-    }
-
-    /// `names` at their positions, in order (a reader's select list).
-    public static func list(_ names: [String]) -> [StoredColumn] {
-        names.enumerated().map { StoredColumn($1, at: $0) }
     }
 }
 
@@ -93,6 +91,11 @@ public struct StoredColumns<Row: StoredRow> {
     /// The flag in `column`; NULL is refused.
     public func bool(_ column: StoredColumn) throws -> Bool {
         try present(try naming(column) { try row.boolValue(column.name, at: column.position) }, column)
+    }
+
+    /// The bytes in `column`; NULL is refused.
+    public func bytes(_ column: StoredColumn) throws -> Data {
+        try present(try naming(column) { try row.bytesValue(column.name, at: column.position) }, column)
     }
 
     /// The word of the domain's vocabulary in `column`, or `nil` for NULL; a word the domain

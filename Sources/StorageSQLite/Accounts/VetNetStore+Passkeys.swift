@@ -9,9 +9,10 @@ extension VetNetStore: PasskeyRepository {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM passkey WHERE user_id = ? AND practice_id = ? ORDER BY created_at_ms, id
+                    SELECT \(AccountRows.passkeyColumns) FROM passkey WHERE user_id = ? AND practice_id = ?
+                    ORDER BY created_at_ms, id
                     """, arguments: [userID.description, practiceID.description]
-            ).map { try Self.passkey($0) }
+            ).map(AccountRows.passkey(from:))
         }
     }
 
@@ -78,21 +79,5 @@ extension VetNetStore: PasskeyRepository {
                     detail: "passkey=\(UUIDText.lowercase(id))"),
                 scope: scope, db: db)
         }
-    }
-
-    private static func passkey(_ row: Row) throws -> StoredPasskey {
-        guard let credentialID = try row.read("credential_id") as Data?,
-            let publicKey = try row.read("public_key") as Data?,
-            let relyingParty = try row.read("relying_party") as String?, let origin = try row.read("origin") as String?,
-            let signCount = try row.read("sign_count") as Int64?,
-            let createdMs = try row.read("created_at_ms") as Int64?
-        else { throw StoreCorruption(column: "passkey", reason: "a required column is empty") }
-        let lastUsed: Int64? = try row.read("last_used_at_ms")
-        return StoredPasskey(
-            id: try row.uuid("id"), userID: try row.identifier("user_id"),
-            practiceID: try row.identifier("practice_id"),
-            credentialID: credentialID, publicKey: publicKey, relyingParty: relyingParty, origin: origin,
-            name: try row.read("name") ?? "", signCount: signCount, createdAt: Timestamp.date(milliseconds: createdMs),
-            lastUsedAt: lastUsed.map(Timestamp.date(milliseconds:)))
     }
 }
