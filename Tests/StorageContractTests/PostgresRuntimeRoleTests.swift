@@ -121,6 +121,7 @@ struct PostgresRuntimeRoleTests {
                     for client in 0..<8 {
                         let repository: any SchedulingRepository = client.isMultiple(of: 2) ? postgres.store : storeB
                         group.addTask {
+                            defer { load.clientsDone.add(1, ordering: .relaxed) }
                             var index = 0
                             // Slots of their own: no client waits on another's conflict, only on the trail.
                             while !load.stop.load(ordering: .relaxed) && index < 400 {
@@ -143,7 +144,12 @@ struct PostgresRuntimeRoleTests {
                     group.addTask {
                         defer { load.stop.store(true, ordering: .relaxed) }
                         // Bookings under way first, then verifications among them.
-                        while load.booked.load(ordering: .relaxed) < 16 { try await Task.sleep(for: .milliseconds(20)) }
+                        // (Clients that all stop before 16 bookings fail the test below, not hang it.)
+                        while load.booked.load(ordering: .relaxed) < 16,
+                            load.clientsDone.load(ordering: .relaxed) < 8
+                        {
+                            try await Task.sleep(for: .milliseconds(20))
+                        }
                         var results: [AuditVerification] = []
                         let first = load.booked.load(ordering: .relaxed)
                         defer { load.bookedDuring.withLock { $0 = (first, load.booked.load(ordering: .relaxed)) } }
@@ -181,6 +187,7 @@ struct PostgresRuntimeRoleTests {
     final class Load: Sendable {
         let stop = Atomic<Bool>(false)
         let booked = Atomic<Int>(0)
+        let clientsDone = Atomic<Int>(0)
         let bookedDuring = Mutex<(first: Int, last: Int)>((0, 0))
         let failures = Mutex<[String]>([])
     }
