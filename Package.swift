@@ -51,12 +51,18 @@ let package = Package(
             name: "Analytics", dependencies: ["SharedKernel", "Scheduling", "Specialists", "Triage"],
             swiftSettings: strict),
 
+        // MARK: - Storage support (the keys, ciphers and files the ports and stores use)
+        .target(
+            name: "StorageSupport",
+            dependencies: ["SharedKernel", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
         // MARK: - Storage ports (what every store adapter implements; no database code)
         .target(
             name: "StoragePorts",
             dependencies: [
-                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics", "StorageSupport",
             ],
             swiftSettings: strict
         ),
@@ -65,7 +71,8 @@ let package = Package(
         .target(
             name: "StorageSQLite",
             dependencies: [
-                "StoragePorts", "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics",
+                "StoragePorts", "StorageSupport", "SharedKernel", "PatientRecords", "Specialists", "Triage",
+                "Scheduling", "Analytics",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -77,7 +84,8 @@ let package = Package(
         .target(
             name: "StoragePostgres",
             dependencies: [
-                "StoragePorts", "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics",
+                "StoragePorts", "StorageSupport", "SharedKernel", "PatientRecords", "Specialists", "Triage",
+                "Scheduling", "Analytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -101,7 +109,7 @@ let package = Package(
             name: "HTTPAPI",
             dependencies: [
                 "SharedKernel", "PatientRecords", "Specialists", "Triage", "Scheduling", "Analytics", "StoragePorts",
-                "PracticeServices",
+                "StorageSupport", "PracticeServices",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -128,7 +136,7 @@ let package = Package(
         .target(
             name: "VetNetServer",
             dependencies: [
-                "SharedKernel", "StoragePorts", "PracticeServices", "HTTPAPI",
+                "SharedKernel", "StoragePorts", "StorageSupport", "PracticeServices", "HTTPAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -140,8 +148,7 @@ let package = Package(
             name: "vetnet",
             dependencies: [
                 "SharedKernel", "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics", "StoragePorts",
-                "StorageSQLite",
-                "StoragePostgres", "PracticeServices", "VetNetServer",
+                "StorageSupport", "StorageSQLite", "StoragePostgres", "PracticeServices", "VetNetServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -187,8 +194,8 @@ let package = Package(
         .testTarget(
             name: "StorageSQLiteTests",
             dependencies: [
-                "StoragePorts", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage", "Scheduling",
-                "Specialists", "Analytics",
+                "StoragePorts", "StorageSupport", "StorageSQLite", "SharedKernel", "PatientRecords", "Triage",
+                "Scheduling", "Specialists", "Analytics",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
@@ -196,8 +203,8 @@ let package = Package(
         .testTarget(
             name: "StorageContractTests",
             dependencies: [
-                "StoragePorts", "StorageSQLite", "StoragePostgres", "SharedKernel", "Scheduling", "Specialists",
-                "PatientRecords", "Triage", "Analytics",
+                "StoragePorts", "StorageSupport", "StorageSQLite", "StoragePostgres", "SharedKernel", "Scheduling",
+                "Specialists", "PatientRecords", "Triage", "Analytics",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
@@ -205,10 +212,8 @@ let package = Package(
         .testTarget(
             name: "HTTPAPITests",
             dependencies: [
-                "HTTPAPI", "PracticeServices", "StoragePorts", "StorageSQLite", "SharedKernel", "PatientRecords",
-                "Triage",
-                "Scheduling",
-                "Specialists", "Analytics",
+                "HTTPAPI", "PracticeServices", "StoragePorts", "StorageSupport", "StorageSQLite", "SharedKernel",
+                "PatientRecords", "Triage", "Scheduling", "Specialists", "Analytics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -222,8 +227,8 @@ let package = Package(
         .executableTarget(
             name: "vetnet-booking-bench",
             dependencies: [
-                "SharedKernel", "Scheduling", "Specialists", "PatientRecords", "StoragePorts", "StorageSQLite",
-                "StoragePostgres",
+                "SharedKernel", "Scheduling", "Specialists", "PatientRecords", "StoragePorts", "StorageSupport",
+                "StorageSQLite", "StoragePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

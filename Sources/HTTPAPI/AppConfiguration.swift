@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PracticeServices
 import StoragePorts
+import StorageSupport
 
 /// Everything the server needs to start, gathered by the command line from flags and
 /// `VETNET_*` environment variables.

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SharedKernel
 import StoragePorts
+import StorageSupport
 
 /// The PostgreSQL store: the storage ports on a database that several `vetnet serve`
 /// instances share. Invariants hold in the schema across instances (see ``PostgresSchema``):

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SharedKernel
 import StoragePorts
+import StorageSupport
 
 #if canImport(Glibc)
     import Glibc

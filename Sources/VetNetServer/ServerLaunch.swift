@@ -7,6 +7,7 @@ import Prometheus
 import ServiceLifecycle
 import SharedKernel
 import StoragePorts
+import StorageSupport
 
 /// Starts the HTTP server over a store the caller has opened and checked: the composition
 /// root of a serving process. The command line decides which store; this decides how it is

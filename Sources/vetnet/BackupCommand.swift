@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoragePorts
 import StorageSQLite
+import StorageSupport
 
 /// `vetnet backup --to DIR`: a consistent copy of the embedded store while it serves.
 struct BackupCommand: AsyncParsableCommand {

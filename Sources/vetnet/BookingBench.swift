@@ -7,6 +7,7 @@ import SharedKernel
 import StoragePorts
 import StoragePostgres
 import StorageSQLite
+import StorageSupport
 import Synchronization
 
 extension BenchCommand {

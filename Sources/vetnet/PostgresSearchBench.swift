@@ -5,6 +5,7 @@ import PatientRecords
 import SharedKernel
 import StoragePorts
 import StoragePostgres
+import StorageSupport
 
 extension BenchCommand {
     /// `vetnet bench postgres-search`: the records benchmark's name search, on PostgreSQL.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoragePorts
 import StorageSQLite
+import StorageSupport
 
 /// Options shared by every command that opens the store.
 struct StoreOptions: ParsableArguments {

@@ -5,6 +5,7 @@ import PatientRecords
 import SharedKernel
 import StoragePorts
 import StorageSQLite
+import StorageSupport
 import Synchronization
 import Testing
 

@@ -8,6 +8,7 @@ import Scheduling
 import SharedKernel
 import StoragePorts
 import StorageSQLite
+import StorageSupport
 import Synchronization
 import Testing
 import Triage

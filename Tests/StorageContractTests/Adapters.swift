@@ -6,6 +6,7 @@ import SharedKernel
 import StoragePorts
 import StoragePostgres
 import StorageSQLite
+import StorageSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import SharedKernel
 import StoragePorts
+import StorageSupport
 import Testing
 import Triage
 

@@ -1,6 +1,7 @@
 import Foundation
 import SharedKernel
 import StoragePorts
+import StorageSupport
 import Testing
 
 /// What makes a chain intact, decided once for both stores, checked without a store.

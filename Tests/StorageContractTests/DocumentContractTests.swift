@@ -5,6 +5,7 @@ import PostgresNIO
 import SharedKernel
 import StoragePorts
 import StoragePostgres
+import StorageSupport
 import Testing
 
 /// Documents attached to records — sealed at rest, checked on the way in and on the way out —

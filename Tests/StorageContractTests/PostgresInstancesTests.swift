@@ -4,6 +4,7 @@ import PostgresNIO
 import SharedKernel
 import StoragePorts
 import StoragePostgres
+import StorageSupport
 import Synchronization
 import Testing
 

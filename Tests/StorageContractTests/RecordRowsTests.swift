@@ -2,6 +2,7 @@ import Foundation
 import PatientRecords
 import SharedKernel
 import StoragePorts
+import StorageSupport
 import Testing
 
 /// Reading a stored record entry back, as both stores do, without a store.

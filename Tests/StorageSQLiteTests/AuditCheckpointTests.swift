@@ -3,6 +3,7 @@ import GRDB
 import SharedKernel
 import StoragePorts
 import StorageSQLite
+import StorageSupport
 import Synchronization
 import Testing
 

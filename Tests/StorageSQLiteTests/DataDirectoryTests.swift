@@ -2,6 +2,7 @@ import Foundation
 import SharedKernel
 import StoragePorts
 import StorageSQLite
+import StorageSupport
 import Testing
 
 /// The store holds password hashes and medical records: its directory and files are private.

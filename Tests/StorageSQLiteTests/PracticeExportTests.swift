@@ -6,6 +6,7 @@ import SharedKernel
 import Specialists
 import StoragePorts
 import StorageSQLite
+import StorageSupport
 import Testing
 
 @Suite("Practice export and restore")

@@ -4,6 +4,7 @@ import PatientRecords
 import SharedKernel
 import StoragePorts
 import StorageSQLite
+import StorageSupport
 import Testing
 
 @Suite("SQLite store")

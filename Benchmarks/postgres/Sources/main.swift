@@ -8,6 +8,7 @@ import Specialists
 import StoragePorts
 import StoragePostgres
 import StorageSQLite
+import StorageSupport
 
 // Booking under concurrent clients on each store, side by side in one run:
 //   SQLite (a file store, as `vetnet serve` opens it), PostgreSQL through one store instance,

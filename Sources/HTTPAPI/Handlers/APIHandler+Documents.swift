@@ -3,6 +3,7 @@ import OpenAPIRuntime
 import PatientRecords
 import SharedKernel
 import StoragePorts
+import StorageSupport
 
 extension APIHandler {
     func listDocuments(_ input: Operations.ListDocuments.Input) async throws -> Operations.ListDocuments.Output {

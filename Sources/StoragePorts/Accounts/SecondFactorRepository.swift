@@ -1,5 +1,6 @@
 import Foundation
 import SharedKernel
+import StorageSupport
 
 /// An account's second factor as stored: the TOTP secret (sealed at rest by the adapter), the
 /// last time step a code was accepted for, and the SHA-256 of each unused recovery code.

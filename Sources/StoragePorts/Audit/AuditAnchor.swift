@@ -1,5 +1,6 @@
 import Foundation
 import SharedKernel
+import StorageSupport
 
 /// Whether the audit chain's end is held by its signed checkpoint — the one rule that the
 /// server's start, the checkpoint writer, `vetnet audit verify` and `vetnet audit re-anchor`

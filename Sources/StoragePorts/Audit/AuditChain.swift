@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import SharedKernel
+import StorageSupport
 
 /// The hash-chain arithmetic, kept apart from SQL so it can be checked on its own.
 package enum AuditChain {
@@ -24,8 +24,7 @@ package enum AuditChain {
                 canonical += "-\u{1F}"
             }
         }
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(canonical.utf8), using: key.symmetricKey)
-        return Hex.encode(mac)
+        return key.authenticationCode(of: canonical)
     }
 }
 
@@ -140,7 +139,7 @@ extension AuditChain {
             chain == installationChain
             ? "vetnet-audit-head-v1\u{1F}\(sequence)\u{1F}\(hash)"
             : "vetnet-audit-head-v2\u{1F}\(chain)\u{1F}\(sequence)\u{1F}\(hash)"
-        return Hex.encode(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key.symmetricKey))
+        return key.authenticationCode(of: text)
     }
 
     /// The name of the chain of entries made for no practice (failed sign-ins of unknown

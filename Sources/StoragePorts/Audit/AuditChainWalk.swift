@@ -1,5 +1,6 @@
 import Foundation
 import SharedKernel
+import StorageSupport
 
 /// One audit chain walked entry by entry from its first, and its first problem named: what
 /// makes a chain intact is decided here once, whichever store reads the entries.

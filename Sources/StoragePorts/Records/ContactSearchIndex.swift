@@ -1,7 +1,7 @@
-import Crypto
 import Foundation
 import PatientRecords
 import SharedKernel
+import StorageSupport
 
 /// How reception still finds a client by phone number or email address once both are sealed:
 /// the search index holds keyed digests of the words' prefixes, never the words.
@@ -25,15 +25,14 @@ public struct ContactSearchIndex: Sendable {
     /// name, record number or microchip from its first, as before.
     public static let minPrefixLength = 3
 
-    /// The derived key's bytes (`SymmetricKey` is not `Sendable`).
+    /// The derived key's bytes.
     private let keyBytes: [UInt8]
     private let practiceID: PracticeID
 
     /// The index of `practiceID`'s contact details under `cipher`'s key.
     public init(cipher: RecordCipher, practiceID: PracticeID) {
-        let derived = HMAC<SHA256>.authenticationCode(
-            for: Data("vetnet contact search index v1".utf8), using: SymmetricKey(data: cipher.keyBytes))
-        self.keyBytes = Array(derived)
+        self.keyBytes = KeyedHash.authenticationCode(
+            of: Data("vetnet contact search index v1".utf8), key: cipher.keyBytes)
         self.practiceID = practiceID
     }
 
@@ -45,8 +44,7 @@ public struct ContactSearchIndex: Sendable {
     /// The token of one folded word or prefix.
     public func token(_ word: String) -> String {
         let cut = String(String.UnicodeScalarView(word.unicodeScalars.prefix(Self.maxPrefixLength)))
-        let code = HMAC<SHA256>.authenticationCode(
-            for: Data("\(practiceID)\u{0}\(cut)".utf8), using: SymmetricKey(data: keyBytes))
+        let code = KeyedHash.authenticationCode(of: Data("\(practiceID)\u{0}\(cut)".utf8), key: keyBytes)
         return code.prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 

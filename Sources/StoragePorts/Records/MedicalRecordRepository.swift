@@ -2,6 +2,7 @@ import Foundation
 import PatientRecords
 import Scheduling
 import SharedKernel
+import StorageSupport
 
 /// A patient's medical record beyond the directory (``PatientDirectory``): entries, visits,
 /// recalls, and the retention purge. Every write is validated by the domain, audited and

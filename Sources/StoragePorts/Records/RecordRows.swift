@@ -1,6 +1,7 @@
 import Foundation
 import PatientRecords
 import SharedKernel
+import StorageSupport
 
 /// How both stores turn a stored record entry's columns into the domain's value, once.
 ///

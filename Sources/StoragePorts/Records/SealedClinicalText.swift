@@ -2,6 +2,7 @@ import Foundation
 import PatientRecords
 import Scheduling
 import SharedKernel
+import StorageSupport
 
 /// Clinical text at rest, in one format for both stores, so a practice moved between them
 /// opens its notes and addenda: a note is the JSON of its four SOAP sections, an addendum its

@@ -1,5 +1,6 @@
 import Foundation
 import SharedKernel
+import StorageSupport
 
 /// A column of the medical record or of an owner's contact details that is kept sealed at
 /// rest, named `table.column` as both stores name it.

@@ -1,7 +1,7 @@
-import Crypto
 import Foundation
 import PatientRecords
 import SharedKernel
+import StorageSupport
 import Triage
 
 /// A whole practice as one versioned JSON document (`"format": "vetnet-export-v1"`): the
@@ -330,7 +330,7 @@ extension ExportedDocument {
                 field: field,
                 message: "is \(data.count) bytes, not the listed \(byteCount) (at most \(maxDocumentBytes))")
         }
-        guard Hex.encode(SHA256.hash(data: data)) == sha256.lowercased() else {
+        guard KeyedHash.sha256Hex(data) == sha256.lowercased() else {
             throw ValidationError(field: field, message: "does not match the listed sha256")
         }
         guard DocumentKind.detect(data)?.rawValue == contentType.lowercased() else {

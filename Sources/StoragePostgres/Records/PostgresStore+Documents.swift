@@ -4,6 +4,7 @@ import PatientRecords
 import PostgresNIO
 import SharedKernel
 import StoragePorts
+import StorageSupport
 
 extension PostgresStore: DocumentRepository {
     /// Rows of `document_chunk` hold this much of a sealed document each: few rows per

@@ -6,6 +6,7 @@ import Scheduling
 import SharedKernel
 import Specialists
 import StoragePorts
+import StorageSupport
 
 /// Moving a practice in and out of the shared database: the same ``PracticeExport`` document
 /// the embedded store writes and reads, so a practice moves between the two stores (and

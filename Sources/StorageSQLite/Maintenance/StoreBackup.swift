@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import SharedKernel
 import StoragePorts
+import StorageSupport
 
 /// A copy of an embedded store taken while it serves, and bringing one back.
 ///

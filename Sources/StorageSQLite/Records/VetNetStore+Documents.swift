@@ -4,6 +4,7 @@ import GRDB
 import PatientRecords
 import SharedKernel
 import StoragePorts
+import StorageSupport
 
 extension VetNetStore {
 

@@ -5,6 +5,7 @@ import PatientRecords
 import Scheduling
 import SharedKernel
 import StoragePorts
+import StorageSupport
 import Triage
 
 extension VetNetStore {

@@ -4,6 +4,7 @@ import PatientRecords
 import Scheduling
 import SharedKernel
 import StoragePorts
+import StorageSupport
 
 extension VetNetStore {
     /// Restores an export into an empty store in one transaction: the practice, staff accounts,

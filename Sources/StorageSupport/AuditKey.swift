@@ -4,7 +4,7 @@ import Foundation
 /// The secret key of the audit hash chain. Without it an attacker who edits the database
 /// cannot recompute valid hashes, so every edit, deletion, insertion or reordering shows.
 public struct AuditKey: Sendable {
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
 
     /// The key in swift-crypto's form (built on use: `SymmetricKey` is not `Sendable`).
     package var symmetricKey: SymmetricKey { SymmetricKey(data: bytes) }

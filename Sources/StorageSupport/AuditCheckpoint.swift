@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SharedKernel
 
@@ -44,7 +43,7 @@ public struct AuditCheckpoint: Sendable, Equatable {
     // A domain label keeps a checkpoint signature from ever equalling an entry hash made with the same key.
     private static func sign(sequence: Int64, headHash: String, writtenAt: String, key: AuditKey) -> String {
         let text = "vetnet-audit-checkpoint-v1\u{1F}\(sequence)\u{1F}\(headHash)\u{1F}\(writtenAt)"
-        return Hex.encode(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key.symmetricKey))
+        return key.authenticationCode(of: text)
     }
 
     /// The file form: one line of text, `vetnet-audit-checkpoint-v1 SEQ HASH TIME SIGNATURE`.
