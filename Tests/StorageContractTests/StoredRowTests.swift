@@ -247,4 +247,57 @@ struct StoredRowTests {
         broken.values["public_key"] = .text("a key")
         Self.refused("passkey.public_key") { _ = try AccountRows.passkey(from: broken) }
     }
+
+    @Test("record entries read from their rows; a NULL unit, a dose not a number, a note that will not open: refused")
+    func recordEntries() throws {
+        let practiceID = PracticeID()
+        let seal = FieldSeal(cipher: testCipher, practiceID: practiceID)
+        let patientID = Identifier<Patient>()
+        let weight = Self.cells(
+            [
+                "id": .text(UUIDText.lowercase(UUID())), "value": .text("4.25"), "unit": .text("kg"),
+                "measured_at": .integer(Self.start),
+            ], null: [])
+        #expect(try RecordRows.weight(from: weight, patientID: patientID).value == Decimal(string: "4.25"))
+        var broken = weight
+        broken.values["unit"] = .some(nil)
+        Self.refused("weight.unit") { _ = try RecordRows.weight(from: broken, patientID: patientID) }
+
+        let medicationID = UUIDText.lowercase(UUID())
+        func sealed(_ text: String, _ field: SealedField) throws -> Cells.Value {
+            .text(try seal.seal(text, field, id: medicationID))
+        }
+        let medication = Self.cells(
+            [
+                "id": .text(medicationID), "drug": try sealed("Meloxicam", .medicationDrug),
+                "concentration_mg_per_ml": try sealed("1.5", .medicationConcentration),
+                "dose_mg_per_kg": try sealed("0.1", .medicationDose), "route": .text("oral"),
+                "frequency": try sealed("once daily", .medicationFrequency), "start_date": .text("2026-11-02"),
+            ], null: ["end_date"])
+        let read = try RecordRows.medication(from: medication, patientID: patientID, seal: seal)
+        #expect(read.drug == "Meloxicam" && read.doseMgPerKg == Decimal(string: "0.1") && read.endDate == nil)
+        broken = medication
+        broken.values["dose_mg_per_kg"] = try sealed("a pinch", .medicationDose)
+        Self.refused("medication.dose_mg_per_kg") {
+            _ = try RecordRows.medication(from: broken, patientID: patientID, seal: seal)
+        }
+
+        let note = ClinicalNote(
+            patientID: patientID, author: NoteAuthor(id: UserID(), displayName: "Dr Hale"),
+            createdAt: Date(timeIntervalSince1970: 1_800_000_000), subjective: "Limping", objective: "Warm joint",
+            assessment: "Sprain", plan: "Rest")
+        let noteRow = Self.cells(
+            [
+                "id": .text(note.id.description), "patient_id": .text(patientID.description),
+                "author_id": .text(note.author.id.description), "author_name": .text("Dr Hale"),
+                "created_at": .integer(Self.start),
+                "sealed_text": .bytes(try SealedClinicalText.seal(note, practiceID: practiceID, cipher: testCipher)),
+            ], null: [])
+        let opened = try RecordRows.note(from: noteRow, practiceID: practiceID, cipher: testCipher)
+        #expect(opened.assessment == "Sprain" && opened.author.displayName == "Dr Hale")
+        // Under another practice's context the sealed sections do not open: named, never shown empty.
+        Self.refused("clinical_note.sealed_text") {
+            _ = try RecordRows.note(from: noteRow, practiceID: PracticeID(), cipher: testCipher)
+        }
+    }
 }

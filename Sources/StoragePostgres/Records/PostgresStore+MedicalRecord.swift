@@ -293,75 +293,50 @@ extension PostgresStore: MedicalRecordRepository {
         let pid = patient.id.rawValue
         let seal = fieldSeal(practiceID)
         var weights: [WeightMeasurement] = []
-        for try await (id, value, unit, measuredMs) in try await connection.query(
+        for try await row in try await connection.query(
             """
-            SELECT id, value, unit,
-                measured_at_ms FROM weight WHERE practice_id = \(practice) AND patient_id = \(pid)
-                ORDER BY measured_at_ms, seq
-            """, logger: logger
-        ).decode((UUID, String, String, Int64).self) {
-            weights.append(
-                try RecordRows.weight(
-                    id: id, patientID: patient.id, value: value, unit: unit,
-                    measuredAt: Timestamp.date(milliseconds: measuredMs)))
-        }
+            SELECT id, value, unit, measured_at_ms AS measured_at FROM weight
+            WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY measured_at_ms, seq
+            """, logger: logger)
+        { weights.append(try RecordRows.weight(from: row.makeRandomAccess(), patientID: patient.id)) }
         var problems: [Problem] = []
-        for try await (id, name, status, onset, resolved) in try await connection.query(
+        for try await row in try await connection.query(
             """
-            SELECT id, name, status, to_char(onset_date, 'YYYY-MM-DD'), to_char(resolved_date,
-                'YYYY-MM-DD') FROM problem
+            SELECT id, name, status, to_char(onset_date, 'YYYY-MM-DD') AS onset_date,
+                to_char(resolved_date, 'YYYY-MM-DD') AS resolved_date FROM problem
             WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
-            """, logger: logger
-        ).decode((UUID, String, String, String?, String?).self) {
-            problems.append(
-                try RecordRows.problem(
-                    id: id, patientID: patient.id, name: name, status: status, onset: onset, resolved: resolved,
-                    seal: seal))
-        }
+            """, logger: logger)
+        { problems.append(try RecordRows.problem(from: row.makeRandomAccess(), patientID: patient.id, seal: seal)) }
         var allergies: [Allergy] = []
-        for try await (id, substance, reaction, severity) in try await connection.query(
+        for try await row in try await connection.query(
             """
-            SELECT id, substance, reaction,
-                severity FROM allergy WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms,
-                seq
-            """, logger: logger
-        ).decode((UUID, String, String?, String).self) {
-            allergies.append(
-                try RecordRows.allergy(
-                    id: id, patientID: patient.id, substance: substance, reaction: reaction, severity: severity,
-                    seal: seal))
-        }
+            SELECT id, substance, reaction, severity FROM allergy
+            WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
+            """, logger: logger)
+        { allergies.append(try RecordRows.allergy(from: row.makeRandomAccess(), patientID: patient.id, seal: seal)) }
         var medications: [Medication] = []
-        for try await (id, drug, concentration, dose, route, frequency, start, end) in try await connection.query(
+        for try await row in try await connection.query(
             """
-            SELECT id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency, to_char(start_date,
-                'YYYY-MM-DD'),
-                   to_char(end_date, 'YYYY-MM-DD')
-            FROM medication WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY start_date, seq
-            """, logger: logger
-        ).decode((UUID, String, String, String, String, String, String, String?).self) {
+            SELECT id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
+                to_char(start_date, 'YYYY-MM-DD') AS start_date, to_char(end_date, 'YYYY-MM-DD') AS end_date
+            FROM medication WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY medication.start_date, seq
+            """, logger: logger)
+        {
             medications.append(
-                try RecordRows.medication(
-                    id: id, patientID: patient.id,
-                    RecordRows.MedicationColumns(
-                        drug: drug, concentration: concentration, dose: dose, route: route, frequency: frequency,
-                        start: start, end: end), seal: seal))
+                try RecordRows.medication(from: row.makeRandomAccess(), patientID: patient.id, seal: seal))
         }
         let vaccinations = try await self.vaccinations(
             practiceID: practiceID, patientIDs: [pid], connection: connection)
         let notes = try await self.notes(practiceID: practiceID, patientID: pid, id: nil, connection: connection)
         var addenda: [Addendum] = []
-        for try await (id, noteID, authorID, authorName, createdMs, sealed) in try await connection.query(
+        for try await row in try await connection.query(
             """
-            SELECT id, note_id, author_id, author_name, created_at_ms, sealed_text FROM note_addendum
+            SELECT id, note_id, author_id, author_name, created_at_ms AS created_at, sealed_text FROM note_addendum
             WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
-            """, logger: logger
-        ).decode((UUID, UUID, UUID, String, Int64, Data).self) {
+            """, logger: logger)
+        {
             addenda.append(
-                try RecordRows.addendum(
-                    id: id, noteID: noteID, author: NoteAuthor(id: UserID(authorID), displayName: authorName),
-                    createdAt: Timestamp.date(milliseconds: createdMs), sealedText: sealed, practiceID: practiceID,
-                    cipher: cipher))
+                try RecordRows.addendum(from: row.makeRandomAccess(), practiceID: practiceID, cipher: cipher))
         }
         return MedicalRecord(
             patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
@@ -373,35 +348,14 @@ extension PostgresStore: MedicalRecordRepository {
         -> [ClinicalNote]
     {
         var notes: [ClinicalNote] = []
-        for try await (noteID, authorID, authorName, createdMs, sealed) in try await connection.query(
+        for try await row in try await connection.query(
             """
-            SELECT id, author_id, author_name, created_at_ms, sealed_text FROM clinical_note
+            SELECT id, patient_id, author_id, author_name, created_at_ms AS created_at, sealed_text FROM clinical_note
             WHERE practice_id = \(practiceID.rawValue) AND patient_id = \(patientID) AND (\(id)::uuid IS NULL
                 OR id = \(id))
             ORDER BY created_at_ms, seq
-            """, logger: logger
-        ).decode((UUID, UUID, String, Int64, Data).self) {
-            guard
-                let text = try? SealedClinicalText.openNote(
-                    sealed, noteID: UUIDText.lowercase(noteID), practiceID: practiceID, cipher: cipher)
-            else {
-                throw StoreCorruption(
-                    column: "clinical_note.sealed_text",
-                    reason:
-                        """
-                        does not open with the installation's record key as this note's, or is not the note sections \
-                        the store seals
-                        """
-                )
-            }
-            notes.append(
-                ClinicalNote(
-                    id: Identifier(noteID), patientID: Identifier(patientID),
-                    author: NoteAuthor(id: UserID(authorID), displayName: authorName),
-                    createdAt: Timestamp.date(milliseconds: createdMs), subjective: text.subjective,
-                    objective: text.objective,
-                    assessment: text.assessment, plan: text.plan))
-        }
+            """, logger: logger)
+        { notes.append(try RecordRows.note(from: row.makeRandomAccess(), practiceID: practiceID, cipher: cipher)) }
         return notes
     }
 
@@ -412,19 +366,14 @@ extension PostgresStore: MedicalRecordRepository {
         guard !patientIDs.isEmpty else { return [] }
         let seal = fieldSeal(practiceID)
         var vaccinations: [Vaccination] = []
-        for try await (id, patientID, vaccine, administered, batch, nextDue) in try await connection.query(
+        for try await row in try await connection.query(
             """
-            SELECT id, patient_id, vaccine, to_char(administered_date, 'YYYY-MM-DD'), batch, to_char(next_due_date,
-                'YYYY-MM-DD')
+            SELECT id, patient_id, vaccine, to_char(administered_date, 'YYYY-MM-DD') AS administered_date, batch,
+                to_char(next_due_date, 'YYYY-MM-DD') AS next_due_date
             FROM vaccination WHERE practice_id = \(practiceID.rawValue) AND patient_id = ANY(\(patientIDs)::uuid[])
-            ORDER BY administered_date, seq
-            """, logger: logger
-        ).decode((UUID, UUID, String, String, String?, String?).self) {
-            vaccinations.append(
-                try RecordRows.vaccination(
-                    id: id, patientID: patientID, vaccine: vaccine, administered: administered, batch: batch,
-                    nextDue: nextDue, seal: seal))
-        }
+            ORDER BY vaccination.administered_date, seq
+            """, logger: logger)
+        { vaccinations.append(try RecordRows.vaccination(from: row.makeRandomAccess(), seal: seal)) }
         return vaccinations
     }
 

@@ -83,40 +83,23 @@ extension PostgresStore: PracticeTransfer {
         }
 
         var assessments: [ExportedAssessment] = []
-        for try await (assessmentID, patientID, assessor, arrival, assessed, level, rules, caseJSON, result)
-            in try await connection.query(
-                """
-                SELECT id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version, case_json,
-                    result_json
-                FROM triage_assessment WHERE practice_id = \(id) ORDER BY assessed_at_ms, id
-                """, logger: logger
-            ).decode((UUID, UUID, String?, Int64, Int64, Int, String, String, String).self)
-        {
-            assessments.append(
-                try ExportedAssessment(
-                    id: assessmentID, patientID: patientID, assessorID: assessor,
-                    arrivalAt: PracticeExport.instant(milliseconds: arrival),
-                    assessedAt: PracticeExport.instant(milliseconds: assessed), level: level, rulesVersion: rules,
-                    sealed: SealedAssessmentText(caseText: caseJSON, resultText: result), seal: fieldSeal(practiceID)))
-        }
+        for try await row in try await connection.query(
+            """
+            SELECT \(unescaped: AssessmentRows.exportedColumns)
+            FROM triage_assessment WHERE practice_id = \(id) ORDER BY assessed_at_ms, id
+            """, logger: logger)
+        { assessments.append(try AssessmentRows.exported(from: row.makeRandomAccess(), seal: fieldSeal(practiceID))) }
         let overrides = Dictionary(
             grouping: try await self.overrides(where: "practice_id = $1", bindings: [id], connection: connection),
             by: { $0.assessmentID.description })
         for index in assessments.indices { assessments[index].overrides = overrides[assessments[index].id] }
         var arrivals: [ExportedTriageArrival] = []
-        for try await (patientID, arrival, level, seen, left) in try await connection.query(
+        for try await row in try await connection.query(
             """
-            SELECT patient_id, arrival_at_ms, level, first_seen_at_ms,
-                left_at_ms FROM triage_arrival WHERE practice_id = \(id)
+            SELECT \(unescaped: AssessmentRows.arrivalColumns) FROM triage_arrival WHERE practice_id = \(id)
             ORDER BY arrival_at_ms, patient_id
-            """, logger: logger
-        ).decode((UUID, Int64, Int, Int64?, Int64?).self) {
-            arrivals.append(
-                ExportedTriageArrival(
-                    patientID: UUIDText.lowercase(patientID), arrivalAt: Timestamp.date(milliseconds: arrival),
-                    level: level, firstSeenAt: seen.map(Timestamp.date(milliseconds:)),
-                    leftAt: left.map(Timestamp.date(milliseconds:))))
-        }
+            """, logger: logger)
+        { arrivals.append(try AssessmentRows.exportedArrival(from: row.makeRandomAccess())) }
         var documents: [ExportedDocument] = []
         for try await row in try await connection.query(
             """

@@ -93,21 +93,16 @@ extension PostgresStore: TriageRepository {
             }
             let rows = try await connection.query(
                 """
-                SELECT id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version,
-                    result_json FROM triage_assessment
+                SELECT \(unescaped: AssessmentRows.assessmentColumns) FROM triage_assessment
                 WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID)
                   AND (\(cursor)::bigint IS NULL OR assessed_at_ms < \(cursor))
                 ORDER BY assessed_at_ms DESC LIMIT \(Int64(limit) + 1)
                 """, logger: self.logger)
             var items: [StoredAssessment] = []
-            for try await (id, assessor, arrival, assessed, level, rules, result) in rows.decode(
-                (UUID, String?, Int64, Int64, Int, String, String).self)
-            {
+            for try await row in rows {
                 items.append(
                     try AssessmentRows.assessment(
-                        id: id, patientID: patientID, assessorID: assessor, arrivalMs: arrival, assessedMs: assessed,
-                        level: level, rulesVersion: rules, sealedResult: result, seal: self.fieldSeal(scope.practiceID))
-                )
+                        from: row.makeRandomAccess(), seal: self.fieldSeal(scope.practiceID)))
             }
             // Each assessment with its overrides (a page holds a handful).
             for (index, item) in items.enumerated() {
@@ -288,16 +283,12 @@ extension PostgresStore: TriageRepository {
     {
         let rows = try await connection.query(
             """
-            SELECT id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms, level, rules_version,
-                result_json FROM triage_assessment
+            SELECT \(unescaped: AssessmentRows.assessmentColumns) FROM triage_assessment
             WHERE practice_id = \(practiceID.rawValue) AND id = \(id)
             """, logger: logger)
-        for try await (id, patient, assessor, arrival, assessed, level, rules, result)
-            in rows.decode((UUID, UUID, String?, Int64, Int64, Int, String, String).self)
-        {
+        for try await row in rows {
             return try AssessmentRows.assessment(
-                id: id, patientID: patient, assessorID: assessor, arrivalMs: arrival, assessedMs: assessed,
-                level: level, rulesVersion: rules, sealedResult: result, seal: fieldSeal(practiceID),
+                from: row.makeRandomAccess(), seal: fieldSeal(practiceID),
                 overrides: try await overrides(where: "assessment_id = $1", bindings: [id], connection: connection))
         }
         return nil
@@ -328,22 +319,13 @@ extension PostgresStore: TriageRepository {
     ) async throws -> [TriageOverride] {
         var query = PostgresQuery(
             unsafeSQL: """
-                SELECT id, assessment_id, computed_level, previous_level, level, reason, overridden_by,
-                    overridden_at_ms, lowers_red_finding,
-                       practice_id
+                SELECT \(AssessmentRows.overrideColumns)
                 FROM triage_override WHERE \(condition) ORDER BY overridden_at_ms, id
                 """)
         for binding in bindings { try query.binds.append(binding) }
         var found: [TriageOverride] = []
-        for try await (id, assessment, computed, previous, level, reason, by, at, lowersRed, practice)
-            in try await connection.query(query, logger: logger).decode(
-                (UUID, UUID, Int, Int, Int, String, String, Int64, Bool, UUID).self)
-        {
-            found.append(
-                try AssessmentRows.override(
-                    id: id, assessmentID: assessment, computed: computed, previous: previous, level: level,
-                    sealedReason: reason, overriddenBy: by, overriddenAtMs: at, lowersRedFinding: lowersRed,
-                    seal: fieldSeal(PracticeID(practice))))
+        for try await row in try await connection.query(query, logger: logger) {
+            found.append(try AssessmentRows.override(from: row.makeRandomAccess()) { self.fieldSeal($0) })
         }
         return found
     }

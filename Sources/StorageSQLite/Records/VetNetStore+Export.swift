@@ -90,30 +90,14 @@ extension VetNetStore {
             db, sql: "SELECT * FROM triage_assessment WHERE practice_id = ? ORDER BY assessed_at_ms, id",
             arguments: practiceArgument
         ).map { row in
-            var assessment = try ExportedAssessment(
-                id: try row.uuid("id"), patientID: try row.uuid("patient_id"), assessorID: try row.read("assessor_id"),
-                arrivalAt: PracticeExport.instant(milliseconds: try row.read("arrival_at_ms")),
-                assessedAt: PracticeExport.instant(milliseconds: try row.read("assessed_at_ms")),
-                level: try row.read("level"), rulesVersion: try row.read("rules_version"),
-                sealed: SealedAssessmentText(
-                    caseText: try row.read("case_json"), resultText: try row.read("result_json")),
-                seal: fieldSeal(practiceID))
+            var assessment = try AssessmentRows.exported(from: row, seal: fieldSeal(practiceID))
             assessment.overrides = try self.exportedOverrides(of: row, db: db)
             return assessment
         }
         let arrivals = try Row.fetchAll(
             db, sql: "SELECT * FROM triage_arrival WHERE practice_id = ? ORDER BY arrival_at_ms, patient_id",
             arguments: practiceArgument
-        ).map { row in
-            ExportedTriageArrival(
-                patientID: try row.read("patient_id"),
-                arrivalAt: PracticeExport.instant(milliseconds: try row.read("arrival_at_ms")),
-                level: try row.read("level"),
-                firstSeenAt: (try row.read("first_seen_at_ms") as Int64?).map {
-                    PracticeExport.instant(milliseconds: $0)
-                },
-                leftAt: (try row.read("left_at_ms") as Int64?).map { PracticeExport.instant(milliseconds: $0) })
-        }
+        ).map(AssessmentRows.exportedArrival(from:))
         let documents = try Row.fetchAll(
             db, sql: "SELECT * FROM document WHERE practice_id = ? ORDER BY created_at, id",
             arguments: practiceArgument

@@ -213,7 +213,7 @@ extension VetNetStore {
                 to: try Row.fetchAll(
                     db, sql: "SELECT * FROM vaccination WHERE practice_id = ? AND patient_id IN (\(concerned))",
                     arguments: [practice, practice, horizon]
-                ).map { try Self.vaccination(from: $0, seal: self.fieldSeal(scope.practiceID)) })
+                ).map { try RecordRows.vaccination(from: $0, seal: self.fieldSeal(scope.practiceID)) })
             let report = VaccinationSchedule.dueAndOverdue(vaccinations: vaccinations, asOf: asOf, dueWithinDays: days)
             try self.appendAudit(.vaccinationsDueRead(report), scope: scope, db: db)
             return (report, names)
@@ -229,45 +229,24 @@ extension VetNetStore {
         func rows(_ table: String, orderedBy order: String) throws -> [Row] {
             try Row.fetchAll(db, sql: "SELECT * FROM \(table) \(filter) ORDER BY \(order)", arguments: args)
         }
-        // A NULL where text belongs reads as "" and is then refused by name, never forced.
-        let weights = try rows("weight", orderedBy: "measured_at").map { row in
-            try RecordRows.weight(
-                id: try row.uuid("id"), patientID: patient.id, value: try row.read("value") ?? "",
-                unit: try row.read("unit") ?? "",
-                measuredAt: (try row.read("measured_at") as String?).flatMap { Timestamp.date($0) })
+        let weights = try rows("weight", orderedBy: "measured_at").map {
+            try RecordRows.weight(from: $0, patientID: patient.id)
         }
-        let problems = try rows("problem", orderedBy: "created_at").map { row in
-            try RecordRows.problem(
-                id: try row.uuid("id"), patientID: patient.id, name: try row.read("name") ?? "",
-                status: try row.read("status") ?? "",
-                onset: try row.read("onset_date"), resolved: try row.read("resolved_date"), seal: seal)
+        let problems = try rows("problem", orderedBy: "created_at").map {
+            try RecordRows.problem(from: $0, patientID: patient.id, seal: seal)
         }
-        let allergies = try rows("allergy", orderedBy: "created_at").map { row in
-            try RecordRows.allergy(
-                id: try row.uuid("id"), patientID: patient.id, substance: try row.read("substance") ?? "",
-                reaction: try row.read("reaction"), severity: try row.read("severity") ?? "", seal: seal)
+        let allergies = try rows("allergy", orderedBy: "created_at").map {
+            try RecordRows.allergy(from: $0, patientID: patient.id, seal: seal)
         }
-        let medications = try rows("medication", orderedBy: "start_date").map { row in
-            try RecordRows.medication(
-                id: try row.uuid("id"), patientID: patient.id,
-                RecordRows.MedicationColumns(
-                    drug: try row.read("drug") ?? "", concentration: try row.read("concentration_mg_per_ml") ?? "",
-                    dose: try row.read("dose_mg_per_kg") ?? "", route: try row.read("route") ?? "",
-                    frequency: try row.read("frequency") ?? "",
-                    start: try row.read("start_date"), end: try row.read("end_date")), seal: seal)
+        let medications = try rows("medication", orderedBy: "start_date").map {
+            try RecordRows.medication(from: $0, patientID: patient.id, seal: seal)
         }
         let vaccinations = try rows("vaccination", orderedBy: "administered_date").map {
-            try Self.vaccination(from: $0, seal: seal)
+            try RecordRows.vaccination(from: $0, seal: seal)
         }
         let notes = try self.notes(db: db, practiceID: practiceID, patientID: patient.id.description)
-        let addenda = try rows("note_addendum", orderedBy: "created_at").map { row in
-            try RecordRows.addendum(
-                id: try row.uuid("id"), noteID: try row.uuid("note_id"),
-                author: NoteAuthor(
-                    id: UserID(try row.uuid("author_id")), displayName: try row.read("author_name") ?? ""),
-                createdAt: (try row.read("created_at") as String?).flatMap { Timestamp.date($0) },
-                sealedText: try row.read("sealed_text") ?? Data(),
-                practiceID: practiceID, cipher: cipher)
+        let addenda = try rows("note_addendum", orderedBy: "created_at").map {
+            try RecordRows.addendum(from: $0, practiceID: practiceID, cipher: cipher)
         }
         return MedicalRecord(
             patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
@@ -278,22 +257,6 @@ extension VetNetStore {
         try Row.fetchAll(
             db, sql: "SELECT * FROM clinical_note WHERE patient_id = ? AND practice_id = ? ORDER BY created_at",
             arguments: [patientID, practiceID.description]
-        ).map { row in
-            let id: String = try row.read("id")
-            let text = try SealedClinicalText.openNote(
-                try row.read("sealed_text"), noteID: id, practiceID: practiceID, cipher: cipher)
-            return ClinicalNote(
-                id: try row.identifier("id"), patientID: try row.identifier("patient_id"),
-                author: NoteAuthor(id: UserID(try row.uuid("author_id")), displayName: try row.read("author_name")),
-                createdAt: try row.instant("created_at", table: "clinical_note"),
-                subjective: text.subjective, objective: text.objective, assessment: text.assessment, plan: text.plan)
-        }
-    }
-
-    static func vaccination(from row: Row, seal: FieldSeal) throws -> Vaccination {
-        try RecordRows.vaccination(
-            id: try row.uuid("id"), patientID: try row.uuid("patient_id"), vaccine: try row.read("vaccine") ?? "",
-            administered: try row.read("administered_date"), batch: try row.read("batch"),
-            nextDue: try row.read("next_due_date"), seal: seal)
+        ).map { try RecordRows.note(from: $0, practiceID: practiceID, cipher: self.cipher) }
     }
 }

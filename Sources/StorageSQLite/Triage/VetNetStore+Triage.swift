@@ -236,23 +236,11 @@ extension VetNetStore {
                 sql: "SELECT * FROM triage_override WHERE assessment_id = ? ORDER BY overridden_at_ms, rowid"),
             arguments: [Self.text(id)]
         ).map(override(from:))
-        return try AssessmentRows.assessment(
-            id: id, patientID: try row.uuid("patient_id"), assessorID: try row.read("assessor_id"),
-            arrivalMs: try row.read("arrival_at_ms"), assessedMs: try row.read("assessed_at_ms"),
-            level: try row.read("level"),
-            rulesVersion: try row.read("rules_version"), sealedResult: try row.read("result_json"),
-            seal: try fieldSeal(row: row),
-            overrides: overrides)
+        return try AssessmentRows.assessment(from: row, seal: try fieldSeal(row: row), overrides: overrides)
     }
 
     func override(from row: Row) throws -> TriageOverride {
-        try AssessmentRows.override(
-            id: try row.uuid("id"), assessmentID: try row.uuid("assessment_id"),
-            computed: try row.read("computed_level"),
-            previous: try row.read("previous_level"), level: try row.read("level"),
-            sealedReason: try row.read("reason"),
-            overriddenBy: try row.read("overridden_by"), overriddenAtMs: try row.read("overridden_at_ms"),
-            lowersRedFinding: try row.read("lowers_red_finding"), seal: try fieldSeal(row: row))
+        try AssessmentRows.override(from: row) { self.fieldSeal($0) }
     }
 
     func insertOverride(_ override: TriageOverride, patientID: UUID, db: Database, scope: AccessScope) throws {
