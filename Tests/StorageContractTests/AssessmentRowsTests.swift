@@ -95,4 +95,37 @@ struct AssessmentRowsTests {
         broken.values["level"] = .integer(6)
         StoredRowTests.refused("triage_arrival.level") { _ = try AssessmentRows.exportedArrival(from: broken) }
     }
+
+    @Test("a board entry reads with the override it shows; an unknown status or a missing flag names its column")
+    func boardEntry() throws {
+        let patientID = UUID()
+        let shown = TriageOverride(
+            id: Identifier(), assessmentID: Identifier(), computedLevel: .green, previousLevel: .green, level: .yellow,
+            reason: "pale gums", overriddenBy: "vet-2", overriddenAt: Date(timeIntervalSince1970: 60),
+            lowersRedFinding: false)
+        let sealedOverride = try seal.seal(
+            String(decoding: try shown.storedJSON(), as: UTF8.self), .queueOverride, id: UUIDText.lowercase(patientID))
+        let entry = StoredRowTests.cells(
+            [
+                "assessment_id": .text(shown.assessmentID.description),
+                "patient_id": .text(UUIDText.lowercase(patientID)),
+                "level": .integer(3), "arrival_at_ms": .integer(1_000), "assessed_at_ms": .integer(2_000),
+                "status": .text("waiting"), "status_changed_at_ms": .integer(2_000),
+                "practice_id": .text(practiceID.description), "override_json": .text(sealedOverride),
+                "overdue_announced": .flag(true), "reassessment_announced": .flag(false),
+            ], null: [])
+        let seals = { (practice: PracticeID) in FieldSeal(cipher: Self.cipher, practiceID: practice) }
+        let read = try AssessmentRows.queueEntry(from: entry, table: "triage_queue", seal: seals)
+        #expect(read.level == .yellow && read.status == .waiting && read.override == shown && read.overdueAnnounced)
+        var broken = entry
+        broken.values["status"] = .text("napping")
+        StoredRowTests.refused("triage_queue.status") {
+            _ = try AssessmentRows.queueEntry(from: broken, table: "triage_queue", seal: seals)
+        }
+        broken = entry
+        broken.values["reassessment_announced"] = .some(nil)
+        StoredRowTests.refused("triage_queue_entry.reassessment_announced") {
+            _ = try AssessmentRows.queueEntry(from: broken, table: "triage_queue_entry", seal: seals)
+        }
+    }
 }

@@ -96,6 +96,30 @@ public enum AssessmentRows {
         try level(try columns.int(column), column: columns.name(column))
     }
 
+    /// A triage board entry from its row in `table` (each store names its board table its own
+    /// way): its assessment, patient, level, times, status, the override it shows (sealed under
+    /// the patient's id with the key of the row's `practice_id`) and what it has announced.
+    public static func queueEntry(from row: some StoredRow, table: String, seal: (PracticeID) -> FieldSeal) throws
+        -> QueueEntry
+    {
+        let columns = StoredColumns(row, table: table)
+        let patientID = try columns.uuid("patient_id")
+        return QueueEntry(
+            assessmentID: Identifier(try columns.uuid("assessment_id")), patientID: patientID,
+            level: try level(in: columns, "level"),
+            arrival: Timestamp.date(milliseconds: try columns.integer("arrival_at_ms")),
+            assessedAt: Timestamp.date(milliseconds: try columns.integer("assessed_at_ms")),
+            status: try columns.word("status"),
+            statusChangedAt: Timestamp.date(milliseconds: try columns.integer("status_changed_at_ms")),
+            override: try columns.optionalText("override_json").map {
+                try boardOverride(
+                    sealed: $0, patientID: patientID, seal: seal(PracticeID(try columns.uuid("practice_id"))),
+                    column: columns.name("override_json"))
+            },
+            overdueAnnounced: try columns.bool("overdue_announced"),
+            reassessmentAnnounced: try columns.bool("reassessment_announced"))
+    }
+
     /// The override a board entry shows, kept whole as sealed JSON under the patient's id;
     /// `column` names where it is kept when it does not read.
     public static func boardOverride(sealed: String, patientID: UUID, seal: FieldSeal, column: String) throws

@@ -378,25 +378,9 @@ extension PostgresStore: TriageRepository {
         return nil
     }
 
-    /// Decodes ``queueColumns``; a row the domain cannot hold is reported.
+    /// Reads ``queueColumns``; a row the domain cannot hold is reported.
     func queueEntry(from columns: PostgresRandomAccessRow) throws -> QueueEntry {
-        let level = try AssessmentRows.level(try columns[2].decode(Int.self), column: "triage_queue.level")
-        guard let status = QueueStatus(rawValue: try columns[5].decode(String.self)) else {
-            throw StoreCorruption(column: "triage_queue.status", reason: "not a board status")
-        }
-        return QueueEntry(
-            assessmentID: Identifier(try columns[0].decode(UUID.self)), patientID: try columns[1].decode(UUID.self),
-            level: level,
-            arrival: Timestamp.date(milliseconds: try columns[3].decode(Int64.self)),
-            assessedAt: Timestamp.date(milliseconds: try columns[4].decode(Int64.self)), status: status,
-            statusChangedAt: Timestamp.date(milliseconds: try columns[6].decode(Int64.self)),
-            override: try columns[8].decode(String?.self).map {
-                try AssessmentRows.boardOverride(
-                    sealed: $0, patientID: try columns[1].decode(UUID.self),
-                    seal: fieldSeal(PracticeID(try columns[7].decode(UUID.self))), column: "triage_queue.override_json")
-            },
-            overdueAnnounced: try columns[9].decode(Bool.self), reassessmentAnnounced: try columns[10].decode(Bool.self)
-        )
+        try AssessmentRows.queueEntry(from: columns, table: "triage_queue") { self.fieldSeal($0) }
     }
 
     /// Saves the board entry and keeps the practice's triaged arrivals in step with it (the

@@ -293,24 +293,7 @@ extension VetNetStore {
     }
 
     func queueEntry(from row: Row) throws -> QueueEntry {
-        QueueEntry(
-            assessmentID: try row.identifier("assessment_id"), patientID: try row.uuid("patient_id"),
-            level: try StoreCorruption.known(
-                (try row.read("level") as Int?).flatMap(TriageLevel.init(rawValue:)), column: "triage_queue_entry.level"
-            ),
-            arrival: Timestamp.date(milliseconds: try row.read("arrival_at_ms")),
-            assessedAt: Timestamp.date(milliseconds: try row.read("assessed_at_ms")),
-            status: try StoreCorruption.known(
-                (try row.read("status") as String?).flatMap(QueueStatus.init(rawValue:)),
-                column: "triage_queue_entry.status"),
-            statusChangedAt: Timestamp.date(milliseconds: try row.read("status_changed_at_ms")),
-            override: try (try row.read("override_json") as String?).map {
-                try AssessmentRows.boardOverride(
-                    sealed: $0, patientID: try row.uuid("patient_id"), seal: try fieldSeal(row: row),
-                    column: "triage_queue_entry.override_json")
-            },
-            overdueAnnounced: try row.read("overdue_announced") as Bool? ?? false,
-            reassessmentAnnounced: try row.read("reassessment_announced") as Bool? ?? false)
+        try AssessmentRows.queueEntry(from: row, table: "triage_queue_entry") { self.fieldSeal($0) }
     }
 
     func saveQueueEntry(_ entry: QueueEntry, db: Database, scope: AccessScope) throws {
