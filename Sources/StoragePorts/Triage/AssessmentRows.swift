@@ -2,9 +2,10 @@ import Foundation
 import SharedKernel
 import Triage
 
-/// Reading a stored triage assessment or override back, as both stores do: the level a
-/// column holds must be a VTL level, and the sealed text must open under the row's id; either
-/// failing names the column instead of showing a patient at another urgency.
+/// Reading a stored triage assessment, override, board entry or triaged arrival back, as both
+/// stores do: the level a column holds must be a VTL level, and the sealed text must open under
+/// the row's id; either failing names the column instead of showing a patient at another
+/// urgency.
 public enum AssessmentRows {
     /// The VTL level stored in `column`.
     public static func level(_ value: Int, column: String) throws -> TriageLevel {
