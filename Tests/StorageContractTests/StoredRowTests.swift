@@ -300,4 +300,24 @@ struct StoredRowTests {
             _ = try RecordRows.note(from: noteRow, practiceID: PracticeID(), cipher: testCipher)
         }
     }
+
+    @Test("an appointment note reads with its text opened; a malformed appointment id is named as that column")
+    func appointmentNote() throws {
+        let practiceID = PracticeID()
+        let note = AppointmentNote(
+            id: UUID(), appointmentID: Identifier(), authorID: nil, authorName: "Front desk", text: "Arrives by taxi",
+            createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+        let row = Self.cells(
+            [
+                "id": .text(UUIDText.lowercase(note.id)), "appointment_id": .text(note.appointmentID.description),
+                "author_name": .text("Front desk"), "created_at_ms": .integer(1_800_000_000_000),
+                "sealed_text": .bytes(try SealedClinicalText.seal(note, practiceID: practiceID, cipher: testCipher)),
+            ], null: ["author_id"])
+        #expect(try AppointmentRows.note(from: row, practiceID: practiceID, cipher: testCipher) == note)
+        var broken = row
+        broken.values["appointment_id"] = .text("tomorrow")
+        Self.refused("appointment_note.appointment_id") {
+            _ = try AppointmentRows.note(from: broken, practiceID: practiceID, cipher: testCipher)
+        }
+    }
 }

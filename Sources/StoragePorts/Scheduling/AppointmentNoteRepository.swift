@@ -1,6 +1,7 @@
 import Foundation
 import Scheduling
 import SharedKernel
+import StorageSupport
 
 /// The notes staff add to appointments.
 public protocol AppointmentNoteRepository: Sendable {
@@ -17,4 +18,23 @@ public protocol AppointmentNoteRepository: Sendable {
     /// counts only, so not audited as a read of the notes.
     func appointmentNoteCounts(scope: AccessScope, appointmentIDs: [Identifier<Appointment>]) async throws
         -> [Identifier<Appointment>: Int]
+}
+
+extension AppointmentRows {
+    /// An appointment note from its row: `id`, `appointment_id`, `author_id`, `author_name`,
+    /// `created_at_ms`, `sealed_text` (sealed under the record key of `practiceID`); a note
+    /// that does not open fails the read.
+    public static func note(from row: some StoredRow, practiceID: PracticeID, cipher: RecordCipher) throws
+        -> AppointmentNote
+    {
+        let columns = StoredColumns(row, table: "appointment_note")
+        let id = try columns.uuid("id")
+        return AppointmentNote(
+            id: id, appointmentID: Identifier(try columns.uuid("appointment_id")),
+            authorID: try columns.optionalText("author_id"), authorName: try columns.text("author_name"),
+            text: try SealedClinicalText.openAppointmentNote(
+                try columns.bytes("sealed_text"), noteID: UUIDText.lowercase(id), practiceID: practiceID,
+                cipher: cipher),
+            createdAt: Timestamp.date(milliseconds: try columns.integer("created_at_ms")))
+    }
 }

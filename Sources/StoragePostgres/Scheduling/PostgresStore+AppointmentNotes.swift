@@ -97,7 +97,7 @@ extension PostgresStore: AppointmentNoteRepository {
         connection: PostgresConnection
     ) async throws -> [AppointmentNote] {
         var notes: [AppointmentNote] = []
-        for try await (id, appointmentID, author, name, created, sealed) in try await connection.query(
+        for try await row in try await connection.query(
             """
             SELECT id, appointment_id, author_id, author_name, created_at_ms, sealed_text FROM appointment_note
             WHERE practice_id = \(practiceID.rawValue) AND (\(appointment)::uuid IS NULL
@@ -105,13 +105,8 @@ extension PostgresStore: AppointmentNoteRepository {
               AND (\(noteID)::uuid IS NULL OR id = \(noteID))
             ORDER BY created_at_ms, id
             """, logger: logger
-        ).decode((UUID, UUID, String?, String, Int64, Data).self) {
-            let text = try SealedClinicalText.openAppointmentNote(
-                sealed, noteID: UUIDText.lowercase(id), practiceID: practiceID, cipher: cipher)
-            notes.append(
-                AppointmentNote(
-                    id: id, appointmentID: Identifier(appointmentID), authorID: author, authorName: name, text: text,
-                    createdAt: Timestamp.date(milliseconds: created)))
+        ) {
+            notes.append(try AppointmentRows.note(from: row.makeRandomAccess(), practiceID: practiceID, cipher: cipher))
         }
         return notes
     }

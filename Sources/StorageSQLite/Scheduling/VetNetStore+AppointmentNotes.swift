@@ -111,18 +111,6 @@ extension VetNetStore: AppointmentNoteRepository {
 
     /// The note in the row, its text opened; a row that does not open fails the request.
     func appointmentNote(from row: Row, practiceID: PracticeID) throws -> AppointmentNote {
-        let id: String = try row.read("id")
-        let appointment: String = try row.read("appointment_id")
-        guard let noteID = UUID(uuidString: id), let appointmentID = Identifier<Appointment>(uuidString: appointment)
-        else {
-            throw StoreCorruption(column: "appointment_note.id", reason: "not a UUID")
-        }
-        let text = try SealedClinicalText.openAppointmentNote(
-            try row.read("sealed_text"), noteID: id, practiceID: practiceID, cipher: cipher)
-        return AppointmentNote(
-            id: noteID, appointmentID: appointmentID, authorID: try row.read("author_id"),
-            authorName: try row.read("author_name"),
-            text: text,
-            createdAt: Timestamp.date(milliseconds: try row.read("created_at_ms")))
+        try AppointmentRows.note(from: row, practiceID: practiceID, cipher: cipher)
     }
 }
