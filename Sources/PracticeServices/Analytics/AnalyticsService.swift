@@ -88,9 +88,7 @@ public struct AnalyticsService: Sendable {
             }
             if let loaded {
                 async let audited: Void = store.recordAudit(
-                    AuditRecord(
-                        action: action, resourceType: .practice, resourceID: scope.practiceID.description,
-                        detail: window.auditDetail + " " + how), scope: scope)
+                    .historyRead(action, of: scope.practiceID, window: window, served: how), scope: scope)
                 let result = try body(loaded)
                 try await audited
                 return result

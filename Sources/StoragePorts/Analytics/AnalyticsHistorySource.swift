@@ -55,6 +55,19 @@ extension AnalyticsHistorySource {
 
 }
 
+extension AuditRecord {
+    /// The audit entry of a read of `window` of the practice's history under `action`: the
+    /// practice and the period, never the figures; `served` says how a cached history answered
+    /// (`reused`, `updated`).
+    public static func historyRead(
+        _ action: AuditAction, of practiceID: PracticeID, window: HistoryWindow, served: String? = nil
+    ) -> AuditRecord {
+        AuditRecord(
+            action: action, resourceType: .practice, resourceID: practiceID.description,
+            detail: window.auditDetail + (served.map { " " + $0 } ?? ""))
+    }
+}
+
 extension HistoryWindow {
     /// What an audit entry says of a read of this window: the period, never the figures.
     public var auditDetail: String {

@@ -45,9 +45,7 @@ extension PostgresStore: AnalyticsHistorySource {
         -> (history: PracticeHistory, version: AnalyticsDataVersion)
     {
         async let audited: Void = recordAudit(
-            AuditRecord(
-                action: action, resourceType: .practice, resourceID: scope.practiceID.description,
-                detail: window.auditDetail), scope: scope)
+            .historyRead(action, of: scope.practiceID, window: window), scope: scope)
         let read = try await snapshot(scope.practiceID) { connection in
             (
                 try await self.practiceHistory(

@@ -53,9 +53,7 @@ extension VetNetStore {
     {
         // The audit entry is written while the snapshot is read (WAL lets the two run side by side).
         async let audited: Void = recordAudit(
-            AuditRecord(
-                action: action, resourceType: .practice, resourceID: scope.practiceID.description,
-                detail: window.auditDetail), scope: scope)
+            .historyRead(action, of: scope.practiceID, window: window), scope: scope)
         let (history, version) = try await writer.read { db in
             (
                 try self.practiceHistory(db: db, practiceID: scope.practiceID, window: window, progress: progress),
