@@ -87,3 +87,34 @@ struct PostgresStatement {
         return (tables, from)
     }
 }
+
+extension PostgresStatement {
+    /// The `INSERT` of `row`, its values bound here: an instant in its `<column>_ms`
+    /// milliseconds, a day cast to `date`.
+    mutating func insert(_ row: StoredInsert) -> String {
+        var columns: [String] = []
+        var placeholders: [String] = []
+        for (column, value) in zip(row.columns, row.values) {
+            switch value {
+            case .text(let text): placeholders.append(bind(text))
+            case .integer(let number): placeholders.append(bind(number))
+            case .uuid(let id): placeholders.append(bind(id))
+            case .bytes(let bytes): placeholders.append(bind(bytes.map { ByteBuffer(bytes: $0) }))
+            case .day(let day): placeholders.append(bind(day) + "::date")
+            case .instant(let instant): placeholders.append(bind(instant.map(Timestamp.milliseconds)))
+            }
+            if case .instant = value { columns.append(column + "_ms") } else { columns.append(column) }
+        }
+        let names = columns.joined(separator: ", ")
+        return "INSERT INTO \(row.table) (\(names)) VALUES (\(placeholders.joined(separator: ", ")))"
+    }
+}
+
+extension PostgresConnection {
+    /// Inserts `row` in the caller's transaction.
+    func insert(_ row: StoredInsert, logger: Logger) async throws {
+        var statement = PostgresStatement()
+        let sql = statement.insert(row)
+        try await query(statement.query(sql), logger: logger)
+    }
+}

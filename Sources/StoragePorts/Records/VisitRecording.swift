@@ -99,3 +99,14 @@ public struct VisitRecording: Sendable {
     public static let alreadyRecorded = UniquenessConflict(
         field: "appointmentId", message: "already has a visit record")
 }
+
+extension VisitRecording {
+    /// The rows that store this visit, in order: the diagnoses added to the problem list, the
+    /// prescriptions, then the visit itself, recorded by `recordedBy` at `now`.
+    public func rows(seal: FieldSeal, recordedBy: String?, now: Date) throws -> [StoredInsert] {
+        try recorded.problems.map { try RecordRows.insert($0, seal: seal, createdAt: now) }
+            + recorded.medications.map {
+                try RecordRows.insert($0, seal: seal, prescribedBy: recordedBy, createdAt: now)
+            } + [try RecordRows.insert(visit, seal: seal, recordedBy: recordedBy, createdAt: now)]
+    }
+}

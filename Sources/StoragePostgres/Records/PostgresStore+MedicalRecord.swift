@@ -35,9 +35,11 @@ extension PostgresStore: MedicalRecordRepository {
                         ).first
                     }
                     try entry.validate(patient: patient, amending: note, now: now)
-                    try await self.insertEntry(
-                        entry, patientID: patientID, practiceID: scope.practiceID,
-                        stamp: EntryStamp(at: now, by: scope.actorID?.description), connection: connection)
+                    try await connection.insert(
+                        RecordRows.insert(
+                            entry, patientID: patientID, practiceID: scope.practiceID,
+                            stamp: EntryStamp(at: now, by: scope.actorID?.description), cipher: self.cipher),
+                        logger: self.logger)
                     try await self.appendAudit(
                         AuditRecord(
                             action: entry.auditAction, resourceType: .patient, resourceID: patientID.description),
@@ -49,133 +51,6 @@ extension PostgresStore: MedicalRecordRepository {
                 }
             }
         }
-    }
-
-    /// Inserts `entry`'s row (checked by the caller) for `patientID`, entered as `stamp` says,
-    /// in the caller's transaction; note and addendum text sealed. Shared by a new entry and a
-    /// restored one.
-    func insertEntry(
-        _ entry: RecordEntry, patientID: Identifier<Patient>, practiceID: PracticeID, stamp: EntryStamp,
-        connection: PostgresConnection
-    ) async throws {
-        let practice = practiceID.rawValue
-        let pid = patientID.rawValue
-        let createdAt = Timestamp.milliseconds(stamp.at)
-        switch entry {
-        case .weight(let weight):
-            try await connection.query(
-                """
-                INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at_ms, recorded_by,
-                    created_at_ms)
-                VALUES (\(weight.id.rawValue), \(practice), \(pid), \("\(weight.value)"), \(weight.unit.rawValue),
-                    \(weight.roundedGrams), \(Timestamp.milliseconds(weight.measuredAt)), \(stamp.by), \(createdAt))
-                """, logger: logger)
-        case .problem(let problem):
-            try await insertProblem(problem, practiceID: practiceID, createdAtMs: createdAt, connection: connection)
-        case .allergy(let allergy):
-            try await insertAllergy(allergy, practiceID: practiceID, createdAtMs: createdAt, connection: connection)
-        case .medication(let medication):
-            try await insertMedication(
-                medication, practiceID: practiceID, prescribedBy: stamp.by, createdAtMs: createdAt,
-                connection: connection)
-        case .vaccination(let vaccination):
-            try await insertVaccination(
-                vaccination, practiceID: practiceID, createdAtMs: createdAt, connection: connection)
-        case .note(let note):
-            let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
-            try await connection.query(
-                """
-                INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at_ms,
-                    sealed_text)
-                VALUES (\(note.id.rawValue), \(practice), \(pid), \(note.author.id.rawValue),
-                    \(note.author.displayName), \(Timestamp.milliseconds(note.createdAt)), \(sealed))
-                """, logger: logger)
-        case .addendum(let addendum):
-            let sealed = try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher)
-            try await connection.query(
-                """
-                INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, created_at_ms,
-                    sealed_text)
-                VALUES (\(addendum.id.rawValue), \(practice), \(addendum.noteID.rawValue), \(pid),
-                    \(addendum.author.id.rawValue), \(addendum.author.displayName),
-                    \(Timestamp.milliseconds(addendum.createdAt)), \(sealed))
-                """, logger: logger)
-        }
-    }
-
-    /// A problem's row (an entry, or a visit's diagnosis added to the problem list).
-    func insertProblem(_ problem: Problem, practiceID: PracticeID, createdAtMs: Int64, connection: PostgresConnection)
-        async throws
-    {
-        let day = { (date: Date) in RecordCalendar.isoDay(date) }
-        let name = try fieldSeal(practiceID).seal(problem.name, .problemName, id: problem.id.description)
-        try await connection.query(
-            """
-            INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at_ms)
-            VALUES (\(problem.id.rawValue), \(practiceID.rawValue), \(problem.patientID.rawValue), \(name),
-                \(problem.status.rawValue),
-                    \(problem.onsetDate.map(day))::date, \(problem.resolvedDate.map(day))::date, \(createdAtMs))
-            """, logger: logger)
-    }
-
-    /// An allergy's row (checked by the caller), its text sealed.
-    func insertAllergy(_ allergy: Allergy, practiceID: PracticeID, createdAtMs: Int64, connection: PostgresConnection)
-        async throws
-    {
-        let seal = fieldSeal(practiceID)
-        let id = allergy.id.description
-        let substance = try seal.seal(allergy.substance, .allergySubstance, id: id)
-        let reaction = try seal.sealIfPresent(allergy.reaction, .allergyReaction, id: id)
-        try await connection.query(
-            """
-            INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at_ms)
-            VALUES (\(allergy.id.rawValue), \(practiceID.rawValue), \(allergy.patientID.rawValue), \(substance),
-                \(reaction),
-                    \(allergy.severity.rawValue), \(createdAtMs))
-            """, logger: logger)
-    }
-
-    /// A vaccination's row (checked by the caller), its text sealed.
-    func insertVaccination(
-        _ vaccination: Vaccination, practiceID: PracticeID, createdAtMs: Int64, connection: PostgresConnection
-    ) async throws {
-        let seal = fieldSeal(practiceID)
-        let day = { (date: Date) in RecordCalendar.isoDay(date) }
-        let id = vaccination.id.description
-        let vaccine = try seal.seal(vaccination.vaccine, .vaccinationVaccine, id: id)
-        let batch = try seal.sealIfPresent(vaccination.batchNumber, .vaccinationBatch, id: id)
-        try await connection.query(
-            """
-            INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date,
-                created_at_ms)
-            VALUES (\(vaccination.id.rawValue), \(practiceID.rawValue), \(vaccination.patientID.rawValue), \(vaccine),
-                    \(day(vaccination.administeredDate))::date, \(batch), \(vaccination.nextDueDate.map(day))::date,
-                        \(createdAtMs))
-            """, logger: logger)
-    }
-
-    /// Inserts a medication row (checked by the caller).
-    func insertMedication(
-        _ medication: Medication, practiceID: PracticeID, prescribedBy: String?, createdAtMs: Int64,
-        connection: PostgresConnection
-    ) async throws {
-        let day = { (date: Date) in RecordCalendar.isoDay(date) }
-        let seal = fieldSeal(practiceID)
-        let id = medication.id.description
-        let drug = try seal.seal(medication.drug, .medicationDrug, id: id)
-        let concentration = try seal.seal("\(medication.concentrationMgPerML)", .medicationConcentration, id: id)
-        let dose = try seal.seal("\(medication.doseMgPerKg)", .medicationDose, id: id)
-        let frequency = try seal.seal(medication.frequency, .medicationFrequency, id: id)
-        try await connection.query(
-            """
-            INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg, route,
-                frequency,
-                                    start_date, end_date, prescribed_by, created_at_ms)
-            VALUES (\(medication.id.rawValue), \(practiceID.rawValue), \(medication.patientID.rawValue), \(drug),
-                    \(concentration), \(dose), \(medication.route.rawValue), \(frequency),
-                    \(day(medication.startDate))::date, \(medication.endDate.map(day))::date, \(prescribedBy),
-                        \(createdAtMs))
-            """, logger: logger)
     }
 
     // MARK: - Reading

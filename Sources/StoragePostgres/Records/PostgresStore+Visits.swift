@@ -91,18 +91,9 @@ extension PostgresStore {
         let decision = try VisitRecording.decide(
             visit, otherErrors: otherErrors,
             reads: try await visitReads(visit, practiceID: practiceID, connection: connection), scope: scope, now: now)
-        let nowMs = Timestamp.milliseconds(now)
-        for problem in decision.recorded.problems {
-            try await insertProblem(problem, practiceID: practiceID, createdAtMs: nowMs, connection: connection)
+        for row in try decision.rows(seal: fieldSeal(practiceID), recordedBy: scope.actorID?.description, now: now) {
+            try await connection.insert(row, logger: logger)
         }
-        for medication in decision.recorded.medications {
-            try await insertMedication(
-                medication, practiceID: practiceID, prescribedBy: scope.actorID?.description, createdAtMs: nowMs,
-                connection: connection)
-        }
-        try await insertVisitRow(
-            decision.visit, practiceID: practiceID, recordedBy: scope.actorID?.description, createdAtMs: nowMs,
-            connection: connection)
         try await appendAudit(decision.audit, scope: scope, connection: connection)
         for event in decision.events { try await appendEvent(event, scope: scope, connection: connection) }
     }
@@ -196,24 +187,6 @@ extension PostgresStore {
     }
 
     // MARK: - Rows
-
-    /// The visit's row (recording and restore), its record sealed.
-    func insertVisitRow(
-        _ visit: Visit, practiceID: PracticeID, recordedBy: String?, createdAtMs: Int64, connection: PostgresConnection
-    ) async throws {
-        let sealed = try fieldSeal(practiceID).seal(json: visit, .visitRecord, id: visit.id.description)
-        try await connection.query(
-            """
-            INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at_ms, record,
-                follow_up_date, recorded_by,
-                               created_at_ms)
-            VALUES (\(visit.id.rawValue), \(practiceID.rawValue), \(visit.patientID.rawValue), \(visit.appointmentID),
-                \(visit.clinicianID),
-                    \(Timestamp.milliseconds(visit.occurredAt)), \(sealed),
-                        \(visit.recall.map { RecordCalendar.isoDay($0.dueDate) })::date,
-                    \(recordedBy), \(createdAtMs))
-            """, logger: logger)
-    }
 
     /// The columns ``RecordRows/visit(from:seal:)`` reads.
     static let visitColumns = "id, record::text AS record, version, created_at_ms AS created_at"

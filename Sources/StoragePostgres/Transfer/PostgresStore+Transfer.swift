@@ -327,9 +327,11 @@ extension PostgresStore: PracticeTransfer {
         // Visits refer to appointments and clinicians, so they come after the schedule.
         for item in export.patients {
             for visit in item.visits ?? [] where visit.patientID == item.patient.id {
-                try await insertVisitRow(
-                    visit, practiceID: practice.id, recordedBy: visit.recordedBy?.id.description,
-                    createdAtMs: Timestamp.milliseconds(visit.occurredAt), connection: connection)
+                try await connection.insert(
+                    RecordRows.insert(
+                        visit, seal: fieldSeal(practice.id), recordedBy: visit.recordedBy?.id.description,
+                        createdAt: visit.occurredAt),
+                    logger: logger)
             }
             for correction in item.corrections ?? [] where correction.patientID == item.patient.id {
                 try await insertCorrection(correction, practiceID: practice.id, connection: connection)
@@ -352,8 +354,10 @@ extension PostgresStore: PracticeTransfer {
     ) async throws -> Int {
         let entries = item.restoredEntries(fallback: now)
         for (entry, stamp) in entries {
-            try await insertEntry(
-                entry, patientID: item.patient.id, practiceID: practiceID, stamp: stamp, connection: connection)
+            try await connection.insert(
+                RecordRows.insert(
+                    entry, patientID: item.patient.id, practiceID: practiceID, stamp: stamp, cipher: cipher),
+                logger: logger)
         }
         return entries.count
     }

@@ -24,9 +24,10 @@ extension VetNetStore {
                     try self.notes(db: db, practiceID: scope.practiceID, patientID: pid).first { $0.id == id }
                 }
                 try entry.validate(patient: patient, amending: note, now: now)
-                try self.insertEntry(
-                    entry, patientID: patientID, practiceID: scope.practiceID,
-                    stamp: EntryStamp(at: now, by: scope.actorID?.description), db: db)
+                try db.insert(
+                    RecordRows.insert(
+                        entry, patientID: patientID, practiceID: scope.practiceID,
+                        stamp: EntryStamp(at: now, by: scope.actorID?.description), cipher: self.cipher))
                 try self.appendAudit(
                     AuditRecord(action: entry.auditAction, resourceType: .patient, resourceID: pid), scope: scope,
                     db: db)
@@ -37,132 +38,6 @@ extension VetNetStore {
                 return entry.id
             }
         }
-    }
-
-    /// Inserts `entry`'s row (checked by the caller) for `patientID`, entered as `stamp` says;
-    /// note and addendum text sealed. Shared by a new entry and a restored one.
-    func insertEntry(
-        _ entry: RecordEntry, patientID: Identifier<Patient>, practiceID: PracticeID, stamp: EntryStamp, db: Database
-    ) throws {
-        let practice = practiceID.description
-        let pid = patientID.description
-        let createdAt = Timestamp.string(stamp.at)
-        let seal = fieldSeal(practiceID)
-        switch entry {
-        case .weight(let weight):
-            try db.execute(
-                sql: """
-                    INSERT INTO weight (id, practice_id, patient_id, value, unit, grams, measured_at, recorded_by, \
-                    created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    weight.id.description, practice, pid, "\(weight.value)", weight.unit.rawValue, weight.roundedGrams,
-                    Timestamp.string(weight.measuredAt), stamp.by, createdAt,
-                ])
-        case .problem(let problem): try Self.insertProblem(problem, seal: seal, createdAt: createdAt, db: db)
-        case .allergy(let allergy): try Self.insertAllergy(allergy, seal: seal, createdAt: createdAt, db: db)
-        case .medication(let medication):
-            try Self.insertMedication(medication, seal: seal, prescribedBy: stamp.by, createdAt: createdAt, db: db)
-        case .vaccination(let vaccination):
-            try Self.insertVaccination(vaccination, seal: seal, createdAt: createdAt, db: db)
-        case .note(let note):
-            try db.execute(
-                sql: """
-                    INSERT INTO clinical_note (id, practice_id, patient_id, author_id, author_name, created_at, \
-                    sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    note.id.description, practice, pid, note.author.id.description, note.author.displayName,
-                    Timestamp.string(note.createdAt),
-                    try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher),
-                ])
-        case .addendum(let addendum):
-            try db.execute(
-                sql: """
-                    INSERT INTO note_addendum (id, practice_id, note_id, patient_id, author_id, author_name, \
-                    created_at, sealed_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    addendum.id.description, practice, addendum.noteID.description, pid, addendum.author.id.description,
-                    addendum.author.displayName, Timestamp.string(addendum.createdAt),
-                    try SealedClinicalText.seal(addendum, practiceID: practiceID, cipher: cipher),
-                ])
-        }
-    }
-
-    /// Inserts a problem row (checked by the caller), its name sealed.
-    static func insertProblem(_ problem: Problem, seal: FieldSeal, createdAt: String, db: Database) throws {
-        let day = { (date: Date) in RecordCalendar.isoDay(date) }
-        try db.execute(
-            sql: """
-                INSERT INTO problem (id, practice_id, patient_id, name, status, onset_date, resolved_date, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                problem.id.description, seal.practiceID.description, problem.patientID.description,
-                try seal.seal(problem.name, .problemName, id: problem.id.description), problem.status.rawValue,
-                problem.onsetDate.map(day), problem.resolvedDate.map(day), createdAt,
-            ])
-    }
-
-    /// Inserts an allergy row (checked by the caller), its text sealed.
-    static func insertAllergy(_ allergy: Allergy, seal: FieldSeal, createdAt: String, db: Database) throws {
-        let id = allergy.id.description
-        try db.execute(
-            sql: """
-                INSERT INTO allergy (id, practice_id, patient_id, substance, reaction, severity, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                id, seal.practiceID.description, allergy.patientID.description,
-                try seal.seal(allergy.substance, .allergySubstance, id: id),
-                try seal.sealIfPresent(allergy.reaction, .allergyReaction, id: id), allergy.severity.rawValue,
-                createdAt,
-            ])
-    }
-
-    /// Inserts a vaccination row (checked by the caller), its text sealed.
-    static func insertVaccination(_ vaccination: Vaccination, seal: FieldSeal, createdAt: String, db: Database)
-        throws
-    {
-        let id = vaccination.id.description
-        let day = { (date: Date) in RecordCalendar.isoDay(date) }
-        try db.execute(
-            sql: """
-                INSERT INTO vaccination (id, practice_id, patient_id, vaccine, administered_date, batch, next_due_date,
-                    created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                id, seal.practiceID.description, vaccination.patientID.description,
-                try seal.seal(vaccination.vaccine, .vaccinationVaccine, id: id), day(vaccination.administeredDate),
-                try seal.sealIfPresent(vaccination.batchNumber, .vaccinationBatch, id: id),
-                vaccination.nextDueDate.map(day),
-                createdAt,
-            ])
-    }
-
-    /// Inserts a medication row (checked by the caller), its text sealed.
-    static func insertMedication(
-        _ medication: Medication, seal: FieldSeal, prescribedBy: String?, createdAt: String, db: Database
-    ) throws {
-        let day = { (date: Date) in RecordCalendar.isoDay(date) }
-        let id = medication.id.description
-        try db.execute(
-            sql: """
-                INSERT INTO medication (id, practice_id, patient_id, drug, concentration_mg_per_ml, dose_mg_per_kg,
-                    route, frequency,
-                                        start_date, end_date, prescribed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?,
-                                            ?, ?, ?, ?)
-                """,
-            arguments: [
-                id, seal.practiceID.description, medication.patientID.description,
-                try seal.seal(medication.drug, .medicationDrug, id: id),
-                try seal.seal("\(medication.concentrationMgPerML)", .medicationConcentration, id: id),
-                try seal.seal("\(medication.doseMgPerKg)", .medicationDose, id: id), medication.route.rawValue,
-                try seal.seal(medication.frequency, .medicationFrequency, id: id),
-                day(medication.startDate), medication.endDate.map(day), prescribedBy, createdAt,
-            ])
     }
 
     // MARK: - Reading

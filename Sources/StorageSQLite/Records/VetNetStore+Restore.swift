@@ -116,9 +116,10 @@ extension VetNetStore {
             // Visits refer to appointments and clinicians, so they come after the schedule.
             for item in export.patients {
                 for visit in item.visits ?? [] where visit.patientID == item.patient.id {
-                    try Self.insertVisitRow(
-                        visit, seal: self.fieldSeal(practiceID), recordedBy: visit.recordedBy?.id.description,
-                        createdAt: PracticeExport.timestamp(visit.occurredAt), db: db)
+                    try db.insert(
+                        RecordRows.insert(
+                            visit, seal: self.fieldSeal(practiceID), recordedBy: visit.recordedBy?.id.description,
+                            createdAt: visit.occurredAt))
                 }
                 for correction in item.corrections ?? [] where correction.patientID == item.patient.id {
                     try self.insertCorrection(correction, practiceID: practiceID, db: db)
@@ -210,7 +211,9 @@ extension VetNetStore {
     {
         let entries = item.restoredEntries(fallback: now)
         for (entry, stamp) in entries {
-            try insertEntry(entry, patientID: item.patient.id, practiceID: practiceID, stamp: stamp, db: db)
+            try db.insert(
+                RecordRows.insert(
+                    entry, patientID: item.patient.id, practiceID: practiceID, stamp: stamp, cipher: cipher))
         }
         return entries.count
     }

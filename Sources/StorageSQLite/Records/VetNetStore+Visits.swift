@@ -25,17 +25,11 @@ extension VetNetStore {
                     visit, otherErrors: otherErrors,
                     reads: try Self.visitReads(visit, practiceID: scope.practiceID, db: db),
                     scope: scope, now: now)
-                let stamp = Timestamp.string(now)
-                let seal = self.fieldSeal(scope.practiceID)
-                for problem in decision.recorded.problems {
-                    try Self.insertProblem(problem, seal: seal, createdAt: stamp, db: db)
+                for row in try decision.rows(
+                    seal: self.fieldSeal(scope.practiceID), recordedBy: scope.actorID?.description, now: now)
+                {
+                    try db.insert(row)
                 }
-                for medication in decision.recorded.medications {
-                    try Self.insertMedication(
-                        medication, seal: seal, prescribedBy: scope.actorID?.description, createdAt: stamp, db: db)
-                }
-                try Self.insertVisitRow(
-                    decision.visit, seal: seal, recordedBy: scope.actorID?.description, createdAt: stamp, db: db)
                 try self.appendAudit(decision.audit, scope: scope, db: db)
                 for event in decision.events { try self.appendEvent(event, scope: scope, db: db) }
                 return decision.visit.id.description
@@ -143,24 +137,6 @@ extension VetNetStore {
     // MARK: - Rows
 
     /// The visit's row (recording and restore), its record sealed.
-    static func insertVisitRow(
-        _ visit: Visit, seal: FieldSeal, recordedBy: String?, createdAt: String, db: Database
-    ) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO visit (id, practice_id, patient_id, appointment_id, clinician_id, occurred_at, record,
-                    follow_up_date, recorded_by, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                visit.id.description, seal.practiceID.description, visit.patientID.description,
-                visit.appointmentID.map(text),
-                visit.clinicianID.map(text), Timestamp.string(visit.occurredAt),
-                try seal.seal(json: visit, .visitRecord, id: visit.id.description),
-                visit.recall.map { RecordCalendar.isoDay($0.dueDate) }, recordedBy, createdAt,
-            ])
-    }
-
     func visit(db: Database, practiceID: PracticeID, id: String) throws -> StoredVisit? {
         try Row.fetchOne(
             db, sql: "SELECT * FROM visit WHERE id = ? AND practice_id = ?",

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A value a writer puts in one column, said as what it is; each store encodes it as it keeps
+/// that kind of column (the mirror of ``StoredRow`` for writing).
+public enum StoredValue: Sendable, Equatable {
+    /// Text, or NULL.
+    case text(String?)
+    /// A whole number, or NULL.
+    case integer(Int64?)
+    /// An identifier: canonical lower-case text in the embedded store, `uuid` in PostgreSQL.
+    case uuid(UUID?)
+    /// Bytes (a sealed text), or NULL.
+    case bytes(Data?)
+    /// A calendar day, `YYYY-MM-DD`: text in the embedded store, `date` in PostgreSQL.
+    case day(String?)
+    /// An instant: RFC 3339 text in the embedded store's `<column>`, milliseconds since 1970
+    /// in PostgreSQL's `<column>_ms` (as the readers alias it back).
+    case instant(Date?)
+}
+
+/// One row to insert: its table, and its columns with their values in order. Built once in
+/// pure code for both stores, so that which columns a record holds, and what of it is sealed,
+/// is written in one place; each store only says how its dialect inserts it.
+public struct StoredInsert: Sendable, Equatable {
+    /// The table the row goes in.
+    public let table: String
+    /// The columns, in the order they are written.
+    public let columns: [String]
+    /// Each column's value, at the column's position.
+    public let values: [StoredValue]
+
+    /// The row of `table` holding `cells`, in order.
+    public init(_ table: String, _ cells: KeyValuePairs<String, StoredValue>) {
+        self.table = table
+        self.columns = cells.map(\.key)
+        self.values = cells.map(\.value)
+    }
+}
