@@ -90,7 +90,7 @@ struct PostgresStatement {
 
 extension PostgresStatement {
     /// The `INSERT` of `row`, its values bound here: an instant in its `<column>_ms`
-    /// milliseconds, a day cast to `date`.
+    /// milliseconds, a day cast to `date`, JSON to `jsonb`.
     mutating func insert(_ row: StoredInsert) -> String {
         var columns: [String] = []
         var placeholders: [String] = []
@@ -101,12 +101,23 @@ extension PostgresStatement {
             case .uuid(let id): placeholders.append(bind(id))
             case .bytes(let bytes): placeholders.append(bind(bytes.map { ByteBuffer(bytes: $0) }))
             case .day(let day): placeholders.append(bind(day) + "::date")
+            case .json(let json): placeholders.append(bind(json) + "::jsonb")
+            case .flag(let flag): placeholders.append(bind(flag))
             case .instant(let instant): placeholders.append(bind(instant.map(Timestamp.milliseconds)))
+            case .milliseconds(let instant): placeholders.append(bind(instant.map(Timestamp.milliseconds)))
+            case .time(let time): placeholders.append(bind(time))
             }
             if case .instant = value { columns.append(column + "_ms") } else { columns.append(column) }
         }
         let names = columns.joined(separator: ", ")
-        return "INSERT INTO \(row.table) (\(names)) VALUES (\(placeholders.joined(separator: ", ")))"
+        var sql = "INSERT INTO \(row.table) (\(names)) VALUES (\(placeholders.joined(separator: ", ")))"
+        if !row.conflictKey.isEmpty {
+            let replaced = row.replacing.compactMap { row.columns.firstIndex(of: $0).map { columns[$0] } }
+            sql +=
+                " ON CONFLICT (\(row.conflictKey.joined(separator: ", "))) DO UPDATE SET "
+                + replaced.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        }
+        return sql
     }
 }
 

@@ -16,13 +16,8 @@ extension PostgresStore: AccountRepository {
         do {
             try await transaction(.practice(profile.id)) { connection in
                 try await self.insertPractice(profile, at: now, scope: scope, connection: connection)
-                try await connection.query(
-                    """
-                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, created_at)
-                    VALUES (\(account.id.rawValue), \(profile.id.rawValue), \(account.email), \(account.displayName),
-                        'administrator',
-                            \(administrator.passwordHash), \(now))
-                    """, logger: logger)
+                try await connection.insert(
+                    AccountRows.insert(account, passwordHash: administrator.passwordHash), logger: self.logger)
                 try await self.appendAudit(.accountCreated(account, first: true), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -69,13 +64,8 @@ extension PostgresStore: AccountRepository {
             email: email, displayName: displayName, role: role, practiceID: scope.practiceID, createdAt: clock.now())
         do {
             try await transaction(.practice(scope.practiceID)) { connection in
-                try await connection.query(
-                    """
-                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, created_at)
-                    VALUES (\(account.id.rawValue), \(scope.practiceID.rawValue), \(account.email), \(displayName),
-                        \(role.rawValue),
-                            \(passwordHash), \(account.createdAt))
-                    """, logger: logger)
+                try await connection.insert(
+                    AccountRows.insert(account, passwordHash: passwordHash), logger: self.logger)
                 try await self.appendAudit(.accountCreated(account), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -125,24 +115,15 @@ extension PostgresStore: AccountRepository {
         tokenHash: String, account: StaffAccount, assurance: SessionAssurance, policy: SessionPolicy,
         requestID: String?, detail: String?
     ) async throws -> Date {
-        let now = clock.now()
-        let absolute = now.addingTimeInterval(policy.absoluteTimeout)
-        let nowMs = Timestamp.milliseconds(now)
-        let absoluteMs = Timestamp.milliseconds(absolute)
+        let session = AccountRows.session(
+            tokenHash: tokenHash, account: account, assurance: assurance, policy: policy, now: clock.now())
         try await transaction(.practice(account.practiceID)) { connection in
-            try await connection.query(
-                """
-                INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms, expires_at_ms,
-                                     second_factor, must_enrol)
-                VALUES (\(tokenHash), \(account.id.rawValue), \(account.practiceID.rawValue), \(nowMs), \(nowMs),
-                    \(absoluteMs),
-                        \(assurance.secondFactor), \(assurance.mustEnrolSecondFactor))
-                """, logger: logger)
+            try await connection.insert(session.row, logger: self.logger)
             try await self.appendAudit(
                 .signedIn(account, detail: detail), scope: AccessScope(account: account, requestID: requestID),
                 connection: connection)
         }
-        return min(now.addingTimeInterval(policy.idleTimeout), absolute)
+        return session.expiresAt
     }
 
     public func liveSession(tokenHash: String, check: SessionCheck) async throws -> StoredSession? {

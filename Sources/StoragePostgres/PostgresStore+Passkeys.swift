@@ -22,17 +22,9 @@ extension PostgresStore: PasskeyRepository {
         async throws
     {
         let nowMs = Timestamp.milliseconds(passkey.createdAt)
-        let (user, practice) = (passkey.userID.rawValue, passkey.practiceID.rawValue)
         do {
             try await transaction(.practice(scope.practiceID)) { connection in
-                try await connection.query(
-                    """
-                    INSERT INTO passkey (id, user_id, practice_id, credential_id, public_key, relying_party, origin,
-                        name,
-                                         sign_count, created_at_ms)
-                    VALUES (\(passkey.id), \(user), \(practice), \(passkey.credentialID), \(passkey.publicKey),
-                            \(passkey.relyingParty), \(passkey.origin), \(passkey.name), \(passkey.signCount), \(nowMs))
-                    """, logger: logger)
+                try await connection.insert(AccountRows.insert(passkey), logger: self.logger)
                 if firstFactor {
                     try await self.proveSecondFactor(
                         of: tokenHash, userID: passkey.userID, practiceID: passkey.practiceID, atMs: nowMs,

@@ -91,7 +91,6 @@ extension PostgresStore {
         expectedVersion: Int?
     ) async throws -> Versioned<ClinicianAvailability> {
         try availability.validate()
-        let json = try Self.json(availability)
         let clinicianID = availability.clinicianID.rawValue
         return try await transaction(.practice(scope.practiceID)) { connection in
             // The clinician's row is locked so two instances replacing the availability at once
@@ -111,13 +110,8 @@ extension PostgresStore {
             ).decode(Int.self) { current = version }
             if let expectedVersion, expectedVersion != current { throw DomainError.versionMismatch(current: current) }
             let version = current + 1
-            try await connection.query(
-                """
-                INSERT INTO clinician_availability (clinician_id, practice_id, availability, version)
-                VALUES (\(clinicianID), \(scope.practiceID.rawValue), \(json)::jsonb, \(version))
-                ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability,
-                    version = excluded.version
-                """, logger: logger)
+            try await connection.insert(
+                AppointmentRows.insert(availability, version: version, practiceID: scope.practiceID), logger: logger)
             try await self.appendAudit(
                 AuditRecord(
                     action: .clinicianAvailabilityUpdate, resourceType: .clinician,
@@ -155,12 +149,7 @@ extension PostgresStore {
         try room.validate()
         do {
             try await transaction(.practice(scope.practiceID)) { connection in
-                try await connection.query(
-                    """
-                    INSERT INTO room (id, practice_id, name, type, active)
-                    VALUES (\(room.id.rawValue), \(scope.practiceID.rawValue), \(room.name), \(room.type.rawValue),
-                        \(room.isActive))
-                    """, logger: logger)
+                try await connection.insert(AppointmentRows.insert(room, practiceID: scope.practiceID), logger: logger)
                 try await self.appendAudit(
                     AuditRecord(action: .roomCreate, resourceType: .room, resourceID: room.id.description),
                     scope: scope, connection: connection)
@@ -224,14 +213,9 @@ extension PostgresStore {
 
     public func createAppointmentType(_ type: AppointmentType, scope: AccessScope) async throws -> AppointmentType {
         try type.validate()
-        let definition = try Self.json(type)
         do {
             try await transaction(.practice(scope.practiceID)) { connection in
-                try await connection.query(
-                    """
-                    INSERT INTO appointment_type (id, practice_id, name, definition)
-                    VALUES (\(type.id.rawValue), \(scope.practiceID.rawValue), \(type.name), \(definition)::jsonb)
-                    """, logger: logger)
+                try await connection.insert(AppointmentRows.insert(type, practiceID: scope.practiceID), logger: logger)
                 try await self.appendAudit(
                     AuditRecord(
                         action: .appointmentTypeCreate, resourceType: .appointmentType,

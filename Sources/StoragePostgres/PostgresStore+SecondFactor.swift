@@ -29,14 +29,10 @@ extension PostgresStore: SecondFactorRepository {
 
     public func startSecondFactor(secret: [UInt8], scope: AccessScope) async throws {
         let userID = try scope.secondFactorOwner()
-        let sealed = try SealedSecondFactor.seal(secret, userID: userID, practiceID: scope.practiceID, cipher: cipher)
+        let row = try AccountRows.pendingSecondFactor(
+            secret: secret, userID: userID, practiceID: scope.practiceID, cipher: cipher)
         try await transaction(.practice(scope.practiceID)) { connection in
-            try await connection.query(
-                """
-                INSERT INTO second_factor (user_id, practice_id, sealed_pending)
-                VALUES (\(userID.rawValue), \(scope.practiceID.rawValue), \(sealed))
-                ON CONFLICT (user_id) DO UPDATE SET sealed_pending = excluded.sealed_pending
-                """, logger: logger)
+            try await connection.insert(row, logger: self.logger)
             try await self.appendAudit(
                 .secondFactorStarted(userID), scope: scope, connection: connection)
         }

@@ -7,17 +7,10 @@ extension PostgresStore: SharedDeviceRepository {
     public func registerSharedDevice(name: String, idleLockSeconds: Int, tokenHash: String, scope: AccessScope)
         async throws -> SharedDevice
     {
-        let device = SharedDevice(
-            id: UUID(), practiceID: scope.practiceID, name: name,
-            idleLockSeconds: idleLockSeconds, registeredAt: clock.now(), registeredBy: scope.actorID)
+        let (device, row) = AccountRows.sharedDevice(
+            name: name, idleLockSeconds: idleLockSeconds, tokenHash: tokenHash, scope: scope, now: clock.now())
         try await transaction(.practice(scope.practiceID)) { connection in
-            try await connection.query(
-                """
-                INSERT INTO shared_device (id, practice_id, name, idle_lock_seconds, token_hash, registered_by,
-                    registered_at_ms)
-                VALUES (\(device.id), \(scope.practiceID.rawValue), \(device.name), \(idleLockSeconds), \(tokenHash),
-                        \(scope.actorID?.rawValue), \(Timestamp.milliseconds(device.registeredAt)))
-                """, logger: logger)
+            try await connection.insert(row, logger: self.logger)
             try await self.appendAudit(
                 .sharedDeviceRegistered(device), scope: scope, connection: connection)
         }
@@ -73,14 +66,10 @@ extension PostgresStore: SharedDeviceRepository {
 
     public func setPin(hash: String, scope: AccessScope) async throws {
         guard let userID = scope.actorID else { throw DomainError.forbidden(action: "set a PIN") }
-        let nowMs = Timestamp.milliseconds(clock.now())
+        let now = clock.now()
         try await transaction(.practice(scope.practiceID)) { connection in
-            try await connection.query(
-                """
-                INSERT INTO staff_pin (user_id, practice_id, pin_hash, set_at_ms)
-                VALUES (\(userID.rawValue), \(scope.practiceID.rawValue), \(hash), \(nowMs))
-                ON CONFLICT (user_id) DO UPDATE SET pin_hash = excluded.pin_hash, set_at_ms = excluded.set_at_ms
-                """, logger: logger)
+            try await connection.insert(
+                AccountRows.pin(hash: hash, userID: userID, practiceID: scope.practiceID, at: now), logger: self.logger)
             try await self.appendAudit(
                 AuditRecord(action: .authPinSet, resourceType: .user, resourceID: userID.description), scope: scope,
                 connection: connection)
@@ -103,14 +92,10 @@ extension PostgresStore: SharedDeviceRepository {
         deviceID: UUID, userID: UserID, practiceID: PracticeID, secondFactor: Bool, at: Date
     ) async throws {
         _ = try await transaction(.practice(practiceID)) { connection in
-            try await connection.query(
-                """
-                INSERT INTO shared_device_sign_in (device_id, user_id, practice_id, signed_in_at_ms, second_factor)
-                VALUES (\(deviceID), \(userID.rawValue), \(practiceID.rawValue), \(Timestamp.milliseconds(at)),
-                    \(secondFactor))
-                ON CONFLICT (device_id, user_id) DO UPDATE
-                SET signed_in_at_ms = excluded.signed_in_at_ms, second_factor = excluded.second_factor
-                """, logger: logger)
+            try await connection.insert(
+                AccountRows.deviceSignIn(
+                    deviceID: deviceID, userID: userID, practiceID: practiceID, secondFactor: secondFactor, at: at),
+                logger: self.logger)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import PatientRecords
 import SharedKernel
 import Testing
+import Triage
 
 @testable import StoragePorts
 
@@ -20,17 +21,21 @@ struct StoredInsertTests {
 
     /// The row as a store hands it back: an identifier and a day as text, an instant as
     /// milliseconds (PostgreSQL's `<column>_ms`, aliased back to `<column>`).
-    static func readBack(_ row: StoredInsert, extra: [String: Cells.Value] = [:]) -> Cells {
+    static func readBack(_ row: StoredInsert, extra: [String: Cells.Value] = [:], null: [String] = []) -> Cells {
         var values: [String: Cells.Value?] = extra.mapValues { $0 }
+        for column in null { values.updateValue(nil, forKey: column) }
         for (column, value) in zip(row.columns, row.values) {
             let cell: Cells.Value? =
                 switch value {
-                case .text(let text): text.map { .text($0) }
+                case .text(let text), .json(let text): text.map { .text($0) }
                 case .integer(let number): number.map { .integer($0) }
                 case .uuid(let id): id.map { .text(UUIDText.lowercase($0)) }
                 case .bytes(let bytes): bytes.map { .bytes($0) }
                 case .day(let day): day.map { .text($0) }
-                case .instant(let instant): instant.map { .integer(Timestamp.milliseconds($0)) }
+                case .flag(let flag): flag.map { .flag($0) }
+                case .instant(let instant), .milliseconds(let instant):
+                    instant.map { .integer(Timestamp.milliseconds($0)) }
+                case .time(let time): time.map { .text(Timestamp.string($0)) }
                 }
             values.updateValue(cell, forKey: column) // NULL stays a column of the row
         }
@@ -112,5 +117,50 @@ struct StoredInsertTests {
         let stored = try RecordRows.visit(from: Self.readBack(row, extra: ["version": .integer(1)]), seal: seal)
         #expect(stored.visit == visit)
         #expect(try Self.readBack(row).textValue("record", at: nil)?.contains("Cough") == false)
+    }
+
+    @Test("a staff account, a passkey and a triage override read back equal; only the override's reason is sealed")
+    func accountsAndTriage() throws {
+        let account = StaffAccount(
+            id: UserID(), practiceID: practiceID, email: "hale@example.org", displayName: "Dr Hale",
+            role: .veterinarian, disabled: false, createdAt: Date(timeIntervalSince1970: 1_800_000_000), version: 3)
+        let accountRow = Self.readBack(AccountRows.insert(account, passwordHash: "hash"))
+        #expect(try AccountRows.account(from: accountRow) == account)
+        #expect(try accountRow.textValue("password_hash", at: nil) == "hash")
+
+        let passkey = StoredPasskey(
+            id: UUID(), userID: account.id, practiceID: practiceID, credentialID: Data([1, 2, 3]),
+            publicKey: Data([4, 5, 6]), relyingParty: "clinic.example", origin: "https://clinic.example",
+            name: "Front desk iPad", signCount: 7, createdAt: Date(timeIntervalSince1970: 1_800_000_000.25),
+            lastUsedAt: nil)
+        #expect(
+            try AccountRows.passkey(from: Self.readBack(AccountRows.insert(passkey), null: ["last_used_at_ms"]))
+                == passkey)
+
+        let override = TriageOverride(
+            id: Identifier(), assessmentID: Identifier(), computedLevel: .yellow, previousLevel: .yellow,
+            level: .orange, reason: "Owner reports collapse at home", overriddenBy: account.id.description,
+            overriddenAt: Date(timeIntervalSince1970: 1_800_000_100), lowersRedFinding: false)
+        let overrideRow = Self.readBack(try AssessmentRows.insert(override, patientID: patientID.rawValue, seal: seal))
+        #expect(try overrideRow.textValue("reason", at: nil)?.contains("collapse") == false)
+        #expect(
+            try AssessmentRows.override(from: overrideRow, seal: { FieldSeal(cipher: testCipher, practiceID: $0) })
+                == override)
+    }
+
+    @Test("a PIN, a device sign-in and a pending second factor replace the row with their key")
+    func upserts() throws {
+        let pin = AccountRows.pin(hash: "h", userID: UserID(), practiceID: practiceID, at: stamp.at)
+        #expect(pin.conflictKey == ["user_id"] && pin.replacing == ["pin_hash", "set_at_ms"])
+        let signIn = AccountRows.deviceSignIn(
+            deviceID: UUID(), userID: UserID(), practiceID: practiceID, secondFactor: true, at: stamp.at)
+        #expect(signIn.conflictKey == ["device_id", "user_id"])
+        // Every column replaced is one the row writes, so each store's `excluded.<column>` exists.
+        let pending = try AccountRows.pendingSecondFactor(
+            secret: Array(repeating: 7, count: 20), userID: UserID(), practiceID: practiceID, cipher: testCipher)
+        #expect(pending.conflictKey == ["user_id"] && pending.replacing == ["sealed_pending"])
+        for row in [pin, signIn, pending] { #expect(Set(row.replacing).isSubset(of: row.columns)) }
+        let problem = Problem(patientID: patientID, name: "Otitis externa")
+        #expect(try RecordRows.insert(problem, seal: seal, createdAt: stamp.at).conflictKey.isEmpty)
     }
 }

@@ -14,6 +14,20 @@ public enum AccountRows {
             createdAt: try columns.instant("created_at"), version: try columns.int("version"))
     }
 
+    /// The row that stores `account` in its practice with `passwordHash` (a restored account
+    /// gets one no password matches).
+    public static func insert(_ account: StaffAccount, passwordHash: String) -> StoredInsert {
+        StoredInsert(
+            "staff_user",
+            [
+                "id": .uuid(account.id.rawValue), "practice_id": .uuid(account.practiceID.rawValue),
+                "email": .text(account.email), "display_name": .text(account.displayName),
+                "role": .text(account.role.rawValue), "password_hash": .text(passwordHash),
+                "disabled": .flag(account.disabled), "created_at": .time(account.createdAt),
+                "version": .integer(Int64(account.version)),
+            ])
+    }
+
     /// The columns ``sharedDevice(from:)`` reads (never the device's token hash).
     public static let sharedDeviceColumns = "id, practice_id, name, idle_lock_seconds, registered_by, registered_at_ms"
 

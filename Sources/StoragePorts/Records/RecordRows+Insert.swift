@@ -134,5 +134,34 @@ extension RecordRows {
             ])
     }
 
+    /// A correction's row: what it changes sealed as one JSON value.
+    public static func insert(_ correction: RecordCorrection, seal: FieldSeal) throws -> StoredInsert {
+        let id = UUIDText.lowercase(correction.id)
+        let change = String(decoding: try correction.storedJSON(), as: UTF8.self)
+        return StoredInsert(
+            "record_correction",
+            [
+                "id": .uuid(correction.id), "practice_id": .uuid(seal.practiceID.rawValue),
+                "patient_id": .uuid(correction.patientID.rawValue), "entry_kind": .text(correction.entryKind.rawValue),
+                "entry_id": .uuid(correction.entryID),
+                "change_json": .text(try seal.seal(change, .correctionChange, id: id)),
+                "recorded_by": .text(correction.recordedBy), "recorded_at_ms": .milliseconds(correction.recordedAt),
+            ])
+    }
+
+    /// A document's row (its content is kept apart, sealed), uploaded by `uploadedBy` (`nil`
+    /// for a restored one).
+    public static func insert(_ document: DocumentInfo, practiceID: PracticeID, uploadedBy: String?) -> StoredInsert {
+        StoredInsert(
+            "document",
+            [
+                "id": .uuid(document.id), "practice_id": .uuid(practiceID.rawValue),
+                "patient_id": .uuid(document.patientID.rawValue), "file_name": .text(document.fileName),
+                "content_type": .text(document.contentType), "byte_count": .integer(Int64(document.byteCount)),
+                "sha256": .text(document.sha256), "uploaded_by": .text(uploadedBy),
+                "created_at": .instant(document.createdAt),
+            ])
+    }
+
     private static func day(_ date: Date) -> String { RecordCalendar.isoDay(date) }
 }

@@ -13,9 +13,17 @@ public enum StoredValue: Sendable, Equatable {
     case bytes(Data?)
     /// A calendar day, `YYYY-MM-DD`: text in the embedded store, `date` in PostgreSQL.
     case day(String?)
+    /// A JSON document as text: text in the embedded store, `jsonb` in PostgreSQL.
+    case json(String?)
+    /// A flag: 0 or 1 in the embedded store, `boolean` in PostgreSQL.
+    case flag(Bool?)
     /// An instant: RFC 3339 text in the embedded store's `<column>`, milliseconds since 1970
     /// in PostgreSQL's `<column>_ms` (as the readers alias it back).
     case instant(Date?)
+    /// An instant kept as milliseconds since 1970 in both stores, in the column as named.
+    case milliseconds(Date?)
+    /// An instant: RFC 3339 text in the embedded store, `timestamptz` in PostgreSQL.
+    case time(Date?)
 }
 
 /// One row to insert: its table, and its columns with their values in order. Built once in
@@ -28,11 +36,25 @@ public struct StoredInsert: Sendable, Equatable {
     public let columns: [String]
     /// Each column's value, at the column's position.
     public let values: [StoredValue]
+    /// The columns of the unique key a row already there would share with this one; empty for
+    /// a plain insert, which a duplicate refuses.
+    public private(set) var conflictKey: [String] = []
+    /// The columns this row overwrites on a row already there with the same key.
+    public private(set) var replacing: [String] = []
 
     /// The row of `table` holding `cells`, in order.
     public init(_ table: String, _ cells: KeyValuePairs<String, StoredValue>) {
         self.table = table
         self.columns = cells.map(\.key)
         self.values = cells.map(\.value)
+    }
+
+    /// The row written over the one already there with the same `key`, if any: its
+    /// `columns` take this row's values (an upsert).
+    public func upserting(on key: [String], replacing columns: [String]) -> StoredInsert {
+        var row = self
+        row.conflictKey = key
+        row.replacing = columns
+        return row
     }
 }

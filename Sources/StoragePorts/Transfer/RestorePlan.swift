@@ -4,7 +4,19 @@ import SharedKernel
 
 // What restoring an export decides before either store writes a row: the ids a file must
 // carry as UUIDs, where the record-number counter starts, and how the restore is summed up
-// and audited. Each store writes the rows in its own SQL.
+// and audited. The rows themselves are described with the readers (`RecordRows`,
+// `AssessmentRows`, `AccountRows`); each store writes them in its own dialect.
+
+extension StaffAccount {
+    /// The account as a restore writes it: in the restored practice, its address in the
+    /// lower case sign-in looks it up by.
+    public func restored(in practiceID: PracticeID) -> StaffAccount {
+        var account = self
+        account.practiceID = practiceID
+        account.email = email.lowercased()
+        return account
+    }
+}
 
 extension ExportedAssessment {
     /// The assessment's id and its patient's, as UUIDs; a file naming either otherwise is
@@ -36,6 +48,14 @@ extension ExportedDocument {
             throw ValidationError(field: "documents", message: "document \(id) has an id that is not a UUID")
         }
         return (id, patientID)
+    }
+
+    /// The document as a restore stores it, its type and digest in lower case.
+    public func restoredInfo() throws -> DocumentInfo {
+        let (id, patientID) = try checkedIDs()
+        return DocumentInfo(
+            id: id, patientID: Identifier(patientID), fileName: fileName, contentType: contentType.lowercased(),
+            byteCount: byteCount, sha256: sha256.lowercased(), createdAt: createdAt)
     }
 }
 

@@ -34,7 +34,8 @@ extension PostgresStore {
                     let correction = try RecordCorrection.decide(
                         change, entryKind: entryKind, entryID: entryID, on: record,
                         by: scope.actorID?.description, at: now, id: correctionID)
-                    try await self.insertCorrection(correction, practiceID: scope.practiceID, connection: connection)
+                    try await connection.insert(
+                        RecordRows.insert(correction, seal: self.fieldSeal(scope.practiceID)), logger: self.logger)
                     try await self.appendAudit(
                         .recordCorrected(correction), scope: scope, connection: connection)
                     _ = try await self.appendEvent(
@@ -47,24 +48,6 @@ extension PostgresStore {
                 return try stored.first.orNotFound("correction")
             }
         }
-    }
-
-    /// Keeps a decided correction (or one carried by a restore).
-    func insertCorrection(_ correction: RecordCorrection, practiceID: PracticeID, connection: PostgresConnection)
-        async throws
-    {
-        let change = try fieldSeal(practiceID).seal(
-            String(decoding: try correction.storedJSON(), as: UTF8.self), .correctionChange,
-            id: UUIDText.lowercase(correction.id))
-        try await connection.query(
-            """
-            INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json, recorded_by,
-                recorded_at_ms)
-            VALUES (\(correction.id), \(practiceID.rawValue), \(correction.patientID.rawValue),
-                \(correction.entryKind.rawValue),
-                    \(correction.entryID), \(change), \(correction.recordedBy),
-                    \(Timestamp.milliseconds(correction.recordedAt)))
-            """, logger: logger)
     }
 
     /// The practice's corrections matching `condition` (on `$2`, bound to `binding`), in the order they were made.

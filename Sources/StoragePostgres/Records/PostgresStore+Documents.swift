@@ -41,15 +41,9 @@ extension PostgresStore: DocumentRepository {
         try await transaction(.practice(scope.practiceID)) { connection in
             try await self.requireRecordPatient(
                 patientID.rawValue, practiceID: scope.practiceID, connection: connection)
-            try await connection.query(
-                """
-                INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256,
-                    uploaded_by, created_at_ms)
-                VALUES (\(info.id), \(scope.practiceID.rawValue), \(patientID.rawValue), \(info.fileName),
-                    \(info.contentType),
-                        \(Int32(info.byteCount)), \(info.sha256), \(scope.actorID?.description),
-                            \(Timestamp.milliseconds(info.createdAt)))
-                """, logger: self.logger)
+            try await connection.insert(
+                RecordRows.insert(info, practiceID: scope.practiceID, uploadedBy: scope.actorID?.description),
+                logger: self.logger)
             let file = try FileHandle(forReadingFrom: upload.temporaryURL)
             defer { try? file.close() }
             var index: Int32 = 0

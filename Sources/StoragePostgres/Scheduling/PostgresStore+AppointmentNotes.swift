@@ -18,8 +18,10 @@ extension PostgresStore: AppointmentNoteRepository {
                     let appointment = try await self.appointment(
                         practiceID: practiceID, id: note.appointmentID.rawValue, connection: connection
                     ).orNotFound("appointment").value
-                    try await self.insertAppointmentNote(
-                        note, patientID: appointment.patientID, practiceID: practiceID, connection: connection)
+                    try await connection.insert(
+                        AppointmentRows.insert(
+                            note, patientID: appointment.patientID, practiceID: practiceID, cipher: self.cipher),
+                        logger: self.logger)
                     try await self.appendAudit(
                         AuditRecord(
                             action: .appointmentNoteAdd, resourceType: .appointment,
@@ -74,20 +76,6 @@ extension PostgresStore: AppointmentNoteRepository {
             }
             return counts
         }
-    }
-
-    /// Inserts the note's row, its text sealed (adding and restoring).
-    func insertAppointmentNote(
-        _ note: AppointmentNote, patientID: UUID, practiceID: PracticeID, connection: PostgresConnection
-    ) async throws {
-        let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
-        try await connection.query(
-            """
-            INSERT INTO appointment_note (id, practice_id, appointment_id, patient_id, author_id, author_name,
-                created_at_ms, sealed_text)
-            VALUES (\(note.id), \(practiceID.rawValue), \(note.appointmentID.rawValue), \(patientID), \(note.authorID),
-                    \(note.authorName), \(Timestamp.milliseconds(note.createdAt)), \(sealed))
-            """, logger: logger)
     }
 
     /// Notes of one appointment, the one note `noteID`, or (with neither) every note of the

@@ -13,11 +13,10 @@ extension PostgresStore {
         let now = clock.now()
         try await transaction(.practice(scope.practiceID)) { connection in
             try await self.requireClinician(clinicianID, scope: scope, connection: connection)
-            try await connection.query(
-                """
-                INSERT INTO calendar_feed (token_hash, practice_id, clinician_id, created_at)
-                VALUES (\(tokenHash), \(scope.practiceID.rawValue), \(clinicianID.rawValue), \(now))
-                """, logger: self.logger)
+            try await connection.insert(
+                AppointmentRows.calendarFeed(
+                    tokenHash: tokenHash, clinicianID: clinicianID, practiceID: scope.practiceID, createdAt: now),
+                logger: self.logger)
             _ = try await self.appendAudit(
                 AuditRecord(
                     action: .clinicianCalendarFeedCreate, resourceType: .clinician,

@@ -16,7 +16,6 @@ extension PostgresStore: ClinicianRoster {
     ) async throws -> Versioned<Clinician> {
         let created = decision.clinician.value
         let definition = try Self.json(created)
-        let availabilityJSON = try decision.availability.map(Self.json)
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
                 let (id, _) = try await self.idempotent(
@@ -30,12 +29,10 @@ extension PostgresStore: ClinicianRoster {
                         VALUES (\(created.id.rawValue), \(scope.practiceID.rawValue), \(created.displayName),
                             \(definition)::jsonb, \(now))
                         """, logger: self.logger)
-                    if let availabilityJSON {
-                        try await connection.query(
-                            """
-                            INSERT INTO clinician_availability (clinician_id, practice_id, availability, version)
-                            VALUES (\(created.id.rawValue), \(scope.practiceID.rawValue), \(availabilityJSON)::jsonb, 1)
-                            """, logger: self.logger)
+                    if let owned = decision.availability {
+                        try await connection.insert(
+                            AppointmentRows.insert(owned, version: 1, practiceID: scope.practiceID),
+                            logger: self.logger)
                     }
                     try await self.appendAudit(
                         decision.audit, events: [decision.event], scope: scope, connection: connection)

@@ -261,15 +261,10 @@ extension PostgresStore: PracticeTransfer {
         // The practice's history comes first in the chain, as it happened; the restore's own entries follow.
         for entry in audit { try await appendCarriedAudit(entry, connection: connection) }
         for account in export.staff {
-            try await connection.query(
-                """
-                INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled, created_at,
-                    version)
-                VALUES (\(account.id.rawValue), \(id), \(account.email.lowercased()), \(account.displayName),
-                    \(account.role.rawValue),
-                        \(StoredCredentials.unusablePasswordHash()), \(account.disabled), \(account.createdAt),
-                            \(Int32(account.version)))
-                """, logger: logger)
+            try await connection.insert(
+                AccountRows.insert(
+                    account.restored(in: practice.id), passwordHash: StoredCredentials.unusablePasswordHash()),
+                logger: logger)
             try await appendAudit(.restoredAccount(account), scope: scope, connection: connection)
         }
         for owner in export.owners { try await insertOwner(owner, scope: scope, now: now, connection: connection) }
@@ -292,34 +287,18 @@ extension PostgresStore: PracticeTransfer {
                 progress(index + 1, export.patients.count)
             }
         }
+        let seal = fieldSeal(practice.id)
         for assessment in export.triageAssessments {
+            try await connection.insert(
+                AssessmentRows.insert(assessment, practiceID: practice.id, seal: seal), logger: logger)
             let (assessmentID, patientID) = try assessment.checkedIDs()
-            let sealed = try assessment.sealed(fieldSeal(practice.id))
-            try await connection.query(
-                """
-                INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms, assessed_at_ms,
-                    level, rules_version,
-                                               case_json, result_json)
-                VALUES (\(assessmentID), \(id), \(patientID), \(assessment.assessorID),
-                    \(Timestamp.milliseconds(assessment.arrivalAt)),
-                        \(Timestamp.milliseconds(assessment.assessedAt)), \(assessment.level),
-                            \(assessment.rulesVersion), \(sealed.caseText),
-                        \(sealed.resultText))
-                """, logger: logger)
             for override in assessment.overrides ?? [] where override.assessmentID.rawValue == assessmentID {
-                try await insertOverride(
-                    override, practiceID: practice.id, patientID: patientID, connection: connection)
+                try await connection.insert(
+                    AssessmentRows.insert(override, patientID: patientID, seal: seal), logger: logger)
             }
         }
         for arrival in export.triageArrivals ?? [] {
-            let patientID = try arrival.checkedPatientID()
-            try await connection.query(
-                """
-                INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms, left_at_ms)
-                VALUES (\(id), \(patientID), \(Timestamp.milliseconds(arrival.arrivalAt)), \(arrival.level),
-                    \(arrival.firstSeenAt.map(Timestamp.milliseconds)),
-                        \(arrival.leftAt.map(Timestamp.milliseconds)))
-                """, logger: logger)
+            try await connection.insert(AssessmentRows.insert(arrival, practiceID: practice.id), logger: logger)
         }
         if let schedule = export.schedule {
             try await restoreSchedule(schedule, practiceID: practice.id, now: now, connection: connection)
@@ -334,7 +313,8 @@ extension PostgresStore: PracticeTransfer {
                     logger: logger)
             }
             for correction in item.corrections ?? [] where correction.patientID == item.patient.id {
-                try await insertCorrection(correction, practiceID: practice.id, connection: connection)
+                try await connection.insert(
+                    RecordRows.insert(correction, seal: fieldSeal(practice.id)), logger: logger)
             }
         }
         for (document, content) in documents {
@@ -377,26 +357,15 @@ extension PostgresStore: PracticeTransfer {
                 """, logger: logger)
         }
         for item in schedule.availabilities {
-            try await connection.query(
-                """
-                INSERT INTO clinician_availability (clinician_id, practice_id, availability, version)
-                VALUES (\(item.availability.clinicianID.rawValue), \(id), \(try Self.json(item.availability))::jsonb,
-                    \(item.version))
-                """, logger: logger)
+            try await connection.insert(
+                AppointmentRows.insert(item.availability, version: item.version, practiceID: practiceID),
+                logger: logger)
         }
         for room in schedule.rooms {
-            try await connection.query(
-                """
-                INSERT INTO room (id, practice_id, name, type, active) VALUES (\(room.id.rawValue), \(id), \(room.name),
-                    \(room.type.rawValue), \(room.isActive))
-                """, logger: logger)
+            try await connection.insert(AppointmentRows.insert(room, practiceID: practiceID), logger: logger)
         }
         for type in schedule.appointmentTypes {
-            try await connection.query(
-                """
-                INSERT INTO appointment_type (id, practice_id, name, definition) VALUES (\(type.id.rawValue), \(id),
-                    \(type.name), \(try Self.json(type))::jsonb)
-                """, logger: logger)
+            try await connection.insert(AppointmentRows.insert(type, practiceID: practiceID), logger: logger)
         }
         for item in schedule.appointments {
             let appointment = item.appointment
@@ -430,8 +399,10 @@ extension PostgresStore: PracticeTransfer {
                 throw OverlapRefusal(appointment: appointment, constraint: error.serverInfo?[.constraintName] ?? "")
             }
             for note in item.notes ?? [] {
-                try await insertAppointmentNote(
-                    note, patientID: appointment.patientID, practiceID: practiceID, connection: connection)
+                try await connection.insert(
+                    AppointmentRows.insert(
+                        note, patientID: appointment.patientID, practiceID: practiceID, cipher: cipher),
+                    logger: logger)
             }
         }
     }
@@ -441,20 +412,13 @@ extension PostgresStore: PracticeTransfer {
         _ document: ExportedDocument, content: Data, practiceID: PracticeID,
         connection: PostgresConnection
     ) async throws {
-        let (documentID, patientID) = try document.checkedIDs()
+        let documentID = try document.checkedIDs().id
         let upload = try DocumentUpload(directory: uploadDirectory, keyBytes: cipher.keyBytes, limit: maxDocumentBytes)
         try upload.append(content)
         _ = try upload.finish()
         let sealed = try Data(contentsOf: upload.temporaryURL)
-        try await connection.query(
-            """
-            INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256, uploaded_by,
-                created_at_ms)
-            VALUES (\(documentID), \(practiceID.rawValue), \(patientID), \(document.fileName),
-                \(document.contentType.lowercased()),
-                    \(Int32(document.byteCount)), \(document.sha256.lowercased()), NULL,
-                        \(Timestamp.milliseconds(document.createdAt)))
-            """, logger: logger)
+        try await connection.insert(
+            RecordRows.insert(try document.restoredInfo(), practiceID: practiceID, uploadedBy: nil), logger: logger)
         var index: Int32 = 0
         var offset = 0
         while offset < sealed.count {

@@ -20,8 +20,7 @@ extension PostgresStore: TriageRepository {
         let new = try NewAssessment(
             patientID: patientID, caseJSON: caseJSON, result: result, arrival: arrival,
             seal: fieldSeal(scope.practiceID))
-        let (assessment, resultJSON, sealed) = (new.assessment, new.resultJSON, new.sealed)
-        let rankingJSON = try intakeRanking.map { try Self.json($0.ranked) }
+        let (assessment, resultJSON) = (new.assessment, new.resultJSON)
         return try await retryingTransientFailures {
             try await transaction(.practice(scope.practiceID)) { connection in
                 guard
@@ -47,27 +46,15 @@ extension PostgresStore: TriageRepository {
                     boardEntry: try await self.queueEntry(
                         practiceID: scope.practiceID, patientID: patientID, connection: connection),
                     scope: scope, now: now)
-                try await connection.query(
-                    """
-                    INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms,
-                        assessed_at_ms, level,
-                                                   rules_version, case_json, result_json)
-                    VALUES (\(assessment.id.rawValue), \(scope.practiceID.rawValue), \(patientID),
-                        \(scope.actorID?.description),
-                            \(Timestamp.milliseconds(arrival)), \(Timestamp.milliseconds(result.assessedAt)),
-                                \(result.level.rawValue),
-                            \(result.rulesVersion), \(sealed.caseText), \(sealed.resultText))
-                    """, logger: self.logger)
+                try await connection.insert(
+                    AssessmentRows.insert(new, rulesVersion: result.rulesVersion, scope: scope), logger: self.logger)
                 if let change = decision.change { try await self.save(change, scope: scope, connection: connection) }
-                if let intakeRanking, let rankingJSON {
-                    try await connection.query(
-                        """
-                        INSERT INTO intake_ranking (id, practice_id, patient_id, appointment_type_id, ranking,
-                            created_at)
-                        VALUES (\(assessment.id.rawValue), \(scope.practiceID.rawValue), \(patientID),
-                            \(intakeRanking.appointmentTypeID?.rawValue),
-                                \(rankingJSON)::jsonb, \(now))
-                        """, logger: self.logger)
+                if let intakeRanking {
+                    try await connection.insert(
+                        AppointmentRows.insert(
+                            intakeRanking, assessmentID: assessment.id.rawValue, patientID: patientID,
+                            practiceID: scope.practiceID, createdAt: now),
+                        logger: self.logger)
                 }
                 try await self.appendAudit(
                     decision.audit, events: decision.events, scope: scope, connection: connection)
@@ -209,9 +196,10 @@ extension PostgresStore: TriageRepository {
                         practiceID: scope.practiceID, patientID: found.patientID, forUpdate: true,
                         connection: connection),
                     scope: scope, now: self.clock.now())
-                try await self.insertOverride(
-                    recording.override, practiceID: scope.practiceID, patientID: found.patientID, connection: connection
-                )
+                try await connection.insert(
+                    AssessmentRows.insert(
+                        recording.override, patientID: found.patientID, seal: self.fieldSeal(scope.practiceID)),
+                    logger: self.logger)
                 if let change = recording.change { try await self.save(change, scope: scope, connection: connection) }
                 try await self.appendAudit(
                     recording.audit, events: recording.events, scope: scope, connection: connection)
@@ -292,24 +280,6 @@ extension PostgresStore: TriageRepository {
                 overrides: try await overrides(where: "assessment_id = $1", bindings: [id], connection: connection))
         }
         return nil
-    }
-
-    /// Keeps an override, its reason sealed.
-    func insertOverride(
-        _ override: TriageOverride, practiceID: PracticeID, patientID: UUID, connection: PostgresConnection
-    ) async throws {
-        let reason = try AssessmentRows.sealedReason(of: override, seal: fieldSeal(practiceID))
-        try await connection.query(
-            """
-            INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level,
-                level, reason,
-                                         overridden_by, overridden_at_ms, lowers_red_finding)
-            VALUES (\(override.id.rawValue), \(practiceID.rawValue), \(patientID), \(override.assessmentID.rawValue),
-                    \(override.computedLevel.rawValue), \(override.previousLevel.rawValue), \(override.level.rawValue),
-                        \(reason),
-                    \(override.overriddenBy), \(Timestamp.milliseconds(override.overriddenAt)),
-                        \(override.lowersRedFinding))
-            """, logger: logger)
     }
 
     /// Overrides matching `condition` (bound to `bindings`), oldest first.

@@ -26,18 +26,7 @@ extension VetNetStore: PasskeyRepository {
                     db, sql: "SELECT 1 FROM passkey WHERE credential_id = ?", arguments: [passkey.credentialID])
                     == nil
             else { throw StoredPasskey.alreadyRegistered }
-            try db.execute(
-                sql: """
-                    INSERT INTO passkey (id, user_id, practice_id, credential_id, public_key, relying_party, origin,
-                        name,
-                                         sign_count, created_at_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    UUIDText.lowercase(passkey.id), passkey.userID.description, passkey.practiceID.description,
-                    passkey.credentialID, passkey.publicKey, passkey.relyingParty, passkey.origin, passkey.name,
-                    passkey.signCount, nowMs,
-                ])
+            try db.insert(AccountRows.insert(passkey))
             if firstFactor {
                 try Self.proveSecondFactor(
                     of: tokenHash, userID: passkey.userID, practiceID: passkey.practiceID, atMs: nowMs, db: db)

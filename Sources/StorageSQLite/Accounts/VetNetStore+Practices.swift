@@ -39,16 +39,7 @@ extension VetNetStore {
         try await write { db in
             try Self.requireFreeName(profile.name, db: db)
             try self.insertPractice(profile, requestID: requestID, db: db)
-            try db.execute(
-                sql: """
-                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled,
-                        created_at, version)
-                    VALUES (?, ?, ?, ?, 'administrator', ?, 0, ?, 1)
-                    """,
-                arguments: [
-                    account.id.description, profile.id.description, account.email, account.displayName,
-                    administrator.passwordHash, Timestamp.string(now),
-                ])
+            try db.insert(AccountRows.insert(account, passwordHash: administrator.passwordHash))
             try self.appendAudit(
                 .accountCreated(account, first: true), scope: .system(profile.id, requestID: requestID), db: db)
         }

@@ -31,13 +31,10 @@ extension VetNetStore {
 
     public func startSecondFactor(secret: [UInt8], scope: AccessScope) async throws {
         let userID = try scope.secondFactorOwner()
-        let sealed = try SealedSecondFactor.seal(secret, userID: userID, practiceID: scope.practiceID, cipher: cipher)
+        let row = try AccountRows.pendingSecondFactor(
+            secret: secret, userID: userID, practiceID: scope.practiceID, cipher: cipher)
         try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO second_factor (user_id, practice_id, sealed_pending) VALUES (?, ?, ?)
-                    ON CONFLICT (user_id) DO UPDATE SET sealed_pending = excluded.sealed_pending
-                    """, arguments: [userID.description, scope.practiceID.description, sealed])
+            try db.insert(row)
             try self.appendAudit(
                 .secondFactorStarted(userID), scope: scope, db: db)
         }

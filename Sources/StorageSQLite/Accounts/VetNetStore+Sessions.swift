@@ -10,26 +10,15 @@ extension VetNetStore {
         tokenHash: String, account: StaffAccount, assurance: SessionAssurance, policy: SessionPolicy,
         requestID: String?, detail: String?
     ) async throws -> Date {
-        let now = clock.now()
-        let absolute = now.addingTimeInterval(policy.absoluteTimeout)
+        let session = AccountRows.session(
+            tokenHash: tokenHash, account: account, assurance: assurance, policy: policy, now: clock.now())
         try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO session (token_hash, user_id, practice_id, created_at_ms, last_seen_at_ms,
-                        expires_at_ms,
-                                         second_factor, must_enrol)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    tokenHash, account.id.description, account.practiceID.description, Timestamp.milliseconds(now),
-                    Timestamp.milliseconds(now), Timestamp.milliseconds(absolute), assurance.secondFactor,
-                    assurance.mustEnrolSecondFactor,
-                ])
+            try db.insert(session.row)
             try self.appendAudit(
                 .signedIn(account, detail: detail), scope: AccessScope(account: account, requestID: requestID),
                 db: db)
         }
-        return min(now.addingTimeInterval(policy.idleTimeout), absolute)
+        return session.expiresAt
     }
 
     /// The session of a token hash when it is neither revoked, idle-expired, past its absolute

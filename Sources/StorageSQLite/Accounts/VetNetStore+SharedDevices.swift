@@ -7,20 +7,10 @@ extension VetNetStore: SharedDeviceRepository {
     public func registerSharedDevice(name: String, idleLockSeconds: Int, tokenHash: String, scope: AccessScope)
         async throws -> SharedDevice
     {
-        let device = SharedDevice(
-            id: UUID(), practiceID: scope.practiceID, name: name,
-            idleLockSeconds: idleLockSeconds, registeredAt: clock.now(), registeredBy: scope.actorID)
+        let (device, row) = AccountRows.sharedDevice(
+            name: name, idleLockSeconds: idleLockSeconds, tokenHash: tokenHash, scope: scope, now: clock.now())
         try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO shared_device (id, practice_id, name, idle_lock_seconds, token_hash, registered_by,
-                        registered_at_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    UUIDText.lowercase(device.id), scope.practiceID.description, device.name, idleLockSeconds,
-                    tokenHash, scope.actorID?.description, Timestamp.milliseconds(device.registeredAt),
-                ])
+            try db.insert(row)
             try self.appendAudit(
                 .sharedDeviceRegistered(device), scope: scope, db: db)
         }
@@ -76,14 +66,8 @@ extension VetNetStore: SharedDeviceRepository {
     public func setPin(hash: String, scope: AccessScope) async throws {
         guard let userID = scope.actorID else { throw DomainError.forbidden(action: "set a PIN") }
         try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO staff_pin (user_id, practice_id, pin_hash, set_at_ms) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (user_id) DO UPDATE SET pin_hash = excluded.pin_hash, set_at_ms = excluded.set_at_ms
-                    """,
-                arguments: [
-                    userID.description, scope.practiceID.description, hash, Timestamp.milliseconds(self.clock.now()),
-                ])
+            try db.insert(
+                AccountRows.pin(hash: hash, userID: userID, practiceID: scope.practiceID, at: self.clock.now()))
             try self.appendAudit(
                 AuditRecord(action: .authPinSet, resourceType: .user, resourceID: userID.description), scope: scope,
                 db: db)
@@ -102,17 +86,9 @@ extension VetNetStore: SharedDeviceRepository {
         deviceID: UUID, userID: UserID, practiceID: PracticeID, secondFactor: Bool, at: Date
     ) async throws {
         try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO shared_device_sign_in (device_id, user_id, practice_id, signed_in_at_ms, second_factor)
-                    VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (device_id, user_id) DO UPDATE
-                    SET signed_in_at_ms = excluded.signed_in_at_ms, second_factor = excluded.second_factor
-                    """,
-                arguments: [
-                    UUIDText.lowercase(deviceID), userID.description, practiceID.description,
-                    Timestamp.milliseconds(at), secondFactor,
-                ])
+            try db.insert(
+                AccountRows.deviceSignIn(
+                    deviceID: deviceID, userID: userID, practiceID: practiceID, secondFactor: secondFactor, at: at))
         }
     }
 

@@ -25,16 +25,7 @@ extension VetNetStore {
             {
                 throw UniquenessConflict.accountEmail
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled,
-                        created_at, version)
-                    VALUES (?, ?, ?, ?, ?, ?, 0, ?, 1)
-                    """,
-                arguments: [
-                    account.id.description, scope.practiceID.description, account.email, displayName, role.rawValue,
-                    passwordHash, Timestamp.string(account.createdAt),
-                ])
+            try db.insert(AccountRows.insert(account, passwordHash: passwordHash))
             try self.appendAudit(.accountCreated(account), scope: scope, db: db)
             return account
         }

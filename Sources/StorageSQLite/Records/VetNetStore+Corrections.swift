@@ -24,7 +24,7 @@ extension VetNetStore {
                 let correction = try RecordCorrection.decide(
                     change, entryKind: entryKind, entryID: entryID, on: record,
                     by: scope.actorID?.description, at: now)
-                try self.insertCorrection(correction, practiceID: scope.practiceID, db: db)
+                try db.insert(RecordRows.insert(correction, seal: self.fieldSeal(scope.practiceID)))
                 try self.appendAudit(.recordCorrected(correction), scope: scope, db: db)
                 try self.appendEvent(
                     .recordEntryCorrected(correction, practiceID: scope.practiceID, occurredAt: now), scope: scope,
@@ -34,25 +34,6 @@ extension VetNetStore {
             let corrections = try self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID)
             return try corrections.first(where: { UUIDText.lowercase($0.id) == id }).orNotFound("correction")
         }
-    }
-
-    /// Keeps a decided correction (or one carried by a restore).
-    func insertCorrection(_ correction: RecordCorrection, practiceID: PracticeID, db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO record_correction (id, practice_id, patient_id, entry_kind, entry_id, change_json,
-                    recorded_by, recorded_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                UUIDText.lowercase(correction.id), practiceID.description, correction.patientID.description,
-                correction.entryKind.rawValue, UUIDText.lowercase(correction.entryID),
-                try fieldSeal(practiceID).seal(
-                    String(decoding: try correction.storedJSON(), as: UTF8.self), .correctionChange,
-                    id: UUIDText.lowercase(correction.id)),
-                correction.recordedBy,
-                Timestamp.milliseconds(correction.recordedAt),
-            ])
     }
 
     /// A patient's corrections, in the order they were made.

@@ -42,17 +42,8 @@ extension VetNetStore {
         }
         try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID.rawValue)
-            try db.execute(
-                sql: """
-                    INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256,
-                        uploaded_by, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    UUIDText.lowercase(info.id), scope.practiceID.description, patientID.description, info.fileName,
-                    info.contentType, info.byteCount, info.sha256, scope.actorID?.description,
-                    Timestamp.string(info.createdAt),
-                ])
+            try db.insert(
+                RecordRows.insert(info, practiceID: scope.practiceID, uploadedBy: scope.actorID?.description))
             try self.appendAudit(document.audit, scope: scope, db: db)
             try self.appendEvent(document.event, scope: scope, db: db)
         }

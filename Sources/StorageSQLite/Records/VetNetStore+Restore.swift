@@ -45,18 +45,9 @@ extension VetNetStore {
             let practice = export.practice
             try Self.insertPracticeRow(practice, id: practiceID, createdAt: stamp, db: db)
             for account in export.staff {
-                try db.execute(
-                    sql: """
-                        INSERT INTO staff_user (id, practice_id, email, display_name, role, password_hash, disabled,
-                            created_at, version)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        account.id.description, practiceID.description, account.email.lowercased(), account.displayName,
-                        account.role.rawValue, StoredCredentials.unusablePasswordHash(), account.disabled,
-                        PracticeExport.timestamp(account.createdAt),
-                        account.version,
-                    ])
+                try db.insert(
+                    AccountRows.insert(
+                        account.restored(in: practiceID), passwordHash: StoredCredentials.unusablePasswordHash()))
                 try self.appendAudit(.restoredAccount(account), scope: scope, db: db)
             }
             for owner in export.owners { try self.insertOwner(owner, db: db, scope: scope) }
@@ -78,37 +69,16 @@ extension VetNetStore {
                     progress(index + 1, export.patients.count)
                 }
             }
+            let seal = self.fieldSeal(practiceID)
             for assessment in export.triageAssessments {
-                let sealed = try assessment.sealed(self.fieldSeal(practiceID))
-                try db.execute(
-                    sql: """
-                        INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms,
-                            assessed_at_ms, level,
-                                                       rules_version, case_json, result_json)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        assessment.id, practiceID.description, assessment.patientID, assessment.assessorID,
-                        Timestamp.milliseconds(assessment.arrivalAt), Timestamp.milliseconds(assessment.assessedAt),
-                        assessment.level, assessment.rulesVersion,
-                        sealed.caseText, sealed.resultText,
-                    ])
+                try db.insert(AssessmentRows.insert(assessment, practiceID: practiceID, seal: seal))
                 let ids = try assessment.checkedIDs()
                 for override in assessment.overrides ?? [] where override.assessmentID.rawValue == ids.id {
-                    try self.insertOverride(override, patientID: ids.patientID, db: db, scope: .system(practiceID))
+                    try db.insert(AssessmentRows.insert(override, patientID: ids.patientID, seal: seal))
                 }
             }
             for arrival in export.triageArrivals ?? [] {
-                try db.execute(
-                    sql: """
-                        INSERT INTO triage_arrival (practice_id, patient_id, arrival_at_ms, level, first_seen_at_ms,
-                            left_at_ms) VALUES (?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        practiceID.description, arrival.patientID, Timestamp.milliseconds(arrival.arrivalAt),
-                        arrival.level,
-                        arrival.firstSeenAt.map(Timestamp.milliseconds), arrival.leftAt.map(Timestamp.milliseconds),
-                    ])
+                try db.insert(AssessmentRows.insert(arrival, practiceID: practiceID))
             }
             if let schedule = export.schedule {
                 try self.restoreSchedule(schedule, practiceID: practiceID, createdAt: now, db: db)
@@ -122,21 +92,11 @@ extension VetNetStore {
                             createdAt: visit.occurredAt))
                 }
                 for correction in item.corrections ?? [] where correction.patientID == item.patient.id {
-                    try self.insertCorrection(correction, practiceID: practiceID, db: db)
+                    try db.insert(RecordRows.insert(correction, seal: self.fieldSeal(practiceID)))
                 }
             }
             for document in carriedDocuments {
-                try db.execute(
-                    sql: """
-                        INSERT INTO document (id, practice_id, patient_id, file_name, content_type, byte_count, sha256,
-                            uploaded_by, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
-                        """,
-                    arguments: [
-                        document.id.lowercased(), practiceID.description, document.patientID, document.fileName,
-                        document.contentType.lowercased(), document.byteCount, document.sha256.lowercased(),
-                        PracticeExport.timestamp(document.createdAt),
-                    ])
+                try db.insert(RecordRows.insert(try document.restoredInfo(), practiceID: practiceID, uploadedBy: nil))
             }
             let summary = RestoreSummary(
                 restoring: export, recordEntries: entries, documents: carriedDocuments.count,
@@ -171,10 +131,10 @@ extension VetNetStore {
                 item.clinician, active: item.active, practiceID: practiceID, createdAt: createdAt, db: db)
         }
         for item in schedule.availabilities {
-            try Self.storeAvailability(item.availability, version: item.version, practiceID: practiceID, db: db)
+            try db.insert(AppointmentRows.insert(item.availability, version: item.version, practiceID: practiceID))
         }
-        for room in schedule.rooms { try Self.insertRoom(room, practiceID: practiceID, db: db) }
-        for type in schedule.appointmentTypes { try Self.insertAppointmentType(type, practiceID: practiceID, db: db) }
+        for room in schedule.rooms { try db.insert(AppointmentRows.insert(room, practiceID: practiceID)) }
+        for type in schedule.appointmentTypes { try db.insert(AppointmentRows.insert(type, practiceID: practiceID)) }
         for item in schedule.appointments {
             do {
                 try Self.insertRow(
@@ -198,7 +158,9 @@ extension VetNetStore {
                 throw RestoreError.overlappingAppointment(id: item.appointment.id.description)
             }
             for note in item.notes ?? [] {
-                try insertAppointmentNote(note, patientID: item.appointment.patientID, practiceID: practiceID, db: db)
+                try db.insert(
+                    AppointmentRows.insert(
+                        note, patientID: item.appointment.patientID, practiceID: practiceID, cipher: cipher))
             }
         }
     }

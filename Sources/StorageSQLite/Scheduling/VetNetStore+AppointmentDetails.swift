@@ -7,21 +7,6 @@ import StoragePorts
 extension VetNetStore {
     // MARK: - Intake rankings and booking bases
 
-    static func insertIntakeRanking(
-        _ ranking: IntakeRanking, assessmentID: String, patientID: UUID, practiceID: PracticeID,
-        createdAt: Date, db: Database
-    ) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO intake_ranking (id, practice_id, patient_id, appointment_type_id, ranking,
-                    created_at) VALUES (?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                assessmentID, practiceID.description, text(patientID), ranking.appointmentTypeID?.description,
-                String(decoding: try JSONEncoder().encode(ranking.ranked), as: UTF8.self), Timestamp.string(createdAt),
-            ])
-    }
-
     /// The basis of a booking made from `assessmentID`: the assessment must be this patient's in
     /// this practice (otherwise `assessmentId` is named, 422).
     static func bookingBasis(db: Database, scope: AccessScope, patientID: UUID, clinicianID: UUID, assessmentID: UUID)

@@ -14,8 +14,9 @@ extension VetNetStore: AppointmentNoteRepository {
                 let appointment = try Self.appointment(
                     db: db, practiceID: scope.practiceID, id: note.appointmentID.description
                 ).orNotFound("appointment").value
-                try self.insertAppointmentNote(
-                    note, patientID: appointment.patientID, practiceID: scope.practiceID, db: db)
+                try db.insert(
+                    AppointmentRows.insert(
+                        note, patientID: appointment.patientID, practiceID: scope.practiceID, cipher: self.cipher))
                 try self.appendAudit(
                     AuditRecord(
                         action: .appointmentNoteAdd, resourceType: .appointment,
@@ -80,22 +81,6 @@ extension VetNetStore: AppointmentNoteRepository {
             }
             return counts
         }
-    }
-
-    /// Inserts the note's row, its text sealed (adding and restoring).
-    func insertAppointmentNote(_ note: AppointmentNote, patientID: UUID, practiceID: PracticeID, db: Database) throws {
-        let sealed = try SealedClinicalText.seal(note, practiceID: practiceID, cipher: cipher)
-        try db.execute(
-            sql: """
-                INSERT INTO appointment_note (id, practice_id, appointment_id, patient_id, author_id, author_name,
-                    created_at_ms, sealed_text)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                UUIDText.lowercase(note.id), practiceID.description, note.appointmentID.description,
-                Self.text(patientID),
-                note.authorID, note.authorName, Timestamp.milliseconds(note.createdAt), sealed,
-            ])
     }
 
     /// Every note of the practice by appointment, oldest first (the export).

@@ -18,13 +18,10 @@ extension VetNetStore {
             else {
                 throw DomainError.notFound(resource: "clinician")
             }
-            try db.execute(
-                sql:
-                    "INSERT INTO calendar_feed (token_hash, practice_id, clinician_id, created_at) VALUES (?, ?, ?, ?)",
-                arguments: [
-                    tokenHash, scope.practiceID.description, clinicianID.description,
-                    Timestamp.string(self.clock.now()),
-                ])
+            try db.insert(
+                AppointmentRows.calendarFeed(
+                    tokenHash: tokenHash, clinicianID: clinicianID, practiceID: scope.practiceID,
+                    createdAt: self.clock.now()))
             try self.appendAudit(
                 AuditRecord(
                     action: .clinicianCalendarFeedCreate, resourceType: .clinician, resourceID: clinicianID.description

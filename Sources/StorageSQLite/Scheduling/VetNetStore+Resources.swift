@@ -19,7 +19,7 @@ extension VetNetStore {
             {
                 throw UniquenessConflict.roomName
             }
-            try Self.insertRoom(room, practiceID: scope.practiceID, db: db)
+            try db.insert(AppointmentRows.insert(room, practiceID: scope.practiceID))
             try self.appendAudit(
                 AuditRecord(action: .roomCreate, resourceType: .room, resourceID: room.id.description), scope: scope,
                 db: db)
@@ -59,13 +59,6 @@ extension VetNetStore {
         }
     }
 
-    /// The room's row (creation and restore).
-    static func insertRoom(_ room: Room, practiceID: PracticeID, db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO room (id, practice_id, name, type, active) VALUES (?, ?, ?, ?, ?)",
-            arguments: [room.id.description, practiceID.description, room.name, room.type.rawValue, room.isActive])
-    }
-
     static func rooms(db: Database, practiceID: PracticeID) throws -> [Room] {
         try Row.fetchAll(
             db, sql: "SELECT * FROM room WHERE practice_id = ? ORDER BY name", arguments: [practiceID.description]
@@ -91,7 +84,7 @@ extension VetNetStore {
             {
                 throw UniquenessConflict.appointmentTypeName
             }
-            try Self.insertAppointmentType(type, practiceID: scope.practiceID, db: db)
+            try db.insert(AppointmentRows.insert(type, practiceID: scope.practiceID))
             try self.appendAudit(
                 AuditRecord(
                     action: .appointmentTypeCreate, resourceType: .appointmentType, resourceID: type.id.description),
@@ -133,14 +126,6 @@ extension VetNetStore {
         }
     }
 
-    /// The type's row, its definition as JSON (creation and restore).
-    static func insertAppointmentType(_ type: AppointmentType, practiceID: PracticeID, db: Database) throws {
-        let definition = String(decoding: try JSONEncoder().encode(type), as: UTF8.self)
-        try db.execute(
-            sql: "INSERT INTO appointment_type (id, practice_id, name, definition) VALUES (?, ?, ?, ?)",
-            arguments: [type.id.description, practiceID.description, type.name, definition])
-    }
-
     static func appointmentTypes(db: Database, practiceID: PracticeID, onlyID: Identifier<AppointmentType>? = nil)
         throws -> [AppointmentType]
     {
@@ -177,7 +162,7 @@ extension VetNetStore {
                 throw DomainError.versionMismatch(current: current ?? 0)
             }
             let version = (current ?? 0) + 1
-            try Self.storeAvailability(availability, version: version, practiceID: scope.practiceID, db: db)
+            try db.insert(AppointmentRows.insert(availability, version: version, practiceID: scope.practiceID))
             try self.appendAudit(
                 AuditRecord(action: .clinicianAvailabilityUpdate, resourceType: .clinician, resourceID: id),
                 scope: scope, db: db)
@@ -186,20 +171,6 @@ extension VetNetStore {
                 scope: scope, db: db)
             return Versioned(availability, version: version)
         }
-    }
-
-    /// Writes (or replaces) the availability row at `version` (updates and restore).
-    static func storeAvailability(
-        _ availability: ClinicianAvailability, version: Int, practiceID: PracticeID, db: Database
-    ) throws {
-        let json = String(decoding: try JSONEncoder().encode(availability), as: UTF8.self)
-        try db.execute(
-            sql: """
-                INSERT INTO clinician_availability (clinician_id, practice_id, availability, version) VALUES (?, ?, ?,
-                    ?)
-                ON CONFLICT (clinician_id) DO UPDATE SET availability = excluded.availability,
-                    version = excluded.version
-                """, arguments: [availability.clinicianID.description, practiceID.description, json, version])
     }
 
     /// Every clinician's availability in the practice, by clinician.

@@ -19,7 +19,7 @@ extension VetNetStore {
                 try Self.checkReferences(of: created, practiceID: scope.practiceID, db: db)
                 try Self.insertClinician(created, active: true, practiceID: scope.practiceID, createdAt: now, db: db)
                 if let owned = decision.availability {
-                    try Self.storeAvailability(owned, version: 1, practiceID: scope.practiceID, db: db)
+                    try db.insert(AppointmentRows.insert(owned, version: 1, practiceID: scope.practiceID))
                 }
                 try self.recordRosterChange(decision, scope: scope, db: db)
                 return created.id.description

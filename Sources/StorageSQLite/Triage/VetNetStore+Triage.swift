@@ -22,7 +22,7 @@ extension VetNetStore {
         let new = try NewAssessment(
             patientID: patientID, caseJSON: caseJSON, result: result, arrival: arrival,
             seal: fieldSeal(scope.practiceID))
-        let (assessment, resultJSON, sealed) = (new.assessment, new.resultJSON, new.sealed)
+        let (assessment, resultJSON) = (new.assessment, new.resultJSON)
         return try await write { db in
             try Self.requirePatient(db: db, scope: scope, patientID: patientID)
             var recorded: (StoredAssessment, QueueChange?)?
@@ -31,29 +31,16 @@ extension VetNetStore {
                 let decision = try AssessmentRecording.decide(
                     assessment, result: result, resultJSON: resultJSON, admitToQueue: admitToQueue,
                     boardEntry: try self.queueEntry(db: db, scope: scope, patientID: patientID), scope: scope, now: now)
-                try db.execute(
-                    sql: """
-                        INSERT INTO triage_assessment (id, practice_id, patient_id, assessor_id, arrival_at_ms,
-                            assessed_at_ms, level,
-                                                       rules_version, case_json, result_json)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        assessment.id.description, scope.practiceID.description, Self.text(patientID),
-                        scope.actorID?.description,
-                        Timestamp.milliseconds(arrival), Timestamp.milliseconds(result.assessedAt),
-                        result.level.rawValue,
-                        result.rulesVersion,
-                        sealed.caseText, sealed.resultText,
-                    ])
+                try db.insert(AssessmentRows.insert(new, rulesVersion: result.rulesVersion, scope: scope))
                 if let change = decision.change {
                     try self.saveQueueEntry(change.entry, db: db, scope: scope)
                     try Self.recordArrival(change, db: db, scope: scope)
                 }
                 if let intakeRanking {
-                    try Self.insertIntakeRanking(
-                        intakeRanking, assessmentID: assessment.id.description, patientID: patientID,
-                        practiceID: scope.practiceID, createdAt: now, db: db)
+                    try db.insert(
+                        AppointmentRows.insert(
+                            intakeRanking, assessmentID: assessment.id.rawValue, patientID: patientID,
+                            practiceID: scope.practiceID, createdAt: now))
                 }
                 try self.appendAudit(decision.audit, scope: scope, db: db)
                 try self.appendEvents(decision.events, scope: scope, db: db)
@@ -166,7 +153,9 @@ extension VetNetStore {
                 request, on: assessment, isLatest: newer == 0,
                 boardEntry: try self.queueEntry(db: db, scope: scope, patientID: assessment.patientID),
                 scope: scope, now: self.clock.now())
-            try self.insertOverride(recording.override, patientID: assessment.patientID, db: db, scope: scope)
+            try db.insert(
+                AssessmentRows.insert(
+                    recording.override, patientID: assessment.patientID, seal: self.fieldSeal(scope.practiceID)))
             if let change = recording.change {
                 try self.saveQueueEntry(change.entry, db: db, scope: scope)
                 try Self.recordArrival(change, db: db, scope: scope)
@@ -241,23 +230,6 @@ extension VetNetStore {
 
     func override(from row: Row) throws -> TriageOverride {
         try AssessmentRows.override(from: row) { self.fieldSeal($0) }
-    }
-
-    func insertOverride(_ override: TriageOverride, patientID: UUID, db: Database, scope: AccessScope) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO triage_override (id, practice_id, patient_id, assessment_id, computed_level, previous_level,
-                    level, reason,
-                                             overridden_by, overridden_at_ms, lowers_red_finding)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                override.id.description, scope.practiceID.description, Self.text(patientID),
-                override.assessmentID.description,
-                override.computedLevel.rawValue, override.previousLevel.rawValue, override.level.rawValue,
-                try AssessmentRows.sealedReason(of: override, seal: fieldSeal(scope.practiceID)),
-                override.overriddenBy, Timestamp.milliseconds(override.overriddenAt), override.lowersRedFinding,
-            ])
     }
 
     /// The row a page's `cursor` names in `table`, as its stored id: refused
