@@ -151,7 +151,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func touchSession(tokenHash: String, practiceID: PracticeID, at milliseconds: Int64) async throws {
-        try await transaction(.practice(practiceID)) { connection in
+        _ = try await transaction(.practice(practiceID)) { connection in
             try await connection.query(
                 """
                 UPDATE session SET last_seen_at_ms = GREATEST(last_seen_at_ms, \(milliseconds))

@@ -117,22 +117,11 @@ extension PostgresStore: PatientDirectory {
         let words = PatientSearchTerms.words(
             patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner,
             contacts: contactIndex(scope.practiceID))
-        let alerts = try Self.json(patient.alerts)
-        let archivedAt = archivedAt ?? patient.archivingDate(registeredAt: now)
         do {
-            try await connection.query(
-                """
-                INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date, birth_date_estimated,
-                    colour, microchip,
-                                     status, alerts, owner_id, co_owner_id, archived_at, created_at, updated_at)
-                VALUES (\(patient.id.rawValue), \(scope.practiceID.rawValue), \(recordNumber), \(patient.name),
-                    \(patient.species.rawValue),
-                        \(patient.breed), \(patient.sex.rawValue),
-                            \(patient.birthDate.map { RecordCalendar.isoDay($0) })::date,
-                        \(patient.birthDateEstimated), \(patient.colour), \(patient.microchip),
-                            \(patient.status.rawValue), \(alerts)::jsonb,
-                        \(patient.ownerID.rawValue), \(patient.coOwnerID?.rawValue), \(archivedAt), \(now), \(now))
-                """, logger: logger)
+            try await connection.insert(
+                PatientRows.insert(
+                    patient, recordNumber: recordNumber, practiceID: scope.practiceID, archivedAt: archivedAt, now: now),
+                logger: logger)
         } catch let error as PSQLError where Self.isMicrochipConflict(error) {
             throw UniquenessConflict.patientMicrochip
         }

@@ -164,29 +164,15 @@ extension VetNetStore {
 
     /// Inserts a patient with the next record number, or with `recordNumber` when restoring a
     /// practice that already assigned one (the caller then moves the counter past it).
-    func insertPatient(_ patient: Patient, db: Database, scope: AccessScope, recordNumber: String? = nil) throws {
+    func insertPatient(
+        _ patient: Patient, db: Database, scope: AccessScope, recordNumber: String? = nil, archivedAt: Date? = nil
+    ) throws {
         try Self.requireOwners(of: patient, db: db, scope: scope)
         let mrn = try recordNumber ?? Self.nextMedicalRecordNumber(db: db, practiceID: scope.practiceID)
-        let now = clock.now()
         do {
-            try db.execute(
-                sql: """
-                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date,
-                        birth_date_estimated, colour,
-                                         microchip, status, alerts, owner_id, co_owner_id, archived_at, created_at,
-                                             updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    patient.id.description, scope.practiceID.description, mrn, patient.name, patient.species.rawValue,
-                    patient.breed,
-                    patient.sex.rawValue, patient.birthDate.map { RecordCalendar.isoDay($0) },
-                    patient.birthDateEstimated, patient.colour,
-                    patient.microchip, patient.status.rawValue, try Self.json(patient.alerts),
-                    patient.ownerID.description, patient.coOwnerID?.description,
-                    patient.archivingDate(registeredAt: now).map(Timestamp.string), Timestamp.string(now),
-                    Timestamp.string(now),
-                ])
+            try db.insert(
+                PatientRows.insert(
+                    patient, recordNumber: mrn, practiceID: scope.practiceID, archivedAt: archivedAt, now: clock.now()))
         } catch let error as DatabaseError
             where error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("microchip") == true
         {

@@ -58,12 +58,8 @@ extension VetNetStore {
             var entries = 0
             for (index, item) in export.patients.enumerated() {
                 try self.insertPatient(
-                    item.patient, db: db, scope: scope, recordNumber: item.patient.medicalRecordNumber)
-                if let archivedAt = item.archivedAt {
-                    try db.execute(
-                        sql: "UPDATE patient SET archived_at = ? WHERE id = ?",
-                        arguments: [PracticeExport.timestamp(archivedAt), item.patient.id.description])
-                }
+                    item.patient, db: db, scope: scope, recordNumber: item.patient.medicalRecordNumber,
+                    archivedAt: item.archivedAt)
                 entries += try self.insertRecordEntries(of: item, db: db, practiceID: practiceID, now: now)
                 if let progress, (index + 1) % 500 == 0 || index + 1 == export.patients.count {
                     progress(index + 1, export.patients.count)
