@@ -117,11 +117,10 @@ extension PostgresStore: PatientDirectory {
         let words = PatientSearchTerms.words(
             patient: patient, recordNumber: recordNumber, owner: owner, coOwner: coOwner,
             contacts: contactIndex(scope.practiceID))
+        let row = try PatientRows.insert(
+            patient, recordNumber: recordNumber, practiceID: scope.practiceID, archivedAt: archivedAt, now: now)
         do {
-            try await connection.insert(
-                PatientRows.insert(
-                    patient, recordNumber: recordNumber, practiceID: scope.practiceID, archivedAt: archivedAt, now: now),
-                logger: logger)
+            try await connection.insert(row, logger: logger)
         } catch let error as PSQLError where Self.isMicrochipConflict(error) {
             throw UniquenessConflict.patientMicrochip
         }
