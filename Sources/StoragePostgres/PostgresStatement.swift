@@ -89,28 +89,35 @@ struct PostgresStatement {
 }
 
 extension PostgresStatement {
-    /// The `INSERT` of `row`, its values bound here: an instant in its `<column>_ms`
-    /// milliseconds, a day cast to `date`, JSON to `jsonb`.
-    mutating func insert(_ row: StoredInsert) -> String {
-        var columns: [String] = []
-        var placeholders: [String] = []
-        for (column, value) in zip(row.columns, row.values) {
-            switch value {
-            case .text(let text): placeholders.append(bind(text))
-            case .integer(let number): placeholders.append(bind(number))
-            case .uuid(let id): placeholders.append(bind(id))
-            case .bytes(let bytes): placeholders.append(bind(bytes.map { ByteBuffer(bytes: $0) }))
-            case .day(let day): placeholders.append(bind(day) + "::date")
-            case .json(let json): placeholders.append(bind(json) + "::jsonb")
-            case .flag(let flag): placeholders.append(bind(flag))
-            case .instant(let instant): placeholders.append(bind(instant.map(Timestamp.milliseconds)))
-            case .milliseconds(let instant): placeholders.append(bind(instant.map(Timestamp.milliseconds)))
-            case .time(let time): placeholders.append(bind(time))
-            }
-            if case .instant = value { columns.append(column + "_ms") } else { columns.append(column) }
+    /// Binds `value` and returns its placeholder: an instant as milliseconds, a day cast to
+    /// `date`, JSON to `jsonb`.
+    mutating func placeholder(for value: StoredValue) -> String {
+        switch value {
+        case .text(let text): bind(text)
+        case .integer(let number): bind(number)
+        case .uuid(let id): bind(id)
+        case .bytes(let bytes): bind(bytes.map { ByteBuffer(bytes: $0) })
+        case .day(let day): bind(day) + "::date"
+        case .json(let json): bind(json) + "::jsonb"
+        case .flag(let flag): bind(flag)
+        case .instant(let instant), .milliseconds(let instant): bind(instant.map(Timestamp.milliseconds))
+        case .time(let time): bind(time)
         }
-        let names = columns.joined(separator: ", ")
-        var sql = "INSERT INTO \(row.table) (\(names)) VALUES (\(placeholders.joined(separator: ", ")))"
+    }
+
+    /// The column that holds `value` here: an instant in its `<column>_ms` milliseconds.
+    static func column(_ column: String, holding value: StoredValue) -> String {
+        if case .instant = value { column + "_ms" } else { column }
+    }
+
+    /// The `INSERT` of `row` (an upsert, when it has a conflict key), its values bound here.
+    mutating func insert(_ row: StoredInsert) -> String {
+        let columns = zip(row.columns, row.values).map { Self.column($0, holding: $1) }
+        let placeholders = row.values.map { placeholder(for: $0) }
+        var sql = """
+            INSERT INTO \(row.table) (\(columns.joined(separator: ", "))) \
+            VALUES (\(placeholders.joined(separator: ", ")))
+            """
         if !row.conflictKey.isEmpty {
             let replaced = row.replacing.compactMap { row.columns.firstIndex(of: $0).map { columns[$0] } }
             sql +=
@@ -119,6 +126,21 @@ extension PostgresStatement {
         }
         return sql
     }
+
+    /// The `UPDATE` of `change`, its values bound here.
+    mutating func update(_ change: StoredUpdate) -> String {
+        var assignments = zip(change.columns, change.values).map { column, value in
+            "\(Self.column(column, holding: value)) = \(placeholder(for: value))"
+        }
+        if change.bumpsVersion { assignments.append("version = version + 1") }
+        let conditions = zip(change.keyColumns, change.keyValues).map { column, value in
+            "\(Self.column(column, holding: value)) = \(placeholder(for: value))"
+        }
+        return """
+            UPDATE \(change.table) SET \(assignments.joined(separator: ", ")) \
+            WHERE \(conditions.joined(separator: " AND "))
+            """
+    }
 }
 
 extension PostgresConnection {
@@ -126,6 +148,13 @@ extension PostgresConnection {
     func insert(_ row: StoredInsert, logger: Logger) async throws {
         var statement = PostgresStatement()
         let sql = statement.insert(row)
+        try await query(statement.query(sql), logger: logger)
+    }
+
+    /// Applies `change` in the caller's transaction.
+    func update(_ change: StoredUpdate, logger: Logger) async throws {
+        var statement = PostgresStatement()
+        let sql = statement.update(change)
         try await query(statement.query(sql), logger: logger)
     }
 }

@@ -77,3 +77,50 @@ public struct StoredOwnerColumns: Sendable, Equatable {
             notes: try seal.openIfPresent(notes, .ownerNotes, id: key))
     }
 }
+
+/// The rows that store an owner, new or changed, as both stores write them (the embedded
+/// store adds its contact search tokens beside them).
+extension StoredOwnerColumns {
+    /// A new owner's row, registered `now`.
+    public static func insert(_ owner: Owner, seal: FieldSeal, now: Date) throws -> StoredInsert {
+        let columns = try StoredOwnerColumns(owner, seal: seal)
+        return StoredInsert(
+            "owner",
+            [
+                "id": .uuid(owner.id.rawValue), "practice_id": .uuid(seal.practiceID.rawValue),
+                "first_name": .text(owner.firstName), "last_name": .text(owner.lastName), "email": .text(columns.email),
+                "phones": .text(columns.phones), "address": .text(columns.address),
+                "communication": .json(columns.communication), "notes": .text(columns.notes),
+                "created_at": .time(now), "updated_at": .time(now),
+            ])
+    }
+
+    /// The change an owner's edit stores: names and contact details, stamped `now`, the
+    /// version moved on.
+    public static func update(_ owner: Owner, seal: FieldSeal, now: Date) throws -> StoredUpdate {
+        let columns = try StoredOwnerColumns(owner, seal: seal)
+        return StoredUpdate(
+            "owner",
+            setting: [
+                "first_name": .text(owner.firstName), "last_name": .text(owner.lastName), "email": .text(columns.email),
+                "phones": .text(columns.phones), "address": .text(columns.address),
+                "communication": .json(columns.communication), "notes": .text(columns.notes),
+                "updated_at": .time(now),
+            ],
+            key: ["id": .uuid(owner.id.rawValue), "practice_id": .uuid(seal.practiceID.rawValue)],
+            bumpsVersion: true)
+    }
+
+    /// The contact details sealed again in place (a store's sealing pass): nothing else of the
+    /// owner changes, its version included.
+    public static func resealing(_ owner: Owner, seal: FieldSeal) throws -> StoredUpdate {
+        let columns = try StoredOwnerColumns(owner, seal: seal)
+        return StoredUpdate(
+            "owner",
+            setting: [
+                "email": .text(columns.email), "phones": .text(columns.phones), "address": .text(columns.address),
+                "notes": .text(columns.notes),
+            ],
+            key: ["id": .uuid(owner.id.rawValue), "practice_id": .uuid(seal.practiceID.rawValue)])
+    }
+}

@@ -33,9 +33,9 @@ public struct StoredInsert: Sendable, Equatable {
     /// The table the row goes in.
     public let table: String
     /// The columns, in the order they are written.
-    public let columns: [String]
+    public private(set) var columns: [String]
     /// Each column's value, at the column's position.
-    public let values: [StoredValue]
+    public private(set) var values: [StoredValue]
     /// The columns of the unique key a row already there would share with this one; empty for
     /// a plain insert, which a duplicate refuses.
     public private(set) var conflictKey: [String] = []
@@ -47,6 +47,15 @@ public struct StoredInsert: Sendable, Equatable {
         self.table = table
         self.columns = cells.map(\.key)
         self.values = cells.map(\.value)
+    }
+
+    /// The row with `column` set to `value` as well (a column one store keeps and the other
+    /// does not, such as the embedded store's contact search tokens).
+    public func setting(_ column: String, _ value: StoredValue) -> StoredInsert {
+        var more = self
+        more.columns.append(column)
+        more.values.append(value)
+        return more
     }
 
     /// The row written over the one already there with the same `key`, if any: its

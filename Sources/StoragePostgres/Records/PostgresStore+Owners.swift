@@ -38,7 +38,6 @@ extension PostgresStore {
     public func updateOwner(_ owner: Owner, scope: AccessScope, expectedVersion: Int?) async throws -> Versioned<Owner>
     {
         try owner.validate()
-        let columns = try ownerColumns(owner, practiceID: scope.practiceID)
         let now = clock.now()
         // A deadlock with a patient update of the same household is run again.
         return try await retryingTransientFailures {
@@ -50,15 +49,9 @@ extension PostgresStore {
                 if let expectedVersion, expectedVersion != current.version {
                     throw DomainError.versionMismatch(current: current.version)
                 }
-                try await connection.query(
-                    """
-                    UPDATE owner SET first_name = \(owner.firstName), last_name = \(owner.lastName),
-                        email = \(columns.email),
-                        phones = \(columns.phones), address = \(columns.address),
-                            communication = \(columns.communication)::jsonb,
-                        notes = \(columns.notes), updated_at = \(now), version = version + 1
-                    WHERE id = \(owner.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
-                    """, logger: self.logger)
+                try await connection.update(
+                    StoredOwnerColumns.update(owner, seal: self.fieldSeal(scope.practiceID), now: now),
+                    logger: self.logger)
                 try await self.reindexPatients(
                     ofOwner: owner.id.rawValue, practiceID: scope.practiceID, connection: connection)
                 try await self.appendAudit(
@@ -114,16 +107,8 @@ extension PostgresStore {
 
     /// Inserts an owner with its audit entry, in the caller's transaction (creates and imports).
     func insertOwner(_ owner: Owner, scope: AccessScope, now: Date, connection: PostgresConnection) async throws {
-        let columns = try ownerColumns(owner, practiceID: scope.practiceID)
-        try await connection.query(
-            """
-            INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, address, communication, notes,
-                created_at, updated_at)
-            VALUES (\(owner.id.rawValue), \(scope.practiceID.rawValue), \(owner.firstName), \(owner.lastName),
-                \(columns.email),
-                    \(columns.phones), \(columns.address), \(columns.communication)::jsonb, \(columns.notes), \(now),
-                        \(now))
-            """, logger: logger)
+        try await connection.insert(
+            StoredOwnerColumns.insert(owner, seal: fieldSeal(scope.practiceID), now: now), logger: logger)
         try await appendAudit(
             AuditRecord(action: .ownerCreate, resourceType: .owner, resourceID: owner.id.description),
             scope: scope, connection: connection)

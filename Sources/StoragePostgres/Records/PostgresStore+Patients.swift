@@ -52,25 +52,9 @@ extension PostgresStore: PatientDirectory {
             let words = PatientSearchTerms.words(
                 patient: updated, recordNumber: updated.medicalRecordNumber ?? "", owner: owner, coOwner: coOwner,
                 contacts: contactIndex(scope.practiceID))
-            let alerts = try Self.json(updated.alerts)
-            var archivedAt: Date?
-            if case .archived(let at) = update.archiving { archivedAt = at }
+            let change = try PatientRows.update(update, practiceID: scope.practiceID, now: now)
             do {
-                try await connection.query(
-                    """
-                    UPDATE patient SET name = \(updated.name), species = \(updated.species.rawValue),
-                        breed = \(updated.breed),
-                        sex = \(updated.sex.rawValue),
-                            birth_date = \(updated.birthDate.map { RecordCalendar.isoDay($0) })::date,
-                        birth_date_estimated = \(updated.birthDateEstimated), colour = \(updated.colour),
-                            microchip = \(updated.microchip),
-                        status = \(updated.status.rawValue), alerts = \(alerts)::jsonb,
-                            owner_id = \(updated.ownerID.rawValue),
-                        co_owner_id = \(updated.coOwnerID?.rawValue),
-                        archived_at = CASE WHEN \(update.archiving == .kept) THEN archived_at ELSE \(archivedAt) END,
-                        updated_at = \(now), version = version + 1
-                    WHERE id = \(updated.id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
-                    """, logger: self.logger)
+                try await connection.update(change, logger: self.logger)
             } catch let error as PSQLError where Self.isMicrochipConflict(error) {
                 throw UniquenessConflict.patientMicrochip
             }

@@ -77,13 +77,8 @@ extension PostgresStore {
             """, logger: logger)
         { owners.append(try owner(from: row, practiceID: practiceID).value) }
         for owner in owners {
-            let columns = try ownerColumns(owner, practiceID: practiceID)
-            try await connection.query(
-                """
-                UPDATE owner SET email = \(columns.email), phones = \(columns.phones), address = \(columns.address),
-                    notes = \(columns.notes)
-                WHERE id = \(owner.id.rawValue) AND practice_id = \(practiceID.rawValue)
-                """, logger: logger)
+            try await connection.update(
+                StoredOwnerColumns.resealing(owner, seal: fieldSeal(practiceID)), logger: logger)
             try await reindexPatients(ofOwner: owner.id.rawValue, practiceID: practiceID, connection: connection)
             sealed += 1
         }

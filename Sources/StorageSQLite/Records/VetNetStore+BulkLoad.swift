@@ -6,7 +6,7 @@ import StoragePorts
 
 extension VetNetStore {
     /// Loads many owners and patients into the scope's practice in one transaction, for
-    /// performance data sets: prepared statements, consecutive record numbers, the search
+    /// performance data sets: cached statements, consecutive record numbers, the search
     /// index rebuilt for the practice in one statement, and one `practice.bulk_load` audit
     /// entry instead of one per row (the rows are generated, not clinical work to account for).
     ///
@@ -20,48 +20,25 @@ extension VetNetStore {
         let now = clock.now()
         try PopulationLoad.validate(owners: owners, patients: patients, now: now)
         let practice = scope.practiceID.description
-        let stamp = Timestamp.string(now)
         let total = owners.count + patients.count
         return try await write { db in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM practice WHERE id = ?", arguments: [practice]) == 1
             else {
                 throw DomainError.notFound(resource: "practice")
             }
-            let insertOwner = try db.makeStatement(
-                sql: """
-                    INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, contact_tokens, address,
-                        communication,
-                                       notes, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+            let seal = self.fieldSeal(scope.practiceID)
             for (index, owner) in owners.enumerated() {
-                let columns = try self.ownerColumns(owner, practiceID: scope.practiceID)
-                try insertOwner.execute(arguments: [
-                    owner.id.description, practice, owner.firstName, owner.lastName, columns.email,
-                    columns.phones, columns.tokens, columns.address, columns.communication, columns.notes, stamp, stamp,
-                ])
+                try db.insert(
+                    StoredOwnerColumns.insert(owner, seal: seal, now: now)
+                        .setting("contact_tokens", .text(self.contactTokens(of: owner, practiceID: scope.practiceID))))
                 if let progress, (index + 1) % 5_000 == 0 { progress(index + 1, total) }
             }
-            let insertPatient = try db.makeStatement(
-                sql: """
-                    INSERT INTO patient (id, practice_id, mrn, name, species, breed, sex, birth_date,
-                        birth_date_estimated, colour,
-                                         microchip, status, alerts, owner_id, co_owner_id, archived_at, created_at,
-                                             updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
             let firstNumber = try Self.recordNumberCounter(db: db, practiceID: scope.practiceID) + 1
             for (index, patient) in patients.enumerated() {
-                try insertPatient.execute(arguments: [
-                    patient.id.description, practice, MedicalRecordNumber.text(Int64(firstNumber + index)),
-                    patient.name,
-                    patient.species.rawValue,
-                    patient.breed, patient.sex.rawValue, patient.birthDate.map { RecordCalendar.isoDay($0) },
-                    patient.birthDateEstimated, patient.colour,
-                    patient.microchip, patient.status.rawValue, try Self.json(patient.alerts),
-                    patient.ownerID.description,
-                    patient.coOwnerID?.description, patient.status == .archived ? stamp : nil, stamp, stamp,
-                ])
+                try db.insert(
+                    PatientRows.insert(
+                        patient, recordNumber: MedicalRecordNumber.text(Int64(firstNumber + index)),
+                        practiceID: scope.practiceID, archivedAt: nil, now: now))
                 if let progress, (owners.count + index + 1) % 5_000 == 0 { progress(owners.count + index + 1, total) }
             }
             try Self.advanceRecordNumberCounter(

@@ -42,17 +42,9 @@ extension VetNetStore {
             if let expectedVersion, expectedVersion != current.version {
                 throw DomainError.versionMismatch(current: current.version)
             }
-            try db.execute(
-                sql: """
-                    UPDATE owner SET first_name = ?, last_name = ?, updated_at = ?, version = version + 1
-                    WHERE id = ? AND practice_id = ?
-                    """,
-                arguments: [
-                    owner.firstName, owner.lastName, Timestamp.string(self.clock.now()), owner.id.description,
-                    scope.practiceID.description,
-                ])
-            // The names first: the contact details' write re-indexes the owner's patients.
-            try self.writeContactDetails(of: owner, practiceID: scope.practiceID, db: db)
+            try self.writeOwner(
+                StoredOwnerColumns.update(owner, seal: self.fieldSeal(scope.practiceID), now: self.clock.now()),
+                of: owner, practiceID: scope.practiceID, db: db)
             try self.appendAudit(
                 AuditRecord(action: .ownerUpdate, resourceType: .owner, resourceID: owner.id.description),
                 scope: scope, db: db)
@@ -88,50 +80,25 @@ extension VetNetStore {
     // MARK: - Rows
 
     func insertOwner(_ owner: Owner, db: Database, scope: AccessScope) throws {
-        let columns = try ownerColumns(owner, practiceID: scope.practiceID)
-        let now = Timestamp.string(clock.now())
-        try db.execute(
-            sql: """
-                INSERT INTO owner (id, practice_id, first_name, last_name, email, phones, contact_tokens, address,
-                    communication,
-                                   notes, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                owner.id.description, scope.practiceID.description, owner.firstName, owner.lastName, columns.email,
-                columns.phones, columns.tokens, columns.address, columns.communication, columns.notes, now, now,
-            ])
+        try db.insert(
+            StoredOwnerColumns.insert(owner, seal: fieldSeal(scope.practiceID), now: clock.now())
+                .setting("contact_tokens", .text(contactTokens(of: owner, practiceID: scope.practiceID))))
         try appendAudit(
             AuditRecord(action: .ownerCreate, resourceType: .owner, resourceID: owner.id.description), scope: scope,
             db: db)
     }
 
-    /// An owner's columns as stored: the contact details sealed, their search tokens (see
-    /// ``ContactSearchIndex``) marked and space-separated.
-    func ownerColumns(_ owner: Owner, practiceID: PracticeID) throws -> (
-        email: String?, phones: String, tokens: String, address: String?, communication: String, notes: String?
-    ) {
-        let stored = try StoredOwnerColumns(owner, seal: fieldSeal(practiceID))
-        let tokens = ContactSearchIndex(cipher: cipher, practiceID: practiceID).tokens(of: owner)
-        return (
-            stored.email, stored.phones, tokens.map { Self.contactTokenMark + $0 }.joined(separator: " "),
-            stored.address, stored.communication, stored.notes
-        )
+    /// The owner's contact search tokens (see ``ContactSearchIndex``), marked and
+    /// space-separated, for the embedded store's full-text index.
+    func contactTokens(of owner: Owner, practiceID: PracticeID) -> String {
+        ContactSearchIndex(cipher: cipher, practiceID: practiceID).tokens(of: owner)
+            .map { Self.contactTokenMark + $0 }.joined(separator: " ")
     }
 
-    /// Rewrites an owner's contact details, sealed, with their search tokens, and re-indexes
-    /// their patients (an update, and the sealing of details written before sealing began).
-    func writeContactDetails(of owner: Owner, practiceID: PracticeID, db: Database) throws {
-        let columns = try ownerColumns(owner, practiceID: practiceID)
-        try db.execute(
-            sql: """
-                UPDATE owner SET email = ?, phones = ?, contact_tokens = ?, address = ?, communication = ?, notes = ?
-                WHERE id = ? AND practice_id = ?
-                """,
-            arguments: [
-                columns.email, columns.phones, columns.tokens, columns.address, columns.communication, columns.notes,
-                owner.id.description, practiceID.description,
-            ])
+    /// Writes `change` to `owner`'s row with its contact search tokens, and indexes the
+    /// owner's patients again (their rows search by the owner's contact details).
+    func writeOwner(_ change: StoredUpdate, of owner: Owner, practiceID: PracticeID, db: Database) throws {
+        try db.update(change.setting("contact_tokens", .text(contactTokens(of: owner, practiceID: practiceID))))
         for patientID in try String.fetchAll(
             db, sql: "SELECT id FROM patient WHERE (owner_id = ? OR co_owner_id = ?) AND practice_id = ?",
             arguments: [owner.id.description, owner.id.description, practiceID.description])

@@ -45,24 +45,7 @@ extension VetNetStore {
                 patient, current: current, expectedVersion: expectedVersion, scope: scope, now: now)
             try Self.requireOwners(of: patient, db: db, scope: scope)
             let updated = update.patient.value
-            var archivedAt: String?
-            if case .archived(let at) = update.archiving { archivedAt = Timestamp.string(at) }
-            try db.execute(
-                sql: """
-                    UPDATE patient SET name = ?, species = ?, breed = ?, sex = ?, birth_date = ?,
-                        birth_date_estimated = ?, colour = ?, microchip = ?, status = ?, alerts = ?, owner_id = ?,
-                        co_owner_id = ?, archived_at = CASE WHEN ? THEN archived_at ELSE ? END,
-                        updated_at = ?, version = version + 1
-                    WHERE id = ? AND practice_id = ?
-                    """,
-                arguments: [
-                    updated.name, updated.species.rawValue, updated.breed, updated.sex.rawValue,
-                    updated.birthDate.map { RecordCalendar.isoDay($0) },
-                    updated.birthDateEstimated, updated.colour, updated.microchip, updated.status.rawValue,
-                    try Self.json(updated.alerts), updated.ownerID.description, updated.coOwnerID?.description,
-                    update.archiving == .kept, archivedAt, Timestamp.string(now),
-                    updated.id.description, scope.practiceID.description,
-                ])
+            try db.update(PatientRows.update(update, practiceID: scope.practiceID, now: now))
             try Self.reindexPatient(db: db, id: updated.id.description)
             try self.appendAudit(update.audit, scope: scope, db: db)
             try self.appendEvent(update.event, scope: scope, db: db)

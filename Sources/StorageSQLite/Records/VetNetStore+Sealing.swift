@@ -7,7 +7,7 @@ import StoragePorts
 extension VetNetStore {
     /// The sealed columns read and written as single values, with their ``SealedField``.
     /// Owners' contact details are sealed with their search tokens
-    /// (``writeContactDetails(of:practiceID:db:)``).
+    /// (``writeOwner(_:of:practiceID:db:)``).
     static let sealedColumns = SealedField.allCases.compactMap { field in
         field.location(boardTable: "triage_queue_entry").map {
             (table: $0.table, key: $0.key, column: $0.column, field: field)
@@ -48,7 +48,9 @@ extension VetNetStore {
                 arguments: [FieldSeal.prefix])
             for row in owners {
                 let owner = try owner(from: row).value
-                try writeContactDetails(of: owner, practiceID: try fieldSeal(row: row).practiceID, db: db)
+                let seal = try fieldSeal(row: row)
+                try writeOwner(
+                    StoredOwnerColumns.resealing(owner, seal: seal), of: owner, practiceID: seal.practiceID, db: db)
                 sealed += 1
             }
             return sealed
