@@ -76,7 +76,7 @@ public struct PracticeExport: Codable, Hashable, Sendable {
             ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(Self.timestamp(date))
+            try container.encode(Timestamp.string(date))
         }
         return try encoder.encode(self)
     }
@@ -98,22 +98,9 @@ public struct PracticeExport: Codable, Hashable, Sendable {
         return try decoder.decode(PracticeExport.self, from: data)
     }
 
-    /// RFC 3339 UTC text with milliseconds, rounded to the nearest millisecond.
-    ///
-    /// `Timestamp.string` formats with Foundation's ISO 8601 style, which truncates: a time
-    /// parsed from `…40.002Z` can print as `…40.001Z`, so each write-back would lose a
-    /// millisecond. Rounding makes parse-then-format return the stored text, which is what a
-    /// lossless export and restore need.
-    package static func timestamp(_ date: Date) -> String {
-        let milliseconds = Timestamp.milliseconds(date)
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-        let whole = Timestamp.string(Date(timeIntervalSince1970: Double(seconds)))
-        return whole.dropLast(5) + String(format: ".%03dZ", Int(milliseconds - seconds * 1000))
-    }
-
     /// The instant as the export's text reads back, so an export equals itself after a round
     /// trip through a file and either store.
-    public static func instant(_ date: Date) -> Date { Timestamp.date(timestamp(date)) ?? date }
+    public static func instant(_ date: Date) -> Date { Timestamp.date(Timestamp.string(date)) ?? date }
 
     /// The stored millisecond instant as the export's text reads back.
     public static func instant(milliseconds: Int64) -> Date { instant(Timestamp.date(milliseconds: milliseconds)) }

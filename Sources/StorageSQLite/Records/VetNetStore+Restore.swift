@@ -41,7 +41,7 @@ extension VetNetStore {
             // The practice's history comes first in the chain, as it happened; the restore's own
             // entries follow it.
             for entry in carriedAudit { try self.appendCarriedAudit(entry, db: db) }
-            let stamp = PracticeExport.timestamp(now)
+            let stamp = Timestamp.string(now)
             let practice = export.practice
             try Self.insertPracticeRow(practice, id: practiceID, createdAt: stamp, db: db)
             for account in export.staff {

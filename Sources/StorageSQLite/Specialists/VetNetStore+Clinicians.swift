@@ -144,7 +144,7 @@ extension VetNetStore {
                 clinician.credentials, try speciesJSON(clinician), clinician.maxAppointmentsPerDay,
                 clinician.complexityCeiling, active,
                 Timestamp.string(createdAt), try preferencesJSON(clinician),
-                clinician.retiredAt.map(PracticeExport.timestamp),
+                clinician.retiredAt.map(Timestamp.string),
             ])
         try insertExpertise(clinician, db: db)
     }
