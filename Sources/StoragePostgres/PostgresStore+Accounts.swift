@@ -53,7 +53,7 @@ extension PostgresStore: AccountRepository {
             VALUES (\(profile.id.rawValue), \(profile.name), \(profile.timeZone), \(profileJSON)::jsonb, \(now))
             """, logger: logger)
         try await appendAudit(
-            AuditRecord(action: .practiceCreate, resourceType: .practice, resourceID: profile.id.description),
+            AuditRecord.practice(.practiceCreate, profile.id),
             scope: scope, connection: connection)
     }
 

@@ -72,9 +72,7 @@ extension PostgresStore: PasskeyRepository {
             { removed = true }
             guard removed else { throw DomainError.notFound(resource: "passkey") }
             try await self.appendAudit(
-                AuditRecord(
-                    action: .authPasskeyRemove, resourceType: .user, resourceID: userID.description,
-                    detail: "passkey=\(UUIDText.lowercase(id))"),
+                AuditRecord.passkeyRemoved(id, from: userID),
                 scope: scope, connection: connection)
         }
     }

@@ -113,9 +113,8 @@ extension PostgresStore {
             try await connection.insert(
                 AppointmentRows.insert(availability, version: version, practiceID: scope.practiceID), logger: logger)
             try await self.appendAudit(
-                AuditRecord(
-                    action: .clinicianAvailabilityUpdate, resourceType: .clinician,
-                    resourceID: availability.clinicianID.description), scope: scope, connection: connection)
+                AuditRecord.clinician(.clinicianAvailabilityUpdate, availability.clinicianID), scope: scope,
+                connection: connection)
             try await self.appendEvent(
                 availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),
                 scope: scope, connection: connection)
@@ -151,7 +150,7 @@ extension PostgresStore {
             try await transaction(.practice(scope.practiceID)) { connection in
                 try await connection.insert(AppointmentRows.insert(room, practiceID: scope.practiceID), logger: logger)
                 try await self.appendAudit(
-                    AuditRecord(action: .roomCreate, resourceType: .room, resourceID: room.id.description),
+                    AuditRecord.room(.roomCreate, room.id),
                     scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -179,9 +178,7 @@ extension PostgresStore {
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
                 try await self.appendAudit(
-                    AuditRecord(
-                        action: .roomUpdate, resourceType: .room, resourceID: id.description,
-                        detail: next.isActive ? nil : "out_of_service"), scope: scope, connection: connection)
+                    AuditRecord.roomUpdated(id, to: next), scope: scope, connection: connection)
                 return next
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
@@ -217,9 +214,7 @@ extension PostgresStore {
             try await transaction(.practice(scope.practiceID)) { connection in
                 try await connection.insert(AppointmentRows.insert(type, practiceID: scope.practiceID), logger: logger)
                 try await self.appendAudit(
-                    AuditRecord(
-                        action: .appointmentTypeCreate, resourceType: .appointmentType,
-                        resourceID: type.id.description), scope: scope, connection: connection)
+                    AuditRecord.appointmentType(.appointmentTypeCreate, type.id), scope: scope, connection: connection)
             }
         } catch let error as PSQLError where error.sqlState == "23505" {
             throw UniquenessConflict.appointmentTypeName
@@ -243,7 +238,7 @@ extension PostgresStore {
                     WHERE id = \(id.rawValue) AND practice_id = \(scope.practiceID.rawValue)
                     """, logger: self.logger)
                 try await self.appendAudit(
-                    AuditRecord(action: action, resourceType: .appointmentType, resourceID: id.description),
+                    AuditRecord.appointmentType(action, id),
                     scope: scope, connection: connection)
                 return next
             }

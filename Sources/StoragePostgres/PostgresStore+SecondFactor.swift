@@ -133,7 +133,7 @@ extension PostgresStore: SecondFactorRepository {
                 WHERE user_id = \(userID.rawValue) AND practice_id = \(practice) AND revoked_at_ms IS NULL
                 """, logger: logger)
             try await self.appendAudit(
-                AuditRecord(action: .authSecondFactorReset, resourceType: .user, resourceID: userID.description),
+                AuditRecord.user(.authSecondFactorReset, userID),
                 scope: scope, connection: connection)
         }
     }

@@ -28,7 +28,7 @@ extension PostgresStore: SharedDeviceRepository {
                 """, logger: logger
             ) { devices.append(try AccountRows.sharedDevice(from: row.makeRandomAccess())) }
             try await self.appendAudit(
-                AuditRecord(action: .sharedDeviceList, resourceType: .sharedDevice), scope: scope,
+                AuditRecord.sharedDevice(.sharedDeviceList), scope: scope,
                 connection: connection)
             return devices
         }
@@ -46,8 +46,7 @@ extension PostgresStore: SharedDeviceRepository {
             { found = true }
             guard found else { throw DomainError.notFound(resource: "shared device") }
             try await self.appendAudit(
-                AuditRecord(
-                    action: .sharedDeviceRevoke, resourceType: .sharedDevice, resourceID: UUIDText.lowercase(id)),
+                AuditRecord.sharedDevice(.sharedDeviceRevoke, id),
                 scope: scope, connection: connection)
         }
     }
@@ -71,7 +70,7 @@ extension PostgresStore: SharedDeviceRepository {
             try await connection.insert(
                 AccountRows.pin(hash: hash, userID: userID, practiceID: scope.practiceID, at: now), logger: self.logger)
             try await self.appendAudit(
-                AuditRecord(action: .authPinSet, resourceType: .user, resourceID: userID.description), scope: scope,
+                AuditRecord.user(.authPinSet, userID), scope: scope,
                 connection: connection)
         }
     }

@@ -47,7 +47,7 @@ extension PostgresStore: StaffDirectory {
             guard found else { throw DomainError.notFound(resource: "user") }
             try await self.revokeSessions(of: id, practiceID: scope.practiceID, atMs: nowMs, connection: connection)
             try await self.appendAudit(
-                AuditRecord(action: .userPasswordChange, resourceType: .user, resourceID: id.description),
+                AuditRecord.user(.userPasswordChange, id),
                 scope: scope, connection: connection)
         }
     }
@@ -71,7 +71,7 @@ extension PostgresStore: StaffDirectory {
                 practiceID: scope.practiceID, id: id, forUpdate: false, connection: connection
             ).orNotFound("user")
             try await self.appendAudit(
-                AuditRecord(action: .userRead, resourceType: .user, resourceID: id.description),
+                AuditRecord.user(.userRead, id),
                 scope: scope, connection: connection)
             return account
         }

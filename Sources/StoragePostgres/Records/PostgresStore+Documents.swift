@@ -76,7 +76,7 @@ extension PostgresStore: DocumentRepository {
                 documents.append(try RecordRows.document(from: row.makeRandomAccess()))
             }
             try await self.appendAudit(
-                AuditRecord(action: .recordDocumentList, resourceType: .patient, resourceID: patientID.description),
+                AuditRecord.patient(.recordDocumentList, patientID.rawValue),
                 scope: scope, connection: connection)
             return documents
         }
@@ -118,8 +118,7 @@ extension PostgresStore: DocumentRepository {
             // Audited last: the append locks the installation's audit head until commit, and
             // other writers should not wait while megabytes are read.
             try await self.appendAudit(
-                AuditRecord(
-                    action: .recordDocumentDownload, resourceType: .document, resourceID: UUIDText.lowercase(id)),
+                AuditRecord.document(.recordDocumentDownload, id),
                 scope: scope, connection: connection)
             return (info, sealed, inOrder)
         }

@@ -41,8 +41,7 @@ extension PostgresStore: MedicalRecordRepository {
                             stamp: EntryStamp(at: now, by: scope.actorID?.description), cipher: self.cipher),
                         logger: self.logger)
                     try await self.appendAudit(
-                        AuditRecord(
-                            action: entry.auditAction, resourceType: .patient, resourceID: patientID.description),
+                        AuditRecord.patient(entry.auditAction, patientID.rawValue),
                         scope: scope, connection: connection)
                     try await self.appendEvent(
                         .recordEntryAdded(
@@ -70,7 +69,7 @@ extension PostgresStore: MedicalRecordRepository {
                         practiceID: scope.practiceID, condition: "patient_id = $2", binding: patientID.rawValue,
                         connection: connection))
             try await self.appendAudit(
-                AuditRecord(action: .recordRead, resourceType: .patient, resourceID: patientID.description),
+                AuditRecord.patient(.recordRead, patientID.rawValue),
                 scope: scope, connection: connection)
             return (record, patient.version)
         }

@@ -55,7 +55,7 @@ extension PostgresStore {
                 try await self.reindexPatients(
                     ofOwner: owner.id.rawValue, practiceID: scope.practiceID, connection: connection)
                 try await self.appendAudit(
-                    AuditRecord(action: .ownerUpdate, resourceType: .owner, resourceID: owner.id.description),
+                    AuditRecord.owner(.ownerUpdate, owner.id),
                     scope: scope, connection: connection)
                 try await self.appendEvent(
                     owner.changeEvent(isNew: false, practiceID: scope.practiceID, occurredAt: now),
@@ -73,7 +73,7 @@ extension PostgresStore {
             let owner = try await self.owner(connection: connection, practiceID: scope.practiceID, id: id.rawValue)
                 .orNotFound("owner")
             try await self.appendAudit(
-                AuditRecord(action: .ownerRead, resourceType: .owner, resourceID: id.description),
+                AuditRecord.owner(.ownerRead, id),
                 scope: scope, connection: connection)
             return owner
         }
@@ -110,7 +110,7 @@ extension PostgresStore {
         try await connection.insert(
             StoredOwnerColumns.insert(owner, seal: fieldSeal(scope.practiceID), now: now), logger: logger)
         try await appendAudit(
-            AuditRecord(action: .ownerCreate, resourceType: .owner, resourceID: owner.id.description),
+            AuditRecord.owner(.ownerCreate, owner.id),
             scope: scope, connection: connection)
     }
 

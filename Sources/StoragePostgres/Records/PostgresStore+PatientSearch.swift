@@ -27,7 +27,7 @@ extension PostgresStore {
                 contacts: self.contactIndex(scope.practiceID))
             if nothing {
                 try await self.appendAudit(
-                    AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=0"),
+                    AuditRecord.patientSearch(results: 0),
                     scope: scope, connection: connection)
                 return Page(items: [], nextCursor: nil)
             }
@@ -51,7 +51,7 @@ extension PostgresStore {
             }
             let page = Page(fetched: items, limit: limit) { $0.patient.value.id.description }
             try await self.appendAudit(
-                AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=\(page.items.count)"),
+                AuditRecord.patientSearch(results: page.items.count),
                 scope: scope, connection: connection)
             return page
         }

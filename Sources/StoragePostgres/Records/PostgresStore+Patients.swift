@@ -75,7 +75,7 @@ extension PostgresStore: PatientDirectory {
                 connection: connection, practiceID: scope.practiceID, id: id.rawValue
             ).orNotFound("patient")
             try await self.appendAudit(
-                AuditRecord(action: .patientRead, resourceType: .patient, resourceID: id.description),
+                AuditRecord.patient(.patientRead, id.rawValue),
                 scope: scope, connection: connection)
             return patient
         }

@@ -70,9 +70,7 @@ extension PostgresStore: AppointmentDetailsRepository {
                       AND start_ms > \(now) ORDER BY start_ms LIMIT 1
                 """)
             _ = try await self.appendAudit(
-                AuditRecord(
-                    action: .patientAppointmentsRead, resourceType: .patient,
-                    resourceID: UUIDText.lowercase(patientID), detail: "results=\(page.items.count)"),
+                AuditRecord.patientAppointmentsRead(patientID, results: page.items.count),
                 scope: scope, connection: connection)
             return PatientAppointments(page: page, lastSeen: lastSeen, next: next)
         }

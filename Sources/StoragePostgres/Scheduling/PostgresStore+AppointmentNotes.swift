@@ -23,10 +23,7 @@ extension PostgresStore: AppointmentNoteRepository {
                             note, patientID: appointment.patientID, practiceID: practiceID, cipher: self.cipher),
                         logger: self.logger)
                     try await self.appendAudit(
-                        AuditRecord(
-                            action: .appointmentNoteAdd, resourceType: .appointment,
-                            resourceID: note.appointmentID.description,
-                            detail: "note=\(UUIDText.lowercase(note.id))"), scope: scope, connection: connection)
+                        AuditRecord.appointmentNoteAdded(note), scope: scope, connection: connection)
                     _ = try await self.appendEvent(
                         note.addedEvent(practiceID: practiceID), scope: scope, connection: connection)
                 }

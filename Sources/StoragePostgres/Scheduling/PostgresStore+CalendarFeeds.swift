@@ -18,9 +18,7 @@ extension PostgresStore {
                     tokenHash: tokenHash, clinicianID: clinicianID, practiceID: scope.practiceID, createdAt: now),
                 logger: self.logger)
             _ = try await self.appendAudit(
-                AuditRecord(
-                    action: .clinicianCalendarFeedCreate, resourceType: .clinician,
-                    resourceID: clinicianID.description), scope: scope, connection: connection)
+                AuditRecord.clinician(.clinicianCalendarFeedCreate, clinicianID), scope: scope, connection: connection)
         }
     }
 
@@ -37,9 +35,7 @@ extension PostgresStore {
                     AND revoked_at IS NULL
                 """, logger: self.logger)
             _ = try await self.appendAudit(
-                AuditRecord(
-                    action: .clinicianCalendarFeedRevoke, resourceType: .clinician,
-                    resourceID: clinicianID.description), scope: scope, connection: connection)
+                AuditRecord.clinician(.clinicianCalendarFeedRevoke, clinicianID), scope: scope, connection: connection)
         }
     }
 

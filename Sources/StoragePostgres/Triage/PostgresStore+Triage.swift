@@ -103,8 +103,7 @@ extension PostgresStore: TriageRepository {
                 }
             }
             try await self.appendAudit(
-                AuditRecord(
-                    action: .triageHistoryRead, resourceType: .patient, resourceID: UUIDText.lowercase(patientID)),
+                AuditRecord.patient(.triageHistoryRead, patientID),
                 scope: scope, connection: connection)
             return Page(fetched: items, limit: limit) { String(Timestamp.milliseconds($0.assessedAt)) }
         }
@@ -129,9 +128,7 @@ extension PostgresStore: TriageRepository {
                 { throw error.domainError }
                 try await self.save(change, scope: scope, connection: connection)
                 try await self.appendAudit(
-                    AuditRecord(
-                        action: .triageQueueMove, resourceType: .patient, resourceID: UUIDText.lowercase(patientID),
-                        detail: "status=\(status.rawValue)"), scope: scope, connection: connection)
+                    AuditRecord.triageQueueMoved(patientID, to: status), scope: scope, connection: connection)
                 for event in change.events(practiceID: scope.practiceID, occurredAt: now) {
                     _ = try await self.appendEvent(event, scope: scope, connection: connection)
                 }

@@ -63,9 +63,7 @@ extension VetNetStore: PasskeyRepository {
                 arguments: [UUIDText.lowercase(id), userID.description, scope.practiceID.description])
             guard db.changesCount == 1 else { throw DomainError.notFound(resource: "passkey") }
             try self.appendAudit(
-                AuditRecord(
-                    action: .authPasskeyRemove, resourceType: .user, resourceID: userID.description,
-                    detail: "passkey=\(UUIDText.lowercase(id))"),
+                AuditRecord.passkeyRemoved(id, from: userID),
                 scope: scope, db: db)
         }
     }

@@ -49,7 +49,7 @@ extension VetNetStore {
     private func insertPractice(_ profile: PracticeProfile, requestID: String?, db: Database) throws {
         try Self.insertPracticeRow(profile, id: profile.id, createdAt: Timestamp.string(clock.now()), db: db)
         try appendAudit(
-            AuditRecord(action: .practiceCreate, resourceType: .practice, resourceID: profile.id.description),
+            AuditRecord.practice(.practiceCreate, profile.id),
             scope: .system(profile.id, requestID: requestID), db: db)
     }
 

@@ -118,7 +118,7 @@ extension VetNetStore {
                     """,
                 arguments: [Timestamp.milliseconds(self.clock.now()), userID.description, scope.practiceID.description])
             try self.appendAudit(
-                AuditRecord(action: .authSecondFactorReset, resourceType: .user, resourceID: userID.description),
+                AuditRecord.user(.authSecondFactorReset, userID),
                 scope: scope, db: db)
         }
     }

@@ -27,7 +27,7 @@ extension VetNetStore: SharedDeviceRepository {
                     ORDER BY registered_at_ms, id
                     """, arguments: [scope.practiceID.description])
             try self.appendAudit(
-                AuditRecord(action: .sharedDeviceList, resourceType: .sharedDevice), scope: scope, db: db)
+                AuditRecord.sharedDevice(.sharedDeviceList), scope: scope, db: db)
             return try rows.map(AccountRows.sharedDevice(from:))
         }
     }
@@ -44,8 +44,7 @@ extension VetNetStore: SharedDeviceRepository {
                 ])
             guard db.changesCount == 1 else { throw DomainError.notFound(resource: "shared device") }
             try self.appendAudit(
-                AuditRecord(
-                    action: .sharedDeviceRevoke, resourceType: .sharedDevice, resourceID: UUIDText.lowercase(id)),
+                AuditRecord.sharedDevice(.sharedDeviceRevoke, id),
                 scope: scope, db: db)
         }
     }
@@ -69,7 +68,7 @@ extension VetNetStore: SharedDeviceRepository {
             try db.insert(
                 AccountRows.pin(hash: hash, userID: userID, practiceID: scope.practiceID, at: self.clock.now()))
             try self.appendAudit(
-                AuditRecord(action: .authPinSet, resourceType: .user, resourceID: userID.description), scope: scope,
+                AuditRecord.user(.authPinSet, userID), scope: scope,
                 db: db)
         }
     }

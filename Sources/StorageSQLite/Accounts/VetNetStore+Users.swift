@@ -70,7 +70,7 @@ extension VetNetStore {
                 sql: "UPDATE session SET revoked_at_ms = ? WHERE user_id = ? AND revoked_at_ms IS NULL",
                 arguments: [Timestamp.milliseconds(self.clock.now()), id.description])
             try self.appendAudit(
-                AuditRecord(action: .userPasswordChange, resourceType: .user, resourceID: id.description),
+                AuditRecord.user(.userPasswordChange, id),
                 scope: scope, db: db)
         }
     }
@@ -82,7 +82,7 @@ extension VetNetStore {
         try await write { db in
             let account = try Self.user(db: db, practiceID: scope.practiceID, id: id).orNotFound("user")
             try self.appendAudit(
-                AuditRecord(action: .userRead, resourceType: .user, resourceID: id.description), scope: scope, db: db)
+                AuditRecord.user(.userRead, id), scope: scope, db: db)
             return account
         }
     }

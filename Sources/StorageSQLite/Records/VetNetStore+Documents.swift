@@ -57,7 +57,7 @@ extension VetNetStore {
                 db, sql: "SELECT * FROM document WHERE patient_id = ? AND practice_id = ? ORDER BY created_at DESC",
                 arguments: [patientID.description, scope.practiceID.description])
             try self.appendAudit(
-                AuditRecord(action: .recordDocumentList, resourceType: .patient, resourceID: patientID.description),
+                AuditRecord.patient(.recordDocumentList, patientID.rawValue),
                 scope: scope, db: db)
             return try rows.map(RecordRows.document(from:))
         }
@@ -73,8 +73,7 @@ extension VetNetStore {
                 arguments: [UUIDText.lowercase(id), patientID.description, scope.practiceID.description]
             ).orNotFound("document")
             try self.appendAudit(
-                AuditRecord(
-                    action: .recordDocumentDownload, resourceType: .document, resourceID: UUIDText.lowercase(id)),
+                AuditRecord.document(.recordDocumentDownload, id),
                 scope: scope, db: db)
             return try RecordRows.document(from: row)
         }

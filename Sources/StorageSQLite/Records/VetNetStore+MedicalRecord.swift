@@ -29,7 +29,7 @@ extension VetNetStore {
                         entry, patientID: patientID, practiceID: scope.practiceID,
                         stamp: EntryStamp(at: now, by: scope.actorID?.description), cipher: self.cipher))
                 try self.appendAudit(
-                    AuditRecord(action: entry.auditAction, resourceType: .patient, resourceID: pid), scope: scope,
+                    AuditRecord.patient(entry.auditAction, patientID.rawValue), scope: scope,
                     db: db)
                 try self.appendEvent(
                     .recordEntryAdded(
@@ -52,7 +52,7 @@ extension VetNetStore {
             let record = try self.record(db: db, practiceID: scope.practiceID, patient: patient.value)
                 .applying(try self.corrections(db: db, practiceID: scope.practiceID, patientID: patientID))
             try self.appendAudit(
-                AuditRecord(action: .recordRead, resourceType: .patient, resourceID: patientID.description),
+                AuditRecord.patient(.recordRead, patientID.rawValue),
                 scope: scope, db: db)
             return (record, patient.version)
         }

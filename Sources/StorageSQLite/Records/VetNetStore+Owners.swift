@@ -46,7 +46,7 @@ extension VetNetStore {
                 StoredOwnerColumns.update(owner, seal: self.fieldSeal(scope.practiceID), now: self.clock.now()),
                 of: owner, practiceID: scope.practiceID, db: db)
             try self.appendAudit(
-                AuditRecord(action: .ownerUpdate, resourceType: .owner, resourceID: owner.id.description),
+                AuditRecord.owner(.ownerUpdate, owner.id),
                 scope: scope, db: db)
             try self.appendEvent(
                 owner.changeEvent(isNew: false, practiceID: scope.practiceID, occurredAt: self.clock.now()),
@@ -62,7 +62,7 @@ extension VetNetStore {
         try await write { db in
             let owner = try self.owner(db: db, practiceID: scope.practiceID, id: id.description).orNotFound("owner")
             try self.appendAudit(
-                AuditRecord(action: .ownerRead, resourceType: .owner, resourceID: id.description), scope: scope, db: db
+                AuditRecord.owner(.ownerRead, id), scope: scope, db: db
             )
             return owner
         }
@@ -84,7 +84,7 @@ extension VetNetStore {
             StoredOwnerColumns.insert(owner, seal: fieldSeal(scope.practiceID), now: clock.now())
                 .setting("contact_tokens", .text(contactTokens(of: owner, practiceID: scope.practiceID))))
         try appendAudit(
-            AuditRecord(action: .ownerCreate, resourceType: .owner, resourceID: owner.id.description), scope: scope,
+            AuditRecord.owner(.ownerCreate, owner.id), scope: scope,
             db: db)
     }
 

@@ -61,7 +61,7 @@ extension VetNetStore {
             let patient = try Self.patient(db: db, practiceID: scope.practiceID, id: id.description).orNotFound(
                 "patient")
             try self.appendAudit(
-                AuditRecord(action: .patientRead, resourceType: .patient, resourceID: id.description), scope: scope,
+                AuditRecord.patient(.patientRead, id.rawValue), scope: scope,
                 db: db)
             return patient
         }
@@ -86,7 +86,7 @@ extension VetNetStore {
             let after = try cursor.map { try Self.cursorRow($0, in: "patient", db: db, scope: scope) }
             if nothingSearchable {
                 try self.appendAudit(
-                    AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=0"), scope: scope,
+                    AuditRecord.patientSearch(results: 0), scope: scope,
                     db: db)
                 return Page(items: [], nextCursor: nil)
             }
@@ -128,7 +128,7 @@ extension VetNetStore {
             }
             let page = Page(fetched: items, limit: limit) { $0.patient.value.id.description }
             try self.appendAudit(
-                AuditRecord(action: .patientSearch, resourceType: .patient, detail: "results=\(page.items.count)"),
+                AuditRecord.patientSearch(results: page.items.count),
                 scope: scope, db: db)
             return page
         }

@@ -78,9 +78,7 @@ extension VetNetStore {
                     """, arguments: [scope.practiceID.description, Self.text(patientID), Timestamp.milliseconds(now)]
             ).map(AppointmentRows.appointment(from:))
             try self.appendAudit(
-                AuditRecord(
-                    action: .patientAppointmentsRead, resourceType: .patient, resourceID: Self.text(patientID),
-                    detail: "results=\(page.items.count)"), scope: scope, db: db)
+                AuditRecord.patientAppointmentsRead(patientID, results: page.items.count), scope: scope, db: db)
             return PatientAppointments(page: page, lastSeen: lastSeen, next: next)
         }
     }

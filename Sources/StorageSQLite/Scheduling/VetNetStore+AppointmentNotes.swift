@@ -18,10 +18,7 @@ extension VetNetStore: AppointmentNoteRepository {
                     AppointmentRows.insert(
                         note, patientID: appointment.patientID, practiceID: scope.practiceID, cipher: self.cipher))
                 try self.appendAudit(
-                    AuditRecord(
-                        action: .appointmentNoteAdd, resourceType: .appointment,
-                        resourceID: note.appointmentID.description,
-                        detail: "note=\(UUIDText.lowercase(note.id))"), scope: scope, db: db)
+                    AuditRecord.appointmentNoteAdded(note), scope: scope, db: db)
                 _ = try self.appendEvent(note.addedEvent(practiceID: scope.practiceID), scope: scope, db: db)
                 return UUIDText.lowercase(note.id)
             }

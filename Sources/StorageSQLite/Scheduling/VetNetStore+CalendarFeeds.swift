@@ -23,9 +23,7 @@ extension VetNetStore {
                     tokenHash: tokenHash, clinicianID: clinicianID, practiceID: scope.practiceID,
                     createdAt: self.clock.now()))
             try self.appendAudit(
-                AuditRecord(
-                    action: .clinicianCalendarFeedCreate, resourceType: .clinician, resourceID: clinicianID.description
-                ),
+                AuditRecord.clinician(.clinicianCalendarFeedCreate, clinicianID),
                 scope: scope, db: db)
         }
     }
@@ -49,9 +47,7 @@ extension VetNetStore {
                     """,
                 arguments: [Timestamp.string(self.clock.now()), clinicianID.description, scope.practiceID.description])
             try self.appendAudit(
-                AuditRecord(
-                    action: .clinicianCalendarFeedRevoke, resourceType: .clinician, resourceID: clinicianID.description
-                ),
+                AuditRecord.clinician(.clinicianCalendarFeedRevoke, clinicianID),
                 scope: scope, db: db)
         }
     }

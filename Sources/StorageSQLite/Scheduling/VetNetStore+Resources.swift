@@ -21,7 +21,7 @@ extension VetNetStore {
             }
             try db.insert(AppointmentRows.insert(room, practiceID: scope.practiceID))
             try self.appendAudit(
-                AuditRecord(action: .roomCreate, resourceType: .room, resourceID: room.id.description), scope: scope,
+                AuditRecord.room(.roomCreate, room.id), scope: scope,
                 db: db)
         }
         return room
@@ -52,9 +52,7 @@ extension VetNetStore {
                 sql: "UPDATE room SET name = ?, type = ?, active = ? WHERE id = ? AND practice_id = ?",
                 arguments: [next.name, next.type.rawValue, next.isActive, id.description, scope.practiceID.description])
             try self.appendAudit(
-                AuditRecord(
-                    action: .roomUpdate, resourceType: .room, resourceID: id.description,
-                    detail: next.isActive ? nil : "out_of_service"), scope: scope, db: db)
+                AuditRecord.roomUpdated(id, to: next), scope: scope, db: db)
             return next
         }
     }
@@ -86,8 +84,7 @@ extension VetNetStore {
             }
             try db.insert(AppointmentRows.insert(type, practiceID: scope.practiceID))
             try self.appendAudit(
-                AuditRecord(
-                    action: .appointmentTypeCreate, resourceType: .appointmentType, resourceID: type.id.description),
+                AuditRecord.appointmentType(.appointmentTypeCreate, type.id),
                 scope: scope, db: db)
         }
         return type
@@ -120,7 +117,7 @@ extension VetNetStore {
                     scope.practiceID.description,
                 ])
             try self.appendAudit(
-                AuditRecord(action: action, resourceType: .appointmentType, resourceID: id.description), scope: scope,
+                AuditRecord.appointmentType(action, id), scope: scope,
                 db: db)
             return next
         }
@@ -164,7 +161,7 @@ extension VetNetStore {
             let version = (current ?? 0) + 1
             try db.insert(AppointmentRows.insert(availability, version: version, practiceID: scope.practiceID))
             try self.appendAudit(
-                AuditRecord(action: .clinicianAvailabilityUpdate, resourceType: .clinician, resourceID: id),
+                AuditRecord.clinician(.clinicianAvailabilityUpdate, availability.clinicianID),
                 scope: scope, db: db)
             try self.appendEvent(
                 availability.changeEvent(version: version, practiceID: scope.practiceID, occurredAt: self.clock.now()),

@@ -75,7 +75,7 @@ extension VetNetStore {
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             let items = try rows.prefix(limit + 1).map { row in try self.storedAssessment(row, db: db) }
             try self.appendAudit(
-                AuditRecord(action: .triageHistoryRead, resourceType: .patient, resourceID: Self.text(patientID)),
+                AuditRecord.patient(.triageHistoryRead, patientID),
                 scope: scope, db: db)
             return Page(fetched: items, limit: limit) { String(Timestamp.milliseconds($0.assessedAt)) }
         }
@@ -96,9 +96,7 @@ extension VetNetStore {
             try self.saveQueueEntry(change.entry, db: db, scope: scope)
             try Self.recordArrival(change, db: db, scope: scope)
             try self.appendAudit(
-                AuditRecord(
-                    action: .triageQueueMove, resourceType: .patient, resourceID: Self.text(patientID),
-                    detail: "status=\(status.rawValue)"), scope: scope, db: db)
+                AuditRecord.triageQueueMoved(patientID, to: status), scope: scope, db: db)
             try self.appendEvents(
                 change.events(practiceID: scope.practiceID, occurredAt: self.clock.now()), scope: scope, db: db)
             return change
