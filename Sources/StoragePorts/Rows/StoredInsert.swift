@@ -28,7 +28,9 @@ public enum StoredValue: Sendable, Equatable {
 
 /// One row to insert: its table, and its columns with their values in order. Built once in
 /// pure code for both stores, so that which columns a record holds, and what of it is sealed,
-/// is written in one place; each store only says how its dialect inserts it.
+/// is written in one place; each store only says how its dialect inserts it. Table and column
+/// names go into the statement's text, so they are always the code's own constants; values
+/// are always bound.
 public struct StoredInsert: Sendable, Equatable {
     /// The table the row goes in.
     public let table: String

@@ -2,7 +2,8 @@ import Foundation
 
 /// A change to one stored row: the columns it sets, and the key that names the row (always
 /// with its practice, so a change never reaches another practice's row). Built once in pure
-/// code for both stores, as ``StoredInsert`` is; each store says how its dialect runs it.
+/// code for both stores, as ``StoredInsert`` is (names from the code, values bound); each store
+/// says how its dialect runs it.
 public struct StoredUpdate: Sendable, Equatable {
     /// The table the row is in.
     public let table: String
