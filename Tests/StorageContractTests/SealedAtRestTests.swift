@@ -130,19 +130,92 @@ struct SealedAtRestTests {
     /// The sealed values found in the regular files under `directory` (and, as proof the scan
     /// reads what the store writes, whether the clear control value is there).
     static func scan(_ directory: URL, for canaries: Canaries) throws -> (leaked: [String], controlFound: Bool) {
+        var files: [URL] = []
+        let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = enumerator?.nextObject() as? URL {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { files.append(url) }
+        }
+        return scan(files, for: canaries)
+    }
+
+    /// The sealed values found in `files`, and whether the control value is there. A file gone
+    /// meanwhile is skipped. The files run to hundreds of megabytes, so each is searched for the
+    /// tag every value but the phone number carries, and for the number, before value by value.
+    static func scan(_ files: [URL], for canaries: Canaries) -> (leaked: [String], controlFound: Bool) {
         var leaked = Set<String>()
         var controlFound = false
-        let needles = canaries.sealed.mapValues { Data($0.utf8) }
-        let control = Data(canaries.control.utf8)
-        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
-        while let url = files?.nextObject() as? URL {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                let data = FileManager.default.contents(atPath: url.path)
-            else { continue }
-            if data.range(of: control) != nil { controlFound = true }
-            for (field, needle) in needles where data.range(of: needle) != nil { leaked.insert(field) }
+        for url in files {
+            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+            data.withUnsafeBytes { bytes in
+                guard holds(bytes, canaries.tag) || holds(bytes, canaries.phoneDigits) else { return }
+                if holds(bytes, canaries.control) { controlFound = true }
+                for (field, value) in canaries.sealed where holds(bytes, value) { leaked.insert(field) }
+            }
         }
         return (leaked.sorted(), controlFound)
+    }
+
+    /// Whether `bytes` holds `text`'s UTF-8: `memchr` to each candidate first byte, `memcmp` there.
+    static func holds(_ bytes: UnsafeRawBufferPointer, _ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard let base = bytes.baseAddress, let first = needle.first, needle.count <= bytes.count else {
+            return needle.isEmpty
+        }
+        let last = bytes.count - needle.count
+        var offset = 0
+        while offset <= last {
+            guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            if memcmp(base + at, needle, needle.count) == 0 { return true }
+            offset = at + 1
+        }
+        return false
+    }
+
+    /// What one test's PostgreSQL database has written to disk: its own directory under `base`,
+    /// and the write-ahead log from the segment current when it was marked on. Other tests'
+    /// databases share the server (together over a gigabyte) and hold none of this test's values.
+    struct PostgresFootprint {
+        let database: URL
+        let wal: URL
+        let firstSegment: String
+
+        /// Marks where `store`'s database and the write-ahead log stand now.
+        static func mark(_ store: StoreUnderTest) async throws -> PostgresFootprint {
+            let owner = try #require(store.postgres?.owner)
+            let (oid, segment) = try await asInstallation(owner) { connection in
+                let rows = try await connection.query(
+                    """
+                    SELECT oid::text, pg_walfile_name(pg_current_wal_lsn()) FROM pg_database \
+                    WHERE datname = current_database()
+                    """, logger: Logger(label: "vetnet.contract.sql"))
+                for try await row in rows.decode((String, String).self) { return row }
+                throw PostgresFailure(detail: "the test database is not in pg_database")
+            }
+            let data = try postgresDataDirectory()
+            return PostgresFootprint(
+                database: data.appendingPathComponent("base").appendingPathComponent(oid),
+                wal: data.appendingPathComponent("pg_wal"), firstSegment: segment)
+        }
+
+        /// The files to read: the database's, and each log segment from the marked one on.
+        func files() throws -> [URL] {
+            let database = try FileManager.default.contentsOfDirectory(at: database, includingPropertiesForKeys: nil)
+            let segments = try FileManager.default.contentsOfDirectory(at: wal, includingPropertiesForKeys: nil)
+                .filter { $0.lastPathComponent.count == 24 && $0.lastPathComponent >= firstSegment }
+            return database + segments
+        }
+
+        /// These files scanned on a thread of their own: the read is long, and would hold one of
+        /// the few threads the other tests run on.
+        func scan(for canaries: Canaries) async throws -> (leaked: [String], controlFound: Bool) {
+            let files = try files()
+            return await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: SealedAtRestTests.scan(files, for: canaries))
+                }
+            }
+        }
     }
 
     @Test("the embedded store's database files hold none of the sealed values")
@@ -175,12 +248,12 @@ struct SealedAtRestTests {
         "PostgreSQL's data directory holds none of the sealed values",
         .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
     func postgresFiles() async throws {
-        let dataDirectory = try Self.postgresDataDirectory()
         let canaries = Canaries()
         try await withStore(.postgres) { store in
+            let footprint = try await PostgresFootprint.mark(store)
             try await Self.writeEverySealedField(store, canaries)
             // Committed rows are in the write-ahead log files from the commit on.
-            let (leaked, controlFound) = try Self.scan(dataDirectory, for: canaries)
+            let (leaked, controlFound) = try await footprint.scan(for: canaries)
             #expect(controlFound, "the owner's name, kept in clear, is in the files read")
             #expect(leaked.isEmpty, "found in PostgreSQL's files: \(leaked)")
         }
@@ -190,7 +263,6 @@ struct SealedAtRestTests {
         "a practice moved to PostgreSQL and back stays sealed in each store's files",
         .enabled(if: PostgresTestServer.url != nil, "VETNET_TEST_DATABASE_URL names no PostgreSQL server"))
     func movedPracticeStaysSealed() async throws {
-        let dataDirectory = try Self.postgresDataDirectory()
         let canaries = Canaries()
         let directories = (0..<2).map { _ in
             FileManager.default.temporaryDirectory.appendingPathComponent("vetnet-canary-\(UUID())")
@@ -205,8 +277,9 @@ struct SealedAtRestTests {
             try await originStore.transfer.exportPractice(scope: .system(practiceID), documentContent: true).jsonData())
         try origin.close()
         try await withStore(.postgres) { postgres in
+            let footprint = try await PostgresFootprint.mark(postgres)
             _ = try await postgres.transfer.restorePractice(exported, requestID: "move", progress: nil)
-            let (leaked, controlFound) = try Self.scan(dataDirectory, for: canaries)
+            let (leaked, controlFound) = try await footprint.scan(for: canaries)
             #expect(controlFound && leaked.isEmpty, "found in PostgreSQL's files after the move: \(leaked)")
             let back = try PracticeExport.decode(
                 try await postgres.transfer.exportPractice(scope: .system(practiceID), documentContent: true)
