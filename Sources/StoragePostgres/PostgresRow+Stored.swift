@@ -51,3 +51,29 @@ extension PostgresRandomAccessRow: StoredRow {
         }
     }
 }
+
+extension PostgresConnection {
+    /// Every row `query` answers, each made into a value by `make` (the row read as the
+    /// ``StoredRow`` the entity readers take).
+    func rows<Value>(
+        _ query: PostgresQuery, logger: Logger, _ make: (PostgresRandomAccessRow) throws -> Value
+    ) async throws -> [Value] {
+        var values: [Value] = []
+        for try await row in try await self.query(query, logger: logger) {
+            values.append(try make(row.makeRandomAccess()))
+        }
+        return values
+    }
+
+    /// The first row `query` answers made into a value by `make`, or `nil` when there is none.
+    /// The rest are read to the end: the connection serves the transaction's next statement.
+    func firstRow<Value>(
+        _ query: PostgresQuery, logger: Logger, _ make: (PostgresRandomAccessRow) throws -> Value
+    ) async throws -> Value? {
+        var first: Value?
+        for try await row in try await self.query(query, logger: logger) where first == nil {
+            first = try make(row.makeRandomAccess())
+        }
+        return first
+    }
+}

@@ -95,17 +95,15 @@ extension PostgresStore: AccountRepository {
         // Sign-in does not know the practice yet: the only installation-wide read of accounts,
         // through the owner's function (the serving role cannot act for the installation).
         try await transaction(.installation) { connection in
-            let rows = try await connection.query(
+            try await connection.rows(
                 """
                 SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash
                 FROM vetnet_credentials(\(email.lowercased()), \(StoredCredentials.maxPerEmail))
-                """, logger: logger)
-            var found: [StoredCredentials] = []
-            for try await row in rows {
-                let (account, hash) = try Self.account(from: row)
-                found.append(StoredCredentials(account: account, passwordHash: hash))
+                """, logger: logger
+            ) {
+                let (account, hash) = try Self.account(from: $0)
+                return StoredCredentials(account: account, passwordHash: hash)
             }
-            return found
         }
     }
 
@@ -129,24 +127,22 @@ extension PostgresStore: AccountRepository {
     public func liveSession(tokenHash: String, check: SessionCheck) async throws -> StoredSession? {
         // A token names its session before its practice is known; the match is by its hash.
         try await transaction(.installation) { connection in
-            let rows = try await connection.query(
+            try await connection.firstRow(
                 """
                 SELECT id, practice_id, email, display_name, role, disabled, created_at, version, password_hash,
                     last_seen_at_ms, expires_at_ms,
                        second_factor, must_enrol
                 FROM vetnet_session(\(tokenHash), \(check.nowMilliseconds), \(check.idleMilliseconds))
-                """, logger: logger)
-            for try await row in rows {
-                let (account, _) = try Self.account(from: row)
-                let columns = row.makeRandomAccess()
-                return StoredSession(
-                    account: account, lastSeenMilliseconds: try columns[9].decode(Int64.self),
+                """, logger: logger
+            ) { columns in
+                StoredSession(
+                    account: try AccountRows.account(from: columns),
+                    lastSeenMilliseconds: try columns[9].decode(Int64.self),
                     expiresAtMilliseconds: try columns[10].decode(Int64.self),
                     assurance: SessionAssurance(
                         secondFactor: try columns[11].decode(Bool.self),
                         mustEnrolSecondFactor: try columns[12].decode(Bool.self)))
             }
-            return nil
         }
     }
 
@@ -189,9 +185,8 @@ extension PostgresStore: AccountRepository {
     // MARK: - Rows
 
     /// The account in `row` (the columns of `staff_user`) and its password hash.
-    static func account(from row: PostgresRow) throws -> (StaffAccount, passwordHash: String) {
-        let columns = row.makeRandomAccess()
-        return (
+    static func account(from columns: PostgresRandomAccessRow) throws -> (StaffAccount, passwordHash: String) {
+        (
             try AccountRows.account(from: columns),
             try StoredColumns(columns, table: "staff_user").text("password_hash")
         )

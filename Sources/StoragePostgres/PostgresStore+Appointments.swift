@@ -269,7 +269,7 @@ extension PostgresStore: SchedulingRepository {
         practiceID: PracticeID, overlapping range: TimeRange, clinicianID: UUID?, orRoomType roomType: RoomType?,
         connection: PostgresConnection
     ) async throws -> [Versioned<Appointment>] {
-        let rows = try await connection.query(
+        let found: [Versioned<Appointment>] = try await connection.rows(
             """
             SELECT \(unescaped: AppointmentRows.selectList()) FROM appointment
             WHERE practice_id = \(practiceID.rawValue) AND start_ms < \(Timestamp.milliseconds(range.end))
@@ -277,23 +277,21 @@ extension PostgresStore: SchedulingRepository {
                   AND occupied_end_ms > \(Timestamp.milliseconds(range.start))
               AND (\(clinicianID)::uuid IS NULL OR clinician_id = \(clinicianID) OR room_type = \(roomType?.rawValue))
             ORDER BY start_ms, id
-            """, logger: logger)
-        var found: [Versioned<Appointment>] = []
-        for try await row in rows { found.append(try AppointmentRows.appointment(from: row.makeRandomAccess())) }
+            """, logger: logger
+        ) { try AppointmentRows.appointment(from: $0) }
         return found
     }
 
     func appointment(practiceID: PracticeID, id: UUID, forUpdate: Bool = false, connection: PostgresConnection)
         async throws -> Versioned<Appointment>?
     {
-        let rows = try await connection.query(
+        return try await connection.firstRow(
             """
             SELECT \(unescaped: AppointmentRows.selectList()) FROM appointment WHERE id = \(id)
                 AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
-            """, logger: logger)
-        for try await row in rows { return try AppointmentRows.appointment(from: row.makeRandomAccess()) }
-        return nil
+            """, logger: logger
+        ) { try AppointmentRows.appointment(from: $0) }
     }
 }
 

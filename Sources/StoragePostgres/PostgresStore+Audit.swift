@@ -135,24 +135,17 @@ extension PostgresStore: AuditRepository {
     ) async throws -> Page<AuditEntry> {
         let limit = max(0, limit)
         return try await transaction(.practice(scope.practiceID)) { connection in
-            let rows = try await connection.query(
+            // The cursor is the entry's place in the practice's trail (`ordinal`): sequence
+            // numbers restart with each chain, and a practice's trail may span two.
+            let entries: [(entry: AuditEntry, ordinal: Int64)] = try await connection.rows(
                 """
                 SELECT \(unescaped: Self.auditColumns), ordinal FROM audit_entry
                 WHERE practice_id = \(scope.practiceID.description) AND ordinal < \(cursor ?? Int64.max)
                   AND (\(resourceType)::text IS NULL OR resource_type = \(resourceType))
                   AND (\(resourceID)::text IS NULL OR resource_id = \(resourceID))
                 ORDER BY ordinal DESC LIMIT \(limit + 1)
-                """, logger: logger)
-            // The cursor is the entry's place in the practice's trail (`ordinal`): sequence
-            // numbers restart with each chain, and a practice's trail may span two.
-            var entries: [(entry: AuditEntry, ordinal: Int64)] = []
-            for try await row in rows {
-                entries.append(
-                    (
-                        try AuditRows.entry(from: row.makeRandomAccess()),
-                        try row.makeRandomAccess()[13].decode(Int64.self)
-                    ))
-            }
+                """, logger: logger
+            ) { (try AuditRows.entry(from: $0), try $0[13].decode(Int64.self)) }
             return Page(fetched: entries, limit: limit) { String($0.ordinal) }.map(\.entry)
         }
     }

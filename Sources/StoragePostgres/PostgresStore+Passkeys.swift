@@ -6,14 +6,13 @@ import StoragePorts
 extension PostgresStore: PasskeyRepository {
     public func passkeys(userID: UserID, practiceID: PracticeID) async throws -> [StoredPasskey] {
         try await transaction(.practice(practiceID)) { connection in
-            var found: [StoredPasskey] = []
-            for try await row in try await connection.query(
+            let found: [StoredPasskey] = try await connection.rows(
                 """
                 SELECT \(unescaped: AccountRows.passkeyColumns)
                 FROM passkey WHERE user_id = \(userID.rawValue) AND practice_id = \(practiceID.rawValue)
                 ORDER BY created_at_ms, id
                 """, logger: logger
-            ) { found.append(try AccountRows.passkey(from: row.makeRandomAccess())) }
+            ) { try AccountRows.passkey(from: $0) }
             return found
         }
     }

@@ -19,14 +19,13 @@ extension PostgresStore: SharedDeviceRepository {
 
     public func sharedDevices(scope: AccessScope) async throws -> [SharedDevice] {
         try await transaction(.practice(scope.practiceID)) { connection in
-            var devices: [SharedDevice] = []
-            for try await row in try await connection.query(
+            let devices: [SharedDevice] = try await connection.rows(
                 """
                 SELECT \(unescaped: AccountRows.sharedDeviceColumns) FROM shared_device
                 WHERE practice_id = \(scope.practiceID.rawValue) AND revoked_at_ms IS NULL
                 ORDER BY registered_at_ms, id
                 """, logger: logger
-            ) { devices.append(try AccountRows.sharedDevice(from: row.makeRandomAccess())) }
+            ) { try AccountRows.sharedDevice(from: $0) }
             try await self.appendAudit(
                 AuditRecord.sharedDevice(.sharedDeviceList), scope: scope,
                 connection: connection)
@@ -53,13 +52,12 @@ extension PostgresStore: SharedDeviceRepository {
 
     public func sharedDevice(tokenHash: String, practiceID: PracticeID) async throws -> SharedDevice? {
         try await transaction(.practice(practiceID)) { connection in
-            for try await row in try await connection.query(
+            try await connection.firstRow(
                 """
                 SELECT \(unescaped: AccountRows.sharedDeviceColumns) FROM shared_device
                 WHERE token_hash = \(tokenHash) AND practice_id = \(practiceID.rawValue) AND revoked_at_ms IS NULL
                 """, logger: logger
-            ) { return try AccountRows.sharedDevice(from: row.makeRandomAccess()) }
-            return nil
+            ) { try AccountRows.sharedDevice(from: $0) }
         }
     }
 

@@ -122,6 +122,15 @@ public final class DocumentUpload {
         Data("document-chunk/\(Hex.encode(fileID))/\(index)/\(last ? 1 : 0)".utf8)
     }
 
+    /// The content of the document whose SHA-256 is `sha256`, opened from its sealed `file`.
+    /// Both stores keep a document under its hash, so content that hashes otherwise (a file
+    /// moved under another document's name, rows swapped) is refused as unopenable.
+    package static func content(of file: Data, sha256: String, cipher: RecordCipher) throws -> Data {
+        let content = try plaintext(of: file, cipher: cipher, legacyContext: "document/\(sha256)")
+        guard Hex.encode(SHA256.hash(data: content)) == sha256 else { throw RecordCipher.CipherError.cannotOpen }
+        return content
+    }
+
     /// The plaintext of a stored document file: the chunked format above, or a whole-file
     /// box sealed under `legacyContext` (files written before uploads were streamed).
     package static func plaintext(of file: Data, cipher: RecordCipher, legacyContext: String) throws -> Data {

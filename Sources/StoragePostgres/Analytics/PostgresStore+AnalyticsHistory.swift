@@ -125,7 +125,7 @@ extension PostgresStore: AnalyticsHistorySource {
             ORDER BY a.start_ms, a.id
             """, logger: logger)
         for try await row in rows {
-            appointments.append(try Self.historyRecord(from: row))
+            appointments.append(try Self.historyRecord(from: row.makeRandomAccess()))
             if appointments.count % 10_000 == 0 { progress?(appointments.count, max(total, appointments.count)) }
         }
         progress?(appointments.count, max(total, appointments.count))
@@ -193,8 +193,7 @@ extension PostgresStore: AnalyticsHistorySource {
     static let historyColumns =
         AppointmentRows.selectList(prefix: "a.") + ", p.species, a.created_at, a.cancelled_at_ms"
 
-    static func historyRecord(from row: PostgresRow) throws -> AppointmentRecord {
-        let columns = row.makeRandomAccess()
+    static func historyRecord(from columns: PostgresRandomAccessRow) throws -> AppointmentRecord {
         let appointment = try AppointmentRows.appointment(from: columns).value
         let cancelled = try columns[19].decode(Int64?.self)
         return AppointmentRecord(

@@ -67,7 +67,7 @@ extension PostgresStore {
             WHERE a.practice_id = \(practice) AND a.analytics_stamp > \(since)
             """, logger: logger)
         for try await row in written {
-            let record = try Self.historyRecord(from: row)
+            let record = try Self.historyRecord(from: row.makeRandomAccess())
             let appointment = record.appointment
             if bounds.appointment(
                 startMs: Timestamp.milliseconds(appointment.time.start), completed: appointment.status == .completed)

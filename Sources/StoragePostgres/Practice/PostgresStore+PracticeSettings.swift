@@ -124,16 +124,15 @@ extension PostgresStore: PracticeSettingsRepository {
     func openAppointments(practiceID: PracticeID, now: Date, connection: PostgresConnection) async throws -> [Versioned<
         Appointment
     >] {
-        let rows = try await connection.query(
+        let found: [Versioned<Appointment>] = try await connection.rows(
             """
             SELECT \(unescaped: AppointmentRows.selectList()) FROM appointment
             WHERE practice_id = \(practiceID.rawValue)
                 AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
                 AND end_ms > \(Timestamp.milliseconds(now))
             ORDER BY start_ms, id
-            """, logger: logger)
-        var found: [Versioned<Appointment>] = []
-        for try await row in rows { found.append(try AppointmentRows.appointment(from: row.makeRandomAccess())) }
+            """, logger: logger
+        ) { try AppointmentRows.appointment(from: $0) }
         return found
     }
 

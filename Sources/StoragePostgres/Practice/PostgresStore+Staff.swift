@@ -79,13 +79,12 @@ extension PostgresStore: StaffDirectory {
 
     public func user(scope: AccessScope, email: String) async throws -> StaffAccount? {
         try await transaction(.practice(scope.practiceID)) { connection in
-            let rows = try await connection.query(
+            return try await connection.firstRow(
                 """
                 SELECT \(unescaped: Self.staffColumns) FROM staff_user
                 WHERE email = \(email.lowercased()) AND practice_id = \(scope.practiceID.rawValue)
-                """, logger: logger)
-            for try await row in rows { return try Self.account(from: row).0 }
-            return nil
+                """, logger: logger
+            ) { try Self.account(from: $0).0 }
         }
     }
 
@@ -97,7 +96,7 @@ extension PostgresStore: StaffDirectory {
             let after = try await cursor.asyncMap {
                 try await self.cursorRow($0, in: "staff_user", practiceID: scope.practiceID, connection: connection)
             }
-            let rows = try await connection.query(
+            let accounts: [StaffAccount] = try await connection.rows(
                 """
                 SELECT \(unescaped: Self.staffColumns) FROM staff_user u
                 WHERE u.practice_id = \(scope.practiceID.rawValue)
@@ -106,9 +105,8 @@ extension PostgresStore: StaffDirectory {
                            c.id FROM staff_user c WHERE c.id = \(after)
                            AND c.practice_id = \(scope.practiceID.rawValue)))
                 ORDER BY u.display_name COLLATE "C", u.id LIMIT \(Int64(limit) + 1)
-                """, logger: logger)
-            var accounts: [StaffAccount] = []
-            for try await row in rows { accounts.append(try Self.account(from: row).0) }
+                """, logger: logger
+            ) { try Self.account(from: $0).0 }
             return Page(fetched: accounts, limit: limit) { $0.id.description }
         }
     }
@@ -118,13 +116,12 @@ extension PostgresStore: StaffDirectory {
     private func account(practiceID: PracticeID, id: UserID, forUpdate: Bool, connection: PostgresConnection)
         async throws -> StaffAccount?
     {
-        let rows = try await connection.query(
+        return try await connection.firstRow(
             """
             SELECT \(unescaped: Self.staffColumns) FROM staff_user WHERE id = \(id.rawValue)
                 AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
-            """, logger: logger)
-        for try await row in rows { return try Self.account(from: row).0 }
-        return nil
+            """, logger: logger
+        ) { try Self.account(from: $0).0 }
     }
 }

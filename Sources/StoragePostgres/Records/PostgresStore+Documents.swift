@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PatientRecords
 import PostgresNIO
@@ -65,16 +64,13 @@ extension PostgresStore: DocumentRepository {
         try await transaction(.practice(scope.practiceID)) { connection in
             try await self.requireRecordPatient(
                 patientID.rawValue, practiceID: scope.practiceID, connection: connection)
-            var documents: [DocumentInfo] = []
-            for try await row in try await connection.query(
+            let documents: [DocumentInfo] = try await connection.rows(
                 """
                 SELECT \(unescaped: Self.documentColumns) FROM document
                 WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID.rawValue)
                     ORDER BY created_at_ms DESC, id DESC
-                """, logger: self.logger)
-            {
-                documents.append(try RecordRows.document(from: row.makeRandomAccess()))
-            }
+                """, logger: self.logger
+            ) { try RecordRows.document(from: $0) }
             try await self.appendAudit(
                 AuditRecord.patient(.recordDocumentList, patientID.rawValue),
                 scope: scope, connection: connection)
@@ -90,16 +86,12 @@ extension PostgresStore: DocumentRepository {
     ) {
         let (info, sealed, inOrder) = try await transaction(.practice(scope.practiceID)) {
             connection -> (DocumentInfo, Data, Bool) in
-            var found: DocumentInfo?
-            for try await row in try await connection.query(
+            let info = try await connection.firstRow(
                 """
                 SELECT \(unescaped: Self.documentColumns) FROM document
                 WHERE id = \(id) AND patient_id = \(patientID.rawValue) AND practice_id = \(scope.practiceID.rawValue)
-                """, logger: self.logger)
-            {
-                found = try RecordRows.document(from: row.makeRandomAccess())
-            }
-            let info = try found.orNotFound("document")
+                """, logger: self.logger
+            ) { try RecordRows.document(from: $0) }.orNotFound("document")
             var sealed = Data()
             var expected: Int32 = 0
             var inOrder = true
@@ -124,9 +116,7 @@ extension PostgresStore: DocumentRepository {
         }
         guard inOrder else { throw RecordCipher.CipherError.cannotOpen }
         guard !sealed.isEmpty else { throw DomainError.notFound(resource: "document content") }
-        let content = try DocumentUpload.plaintext(of: sealed, cipher: cipher, legacyContext: "document/\(info.sha256)")
-        guard Hex.encode(SHA256.hash(data: content)) == info.sha256 else { throw RecordCipher.CipherError.cannotOpen }
-        return (info, content)
+        return (info, try DocumentUpload.content(of: sealed, sha256: info.sha256, cipher: cipher))
     }
 
     /// Removes uploads left in ``uploadDirectory`` by requests cut off mid-way (`.upload.*.tmp`

@@ -166,52 +166,41 @@ extension PostgresStore: MedicalRecordRepository {
         let practice = practiceID.rawValue
         let pid = patient.id.rawValue
         let seal = fieldSeal(practiceID)
-        var weights: [WeightMeasurement] = []
-        for try await row in try await connection.query(
+        let weights: [WeightMeasurement] = try await connection.rows(
             """
             SELECT id, value, unit, measured_at_ms AS measured_at FROM weight
             WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY measured_at_ms, seq
-            """, logger: logger)
-        { weights.append(try RecordRows.weight(from: row.makeRandomAccess(), patientID: patient.id)) }
-        var problems: [Problem] = []
-        for try await row in try await connection.query(
+            """, logger: logger
+        ) { try RecordRows.weight(from: $0, patientID: patient.id) }
+        let problems: [Problem] = try await connection.rows(
             """
             SELECT id, name, status, to_char(onset_date, 'YYYY-MM-DD') AS onset_date,
                 to_char(resolved_date, 'YYYY-MM-DD') AS resolved_date FROM problem
             WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
-            """, logger: logger)
-        { problems.append(try RecordRows.problem(from: row.makeRandomAccess(), patientID: patient.id, seal: seal)) }
-        var allergies: [Allergy] = []
-        for try await row in try await connection.query(
+            """, logger: logger
+        ) { try RecordRows.problem(from: $0, patientID: patient.id, seal: seal) }
+        let allergies: [Allergy] = try await connection.rows(
             """
             SELECT id, substance, reaction, severity FROM allergy
             WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
-            """, logger: logger)
-        { allergies.append(try RecordRows.allergy(from: row.makeRandomAccess(), patientID: patient.id, seal: seal)) }
-        var medications: [Medication] = []
-        for try await row in try await connection.query(
+            """, logger: logger
+        ) { try RecordRows.allergy(from: $0, patientID: patient.id, seal: seal) }
+        let medications: [Medication] = try await connection.rows(
             """
             SELECT id, drug, concentration_mg_per_ml, dose_mg_per_kg, route, frequency,
                 to_char(start_date, 'YYYY-MM-DD') AS start_date, to_char(end_date, 'YYYY-MM-DD') AS end_date
             FROM medication WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY medication.start_date, seq
-            """, logger: logger)
-        {
-            medications.append(
-                try RecordRows.medication(from: row.makeRandomAccess(), patientID: patient.id, seal: seal))
-        }
+            """, logger: logger
+        ) { try RecordRows.medication(from: $0, patientID: patient.id, seal: seal) }
         let vaccinations = try await self.vaccinations(
             practiceID: practiceID, patientIDs: [pid], connection: connection)
         let notes = try await self.notes(practiceID: practiceID, patientID: pid, id: nil, connection: connection)
-        var addenda: [Addendum] = []
-        for try await row in try await connection.query(
+        let addenda: [Addendum] = try await connection.rows(
             """
             SELECT id, note_id, author_id, author_name, created_at_ms AS created_at, sealed_text FROM note_addendum
             WHERE practice_id = \(practice) AND patient_id = \(pid) ORDER BY created_at_ms, seq
-            """, logger: logger)
-        {
-            addenda.append(
-                try RecordRows.addendum(from: row.makeRandomAccess(), practiceID: practiceID, cipher: cipher))
-        }
+            """, logger: logger
+        ) { try RecordRows.addendum(from: $0, practiceID: practiceID, cipher: cipher) }
         return MedicalRecord(
             patient: patient, weights: weights, problems: problems, allergies: allergies, medications: medications,
             vaccinations: vaccinations, notes: notes, addenda: addenda)
@@ -221,15 +210,14 @@ extension PostgresStore: MedicalRecordRepository {
     func notes(practiceID: PracticeID, patientID: UUID, id: UUID?, connection: PostgresConnection) async throws
         -> [ClinicalNote]
     {
-        var notes: [ClinicalNote] = []
-        for try await row in try await connection.query(
+        let notes: [ClinicalNote] = try await connection.rows(
             """
             SELECT id, patient_id, author_id, author_name, created_at_ms AS created_at, sealed_text FROM clinical_note
             WHERE practice_id = \(practiceID.rawValue) AND patient_id = \(patientID) AND (\(id)::uuid IS NULL
                 OR id = \(id))
             ORDER BY created_at_ms, seq
-            """, logger: logger)
-        { notes.append(try RecordRows.note(from: row.makeRandomAccess(), practiceID: practiceID, cipher: cipher)) }
+            """, logger: logger
+        ) { try RecordRows.note(from: $0, practiceID: practiceID, cipher: cipher) }
         return notes
     }
 
@@ -239,15 +227,14 @@ extension PostgresStore: MedicalRecordRepository {
     {
         guard !patientIDs.isEmpty else { return [] }
         let seal = fieldSeal(practiceID)
-        var vaccinations: [Vaccination] = []
-        for try await row in try await connection.query(
+        let vaccinations: [Vaccination] = try await connection.rows(
             """
             SELECT id, patient_id, vaccine, to_char(administered_date, 'YYYY-MM-DD') AS administered_date, batch,
                 to_char(next_due_date, 'YYYY-MM-DD') AS next_due_date
             FROM vaccination WHERE practice_id = \(practiceID.rawValue) AND patient_id = ANY(\(patientIDs)::uuid[])
             ORDER BY vaccination.administered_date, seq
-            """, logger: logger)
-        { vaccinations.append(try RecordRows.vaccination(from: row.makeRandomAccess(), seal: seal)) }
+            """, logger: logger
+        ) { try RecordRows.vaccination(from: $0, seal: seal) }
         return vaccinations
     }
 

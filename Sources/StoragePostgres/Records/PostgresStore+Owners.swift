@@ -125,18 +125,17 @@ extension PostgresStore {
     func owner(connection: PostgresConnection, practiceID: PracticeID, id: UUID, forUpdate: Bool = false) async throws
         -> Versioned<Owner>?
     {
-        let rows = try await connection.query(
+        return try await connection.firstRow(
             """
             SELECT id, first_name, last_name, email, phones::text, address::text, communication::text, notes, version
             FROM owner WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR NO KEY UPDATE" : "")
-            """, logger: logger)
-        for try await row in rows { return try self.owner(from: row, practiceID: practiceID) }
-        return nil
+            """, logger: logger
+        ) { try self.owner(from: $0, practiceID: practiceID) }
     }
 
     /// The owner in `row` (the nine columns ``owner(connection:practiceID:id:forUpdate:)`` selects).
-    func owner(from row: PostgresRow, practiceID: PracticeID) throws -> Versioned<Owner> {
-        try StoredOwnerColumns.owner(from: row.makeRandomAccess(), seal: fieldSeal(practiceID))
+    func owner(from row: PostgresRandomAccessRow, practiceID: PracticeID) throws -> Versioned<Owner> {
+        try StoredOwnerColumns.owner(from: row, seal: fieldSeal(practiceID))
     }
 }

@@ -39,15 +39,10 @@ extension PostgresStore {
                     words: words, filters: filters, fetch: fetch, connection: connection)
                 statement = filters.patients(ids)
             }
-            var items: [PatientSummary] = []
-            // Read to the end (one row past the page at most): the connection serves the
-            // audit append next, which must not queue behind an abandoned result.
-            for try await row in try await connection.query(statement, logger: self.logger) {
-                let columns = row.makeRandomAccess()
-                items.append(
-                    PatientSummary(
-                        patient: try PatientRows.patient(from: columns),
-                        ownerName: "\(try columns[15].decode(String.self)) \(try columns[16].decode(String.self))"))
+            let items = try await connection.rows(statement, logger: self.logger) { columns in
+                PatientSummary(
+                    patient: try PatientRows.patient(from: columns),
+                    ownerName: "\(try columns[15].decode(String.self)) \(try columns[16].decode(String.self))")
             }
             let page = Page(fetched: items, limit: limit) { $0.patient.value.id.description }
             try await self.appendAudit(

@@ -173,13 +173,12 @@ extension PostgresStore: PatientDirectory {
     func patient(connection: PostgresConnection, practiceID: PracticeID, id: UUID, forUpdate: Bool = false) async throws
         -> Versioned<Patient>?
     {
-        let rows = try await connection.query(
+        return try await connection.firstRow(
             """
             SELECT \(unescaped: Self.patientColumns) FROM patient p WHERE p.id = \(id)
                 AND p.practice_id = \(practiceID.rawValue)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
-            """, logger: logger)
-        for try await row in rows { return try PatientRows.patient(from: row.makeRandomAccess()) }
-        return nil
+            """, logger: logger
+        ) { try PatientRows.patient(from: $0) }
     }
 }

@@ -67,15 +67,14 @@ extension PostgresStore {
                 sealed += 1
             }
         }
-        var owners: [Owner] = []
-        for try await row in try await connection.query(
+        let owners: [Owner] = try await connection.rows(
             """
             SELECT id, first_name, last_name, email, phones::text, address::text, communication::text, notes, version
             FROM owner WHERE practice_id = \(practiceID.rawValue) AND left(phones::text,
                 \(FieldSeal.prefix.count)::integer) <> \(FieldSeal.prefix)
             FOR UPDATE
-            """, logger: logger)
-        { owners.append(try owner(from: row, practiceID: practiceID).value) }
+            """, logger: logger
+        ) { try owner(from: $0, practiceID: practiceID).value }
         for owner in owners {
             try await connection.update(
                 StoredOwnerColumns.resealing(owner, seal: fieldSeal(practiceID)), logger: logger)

@@ -105,17 +105,13 @@ extension PostgresStore {
         try await transaction(.practice(scope.practiceID)) { connection in
             try await self.requireRecordPatient(
                 patientID.rawValue, practiceID: scope.practiceID, connection: connection)
-            var visits: [StoredVisit] = []
-            for try await row in try await connection.query(
+            let visits: [StoredVisit] = try await connection.rows(
                 """
                 SELECT \(unescaped: Self.visitColumns) FROM visit WHERE practice_id = \(scope.practiceID.rawValue)
                     AND patient_id = \(patientID.rawValue)
                 ORDER BY occurred_at_ms DESC, id DESC
-                """, logger: self.logger)
-            {
-                visits.append(
-                    try RecordRows.visit(from: row.makeRandomAccess(), seal: self.fieldSeal(scope.practiceID)))
-            }
+                """, logger: self.logger
+            ) { try RecordRows.visit(from: $0, seal: self.fieldSeal(scope.practiceID)) }
             try await self.appendAudit(
                 .visitsRead(patientID: patientID, count: visits.count), scope: scope, connection: connection)
             return visits
@@ -165,19 +161,12 @@ extension PostgresStore {
                 patientIDs.append(id)
             }
             // A later visit answers a follow-up, so every visit of the patients concerned counts.
-            var visits: [Visit] = []
-            if !patientIDs.isEmpty {
-                for try await row in try await connection.query(
-                    """
-                    SELECT \(unescaped: Self.visitColumns) FROM visit
-                    WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = ANY(\(patientIDs)::uuid[])
-                    """, logger: self.logger)
-                {
-                    visits.append(
-                        try RecordRows.visit(from: row.makeRandomAccess(), seal: self.fieldSeal(scope.practiceID)).visit
-                    )
-                }
-            }
+            let visits: [Visit] = try await connection.rows(
+                """
+                SELECT \(unescaped: Self.visitColumns) FROM visit
+                WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = ANY(\(patientIDs)::uuid[])
+                """, logger: self.logger
+            ) { try RecordRows.visit(from: $0, seal: self.fieldSeal(scope.practiceID)).visit }
             let followUps = FollowUpSchedule.dueAndOverdue(visits: visits, asOf: asOf, dueWithinDays: days)
             try await self.appendAudit(
                 .recallsRead(followUps),
@@ -192,13 +181,10 @@ extension PostgresStore {
     static let visitColumns = "id, record::text AS record, version, created_at_ms AS created_at"
 
     func storedVisit(practiceID: PracticeID, id: UUID, connection: PostgresConnection) async throws -> StoredVisit? {
-        for try await row in try await connection.query(
+        try await connection.firstRow(
             """
             SELECT \(unescaped: Self.visitColumns) FROM visit WHERE id = \(id) AND practice_id = \(practiceID.rawValue)
-            """, logger: logger)
-        {
-            return try RecordRows.visit(from: row.makeRandomAccess(), seal: fieldSeal(practiceID))
-        }
-        return nil
+            """, logger: logger
+        ) { try RecordRows.visit(from: $0, seal: fieldSeal(practiceID)) }
     }
 }

@@ -43,15 +43,14 @@ extension PostgresStore: AppointmentDetailsRepository {
                 ).decode(Int64.self) { after = (start, id) }
                 if after == nil { throw PageCursor.namesNothing }
             }
-            let rows = try await connection.query(
+            let items: [AppointmentDetails] = try await connection.rows(
                 """
                 SELECT \(unescaped: Self.detailColumns) FROM appointment a
                 WHERE a.practice_id = \(practice) AND a.patient_id = \(patientID)
                   AND (\(after == nil) OR (a.start_ms, a.id) < (\(after?.start ?? 0), \(after?.id ?? UUID())))
                 ORDER BY a.start_ms DESC, a.id DESC LIMIT \(max(limit, 0) + 1)
-                """, logger: self.logger)
-            var items: [AppointmentDetails] = []
-            for try await row in rows { items.append(try AppointmentRows.details(from: row.makeRandomAccess())) }
+                """, logger: self.logger
+            ) { try AppointmentRows.details(from: $0) }
             let page = Page(fetched: items, limit: limit) { $0.appointment.value.id.description }
             let lastSeen = try await self.firstAppointment(
                 connection,
@@ -80,21 +79,20 @@ extension PostgresStore: AppointmentDetailsRepository {
     public func completedAppointments(scope: AccessScope) async throws -> [(Appointment, species: String)] {
         let columns = AppointmentRows.selectList(prefix: "a.")
         return try await transaction(.practice(scope.practiceID)) { connection in
-            let rows = try await connection.query(
+            try await connection.rows(
                 """
                 SELECT \(unescaped: columns), p.species FROM appointment a
                 JOIN patient p ON p.practice_id = a.practice_id AND p.id = a.patient_id
                 WHERE a.practice_id = \(scope.practiceID.rawValue) AND a.status = 'completed'
                     AND a.actual_minutes IS NOT NULL
                 ORDER BY a.start_ms, a.id
-                """, logger: self.logger)
-            var found: [(Appointment, species: String)] = []
-            for try await row in rows {
-                let stored = row.makeRandomAccess()
-                let species = try StoredColumns(stored, table: "patient").text("species")
-                found.append((try AppointmentRows.appointment(from: stored).value, species: species))
+                """, logger: self.logger
+            ) { row in
+                (
+                    try AppointmentRows.appointment(from: row).value,
+                    species: try StoredColumns(row, table: "patient").text("species")
+                )
             }
-            return found
         }
     }
 
@@ -157,22 +155,18 @@ extension PostgresStore: AppointmentDetailsRepository {
 
     /// One appointment's details in the caller's transaction.
     func details(practiceID: PracticeID, id: UUID, connection: PostgresConnection) async throws -> AppointmentDetails? {
-        let rows = try await connection.query(
+        return try await connection.firstRow(
             """
             SELECT \(unescaped: Self.detailColumns) FROM appointment a WHERE id = \(id)
                 AND practice_id = \(practiceID.rawValue)
-            """, logger: logger)
-        for try await row in rows { return try AppointmentRows.details(from: row.makeRandomAccess()) }
-        return nil
+            """, logger: logger
+        ) { try AppointmentRows.details(from: $0) }
     }
 
     /// The first appointment `query` (of ``AppointmentRows/columns``) finds, if any.
     private func firstAppointment(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> Versioned<
         Appointment
     >? {
-        for try await row in try await connection.query(query, logger: logger) {
-            return try AppointmentRows.appointment(from: row.makeRandomAccess())
-        }
-        return nil
+        try await connection.firstRow(query, logger: logger) { try AppointmentRows.appointment(from: $0) }
     }
 }

@@ -81,8 +81,7 @@ extension PostgresStore: AppointmentNoteRepository {
         practiceID: PracticeID, appointment: UUID? = nil, where noteID: UUID? = nil,
         connection: PostgresConnection
     ) async throws -> [AppointmentNote] {
-        var notes: [AppointmentNote] = []
-        for try await row in try await connection.query(
+        let notes: [AppointmentNote] = try await connection.rows(
             """
             SELECT id, appointment_id, author_id, author_name, created_at_ms, sealed_text FROM appointment_note
             WHERE practice_id = \(practiceID.rawValue) AND (\(appointment)::uuid IS NULL
@@ -90,9 +89,7 @@ extension PostgresStore: AppointmentNoteRepository {
               AND (\(noteID)::uuid IS NULL OR id = \(noteID))
             ORDER BY created_at_ms, id
             """, logger: logger
-        ) {
-            notes.append(try AppointmentRows.note(from: row.makeRandomAccess(), practiceID: practiceID, cipher: cipher))
-        }
+        ) { try AppointmentRows.note(from: $0, practiceID: practiceID, cipher: cipher) }
         return notes
     }
 }

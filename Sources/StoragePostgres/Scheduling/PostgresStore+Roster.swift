@@ -92,18 +92,15 @@ extension PostgresStore: ClinicianRoster {
                     practiceID: scope.practiceID, clinicianID: id.rawValue, room: nil, connection: connection)
                 let current = try await self.clinician(
                     practiceID: scope.practiceID, id: id.rawValue, forUpdate: true, connection: connection)
-                let rows = try await connection.query(
+                let booked: [Versioned<Appointment>] = try await connection.rows(
                     """
                     SELECT \(unescaped: AppointmentRows.selectList()) FROM appointment
                     WHERE practice_id = \(scope.practiceID.rawValue) AND clinician_id = \(id.rawValue)
                         AND status IN (\(unescaped: AppointmentStatus.sqlList(where: \.isAwaitingVisit)))
                       AND end_ms > \(Timestamp.milliseconds(now))
                     ORDER BY start_ms, id
-                    """, logger: self.logger)
-                var booked: [Versioned<Appointment>] = []
-                for try await row in rows {
-                    booked.append(try AppointmentRows.appointment(from: row.makeRandomAccess()))
-                }
+                    """, logger: self.logger
+                ) { try AppointmentRows.appointment(from: $0) }
                 let decision = try ClinicianRosterWrite.retire(
                     current, expectedVersion: expectedVersion, booked: booked, scope: scope, now: now)
                 let retired = decision.clinician.value

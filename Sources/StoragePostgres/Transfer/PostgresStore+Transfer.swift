@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PatientRecords
 import PostgresNIO
@@ -34,42 +33,33 @@ extension PostgresStore: PracticeTransfer {
     ) async throws -> PracticeExport {
         let practice = try await practiceProfile(practiceID, connection: connection)
         let id = practiceID.rawValue
-        var staff: [StaffAccount] = []
-        for try await row in try await connection.query(
+        let staff: [StaffAccount] = try await connection.rows(
             """
             SELECT id, practice_id, email, display_name, role, disabled, created_at, version,
                 password_hash FROM staff_user
             WHERE practice_id = \(id) ORDER BY display_name, id
-            """, logger: logger)
-        { staff.append(try Self.account(from: row).0) }
-        var owners: [Owner] = []
-        for try await row in try await connection.query(
+            """, logger: logger
+        ) { try Self.account(from: $0).0 }
+        let owners: [Owner] = try await connection.rows(
             """
             SELECT id, first_name, last_name, email, phones::text, address::text, communication::text, notes, version
             FROM owner WHERE practice_id = \(id) ORDER BY last_name, first_name, id
-            """, logger: logger)
-        { owners.append(try self.owner(from: row, practiceID: practiceID).value) }
+            """, logger: logger
+        ) { try self.owner(from: $0, practiceID: practiceID).value }
 
         let stamps = try await entryStamps(practiceID: practiceID, connection: connection)
-        var visits: [UUID: [Visit]] = [:]
-        for try await row in try await connection.query(
-            """
-            SELECT \(unescaped: Self.visitColumns) FROM visit WHERE practice_id = \(id) ORDER BY occurred_at_ms, id
-            """, logger: logger)
-        {
-            let visit = try RecordRows.visit(from: row.makeRandomAccess(), seal: fieldSeal(practiceID)).visit
-            visits[visit.patientID.rawValue, default: []].append(visit)
-        }
-        var patients: [(Patient, Date?)] = []
-        for try await row in try await connection.query(
+        let visits = Dictionary(
+            grouping: try await connection.rows(
+                """
+                SELECT \(unescaped: Self.visitColumns) FROM visit WHERE practice_id = \(id) ORDER BY occurred_at_ms, id
+                """, logger: logger
+            ) { try RecordRows.visit(from: $0, seal: fieldSeal(practiceID)).visit }, by: \.patientID.rawValue)
+        let patients: [(Patient, Date?)] = try await connection.rows(
             """
             SELECT \(unescaped: Self.patientColumns),
                 p.archived_at FROM patient p WHERE p.practice_id = \(id) ORDER BY length(p.mrn), p.mrn
-            """, logger: logger)
-        {
-            let columns = row.makeRandomAccess()
-            patients.append((try PatientRows.patient(from: columns).value, try columns[15].decode(Date?.self)))
-        }
+            """, logger: logger
+        ) { (try PatientRows.patient(from: $0).value, try $0[15].decode(Date?.self)) }
         var exported: [ExportedPatient] = []
         for (patient, archivedAt) in patients {
             let record = try await record(of: patient, practiceID: practiceID, connection: connection)
@@ -82,24 +72,22 @@ extension PostgresStore: PracticeTransfer {
                         binding: patient.id.rawValue, connection: connection)))
         }
 
-        var assessments: [ExportedAssessment] = []
-        for try await row in try await connection.query(
+        var assessments: [ExportedAssessment] = try await connection.rows(
             """
             SELECT \(unescaped: AssessmentRows.exportedColumns)
             FROM triage_assessment WHERE practice_id = \(id) ORDER BY assessed_at_ms, id
-            """, logger: logger)
-        { assessments.append(try AssessmentRows.exported(from: row.makeRandomAccess(), seal: fieldSeal(practiceID))) }
+            """, logger: logger
+        ) { try AssessmentRows.exported(from: $0, seal: fieldSeal(practiceID)) }
         let overrides = Dictionary(
             grouping: try await self.overrides(where: "practice_id = $1", bindings: [id], connection: connection),
             by: { $0.assessmentID.description })
         for index in assessments.indices { assessments[index].overrides = overrides[assessments[index].id] }
-        var arrivals: [ExportedTriageArrival] = []
-        for try await row in try await connection.query(
+        let arrivals: [ExportedTriageArrival] = try await connection.rows(
             """
             SELECT \(unescaped: AssessmentRows.arrivalColumns) FROM triage_arrival WHERE practice_id = \(id)
             ORDER BY arrival_at_ms, patient_id
-            """, logger: logger)
-        { arrivals.append(try AssessmentRows.exportedArrival(from: row.makeRandomAccess())) }
+            """, logger: logger
+        ) { try AssessmentRows.exportedArrival(from: $0) }
         var documents: [ExportedDocument] = []
         for try await row in try await connection.query(
             """
@@ -114,14 +102,13 @@ extension PostgresStore: PracticeTransfer {
             }
             documents.append(document)
         }
-        var audit: [AuditEntry] = []
-        for try await row in try await connection.query(
+        let audit: [AuditEntry] = try await connection.rows(
             """
             SELECT seq, id, occurred_at, practice_id, actor_id, action, resource_type, resource_id, outcome, request_id,
                 detail, prev_hash, hash
             FROM audit_entry WHERE practice_id = \(practiceID.description) ORDER BY ordinal
-            """, logger: logger)
-        { audit.append(try AuditRows.entry(from: row.makeRandomAccess())) }
+            """, logger: logger
+        ) { try AuditRows.entry(from: $0) }
         return PracticeExport(
             exportedAt: exportedAt, practice: practice, staff: staff, owners: owners, patients: exported,
             triageAssessments: assessments, triageArrivals: arrivals, documents: documents,
@@ -146,26 +133,23 @@ extension PostgresStore: PracticeTransfer {
             try await self.availabilities(practiceID: practiceID, clinicianID: nil, connection: connection).values)
         let notes = Dictionary(
             grouping: try await appointmentNotes(practiceID: practiceID, connection: connection), by: \.appointmentID)
-        var appointments: [ExportedAppointment] = []
-        for try await row in try await connection.query(
+        let appointments: [ExportedAppointment] = try await connection.rows(
             """
             SELECT \(unescaped: AppointmentRows.selectList()), reason, created_at, staff_notes, match_basis::text,
                 cancelled_at_ms
             FROM appointment WHERE practice_id = \(id) ORDER BY start_ms, id
-            """, logger: logger)
-        {
-            let stored = try AppointmentRows.appointment(from: row.makeRandomAccess())
-            let columns = row.makeRandomAccess()
+            """, logger: logger
+        ) { columns in
+            let stored = try AppointmentRows.appointment(from: columns)
             let basis = try columns[20].decode(String?.self).map {
                 try Self.decode(BookingBasis.self, $0, column: "appointment.match_basis")
             }
-            appointments.append(
-                ExportedAppointment(
-                    appointment: stored.value, reason: try columns[17].decode(String?.self),
-                    bookedAt: PracticeExport.instant(try columns[18].decode(Date.self)), version: stored.version,
-                    staffNotes: try columns[19].decode(String?.self), intake: basis,
-                    cancelledAt: try columns[21].decode(Int64?.self).map { PracticeExport.instant(milliseconds: $0) },
-                    notes: notes[stored.value.id]))
+            return ExportedAppointment(
+                appointment: stored.value, reason: try columns[17].decode(String?.self),
+                bookedAt: PracticeExport.instant(try columns[18].decode(Date.self)), version: stored.version,
+                staffNotes: try columns[19].decode(String?.self), intake: basis,
+                cancelledAt: try columns[21].decode(Int64?.self).map { PracticeExport.instant(milliseconds: $0) },
+                notes: notes[stored.value.id])
         }
         return ExportedSchedule(
             clinicians: clinicians, availabilities: availabilities,
@@ -206,9 +190,7 @@ extension PostgresStore: PracticeTransfer {
                 ORDER BY seq
             """, logger: logger
         ).decode(Data.self) { sealed.append(bytes) }
-        let content = try DocumentUpload.plaintext(of: sealed, cipher: cipher, legacyContext: "document/\(info.sha256)")
-        guard Hex.encode(SHA256.hash(data: content)) == info.sha256 else { throw RecordCipher.CipherError.cannotOpen }
-        return content
+        return try DocumentUpload.content(of: sealed, sha256: info.sha256, cipher: cipher)
     }
 
     // MARK: - Restore

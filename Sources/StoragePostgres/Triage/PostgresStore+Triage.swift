@@ -78,19 +78,14 @@ extension PostgresStore: TriageRepository {
             else {
                 throw DomainError.notFound(resource: "patient")
             }
-            let rows = try await connection.query(
+            var items: [StoredAssessment] = try await connection.rows(
                 """
                 SELECT \(unescaped: AssessmentRows.assessmentColumns) FROM triage_assessment
                 WHERE practice_id = \(scope.practiceID.rawValue) AND patient_id = \(patientID)
                   AND (\(cursor)::bigint IS NULL OR assessed_at_ms < \(cursor))
                 ORDER BY assessed_at_ms DESC LIMIT \(Int64(limit) + 1)
-                """, logger: self.logger)
-            var items: [StoredAssessment] = []
-            for try await row in rows {
-                items.append(
-                    try AssessmentRows.assessment(
-                        from: row.makeRandomAccess(), seal: self.fieldSeal(scope.practiceID)))
-            }
+                """, logger: self.logger
+            ) { try AssessmentRows.assessment(from: $0, seal: self.fieldSeal(scope.practiceID)) }
             // Each assessment with its overrides (a page holds a handful).
             for (index, item) in items.enumerated() {
                 let overrides = try await self.overrides(
@@ -234,15 +229,12 @@ extension PostgresStore: TriageRepository {
             let scope = AccessScope.system(practice.id, requestID: "board-deadlines")
             announced += try await retryingTransientFailures {
                 try await transaction(.practice(practice.id)) { connection in
-                    var entries: [QueueEntry] = []
-                    for try await row in try await connection.query(
+                    let entries: [QueueEntry] = try await connection.rows(
                         """
                         SELECT \(unescaped: Self.queueColumns) FROM triage_queue q
                         WHERE q.practice_id = \(practice.id.rawValue) AND q.status = 'waiting' FOR UPDATE
-                        """, logger: self.logger)
-                    {
-                        entries.append(try self.queueEntry(from: row.makeRandomAccess()))
-                    }
+                        """, logger: self.logger
+                    ) { try self.queueEntry(from: $0) }
                     let now = self.clock.now()
                     var queue = TriageQueue(entries: entries)
                     var count = 0
@@ -266,17 +258,13 @@ extension PostgresStore: TriageRepository {
     func storedAssessment(id: UUID, practiceID: PracticeID, connection: PostgresConnection) async throws
         -> StoredAssessment?
     {
-        let rows = try await connection.query(
+        let overrides = try await overrides(where: "assessment_id = $1", bindings: [id], connection: connection)
+        return try await connection.firstRow(
             """
             SELECT \(unescaped: AssessmentRows.assessmentColumns) FROM triage_assessment
             WHERE practice_id = \(practiceID.rawValue) AND id = \(id)
-            """, logger: logger)
-        for try await row in rows {
-            return try AssessmentRows.assessment(
-                from: row.makeRandomAccess(), seal: fieldSeal(practiceID),
-                overrides: try await overrides(where: "assessment_id = $1", bindings: [id], connection: connection))
-        }
-        return nil
+            """, logger: logger
+        ) { try AssessmentRows.assessment(from: $0, seal: fieldSeal(practiceID), overrides: overrides) }
     }
 
     /// Overrides matching `condition` (bound to `bindings`), oldest first.
@@ -290,11 +278,9 @@ extension PostgresStore: TriageRepository {
                 FROM triage_override WHERE \(condition) ORDER BY overridden_at_ms, id
                 """)
         for binding in bindings { try query.binds.append(binding) }
-        var found: [TriageOverride] = []
-        for try await row in try await connection.query(query, logger: logger) {
-            found.append(try AssessmentRows.override(from: row.makeRandomAccess()) { self.fieldSeal($0) })
+        return try await connection.rows(query, logger: logger) {
+            try AssessmentRows.override(from: $0) { self.fieldSeal($0) }
         }
-        return found
     }
 
     // MARK: - Intake bookings
@@ -335,14 +321,13 @@ extension PostgresStore: TriageRepository {
     func queueEntry(practiceID: PracticeID, patientID: UUID, forUpdate: Bool = false, connection: PostgresConnection)
         async throws -> QueueEntry?
     {
-        let rows = try await connection.query(
+        return try await connection.firstRow(
             """
             SELECT \(unescaped: Self.queueColumns) FROM triage_queue q WHERE q.practice_id = \(practiceID.rawValue)
                 AND q.patient_id = \(patientID)
             \(unescaped: forUpdate ? "FOR UPDATE" : "")
-            """, logger: logger)
-        for try await row in rows { return try self.queueEntry(from: row.makeRandomAccess()) }
-        return nil
+            """, logger: logger
+        ) { try self.queueEntry(from: $0) }
     }
 
     /// Reads ``queueColumns``; a row the domain cannot hold is reported.

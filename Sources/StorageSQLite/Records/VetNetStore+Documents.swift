@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GRDB
 import PatientRecords
@@ -82,10 +81,7 @@ extension VetNetStore {
         else {
             throw DomainError.notFound(resource: "document content")
         }
-        let content = try DocumentUpload.plaintext(of: sealed, cipher: cipher, legacyContext: "document/\(info.sha256)")
-        // The name is the hash of the content: a file moved under another document's name is refused.
-        guard Hex.encode(SHA256.hash(data: content)) == info.sha256 else { throw RecordCipher.CipherError.cannotOpen }
-        return (info, content)
+        return (info, try DocumentUpload.content(of: sealed, sha256: info.sha256, cipher: cipher))
     }
 
     /// Removes files in the documents directory that no document record names — left by an

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GRDB
 import PatientRecords
@@ -173,12 +172,7 @@ extension VetNetStore {
         else {
             throw DomainError.notFound(resource: "document content")
         }
-        let content = try DocumentUpload.plaintext(
-            of: sealed, cipher: cipher, legacyContext: "document/\(document.sha256)")
-        guard Hex.encode(SHA256.hash(data: content)) == document.sha256 else {
-            throw RecordCipher.CipherError.cannotOpen
-        }
-        return content
+        return try DocumentUpload.content(of: sealed, sha256: document.sha256, cipher: cipher)
     }
 
     /// An assessment's overrides for the export: absent when there are none, as in exports made before overrides.
