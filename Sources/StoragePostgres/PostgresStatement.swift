@@ -105,18 +105,28 @@ extension PostgresStatement {
         }
     }
 
+    /// The columns that hold `row`'s values here.
+    static func columns(of row: StoredInsert) -> [String] {
+        zip(row.columns, row.values).map { column($0, holding: $1) }
+    }
+
     /// The column that holds `value` here: an instant in its `<column>_ms` milliseconds.
     static func column(_ column: String, holding value: StoredValue) -> String {
         if case .instant = value { column + "_ms" } else { column }
     }
 
     /// The `INSERT` of `row` (an upsert, when it has a conflict key), its values bound here.
-    mutating func insert(_ row: StoredInsert) -> String {
-        let columns = zip(row.columns, row.values).map { Self.column($0, holding: $1) }
-        let placeholders = row.values.map { placeholder(for: $0) }
+    mutating func insert(_ row: StoredInsert) -> String { insert(rows: [row]) }
+
+    /// The `INSERT` of `rows` in one statement, their values bound here. The rows are one
+    /// description's (``columns(of:)`` alike): the first names the table and columns.
+    mutating func insert(rows: some Collection<StoredInsert>) -> String {
+        guard let row = rows.first else { return "" }
+        let columns = Self.columns(of: row)
+        let tuples = rows.map { "(" + $0.values.map { placeholder(for: $0) }.joined(separator: ", ") + ")" }
         var sql = """
             INSERT INTO \(row.table) (\(columns.joined(separator: ", "))) \
-            VALUES (\(placeholders.joined(separator: ", ")))
+            VALUES \(tuples.joined(separator: ", "))
             """
         if !row.conflictKey.isEmpty {
             let replaced = row.replacing.compactMap { row.columns.firstIndex(of: $0).map { columns[$0] } }
@@ -151,10 +161,35 @@ extension PostgresConnection {
         try await query(statement.query(sql), logger: logger)
     }
 
+    /// Inserts `rows`, of one description, in the caller's transaction: as many to a statement
+    /// as its parameters allow (a bulk load writes thousands). Rows of another shape than the
+    /// first are refused before anything is written.
+    func insert(_ rows: [StoredInsert], logger: Logger) async throws {
+        guard let first = rows.first else { return }
+        let columns = PostgresStatement.columns(of: first)
+        guard rows.allSatisfy({ $0.hasShape(of: first) && PostgresStatement.columns(of: $0) == columns }) else {
+            throw MixedInsertRows(table: first.table)
+        }
+        // PostgreSQL numbers a statement's parameters with 16 bits.
+        let perStatement = max(1, Int(UInt16.max) / max(1, first.columns.count))
+        for start in stride(from: 0, to: rows.count, by: perStatement) {
+            var statement = PostgresStatement()
+            let sql = statement.insert(rows: rows[start..<min(start + perStatement, rows.count)])
+            try await query(statement.query(sql), logger: logger)
+        }
+    }
+
     /// Applies `change` in the caller's transaction.
     func update(_ change: StoredUpdate, logger: Logger) async throws {
         var statement = PostgresStatement()
         let sql = statement.update(change)
         try await query(statement.query(sql), logger: logger)
     }
+}
+
+/// Rows of different columns given to one multi-row insert: each description's rows go in
+/// on their own.
+struct MixedInsertRows: Error, CustomStringConvertible {
+    let table: String
+    var description: String { "rows of different columns cannot go into \(table) in one statement" }
 }

@@ -61,6 +61,47 @@ struct PopulationLoaderContractTests {
         }
     }
 
+    @Test(
+        "a loaded owner and patients read back as single creates write them, every field and an archive date",
+        arguments: Adapter.available)
+    func loadsEveryField(adapter: Adapter) async throws {
+        try await withStore(adapter) { store in
+            let profile = PracticeProfile(
+                id: PracticeID(), name: "Full Group", timeZone: "Europe/London", openingHours: [])
+            try await store.population.createPractice(profile, requestID: nil)
+            let scope = AccessScope.system(profile.id)
+            let owner = Owner(
+                firstName: "Ada", lastName: "Vance", email: "ada@x.example",
+                phones: [PhoneNumber(label: "mobile", number: "07700 900123")],
+                address: PostalAddress(
+                    line1: "1 High St", line2: "Flat 2", city: "Leeds", postcode: "LS1 1AA", country: "GB"),
+                communication: CommunicationPreferences(preferredChannel: .sms, reminders: true, marketing: false),
+                notes: "Calls after five")
+            let coOwner = Owner(firstName: "Ben", lastName: "Vance")
+            let full = Patient(
+                name: "Pip", species: .cat, breed: "Siamese", sex: .femaleSpayed, birthDate: store.day(-900),
+                birthDateEstimated: true, colour: "Seal point", microchip: "941000024680135", alerts: ["Bites"],
+                ownerID: owner.id, coOwnerID: coOwner.id)
+            let bare = Patient(name: "Rex", species: .dog, ownerID: coOwner.id)
+            let archived = Patient(name: "Old Tom", species: .cat, status: .archived, ownerID: owner.id)
+            let written = [full, bare, archived]
+            _ = try await store.population.bulkLoad(
+                owners: [owner, coOwner], patients: written, scope: scope, progress: nil)
+
+            #expect(try await store.records.owner(scope: scope, id: owner.id).value == owner)
+            #expect(try await store.records.owner(scope: scope, id: coOwner.id).value == coOwner)
+            for (index, patient) in written.enumerated() {
+                var expected = patient
+                expected.medicalRecordNumber = "P-00000\(index + 1)"
+                #expect(try await store.records.patient(scope: scope, id: patient.id).value == expected)
+            }
+            // The archived patient's retention runs from the load, as if archived then.
+            #expect(try await store.medicalRecords.purgeArchivedPatients(scope: scope, retentionYears: 7).patients == 0)
+            store.clock.advance(8 * 366 * 86_400)
+            #expect(try await store.medicalRecords.purgeArchivedPatients(scope: scope, retentionYears: 7).patients == 1)
+        }
+    }
+
     @Test("a patient naming an owner that is not being loaded refuses the whole load", arguments: Adapter.available)
     func refusesAStrayOwner(adapter: Adapter) async throws {
         try await withStore(adapter) { store in

@@ -60,6 +60,13 @@ public struct StoredInsert: Sendable, Equatable {
         return more
     }
 
+    /// Whether this row and `other` can go in one multi-row insert: the same table, columns
+    /// and key (as rows of one description are).
+    public func hasShape(of other: StoredInsert) -> Bool {
+        table == other.table && columns == other.columns && conflictKey == other.conflictKey
+            && replacing == other.replacing
+    }
+
     /// The row written over the one already there with the same `key`, if any: its
     /// `columns` take this row's values (an upsert).
     public func upserting(on key: [String], replacing columns: [String]) -> StoredInsert {

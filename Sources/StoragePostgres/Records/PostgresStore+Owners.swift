@@ -114,12 +114,6 @@ extension PostgresStore {
             scope: scope, connection: connection)
     }
 
-    /// An owner's columns as stored: the contact details sealed (their JSON encoded as the
-    /// embedded store encodes it, sorted keys), the communication preferences as JSON.
-    func ownerColumns(_ owner: Owner, practiceID: PracticeID) throws -> StoredOwnerColumns {
-        try StoredOwnerColumns(owner, seal: fieldSeal(practiceID))
-    }
-
     /// The owner `id` of `practiceID`, or `nil`; `forUpdate` locks its row until commit (not its
     /// key: a patient being linked to the owner meanwhile need not wait).
     func owner(connection: PostgresConnection, practiceID: PracticeID, id: UUID, forUpdate: Bool = false) async throws
