@@ -161,21 +161,25 @@ extension PostgresConnection {
         try await query(statement.query(sql), logger: logger)
     }
 
-    /// Inserts `rows`, of one description, in the caller's transaction: as many to a statement
-    /// as its parameters allow (a bulk load writes thousands). Rows of another shape than the
-    /// first are refused before anything is written.
+    /// Inserts `rows` in order in the caller's transaction, each run of rows of one description
+    /// in as few statements as their parameters allow (a bulk load or a restore writes
+    /// thousands; PostgreSQL numbers a statement's parameters with 16 bits).
     func insert(_ rows: [StoredInsert], logger: Logger) async throws {
-        guard let first = rows.first else { return }
-        let columns = PostgresStatement.columns(of: first)
-        guard rows.allSatisfy({ $0.hasShape(of: first) && PostgresStatement.columns(of: $0) == columns }) else {
-            throw MixedInsertRows(table: first.table)
-        }
-        // PostgreSQL numbers a statement's parameters with 16 bits.
-        let perStatement = max(1, Int(UInt16.max) / max(1, first.columns.count))
-        for start in stride(from: 0, to: rows.count, by: perStatement) {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let first = rows[start]
+            let columns = PostgresStatement.columns(of: first)
+            let perStatement = max(1, Int(UInt16.max) / max(1, columns.count))
+            var end = start + 1
+            while end < rows.endIndex, end - start < perStatement, rows[end].hasShape(of: first),
+                PostgresStatement.columns(of: rows[end]) == columns
+            {
+                end += 1
+            }
             var statement = PostgresStatement()
-            let sql = statement.insert(rows: rows[start..<min(start + perStatement, rows.count)])
+            let sql = statement.insert(rows: rows[start..<end])
             try await query(statement.query(sql), logger: logger)
+            start = end
         }
     }
 
@@ -185,11 +189,4 @@ extension PostgresConnection {
         let sql = statement.update(change)
         try await query(statement.query(sql), logger: logger)
     }
-}
-
-/// Rows of different columns given to one multi-row insert: each description's rows go in
-/// on their own.
-struct MixedInsertRows: Error, CustomStringConvertible {
-    let table: String
-    var description: String { "rows of different columns cannot go into \(table) in one statement" }
 }

@@ -270,35 +270,34 @@ extension PostgresStore: PracticeTransfer {
             }
         }
         let seal = fieldSeal(practice.id)
+        // Every assessment before the overrides that name them, many rows to a statement.
+        var overrides: [StoredInsert] = []
         for assessment in export.triageAssessments {
-            try await connection.insert(
-                AssessmentRows.insert(assessment, practiceID: practice.id, seal: seal), logger: logger)
             let (assessmentID, patientID) = try assessment.checkedIDs()
-            for override in assessment.overrides ?? [] where override.assessmentID.rawValue == assessmentID {
-                try await connection.insert(
-                    AssessmentRows.insert(override, patientID: patientID, seal: seal), logger: logger)
+            overrides += try (assessment.overrides ?? []).filter { $0.assessmentID.rawValue == assessmentID }.map {
+                try AssessmentRows.insert($0, patientID: patientID, seal: seal)
             }
         }
-        for arrival in export.triageArrivals ?? [] {
-            try await connection.insert(AssessmentRows.insert(arrival, practiceID: practice.id), logger: logger)
-        }
+        try await connection.insert(
+            try export.triageAssessments.map { try AssessmentRows.insert($0, practiceID: practice.id, seal: seal) }
+                + overrides
+                + (export.triageArrivals ?? []).map { try AssessmentRows.insert($0, practiceID: practice.id) },
+            logger: logger)
         if let schedule = export.schedule {
             try await restoreSchedule(schedule, practiceID: practice.id, now: now, connection: connection)
         }
         // Visits refer to appointments and clinicians, so they come after the schedule.
+        var visitsAndCorrections: [StoredInsert] = []
         for item in export.patients {
-            for visit in item.visits ?? [] where visit.patientID == item.patient.id {
-                try await connection.insert(
-                    RecordRows.insert(
-                        visit, seal: fieldSeal(practice.id), recordedBy: visit.recordedBy?.id.description,
-                        createdAt: visit.occurredAt),
-                    logger: logger)
+            visitsAndCorrections += try (item.visits ?? []).filter { $0.patientID == item.patient.id }.map {
+                try RecordRows.insert(
+                    $0, seal: seal, recordedBy: $0.recordedBy?.id.description, createdAt: $0.occurredAt)
             }
-            for correction in item.corrections ?? [] where correction.patientID == item.patient.id {
-                try await connection.insert(
-                    RecordRows.insert(correction, seal: fieldSeal(practice.id)), logger: logger)
+            visitsAndCorrections += try (item.corrections ?? []).filter { $0.patientID == item.patient.id }.map {
+                try RecordRows.insert($0, seal: seal)
             }
         }
+        try await connection.insert(visitsAndCorrections, logger: logger)
         for (document, content) in documents {
             try await insertRestoredDocument(
                 document, content: content, practiceID: practice.id, connection: connection)
@@ -315,12 +314,11 @@ extension PostgresStore: PracticeTransfer {
         of item: ExportedPatient, practiceID: PracticeID, now: Date, connection: PostgresConnection
     ) async throws -> Int {
         let entries = item.restoredEntries(fallback: now)
-        for (entry, stamp) in entries {
-            try await connection.insert(
-                RecordRows.insert(
-                    entry, patientID: item.patient.id, practiceID: practiceID, stamp: stamp, cipher: cipher),
-                logger: logger)
-        }
+        try await connection.insert(
+            try entries.map {
+                try RecordRows.insert(
+                    $0.0, patientID: item.patient.id, practiceID: practiceID, stamp: $0.1, cipher: cipher)
+            }, logger: logger)
         return entries.count
     }
 
@@ -338,17 +336,13 @@ extension PostgresStore: PracticeTransfer {
                     \(try Self.json(item.clinician))::jsonb, \(item.active), \(now))
                 """, logger: logger)
         }
-        for item in schedule.availabilities {
-            try await connection.insert(
-                AppointmentRows.insert(item.availability, version: item.version, practiceID: practiceID),
-                logger: logger)
-        }
-        for room in schedule.rooms {
-            try await connection.insert(AppointmentRows.insert(room, practiceID: practiceID), logger: logger)
-        }
-        for type in schedule.appointmentTypes {
-            try await connection.insert(AppointmentRows.insert(type, practiceID: practiceID), logger: logger)
-        }
+        try await connection.insert(
+            try schedule.availabilities.map {
+                try AppointmentRows.insert($0.availability, version: $0.version, practiceID: practiceID)
+            } + schedule.rooms.map { AppointmentRows.insert($0, practiceID: practiceID) }
+                + schedule.appointmentTypes.map { try AppointmentRows.insert($0, practiceID: practiceID) },
+            logger: logger)
+        var notes: [StoredInsert] = []
         for item in schedule.appointments {
             let appointment = item.appointment
             do {
@@ -380,13 +374,12 @@ extension PostgresStore: PracticeTransfer {
             } catch let error as PSQLError where error.sqlState == "23P01" {
                 throw OverlapRefusal(appointment: appointment, constraint: error.serverInfo?[.constraintName] ?? "")
             }
-            for note in item.notes ?? [] {
-                try await connection.insert(
-                    AppointmentRows.insert(
-                        note, patientID: appointment.patientID, practiceID: practiceID, cipher: cipher),
-                    logger: logger)
+            notes += try (item.notes ?? []).map {
+                try AppointmentRows.insert($0, patientID: appointment.patientID, practiceID: practiceID, cipher: cipher)
             }
         }
+        // After every appointment they belong to.
+        try await connection.insert(notes, logger: logger)
     }
 
     /// A carried document: sealed as an upload would be and stored in rows with its record.
