@@ -66,10 +66,7 @@ struct PopulationLoaderContractTests {
         arguments: Adapter.available)
     func loadsEveryField(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
-            let profile = PracticeProfile(
-                id: PracticeID(), name: "Full Group", timeZone: "Europe/London", openingHours: [])
-            try await store.population.createPractice(profile, requestID: nil)
-            let scope = AccessScope.system(profile.id)
+            let scope = try await Self.emptyPractice("Full Group", in: store)
             let owner = Owner(
                 firstName: "Ada", lastName: "Vance", email: "ada@x.example",
                 phones: [PhoneNumber(label: "mobile", number: "07700 900123")],
@@ -105,10 +102,7 @@ struct PopulationLoaderContractTests {
     @Test("a patient naming an owner that is not being loaded refuses the whole load", arguments: Adapter.available)
     func refusesAStrayOwner(adapter: Adapter) async throws {
         try await withStore(adapter) { store in
-            let profile = PracticeProfile(
-                id: PracticeID(), name: "Stray Group", timeZone: "Europe/London", openingHours: [])
-            try await store.population.createPractice(profile, requestID: nil)
-            let scope = AccessScope.system(profile.id)
+            let scope = try await Self.emptyPractice("Stray Group", in: store)
             let owner = Owner(firstName: "Ada", lastName: "Vance")
             await #expect(throws: ValidationError.self) {
                 try await store.population.bulkLoad(
@@ -125,6 +119,15 @@ struct PopulationLoaderContractTests {
                 try await store.records.owner(scope: scope, id: owner.id)
             }
         }
+    }
+}
+
+extension PopulationLoaderContractTests {
+    /// A new practice of `name` with no staff, as `vetnet seed --scale` creates one; its scope.
+    static func emptyPractice(_ name: String, in store: StoreUnderTest) async throws -> AccessScope {
+        let profile = PracticeProfile(id: PracticeID(), name: name, timeZone: "Europe/London", openingHours: [])
+        try await store.population.createPractice(profile, requestID: nil)
+        return AccessScope.system(profile.id)
     }
 }
 

@@ -19,9 +19,8 @@ struct PostgresMultiRowInsertTests {
     func manyRows() async throws {
         try await withStore(.postgres) { store in
             let owner = try #require(store.postgres?.owner)
-            let profile = PracticeProfile(id: PracticeID(), name: "Many", timeZone: "Europe/London", openingHours: [])
-            try await store.population.createPractice(profile, requestID: nil)
-            let seal = FieldSeal(cipher: testCipher, practiceID: profile.id)
+            let scope = try await PopulationLoaderContractTests.emptyPractice("Many", in: store)
+            let seal = FieldSeal(cipher: testCipher, practiceID: scope.practiceID)
             let now = store.clock.clock.now()
             let owners = (0..<6_000).map { Owner(firstName: "Owner\($0)", lastName: "Many", email: "o\($0)@x.example") }
             let rows = try owners.map { try StoredOwnerColumns.insert($0, seal: seal, now: now) }
@@ -29,7 +28,6 @@ struct PostgresMultiRowInsertTests {
             #expect(Int(UInt16.max) / rows[0].columns.count < rows.count)
             let logger = Logger(label: "vetnet.contract.sql")
             try await asInstallation(owner) { try await $0.insert(rows, logger: logger) }
-            let scope = AccessScope.system(profile.id)
             #expect(try await store.medicalRecords.ownerCount(scope: scope) == 6_000)
             #expect(try await store.records.owner(scope: scope, id: owners[5_999].id).value == owners[5_999])
 
