@@ -115,11 +115,9 @@ extension PostgresStatement {
         if case .instant = value { column + "_ms" } else { column }
     }
 
-    /// The `INSERT` of `row` (an upsert, when it has a conflict key), its values bound here.
-    mutating func insert(_ row: StoredInsert) -> String { insert(rows: [row]) }
-
-    /// The `INSERT` of `rows` in one statement, their values bound here. The rows are one
-    /// description's (``columns(of:)`` alike): the first names the table and columns.
+    /// The `INSERT` of `rows` in one statement (an upsert, when they have a conflict key), their
+    /// values bound here. The rows are one description's (``columns(of:)`` alike): the first
+    /// names the table and columns.
     mutating func insert(rows: some Collection<StoredInsert>) -> String {
         guard let row = rows.first else { return "" }
         let columns = Self.columns(of: row)
@@ -155,11 +153,7 @@ extension PostgresStatement {
 
 extension PostgresConnection {
     /// Inserts `row` in the caller's transaction.
-    func insert(_ row: StoredInsert, logger: Logger) async throws {
-        var statement = PostgresStatement()
-        let sql = statement.insert(row)
-        try await query(statement.query(sql), logger: logger)
-    }
+    func insert(_ row: StoredInsert, logger: Logger) async throws { try await insert([row], logger: logger) }
 
     /// Inserts `rows` in order in the caller's transaction, each run of rows of one description
     /// in as few statements as their parameters allow (a bulk load or a restore writes
